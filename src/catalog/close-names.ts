@@ -1,0 +1,30 @@
+/** Suggests known names close to an unknown one (edit distance and shared suffix), best first. */
+export function closeNames(unknown: string, known: readonly string[], limit: number): string[] {
+  const target = unknown.toLowerCase();
+  const bare = target.includes('__') ? target.slice(target.lastIndexOf('__') + 2) : target;
+  return known
+    .map((name) => {
+      const candidate = name.toLowerCase();
+      const toolPart = candidate.slice(candidate.lastIndexOf('__') + 2);
+      const score = Math.min(editDistance(target, candidate), editDistance(bare, toolPart));
+      return { name, score };
+    })
+    .filter(({ score, name }) => score <= Math.max(3, Math.floor(name.length / 3)))
+    .sort((left, right) => left.score - right.score || (left.name < right.name ? -1 : 1))
+    .slice(0, limit)
+    .map(({ name }) => name);
+}
+
+function editDistance(left: string, right: string): number {
+  if (left === right) return 0;
+  let previous = Array.from({ length: right.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= left.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= right.length; j += 1) {
+      const cost = left[i - 1] === right[j - 1] ? 0 : 1;
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+    }
+    previous = current;
+  }
+  return previous[right.length]!;
+}

@@ -1,0 +1,126 @@
+/**
+ * The names the model sees for MCP tools: `server__tool`. Providers accept only `[A-Za-z0-9_-]`, at most 64
+ * characters (Gemini also wants a letter or underscore first), while MCP allows any tool name and two servers may
+ * offer the same one. Names must be unique, stable across runs and independent of the order servers answered in,
+ * so a model, a permission rule or an audit record that names a tool always means the same tool.
+ *
+ * A name that is already valid keeps its plain form. A name that had to change (characters replaced, a prefix
+ * added, truncated) gets `_` and 6 hex digits of the SHA-256 of the original server and tool, so `a.b`, `a/b` and
+ * `a b` stay distinct; truncation keeps the suffix within the 64 characters.
+ */
+
+import { createHash } from 'node:crypto';
+
+export const TOOL_NAME_SEPARATOR = '__';
+export const MAX_TOOL_NAME_LENGTH = 64;
+/** What every assigned name matches. */
+export const TOOL_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+
+const INVALID_CHARACTERS = /[^A-Za-z0-9_-]/gu;
+const VALID_START = /^[A-Za-z_]/;
+/** Hex digits of the hash suffix at first; lengthened only when two names would still collide. */
+const INITIAL_HASH_LENGTH = 6;
+/** 128 bits: collisions beyond this are not a practical concern, but the loop must end somewhere. */
+const MAX_HASH_LENGTH = 32;
+
+export interface ToolNameEntry {
+  server: string;
+  tool: string;
+}
+
+export interface NamedToolEntry extends ToolNameEntry {
+  /** The name offered to the model. */
+  name: string;
+}
+
+/**
+ * `text` with each character (code point) outside `[A-Za-z0-9_-]` replaced by `_`, and `_` put in front unless it
+ * starts with a letter or underscore. Not unique on its own: `assignToolNames` adds the hash that makes it so.
+ */
+export function sanitiseName(text: string): string {
+  const replaced = text.replace(INVALID_CHARACTERS, '_');
+  return VALID_START.test(replaced) ? replaced : `_${replaced}`;
+}
+
+/** A server name as it appears in the prefix of its tools' names when it needed changing (e.g. for display filters). */
+export const sanitiseServerName = sanitiseName;
+
+/** An unambiguous key for a pair: no separator character can make two different pairs look alike. */
+function pairKey(server: string, tool: string): string {
+  return JSON.stringify([server, tool]);
+}
+
+/**
+ * A unique provider-safe name for every (server, tool) pair, sorted by name. The result depends only on the set of
+ * pairs, never on their order. Throws when the same pair appears twice: the caller must list each tool once.
+ */
+export function assignToolNames(entries: ReadonlyArray<ToolNameEntry>): NamedToolEntry[] {
+  const candidates = entries.map((entry) => {
+    const plain = `${entry.server}${TOOL_NAME_SEPARATOR}${entry.tool}`;
+    const isPlainValid = TOOL_NAME_PATTERN.test(plain);
+    return {
+      server: entry.server,
+      tool: entry.tool,
+      plain,
+      digest: createHash('sha256').update(pairKey(entry.server, entry.tool)).digest('hex'),
+      hashLength: isPlainValid ? 0 : INITIAL_HASH_LENGTH,
+      name: '',
+    };
+  });
+  rejectDuplicates(candidates);
+
+  // Repeat until no two names are equal. Each round depends only on the set of names, so the outcome does not
+  // depend on input order. In a clash, every entry involved takes (or lengthens) its hash: even two plain names
+  // can clash (`a__b` + `c` and `a` + `b__c`), and neither has a better claim to the plain form.
+  for (;;) {
+    const byName = new Map<string, typeof candidates>();
+    for (const candidate of candidates) {
+      candidate.name = buildName(candidate.plain, candidate.digest, candidate.hashLength);
+      const group = byName.get(candidate.name);
+      if (group === undefined) byName.set(candidate.name, [candidate]);
+      else group.push(candidate);
+    }
+    let clashed = false;
+    for (const group of byName.values()) {
+      if (group.length < 2) continue;
+      clashed = true;
+      // A plain name clashing only with hashed names keeps its plain form; the hashed ones move.
+      const plainCount = group.filter((candidate) => candidate.hashLength === 0).length;
+      for (const candidate of group) {
+        if (candidate.hashLength === 0) {
+          if (plainCount > 1) candidate.hashLength = INITIAL_HASH_LENGTH;
+        } else if (candidate.hashLength < MAX_HASH_LENGTH) {
+          candidate.hashLength += 2;
+        } else {
+          throw new Error(
+            `Cannot give tool "${candidate.tool}" on server "${candidate.server}" a unique name: hash collision.`,
+          );
+        }
+      }
+    }
+    if (!clashed) break;
+  }
+
+  return candidates
+    .map(({ server, tool, name }) => ({ server, tool, name }))
+    .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+}
+
+function buildName(plain: string, digest: string, hashLength: number): string {
+  if (hashLength === 0) return plain;
+  const suffix = `_${digest.slice(0, hashLength)}`;
+  return sanitiseName(plain).slice(0, MAX_TOOL_NAME_LENGTH - suffix.length) + suffix;
+}
+
+function rejectDuplicates(entries: ReadonlyArray<ToolNameEntry>): void {
+  const seen = new Set<string>();
+  for (const entry of entries) {
+    const key = pairKey(entry.server, entry.tool);
+    if (seen.has(key)) {
+      throw new Error(
+        `Tool "${entry.tool}" is listed twice for server "${entry.server}"; list each tool once before naming.`,
+      );
+    }
+    seen.add(key);
+  }
+}

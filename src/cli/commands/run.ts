@@ -1,0 +1,117 @@
+/** `mcp-host run PROMPT`: one agent run; streams the answer to stdout. */
+import { Command } from 'commander';
+import type { AgentEvent } from '../../loop/events.js';
+import { CliError, EXIT_OK, EXIT_RUN_FAILED } from '../exit-codes.js';
+import { addCommonOptions, type CommonOptions, openHost, parsePositiveInteger } from '../open-host.js';
+import { writeError, writeJson, writeOut } from '../output.js';
+import { createTracer, traceDiscovery } from '../trace-printer.js';
+
+interface RunCommandOptions extends CommonOptions {
+  yes?: boolean;
+  json?: boolean;
+  trace?: boolean;
+  maxTurns?: number;
+  stream: boolean;
+}
+
+export function createRunCommand(): Command {
+  const command = new Command('run')
+    .description('run the agent once on PROMPT and print its answer')
+    .argument('<prompt>', 'what to ask the model')
+    .option('-y, --yes', 'approve every tool call not denied by a rule (audited as such)')
+    .option('--json', 'print the whole transcript as JSON on stdout instead of the streamed answer')
+    .option('--trace', 'show the lifecycle on stderr: discovery, each translation, decision, execution, result')
+    .option('--max-turns <n>', 'model turns before the run is stopped (default 20)', parsePositiveInteger)
+    .option('--no-stream', 'ask the provider for whole responses instead of a stream');
+  addCommonOptions(command);
+  return command.action(async (prompt: string, options: RunCommandOptions) => {
+    process.exitCode = await runCommand(prompt, options);
+  });
+}
+
+async function runCommand(prompt: string, options: RunCommandOptions): Promise<number> {
+  const host = await openHost(options, { maxTurns: options.maxTurns, stream: options.stream });
+  const abort = new AbortController();
+  const onSignal = () => {
+    if (abort.signal.aborted) {
+      // A second Ctrl-C: stop waiting for a polite shutdown.
+      void host.close().finally(() => process.exit(130));
+      return;
+    }
+    writeError('mcp-host: interrupted; cancelling calls in flight (Ctrl-C again to force)');
+    abort.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const provider = await host.provider();
+    if (provider.provider === 'scripted') {
+      writeError(
+        `mcp-host: using the offline scripted model (${provider.model}); it answers only the prompts its script knows. To use a real model, set ANTHROPIC_API_KEY (or another provider's key) and pass --model, e.g. --model anthropic:claude-sonnet-4-6.`,
+      );
+    }
+    if (options.trace) traceDiscovery(host);
+    const tracer = options.trace ? createTracer() : undefined;
+    const events: AgentEvent[] = [];
+    let printedText = false;
+    const result = await host.run(prompt, {
+      signal: abort.signal,
+      onEvent: (event) => {
+        tracer?.(event);
+        if (options.json) {
+          if (event.type !== 'text-delta') events.push(event);
+          return;
+        }
+        if (event.type === 'text-delta') {
+          writeOut(event.text);
+          printedText = true;
+        } else if (event.type === 'model-response' && printedText) {
+          writeOut('\n');
+          printedText = false;
+        } else if (event.type === 'model-response' && !options.stream) {
+          const text = event.message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+          if (text) writeOut(`${text}\n`);
+        } else if (event.type === 'tool-call-warning') {
+          writeError(`mcp-host: ${event.message}`);
+        }
+      },
+    });
+    if (options.json) {
+      writeJson({
+        model: `${provider.provider}:${provider.model}`,
+        stopReason: result.stopReason,
+        text: result.text,
+        turns: result.turns,
+        usage: result.usage,
+        message: result.message,
+        toolCalls: events
+          .filter((event) => event.type === 'tool-call-end')
+          .map((event) => ({
+            callId: event.callId,
+            name: event.name,
+            server: event.server,
+            outcome: event.outcome,
+            durationMs: event.durationMs,
+            isError: event.result.isError,
+            content: event.result.content,
+          })),
+        messages: result.messages,
+      });
+    }
+    if (result.stopReason === 'aborted') return 130;
+    if (result.stopReason === 'max-turns') {
+      writeError(`mcp-host: ${result.message}`);
+      return EXIT_RUN_FAILED;
+    }
+    return EXIT_OK;
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    const name = error instanceof Error ? error.name : '';
+    if (name === 'ModelChoiceError' || name === 'ConfigError') throw error;
+    throw new CliError(`the run failed: ${error instanceof Error ? error.message : String(error)}`, EXIT_RUN_FAILED);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await host.close();
+  }
+}

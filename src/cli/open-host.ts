@@ -1,0 +1,42 @@
+/** Shared by the commands: the options every command takes, and a host opened from them. */
+import type { Command } from 'commander';
+import { createHost, type Host, type HostOptions } from '../host/create-host.js';
+import { writeError } from './output.js';
+
+export interface CommonOptions {
+  config?: string;
+  model?: string;
+  baseUrl?: string;
+  timeout?: number;
+}
+
+export function addCommonOptions(command: Command): Command {
+  return command
+    .option('-c, --config <file>', 'config file (default: mcp-host.json, then .mcp.json in the current folder)')
+    .option('-m, --model <provider:model>', 'model, e.g. anthropic:claude-sonnet-4-6 or scripted:PATH')
+    .option('--base-url <url>', "the provider's base URL (mock servers, proxies, local servers)")
+    .option('--timeout <ms>', 'per tool call timeout in milliseconds (overrides every server)', parsePositiveInteger);
+}
+
+export function parsePositiveInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number <= 0) throw new Error(`expected a positive integer, got "${value}"`);
+  return number;
+}
+
+export async function openHost(options: CommonOptions, extra: Partial<HostOptions> = {}): Promise<Host> {
+  const host = await createHost({
+    config: options.config,
+    model: options.model,
+    baseUrl: options.baseUrl,
+    toolTimeoutMs: options.timeout,
+    onDiagnostic: (message) => writeError(`mcp-host: ${message}`),
+    ...extra,
+  });
+  if (!host.config.file && host.config.servers.length === 0) {
+    writeError(
+      `mcp-host: no config file found (looked for mcp-host.json and .mcp.json in ${process.cwd()}); no MCP servers are connected. Pass --config FILE.`,
+    );
+  }
+  return host;
+}

@@ -1,0 +1,96 @@
+/**
+ * `run --trace`: the lifecycle on stderr, in order, with the real messages: discovery, translation
+ * #1 (the provider tool definitions), the model's decision, translation #2 (the `tools/call`), the
+ * result, translation #3 (the provider tool result), the final answer.
+ */
+import type { Host } from '../host/create-host.js';
+import type { AgentEvent } from '../loop/events.js';
+import { writeError } from './output.js';
+
+export function traceDiscovery(host: Host): void {
+  const servers = host.servers();
+  section('discovery', `${servers.length} server(s), ${host.catalog().size} tool(s)`);
+  for (const server of servers) {
+    const version = server.protocolVersion ? ` protocol ${server.protocolVersion}` : '';
+    writeError(`  ${server.name}: ${server.state}${version}${server.toolCount !== undefined ? `, ${server.toolCount} tool(s)` : ''}`);
+  }
+  for (const entry of host.catalog().entries) writeError(`  ${entry.name} → ${entry.server} / ${entry.tool.name}`);
+}
+
+export function createTracer(): (event: AgentEvent) => void {
+  let toolsShown = false;
+  return (event) => {
+    switch (event.type) {
+      case 'provider-request': {
+        const body = event.body as Record<string, unknown>;
+        if (!toolsShown) {
+          toolsShown = true;
+          section('translation #1: tool definitions sent to the provider', event.provider);
+          json(findTools(body));
+        }
+        const results = toolResultsPart(body);
+        if (event.turn > 1 && results !== undefined) {
+          section('translation #3: tool results as the provider receives them', `turn ${event.turn}`);
+          json(results);
+        }
+        break;
+      }
+      case 'model-response': {
+        const calls = event.message.content.filter((part) => part.type === 'tool-call');
+        section("the model's decision", `turn ${event.turn}, stop: ${event.stopReason}`);
+        if (calls.length === 0) writeError('  no tool calls: the model answers');
+        for (const call of calls) writeError(`  call ${call.id}: ${call.name}(${call.argumentsText})`);
+        break;
+      }
+      case 'tool-call-request':
+        section('translation #2: tools/call sent to the server', `server ${event.server}`);
+        json({ method: 'tools/call', params: { name: event.tool, arguments: event.arguments } });
+        break;
+      case 'tool-call-warning':
+        writeError(`  warning (${event.callId}): ${event.message}`);
+        break;
+      case 'tool-call-end':
+        section('result', `${event.name}: ${event.outcome} in ${event.durationMs} ms`);
+        json(event.rawResult ?? event.result);
+        break;
+      case 'run-end':
+        section('final answer', `${event.stopReason} after ${event.turns} turn(s)`);
+        writeError(indent(event.text || '(no text)'));
+        break;
+      default:
+        break;
+    }
+  };
+}
+
+function section(title: string, detail: string): void {
+  writeError(`\n── ${title} ── ${detail}`);
+}
+
+function json(value: unknown): void {
+  writeError(indent(JSON.stringify(value, null, 2) ?? 'undefined'));
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
+}
+
+function findTools(body: Record<string, unknown>): unknown {
+  if (body.tools !== undefined) return body.tools;
+  const config = body.config as Record<string, unknown> | undefined;
+  return config?.tools ?? [];
+}
+
+/** The part of a request body that carries the latest tool results, whatever the wire format. */
+function toolResultsPart(body: Record<string, unknown>): unknown {
+  const list = (body.messages ?? body.input ?? body.contents) as Array<Record<string, unknown>> | undefined;
+  if (!Array.isArray(list)) return undefined;
+  let lastModel = -1;
+  list.forEach((item, index) => {
+    if (item.role === 'assistant' || item.role === 'model' || item.type === 'function_call') lastModel = index;
+  });
+  return lastModel === -1 ? undefined : list.slice(lastModel + 1);
+}

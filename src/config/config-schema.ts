@@ -1,0 +1,94 @@
+/**
+ * The shape of a config file, as zod schemas whose messages are the "expected …" half of a `ConfigError`. Only
+ * shapes live here; meaning (transport inference, substitution, paths) is applied by the parser afterwards.
+ * Objects are not strict: other hosts write their own keys, which become warnings rather than errors.
+ */
+
+import { z } from 'zod';
+import { MAX_TOOL_TIMEOUT_MS } from './types.js';
+
+const stringList = z.array(z.string({ error: 'a string' }), { error: 'an array of strings' });
+const stringMap = (what: string) =>
+  z.record(z.string(), z.string({ error: 'a string' }), { error: `an object mapping ${what} to strings` });
+
+/** `type` values other hosts write, mapped to the host's transport names. */
+export const TRANSPORT_TYPES = {
+  stdio: 'stdio',
+  http: 'http',
+  'streamable-http': 'http',
+  streamableHttp: 'http',
+  sse: 'sse',
+} as const;
+
+export type TransportType = keyof typeof TRANSPORT_TYPES;
+
+const transportTypeNames = Object.keys(TRANSPORT_TYPES) as [TransportType, ...TransportType[]];
+
+export const serverEntrySchema = z.object({
+  type: z
+    .enum(transportTypeNames, { error: `one of ${transportTypeNames.map((name) => `"${name}"`).join(', ')}` })
+    .optional(),
+  command: z
+    .string({ error: 'a command to run, as a string' })
+    .min(1, { error: 'a non-empty command to run' })
+    .optional(),
+  args: stringList.optional(),
+  env: stringMap('variable names').optional(),
+  cwd: z.string({ error: 'a folder path as a string' }).min(1, { error: 'a non-empty folder path' }).optional(),
+  url: z.string({ error: 'a URL as a string' }).min(1, { error: 'a non-empty URL' }).optional(),
+  headers: stringMap('header names').optional(),
+  trust: z.enum(['trusted', 'untrusted'], { error: '"trusted" or "untrusted"' }).optional(),
+  timeoutMs: z
+    .int({ error: 'a positive whole number of milliseconds' })
+    .positive({ error: 'a positive whole number of milliseconds' })
+    .max(MAX_TOOL_TIMEOUT_MS, { error: `at most ${MAX_TOOL_TIMEOUT_MS} milliseconds (about 24 days)` })
+    .optional(),
+  disabled: z.boolean({ error: 'true or false' }).optional(),
+  versionNegotiation: z.enum(['legacy', 'auto'], { error: '"legacy" or "auto"' }).optional(),
+});
+
+export type ServerEntry = z.infer<typeof serverEntrySchema>;
+
+export const SERVER_ENTRY_KEYS: ReadonlySet<string> = new Set(Object.keys(serverEntrySchema.shape));
+
+/** Keys that only a local (stdio) or only a remote server uses; the other kind ignores them with a warning. */
+export const STDIO_ONLY_KEYS = ['command', 'args', 'env', 'cwd'] as const;
+export const REMOTE_ONLY_KEYS = ['url', 'headers'] as const;
+
+const serverMap = z.record(z.string(), z.unknown(), { error: 'an object mapping server names to server entries' });
+
+export const permissionsSchema = z.object(
+  { allow: stringList.optional(), ask: stringList.optional(), deny: stringList.optional() },
+  { error: 'an object with `allow`, `ask` and `deny` arrays of rule strings' },
+);
+
+export const PERMISSION_KEYS: ReadonlySet<string> = new Set(Object.keys(permissionsSchema.shape));
+
+export const topLevelSchema = z.object(
+  {
+    mcpServers: serverMap.optional(),
+    /** VS Code's name for the same map. */
+    servers: serverMap.optional(),
+    /** VS Code's input prompts: not supported, ignored without a warning because VS Code files always carry it. */
+    inputs: z.unknown().optional(),
+    /** Editors' schema hint. */
+    $schema: z.unknown().optional(),
+    model: z
+      .string({ error: 'a model as a string, e.g. "anthropic:claude-sonnet-4-6"' })
+      .min(1, {
+        error: 'a non-empty model, e.g. "anthropic:claude-sonnet-4-6"',
+      })
+      .optional(),
+    permissions: permissionsSchema.optional(),
+  },
+  { error: 'a JSON object with an `mcpServers` key' },
+);
+
+export const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set(Object.keys(topLevelSchema.shape));
+
+/** The first issue of a failed parse, as a path and the "expected" text the schema carries. */
+export function firstIssue(error: z.ZodError): { path: PropertyKey[]; expected: string } {
+  const issue = error.issues[0];
+  if (issue === undefined) return { path: [], expected: 'a valid value' };
+  return { path: [...issue.path], expected: issue.message };
+}

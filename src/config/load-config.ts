@@ -1,0 +1,70 @@
+/**
+ * Finds and reads the config file. Without an explicit path the host looks for `mcp-host.json`, then `.mcp.json`
+ * (the file Claude Code writes in a project), in the working folder. Finding neither is not an error here: the
+ * caller decides whether a host without servers is useful.
+ */
+
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ConfigError } from './config-error.js';
+import type { Environment } from './env-substitution.js';
+import { createEmptyConfig, parseConfig } from './parse-config.js';
+import type { HostConfig } from './types.js';
+
+/** Looked for in this order in the working folder. */
+export const CONFIG_FILE_NAMES = ['mcp-host.json', '.mcp.json'] as const;
+
+export interface LoadConfigOptions {
+  /** An explicit config file; relative to `cwd`. It must exist. */
+  configPath?: string;
+  /** Where to look for a config file and what a relative `configPath` is relative to. Default `process.cwd()`. */
+  cwd?: string;
+  /** Variables for `${env:VAR}` substitution. Default `process.env`. */
+  env?: Environment;
+}
+
+/** Throws `ConfigError`. Returns an empty config with `file` undefined when no path was given and no file was found. */
+export async function loadConfig(options: LoadConfigOptions = {}): Promise<HostConfig> {
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const env = options.env ?? process.env;
+
+  if (options.configPath !== undefined) {
+    const file = path.resolve(cwd, options.configPath);
+    const text = await readConfigText(file);
+    if (text === undefined) {
+      throw new ConfigError({
+        code: 'config-not-found',
+        file,
+        keyPath: '',
+        expected: 'a config file at this path',
+        found: 'no such file',
+        hint: `Check the path, or leave it out to use ${CONFIG_FILE_NAMES.join(' or ')} in the working folder.`,
+      });
+    }
+    return parseConfig(text, file, env, { cwd });
+  }
+
+  for (const name of CONFIG_FILE_NAMES) {
+    const file = path.join(cwd, name);
+    const text = await readConfigText(file);
+    if (text !== undefined) return parseConfig(text, file, env, { cwd });
+  }
+  return createEmptyConfig();
+}
+
+/** The file's text, or undefined when it does not exist; other read failures are a `ConfigError`. */
+async function readConfigText(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    throw new ConfigError({
+      code: 'config-unreadable',
+      file,
+      keyPath: '',
+      expected: 'a readable file',
+      found: code === 'EISDIR' ? 'a folder' : `a read error (${code ?? (error as Error).message})`,
+    });
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * Turns one raw server entry (`mcpServers.NAME`) into a `ServerConfig`: shape check, transport inference from `type`
+ * or from `command`/`url`, environment substitution, paths made absolute, host defaults applied.
+ */
+
+import path from 'node:path';
+import { ConfigError, describeConfigFile } from './config-error.js';
+import {
+  firstIssue,
+  REMOTE_ONLY_KEYS,
+  SERVER_ENTRY_KEYS,
+  type ServerEntry,
+  STDIO_ONLY_KEYS,
+  serverEntrySchema,
+  TRANSPORT_TYPES,
+} from './config-schema.js';
+import { type Environment, type SubstitutionContext, substituteEnvironment } from './env-substitution.js';
+import { describeValue, formatKeyPath, isPlainObject, type KeyPathSegment, valueAtPath } from './key-path.js';
+import { DEFAULT_TOOL_TIMEOUT_MS, DEFAULT_VERSION_NEGOTIATION, type ServerConfig } from './types.js';
+
+export interface ServerEntryContext {
+  file: string | undefined;
+  /** Folder that relative paths resolve against. */
+  baseDirectory: string;
+  env: Environment;
+  secrets: Set<string>;
+  warnings: string[];
+}
+
+/** `section` is `mcpServers` or `servers`, for key paths. */
+export function buildServerConfig(
+  section: string,
+  name: string,
+  raw: unknown,
+  context: ServerEntryContext,
+): ServerConfig {
+  const basePath: KeyPathSegment[] = [section, name];
+  const invalid = (segments: ReadonlyArray<KeyPathSegment>, expected: string, found?: string): ConfigError =>
+    new ConfigError({
+      code: 'config-invalid',
+      file: context.file,
+      keyPath: formatKeyPath([...basePath, ...segments]),
+      expected,
+      ...(found === undefined ? {} : { found }),
+    });
+
+  if (name === '') throw invalid([], 'a non-empty server name');
+  if (!isPlainObject(raw)) {
+    throw invalid(
+      [],
+      'a server entry object with `command` (a local process) or `url` (a remote server)',
+      describeValue(raw),
+    );
+  }
+  const entryObject = raw;
+  const parsed = serverEntrySchema.safeParse(entryObject);
+  if (!parsed.success) {
+    const issue = firstIssue(parsed.error);
+    const segments = issue.path.map((segment) => (typeof segment === 'number' ? segment : String(segment)));
+    throw invalid(segments, issue.expected, describeValue(valueAtPath(entryObject, issue.path)));
+  }
+  const entry: ServerEntry = parsed.data;
+
+  const warn = (key: string, why: string): void => {
+    context.warnings.push(`${describeConfigFile(context.file)}: ${formatKeyPath([...basePath, key])}: ${why}`);
+  };
+  for (const key of Object.keys(entryObject)) {
+    if (!SERVER_ENTRY_KEYS.has(key)) warn(key, 'not a setting mcp-host uses; ignored');
+  }
+
+  if (entry.command !== undefined && entry.url !== undefined) {
+    throw invalid([], 'either `command` (a local process) or `url` (a remote server), not both');
+  }
+  const transport =
+    entry.type !== undefined ? TRANSPORT_TYPES[entry.type] : entry.command !== undefined ? 'stdio' : 'http';
+  if (entry.command === undefined && entry.url === undefined) {
+    throw invalid([], '`command` (a local process) or `url` (a remote server)', 'neither');
+  }
+  if (transport === 'stdio' && entry.command === undefined) {
+    throw invalid(['command'], `a command to run, since \`type\` is "${entry.type}"`, 'nothing');
+  }
+  if (transport !== 'stdio' && entry.url === undefined) {
+    throw invalid(['url'], `the server's URL, since \`type\` is "${entry.type}"`, 'nothing');
+  }
+
+  const disabled = entry.disabled ?? false;
+  const substitution: SubstitutionContext = {
+    env: context.env,
+    file: context.file,
+    secrets: context.secrets,
+    lenient: disabled,
+  };
+  const substitute = (text: string, ...segments: KeyPathSegment[]): string =>
+    substituteEnvironment(text, formatKeyPath([...basePath, ...segments]), substitution);
+
+  const common = {
+    name,
+    trust: entry.trust ?? 'untrusted',
+    timeoutMs: entry.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+    disabled,
+    versionNegotiation: entry.versionNegotiation ?? DEFAULT_VERSION_NEGOTIATION,
+  } as const;
+
+  if (transport === 'stdio') {
+    for (const key of REMOTE_ONLY_KEYS) if (key in entryObject) warn(key, 'only used by remote servers; ignored');
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries(entry.env ?? {})) env[key] = substitute(value, 'env', key);
+    const cwd = entry.cwd === undefined ? context.baseDirectory : substitute(entry.cwd, 'cwd');
+    return {
+      ...common,
+      transport,
+      command: substitute(entry.command!, 'command'),
+      args: (entry.args ?? []).map((argument, index) => substitute(argument, 'args', index)),
+      env,
+      cwd: path.resolve(context.baseDirectory, cwd),
+    };
+  }
+
+  for (const key of STDIO_ONLY_KEYS) if (key in entryObject) warn(key, 'only used by local (stdio) servers; ignored');
+  const url = substitute(entry.url!, 'url');
+  if (!disabled && !isHttpUrl(url)) {
+    throw invalid(['url'], 'an absolute http:// or https:// URL', describeValue(entry.url));
+  }
+  const headers: Record<string, string> = {};
+  for (const [key, value] of Object.entries(entry.headers ?? {})) {
+    const header = substitute(value, 'headers', key);
+    // Header values carry credentials (Authorization, API keys) even when written literally in the file.
+    if (header !== '') context.secrets.add(header);
+    headers[key] = header;
+  }
+  return { ...common, transport, url, headers };
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

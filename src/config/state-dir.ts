@@ -1,0 +1,74 @@
+/**
+ * Where the host keeps what it must remember between runs: the trust store (pinned tool definitions, approvals)
+ * and the audit log. It is state, not configuration, so it follows the XDG base-directory convention for state and
+ * can be moved per run (`--state-dir`) or per environment (`MCP_HOST_STATE_DIR`), e.g. for tests and CI.
+ */
+
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** Overrides the default state folder; `--state-dir` wins over it. */
+export const STATE_DIR_ENV_VARIABLE = 'MCP_HOST_STATE_DIR';
+/** The folder name under `$XDG_STATE_HOME` or `~/.local/state`. */
+export const STATE_DIR_NAME = 'mcp-host';
+/** Owner only: the folder holds approvals and an audit log of everything the model did. */
+export const STATE_DIR_MODE = 0o700;
+
+export interface ResolveStateDirOptions {
+  /** The `--state-dir` value, if given. Relative paths resolve against `cwd`. */
+  flag?: string;
+  /** Default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Default `os.homedir()`. */
+  homeDirectory?: string;
+  /** Default `process.cwd()`. */
+  cwd?: string;
+}
+
+/**
+ * The state folder, absolute, without creating it: `flag` > `MCP_HOST_STATE_DIR` > `$XDG_STATE_HOME/mcp-host` >
+ * `~/.local/state/mcp-host`. Empty values count as unset; a relative `XDG_STATE_HOME` is ignored, as the XDG
+ * specification requires.
+ */
+export function resolveStateDir(options: ResolveStateDirOptions = {}): string {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  if (options.flag !== undefined && options.flag !== '') return path.resolve(cwd, options.flag);
+  const fromEnvironment = env[STATE_DIR_ENV_VARIABLE];
+  if (fromEnvironment !== undefined && fromEnvironment !== '') return path.resolve(cwd, fromEnvironment);
+  const xdgStateHome = env.XDG_STATE_HOME;
+  if (xdgStateHome !== undefined && path.isAbsolute(xdgStateHome)) return path.join(xdgStateHome, STATE_DIR_NAME);
+  return path.join(options.homeDirectory ?? os.homedir(), '.local', 'state', STATE_DIR_NAME);
+}
+
+/**
+ * Creates the folder (and missing parents) with mode 0700 and returns it. A folder that already exists keeps its
+ * owner's choice of mode, except the one this function just created. Throws an error naming the folder and what to
+ * do when it cannot be created or is not a folder.
+ */
+export function ensureStateDir(directory: string): string {
+  let existed = false;
+  try {
+    existed = statSync(directory).isDirectory();
+    if (!existed) {
+      throw new Error(
+        `State folder ${directory} exists but is not a folder; move it away or choose another with --state-dir or ${STATE_DIR_ENV_VARIABLE}.`,
+      );
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  if (existed) return directory;
+  try {
+    mkdirSync(directory, { recursive: true, mode: STATE_DIR_MODE });
+    // The process umask may have removed bits from `mode`; it can only remove, so this is just in case it was odd.
+    chmodSync(directory, STATE_DIR_MODE);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new Error(
+      `Could not create the state folder ${directory} (${code}); choose a writable folder with --state-dir or ${STATE_DIR_ENV_VARIABLE}.`,
+    );
+  }
+  return directory;
+}

@@ -1,0 +1,137 @@
+/**
+ * Builds the SDK client and the right transport for one server config, and runs the handshake.
+ * Errors name the server, what went wrong and, for stdio servers, the tail of their stderr.
+ */
+import {
+  Client,
+  type Implementation,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../config/types.js';
+import { ProcessGroupStdioTransport } from './process-group-stdio-transport.js';
+
+export interface CreateTransportOptions {
+  connectTimeoutMs: number;
+  clientInfo: Implementation;
+  onDiagnostic: (message: string) => void;
+  onToolsChanged: () => void;
+}
+
+export function createClient(options: CreateTransportOptions, config: ServerConfig): Client {
+  const client = new Client(options.clientInfo, {
+    capabilities: {},
+    versionNegotiation: { mode: config.versionNegotiation ?? 'legacy' },
+  });
+  client.setNotificationHandler('notifications/tools/list_changed', () => options.onToolsChanged());
+  return client;
+}
+
+export async function createTransport(
+  config: ServerConfig,
+  options: CreateTransportOptions,
+): Promise<{ client: Client; transport: Transport }> {
+  if (config.transport === 'stdio') return connectStdio(config, options);
+  return connectRemote(config, options);
+}
+
+async function connectStdio(config: StdioServerConfig, options: CreateTransportOptions) {
+  const transport = new ProcessGroupStdioTransport({
+    command: config.command,
+    args: config.args,
+    // Only a safe default environment plus the server's own `env`: the host's API keys stay private.
+    env: { ...getDefaultEnvironment(), ...config.env },
+    cwd: config.cwd,
+    onDiagnostic: options.onDiagnostic,
+  });
+  const client = createClient(options, config);
+  try {
+    await withTimeout(client.connect(transport), options.connectTimeoutMs, `did not finish initialize within ${options.connectTimeoutMs} ms`);
+    return { client, transport };
+  } catch (error) {
+    // Let the exit status and last stderr bytes arrive before describing the failure.
+    await delay(50);
+    await transport.close().catch(() => undefined);
+    const exit = transport.exit;
+    const how = exit ? (exit.signal ? ` (killed by ${exit.signal})` : ` (exited with code ${exit.code})`) : '';
+    const tail = transport.stderr.tail(15);
+    throw new Error(
+      `server "${config.name}" failed to start${how}: ${describeStartError(error, config)}${tail ? `\nstderr tail:\n${tail}` : ''}`,
+      { cause: error },
+    );
+  }
+}
+
+async function connectRemote(config: RemoteServerConfig, options: CreateTransportOptions) {
+  const url = new URL(config.url);
+  const requestInit: RequestInit = { headers: config.headers };
+  if (config.transport === 'sse') {
+    const client = createClient(options, config);
+    const transport = new SSEClientTransport(url, { requestInit });
+    await withTimeout(client.connect(transport), options.connectTimeoutMs, 'did not connect in time').catch((error) => {
+      throw new Error(`server "${config.name}" (${config.url}, legacy SSE) failed to connect: ${messageOf(error)}`, {
+        cause: error,
+      });
+    });
+    return { client, transport };
+  }
+  const client = createClient(options, config);
+  const transport = new StreamableHTTPClientTransport(url, { requestInit });
+  try {
+    await withTimeout(client.connect(transport), options.connectTimeoutMs, 'did not connect in time');
+    return { client, transport };
+  } catch (streamableError) {
+    await transport.close().catch(() => undefined);
+    // A server that speaks only the legacy HTTP+SSE transport answers the POST with 4xx.
+    if (!/\b(400|404|405)\b/.test(messageOf(streamableError))) {
+      throw new Error(`server "${config.name}" (${config.url}) failed to connect: ${messageOf(streamableError)}`, {
+        cause: streamableError,
+      });
+    }
+    const sseClient = createClient(options, config);
+    const sseTransport = new SSEClientTransport(url, { requestInit });
+    try {
+      await withTimeout(sseClient.connect(sseTransport), options.connectTimeoutMs, 'did not connect in time');
+      return { client: sseClient, transport: sseTransport };
+    } catch (sseError) {
+      throw new Error(
+        `server "${config.name}" (${config.url}) failed to connect over Streamable HTTP (${messageOf(streamableError)}) and legacy SSE (${messageOf(sseError)})`,
+        { cause: sseError },
+      );
+    }
+  }
+}
+
+function describeStartError(error: unknown, config: StdioServerConfig): string {
+  const message = messageOf(error);
+  if ((error as NodeJS.ErrnoException)?.code === 'ENOENT') {
+    return `command not found: ${config.command} (cwd ${config.cwd})`;
+  }
+  if (/protocol version/i.test(message)) {
+    return `${message} (this client supports ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`;
+  }
+  return message;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

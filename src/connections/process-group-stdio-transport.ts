@@ -1,0 +1,186 @@
+/**
+ * A stdio transport that starts each server in its own process group and stops the whole group.
+ *
+ * The SDK's `StdioClientTransport` signals only its direct child, so a server started through
+ * `sh -c` or `npx` leaves its grandchild running after close. This transport keeps the SDK's
+ * message validation and serialisation, adds a process group, a bounded stderr ring, a
+ * diagnostic for non-protocol stdout lines and a maximum message size.
+ */
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { deserializeMessage, type JSONRPCMessage, serializeMessage, type Transport } from '@modelcontextprotocol/client';
+import { LineSplitter } from './line-splitter.js';
+import { StderrRing } from './stderr-ring.js';
+
+/** A single protocol message larger than this is refused (the connection is closed with an error). */
+export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+/** After closing stdin, how long a server gets before SIGTERM, then again before SIGKILL. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 2_000;
+/** Non-protocol stdout lines reported one by one before further ones are only counted. */
+const MAX_NOISE_REPORTS = 5;
+
+export interface ProcessGroupStdioOptions {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+  maxMessageBytes?: number;
+  shutdownGraceMs?: number;
+  /** Non-fatal problems: stdout noise and the like. */
+  onDiagnostic?: (message: string) => void;
+}
+
+export interface ProcessExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export class ProcessGroupStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  readonly stderr = new StderrRing();
+  private child?: ChildProcessByStdio<Writable, Readable, Readable>;
+  private exitInfo?: ProcessExit;
+  private exited?: Promise<ProcessExit>;
+  private closing = false;
+  private closed = false;
+  private noiseLines = 0;
+
+  constructor(private readonly options: ProcessGroupStdioOptions) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** How the process ended, once it has. */
+  get exit(): ProcessExit | undefined {
+    return this.exitInfo;
+  }
+
+  async start(): Promise<void> {
+    if (this.child) throw new Error('transport already started');
+    const child = spawn(this.options.command, this.options.args, {
+      cwd: this.options.cwd,
+      env: this.options.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // Its own process group, so the whole tree can be stopped with one signal.
+      detached: true,
+      windowsHide: true,
+    });
+    this.child = child;
+    this.exited = new Promise((resolve) => {
+      child.once('exit', (code, signal) => {
+        this.exitInfo = { code, signal };
+        resolve(this.exitInfo);
+      });
+    });
+    const splitter = new LineSplitter(
+      this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+      (line) => this.handleLine(line),
+      (bytes) => {
+        this.onerror?.(
+          new Error(
+            `a message from the server exceeded the maximum of ${this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES} bytes (${bytes} bytes so far); closing the connection`,
+          ),
+        );
+        void this.close();
+      },
+    );
+    child.stdout.on('data', (chunk: Buffer) => splitter.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => this.stderr.push(chunk));
+    child.stdin.on('error', (error) => {
+      if (!this.closing) this.onerror?.(error);
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', (error) => reject(error));
+    });
+    child.once('close', () => this.markClosed());
+  }
+
+  private handleLine(line: string): void {
+    if (line.trim() === '') return;
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(line);
+    } catch {
+      this.noiseLines += 1;
+      if (this.noiseLines <= MAX_NOISE_REPORTS) {
+        const shown = line.length > 200 ? `${line.slice(0, 200)}…` : line;
+        this.options.onDiagnostic?.(`wrote a non-protocol line to stdout (ignored): ${JSON.stringify(shown)}`);
+      } else if (this.noiseLines === MAX_NOISE_REPORTS + 1) {
+        this.options.onDiagnostic?.('keeps writing non-protocol lines to stdout; further ones are ignored silently');
+      }
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || this.closing || !stdin.writable) throw new Error('not connected: the server process is not running');
+    const text = serializeMessage(message);
+    await new Promise<void>((resolve, reject) => {
+      stdin.write(text, (error) => (error ? reject(error) : resolve()));
+    });
+  }
+
+  /** Stops the server politely: stdin closed, then SIGTERM, then SIGKILL to the whole group. */
+  async close(): Promise<void> {
+    if (this.closing) {
+      await this.exited;
+      return;
+    }
+    this.closing = true;
+    const child = this.child;
+    if (child && this.exited && !this.exitInfo) {
+      const grace = this.options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
+      child.stdin.end();
+      if (!(await waitFor(this.exited, grace))) {
+        this.signalGroup('SIGTERM');
+        if (!(await waitFor(this.exited, grace))) {
+          this.signalGroup('SIGKILL');
+          await this.exited;
+        }
+      }
+    }
+    // The leader is gone; anything it left in its group (a grandchild of a wrapper) goes too.
+    this.signalGroup('SIGKILL');
+    this.markClosed();
+  }
+
+  /** Kills the group at once, for the host's own emergency exit paths. */
+  killNow(): void {
+    this.signalGroup('SIGKILL');
+  }
+
+  private signalGroup(signal: NodeJS.Signals): void {
+    const pid = this.child?.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // The group no longer exists.
+    }
+  }
+
+  private markClosed(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.child?.stdout.destroy();
+    this.child?.stderr.destroy();
+    this.onclose?.();
+  }
+}
+
+async function waitFor(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const result = await Promise.race([promise.then(() => true as const), timeout]);
+  clearTimeout(timer);
+  return result;
+}

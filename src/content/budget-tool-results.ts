@@ -1,0 +1,66 @@
+/**
+ * The output budget as the agent loop uses it: fit the results of one turn into the per-result and per-turn
+ * budgets, and keep the full text of every result that had to be cut in the result store, so the notice can
+ * point the model (and the audit) at it.
+ */
+import type { ToolResultPart } from '../providers/types.js';
+import { DEFAULT_IMAGE_TOKEN_COST, estimatePartsTokens } from './estimate-tokens.js';
+import { applyOutputBudget, type BudgetedResult, DEFAULT_RESULT_TOKEN_BUDGET, storedTextOf } from './output-budget.js';
+import type { ResultStore } from './result-store.js';
+import { turnAllowances } from './turn-budget.js';
+
+export interface BudgetToolResultsOptions {
+  /** Where the full text of cut results is kept. */
+  store: ResultStore;
+  /** The most estimated tokens per result; default {@link DEFAULT_RESULT_TOKEN_BUDGET}. */
+  maxTokensPerResult?: number;
+  /** The most estimated tokens for all results of the turn together; default no turn limit. */
+  maxTokensPerTurn?: number;
+  /** Tokens charged per image; default {@link DEFAULT_IMAGE_TOKEN_COST}. */
+  imageTokenCost?: number;
+}
+
+export interface StoredBudgetedResult extends BudgetedResult {
+  /** The id of the stored full text, when the result was over its budget and had text to keep. */
+  storedResultId?: string;
+}
+
+/**
+ * Budgets the mapped results of one turn, in call order. A result within its allowance is returned as it
+ * is and nothing is stored; a result over it is stored (its text parts) and cut.
+ */
+export async function budgetToolResults(
+  results: readonly (readonly ToolResultPart[])[],
+  options: BudgetToolResultsOptions,
+): Promise<StoredBudgetedResult[]> {
+  const imageTokenCost = options.imageTokenCost ?? DEFAULT_IMAGE_TOKEN_COST;
+  const perResult = options.maxTokensPerResult ?? DEFAULT_RESULT_TOKEN_BUDGET;
+  const sizes = results.map((parts) => estimatePartsTokens(parts, imageTokenCost));
+  const allowances =
+    options.maxTokensPerTurn === undefined
+      ? sizes.map(() => perResult)
+      : turnAllowances(sizes, options.maxTokensPerTurn, perResult);
+
+  const budgeted: StoredBudgetedResult[] = [];
+  for (const [index, parts] of results.entries()) {
+    const maxTokens = allowances[index] ?? 0;
+    if ((sizes[index] ?? 0) <= maxTokens) {
+      budgeted.push(applyOutputBudget(parts, { maxTokens, imageTokenCost }));
+      continue;
+    }
+    const hasText = parts.some((part) => part.type === 'text');
+    const storedResultId = hasText ? await options.store.save(storedTextOf(parts)) : undefined;
+    const result = applyOutputBudget(parts, { maxTokens, resultId: storedResultId, imageTokenCost });
+    budgeted.push(storedResultId === undefined ? result : { ...result, storedResultId });
+  }
+  return budgeted;
+}
+
+/** Budgets a single result; see {@link budgetToolResults}. */
+export async function budgetToolResult(
+  parts: readonly ToolResultPart[],
+  options: Omit<BudgetToolResultsOptions, 'maxTokensPerTurn'>,
+): Promise<StoredBudgetedResult> {
+  const [result] = await budgetToolResults([parts], options);
+  return result as StoredBudgetedResult;
+}

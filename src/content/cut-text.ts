@@ -1,0 +1,101 @@
+/**
+ * Cuts one long text to a token allowance, keeping its head and its tail and putting a notice in the middle.
+ *
+ * The beginning of a tool's output usually says what it is and the end how it finished (a summary, an
+ * error, a total), so both are kept. The notice says how much was left out and how to read it through the
+ * `read_stored_result` host tool. Only the kept characters are scanned, so a 50 MB text costs no more to cut
+ * than a 100 KB one once its size is known.
+ */
+import { formatCount } from './describe-content.js';
+import { estimateQuarterTokens, prefixWithin, quartersToTokens, suffixWithin } from './estimate-tokens.js';
+import { READ_STORED_RESULT_TOOL_NAME } from './read-stored-result-tool.js';
+import { MAX_STORED_READ_LENGTH } from './result-store.js';
+
+export interface CutNoticeFacts {
+  omittedCharacters: number;
+  omittedTokens: number;
+  /** The stored copy of the full text, if one was kept. */
+  resultId?: string;
+  /** Where the left-out characters start in the stored text. */
+  readOffset: number;
+}
+
+/** The notice that replaces the middle of a cut text, blank lines around it included. */
+export function cutNotice(facts: CutNoticeFacts): string {
+  const what = `[… ${formatCount(facts.omittedCharacters)} characters (about ${formatCount(facts.omittedTokens)} tokens) left out here to keep this tool result within its output budget`;
+  if (facts.resultId === undefined) return `\n\n${what}; the full text was not kept.]\n\n`;
+  const length = Math.min(facts.omittedCharacters, MAX_STORED_READ_LENGTH);
+  return (
+    `\n\n${what}. To read them, call the tool \`${READ_STORED_RESULT_TOOL_NAME}\` with id "${facts.resultId}", ` +
+    `offset ${facts.readOffset}, length ${length}; call it again with a higher offset for more.]\n\n`
+  );
+}
+
+export interface CutTextResult {
+  text: string;
+  /** Estimated tokens of the returned text, notice included. */
+  tokens: number;
+  omittedCharacters: number;
+  omittedTokens: number;
+}
+
+export interface CutTextOptions {
+  /** The most tokens the returned text may cost, notice included (unless the notice alone costs more). */
+  maxTokens: number;
+  /** The text's cost in quarter tokens, when already known; saves a pass over a huge text. */
+  quarters?: number;
+  resultId?: string;
+  /** Where this text starts in the stored full result, so the notice's offset points at the right place. */
+  storedOffset?: number;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/** Keeps the head and tail of `text` within `maxTokens`, half each, with a notice between them. */
+export function cutText(text: string, options: CutTextOptions): CutTextResult {
+  const totalQuarters = options.quarters ?? estimateQuarterTokens(text);
+  const storedOffset = options.storedOffset ?? 0;
+  // The numbers in the real notice are no longer than these, so this bounds the notice's cost.
+  const worstNotice = cutNotice({
+    omittedCharacters: text.length,
+    omittedTokens: text.length,
+    resultId: options.resultId,
+    readOffset: storedOffset + text.length,
+  });
+  const noticeAllowance = quartersToTokens(estimateQuarterTokens(worstNotice));
+  const contentQuarters = Math.max(0, options.maxTokens - noticeAllowance) * 4;
+
+  const head = prefixWithin(text, Math.floor(contentQuarters / 2));
+  const tail = suffixWithin(text, contentQuarters - head.quarters, head.end);
+  let headEnd = head.end;
+  let headQuarters = head.quarters;
+  let tailStart = tail.start;
+  let tailQuarters = tail.quarters;
+  // Never split a surrogate pair: a lone half is not a character and some APIs reject it.
+  if (headEnd > 0 && headEnd < text.length && isHighSurrogate(text.charCodeAt(headEnd - 1))) {
+    headEnd--;
+    headQuarters -= estimateQuarterTokens(text.charAt(headEnd));
+  }
+  if (tailStart < text.length && tailStart > headEnd && isLowSurrogate(text.charCodeAt(tailStart))) {
+    tailQuarters -= estimateQuarterTokens(text.charAt(tailStart));
+    tailStart++;
+  }
+
+  const omittedCharacters = tailStart - headEnd;
+  const omittedTokens = quartersToTokens(totalQuarters - headQuarters - tailQuarters);
+  const notice = cutNotice({
+    omittedCharacters,
+    omittedTokens,
+    resultId: options.resultId,
+    readOffset: storedOffset + headEnd,
+  });
+  const kept = text.slice(0, headEnd) + notice + text.slice(tailStart);
+  const tokens = quartersToTokens(headQuarters + tailQuarters + estimateQuarterTokens(notice));
+  return { text: kept, tokens, omittedCharacters, omittedTokens };
+}

@@ -1,0 +1,94 @@
+/**
+ * A cheap token estimate for tool output, used by the output budget.
+ *
+ * A real tokenizer is too slow for results of tens of megabytes and differs per model, so the budget uses a
+ * single linear pass over the text instead: an ASCII character counts a quarter of a token (the common
+ * "four characters per token" rule for English, code and JSON) and any other UTF-16 code unit counts a whole
+ * token, because scripts such as Chinese, Japanese or emoji tokenize at about one token per character and the
+ * plain chars/4 rule would underestimate them fourfold. The estimate errs on the side of too many tokens.
+ *
+ * Internally costs are counted in quarter tokens so that the arithmetic stays in integers.
+ */
+import type { ToolResultPart } from '../providers/types.js';
+
+/**
+ * The fixed estimate for one image, in tokens. Providers bill images by pixel size (Anthropic about
+ * width × height / 750, capped near 1,600 tokens at its recommended maximum size; OpenAI 85 + 170 per
+ * 512-pixel tile, 765 for a 1024 × 1024 image), which the host cannot know without decoding the image,
+ * so every image is charged the upper end of that range.
+ */
+export const DEFAULT_IMAGE_TOKEN_COST = 1_600;
+
+const QUARTERS_PER_ASCII_CHARACTER = 1;
+const QUARTERS_PER_OTHER_CODE_UNIT = 4;
+
+/** The cost of the code unit at `index`, in quarter tokens. */
+function quartersAt(text: string, index: number): number {
+  return text.charCodeAt(index) < 0x80 ? QUARTERS_PER_ASCII_CHARACTER : QUARTERS_PER_OTHER_CODE_UNIT;
+}
+
+/** The cost of the whole text in quarter tokens: one linear pass, no allocation. */
+export function estimateQuarterTokens(text: string): number {
+  let quarters = 0;
+  for (let index = 0; index < text.length; index++) {
+    quarters += quartersAt(text, index);
+  }
+  return quarters;
+}
+
+/** Estimated tokens for a text: ASCII at 4 characters per token, anything else at 1 code unit per token. */
+export function estimateTokens(text: string): number {
+  return quartersToTokens(estimateQuarterTokens(text));
+}
+
+export function quartersToTokens(quarters: number): number {
+  return Math.ceil(quarters / 4);
+}
+
+/** Estimated tokens for one content part: its text, or the fixed per-image cost. */
+export function estimatePartTokens(part: ToolResultPart, imageTokenCost = DEFAULT_IMAGE_TOKEN_COST): number {
+  return part.type === 'text' ? estimateTokens(part.text) : imageTokenCost;
+}
+
+/** Estimated tokens for a list of parts. */
+export function estimatePartsTokens(
+  parts: readonly ToolResultPart[],
+  imageTokenCost = DEFAULT_IMAGE_TOKEN_COST,
+): number {
+  let total = 0;
+  for (const part of parts) total += estimatePartTokens(part, imageTokenCost);
+  return total;
+}
+
+/**
+ * How many leading code units of `text` fit in `maxQuarters`, and what they cost.
+ * Scans only the kept prefix, so cutting a huge text costs as much as the part that is kept.
+ */
+export function prefixWithin(text: string, maxQuarters: number): { end: number; quarters: number } {
+  let quarters = 0;
+  let end = 0;
+  while (end < text.length) {
+    const cost = quartersAt(text, end);
+    if (quarters + cost > maxQuarters) break;
+    quarters += cost;
+    end++;
+  }
+  return { end, quarters };
+}
+
+/** Where the longest suffix of `text` (not reaching before `notBefore`) that fits in `maxQuarters` starts. */
+export function suffixWithin(
+  text: string,
+  maxQuarters: number,
+  notBefore: number,
+): { start: number; quarters: number } {
+  let quarters = 0;
+  let start = text.length;
+  while (start > notBefore) {
+    const cost = quartersAt(text, start - 1);
+    if (quarters + cost > maxQuarters) break;
+    quarters += cost;
+    start--;
+  }
+  return { start, quarters };
+}

@@ -1,0 +1,125 @@
+/**
+ * The output budget: the most of one tool result the model is shown.
+ *
+ * A tool can return megabytes; sent whole, one result would fill the model's context (or exceed it) and cost
+ * accordingly. Past the budget, a text keeps its head and tail with a notice in between that says how much
+ * was left out and how to read the rest from the stored copy; an image is never cut or turned into text — it
+ * is either shown whole or replaced by a notice.
+ */
+import type { ToolResultPart } from '../providers/types.js';
+import { cutText } from './cut-text.js';
+import { base64DecodedSize, formatByteSize, formatCount } from './describe-content.js';
+import {
+  DEFAULT_IMAGE_TOKEN_COST,
+  estimateQuarterTokens,
+  estimateTokens,
+  quartersToTokens,
+} from './estimate-tokens.js';
+import { shareBudget } from './share-budget.js';
+
+/**
+ * The default budget for one tool result, in estimated tokens. A widely used host caps tool results at
+ * 25,000 tokens by default: enough for a long file or a large listing, while leaving most of a typical
+ * 128K–200K context for the conversation and the other results of the turn.
+ */
+export const DEFAULT_RESULT_TOKEN_BUDGET = 25_000;
+
+/** Put between the text parts of a result in its stored copy; notice offsets count it. */
+export const STORED_TEXT_SEPARATOR = '\n\n';
+
+export interface OutputBudgetOptions {
+  /** The most estimated tokens of this result the model may see. */
+  maxTokens: number;
+  /**
+   * The id of the stored full text ({@link storedTextOf} of these parts) that cut texts point to. Without it a
+   * cut text's notice says the full text was not kept.
+   */
+  resultId?: string;
+  /** Tokens charged per image; default {@link DEFAULT_IMAGE_TOKEN_COST}. */
+  imageTokenCost?: number;
+}
+
+export interface BudgetedResult {
+  content: ToolResultPart[];
+  /** Whether anything was cut or left out. */
+  cut: boolean;
+  /** Estimated tokens of the content as received. */
+  originalTokens: number;
+  /** Estimated tokens of the content returned, notices included. */
+  keptTokens: number;
+}
+
+/**
+ * The text kept in the result store for a cut result: its text parts joined by {@link STORED_TEXT_SEPARATOR}.
+ * Images are not part of it.
+ */
+export function storedTextOf(parts: readonly ToolResultPart[]): string {
+  const texts: string[] = [];
+  for (const part of parts) if (part.type === 'text') texts.push(part.text);
+  return texts.length === 1 ? (texts[0] as string) : texts.join(STORED_TEXT_SEPARATOR);
+}
+
+function imageNotice(part: { mimeType: string; data: string }, maxTokens: number): string {
+  return `[image left out (${part.mimeType}, ${formatByteSize(base64DecodedSize(part.data))}): it does not fit in this tool result's output budget of ${formatCount(maxTokens)} tokens.]`;
+}
+
+/**
+ * Fits one result's parts into `maxTokens`.
+ *
+ * Within budget: returned unchanged. Over budget: images are kept in order while they fit, and each one that
+ * does not is replaced by a notice; the rest of the budget is shared among the text parts, largest cut
+ * first, each cut one keeping its head and tail around a notice. The returned content costs at most
+ * `maxTokens` unless the budget is smaller than the notices themselves. Linear in the size of the input.
+ */
+export function applyOutputBudget(parts: readonly ToolResultPart[], options: OutputBudgetOptions): BudgetedResult {
+  const imageTokenCost = options.imageTokenCost ?? DEFAULT_IMAGE_TOKEN_COST;
+  const maxTokens = Math.max(0, Math.floor(options.maxTokens));
+  const quarters = parts.map((part) => (part.type === 'text' ? estimateQuarterTokens(part.text) : 0));
+  const costs = parts.map((part, index) =>
+    part.type === 'text' ? quartersToTokens(quarters[index] ?? 0) : imageTokenCost,
+  );
+  const originalTokens = costs.reduce((sum, cost) => sum + cost, 0);
+  if (originalTokens <= maxTokens) {
+    return { content: [...parts], cut: false, originalTokens, keptTokens: originalTokens };
+  }
+
+  const content: ToolResultPart[] = [...parts];
+  const keptCosts = [...costs];
+  let remaining = maxTokens;
+  for (const [index, part] of parts.entries()) {
+    if (part.type !== 'image') continue;
+    if (imageTokenCost <= remaining) {
+      remaining -= imageTokenCost;
+      continue;
+    }
+    const notice = imageNotice(part, maxTokens);
+    content[index] = { type: 'text', text: notice };
+    keptCosts[index] = estimateTokens(notice);
+    remaining = Math.max(0, remaining - (keptCosts[index] ?? 0));
+  }
+
+  const textIndexes = parts.flatMap((part, index) => (part.type === 'text' ? [index] : []));
+  const allowances = shareBudget(
+    textIndexes.map((index) => costs[index] ?? 0),
+    remaining,
+  );
+  let storedOffset = 0;
+  for (const [position, index] of textIndexes.entries()) {
+    const part = parts[index] as { type: 'text'; text: string };
+    const allowance = allowances[position] ?? 0;
+    if ((costs[index] ?? 0) > allowance) {
+      const cut = cutText(part.text, {
+        maxTokens: allowance,
+        quarters: quarters[index] ?? 0,
+        resultId: options.resultId,
+        storedOffset,
+      });
+      content[index] = { type: 'text', text: cut.text };
+      keptCosts[index] = cut.tokens;
+    }
+    storedOffset += part.text.length + STORED_TEXT_SEPARATOR.length;
+  }
+
+  const keptTokens = keptCosts.reduce((sum, cost) => sum + cost, 0);
+  return { content, cut: true, originalTokens, keptTokens };
+}

@@ -1,0 +1,150 @@
+/**
+ * Keeps the full text of tool results that the output budget cut, so that the model can read the rest
+ * (through the `read_stored_result` host tool) and the audit can point at the whole output.
+ *
+ * One file per result in the host's state directory, readable by its owner only, named by a random id that
+ * cannot be guessed from other ids. Files are UTF-16LE with a byte-order mark: offsets and lengths are in
+ * JavaScript string units (what the budget notice reports), so a slice is read straight from its byte
+ * position, without reading or decoding the text before it; editors recognise the byte-order mark.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * The most characters one read returns: 100,000 characters are about 25,000 tokens, the default per-result
+ * output budget, so a full-length read is shown to the model without being cut again.
+ */
+export const MAX_STORED_READ_LENGTH = 100_000;
+
+const ID_PREFIX = 'res_';
+const ID_RANDOM_BYTES = 18;
+const ID_PATTERN = /^res_[A-Za-z0-9_-]{24}$/;
+const BYTE_ORDER_MARK = 0xfeff;
+const BYTES_PER_UNIT = 2;
+const HEADER_BYTES = 2;
+
+export type ResultStoreErrorCode = 'invalid-id' | 'unknown-id' | 'invalid-range' | 'offset-out-of-range';
+
+/** A read that cannot be served; the message says what was wrong and what to send instead. */
+export class ResultStoreError extends Error {
+  override readonly name = 'ResultStoreError';
+  constructor(
+    message: string,
+    readonly code: ResultStoreErrorCode,
+  ) {
+    super(message);
+  }
+}
+
+export interface StoredResultSlice {
+  id: string;
+  /** The offset the slice starts at, in characters (UTF-16 code units). */
+  offset: number;
+  text: string;
+  /** The length of the whole stored text, in characters. */
+  totalLength: number;
+  /** Where the next read should start: `offset + text.length`. */
+  nextOffset: number;
+  /** Whether characters remain after this slice. */
+  hasMore: boolean;
+}
+
+export interface ResultStore {
+  readonly directory: string;
+  /** Stores a full text and returns its new id. */
+  save(text: string): Promise<string>;
+  /**
+   * Reads `length` characters from `offset` (at most {@link MAX_STORED_READ_LENGTH}; longer requests are
+   * shortened, and `nextOffset`/`hasMore` say where to go on). Throws {@link ResultStoreError} for an id that
+   * is malformed or unknown, or an offset past the end.
+   */
+  read(id: string, offset: number, length: number): Promise<StoredResultSlice>;
+  /** The path of a stored result's file, e.g. for an audit record. */
+  pathOf(id: string): string;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function checkId(id: string): void {
+  if (!ID_PATTERN.test(id)) {
+    throw new ResultStoreError(
+      `${JSON.stringify(id)} is not a stored result id; use the id exactly as the tool result's notice gives it (it starts with "${ID_PREFIX}").`,
+      'invalid-id',
+    );
+  }
+}
+
+function checkRange(offset: number, length: number): void {
+  if (!Number.isInteger(offset) || offset < 0) {
+    throw new ResultStoreError(`offset must be a whole number of at least 0, got ${offset}.`, 'invalid-range');
+  }
+  if (!Number.isInteger(length) || length < 1) {
+    throw new ResultStoreError(`length must be a whole number of at least 1, got ${length}.`, 'invalid-range');
+  }
+}
+
+/** Creates a store that keeps its files in `directory` (created, owner-only, when first needed). */
+export function createResultStore(directory: string): ResultStore {
+  let directoryReady: Promise<unknown> | undefined;
+  const pathOf = (id: string): string => {
+    checkId(id);
+    return join(directory, `${id}.txt`);
+  };
+
+  async function save(text: string): Promise<string> {
+    directoryReady ??= mkdir(directory, { recursive: true, mode: 0o700 });
+    await directoryReady;
+    const id = ID_PREFIX + randomBytes(ID_RANDOM_BYTES).toString('base64url');
+    const bytes = Buffer.allocUnsafe(HEADER_BYTES + text.length * BYTES_PER_UNIT);
+    bytes.writeUInt16LE(BYTE_ORDER_MARK, 0);
+    bytes.write(text, HEADER_BYTES, 'utf16le');
+    // 'wx': never overwrite an existing file, even on an (astronomically unlikely) id collision.
+    await writeFile(pathOf(id), bytes, { mode: 0o600, flag: 'wx' });
+    return id;
+  }
+
+  async function read(id: string, offset: number, length: number): Promise<StoredResultSlice> {
+    const path = pathOf(id);
+    checkRange(offset, length);
+    let file: Awaited<ReturnType<typeof open>>;
+    try {
+      file = await open(path, 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        throw new ResultStoreError(
+          `No stored result has the id ${JSON.stringify(id)}; use an id from a tool result's notice in this session.`,
+          'unknown-id',
+        );
+      }
+      throw error;
+    }
+    try {
+      const { size } = await file.stat();
+      const totalLength = Math.max(0, Math.floor((size - HEADER_BYTES) / BYTES_PER_UNIT));
+      if (offset > totalLength || (offset === totalLength && totalLength > 0)) {
+        throw new ResultStoreError(
+          `offset ${offset} is past the end of stored result ${id}, which has ${totalLength} characters; use an offset from 0 to ${Math.max(0, totalLength - 1)}.`,
+          'offset-out-of-range',
+        );
+      }
+      let count = Math.min(length, MAX_STORED_READ_LENGTH, totalLength - offset);
+      const buffer = Buffer.alloc(count * BYTES_PER_UNIT);
+      await file.read(buffer, 0, buffer.length, HEADER_BYTES + offset * BYTES_PER_UNIT);
+      let text = buffer.toString('utf16le');
+      // Do not end a slice between the two halves of a surrogate pair; the next read starts with the pair.
+      if (count > 1 && offset + count < totalLength && isHighSurrogate(text.charCodeAt(count - 1))) {
+        count--;
+        text = text.slice(0, count);
+      }
+      const nextOffset = offset + count;
+      return { id, offset, text, totalLength, nextOffset, hasMore: nextOffset < totalLength };
+    } finally {
+      await file.close();
+    }
+  }
+
+  return { directory, save, read, pathOf };
+}

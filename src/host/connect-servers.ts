@@ -1,0 +1,41 @@
+/**
+ * Starts every enabled server at once and lists their tools. One server failing to start or to
+ * list does not stop the others: its failure is reported and the rest carry on.
+ */
+import type { Tool } from '@modelcontextprotocol/client';
+import type { ServerConfig } from '../config/types.js';
+import { ServerConnection, type ServerConnectionOptions } from '../connections/server-connection.js';
+
+export interface ConnectedServers {
+  connections: ServerConnection[];
+  tools: Array<{ server: string; tools: Tool[] }>;
+  failures: Array<{ server: string; message: string }>;
+}
+
+export async function connectServers(
+  servers: readonly ServerConfig[],
+  options: ServerConnectionOptions,
+): Promise<ConnectedServers> {
+  const enabled = servers.filter((server) => !server.disabled);
+  const connections = enabled.map((config) => new ServerConnection(config, options));
+  const failures: ConnectedServers['failures'] = [];
+  const tools: ConnectedServers['tools'] = [];
+  await Promise.all(
+    connections.map(async (connection) => {
+      if (!(await connection.connect())) {
+        failures.push({ server: connection.name, message: connection.status().lastError ?? 'failed to connect' });
+        return;
+      }
+      try {
+        tools.push({ server: connection.name, tools: await connection.listTools() });
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        failures.push({ server: connection.name, message: `server "${connection.name}" failed to list its tools: ${message}` });
+      }
+    }),
+  );
+  // Deterministic order whatever order the servers answered in.
+  failures.sort((left, right) => left.server.localeCompare(right.server));
+  tools.sort((left, right) => left.server.localeCompare(right.server));
+  return { connections, tools, failures };
+}

@@ -1,0 +1,86 @@
+/**
+ * Which model a run uses: `--model`, else the config's `model`, else the first provider whose key
+ * is in the environment, in the documented order. With none, a usage error naming every way to
+ * configure one.
+ */
+
+export const KNOWN_PROVIDERS = [
+  'anthropic',
+  'openai',
+  'openai-responses',
+  'gemini',
+  'ollama',
+  'openai-compatible',
+  'scripted',
+] as const;
+export type ProviderId = (typeof KNOWN_PROVIDERS)[number];
+
+/** Picked when no model is named, in this order, by the key found in the environment. */
+export const DEFAULT_MODELS_BY_KEY: ReadonlyArray<{ variables: string[]; model: string }> = [
+  { variables: ['ANTHROPIC_API_KEY'], model: 'anthropic:claude-sonnet-4-6' },
+  { variables: ['OPENAI_API_KEY'], model: 'openai:gpt-5' },
+  { variables: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'], model: 'gemini:gemini-2.5-flash' },
+];
+
+export class ModelChoiceError extends Error {
+  override readonly name = 'ModelChoiceError';
+}
+
+export interface ModelSpec {
+  provider: ProviderId;
+  model: string;
+}
+
+export function parseModelSpec(spec: string): ModelSpec {
+  const colon = spec.indexOf(':');
+  if (colon <= 0) {
+    const inferred = inferProvider(spec);
+    if (inferred) return { provider: inferred, model: spec };
+    throw new ModelChoiceError(
+      `model "${spec}" has no provider: write it as provider:model, e.g. anthropic:claude-sonnet-4-6 (providers: ${KNOWN_PROVIDERS.join(', ')})`,
+    );
+  }
+  const provider = spec.slice(0, colon);
+  const model = spec.slice(colon + 1);
+  if (!(KNOWN_PROVIDERS as readonly string[]).includes(provider)) {
+    throw new ModelChoiceError(`unknown provider "${provider}" in model "${spec}" (known: ${KNOWN_PROVIDERS.join(', ')})`);
+  }
+  if (model === '') throw new ModelChoiceError(`model "${spec}" names no model after "${provider}:"`);
+  return { provider: provider as ProviderId, model };
+}
+
+function inferProvider(model: string): ProviderId | undefined {
+  if (/^claude-/.test(model)) return 'anthropic';
+  if (/^(gpt-|o\d)/.test(model)) return 'openai';
+  if (/^gemini-/.test(model)) return 'gemini';
+  return undefined;
+}
+
+export function chooseModel(options: {
+  flag?: string;
+  config?: string;
+  env: Record<string, string | undefined>;
+}): { spec: string; source: 'flag' | 'config' | 'environment' } {
+  if (options.flag) return { spec: options.flag, source: 'flag' };
+  if (options.config) return { spec: options.config, source: 'config' };
+  for (const candidate of DEFAULT_MODELS_BY_KEY) {
+    if (candidate.variables.some((variable) => options.env[variable])) {
+      return { spec: candidate.model, source: 'environment' };
+    }
+  }
+  throw new ModelChoiceError(noModelMessage());
+}
+
+export function noModelMessage(): string {
+  return [
+    'no model is configured. Configure one of these ways:',
+    '  --model provider:model          e.g. --model anthropic:claude-sonnet-4-6',
+    '  "model" in the config file      e.g. "model": "openai:gpt-5"',
+    '  ANTHROPIC_API_KEY               picks anthropic:claude-sonnet-4-6',
+    '  OPENAI_API_KEY                  picks openai:gpt-5',
+    '  GEMINI_API_KEY / GOOGLE_API_KEY picks gemini:gemini-2.5-flash',
+    '  --model ollama:MODEL            a local Ollama server (OLLAMA_HOST, default 127.0.0.1:11434)',
+    '  --model openai-compatible:MODEL --base-url URL   llama.cpp, vLLM, LM Studio',
+    '  --model scripted:PATH           the offline scripted model (see examples/scripts/)',
+  ].join('\n');
+}

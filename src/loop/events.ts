@@ -1,0 +1,40 @@
+/**
+ * What a run reports as it goes, in order. Interfaces (CLI, web, tests) render these; none of
+ * them holds host logic. Names are noun-then-verb.
+ */
+import type { AssistantMessage, StopReason, ToolResult, Usage } from '../providers/types.js';
+
+export type CallOutcome = 'ok' | 'error' | 'timeout' | 'cancelled' | 'denied' | 'crashed' | 'invalid';
+
+export type RunStopReason = 'end' | 'max-turns' | 'aborted' | 'max-tokens' | 'refusal' | 'other';
+
+export type AgentEvent =
+  | { type: 'turn-start'; turn: number }
+  /** The exact body sent to the provider: translation #1 (tools) and #3 (tool results) live here. */
+  | { type: 'provider-request'; turn: number; provider: string; body: unknown }
+  | { type: 'text-delta'; text: string }
+  | { type: 'model-response'; turn: number; message: AssistantMessage; stopReason: StopReason; usage?: Usage }
+  | { type: 'tool-call-start'; turn: number; callId: string; name: string; argumentsText: string }
+  /** Translation #2: the `tools/call` about to be sent. */
+  | {
+      type: 'tool-call-request';
+      callId: string;
+      server: string;
+      tool: string;
+      arguments: Record<string, unknown>;
+    }
+  | { type: 'tool-call-warning'; callId: string; message: string }
+  | {
+      type: 'tool-call-end';
+      turn: number;
+      callId: string;
+      name: string;
+      server?: string;
+      outcome: CallOutcome;
+      result: ToolResult;
+      /** The MCP result as the server sent it, when there was one. */
+      rawResult?: unknown;
+      durationMs: number;
+    }
+  | { type: 'turn-end'; turn: number }
+  | { type: 'run-end'; stopReason: RunStopReason; text: string; turns: number; usage: Usage; message?: string };

@@ -1,0 +1,140 @@
+/**
+ * One tool call from the model, through every duty the host owes it, in order:
+ * parse → route → authorise → call with a timeout → map and budget the result → record.
+ * Each duty is a dependency, so the loop stays wiring and each duty is tested on its own.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { CatalogEntry, ToolCatalog } from '../catalog/tool-catalog.js';
+import { CallFailure } from '../connections/call-failure.js';
+import type { CallToolOptions } from '../connections/server-connection.js';
+import type { ToolCallPart, ToolResult, ToolResultPart } from '../providers/types.js';
+import type { CallOutcome } from './events.js';
+import { parseToolArguments } from './parse-tool-arguments.js';
+import type { ExecutedToolCall, ToolCallContext } from './tool-call-types.js';
+
+export interface CallableServer {
+  callTool(name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult>;
+}
+
+export interface Authorisation {
+  allowed: boolean;
+  /** Shown to the model when the call is not allowed. */
+  message?: string;
+  warnings?: string[];
+}
+
+export interface ShapedResult {
+  content: ToolResultPart[];
+  isError: boolean;
+}
+
+/** A tool the host itself provides (e.g. reading a stored result); it has no MCP server. */
+export type HostToolHandler = (args: Record<string, unknown>) => Promise<ShapedResult> | ShapedResult;
+
+export interface CallRecord {
+  call: ToolCallPart;
+  context: ToolCallContext;
+  entry?: CatalogEntry;
+  arguments?: Record<string, unknown>;
+  outcome: CallOutcome;
+  result: ToolResult;
+  startedAt: Date;
+  durationMs: number;
+  authorisation?: Authorisation;
+}
+
+export interface ToolCallDependencies {
+  catalog: () => ToolCatalog;
+  server: (name: string) => CallableServer | undefined;
+  callOptions: (entry: CatalogEntry) => Omit<CallToolOptions, 'signal'>;
+  hostTools?: ReadonlyMap<string, HostToolHandler>;
+  /** Policy and consent. Absent: every call is allowed. */
+  authorise?: (entry: CatalogEntry, args: Record<string, unknown>, context: ToolCallContext) => Promise<Authorisation>;
+  /** MCP result → what the model sees (content mapping, output budget). */
+  shapeResult: (raw: CallToolResult, entry: CatalogEntry, context: ToolCallContext, call: ToolCallPart) => ShapedResult;
+  /** Called once per call, before its result goes back. */
+  record?: (record: CallRecord) => void;
+}
+
+export function createToolCallExecutor(dependencies: ToolCallDependencies) {
+  return async function executeToolCall(call: ToolCallPart, context: ToolCallContext): Promise<ExecutedToolCall> {
+    const startedAt = new Date();
+    const started = performance.now();
+    const done = (
+      outcome: CallOutcome,
+      shaped: ShapedResult,
+      extra: Partial<CallRecord> & { rawResult?: unknown } = {},
+    ): ExecutedToolCall => {
+      const result: ToolResult = { callId: call.id, toolName: call.name, content: shaped.content, isError: shaped.isError };
+      dependencies.record?.({
+        call,
+        context,
+        outcome,
+        result,
+        startedAt,
+        durationMs: Math.round(performance.now() - started),
+        ...extra,
+      });
+      return { result, outcome, server: extra.entry?.server, rawResult: extra.rawResult };
+    };
+    const errorText = (text: string): ShapedResult => ({ content: [{ type: 'text', text }], isError: true });
+
+    const parsed = parseToolArguments(call.argumentsText);
+    const entry = dependencies.catalog().resolve(call.name);
+    if (!entry) {
+      const close = dependencies.catalog().suggest(call.name);
+      const hint = close.length > 0 ? ` Did you mean: ${close.join(', ')}?` : ' Use one of the tools offered.';
+      return done('invalid', errorText(`Unknown tool "${call.name}".${hint}`));
+    }
+    if (!parsed.ok) return done('invalid', errorText(parsed.error), { entry });
+    const args = parsed.value;
+
+    const authorisation = dependencies.authorise ? await dependencies.authorise(entry, args, context) : { allowed: true };
+    for (const warning of authorisation.warnings ?? []) {
+      context.emit({ type: 'tool-call-warning', callId: call.id, message: warning });
+    }
+    if (!authorisation.allowed) {
+      return done('denied', errorText(authorisation.message ?? 'User denied this call.'), {
+        entry,
+        arguments: args,
+        authorisation,
+      });
+    }
+
+    const hostTool = dependencies.hostTools?.get(entry.name);
+    if (hostTool) {
+      try {
+        const shaped = await hostTool(args);
+        return done(shaped.isError ? 'error' : 'ok', shaped, { entry, arguments: args, authorisation });
+      } catch (error) {
+        return done('error', errorText(error instanceof Error ? error.message : String(error)), { entry, arguments: args });
+      }
+    }
+
+    const server = dependencies.server(entry.server);
+    if (!server) {
+      return done('error', errorText(`The server "${entry.server}" for this tool is not connected.`), { entry, arguments: args });
+    }
+    context.emit({ type: 'tool-call-request', callId: call.id, server: entry.server, tool: entry.tool.name, arguments: args });
+    let raw: CallToolResult;
+    try {
+      raw = await server.callTool(entry.tool.name, args, { ...dependencies.callOptions(entry), signal: context.signal });
+    } catch (error) {
+      const failure =
+        error instanceof CallFailure
+          ? error
+          : new CallFailure('protocol', error instanceof Error ? error.message : String(error), entry.server);
+      const outcome: CallOutcome =
+        failure.kind === 'timeout'
+          ? 'timeout'
+          : failure.kind === 'cancelled'
+            ? 'cancelled'
+            : failure.kind === 'crashed' || failure.kind === 'disconnected'
+              ? 'crashed'
+              : 'error';
+      return done(outcome, errorText(`The tool call failed: ${failure.message}`), { entry, arguments: args, authorisation });
+    }
+    const shaped = dependencies.shapeResult(raw, entry, context, call);
+    return done(shaped.isError ? 'error' : 'ok', shaped, { entry, arguments: args, authorisation, rawResult: raw });
+  };
+}

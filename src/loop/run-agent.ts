@@ -1,0 +1,137 @@
+/**
+ * The agent loop: ask the model, run the tools it asks for, give it the results, until it stops.
+ *
+ * Wiring only: calling the model, executing calls and every per-call duty live in their own files.
+ * A tool failure is a result for the model, never the end of the run; what ends a run is the
+ * model stopping, the turn bound, the caller's abort, or a provider error.
+ */
+import type { LlmProvider, Message, ModelResponse, ToolCallPart, ToolDefinition, Usage } from '../providers/types.js';
+import { mapBounded } from './bounded-parallel.js';
+import type { AgentEvent, RunStopReason } from './events.js';
+import type { ExecuteToolCall } from './tool-call-types.js';
+
+/** Model turns in one run before the host stops a model that keeps calling tools. */
+export const DEFAULT_MAX_TURNS = 20;
+/** Tool calls of one turn that run at the same time; the rest wait for a free slot. */
+export const DEFAULT_MAX_PARALLEL_CALLS = 8;
+
+export interface RunAgentOptions {
+  runId: string;
+  provider: LlmProvider;
+  /** The tools offered for a turn, taken once at the start of each turn. */
+  tools: () => ToolDefinition[];
+  executeToolCall: ExecuteToolCall;
+  /** The conversation so far, ending with the user's message. The loop appends to it. */
+  messages: Message[];
+  system?: string;
+  maxTurns?: number;
+  maxParallelCalls?: number;
+  stream?: boolean;
+  signal?: AbortSignal;
+  emit: (event: AgentEvent) => void;
+}
+
+export interface RunResult {
+  stopReason: RunStopReason;
+  /** The model's final text (its last message's text parts). */
+  text: string;
+  turns: number;
+  usage: Usage;
+  messages: Message[];
+  message?: string;
+}
+
+export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
+  const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+  const maxParallel = options.maxParallelCalls ?? DEFAULT_MAX_PARALLEL_CALLS;
+  const signal = options.signal ?? new AbortController().signal;
+  const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  const messages = options.messages;
+  let text = '';
+
+  const finish = (stopReason: RunStopReason, turns: number, message?: string): RunResult => {
+    options.emit({ type: 'run-end', stopReason, text, turns, usage: { ...usage }, message });
+    return { stopReason, text, turns, usage, messages, message };
+  };
+
+  for (let turn = 1; ; turn += 1) {
+    if (signal.aborted) return finish('aborted', turn - 1, 'the run was aborted');
+    options.emit({ type: 'turn-start', turn });
+    let response: ModelResponse;
+    try {
+      response = await options.provider.generate(
+        { system: options.system, messages, tools: options.tools() },
+        {
+          signal,
+          stream: options.stream,
+          onTextDelta: (delta) => options.emit({ type: 'text-delta', text: delta }),
+          onProviderRequest: (body) =>
+            options.emit({ type: 'provider-request', turn, provider: options.provider.provider, body }),
+        },
+      );
+    } catch (error) {
+      if (signal.aborted) return finish('aborted', turn, 'the run was aborted');
+      throw error;
+    }
+    addUsage(usage, response.usage);
+    messages.push(response.message);
+    options.emit({
+      type: 'model-response',
+      turn,
+      message: response.message,
+      stopReason: response.stopReason,
+      usage: response.usage,
+    });
+    const calls = response.message.content.filter((part): part is ToolCallPart => part.type === 'tool-call');
+    const turnText = response.message.content
+      .filter((part) => part.type === 'text')
+      .map((part) => part.text)
+      .join('');
+    if (turnText) text = turnText;
+
+    if (calls.length === 0) {
+      options.emit({ type: 'turn-end', turn });
+      const stop: RunStopReason =
+        response.stopReason === 'max-tokens' ? 'max-tokens' : response.stopReason === 'refusal' ? 'refusal' : 'end';
+      return finish(stop, turn);
+    }
+
+    const executed = await mapBounded(calls, maxParallel, async (call) => {
+      options.emit({ type: 'tool-call-start', turn, callId: call.id, name: call.name, argumentsText: call.argumentsText });
+      const started = performance.now();
+      const outcome = await options.executeToolCall(call, { runId: options.runId, turn, signal, emit: options.emit });
+      options.emit({
+        type: 'tool-call-end',
+        turn,
+        callId: call.id,
+        name: call.name,
+        server: outcome.server,
+        outcome: outcome.outcome,
+        result: outcome.result,
+        rawResult: outcome.rawResult,
+        durationMs: Math.round(performance.now() - started),
+      });
+      return outcome;
+    });
+    // Every call gets its result, in call order, in one message: providers reject a turn otherwise.
+    messages.push({ role: 'tool', results: executed.map((entry) => entry.result) });
+    options.emit({ type: 'turn-end', turn });
+
+    if (signal.aborted) return finish('aborted', turn, 'the run was aborted');
+    if (turn >= maxTurns) {
+      return finish(
+        'max-turns',
+        turn,
+        `stopped after ${maxTurns} turns: the model kept calling tools (raise the bound with --max-turns)`,
+      );
+    }
+  }
+}
+
+function addUsage(total: Usage, turn: Usage | undefined): void {
+  if (!turn) return;
+  total.inputTokens += turn.inputTokens;
+  total.outputTokens += turn.outputTokens;
+  if (turn.cacheReadTokens !== undefined) total.cacheReadTokens = (total.cacheReadTokens ?? 0) + turn.cacheReadTokens;
+  if (turn.cacheWriteTokens !== undefined) total.cacheWriteTokens = (total.cacheWriteTokens ?? 0) + turn.cacheWriteTokens;
+}

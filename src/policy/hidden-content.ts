@@ -1,0 +1,205 @@
+/**
+ * Tool poisoning hides instructions for the model where a person reviewing the tool does not see them: escape
+ * sequences that rewrite the terminal, zero-width and direction-changing characters, `<IMPORTANT>` blocks, text
+ * that steers the model towards another server's tools. This module finds such content so the approval view can
+ * flag it, and shows text raw (invisible characters made visible) without ever changing the stored text: what the
+ * user approves is exactly what the model gets.
+ */
+
+export type HiddenContentKind =
+  | 'ansi-escape'
+  | 'control-character'
+  | 'invisible-character'
+  | 'bidi-control'
+  | 'instruction-tag'
+  | 'other-server-tool';
+
+export interface HiddenContentFlag {
+  kind: HiddenContentKind;
+  /** What was found, in words, with invisible characters named rather than printed. */
+  message: string;
+  /** UTF-16 offset of the first occurrence in the description. */
+  index: number;
+  /** How many occurrences this flag stands for. */
+  count: number;
+}
+
+const BIDI_CONTROLS = new Set([0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069]);
+/** Letters and fillers that render as nothing although they are not format characters. */
+const BLANK_LETTERS = new Set([0x034f, 0x115f, 0x1160, 0x17b4, 0x17b5, 0x180e, 0x3164, 0xffa0]);
+const FORMAT_CHARACTER = /\p{Cf}/u;
+const CHARACTER_NAMES: Record<number, string> = {
+  0x00ad: 'SOFT HYPHEN',
+  0x200b: 'ZERO WIDTH SPACE',
+  0x200c: 'ZERO WIDTH NON-JOINER',
+  0x200d: 'ZERO WIDTH JOINER',
+  0x2060: 'WORD JOINER',
+  0xfeff: 'ZERO WIDTH NO-BREAK SPACE',
+  0x200e: 'LEFT-TO-RIGHT MARK',
+  0x200f: 'RIGHT-TO-LEFT MARK',
+  0x202e: 'RIGHT-TO-LEFT OVERRIDE',
+  0x202d: 'LEFT-TO-RIGHT OVERRIDE',
+  0x2066: 'LEFT-TO-RIGHT ISOLATE',
+  0x2067: 'RIGHT-TO-LEFT ISOLATE',
+  0x1b: 'ESCAPE',
+  0x0d: 'CARRIAGE RETURN',
+};
+/** Tags that address the model rather than describe the tool. */
+const INSTRUCTION_TAG =
+  /<\s*\/?\s*(important|system|system[-_ ]?prompt|instructions?|hidden|secret|admin|assistant|critical|override|note[-_ ]?to[-_ ]?(?:ai|assistant|model))\s*(?:\s[^<>]*)?>|<\|[A-Za-z_]+\|>|\[\/?INST\]/giu;
+const ANSI_SEQUENCE = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])?|\u009b[0-?]*[ -/]*[@-~]/gu;
+
+function isVisibleControl(codePoint: number): boolean {
+  return codePoint === 0x09 || codePoint === 0x0a;
+}
+
+/** Characters `showRaw` escapes: controls (except tab and newline), format characters, blanks, line separators. */
+function needsEscape(character: string, codePoint: number): boolean {
+  if (codePoint < 0x20 || (codePoint >= 0x7f && codePoint <= 0x9f)) return !isVisibleControl(codePoint);
+  if (codePoint === 0x2028 || codePoint === 0x2029) return true;
+  if (BLANK_LETTERS.has(codePoint)) return true;
+  if ((codePoint >= 0xfe00 && codePoint <= 0xfe0f) || (codePoint >= 0xe0100 && codePoint <= 0xe01ef)) return true;
+  return FORMAT_CHARACTER.test(character);
+}
+
+function hex(codePoint: number, width: number): string {
+  return codePoint.toString(16).toUpperCase().padStart(width, '0');
+}
+
+function escapeCharacter(codePoint: number): string {
+  if (codePoint <= 0xff) return `\\x${hex(codePoint, 2).toLowerCase()}`;
+  if (codePoint <= 0xffff) return `\\u${hex(codePoint, 4).toLowerCase()}`;
+  return `\\u{${hex(codePoint, 1).toLowerCase()}}`;
+}
+
+/**
+ * The text with every invisible or terminal-controlling character written as an escape (`\x1b`, `\u200b`,
+ * `\u{e0041}`), so printing it cannot move the cursor, recolour the screen or hide anything. Tabs and newlines stay.
+ */
+export function showRaw(text: string): string {
+  let shown = '';
+  for (const character of text) {
+    const codePoint = character.codePointAt(0)!;
+    shown += needsEscape(character, codePoint) ? escapeCharacter(codePoint) : character;
+  }
+  return shown;
+}
+
+function describeCodePoint(codePoint: number): string {
+  const name = CHARACTER_NAMES[codePoint];
+  return `U+${hex(codePoint, 4)}${name === undefined ? '' : ` ${name}`}`;
+}
+
+function classifyCharacter(character: string, codePoint: number, next: string | undefined): HiddenContentKind | undefined {
+  if (codePoint === 0x1b || codePoint === 0x9b) return 'ansi-escape';
+  if (codePoint === 0x0d) return next === '\n' ? undefined : 'control-character';
+  if (codePoint < 0x20 || (codePoint >= 0x7f && codePoint <= 0x9f)) {
+    return isVisibleControl(codePoint) ? undefined : 'control-character';
+  }
+  if (BIDI_CONTROLS.has(codePoint)) return 'bidi-control';
+  if (codePoint >= 0xfe00 && codePoint <= 0xfe0f) return undefined; // emoji presentation selectors are ordinary
+  if (needsEscape(character, codePoint)) return 'invisible-character';
+  return undefined;
+}
+
+const CHARACTER_KIND_WORDS: Record<string, string> = {
+  'control-character': 'control character',
+  'invisible-character': 'invisible character',
+  'bidi-control': 'text-direction control character',
+};
+
+/**
+ * Flags in `description`. `otherServerToolNames`: names of tools on *other* servers (namespaced names, and original
+ * names that look like identifiers rather than ordinary words); a description naming one is flagged, because a
+ * tool has no business steering the model towards another server's tools. Names shorter than 3 characters are
+ * ignored.
+ */
+export function findHiddenContent(description: string, otherServerToolNames: readonly string[] = []): HiddenContentFlag[] {
+  const flags: HiddenContentFlag[] = [];
+  const ansi = [...description.matchAll(ANSI_SEQUENCE)];
+  if (ansi.length > 0) {
+    const first = ansi[0]!;
+    flags.push({
+      kind: 'ansi-escape',
+      message: `${ansi.length} terminal escape sequence${ansi.length === 1 ? '' : 's'} (e.g. ${showRaw(first[0])}), which can recolour or rewrite what the terminal shows`,
+      index: first.index ?? 0,
+      count: ansi.length,
+    });
+  }
+
+  const byCharacter = new Map<string, HiddenContentFlag>();
+  let index = 0;
+  const characters = [...description];
+  for (let position = 0; position < characters.length; position += 1) {
+    const character = characters[position]!;
+    const codePoint = character.codePointAt(0)!;
+    const kind = classifyCharacter(character, codePoint, characters[position + 1]);
+    if (kind !== undefined && kind !== 'ansi-escape') {
+      const key = `${kind}:${codePoint}`;
+      const existing = byCharacter.get(key);
+      if (existing === undefined) {
+        byCharacter.set(key, { kind, message: describeCodePoint(codePoint), index, count: 1 });
+      } else {
+        existing.count += 1;
+      }
+    }
+    index += character.length;
+  }
+  for (const flag of byCharacter.values()) {
+    const words = CHARACTER_KIND_WORDS[flag.kind] ?? flag.kind;
+    flag.message = `${flag.count} ${words}${flag.count === 1 ? '' : 's'} ${flag.message}, first at character ${flag.index}`;
+    flags.push(flag);
+  }
+
+  const tags = new Map<string, HiddenContentFlag>();
+  for (const match of description.matchAll(INSTRUCTION_TAG)) {
+    const tag = match[0].replace(/\s+/g, ' ');
+    const key = tag.toLowerCase().replace('/', '');
+    const existing = tags.get(key);
+    if (existing === undefined) {
+      tags.set(key, { kind: 'instruction-tag', message: '', index: match.index ?? 0, count: 1 });
+    } else existing.count += 1;
+  }
+  for (const [key, flag] of tags) {
+    flag.message = `an instruction-style tag ${showRaw(key)} addressed to the model, not a description of the tool`;
+    flags.push(flag);
+  }
+
+  const lower = description.toLowerCase();
+  for (const name of new Set(otherServerToolNames)) {
+    if (name.length < 3) continue;
+    const found = findWholeName(lower, name.toLowerCase());
+    if (found >= 0) {
+      flags.push({
+        kind: 'other-server-tool',
+        message: `names ${showRaw(name)}, a tool of another server`,
+        index: found,
+        count: 1,
+      });
+    }
+  }
+  return flags.sort((left, right) => left.index - right.index);
+}
+
+const NAME_CHARACTER = /[A-Za-z0-9_-]/;
+
+/** The offset of `name` in `text` where it is not part of a longer identifier, or -1. */
+function findWholeName(text: string, name: string): number {
+  let from = 0;
+  while (from <= text.length) {
+    const found = text.indexOf(name, from);
+    if (found < 0) return -1;
+    const before = text[found - 1];
+    const after = text[found + name.length];
+    const boundedBefore = before === undefined || !NAME_CHARACTER.test(before);
+    const boundedAfter = after === undefined || !NAME_CHARACTER.test(after);
+    if (boundedBefore && boundedAfter) return found;
+    from = found + 1;
+  }
+  return -1;
+}
+
+/** A short line per flag, for views and notices. */
+export function describeHiddenContent(flags: readonly HiddenContentFlag[]): string[] {
+  return flags.map((flag) => `${flag.kind}: ${flag.message}`);
+}

@@ -1,0 +1,63 @@
+/**
+ * The user's own rules (`permissions.allow / ask / deny` in the config), matched against namespaced tool names.
+ * Deny beats ask beats allow, whatever the order the patterns were written in, so adding a deny rule can never be
+ * undone by a broader allow rule. Patterns that can never match are reported when the tools are known: a rule
+ * that silently matches nothing is a rule the user believes protects them and does not.
+ */
+
+import type { PermissionRules } from '../config/types.js';
+import { literalPartOf, matchesGlob } from './glob.js';
+
+export type RuleList = keyof PermissionRules;
+
+/** Strongest first: the first list with a matching pattern decides. */
+export const RULE_PRECEDENCE: readonly RuleList[] = ['deny', 'ask', 'allow'];
+
+export interface RuleMatch {
+  list: RuleList;
+  pattern: string;
+}
+
+/** The deciding rule for a tool, or undefined when no pattern matches it. */
+export function findMatchingRule(rules: PermissionRules, toolName: string): RuleMatch | undefined {
+  for (const list of RULE_PRECEDENCE) {
+    const pattern = rules[list].find((candidate) => matchesGlob(candidate, toolName));
+    if (pattern !== undefined) return { list, pattern };
+  }
+  return undefined;
+}
+
+/**
+ * Whether a pattern matches every tool of every server: it pins down nothing but, at most, the `__` between server
+ * and tool (`*`, `**`, `*__*`, `?*`).
+ */
+export function isCatchAllPattern(pattern: string): boolean {
+  const literal = literalPartOf(pattern);
+  return pattern.includes('*') && (literal === '' || literal === '__');
+}
+
+/**
+ * One warning per pattern that matches none of `toolNames` (the namespaced names of every tool the host knows),
+ * and one per catch-all pattern in `allow`. Call it once the catalog is built (and again after a refresh if
+ * you like); a server that failed to start makes its patterns look unmatched, which is worth saying too.
+ */
+export function checkRules(rules: PermissionRules, toolNames: readonly string[]): string[] {
+  const warnings: string[] = [];
+  for (const list of RULE_PRECEDENCE) {
+    for (const pattern of rules[list]) {
+      if (list === 'allow' && isCatchAllPattern(pattern)) {
+        warnings.push(
+          `permissions.allow has "${pattern}", which lets the model call every tool of every server without asking; ` +
+            'allow servers or tools by name instead (e.g. "fs__read_*").',
+        );
+        continue;
+      }
+      if (toolNames.some((name) => matchesGlob(pattern, name))) continue;
+      const hint = pattern.includes('__')
+        ? 'check the server and tool names (`mcp-host tools list` shows them)'
+        : 'tool names are namespaced as server__tool, e.g. "fs__read_file"';
+      warnings.push(`permissions.${list} pattern "${pattern}" matches no tool; ${hint}.`);
+    }
+  }
+  return warnings;
+}

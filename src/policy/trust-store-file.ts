@@ -1,0 +1,114 @@
+/**
+ * The trust store on disk: one small JSON file, replaced atomically (write a temporary file beside it, then
+ * rename) so a crash mid-write leaves either the old approvals or the new ones, never half a file; mode 0600
+ * because it records what the user approved.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import type { ToolDefinitionSnapshot } from './tool-definition.js';
+
+export const TRUST_STORE_FILE_NAME = 'trust.json';
+export const TRUST_STORE_FILE_MODE = 0o600;
+const FORMAT_VERSION = 1;
+
+/** How a tool or server came to be approved, for `mcp-host trust` and the audit log. */
+export type ApprovalOrigin = 'first-sight' | 'trusted-server' | 'user' | 'command-line';
+
+export interface StoredTool {
+  state: 'approved' | 'revoked';
+  /** sha256 of the canonical definition when it was approved. */
+  fingerprint: string;
+  /** The definition approved, kept so a later change can be shown as a diff. */
+  definition: ToolDefinitionSnapshot;
+  approvedAt: string;
+  approvedBy: ApprovalOrigin;
+}
+
+export interface StoredServer {
+  state: 'approved' | 'revoked';
+  /** sha256 of the command line or URL approved. */
+  identity: string;
+  approvedAt: string;
+  approvedBy: ApprovalOrigin;
+  /** Keyed by the server's own tool name. */
+  tools: Record<string, StoredTool>;
+  /** Server tool names the user answered "always allow" for. */
+  alwaysAllowed: string[];
+}
+
+export interface TrustStoreData {
+  version: typeof FORMAT_VERSION;
+  servers: Record<string, StoredServer>;
+}
+
+export function emptyTrustStoreData(): TrustStoreData {
+  return { version: FORMAT_VERSION, servers: {} };
+}
+
+function corrupt(file: string, problem: string): Error {
+  return new Error(
+    `Trust store ${file} ${problem}. Fix the file, or delete it to start over (every approval is then forgotten and servers are trusted again on first use).`,
+  );
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The file's content; an empty store when it does not exist. Throws an error naming the file when it is damaged. */
+export function readTrustStoreFile(file: string): TrustStoreData {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyTrustStoreData();
+    throw corrupt(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw corrupt(file, `is not valid JSON (${(error as Error).message})`);
+  }
+  if (!isRecord(data) || data.version !== FORMAT_VERSION || !isRecord(data.servers)) {
+    throw corrupt(file, `is not a version ${FORMAT_VERSION} trust store`);
+  }
+  for (const [name, server] of Object.entries(data.servers)) {
+    if (
+      !isRecord(server) ||
+      typeof server.identity !== 'string' ||
+      !isRecord(server.tools) ||
+      !Array.isArray(server.alwaysAllowed)
+    ) {
+      throw corrupt(file, `has a damaged entry for server "${name}"`);
+    }
+    for (const [toolName, tool] of Object.entries(server.tools)) {
+      if (!isRecord(tool) || typeof tool.fingerprint !== 'string' || !isRecord(tool.definition)) {
+        throw corrupt(file, `has a damaged entry for tool "${toolName}" of server "${name}"`);
+      }
+    }
+  }
+  return data as unknown as TrustStoreData;
+}
+
+/** Replaces the file atomically with mode 0600. */
+export function writeTrustStoreFile(file: string, data: TrustStoreData): void {
+  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  let descriptor: number | undefined;
+  try {
+    descriptor = openSync(temporary, 'wx', TRUST_STORE_FILE_MODE);
+    const bytes = Buffer.from(`${JSON.stringify(data, null, 2)}\n`, 'utf8');
+    let written = 0;
+    while (written < bytes.length) written += writeSync(descriptor, bytes, written);
+    fsyncSync(descriptor);
+    closeSync(descriptor);
+    descriptor = undefined;
+    renameSync(temporary, file);
+  } catch (error) {
+    if (descriptor !== undefined) closeSync(descriptor);
+    rmSync(temporary, { force: true });
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new Error(`Could not save the trust store ${file} (${code}); check that its folder is writable.`);
+  }
+}

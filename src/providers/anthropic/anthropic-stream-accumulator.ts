@@ -1,0 +1,135 @@
+/**
+ * Builds a ModelResponse from the raw events of `client.messages.create({ stream: true })`, and
+ * reports text as it arrives. Our own, rather than the SDK's `.stream()` helper, so the rules are
+ * ours and visible: `ping` skipped wherever it comes, an `error` event fails the turn, an empty
+ * tool input (`partial_json: ''`) means `{}`, tool arguments are kept exactly as sent (possibly
+ * invalid JSON: the loop reports that to the model), and a stream that ends before
+ * `message_stop` is an error, never a silently truncated answer.
+ */
+import { APIError } from '@anthropic-ai/sdk';
+import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
+import type { ErrorType } from '@anthropic-ai/sdk/resources/shared';
+import { type AssistantPart, type ModelResponse, ProviderError, type StopReason, type Usage } from '../types.js';
+import { mapAnthropicError } from './map-anthropic-error.js';
+import { type AnthropicUsageFields, mapAnthropicUsage } from './map-anthropic-usage.js';
+import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
+
+export type AnthropicStreamEvent =
+  | RawMessageStreamEvent
+  | { type: 'ping' }
+  | { type: 'error'; error?: { type?: string; message?: string } };
+
+type BlockState =
+  | { kind: 'text'; text: string }
+  | { kind: 'tool'; id: string; name: string; json: string; startInput: unknown }
+  | { kind: 'other' };
+
+export class AnthropicStreamAccumulator {
+  readonly #blocks = new Map<number, BlockState>();
+  #started = false;
+  #stopped = false;
+  #stopReason: StopReason = 'other';
+  #usage: AnthropicUsageFields = {};
+
+  constructor(private readonly onTextDelta?: (text: string) => void) {}
+
+  /** True once `message_stop` has arrived. */
+  get finished(): boolean {
+    return this.#stopped;
+  }
+
+  add(event: AnthropicStreamEvent): void {
+    switch (event.type) {
+      case 'ping':
+        return;
+      case 'error': {
+        // The same error the SDK raises for an `error` frame, so both paths share one mapping.
+        const type = (event.error?.type ?? null) as ErrorType | null;
+        throw mapAnthropicError(new APIError(undefined, event, undefined, undefined, type));
+      }
+      case 'message_start':
+        this.#started = true;
+        this.#usage = { ...event.message.usage };
+        return;
+      case 'content_block_start': {
+        const block = event.content_block;
+        if (block.type === 'text') this.#blocks.set(event.index, { kind: 'text', text: block.text });
+        else if (block.type === 'tool_use') {
+          this.#blocks.set(event.index, { kind: 'tool', id: block.id, name: block.name, json: '', startInput: block.input });
+        } else this.#blocks.set(event.index, { kind: 'other' });
+        return;
+      }
+      case 'content_block_delta': {
+        const block = this.#blocks.get(event.index);
+        if (!block) throw outOfOrder(`a delta for content block ${event.index}, which was never started`);
+        if (event.delta.type === 'text_delta' && block.kind === 'text') {
+          block.text += event.delta.text;
+          if (event.delta.text !== '') this.onTextDelta?.(event.delta.text);
+        } else if (event.delta.type === 'input_json_delta' && block.kind === 'tool') {
+          block.json += event.delta.partial_json;
+        }
+        return;
+      }
+      case 'content_block_stop':
+        return;
+      case 'message_delta': {
+        this.#stopReason = mapAnthropicStopReason(event.delta.stop_reason);
+        const usage = event.usage;
+        this.#usage = {
+          ...this.#usage,
+          output_tokens: usage.output_tokens,
+          ...(usage.input_tokens != null && { input_tokens: usage.input_tokens }),
+          ...(usage.cache_read_input_tokens != null && { cache_read_input_tokens: usage.cache_read_input_tokens }),
+          ...(usage.cache_creation_input_tokens != null && {
+            cache_creation_input_tokens: usage.cache_creation_input_tokens,
+          }),
+        };
+        return;
+      }
+      case 'message_stop':
+        this.#stopped = true;
+        return;
+    }
+  }
+
+  /** The complete answer. Throws a retryable ProviderError when the stream did not finish. */
+  result(): ModelResponse {
+    if (!this.#started || !this.#stopped) {
+      throw new ProviderError(
+        `The Anthropic stream ended before ${this.#started ? 'message_stop' : 'message_start'}: the answer is incomplete. Try again.`,
+        { provider: 'anthropic', retryable: true },
+      );
+    }
+    const content: AssistantPart[] = [];
+    for (const index of [...this.#blocks.keys()].sort((a, b) => a - b)) {
+      const block = this.#blocks.get(index);
+      if (block?.kind === 'text' && block.text !== '') content.push({ type: 'text', text: block.text });
+      if (block?.kind === 'tool') {
+        content.push({ type: 'tool-call', id: block.id, name: block.name, argumentsText: argumentsText(block) });
+      }
+    }
+    const usage: Usage = mapAnthropicUsage(this.#usage);
+    return { message: { role: 'assistant', content }, stopReason: this.#stopReason, usage };
+  }
+}
+
+/** Feeds every event of a stream to an accumulator and returns the answer. */
+export async function readAnthropicStream(
+  events: AsyncIterable<AnthropicStreamEvent>,
+  onTextDelta?: (text: string) => void,
+): Promise<ModelResponse> {
+  const accumulator = new AnthropicStreamAccumulator(onTextDelta);
+  for await (const event of events) accumulator.add(event);
+  return accumulator.result();
+}
+
+function argumentsText(block: { json: string; startInput: unknown }): string {
+  if (block.json !== '') return block.json;
+  // No fragments: the input was empty, or (from some proxies) sent whole in content_block_start.
+  const start = block.startInput;
+  return start !== null && typeof start === 'object' && Object.keys(start).length > 0 ? JSON.stringify(start) : '{}';
+}
+
+function outOfOrder(what: string): ProviderError {
+  return new ProviderError(`The Anthropic stream is out of order: ${what}.`, { provider: 'anthropic', retryable: true });
+}

@@ -1,0 +1,131 @@
+/**
+ * ModelRequest (provider-neutral) → Anthropic Messages request body. Pure: no client, no I/O, so it
+ * is tested against fixtures and its output is what `--trace` shows.
+ *
+ * Anthropic's rules applied here: all results of one tool turn go back in ONE user message whose
+ * content starts with one tool_result block per call (text after them); roles alternate (adjacent
+ * messages of one role are merged); empty text blocks are dropped (the API rejects them); images
+ * of a type the API does not take become a short text note instead of a rejected request.
+ */
+import type {
+  ContentBlockParam,
+  ImageBlockParam,
+  MessageCreateParams,
+  MessageParam,
+  TextBlockParam,
+  Tool,
+  ToolResultBlockParam,
+} from '@anthropic-ai/sdk/resources/messages';
+import type { ImagePart, Message, ModelRequest, TextPart, ToolDefinition } from '../types.js';
+import { applyAnthropicCacheControl } from './apply-anthropic-cache-control.js';
+import { toAnthropicInputSchema } from './to-anthropic-input-schema.js';
+
+export interface AnthropicRequestSettings {
+  model: string;
+  /** `max_tokens` when the request sets no `maxOutputTokens`. */
+  maxOutputTokens: number;
+  stream: boolean;
+}
+
+/** Keys the adapter owns; `providerOptions.anthropic` cannot override them. */
+const ownedKeys = new Set(['model', 'max_tokens', 'system', 'tools', 'messages', 'stream']);
+const imageMediaTypes = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+
+export function toAnthropicRequest(request: ModelRequest, settings: AnthropicRequestSettings): MessageCreateParams {
+  const tools = request.tools.map(toAnthropicTool);
+  const system: TextBlockParam[] = request.system ? [{ type: 'text', text: request.system }] : [];
+  const messages = toAnthropicMessages(request.messages);
+  applyAnthropicCacheControl({ tools, system, messages });
+  return {
+    ...vendorOptions(request.providerOptions),
+    model: settings.model,
+    max_tokens: request.maxOutputTokens ?? settings.maxOutputTokens,
+    ...(system.length > 0 && { system }),
+    ...(tools.length > 0 && { tools }),
+    messages,
+    ...(settings.stream && { stream: true }),
+  } as MessageCreateParams;
+}
+
+function toAnthropicTool(tool: ToolDefinition): Tool {
+  return {
+    name: tool.name,
+    ...(tool.description !== '' && { description: tool.description }),
+    input_schema: toAnthropicInputSchema(tool.inputSchema),
+  };
+}
+
+export function toAnthropicMessages(messages: readonly Message[]): MessageParam[] {
+  const result: { role: 'user' | 'assistant'; content: ContentBlockParam[] }[] = [];
+  for (const message of messages) {
+    const converted = convertMessage(message);
+    if (converted.content.length === 0) continue;
+    const previous = result.at(-1);
+    if (previous?.role === converted.role) {
+      previous.content = toolResultsFirst([...previous.content, ...converted.content]);
+    } else {
+      result.push(converted);
+    }
+  }
+  return result;
+}
+
+function convertMessage(message: Message): { role: 'user' | 'assistant'; content: ContentBlockParam[] } {
+  switch (message.role) {
+    case 'user':
+      return { role: 'user', content: message.content.flatMap(toContentBlock) };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: message.content.flatMap((part): ContentBlockParam[] =>
+          part.type === 'text'
+            ? toContentBlock(part)
+            : [{ type: 'tool_use', id: part.id, name: part.name, input: parseArguments(part.argumentsText) }],
+        ),
+      };
+    case 'tool':
+      return {
+        role: 'user',
+        content: message.results.map((result): ToolResultBlockParam => {
+          const content = result.content.flatMap(toContentBlock);
+          return {
+            type: 'tool_result',
+            tool_use_id: result.callId,
+            ...(content.length > 0 && { content }),
+            is_error: result.isError,
+          };
+        }),
+      };
+  }
+}
+
+function toContentBlock(part: TextPart | ImagePart): (TextBlockParam | ImageBlockParam)[] {
+  if (part.type === 'text') return part.text === '' ? [] : [{ type: 'text', text: part.text }];
+  if (!imageMediaTypes.has(part.mimeType)) {
+    return [{ type: 'text', text: `[image of type ${part.mimeType} omitted: Anthropic accepts jpeg, png, gif and webp]` }];
+  }
+  const mediaType = part.mimeType as 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
+  return [{ type: 'image', source: { type: 'base64', media_type: mediaType, data: part.data } }];
+}
+
+/** The loop never replays a call whose arguments were invalid, so `{}` here only keeps the body valid. */
+function parseArguments(argumentsText: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(argumentsText);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Anthropic requires tool_result blocks before any other content of a user message. */
+function toolResultsFirst(blocks: ContentBlockParam[]): ContentBlockParam[] {
+  return [...blocks.filter((block) => block.type === 'tool_result'), ...blocks.filter((block) => block.type !== 'tool_result')];
+}
+
+/** Vendor-only options from `providerOptions.anthropic` (e.g. temperature, metadata), minus owned keys. */
+function vendorOptions(providerOptions: Record<string, unknown> | undefined): Record<string, unknown> {
+  const options = providerOptions?.anthropic;
+  if (options === null || typeof options !== 'object') return {};
+  return Object.fromEntries(Object.entries(options).filter(([key]) => !ownedKeys.has(key)));
+}

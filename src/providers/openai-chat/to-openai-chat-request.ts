@@ -1,0 +1,164 @@
+/**
+ * Provider-neutral request → OpenAI Chat Completions request body (also what local
+ * OpenAI-compatible servers take).
+ *
+ * Chat Completions answers 400 when an assistant message's `tool_calls` are not each followed by a
+ * `role: 'tool'` message with its id, and a tool message holds text only: so every call id is
+ * answered (a made-up error result if the history lacks one), and images travel in a user message
+ * right after the tool messages.
+ */
+import type {
+  ChatCompletionContentPart,
+  ChatCompletionContentPartImage,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionFunctionTool,
+  ChatCompletionMessageFunctionToolCall,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
+import type {
+  AssistantMessage,
+  Message,
+  ModelRequest,
+  ToolDefinition,
+  ToolResultsMessage,
+  UserMessage,
+} from '../types.js';
+import { toOpenAiFunctionSchema } from './openai-tool-schema.js';
+import {
+  imageDataUrl,
+  imageInNextMessagePlaceholder,
+  imagesOf,
+  toolErrorPrefix,
+  toolResultText,
+} from './openai-tool-result-content.js';
+
+export interface OpenAiChatRequestSettings {
+  model: string;
+  /** A local server: no strict schemas (most ignore or reject it), `max_tokens` instead of `max_completion_tokens`. */
+  local: boolean;
+  /** The key of this adapter's options in `request.providerOptions` (its provider id). */
+  providerOptionsKey?: string;
+}
+
+/** Answers a call that the history has no result for, so the request stays well-formed. */
+export const missingResultText = `${toolErrorPrefix}no result was recorded for this call.`;
+
+export function toOpenAiChatRequest(
+  request: ModelRequest,
+  settings: OpenAiChatRequestSettings,
+): ChatCompletionCreateParamsNonStreaming {
+  const vendorOptions = settings.providerOptionsKey ? request.providerOptions?.[settings.providerOptionsKey] : undefined;
+  const body: ChatCompletionCreateParamsNonStreaming = {
+    // Vendor-only options first, so they can never replace what the host itself decided.
+    ...(isRecord(vendorOptions) ? vendorOptions : {}),
+    model: settings.model,
+    messages: toChatMessages(request),
+  };
+  if (request.tools.length > 0) body.tools = toChatTools(request.tools, settings.local);
+  if (request.maxOutputTokens !== undefined) {
+    if (settings.local) body.max_tokens = request.maxOutputTokens;
+    else body.max_completion_tokens = request.maxOutputTokens;
+  }
+  return body;
+}
+
+/** Sorted by name: a reordered tools array defeats the provider's prefix cache. */
+export function toChatTools(tools: readonly ToolDefinition[], local: boolean): ChatCompletionFunctionTool[] {
+  return [...tools]
+    .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))
+    .map((tool) => {
+      const { parameters, strict } = toOpenAiFunctionSchema(tool.inputSchema, { allowStrict: !local });
+      const definition: ChatCompletionFunctionTool['function'] = { name: tool.name };
+      if (tool.description !== '') definition.description = tool.description;
+      definition.parameters = parameters;
+      // Local servers get no `strict` at all: some reject fields they do not know.
+      if (!local) definition.strict = strict;
+      return { type: 'function', function: definition };
+    });
+}
+
+export function toChatMessages(request: ModelRequest): ChatCompletionMessageParam[] {
+  const messages: ChatCompletionMessageParam[] = [];
+  if (request.system !== undefined && request.system !== '') messages.push({ role: 'system', content: request.system });
+  const history = request.messages;
+  for (const [index, message] of history.entries()) {
+    if (message.role === 'user') messages.push(toUserMessage(message));
+    else if (message.role === 'assistant') {
+      messages.push(toAssistantMessage(message));
+      const next = history[index + 1];
+      if (next?.role !== 'tool') messages.push(...missingResults(callIdsOf(message), new Set()));
+    } else {
+      messages.push(...toToolMessages(message, previousAssistant(history, index)));
+    }
+  }
+  return messages;
+}
+
+function toUserMessage(message: UserMessage): ChatCompletionMessageParam {
+  if (message.content.every((part) => part.type === 'text')) {
+    return { role: 'user', content: message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n') };
+  }
+  const content: ChatCompletionContentPart[] = message.content.map((part) =>
+    part.type === 'text' ? { type: 'text', text: part.text } : imagePart(imageDataUrl(part)),
+  );
+  return { role: 'user', content };
+}
+
+function toAssistantMessage(message: AssistantMessage): ChatCompletionMessageParam {
+  const text = message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+  const toolCalls: ChatCompletionMessageFunctionToolCall[] = [];
+  for (const part of message.content) {
+    if (part.type !== 'tool-call') continue;
+    // Replayed as produced; an empty string (some local models) is not JSON, and servers that parse it fail.
+    const argumentsText = part.argumentsText.trim() === '' ? '{}' : part.argumentsText;
+    toolCalls.push({ id: part.id, type: 'function', function: { name: part.name, arguments: argumentsText } });
+  }
+  if (toolCalls.length === 0) return { role: 'assistant', content: text };
+  return { role: 'assistant', content: text === '' ? null : text, tool_calls: toolCalls };
+}
+
+/** One tool message per result, then one for each unanswered call, then the images in a user message. */
+function toToolMessages(message: ToolResultsMessage, assistant: AssistantMessage | undefined): ChatCompletionMessageParam[] {
+  const messages: ChatCompletionMessageParam[] = [];
+  const answered = new Set<string>();
+  const imageParts: ChatCompletionContentPart[] = [];
+  for (const result of message.results) {
+    answered.add(result.callId);
+    messages.push({
+      role: 'tool',
+      tool_call_id: result.callId,
+      content: toolResultText(result, imageInNextMessagePlaceholder),
+    });
+    const images = imagesOf(result);
+    if (images.length === 0) continue;
+    const count = images.length === 1 ? 'an image' : `${images.length} images`;
+    imageParts.push({ type: 'text', text: `The tool call ${result.callId} (${result.toolName}) returned ${count}:` });
+    for (const image of images) imageParts.push(imagePart(imageDataUrl(image)));
+  }
+  messages.push(...missingResults(assistant ? callIdsOf(assistant) : [], answered));
+  if (imageParts.length > 0) messages.push({ role: 'user', content: imageParts });
+  return messages;
+}
+
+function missingResults(callIds: readonly string[], answered: ReadonlySet<string>): ChatCompletionMessageParam[] {
+  return callIds
+    .filter((id) => !answered.has(id))
+    .map((id) => ({ role: 'tool' as const, tool_call_id: id, content: missingResultText }));
+}
+
+function callIdsOf(message: AssistantMessage): string[] {
+  return message.content.flatMap((part) => (part.type === 'tool-call' ? [part.id] : []));
+}
+
+function previousAssistant(history: readonly Message[], index: number): AssistantMessage | undefined {
+  const previous = history[index - 1];
+  return previous?.role === 'assistant' ? previous : undefined;
+}
+
+function imagePart(url: string): ChatCompletionContentPartImage {
+  return { type: 'image_url', image_url: { url } };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

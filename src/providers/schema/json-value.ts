@@ -1,0 +1,64 @@
+/**
+ * Small helpers for treating JSON Schemas as plain JSON data.
+ *
+ * Schemas arrive from MCP servers we do not control: they may hold `undefined`, shared sub-objects or
+ * values that are not JSON at all. Everything in `providers/schema/` works on a private deep copy made
+ * here, so the caller's object is never mutated and the output is always JSON-serialisable.
+ */
+
+export type JsonObject = Record<string, unknown>;
+
+export function isPlainObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A deep copy holding only JSON values: `undefined`, functions, symbols and non-finite numbers are dropped. */
+export function cloneJson(value: unknown): unknown {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (Array.isArray(value)) {
+    return value.map((item) => {
+      const copy = cloneJson(item);
+      return copy === undefined ? null : copy;
+    });
+  }
+  if (isPlainObject(value)) {
+    const copy: JsonObject = {};
+    for (const [key, item] of Object.entries(value)) {
+      const itemCopy = cloneJson(item);
+      if (itemCopy !== undefined) copy[key] = itemCopy;
+    }
+    return copy;
+  }
+  return undefined;
+}
+
+/** Structural equality of two JSON values; object key order does not matter, array order does. */
+export function jsonEqual(left: unknown, right: unknown): boolean {
+  if (left === right) return true;
+  if (Array.isArray(left) && Array.isArray(right)) {
+    return left.length === right.length && left.every((item, index) => jsonEqual(item, right[index]));
+  }
+  if (isPlainObject(left) && isPlainObject(right)) {
+    const leftKeys = Object.keys(left);
+    if (leftKeys.length !== Object.keys(right).length) return false;
+    return leftKeys.every((key) => Object.hasOwn(right, key) && jsonEqual(left[key], right[key]));
+  }
+  return false;
+}
+
+/** The JSON type name of a value, as JSON Schema's `type` keyword spells it. */
+export function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+/** `type` as a list, whether the schema spells it as a string, an array, or not at all. */
+export function typeList(schema: JsonObject): string[] {
+  const type = schema.type;
+  if (typeof type === 'string') return [type];
+  if (Array.isArray(type)) return type.filter((item): item is string => typeof item === 'string');
+  return [];
+}

@@ -1,0 +1,117 @@
+/**
+ * The seam between the host and any language model.
+ *
+ * Everything above this file speaks these provider-neutral types; each adapter under
+ * `src/providers/<name>/` translates them to its vendor's wire format and back. Vendor-only
+ * details that must survive a round trip (Gemini thought signatures, Responses item ids) travel
+ * in `providerReplay`, which only the adapter that wrote it reads.
+ */
+
+/** A tool as offered to the model: a namespaced name and a JSON Schema for its input. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+
+export interface ImagePart {
+  type: 'image';
+  /** Base64 data, never sent to a model as text. */
+  data: string;
+  mimeType: string;
+}
+
+export interface ToolCallPart {
+  type: 'tool-call';
+  id: string;
+  name: string;
+  /** The arguments exactly as the model produced them: JSON text, possibly invalid. */
+  argumentsText: string;
+}
+
+export type UserPart = TextPart | ImagePart;
+export type AssistantPart = TextPart | ToolCallPart;
+export type ToolResultPart = TextPart | ImagePart;
+
+export interface ToolResult {
+  callId: string;
+  toolName: string;
+  content: ToolResultPart[];
+  isError: boolean;
+}
+
+export interface UserMessage {
+  role: 'user';
+  content: UserPart[];
+}
+
+export interface AssistantMessage {
+  role: 'assistant';
+  content: AssistantPart[];
+  /** Opaque data an adapter needs to replay this message exactly (e.g. Gemini `Content`). */
+  providerReplay?: { provider: string; data: unknown };
+}
+
+/** All results of one turn, in call order. Adapters group or split them as their provider requires. */
+export interface ToolResultsMessage {
+  role: 'tool';
+  results: ToolResult[];
+}
+
+export type Message = UserMessage | AssistantMessage | ToolResultsMessage;
+
+export type StopReason = 'end' | 'tool-calls' | 'max-tokens' | 'refusal' | 'other';
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+}
+
+export interface ModelRequest {
+  system?: string;
+  messages: Message[];
+  tools: ToolDefinition[];
+  maxOutputTokens?: number;
+  /** Vendor-only options, read only by the matching adapter. */
+  providerOptions?: Record<string, unknown>;
+}
+
+export interface ModelResponse {
+  message: AssistantMessage;
+  stopReason: StopReason;
+  usage?: Usage;
+}
+
+export interface GenerateOptions {
+  signal?: AbortSignal;
+  /** Stream the answer: text deltas are reported as they arrive. */
+  stream?: boolean;
+  onTextDelta?: (text: string) => void;
+  /** Called with the exact request body sent to the provider (for `--trace` and tests). */
+  onProviderRequest?: (body: unknown) => void;
+}
+
+export interface LlmProvider {
+  /** The provider id, as in `provider:model` (e.g. `anthropic`). */
+  readonly provider: string;
+  readonly model: string;
+  generate(request: ModelRequest, options?: GenerateOptions): Promise<ModelResponse>;
+}
+
+/** An error from a model provider, with what failed and whether trying again may help. */
+export class ProviderError extends Error {
+  override readonly name = 'ProviderError';
+  constructor(
+    message: string,
+    readonly details: { provider: string; status?: number; retryable?: boolean; cause?: unknown } = { provider: '' },
+  ) {
+    super(message, { cause: details.cause });
+  }
+}

@@ -1,0 +1,10 @@
+/**
+ * The registry of provider wires the mock LLM server speaks. A new wire is registered here: import
+ * it and add it to the list (routes must not overlap; the first wire whose `matches` is true wins).
+ */
+import type { MockWire } from '../wire.js';
+import { anthropicWire } from './anthropic.js';
+
+export function defaultWires(): MockWire[] {
+  return [anthropicWire];
+}

@@ -1,0 +1,70 @@
+/**
+ * The script format shared by the in-process scripted provider (`scripted:PATH`) and the mock LLM
+ * HTTP server (`mcp-host mock-llm --script PATH`). A script is data, so users can write their own.
+ *
+ * Which turn comes next is derived from the conversation itself (the number of assistant turns
+ * already in the request), so one script serves many concurrent conversations and needs no state.
+ */
+
+export interface ScriptToolCall {
+  name: string;
+  /**
+   * Arguments to send. Strings may hold `{{match.N}}`, replaced by capture group N of the scenario's
+   * `match` against the first user message; a value that is exactly one placeholder and looks like
+   * a number becomes a number.
+   */
+  arguments?: Record<string, unknown>;
+  /** Optional fixed call id; otherwise one is made up. */
+  id?: string;
+}
+
+export interface ScriptExpectation {
+  /** Tool names that must be offered in the request. */
+  toolsInclude?: string[];
+  /** Text that the most recent tool results must contain (all results of the last turn, joined). */
+  lastToolResultIncludes?: string;
+  /** Whether the most recent tool results must (not) carry the error flag. */
+  lastToolResultIsError?: boolean;
+}
+
+export interface ScriptTurn {
+  /** Checked against the request before answering; a failed check is answered with HTTP 400 / an error. */
+  expect?: ScriptExpectation;
+  /**
+   * Text to answer with. `{{lastToolResult}}` is replaced by the text of the most recent tool
+   * results, so a scripted answer reports what the tool really returned.
+   */
+  text?: string;
+  toolCalls?: ScriptToolCall[];
+  /** Answer with a provider error instead (e.g. 429, 500, 529). */
+  error?: { status: number; message: string };
+}
+
+export interface ScriptScenario {
+  /** A regular expression tested against the first user message; omitted = matches anything. */
+  match?: string;
+  turns: ScriptTurn[];
+}
+
+export interface Script {
+  /** Shown when no scenario matches the prompt, or the scenario has run out of turns. */
+  fallbackText?: string;
+  scenarios: ScriptScenario[];
+}
+
+/** What the script engine needs to know about a request, whichever wire format it came in. */
+export interface ConversationView {
+  model: string;
+  stream: boolean;
+  toolNames: string[];
+  firstUserText: string;
+  /** Assistant turns already in the conversation: the index of the turn to answer with. */
+  assistantTurns: number;
+  /** Results of the most recent tool turn, in call order. */
+  lastToolResults: { text: string; isError: boolean }[];
+}
+
+/** What the engine decided to answer. Wires render it in their provider's format. */
+export type ScriptAnswer =
+  | { kind: 'turn'; text?: string; toolCalls: { id: string; name: string; arguments: Record<string, unknown> }[] }
+  | { kind: 'error'; status: number; message: string };

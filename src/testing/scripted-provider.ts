@@ -1,0 +1,83 @@
+/**
+ * An LlmProvider driven by a script instead of a model: no keys, no network. Hosts (this one and
+ * users' own) test their loop with it, and assert on `requests` — every request it received,
+ * frozen as it was at the time of the call.
+ */
+import {
+  type AssistantPart,
+  type GenerateOptions,
+  type LlmProvider,
+  type ModelRequest,
+  type ModelResponse,
+  ProviderError,
+} from '../providers/types.js';
+import { answerFromScript } from './answer-from-script.js';
+import { conversationViewFromModelRequest } from './conversation-view-from-model-request.js';
+import type { Script } from './script-types.js';
+import { splitIntoChunks } from './split-into-chunks.js';
+
+export interface ScriptedProviderOptions {
+  /** Model name reported by the provider and shown to the script. Default `scripted`. */
+  model?: string;
+}
+
+export interface ScriptedProvider extends LlmProvider {
+  /** Every request received, deep-copied at the time of the call, in order. */
+  readonly requests: ModelRequest[];
+}
+
+/** Rough size of a token, for made-up but plausible usage numbers. */
+const charactersPerToken = 4;
+
+export function createScriptedProvider(script: Script, options: ScriptedProviderOptions = {}): ScriptedProvider {
+  const model = options.model ?? 'scripted';
+  const requests: ModelRequest[] = [];
+  return {
+    provider: 'scripted',
+    model,
+    requests,
+    async generate(request: ModelRequest, generateOptions: GenerateOptions = {}): Promise<ModelResponse> {
+      generateOptions.signal?.throwIfAborted();
+      const copy = structuredClone(request);
+      requests.push(copy);
+      generateOptions.onProviderRequest?.(structuredClone(request));
+
+      const stream = generateOptions.stream === true;
+      const view = conversationViewFromModelRequest(request, { model, stream });
+      const answer = answerFromScript(script, view);
+      if (answer.kind === 'error') {
+        throw new ProviderError(`Scripted provider error ${answer.status}: ${answer.message}`, {
+          provider: 'scripted',
+          status: answer.status,
+          retryable: answer.status === 429 || answer.status >= 500,
+        });
+      }
+
+      const content: AssistantPart[] = [];
+      if (answer.text !== undefined && answer.text !== '') {
+        if (stream) {
+          for (const chunk of splitIntoChunks(answer.text)) {
+            generateOptions.signal?.throwIfAborted();
+            generateOptions.onTextDelta?.(chunk);
+          }
+        }
+        content.push({ type: 'text', text: answer.text });
+      }
+      for (const call of answer.toolCalls) {
+        content.push({ type: 'tool-call', id: call.id, name: call.name, argumentsText: JSON.stringify(call.arguments) });
+      }
+      const outputCharacters = content.reduce(
+        (total, part) => total + (part.type === 'text' ? part.text.length : part.argumentsText.length),
+        0,
+      );
+      return {
+        message: { role: 'assistant', content },
+        stopReason: answer.toolCalls.length > 0 ? 'tool-calls' : 'end',
+        usage: {
+          inputTokens: Math.ceil(JSON.stringify(request).length / charactersPerToken),
+          outputTokens: Math.ceil(outputCharacters / charactersPerToken),
+        },
+      };
+    },
+  };
+}

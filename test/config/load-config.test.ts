@@ -1,0 +1,105 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${VAR}` is the config syntax under test, not a template mistake.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/config/config-error.js';
+import { CONFIG_FILE_NAMES, loadConfig } from '../../src/config/load-config.js';
+import type { StdioServerConfig } from '../../src/config/types.js';
+
+let folder: string;
+
+beforeEach(async () => {
+  folder = await mkdtemp(path.join(tmpdir(), 'mcp-host-config-'));
+});
+
+afterEach(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+async function writeConfig(name: string, servers: Record<string, unknown>): Promise<string> {
+  const file = path.join(folder, name);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, JSON.stringify({ mcpServers: servers }));
+  return file;
+}
+
+async function loadFailure(options: Parameters<typeof loadConfig>[0]): Promise<ConfigError> {
+  try {
+    await loadConfig(options);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('looks for mcp-host.json then .mcp.json', () => {
+    expect(CONFIG_FILE_NAMES).toEqual(['mcp-host.json', '.mcp.json']);
+  });
+
+  it('prefers mcp-host.json over .mcp.json in the working folder', async () => {
+    await writeConfig('.mcp.json', { fromDotMcp: { command: 'x' } });
+    const hostFile = await writeConfig('mcp-host.json', { fromHost: { command: 'x' } });
+    const config = await loadConfig({ cwd: folder, env: {} });
+    expect(config.file).toBe(hostFile);
+    expect(config.servers.map((server) => server.name)).toEqual(['fromHost']);
+  });
+
+  it('falls back to .mcp.json', async () => {
+    const dotFile = await writeConfig('.mcp.json', { fromDotMcp: { command: 'x' } });
+    const config = await loadConfig({ cwd: folder, env: {} });
+    expect(config.file).toBe(dotFile);
+    expect(config.servers.map((server) => server.name)).toEqual(['fromDotMcp']);
+    expect((config.servers[0] as StdioServerConfig).cwd).toBe(folder);
+  });
+
+  it('returns an empty config without a file when neither exists', async () => {
+    const config = await loadConfig({ cwd: folder, env: {} });
+    expect(config).toEqual({ servers: [], permissions: { allow: [], ask: [], deny: [] }, secrets: [], warnings: [] });
+    expect(config.file).toBeUndefined();
+  });
+
+  it('reads an explicit path relative to cwd, ignoring the default names', async () => {
+    await writeConfig('mcp-host.json', { fromHost: { command: 'x' } });
+    const explicit = await writeConfig('configs/team.json', { team: { command: 'x', cwd: '../run' } });
+    const config = await loadConfig({ configPath: 'configs/team.json', cwd: folder, env: {} });
+    expect(config.file).toBe(explicit);
+    expect(config.servers.map((server) => server.name)).toEqual(['team']);
+    expect((config.servers[0] as StdioServerConfig).cwd).toBe(path.join(folder, 'run'));
+  });
+
+  it('fails naming an explicit path that does not exist', async () => {
+    await writeConfig('mcp-host.json', { fromHost: { command: 'x' } });
+    const error = await loadFailure({ configPath: 'missing.json', cwd: folder, env: {} });
+    expect(error.code).toBe('config-not-found');
+    expect(error.file).toBe(path.join(folder, 'missing.json'));
+    expect(error.message).toContain(path.join(folder, 'missing.json'));
+  });
+
+  it('fails clearly when the path is a folder', async () => {
+    await mkdir(path.join(folder, 'conf.json'));
+    const error = await loadFailure({ configPath: 'conf.json', cwd: folder, env: {} });
+    expect(error.code).toBe('config-unreadable');
+    expect(error.found).toBe('a folder');
+  });
+
+  it('passes the environment through for substitution', async () => {
+    await writeFile(path.join(folder, '.mcp.json'), '{"mcpServers": {"a": {"command": "x", "args": ["${env:KEY}"]}}}');
+    const config = await loadConfig({ cwd: folder, env: { KEY: 'k-1' } });
+    expect((config.servers[0] as StdioServerConfig).args).toEqual(['k-1']);
+    expect(config.secrets).toEqual(['k-1']);
+    const error = await loadFailure({ cwd: folder, env: {} });
+    expect(error.variable).toBe('KEY');
+    expect(error.file).toBe(path.join(folder, '.mcp.json'));
+  });
+
+  it('reports bad JSON in a found file with its line and column', async () => {
+    await writeFile(path.join(folder, 'mcp-host.json'), '{\n  "mcpServers": {\n    "a": {"command": "x"}\n  },\n}\n');
+    const error = await loadFailure({ cwd: folder, env: {} });
+    expect(error.code).toBe('config-invalid-json');
+    expect([error.line, error.column]).toEqual([5, 1]);
+    expect(error.message).toContain(`${path.join(folder, 'mcp-host.json')}:5:1:`);
+  });
+});
