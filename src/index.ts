@@ -1,12 +1,12 @@
 /** The library's public surface. */
-export { ToolCatalog, type CatalogEntry } from './catalog/tool-catalog.js';
-export { loadConfig } from './config/load-config.js';
+export { type CatalogEntry, ToolCatalog } from './catalog/tool-catalog.js';
 export { ConfigError } from './config/config-error.js';
-export type { HostConfig, ServerConfig, PermissionRules, ServerTrust } from './config/types.js';
+export { loadConfig } from './config/load-config.js';
+export type { HostConfig, PermissionRules, ServerConfig, ServerTrust } from './config/types.js';
 export { CallFailure, type CallFailureKind } from './connections/call-failure.js';
-export { ServerConnection, type ServerStatus, type ServerState } from './connections/server-connection.js';
+export { ServerConnection, type ServerState, type ServerStatus } from './connections/server-connection.js';
 export { createHost, type Host, type HostOptions, type RunOptions } from './host/create-host.js';
-export { chooseModel, parseModelSpec, ModelChoiceError, KNOWN_PROVIDERS } from './host/model-choice.js';
+export { chooseModel, KNOWN_PROVIDERS, ModelChoiceError, parseModelSpec } from './host/model-choice.js';
 export type { AgentEvent, CallOutcome, RunStopReason } from './loop/events.js';
-export { runAgent, DEFAULT_MAX_TURNS, DEFAULT_MAX_PARALLEL_CALLS, type RunResult } from './loop/run-agent.js';
+export { DEFAULT_MAX_PARALLEL_CALLS, DEFAULT_MAX_TURNS, type RunResult, runAgent } from './loop/run-agent.js';
 export * from './providers/types.js';

@@ -6,7 +6,9 @@ export function closeNames(unknown: string, known: readonly string[], limit: num
     .map((name) => {
       const candidate = name.toLowerCase();
       const toolPart = candidate.slice(candidate.lastIndexOf('__') + 2);
-      const score = Math.min(editDistance(target, candidate), editDistance(bare, toolPart));
+      // A prefix or part of the real name (`add` for `add_numbers`) is as good as a typo.
+      const contains = bare.length >= 3 && (toolPart.includes(bare) || bare.includes(toolPart));
+      const score = contains ? 1 : Math.min(editDistance(target, candidate), editDistance(bare, toolPart));
       return { name, score };
     })
     .filter(({ score, name }) => score <= Math.max(3, Math.floor(name.length / 3)))

@@ -17,7 +17,13 @@ export function stableStringify(value: unknown, indent = 0): string {
   return serialise(value, '', unit, '', new Set()) ?? 'null';
 }
 
-function serialise(value: unknown, key: string, unit: string, currentIndent: string, ancestors: Set<object>) {
+function serialise(
+  value: unknown,
+  key: string,
+  unit: string,
+  currentIndent: string,
+  ancestors: Set<object>,
+): string | undefined {
   let current = value;
   if (current !== null && (typeof current === 'object' || typeof current === 'bigint')) {
     const toJSON = (current as { toJSON?: unknown }).toJSON;
@@ -50,9 +56,7 @@ function serialise(value: unknown, key: string, unit: string, currentIndent: str
   let text: string;
 
   if (Array.isArray(object)) {
-    const items = object.map(
-      (item, index) => serialise(item, String(index), unit, innerIndent, ancestors) ?? 'null',
-    );
+    const items = object.map((item, index) => serialise(item, String(index), unit, innerIndent, ancestors) ?? 'null');
     text = items.length === 0 ? '[]' : `[${opening}${items.join(separator)}${closing}]`;
   } else {
     const record = object as Record<string, unknown>;

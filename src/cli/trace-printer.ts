@@ -12,7 +12,9 @@ export function traceDiscovery(host: Host): void {
   section('discovery', `${servers.length} server(s), ${host.catalog().size} tool(s)`);
   for (const server of servers) {
     const version = server.protocolVersion ? ` protocol ${server.protocolVersion}` : '';
-    writeError(`  ${server.name}: ${server.state}${version}${server.toolCount !== undefined ? `, ${server.toolCount} tool(s)` : ''}`);
+    writeError(
+      `  ${server.name}: ${server.state}${version}${server.toolCount !== undefined ? `, ${server.toolCount} tool(s)` : ''}`,
+    );
   }
   for (const entry of host.catalog().entries) writeError(`  ${entry.name} → ${entry.server} / ${entry.tool.name}`);
 }

@@ -60,17 +60,19 @@ export function validateConfig(value: unknown, options: ValidateConfigOptions = 
   const raw = value as Record<string, unknown>;
 
   const warnings: string[] = [];
-  const label = describeConfigFile(file);
-  for (const key of Object.keys(raw)) {
-    if (!TOP_LEVEL_KEYS.has(key))
-      warnings.push(`${label}: ${formatKeyPath([key])}: not a setting mcp-host uses; ignored`);
-  }
-  for (const key of Object.keys(top.permissions === undefined ? {} : (raw.permissions as object))) {
-    if (!PERMISSION_KEYS.has(key)) {
-      warnings.push(
-        `${label}: ${formatKeyPath(['permissions', key])}: not a permission list (allow, ask, deny); ignored`,
-      );
+  const warnUnknownKeys = (object: object, known: ReadonlySet<string>, parent: string[], why: string): void => {
+    for (const key of Object.keys(object)) {
+      if (!known.has(key)) warnings.push(`${describeConfigFile(file)}: ${formatKeyPath([...parent, key])}: ${why}`);
     }
+  };
+  warnUnknownKeys(raw, TOP_LEVEL_KEYS, [], 'not a setting mcp-host uses; ignored');
+  if (top.permissions !== undefined) {
+    warnUnknownKeys(
+      raw.permissions as object,
+      PERMISSION_KEYS,
+      ['permissions'],
+      'not a permission list (allow, ask, deny); ignored',
+    );
   }
 
   if (top.mcpServers !== undefined && top.servers !== undefined) {

@@ -49,7 +49,11 @@ async function connectStdio(config: StdioServerConfig, options: CreateTransportO
   });
   const client = createClient(options, config);
   try {
-    await withTimeout(client.connect(transport), options.connectTimeoutMs, `did not finish initialize within ${options.connectTimeoutMs} ms`);
+    await withTimeout(
+      client.connect(transport),
+      options.connectTimeoutMs,
+      `did not finish initialize within ${options.connectTimeoutMs} ms`,
+    );
     return { client, transport };
   } catch (error) {
     // Let the exit status and last stderr bytes arrive before describing the failure.

@@ -8,7 +8,12 @@
  */
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { deserializeMessage, type JSONRPCMessage, serializeMessage, type Transport } from '@modelcontextprotocol/client';
+import {
+  deserializeMessage,
+  type JSONRPCMessage,
+  serializeMessage,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { LineSplitter } from './line-splitter.js';
 import { StderrRing } from './stderr-ring.js';
 

@@ -6,7 +6,7 @@
  */
 import {
   type CallToolResult,
-  Client,
+  type Client,
   ProtocolError,
   SdkError,
   SdkErrorCode,
@@ -154,7 +154,11 @@ export class ServerConnection {
   private requireClient(): Client {
     if (!this.client || this.currentState !== 'connected') {
       const why = this.lastError ? `: ${this.lastError}` : '';
-      throw new CallFailure('not-connected', `server "${this.name}" is not connected (${this.currentState})${why}`, this.name);
+      throw new CallFailure(
+        'not-connected',
+        `server "${this.name}" is not connected (${this.currentState})${why}`,
+        this.name,
+      );
     }
     return this.client;
   }
@@ -197,13 +201,20 @@ export class ServerConnection {
       }
       if (error.code === SdkErrorCode.ConnectionClosed || error.code === SdkErrorCode.NotConnected) {
         // The close handler may run just after the rejection; give the exit status a moment to land.
-        return new CallFailure(this.config.transport === 'stdio' ? 'crashed' : 'disconnected', this.describeExit(), this.name, {
-          cause: error,
-        });
+        return new CallFailure(
+          this.config.transport === 'stdio' ? 'crashed' : 'disconnected',
+          this.describeExit(),
+          this.name,
+          {
+            cause: error,
+          },
+        );
       }
     }
     if (error instanceof ProtocolError) {
-      return new CallFailure('protocol', `the server answered with an error: ${error.message}`, this.name, { cause: error });
+      return new CallFailure('protocol', `the server answered with an error: ${error.message}`, this.name, {
+        cause: error,
+      });
     }
     const message = error instanceof Error ? error.message : String(error);
     return new CallFailure('protocol', message, this.name, { cause: error });

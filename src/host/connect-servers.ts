@@ -30,7 +30,10 @@ export async function connectServers(
         tools.push({ server: connection.name, tools: await connection.listTools() });
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        failures.push({ server: connection.name, message: `server "${connection.name}" failed to list its tools: ${message}` });
+        failures.push({
+          server: connection.name,
+          message: `server "${connection.name}" failed to list its tools: ${message}`,
+        });
       }
     }),
   );

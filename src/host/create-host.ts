@@ -108,7 +108,9 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const executeToolCall = createToolCallExecutor({
     catalog: () => catalog,
     server: (name) => connections.get(name),
-    callOptions: (entry) => ({ timeoutMs: options.toolTimeoutMs ?? connections.get(entry.server)?.config.timeoutMs ?? 60_000 }),
+    callOptions: (entry) => ({
+      timeoutMs: options.toolTimeoutMs ?? connections.get(entry.server)?.config.timeoutMs ?? 60_000,
+    }),
     shapeResult: (raw, entry) => shapeToolResult(raw, entry),
   });
 

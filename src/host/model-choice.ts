@@ -43,7 +43,9 @@ export function parseModelSpec(spec: string): ModelSpec {
   const provider = spec.slice(0, colon);
   const model = spec.slice(colon + 1);
   if (!(KNOWN_PROVIDERS as readonly string[]).includes(provider)) {
-    throw new ModelChoiceError(`unknown provider "${provider}" in model "${spec}" (known: ${KNOWN_PROVIDERS.join(', ')})`);
+    throw new ModelChoiceError(
+      `unknown provider "${provider}" in model "${spec}" (known: ${KNOWN_PROVIDERS.join(', ')})`,
+    );
   }
   if (model === '') throw new ModelChoiceError(`model "${spec}" names no model after "${provider}:"`);
   return { provider: provider as ProviderId, model };
@@ -56,11 +58,10 @@ function inferProvider(model: string): ProviderId | undefined {
   return undefined;
 }
 
-export function chooseModel(options: {
-  flag?: string;
-  config?: string;
-  env: Record<string, string | undefined>;
-}): { spec: string; source: 'flag' | 'config' | 'environment' } {
+export function chooseModel(options: { flag?: string; config?: string; env: Record<string, string | undefined> }): {
+  spec: string;
+  source: 'flag' | 'config' | 'environment';
+} {
   if (options.flag) return { spec: options.flag, source: 'flag' };
   if (options.config) return { spec: options.config, source: 'config' };
   for (const candidate of DEFAULT_MODELS_BY_KEY) {

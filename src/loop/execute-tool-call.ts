@@ -65,7 +65,12 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
       shaped: ShapedResult,
       extra: Partial<CallRecord> & { rawResult?: unknown } = {},
     ): ExecutedToolCall => {
-      const result: ToolResult = { callId: call.id, toolName: call.name, content: shaped.content, isError: shaped.isError };
+      const result: ToolResult = {
+        callId: call.id,
+        toolName: call.name,
+        content: shaped.content,
+        isError: shaped.isError,
+      };
       dependencies.record?.({
         call,
         context,
@@ -89,7 +94,9 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
     if (!parsed.ok) return done('invalid', errorText(parsed.error), { entry });
     const args = parsed.value;
 
-    const authorisation = dependencies.authorise ? await dependencies.authorise(entry, args, context) : { allowed: true };
+    const authorisation = dependencies.authorise
+      ? await dependencies.authorise(entry, args, context)
+      : { allowed: true };
     for (const warning of authorisation.warnings ?? []) {
       context.emit({ type: 'tool-call-warning', callId: call.id, message: warning });
     }
@@ -107,18 +114,33 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
         const shaped = await hostTool(args);
         return done(shaped.isError ? 'error' : 'ok', shaped, { entry, arguments: args, authorisation });
       } catch (error) {
-        return done('error', errorText(error instanceof Error ? error.message : String(error)), { entry, arguments: args });
+        return done('error', errorText(error instanceof Error ? error.message : String(error)), {
+          entry,
+          arguments: args,
+        });
       }
     }
 
     const server = dependencies.server(entry.server);
     if (!server) {
-      return done('error', errorText(`The server "${entry.server}" for this tool is not connected.`), { entry, arguments: args });
+      return done('error', errorText(`The server "${entry.server}" for this tool is not connected.`), {
+        entry,
+        arguments: args,
+      });
     }
-    context.emit({ type: 'tool-call-request', callId: call.id, server: entry.server, tool: entry.tool.name, arguments: args });
+    context.emit({
+      type: 'tool-call-request',
+      callId: call.id,
+      server: entry.server,
+      tool: entry.tool.name,
+      arguments: args,
+    });
     let raw: CallToolResult;
     try {
-      raw = await server.callTool(entry.tool.name, args, { ...dependencies.callOptions(entry), signal: context.signal });
+      raw = await server.callTool(entry.tool.name, args, {
+        ...dependencies.callOptions(entry),
+        signal: context.signal,
+      });
     } catch (error) {
       const failure =
         error instanceof CallFailure
@@ -132,7 +154,11 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
             : failure.kind === 'crashed' || failure.kind === 'disconnected'
               ? 'crashed'
               : 'error';
-      return done(outcome, errorText(`The tool call failed: ${failure.message}`), { entry, arguments: args, authorisation });
+      return done(outcome, errorText(`The tool call failed: ${failure.message}`), {
+        entry,
+        arguments: args,
+        authorisation,
+      });
     }
     const shaped = dependencies.shapeResult(raw, entry, context, call);
     return done(shaped.isError ? 'error' : 'ok', shaped, { entry, arguments: args, authorisation, rawResult: raw });

@@ -97,7 +97,13 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
     }
 
     const executed = await mapBounded(calls, maxParallel, async (call) => {
-      options.emit({ type: 'tool-call-start', turn, callId: call.id, name: call.name, argumentsText: call.argumentsText });
+      options.emit({
+        type: 'tool-call-start',
+        turn,
+        callId: call.id,
+        name: call.name,
+        argumentsText: call.argumentsText,
+      });
       const started = performance.now();
       const outcome = await options.executeToolCall(call, { runId: options.runId, turn, signal, emit: options.emit });
       options.emit({
@@ -133,5 +139,6 @@ function addUsage(total: Usage, turn: Usage | undefined): void {
   total.inputTokens += turn.inputTokens;
   total.outputTokens += turn.outputTokens;
   if (turn.cacheReadTokens !== undefined) total.cacheReadTokens = (total.cacheReadTokens ?? 0) + turn.cacheReadTokens;
-  if (turn.cacheWriteTokens !== undefined) total.cacheWriteTokens = (total.cacheWriteTokens ?? 0) + turn.cacheWriteTokens;
+  if (turn.cacheWriteTokens !== undefined)
+    total.cacheWriteTokens = (total.cacheWriteTokens ?? 0) + turn.cacheWriteTokens;
 }

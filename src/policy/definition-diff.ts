@@ -22,9 +22,8 @@ function definitionLines(definition: ToolDefinitionSnapshot | undefined): string
     lines.push('description:');
     for (const line of description.split('\n')) lines.push(`  ${line}`);
   }
-  // stableStringify sorts keys; parsing keeps that order, and pretty printing gives one line per value to compare.
-  const sorted = JSON.parse(stableStringify(rest)) as unknown;
-  lines.push(...JSON.stringify(sorted, null, 2).split('\n'));
+  // Key-sorted and indented: one line per value, in the same order on both sides.
+  lines.push(...stableStringify(rest, 2).split('\n'));
   return lines.map(showRaw);
 }
 

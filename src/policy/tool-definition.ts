@@ -40,5 +40,5 @@ export function snapshotToolDefinition(tool: PinnableTool): ToolDefinitionSnapsh
 
 /** sha256 hex of the canonical JSON of the pinned fields. */
 export function fingerprintDefinition(tool: PinnableTool): string {
-  return fingerprintTool(snapshotToolDefinition(tool) as Parameters<typeof fingerprintTool>[0]);
+  return fingerprintTool(snapshotToolDefinition(tool));
 }

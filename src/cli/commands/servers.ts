@@ -5,7 +5,9 @@ import { addCommonOptions, type CommonOptions, openHost } from '../open-host.js'
 import { writeJson, writeLine } from '../output.js';
 
 export function createServersCommand(): Command {
-  const command = new Command('servers').description("connect to every server and show each one's state").option('--json', 'print JSON');
+  const command = new Command('servers')
+    .description("connect to every server and show each one's state")
+    .option('--json', 'print JSON');
   addCommonOptions(command);
   return command.action(async (options: CommonOptions & { json?: boolean }) => {
     const host = await openHost(options);

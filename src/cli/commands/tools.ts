@@ -2,13 +2,15 @@
 import { Command } from 'commander';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
 import { addCommonOptions, type CommonOptions, openHost } from '../open-host.js';
-import { parseKeyValues } from '../parse-key-values.js';
 import { writeError, writeJson, writeLine } from '../output.js';
+import { parseKeyValues } from '../parse-key-values.js';
 
 export function createToolsCommand(): Command {
   const tools = new Command('tools').description('list the tools of every server, or call one');
 
-  const list = new Command('list').description('list every tool under its namespaced name').option('--json', 'print JSON');
+  const list = new Command('list')
+    .description('list every tool under its namespaced name')
+    .option('--json', 'print JSON');
   addCommonOptions(list);
   list.action(async (options: CommonOptions & { json?: boolean }) => {
     const host = await openHost(options);
@@ -50,14 +52,20 @@ export function createToolsCommand(): Command {
       const entry = host.catalog().resolve(name);
       if (!entry) {
         const close = host.catalog().suggest(name);
-        throw new CliError(`unknown tool "${name}"${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}`, EXIT_USAGE);
+        throw new CliError(
+          `unknown tool "${name}"${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}`,
+          EXIT_USAGE,
+        );
       }
       let args: Record<string, unknown> = {};
       if (options.args !== undefined) {
         try {
           args = JSON.parse(options.args) as Record<string, unknown>;
         } catch (error) {
-          throw new CliError(`--args is not valid JSON: ${error instanceof Error ? error.message : String(error)}`, EXIT_USAGE);
+          throw new CliError(
+            `--args is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+            EXIT_USAGE,
+          );
         }
         if (args === null || typeof args !== 'object' || Array.isArray(args)) {
           throw new CliError('--args must be a JSON object', EXIT_USAGE);
@@ -66,7 +74,11 @@ export function createToolsCommand(): Command {
       Object.assign(args, parseKeyValues(pairs, entry.tool.inputSchema));
       const executed = await host.callTool(name, args);
       if (options.json) {
-        writeJson({ outcome: executed.outcome, isError: executed.result.isError, result: executed.rawResult ?? executed.result });
+        writeJson({
+          outcome: executed.outcome,
+          isError: executed.result.isError,
+          result: executed.rawResult ?? executed.result,
+        });
       } else {
         for (const part of executed.result.content) {
           if (part.type === 'text') writeLine(part.text);

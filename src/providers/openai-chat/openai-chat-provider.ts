@@ -4,7 +4,6 @@
  * Local servers get no strict schemas, a placeholder key, and a note when the model printed a tool
  * call as text instead of making it.
  */
-import { APIUserAbortError } from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { appendTextualToolCallNote } from '../openai-compatible/detect-textual-tool-call.js';
 import { type Environment, resolveOpenAiConnection } from '../openai-compatible/resolve-openai-connection.js';
@@ -48,6 +47,7 @@ export function createOpenAiChatProvider(options: OpenAiChatProviderOptions): Ll
       providerOptionsKey: provider,
     });
     const { signal, onTextDelta, onProviderRequest } = generateOptions;
+    signal?.throwIfAborted();
     let response: ModelResponse;
     try {
       if (generateOptions.stream) {
@@ -61,13 +61,15 @@ export function createOpenAiChatProvider(options: OpenAiChatProviderOptions): Ll
         const accumulator = new OpenAiChatStreamAccumulator({ onTextDelta });
         for await (const chunk of stream) accumulator.push(chunk);
         // The SDK ends an aborted stream quietly; a partial answer must not pass for a whole one.
-        if (signal?.aborted) throw new APIUserAbortError();
+        signal?.throwIfAborted();
         response = accumulator.finish();
       } else {
         onProviderRequest?.(body);
         response = fromOpenAiChatResponse(await client.chat.completions.create(body, { signal }), provider);
       }
     } catch (error) {
+      // An abort is the caller's own doing: it rejects with the signal's reason, as every adapter does.
+      if (signal?.aborted) throw signal.reason;
       throw mapOpenAiError(error, errorContext);
     }
     if (connection.local) {

@@ -1,0 +1,111 @@
+/**
+ * Builds audit records from what the loop already has (the call, its `Authorization`, timings, the outcome) and
+ * hands them to the sink, stamping the time and the run id. The loop then needs one line per event and cannot
+ * forget a field the log promises.
+ */
+
+import type { TrustChange } from '../policy/review-server-tools.js';
+import type { Authorization, ToolCallToAuthorize } from '../policy/authorize-tool-call.js';
+import type {
+  ApprovalRecord,
+  AuditRecord,
+  ServerExitRecord,
+  ServerStartRecord,
+  ToolCallOutcome,
+  ToolCallRecord,
+} from './audit-record.js';
+import type { AuditSink } from './audit-sink.js';
+
+export interface ToolCallAuditInput {
+  call: ToolCallToAuthorize;
+  authorization: Authorization;
+  /** When the call was sent to the server; absent when it never was (denied). */
+  startedAt?: Date;
+  durationMs?: number;
+  outcome: ToolCallOutcome;
+  resultBytes?: number;
+  truncated?: boolean;
+  error?: string;
+}
+
+type Fields<Record extends AuditRecord> = Omit<Record, 'type' | 'time' | 'runId'>;
+
+export interface AuditRecorder {
+  readonly runId: string;
+  /** After the call ends (or is denied), before its result goes back to the model. */
+  toolCall(input: ToolCallAuditInput): Promise<void>;
+  /** When an approver was asked about a call; does nothing otherwise. Call it right after `authorizeToolCall`. */
+  approval(call: ToolCallToAuthorize, authorization: Authorization): Promise<void>;
+  serverStart(fields: Fields<ServerStartRecord>): Promise<void>;
+  serverExit(fields: Fields<ServerExitRecord>): Promise<void>;
+  /** Pass as `onTrustChange` to `reviewServerTools`. */
+  trustChange(change: TrustChange): Promise<void>;
+}
+
+export function createAuditRecorder(options: { sink: AuditSink; runId: string }): AuditRecorder {
+  const { sink, runId } = options;
+  const write = async (record: AuditRecord): Promise<void> => {
+    await sink.write(record);
+  };
+  const stamp = () => ({ time: new Date().toISOString(), runId });
+
+  return {
+    runId,
+    async toolCall(input) {
+      const { call, authorization } = input;
+      const record: ToolCallRecord = {
+        type: 'tool-call',
+        ...stamp(),
+        ...(call.callId === undefined ? {} : { callId: call.callId }),
+        server: call.serverName,
+        tool: call.toolName,
+        originalTool: call.originalToolName,
+        arguments: call.arguments,
+        decision: authorization.allowed ? 'allow' : 'deny',
+        policy: authorization.decision.action,
+        decidedBy: authorization.decidedBy,
+        ...(authorization.approver === undefined ? {} : { approver: authorization.approver }),
+        ...(authorization.decision.rule === undefined ? {} : { rule: authorization.decision.rule }),
+        reason: authorization.reason,
+        ...(input.startedAt === undefined ? {} : { startedAt: input.startedAt.toISOString() }),
+        ...(input.durationMs === undefined ? {} : { durationMs: input.durationMs }),
+        outcome: input.outcome,
+        ...(input.resultBytes === undefined ? {} : { resultBytes: input.resultBytes }),
+        ...(input.truncated === undefined ? {} : { truncated: input.truncated }),
+        ...(input.error === undefined ? {} : { error: input.error }),
+      };
+      await write(record);
+    },
+    async approval(call, authorization) {
+      if (authorization.answer === undefined || authorization.approver === undefined) return;
+      const record: ApprovalRecord = {
+        type: 'approval',
+        ...stamp(),
+        ...(call.callId === undefined ? {} : { callId: call.callId }),
+        server: call.serverName,
+        tool: call.toolName,
+        answer: authorization.answer,
+        approver: authorization.approver,
+        reason: authorization.decision.reason,
+      };
+      await write(record);
+    },
+    async serverStart(fields) {
+      await write({ type: 'server-start', ...stamp(), ...fields });
+    },
+    async serverExit(fields) {
+      await write({ type: 'server-exit', ...stamp(), ...fields });
+    },
+    async trustChange(change) {
+      await write({
+        type: 'trust-change',
+        ...stamp(),
+        server: change.serverName,
+        ...(change.toolName === undefined ? {} : { tool: change.toolName }),
+        change: change.change,
+        by: change.by,
+        detail: change.detail,
+      });
+    },
+  };
+}

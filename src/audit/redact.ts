@@ -1,0 +1,67 @@
+/**
+ * Secrets never reach the audit log: values the config took from the environment (`${env:…}`), header values,
+ * and anything filed under a key whose name says it is secret. Values are replaced wherever they occur inside a
+ * string (a token pasted into a URL argument is still the token); secret-looking keys keep their name and lose
+ * their value, whatever its type.
+ */
+
+export const REDACTED = '[redacted]';
+
+/** Key names whose values are treated as secrets. */
+export const SECRET_KEY_PATTERN = /pass(word)?|secret|token|api[-_]?key|authorization|cookie|credential|private[-_]?key/i;
+
+export interface RedactOptions {
+  /** Exact values to remove (`HostConfig.secrets`). Empty strings are ignored. */
+  secrets: readonly string[];
+}
+
+function orderedSecrets(secrets: readonly string[]): string[] {
+  // Longest first, so replacing a short secret never leaves part of a longer one that contains it.
+  return [...new Set(secrets)].filter((secret) => secret !== '').sort((left, right) => right.length - left.length);
+}
+
+function replaceSecrets(text: string, secrets: readonly string[]): string {
+  let result = text;
+  for (const secret of secrets) {
+    if (result.includes(secret)) result = result.split(secret).join(REDACTED);
+  }
+  return result;
+}
+
+/** `text` with every occurrence of every secret replaced by `[redacted]`. */
+export function redactText(text: string, secrets: readonly string[]): string {
+  return replaceSecrets(text, orderedSecrets(secrets));
+}
+
+/**
+ * A deep copy of `value` with secret values removed from every string (keys included) and the values of
+ * secret-looking keys replaced by `[redacted]`. The input is not modified.
+ */
+export function redactArguments(value: unknown, options: RedactOptions): unknown {
+  return redactDeep(value, orderedSecrets(options.secrets), true, new WeakSet());
+}
+
+/** Like `redactArguments` but only removes secret values, leaving key names alone (for the record's own fields). */
+export function redactValues(value: unknown, options: RedactOptions): unknown {
+  return redactDeep(value, orderedSecrets(options.secrets), false, new WeakSet());
+}
+
+function redactDeep(value: unknown, secrets: readonly string[], byKey: boolean, seen: WeakSet<object>): unknown {
+  if (typeof value === 'string') return replaceSecrets(value, secrets);
+  if (typeof value !== 'object' || value === null) return value;
+  if (seen.has(value)) return '[circular]';
+  seen.add(value);
+  let copy: unknown;
+  if (Array.isArray(value)) {
+    copy = value.map((item) => redactDeep(item, secrets, byKey, seen));
+  } else {
+    const result: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+      const safeKey = replaceSecrets(key, secrets);
+      result[safeKey] = byKey && SECRET_KEY_PATTERN.test(key) ? REDACTED : redactDeep(item, secrets, byKey, seen);
+    }
+    copy = result;
+  }
+  seen.delete(value);
+  return copy;
+}

@@ -1,0 +1,93 @@
+/**
+ * What a person sees before saying yes: plain text, the same in a terminal and in logs. Everything the server
+ * controls (names, descriptions, arguments echoed back) goes through `showRaw`, so a description cannot hide
+ * from the very view meant to expose it.
+ */
+
+import type { DefinitionApprovalRequest, ServerApprovalRequest, ToolApprovalRequest } from './approver.js';
+import { describeHiddenContent, type HiddenContentFlag, showRaw } from './hidden-content.js';
+import { describeAnnotations } from './tool-annotations.js';
+
+const RULE = '─'.repeat(60);
+
+function field(label: string, value: string): string {
+  return `  ${`${label}:`.padEnd(13)}${value}`;
+}
+
+function indent(text: string, prefix = '    '): string {
+  return text
+    .split('\n')
+    .map((line) => `${prefix}${line}`)
+    .join('\n');
+}
+
+function hiddenContentLines(flags: readonly HiddenContentFlag[], description: string | undefined): string[] {
+  if (flags.length === 0) return [];
+  const lines = ['  ! Hidden content in the description:'];
+  for (const flag of describeHiddenContent(flags)) lines.push(`    - ${flag}`);
+  if (description !== undefined) {
+    lines.push('  Description, raw (invisible characters shown as escapes):');
+    lines.push(indent(showRaw(description)));
+  }
+  return lines;
+}
+
+function prettyArguments(value: unknown): string {
+  if (value === undefined) return '(none)';
+  try {
+    return showRaw(JSON.stringify(value, null, 2) ?? String(value));
+  } catch {
+    return showRaw(String(value));
+  }
+}
+
+export function formatToolCallApproval(request: ToolApprovalRequest): string {
+  const annotationNote = request.trust === 'trusted' ? '' : ' (server untrusted: not relied on)';
+  const lines = [
+    RULE,
+    'A tool call needs your approval',
+    field('Server', `${showRaw(request.serverName)} (${request.trust})`),
+    field('Tool', `${showRaw(request.toolName)}  (the server calls it ${showRaw(request.originalToolName)})`),
+    field('Why it asks', request.reason),
+    field('Annotations', `${describeAnnotations(request.annotations)}${annotationNote}`),
+    ...request.warnings.map((warning) => field('Warning', warning)),
+    ...hiddenContentLines(request.hiddenContent, request.description),
+    '  Arguments:',
+    indent(prettyArguments(request.arguments)),
+    RULE,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+export function formatDefinitionApproval(request: DefinitionApprovalRequest): string {
+  const lines = [
+    RULE,
+    request.previous === undefined
+      ? 'A new tool is withheld until you approve it'
+      : 'A tool changed since you approved it; it is withheld until you approve it again',
+    field('Server', `${showRaw(request.serverName)} (${request.trust})`),
+    field('Tool', `${showRaw(request.toolName)}  (the server calls it ${showRaw(request.originalToolName)})`),
+    field('Why', request.reason),
+    field('Annotations', describeAnnotations(request.current.annotations)),
+    ...hiddenContentLines(request.hiddenContent, request.current.description),
+    request.previous === undefined ? '  Definition:' : '  What changed:',
+    indent(request.diff === '' ? '(no difference in the pinned fields)' : request.diff),
+    RULE,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+export function formatServerApproval(request: ServerApprovalRequest): string {
+  const lines = [
+    RULE,
+    request.change === 'server-changed'
+      ? 'A server changed what it runs; its tools are withheld until you approve it again'
+      : 'A revoked server is withheld until you approve it again',
+    field('Server', `${showRaw(request.serverName)} (${request.trust})`),
+    field('Runs', showRaw(request.target)),
+    field('Why', request.reason),
+    field('Tools', request.toolNames.length === 0 ? '(none listed)' : request.toolNames.map(showRaw).join(', ')),
+    RULE,
+  ];
+  return `${lines.join('\n')}\n`;
+}

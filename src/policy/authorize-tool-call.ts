@@ -1,0 +1,133 @@
+/**
+ * The consent step of a tool call, whole: the policy decision, the approver when the policy asks, remembering an
+ * "always allow" answer, and the outcome the loop needs (run it or not, the reason for the audit log, the error
+ * text for the model when it does not run). The loop calls this once per call and stays free of policy logic.
+ */
+
+import type { PermissionRules, ServerTrust } from '../config/types.js';
+import { type Approver, ruleDenialMessage, type ToolApprovalAnswer, USER_DENIED_MESSAGE } from './approver.js';
+import { decideToolCall, type PolicyDecision, type PolicySource } from './decide-tool-call.js';
+import { findHiddenContent, type HiddenContentFlag } from './hidden-content.js';
+import type { ToolAnnotations } from './tool-annotations.js';
+import type { RememberedApprovals } from './trust-store.js';
+
+export interface ToolCallToAuthorize {
+  callId?: string;
+  /** Namespaced. */
+  toolName: string;
+  serverName: string;
+  originalToolName: string;
+  /** Parsed arguments, exactly as they will be sent. */
+  arguments: unknown;
+  annotations?: ToolAnnotations;
+  description?: string;
+}
+
+export interface AuthorizeToolCallOptions {
+  call: ToolCallToAuthorize;
+  trust: ServerTrust;
+  rules: PermissionRules;
+  approver: Approver;
+  /** Where "always allow" answers live (a `TrustStore`); without it they last for this call only. */
+  remembered?: RememberedApprovals;
+  /**
+   * `model` (default): the model asked for the call. `user`: the user called the tool directly (`tools call`), which
+   * is their own act: deny rules still apply, nothing else asks.
+   */
+  initiator?: 'model' | 'user';
+  /** For flagging a description that names other servers' tools (see `crossReferenceNames`). */
+  otherServerToolNames?: readonly string[];
+  signal?: AbortSignal;
+}
+
+/** Who made the final call: the policy's source, the approver, or the user acting directly. */
+export type DecidedBy = PolicySource | 'approver' | 'direct-call';
+
+export interface Authorization {
+  allowed: boolean;
+  /** The policy's verdict before anyone was asked. */
+  decision: PolicyDecision;
+  decidedBy: DecidedBy;
+  /** The approver's kind (`terminal`, `headless`, `yes` …) when it was asked. */
+  approver?: string;
+  answer?: ToolApprovalAnswer;
+  /** The sentence for the audit log: what decided and why. */
+  reason: string;
+  /** When not allowed: the text of the error result for this call id. */
+  denialMessage?: string;
+  warnings: string[];
+  hiddenContent: HiddenContentFlag[];
+}
+
+export async function authorizeToolCall(options: AuthorizeToolCallOptions): Promise<Authorization> {
+  const { call, trust, rules, approver, remembered } = options;
+  const alwaysAllowed = remembered?.isAlwaysAllowed(call.serverName, call.originalToolName)
+    ? new Set([call.toolName])
+    : undefined;
+  const decision = decideToolCall({
+    toolName: call.toolName,
+    serverName: call.serverName,
+    trust,
+    rules,
+    ...(call.annotations === undefined ? {} : { annotations: call.annotations }),
+    ...(alwaysAllowed === undefined ? {} : { alwaysAllowed }),
+  });
+  const hiddenContent =
+    call.description === undefined ? [] : findHiddenContent(call.description, options.otherServerToolNames ?? []);
+  const base = { decision, warnings: decision.warnings, hiddenContent };
+
+  if (decision.action === 'deny') {
+    return {
+      ...base,
+      allowed: false,
+      decidedBy: 'rule',
+      reason: decision.reason,
+      denialMessage: ruleDenialMessage(decision.rule ?? ''),
+    };
+  }
+  if (options.initiator === 'user') {
+    return { ...base, allowed: true, decidedBy: 'direct-call', reason: 'Called directly by the user.' };
+  }
+  if (decision.action === 'allow') return { ...base, allowed: true, decidedBy: decision.source, reason: decision.reason };
+
+  const request = {
+    ...(call.callId === undefined ? {} : { callId: call.callId }),
+    serverName: call.serverName,
+    toolName: call.toolName,
+    originalToolName: call.originalToolName,
+    arguments: call.arguments,
+    ...(call.annotations === undefined ? {} : { annotations: call.annotations }),
+    trust,
+    reason: decision.reason,
+    warnings: decision.warnings,
+    ...(call.description === undefined ? {} : { description: call.description }),
+    hiddenContent,
+    canAlwaysAllow: decision.source !== 'rule',
+  };
+  const answer = await approver.approveToolCall(request, options.signal);
+  const approval = { ...base, decidedBy: 'approver' as const, approver: approver.kind, answer };
+  if (answer === 'deny') {
+    return {
+      ...approval,
+      allowed: false,
+      reason: `Denied by ${describeApprover(approver.kind)}. Asked because: ${decision.reason}`,
+      denialMessage: approver.denialMessage?.(request) ?? USER_DENIED_MESSAGE,
+    };
+  }
+  if (answer === 'allow-always' && request.canAlwaysAllow) {
+    remembered?.setAlwaysAllowed(call.serverName, call.originalToolName, true);
+  }
+  const how = answer === 'allow-always' ? 'Always allowed' : 'Allowed';
+  return {
+    ...approval,
+    allowed: true,
+    reason: `${how} by ${describeApprover(approver.kind)}. Asked because: ${decision.reason}`,
+  };
+}
+
+function describeApprover(kind: string): string {
+  if (kind === 'yes') return '--yes';
+  if (kind === 'terminal') return 'the user at the terminal';
+  if (kind === 'headless') return 'headless mode (no one to ask)';
+  return `the ${kind} approver`;
+}

@@ -1,0 +1,119 @@
+/**
+ * Which of one server's tools the model may see, at start-up or after `notifications/tools/list_changed`, given
+ * the server's trust level and what the trust store remembers. Pure: it reads statuses and returns decisions;
+ * `reviewServerTools` applies them and asks the approver about the withheld ones.
+ *
+ * The policy, exactly:
+ * - Server identity (name + hash of command line or URL) changed since approval, or the server was revoked:
+ *   every tool is withheld until the server is approved again (its trust is lost, whatever the config says).
+ * - First sight of a server (not in the store): its identity and every tool are recorded as approved — trust on
+ *   first use — for trusted and untrusted servers alike. Exception: an untrusted server's tool whose description
+ *   hides content (escape codes, invisible or direction characters, `<IMPORTANT>`-style tags, another server's
+ *   tool names) is withheld until approved. A trusted server's such tool is recorded and exposed, with a notice.
+ * - A known server:
+ *   - a tool whose fingerprint matches its approval: exposed;
+ *   - a tool whose definition changed since approval: withheld, on any server, until approved again;
+ *   - a tool the user revoked: withheld until approved again;
+ *   - a tool never seen before: on a trusted server recorded and exposed (with a notice when its description hides
+ *     content); on an untrusted server withheld until approved.
+ * Tools that disappeared keep their pins: if they come back unchanged they need no new approval.
+ */
+
+import type { ServerTrust } from '../config/types.js';
+import { trustApproveCommand, type WithholdReason } from './approver.js';
+import { describeHiddenContent, type HiddenContentFlag } from './hidden-content.js';
+import type { PinnableTool } from './tool-definition.js';
+import type { ServerCheck, ToolCheck } from './trust-store.js';
+import type { ApprovalOrigin } from './trust-store-file.js';
+
+export interface ToolUnderReview {
+  /** Namespaced name, for messages. */
+  name: string;
+  tool: PinnableTool;
+  status: ToolCheck;
+  hiddenContent: HiddenContentFlag[];
+}
+
+export interface PartitionInput {
+  serverName: string;
+  trust: ServerTrust;
+  serverStatus: ServerCheck;
+  tools: readonly ToolUnderReview[];
+}
+
+export interface WithheldTool {
+  entry: ToolUnderReview;
+  reason: WithholdReason;
+  /** What to tell the user when no one approves it now, including the command that would. */
+  message: string;
+}
+
+export interface ToolPartition {
+  /** Tools the model may see. */
+  exposed: ToolUnderReview[];
+  /** Exposed tools whose approval must be saved now, and why they are approved. */
+  toRecord: Array<{ entry: ToolUnderReview; origin: Extract<ApprovalOrigin, 'first-sight' | 'trusted-server'> }>;
+  withheld: WithheldTool[];
+  /** Things worth telling the user about exposed tools (a trusted server's tool with hidden content). */
+  notices: string[];
+}
+
+export function partitionTools(input: PartitionInput): ToolPartition {
+  const { serverName, trust, serverStatus } = input;
+  const result: ToolPartition = { exposed: [], toRecord: [], withheld: [], notices: [] };
+  const withhold = (entry: ToolUnderReview, reason: WithholdReason): void => {
+    result.withheld.push({ entry, reason, message: withholdMessage(serverName, entry, reason) });
+  };
+
+  for (const entry of input.tools) {
+    if (serverStatus === 'changed' || serverStatus === 'revoked') {
+      withhold(entry, serverStatus === 'changed' ? 'server-changed' : 'server-revoked');
+      continue;
+    }
+    if (entry.status === 'approved') {
+      result.exposed.push(entry);
+      continue;
+    }
+    if (entry.status === 'changed' || entry.status === 'revoked') {
+      withhold(entry, entry.status === 'changed' ? 'definition-changed' : 'tool-revoked');
+      continue;
+    }
+    // A tool never seen before.
+    const hidesContent = entry.hiddenContent.length > 0;
+    if (trust !== 'trusted' && hidesContent) {
+      withhold(entry, 'hidden-content');
+      continue;
+    }
+    if (trust !== 'trusted' && serverStatus === 'known') {
+      withhold(entry, 'new-tool-untrusted');
+      continue;
+    }
+    result.exposed.push(entry);
+    result.toRecord.push({ entry, origin: serverStatus === 'new' ? 'first-sight' : 'trusted-server' });
+    if (hidesContent) {
+      result.notices.push(
+        `Tool ${entry.name} of trusted server ${serverName} has hidden content in its description: ${describeHiddenContent(entry.hiddenContent).join('; ')}. It is available because the server is trusted; review it with \`mcp-host trust\`.`,
+      );
+    }
+  }
+  return result;
+}
+
+function withholdMessage(serverName: string, entry: ToolUnderReview, reason: WithholdReason): string {
+  const approveTool = trustApproveCommand(serverName, entry.tool.name);
+  const approveServer = trustApproveCommand(serverName);
+  switch (reason) {
+    case 'server-changed':
+      return `Server ${serverName} now runs a different command line or URL than the one approved; ${entry.name} is withheld from the model until you approve the server again (${approveServer}).`;
+    case 'server-revoked':
+      return `Server ${serverName} was revoked; ${entry.name} is withheld from the model until you approve the server again (${approveServer}).`;
+    case 'definition-changed':
+      return `Tool ${entry.name} changed since it was approved; it is withheld from the model until you review and approve it (${approveTool}).`;
+    case 'tool-revoked':
+      return `Tool ${entry.name} was revoked; it is withheld from the model until you approve it again (${approveTool}).`;
+    case 'new-tool-untrusted':
+      return `Tool ${entry.name} appeared on untrusted server ${serverName} after its first start; it is withheld from the model until you approve it (${approveTool}).`;
+    case 'hidden-content':
+      return `Tool ${entry.name} of untrusted server ${serverName} has hidden content in its description (${describeHiddenContent(entry.hiddenContent).join('; ')}); it is withheld from the model until you approve it (${approveTool}).`;
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * Applies pinning to one server's tool list, at start-up and after every `notifications/tools/list_changed`:
+ * checks the server's identity and every tool against the trust store, records first-use approvals, asks the
+ * approver about what is withheld (a terminal shows the diff; a headless run says no) and returns which tools
+ * the model may see. The policy itself is `partitionTools`; this is the part that talks to the store and people.
+ */
+
+import type { ServerConfig } from '../config/types.js';
+import type { Approver, DefinitionApprovalRequest, ServerApprovalRequest } from './approver.js';
+import { diffToolDefinitions } from './definition-diff.js';
+import { findHiddenContent } from './hidden-content.js';
+import { partitionTools, type ToolUnderReview, type WithheldTool } from './partition-tools.js';
+import { describeServerTarget } from './server-identity.js';
+import { type PinnableTool, snapshotToolDefinition } from './tool-definition.js';
+import type { ServerCheck, TrustStore } from './trust-store.js';
+
+/** Something the user (and the audit log) should know happened to a pin. */
+export interface TrustChange {
+  serverName: string;
+  /** The server's own tool name; absent for a change to the server itself. */
+  toolName?: string;
+  change: 'server-approved' | 'tool-approved' | 'tool-withheld' | 'server-withheld';
+  /** `first-sight`, `trusted-server`, or the approver's kind (`terminal`, `headless` …). */
+  by: string;
+  detail: string;
+  fingerprint?: string;
+}
+
+export interface ReviewServerToolsOptions {
+  store: TrustStore;
+  server: ServerConfig;
+  /** The server's tools as the catalog names them; a `CatalogEntry` fits. */
+  tools: ReadonlyArray<{ name: string; tool: PinnableTool }>;
+  approver: Approver;
+  /** From `crossReferenceNames`: names of other servers' tools, flagged when a description mentions one. */
+  otherServerToolNames?: readonly string[];
+  /** Redacted from the command line shown when a changed server is up for approval (`HostConfig.secrets`). */
+  secrets?: readonly string[];
+  /** One line per tool withheld without approval, and per notable exposed tool: print these on stderr. */
+  onNotice?: (message: string) => void;
+  /** Record these in the audit log. */
+  onTrustChange?: (change: TrustChange) => void;
+  signal?: AbortSignal;
+}
+
+export interface ServerToolsReview {
+  /** The server's status before this review. */
+  serverStatus: ServerCheck;
+  /** Original (server) names of the tools the model may see. */
+  exposed: Set<string>;
+  /** Tools still withheld after asking, with the message already passed to `onNotice`. */
+  withheld: Array<{ toolName: string; originalToolName: string; reason: WithheldTool['reason']; message: string }>;
+}
+
+export async function reviewServerTools(options: ReviewServerToolsOptions): Promise<ServerToolsReview> {
+  const { store, server, approver, signal } = options;
+  const notify = options.onNotice ?? (() => {});
+  const record = options.onTrustChange ?? (() => {});
+  const serverName = server.name;
+  const serverStatus = store.checkServer(server);
+  let status = serverStatus;
+
+  if (status === 'changed' || status === 'revoked') {
+    const change = status === 'changed' ? 'server-changed' : 'server-revoked';
+    const request: ServerApprovalRequest = {
+      serverName,
+      trust: server.trust,
+      change,
+      reason:
+        change === 'server-changed'
+          ? `Server ${serverName} now runs a different command line or URL than the one approved, so its approvals no longer apply.`
+          : `Server ${serverName} was revoked.`,
+      target: describeServerTarget(server, options.secrets),
+      toolNames: options.tools.map((entry) => entry.name),
+    };
+    if ((await approver.approveServer(request, signal)) === 'approve') {
+      store.approveServer(server, 'user');
+      record({ serverName, change: 'server-approved', by: approver.kind, detail: request.reason });
+      status = 'known';
+    } else {
+      record({ serverName, change: 'server-withheld', by: approver.kind, detail: request.reason });
+    }
+  } else if (status === 'new') {
+    store.approveServer(server, 'first-sight');
+    record({ serverName, change: 'server-approved', by: 'first-sight', detail: `First start of ${serverName}.` });
+  }
+
+  const entries: ToolUnderReview[] = options.tools.map(({ name, tool }) => ({
+    name,
+    tool,
+    status: store.checkTool(serverName, tool),
+    hiddenContent: findHiddenContent(tool.description ?? '', options.otherServerToolNames ?? []),
+  }));
+  const partition = partitionTools({ serverName, trust: server.trust, serverStatus: status, tools: entries });
+
+  const exposed = new Set<string>();
+  for (const entry of partition.exposed) exposed.add(entry.tool.name);
+  for (const { entry, origin } of partition.toRecord) {
+    store.approveTool(serverName, entry.tool, origin);
+    record({
+      serverName,
+      toolName: entry.tool.name,
+      change: 'tool-approved',
+      by: origin,
+      detail: origin === 'first-sight' ? `First sight of ${entry.name}.` : `New tool ${entry.name} on trusted server ${serverName}.`,
+    });
+  }
+  for (const notice of partition.notices) notify(notice);
+
+  const withheld: ServerToolsReview['withheld'] = [];
+  for (const item of partition.withheld) {
+    const { entry } = item;
+    // A server left unapproved keeps all its tools withheld: asking about each tool would not change that.
+    const answer =
+      item.reason === 'server-changed' || item.reason === 'server-revoked'
+        ? 'reject'
+        : await approver.approveToolDefinition(definitionRequest(options, item), signal);
+    if (answer === 'approve') {
+      store.approveTool(serverName, entry.tool, 'user');
+      exposed.add(entry.tool.name);
+      record({ serverName, toolName: entry.tool.name, change: 'tool-approved', by: approver.kind, detail: item.message });
+      continue;
+    }
+    withheld.push({ toolName: entry.name, originalToolName: entry.tool.name, reason: item.reason, message: item.message });
+    notify(item.message);
+    record({ serverName, toolName: entry.tool.name, change: 'tool-withheld', by: approver.kind, detail: item.message });
+  }
+  return { serverStatus, exposed, withheld };
+}
+
+function definitionRequest(options: ReviewServerToolsOptions, item: WithheldTool): DefinitionApprovalRequest {
+  const { entry } = item;
+  const previous = options.store.approvedDefinition(options.server.name, entry.tool.name);
+  const current = snapshotToolDefinition(entry.tool);
+  return {
+    serverName: options.server.name,
+    toolName: entry.name,
+    originalToolName: entry.tool.name,
+    trust: options.server.trust,
+    change: item.reason,
+    reason: item.message,
+    ...(previous === undefined ? {} : { previous }),
+    current,
+    diff: diffToolDefinitions(previous, current),
+    hiddenContent: entry.hiddenContent,
+  };
+}
+
+/**
+ * The names to pass as `otherServerToolNames` when reviewing `serverName`: every other server's namespaced tool
+ * names, plus their original names when those look like identifiers (`delete_repo`, `sendEmail`) rather than
+ * ordinary words (`search`), which would flag innocent descriptions.
+ */
+export function crossReferenceNames(
+  entries: ReadonlyArray<{ name: string; server: string; tool: { name: string } }>,
+  serverName: string,
+): string[] {
+  const names = new Set<string>();
+  for (const entry of entries) {
+    if (entry.server === serverName) continue;
+    names.add(entry.name);
+    if (/[_\-\d]|[a-z][A-Z]/.test(entry.tool.name)) names.add(entry.tool.name);
+  }
+  return [...names];
+}

@@ -1,0 +1,136 @@
+/**
+ * Provider-neutral request → OpenAI Responses request body. Stateless (`store: false`): the whole
+ * conversation goes in `input` every turn, the model's own items replayed exactly when the turn
+ * came from this adapter. Each call is answered by one `function_call_output` keyed on `call_id`;
+ * the error flag is said in the text and images go in the output itself as `input_image`.
+ */
+import type {
+  FunctionTool,
+  ResponseCreateParamsNonStreaming,
+  ResponseFunctionCallOutputItem,
+  ResponseIncludable,
+  ResponseInputContent,
+  ResponseInputItem,
+} from 'openai/resources/responses/responses';
+import { toOpenAiFunctionSchema } from '../openai-chat/openai-tool-schema.js';
+import { imageDataUrl, imagesOf, toolResultText } from '../openai-chat/openai-tool-result-content.js';
+import { missingResultText } from '../openai-chat/to-openai-chat-request.js';
+import type { AssistantMessage, ModelRequest, ToolDefinition, ToolResultsMessage, UserMessage } from '../types.js';
+import { replayItems, responsesProviderId } from './openai-responses-replay.js';
+
+export interface OpenAiResponsesRequestSettings {
+  model: string;
+}
+
+/**
+ * Reasoning models: with `store: false` their reasoning survives between turns only as encrypted
+ * content, which must be asked for. Other models answer 400 to the same request, hence the name test;
+ * `providerOptions['openai-responses'].include` overrides it.
+ */
+const reasoningModelPattern = /^(o\d|gpt-5|codex)/i;
+
+export function toOpenAiResponsesRequest(
+  request: ModelRequest,
+  settings: OpenAiResponsesRequestSettings,
+): ResponseCreateParamsNonStreaming {
+  const vendorOptions = request.providerOptions?.[responsesProviderId];
+  const body: ResponseCreateParamsNonStreaming = {
+    // Vendor-only options first, so they can never replace what the host itself decided.
+    ...(isRecord(vendorOptions) ? vendorOptions : {}),
+    model: settings.model,
+    input: toResponsesInput(request),
+    store: false,
+  };
+  if (request.system !== undefined && request.system !== '') body.instructions = request.system;
+  if (request.tools.length > 0) body.tools = toResponsesTools(request.tools);
+  if (request.maxOutputTokens !== undefined) body.max_output_tokens = request.maxOutputTokens;
+  if (body.include === undefined && reasoningModelPattern.test(settings.model)) {
+    const include: ResponseIncludable[] = ['reasoning.encrypted_content'];
+    body.include = include;
+  }
+  return body;
+}
+
+/** Sorted by name (a reordered tools array defeats prefix caching); `strict` always set, as the type requires. */
+export function toResponsesTools(tools: readonly ToolDefinition[]): FunctionTool[] {
+  return [...tools]
+    .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))
+    .map((tool) => {
+      const { parameters, strict } = toOpenAiFunctionSchema(tool.inputSchema, { allowStrict: true });
+      const definition: FunctionTool = { type: 'function', name: tool.name, parameters, strict };
+      if (tool.description !== '') definition.description = tool.description;
+      return definition;
+    });
+}
+
+export function toResponsesInput(request: ModelRequest): ResponseInputItem[] {
+  const input: ResponseInputItem[] = [];
+  const history = request.messages;
+  for (const [index, message] of history.entries()) {
+    if (message.role === 'user') input.push(toUserItem(message));
+    else if (message.role === 'assistant') {
+      input.push(...toAssistantItems(message));
+      if (history[index + 1]?.role !== 'tool') input.push(...missingOutputs(message, new Set()));
+    } else {
+      const previous = history[index - 1];
+      input.push(...toOutputItems(message, previous?.role === 'assistant' ? previous : undefined));
+    }
+  }
+  return input;
+}
+
+function toUserItem(message: UserMessage): ResponseInputItem {
+  const content: ResponseInputContent[] = message.content.map((part) =>
+    part.type === 'text'
+      ? { type: 'input_text', text: part.text }
+      : { type: 'input_image', image_url: imageDataUrl(part), detail: 'auto' },
+  );
+  return { type: 'message', role: 'user', content };
+}
+
+function toAssistantItems(message: AssistantMessage): ResponseInputItem[] {
+  const replayed = replayItems(message);
+  if (replayed !== undefined) return replayed;
+  const items: ResponseInputItem[] = [];
+  const text = message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+  if (text !== '') items.push({ type: 'message', role: 'assistant', content: text });
+  for (const part of message.content) {
+    if (part.type !== 'tool-call') continue;
+    const argumentsText = part.argumentsText.trim() === '' ? '{}' : part.argumentsText;
+    items.push({ type: 'function_call', call_id: part.id, name: part.name, arguments: argumentsText });
+  }
+  return items;
+}
+
+/** One `function_call_output` per result, then one per call the history has no result for. */
+function toOutputItems(message: ToolResultsMessage, assistant: AssistantMessage | undefined): ResponseInputItem[] {
+  const items: ResponseInputItem[] = [];
+  const answered = new Set<string>();
+  for (const result of message.results) {
+    answered.add(result.callId);
+    const text = toolResultText(result);
+    const images = imagesOf(result);
+    if (images.length === 0) {
+      items.push({ type: 'function_call_output', call_id: result.callId, output: text });
+      continue;
+    }
+    const output: ResponseFunctionCallOutputItem[] = [];
+    if (text !== '') output.push({ type: 'input_text', text });
+    for (const image of images) output.push({ type: 'input_image', image_url: imageDataUrl(image), detail: 'auto' });
+    items.push({ type: 'function_call_output', call_id: result.callId, output });
+  }
+  if (assistant) items.push(...missingOutputs(assistant, answered));
+  return items;
+}
+
+function missingOutputs(assistant: AssistantMessage, answered: ReadonlySet<string>): ResponseInputItem[] {
+  return assistant.content.flatMap((part): ResponseInputItem[] =>
+    part.type === 'tool-call' && !answered.has(part.id)
+      ? [{ type: 'function_call_output', call_id: part.id, output: missingResultText }]
+      : [],
+  );
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,61 @@
+/**
+ * Writes what a provider cannot express into the schema's description.
+ *
+ * A keyword the target rejects (a `format` it does not know, `patternProperties`, `if/then/else`…)
+ * still says something true about valid input. Dropping it would let the model guess; the server
+ * would then reject the call. Moving it into the description keeps the rule in front of the model.
+ */
+
+import type { JsonObject } from './json-value.js';
+
+/**
+ * Longest text one described keyword may take. A huge `if/then/else` would otherwise cost more tokens
+ * than the rest of the tool; the server still enforces the full rule.
+ */
+export const MAX_DESCRIBED_VALUE_LENGTH = 600;
+
+/** What one schema node gained while being normalised: plain sentences and keywords moved out. */
+export class DescriptionAdditions {
+  private readonly sentences: string[] = [];
+  private readonly constraints: string[] = [];
+
+  addSentence(sentence: string): void {
+    this.sentences.push(sentence);
+  }
+
+  addConstraint(keyword: string, value: unknown): void {
+    this.constraints.push(`${keyword}: ${formatDescribedValue(value)}`);
+  }
+
+  get isEmpty(): boolean {
+    return this.sentences.length === 0 && this.constraints.length === 0;
+  }
+
+  /** Returns the node's description with the additions appended (one per line, constraints last). */
+  applyTo(description: unknown): string | undefined {
+    const lines: string[] = [];
+    if (typeof description === 'string' && description.trim() !== '') lines.push(description.trim());
+    lines.push(...this.sentences);
+    if (this.constraints.length > 0) lines.push(`Constraints: ${this.constraints.join('; ')}`);
+    return lines.length > 0 ? lines.join('\n') : undefined;
+  }
+}
+
+export function formatDescribedValue(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  if (text === undefined) return String(value);
+  return text.length > MAX_DESCRIBED_VALUE_LENGTH ? `${text.slice(0, MAX_DESCRIBED_VALUE_LENGTH)}…` : text;
+}
+
+/**
+ * A root `anyOf`/`oneOf` whose branches only list required properties ("give `id` or `name`") is a
+ * rule about the object, not a union of shapes: providers reject it at the root, so it is described.
+ */
+export function describeRequiredGroups(branches: JsonObject[], exclusive: boolean): string {
+  const groups = branches.map((branch) =>
+    Array.isArray(branch.required) && branch.required.length > 0 ? branch.required.join(' + ') : '(none)',
+  );
+  return exclusive
+    ? `Give exactly one of these groups of properties: ${groups.join('; ')}.`
+    : `Give at least one of these groups of properties: ${groups.join('; ')}.`;
+}

@@ -1,0 +1,22 @@
+/**
+ * Per-provider JSON-Schema normalisation, used by every provider adapter: what each provider accepts
+ * (as data), the normaliser, OpenAI's strict form, and the checker the tests hold them to.
+ */
+
+export { checkProviderSchema, checkToolName } from './check-provider-schema.js';
+export { MAX_DESCRIBED_VALUE_LENGTH } from './describe-constraints.js';
+export {
+  type NormalisedSchema,
+  normaliseToolSchema,
+  unwrapArguments,
+  WRAPPED_ARGUMENT_NAME,
+} from './normalise-tool-schema.js';
+export {
+  MAX_SCHEMA_DEPTH,
+  RECURSION_EXPANSION_LIMIT,
+  SCHEMA_RULES,
+  SCHEMA_TARGETS,
+  type SchemaRules,
+  type SchemaTarget,
+} from './schema-rules.js';
+export { removeStrictNullPlaceholders, STRICT_LIMITS, toStrictSchema } from './to-strict-schema.js';

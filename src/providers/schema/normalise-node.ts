@@ -1,0 +1,363 @@
+/**
+ * Rewrites one schema node (and everything under it) into what a target provider accepts.
+ *
+ * The rules come from `schema-rules.ts`; this file applies them in a fixed order: references,
+ * `allOf`, OpenAPI's `nullable`, `oneOf`, `const`/`enum`, `type`, `format`, defaults, children, then
+ * whatever keyword the target still does not know, which is written into the description. The node
+ * passed in is never modified: shared definitions may be visited many times.
+ */
+
+import { DescriptionAdditions, formatDescribedValue } from './describe-constraints.js';
+import { isPlainObject, type JsonObject, jsonTypeOf, typeList } from './json-value.js';
+import { mergeAllOf } from './merge-all-of.js';
+import { orderSchemaKeys } from './schema-key-order.js';
+import type { DefinitionRegistry, SchemaDefinition } from './schema-references.js';
+import { MAX_SCHEMA_DEPTH, RECURSION_EXPANSION_LIMIT, type SchemaRules } from './schema-rules.js';
+
+export interface NormaliseContext {
+  readonly rules: SchemaRules;
+  readonly notes: string[];
+  readonly registry: DefinitionRegistry;
+  /** Definitions a kept `$ref` points to, by pointer, in first-use order. */
+  readonly referenced: Map<string, SchemaDefinition>;
+  /** Pointers of the definitions being expanded on the current path (to bound recursion). */
+  readonly expanding: string[];
+}
+
+/** Keywords that identify or document a schema but do not belong in a provider's copy. */
+const METADATA_KEYWORDS = ['$schema', '$id', '$comment', '$anchor', '$dynamicAnchor', '$vocabulary', '$defs', 'definitions'];
+/** Keywords that only annotate; a `$ref` beside them can be expanded by plain overriding. */
+const ANNOTATION_KEYWORDS = new Set(['title', 'description', 'default', 'examples', 'example', 'deprecated']);
+const TYPE_NAMES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
+const SUBSCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf'];
+
+export function where(path: string): string {
+  return path === '' ? '(root)' : path;
+}
+
+export function escapePointerSegment(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+export function normaliseSchemaNode(input: unknown, context: NormaliseContext, path: string, depth: number): JsonObject {
+  if (depth > MAX_SCHEMA_DEPTH) {
+    context.notes.push(`${where(path)}: nested deeper than ${MAX_SCHEMA_DEPTH} levels; offered as any value`);
+    return { description: 'Nested too deeply to describe here; any value is accepted.' };
+  }
+  if (input === true || input === undefined) return {};
+  if (input === false) {
+    context.notes.push(`${where(path)}: a schema that accepts nothing is offered as an empty schema`);
+    return { description: 'No value is accepted here.' };
+  }
+  if (!isPlainObject(input)) {
+    context.notes.push(`${where(path)}: ${formatDescribedValue(input)} is not a schema; offered as any value`);
+    return {};
+  }
+  let node = withoutMetadata(input);
+  if ('$ref' in node) return normaliseReference(node, context, path, depth);
+
+  const additions = new DescriptionAdditions();
+  const moved: string[] = [];
+  if ('allOf' in node && (context.rules.allOf === 'merge' || !Array.isArray(node.allOf))) {
+    const { merged, conflicts } = mergeAllOf(node, (reference) => context.registry.resolve(reference)?.schema);
+    node = withoutMetadata(merged);
+    for (const [keyword, value] of conflicts) additions.addConstraint(`allOf ${keyword}`, value);
+    if (conflicts.length > 0) moved.push('allOf parts that could not be merged');
+    if ('$ref' in node) return normaliseReference(withDescription(node, additions), context, path, depth);
+  }
+  if ('nullable' in node) {
+    const { nullable, ...rest } = node;
+    node = nullable === true ? acceptNull(rest) : rest;
+  }
+  if ('oneOf' in node && context.rules.oneOf === 'any-of') {
+    const { oneOf, ...rest } = node;
+    if ('anyOf' in rest) {
+      additions.addConstraint('oneOf', oneOf);
+      moved.push('oneOf');
+    } else {
+      context.notes.push(`${where(path)}: oneOf sent as anyOf (${context.rules.target} reads it that way)`);
+    }
+    node = 'anyOf' in rest ? rest : { ...rest, anyOf: oneOf };
+  }
+  if (Array.isArray(node.items)) node = tupleToPrefixItems(node);
+  if ('const' in node && context.rules.const === 'enum') node = constToEnum(node);
+  if (Array.isArray(node.enum) && context.rules.enumValues === 'strings-and-numbers') {
+    const nullBranch = splitNullFromEnum(node, additions);
+    if (nullBranch) return normaliseSchemaNode(nullBranch, context, path, depth);
+    if (!node.enum.every((value) => typeof value === 'string' || typeof value === 'number')) {
+      const { enum: values, ...rest } = node;
+      additions.addConstraint('one of', values);
+      moved.push('enum');
+      node = rest;
+    }
+  }
+  node = normaliseType(node, additions, moved);
+  if ('format' in node && (typeof node.format !== 'string' || !context.rules.formats.has(node.format))) {
+    const { format, ...rest } = node;
+    additions.addConstraint('format', format);
+    moved.push('format');
+    node = rest;
+  }
+  node = describeAnnotations(node, context.rules, additions);
+  node = normaliseChildren(node, context, path, depth, additions, moved);
+  node = moveUnsupportedKeywords(node, context, path, additions, moved);
+  node = checkRequired(node, additions, moved);
+  if (!('type' in node) && ('properties' in node || 'additionalProperties' in node) && !hasComposition(node)) {
+    node.type = 'object';
+  }
+  if (moved.length > 0) {
+    context.notes.push(
+      `${where(path)}: moved ${[...new Set(moved)].join(', ')} into the description (${context.rules.target} does not accept it)`,
+    );
+  }
+  return orderSchemaKeys(withDescription(node, additions));
+}
+
+function withoutMetadata(input: JsonObject): JsonObject {
+  const node = { ...input };
+  for (const keyword of METADATA_KEYWORDS) delete node[keyword];
+  if ('description' in node && typeof node.description !== 'string') delete node.description;
+  if ('title' in node && typeof node.title !== 'string') delete node.title;
+  return node;
+}
+
+function withDescription(node: JsonObject, additions: DescriptionAdditions): JsonObject {
+  if (additions.isEmpty) return node;
+  const description = additions.applyTo(node.description);
+  return description === undefined ? node : { ...node, description };
+}
+
+function normaliseReference(node: JsonObject, context: NormaliseContext, path: string, depth: number): JsonObject {
+  const { $ref: reference, ...siblings } = node;
+  const definition = typeof reference === 'string' ? context.registry.resolve(reference) : undefined;
+  if (!definition) {
+    context.notes.push(`${where(path)}: could not resolve $ref ${formatDescribedValue(reference)}; described instead`);
+    const additions = new DescriptionAdditions();
+    additions.addConstraint('defined at', reference);
+    return normaliseSchemaNode(withDescription(siblings, additions), context, path, depth);
+  }
+  const timesOnPath = context.expanding.filter((pointer) => pointer === definition.pointer).length;
+  const hasSiblings = Object.keys(siblings).length > 0;
+  if (context.rules.references === 'keep') {
+    if (!hasSiblings || timesOnPath > 0) {
+      if (hasSiblings) {
+        context.notes.push(
+          `${where(path)}: kept the recursive $ref; its sibling keywords (${Object.keys(siblings).join(', ')}) were dropped`,
+        );
+      }
+      if (!context.referenced.has(definition.pointer)) context.referenced.set(definition.pointer, definition);
+      return { $ref: `#/$defs/${escapePointerSegment(definition.name)}` };
+    }
+    // Keywords beside a `$ref` are read differently by different validators: expand it once instead.
+  } else if (timesOnPath >= RECURSION_EXPANSION_LIMIT) {
+    return truncatedRecursion(definition, siblings, context, path);
+  }
+  context.expanding.push(definition.pointer);
+  try {
+    return normaliseSchemaNode(combineWithSiblings(definition.schema, siblings), context, path, depth);
+  } finally {
+    context.expanding.pop();
+  }
+}
+
+function combineWithSiblings(target: unknown, siblings: JsonObject): unknown {
+  if (Object.keys(siblings).length === 0) return target;
+  if (!isPlainObject(target)) return siblings;
+  if (Object.keys(siblings).every((keyword) => ANNOTATION_KEYWORDS.has(keyword))) return { ...target, ...siblings };
+  return { allOf: [target, siblings] };
+}
+
+function truncatedRecursion(
+  definition: SchemaDefinition,
+  siblings: JsonObject,
+  context: NormaliseContext,
+  path: string,
+): JsonObject {
+  const target = isPlainObject(definition.schema) ? definition.schema : {};
+  const types = typeList(target).filter((type) => TYPE_NAMES.has(type));
+  const node: JsonObject = {};
+  if (types.length > 0) node.type = types.length === 1 ? types[0] : types;
+  const description = typeof siblings.description === 'string' ? siblings.description : target.description;
+  const limitNote = `"${definition.name}" nests again here; it is not described beyond ${RECURSION_EXPANSION_LIMIT} levels and deeper values are passed on as given.`;
+  node.description = typeof description === 'string' && description !== '' ? `${description}\n${limitNote}` : limitNote;
+  context.notes.push(`${where(path)}: recursive "${definition.name}" cut off after ${RECURSION_EXPANSION_LIMIT} levels`);
+  return orderSchemaKeys(node);
+}
+
+/** OpenAPI's `nullable: true` in JSON Schema terms. */
+function acceptNull(node: JsonObject): JsonObject {
+  const types = typeList(node);
+  if (types.length > 0) {
+    if (types.includes('null')) return node;
+    const result: JsonObject = { ...node, type: [...types, 'null'] };
+    if (Array.isArray(node.enum) && !node.enum.includes(null)) result.enum = [...node.enum, null];
+    return result;
+  }
+  if (Array.isArray(node.anyOf)) {
+    const hasNull = node.anyOf.some((branch) => isPlainObject(branch) && branch.type === 'null');
+    return hasNull ? node : { ...node, anyOf: [...node.anyOf, { type: 'null' }] };
+  }
+  if (Object.keys(node).every((keyword) => ANNOTATION_KEYWORDS.has(keyword))) return node;
+  const { title, description, ...inner } = node;
+  const result: JsonObject = { anyOf: [inner, { type: 'null' }] };
+  if (title !== undefined) result.title = title;
+  if (description !== undefined) result.description = description;
+  return result;
+}
+
+/** Draft-07 tuples (`items: [...]`, `additionalItems`) in 2020-12 terms. */
+function tupleToPrefixItems(node: JsonObject): JsonObject {
+  const { items, additionalItems, ...rest } = node;
+  const result: JsonObject = { ...rest, prefixItems: items };
+  if (additionalItems !== undefined) result.items = additionalItems;
+  return result;
+}
+
+function constToEnum(node: JsonObject): JsonObject {
+  const { const: value, ...rest } = node;
+  const result: JsonObject = { ...rest, enum: [value] };
+  if (!('type' in rest) && (value === null || typeof value !== 'object')) result.type = jsonTypeOf(value);
+  return result;
+}
+
+/**
+ * An enum holding `null` for a target whose enums hold only strings and numbers: returns the same
+ * schema as `anyOf: [enum without null, {type: 'null'}]`, or undefined when there is no null.
+ */
+function splitNullFromEnum(node: JsonObject, additions: DescriptionAdditions): JsonObject | undefined {
+  const values = node.enum as unknown[];
+  if (!values.includes(null)) return undefined;
+  const { title, description, ...inner } = node;
+  const branch: JsonObject = { ...inner, enum: values.filter((value) => value !== null) };
+  const types = typeList(inner).filter((type) => type !== 'null');
+  if (types.length > 0) branch.type = types.length === 1 ? types[0] : types;
+  else delete branch.type;
+  const result: JsonObject = { anyOf: [branch, { type: 'null' }] };
+  if (title !== undefined) result.title = title;
+  const combined = additions.applyTo(description);
+  if (combined !== undefined) result.description = combined;
+  return result;
+}
+
+function normaliseType(node: JsonObject, additions: DescriptionAdditions, moved: string[]): JsonObject {
+  if (!('type' in node)) return node;
+  const { type, ...rest } = node;
+  const listed = Array.isArray(type) ? type : [type];
+  const valid = [...new Set(listed.filter((item): item is string => typeof item === 'string' && TYPE_NAMES.has(item)))];
+  if (valid.length !== listed.length) {
+    additions.addConstraint('type', type);
+    moved.push('unknown type names');
+  }
+  if (valid.length === 0) return rest;
+  return { ...rest, type: valid.length === 1 ? valid[0] : valid };
+}
+
+function describeAnnotations(node: JsonObject, rules: SchemaRules, additions: DescriptionAdditions): JsonObject {
+  const result = { ...node };
+  if (rules.defaults === 'describe') {
+    if ('default' in result) additions.addSentence(`Default: ${formatDescribedValue(result.default)}.`);
+    if (Array.isArray(result.examples)) {
+      additions.addSentence(`Examples: ${result.examples.map(formatDescribedValue).join(', ')}.`);
+    }
+    delete result.default;
+    delete result.examples;
+  }
+  // `example` is OpenAPI's spelling, not JSON Schema's: no target takes it as a keyword.
+  if ('example' in result) additions.addSentence(`Example: ${formatDescribedValue(result.example)}.`);
+  if (result.deprecated === true) additions.addSentence('Deprecated.');
+  delete result.example;
+  delete result.deprecated;
+  delete result.readOnly;
+  delete result.writeOnly;
+  return result;
+}
+
+function normaliseChildren(
+  input: JsonObject,
+  context: NormaliseContext,
+  path: string,
+  depth: number,
+  additions: DescriptionAdditions,
+  moved: string[],
+): JsonObject {
+  const node = { ...input };
+  const child = (value: unknown, childPath: string) => normaliseSchemaNode(value, context, childPath, depth + 1);
+  if ('properties' in node) {
+    if (isPlainObject(node.properties)) {
+      const properties: JsonObject = {};
+      for (const [name, schema] of Object.entries(node.properties)) {
+        properties[name] = child(schema, `${path}/properties/${escapePointerSegment(name)}`);
+      }
+      node.properties = properties;
+    } else {
+      additions.addConstraint('properties', node.properties);
+      moved.push('malformed properties');
+      delete node.properties;
+    }
+  }
+  if (isPlainObject(node.additionalProperties)) {
+    node.additionalProperties = child(node.additionalProperties, `${path}/additionalProperties`);
+  } else if ('additionalProperties' in node && typeof node.additionalProperties !== 'boolean') {
+    delete node.additionalProperties;
+  }
+  if (node.items === true) delete node.items;
+  else if (isPlainObject(node.items)) node.items = child(node.items, `${path}/items`);
+  if (Array.isArray(node.prefixItems)) {
+    node.prefixItems = node.prefixItems.map((item, index) => child(item, `${path}/prefixItems/${index}`));
+  }
+  for (const keyword of SUBSCHEMA_LISTS) {
+    const branches = node[keyword];
+    if (!(keyword in node)) continue;
+    if (Array.isArray(branches) && branches.length > 0) {
+      node[keyword] = branches.map((branch, index) => child(branch, `${path}/${keyword}/${index}`));
+    } else {
+      additions.addConstraint(keyword, branches);
+      moved.push(`malformed ${keyword}`);
+      delete node[keyword];
+    }
+  }
+  return node;
+}
+
+function moveUnsupportedKeywords(
+  input: JsonObject,
+  context: NormaliseContext,
+  path: string,
+  additions: DescriptionAdditions,
+  moved: string[],
+): JsonObject {
+  const node = { ...input };
+  for (const keyword of Object.keys(node)) {
+    if (keyword === 'title' || keyword === 'description' || context.rules.keywords.has(keyword)) continue;
+    if (keyword.startsWith('x-')) {
+      // Vendor extensions carry tooling data, not rules about the value.
+      context.notes.push(`${where(path)}: dropped extension keyword ${keyword}`);
+    } else {
+      additions.addConstraint(keyword, node[keyword]);
+      moved.push(keyword);
+    }
+    delete node[keyword];
+  }
+  return node;
+}
+
+/** `required` may only name declared properties (several providers reject anything else). */
+function checkRequired(input: JsonObject, additions: DescriptionAdditions, moved: string[]): JsonObject {
+  if (!('required' in input)) return input;
+  const { required, ...node } = input;
+  const names = Array.isArray(required)
+    ? [...new Set(required.filter((name): name is string => typeof name === 'string'))]
+    : [];
+  const properties = isPlainObject(node.properties) ? node.properties : {};
+  const declared = names.filter((name) => Object.hasOwn(properties, name));
+  const undeclared = Array.isArray(required) ? names.filter((name) => !declared.includes(name)) : required;
+  if (!Array.isArray(undeclared) || undeclared.length > 0) {
+    additions.addConstraint('required keys', undeclared);
+    moved.push('required keys without a declared property');
+  }
+  return declared.length > 0 ? { ...node, required: declared } : node;
+}
+
+function hasComposition(node: JsonObject): boolean {
+  return SUBSCHEMA_LISTS.some((keyword) => keyword in node) || 'enum' in node || 'const' in node;
+}

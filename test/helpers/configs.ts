@@ -1,0 +1,23 @@
+/** Builds loaded host configs for tests without a config file. */
+import type { HostConfig, StdioServerConfig } from '../../src/config/types.js';
+import { repoRoot } from './project.js';
+
+export function stdioServer(name: string, args: string[], extra: Partial<StdioServerConfig> = {}): StdioServerConfig {
+  return {
+    name,
+    transport: 'stdio',
+    command: process.execPath,
+    args,
+    env: {},
+    cwd: repoRoot,
+    trust: 'untrusted',
+    timeoutMs: 10_000,
+    disabled: false,
+    versionNegotiation: 'legacy',
+    ...extra,
+  };
+}
+
+export function hostConfig(servers: HostConfig['servers'], extra: Partial<HostConfig> = {}): HostConfig {
+  return { servers, permissions: { allow: [], ask: [], deny: [] }, secrets: [], warnings: [], ...extra };
+}

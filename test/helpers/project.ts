@@ -1,0 +1,96 @@
+/** Paths and small utilities shared by the end-to-end tests. */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const cliPath = join(repoRoot, 'dist', 'src', 'cli', 'main.js');
+
+/** A compiled example server, e.g. `calculator` → dist/examples/servers/calculator.js. */
+export function exampleServer(name: string): string {
+  const path = join(repoRoot, 'dist', 'examples', 'servers', `${name}.js`);
+  if (!existsSync(path)) throw new Error(`${path} is missing: run \`npm run build\` first`);
+  return path;
+}
+
+export function fixtureServer(name: string): string {
+  return join(repoRoot, 'test', 'fixtures', 'servers', name);
+}
+
+export async function temporaryDirectory(prefix = 'mcp-host-test-'): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix));
+}
+
+/** Writes a config file in a fresh temporary folder and returns its path. */
+export async function writeConfig(config: unknown): Promise<string> {
+  const directory = await temporaryDirectory();
+  const file = join(directory, 'mcp-host.json');
+  await writeFile(file, JSON.stringify(config, null, 2));
+  return file;
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real CLI as a user would, with a clean environment plus `env`. */
+export function runCli(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number; input?: string } = {},
+): Promise<CliResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [cliPath, ...args], {
+      cwd: options.cwd ?? repoRoot,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`mcp-host ${args.join(' ')} did not finish in time\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, options.timeoutMs ?? 30_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** Process ids in a process group (empty when the group is gone). */
+export async function processGroupMembers(groupId: number): Promise<number[]> {
+  const { execFile } = await import('node:child_process');
+  return new Promise((resolvePromise) => {
+    execFile('ps', ['-e', '-o', 'pid=,pgid=,stat='], (_error, stdout) => {
+      const members: number[] = [];
+      for (const line of stdout.split('\n')) {
+        const [pid, pgid, stat] = line.trim().split(/\s+/);
+        // Zombies are already dead; they only wait for their parent to reap them.
+        if (Number(pgid) === groupId && !stat?.startsWith('Z')) members.push(Number(pid));
+      }
+      resolvePromise(members);
+    });
+  });
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

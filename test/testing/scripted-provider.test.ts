@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { type ModelRequest, ProviderError } from '../../src/providers/types.js';
+import type { Script } from '../../src/testing/script-types.js';
+import { createScriptedProvider } from '../../src/testing/scripted-provider.js';
+
+const script: Script = {
+  scenarios: [
+    {
+      match: 'add (\\d+) and (\\d+)',
+      turns: [
+        { text: 'Let me add those.', toolCalls: [{ name: 'calc__add', arguments: { a: '{{match.1}}', b: '{{match.2}}' } }] },
+        { expect: { lastToolResultIncludes: '5' }, text: 'The answer is {{lastToolResult}}.' },
+      ],
+    },
+    { match: 'overloaded', turns: [{ error: { status: 529, message: 'Overloaded' } }] },
+  ],
+};
+
+const tools = [{ name: 'calc__add', description: 'Adds', inputSchema: { type: 'object' } }];
+
+function firstRequest(text: string): ModelRequest {
+  return { system: 'be brief', tools, messages: [{ role: 'user', content: [{ type: 'text', text }] }] };
+}
+
+describe('createScriptedProvider', () => {
+  it('answers a tool turn, then a final text turn built from the tool result', async () => {
+    const provider = createScriptedProvider(script, { model: 'demo' });
+    expect(provider.provider).toBe('scripted');
+    expect(provider.model).toBe('demo');
+
+    const first = await provider.generate(firstRequest('add 2 and 3'));
+    expect(first.stopReason).toBe('tool-calls');
+    expect(first.message.content).toEqual([
+      { type: 'text', text: 'Let me add those.' },
+      { type: 'tool-call', id: 'call_0_0', name: 'calc__add', argumentsText: '{"a":2,"b":3}' },
+    ]);
+
+    const second = await provider.generate({
+      ...firstRequest('add 2 and 3'),
+      messages: [
+        ...firstRequest('add 2 and 3').messages,
+        first.message,
+        { role: 'tool', results: [{ callId: 'call_0_0', toolName: 'calc__add', content: [{ type: 'text', text: '5' }], isError: false }] },
+      ],
+    });
+    expect(second.stopReason).toBe('end');
+    expect(second.message.content).toEqual([{ type: 'text', text: 'The answer is 5.' }]);
+    expect(second.usage?.inputTokens).toBeGreaterThan(0);
+  });
+
+  it('streams text through onTextDelta in several chunks and reports the request it received', async () => {
+    const provider = createScriptedProvider(script);
+    const deltas: string[] = [];
+    const seen: unknown[] = [];
+    const response = await provider.generate(firstRequest('add 2 and 3'), {
+      stream: true,
+      onTextDelta: (text) => deltas.push(text),
+      onProviderRequest: (body) => seen.push(body),
+    });
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.join('')).toBe('Let me add those.');
+    expect(response.message.content[0]).toEqual({ type: 'text', text: 'Let me add those.' });
+    expect(seen).toEqual([firstRequest('add 2 and 3')]);
+  });
+
+  it('records deep copies of every request', async () => {
+    const provider = createScriptedProvider(script);
+    const request = firstRequest('add 2 and 3');
+    await provider.generate(request);
+    (request.messages[0]?.content[0] as { text: string }).text = 'changed afterwards';
+    await provider.generate(firstRequest('add 1 and 1'));
+    expect(provider.requests).toHaveLength(2);
+    expect(provider.requests[0]?.messages[0]?.content).toEqual([{ type: 'text', text: 'add 2 and 3' }]);
+    expect(provider.requests[1]?.messages[0]?.content).toEqual([{ type: 'text', text: 'add 1 and 1' }]);
+  });
+
+  it('throws a ProviderError for a failed expectation and for a scripted error', async () => {
+    const provider = createScriptedProvider(script);
+    const wrongResult: ModelRequest = {
+      ...firstRequest('add 2 and 3'),
+      messages: [
+        ...firstRequest('add 2 and 3').messages,
+        { role: 'assistant', content: [{ type: 'tool-call', id: 'c', name: 'calc__add', argumentsText: '{}' }] },
+        { role: 'tool', results: [{ callId: 'c', toolName: 'calc__add', content: [{ type: 'text', text: 'NaN' }], isError: true }] },
+      ],
+    };
+    const failed = await provider.generate(wrongResult).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(ProviderError);
+    expect((failed as ProviderError).details).toMatchObject({ provider: 'scripted', status: 400, retryable: false });
+    expect((failed as ProviderError).message).toContain('"NaN"');
+
+    const overloaded = await provider.generate(firstRequest('overloaded')).catch((error: unknown) => error);
+    expect((overloaded as ProviderError).details).toMatchObject({ status: 529, retryable: true });
+  });
+
+  it('rejects with the abort reason when the signal is already aborted', async () => {
+    const provider = createScriptedProvider(script);
+    const controller = new AbortController();
+    controller.abort(new Error('user pressed ctrl-c'));
+    await expect(provider.generate(firstRequest('add 2 and 3'), { signal: controller.signal })).rejects.toThrow(
+      'user pressed ctrl-c',
+    );
+  });
+});
