@@ -79,6 +79,8 @@ export interface TrustChangeRecord extends AuditRecordBase {
   /** `first-sight`, `trusted-server`, an approver kind, or `command-line`. */
   by: string;
   detail: string;
+  /** The fingerprint of the definition approved, for `tool-approved`. */
+  fingerprint?: string;
 }
 
 export interface ApprovalRecord extends AuditRecordBase {

@@ -4,8 +4,8 @@
  * forget a field the log promises.
  */
 
-import type { TrustChange } from '../policy/review-server-tools.js';
 import type { Authorization, ToolCallToAuthorize } from '../policy/authorize-tool-call.js';
+import type { TrustChange } from '../policy/review-server-tools.js';
 import type {
   ApprovalRecord,
   AuditRecord,
@@ -105,6 +105,7 @@ export function createAuditRecorder(options: { sink: AuditSink; runId: string })
         change: change.change,
         by: change.by,
         detail: change.detail,
+        ...(change.fingerprint === undefined ? {} : { fingerprint: change.fingerprint }),
       });
     },
   };

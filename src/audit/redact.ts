@@ -8,7 +8,8 @@
 export const REDACTED = '[redacted]';
 
 /** Key names whose values are treated as secrets. */
-export const SECRET_KEY_PATTERN = /pass(word)?|secret|token|api[-_]?key|authorization|cookie|credential|private[-_]?key/i;
+export const SECRET_KEY_PATTERN =
+  /pass(word)?|secret|token|api[-_]?key|authorization|cookie|credential|private[-_]?key/i;
 
 export interface RedactOptions {
   /** Exact values to remove (`HostConfig.secrets`). Empty strings are ignored. */

@@ -4,6 +4,7 @@
  */
 import {
   Client,
+  type ClientCapabilities,
   type Implementation,
   SSEClientTransport,
   StreamableHTTPClientTransport,
@@ -19,14 +20,21 @@ export interface CreateTransportOptions {
   clientInfo: Implementation;
   onDiagnostic: (message: string) => void;
   onToolsChanged: () => void;
+  /** What the client declares (roots, sampling, elicitation…). Default: nothing beyond tools. */
+  capabilities?: ClientCapabilities;
+  /** Installs request/notification handlers for the declared capabilities on a new client. */
+  configureClient?: (client: Client, config: ServerConfig) => void;
+  /** A transport made by the caller (in-memory servers in tests and benchmarks); undefined = the config's. */
+  transportFactory?: (config: ServerConfig) => Transport | undefined;
 }
 
 export function createClient(options: CreateTransportOptions, config: ServerConfig): Client {
   const client = new Client(options.clientInfo, {
-    capabilities: {},
+    capabilities: options.capabilities ?? {},
     versionNegotiation: { mode: config.versionNegotiation ?? 'legacy' },
   });
   client.setNotificationHandler('notifications/tools/list_changed', () => options.onToolsChanged());
+  options.configureClient?.(client, config);
   return client;
 }
 
@@ -34,6 +42,12 @@ export async function createTransport(
   config: ServerConfig,
   options: CreateTransportOptions,
 ): Promise<{ client: Client; transport: Transport }> {
+  const custom = options.transportFactory?.(config);
+  if (custom) {
+    const client = createClient(options, config);
+    await withTimeout(client.connect(custom), options.connectTimeoutMs, 'did not finish initialize in time');
+    return { client, transport: custom };
+  }
   if (config.transport === 'stdio') return connectStdio(config, options);
   return connectRemote(config, options);
 }

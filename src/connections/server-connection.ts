@@ -7,6 +7,7 @@
 import {
   type CallToolResult,
   type Client,
+  type ClientCapabilities,
   ProtocolError,
   SdkError,
   SdkErrorCode,
@@ -49,6 +50,9 @@ export interface ServerConnectionOptions {
   connectTimeoutMs?: number;
   onDiagnostic?: (server: string, message: string) => void;
   onToolsChanged?: (server: string) => void;
+  capabilities?: ClientCapabilities;
+  configureClient?: (client: Client, config: ServerConfig) => void;
+  transportFactory?: (config: ServerConfig) => Transport | undefined;
 }
 
 export class ServerConnection {
@@ -95,6 +99,9 @@ export class ServerConnection {
         clientInfo: { name: this.options.clientName ?? 'mcp-host', version: this.options.clientVersion ?? '0.0.0' },
         onDiagnostic: (message) => this.options.onDiagnostic?.(this.name, message),
         onToolsChanged: () => this.options.onToolsChanged?.(this.name),
+        capabilities: this.options.capabilities,
+        configureClient: this.options.configureClient,
+        transportFactory: this.options.transportFactory,
       });
       this.client = client;
       this.transport = transport;

@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 import { ToolCatalog } from '../catalog/tool-catalog.js';
 import { loadConfig } from '../config/load-config.js';
 import type { HostConfig } from '../config/types.js';
-import type { ServerConnection, ServerStatus } from '../connections/server-connection.js';
+import type { ServerConnection, ServerConnectionOptions, ServerStatus } from '../connections/server-connection.js';
 import type { AgentEvent } from '../loop/events.js';
 import { createToolCallExecutor } from '../loop/execute-tool-call.js';
 import { type RunResult, runAgent } from '../loop/run-agent.js';
@@ -43,6 +43,8 @@ export interface HostOptions {
   toolTimeoutMs?: number;
   /** Non-fatal problems (a server that failed to start, stdout noise…), for stderr. */
   onDiagnostic?: (message: string) => void;
+  /** Connect some servers over a transport of the caller's (e.g. in-memory, for tests and benchmarks). */
+  transportFactory?: ServerConnectionOptions['transportFactory'];
 }
 
 export interface RunOptions {
@@ -79,6 +81,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
 
   const connected = await connectServers(config.servers, {
     onDiagnostic: (server, message) => diagnostic(`server "${server}" ${message}`),
+    transportFactory: options.transportFactory,
   });
   for (const failure of connected.failures) diagnostic(failure.message);
   const connections = new Map<string, ServerConnection>(connected.connections.map((entry) => [entry.name, entry]));

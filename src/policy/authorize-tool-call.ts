@@ -88,7 +88,8 @@ export async function authorizeToolCall(options: AuthorizeToolCallOptions): Prom
   if (options.initiator === 'user') {
     return { ...base, allowed: true, decidedBy: 'direct-call', reason: 'Called directly by the user.' };
   }
-  if (decision.action === 'allow') return { ...base, allowed: true, decidedBy: decision.source, reason: decision.reason };
+  if (decision.action === 'allow')
+    return { ...base, allowed: true, decidedBy: decision.source, reason: decision.reason };
 
   const request = {
     ...(call.callId === undefined ? {} : { callId: call.callId }),

@@ -84,7 +84,11 @@ export function decideToolCall(input: ToolCallPolicyInput): PolicyDecision {
   }
   if (effective.fromServer) {
     if (effective.readOnly) {
-      return decision('allow', 'annotation', `${toolName} is read-only (readOnlyHint) on trusted server ${serverName}.`);
+      return decision(
+        'allow',
+        'annotation',
+        `${toolName} is read-only (readOnlyHint) on trusted server ${serverName}.`,
+      );
     }
     if (effective.destructive) {
       const stated = annotations?.destructiveHint === true ? 'destructiveHint is true' : 'destructiveHint is unset';

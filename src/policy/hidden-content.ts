@@ -24,30 +24,34 @@ export interface HiddenContentFlag {
   count: number;
 }
 
-const BIDI_CONTROLS = new Set([0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069]);
+const BIDI_CONTROLS = new Set([
+  0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069,
+]);
 /** Letters and fillers that render as nothing although they are not format characters. */
 const BLANK_LETTERS = new Set([0x034f, 0x115f, 0x1160, 0x17b4, 0x17b5, 0x180e, 0x3164, 0xffa0]);
 const FORMAT_CHARACTER = /\p{Cf}/u;
-const CHARACTER_NAMES: Record<number, string> = {
-  0x00ad: 'SOFT HYPHEN',
-  0x200b: 'ZERO WIDTH SPACE',
-  0x200c: 'ZERO WIDTH NON-JOINER',
-  0x200d: 'ZERO WIDTH JOINER',
-  0x2060: 'WORD JOINER',
-  0xfeff: 'ZERO WIDTH NO-BREAK SPACE',
-  0x200e: 'LEFT-TO-RIGHT MARK',
-  0x200f: 'RIGHT-TO-LEFT MARK',
-  0x202e: 'RIGHT-TO-LEFT OVERRIDE',
-  0x202d: 'LEFT-TO-RIGHT OVERRIDE',
-  0x2066: 'LEFT-TO-RIGHT ISOLATE',
-  0x2067: 'RIGHT-TO-LEFT ISOLATE',
-  0x1b: 'ESCAPE',
-  0x0d: 'CARRIAGE RETURN',
-};
+const CHARACTER_NAMES = new Map<number, string>([
+  [0x00ad, 'SOFT HYPHEN'],
+  [0x200b, 'ZERO WIDTH SPACE'],
+  [0x200c, 'ZERO WIDTH NON-JOINER'],
+  [0x200d, 'ZERO WIDTH JOINER'],
+  [0x2060, 'WORD JOINER'],
+  [0xfeff, 'ZERO WIDTH NO-BREAK SPACE'],
+  [0x200e, 'LEFT-TO-RIGHT MARK'],
+  [0x200f, 'RIGHT-TO-LEFT MARK'],
+  [0x202e, 'RIGHT-TO-LEFT OVERRIDE'],
+  [0x202d, 'LEFT-TO-RIGHT OVERRIDE'],
+  [0x2066, 'LEFT-TO-RIGHT ISOLATE'],
+  [0x2067, 'RIGHT-TO-LEFT ISOLATE'],
+  [0x1b, 'ESCAPE'],
+  [0x0d, 'CARRIAGE RETURN'],
+]);
 /** Tags that address the model rather than describe the tool. */
 const INSTRUCTION_TAG =
   /<\s*\/?\s*(important|system|system[-_ ]?prompt|instructions?|hidden|secret|admin|assistant|critical|override|note[-_ ]?to[-_ ]?(?:ai|assistant|model))\s*(?:\s[^<>]*)?>|<\|[A-Za-z_]+\|>|\[\/?INST\]/giu;
-const ANSI_SEQUENCE = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])?|\u009b[0-?]*[ -/]*[@-~]/gu;
+const ANSI_SEQUENCE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching terminal control sequences is the point.
+  /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])?|\u009b[0-?]*[ -/]*[@-~]/gu;
 
 function isVisibleControl(codePoint: number): boolean {
   return codePoint === 0x09 || codePoint === 0x0a;
@@ -86,11 +90,15 @@ export function showRaw(text: string): string {
 }
 
 function describeCodePoint(codePoint: number): string {
-  const name = CHARACTER_NAMES[codePoint];
+  const name = CHARACTER_NAMES.get(codePoint);
   return `U+${hex(codePoint, 4)}${name === undefined ? '' : ` ${name}`}`;
 }
 
-function classifyCharacter(character: string, codePoint: number, next: string | undefined): HiddenContentKind | undefined {
+function classifyCharacter(
+  character: string,
+  codePoint: number,
+  next: string | undefined,
+): HiddenContentKind | undefined {
   if (codePoint === 0x1b || codePoint === 0x9b) return 'ansi-escape';
   if (codePoint === 0x0d) return next === '\n' ? undefined : 'control-character';
   if (codePoint < 0x20 || (codePoint >= 0x7f && codePoint <= 0x9f)) {
@@ -114,7 +122,10 @@ const CHARACTER_KIND_WORDS: Record<string, string> = {
  * tool has no business steering the model towards another server's tools. Names shorter than 3 characters are
  * ignored.
  */
-export function findHiddenContent(description: string, otherServerToolNames: readonly string[] = []): HiddenContentFlag[] {
+export function findHiddenContent(
+  description: string,
+  otherServerToolNames: readonly string[] = [],
+): HiddenContentFlag[] {
   const flags: HiddenContentFlag[] = [];
   const ansi = [...description.matchAll(ANSI_SEQUENCE)];
   if (ansi.length > 0) {

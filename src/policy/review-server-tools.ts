@@ -11,7 +11,7 @@ import { diffToolDefinitions } from './definition-diff.js';
 import { findHiddenContent } from './hidden-content.js';
 import { partitionTools, type ToolUnderReview, type WithheldTool } from './partition-tools.js';
 import { describeServerTarget } from './server-identity.js';
-import { type PinnableTool, snapshotToolDefinition } from './tool-definition.js';
+import { fingerprintDefinition, type PinnableTool, snapshotToolDefinition } from './tool-definition.js';
 import type { ServerCheck, TrustStore } from './trust-store.js';
 
 /** Something the user (and the audit log) should know happened to a pin. */
@@ -23,6 +23,7 @@ export interface TrustChange {
   /** `first-sight`, `trusted-server`, or the approver's kind (`terminal`, `headless` …). */
   by: string;
   detail: string;
+  /** The approved definition's fingerprint, for `tool-approved`. */
   fingerprint?: string;
 }
 
@@ -102,7 +103,11 @@ export async function reviewServerTools(options: ReviewServerToolsOptions): Prom
       toolName: entry.tool.name,
       change: 'tool-approved',
       by: origin,
-      detail: origin === 'first-sight' ? `First sight of ${entry.name}.` : `New tool ${entry.name} on trusted server ${serverName}.`,
+      detail:
+        origin === 'first-sight'
+          ? `First sight of ${entry.name}.`
+          : `New tool ${entry.name} on trusted server ${serverName}.`,
+      fingerprint: fingerprintDefinition(entry.tool),
     });
   }
   for (const notice of partition.notices) notify(notice);
@@ -118,10 +123,22 @@ export async function reviewServerTools(options: ReviewServerToolsOptions): Prom
     if (answer === 'approve') {
       store.approveTool(serverName, entry.tool, 'user');
       exposed.add(entry.tool.name);
-      record({ serverName, toolName: entry.tool.name, change: 'tool-approved', by: approver.kind, detail: item.message });
+      record({
+        serverName,
+        toolName: entry.tool.name,
+        change: 'tool-approved',
+        by: approver.kind,
+        detail: item.message,
+        fingerprint: fingerprintDefinition(entry.tool),
+      });
       continue;
     }
-    withheld.push({ toolName: entry.name, originalToolName: entry.tool.name, reason: item.reason, message: item.message });
+    withheld.push({
+      toolName: entry.name,
+      originalToolName: entry.tool.name,
+      reason: item.reason,
+      message: item.message,
+    });
     notify(item.message);
     record({ serverName, toolName: entry.tool.name, change: 'tool-withheld', by: approver.kind, detail: item.message });
   }

@@ -12,7 +12,12 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { ServerConfig } from '../config/types.js';
 import { serverIdentity } from './server-identity.js';
-import { fingerprintDefinition, type PinnableTool, snapshotToolDefinition, type ToolDefinitionSnapshot } from './tool-definition.js';
+import {
+  fingerprintDefinition,
+  type PinnableTool,
+  snapshotToolDefinition,
+  type ToolDefinitionSnapshot,
+} from './tool-definition.js';
 import {
   type ApprovalOrigin,
   emptyTrustStoreData,
@@ -125,7 +130,9 @@ export class TrustStore implements RememberedApprovals {
     this.mutate((data) => {
       const server = data.servers[serverName];
       if (server === undefined) {
-        throw new Error(`Cannot approve tool ${tool.name}: server ${serverName} is not in the trust store; approve the server first.`);
+        throw new Error(
+          `Cannot approve tool ${tool.name}: server ${serverName} is not in the trust store; approve the server first.`,
+        );
       }
       const previous = server.tools[tool.name];
       if (previous !== undefined && previous.fingerprint !== fingerprint) {

@@ -68,9 +68,12 @@ export type Message = UserMessage | AssistantMessage | ToolResultsMessage;
 export type StopReason = 'end' | 'tool-calls' | 'max-tokens' | 'refusal' | 'other';
 
 export interface Usage {
+  /** All input tokens of the request, cached ones included (as OpenAI and Gemini count them). */
   inputTokens: number;
   outputTokens: number;
+  /** Of `inputTokens`, those read from the provider's prompt cache. */
   cacheReadTokens?: number;
+  /** Of `inputTokens`, those written to the provider's prompt cache. */
   cacheWriteTokens?: number;
 }
 

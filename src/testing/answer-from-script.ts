@@ -59,5 +59,7 @@ function findScenario(
 }
 
 function describeScenario(scenario: ScriptScenario, index: number): string {
-  return scenario.match === undefined ? `scenario ${index}` : `scenario ${index} (match ${JSON.stringify(scenario.match)})`;
+  return scenario.match === undefined
+    ? `scenario ${index}`
+    : `scenario ${index} (match ${JSON.stringify(scenario.match)})`;
 }

@@ -16,7 +16,7 @@ const numberPattern = /^-?\d+(\.\d+)?$/;
 
 /** Replaces every placeholder in a text. An unknown capture group becomes an empty string. */
 export function fillText(text: string, values: PlaceholderValues): string {
-  return text.replace(placeholderPattern, (_whole, name: string, group: string | undefined) =>
+  return text.replace(placeholderPattern, (_whole, _name: string, group: string | undefined) =>
     group === undefined ? values.lastToolResult : (values.match[Number(group)] ?? ''),
   );
 }

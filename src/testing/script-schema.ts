@@ -29,10 +29,7 @@ const turnSchema = z
   });
 
 const scenarioSchema = z.strictObject({
-  match: z
-    .string()
-    .refine(isValidRegularExpression, { message: 'not a valid regular expression' })
-    .optional(),
+  match: z.string().refine(isValidRegularExpression, { message: 'not a valid regular expression' }).optional(),
   turns: z.array(turnSchema),
 });
 

@@ -64,7 +64,12 @@ export function createScriptedProvider(script: Script, options: ScriptedProvider
         content.push({ type: 'text', text: answer.text });
       }
       for (const call of answer.toolCalls) {
-        content.push({ type: 'tool-call', id: call.id, name: call.name, argumentsText: JSON.stringify(call.arguments) });
+        content.push({
+          type: 'tool-call',
+          id: call.id,
+          name: call.name,
+          argumentsText: JSON.stringify(call.arguments),
+        });
       }
       const outputCharacters = content.reduce(
         (total, part) => total + (part.type === 'text' ? part.text.length : part.argumentsText.length),

@@ -5,7 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { exampleServer, runCli, temporaryDirectory, writeConfig } from '../helpers/project.js';
 
 async function calculatorConfig(extra: Record<string, unknown> = {}): Promise<string> {
-  return writeConfig({ mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')] } }, ...extra });
+  return writeConfig({
+    mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')] } },
+    ...extra,
+  });
 }
 
 describe('mcp-host CLI', () => {
@@ -52,9 +55,21 @@ describe('mcp-host CLI', () => {
 
   it('takes --args JSON and prints the raw result with --json', async () => {
     const config = await calculatorConfig();
-    const result = await runCli(['tools', 'call', 'calculator__add_numbers', '--args', '{"a":5,"b":7}', '--json', '--config', config]);
+    const result = await runCli([
+      'tools',
+      'call',
+      'calculator__add_numbers',
+      '--args',
+      '{"a":5,"b":7}',
+      '--json',
+      '--config',
+      config,
+    ]);
     expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ outcome: 'ok', result: { content: [{ type: 'text', text: '12' }] } });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      outcome: 'ok',
+      result: { content: [{ type: 'text', text: '12' }] },
+    });
   });
 
   it('rejects a value that does not fit the schema, and an unknown tool, with exit 2', async () => {
@@ -82,7 +97,12 @@ describe('mcp-host CLI', () => {
     expect(list.map((tool) => tool.name)).toContain('calculator__add_numbers');
     const servers = await runCli(['servers', '--json', '--config', config]);
     expect(JSON.parse(servers.stdout)).toEqual([
-      expect.objectContaining({ name: 'calculator', state: 'connected', protocolVersion: expect.any(String), toolCount: 4 }),
+      expect.objectContaining({
+        name: 'calculator',
+        state: 'connected',
+        protocolVersion: expect.any(String),
+        toolCount: 4,
+      }),
     ]);
   });
 

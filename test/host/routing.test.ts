@@ -5,14 +5,25 @@ import { hostConfig, stdioServer } from '../helpers/configs.js';
 import { repoRoot } from '../helpers/project.js';
 
 const flexible = `${repoRoot}/test/fixtures/host/flexible-server.mjs`;
-const awkward = ['read.file', 'read/file', 'read file', 'read_file', '9lives', 'x'.repeat(90), 'naïve-ünïcode', 'shared'];
+const awkward = [
+  'read.file',
+  'read/file',
+  'read file',
+  'read_file',
+  '9lives',
+  'x'.repeat(90),
+  'naïve-ünïcode',
+  'shared',
+];
 
 describe('tool naming and routing', () => {
   it('routes every namespaced name back to its server and original tool', async () => {
     const host = await createHost({
       config: hostConfig([
         stdioServer('alpha', [flexible], { env: { SERVER_LABEL: 'alpha', TOOL_NAMES: JSON.stringify(awkward) } }),
-        stdioServer('beta.server', [flexible], { env: { SERVER_LABEL: 'beta', TOOL_NAMES: JSON.stringify(['shared']) } }),
+        stdioServer('beta.server', [flexible], {
+          env: { SERVER_LABEL: 'beta', TOOL_NAMES: JSON.stringify(['shared']) },
+        }),
       ]),
     });
     try {
@@ -33,7 +44,9 @@ describe('tool naming and routing', () => {
       const betaShared = entries.find((entry) => entry.server === 'beta.server' && entry.tool.name === 'shared')!;
       const alphaShared = entries.find((entry) => entry.server === 'alpha' && entry.tool.name === 'shared')!;
       expect(betaShared.name).not.toBe(alphaShared.name);
-      expect((await host.callTool(betaShared.name, {})).result.content).toEqual([{ type: 'text', text: 'beta/shared' }]);
+      expect((await host.callTool(betaShared.name, {})).result.content).toEqual([
+        { type: 'text', text: 'beta/shared' },
+      ]);
     } finally {
       await host.close();
     }

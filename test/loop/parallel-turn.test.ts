@@ -48,7 +48,11 @@ describe('a parallel turn', () => {
   });
 
   it('bounds the number of calls in flight', async () => {
-    const calls = Array.from({ length: 4 }, (_, index) => ({ id: `c${index}`, name: 'timer__sleep', arguments: { ms: 200 } }));
+    const calls = Array.from({ length: 4 }, (_, index) => ({
+      id: `c${index}`,
+      name: 'timer__sleep',
+      arguments: { ms: 200 },
+    }));
     const provider = createScriptedProvider({ scenarios: [{ turns: [{ toolCalls: calls }, { text: 'ok' }] }] });
     const host = await createHost({
       config: hostConfig([stdioServer('timer', [flexible])]),

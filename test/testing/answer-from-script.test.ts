@@ -23,7 +23,9 @@ const script: Script = {
         {
           expect: { toolsInclude: ['calculator__add'] },
           text: 'Adding {{match.1}} and {{match.2}}.',
-          toolCalls: [{ name: 'calculator__add', arguments: { a: '{{match.1}}', b: '{{match.2}}', note: 'sum of {{match.1}}' } }],
+          toolCalls: [
+            { name: 'calculator__add', arguments: { a: '{{match.1}}', b: '{{match.2}}', note: 'sum of {{match.1}}' } },
+          ],
         },
         {
           expect: { lastToolResultIncludes: '5', lastToolResultIsError: false },
@@ -34,7 +36,12 @@ const script: Script = {
     {
       match: 'read (\\S+)',
       turns: [
-        { toolCalls: [{ name: 'files__read', arguments: { path: '{{match.1}}' }, id: 'fixed-id' }, { name: 'files__read' }] },
+        {
+          toolCalls: [
+            { name: 'files__read', arguments: { path: '{{match.1}}' }, id: 'fixed-id' },
+            { name: 'files__read' },
+          ],
+        },
         { expect: { lastToolResultIsError: true }, text: 'That failed: {{lastToolResult}}' },
       ],
     },

@@ -63,7 +63,9 @@ describe('the anthropic wire, through @anthropic-ai/sdk', () => {
 
     const toolResultMessage: MessageParam = {
       role: 'user',
-      content: [{ type: 'tool_result', tool_use_id: 'call_0_0', content: [{ type: 'text', text: 'sunny' }], is_error: false }],
+      content: [
+        { type: 'tool_result', tool_use_id: 'call_0_0', content: [{ type: 'text', text: 'sunny' }], is_error: false },
+      ],
     };
     const second = await client.messages.create({
       model: 'claude-test',
@@ -102,7 +104,9 @@ describe('the anthropic wire, through @anthropic-ai/sdk', () => {
     expect(textDeltas.length).toBeGreaterThan(1);
     expect(textDeltas.join('')).toBe('Let me look that up for Paris.');
     const start = events.find((event) => event.type === 'content_block_start' && event.index === 1);
-    expect(start).toMatchObject({ content_block: { type: 'tool_use', id: 'call_0_0', name: 'weather__get', input: {} } });
+    expect(start).toMatchObject({
+      content_block: { type: 'tool_use', id: 'call_0_0', name: 'weather__get', input: {} },
+    });
     const fragments = events.flatMap((event) =>
       event.type === 'content_block_delta' && event.delta.type === 'input_json_delta' ? [event.delta.partial_json] : [],
     );
@@ -135,7 +139,12 @@ describe('the anthropic wire, through @anthropic-ai/sdk', () => {
   });
 
   it('tolerates a query string added to the path', async () => {
-    const withQuery = new Anthropic({ apiKey: 'k', baseURL: server.url, maxRetries: 0, defaultQuery: { beta: 'true' } });
+    const withQuery = new Anthropic({
+      apiKey: 'k',
+      baseURL: server.url,
+      maxRetries: 0,
+      defaultQuery: { beta: 'true' },
+    });
     const message = await withQuery.messages.create({ model: 'm', max_tokens: 10, tools, messages: [question] });
     expect(message.stop_reason).toBe('tool_use');
     expect(server.requests[0]?.path).toBe('/v1/messages?beta=true');

@@ -29,6 +29,6 @@ describe('createInMemoryServerPair', () => {
   it('stops answering once closed', async () => {
     const pair = await createInMemoryServerPair(echoServer(), { clientName: 'closer' });
     await pair.close();
-    await expect(pair.client.listTools()).rejects.toThrow();
+    await expect(pair.client.callTool({ name: 'echo', arguments: { text: 'late' } })).rejects.toThrow();
   });
 });

@@ -24,7 +24,12 @@ describe('loadScript', () => {
       'ok.json',
       JSON.stringify({
         fallbackText: 'nothing',
-        scenarios: [{ match: 'add (\\d+)', turns: [{ toolCalls: [{ name: 'calc__add', arguments: { a: 1 } }] }, { text: 'done' }] }],
+        scenarios: [
+          {
+            match: 'add (\\d+)',
+            turns: [{ toolCalls: [{ name: 'calc__add', arguments: { a: 1 } }] }, { text: 'done' }],
+          },
+        ],
       }),
     );
     const script = await loadScript(path);
@@ -33,7 +38,10 @@ describe('loadScript', () => {
   });
 
   it('names the file and the key path of a wrong value', async () => {
-    const path = await write('bad.json', JSON.stringify({ scenarios: [{ turns: [{ text: 'a' }, { toolCalls: [{ name: 5 }] }] }] }));
+    const path = await write(
+      'bad.json',
+      JSON.stringify({ scenarios: [{ turns: [{ text: 'a' }, { toolCalls: [{ name: 5 }] }] }] }),
+    );
     const error = await loadScript(path).catch((caught: Error) => caught);
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toContain(path);
@@ -61,7 +69,9 @@ describe('loadScript', () => {
   });
 
   it('validates a script given as a value', () => {
-    expect(() => parseScript({ scenarios: 'no' }, 'inline script')).toThrow(/Invalid script inline script:\n {2}scenarios:/);
+    expect(() => parseScript({ scenarios: 'no' }, 'inline script')).toThrow(
+      /Invalid script inline script:\n {2}scenarios:/,
+    );
     expect(parseScript({ scenarios: [] })).toEqual({ scenarios: [] });
   });
 });

@@ -8,7 +8,10 @@ const script: Script = {
     {
       match: 'add (\\d+) and (\\d+)',
       turns: [
-        { text: 'Let me add those.', toolCalls: [{ name: 'calc__add', arguments: { a: '{{match.1}}', b: '{{match.2}}' } }] },
+        {
+          text: 'Let me add those.',
+          toolCalls: [{ name: 'calc__add', arguments: { a: '{{match.1}}', b: '{{match.2}}' } }],
+        },
         { expect: { lastToolResultIncludes: '5' }, text: 'The answer is {{lastToolResult}}.' },
       ],
     },
@@ -40,7 +43,12 @@ describe('createScriptedProvider', () => {
       messages: [
         ...firstRequest('add 2 and 3').messages,
         first.message,
-        { role: 'tool', results: [{ callId: 'call_0_0', toolName: 'calc__add', content: [{ type: 'text', text: '5' }], isError: false }] },
+        {
+          role: 'tool',
+          results: [
+            { callId: 'call_0_0', toolName: 'calc__add', content: [{ type: 'text', text: '5' }], isError: false },
+          ],
+        },
       ],
     });
     expect(second.stopReason).toBe('end');
@@ -67,11 +75,18 @@ describe('createScriptedProvider', () => {
     const provider = createScriptedProvider(script);
     const request = firstRequest('add 2 and 3');
     await provider.generate(request);
-    (request.messages[0]?.content[0] as { text: string }).text = 'changed afterwards';
+    const sent = request.messages[0];
+    if (sent?.role === 'user') sent.content = [{ type: 'text', text: 'changed afterwards' }];
     await provider.generate(firstRequest('add 1 and 1'));
     expect(provider.requests).toHaveLength(2);
-    expect(provider.requests[0]?.messages[0]?.content).toEqual([{ type: 'text', text: 'add 2 and 3' }]);
-    expect(provider.requests[1]?.messages[0]?.content).toEqual([{ type: 'text', text: 'add 1 and 1' }]);
+    expect(provider.requests[0]?.messages[0]).toEqual({
+      role: 'user',
+      content: [{ type: 'text', text: 'add 2 and 3' }],
+    });
+    expect(provider.requests[1]?.messages[0]).toEqual({
+      role: 'user',
+      content: [{ type: 'text', text: 'add 1 and 1' }],
+    });
   });
 
   it('throws a ProviderError for a failed expectation and for a scripted error', async () => {
@@ -81,7 +96,10 @@ describe('createScriptedProvider', () => {
       messages: [
         ...firstRequest('add 2 and 3').messages,
         { role: 'assistant', content: [{ type: 'tool-call', id: 'c', name: 'calc__add', argumentsText: '{}' }] },
-        { role: 'tool', results: [{ callId: 'c', toolName: 'calc__add', content: [{ type: 'text', text: 'NaN' }], isError: true }] },
+        {
+          role: 'tool',
+          results: [{ callId: 'c', toolName: 'calc__add', content: [{ type: 'text', text: 'NaN' }], isError: true }],
+        },
       ],
     };
     const failed = await provider.generate(wrongResult).catch((error: unknown) => error);

@@ -5,7 +5,13 @@
  * ProviderError. An aborted request rejects with the signal's reason.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import { type GenerateOptions, type LlmProvider, type ModelRequest, type ModelResponse, ProviderError } from '../types.js';
+import {
+  type GenerateOptions,
+  type LlmProvider,
+  type ModelRequest,
+  type ModelResponse,
+  ProviderError,
+} from '../types.js';
 import { readAnthropicStream } from './anthropic-stream-accumulator.js';
 import { fromAnthropicResponse } from './from-anthropic-response.js';
 import { mapAnthropicError } from './map-anthropic-error.js';

@@ -11,8 +11,8 @@ import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages
 import type { ErrorType } from '@anthropic-ai/sdk/resources/shared';
 import { type AssistantPart, type ModelResponse, ProviderError, type StopReason, type Usage } from '../types.js';
 import { mapAnthropicError } from './map-anthropic-error.js';
-import { type AnthropicUsageFields, mapAnthropicUsage } from './map-anthropic-usage.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
+import { type AnthropicUsageFields, mapAnthropicUsage } from './map-anthropic-usage.js';
 
 export type AnthropicStreamEvent =
   | RawMessageStreamEvent
@@ -55,7 +55,13 @@ export class AnthropicStreamAccumulator {
         const block = event.content_block;
         if (block.type === 'text') this.#blocks.set(event.index, { kind: 'text', text: block.text });
         else if (block.type === 'tool_use') {
-          this.#blocks.set(event.index, { kind: 'tool', id: block.id, name: block.name, json: '', startInput: block.input });
+          this.#blocks.set(event.index, {
+            kind: 'tool',
+            id: block.id,
+            name: block.name,
+            json: '',
+            startInput: block.input,
+          });
         } else this.#blocks.set(event.index, { kind: 'other' });
         return;
       }
@@ -131,5 +137,8 @@ function argumentsText(block: { json: string; startInput: unknown }): string {
 }
 
 function outOfOrder(what: string): ProviderError {
-  return new ProviderError(`The Anthropic stream is out of order: ${what}.`, { provider: 'anthropic', retryable: true });
+  return new ProviderError(`The Anthropic stream is out of order: ${what}.`, {
+    provider: 'anthropic',
+    retryable: true,
+  });
 }

@@ -14,7 +14,12 @@ export function fromAnthropicResponse(message: Message): ModelResponse {
     if (block.type === 'text') {
       if (block.text !== '') content.push({ type: 'text', text: block.text });
     } else if (block.type === 'tool_use') {
-      content.push({ type: 'tool-call', id: block.id, name: block.name, argumentsText: JSON.stringify(block.input ?? {}) });
+      content.push({
+        type: 'tool-call',
+        id: block.id,
+        name: block.name,
+        argumentsText: JSON.stringify(block.input ?? {}),
+      });
     }
   }
   return {

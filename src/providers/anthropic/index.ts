@@ -1,5 +1,5 @@
 /** The Anthropic provider adapter: the provider factory and its pure mappings (for tests and tracing). */
-export { applyAnthropicCacheControl, maxAnthropicCacheBreakpoints } from './apply-anthropic-cache-control.js';
+
 export {
   type AnthropicProviderOptions,
   createAnthropicProvider,
@@ -11,6 +11,7 @@ export {
   type AnthropicStreamEvent,
   readAnthropicStream,
 } from './anthropic-stream-accumulator.js';
+export { applyAnthropicCacheControl, maxAnthropicCacheBreakpoints } from './apply-anthropic-cache-control.js';
 export { fromAnthropicResponse } from './from-anthropic-response.js';
 export { mapAnthropicError } from './map-anthropic-error.js';
 export { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';

@@ -39,7 +39,8 @@ export function mapAnthropicError(error: unknown, context: AnthropicErrorContext
   if (error instanceof APIError) {
     const status = error.status;
     const type = error.type ?? undefined;
-    const retryable = (status !== undefined && retryableStatuses.has(status)) || (type !== undefined && retryableTypes.has(type));
+    const retryable =
+      (status !== undefined && retryableStatuses.has(status)) || (type !== undefined && retryableTypes.has(type));
     const label = [status, type].filter((part) => part !== undefined).join(' ');
     const detail = error.apiMessage ?? error.message;
     return new ProviderError(`Anthropic API error ${label}: ${detail}. ${hint(status, type)}`, {
@@ -57,10 +58,13 @@ function hint(status: number | undefined, type: string | undefined): string {
   if (status === 401 || type === 'authentication_error') return 'Check ANTHROPIC_API_KEY (or the apiKey option).';
   if (status === 403 || type === 'permission_error') return 'The API key is not allowed to use this model or feature.';
   if (status === 404 || type === 'not_found_error') return 'Check the model name, and that the base URL has no /v1.';
-  if (status === 413 || type === 'request_too_large') return 'The request is too large: shorten the conversation or tool output.';
-  if (status === 429 || type === 'rate_limit_error') return 'Rate limited: wait and try again, or lower the request rate.';
+  if (status === 413 || type === 'request_too_large')
+    return 'The request is too large: shorten the conversation or tool output.';
+  if (status === 429 || type === 'rate_limit_error')
+    return 'Rate limited: wait and try again, or lower the request rate.';
   if (status === 529 || type === 'overloaded_error') return 'Anthropic is overloaded: try again shortly.';
-  if ((status !== undefined && status >= 500) || type === 'api_error') return 'Anthropic had a server error: try again.';
+  if ((status !== undefined && status >= 500) || type === 'api_error')
+    return 'Anthropic had a server error: try again.';
   if (status === 400 || type === 'invalid_request_error') return 'The API rejected the request as sent.';
   return 'See the message for what failed.';
 }

@@ -102,7 +102,9 @@ function convertMessage(message: Message): { role: 'user' | 'assistant'; content
 function toContentBlock(part: TextPart | ImagePart): (TextBlockParam | ImageBlockParam)[] {
   if (part.type === 'text') return part.text === '' ? [] : [{ type: 'text', text: part.text }];
   if (!imageMediaTypes.has(part.mimeType)) {
-    return [{ type: 'text', text: `[image of type ${part.mimeType} omitted: Anthropic accepts jpeg, png, gif and webp]` }];
+    return [
+      { type: 'text', text: `[image of type ${part.mimeType} omitted: Anthropic accepts jpeg, png, gif and webp]` },
+    ];
   }
   const mediaType = part.mimeType as 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
   return [{ type: 'image', source: { type: 'base64', media_type: mediaType, data: part.data } }];
@@ -112,7 +114,9 @@ function toContentBlock(part: TextPart | ImagePart): (TextBlockParam | ImageBloc
 function parseArguments(argumentsText: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(argumentsText);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }
@@ -120,7 +124,10 @@ function parseArguments(argumentsText: string): Record<string, unknown> {
 
 /** Anthropic requires tool_result blocks before any other content of a user message. */
 function toolResultsFirst(blocks: ContentBlockParam[]): ContentBlockParam[] {
-  return [...blocks.filter((block) => block.type === 'tool_result'), ...blocks.filter((block) => block.type !== 'tool_result')];
+  return [
+    ...blocks.filter((block) => block.type === 'tool_result'),
+    ...blocks.filter((block) => block.type !== 'tool_result'),
+  ];
 }
 
 /** Vendor-only options from `providerOptions.anthropic` (e.g. temperature, metadata), minus owned keys. */

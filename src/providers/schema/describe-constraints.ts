@@ -6,7 +6,7 @@
  * would then reject the call. Moving it into the description keeps the rule in front of the model.
  */
 
-import type { JsonObject } from './json-value.js';
+import { isPlainObject, type JsonObject } from './json-value.js';
 
 /**
  * Longest text one described keyword may take. A huge `if/then/else` would otherwise cost more tokens
@@ -17,14 +17,14 @@ export const MAX_DESCRIBED_VALUE_LENGTH = 600;
 /** What one schema node gained while being normalised: plain sentences and keywords moved out. */
 export class DescriptionAdditions {
   private readonly sentences: string[] = [];
-  private readonly constraints: string[] = [];
+  private readonly constraints: [keyword: string, text: string][] = [];
 
   addSentence(sentence: string): void {
     this.sentences.push(sentence);
   }
 
   addConstraint(keyword: string, value: unknown): void {
-    this.constraints.push(`${keyword}: ${formatDescribedValue(value)}`);
+    this.constraints.push([keyword, `${keyword}: ${formatDescribedValue(value)}`]);
   }
 
   get isEmpty(): boolean {
@@ -36,13 +36,38 @@ export class DescriptionAdditions {
     const lines: string[] = [];
     if (typeof description === 'string' && description.trim() !== '') lines.push(description.trim());
     lines.push(...this.sentences);
-    if (this.constraints.length > 0) lines.push(`Constraints: ${this.constraints.join('; ')}`);
+    if (this.constraints.length > 0) {
+      // Sorted, so the text does not depend on the order the server wrote its keywords in.
+      const sorted = [...this.constraints].sort(([left], [right]) => compareKeywords(left, right));
+      lines.push(`Constraints: ${sorted.map(([, text]) => text).join('; ')}`);
+    }
     return lines.length > 0 ? lines.join('\n') : undefined;
   }
 }
 
+/** `if`, `then` and `else` read in that order; everything else alphabetically. */
+const CONDITIONAL_ORDER = ['if', 'then', 'else'];
+
+function compareKeywords(left: string, right: string): number {
+  const leftRank = CONDITIONAL_ORDER.indexOf(left);
+  const rightRank = CONDITIONAL_ORDER.indexOf(right);
+  if (leftRank !== -1 || rightRank !== -1) {
+    return (leftRank === -1 ? CONDITIONAL_ORDER.length : leftRank) - (rightRank === -1 ? CONDITIONAL_ORDER.length : rightRank);
+  }
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+/** Object keys sorted at every level (array order kept), so the text is the same for any key order. */
+function sortedJson(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedJson);
+  if (!isPlainObject(value)) return value;
+  const sorted: JsonObject = {};
+  for (const key of Object.keys(value).sort()) sorted[key] = sortedJson(value[key]);
+  return sorted;
+}
+
 export function formatDescribedValue(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  const text = typeof value === 'string' ? value : JSON.stringify(sortedJson(value));
   if (text === undefined) return String(value);
   return text.length > MAX_DESCRIBED_VALUE_LENGTH ? `${text.slice(0, MAX_DESCRIBED_VALUE_LENGTH)}…` : text;
 }

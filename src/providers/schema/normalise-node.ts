@@ -8,7 +8,7 @@
  */
 
 import { DescriptionAdditions, formatDescribedValue } from './describe-constraints.js';
-import { isPlainObject, type JsonObject, jsonTypeOf, typeList } from './json-value.js';
+import { isPlainObject, type JsonObject, jsonEqual, jsonTypeOf, typeList } from './json-value.js';
 import { mergeAllOf } from './merge-all-of.js';
 import { orderSchemaKeys } from './schema-key-order.js';
 import type { DefinitionRegistry, SchemaDefinition } from './schema-references.js';
@@ -88,7 +88,7 @@ export function normaliseSchemaNode(input: unknown, context: NormaliseContext, p
       const { enum: values, ...rest } = node;
       additions.addConstraint('one of', values);
       moved.push('enum');
-      node = rest;
+      node = 'type' in rest ? rest : { ...rest, ...typeOfValues(values as unknown[]) };
     }
   }
   node = normaliseType(node, additions, moved);
@@ -252,18 +252,32 @@ function normaliseType(node: JsonObject, additions: DescriptionAdditions, moved:
   return { ...rest, type: valid.length === 1 ? valid[0] : valid };
 }
 
+/** A value quoted as JSON, so `"true"` and `true` read differently. */
+function formatDescribedLiteral(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : formatDescribedValue(value);
+}
+
+/** `type` for a list of literal values (used when their enum must be described instead). */
+function typeOfValues(values: unknown[]): JsonObject {
+  const types = [...new Set(values.map(jsonTypeOf))];
+  const merged = types.includes('number') ? types.filter((type) => type !== 'integer') : types;
+  const valid = merged.filter((type) => TYPE_NAMES.has(type));
+  if (valid.length === 0) return {};
+  return { type: valid.length === 1 ? valid[0] : valid };
+}
+
 function describeAnnotations(node: JsonObject, rules: SchemaRules, additions: DescriptionAdditions): JsonObject {
   const result = { ...node };
   if (rules.defaults === 'describe') {
-    if ('default' in result) additions.addSentence(`Default: ${formatDescribedValue(result.default)}.`);
+    if ('default' in result) additions.addSentence(`Default: ${formatDescribedLiteral(result.default)}.`);
     if (Array.isArray(result.examples)) {
-      additions.addSentence(`Examples: ${result.examples.map(formatDescribedValue).join(', ')}.`);
+      additions.addSentence(`Examples: ${result.examples.map(formatDescribedLiteral).join(', ')}.`);
     }
     delete result.default;
     delete result.examples;
   }
   // `example` is OpenAPI's spelling, not JSON Schema's: no target takes it as a keyword.
-  if ('example' in result) additions.addSentence(`Example: ${formatDescribedValue(result.example)}.`);
+  if ('example' in result) additions.addSentence(`Example: ${formatDescribedLiteral(result.example)}.`);
   if (result.deprecated === true) additions.addSentence('Deprecated.');
   delete result.example;
   delete result.deprecated;
@@ -301,9 +315,25 @@ function normaliseChildren(
     delete node.additionalProperties;
   }
   if (node.items === true) delete node.items;
-  else if (isPlainObject(node.items)) node.items = child(node.items, `${path}/items`);
+  else if (node.items === false) {
+    // "Nothing beyond the listed items" is exactly a maximum length, which every target accepts.
+    const listed = Array.isArray(node.prefixItems) ? node.prefixItems.length : 0;
+    node.maxItems = typeof node.maxItems === 'number' ? Math.min(node.maxItems, listed) : listed;
+    delete node.items;
+  } else if (isPlainObject(node.items)) node.items = child(node.items, `${path}/items`);
   if (Array.isArray(node.prefixItems)) {
     node.prefixItems = node.prefixItems.map((item, index) => child(item, `${path}/prefixItems/${index}`));
+    if (!context.rules.keywords.has('prefixItems') && 'items' in node) {
+      // Without the listed items, `items` would apply to every item: describe it with them.
+      additions.addConstraint('items after the listed ones', node.items);
+      moved.push('items');
+      delete node.items;
+    }
+  }
+  if (isPlainObject(node.patternProperties) && !context.rules.keywords.has('patternProperties')) {
+    widenForPatternProperties(node, node.patternProperties, (schema, pattern) =>
+      child(schema, `${path}/patternProperties/${escapePointerSegment(pattern)}`),
+    );
   }
   for (const keyword of SUBSCHEMA_LISTS) {
     const branches = node[keyword];
@@ -317,6 +347,26 @@ function normaliseChildren(
     }
   }
   return node;
+}
+
+/**
+ * `patternProperties` is about to be described; keys it matched now fall under `additionalProperties`,
+ * which must accept their values or the schema would reject arguments the server accepts.
+ */
+function widenForPatternProperties(
+  node: JsonObject,
+  patterns: JsonObject,
+  normalise: (schema: unknown, pattern: string) => JsonObject,
+): void {
+  const additional = node.additionalProperties;
+  if (additional === undefined || additional === true) return;
+  const accepted: JsonObject[] = isPlainObject(additional) ? [additional] : [];
+  for (const [pattern, schema] of Object.entries(patterns)) {
+    const normalised = normalise(schema, pattern);
+    if (!accepted.some((known) => jsonEqual(known, normalised))) accepted.push(normalised);
+  }
+  if (accepted.some((schema) => Object.keys(schema).length === 0)) delete node.additionalProperties;
+  else node.additionalProperties = accepted.length === 1 ? accepted[0] : { anyOf: accepted };
 }
 
 function moveUnsupportedKeywords(

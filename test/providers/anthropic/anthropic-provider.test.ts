@@ -31,7 +31,11 @@ const tools: ToolDefinition[] = [
   {
     name: 'weather__get',
     description: 'Weather for a city',
-    inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { city: { type: 'string' } } },
+    inputSchema: {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { city: { type: 'string' } },
+    },
   },
   { name: 'camera__snap', description: 'Take a picture', inputSchema: { type: 'object' } },
 ];
@@ -54,7 +58,13 @@ describe('createAnthropicProvider against the mock LLM server', () => {
   });
 
   function provider(overrides: { maxRetries?: number } = {}) {
-    return createAnthropicProvider({ model: 'claude-test', apiKey: 'test-key', baseUrl: server.url, maxRetries: 0, ...overrides });
+    return createAnthropicProvider({
+      model: 'claude-test',
+      apiKey: 'test-key',
+      baseUrl: server.url,
+      maxRetries: 0,
+      ...overrides,
+    });
   }
 
   for (const stream of [false, true]) {
@@ -62,14 +72,21 @@ describe('createAnthropicProvider against the mock LLM server', () => {
       const anthropic = provider();
       const sentBodies: unknown[] = [];
       const deltas: string[] = [];
-      const options = { stream, onTextDelta: (text: string) => deltas.push(text), onProviderRequest: (body: unknown) => sentBodies.push(body) };
+      const options = {
+        stream,
+        onTextDelta: (text: string) => deltas.push(text),
+        onProviderRequest: (body: unknown) => sentBodies.push(body),
+      };
       const first = await anthropic.generate({ system: 'Be brief.', tools, messages: [question] }, options);
 
       expect(first.stopReason).toBe('tool-calls');
       const [text, weatherCall, cameraCall] = first.message.content;
       expect(text).toEqual({ type: 'text', text: 'Checking Paris.' });
       expect(weatherCall).toMatchObject({ type: 'tool-call', id: 'call_0_0', name: 'weather__get' });
-      expect(weatherCall?.type === 'tool-call' && JSON.parse(weatherCall.argumentsText)).toEqual({ city: 'Paris', days: 2 });
+      expect(weatherCall?.type === 'tool-call' && JSON.parse(weatherCall.argumentsText)).toEqual({
+        city: 'Paris',
+        days: 2,
+      });
       expect(cameraCall).toEqual({ type: 'tool-call', id: 'call_0_1', name: 'camera__snap', argumentsText: '{}' });
       expect(first.usage?.inputTokens).toBeGreaterThan(0);
       if (stream) expect(deltas.join('')).toBe('Checking Paris.');
@@ -84,11 +101,19 @@ describe('createAnthropicProvider against the mock LLM server', () => {
           {
             role: 'tool',
             results: [
-              { callId: 'call_0_0', toolName: 'weather__get', content: [{ type: 'text', text: 'sunny' }], isError: false },
+              {
+                callId: 'call_0_0',
+                toolName: 'weather__get',
+                content: [{ type: 'text', text: 'sunny' }],
+                isError: false,
+              },
               {
                 callId: 'call_0_1',
                 toolName: 'camera__snap',
-                content: [{ type: 'image', data: png, mimeType: 'image/png' }, { type: 'text', text: 'lens dirty' }],
+                content: [
+                  { type: 'image', data: png, mimeType: 'image/png' },
+                  { type: 'text', text: 'lens dirty' },
+                ],
                 isError: true,
               },
             ],
@@ -132,7 +157,9 @@ describe('createAnthropicProvider against the mock LLM server', () => {
 
   it('maps a scripted 429 to a retryable ProviderError, without retrying when maxRetries is 0', async () => {
     const busy: ModelRequest = { tools, messages: [{ role: 'user', content: [{ type: 'text', text: 'busy?' }] }] };
-    const error = await provider().generate(busy).catch((caught: unknown) => caught);
+    const error = await provider()
+      .generate(busy)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).details).toMatchObject({ provider: 'anthropic', status: 429, retryable: true });
     expect((error as ProviderError).message).toContain('Rate limit reached for requests');
@@ -183,10 +210,12 @@ describe('createAnthropicProvider against the mock LLM server', () => {
     const bodies: { max_tokens: number }[] = [];
     const collect = { onProviderRequest: (body: unknown) => bodies.push(body as { max_tokens: number }) };
     await provider().generate({ tools, messages: [question] }, collect);
-    await createAnthropicProvider({ model: 'claude-test', apiKey: 'k', baseUrl: server.url, maxOutputTokens: 1000 }).generate(
-      { tools, messages: [question] },
-      collect,
-    );
+    await createAnthropicProvider({
+      model: 'claude-test',
+      apiKey: 'k',
+      baseUrl: server.url,
+      maxOutputTokens: 1000,
+    }).generate({ tools, messages: [question] }, collect);
     await provider().generate({ tools, messages: [question], maxOutputTokens: 55 }, collect);
     expect(bodies.map((body) => body.max_tokens)).toEqual([4096, 1000, 55]);
   });

@@ -36,12 +36,20 @@ const toolTurn = events([
   { type: 'ping' },
   { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'check.' } },
   { type: 'content_block_stop', index: 0 },
-  { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_1', name: 'weather__get', input: {} } },
+  {
+    type: 'content_block_start',
+    index: 1,
+    content_block: { type: 'tool_use', id: 'toolu_1', name: 'weather__get', input: {} },
+  },
   { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"ci' } },
   { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: 'ty": "Par' } },
   { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: 'is"}' } },
   { type: 'content_block_stop', index: 1 },
-  { type: 'content_block_start', index: 2, content_block: { type: 'tool_use', id: 'toolu_2', name: 'clock__now', input: {} } },
+  {
+    type: 'content_block_start',
+    index: 2,
+    content_block: { type: 'tool_use', id: 'toolu_2', name: 'clock__now', input: {} },
+  },
   { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '' } },
   { type: 'content_block_stop', index: 2 },
   { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 42 } },
@@ -101,7 +109,11 @@ describe('AnthropicStreamAccumulator', () => {
     const accumulator = new AnthropicStreamAccumulator();
     accumulator.add(start);
     expect(() =>
-      accumulator.add({ type: 'content_block_delta', index: 5, delta: { type: 'text_delta', text: 'x' } } as AnthropicStreamEvent),
+      accumulator.add({
+        type: 'content_block_delta',
+        index: 5,
+        delta: { type: 'text_delta', text: 'x' },
+      } as AnthropicStreamEvent),
     ).toThrow('content block 5');
   });
 });

@@ -17,13 +17,17 @@ function body(type: string, message: string) {
 
 describe('mapAnthropicError', () => {
   it('keeps the status and marks 429, 529 and 5xx retryable', () => {
-    const rateLimited = mapAnthropicError(new RateLimitError(429, body('rate_limit_error', 'Too many'), undefined, new Headers()));
+    const rateLimited = mapAnthropicError(
+      new RateLimitError(429, body('rate_limit_error', 'Too many'), undefined, new Headers()),
+    );
     expect(rateLimited).toBeInstanceOf(ProviderError);
     expect(rateLimited.details).toMatchObject({ provider: 'anthropic', status: 429, retryable: true });
     expect(rateLimited.message).toContain('Too many');
     expect(rateLimited.message).toContain('Rate limited');
 
-    const overloaded = mapAnthropicError(new OverloadedError(529, body('overloaded_error', 'Overloaded'), undefined, new Headers()));
+    const overloaded = mapAnthropicError(
+      new OverloadedError(529, body('overloaded_error', 'Overloaded'), undefined, new Headers()),
+    );
     expect(overloaded.details).toMatchObject({ status: 529, retryable: true });
     const server = mapAnthropicError(new APIError(500, body('api_error', 'Internal'), undefined, new Headers()));
     expect(server.details).toMatchObject({ status: 500, retryable: true });
@@ -35,7 +39,9 @@ describe('mapAnthropicError', () => {
     );
     expect(unauthorised.details).toMatchObject({ status: 401, retryable: false });
     expect(unauthorised.message).toContain('ANTHROPIC_API_KEY');
-    const badRequest = mapAnthropicError(new BadRequestError(400, body('invalid_request_error', 'bad'), undefined, new Headers()));
+    const badRequest = mapAnthropicError(
+      new BadRequestError(400, body('invalid_request_error', 'bad'), undefined, new Headers()),
+    );
     expect(badRequest.details).toMatchObject({ status: 400, retryable: false });
   });
 

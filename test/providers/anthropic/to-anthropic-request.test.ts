@@ -31,7 +31,15 @@ function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
   return {
     system: 'You are terse.',
     tools: [
-      { name: 'files__read', description: 'Read a file', inputSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { path: { type: 'string' } } } },
+      {
+        name: 'files__read',
+        description: 'Read a file',
+        inputSchema: {
+          $schema: 'https://json-schema.org/draft/2020-12/schema',
+          type: 'object',
+          properties: { path: { type: 'string' } },
+        },
+      },
       { name: 'clock__now', description: '', inputSchema: {} },
     ],
     messages: conversation,
@@ -42,7 +50,9 @@ function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
 describe('toAnthropicInputSchema', () => {
   it('gives an object root with properties and drops $schema and $id', () => {
     expect(toAnthropicInputSchema({})).toEqual({ type: 'object', properties: {} });
-    expect(toAnthropicInputSchema({ $id: 'x', $schema: 'y', type: 'object', required: ['a'], properties: { a: {} } })).toEqual({
+    expect(
+      toAnthropicInputSchema({ $id: 'x', $schema: 'y', type: 'object', required: ['a'], properties: { a: {} } }),
+    ).toEqual({
       type: 'object',
       required: ['a'],
       properties: { a: {} },
@@ -63,7 +73,11 @@ describe('toAnthropicRequest', () => {
     expect(body.stream).toBeUndefined();
     expect(body.system).toEqual([{ type: 'text', text: 'You are terse.', cache_control: { type: 'ephemeral' } }]);
     expect(body.tools).toEqual([
-      { name: 'files__read', description: 'Read a file', input_schema: { type: 'object', properties: { path: { type: 'string' } } } },
+      {
+        name: 'files__read',
+        description: 'Read a file',
+        input_schema: { type: 'object', properties: { path: { type: 'string' } } },
+      },
       { name: 'clock__now', input_schema: { type: 'object', properties: {} }, cache_control: { type: 'ephemeral' } },
     ]);
     expect(toAnthropicRequest(request({ maxOutputTokens: 99 }), { ...settings, stream: true })).toMatchObject({
@@ -100,15 +114,18 @@ describe('toAnthropicRequest', () => {
     expect(results?.[2]).toEqual({ type: 'text', text: 'And summarise.', cache_control: { type: 'ephemeral' } });
   });
 
-  it('places at most 4 cache breakpoints: last tool, system, last message, and the previous request\'s last message', () => {
+  it("places at most 4 cache breakpoints: last tool, system, last message, and the previous request's last message", () => {
     const body = toAnthropicRequest(request(), settings);
     const text = JSON.stringify(body);
     expect(text.match(/"cache_control"/g)).toHaveLength(4);
-    const messages = body.messages as (MessageParam & { content: Record<string, unknown>[] })[];
+    const messages = body.messages as unknown as { content: Record<string, unknown>[] }[];
     expect(messages[0]?.content.at(-1)?.cache_control).toEqual({ type: 'ephemeral' });
     expect(messages[1]?.content.some((block) => 'cache_control' in block)).toBe(false);
 
-    const single = toAnthropicRequest(request({ system: undefined, tools: [], messages: conversation.slice(0, 1) }), settings);
+    const single = toAnthropicRequest(
+      request({ system: undefined, tools: [], messages: conversation.slice(0, 1) }),
+      settings,
+    );
     expect(JSON.stringify(single).match(/"cache_control"/g)).toHaveLength(1);
     expect(single.system).toBeUndefined();
     expect(single.tools).toBeUndefined();
@@ -120,7 +137,13 @@ describe('toAnthropicRequest', () => {
         tools: [],
         messages: [
           { role: 'user', content: [{ type: 'text', text: 'one' }] },
-          { role: 'user', content: [{ type: 'text', text: '' }, { type: 'image', data: 'PHN2Zz4=', mimeType: 'image/svg+xml' }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: '' },
+              { type: 'image', data: 'PHN2Zz4=', mimeType: 'image/svg+xml' },
+            ],
+          },
           { role: 'assistant', content: [{ type: 'text', text: '' }] },
           { role: 'user', content: [{ type: 'text', text: 'two' }] },
         ],
@@ -138,7 +161,9 @@ describe('toAnthropicRequest', () => {
 
   it('passes vendor options from providerOptions.anthropic without letting them override owned keys', () => {
     const body = toAnthropicRequest(
-      request({ providerOptions: { anthropic: { temperature: 0.2, model: 'other', messages: [] }, openai: { seed: 1 } } }),
+      request({
+        providerOptions: { anthropic: { temperature: 0.2, model: 'other', messages: [] }, openai: { seed: 1 } },
+      }),
       settings,
     );
     expect(body).toMatchObject({ temperature: 0.2, model: 'claude-test' });
@@ -147,6 +172,8 @@ describe('toAnthropicRequest', () => {
   });
 
   it('is deterministic: the same request serialises to the same bytes', () => {
-    expect(JSON.stringify(toAnthropicRequest(request(), settings))).toBe(JSON.stringify(toAnthropicRequest(request(), settings)));
+    expect(JSON.stringify(toAnthropicRequest(request(), settings))).toBe(
+      JSON.stringify(toAnthropicRequest(request(), settings)),
+    );
   });
 });

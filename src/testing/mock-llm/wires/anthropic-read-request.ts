@@ -99,7 +99,9 @@ function readMessage(message: unknown, index: number, isLast: boolean): ReadMess
     return block as Block;
   });
   if (blocks.length === 0 && !(isLast && message.role === 'assistant')) {
-    throw new Error(`messages.${index}: all messages must have non-empty content except for the optional final assistant message`);
+    throw new Error(
+      `messages.${index}: all messages must have non-empty content except for the optional final assistant message`,
+    );
   }
   return { role: message.role, blocks };
 }

@@ -47,9 +47,14 @@ export const anthropicWire: MockWire = {
   },
   writeError(res, status, message) {
     const type = errorTypes[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
-    sendJson(res, status, { type: 'error', error: { type, message }, request_id: requestId() }, {
-      'request-id': requestId(),
-    });
+    sendJson(
+      res,
+      status,
+      { type: 'error', error: { type, message }, request_id: requestId() },
+      {
+        'request-id': requestId(),
+      },
+    );
   },
 };
 
@@ -104,7 +109,10 @@ function writeStream(res: ServerResponse, answer: TurnAnswer, view: Conversation
     index++;
   }
   for (const call of answer.toolCalls) {
-    send('content_block_start', { index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } });
+    send('content_block_start', {
+      index,
+      content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} },
+    });
     const json = Object.keys(call.arguments).length === 0 ? '' : JSON.stringify(call.arguments);
     const fragments = json === '' ? [''] : splitIntoChunks(json);
     for (const fragment of fragments) {

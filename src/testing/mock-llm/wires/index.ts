@@ -4,7 +4,9 @@
  */
 import type { MockWire } from '../wire.js';
 import { anthropicWire } from './anthropic.js';
+import { openAiChatWire } from './openai-chat.js';
+import { openAiResponsesWire } from './openai-responses.js';
 
 export function defaultWires(): MockWire[] {
-  return [anthropicWire];
+  return [anthropicWire, openAiChatWire, openAiResponsesWire];
 }

@@ -116,20 +116,25 @@ function readTools(tools: unknown): string[] {
 
 function readMessage(message: unknown, index: number): ChatMessage {
   const where = `messages[${index}]`;
-  if (!isRecord(message) || typeof message.role !== 'string') throw new Error(`Missing required parameter: '${where}.role'.`);
+  if (!isRecord(message) || typeof message.role !== 'string')
+    throw new Error(`Missing required parameter: '${where}.role'.`);
   const { role, content } = message;
   if (!['system', 'developer', 'user', 'assistant', 'tool'].includes(role)) {
-    throw new Error(`Invalid value: '${role}'. Supported values are: 'system', 'assistant', 'user', 'tool', 'developer'.`);
+    throw new Error(
+      `Invalid value: '${role}'. Supported values are: 'system', 'assistant', 'user', 'tool', 'developer'.`,
+    );
   }
   const hasCalls = Array.isArray(message.tool_calls) && message.tool_calls.length > 0;
   if (content === null || content === undefined) {
-    if (!(role === 'assistant' && hasCalls)) throw new Error(`Invalid value for '${where}.content': expected a string, got null.`);
+    if (!(role === 'assistant' && hasCalls))
+      throw new Error(`Invalid value for '${where}.content': expected a string, got null.`);
   } else if (typeof content !== 'string') {
     if (!Array.isArray(content)) throw new Error(`Invalid type for '${where}.content': expected a string or an array.`);
     for (const [partIndex, part] of content.entries()) checkPart(part, role, `${where}.content[${partIndex}]`);
   }
   if (role === 'assistant' && message.tool_calls !== undefined) {
-    if (!Array.isArray(message.tool_calls)) throw new Error(`Invalid type for '${where}.tool_calls': expected an array.`);
+    if (!Array.isArray(message.tool_calls))
+      throw new Error(`Invalid type for '${where}.tool_calls': expected an array.`);
     for (const [callIndex, call] of message.tool_calls.entries()) {
       const valid =
         isRecord(call) &&
@@ -138,7 +143,10 @@ function readMessage(message: unknown, index: number): ChatMessage {
         isRecord(call.function) &&
         typeof call.function.name === 'string' &&
         typeof call.function.arguments === 'string';
-      if (!valid) throw new Error(`Invalid value for '${where}.tool_calls[${callIndex}]': expected {id, type, function: {name, arguments: string}}.`);
+      if (!valid)
+        throw new Error(
+          `Invalid value for '${where}.tool_calls[${callIndex}]': expected {id, type, function: {name, arguments: string}}.`,
+        );
     }
   }
   if (role === 'tool' && typeof message.tool_call_id !== 'string') {
@@ -155,11 +163,15 @@ function checkPart(part: unknown, role: string, where: string): void {
   }
   if (part.type === 'image_url') {
     if (role !== 'user') {
-      throw new Error(`Image URLs are only allowed for messages with role 'user', but this message with role '${role}' contains an image URL.`);
+      throw new Error(
+        `Image URLs are only allowed for messages with role 'user', but this message with role '${role}' contains an image URL.`,
+      );
     }
     const url = isRecord(part.image_url) ? part.image_url.url : undefined;
     if (typeof url !== 'string' || !imageUrlPattern.test(url)) {
-      throw new Error(`Invalid '${where}.image_url.url': expected a URL or a base64 data URL of a png, jpeg, gif or webp image.`);
+      throw new Error(
+        `Invalid '${where}.image_url.url': expected a URL or a base64 data URL of a png, jpeg, gif or webp image.`,
+      );
     }
     return;
   }
@@ -175,7 +187,9 @@ function checkToolPairing(messages: ChatMessage[]): void {
     for (const next of messages.slice(index + 1)) {
       if (next.role !== 'tool') break;
       if (!callIds.includes(String(next.tool_call_id))) {
-        throw new Error("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.");
+        throw new Error(
+          "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+        );
       }
       answered.add(String(next.tool_call_id));
     }
@@ -190,7 +204,9 @@ function checkToolPairing(messages: ChatMessage[]): void {
     if (message.role !== 'tool') continue;
     const previous = messages.slice(0, index).findLast((candidate) => candidate.role !== 'tool');
     if (previous?.role !== 'assistant' || !Array.isArray(previous.tool_calls)) {
-      throw new Error("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.");
+      throw new Error(
+        "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+      );
     }
   }
 }

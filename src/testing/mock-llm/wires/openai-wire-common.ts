@@ -32,9 +32,14 @@ export function checkBearerAuth(req: IncomingMessage): string | undefined {
 
 export function writeOpenAiError(res: ServerResponse, status: number, message: string): void {
   const kind = errorKinds[status] ?? { type: status >= 500 ? 'server_error' : 'invalid_request_error', code: null };
-  sendJson(res, status, { error: { message, type: kind.type, param: null, code: kind.code } }, {
-    'x-request-id': requestId(),
-  });
+  sendJson(
+    res,
+    status,
+    { error: { message, type: kind.type, param: null, code: kind.code } },
+    {
+      'x-request-id': requestId(),
+    },
+  );
 }
 
 /** Throws what the real API answers for a function tool it rejects; `where` names the field. */
@@ -79,7 +84,11 @@ function strictProblem(schema: unknown, context: string[]): string | undefined {
   }
   for (const keyword of ['items', 'anyOf', '$defs'] as const) {
     const child = schema[keyword];
-    const children = Array.isArray(child) ? child : isRecord(child) && keyword === '$defs' ? Object.values(child) : [child];
+    const children = Array.isArray(child)
+      ? child
+      : isRecord(child) && keyword === '$defs'
+        ? Object.values(child)
+        : [child];
     for (const [index, value] of children.entries()) {
       const problem = strictProblem(value, [...context, keyword, String(index)]);
       if (problem) return problem;

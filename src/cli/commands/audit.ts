@@ -1,0 +1,171 @@
+/**
+ * `mcp-host audit`: reads the audit log back for people (a table) or scripts (`--json`, one record per line), with
+ * filters, and `--follow` to watch calls as they happen. Exit codes: 0 ok (also when there is no log yet), 1 the
+ * log could not be read, 2 a usage error.
+ */
+
+import { Command, type ErrorOptions as CommanderErrorOptions } from 'commander';
+import { resolveAuditLogPath } from '../../audit/audit-log-path.js';
+import type { AuditRecord } from '../../audit/audit-record.js';
+import { followAuditLog } from '../../audit/follow-audit-log.js';
+import { formatAuditHeader, formatAuditRow, formatAuditTable } from '../../audit/format-audit-record.js';
+import { type AuditLogFilter, readAuditLog } from '../../audit/read-audit-log.js';
+import { resolveStateDir } from '../../config/state-dir.js';
+
+export const USAGE_EXIT_CODE = 2;
+export const FAILURE_EXIT_CODE = 1;
+
+/** Commander reports usage errors with exit code 1; mcp-host promises 2 for them. Runtime failures pass 1 explicitly. */
+export class UsageErrorCommand extends Command {
+  override createCommand(name?: string): Command {
+    return new UsageErrorCommand(name);
+  }
+
+  override error(message: string, errorOptions?: CommanderErrorOptions): never {
+    return super.error(message, { ...errorOptions, exitCode: errorOptions?.exitCode ?? USAGE_EXIT_CODE });
+  }
+}
+
+export interface AuditCommandDependencies {
+  /** Default `process.stdout`. */
+  stdout?: NodeJS.WritableStream;
+  /** Default `process.stderr`. */
+  stderr?: NodeJS.WritableStream;
+  /** Default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Default `process.cwd()`. */
+  cwd?: string;
+  /** Ends `--follow`. Default: the first SIGINT or SIGTERM. */
+  signal?: AbortSignal;
+  /** Default `() => new Date()`; `--since 1h` counts back from it. */
+  now?: () => Date;
+}
+
+const DURATION_UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** `--since`: a duration back from now (`30m`, `1h`, `2d`, `1w`, `90s`) or a date (`2025-01-31`, ISO 8601). */
+export function parseSince(text: string, now: Date): Date | undefined {
+  const duration = /^(\d+(?:\.\d+)?)\s*([smhdw])$/i.exec(text.trim());
+  if (duration !== null) {
+    const unit = DURATION_UNITS[duration[2]!.toLowerCase()]!;
+    return new Date(now.getTime() - Number(duration[1]) * unit);
+  }
+  if (!/^\d{4}-\d{2}-\d{2}/.test(text.trim())) return undefined;
+  const parsed = Date.parse(text);
+  return Number.isNaN(parsed) ? undefined : new Date(parsed);
+}
+
+interface AuditOptions {
+  since?: string;
+  server?: string;
+  tool?: string;
+  json?: boolean;
+  follow?: boolean;
+  stateDir?: string;
+  auditFile?: string;
+}
+
+export function createAuditCommand(dependencies: AuditCommandDependencies = {}): Command {
+  const command = new UsageErrorCommand('audit');
+  command
+    .description(
+      'Show the audit log: every tool call with its decision and outcome, server starts and exits, trust changes',
+    )
+    .option('--since <when>', 'only records since a duration ago (30m, 1h, 2d) or a date (2025-01-31, ISO 8601)')
+    .option('--server <name>', 'only records of this server')
+    .option('--tool <pattern>', 'only records of tools matching this glob (namespaced or server name, e.g. "fs__*")')
+    .option('--json', 'one JSON record per line instead of a table')
+    .option('-f, --follow', 'keep printing records as they are written (Ctrl-C to stop)')
+    .option('--state-dir <dir>', 'the state folder (default: $MCP_HOST_STATE_DIR, else $XDG_STATE_HOME/mcp-host)')
+    .option(
+      '--audit-file <path>',
+      'the audit log (default: $MCP_HOST_AUDIT_FILE, else audit.jsonl in the state folder)',
+    )
+    .action(async (_options: AuditOptions, self: Command) => {
+      await runAudit(self, self.optsWithGlobals<AuditOptions>(), dependencies);
+    });
+  return command;
+}
+
+async function runAudit(
+  command: Command,
+  options: AuditOptions,
+  dependencies: AuditCommandDependencies,
+): Promise<void> {
+  const stdout = dependencies.stdout ?? process.stdout;
+  const stderr = dependencies.stderr ?? process.stderr;
+  const env = dependencies.env ?? process.env;
+  const cwd = dependencies.cwd ?? process.cwd();
+  const now = dependencies.now?.() ?? new Date();
+
+  const filter: AuditLogFilter = {};
+  if (options.since !== undefined) {
+    const since = parseSince(options.since, now);
+    if (since === undefined) {
+      command.error(
+        `error: --since expects a duration such as 30m, 1h or 2d, or a date such as 2025-01-31 or 2025-01-31T12:00:00Z; got "${options.since}".`,
+      );
+    }
+    filter.since = since;
+  }
+  if (options.server !== undefined) filter.server = options.server;
+  if (options.tool !== undefined) filter.tool = options.tool;
+
+  const stateDir = resolveStateDir({ ...(options.stateDir === undefined ? {} : { flag: options.stateDir }), env, cwd });
+  const file = resolveAuditLogPath({
+    ...(options.auditFile === undefined ? {} : { flag: options.auditFile }),
+    stateDir,
+    env,
+    cwd,
+  });
+
+  let contents: Awaited<ReturnType<typeof readAuditLog>>;
+  try {
+    contents = await readAuditLog(file, filter);
+  } catch (error) {
+    command.error(`error: ${(error as Error).message}`, {
+      exitCode: FAILURE_EXIT_CODE,
+      code: 'mcp-host.audit-unreadable',
+    });
+  }
+  if (!contents.exists) stderr.write(`No audit log at ${file} yet; it is written when the host runs tools.\n`);
+  if (contents.skippedLines > 0) {
+    const torn = contents.tornLastLine ? ' (the last one was cut short by a host that stopped mid-write)' : '';
+    stderr.write(`Skipped ${contents.skippedLines} line(s) of ${file} that were not whole records${torn}.\n`);
+  }
+
+  const print = (record: AuditRecord): void => {
+    stdout.write(options.json === true ? `${JSON.stringify(record)}\n` : formatAuditRow(record));
+  };
+  if (options.follow !== true) {
+    if (options.json === true) for (const record of contents.records) print(record);
+    else if (contents.records.length > 0) stdout.write(formatAuditTable(contents.records));
+    else if (contents.exists) stderr.write('No records match.\n');
+    return;
+  }
+
+  if (options.json !== true) stdout.write(formatAuditHeader());
+  for (const record of contents.records) print(record);
+  const { signal, release } = followSignal(dependencies.signal);
+  try {
+    for await (const record of followAuditLog(file, { filter, signal, startOffset: contents.endOffset })) print(record);
+  } finally {
+    release();
+  }
+}
+
+/** The caller's signal, or one that aborts on the first SIGINT or SIGTERM (handlers removed afterwards). */
+function followSignal(given: AbortSignal | undefined): { signal: AbortSignal; release: () => void } {
+  if (given !== undefined) return { signal: given, release: () => {} };
+  const controller = new AbortController();
+  const stop = (): void => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return {
+    signal: controller.signal,
+    release: () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    },
+  };
+}

@@ -1,0 +1,294 @@
+/**
+ * `mcp-host trust`: what the trust store remembers, next to what the servers list now — and the way to approve or
+ * revoke a server or a tool outside a run (the command every "withheld" message names). Approving shows what is
+ * being approved (the diff for a changed tool, hidden content flags) so approving from a script is not blind.
+ * Exit codes: 0 ok, 1 something could not be done (a server could not be listed), 2 a usage error.
+ */
+
+import type { Command } from 'commander';
+import { resolveAuditLogPath } from '../../audit/audit-log-path.js';
+import { createRunId } from '../../audit/audit-record.js';
+import { createJsonlAuditLog } from '../../audit/jsonl-audit-log.js';
+import { ensureStateDir, resolveStateDir } from '../../config/state-dir.js';
+import type { ServerConfig } from '../../config/types.js';
+import { diffToolDefinitions } from '../../policy/definition-diff.js';
+import { describeHiddenContent, findHiddenContent, showRaw } from '../../policy/hidden-content.js';
+import { crossReferenceNames } from '../../policy/review-server-tools.js';
+import { fingerprintDefinition, type PinnableTool, snapshotToolDefinition } from '../../policy/tool-definition.js';
+import { buildTrustReport, formatTrustReport } from '../../policy/trust-report.js';
+import { TrustStore } from '../../policy/trust-store.js';
+import { FAILURE_EXIT_CODE, UsageErrorCommand } from './audit.js';
+
+/** One configured server as the trust command needs it. */
+export interface TrustCommandServer {
+  config: ServerConfig;
+  /** Its tools as listed now, with the namespaced names the catalog gives them (`CatalogEntry` fits); absent when not listed. */
+  tools?: ReadonlyArray<{ name: string; tool: PinnableTool }>;
+  /** Why the tools could not be listed (failed to start, timed out …), with the stderr tail if useful. */
+  error?: string;
+}
+
+export interface LoadServersAndToolsOptions {
+  /** `--config`, when given. */
+  configPath?: string;
+  /** False: only the config is needed; do not start any server. */
+  listTools: boolean;
+  /** Start and list only these servers (by config name); undefined: every enabled server. */
+  serverNames?: string[];
+}
+
+export interface LoadedServersAndTools {
+  /** Every server in the config (disabled ones too, without tools), in config order. */
+  servers: TrustCommandServer[];
+  /** `HostConfig.secrets`, redacted from command lines and the audit log. */
+  secrets: string[];
+}
+
+export interface TrustCommandDependencies {
+  /** Loads the config and, when asked, starts the named servers, lists their tools and closes them again. */
+  loadServersAndTools(options: LoadServersAndToolsOptions): Promise<LoadedServersAndTools>;
+  stdout?: NodeJS.WritableStream;
+  stderr?: NodeJS.WritableStream;
+  env?: Readonly<Record<string, string | undefined>>;
+  cwd?: string;
+}
+
+interface TrustOptions {
+  config?: string;
+  stateDir?: string;
+  auditFile?: string;
+  json?: boolean;
+  offline?: boolean;
+}
+
+export function createTrustCommand(dependencies: TrustCommandDependencies): Command {
+  const command = new UsageErrorCommand('trust').description(
+    'List servers and tools with their trust state; approve or revoke them',
+  );
+  const withCommonOptions = (sub: Command): Command =>
+    sub
+      .option('--config <file>', 'the config file (default: mcp-host.json or .mcp.json here)')
+      .option('--state-dir <dir>', 'the state folder (default: $MCP_HOST_STATE_DIR, else $XDG_STATE_HOME/mcp-host)')
+      .option('--audit-file <path>', 'the audit log that records trust changes');
+
+  withCommonOptions(command.command('list', { isDefault: true }))
+    .description('servers and tools with their state (starts the servers to compare what they list now)')
+    .option('--offline', 'do not start servers: show only what the trust store remembers')
+    .option('--json', 'machine-readable output')
+    .action(async (_options: TrustOptions, self: Command) => {
+      await listTrust(self.optsWithGlobals<TrustOptions>(), dependencies);
+    });
+
+  withCommonOptions(command.command('approve'))
+    .description('approve a server (its command line or URL and every tool it lists now) or one of its tools')
+    .argument('<server>', 'server name as in the config')
+    .argument('[tool]', "the tool's name on the server (or its namespaced name)")
+    .action(async (server: string, tool: string | undefined, _options: TrustOptions, self: Command) => {
+      await approve(self, server, tool, self.optsWithGlobals<TrustOptions>(), dependencies);
+    });
+
+  withCommonOptions(command.command('revoke'))
+    .description('revoke a server (all its tools) or one tool: withheld until approved again')
+    .argument('<server>', 'server name')
+    .argument('[tool]', "the tool's name on the server (or its namespaced name)")
+    .action(async (server: string, tool: string | undefined, _options: TrustOptions, self: Command) => {
+      await revoke(self, server, tool, self.optsWithGlobals<TrustOptions>(), dependencies);
+    });
+  return command;
+}
+
+function environment(dependencies: TrustCommandDependencies) {
+  return {
+    stdout: dependencies.stdout ?? process.stdout,
+    stderr: dependencies.stderr ?? process.stderr,
+    env: dependencies.env ?? process.env,
+    cwd: dependencies.cwd ?? process.cwd(),
+  };
+}
+
+function stateDirOf(options: TrustOptions, dependencies: TrustCommandDependencies): string {
+  const { env, cwd } = environment(dependencies);
+  return resolveStateDir({ ...(options.stateDir === undefined ? {} : { flag: options.stateDir }), env, cwd });
+}
+
+/** Writes one trust-change record per change made from the command line. */
+function openTrustAudit(
+  options: TrustOptions,
+  dependencies: TrustCommandDependencies,
+  stateDir: string,
+  secrets: string[],
+) {
+  const { env, cwd } = environment(dependencies);
+  const file = resolveAuditLogPath({
+    ...(options.auditFile === undefined ? {} : { flag: options.auditFile }),
+    stateDir,
+    env,
+    cwd,
+  });
+  const log = createJsonlAuditLog(file, { secrets });
+  const runId = createRunId();
+  return {
+    record(server: string, change: string, detail: string, tool?: string, fingerprint?: string): void {
+      log.write({
+        type: 'trust-change',
+        time: new Date().toISOString(),
+        runId,
+        server,
+        ...(tool === undefined ? {} : { tool }),
+        change,
+        by: 'command-line',
+        detail,
+        ...(fingerprint === undefined ? {} : { fingerprint }),
+      });
+    },
+    close: () => log.close(),
+  };
+}
+
+async function listTrust(options: TrustOptions, dependencies: TrustCommandDependencies): Promise<void> {
+  const { stdout, stderr } = environment(dependencies);
+  const store = TrustStore.inStateDir(stateDirOf(options, dependencies));
+  const loaded = await dependencies.loadServersAndTools({
+    ...(options.config === undefined ? {} : { configPath: options.config }),
+    listTools: options.offline !== true,
+  });
+  const report = buildTrustReport(store, loaded.servers);
+  stdout.write(options.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatTrustReport(report));
+  const failed = loaded.servers.filter((server) => server.error !== undefined);
+  for (const server of failed) stderr.write(`Could not list the tools of ${server.config.name}: ${server.error}\n`);
+  if (failed.length > 0) process.exitCode = FAILURE_EXIT_CODE;
+}
+
+/** A tool named by its server name or its namespaced name. */
+function findTool(server: TrustCommandServer, name: string) {
+  return server.tools?.find((entry) => entry.tool.name === name) ?? server.tools?.find((entry) => entry.name === name);
+}
+
+async function approve(
+  command: Command,
+  serverName: string,
+  toolName: string | undefined,
+  options: TrustOptions,
+  dependencies: TrustCommandDependencies,
+): Promise<void> {
+  const { stdout, stderr } = environment(dependencies);
+  const loaded = await dependencies.loadServersAndTools({
+    ...(options.config === undefined ? {} : { configPath: options.config }),
+    listTools: true,
+    serverNames: [serverName],
+  });
+  const server = loaded.servers.find((candidate) => candidate.config.name === serverName);
+  if (server === undefined) {
+    const known = loaded.servers.map((candidate) => candidate.config.name).join(', ') || '(none)';
+    command.error(`error: no server named "${serverName}" in the config; configured servers: ${known}.`);
+  }
+  const stateDir = ensureStateDir(stateDirOf(options, dependencies));
+  const store = TrustStore.inStateDir(stateDir);
+  const others = crossReferenceNames(
+    loaded.servers.flatMap((candidate) =>
+      (candidate.tools ?? []).map((entry) => ({ ...entry, server: candidate.config.name })),
+    ),
+    serverName,
+  );
+
+  if (toolName !== undefined) {
+    const entry = findTool(server, toolName);
+    if (entry === undefined) {
+      const why =
+        server.error === undefined
+          ? `${serverName} does not list a tool named "${toolName}"; \`mcp-host trust\` shows its tools`
+          : `the tools of ${serverName} could not be listed: ${server.error}`;
+      command.error(`error: cannot approve ${toolName}: ${why}.`, { exitCode: FAILURE_EXIT_CODE });
+    }
+  }
+
+  const audit = openTrustAudit(options, dependencies, stateDir, loaded.secrets);
+  try {
+    const serverStatus = store.checkServer(server.config);
+    if (toolName === undefined || serverStatus === 'new') {
+      if (serverStatus !== 'known') {
+        store.approveServer(server.config, 'command-line');
+        audit.record(serverName, 'server-approved', `Approved from the command line (was ${serverStatus}).`);
+        stdout.write(`Approved server ${serverName} (was ${serverStatus}).\n`);
+      }
+    } else if (serverStatus !== 'known') {
+      stderr.write(
+        `Note: server ${serverName} itself is ${serverStatus === 'changed' ? 'running a changed command line or URL' : 'revoked'}; its tools stay withheld until you run: mcp-host trust approve ${serverName}\n`,
+      );
+    }
+    const entries = toolName === undefined ? (server.tools ?? []) : [findTool(server, toolName)!];
+    for (const entry of entries) {
+      const status = store.checkTool(serverName, entry.tool);
+      if (status === 'approved') continue;
+      const previous = store.approvedDefinition(serverName, entry.tool.name);
+      if (status === 'changed') {
+        stdout.write(`${diffToolDefinitions(previous, snapshotToolDefinition(entry.tool))}\n`);
+      }
+      const flags = findHiddenContent(entry.tool.description ?? '', others);
+      for (const line of describeHiddenContent(flags)) stderr.write(`Warning: ${showRaw(entry.name)}: ${line}\n`);
+      store.approveTool(serverName, entry.tool, 'command-line');
+      audit.record(
+        serverName,
+        'tool-approved',
+        `Approved from the command line (was ${status}).`,
+        entry.tool.name,
+        fingerprintDefinition(entry.tool),
+      );
+      stdout.write(`Approved tool ${showRaw(entry.name)} (was ${status}).\n`);
+    }
+    if (toolName === undefined && server.tools === undefined) {
+      stderr.write(
+        `Could not list the tools of ${serverName}${server.error === undefined ? '' : `: ${server.error}`}; its tools are reviewed when it next starts.\n`,
+      );
+      process.exitCode = FAILURE_EXIT_CODE;
+    }
+  } finally {
+    audit.close();
+  }
+}
+
+async function revoke(
+  command: Command,
+  serverName: string,
+  toolName: string | undefined,
+  options: TrustOptions,
+  dependencies: TrustCommandDependencies,
+): Promise<void> {
+  const { stdout } = environment(dependencies);
+  const stateDir = ensureStateDir(stateDirOf(options, dependencies));
+  const store = TrustStore.inStateDir(stateDir);
+  const stored = store.list().find((server) => server.name === serverName);
+  if (stored === undefined) {
+    const known =
+      store
+        .list()
+        .map((server) => server.name)
+        .join(', ') || '(none)';
+    command.error(`error: server "${serverName}" is not in the trust store; servers there: ${known}.`);
+  }
+  let target = toolName;
+  if (toolName !== undefined && !stored.tools.some((tool) => tool.name === toolName)) {
+    // Accept the namespaced name too (`fs__write_file` for `write_file`).
+    const prefix = `${serverName}__`;
+    const stripped = toolName.startsWith(prefix) ? toolName.slice(prefix.length) : undefined;
+    if (stripped === undefined || !stored.tools.some((tool) => tool.name === stripped)) {
+      command.error(
+        `error: ${serverName} has no tool "${toolName}" in the trust store; \`mcp-host trust\` lists them.`,
+      );
+    }
+    target = stripped;
+  }
+  store.revoke(serverName, target);
+  const audit = openTrustAudit(options, dependencies, stateDir, []);
+  try {
+    if (target === undefined) {
+      audit.record(serverName, 'server-revoked', 'Revoked from the command line.');
+      stdout.write(`Revoked server ${serverName}: its tools are withheld until you approve it again.\n`);
+    } else {
+      audit.record(serverName, 'tool-revoked', 'Revoked from the command line.', target);
+      stdout.write(`Revoked ${serverName} tool ${showRaw(target)}: withheld until you approve it again.\n`);
+    }
+  } finally {
+    audit.close();
+  }
+}

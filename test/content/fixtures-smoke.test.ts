@@ -1,0 +1,240 @@
+/**
+ * Each misbehaving fixture server starts (or fails as designed) and does its one bad thing, observed through
+ * the official MCP client or, where the SDK hides it, through the raw process.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  firstText,
+  isAlive,
+  startRawSession,
+  startSdkSession,
+  stopAll,
+  trackPid,
+  waitFor,
+} from './fixture-sessions.js';
+
+afterEach(stopAll);
+
+const MEBIBYTE = 1024 * 1024;
+
+describe('counter', () => {
+  it('echoes, sleeps and reports that sleeps ran in parallel', async () => {
+    const { client } = await startSdkSession('counter');
+    expect(firstText(await client.callTool({ name: 'echo', arguments: { text: 'hello' } }))).toBe('hello');
+    const sleeps = await Promise.all(
+      [150, 150, 150].map((ms) => client.callTool({ name: 'sleep', arguments: { ms } })),
+    );
+    expect(sleeps.map(firstText)).toEqual(['slept 150 ms', 'slept 150 ms', 'slept 150 ms']);
+    const stats = JSON.parse(firstText(await client.callTool({ name: 'stats', arguments: {} })));
+    expect(stats).toMatchObject({ calls: 4, inFlight: 0 });
+    expect(stats.maxInFlight).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('hang', () => {
+  it('never answers `hang`, and records the cancellation sent on timeout', async () => {
+    const { client, stderr } = await startSdkSession('hang');
+    await expect(client.callTool({ name: 'hang', arguments: {} }, { timeout: 300 })).rejects.toThrow(/timed out/i);
+    await waitFor(() => /cancelled \d+/.test(stderr.text), 'the cancelled line on stderr');
+    const callId = /call (\d+) hang/.exec(stderr.text)?.[1];
+    expect(stderr.text).toContain(`cancelled ${callId}`);
+  });
+
+  it('sends progress notifications every 200 ms, then answers', async () => {
+    const { client } = await startSdkSession('hang');
+    const progress: number[] = [];
+    const result = await client.callTool(
+      { name: 'slow_progress', arguments: { seconds: 1 } },
+      { onprogress: (update) => progress.push(update.progress) },
+    );
+    expect(progress.length).toBeGreaterThanOrEqual(3);
+    expect(progress).toEqual(progress.map((_, index) => index + 1));
+    expect(firstText(result)).toBe(`done after ${progress.length} progress notifications`);
+  });
+});
+
+describe('crash-mid-call', () => {
+  it('exits with code 3 mid-call after a line on stderr', async () => {
+    const session = startRawSession('crash-mid-call');
+    await session.initialize();
+    session.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'exit_mid_call', arguments: {} } });
+    expect(await session.exit).toEqual({ code: 3, signal: null });
+    expect(session.stderr.text).toContain('exiting with code 3 in the middle of a call');
+    expect(session.lines.some((line) => line.includes('"id":1'))).toBe(false);
+  });
+
+  it('kills itself with SIGKILL mid-call', async () => {
+    const session = startRawSession('crash-mid-call');
+    await session.initialize();
+    session.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'sigkill_mid_call', arguments: {} } });
+    expect(await session.exit).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(session.stderr.text).toContain('killing myself with SIGKILL');
+  });
+
+  it('fails the pending call of an MCP client when it exits', async () => {
+    const { client } = await startSdkSession('crash-mid-call');
+    expect(firstText(await client.callTool({ name: 'ping', arguments: {} }))).toMatch(/^pong \d+$/);
+    await expect(client.callTool({ name: 'exit_mid_call', arguments: {} })).rejects.toThrow(/closed/i);
+  });
+});
+
+describe('stdout-noise', () => {
+  it('writes a banner and a JSON log line to stdout around its JSON-RPC messages', async () => {
+    const session = startRawSession('stdout-noise');
+    await session.initialize();
+    expect(session.lines[0]).toBe('Noisy server 1.0 — ready on stdio');
+    session.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } });
+    const answer = await session.response(1);
+    expect(answer.result).toEqual({ content: [{ type: 'text', text: 'hi' }] });
+    const answerIndex = session.lines.findIndex((line) => line.includes('"id":1'));
+    expect(session.lines[answerIndex - 1]).toBe('{"level":"info","message":"echo called"}');
+  });
+
+  it('still serves an MCP client, which reports the JSON log line as an error', async () => {
+    const { client, transportErrors } = await startSdkSession('stdout-noise');
+    expect(firstText(await client.callTool({ name: 'echo', arguments: { text: 'hi' } }))).toBe('hi');
+    expect(transportErrors.length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('stderr-flood', () => {
+  it('writes 50 MB to stderr before it answers initialize, then serves', async () => {
+    const { client, stderr } = await startSdkSession('stderr-flood');
+    expect(stderr.bytes).toBeGreaterThanOrEqual(50 * MEBIBYTE);
+    expect(stderr.text).toContain('flood done');
+    expect(firstText(await client.callTool({ name: 'ping', arguments: {} }))).toBe('pong');
+  });
+});
+
+describe('big-result', () => {
+  it('returns a 5 MB text to an MCP client allowed that much', async () => {
+    const { client } = await startSdkSession('big-result', { maxBufferSize: 16 * MEBIBYTE });
+    const text = firstText(await client.callTool({ name: 'big_text', arguments: { megabytes: 5 } }));
+    expect(text.length).toBe(5 * MEBIBYTE);
+    expect(text.startsWith('BEGIN big result\nline 0000001 ')).toBe(true);
+    expect(text.endsWith('\nEND big result')).toBe(true);
+  });
+
+  it('returns a 50 MB text as one JSON-RPC line', async () => {
+    // Read raw: the SDK's stdio read buffer copies the whole buffer for every 64 KB piece, which takes minutes
+    // for 50 MB; this reader is linear.
+    const session = startRawSession('big-result');
+    await session.initialize();
+    session.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'big_text', arguments: { megabytes: 50 } } });
+    const answer = (await session.response(1, 60_000)) as { result: { content: Array<{ text: string }> } };
+    const text = answer.result.content[0]?.text ?? '';
+    expect(text.length).toBe(50 * MEBIBYTE);
+    expect(text.endsWith('\nEND big result')).toBe(true);
+    expect(session.stdoutBytes()).toBeGreaterThan(50 * MEBIBYTE);
+  });
+
+  it('can return one long line without newlines', async () => {
+    const { client } = await startSdkSession('big-result');
+    const text = firstText(await client.callTool({ name: 'big_text', arguments: { megabytes: 1, singleLine: true } }));
+    expect(text.length).toBe(MEBIBYTE);
+    expect(text.slice('BEGIN big result\n'.length, -'\nEND big result'.length)).toMatch(/^x+$/);
+  });
+});
+
+describe('huge-line', () => {
+  it('answers a call with a line that never ends', async () => {
+    const megabytes = 40;
+    const session = startRawSession('huge-line', { env: { HUGE_LINE_MB: String(megabytes) }, maxLineBytes: MEBIBYTE });
+    await session.initialize();
+    session.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'huge', arguments: {} } });
+    await waitFor(() => session.stderr.text.includes(`huge line written ${megabytes} MB`), 'the huge line', 30_000);
+    await waitFor(() => session.stdoutBytes() > megabytes * MEBIBYTE, 'all of the huge line', 30_000);
+    expect(session.oversizedLine()).toBe(true);
+    expect(session.lines.some((line) => line.includes('"id":1'))).toBe(false);
+  });
+
+  it('makes the SDK client fail with its buffer size error', async () => {
+    const { client, transportErrors } = await startSdkSession('huge-line', { env: { HUGE_LINE_MB: '20' } });
+    await expect(client.callTool({ name: 'huge', arguments: {} })).rejects.toThrow();
+    expect(transportErrors.map((error) => error.message).join('\n')).toMatch(/exceeded maximum size/);
+  });
+});
+
+describe('list-changed-storm', () => {
+  it('sends 200 list_changed notifications and counts the re-listings that follow', async () => {
+    const { client } = await startSdkSession('list-changed-storm');
+    let notifications = 0;
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
+      notifications++;
+    });
+    expect(firstText(await client.callTool({ name: 'storm', arguments: {} }))).toMatch(
+      /^sent 200 notifications\/tools\/list_changed in \d+ ms$/,
+    );
+    expect(notifications).toBe(200);
+    await client.listTools();
+    const counts = JSON.parse(firstText(await client.callTool({ name: 'list_count', arguments: {} })));
+    expect(counts).toEqual({ toolsListRequests: 1, toolsListRequestsSinceStorm: 1, notificationsSent: 200 });
+  });
+});
+
+describe('slow-start', () => {
+  it('answers initialize only after START_DELAY_MS', async () => {
+    const started = Date.now();
+    const { client, stderr } = await startSdkSession('slow-start', { env: { START_DELAY_MS: '600' } });
+    // A lower bound only: the server cannot answer before its delay has passed.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(600);
+    expect(stderr.text).toContain('starting in 600 ms');
+    expect(firstText(await client.callTool({ name: 'ping', arguments: {} }))).toBe('pong');
+  });
+});
+
+describe('spawn-grandchild', () => {
+  it('leaves its grandchild running when only the server process is stopped', async () => {
+    const { client, stderr, pid } = await startSdkSession('spawn-grandchild');
+    await waitFor(() => /grandchild \d+/.test(stderr.text), 'the grandchild line');
+    const grandchild = Number(/grandchild (\d+)/.exec(stderr.text)?.[1]);
+    trackPid(grandchild);
+    const pids = JSON.parse(firstText(await client.callTool({ name: 'pids', arguments: {} })));
+    expect(pids).toEqual({ server: pid, grandchild });
+    await client.close();
+    await waitFor(() => !isAlive(pid), 'the server to exit');
+    expect(isAlive(grandchild)).toBe(true);
+  });
+});
+
+describe('wrong-protocol', () => {
+  it('answers initialize with protocol version 1999-01-01, which the client refuses', async () => {
+    await expect(startSdkSession('wrong-protocol')).rejects.toThrow(/1999-01-01/);
+    const session = startRawSession('wrong-protocol');
+    const answer = (await session.initialize()) as { result: { protocolVersion: string } };
+    expect(answer.result.protocolVersion).toBe('1999-01-01');
+    expect(session.stderr.text).toMatch(/answered initialize \(client asked for [\d-]+\) with 1999-01-01/);
+  });
+});
+
+describe('fails-to-start', () => {
+  it('writes an error to stderr and exits with code 1 at once', async () => {
+    const session = startRawSession('fails-to-start');
+    expect(await session.exit).toEqual({ code: 1, signal: null });
+    expect(session.stderr.text).toContain('fatal: cannot open configuration file');
+    expect(session.stdoutBytes()).toBe(0);
+    await expect(startSdkSession('fails-to-start')).rejects.toThrow(/closed/i);
+  });
+});
+
+describe('idempotent-flaky', () => {
+  it('hangs on the first call of each tool and answers the second', async () => {
+    const { client, stderr } = await startSdkSession('idempotent-flaky');
+    const { tools } = await client.listTools();
+    const annotations = Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations]));
+    expect(annotations.lookup).toMatchObject({ readOnlyHint: true, idempotentHint: true });
+    expect(annotations.record).toMatchObject({ readOnlyHint: false, idempotentHint: false });
+
+    await expect(client.callTool({ name: 'lookup', arguments: { key: 'a' } }, { timeout: 300 })).rejects.toThrow(
+      /timed out/i,
+    );
+    expect(firstText(await client.callTool({ name: 'lookup', arguments: { key: 'a' } }))).toBe('value of a (call 2)');
+    await expect(client.callTool({ name: 'record', arguments: { entry: 'x' } }, { timeout: 300 })).rejects.toThrow(
+      /timed out/i,
+    );
+    expect(firstText(await client.callTool({ name: 'record', arguments: { entry: 'x' } }))).toBe('recorded x (call 2)');
+    const counts = JSON.parse(firstText(await client.callTool({ name: 'call_count', arguments: {} })));
+    expect(counts).toEqual({ lookup: 2, record: 2 });
+    await waitFor(() => (stderr.text.match(/cancelled \d+/g) ?? []).length === 2, 'two cancelled lines');
+  });
+});
