@@ -5,6 +5,7 @@
  */
 
 import { z } from 'zod';
+import { rootsSchema, samplingSchema } from './client-feature-settings.js';
 import { MAX_TOOL_TIMEOUT_MS } from './types.js';
 
 const stringList = z.array(z.string({ error: 'a string' }), { error: 'an array of strings' });
@@ -23,6 +24,23 @@ export const TRANSPORT_TYPES = {
 export type TransportType = keyof typeof TRANSPORT_TYPES;
 
 const transportTypeNames = Object.keys(TRANSPORT_TYPES) as [TransportType, ...TransportType[]];
+
+const positiveMilliseconds = z
+  .int({ error: 'a positive whole number of milliseconds' })
+  .positive({ error: 'a positive whole number of milliseconds' })
+  .max(MAX_TOOL_TIMEOUT_MS, { error: `at most ${MAX_TOOL_TIMEOUT_MS} milliseconds (about 24 days)` });
+const positiveCount = (what: string) =>
+  z.int({ error: `a positive whole number of ${what}` }).positive({ error: `a positive whole number of ${what}` });
+
+/** Per-tool overrides under a server's `tools` key, by the tool's original name. */
+export const toolOverrideSchema = z.object(
+  {
+    timeoutMs: positiveMilliseconds.optional(),
+    maxTotalTimeoutMs: positiveMilliseconds.optional(),
+    maxResultTokens: positiveCount('tokens').optional(),
+  },
+  { error: 'an object with `timeoutMs`, `maxTotalTimeoutMs` or `maxResultTokens`' },
+);
 
 export const serverEntrySchema = z.object({
   type: z
@@ -45,6 +63,12 @@ export const serverEntrySchema = z.object({
     .optional(),
   disabled: z.boolean({ error: 'true or false' }).optional(),
   versionNegotiation: z.enum(['legacy', 'auto'], { error: '"legacy" or "auto"' }).optional(),
+  /** Checked by `buildOAuthSettings`, which reports the exact key inside it. */
+  oauth: z.unknown().optional(),
+  maxTotalTimeoutMs: positiveMilliseconds.optional(),
+  maxResultTokens: positiveCount('tokens').optional(),
+  maxMessageBytes: positiveCount('bytes').optional(),
+  tools: z.record(z.string(), toolOverrideSchema, { error: 'an object mapping tool names to overrides' }).optional(),
 });
 
 export type ServerEntry = z.infer<typeof serverEntrySchema>;
@@ -53,7 +77,7 @@ export const SERVER_ENTRY_KEYS: ReadonlySet<string> = new Set(Object.keys(server
 
 /** Keys that only a local (stdio) or only a remote server uses; the other kind ignores them with a warning. */
 export const STDIO_ONLY_KEYS = ['command', 'args', 'env', 'cwd'] as const;
-export const REMOTE_ONLY_KEYS = ['url', 'headers'] as const;
+export const REMOTE_ONLY_KEYS = ['url', 'headers', 'oauth'] as const;
 
 const serverMap = z.record(z.string(), z.unknown(), { error: 'an object mapping server names to server entries' });
 
@@ -80,6 +104,14 @@ export const topLevelSchema = z.object(
       })
       .optional(),
     permissions: permissionsSchema.optional(),
+    maxTurns: positiveCount('turns').optional(),
+    maxParallelCalls: positiveCount('calls').optional(),
+    maxTotalTimeoutMs: positiveMilliseconds.optional(),
+    maxResultTokens: positiveCount('tokens').optional(),
+    maxTurnResultTokens: positiveCount('tokens').optional(),
+    auditFile: z.string({ error: 'a file path as a string' }).min(1, { error: 'a non-empty file path' }).optional(),
+    roots: rootsSchema.optional(),
+    sampling: samplingSchema.optional(),
   },
   { error: 'a JSON object with an `mcpServers` key' },
 );

@@ -4,6 +4,7 @@
  */
 
 import path from 'node:path';
+import { buildRoots, buildSamplingSettings } from './client-feature-settings.js';
 import { ConfigError, describeConfigFile } from './config-error.js';
 import { firstIssue, PERMISSION_KEYS, TOP_LEVEL_KEYS, topLevelSchema } from './config-schema.js';
 import { type Environment, substituteEnvironment } from './env-substitution.js';
@@ -97,6 +98,21 @@ export function validateConfig(value: unknown, options: ValidateConfigOptions = 
     warnings,
   };
   if (file !== undefined) config.file = file;
+  for (const key of ['maxTurns', 'maxParallelCalls', 'maxTotalTimeoutMs', 'maxResultTokens', 'maxTurnResultTokens'] as const) {
+    if (top[key] !== undefined) config[key] = top[key];
+  }
+  if (top.auditFile !== undefined) {
+    config.auditFile = path.resolve(baseDirectory, substituteEnvironment(top.auditFile, 'auditFile', { env, file, secrets }));
+  }
+  if (top.roots !== undefined) config.roots = buildRoots(top.roots, { file, baseDirectory });
+  if (top.sampling !== undefined) {
+    config.sampling = buildSamplingSettings(top.sampling, raw.sampling as Record<string, unknown>, {
+      file,
+      baseDirectory,
+      serverNames: new Set(servers.map((server) => server.name)),
+      warnings,
+    });
+  }
   if (top.model !== undefined) {
     const model = substituteEnvironment(top.model, 'model', { env, file, secrets });
     config.model = resolveModelPath(model, baseDirectory);

@@ -16,6 +16,7 @@ import {
 } from './config-schema.js';
 import { type Environment, type SubstitutionContext, substituteEnvironment } from './env-substitution.js';
 import { describeValue, formatKeyPath, isPlainObject, type KeyPathSegment, valueAtPath } from './key-path.js';
+import { buildOAuthSettings } from './oauth-settings.js';
 import { DEFAULT_TOOL_TIMEOUT_MS, DEFAULT_VERSION_NEGOTIATION, type ServerConfig } from './types.js';
 
 export interface ServerEntryContext {
@@ -99,6 +100,10 @@ export function buildServerConfig(
     timeoutMs: entry.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     disabled,
     versionNegotiation: entry.versionNegotiation ?? DEFAULT_VERSION_NEGOTIATION,
+    ...(entry.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeoutMs: entry.maxTotalTimeoutMs }),
+    ...(entry.maxResultTokens === undefined ? {} : { maxResultTokens: entry.maxResultTokens }),
+    ...(entry.maxMessageBytes === undefined ? {} : { maxMessageBytes: entry.maxMessageBytes }),
+    ...(entry.tools === undefined ? {} : { tools: entry.tools }),
   } as const;
 
   if (transport === 'stdio') {
@@ -128,7 +133,15 @@ export function buildServerConfig(
     if (header !== '') context.secrets.add(header);
     headers[key] = header;
   }
-  return { ...common, transport, url, headers };
+  if (entryObject.oauth === undefined) return { ...common, transport, url, headers };
+  const oauth = buildOAuthSettings(entryObject.oauth, {
+    file: context.file,
+    serverPath: basePath,
+    substitute,
+    secrets: context.secrets,
+    warnings: context.warnings,
+  });
+  return { ...common, transport, url, headers, oauth };
 }
 
 function isHttpUrl(text: string): boolean {

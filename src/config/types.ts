@@ -19,6 +19,20 @@ interface ServerConfigBase {
   disabled: boolean;
   /** Default `legacy` (`DEFAULT_VERSION_NEGOTIATION`). */
   versionNegotiation: VersionNegotiation;
+  /** Hard maximum for one call while progress notifications keep extending its timeout. */
+  maxTotalTimeoutMs?: number;
+  /** Output budget for one result of this server's tools, in estimated tokens. */
+  maxResultTokens?: number;
+  /** Largest single protocol message accepted from a stdio server, in bytes. */
+  maxMessageBytes?: number;
+  /** Per-tool overrides, by the tool's original name. */
+  tools?: Record<string, ToolOverride>;
+}
+
+export interface ToolOverride {
+  timeoutMs?: number;
+  maxTotalTimeoutMs?: number;
+  maxResultTokens?: number;
 }
 
 export interface StdioServerConfig extends ServerConfigBase {
@@ -35,6 +49,25 @@ export interface RemoteServerConfig extends ServerConfigBase {
   transport: 'http' | 'sse';
   url: string;
   headers: Record<string, string>;
+  /**
+   * OAuth for this server. Absent: OAuth with the defaults (dynamic registration, or a client ID metadata document
+   * when `clientMetadataUrl` is set) whenever the server asks for authorization. `false`: never; a 401 is an error.
+   */
+  oauth?: RemoteOAuthSettings | false;
+}
+
+/** Per-server OAuth settings (`mcpServers.NAME.oauth`). Every field is optional. */
+export interface RemoteOAuthSettings {
+  /** A client registered with the authorization server beforehand; no dynamic registration is attempted. */
+  clientId?: string;
+  /** The pre-registered client's secret, if it is a confidential client. Treated as a secret. */
+  clientSecret?: string;
+  /** Scopes to request when the server does not say which it needs. */
+  scopes?: string[];
+  /** An `https:` URL of this client's metadata document, used as its client ID where the server supports that. */
+  clientMetadataUrl?: string;
+  /** Port of the loopback redirect listener (`http://127.0.0.1:PORT/callback`). Default: a free port, kept per server. */
+  redirectPort?: number;
 }
 
 export type ServerConfig = StdioServerConfig | RemoteServerConfig;
@@ -60,6 +93,34 @@ export interface HostConfig {
   secrets: string[];
   /** Keys the host does not use (other hosts write their own, e.g. `autoApprove`), one message each naming file and key. */
   warnings: string[];
+  /** Model turns before a run is stopped. Default 20. */
+  maxTurns?: number;
+  /** Tool calls of one turn in flight at once. Default 8. */
+  maxParallelCalls?: number;
+  /** Default hard maximum for a call whose progress keeps extending its timeout. Default 10 minutes. */
+  maxTotalTimeoutMs?: number;
+  /** Output budget for one tool result, in estimated tokens. Default 25,000. */
+  maxResultTokens?: number;
+  /** Output budget for all results of one turn together, in estimated tokens. */
+  maxTurnResultTokens?: number;
+  /** Where the audit log is written; relative to the config file. Default: audit.jsonl in the state directory. */
+  auditFile?: string;
+  /** Folders servers may work in, as `file://` URIs, answered on `roots/list`. Default: the current folder. */
+  roots?: string[];
+  /** Which model answers servers' `sampling/createMessage`. Default: the host's own model. */
+  sampling?: SamplingSettings;
+}
+
+/** The `sampling` key: the model that answers servers' sampling requests, when not the host's own. */
+export interface SamplingSettings {
+  /** `provider:model` for every server's sampling; default the host's model. */
+  model?: string;
+  /** `provider:model` per server name; wins over `model` and `hints`. */
+  servers: Record<string, string>;
+  /** A model-name hint from the server (`modelPreferences.hints`, matched as a substring) → `provider:model`. */
+  hints: Record<string, string>;
+  /** Whether the host lets servers offer tools inside sampling (declares `sampling.tools`). Default true. */
+  tools: boolean;
 }
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;

@@ -60,6 +60,7 @@ async function connectStdio(config: StdioServerConfig, options: CreateTransportO
     env: { ...getDefaultEnvironment(), ...config.env },
     cwd: config.cwd,
     onDiagnostic: options.onDiagnostic,
+    maxMessageBytes: config.maxMessageBytes,
   });
   const client = createClient(options, config);
   try {

@@ -3,26 +3,22 @@
  *
  * This is the seam between the host and the MCP client SDK. Everything above speaks
  * `ServerConnection`; only this folder knows transports, process groups and SDK error codes.
+ * It restarts a crashed server (bounded, with backoff), re-initialises an expired HTTP session,
+ * and refreshes its tool list on `list_changed` at most twice per burst.
  */
-import {
-  type CallToolResult,
-  type Client,
-  type ClientCapabilities,
-  ProtocolError,
-  SdkError,
-  SdkErrorCode,
-  type Tool,
-  type Transport,
-} from '@modelcontextprotocol/client';
+import type { CallToolResult, Client, ClientCapabilities, Tool, Transport } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/types.js';
 import { CallFailure } from './call-failure.js';
 import { createTransport } from './create-transport.js';
+import { isSessionExpired, toCallFailure } from './describe-call-error.js';
 import type { ProcessGroupStdioTransport } from './process-group-stdio-transport.js';
+import { restartDelay } from './restart-policy.js';
+import { SingleFlight } from './single-flight.js';
 
 /** How long `initialize` (spawn included) may take before the server is reported as failed. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 
-export type ServerState = 'idle' | 'connecting' | 'connected' | 'failed' | 'crashed' | 'closed';
+export type ServerState = 'idle' | 'connecting' | 'connected' | 'restarting' | 'failed' | 'crashed' | 'closed';
 
 export interface ServerStatus {
   name: string;
@@ -34,6 +30,7 @@ export interface ServerStatus {
   lastError?: string;
   stderrTail?: string;
   pid?: number;
+  restarts?: number;
 }
 
 export interface CallToolOptions {
@@ -42,6 +39,8 @@ export interface CallToolOptions {
   /** Hard maximum when progress notifications keep resetting the timeout. */
   maxTotalTimeoutMs?: number;
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** The call may be sent again after an expired session (idempotent or read-only, from a trusted server). */
+  safeToRepeat?: boolean;
 }
 
 export interface ServerConnectionOptions {
@@ -49,7 +48,10 @@ export interface ServerConnectionOptions {
   clientVersion?: string;
   connectTimeoutMs?: number;
   onDiagnostic?: (server: string, message: string) => void;
+  /** The server said its tools changed (after a restart too). */
   onToolsChanged?: (server: string) => void;
+  /** The server process ended or the connection dropped without the host asking. */
+  onExit?: (server: string, description: string) => void;
   capabilities?: ClientCapabilities;
   configureClient?: (client: Client, config: ServerConfig) => void;
   transportFactory?: (config: ServerConfig) => Transport | undefined;
@@ -60,7 +62,11 @@ export class ServerConnection {
   private transport?: Transport;
   private currentState: ServerState = 'idle';
   private lastError?: string;
-  private toolCount?: number;
+  private tools?: Tool[];
+  private restarts = 0;
+  private restarting?: Promise<boolean>;
+  private restartTimer?: NodeJS.Timeout;
+  private readonly toolRefresh = new SingleFlight(() => this.fetchTools());
 
   constructor(
     readonly config: ServerConfig,
@@ -83,10 +89,11 @@ export class ServerConnection {
       transport: this.config.transport,
       protocolVersion: this.client?.getNegotiatedProtocolVersion(),
       serverInfo: this.client?.getServerVersion(),
-      toolCount: this.toolCount,
+      toolCount: this.tools?.length,
       lastError: this.lastError,
       stderrTail: stdio?.stderr.tail() || undefined,
       pid: stdio?.pid,
+      restarts: this.restarts || undefined,
     };
   }
 
@@ -103,53 +110,89 @@ export class ServerConnection {
         configureClient: this.options.configureClient,
         transportFactory: this.options.transportFactory,
       });
+      if ((this.currentState as ServerState) === 'closed') {
+        await transport.close().catch(() => undefined);
+        return false;
+      }
       this.client = client;
       this.transport = transport;
-      client.onclose = () => this.handleClose();
+      client.onclose = () => this.handleUnexpectedClose(client);
       this.currentState = 'connected';
       this.lastError = undefined;
       return true;
     } catch (error) {
-      this.currentState = 'failed';
-      this.lastError = describeConnectError(error);
+      if ((this.currentState as ServerState) !== 'closed') this.currentState = 'failed';
+      this.lastError = error instanceof Error ? error.message : String(error);
       return false;
     }
   }
 
-  /** Every page of `tools/list`. */
+  /** Every page of `tools/list`, cached until the server says its tools changed. */
   async listTools(): Promise<Tool[]> {
-    const client = this.requireClient();
+    if (this.tools) return this.tools;
+    return this.toolRefresh.run();
+  }
+
+  /** Re-lists after `list_changed`: one listing in flight, plus at most one trailing. */
+  refreshTools(): Promise<Tool[]> {
+    return this.toolRefresh.run();
+  }
+
+  private async fetchTools(): Promise<Tool[]> {
+    const client = await this.readyClient();
     const result = await client.listTools();
-    this.toolCount = result.tools.length;
+    this.tools = result.tools;
     return result.tools;
   }
 
   async callTool(name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult> {
-    const client = this.requireClient();
-    try {
-      return await client.callTool(
+    let client = await this.readyClient();
+    const send = (target: Client) =>
+      target.callTool(
         { name, arguments: args },
         {
           timeout: options.timeoutMs,
           signal: options.signal,
-          resetTimeoutOnProgress: options.onProgress !== undefined || options.maxTotalTimeoutMs !== undefined,
+          resetTimeoutOnProgress: true,
           maxTotalTimeout: options.maxTotalTimeoutMs,
-          onprogress: options.onProgress,
+          onprogress: options.onProgress ?? (() => undefined),
         },
       );
+    try {
+      return await send(client);
     } catch (error) {
-      throw this.toCallFailure(error, options);
+      if (!isSessionExpired(error) || options.signal?.aborted) throw this.toFailure(error, options);
+      // The server forgot our session (restarted, expired): a new one, and the call again only if safe.
+      if (!(await this.reconnect('the HTTP session expired (404)'))) throw this.toFailure(error, options);
+      if (!options.safeToRepeat) {
+        throw new CallFailure(
+          'disconnected',
+          `the server's HTTP session expired (404); a new session was started, but the call was not repeated because the tool is not marked idempotent or read-only by a trusted server`,
+          this.name,
+          { cause: error },
+        );
+      }
+      client = await this.readyClient();
+      try {
+        return await send(client);
+      } catch (retryError) {
+        if (isSessionExpired(retryError)) {
+          throw new CallFailure('disconnected', 'the HTTP session expired again (second 404) right after re-initialising', this.name, {
+            cause: retryError,
+          });
+        }
+        throw this.toFailure(retryError, options);
+      }
     }
   }
 
   async close(): Promise<void> {
     const client = this.client;
     this.currentState = 'closed';
+    clearTimeout(this.restartTimer);
     this.client = undefined;
-    if (client) {
-      client.onclose = undefined;
-      await client.close().catch(() => undefined);
-    }
+    if (client) client.onclose = undefined;
+    await client?.close().catch(() => undefined);
     await this.transport?.close().catch(() => undefined);
   }
 
@@ -158,26 +201,71 @@ export class ServerConnection {
     return this.client;
   }
 
-  private requireClient(): Client {
+  /** A connected client, waiting for a restart in progress (or starting one a call needs now). */
+  private async readyClient(): Promise<Client> {
+    if (this.currentState === 'crashed' && this.restartTimer && restartDelay(this.restarts) !== undefined) {
+      // A call is waiting: restart now instead of at the end of the backoff.
+      clearTimeout(this.restartTimer);
+      this.restartTimer = undefined;
+      this.restarting ??= this.restart();
+    }
+    if (this.restarting) await this.restarting;
     if (!this.client || this.currentState !== 'connected') {
       const why = this.lastError ? `: ${this.lastError}` : '';
-      throw new CallFailure(
-        'not-connected',
-        `server "${this.name}" is not connected (${this.currentState})${why}`,
-        this.name,
-      );
+      throw new CallFailure('not-connected', `server "${this.name}" is not connected (${this.currentState})${why}`, this.name);
     }
     return this.client;
   }
 
-  private stdioTransport(): ProcessGroupStdioTransport | undefined {
-    return this.config.transport === 'stdio' ? (this.transport as ProcessGroupStdioTransport | undefined) : undefined;
-  }
-
-  private handleClose(): void {
-    if (this.currentState === 'closed') return;
+  private handleUnexpectedClose(client: Client): void {
+    if (this.currentState === 'closed' || client !== this.client) return;
     this.currentState = 'crashed';
     this.lastError = this.describeExit();
+    this.options.onExit?.(this.name, this.lastError);
+    const delay = restartDelay(this.restarts);
+    if (delay === undefined) {
+      this.currentState = 'failed';
+      this.lastError = `${this.lastError}\n(not restarted: it already crashed ${this.restarts + 1} times)`;
+      return;
+    }
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      this.restarting ??= this.restart();
+    }, delay);
+    this.restartTimer.unref();
+  }
+
+  private async restart(): Promise<boolean> {
+    this.restarts += 1;
+    const ok = await this.reconnect(`restart ${this.restarts} after a crash`);
+    this.restarting = undefined;
+    return ok;
+  }
+
+  private async reconnect(why: string): Promise<boolean> {
+    const previous = { client: this.client, transport: this.transport };
+    if (previous.client) previous.client.onclose = undefined;
+    this.client = undefined;
+    await previous.client?.close().catch(() => undefined);
+    await previous.transport?.close().catch(() => undefined);
+    if (this.currentState === 'closed') return false;
+    this.currentState = 'restarting';
+    const lastFailure = this.lastError;
+    const ok = await this.connect();
+    if (ok) {
+      this.options.onDiagnostic?.(this.name, `reconnected (${why})`);
+      this.tools = undefined;
+      // Its tools may differ after a restart; the host re-lists between turns.
+      this.options.onToolsChanged?.(this.name);
+      this.lastError = lastFailure ? `recovered; before that: ${lastFailure}` : undefined;
+    }
+    return ok;
+  }
+
+  private stdioTransport(): ProcessGroupStdioTransport | undefined {
+    return this.config.transport === 'stdio' && !this.options.transportFactory
+      ? (this.transport as ProcessGroupStdioTransport | undefined)
+      : undefined;
   }
 
   private describeExit(): string {
@@ -192,42 +280,14 @@ export class ServerConnection {
     return `server "${this.name}" ${how}${tail ? `; stderr tail:\n${tail}` : ''}`;
   }
 
-  private toCallFailure(error: unknown, options: CallToolOptions): Error {
-    if (error instanceof CallFailure) return error;
-    if (options.signal?.aborted) {
-      return new CallFailure('cancelled', 'the call was cancelled', this.name, { cause: error });
-    }
-    if (error instanceof SdkError) {
-      if (error.code === SdkErrorCode.RequestTimeout) {
-        return new CallFailure(
-          'timeout',
-          `the tool did not answer within its timeout of ${options.timeoutMs} ms; the server was sent notifications/cancelled`,
-          this.name,
-          { cause: error },
-        );
-      }
-      if (error.code === SdkErrorCode.ConnectionClosed || error.code === SdkErrorCode.NotConnected) {
-        // The close handler may run just after the rejection; give the exit status a moment to land.
-        return new CallFailure(
-          this.config.transport === 'stdio' ? 'crashed' : 'disconnected',
-          this.describeExit(),
-          this.name,
-          {
-            cause: error,
-          },
-        );
-      }
-    }
-    if (error instanceof ProtocolError) {
-      return new CallFailure('protocol', `the server answered with an error: ${error.message}`, this.name, {
-        cause: error,
-      });
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    return new CallFailure('protocol', message, this.name, { cause: error });
+  private toFailure(error: unknown, options: CallToolOptions): CallFailure {
+    return toCallFailure(error, {
+      server: this.name,
+      aborted: options.signal?.aborted ?? false,
+      timeoutMs: options.timeoutMs,
+      maxTotalTimeoutMs: options.maxTotalTimeoutMs,
+      remote: this.config.transport !== 'stdio',
+      describeExit: () => this.describeExit(),
+    });
   }
-}
-
-function describeConnectError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

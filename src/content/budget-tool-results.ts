@@ -1,7 +1,8 @@
 /**
  * The output budget as the agent loop uses it: fit the results of one turn into the per-result and per-turn
  * budgets, and keep the full text of every result that had to be cut in the result store, so the notice can
- * point the model (and the audit) at it.
+ * point the model (and the audit) at it. Synchronous: the store hands out the id at once and writes the file
+ * in the background (`read_stored_result` waits for it; call `store.flush()` before exiting).
  */
 import type { ToolResultPart } from '../providers/types.js';
 import { DEFAULT_IMAGE_TOKEN_COST, estimatePartsTokens } from './estimate-tokens.js';
@@ -29,10 +30,10 @@ export interface StoredBudgetedResult extends BudgetedResult {
  * Budgets the mapped results of one turn, in call order. A result within its allowance is returned as it
  * is and nothing is stored; a result over it is stored (its text parts) and cut.
  */
-export async function budgetToolResults(
+export function budgetToolResults(
   results: readonly (readonly ToolResultPart[])[],
   options: BudgetToolResultsOptions,
-): Promise<StoredBudgetedResult[]> {
+): StoredBudgetedResult[] {
   const imageTokenCost = options.imageTokenCost ?? DEFAULT_IMAGE_TOKEN_COST;
   const perResult = options.maxTokensPerResult ?? DEFAULT_RESULT_TOKEN_BUDGET;
   const sizes = results.map((parts) => estimatePartsTokens(parts, imageTokenCost));
@@ -49,7 +50,7 @@ export async function budgetToolResults(
       continue;
     }
     const hasText = parts.some((part) => part.type === 'text');
-    const storedResultId = hasText ? await options.store.save(storedTextOf(parts)) : undefined;
+    const storedResultId = hasText ? options.store.startSave(storedTextOf(parts)) : undefined;
     const result = applyOutputBudget(parts, { maxTokens, resultId: storedResultId, imageTokenCost });
     budgeted.push(storedResultId === undefined ? result : { ...result, storedResultId });
   }
@@ -57,10 +58,10 @@ export async function budgetToolResults(
 }
 
 /** Budgets a single result; see {@link budgetToolResults}. */
-export async function budgetToolResult(
+export function budgetToolResult(
   parts: readonly ToolResultPart[],
   options: Omit<BudgetToolResultsOptions, 'maxTokensPerTurn'>,
-): Promise<StoredBudgetedResult> {
-  const [result] = await budgetToolResults([parts], options);
+): StoredBudgetedResult {
+  const [result] = budgetToolResults([parts], options);
   return result as StoredBudgetedResult;
 }

@@ -42,6 +42,7 @@ export {
   type ResultStore,
   ResultStoreError,
   type ResultStoreErrorCode,
+  type ResultStoreOptions,
   type StoredResultSlice,
 } from './result-store.js';
 export { shareBudget } from './share-budget.js';

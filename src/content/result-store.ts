@@ -24,7 +24,7 @@ const BYTE_ORDER_MARK = 0xfeff;
 const BYTES_PER_UNIT = 2;
 const HEADER_BYTES = 2;
 
-export type ResultStoreErrorCode = 'invalid-id' | 'unknown-id' | 'invalid-range' | 'offset-out-of-range';
+export type ResultStoreErrorCode = 'invalid-id' | 'unknown-id' | 'invalid-range' | 'offset-out-of-range' | 'not-stored';
 
 /** A read that cannot be served; the message says what was wrong and what to send instead. */
 export class ResultStoreError extends Error {
@@ -52,16 +52,28 @@ export interface StoredResultSlice {
 
 export interface ResultStore {
   readonly directory: string;
-  /** Stores a full text and returns its new id. */
+  /** Stores a full text; resolves with its new id once the file is written. */
   save(text: string): Promise<string>;
+  /**
+   * Stores a full text and returns its new id at once; the file is written in the background. `read` waits
+   * for it, `flush` waits for all, and a failed write is reported to `onWriteError` and by `read`.
+   */
+  startSave(text: string): string;
   /**
    * Reads `length` characters from `offset` (at most {@link MAX_STORED_READ_LENGTH}; longer requests are
    * shortened, and `nextOffset`/`hasMore` say where to go on). Throws {@link ResultStoreError} for an id that
-   * is malformed or unknown, or an offset past the end.
+   * is malformed or unknown, an offset past the end, or a text whose write failed.
    */
   read(id: string, offset: number, length: number): Promise<StoredResultSlice>;
+  /** Waits until every background write has finished (call before the process exits). */
+  flush(): Promise<void>;
   /** The path of a stored result's file, e.g. for an audit record. */
   pathOf(id: string): string;
+}
+
+export interface ResultStoreOptions {
+  /** Told when a background write fails; the id's reads fail with code `not-stored` afterwards. */
+  onWriteError?: (error: Error, id: string) => void;
 }
 
 function isHighSurrogate(code: number): boolean {
@@ -86,29 +98,67 @@ function checkRange(offset: number, length: number): void {
   }
 }
 
+/** The file's bytes: a UTF-16LE byte-order mark, then the text as UTF-16LE. */
+function encode(text: string): Buffer {
+  const bytes = Buffer.allocUnsafe(HEADER_BYTES + text.length * BYTES_PER_UNIT);
+  bytes.writeUInt16LE(BYTE_ORDER_MARK, 0);
+  bytes.write(text, HEADER_BYTES, 'utf16le');
+  return bytes;
+}
+
 /** Creates a store that keeps its files in `directory` (created, owner-only, when first needed). */
-export function createResultStore(directory: string): ResultStore {
+export function createResultStore(directory: string, options: ResultStoreOptions = {}): ResultStore {
   let directoryReady: Promise<unknown> | undefined;
+  const writes = new Map<string, Promise<void>>();
+  const failures = new Map<string, Error>();
   const pathOf = (id: string): string => {
     checkId(id);
     return join(directory, `${id}.txt`);
   };
 
-  async function save(text: string): Promise<string> {
+  async function write(id: string, bytes: Buffer): Promise<void> {
     directoryReady ??= mkdir(directory, { recursive: true, mode: 0o700 });
     await directoryReady;
-    const id = ID_PREFIX + randomBytes(ID_RANDOM_BYTES).toString('base64url');
-    const bytes = Buffer.allocUnsafe(HEADER_BYTES + text.length * BYTES_PER_UNIT);
-    bytes.writeUInt16LE(BYTE_ORDER_MARK, 0);
-    bytes.write(text, HEADER_BYTES, 'utf16le');
     // 'wx': never overwrite an existing file, even on an (astronomically unlikely) id collision.
     await writeFile(pathOf(id), bytes, { mode: 0o600, flag: 'wx' });
+  }
+
+  function startSave(text: string): string {
+    const id = ID_PREFIX + randomBytes(ID_RANDOM_BYTES).toString('base64url');
+    const written = write(id, encode(text)).then(
+      () => {
+        writes.delete(id);
+      },
+      (reason: unknown) => {
+        writes.delete(id);
+        const error = reason instanceof Error ? reason : new Error(String(reason));
+        failures.set(id, error);
+        options.onWriteError?.(error, id);
+      },
+    );
+    writes.set(id, written);
+    return id;
+  }
+
+  async function save(text: string): Promise<string> {
+    const id = startSave(text);
+    await writes.get(id);
+    const failure = failures.get(id);
+    if (failure !== undefined) throw failure;
     return id;
   }
 
   async function read(id: string, offset: number, length: number): Promise<StoredResultSlice> {
     const path = pathOf(id);
     checkRange(offset, length);
+    await writes.get(id);
+    const failure = failures.get(id);
+    if (failure !== undefined) {
+      throw new ResultStoreError(
+        `The full text of result ${id} could not be stored (${failure.message}); only the part shown in the tool result is available.`,
+        'not-stored',
+      );
+    }
     let file: Awaited<ReturnType<typeof open>>;
     try {
       file = await open(path, 'r');
@@ -122,29 +172,42 @@ export function createResultStore(directory: string): ResultStore {
       throw error;
     }
     try {
-      const { size } = await file.stat();
-      const totalLength = Math.max(0, Math.floor((size - HEADER_BYTES) / BYTES_PER_UNIT));
-      if (offset > totalLength || (offset === totalLength && totalLength > 0)) {
-        throw new ResultStoreError(
-          `offset ${offset} is past the end of stored result ${id}, which has ${totalLength} characters; use an offset from 0 to ${Math.max(0, totalLength - 1)}.`,
-          'offset-out-of-range',
-        );
-      }
-      let count = Math.min(length, MAX_STORED_READ_LENGTH, totalLength - offset);
-      const buffer = Buffer.alloc(count * BYTES_PER_UNIT);
-      await file.read(buffer, 0, buffer.length, HEADER_BYTES + offset * BYTES_PER_UNIT);
-      let text = buffer.toString('utf16le');
-      // Do not end a slice between the two halves of a surrogate pair; the next read starts with the pair.
-      if (count > 1 && offset + count < totalLength && isHighSurrogate(text.charCodeAt(count - 1))) {
-        count--;
-        text = text.slice(0, count);
-      }
-      const nextOffset = offset + count;
-      return { id, offset, text, totalLength, nextOffset, hasMore: nextOffset < totalLength };
+      return await readSlice(file, id, offset, length);
     } finally {
       await file.close();
     }
   }
 
-  return { directory, save, read, pathOf };
+  async function flush(): Promise<void> {
+    await Promise.all([...writes.values()]);
+  }
+
+  return { directory, save, startSave, read, flush, pathOf };
+}
+
+async function readSlice(
+  file: Awaited<ReturnType<typeof open>>,
+  id: string,
+  offset: number,
+  length: number,
+): Promise<StoredResultSlice> {
+  const { size } = await file.stat();
+  const totalLength = Math.max(0, Math.floor((size - HEADER_BYTES) / BYTES_PER_UNIT));
+  if (offset > totalLength || (offset === totalLength && totalLength > 0)) {
+    throw new ResultStoreError(
+      `offset ${offset} is past the end of stored result ${id}, which has ${totalLength} characters; use an offset from 0 to ${Math.max(0, totalLength - 1)}.`,
+      'offset-out-of-range',
+    );
+  }
+  let count = Math.min(length, MAX_STORED_READ_LENGTH, totalLength - offset);
+  const buffer = Buffer.alloc(count * BYTES_PER_UNIT);
+  await file.read(buffer, 0, buffer.length, HEADER_BYTES + offset * BYTES_PER_UNIT);
+  let text = buffer.toString('utf16le');
+  // Do not end a slice between the two halves of a surrogate pair; the next read starts with the pair.
+  if (count > 1 && offset + count < totalLength && isHighSurrogate(text.charCodeAt(count - 1))) {
+    count--;
+    text = text.slice(0, count);
+  }
+  const nextOffset = offset + count;
+  return { id, offset, text, totalLength, nextOffset, hasMore: nextOffset < totalLength };
 }

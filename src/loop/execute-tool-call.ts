@@ -54,6 +54,8 @@ export interface ToolCallDependencies {
   shapeResult: (raw: CallToolResult, entry: CatalogEntry, context: ToolCallContext, call: ToolCallPart) => ShapedResult;
   /** Called once per call, before its result goes back. */
   record?: (record: CallRecord) => void;
+  /** A call of this tool may be sent once more after a timeout or a dropped connection (trusted idempotent tools). */
+  retryOnce?: (entry: CatalogEntry) => boolean;
 }
 
 export function createToolCallExecutor(dependencies: ToolCallDependencies) {

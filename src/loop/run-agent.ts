@@ -18,8 +18,8 @@ export const DEFAULT_MAX_PARALLEL_CALLS = 8;
 export interface RunAgentOptions {
   runId: string;
   provider: LlmProvider;
-  /** The tools offered for a turn, taken once at the start of each turn. */
-  tools: () => ToolDefinition[];
+  /** The tools offered for a turn, taken once at the start of each turn (the catalog changes only here). */
+  tools: () => ToolDefinition[] | Promise<ToolDefinition[]>;
   executeToolCall: ExecuteToolCall;
   /** The conversation so far, ending with the user's message. The loop appends to it. */
   messages: Message[];
@@ -59,8 +59,9 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
     options.emit({ type: 'turn-start', turn });
     let response: ModelResponse;
     try {
+      const tools = await options.tools();
       response = await options.provider.generate(
-        { system: options.system, messages, tools: options.tools() },
+        { system: options.system, messages, tools },
         {
           signal,
           stream: options.stream,

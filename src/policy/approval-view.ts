@@ -23,9 +23,12 @@ function indent(text: string, prefix = '    '): string {
 
 function hiddenContentLines(flags: readonly HiddenContentFlag[], description: string | undefined): string[] {
   if (flags.length === 0) return [];
-  const lines = ['  ! Hidden content in the description:'];
-  for (const flag of describeHiddenContent(flags)) lines.push(`    - ${flag}`);
-  if (description !== undefined) {
+  const lines = ['  ! Hidden content in the tool definition:'];
+  flags.forEach((flag) => {
+    lines.push(`    - ${describeHiddenContent([flag])[0]}`);
+    if (flag.excerpt !== undefined) lines.push(`      raw: ${flag.excerpt}`);
+  });
+  if (description !== undefined && flags.some((flag) => flag.location === undefined)) {
     lines.push('  Description, raw (invisible characters shown as escapes):');
     lines.push(indent(showRaw(description)));
   }

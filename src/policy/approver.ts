@@ -53,7 +53,7 @@ export type WithholdReason =
   | 'tool-revoked'
   /** The tool appeared on an untrusted server after its first start. */
   | 'new-tool-untrusted'
-  /** An untrusted server's tool whose description hides content (escape codes, invisible text, tags…). */
+  /** An untrusted server's tool whose definition hides content (escape codes, invisible text, tags…). */
   | 'hidden-content'
   /** The server's command line or URL changed since it was approved. */
   | 'server-changed'

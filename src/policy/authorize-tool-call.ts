@@ -7,8 +7,9 @@
 import type { PermissionRules, ServerTrust } from '../config/types.js';
 import { type Approver, ruleDenialMessage, type ToolApprovalAnswer, USER_DENIED_MESSAGE } from './approver.js';
 import { decideToolCall, type PolicyDecision, type PolicySource } from './decide-tool-call.js';
-import { findHiddenContent, type HiddenContentFlag } from './hidden-content.js';
-import type { ToolAnnotations } from './tool-annotations.js';
+import type { HiddenContentFlag } from './hidden-content.js';
+import type { PinnableTool } from './tool-definition.js';
+import { findHiddenContentInTool } from './tool-hidden-content.js';
 import type { RememberedApprovals } from './trust-store.js';
 
 export interface ToolCallToAuthorize {
@@ -17,10 +18,10 @@ export interface ToolCallToAuthorize {
   toolName: string;
   serverName: string;
   originalToolName: string;
-  /** Parsed arguments, exactly as they will be sent. */
+  /** Parsed arguments, exactly as they will be sent (the raw text when they did not parse). */
   arguments: unknown;
-  annotations?: ToolAnnotations;
-  description?: string;
+  /** The tool as its server listed it (`CatalogEntry.tool`): annotations, description and schemas are read from it. */
+  tool?: PinnableTool;
 }
 
 export interface AuthorizeToolCallOptions {
@@ -69,11 +70,11 @@ export async function authorizeToolCall(options: AuthorizeToolCallOptions): Prom
     serverName: call.serverName,
     trust,
     rules,
-    ...(call.annotations === undefined ? {} : { annotations: call.annotations }),
+    ...(call.tool?.annotations === undefined ? {} : { annotations: call.tool.annotations }),
     ...(alwaysAllowed === undefined ? {} : { alwaysAllowed }),
   });
   const hiddenContent =
-    call.description === undefined ? [] : findHiddenContent(call.description, options.otherServerToolNames ?? []);
+    call.tool === undefined ? [] : findHiddenContentInTool(call.tool, options.otherServerToolNames ?? []);
   const base = { decision, warnings: decision.warnings, hiddenContent };
 
   if (decision.action === 'deny') {
@@ -97,11 +98,11 @@ export async function authorizeToolCall(options: AuthorizeToolCallOptions): Prom
     toolName: call.toolName,
     originalToolName: call.originalToolName,
     arguments: call.arguments,
-    ...(call.annotations === undefined ? {} : { annotations: call.annotations }),
+    ...(call.tool?.annotations === undefined ? {} : { annotations: call.tool.annotations }),
     trust,
     reason: decision.reason,
     warnings: decision.warnings,
-    ...(call.description === undefined ? {} : { description: call.description }),
+    ...(call.tool?.description === undefined ? {} : { description: call.tool.description }),
     hiddenContent,
     canAlwaysAllow: decision.source !== 'rule',
   };

@@ -22,6 +22,13 @@ export interface HiddenContentFlag {
   index: number;
   /** How many occurrences this flag stands for. */
   count: number;
+  /**
+   * Where in the tool definition, when not in the description: `title`, `inputSchema.properties.path.description`.
+   * `index` is then an offset into that string.
+   */
+  location?: string;
+  /** The string at `location`, shown raw (shortened when long), so the view can show what hides there. */
+  excerpt?: string;
 }
 
 const BIDI_CONTROLS = new Set([
@@ -212,5 +219,7 @@ function findWholeName(text: string, name: string): number {
 
 /** A short line per flag, for views and notices. */
 export function describeHiddenContent(flags: readonly HiddenContentFlag[]): string[] {
-  return flags.map((flag) => `${flag.kind}: ${flag.message}`);
+  return flags.map(
+    (flag) => `${flag.kind}${flag.location === undefined ? '' : ` in ${flag.location}`}: ${flag.message}`,
+  );
 }

@@ -65,6 +65,15 @@ export {
   snapshotToolDefinition,
   type ToolDefinitionSnapshot,
 } from './tool-definition.js';
+export { findHiddenContentInTool } from './tool-hidden-content.js';
+export {
+  buildTrustReport,
+  formatTrustReport,
+  type ToolAvailability,
+  type TrustReportServer,
+  type TrustReportServerInput,
+  type TrustReportTool,
+} from './trust-report.js';
 export {
   type RememberedApprovals,
   type ServerCheck,

@@ -92,7 +92,7 @@ export function partitionTools(input: PartitionInput): ToolPartition {
     result.toRecord.push({ entry, origin: serverStatus === 'new' ? 'first-sight' : 'trusted-server' });
     if (hidesContent) {
       result.notices.push(
-        `Tool ${entry.name} of trusted server ${serverName} has hidden content in its description: ${describeHiddenContent(entry.hiddenContent).join('; ')}. It is available because the server is trusted; review it with \`mcp-host trust\`.`,
+        `Tool ${entry.name} of trusted server ${serverName} has hidden content in its definition: ${describeHiddenContent(entry.hiddenContent).join('; ')}. It is available because the server is trusted; review it with \`mcp-host trust\`.`,
       );
     }
   }
@@ -114,6 +114,6 @@ function withholdMessage(serverName: string, entry: ToolUnderReview, reason: Wit
     case 'new-tool-untrusted':
       return `Tool ${entry.name} appeared on untrusted server ${serverName} after its first start; it is withheld from the model until you approve it (${approveTool}).`;
     case 'hidden-content':
-      return `Tool ${entry.name} of untrusted server ${serverName} has hidden content in its description (${describeHiddenContent(entry.hiddenContent).join('; ')}); it is withheld from the model until you approve it (${approveTool}).`;
+      return `Tool ${entry.name} of untrusted server ${serverName} has hidden content in its definition (${describeHiddenContent(entry.hiddenContent).join('; ')}); it is withheld from the model until you approve it (${approveTool}).`;
   }
 }

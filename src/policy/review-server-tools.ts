@@ -8,10 +8,10 @@
 import type { ServerConfig } from '../config/types.js';
 import type { Approver, DefinitionApprovalRequest, ServerApprovalRequest } from './approver.js';
 import { diffToolDefinitions } from './definition-diff.js';
-import { findHiddenContent } from './hidden-content.js';
 import { partitionTools, type ToolUnderReview, type WithheldTool } from './partition-tools.js';
 import { describeServerTarget } from './server-identity.js';
 import { fingerprintDefinition, type PinnableTool, snapshotToolDefinition } from './tool-definition.js';
+import { findHiddenContentInTool } from './tool-hidden-content.js';
 import type { ServerCheck, TrustStore } from './trust-store.js';
 
 /** Something the user (and the audit log) should know happened to a pin. */
@@ -90,7 +90,7 @@ export async function reviewServerTools(options: ReviewServerToolsOptions): Prom
     name,
     tool,
     status: store.checkTool(serverName, tool),
-    hiddenContent: findHiddenContent(tool.description ?? '', options.otherServerToolNames ?? []),
+    hiddenContent: findHiddenContentInTool(tool, options.otherServerToolNames ?? []),
   }));
   const partition = partitionTools({ serverName, trust: server.trust, serverStatus: status, tools: entries });
 

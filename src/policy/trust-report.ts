@@ -5,10 +5,11 @@
  */
 
 import type { ServerConfig, ServerTrust } from '../config/types.js';
-import { describeHiddenContent, findHiddenContent, showRaw } from './hidden-content.js';
+import { describeHiddenContent, showRaw } from './hidden-content.js';
 import { partitionTools, type ToolUnderReview } from './partition-tools.js';
 import { crossReferenceNames } from './review-server-tools.js';
 import type { PinnableTool } from './tool-definition.js';
+import { findHiddenContentInTool } from './tool-hidden-content.js';
 import type { ServerCheck, ToolCheck, TrustStore } from './trust-store.js';
 
 export interface TrustReportServerInput {
@@ -74,7 +75,7 @@ export function buildTrustReport(store: TrustStore, servers: readonly TrustRepor
       name: namespaced,
       tool,
       status: store.checkTool(name, tool),
-      hiddenContent: findHiddenContent(tool.description ?? '', others),
+      hiddenContent: findHiddenContentInTool(tool, others),
     }));
     const partition = partitionTools({
       serverName: name,

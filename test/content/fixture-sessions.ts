@@ -97,6 +97,8 @@ export interface RawSession {
   stdoutBytes: () => number;
   /** Whether a line grew past `maxLineBytes` and was dropped. */
   oversizedLine: () => boolean;
+  /** Whether stdout has ended (every process holding it has closed it). */
+  stdoutEnded: () => boolean;
   stderr: StreamTail;
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   send: (message: unknown) => void;
@@ -143,6 +145,10 @@ export function startRawSession(
       pending.push(rest);
       pendingBytes += rest.length;
     }
+  });
+  let ended = false;
+  child.stdout.on('end', () => {
+    ended = true;
   });
   child.stderr.on('data', (chunk: Buffer) => stderr.add(chunk));
   child.stdin.on('error', () => {});
@@ -191,6 +197,7 @@ export function startRawSession(
     lines,
     stdoutBytes: () => stdoutBytes,
     oversizedLine: () => oversized,
+    stdoutEnded: () => ended,
     stderr,
     exit,
     send,

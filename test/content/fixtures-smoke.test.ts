@@ -98,7 +98,7 @@ describe('stdout-noise', () => {
 });
 
 describe('stderr-flood', () => {
-  it('writes 50 MB to stderr before it answers initialize, then serves', async () => {
+  it('writes 50 MB to stderr before it answers initialize, then serves', { timeout: 60_000 }, async () => {
     const { client, stderr } = await startSdkSession('stderr-flood');
     expect(stderr.bytes).toBeGreaterThanOrEqual(50 * MEBIBYTE);
     expect(stderr.text).toContain('flood done');
@@ -107,7 +107,7 @@ describe('stderr-flood', () => {
 });
 
 describe('big-result', () => {
-  it('returns a 5 MB text to an MCP client allowed that much', async () => {
+  it('returns a 5 MB text to an MCP client allowed that much', { timeout: 120_000 }, async () => {
     const { client } = await startSdkSession('big-result', { maxBufferSize: 16 * MEBIBYTE });
     const text = firstText(await client.callTool({ name: 'big_text', arguments: { megabytes: 5 } }));
     expect(text.length).toBe(5 * MEBIBYTE);
@@ -115,13 +115,18 @@ describe('big-result', () => {
     expect(text.endsWith('\nEND big result')).toBe(true);
   });
 
-  it('returns a 50 MB text as one JSON-RPC line', async () => {
+  it('returns a 50 MB text as one JSON-RPC line', { timeout: 120_000 }, async () => {
     // Read raw: the SDK's stdio read buffer copies the whole buffer for every 64 KB piece, which takes minutes
     // for 50 MB; this reader is linear.
     const session = startRawSession('big-result');
     await session.initialize();
-    session.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'big_text', arguments: { megabytes: 50 } } });
-    const answer = (await session.response(1, 60_000)) as { result: { content: Array<{ text: string }> } };
+    session.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'big_text', arguments: { megabytes: 50 } },
+    });
+    const answer = (await session.response(1, 100_000)) as { result: { content: Array<{ text: string }> } };
     const text = answer.result.content[0]?.text ?? '';
     expect(text.length).toBe(50 * MEBIBYTE);
     expect(text.endsWith('\nEND big result')).toBe(true);
@@ -137,7 +142,7 @@ describe('big-result', () => {
 });
 
 describe('huge-line', () => {
-  it('answers a call with a line that never ends', async () => {
+  it('answers a call with a line that never ends', { timeout: 60_000 }, async () => {
     const megabytes = 40;
     const session = startRawSession('huge-line', { env: { HUGE_LINE_MB: String(megabytes) }, maxLineBytes: MEBIBYTE });
     await session.initialize();
@@ -146,6 +151,17 @@ describe('huge-line', () => {
     await waitFor(() => session.stdoutBytes() > megabytes * MEBIBYTE, 'all of the huge line', 30_000);
     expect(session.oversizedLine()).toBe(true);
     expect(session.lines.some((line) => line.includes('"id":1'))).toBe(false);
+  });
+
+  it('can write the endless line as soon as it starts', { timeout: 60_000 }, async () => {
+    const session = startRawSession('huge-line', {
+      env: { HUGE_LINE_AT: 'start', HUGE_LINE_MB: '8' },
+      maxLineBytes: MEBIBYTE,
+    });
+    await waitFor(() => session.stderr.text.includes('huge line written 8 MB'), 'the huge line', 30_000);
+    await waitFor(() => session.stdoutBytes() > 8 * MEBIBYTE, 'all of the huge line', 30_000);
+    expect(session.lines).toEqual([]);
+    expect(session.oversizedLine()).toBe(true);
   });
 
   it('makes the SDK client fail with its buffer size error', async () => {
@@ -194,6 +210,19 @@ describe('spawn-grandchild', () => {
     await client.close();
     await waitFor(() => !isAlive(pid), 'the server to exit');
     expect(isAlive(grandchild)).toBe(true);
+  });
+
+  it('with GRANDCHILD_STDIO=inherit, keeps the server’s stdout open after the server is gone', async () => {
+    const session = startRawSession('spawn-grandchild', { env: { GRANDCHILD_STDIO: 'inherit' } });
+    await waitFor(() => /grandchild \d+/.test(session.stderr.text), 'the grandchild line');
+    const grandchild = Number(/grandchild (\d+)/.exec(session.stderr.text)?.[1]);
+    trackPid(grandchild);
+    session.child.kill('SIGKILL');
+    expect(await session.exit).toEqual({ code: null, signal: 'SIGKILL' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(session.stdoutEnded()).toBe(false);
+    process.kill(grandchild, 'SIGKILL');
+    await waitFor(() => session.stdoutEnded(), 'stdout to end once the grandchild is gone');
   });
 });
 

@@ -12,9 +12,10 @@ import { createJsonlAuditLog } from '../../audit/jsonl-audit-log.js';
 import { ensureStateDir, resolveStateDir } from '../../config/state-dir.js';
 import type { ServerConfig } from '../../config/types.js';
 import { diffToolDefinitions } from '../../policy/definition-diff.js';
-import { describeHiddenContent, findHiddenContent, showRaw } from '../../policy/hidden-content.js';
+import { describeHiddenContent, showRaw } from '../../policy/hidden-content.js';
 import { crossReferenceNames } from '../../policy/review-server-tools.js';
 import { fingerprintDefinition, type PinnableTool, snapshotToolDefinition } from '../../policy/tool-definition.js';
+import { findHiddenContentInTool } from '../../policy/tool-hidden-content.js';
 import { buildTrustReport, formatTrustReport } from '../../policy/trust-report.js';
 import { TrustStore } from '../../policy/trust-store.js';
 import { FAILURE_EXIT_CODE, UsageErrorCommand } from './audit.js';
@@ -76,7 +77,7 @@ export function createTrustCommand(dependencies: TrustCommandDependencies): Comm
     .option('--offline', 'do not start servers: show only what the trust store remembers')
     .option('--json', 'machine-readable output')
     .action(async (_options: TrustOptions, self: Command) => {
-      await listTrust(self.optsWithGlobals<TrustOptions>(), dependencies);
+      await listTrust(self, self.optsWithGlobals<TrustOptions>(), dependencies);
     });
 
   withCommonOptions(command.command('approve'))
@@ -145,8 +146,12 @@ function openTrustAudit(
   };
 }
 
-async function listTrust(options: TrustOptions, dependencies: TrustCommandDependencies): Promise<void> {
-  const { stdout, stderr } = environment(dependencies);
+async function listTrust(
+  command: Command,
+  options: TrustOptions,
+  dependencies: TrustCommandDependencies,
+): Promise<void> {
+  const { stdout } = environment(dependencies);
   const store = TrustStore.inStateDir(stateDirOf(options, dependencies));
   const loaded = await dependencies.loadServersAndTools({
     ...(options.config === undefined ? {} : { configPath: options.config }),
@@ -155,8 +160,13 @@ async function listTrust(options: TrustOptions, dependencies: TrustCommandDepend
   const report = buildTrustReport(store, loaded.servers);
   stdout.write(options.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatTrustReport(report));
   const failed = loaded.servers.filter((server) => server.error !== undefined);
-  for (const server of failed) stderr.write(`Could not list the tools of ${server.config.name}: ${server.error}\n`);
-  if (failed.length > 0) process.exitCode = FAILURE_EXIT_CODE;
+  if (failed.length > 0) {
+    const names = failed.map((server) => `${server.config.name} (${server.error})`).join('; ');
+    command.error(`error: could not list the tools of ${names}; shown from the trust store only.`, {
+      exitCode: FAILURE_EXIT_CODE,
+      code: 'mcp-host.trust-list-incomplete',
+    });
+  }
 }
 
 /** A tool named by its server name or its namespaced name. */
@@ -224,7 +234,7 @@ async function approve(
       if (status === 'changed') {
         stdout.write(`${diffToolDefinitions(previous, snapshotToolDefinition(entry.tool))}\n`);
       }
-      const flags = findHiddenContent(entry.tool.description ?? '', others);
+      const flags = findHiddenContentInTool(entry.tool, others);
       for (const line of describeHiddenContent(flags)) stderr.write(`Warning: ${showRaw(entry.name)}: ${line}\n`);
       store.approveTool(serverName, entry.tool, 'command-line');
       audit.record(
@@ -236,14 +246,15 @@ async function approve(
       );
       stdout.write(`Approved tool ${showRaw(entry.name)} (was ${status}).\n`);
     }
-    if (toolName === undefined && server.tools === undefined) {
-      stderr.write(
-        `Could not list the tools of ${serverName}${server.error === undefined ? '' : `: ${server.error}`}; its tools are reviewed when it next starts.\n`,
-      );
-      process.exitCode = FAILURE_EXIT_CODE;
-    }
   } finally {
     audit.close();
+  }
+  if (toolName === undefined && server.tools === undefined) {
+    const why = server.error === undefined ? '' : `: ${server.error}`;
+    command.error(
+      `error: approved server ${serverName} but could not list its tools${why}; they are reviewed when it next starts.`,
+      { exitCode: FAILURE_EXIT_CODE, code: 'mcp-host.trust-approve-incomplete' },
+    );
   }
 }
 

@@ -32,8 +32,10 @@ export function fromOpenAiChatResponse(completion: ChatCompletion, provider = 'o
   }
   const message: ChatCompletionMessage = choice.message;
   const content: AssistantPart[] = [];
-  if (typeof message.content === 'string' && message.content !== '') content.push({ type: 'text', text: message.content });
-  if (typeof message.refusal === 'string' && message.refusal !== '') content.push({ type: 'text', text: message.refusal });
+  if (typeof message.content === 'string' && message.content !== '')
+    content.push({ type: 'text', text: message.content });
+  if (typeof message.refusal === 'string' && message.refusal !== '')
+    content.push({ type: 'text', text: message.refusal });
   const makeId = callIdMaker();
   const calls = (message.tool_calls ?? []) as LooseToolCall[];
   for (const [index, call] of calls.entries()) {
@@ -63,12 +65,13 @@ export function argumentsAsText(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** `inputTokens` is the whole prompt as OpenAI counts it; `cacheReadTokens` the part of it read from cache. */
+/** `inputTokens` is the whole prompt as OpenAI counts it; the cache counts are parts of it. */
 export function fromOpenAiChatUsage(usage: CompletionUsage | null | undefined): Usage | undefined {
   if (usage === undefined || usage === null) return undefined;
   const result: Usage = { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 };
-  const cached = usage.prompt_tokens_details?.cached_tokens;
-  if (typeof cached === 'number') result.cacheReadTokens = cached;
+  const details = usage.prompt_tokens_details;
+  if (typeof details?.cached_tokens === 'number') result.cacheReadTokens = details.cached_tokens;
+  if (typeof details?.cache_write_tokens === 'number') result.cacheWriteTokens = details.cache_write_tokens;
   return result;
 }
 

@@ -23,7 +23,6 @@ import type {
   ToolResultsMessage,
   UserMessage,
 } from '../types.js';
-import { toOpenAiFunctionSchema } from './openai-tool-schema.js';
 import {
   imageDataUrl,
   imageInNextMessagePlaceholder,
@@ -31,6 +30,7 @@ import {
   toolErrorPrefix,
   toolResultText,
 } from './openai-tool-result-content.js';
+import { toOpenAiFunctionSchema } from './openai-tool-schema.js';
 
 export interface OpenAiChatRequestSettings {
   model: string;
@@ -47,10 +47,12 @@ export function toOpenAiChatRequest(
   request: ModelRequest,
   settings: OpenAiChatRequestSettings,
 ): ChatCompletionCreateParamsNonStreaming {
-  const vendorOptions = settings.providerOptionsKey ? request.providerOptions?.[settings.providerOptionsKey] : undefined;
+  const vendorOptions = settings.providerOptionsKey
+    ? request.providerOptions?.[settings.providerOptionsKey]
+    : undefined;
   const body: ChatCompletionCreateParamsNonStreaming = {
-    // Vendor-only options first, so they can never replace what the host itself decided.
-    ...(isRecord(vendorOptions) ? vendorOptions : {}),
+    // Vendor-only options (temperature, prompt_cache_key …) first, so they never replace what the host decided.
+    ...withoutOwnedKeys(vendorOptions),
     model: settings.model,
     messages: toChatMessages(request),
   };
@@ -118,7 +120,10 @@ function toAssistantMessage(message: AssistantMessage): ChatCompletionMessagePar
 }
 
 /** One tool message per result, then one for each unanswered call, then the images in a user message. */
-function toToolMessages(message: ToolResultsMessage, assistant: AssistantMessage | undefined): ChatCompletionMessageParam[] {
+function toToolMessages(
+  message: ToolResultsMessage,
+  assistant: AssistantMessage | undefined,
+): ChatCompletionMessageParam[] {
   const messages: ChatCompletionMessageParam[] = [];
   const answered = new Set<string>();
   const imageParts: ChatCompletionContentPart[] = [];
@@ -159,6 +164,10 @@ function imagePart(url: string): ChatCompletionContentPartImage {
   return { type: 'image_url', image_url: { url } };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** Keys the adapter owns; `providerOptions[provider]` cannot set them. */
+const ownedKeys = new Set(['model', 'messages', 'tools', 'stream', 'stream_options']);
+
+function withoutOwnedKeys(options: unknown): Record<string, unknown> {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return {};
+  return Object.fromEntries(Object.entries(options).filter(([key]) => !ownedKeys.has(key)));
 }

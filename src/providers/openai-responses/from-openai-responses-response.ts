@@ -62,11 +62,12 @@ function replayable(output: ResponseOutputItem[]): ResponseOutputItem[] {
   return output.filter((item) => item.type === 'message' || item.type === 'function_call' || item.type === 'reasoning');
 }
 
-/** `inputTokens` is the whole prompt; `cacheReadTokens` the part of it read from cache. */
+/** `inputTokens` is the whole prompt; the cache counts are parts of it. */
 export function fromOpenAiResponsesUsage(usage: ResponseUsage | null | undefined): Usage | undefined {
   if (usage === undefined || usage === null) return undefined;
   const result: Usage = { inputTokens: usage.input_tokens ?? 0, outputTokens: usage.output_tokens ?? 0 };
-  const cached = usage.input_tokens_details?.cached_tokens;
-  if (typeof cached === 'number') result.cacheReadTokens = cached;
+  const details = usage.input_tokens_details;
+  if (typeof details?.cached_tokens === 'number') result.cacheReadTokens = details.cached_tokens;
+  if (typeof details?.cache_write_tokens === 'number') result.cacheWriteTokens = details.cache_write_tokens;
   return result;
 }

@@ -54,10 +54,13 @@ export class OpenAiResponsesStreamAccumulator {
         this.final = event.response;
         break;
       case 'error':
-        throw new ProviderError(`${responsesProviderId}: the stream reported an error (${event.code}): ${event.message}`, {
-          provider: responsesProviderId,
-          retryable: event.code === 'server_error' || event.code === 'rate_limit_exceeded',
-        });
+        throw new ProviderError(
+          `${responsesProviderId}: the stream reported an error (${event.code}): ${event.message}`,
+          {
+            provider: responsesProviderId,
+            retryable: event.code === 'server_error' || event.code === 'rate_limit_exceeded',
+          },
+        );
       default:
         // Created / in-progress markers, content-part boundaries, reasoning summaries: nothing to keep.
         break;

@@ -12,8 +12,8 @@ import type {
   ResponseInputContent,
   ResponseInputItem,
 } from 'openai/resources/responses/responses';
-import { toOpenAiFunctionSchema } from '../openai-chat/openai-tool-schema.js';
 import { imageDataUrl, imagesOf, toolResultText } from '../openai-chat/openai-tool-result-content.js';
+import { toOpenAiFunctionSchema } from '../openai-chat/openai-tool-schema.js';
 import { missingResultText } from '../openai-chat/to-openai-chat-request.js';
 import type { AssistantMessage, ModelRequest, ToolDefinition, ToolResultsMessage, UserMessage } from '../types.js';
 import { replayItems, responsesProviderId } from './openai-responses-replay.js';
@@ -35,8 +35,8 @@ export function toOpenAiResponsesRequest(
 ): ResponseCreateParamsNonStreaming {
   const vendorOptions = request.providerOptions?.[responsesProviderId];
   const body: ResponseCreateParamsNonStreaming = {
-    // Vendor-only options first, so they can never replace what the host itself decided.
-    ...(isRecord(vendorOptions) ? vendorOptions : {}),
+    // Vendor-only options (reasoning, prompt_cache_key …) first, so they never replace what the host decided.
+    ...withoutOwnedKeys(vendorOptions),
     model: settings.model,
     input: toResponsesInput(request),
     store: false,
@@ -131,6 +131,10 @@ function missingOutputs(assistant: AssistantMessage, answered: ReadonlySet<strin
   );
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** Keys the adapter owns; `providerOptions['openai-responses']` cannot set them. */
+const ownedKeys = new Set(['model', 'input', 'store', 'tools', 'instructions', 'stream']);
+
+function withoutOwnedKeys(options: unknown): Record<string, unknown> {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return {};
+  return Object.fromEntries(Object.entries(options).filter(([key]) => !ownedKeys.has(key)));
 }

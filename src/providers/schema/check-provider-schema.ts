@@ -54,7 +54,8 @@ function checkNode(node: unknown, path: string, target: SchemaTarget, definition
   const rules = SCHEMA_RULES[target];
   for (const keyword of Object.keys(node)) {
     if (keyword === '$schema' || keyword === '$id') problems.push(`${at}: "${keyword}" must be stripped`);
-    else if (keyword === 'definitions') problems.push(`${at}: "definitions" is not used; definitions live in root $defs`);
+    else if (keyword === 'definitions')
+      problems.push(`${at}: "definitions" is not used; definitions live in root $defs`);
     else if (keyword === '$defs') problems.push(`${at}: $defs is only allowed at the root`);
     else if (!ALWAYS_ALLOWED.has(keyword) && !rules.keywords.has(keyword)) {
       problems.push(`${at}: keyword "${keyword}" is not accepted by ${target}`);
@@ -67,7 +68,13 @@ function checkNode(node: unknown, path: string, target: SchemaTarget, definition
   }
 }
 
-function checkReference(node: JsonObject, at: string, target: SchemaTarget, definitions: Set<string>, problems: string[]) {
+function checkReference(
+  node: JsonObject,
+  at: string,
+  target: SchemaTarget,
+  definitions: Set<string>,
+  problems: string[],
+) {
   const reference = node.$ref;
   if (SCHEMA_RULES[target].references === 'inline') {
     problems.push(`${at}: $ref must be inlined for ${target}`);
@@ -121,7 +128,8 @@ function checkValues(node: JsonObject, at: string, target: SchemaTarget, problem
   }
   if ('items' in node && !isPlainObject(node.items)) problems.push(`${at}: items must be a schema object`);
   if ('additionalProperties' in node && typeof node.additionalProperties !== 'boolean') {
-    if (!isPlainObject(node.additionalProperties)) problems.push(`${at}: additionalProperties must be a boolean or schema`);
+    if (!isPlainObject(node.additionalProperties))
+      problems.push(`${at}: additionalProperties must be a boolean or schema`);
   }
 }
 
@@ -134,7 +142,8 @@ function childSchemas(node: JsonObject): [string, unknown][] {
   if (isPlainObject(node.additionalProperties)) children.push(['additionalProperties', node.additionalProperties]);
   for (const keyword of ['anyOf', 'oneOf', 'allOf', 'prefixItems']) {
     const list = node[keyword];
-    if (Array.isArray(list)) list.forEach((child, index) => children.push([`${keyword}/${index}`, child]));
+    if (!Array.isArray(list)) continue;
+    for (const [index, child] of list.entries()) children.push([`${keyword}/${index}`, child]);
   }
   return children;
 }
@@ -147,7 +156,7 @@ function checkJsonOnly(value: unknown, path: string, problems: string[]) {
     return;
   }
   if (Array.isArray(value)) {
-    value.forEach((item, index) => checkJsonOnly(item, `${path}/${index}`, problems));
+    for (const [index, item] of value.entries()) checkJsonOnly(item, `${path}/${index}`, problems);
     return;
   }
   if (isPlainObject(value)) {

@@ -52,7 +52,10 @@ function compareKeywords(left: string, right: string): number {
   const leftRank = CONDITIONAL_ORDER.indexOf(left);
   const rightRank = CONDITIONAL_ORDER.indexOf(right);
   if (leftRank !== -1 || rightRank !== -1) {
-    return (leftRank === -1 ? CONDITIONAL_ORDER.length : leftRank) - (rightRank === -1 ? CONDITIONAL_ORDER.length : rightRank);
+    return (
+      (leftRank === -1 ? CONDITIONAL_ORDER.length : leftRank) -
+      (rightRank === -1 ? CONDITIONAL_ORDER.length : rightRank)
+    );
   }
   return left < right ? -1 : left > right ? 1 : 0;
 }

@@ -25,7 +25,16 @@ export interface NormaliseContext {
 }
 
 /** Keywords that identify or document a schema but do not belong in a provider's copy. */
-const METADATA_KEYWORDS = ['$schema', '$id', '$comment', '$anchor', '$dynamicAnchor', '$vocabulary', '$defs', 'definitions'];
+const METADATA_KEYWORDS = [
+  '$schema',
+  '$id',
+  '$comment',
+  '$anchor',
+  '$dynamicAnchor',
+  '$vocabulary',
+  '$defs',
+  'definitions',
+];
 /** Keywords that only annotate; a `$ref` beside them can be expanded by plain overriding. */
 const ANNOTATION_KEYWORDS = new Set(['title', 'description', 'default', 'examples', 'example', 'deprecated']);
 const TYPE_NAMES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
@@ -39,7 +48,12 @@ export function escapePointerSegment(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-export function normaliseSchemaNode(input: unknown, context: NormaliseContext, path: string, depth: number): JsonObject {
+export function normaliseSchemaNode(
+  input: unknown,
+  context: NormaliseContext,
+  path: string,
+  depth: number,
+): JsonObject {
   if (depth > MAX_SCHEMA_DEPTH) {
     context.notes.push(`${where(path)}: nested deeper than ${MAX_SCHEMA_DEPTH} levels; offered as any value`);
     return { description: 'Nested too deeply to describe here; any value is accepted.' };
@@ -180,7 +194,9 @@ function truncatedRecursion(
   const description = typeof siblings.description === 'string' ? siblings.description : target.description;
   const limitNote = `"${definition.name}" nests again here; it is not described beyond ${RECURSION_EXPANSION_LIMIT} levels and deeper values are passed on as given.`;
   node.description = typeof description === 'string' && description !== '' ? `${description}\n${limitNote}` : limitNote;
-  context.notes.push(`${where(path)}: recursive "${definition.name}" cut off after ${RECURSION_EXPANSION_LIMIT} levels`);
+  context.notes.push(
+    `${where(path)}: recursive "${definition.name}" cut off after ${RECURSION_EXPANSION_LIMIT} levels`,
+  );
   return orderSchemaKeys(node);
 }
 

@@ -118,9 +118,7 @@ function flattenRoot(document: JsonObject, context: NormaliseContext): JsonObjec
   return root;
 }
 
-type RootShape =
-  | { kind: 'object'; schema: JsonObject; requiredGroups?: string }
-  | { kind: 'wrapped'; reason: string };
+type RootShape = { kind: 'object'; schema: JsonObject; requiredGroups?: string } | { kind: 'wrapped'; reason: string };
 
 function classifyRoot(root: JsonObject): RootShape {
   const types = typeList(root);

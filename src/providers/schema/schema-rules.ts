@@ -132,7 +132,16 @@ export const SCHEMA_RULES: Readonly<Record<SchemaTarget, SchemaRules>> = {
     enumValues: 'strings-and-numbers',
     defaults: 'describe',
     // Gemini's documented JSON Schema subset (string length and pattern are not in it).
-    keywords: new Set([...CORE_KEYWORDS, '$ref', '$defs', 'format', 'minimum', 'maximum', ...ARRAY_BOUNDS, 'prefixItems']),
+    keywords: new Set([
+      ...CORE_KEYWORDS,
+      '$ref',
+      '$defs',
+      'format',
+      'minimum',
+      'maximum',
+      ...ARRAY_BOUNDS,
+      'prefixItems',
+    ]),
     formats: new Set(GEMINI_FORMATS),
     strict: 'none',
     toolName: {

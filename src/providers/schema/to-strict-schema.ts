@@ -85,7 +85,9 @@ function strictNode(node: unknown, level: number, tally: StrictTally): JsonObjec
   if ('format' in node && !(typeof node.format === 'string' && STRICT_FORMATS.has(node.format))) return undefined;
   if (Array.isArray(node.enum)) tally.enumValues += node.enum.length;
   const result: JsonObject = { ...node };
-  if (typeList(node).includes('object') || 'properties' in node) {
+  // An object that is a union of object branches is closed in its branches, not here.
+  const unionOfObjects = Array.isArray(node.anyOf) && !('properties' in node);
+  if ((typeList(node).includes('object') && !unionOfObjects) || 'properties' in node) {
     // A map (`additionalProperties` with a schema) cannot be closed without losing its keys.
     if (node.additionalProperties !== undefined && node.additionalProperties !== false) return undefined;
     const properties = isPlainObject(node.properties) ? node.properties : {};

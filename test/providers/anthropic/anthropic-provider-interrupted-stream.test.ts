@@ -13,7 +13,7 @@ const tools = [{ name: 'clock__now', description: 'The time', inputSchema: { typ
 const question: Message = { role: 'user', content: [{ type: 'text', text: 'What time is it?' }] };
 
 describe('createAnthropicProvider when a stream is cut short', () => {
-  it('rejects with the abort reason when aborted mid-stream, keeping what was streamed out of the result', async () => {
+  it('rejects with the abort reason when aborted mid-stream', async () => {
     // A wire that starts an answer and never finishes it, like a model still generating.
     const stalledWire: MockWire = {
       ...anthropicWire,

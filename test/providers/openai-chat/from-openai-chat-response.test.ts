@@ -9,7 +9,14 @@ function completion(message: Record<string, unknown>, finishReason: string | nul
     object: 'chat.completion',
     created: 1,
     model: 'gpt-test',
-    choices: [{ index: 0, message: { role: 'assistant', refusal: null, ...message }, finish_reason: finishReason, logprobs: null }],
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', refusal: null, ...message },
+        finish_reason: finishReason,
+        logprobs: null,
+      },
+    ],
     ...(usage && { usage }),
   } as unknown as ChatCompletion;
 }
@@ -20,7 +27,9 @@ describe('fromOpenAiChatResponse', () => {
       completion(
         {
           content: 'Checking.',
-          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'weather__get', arguments: '{"city":"Oslo"}' } }],
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'weather__get', arguments: '{"city":"Oslo"}' } },
+          ],
         },
         'tool_calls',
         { prompt_tokens: 120, completion_tokens: 7, total_tokens: 127, prompt_tokens_details: { cached_tokens: 100 } },

@@ -2,7 +2,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOpenAiChatProvider } from '../../../src/providers/openai-chat/openai-chat-provider.js';
 import { ProviderError } from '../../../src/providers/types.js';
 import { type MockLlmServer, startMockLlmServer } from '../../../src/testing/mock-llm/mock-llm-server.js';
-import { converse, finalText, png, prompts, type Scenario, script, textFields, tools } from './openai-conversation-fixture.js';
+import {
+  converse,
+  finalText,
+  png,
+  prompts,
+  type Scenario,
+  script,
+  textFields,
+  tools,
+} from './openai-conversation-fixture.js';
 
 type ChatBody = {
   stream?: boolean;
@@ -31,7 +40,14 @@ describe('createOpenAiChatProvider through the openai SDK against the mock LLM s
   });
 
   const provider = (overrides: { baseUrl?: string } = {}) =>
-    createOpenAiChatProvider({ model: 'gpt-test', apiKey: 'test-key', baseUrl: `${server.url}/v1`, maxRetries: 0, env: {}, ...overrides });
+    createOpenAiChatProvider({
+      model: 'gpt-test',
+      apiKey: 'test-key',
+      baseUrl: `${server.url}/v1`,
+      maxRetries: 0,
+      env: {},
+      ...overrides,
+    });
 
   for (const stream of [false, true]) {
     for (const scenario of Object.keys(prompts) as Scenario[]) {
@@ -47,7 +63,10 @@ describe('createOpenAiChatProvider through the openai SDK against the mock LLM s
         else expect(deltas).toEqual([]);
 
         // What the mock received is exactly what the adapter reported sending.
-        expect(server.requests.map((request) => request.path)).toEqual(['/v1/chat/completions', '/v1/chat/completions']);
+        expect(server.requests.map((request) => request.path)).toEqual([
+          '/v1/chat/completions',
+          '/v1/chat/completions',
+        ]);
         const bodies = server.requests.map((request) => request.body as ChatBody);
         expect(bodies).toEqual(sentBodies);
         const [firstBody, secondBody] = bodies as [ChatBody, ChatBody];
@@ -90,7 +109,10 @@ describe('createOpenAiChatProvider through the openai SDK against the mock LLM s
       maxRetries: 0,
       env: { OPENAI_API_KEY: 'env-key', OPENAI_BASE_URL: server.url },
     });
-    const response = await openai.generate({ tools, messages: [{ role: 'user', content: [{ type: 'text', text: 'Weather in Oslo' }] }] });
+    const response = await openai.generate({
+      tools,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Weather in Oslo' }] }],
+    });
     expect(response.stopReason).toBe('tool-calls');
     expect(server.requests[0]?.path).toBe('/chat/completions');
     expect(server.requests[0]?.headers.authorization).toBe('<redacted>');
@@ -100,7 +122,8 @@ describe('createOpenAiChatProvider through the openai SDK against the mock LLM s
 
   for (const stream of [false, true]) {
     it(`maps 429 and 401 to ProviderError with status and retryability (${stream ? 'streamed' : 'plain'})`, async () => {
-      const ask = (text: string) => provider().generate({ tools: [], messages: [{ role: 'user', content: [{ type: 'text', text }] }] }, { stream });
+      const ask = (text: string) =>
+        provider().generate({ tools: [], messages: [{ role: 'user', content: [{ type: 'text', text }] }] }, { stream });
       const busy = await ask('busy now').catch((error: unknown) => error);
       expect(busy).toBeInstanceOf(ProviderError);
       expect((busy as ProviderError).details).toMatchObject({ provider: 'openai', status: 429, retryable: true });
@@ -129,7 +152,10 @@ describe('createOpenAiChatProvider through the openai SDK against the mock LLM s
     const controller = new AbortController();
     controller.abort(new Error('user pressed Ctrl-C'));
     await expect(
-      provider().generate({ tools: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] }, { signal: controller.signal }),
+      provider().generate(
+        { tools: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] },
+        { signal: controller.signal },
+      ),
     ).rejects.toThrow('user pressed Ctrl-C');
   });
 });

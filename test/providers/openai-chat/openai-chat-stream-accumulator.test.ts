@@ -32,8 +32,12 @@ describe('OpenAiChatStreamAccumulator', () => {
       chunk({ role: 'assistant', content: '' }),
       chunk({ content: 'Let me ' }),
       chunk({ content: 'check.' }),
-      chunk({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'weather__get', arguments: '' } }] }),
-      chunk({ tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'clock__now', arguments: '{"zo' } }] }),
+      chunk({
+        tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'weather__get', arguments: '' } }],
+      }),
+      chunk({
+        tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'clock__now', arguments: '{"zo' } }],
+      }),
       chunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }),
       chunk({ tool_calls: [{ index: 1, function: { arguments: 'ne":"UTC"}' } }] }),
       chunk({ tool_calls: [{ index: 0, function: { arguments: '"Oslo"}' } }] }),
@@ -69,7 +73,10 @@ describe('OpenAiChatStreamAccumulator', () => {
     ]);
     expect(withCalls.response.stopReason).toBe('tool-calls');
     const noFinish = accumulate([chunk({ content: 'hello' })]);
-    expect(noFinish.response).toEqual({ message: { role: 'assistant', content: [{ type: 'text', text: 'hello' }] }, stopReason: 'end' });
+    expect(noFinish.response).toEqual({
+      message: { role: 'assistant', content: [{ type: 'text', text: 'hello' }] },
+      stopReason: 'end',
+    });
   });
 
   it('reads usage from a chunk with choices: [] (and from a server that sends null choices)', () => {

@@ -33,8 +33,14 @@ export const script: Script = {
     {
       match: 'Weather in (\\w+)',
       turns: [
-        { expect: { toolsInclude: ['weather__get', 'camera__snap'] }, toolCalls: [{ name: 'weather__get', arguments: { city: '{{match.1}}' } }] },
-        { expect: { lastToolResultIncludes: 'sunny', lastToolResultIsError: false }, text: 'It is {{lastToolResult}}.' },
+        {
+          expect: { toolsInclude: ['weather__get', 'camera__snap'] },
+          toolCalls: [{ name: 'weather__get', arguments: { city: '{{match.1}}' } }],
+        },
+        {
+          expect: { lastToolResultIncludes: 'sunny', lastToolResultIsError: false },
+          text: 'It is {{lastToolResult}}.',
+        },
       ],
     },
     {
@@ -98,7 +104,8 @@ export function resultsFor(response: ModelResponse): ToolResult[] {
       ];
     }
     const city = (JSON.parse(part.argumentsText) as { city: string }).city;
-    if (city === 'Mars') return [{ callId, toolName: part.name, content: [{ type: 'text', text: 'no such city' }], isError: true }];
+    if (city === 'Mars')
+      return [{ callId, toolName: part.name, content: [{ type: 'text', text: 'no such city' }], isError: true }];
     const weather = city === 'Rome' ? 'rainy' : 'sunny';
     return [{ callId, toolName: part.name, content: [{ type: 'text', text: `${city}: ${weather}` }], isError: false }];
   });
@@ -115,7 +122,11 @@ export interface Conversation {
 export async function converse(provider: LlmProvider, scenario: Scenario, stream: boolean): Promise<Conversation> {
   const deltas: string[] = [];
   const sentBodies: unknown[] = [];
-  const options = { stream, onTextDelta: (text: string) => deltas.push(text), onProviderRequest: (body: unknown) => sentBodies.push(body) };
+  const options = {
+    stream,
+    onTextDelta: (text: string) => deltas.push(text),
+    onProviderRequest: (body: unknown) => sentBodies.push(body),
+  };
   const question: Message = { role: 'user', content: [{ type: 'text', text: prompts[scenario] }] };
   const first = await provider.generate({ system: 'Be brief.', tools, messages: [question] }, options);
   const messages: Message[] = [question, first.message, { role: 'tool', results: resultsFor(first) }];

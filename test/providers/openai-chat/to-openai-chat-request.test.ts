@@ -41,7 +41,12 @@ function conversation(): ModelRequest {
       {
         role: 'tool',
         results: [
-          { callId: 'call_a', toolName: 'weather__get', content: [{ type: 'text', text: 'city not found' }], isError: true },
+          {
+            callId: 'call_a',
+            toolName: 'weather__get',
+            content: [{ type: 'text', text: 'city not found' }],
+            isError: true,
+          },
           {
             callId: 'call_b',
             toolName: 'camera__snap',
@@ -65,7 +70,9 @@ describe('toOpenAiChatRequest', () => {
       'clock__now',
       'weather__get',
     ]);
-    const [camera, clock, weather] = (body.tools ?? []).map((tool) => (tool.type === 'function' ? tool.function : undefined));
+    const [camera, clock, weather] = (body.tools ?? []).map((tool) =>
+      tool.type === 'function' ? tool.function : undefined,
+    );
     // No parameters at all: an object with properties, closed, strict.
     expect(camera).toEqual({
       name: 'camera__snap',
@@ -78,7 +85,11 @@ describe('toOpenAiChatRequest', () => {
     expect(weather).toEqual({
       name: 'weather__get',
       description: 'Weather for a city',
-      parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city'] },
+      parameters: {
+        type: 'object',
+        properties: { city: { type: 'string' }, days: { type: 'integer' } },
+        required: ['city'],
+      },
       strict: false,
     });
   });
@@ -120,7 +131,9 @@ describe('toOpenAiChatRequest', () => {
       },
     ]);
     // The image travels only as a data URL in an image part, never as text.
-    const texts = JSON.stringify(body.messages.map((message) => (typeof message.content === 'string' ? message.content : '')));
+    const texts = JSON.stringify(
+      body.messages.map((message) => (typeof message.content === 'string' ? message.content : '')),
+    );
     expect(texts).not.toContain(png);
   });
 
@@ -128,7 +141,9 @@ describe('toOpenAiChatRequest', () => {
     const request = conversation();
     request.messages.splice(2, 1, { role: 'user', content: [{ type: 'text', text: 'never mind' }] });
     const body = toOpenAiChatRequest(request, { model: 'gpt-test', local: false });
-    expect(body.messages.slice(3).map((message) => [message.role, 'tool_call_id' in message ? message.tool_call_id : ''])).toEqual([
+    expect(
+      body.messages.slice(3).map((message) => [message.role, 'tool_call_id' in message ? message.tool_call_id : '']),
+    ).toEqual([
       ['tool', 'call_a'],
       ['tool', 'call_b'],
       ['tool', 'call_c'],
@@ -149,7 +164,7 @@ describe('toOpenAiChatRequest', () => {
             ],
           },
         ],
-        providerOptions: { openai: { temperature: 0.2, model: 'other', prompt_cache_key: 'k' } },
+        providerOptions: { openai: { temperature: 0.2, model: 'other', stream: true, prompt_cache_key: 'k' } },
       },
       { model: 'gpt-test', local: false, providerOptionsKey: 'openai' },
     );

@@ -9,9 +9,15 @@ const tools = ['weather__get', 'clock__now'];
 
 describe('detectTextualToolCall', () => {
   it('finds a printed JSON call of a known tool, bare, in a code fence or in prose', () => {
-    expect(detectTextualToolCall('{"name": "weather__get", "arguments": {"city": "Oslo"}}', tools)?.name).toBe('weather__get');
-    expect(detectTextualToolCall('Sure:\n```json\n{"name":"clock__now","parameters":{}}\n```', tools)?.name).toBe('clock__now');
-    expect(detectTextualToolCall('I will call {"function": {"name": "clock__now"}} now', tools)?.name).toBe('clock__now');
+    expect(detectTextualToolCall('{"name": "weather__get", "arguments": {"city": "Oslo"}}', tools)?.name).toBe(
+      'weather__get',
+    );
+    expect(detectTextualToolCall('Sure:\n```json\n{"name":"clock__now","parameters":{}}\n```', tools)?.name).toBe(
+      'clock__now',
+    );
+    expect(detectTextualToolCall('I will call {"function": {"name": "clock__now"}} now', tools)?.name).toBe(
+      'clock__now',
+    );
   });
 
   it('finds Hermes-style <tool_call> tags, even with broken JSON inside', () => {

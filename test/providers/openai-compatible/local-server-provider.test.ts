@@ -16,10 +16,18 @@ import {
 type ChatBody = {
   max_tokens?: number;
   tools: { function: Record<string, unknown> }[];
-  messages: { role: string; content: unknown; tool_call_id?: string; tool_calls?: { id: string; function: { arguments: string } }[] }[];
+  messages: {
+    role: string;
+    content: unknown;
+    tool_call_id?: string;
+    tool_calls?: { id: string; function: { arguments: string } }[];
+  }[];
 };
 
-const question = (text: string): ModelRequest => ({ tools, messages: [{ role: 'user', content: [{ type: 'text', text }] }] });
+const question = (text: string): ModelRequest => ({
+  tools,
+  messages: [{ role: 'user', content: [{ type: 'text', text }] }],
+});
 
 describe('ollama and openai-compatible providers through the openai SDK against the mock LLM server', () => {
   let server: MockLlmServer;
@@ -39,7 +47,10 @@ describe('ollama and openai-compatible providers through the openai SDK against 
       model: 'qwen2.5',
       provider: 'ollama',
       maxRetries: 0,
-      env: { OLLAMA_HOST: `127.0.0.1:${server.port}${quirks.length > 0 ? `/quirks/${quirks.join(',')}` : ''}`, OPENAI_API_KEY: 'must-not-be-used' },
+      env: {
+        OLLAMA_HOST: `127.0.0.1:${server.port}${quirks.length > 0 ? `/quirks/${quirks.join(',')}` : ''}`,
+        OPENAI_API_KEY: 'must-not-be-used',
+      },
     });
 
   for (const stream of [false, true]) {
@@ -51,8 +62,14 @@ describe('ollama and openai-compatible providers through the openai SDK against 
         expect(final.stopReason).toBe('end');
         expect(finalText(final)).toContain(scenario === 'error result' ? 'Error: no such city' : ':');
 
-        expect(server.requests.map((request) => request.path)).toEqual(['/v1/chat/completions', '/v1/chat/completions']);
-        const [firstBody, secondBody] = server.requests.map((request) => request.body as ChatBody) as [ChatBody, ChatBody];
+        expect(server.requests.map((request) => request.path)).toEqual([
+          '/v1/chat/completions',
+          '/v1/chat/completions',
+        ]);
+        const [firstBody, secondBody] = server.requests.map((request) => request.body as ChatBody) as [
+          ChatBody,
+          ChatBody,
+        ];
         // Local servers: no strict flag at all.
         for (const tool of firstBody.tools) expect('strict' in tool.function).toBe(false);
         const toolMessages = secondBody.messages.filter((message) => message.role === 'tool');
@@ -64,7 +81,8 @@ describe('ollama and openai-compatible providers through the openai SDK against 
             content: [{ type: 'text' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } }],
           });
         }
-        for (const text of textFields(server.requests.map((request) => request.body))) expect(text).not.toContain(png.slice(0, 24));
+        for (const text of textFields(server.requests.map((request) => request.body)))
+          expect(text).not.toContain(png.slice(0, 24));
       });
     }
   }
@@ -80,17 +98,24 @@ describe('ollama and openai-compatible providers through the openai SDK against 
     expect(compatible.provider).toBe('openai-compatible');
     const response = await compatible.generate({ ...question('Weather in Oslo'), maxOutputTokens: 64 });
     expect(response.stopReason).toBe('tool-calls');
-    expect((server.requests[0]?.body as ChatBody).max_tokens).toBe(64);
-    expect(() => createOpenAiChatProvider({ model: 'local-model', provider: 'openai-compatible', env: {} })).toThrow(/--base-url/);
+    expect((server.requests[0]?.body as ChatBody | undefined)?.max_tokens).toBe(64);
+    expect(() => createOpenAiChatProvider({ model: 'local-model', provider: 'openai-compatible', env: {} })).toThrow(
+      /--base-url/,
+    );
   });
 
   it('notes a tool call printed as text instead of made, and does not pretend it ran', async () => {
     for (const stream of [false, true]) {
       const deltas: string[] = [];
-      const response = await ollama().generate(question('print a call please'), { stream, onTextDelta: (text) => deltas.push(text) });
+      const response = await ollama().generate(question('print a call please'), {
+        stream,
+        onTextDelta: (text) => deltas.push(text),
+      });
       expect(response.stopReason).toBe('end');
       expect(response.message.content.some((part) => part.type === 'tool-call')).toBe(false);
-      expect(finalText(response)).toMatch(/^\{"name": "clock__now", "arguments": \{\}\}\n\n\[Note from the host: .*"clock__now".*not run\.\]$/);
+      expect(finalText(response)).toMatch(
+        /^\{"name": "clock__now", "arguments": \{\}\}\n\n\[Note from the host: .*"clock__now".*not run\.\]$/,
+      );
       if (stream) expect(deltas.join('')).toBe(finalText(response));
     }
   });
@@ -130,7 +155,11 @@ describe('local-server stream quirks, each seen on the wire and survived by the 
     const response = await fetch(`${server.url}${prefix}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: 'Bearer x', 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'm', stream: true, messages: [{ role: 'user', content: prompts['parallel calls'] }] }),
+      body: JSON.stringify({
+        model: 'm',
+        stream: true,
+        messages: [{ role: 'user', content: prompts['parallel calls'] }],
+      }),
     });
     const text = await response.text();
     return text
@@ -142,7 +171,10 @@ describe('local-server stream quirks, each seen on the wire and survived by the 
   function toolCallDeltas(payloads: string[]): Record<string, unknown>[] {
     return payloads
       .filter((payload) => payload !== '[DONE]')
-      .flatMap((payload) => (JSON.parse(payload) as { choices: { delta: { tool_calls?: Record<string, unknown>[] } }[] }).choices)
+      .flatMap(
+        (payload) =>
+          (JSON.parse(payload) as { choices: { delta: { tool_calls?: Record<string, unknown>[] } }[] }).choices,
+      )
       .flatMap((choice) => choice.delta.tool_calls ?? []);
   }
 
@@ -158,9 +190,9 @@ describe('local-server stream quirks, each seen on the wire and survived by the 
     expect(new Set(calls.map((call) => call.id)).size).toBe(2);
     expect(finalText(final)).toBe('Both: Paris: sunny\nRome: rainy');
     const secondBody = server.requests.at(-1)?.body as ChatBody;
-    expect(secondBody.messages.filter((message) => message.role === 'tool').map((message) => message.tool_call_id)).toEqual(
-      calls.map((call) => call.id),
-    );
+    expect(
+      secondBody.messages.filter((message) => message.role === 'tool').map((message) => message.tool_call_id),
+    ).toEqual(calls.map((call) => call.id));
     return { first, calls };
   }
 
@@ -174,7 +206,11 @@ describe('local-server stream quirks, each seen on the wire and survived by the 
   it('whole calls: each call in one chunk', async () => {
     const deltas = toolCallDeltas(await rawStream(['whole-calls']));
     expect(deltas).toHaveLength(2);
-    expect(deltas[0]).toMatchObject({ index: 0, id: 'call_0_0', function: { name: 'weather__get', arguments: '{"city":"Paris"}' } });
+    expect(deltas[0]).toMatchObject({
+      index: 0,
+      id: 'call_0_0',
+      function: { name: 'weather__get', arguments: '{"city":"Paris"}' },
+    });
     await survives(['whole-calls']);
   });
 
@@ -239,7 +275,11 @@ describe('local-server stream quirks, each seen on the wire and survived by the 
   it('all of them at once, also without streaming', async () => {
     const all = ['no-ids', 'no-type', 'no-done', 'whole-calls', 'stop-finish'];
     await survives(all);
-    const { first } = await converse(ollama(['no-ids', 'no-type', 'arguments-object', 'stop-finish']), 'parallel calls', false);
+    const { first } = await converse(
+      ollama(['no-ids', 'no-type', 'arguments-object', 'stop-finish']),
+      'parallel calls',
+      false,
+    );
     expect(first.stopReason).toBe('tool-calls');
     expect(first.message.content.filter((part) => part.type === 'tool-call')).toHaveLength(2);
   });

@@ -34,7 +34,10 @@ describe('resolveOpenAiConnection', () => {
       local: false,
     });
     expect(
-      resolveOpenAiConnection({ provider: 'openai', env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'http://proxy/v1/' } }),
+      resolveOpenAiConnection({
+        provider: 'openai',
+        env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'http://proxy/v1/' },
+      }),
     ).toEqual({ apiKey: 'k', baseUrl: 'http://proxy/v1', local: false });
     expect(
       resolveOpenAiConnection({
@@ -52,7 +55,9 @@ describe('resolveOpenAiConnection', () => {
       baseUrl: defaultOllamaBaseUrl,
       local: true,
     });
-    expect(resolveOpenAiConnection({ provider: 'ollama', env: { OLLAMA_HOST: '10.0.0.5:1234', OLLAMA_API_KEY: 'ok' } })).toEqual({
+    expect(
+      resolveOpenAiConnection({ provider: 'ollama', env: { OLLAMA_HOST: '10.0.0.5:1234', OLLAMA_API_KEY: 'ok' } }),
+    ).toEqual({
       apiKey: 'ok',
       baseUrl: 'http://10.0.0.5:1234/v1',
       local: true,
@@ -69,7 +74,9 @@ describe('resolveOpenAiConnection', () => {
     expect(caught).toBeInstanceOf(ProviderError);
     expect((caught as Error).message).toMatch(/--base-url/);
     expect((caught as Error).message).toMatch(/OPENAI_BASE_URL/);
-    expect(resolveOpenAiConnection({ provider: 'openai-compatible', env: { OPENAI_BASE_URL: 'http://127.0.0.1:8080/v1' } })).toEqual({
+    expect(
+      resolveOpenAiConnection({ provider: 'openai-compatible', env: { OPENAI_BASE_URL: 'http://127.0.0.1:8080/v1' } }),
+    ).toEqual({
       apiKey: localServerPlaceholderKey,
       baseUrl: 'http://127.0.0.1:8080/v1',
       local: true,

@@ -25,7 +25,12 @@ function conversation(assistant: AssistantMessage = assistantTurn): ModelRequest
       {
         role: 'tool',
         results: [
-          { callId: 'call_a', toolName: 'weather__get', content: [{ type: 'text', text: 'no such city' }], isError: true },
+          {
+            callId: 'call_a',
+            toolName: 'weather__get',
+            content: [{ type: 'text', text: 'no such city' }],
+            isError: true,
+          },
           {
             callId: 'call_b',
             toolName: 'camera__snap',
@@ -71,8 +76,12 @@ describe('toOpenAiResponsesRequest', () => {
   });
 
   it('asks reasoning models for encrypted reasoning, unless the caller chose `include` itself', () => {
-    expect(toOpenAiResponsesRequest(conversation(), { model: 'gpt-5-mini' }).include).toEqual(['reasoning.encrypted_content']);
-    expect(toOpenAiResponsesRequest(conversation(), { model: 'o4-mini' }).include).toEqual(['reasoning.encrypted_content']);
+    expect(toOpenAiResponsesRequest(conversation(), { model: 'gpt-5-mini' }).include).toEqual([
+      'reasoning.encrypted_content',
+    ]);
+    expect(toOpenAiResponsesRequest(conversation(), { model: 'o4-mini' }).include).toEqual([
+      'reasoning.encrypted_content',
+    ]);
     const chosen = toOpenAiResponsesRequest(
       { ...conversation(), providerOptions: { 'openai-responses': { include: [], store: true } } },
       { model: 'gpt-5' },
@@ -88,8 +97,22 @@ describe('toOpenAiResponsesRequest', () => {
     status: 'completed',
     content: [{ type: 'output_text', text: 'Checking.', annotations: [] }],
   };
-  const callA: ResponseOutputItem = { id: 'fc_1', type: 'function_call', call_id: 'call_a', name: 'weather__get', arguments: '{"city":"Oslo"}', status: 'completed' };
-  const callB: ResponseOutputItem = { id: 'fc_2', type: 'function_call', call_id: 'call_b', name: 'camera__snap', arguments: '', status: 'completed' };
+  const callA: ResponseOutputItem = {
+    id: 'fc_1',
+    type: 'function_call',
+    call_id: 'call_a',
+    name: 'weather__get',
+    arguments: '{"city":"Oslo"}',
+    status: 'completed',
+  };
+  const callB: ResponseOutputItem = {
+    id: 'fc_2',
+    type: 'function_call',
+    call_id: 'call_b',
+    name: 'camera__snap',
+    arguments: '',
+    status: 'completed',
+  };
 
   it('replays the model items exactly, ids included, when their encrypted reasoning goes along', () => {
     const reasoning: ResponseOutputItem = { id: 'rs_1', type: 'reasoning', summary: [], encrypted_content: 'opaque' };
@@ -113,7 +136,11 @@ describe('toOpenAiResponsesRequest', () => {
     const stale = { ...assistantTurn, providerReplay: toProviderReplay([message, callA]) };
     const request = conversation(stale);
     request.messages.pop();
-    const input = toOpenAiResponsesRequest(request, { model: 'gpt-4.1' }).input as { type?: string; call_id?: string; output?: string }[];
+    const input = toOpenAiResponsesRequest(request, { model: 'gpt-4.1' }).input as {
+      type?: string;
+      call_id?: string;
+      output?: string;
+    }[];
     expect(input.map((item) => [item.type, item.call_id])).toEqual([
       ['message', undefined],
       ['message', undefined],

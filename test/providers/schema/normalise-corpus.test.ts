@@ -24,7 +24,10 @@ function reverseKeywords(schema: unknown): unknown {
       .map(([keyword, value]) => {
         if (LITERALS.has(keyword)) return [keyword, value];
         if (NAME_MAPS.has(keyword) && typeof value === 'object' && value !== null) {
-          return [keyword, Object.fromEntries(Object.entries(value).map(([name, item]) => [name, reverseKeywords(item)]))];
+          return [
+            keyword,
+            Object.fromEntries(Object.entries(value).map(([name, item]) => [name, reverseKeywords(item)])),
+          ];
         }
         return [keyword, reverseKeywords(value)];
       }),

@@ -4,9 +4,10 @@
  */
 import type { MockWire } from '../wire.js';
 import { anthropicWire } from './anthropic.js';
+import { geminiWire } from './gemini.js';
 import { openAiChatWire } from './openai-chat.js';
 import { openAiResponsesWire } from './openai-responses.js';
 
 export function defaultWires(): MockWire[] {
-  return [anthropicWire, openAiChatWire, openAiResponsesWire];
+  return [anthropicWire, openAiChatWire, openAiResponsesWire, geminiWire];
 }

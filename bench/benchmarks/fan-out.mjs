@@ -1,0 +1,69 @@
+/**
+ * Benchmark 2 — fan-out. One model turn with `calls` calls to a tool that sleeps `sleepMs`: wall time
+ * against the ideal of `sleepMs` (everything at once), for mcp-host at concurrency 32 and at its
+ * default bound, and for the raw SDK and @ai-sdk/mcp issuing all calls at once.
+ */
+import { figure, ratio, spread } from '../lib/format.mjs';
+import { runWorker } from '../lib/run-worker.mjs';
+import { summarise } from '../lib/statistics.mjs';
+import { SUBJECT_LABELS } from '../lib/subjects.mjs';
+
+const TARGET_RATIO = 1.2;
+
+export async function runFanOut({ node, repetitions, calls, sleepMs, defaultParallelCalls, log }) {
+  const cases = [
+    { key: 'mcp-host/32', subject: 'mcp-host', maxParallelCalls: 32, concurrency: '32' },
+    {
+      key: 'mcp-host/default',
+      subject: 'mcp-host',
+      maxParallelCalls: null,
+      concurrency: `default (${defaultParallelCalls})`,
+      bound: defaultParallelCalls,
+    },
+    { key: 'sdk', subject: 'sdk', maxParallelCalls: null, concurrency: 'unbounded (all at once)' },
+    { key: 'ai-sdk', subject: 'ai-sdk', maxParallelCalls: null, concurrency: 'unbounded (all at once)' },
+  ];
+  const rows = [];
+  const targets = [];
+  const data = {};
+  for (const entry of cases) {
+    const result = await runWorker(node, 'fan-out-worker.mjs', {
+      subject: entry.subject,
+      calls,
+      sleepMs,
+      maxParallelCalls: entry.maxParallelCalls,
+      repetitions,
+      warmups: 1,
+    });
+    data[entry.key] = result;
+    const wall = summarise(result.wallMs);
+    const vsIdeal = summarise(result.wallMs.map((ms) => ms / sleepMs));
+    const boundIdealMs = Math.ceil(calls / (entry.bound ?? calls)) * sleepMs;
+    const vsBound = summarise(result.wallMs.map((ms) => ms / boundIdealMs));
+    log(`  fan-out ${entry.key}: wall ${figure(wall.median)} ms (${figure(vsIdeal.median)}× of ${sleepMs} ms)`);
+    rows.push([
+      SUBJECT_LABELS[entry.subject],
+      entry.concurrency,
+      spread(wall),
+      ratio(vsIdeal),
+      `${ratio(vsBound)} of ${boundIdealMs} ms`,
+    ]);
+    if (entry.key === 'mcp-host/32') {
+      targets.push({
+        description: `mcp-host at concurrency 32 within ${TARGET_RATIO}× of the ideal ${sleepMs} ms`,
+        measured: vsIdeal.median,
+        limit: TARGET_RATIO,
+        met: vsIdeal.median <= TARGET_RATIO,
+      });
+    }
+  }
+  return {
+    id: 'fan-out',
+    title: '2. Fan-out',
+    what: `One model turn asking for ${calls} calls of \`sleep(${sleepMs})\` on one stdio server. mcp-host runs the turn through \`Host.run\` with a scripted model (its loop and its bound on parallel calls; the wall time includes both model turns); the raw SDK and @ai-sdk/mcp issue the ${calls} calls at once, as the AI SDK's \`generateText\` does with one step's tool calls. ${repetitions} repetitions after one warm-up, one process per row.`,
+    columns: ['client', 'concurrency', 'wall ms', `vs ideal ${sleepMs} ms`, 'vs ideal at that bound'],
+    rows,
+    targets,
+    data,
+  };
+}

@@ -1,0 +1,175 @@
+/**
+ * The clients under test, behind one small shape so each benchmark measures them the same way:
+ *
+ *   const subject = await connectSubject('mcp-host', { transport: 'stdio' });
+ *   const text = await subject.call('echo', { text: 'hi' });   // throws unless the call succeeded
+ *   await subject.close();
+ *
+ * - `mcp-host`: `Host.callTool`, the host's full call path (route, authorise, call with a timeout,
+ *   map and budget the result, record).
+ * - `sdk`: the raw v2 SDK `Client.callTool` after `listTools` (the baseline).
+ * - `ai-sdk`: the Vercel AI SDK MCP client, calling a tool the way `generateText` does: the tool set
+ *   from `tools()`, its `execute`, then `toModelOutput` (the AI SDK's own translation #3).
+ */
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { createBenchServer } from '../servers/bench-tools.mjs';
+import { benchServerArguments, benchServerConfig, hostConfig } from './host-config.mjs';
+import { distUrl, projectDirectory } from './paths.mjs';
+
+export const SUBJECT_LABELS = {
+  'mcp-host': 'mcp-host (Host.callTool)',
+  sdk: 'raw v2 SDK (Client.callTool)',
+  'ai-sdk': '@ai-sdk/mcp (tool.execute)',
+};
+
+/** Large enough for the 50 MB benchmark; the SDK's stdio default (10 MB) refuses bigger messages. */
+const MAX_MESSAGE_BYTES = 128 * 1024 * 1024;
+
+/**
+ * @param {'mcp-host' | 'sdk' | 'ai-sdk'} subject
+ * @param {{ transport: 'stdio' | 'memory', serverNames?: string[], startDelayMs?: number, hostOptions?: object }} options
+ */
+export async function connectSubject(subject, options) {
+  const serverNames = options.serverNames ?? ['bench'];
+  if (subject === 'mcp-host') return connectHost(serverNames, options);
+  if (subject === 'sdk') return connectMany(serverNames, (name) => connectSdk(name, options));
+  if (subject === 'ai-sdk') return connectMany(serverNames, (name) => connectAiSdk(name, options));
+  throw new Error(`unknown subject "${subject}"; expected mcp-host, sdk or ai-sdk`);
+}
+
+/** Loads a subject's modules, so that timing a connection does not also time module loading. */
+export async function preloadSubject(subject) {
+  if (subject === 'mcp-host') await import(new URL('index.js', distUrl).href);
+  if (subject === 'ai-sdk') await Promise.all([import('@ai-sdk/mcp'), import('@ai-sdk/mcp/mcp-stdio')]);
+}
+
+function textOf(content, what) {
+  const first = content?.[0];
+  if (!first || first.type !== 'text') throw new Error(`${what}: expected a text result, got ${JSON.stringify(first)}`);
+  return first.text;
+}
+
+async function connectHost(serverNames, options) {
+  const { createHost } = await import(new URL('index.js', distUrl).href);
+  const inMemoryServers = [];
+  const transportFactory =
+    options.transport === 'memory'
+      ? (config) => {
+          const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
+          const server = createBenchServer(config.name);
+          inMemoryServers.push(server);
+          void server.connect(serverEnd);
+          return clientEnd;
+        }
+      : undefined;
+  const diagnostics = [];
+  const host = await createHost({
+    config: hostConfig(serverNames.map((name) => benchServerConfig(name, {}, options.startDelayMs))),
+    transportFactory,
+    onDiagnostic: (message) => diagnostics.push(message),
+    ...options.hostOptions,
+  });
+  if (host.failures().length > 0) {
+    await host.close();
+    throw new Error(`mcp-host failed to connect: ${host.failures().map((failure) => failure.message).join('; ')}`);
+  }
+  return {
+    host,
+    toolCount: host.catalog().entries.length,
+    async call(tool, args, server = serverNames[0]) {
+      const executed = await host.callTool(`${server}__${tool}`, args);
+      if (executed.outcome !== 'ok') {
+        throw new Error(`mcp-host call ${tool} ended "${executed.outcome}": ${JSON.stringify(executed.result.content)}`);
+      }
+      return textOf(executed.result.content, `mcp-host ${tool}`);
+    },
+    async close() {
+      await host.close();
+      await Promise.all(inMemoryServers.map((server) => server.close()));
+    },
+  };
+}
+
+async function connectMany(serverNames, connectOne) {
+  const connections = await Promise.all(serverNames.map((name) => connectOne(name)));
+  const byName = new Map(serverNames.map((name, index) => [name, connections[index]]));
+  return {
+    toolCount: connections.reduce((total, connection) => total + connection.toolCount, 0),
+    call: (tool, args, server = serverNames[0]) => byName.get(server).call(tool, args),
+    close: () => Promise.all(connections.map((connection) => connection.close())).then(() => undefined),
+  };
+}
+
+async function connectSdk(name, { transport: transportKind, startDelayMs }) {
+  const client = new Client({ name: 'bench-raw-sdk', version: '0.0.0' });
+  let server;
+  if (transportKind === 'memory') {
+    const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
+    server = createBenchServer(name);
+    await server.connect(serverEnd);
+    await client.connect(clientEnd);
+  } else {
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: benchServerArguments(name, startDelayMs),
+        cwd: projectDirectory,
+        stderr: 'pipe',
+        maxBufferSize: MAX_MESSAGE_BYTES,
+      }),
+    );
+  }
+  // As the host does: listing first lets the client validate structured output.
+  const { tools } = await client.listTools();
+  return {
+    toolCount: tools.length,
+    async call(tool, args) {
+      const result = await client.callTool({ name: tool, arguments: args });
+      if (result.isError) throw new Error(`raw SDK call ${tool} failed: ${JSON.stringify(result.content)}`);
+      return textOf(result.content, `raw SDK ${tool}`);
+    },
+    async close() {
+      await client.close();
+      await server?.close();
+    },
+  };
+}
+
+async function connectAiSdk(name, { transport: transportKind, startDelayMs }) {
+  const { createMCPClient } = await import('@ai-sdk/mcp');
+  let server;
+  let transport;
+  if (transportKind === 'memory') {
+    const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
+    server = createBenchServer(name);
+    await server.connect(serverEnd);
+    transport = clientEnd;
+  } else {
+    const { StdioMCPTransport } = await import('@ai-sdk/mcp/mcp-stdio');
+    transport = new StdioMCPTransport({
+      command: process.execPath,
+      args: benchServerArguments(name, startDelayMs),
+      cwd: projectDirectory,
+      stderr: 'pipe',
+    });
+  }
+  const client = await createMCPClient({ transport, clientName: 'bench-ai-sdk' });
+  const tools = await client.tools();
+  let callNumber = 0;
+  return {
+    toolCount: Object.keys(tools).length,
+    async call(tool, args) {
+      callNumber += 1;
+      const toolCallId = `call-${callNumber}`;
+      const output = await tools[tool].execute(args, { toolCallId, messages: [] });
+      if (output.isError) throw new Error(`@ai-sdk/mcp call ${tool} failed: ${JSON.stringify(output.content)}`);
+      const modelOutput = await tools[tool].toModelOutput({ toolCallId, input: args, output });
+      return textOf(modelOutput.value, `@ai-sdk/mcp ${tool}`);
+    },
+    async close() {
+      await client.close();
+      await server?.close();
+    },
+  };
+}

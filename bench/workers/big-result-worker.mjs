@@ -1,0 +1,34 @@
+/**
+ * Benchmark 5, one measurement in a fresh process: one call of `big(megabytes)` over stdio through one
+ * subject, after a small warm-up call. Reports the call's time and this process's peak resident
+ * memory (the server's memory is its own process's and not counted).
+ * Parameters: { subject, megabytes }.
+ */
+import { reportResult, workerParameters } from '../lib/run-worker.mjs';
+import { connectSubject } from '../lib/subjects.mjs';
+
+const { subject, megabytes } = workerParameters();
+const connection = await connectSubject(subject, { transport: 'stdio' });
+try {
+  await connection.call('big', { megabytes: 0.01 });
+  const rssBeforeBytes = process.memoryUsage().rss;
+  const started = performance.now();
+  const text = await connection.call('big', { megabytes });
+  const callMs = performance.now() - started;
+  const peakRssBytes = process.resourceUsage().maxRSS * 1024;
+  const expectedChars = Math.round(megabytes * 1024 * 1024);
+  if (subject === 'sdk' && text.length !== expectedChars) {
+    throw new Error(`raw SDK big(${megabytes}) answered ${text.length} characters; expected ${expectedChars}`);
+  }
+  reportResult({
+    subject,
+    megabytes,
+    callMs,
+    rssBeforeBytes,
+    peakRssBytes,
+    returnedChars: text.length,
+    node: process.version,
+  });
+} finally {
+  await connection.close();
+}

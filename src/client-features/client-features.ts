@@ -1,0 +1,163 @@
+/**
+ * Everything the host offers servers beyond calling their tools, in one place for the host to wire: the
+ * capabilities the client declares (roots, sampling, elicitation) and, for each new client, the handlers that
+ * answer them — plus servers' log messages and elicitation completions. The host passes `capabilities` and
+ * `configureClient` to the connections layer and asks this object for the resource host tools.
+ */
+import path from 'node:path';
+import type { Client, ClientCapabilities } from '@modelcontextprotocol/client';
+import type { AuditSink } from '../audit/audit-sink.js';
+import { resolveStateDir } from '../config/state-dir.js';
+import type { HostConfig, ServerConfig } from '../config/types.js';
+import type { ServerConnection } from '../connections/server-connection.js';
+import type { LlmProvider } from '../providers/types.js';
+import { auditClientRequests, type ClientRequestRecorder } from './client-request-audit.js';
+import type { ClientRequestApprover } from './client-request-approver.js';
+import { createElicitationHandler } from './handle-elicitation-request.js';
+import { createSamplingHandler } from './handle-sampling-request.js';
+import { createHeadlessClientRequestApprover } from './headless-client-request-approver.js';
+import { createSystemUrlOpener, type UrlOpener } from './open-url.js';
+import { createResourceHostTools, type ResourceHostTools, type ResultBudget } from './resource-host-tools.js';
+import { RootsRegistry, resolveRoots } from './roots-registry.js';
+import { createServerLog, type ServerLog, type ServerLogEntry } from './server-log.js';
+
+export interface ClientFeaturesOptions {
+  config: HostConfig;
+  /** Relative roots resolve against it; the default root. */
+  cwd: string;
+  /** Roots as paths or `file://` URIs; overrides the config's `roots`. Default: the config's, else `cwd`. */
+  roots?: readonly string[];
+  /** Who answers sampling and elicitation. Default: headless (sampling denied unless `allowSampling`, forms declined). */
+  approver?: ClientRequestApprover;
+  /** With the default headless approver: let servers use the model without asking. Default false. */
+  allowSampling?: boolean;
+  /** The host's own model, created on first use. */
+  provider: () => Promise<LlmProvider>;
+  /** Builds the provider for a `provider:model` named in the config's `sampling` settings. */
+  createProvider?: (spec: string) => Promise<LlmProvider>;
+  /** Which elicitation modes to declare. Default both. */
+  elicitation?: { form?: boolean; url?: boolean };
+  /** Opens an approved URL. Default: the platform's opener, without a shell. */
+  openUrl?: UrlOpener;
+  /** Where per-server log files go; `false` keeps no files. Default `<state folder>/logs`. */
+  serverLogDirectory?: string | false;
+  /** Every server log message as it arrives (`--verbose` prints them). */
+  onServerLog?: (entry: ServerLogEntry) => void;
+  onDiagnostic?: (message: string) => void;
+  /** Sampling and elicitation requests are recorded here like tool calls. */
+  audit?: { sink: AuditSink; runId: string; secrets?: readonly string[] };
+  /** Output budget for what the resource tools return. */
+  budget?: ResultBudget;
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+export interface ClientFeatures {
+  readonly capabilities: ClientCapabilities;
+  /** Installs the request and notification handlers on a new client (pass to `connectServers`). */
+  configureClient(client: Client, config: ServerConfig): void;
+  readonly roots: RootsRegistry;
+  readonly approver: ClientRequestApprover;
+  /** The per-server log, when files are kept. */
+  readonly serverLog?: ServerLog;
+  /** The host tools through which the model lists and reads resources. */
+  resourceTools(options: {
+    connections: () => Iterable<ServerConnection>;
+    serverToolNames?: (server: string) => readonly string[];
+  }): ResourceHostTools;
+  /** Writes what is pending (log lines). */
+  close(): Promise<void>;
+}
+
+export function createClientFeatures(options: ClientFeaturesOptions): ClientFeatures {
+  const { config } = options;
+  const diagnostic = options.onDiagnostic ?? (() => undefined);
+  const approver = options.approver ?? createHeadlessClientRequestApprover({ allowSampling: options.allowSampling });
+  const roots = new RootsRegistry(resolveRoots(options.roots ?? config.roots ?? [options.cwd], options.cwd));
+  const openUrl = options.openUrl ?? createSystemUrlOpener();
+  const samplingTools = config.sampling?.tools ?? true;
+  const form = options.elicitation?.form ?? true;
+  const url = options.elicitation?.url ?? true;
+
+  const capabilities: ClientCapabilities = {
+    roots: { listChanged: true },
+    sampling: samplingTools ? { tools: {} } : {},
+    ...(form || url
+      ? { elicitation: { ...(form ? { form: { applyDefaults: true } } : {}), ...(url ? { url: {} } : {}) } }
+      : {}),
+  };
+
+  const logDirectory =
+    options.serverLogDirectory === false
+      ? undefined
+      : (options.serverLogDirectory ?? path.join(resolveStateDir({ env: options.env, cwd: options.cwd }), 'logs'));
+  const serverLog = logDirectory ? createServerLog({ directory: logDirectory, onError: diagnostic }) : undefined;
+
+  const record: ClientRequestRecorder | undefined = options.audit ? auditClientRequests(options.audit) : undefined;
+  const providers = new Map<string, Promise<LlmProvider>>();
+  const resolveProvider = (spec: string | undefined): Promise<LlmProvider> => {
+    if (spec === undefined || options.createProvider === undefined) return options.provider();
+    let provider = providers.get(spec);
+    if (!provider) {
+      provider = options.createProvider(spec);
+      providers.set(spec, provider);
+    }
+    return provider;
+  };
+
+  return {
+    capabilities,
+    roots,
+    approver,
+    ...(serverLog ? { serverLog } : {}),
+    configureClient(client, serverConfig) {
+      const serverName = serverConfig.name;
+      roots.attach(serverName, client);
+      client.setRequestHandler(
+        'sampling/createMessage',
+        createSamplingHandler({
+          serverName,
+          approver,
+          resolveProvider,
+          settings: config.sampling,
+          toolsDeclared: samplingTools,
+          record,
+        }),
+      );
+      if (form || url) {
+        client.setRequestHandler(
+          'elicitation/create',
+          createElicitationHandler({
+            serverName,
+            approver,
+            openUrl,
+            record,
+            onDiagnostic: (message) => diagnostic(message),
+          }),
+        );
+        if (url) {
+          client.setNotificationHandler('notifications/elicitation/complete', (notification) => {
+            diagnostic(`server "${serverName}" says the URL elicitation ${notification.params.elicitationId} is complete`);
+          });
+        }
+      }
+      client.setNotificationHandler('notifications/message', (notification) => {
+        const { level, logger, data } = notification.params;
+        const entry: ServerLogEntry = {
+          server: serverName,
+          time: new Date(),
+          level,
+          ...(logger !== undefined ? { logger } : {}),
+          data,
+        };
+        serverLog?.write(entry);
+        options.onServerLog?.(entry);
+      });
+    },
+    resourceTools(toolOptions) {
+      return createResourceHostTools({ ...toolOptions, budget: options.budget });
+    },
+    async close() {
+      await serverLog?.flush();
+    },
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * Answers a server's `elicitation/create`. Form mode: the approver shows the requested fields with their
+ * defaults and the user accepts (with values), declines or cancels. URL mode: the approver shows the full URL
+ * with its domain, nothing is fetched, and the URL is opened only when the user accepts — by the platform's
+ * opener, never through a shell. Modes the host did not declare never reach this handler: the SDK answers them
+ * with the error the specification names (-32602, invalid params).
+ */
+import type { ClientContext, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
+import type { ClientRequestRecorder } from './client-request-audit.js';
+import type { ClientRequestApprover } from './client-request-approver.js';
+import { describeUrl } from './describe-url.js';
+import { formFields } from './elicitation-form-fields.js';
+import type { UrlOpener } from './open-url.js';
+
+export interface ElicitationHandlerOptions {
+  serverName: string;
+  approver: ClientRequestApprover;
+  openUrl: UrlOpener;
+  /** Problems worth telling the user (a URL that could not be opened). */
+  onDiagnostic?: (message: string) => void;
+  record?: ClientRequestRecorder;
+}
+
+export type ElicitationHandler = (request: ElicitRequest, context: ClientContext) => Promise<ElicitResult>;
+
+export function createElicitationHandler(options: ElicitationHandlerOptions): ElicitationHandler {
+  return async (request, context) => {
+    const params = request.params;
+    const signal = context.mcpReq.signal;
+    const startedAt = new Date();
+    const started = performance.now();
+    const record = async (answer: string, request: unknown, error?: string): Promise<void> => {
+      await options.record?.({
+        server: options.serverName,
+        method: 'elicitation/create',
+        request,
+        answer,
+        approver: options.approver.kind,
+        reason: `The ${options.approver.kind} approver answered ${answer}.`,
+        outcome: answer === 'accept' ? 'ok' : answer === 'decline' ? 'denied' : 'cancelled',
+        startedAt,
+        durationMs: Math.round(performance.now() - started),
+        ...(error !== undefined ? { error } : {}),
+      });
+    };
+
+    if (params.mode === 'url') {
+      const url = describeUrl(params.url);
+      const answer = await options.approver.elicitUrl(
+        { serverName: options.serverName, message: params.message, elicitationId: params.elicitationId, url },
+        signal,
+      );
+      const summary = { mode: 'url', message: params.message, url: params.url, elicitationId: params.elicitationId };
+      if (answer !== 'accept') {
+        await record(answer, summary);
+        return { action: answer };
+      }
+      if (!url.openable || url.href === undefined) {
+        // Consent to an URL the host will not open is no consent to anything: tell the server nothing happened.
+        await record('cancel', summary, `not opened: ${url.warnings.join(' ')}`);
+        return { action: 'cancel' };
+      }
+      let failure: string | undefined;
+      await options.openUrl(url.href).catch((error: unknown) => {
+        failure = error instanceof Error ? error.message : String(error);
+        options.onDiagnostic?.(
+          `could not open the URL server "${options.serverName}" asked for (${failure}); open it yourself: ${url.href}`,
+        );
+      });
+      await record('accept', summary, failure);
+      return { action: 'accept' };
+    }
+
+    const fields = formFields(params.requestedSchema);
+    const answer = await options.approver.elicitForm(
+      { serverName: options.serverName, message: params.message, fields },
+      signal,
+    );
+    // The audit keeps which fields were asked for, never what the user typed.
+    await record(answer.action, { mode: 'form', message: params.message, fields: fields.map((field) => field.name) });
+    return answer.action === 'accept' ? { action: 'accept', content: answer.content } : { action: answer.action };
+  };
+}

@@ -1,0 +1,147 @@
+/**
+ * How the model reaches resources: two host tools per server that offers them, `<server>__list_resources` and
+ * `<server>__read_resource`. The read tool also follows a `resource_link` that one of the server's tools returned
+ * (the link's URI is read from the same server). What is read goes through the output budget like a tool result.
+ */
+import type { Tool } from '@modelcontextprotocol/client';
+import type { CatalogEntry } from '../catalog/tool-catalog.js';
+import { assignToolNames } from '../catalog/tool-naming.js';
+import type { ServerConnection } from '../connections/server-connection.js';
+import { applyOutputBudget, DEFAULT_RESULT_TOKEN_BUDGET } from '../content/output-budget.js';
+import type { HostToolHandler, ShapedResult } from '../loop/execute-tool-call.js';
+import type { ToolResultPart } from '../providers/types.js';
+import {
+  describeServerResources,
+  listServerResources,
+  offersResources,
+  readServerResource,
+  resourceContentsToParts,
+} from './server-resources.js';
+
+export const LIST_RESOURCES_TOOL = 'list_resources';
+export const READ_RESOURCE_TOOL = 'read_resource';
+/** Used instead when a server has a tool of its own with the plain name. */
+const HOST_PREFIX = 'host_';
+
+/** Fits parts into the output budget; the host passes one that keeps the full text for `read_stored_result`. */
+export type ResultBudget = (parts: ToolResultPart[]) => Promise<ToolResultPart[]> | ToolResultPart[];
+
+export const defaultResultBudget: ResultBudget = (parts) =>
+  applyOutputBudget(parts, { maxTokens: DEFAULT_RESULT_TOKEN_BUDGET }).content;
+
+export interface ResourceHostToolsOptions {
+  connections: () => Iterable<ServerConnection>;
+  /** The server's own tool names, so a host tool never shadows one of them. */
+  serverToolNames?: (server: string) => readonly string[];
+  budget?: ResultBudget;
+}
+
+export interface ResourceHostTools {
+  /** Catalog entries for every connected server that offers resources now; updates `handlers` to match. */
+  entries(): CatalogEntry[];
+  /** The handlers by namespaced name, for the tool-call executor. */
+  readonly handlers: ReadonlyMap<string, HostToolHandler>;
+}
+
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+function listTool(server: string, readName: string): Tool {
+  return {
+    name: LIST_RESOURCES_TOOL,
+    title: `Resources of ${server}`,
+    description:
+      `List the resources (documents, files, data) that the MCP server "${server}" offers: their URIs, names, ` +
+      `types and descriptions, and URI templates whose {variables} you fill in. Read one with ${readName}.`,
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    annotations: READ_ONLY,
+  };
+}
+
+function readTool(server: string, listName: string): Tool {
+  return {
+    name: READ_RESOURCE_TOOL,
+    title: `Read a resource of ${server}`,
+    description:
+      `Read one resource of the MCP server "${server}" by its URI: a URI from ${listName}, a URI template with ` +
+      `its variables filled in, or the URI of a resource link that one of ${server}'s tools returned.`,
+    inputSchema: {
+      type: 'object',
+      properties: { uri: { type: 'string', description: 'The resource URI, exactly as listed or linked.' } },
+      required: ['uri'],
+      additionalProperties: false,
+    },
+    annotations: READ_ONLY,
+  };
+}
+
+function errorResult(text: string): ShapedResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+export function createResourceHostTools(options: ResourceHostToolsOptions): ResourceHostTools {
+  const handlers = new Map<string, HostToolHandler>();
+  const budget = options.budget ?? defaultResultBudget;
+  const byServer = (server: string): ServerConnection | undefined =>
+    [...options.connections()].find((connection) => connection.name === server);
+
+  const nameFor = (server: string, tool: string): string => {
+    const own = options.serverToolNames?.(server) ?? [];
+    const chosen = own.includes(tool) ? `${HOST_PREFIX}${tool}` : tool;
+    // Named exactly as a server tool of that name would be, so odd server names are made safe the same way.
+    return assignToolNames([{ server, tool: chosen }])[0]!.name;
+  };
+
+  const list = (server: string, readName: string): HostToolHandler => async () => {
+    const connection = byServer(server);
+    if (!connection) return errorResult(`The server "${server}" is not connected.`);
+    try {
+      const listing = await listServerResources(connection);
+      const lines = describeServerResources(listing);
+      const heading =
+        lines.length === 0
+          ? `The server "${server}" lists no resources.`
+          : `Resources of the server "${server}" (${listing.resources.length} resources, ${listing.templates.length} URI templates); read one with ${readName}:`;
+      return { content: await budget([{ type: 'text', text: [heading, ...lines].join('\n') }]), isError: false };
+    } catch (error) {
+      return errorResult(`Could not list the resources of "${server}": ${messageOf(error)}`);
+    }
+  };
+
+  const read = (server: string, listName: string): HostToolHandler => async (args) => {
+    const uri = args.uri;
+    if (typeof uri !== 'string' || uri === '') {
+      return errorResult(`"uri" must be a resource URI as a string; list them with ${listName}.`);
+    }
+    const connection = byServer(server);
+    if (!connection) return errorResult(`The server "${server}" is not connected.`);
+    try {
+      const result = await readServerResource(connection, uri);
+      return { content: await budget(resourceContentsToParts(result)), isError: false };
+    } catch (error) {
+      return errorResult(`Could not read ${uri} from "${server}": ${messageOf(error)}. List the resources with ${listName}.`);
+    }
+  };
+
+  return {
+    handlers,
+    entries() {
+      handlers.clear();
+      const entries: CatalogEntry[] = [];
+      for (const connection of options.connections()) {
+        if (!offersResources(connection)) continue;
+        const server = connection.name;
+        const listName = nameFor(server, LIST_RESOURCES_TOOL);
+        const readName = nameFor(server, READ_RESOURCE_TOOL);
+        handlers.set(listName, list(server, readName));
+        handlers.set(readName, read(server, listName));
+        entries.push({ name: listName, server, tool: listTool(server, readName) });
+        entries.push({ name: readName, server, tool: readTool(server, listName) });
+      }
+      return entries;
+    },
+  };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,117 @@
+/**
+ * Prompts of connected servers: listing, getting one with its arguments, and turning its messages into the
+ * opening messages of a run. Text and images stay as they are; an embedded resource becomes its text (or an
+ * image, or a description of binary data); audio and resource links become one descriptive line, as in tool
+ * results.
+ */
+import type { Client, GetPromptResult, Prompt, PromptMessage } from '@modelcontextprotocol/client';
+import type { ServerConnection } from '../connections/server-connection.js';
+import { mapContentBlock } from '../content/map-tool-result.js';
+import type { AssistantPart, Message, UserPart } from '../providers/types.js';
+import { resourceContentsToParts } from './server-resources.js';
+
+export interface ServerPrompts {
+  server: string;
+  prompts: Prompt[];
+}
+
+/** A prompt named on the command line: `server:NAME`, or `NAME` alone when one server has it. */
+export interface PromptReference {
+  server?: string;
+  name: string;
+}
+
+export function offersPrompts(connection: Pick<ServerConnection, 'sdkClient' | 'state'>): boolean {
+  return connection.state === 'connected' && connection.sdkClient?.getServerCapabilities()?.prompts !== undefined;
+}
+
+function clientOf(connection: ServerConnection): Client {
+  const client = connection.sdkClient;
+  if (!client || connection.state !== 'connected') {
+    throw new Error(`server "${connection.name}" is not connected (${connection.state})`);
+  }
+  return client;
+}
+
+export async function listServerPrompts(connection: ServerConnection): Promise<ServerPrompts> {
+  if (!offersPrompts(connection)) return { server: connection.name, prompts: [] };
+  const result = await clientOf(connection).listPrompts(undefined, { cacheMode: 'refresh' });
+  return { server: connection.name, prompts: result.prompts };
+}
+
+export async function getServerPrompt(
+  connection: ServerConnection,
+  name: string,
+  args: Record<string, string> = {},
+): Promise<GetPromptResult> {
+  if (!offersPrompts(connection)) throw new Error(`server "${connection.name}" does not offer prompts`);
+  return clientOf(connection).getPrompt({ name, arguments: args });
+}
+
+/** `server:NAME` → both; `NAME` → the name only. A server name itself may not contain `:`. */
+export function parsePromptReference(text: string): PromptReference {
+  const colon = text.indexOf(':');
+  if (colon <= 0) return { name: text };
+  return { server: text.slice(0, colon), name: text.slice(colon + 1) };
+}
+
+/**
+ * Finds the server of a prompt: the one named, or the only server listing a prompt of that name. Throws with
+ * the choices when the name is unknown or ambiguous.
+ */
+export async function findPromptServer(
+  reference: PromptReference,
+  connections: readonly ServerConnection[],
+): Promise<ServerConnection> {
+  if (reference.server !== undefined) {
+    const connection = connections.find((candidate) => candidate.name === reference.server);
+    if (!connection) {
+      throw new Error(
+        `no connected server is named "${reference.server}" (servers: ${connections.map((c) => c.name).join(', ') || 'none'})`,
+      );
+    }
+    return connection;
+  }
+  const listings = await Promise.all(connections.filter(offersPrompts).map(listServerPrompts));
+  const owners = listings.filter((listing) => listing.prompts.some((prompt) => prompt.name === reference.name));
+  const only = owners[0];
+  if (owners.length === 1 && only) return connections.find((connection) => connection.name === only.server)!;
+  if (owners.length > 1) {
+    throw new Error(
+      `several servers have a prompt "${reference.name}": write it as ${owners.map((owner) => `${owner.server}:${reference.name}`).join(' or ')}`,
+    );
+  }
+  throw new Error(`no server has a prompt "${reference.name}"; see \`mcp-host prompts list\``);
+}
+
+function userParts(content: PromptMessage['content']): UserPart[] {
+  if (content.type === 'resource') {
+    return resourceContentsToParts({ contents: [content.resource] });
+  }
+  return [mapContentBlock(content)];
+}
+
+function assistantParts(content: PromptMessage['content']): AssistantPart[] {
+  // An assistant message can hold only text: anything else is described.
+  return userParts(content).map((part) =>
+    part.type === 'text' ? part : { type: 'text', text: `[image: ${part.mimeType} — not shown in this position]` },
+  );
+}
+
+/** A prompt's messages as the opening messages of a run; consecutive messages of one role are joined. */
+export function promptToMessages(result: GetPromptResult): Message[] {
+  const messages: Message[] = [];
+  for (const message of result.messages) {
+    const last = messages.at(-1);
+    if (message.role === 'user') {
+      const parts = userParts(message.content);
+      if (last?.role === 'user') last.content.push(...parts);
+      else messages.push({ role: 'user', content: parts });
+    } else {
+      const parts = assistantParts(message.content);
+      if (last?.role === 'assistant') last.content.push(...parts);
+      else messages.push({ role: 'assistant', content: parts });
+    }
+  }
+  return messages;
+}

@@ -1,0 +1,50 @@
+/** Turns whatever the SDK threw for a call into a `CallFailure` that says what happened. */
+import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { CallFailure } from './call-failure.js';
+
+export interface CallErrorContext {
+  server: string;
+  aborted: boolean;
+  timeoutMs: number;
+  maxTotalTimeoutMs?: number;
+  remote: boolean;
+  describeExit: () => string;
+}
+
+export function toCallFailure(error: unknown, context: CallErrorContext): CallFailure {
+  if (error instanceof CallFailure) return error;
+  const options = { cause: error };
+  if (context.aborted) return new CallFailure('cancelled', 'the call was cancelled', context.server, options);
+  if (error instanceof SdkError) {
+    if (error.code === SdkErrorCode.RequestTimeout) {
+      const total = /maximum total timeout/i.test(error.message) && context.maxTotalTimeoutMs !== undefined;
+      const limit = total
+        ? `its hard maximum of ${context.maxTotalTimeoutMs} ms (progress notifications extend the timeout only up to that)`
+        : `its timeout of ${context.timeoutMs} ms`;
+      return new CallFailure(
+        'timeout',
+        `the tool did not answer within ${limit}; the server was sent notifications/cancelled`,
+        context.server,
+        options,
+      );
+    }
+    if (error.code === SdkErrorCode.ConnectionClosed || error.code === SdkErrorCode.NotConnected) {
+      return new CallFailure(context.remote ? 'disconnected' : 'crashed', context.describeExit(), context.server, options);
+    }
+  }
+  if (error instanceof ProtocolError) {
+    return new CallFailure('protocol', `the server answered with an error: ${error.message}`, context.server, options);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new CallFailure(context.remote ? 'disconnected' : 'protocol', message, context.server, options);
+}
+
+/** A Streamable HTTP server answered 404 to a request carrying our session id: the session is gone. */
+export function isSessionExpired(error: unknown): boolean {
+  for (let current: unknown = error, depth = 0; current && depth < 5; depth += 1) {
+    const data = (current as { data?: { status?: number } }).data;
+    if (data?.status === 404) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -1,0 +1,109 @@
+/**
+ * What the host remembers about one remote server's OAuth between runs: the client registration, the tokens and
+ * the discovery results. One JSON file per server under `<stateDir>/oauth/`, readable by the owner only (the folder
+ * 0700, the file 0600): it holds bearer and refresh tokens that act as the user.
+ *
+ * The file name carries a hash of the server's URL, so tokens obtained for one URL are never sent to another URL
+ * that later takes the same server name in the config.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
+
+/** The folder under the state directory. */
+export const OAUTH_FOLDER_NAME = 'oauth';
+export const OAUTH_FOLDER_MODE = 0o700;
+export const OAUTH_FILE_MODE = 0o600;
+
+export interface StoredOAuthState {
+  /** The server URL the entry belongs to; an entry for another URL is ignored. */
+  serverUrl: string;
+  clientInformation?: StoredOAuthClientInformation;
+  tokens?: StoredOAuthTokens;
+  discoveryState?: OAuthDiscoveryState;
+  /** For a pre-registered client: the authorization server its credentials were first used with. */
+  preRegisteredIssuer?: string;
+}
+
+export class OAuthStore {
+  readonly file: string;
+  private state: StoredOAuthState;
+
+  constructor(
+    stateDirectory: string,
+    serverName: string,
+    readonly serverUrl: string,
+  ) {
+    this.file = path.join(stateDirectory, OAUTH_FOLDER_NAME, oauthFileName(serverName, serverUrl));
+    this.state = readState(this.file, serverUrl);
+  }
+
+  get(): Readonly<StoredOAuthState> {
+    return this.state;
+  }
+
+  /** Applies `change` and writes the file at once, so a crash later in the flow loses nothing already granted. */
+  update(change: Partial<Omit<StoredOAuthState, 'serverUrl'>>): void {
+    this.state = { ...this.state, ...change, serverUrl: this.serverUrl };
+    for (const key of Object.keys(change) as Array<keyof StoredOAuthState>) {
+      if (this.state[key] === undefined) delete this.state[key];
+    }
+    writeState(this.file, this.state);
+  }
+}
+
+/** `<sanitised name>-<12 hex digits of the URL's SHA-256>.json`. */
+export function oauthFileName(serverName: string, serverUrl: string): string {
+  const safeName = serverName.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64) || 'server';
+  const hash = createHash('sha256').update(serverUrl).digest('hex').slice(0, 12);
+  return `${safeName}-${hash}.json`;
+}
+
+function readState(file: string, serverUrl: string): StoredOAuthState {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { serverUrl };
+    throw new Error(`Could not read the OAuth state ${file} (${(error as Error).message}); fix its permissions or delete it.`);
+  }
+  try {
+    const parsed = JSON.parse(text) as StoredOAuthState;
+    if (parsed === null || typeof parsed !== 'object' || parsed.serverUrl !== serverUrl) return { serverUrl };
+    return parsed;
+  } catch {
+    // A damaged file only costs a new authorization; the next save replaces it.
+    return { serverUrl };
+  }
+}
+
+function writeState(file: string, state: StoredOAuthState): void {
+  const folder = path.dirname(file);
+  ensurePrivateFolder(folder);
+  const temporary = path.join(folder, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    writeFileSync(temporary, `${JSON.stringify(state, null, 2)}\n`, { mode: OAUTH_FILE_MODE, flag: 'wx' });
+    chmodSync(temporary, OAUTH_FILE_MODE);
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw new Error(
+      `Could not save OAuth tokens to ${file} (${(error as Error).message}); check that the state folder is writable.`,
+    );
+  }
+}
+
+function ensurePrivateFolder(folder: string): void {
+  try {
+    if (statSync(folder).isDirectory()) {
+      // A folder that another tool created with wider rights would expose the tokens inside it.
+      chmodSync(folder, OAUTH_FOLDER_MODE);
+      return;
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  mkdirSync(folder, { recursive: true, mode: OAUTH_FOLDER_MODE });
+  chmodSync(folder, OAUTH_FOLDER_MODE);
+}

@@ -1,0 +1,48 @@
+/**
+ * Offline token estimates for tool definitions and text. Tool definitions are expensive (about a
+ * thousand tokens per tool on real servers) and no provider offers an offline count, so budgets and
+ * "too many tools" decisions use the `o200k_base` encoding (OpenAI's current one) as an
+ * approximation for every provider. Only that encoding's module is imported: loading every
+ * encoding would slow down start-up.
+ */
+
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { normaliseToolSchema, type SchemaTarget } from '../schema/index.js';
+import type { ToolDefinition } from '../types.js';
+
+/** Text like `<|endoftext|>` in a tool description is counted as text, never rejected. */
+const countAsText = { disallowedSpecial: new Set<string>() };
+
+export function estimateTextTokens(text: string): number {
+  return text === '' ? 0 : countTokens(text, countAsText);
+}
+
+/**
+ * Tokens of the JSON the provider receives for this tool: its wrapper shape with the schema as
+ * normalised for `target` (default `openai-chat`). Providers add some framing of their own, which
+ * no one documents; the estimate leaves it out.
+ */
+export function estimateToolTokens(tool: ToolDefinition, target: SchemaTarget = 'openai-chat'): number {
+  const { schema } = normaliseToolSchema(tool.inputSchema, target);
+  return estimateTextTokens(JSON.stringify(providerToolShape(tool, schema, target)));
+}
+
+/** The sum over a tool list, as offered on every request. */
+export function estimateToolListTokens(tools: readonly ToolDefinition[], target: SchemaTarget = 'openai-chat'): number {
+  return tools.reduce((total, tool) => total + estimateToolTokens(tool, target), 0);
+}
+
+function providerToolShape(tool: ToolDefinition, schema: Record<string, unknown>, target: SchemaTarget): unknown {
+  const description = tool.description === '' ? {} : { description: tool.description };
+  switch (target) {
+    case 'anthropic':
+      return { name: tool.name, ...description, input_schema: schema };
+    case 'gemini':
+      return { name: tool.name, ...description, parametersJsonSchema: schema };
+    case 'openai-responses':
+      return { type: 'function', name: tool.name, ...description, parameters: schema, strict: false };
+    case 'openai-chat':
+    case 'openai-compatible':
+      return { type: 'function', function: { name: tool.name, ...description, parameters: schema } };
+  }
+}

@@ -1,0 +1,3 @@
+/** Offline token estimates (o200k_base) for tool definitions and text. */
+
+export { estimateTextTokens, estimateToolListTokens, estimateToolTokens } from './estimate-tokens.js';

@@ -1,0 +1,201 @@
+import { describe, expect, it } from 'vitest';
+import type { PermissionRules } from '../../src/config/types.js';
+import { decideToolCall } from '../../src/policy/decide-tool-call.js';
+import { matchesGlob } from '../../src/policy/glob.js';
+import { checkRules, findMatchingRule, isCatchAllPattern } from '../../src/policy/permission-rules.js';
+import { isSafeToRetry } from '../../src/policy/tool-annotations.js';
+
+function rules(partial: Partial<PermissionRules>): PermissionRules {
+  return { allow: [], ask: [], deny: [], ...partial };
+}
+
+describe('glob patterns over namespaced names', () => {
+  it('anchors at both ends and lets * span the namespace separator', () => {
+    expect(matchesGlob('fs__*', 'fs__read_file')).toBe(true);
+    expect(matchesGlob('fs__*', 'myfs__read_file')).toBe(false);
+    expect(matchesGlob('*__delete_*', 'github__delete_repo')).toBe(true);
+    expect(matchesGlob('*__delete_*', 'github__delete')).toBe(false);
+    expect(matchesGlob('fs__read', 'fs__read_file')).toBe(false);
+    expect(matchesGlob('*', 'a__b')).toBe(true);
+  });
+
+  it('matches ? as exactly one character and everything else literally', () => {
+    expect(matchesGlob('fs__rea?', 'fs__read')).toBe(true);
+    expect(matchesGlob('fs__rea?', 'fs__rea')).toBe(false);
+    expect(matchesGlob('a.b__(x)+', 'a.b__(x)+')).toBe(true);
+    expect(matchesGlob('a.b__x', 'aXb__x')).toBe(false);
+  });
+});
+
+describe('permission rules', () => {
+  it('deny beats allow whatever order they were written in', () => {
+    const decision = decideToolCall({
+      toolName: 'fs__write_file',
+      serverName: 'fs',
+      trust: 'trusted',
+      annotations: { readOnlyHint: true },
+      rules: rules({ allow: ['fs__*'], deny: ['fs__write_*'] }),
+    });
+    expect(decision).toMatchObject({ action: 'deny', source: 'rule', rule: 'fs__write_*' });
+    expect(decision.reason).toBe('Denied by rule "fs__write_*" in permissions.deny.');
+    // The rest of the server stays allowed by the broader rule.
+    const read = decideToolCall({
+      toolName: 'fs__read_file',
+      serverName: 'fs',
+      trust: 'untrusted',
+      rules: rules({ allow: ['fs__*'], deny: ['fs__write_*'] }),
+    });
+    expect(read).toMatchObject({ action: 'allow', source: 'rule', rule: 'fs__*' });
+  });
+
+  it('ask beats allow', () => {
+    const decision = decideToolCall({
+      toolName: 'fs__move_file',
+      serverName: 'fs',
+      trust: 'trusted',
+      annotations: { readOnlyHint: true },
+      rules: rules({ allow: ['fs__*'], ask: ['*__move_*'] }),
+    });
+    expect(decision).toMatchObject({ action: 'ask', source: 'rule', rule: '*__move_*' });
+  });
+
+  it('a deny rule beats an "always allow" the user gave earlier', () => {
+    const decision = decideToolCall({
+      toolName: 'fs__write_file',
+      serverName: 'fs',
+      trust: 'trusted',
+      rules: rules({ deny: ['fs__write_*'] }),
+      alwaysAllowed: new Set(['fs__write_file']),
+    });
+    expect(decision.action).toBe('deny');
+  });
+
+  it('findMatchingRule reports the list and pattern that decided', () => {
+    expect(findMatchingRule(rules({ allow: ['x__*'], deny: ['x__rm'] }), 'x__rm')).toEqual({
+      list: 'deny',
+      pattern: 'x__rm',
+    });
+    expect(findMatchingRule(rules({ allow: ['x__*'] }), 'y__rm')).toBeUndefined();
+  });
+
+  it('warns about patterns that match no tool, and about catch-alls in allow', () => {
+    const warnings = checkRules(rules({ allow: ['*', 'fs__read_*'], ask: ['github__*'], deny: ['write_file'] }), [
+      'fs__read_file',
+      'fs__write_file',
+    ]);
+    expect(warnings).toHaveLength(3);
+    expect(warnings.find((warning) => warning.includes('"github__*"'))).toMatch(
+      /permissions\.ask pattern "github__\*" matches no tool/,
+    );
+    expect(warnings.find((warning) => warning.includes('"write_file"'))).toMatch(/namespaced as server__tool/);
+    expect(warnings.find((warning) => warning.includes('"*"'))).toMatch(
+      /permissions\.allow has "\*".*every tool of every server/,
+    );
+    expect(
+      checkRules(rules({ allow: ['fs__read_*'], deny: ['fs__write_*'] }), ['fs__read_file', 'fs__write_file']),
+    ).toEqual([]);
+  });
+
+  it('recognises catch-all patterns', () => {
+    expect(isCatchAllPattern('*')).toBe(true);
+    expect(isCatchAllPattern('**')).toBe(true);
+    expect(isCatchAllPattern('*__*')).toBe(true);
+    expect(isCatchAllPattern('fs__*')).toBe(false);
+    expect(isCatchAllPattern('__')).toBe(false);
+  });
+});
+
+describe('annotations and trust', () => {
+  const noRules = rules({});
+
+  it('an untrusted server claiming readOnlyHint still asks, and says why', () => {
+    const decision = decideToolCall({
+      toolName: 'notes__read',
+      serverName: 'notes',
+      trust: 'untrusted',
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      rules: noRules,
+    });
+    expect(decision).toMatchObject({ action: 'ask', source: 'trust' });
+    expect(decision.reason).toMatch(/says it is read-only, but server notes is untrusted/);
+    // Its openWorldHint: false is not relied on either.
+    expect(decision.warnings.join(' ')).toMatch(/outside this machine/);
+  });
+
+  it('a trusted server readOnlyHint allows, with the annotation as the reason', () => {
+    const decision = decideToolCall({
+      toolName: 'fs__read_file',
+      serverName: 'fs',
+      trust: 'trusted',
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      rules: noRules,
+    });
+    expect(decision).toMatchObject({ action: 'allow', source: 'annotation', warnings: [] });
+    expect(decision.reason).toBe('fs__read_file is read-only (readOnlyHint) on trusted server fs.');
+  });
+
+  it('a tool that says nothing is treated as destructive and asks', () => {
+    const decision = decideToolCall({ toolName: 'fs__rm', serverName: 'fs', trust: 'trusted', rules: noRules });
+    expect(decision).toMatchObject({ action: 'ask', source: 'annotation' });
+    expect(decision.reason).toMatch(/destructiveHint is unset/);
+  });
+
+  it('a non-destructive writer still asks, by default', () => {
+    const decision = decideToolCall({
+      toolName: 'fs__append',
+      serverName: 'fs',
+      trust: 'trusted',
+      annotations: { destructiveHint: false, openWorldHint: false },
+      rules: noRules,
+    });
+    expect(decision).toMatchObject({ action: 'ask', source: 'default' });
+  });
+
+  it('warns when a tool may reach outside systems (openWorldHint true or unset)', () => {
+    const declared = decideToolCall({
+      toolName: 'web__fetch',
+      serverName: 'web',
+      trust: 'trusted',
+      annotations: { readOnlyHint: true, openWorldHint: true },
+      rules: noRules,
+    });
+    expect(declared.action).toBe('allow');
+    expect(declared.warnings).toEqual([
+      'web__fetch may reach systems outside this machine (openWorldHint is true or unset).',
+    ]);
+    const closed = decideToolCall({
+      toolName: 'fs__stat',
+      serverName: 'fs',
+      trust: 'trusted',
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      rules: noRules,
+    });
+    expect(closed.warnings).toEqual([]);
+  });
+
+  it('an "always allow" answer allows, with its own source', () => {
+    const decision = decideToolCall({
+      toolName: 'fs__rm',
+      serverName: 'fs',
+      trust: 'untrusted',
+      rules: noRules,
+      alwaysAllowed: new Set(['fs__rm']),
+    });
+    expect(decision).toMatchObject({ action: 'allow', source: 'remembered' });
+  });
+
+  it('marks only trusted idempotent or read-only tools safe to retry', () => {
+    expect(isSafeToRetry({ idempotentHint: true }, 'trusted')).toBe(true);
+    expect(isSafeToRetry({ readOnlyHint: true }, 'trusted')).toBe(true);
+    expect(isSafeToRetry({ idempotentHint: true }, 'untrusted')).toBe(false);
+    expect(isSafeToRetry({}, 'trusted')).toBe(false);
+    const decision = decideToolCall({
+      toolName: 'kv__put',
+      serverName: 'kv',
+      trust: 'trusted',
+      annotations: { idempotentHint: true },
+      rules: noRules,
+    });
+    expect(decision.safeToRetry).toBe(true);
+  });
+});

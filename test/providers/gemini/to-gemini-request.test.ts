@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import { placeholderThoughtSignature, toGeminiRequest } from '../../../src/providers/gemini/index.js';
+import { type AssistantMessage, type ModelRequest, ProviderError } from '../../../src/providers/types.js';
+
+const replayedTurn: AssistantMessage = {
+  role: 'assistant',
+  content: [
+    { type: 'text', text: 'Looking.' },
+    { type: 'tool-call', id: 'abc', name: 'files__read', argumentsText: '{"path":"/a"}' },
+  ],
+  providerReplay: {
+    provider: 'gemini',
+    data: {
+      role: 'model',
+      parts: [
+        { text: 'Looking.', thought: false },
+        { functionCall: { id: 'abc', name: 'files__read', args: { path: '/a' } }, thoughtSignature: 'c2lnbmF0dXJl' },
+      ],
+    },
+  },
+};
+
+describe('toGeminiRequest', () => {
+  it('declares tools sorted by name with normalised parametersJsonSchema', () => {
+    const { request, wrappedTools } = toGeminiRequest({
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+      tools: [
+        { name: 'z__echo', description: '', inputSchema: { type: 'array', items: { type: 'string' } } },
+        {
+          name: 'a__find',
+          description: 'Find things',
+          inputSchema: { $schema: 'x', type: 'object', properties: { q: { type: 'string', format: 'uri' } } },
+        },
+      ],
+      maxOutputTokens: 100,
+      providerOptions: { gemini: { temperature: 0.2, tools: 'ignored' } },
+    });
+    expect(request.config).toEqual({
+      temperature: 0.2,
+      maxOutputTokens: 100,
+      tools: [
+        {
+          functionDeclarations: [
+            {
+              name: 'a__find',
+              description: 'Find things',
+              parametersJsonSchema: {
+                type: 'object',
+                properties: { q: { type: 'string', description: 'Constraints: format: uri' } },
+              },
+            },
+            {
+              name: 'z__echo',
+              parametersJsonSchema: {
+                type: 'object',
+                properties: { value: { type: 'array', items: { type: 'string' } } },
+                required: ['value'],
+              },
+            },
+          ],
+        },
+      ],
+    });
+    expect([...wrappedTools]).toEqual(['z__echo']);
+  });
+
+  it('replays the model Content exactly and answers its calls in one user Content, text after them', () => {
+    const request: ModelRequest = {
+      system: 'sys',
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'read /a' }] },
+        replayedTurn,
+        {
+          role: 'tool',
+          results: [{ callId: 'abc', toolName: 'files__read', content: [{ type: 'text', text: 'A' }], isError: false }],
+        },
+        { role: 'user', content: [{ type: 'text', text: 'and summarise' }] },
+      ],
+      tools: [],
+    };
+    const { request: gemini } = toGeminiRequest(request);
+    expect(gemini.config.systemInstruction).toEqual({ parts: [{ text: 'sys' }] });
+    expect(gemini.contents).toEqual([
+      { role: 'user', parts: [{ text: 'read /a' }] },
+      replayedTurn.providerReplay?.data,
+      {
+        role: 'user',
+        parts: [
+          { functionResponse: { id: 'abc', name: 'files__read', response: { output: 'A' } } },
+          { text: 'and summarise' },
+        ],
+      },
+    ]);
+    // The replay is a copy: changing the request body cannot change the stored message.
+    (gemini.contents[1]?.parts?.[0] as { text: string }).text = 'changed';
+    expect(replayedTurn.providerReplay?.data).toMatchObject({ parts: [{ text: 'Looking.' }] });
+  });
+
+  it('rebuilds a model turn from another provider with a placeholder signature, re-wrapping wrapped tools', () => {
+    const { request } = toGeminiRequest({
+      messages: [
+        { role: 'user', content: [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'tool-call', id: 'toolu_1', name: 'echo__say', argumentsText: '"hi"' },
+            { type: 'tool-call', id: 'toolu_2', name: 'files__read', argumentsText: '{"path":"/b"}' },
+          ],
+        },
+        {
+          role: 'tool',
+          results: [
+            { callId: 'toolu_1', toolName: 'echo__say', content: [{ type: 'text', text: 'hi' }], isError: false },
+            { callId: 'toolu_2', toolName: 'files__read', content: [], isError: true },
+          ],
+        },
+      ],
+      tools: [{ name: 'echo__say', description: 'Say', inputSchema: { type: 'string' } }],
+    });
+    expect(request.contents).toEqual([
+      { role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: 'AAAA' } }] },
+      {
+        role: 'model',
+        parts: [
+          { functionCall: { name: 'echo__say', args: { value: 'hi' } }, thoughtSignature: placeholderThoughtSignature },
+          { functionCall: { name: 'files__read', args: { path: '/b' } } },
+        ],
+      },
+      {
+        role: 'user',
+        parts: [
+          { functionResponse: { name: 'echo__say', response: { output: 'hi' } } },
+          { functionResponse: { name: 'files__read', response: { error: '' } } },
+        ],
+      },
+    ]);
+  });
+
+  it('refuses a tool name Gemini would reject, saying what to do', () => {
+    const attempt = () =>
+      toGeminiRequest({ messages: [], tools: [{ name: '1password__get', description: '', inputSchema: {} }] });
+    expect(attempt).toThrow(ProviderError);
+    expect(attempt).toThrow(/starts with a letter or "_".*Rename the tool or its server/);
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { SCHEMA_TARGETS } from '../../../src/providers/schema/index.js';
+import {
+  estimateTextTokens,
+  estimateToolListTokens,
+  estimateToolTokens,
+} from '../../../src/providers/token-estimate/index.js';
+import type { ToolDefinition } from '../../../src/providers/types.js';
+import { loadCorpus } from '../schema/corpus.js';
+
+const search: ToolDefinition = {
+  name: 'github__search_issues',
+  description: 'Search issues and pull requests.',
+  inputSchema: {
+    type: 'object',
+    properties: { q: { type: 'string' }, sort: { type: 'string', enum: ['created', 'updated'] } },
+    required: ['q'],
+  },
+};
+
+describe('estimateTextTokens', () => {
+  it('counts o200k_base tokens', () => {
+    expect(estimateTextTokens('')).toBe(0);
+    expect(estimateTextTokens('hello world')).toBe(2);
+    expect(estimateTextTokens('hello world, hello world')).toBeGreaterThan(estimateTextTokens('hello world'));
+  });
+
+  it('counts special-token text as text instead of throwing', () => {
+    expect(estimateTextTokens('stop at <|endoftext|> please')).toBeGreaterThan(3);
+  });
+});
+
+describe('estimateToolTokens', () => {
+  it('is positive and deterministic for every corpus schema and target', () => {
+    for (const entry of loadCorpus()) {
+      const tool = { name: entry.name, description: entry.description, inputSchema: entry.inputSchema };
+      for (const target of SCHEMA_TARGETS) {
+        const first = estimateToolTokens(tool, target);
+        expect(first, `${entry.file} for ${target}`).toBeGreaterThan(0);
+        expect(estimateToolTokens(structuredClone(tool), target)).toBe(first);
+      }
+    }
+  });
+
+  it('grows with the description and with the schema', () => {
+    const base = estimateToolTokens(search);
+    const longer = estimateToolTokens({
+      ...search,
+      description: `${search.description} ${'Also matches labels. '.repeat(20)}`,
+    });
+    expect(longer).toBeGreaterThan(base + 50);
+    const wider = estimateToolTokens({
+      ...search,
+      inputSchema: {
+        ...search.inputSchema,
+        properties: { ...(search.inputSchema.properties as object), page: { type: 'integer' } },
+      },
+    });
+    expect(wider).toBeGreaterThan(base);
+  });
+
+  it('counts the wrapper each provider receives', () => {
+    // The Responses shape carries `strict: false`, Chat nests under `function`: different bytes, different counts.
+    expect(estimateToolTokens(search, 'openai-responses')).not.toBe(estimateToolTokens(search, 'anthropic'));
+    expect(estimateToolListTokens([search, search], 'gemini')).toBe(2 * estimateToolTokens(search, 'gemini'));
+  });
+});
