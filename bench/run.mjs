@@ -22,14 +22,14 @@ import { resultsMarkdown, sectionMarkdown, targetsTable } from './lib/report.mjs
 const FULL = {
   perCall: { repetitions: 5, calls: 5_000, warmupCalls: 500 },
   fanOut: { repetitions: 7, calls: 32, sleepMs: 100 },
-  startUp: { repetitions: 5, servers: 10, waitingStartDelayMs: 1_000 },
+  startUp: { repetitions: 5, servers: 10, waitingReadyAfterMs: 4_000 },
   loop: { repetitions: 5, turns: 1_000, sampleTurns: [10, 100, 1_000] },
   big: { repetitions: 5, sizes: [10, 20, 50] },
 };
 const QUICK = {
   perCall: { repetitions: 2, calls: 500, warmupCalls: 50 },
   fanOut: { repetitions: 2, calls: 32, sleepMs: 100 },
-  startUp: { repetitions: 2, servers: 10, waitingStartDelayMs: 1_000 },
+  startUp: { repetitions: 2, servers: 10, waitingReadyAfterMs: 4_000 },
   loop: { repetitions: 2, turns: 100, sampleTurns: [10, 50, 100] },
   big: { repetitions: 2, sizes: [1, 2, 5] },
 };

@@ -5,7 +5,7 @@
  */
 import { figure, ratio, spread } from '../lib/format.mjs';
 import { runWorker } from '../lib/run-worker.mjs';
-import { summarise } from '../lib/statistics.mjs';
+import { pairedRatios, summarise } from '../lib/statistics.mjs';
 import { SUBJECT_LABELS } from '../lib/subjects.mjs';
 
 const TARGET_RATIO = 1.2;
@@ -25,21 +25,21 @@ export async function runFanOut({ node, repetitions, calls, sleepMs, defaultPara
   ];
   const rows = [];
   const targets = [];
-  const data = {};
+  const data = await runWorker(node, 'fan-out-worker.mjs', {
+    cases: cases.map(({ key, subject, maxParallelCalls }) => ({ key, subject, maxParallelCalls })),
+    calls,
+    sleepMs,
+    repetitions,
+    warmups: 1,
+  });
+  const baseline = data.wallMs.sdk;
   for (const entry of cases) {
-    const result = await runWorker(node, 'fan-out-worker.mjs', {
-      subject: entry.subject,
-      calls,
-      sleepMs,
-      maxParallelCalls: entry.maxParallelCalls,
-      repetitions,
-      warmups: 1,
-    });
-    data[entry.key] = result;
-    const wall = summarise(result.wallMs);
-    const vsIdeal = summarise(result.wallMs.map((ms) => ms / sleepMs));
+    const wallMs = data.wallMs[entry.key];
+    const wall = summarise(wallMs);
+    const vsIdeal = summarise(wallMs.map((ms) => ms / sleepMs));
     const boundIdealMs = Math.ceil(calls / (entry.bound ?? calls)) * sleepMs;
-    const vsBound = summarise(result.wallMs.map((ms) => ms / boundIdealMs));
+    const vsBound = summarise(wallMs.map((ms) => ms / boundIdealMs));
+    const vsSdk = summarise(pairedRatios(wallMs, baseline));
     log(`  fan-out ${entry.key}: wall ${figure(wall.median)} ms (${figure(vsIdeal.median)}× of ${sleepMs} ms)`);
     rows.push([
       SUBJECT_LABELS[entry.subject],
@@ -47,6 +47,7 @@ export async function runFanOut({ node, repetitions, calls, sleepMs, defaultPara
       spread(wall),
       ratio(vsIdeal),
       `${ratio(vsBound)} of ${boundIdealMs} ms`,
+      entry.key === 'sdk' ? 'baseline' : ratio(vsSdk),
     ]);
     if (entry.key === 'mcp-host/32') {
       targets.push({
@@ -60,8 +61,8 @@ export async function runFanOut({ node, repetitions, calls, sleepMs, defaultPara
   return {
     id: 'fan-out',
     title: '2. Fan-out',
-    what: `One model turn asking for ${calls} calls of \`sleep(${sleepMs})\` on one stdio server. mcp-host runs the turn through \`Host.run\` with a scripted model (its loop and its bound on parallel calls; the wall time includes both model turns); the raw SDK and @ai-sdk/mcp issue the ${calls} calls at once, as the AI SDK's \`generateText\` does with one step's tool calls. ${repetitions} repetitions after one warm-up, one process per row.`,
-    columns: ['client', 'concurrency', 'wall ms', `vs ideal ${sleepMs} ms`, 'vs ideal at that bound'],
+    what: `One model turn asking for ${calls} calls of \`sleep(${sleepMs})\` on one stdio server. mcp-host runs the turn through \`Host.run\` with a scripted model (its loop and its bound on parallel calls; the wall time includes both model turns); the raw SDK and @ai-sdk/mcp issue the ${calls} calls at once, as the AI SDK's \`generateText\` does with one step's tool calls. Each row has its own client and server in one process; ${repetitions} repetitions after one warm-up go round the rows in turn, and "vs raw SDK" pairs repetition i of each row.`,
+    columns: ['client', 'concurrency', 'wall ms', `vs ideal ${sleepMs} ms`, 'vs ideal at that bound', 'vs raw SDK'],
     rows,
     targets,
     data,

@@ -2,8 +2,9 @@
  * Benchmark 3 — start-up. Ten stdio servers through each client: time until every one is connected
  * and listed, against one server alone through the same client (the ten are the same program, so the
  * slowest single server alone is any one of them). Two kinds of server: as they come, whose start-up
- * is CPU work (Node start, module loading), and ones that first wait `startDelayMs`, whose start-up is
- * waiting. The raw SDK starting the same ten at once shows what the machine itself allows.
+ * is CPU work (Node start, module loading), and ones that serve no sooner than `readyAfterMs` after
+ * they started, whose start-up is mostly waiting. The raw SDK starting the same ten at once shows
+ * what the machine itself allows.
  */
 import { figure, ratio, spread } from '../lib/format.mjs';
 import { runWorker } from '../lib/run-worker.mjs';
@@ -13,13 +14,13 @@ import { SUBJECT_LABELS } from '../lib/subjects.mjs';
 const SUBJECTS = ['mcp-host', 'sdk', 'ai-sdk'];
 const TARGET_RATIO = 1.3;
 
-export async function runStartUp({ node, repetitions, servers, waitingStartDelayMs, log }) {
+export async function runStartUp({ node, repetitions, servers, waitingReadyAfterMs, log }) {
   const variants = [
-    { key: 'cpu', startDelayMs: 0, label: 'servers as they come (start-up is CPU work)' },
+    { key: 'cpu', readyAfterMs: 0, label: 'servers as they come (start-up is CPU work)' },
     {
       key: 'waiting',
-      startDelayMs: waitingStartDelayMs,
-      label: `servers that wait ${waitingStartDelayMs} ms before serving`,
+      readyAfterMs: waitingReadyAfterMs,
+      label: `servers ready ${waitingReadyAfterMs} ms after they start (start-up is waiting)`,
     },
   ];
   const runs = {};
@@ -30,7 +31,7 @@ export async function runStartUp({ node, repetitions, servers, waitingStartDelay
           const result = await runWorker(node, 'start-up-worker.mjs', {
             subject,
             servers: count,
-            startDelayMs: variant.startDelayMs,
+            readyAfterMs: variant.readyAfterMs,
           });
           const key = `${variant.key}/${subject}/${count}`;
           (runs[key] ??= []).push(result.readyMs);

@@ -5,8 +5,9 @@
  *   const text = await subject.call('echo', { text: 'hi' });   // throws unless the call succeeded
  *   await subject.close();
  *
- * - `mcp-host`: `Host.callTool`, the host's full call path (route, authorise, call with a timeout,
- *   map and budget the result, record).
+ * - `mcp-host`: `Host.callTool`, the host's full call path (route, authorise against the policy and
+ *   trust store, call with a timeout, map and budget the result, write the audit record), with a
+ *   state folder of its own.
  * - `sdk`: the raw v2 SDK `Client.callTool` after `listTools` (the baseline).
  * - `ai-sdk`: the Vercel AI SDK MCP client, calling a tool the way `generateText` does: the tool set
  *   from `tools()`, its `execute`, then `toModelOutput` (the AI SDK's own translation #3).
@@ -14,8 +15,9 @@
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createBenchServer } from '../servers/bench-tools.mjs';
-import { benchServerArguments, benchServerConfig, hostConfig } from './host-config.mjs';
+import { benchServerConfig, hostConfig, ownSessionServerCommand } from './host-config.mjs';
 import { distUrl, projectDirectory } from './paths.mjs';
+import { createStateFolder } from './state-folder.mjs';
 
 export const SUBJECT_LABELS = {
   'mcp-host': 'mcp-host (Host.callTool)',
@@ -28,7 +30,7 @@ const MAX_MESSAGE_BYTES = 128 * 1024 * 1024;
 
 /**
  * @param {'mcp-host' | 'sdk' | 'ai-sdk'} subject
- * @param {{ transport: 'stdio' | 'memory', serverNames?: string[], startDelayMs?: number, hostOptions?: object }} options
+ * @param {{ transport: 'stdio' | 'memory', serverNames?: string[], readyAfterMs?: number, hostOptions?: object }} options
  */
 export async function connectSubject(subject, options) {
   const serverNames = options.serverNames ?? ['bench'];
@@ -64,14 +66,18 @@ async function connectHost(serverNames, options) {
         }
       : undefined;
   const diagnostics = [];
+  const stateFolder = createStateFolder();
   const host = await createHost({
-    config: hostConfig(serverNames.map((name) => benchServerConfig(name, {}, options.startDelayMs))),
+    config: hostConfig(serverNames.map((name) => benchServerConfig(name, {}, options.readyAfterMs))),
     transportFactory,
+    // Its own state folder: the trust store and the JSONL audit log are written as in real use.
+    stateDir: stateFolder.path,
     onDiagnostic: (message) => diagnostics.push(message),
     ...options.hostOptions,
   });
   if (host.failures().length > 0) {
     await host.close();
+    stateFolder.remove();
     throw new Error(`mcp-host failed to connect: ${host.failures().map((failure) => failure.message).join('; ')}`);
   }
   return {
@@ -87,6 +93,7 @@ async function connectHost(serverNames, options) {
     async close() {
       await host.close();
       await Promise.all(inMemoryServers.map((server) => server.close()));
+      stateFolder.remove();
     },
   };
 }
@@ -101,7 +108,7 @@ async function connectMany(serverNames, connectOne) {
   };
 }
 
-async function connectSdk(name, { transport: transportKind, startDelayMs }) {
+async function connectSdk(name, { transport: transportKind, readyAfterMs }) {
   const client = new Client({ name: 'bench-raw-sdk', version: '0.0.0' });
   let server;
   if (transportKind === 'memory') {
@@ -112,8 +119,7 @@ async function connectSdk(name, { transport: transportKind, startDelayMs }) {
   } else {
     await client.connect(
       new StdioClientTransport({
-        command: process.execPath,
-        args: benchServerArguments(name, startDelayMs),
+        ...ownSessionServerCommand(name, readyAfterMs),
         cwd: projectDirectory,
         stderr: 'pipe',
         maxBufferSize: MAX_MESSAGE_BYTES,
@@ -136,7 +142,7 @@ async function connectSdk(name, { transport: transportKind, startDelayMs }) {
   };
 }
 
-async function connectAiSdk(name, { transport: transportKind, startDelayMs }) {
+async function connectAiSdk(name, { transport: transportKind, readyAfterMs }) {
   const { createMCPClient } = await import('@ai-sdk/mcp');
   let server;
   let transport;
@@ -148,8 +154,7 @@ async function connectAiSdk(name, { transport: transportKind, startDelayMs }) {
   } else {
     const { StdioMCPTransport } = await import('@ai-sdk/mcp/mcp-stdio');
     transport = new StdioMCPTransport({
-      command: process.execPath,
-      args: benchServerArguments(name, startDelayMs),
+      ...ownSessionServerCommand(name, readyAfterMs),
       cwd: projectDirectory,
       stderr: 'pipe',
     });

@@ -10,6 +10,7 @@ import { benchServerConfig, hostConfig } from '../lib/host-config.mjs';
 import { distUrl } from '../lib/paths.mjs';
 import { reportResult, workerParameters } from '../lib/run-worker.mjs';
 import { createBenchModel } from '../lib/scripted-model.mjs';
+import { createStateFolder } from '../lib/state-folder.mjs';
 import { timeToolCalls } from '../lib/timed-transport.mjs';
 import { createBenchServer } from '../servers/bench-tools.mjs';
 
@@ -31,8 +32,10 @@ const script = {
 };
 const model = await createBenchModel(script);
 const server = createBenchServer('bench');
+const stateFolder = createStateFolder();
 let transport;
 const host = await createHost({
+  stateDir: stateFolder.path,
   config: hostConfig([benchServerConfig('bench')]),
   provider: model,
   maxTurns: turns,
@@ -102,4 +105,5 @@ try {
 } finally {
   await host.close();
   await server.close();
+  stateFolder.remove();
 }

@@ -2,16 +2,16 @@
  * Benchmark 3, one measurement in a fresh process: start `servers` stdio bench servers through one
  * subject and wait until every one is connected and its tools are listed. Modules are loaded before
  * the clock starts; the clock covers spawning, `initialize` and `tools/list`.
- * Parameters: { subject, servers, startDelayMs }.
+ * Parameters: { subject, servers, readyAfterMs }.
  */
 import { reportResult, workerParameters } from '../lib/run-worker.mjs';
 import { connectSubject, preloadSubject } from '../lib/subjects.mjs';
 
-const { subject, servers, startDelayMs } = workerParameters();
+const { subject, servers, readyAfterMs } = workerParameters();
 const serverNames = Array.from({ length: servers }, (_, index) => `bench${index + 1}`);
 await preloadSubject(subject);
 const started = performance.now();
-const connection = await connectSubject(subject, { transport: 'stdio', serverNames, startDelayMs });
+const connection = await connectSubject(subject, { transport: 'stdio', serverNames, readyAfterMs });
 const readyMs = performance.now() - started;
 try {
   const expectedTools = 3 * servers;
@@ -21,7 +21,7 @@ try {
   // One call to the last server proves it is really usable, not just listed.
   const answer = await connection.call('echo', { text: 'ready' }, serverNames.at(-1));
   if (answer !== 'ready') throw new Error(`${subject} echo answered ${JSON.stringify(answer)}`);
-  reportResult({ subject, servers, startDelayMs, readyMs, node: process.version });
+  reportResult({ subject, servers, readyAfterMs, readyMs, node: process.version });
 } finally {
   await connection.close();
 }

@@ -2,11 +2,16 @@
 /** The `mcp-host` command line: argv → command → host. Display only; no host logic lives here. */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { createAuditCommand } from './commands/audit.js';
 import { createMockLlmCommand } from './commands/mock-llm.js';
+import { createPromptsCommand } from './commands/prompts.js';
+import { createResourcesCommand } from './commands/resources.js';
 import { createRunCommand } from './commands/run.js';
 import { createServersCommand } from './commands/servers.js';
 import { createToolsCommand } from './commands/tools.js';
+import { createTrustCommand } from './commands/trust.js';
 import { CliError, EXIT_RUN_FAILED, EXIT_USAGE } from './exit-codes.js';
+import { loadServersAndTools } from './load-servers-and-tools.js';
 import { writeError } from './output.js';
 
 function packageVersion(): string {
@@ -20,7 +25,16 @@ export function createProgram(): Command {
     .version(packageVersion())
     .showHelpAfterError()
     .exitOverride();
-  for (const command of [createRunCommand(), createToolsCommand(), createServersCommand(), createMockLlmCommand()]) {
+  for (const command of [
+    createRunCommand(),
+    createToolsCommand(),
+    createServersCommand(),
+    createMockLlmCommand(),
+    createResourcesCommand(),
+    createPromptsCommand(),
+    createAuditCommand(),
+    createTrustCommand({ loadServersAndTools }),
+  ]) {
     program.addCommand(command);
   }
   // Every subcommand reports usage errors the same way: exit code 2.

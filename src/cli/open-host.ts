@@ -1,6 +1,7 @@
 /** Shared by the commands: the options every command takes, and a host opened from them. */
 import type { Command } from 'commander';
 import { createHost, type Host, type HostOptions } from '../host/create-host.js';
+import { chooseApprover } from './choose-approver.js';
 import { writeError } from './output.js';
 
 export interface CommonOptions {
@@ -8,6 +9,8 @@ export interface CommonOptions {
   model?: string;
   baseUrl?: string;
   timeout?: number;
+  stateDir?: string;
+  yes?: boolean;
 }
 
 export function addCommonOptions(command: Command): Command {
@@ -15,7 +18,8 @@ export function addCommonOptions(command: Command): Command {
     .option('-c, --config <file>', 'config file (default: mcp-host.json, then .mcp.json in the current folder)')
     .option('-m, --model <provider:model>', 'model, e.g. anthropic:claude-sonnet-4-6 or scripted:PATH')
     .option('--base-url <url>', "the provider's base URL (mock servers, proxies, local servers)")
-    .option('--timeout <ms>', 'per tool call timeout in milliseconds (overrides every server)', parsePositiveInteger);
+    .option('--timeout <ms>', 'per tool call timeout in milliseconds (overrides every server)', parsePositiveInteger)
+    .option('--state-dir <dir>', 'where the trust store, audit log and stored results live (default: XDG state home)');
 }
 
 export function parsePositiveInteger(value: string): number {
@@ -30,6 +34,8 @@ export async function openHost(options: CommonOptions, extra: Partial<HostOption
     model: options.model,
     baseUrl: options.baseUrl,
     toolTimeoutMs: options.timeout,
+    stateDir: options.stateDir,
+    approver: chooseApprover(options),
     onDiagnostic: (message) => writeError(`mcp-host: ${message}`),
     ...extra,
   });

@@ -15,7 +15,9 @@ export function chooseSamplingModel(
   const forServer = settings.servers[serverName];
   if (forServer !== undefined) return forServer;
   // Longest keys first, so the most specific mapping wins when several match one hint.
-  const keys = Object.keys(settings.hints).sort((left, right) => right.length - left.length || left.localeCompare(right));
+  const keys = Object.keys(settings.hints).sort(
+    (left, right) => right.length - left.length || left.localeCompare(right),
+  );
   for (const hint of hints) {
     const lower = hint.toLowerCase();
     if (lower === '') continue;

@@ -10,9 +10,10 @@ import type { AuditSink } from '../audit/audit-sink.js';
 import { resolveStateDir } from '../config/state-dir.js';
 import type { HostConfig, ServerConfig } from '../config/types.js';
 import type { ServerConnection } from '../connections/server-connection.js';
+import { applyOutputBudget, DEFAULT_RESULT_TOKEN_BUDGET } from '../content/output-budget.js';
 import type { LlmProvider } from '../providers/types.js';
-import { auditClientRequests, type ClientRequestRecorder } from './client-request-audit.js';
 import type { ClientRequestApprover } from './client-request-approver.js';
+import { auditClientRequests, type ClientRequestRecorder } from './client-request-audit.js';
 import { createElicitationHandler } from './handle-elicitation-request.js';
 import { createSamplingHandler } from './handle-sampling-request.js';
 import { createHeadlessClientRequestApprover } from './headless-client-request-approver.js';
@@ -46,7 +47,7 @@ export interface ClientFeaturesOptions {
   onDiagnostic?: (message: string) => void;
   /** Sampling and elicitation requests are recorded here like tool calls. */
   audit?: { sink: AuditSink; runId: string; secrets?: readonly string[] };
-  /** Output budget for what the resource tools return. */
+  /** Output budget for what the resource tools return. Default: the config's `maxResultTokens` per result. */
   budget?: ResultBudget;
   env?: Readonly<Record<string, string | undefined>>;
 }
@@ -136,7 +137,9 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
         );
         if (url) {
           client.setNotificationHandler('notifications/elicitation/complete', (notification) => {
-            diagnostic(`server "${serverName}" says the URL elicitation ${notification.params.elicitationId} is complete`);
+            diagnostic(
+              `server "${serverName}" says the URL elicitation ${notification.params.elicitationId} is complete`,
+            );
           });
         }
       }
@@ -154,7 +157,9 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
       });
     },
     resourceTools(toolOptions) {
-      return createResourceHostTools({ ...toolOptions, budget: options.budget });
+      const maxTokens = config.maxResultTokens ?? DEFAULT_RESULT_TOKEN_BUDGET;
+      const budget: ResultBudget = options.budget ?? ((parts) => applyOutputBudget(parts, { maxTokens }).content);
+      return createResourceHostTools({ ...toolOptions, budget });
     },
     async close() {
       await serverLog?.flush();

@@ -41,9 +41,7 @@ function describeSamplingBlock(block: SamplingBlock): string {
     case 'tool_use':
       return `[tool call ${showRaw(block.name)} (id ${showRaw(block.id)}) with ${showRaw(JSON.stringify(block.input))}]`;
     case 'tool_result': {
-      const parts = block.content.map((part) =>
-        part.type === 'text' ? showRaw(part.text) : `[${part.type} content]`,
-      );
+      const parts = block.content.map((part) => (part.type === 'text' ? showRaw(part.text) : `[${part.type} content]`));
       const flag = block.isError ? ' (error)' : '';
       return `[tool result for ${showRaw(block.toolUseId)}${flag}]\n${parts.join('\n')}`;
     }

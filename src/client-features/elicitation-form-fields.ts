@@ -86,7 +86,9 @@ export function formFields(requestedSchema: unknown): FormField[] {
     if (!isObject(property)) throw new Error(`form field "${name}" has no schema`);
     const label = typeof property.title === 'string' && property.title !== '' ? property.title : name;
     const description = typeof property.description === 'string' ? property.description : undefined;
-    const secret = SECRET_NAME_PATTERN.test(name) || SECRET_NAME_PATTERN.test(label) ||
+    const secret =
+      SECRET_NAME_PATTERN.test(name) ||
+      SECRET_NAME_PATTERN.test(label) ||
       (description !== undefined && SECRET_DESCRIPTION_PATTERN.test(description));
     const base: FieldBase = { name, label, required: required.has(name), secret };
     if (description !== undefined) base.description = description;
@@ -97,7 +99,11 @@ export function formFields(requestedSchema: unknown): FormField[] {
 function fieldOf(name: string, property: JsonObject, base: FieldBase): FormField {
   switch (property.type) {
     case 'boolean':
-      return { ...base, kind: 'boolean', default: typeof property.default === 'boolean' ? property.default : undefined };
+      return {
+        ...base,
+        kind: 'boolean',
+        default: typeof property.default === 'boolean' ? property.default : undefined,
+      };
     case 'number':
     case 'integer':
       return {
@@ -125,7 +131,9 @@ function fieldOf(name: string, property: JsonObject, base: FieldBase): FormField
       const defaultValue = typeof property.default === 'string' ? property.default : undefined;
       const choices =
         titledChoices(property.oneOf) ??
-        (stringList(property.enum) ? plainChoices(stringList(property.enum)!, stringList(property.enumNames)) : undefined);
+        (stringList(property.enum)
+          ? plainChoices(stringList(property.enum)!, stringList(property.enumNames))
+          : undefined);
       if (choices) return { ...base, kind: 'choice', choices, default: defaultValue };
       return {
         ...base,

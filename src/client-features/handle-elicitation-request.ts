@@ -6,8 +6,8 @@
  * with the error the specification names (-32602, invalid params).
  */
 import type { ClientContext, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
-import type { ClientRequestRecorder } from './client-request-audit.js';
 import type { ClientRequestApprover } from './client-request-approver.js';
+import type { ClientRequestRecorder } from './client-request-audit.js';
 import { describeUrl } from './describe-url.js';
 import { formFields } from './elicitation-form-fields.js';
 import type { UrlOpener } from './open-url.js';

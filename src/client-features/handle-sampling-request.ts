@@ -15,13 +15,13 @@ import {
 import type { SamplingSettings } from '../config/types.js';
 import type { LlmProvider } from '../providers/types.js';
 import { chooseSamplingModel } from './choose-sampling-model.js';
+import type { ClientRequestApprover, SamplingApprovalRequest } from './client-request-approver.js';
 import {
   byteLength,
   type ClientRequestRecord,
   type ClientRequestRecorder,
   withoutBinaryData,
 } from './client-request-audit.js';
-import type { ClientRequestApprover, SamplingApprovalRequest } from './client-request-approver.js';
 import { modelResponseToSamplingResult, samplingToModelRequest, samplingUsesTools } from './translate-sampling.js';
 
 /** The JSON-RPC error code the MCP specification shows for a sampling request the user rejected. */
@@ -57,7 +57,9 @@ export function createSamplingHandler(options: SamplingHandlerOptions): Sampling
       maxTokens: params.maxTokens,
       ...(params.tools ? { tools: params.tools.map((tool) => tool.name) } : {}),
     };
-    const record = async (fields: Omit<ClientRequestRecord, 'server' | 'method' | 'request' | 'startedAt' | 'durationMs'>) => {
+    const record = async (
+      fields: Omit<ClientRequestRecord, 'server' | 'method' | 'request' | 'startedAt' | 'durationMs'>,
+    ) => {
       await options.record?.({
         server: options.serverName,
         method: 'sampling/createMessage',

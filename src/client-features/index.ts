@@ -2,18 +2,13 @@
  * What the host offers MCP servers beyond tools — roots, sampling, elicitation, logging — and the host's access to
  * their resources and prompts: the client-features layer's public surface, for the host and the CLI.
  */
+
+export { chooseSamplingModel } from './choose-sampling-model.js';
 export {
   type ClientFeatures,
   type ClientFeaturesOptions,
   createClientFeatures,
 } from './client-features.js';
-export {
-  auditClientRequests,
-  type ClientRequestMethod,
-  type ClientRequestRecord,
-  type ClientRequestRecorder,
-  toAuditRecord,
-} from './client-request-audit.js';
 export type {
   ClientRequestApprover,
   ElicitationContent,
@@ -25,6 +20,13 @@ export type {
   UrlElicitationRequest,
 } from './client-request-approver.js';
 export {
+  auditClientRequests,
+  type ClientRequestMethod,
+  type ClientRequestRecord,
+  type ClientRequestRecorder,
+  toAuditRecord,
+} from './client-request-audit.js';
+export {
   formatFieldQuestion,
   formatFormIntro,
   formatSamplingApproval,
@@ -33,7 +35,6 @@ export {
   PLAIN_HOSTNAME_MARK,
   TERMINAL_HOSTNAME_MARK,
 } from './client-request-views.js';
-export { chooseSamplingModel } from './choose-sampling-model.js';
 export { type DescribedUrl, describeUrl, highlightHostname } from './describe-url.js';
 export {
   type FieldAnswer,
@@ -67,6 +68,13 @@ export {
 } from './resource-host-tools.js';
 export { RootsRegistry, resolveRoots } from './roots-registry.js';
 export {
+  createServerFeatureAccess,
+  type HostPrompts,
+  type HostResources,
+  type HostRoots,
+  type ServerFeatureAccess,
+} from './server-feature-access.js';
+export {
   createServerLog,
   formatServerLogLine,
   MAX_SERVER_LOG_BYTES,
@@ -84,6 +92,7 @@ export {
   type ServerPrompts,
 } from './server-prompts.js';
 export {
+  blobAsText,
   describeServerResources,
   listServerResources,
   offersResources,
@@ -91,6 +100,13 @@ export {
   resourceContentsToParts,
   type ServerResources,
 } from './server-resources.js';
+export {
+  createTerminalClientFeatures,
+  formatProgress,
+  type TerminalClientFeatures,
+  type TerminalClientFeaturesOptions,
+  type ToolProgressUpdate,
+} from './terminal-client-features.js';
 export {
   createTerminalClientRequestApprover,
   type TerminalClientRequestApproverOptions,

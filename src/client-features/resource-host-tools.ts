@@ -91,36 +91,42 @@ export function createResourceHostTools(options: ResourceHostToolsOptions): Reso
     return assignToolNames([{ server, tool: chosen }])[0]!.name;
   };
 
-  const list = (server: string, readName: string): HostToolHandler => async () => {
-    const connection = byServer(server);
-    if (!connection) return errorResult(`The server "${server}" is not connected.`);
-    try {
-      const listing = await listServerResources(connection);
-      const lines = describeServerResources(listing);
-      const heading =
-        lines.length === 0
-          ? `The server "${server}" lists no resources.`
-          : `Resources of the server "${server}" (${listing.resources.length} resources, ${listing.templates.length} URI templates); read one with ${readName}:`;
-      return { content: await budget([{ type: 'text', text: [heading, ...lines].join('\n') }]), isError: false };
-    } catch (error) {
-      return errorResult(`Could not list the resources of "${server}": ${messageOf(error)}`);
-    }
-  };
+  const list =
+    (server: string, readName: string): HostToolHandler =>
+    async () => {
+      const connection = byServer(server);
+      if (!connection) return errorResult(`The server "${server}" is not connected.`);
+      try {
+        const listing = await listServerResources(connection);
+        const lines = describeServerResources(listing);
+        const heading =
+          lines.length === 0
+            ? `The server "${server}" lists no resources.`
+            : `Resources of the server "${server}" (${listing.resources.length} resources, ${listing.templates.length} URI templates); read one with ${readName}:`;
+        return { content: await budget([{ type: 'text', text: [heading, ...lines].join('\n') }]), isError: false };
+      } catch (error) {
+        return errorResult(`Could not list the resources of "${server}": ${messageOf(error)}`);
+      }
+    };
 
-  const read = (server: string, listName: string): HostToolHandler => async (args) => {
-    const uri = args.uri;
-    if (typeof uri !== 'string' || uri === '') {
-      return errorResult(`"uri" must be a resource URI as a string; list them with ${listName}.`);
-    }
-    const connection = byServer(server);
-    if (!connection) return errorResult(`The server "${server}" is not connected.`);
-    try {
-      const result = await readServerResource(connection, uri);
-      return { content: await budget(resourceContentsToParts(result)), isError: false };
-    } catch (error) {
-      return errorResult(`Could not read ${uri} from "${server}": ${messageOf(error)}. List the resources with ${listName}.`);
-    }
-  };
+  const read =
+    (server: string, listName: string): HostToolHandler =>
+    async (args) => {
+      const uri = args.uri;
+      if (typeof uri !== 'string' || uri === '') {
+        return errorResult(`"uri" must be a resource URI as a string; list them with ${listName}.`);
+      }
+      const connection = byServer(server);
+      if (!connection) return errorResult(`The server "${server}" is not connected.`);
+      try {
+        const result = await readServerResource(connection, uri);
+        return { content: await budget(resourceContentsToParts(result)), isError: false };
+      } catch (error) {
+        return errorResult(
+          `Could not read ${uri} from "${server}": ${messageOf(error)}. List the resources with ${listName}.`,
+        );
+      }
+    };
 
   return {
     handlers,

@@ -4,8 +4,7 @@
  * are appended in arrival order; a file past its size bound is moved aside once per run, so logs cannot fill the
  * disk.
  */
-import { mkdir, rename, stat } from 'node:fs/promises';
-import { appendFile } from 'node:fs/promises';
+import { appendFile, mkdir, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { LoggingMessageNotificationParams } from '@modelcontextprotocol/client';
 import { sanitiseName } from '../catalog/tool-naming.js';

@@ -7,7 +7,7 @@ import type {
   Client,
   ReadResourceResult,
   Resource,
-  ResourceTemplate,
+  ResourceTemplateType as ResourceTemplate,
 } from '@modelcontextprotocol/client';
 import type { ServerConnection } from '../connections/server-connection.js';
 import { describeBlobResource, describeTextResource } from '../content/describe-content.js';
@@ -51,7 +51,7 @@ export async function readServerResource(connection: ServerConnection, uri: stri
 const TEXT_MIME_TYPE = /^text\/|[/+](json|xml|yaml|javascript|csv|markdown)$|^application\/(x-)?(sh|sql|toml)$/i;
 
 /** Binary data that is really text (by MIME type and valid UTF-8), decoded; undefined otherwise. */
-function blobAsText(blob: string, mimeType: string | undefined): string | undefined {
+export function blobAsText(blob: string, mimeType: string | undefined): string | undefined {
   if (mimeType === undefined || !TEXT_MIME_TYPE.test(mimeType)) return undefined;
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(blob, 'base64'));

@@ -62,7 +62,9 @@ export function buildOAuthSettings(raw: unknown, context: OAuthSettingsContext):
   const entry = parsed.data;
   for (const key of Object.keys(raw)) {
     if (!OAUTH_SETTING_KEYS.has(key)) {
-      context.warnings.push(`${describeConfigFile(context.file)}: ${at([key])}: not an OAuth setting mcp-host uses; ignored`);
+      context.warnings.push(
+        `${describeConfigFile(context.file)}: ${at([key])}: not an OAuth setting mcp-host uses; ignored`,
+      );
     }
   }
   const settings: RemoteOAuthSettings = {};

@@ -13,6 +13,9 @@ import {
 } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../config/types.js';
+import type { AuthorizationSession } from './oauth/authorization-session.js';
+import { connectWithAuthorization } from './oauth/connect-with-authorization.js';
+import type { RemoteAuthorization } from './oauth/remote-authorization.js';
 import { ProcessGroupStdioTransport } from './process-group-stdio-transport.js';
 
 export interface CreateTransportOptions {
@@ -26,6 +29,8 @@ export interface CreateTransportOptions {
   configureClient?: (client: Client, config: ServerConfig) => void;
   /** A transport made by the caller (in-memory servers in tests and benchmarks); undefined = the config's. */
   transportFactory?: (config: ServerConfig) => Transport | undefined;
+  /** OAuth for remote servers (`createRemoteAuthorization`); undefined = remote servers get no OAuth. */
+  authorization?: RemoteAuthorization;
 }
 
 export function createClient(options: CreateTransportOptions, config: ServerConfig): Client {
@@ -85,11 +90,23 @@ async function connectStdio(config: StdioServerConfig, options: CreateTransportO
 }
 
 async function connectRemote(config: RemoteServerConfig, options: CreateTransportOptions) {
+  const session = await options.authorization?.forServer(config);
+  if (!session) return connectRemoteOnce(config, options, undefined);
+  return connectWithAuthorization(session, () => connectRemoteOnce(config, options, session));
+}
+
+async function connectRemoteOnce(
+  config: RemoteServerConfig,
+  options: CreateTransportOptions,
+  session: AuthorizationSession | undefined,
+) {
   const url = new URL(config.url);
   const requestInit: RequestInit = { headers: config.headers };
+  const transportOptions = { requestInit, ...session?.transportOptions() };
+  const wrap = <T extends Transport>(transport: T): T => (session ? session.wrapTransport(transport) : transport);
   if (config.transport === 'sse') {
     const client = createClient(options, config);
-    const transport = new SSEClientTransport(url, { requestInit });
+    const transport = wrap(new SSEClientTransport(url, transportOptions));
     await withTimeout(client.connect(transport), options.connectTimeoutMs, 'did not connect in time').catch((error) => {
       throw new Error(`server "${config.name}" (${config.url}, legacy SSE) failed to connect: ${messageOf(error)}`, {
         cause: error,
@@ -98,7 +115,7 @@ async function connectRemote(config: RemoteServerConfig, options: CreateTranspor
     return { client, transport };
   }
   const client = createClient(options, config);
-  const transport = new StreamableHTTPClientTransport(url, { requestInit });
+  const transport = wrap(new StreamableHTTPClientTransport(url, transportOptions));
   try {
     await withTimeout(client.connect(transport), options.connectTimeoutMs, 'did not connect in time');
     return { client, transport };
@@ -111,7 +128,7 @@ async function connectRemote(config: RemoteServerConfig, options: CreateTranspor
       });
     }
     const sseClient = createClient(options, config);
-    const sseTransport = new SSEClientTransport(url, { requestInit });
+    const sseTransport = wrap(new SSEClientTransport(url, transportOptions));
     try {
       await withTimeout(sseClient.connect(sseTransport), options.connectTimeoutMs, 'did not connect in time');
       return { client: sseClient, transport: sseTransport };

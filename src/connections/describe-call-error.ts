@@ -29,7 +29,12 @@ export function toCallFailure(error: unknown, context: CallErrorContext): CallFa
       );
     }
     if (error.code === SdkErrorCode.ConnectionClosed || error.code === SdkErrorCode.NotConnected) {
-      return new CallFailure(context.remote ? 'disconnected' : 'crashed', context.describeExit(), context.server, options);
+      return new CallFailure(
+        context.remote ? 'disconnected' : 'crashed',
+        context.describeExit(),
+        context.server,
+        options,
+      );
     }
   }
   if (error instanceof ProtocolError) {

@@ -177,9 +177,14 @@ export class ServerConnection {
         return await send(client);
       } catch (retryError) {
         if (isSessionExpired(retryError)) {
-          throw new CallFailure('disconnected', 'the HTTP session expired again (second 404) right after re-initialising', this.name, {
-            cause: retryError,
-          });
+          throw new CallFailure(
+            'disconnected',
+            'the HTTP session expired again (second 404) right after re-initialising',
+            this.name,
+            {
+              cause: retryError,
+            },
+          );
         }
         throw this.toFailure(retryError, options);
       }
@@ -212,7 +217,11 @@ export class ServerConnection {
     if (this.restarting) await this.restarting;
     if (!this.client || this.currentState !== 'connected') {
       const why = this.lastError ? `: ${this.lastError}` : '';
-      throw new CallFailure('not-connected', `server "${this.name}" is not connected (${this.currentState})${why}`, this.name);
+      throw new CallFailure(
+        'not-connected',
+        `server "${this.name}" is not connected (${this.currentState})${why}`,
+        this.name,
+      );
     }
     return this.client;
   }

@@ -21,17 +21,26 @@ export interface Authorisation {
   /** Shown to the model when the call is not allowed. */
   message?: string;
   warnings?: string[];
+  /** The policy layer's full decision, passed through to the record step. */
+  details?: unknown;
 }
 
 export interface ShapedResult {
   content: ToolResultPart[];
   isError: boolean;
+  /** The model got a shortened result (output budget). */
+  cut?: boolean;
+  /** Size of the full result before any budget, in bytes. */
+  resultBytes?: number;
 }
 
 /** A tool the host itself provides (e.g. reading a stored result); it has no MCP server. */
 export type HostToolHandler = (args: Record<string, unknown>) => Promise<ShapedResult> | ShapedResult;
 
 export interface CallRecord {
+  shaped: ShapedResult;
+  /** What went wrong, for error outcomes. */
+  error?: string;
   call: ToolCallPart;
   context: ToolCallContext;
   entry?: CatalogEntry;
@@ -52,8 +61,8 @@ export interface ToolCallDependencies {
   authorise?: (entry: CatalogEntry, args: Record<string, unknown>, context: ToolCallContext) => Promise<Authorisation>;
   /** MCP result → what the model sees (content mapping, output budget). */
   shapeResult: (raw: CallToolResult, entry: CatalogEntry, context: ToolCallContext, call: ToolCallPart) => ShapedResult;
-  /** Called once per call, before its result goes back. */
-  record?: (record: CallRecord) => void;
+  /** Called once per call, before its result goes back (awaited: the record is written first). */
+  record?: (record: CallRecord) => void | Promise<void>;
   /** A call of this tool may be sent once more after a timeout or a dropped connection (trusted idempotent tools). */
   retryOnce?: (entry: CatalogEntry) => boolean;
 }
@@ -62,27 +71,32 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
   return async function executeToolCall(call: ToolCallPart, context: ToolCallContext): Promise<ExecutedToolCall> {
     const startedAt = new Date();
     const started = performance.now();
-    const done = (
+    const done = async (
       outcome: CallOutcome,
       shaped: ShapedResult,
-      extra: Partial<CallRecord> & { rawResult?: unknown } = {},
-    ): ExecutedToolCall => {
+      extra: Partial<Omit<CallRecord, 'shaped' | 'call' | 'context' | 'outcome' | 'result'>> & {
+        rawResult?: unknown;
+      } = {},
+    ): Promise<ExecutedToolCall> => {
       const result: ToolResult = {
         callId: call.id,
         toolName: call.name,
         content: shaped.content,
         isError: shaped.isError,
       };
-      dependencies.record?.({
+      const { rawResult, ...recordExtra } = extra;
+      await dependencies.record?.({
         call,
         context,
         outcome,
         result,
+        shaped,
         startedAt,
         durationMs: Math.round(performance.now() - started),
-        ...extra,
+        ...(outcome !== 'ok' && shaped.isError ? { error: textOf(shaped) } : {}),
+        ...recordExtra,
       });
-      return { result, outcome, server: extra.entry?.server, rawResult: extra.rawResult };
+      return { result, outcome, server: extra.entry?.server, rawResult };
     };
     const errorText = (text: string): ShapedResult => ({ content: [{ type: 'text', text }], isError: true });
 
@@ -103,11 +117,15 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
       context.emit({ type: 'tool-call-warning', callId: call.id, message: warning });
     }
     if (!authorisation.allowed) {
-      return done('denied', errorText(authorisation.message ?? 'User denied this call.'), {
-        entry,
-        arguments: args,
-        authorisation,
-      });
+      return done(
+        context.signal.aborted ? 'cancelled' : 'denied',
+        errorText(authorisation.message ?? 'User denied this call.'),
+        {
+          entry,
+          arguments: args,
+          authorisation,
+        },
+      );
     }
 
     const hostTool = dependencies.hostTools?.get(entry.name);
@@ -165,4 +183,8 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
     const shaped = dependencies.shapeResult(raw, entry, context, call);
     return done(shaped.isError ? 'error' : 'ok', shaped, { entry, arguments: args, authorisation, rawResult: raw });
   };
+}
+
+function textOf(shaped: ShapedResult): string {
+  return shaped.content.map((part) => (part.type === 'text' ? part.text : `[${part.mimeType}]`)).join('\n');
 }

@@ -106,7 +106,13 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
         argumentsText: call.argumentsText,
       });
       const started = performance.now();
-      const outcome = await options.executeToolCall(call, { runId: options.runId, turn, signal, emit: options.emit });
+      const outcome = await options.executeToolCall(call, {
+        runId: options.runId,
+        turn,
+        callsInTurn: calls.length,
+        signal,
+        emit: options.emit,
+      });
       options.emit({
         type: 'tool-call-end',
         turn,

@@ -5,6 +5,8 @@ import type { AgentEvent, CallOutcome } from './events.js';
 export interface ToolCallContext {
   runId: string;
   turn: number;
+  /** How many calls the model made in this turn (budgets are shared among them). */
+  callsInTurn: number;
   signal: AbortSignal;
   emit: (event: AgentEvent) => void;
 }

@@ -107,7 +107,7 @@ describe.each([
 describe('five plus seven through the CLI', () => {
   it('prints the answer computed by the tool, with a trace in lifecycle order', async () => {
     const config = await writeConfig({
-      mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')] } },
+      mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
     });
     const result = await runCli(
       [

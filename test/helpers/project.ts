@@ -1,6 +1,6 @@
 /** Paths and small utilities shared by the end-to-end tests. */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -41,12 +41,18 @@ export interface CliResult {
 /** Runs the real CLI as a user would, with a clean environment plus `env`. */
 export function runCli(
   args: string[],
-  options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number; input?: string } = {},
+  options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number; input?: string; stateDir?: string } = {},
 ): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [cliPath, ...args], {
       cwd: options.cwd ?? repoRoot,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        // A fresh trust store and audit log per run unless the test shares one on purpose.
+        MCP_HOST_STATE_DIR: options.stateDir ?? mkdtempSync(join(tmpdir(), 'mcp-host-state-')),
+        ...options.env,
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -27,7 +27,12 @@ describe('a parallel turn', () => {
         },
       ],
     });
-    const host = await createHost({ config: hostConfig([stdioServer('timer', [flexible])]), provider });
+    const host = await createHost({
+      config: hostConfig([stdioServer('timer', [flexible])], {
+        permissions: { allow: ['timer__*'], ask: [], deny: [] },
+      }),
+      provider,
+    });
     try {
       const result = await host.run('go');
       const toolMessages = result.messages.filter((message): message is ToolResultsMessage => message.role === 'tool');
@@ -55,7 +60,9 @@ describe('a parallel turn', () => {
     }));
     const provider = createScriptedProvider({ scenarios: [{ turns: [{ toolCalls: calls }, { text: 'ok' }] }] });
     const host = await createHost({
-      config: hostConfig([stdioServer('timer', [flexible])]),
+      config: hostConfig([stdioServer('timer', [flexible])], {
+        permissions: { allow: ['timer__*'], ask: [], deny: [] },
+      }),
       provider,
       maxParallelCalls: 2,
     });
@@ -75,7 +82,13 @@ describe('a parallel turn', () => {
   it('stops a model that keeps calling tools at the turn bound', async () => {
     const turns = Array.from({ length: 5 }, () => ({ toolCalls: [{ name: 'timer__pid', arguments: {} }] }));
     const provider = createScriptedProvider({ scenarios: [{ turns }] });
-    const host = await createHost({ config: hostConfig([stdioServer('timer', [flexible])]), provider, maxTurns: 3 });
+    const host = await createHost({
+      config: hostConfig([stdioServer('timer', [flexible])], {
+        permissions: { allow: ['timer__*'], ask: [], deny: [] },
+      }),
+      provider,
+      maxTurns: 3,
+    });
     try {
       const result = await host.run('loop forever');
       expect(result.stopReason).toBe('max-turns');

@@ -1,10 +1,12 @@
 /** `mcp-host run PROMPT`: one agent run; streams the answer to stdout. */
 import { Command } from 'commander';
+import { createTerminalClientFeatures } from '../../client-features/terminal-client-features.js';
 import type { AgentEvent } from '../../loop/events.js';
-import { CliError, EXIT_OK, EXIT_RUN_FAILED } from '../exit-codes.js';
+import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
 import { addCommonOptions, type CommonOptions, openHost, parsePositiveInteger } from '../open-host.js';
 import { writeError, writeJson, writeOut } from '../output.js';
 import { createTracer, traceDiscovery } from '../trace-printer.js';
+import { parsePromptArguments } from './prompts.js';
 
 interface RunCommandOptions extends CommonOptions {
   yes?: boolean;
@@ -12,25 +14,61 @@ interface RunCommandOptions extends CommonOptions {
   trace?: boolean;
   maxTurns?: number;
   stream: boolean;
+  /** `server:NAME` then `key=value` arguments. */
+  prompt?: string[];
+  allowSampling?: boolean;
+  verbose?: boolean;
 }
 
 export function createRunCommand(): Command {
   const command = new Command('run')
     .description('run the agent once on PROMPT and print its answer')
-    .argument('<prompt>', 'what to ask the model')
+    .argument('[prompt]', "what to ask the model (with --prompt: added after the server prompt's messages)")
     .option('-y, --yes', 'approve every tool call not denied by a rule (audited as such)')
     .option('--json', 'print the whole transcript as JSON on stdout instead of the streamed answer')
     .option('--trace', 'show the lifecycle on stderr: discovery, each translation, decision, execution, result')
     .option('--max-turns <n>', 'model turns before the run is stopped (default 20)', parsePositiveInteger)
-    .option('--no-stream', 'ask the provider for whole responses instead of a stream');
+    .option('--no-stream', 'ask the provider for whole responses instead of a stream')
+    .option(
+      '--prompt <reference...>',
+      'start from a server prompt: server:NAME key=value … (its messages open the run)',
+    )
+    .option('--allow-sampling', 'with no terminal to ask: let servers use the model (sampling) without asking')
+    .option('--verbose', "show servers' log messages on stderr (they are always kept in a per-server log file)");
   addCommonOptions(command);
-  return command.action(async (prompt: string, options: RunCommandOptions) => {
-    process.exitCode = await runCommand(prompt, options);
+  return command.action(async (prompt: string | undefined, options: RunCommandOptions) => {
+    if (prompt === undefined && options.prompt === undefined) {
+      throw new CliError(
+        'say what to ask: mcp-host run "PROMPT", or start from a server prompt with --prompt server:NAME',
+        EXIT_USAGE,
+      );
+    }
+    process.exitCode = await runCommand(prompt ?? '', options);
   });
 }
 
 async function runCommand(prompt: string, options: RunCommandOptions): Promise<number> {
-  const host = await openHost(options, { maxTurns: options.maxTurns, stream: options.stream });
+  const [reference, ...pairs] = options.prompt ?? [];
+  const serverPrompt = reference !== undefined ? parsePromptArguments(reference, pairs) : undefined;
+  const terminal = createTerminalClientFeatures({
+    interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
+    input: process.stdin,
+    output: process.stderr,
+    allowSampling: options.allowSampling,
+    verbose: options.verbose,
+    prefix: 'mcp-host: ',
+  });
+  const host = await openHost(options, {
+    maxTurns: options.maxTurns,
+    stream: options.stream,
+    clientRequestApprover: terminal.clientRequestApprover,
+    allowSampling: terminal.allowSampling,
+    onServerLog: terminal.onServerLog,
+    onProgress: terminal.onProgress,
+  }).catch((error: unknown) => {
+    terminal.close();
+    throw error;
+  });
   const abort = new AbortController();
   const onSignal = () => {
     if (abort.signal.aborted) {
@@ -56,6 +94,7 @@ async function runCommand(prompt: string, options: RunCommandOptions): Promise<n
     let printedText = false;
     const result = await host.run(prompt, {
       signal: abort.signal,
+      ...(serverPrompt ? { prompt: serverPrompt } : {}),
       onEvent: (event) => {
         tracer?.(event);
         if (options.json) {
@@ -112,6 +151,7 @@ async function runCommand(prompt: string, options: RunCommandOptions): Promise<n
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    terminal.close();
     await host.close();
   }
 }

@@ -118,7 +118,8 @@ export class AuthorizationSession {
   async startAuthorization(url: URL, codeVerifier: string): Promise<void> {
     assertOpenableAuthorizationUrl(url);
     const state = url.searchParams.get('state');
-    if (state === null) throw new Error(`the authorization request for server "${this.options.serverName}" has no state`);
+    if (state === null)
+      throw new Error(`the authorization request for server "${this.options.serverName}" has no state`);
     const previous = this.latest;
     if (previous) {
       previous.superseded = true;

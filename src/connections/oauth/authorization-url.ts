@@ -25,6 +25,6 @@ export function isHeadless(
   env: Readonly<Record<string, string | undefined>> = process.env,
   platform: NodeJS.Platform = process.platform,
 ): boolean {
-  if (platform === 'darwin' || platform === 'win32') return env.SSH_CONNECTION !== undefined && env.SSH_TTY !== undefined;
+  if (platform === 'darwin' || platform === 'win32') return env.SSH_CONNECTION !== undefined;
   return !env.DISPLAY && !env.WAYLAND_DISPLAY;
 }

@@ -94,7 +94,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
       this.options.store.update({ preRegisteredIssuer: information.issuer });
       return;
     }
-    this.options.store.update({ clientInformation: information });
+    this.options.store.update({ clientInformation: information, redirectUrl: this.options.redirectUrl });
   }
 
   tokens(): StoredOAuthTokens | undefined {
@@ -156,7 +156,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
 
   invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
     const store = this.options.store;
-    if (scope === 'all' || scope === 'client') store.update({ clientInformation: undefined });
+    if (scope === 'all' || scope === 'client') store.update({ clientInformation: undefined, redirectUrl: undefined });
     if (scope === 'all' || scope === 'tokens') store.update({ tokens: undefined });
     if (scope === 'all' || scope === 'discovery') store.update({ discoveryState: undefined });
     if (scope === 'all' || scope === 'verifier') {

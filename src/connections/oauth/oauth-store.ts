@@ -9,7 +9,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
+import type {
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
 
 /** The folder under the state directory. */
 export const OAUTH_FOLDER_NAME = 'oauth';
@@ -20,6 +24,8 @@ export interface StoredOAuthState {
   /** The server URL the entry belongs to; an entry for another URL is ignored. */
   serverUrl: string;
   clientInformation?: StoredOAuthClientInformation;
+  /** The redirect URL the client was registered with; later runs listen on the same port. */
+  redirectUrl?: string;
   tokens?: StoredOAuthTokens;
   discoveryState?: OAuthDiscoveryState;
   /** For a pre-registered client: the authorization server its credentials were first used with. */
@@ -66,7 +72,9 @@ function readState(file: string, serverUrl: string): StoredOAuthState {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { serverUrl };
-    throw new Error(`Could not read the OAuth state ${file} (${(error as Error).message}); fix its permissions or delete it.`);
+    throw new Error(
+      `Could not read the OAuth state ${file} (${(error as Error).message}); fix its permissions or delete it.`,
+    );
   }
   try {
     const parsed = JSON.parse(text) as StoredOAuthState;

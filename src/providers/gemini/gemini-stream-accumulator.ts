@@ -7,7 +7,13 @@
  * never a silently truncated answer.
  */
 
-import type { GenerateContentResponse, GenerateContentResponseUsageMetadata, Part } from '@google/genai';
+import type {
+  BlockedReason,
+  FinishReason,
+  GenerateContentResponse,
+  GenerateContentResponseUsageMetadata,
+  Part,
+} from '@google/genai';
 import { type ModelResponse, ProviderError } from '../types.js';
 import { fromGeminiResponse, type GeminiResponseContext } from './from-gemini-response.js';
 
@@ -17,8 +23,8 @@ export type GeminiStreamFrame = Pick<GenerateContentResponse, 'candidates' | 'us
 export class GeminiStreamAccumulator {
   readonly #parts: Part[] = [];
   #role: string | undefined;
-  #finishReason: string | undefined;
-  #blockReason: string | undefined;
+  #finishReason: FinishReason | undefined;
+  #blockReason: BlockedReason | undefined;
   #usage: GenerateContentResponseUsageMetadata | undefined;
 
   constructor(private readonly onTextDelta?: (text: string) => void) {}
@@ -53,11 +59,11 @@ export class GeminiStreamAccumulator {
         candidates: [
           {
             content: { role: this.#role ?? 'model', parts: this.#parts },
-            ...(this.#finishReason !== undefined && { finishReason: this.#finishReason as never }),
+            ...(this.#finishReason !== undefined && { finishReason: this.#finishReason }),
           },
         ],
         ...(this.#usage && { usageMetadata: this.#usage }),
-        ...(this.#blockReason !== undefined && { promptFeedback: { blockReason: this.#blockReason as never } }),
+        ...(this.#blockReason !== undefined && { promptFeedback: { blockReason: this.#blockReason } }),
       },
       context,
     );

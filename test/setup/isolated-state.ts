@@ -1,0 +1,13 @@
+/**
+ * Every test file gets its own home and state folder, so no test reads or writes the real trust
+ * store and audit log of whoever runs the suite, and test files cannot see each other's pins.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const home = mkdtempSync(join(tmpdir(), 'mcp-host-home-'));
+process.env.HOME = home;
+process.env.MCP_HOST_STATE_DIR = join(home, 'state');
+delete process.env.XDG_STATE_HOME;
+delete process.env.MCP_HOST_AUDIT_FILE;
