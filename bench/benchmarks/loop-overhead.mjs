@@ -39,11 +39,14 @@ export async function runLoopOverhead({ node, repetitions, turns, sampleTurns, l
     ];
   });
   const heapGrowthMb = summarise(
-    results.map((result) => megabytes(sampleOf(result, sampleTurns.at(-1)).heapUsedBytes - sampleOf(result, first).heapUsedBytes)),
+    results.map((result) =>
+      megabytes(sampleOf(result, sampleTurns.at(-1)).heapUsedBytes - sampleOf(result, first).heapUsedBytes),
+    ),
   );
   const transcriptGrowthKb = summarise(
     results.map(
-      (result) => (sampleOf(result, sampleTurns.at(-1)).transcriptBytes - sampleOf(result, first).transcriptBytes) / 1024,
+      (result) =>
+        (sampleOf(result, sampleTurns.at(-1)).transcriptBytes - sampleOf(result, first).transcriptBytes) / 1024,
     ),
   );
   return {
@@ -53,10 +56,10 @@ export async function runLoopOverhead({ node, repetitions, turns, sampleTurns, l
     columns: [
       'turn',
       'host ms/turn',
-      'vs turn ' + first,
+      `vs turn ${first}`,
       'RSS MB',
       'heap used MB',
-      'heap vs turn ' + first,
+      `heap vs turn ${first}`,
       'transcript KB (JSON)',
     ],
     rows,

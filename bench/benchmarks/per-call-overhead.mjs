@@ -6,7 +6,7 @@
  */
 import { ratio, spread } from '../lib/format.mjs';
 import { runWorker } from '../lib/run-worker.mjs';
-import { pairedRatios, summarise } from '../lib/statistics.mjs';
+import { addToSeries, pairedRatios, summarise } from '../lib/statistics.mjs';
 import { SUBJECT_LABELS } from '../lib/subjects.mjs';
 
 const SUBJECTS = ['mcp-host', 'sdk', 'ai-sdk'];
@@ -20,8 +20,10 @@ export async function runPerCallOverhead({ node, repetitions, calls, warmupCalls
       for (const subject of SUBJECTS) {
         const result = await runWorker(node, 'per-call-worker.mjs', { subject, transport, calls, warmupCalls });
         const key = `${subject}/${transport}`;
-        (runs[key] ??= []).push(result);
-        log(`  per-call ${repetition}/${repetitions} ${key}: p50 ${result.p50Ms.toFixed(3)} ms, p99 ${result.p99Ms.toFixed(3)} ms`);
+        addToSeries(runs, key, result);
+        log(
+          `  per-call ${repetition}/${repetitions} ${key}: p50 ${result.p50Ms.toFixed(3)} ms, p99 ${result.p99Ms.toFixed(3)} ms`,
+        );
       }
     }
   }

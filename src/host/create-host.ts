@@ -301,10 +301,11 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     if (options.provider) return Promise.resolve(options.provider);
     providerPromise ??= (async () => {
       const choice = chooseModel({ flag: options.model, config: config.model, env });
+      // A path on the command line is the user's, relative to where they are; one in the config is relative to it.
       return createProvider(choice.spec, {
         baseUrl: options.baseUrl,
         env,
-        cwd: config.file ? dirname(config.file) : cwd,
+        cwd: choice.source === 'flag' || !config.file ? cwd : dirname(config.file),
       });
     })();
     return providerPromise;

@@ -9,7 +9,11 @@ import type { RemoteServerConfig } from '../../src/config/types.js';
 const FILE = path.resolve('/projects/demo/mcp-host.json');
 
 function parse(oauth: unknown, env: Record<string, string | undefined> = {}) {
-  return parseConfig(JSON.stringify({ mcpServers: { remote: { url: 'https://tools.example.test/mcp', oauth } } }), FILE, env);
+  return parseConfig(
+    JSON.stringify({ mcpServers: { remote: { url: 'https://tools.example.test/mcp', oauth } } }),
+    FILE,
+    env,
+  );
 }
 
 function remote(oauth: unknown, env: Record<string, string | undefined> = {}): RemoteServerConfig {
@@ -28,7 +32,11 @@ function failure(oauth: unknown): ConfigError {
 
 describe('mcpServers.NAME.oauth', () => {
   it('is left out when not written, so remote servers get OAuth with the defaults', () => {
-    const config = parseConfig(JSON.stringify({ mcpServers: { remote: { url: 'https://tools.example.test/mcp' } } }), FILE, {});
+    const config = parseConfig(
+      JSON.stringify({ mcpServers: { remote: { url: 'https://tools.example.test/mcp' } } }),
+      FILE,
+      {},
+    );
     expect(config.servers[0]).not.toHaveProperty('oauth');
   });
 

@@ -69,13 +69,13 @@ describe('MCP conformance (client scenarios)', () => {
   it('passes the scenarios without OAuth and the OAuth metadata ones, and fails only where expected', async () => {
     const scenarios = [...PASSING, EXPECTED_FAILURE].flatMap((name) => ['--scenario', name]);
     const { code, output } = await runConformance([...scenarios, '--jobs', '2']);
-    for (const name of PASSING) expect(output).toMatch(new RegExp(`✓ passed\\s+${escape(name)} \\(`));
-    expect(output).toMatch(new RegExp(`~ expected failure\\s+${escape(EXPECTED_FAILURE)} \\(`));
+    for (const name of PASSING) expect(output).toMatch(new RegExp(`✓ passed\\s+${escapeRegExp(name)} \\(`));
+    expect(output).toMatch(new RegExp(`~ expected failure\\s+${escapeRegExp(EXPECTED_FAILURE)} \\(`));
     expect(output).toContain(`${PASSING.length} passed, 1 failed as expected, 0 unexpected`);
     expect(code, output).toBe(0);
   }, 170_000);
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }

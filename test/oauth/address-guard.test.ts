@@ -66,7 +66,9 @@ describe('createUrlGuard', () => {
 
   it('for a server on the internet: allows https on the internet, refuses local and metadata addresses', async () => {
     const guard = createUrlGuard({ serverUrl: 'https://mcp.example.test/mcp', lookup });
-    await expect(guard.check('https://auth.example.test/.well-known/oauth-authorization-server')).resolves.toBeUndefined();
+    await expect(
+      guard.check('https://auth.example.test/.well-known/oauth-authorization-server'),
+    ).resolves.toBeUndefined();
     await expect(guard.check('http://169.254.169.254/latest/meta-data/')).rejects.toThrow(/cloud metadata service/);
     await expect(guard.check('https://metadata.google.internal/computeMetadata/v1/')).rejects.toThrow(
       /metadata\.google\.internal.*cloud metadata service/,
@@ -129,7 +131,9 @@ describe('createGuardedFetch', () => {
       serverUrl: `${server.url}/mcp`,
       guard: createUrlGuard({ serverUrl: `${server.url}/mcp` }),
     });
-    await expect(guardedFetch(`${server.url}/metadata`)).rejects.toThrow(/refused to fetch http:\/\/169\.254\.169\.254\/latest\//);
+    await expect(guardedFetch(`${server.url}/metadata`)).rejects.toThrow(
+      /refused to fetch http:\/\/169\.254\.169\.254\/latest\//,
+    );
     expect(server.seen.map((entry) => entry.path)).toEqual(['/metadata']);
   });
 

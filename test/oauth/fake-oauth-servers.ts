@@ -55,14 +55,24 @@ export async function startFakeOAuthServers(options: FakeOAuthOptions = {}): Pro
   if (options.preRegistered) {
     clients.set(options.preRegistered.clientId, { secret: options.preRegistered.clientSecret, redirectUris: [] });
   }
-  const codes = new Map<string, { challenge: string; clientId: string; redirectUri: string; scope: string; resource: string }>();
+  const codes = new Map<
+    string,
+    { challenge: string; clientId: string; redirectUri: string; scope: string; resource: string }
+  >();
   const tokens = new Map<string, string[]>();
   let authUrl = '';
   let mcpUrl = '';
 
   const auth = await listen(async (request, response) => {
     const { path, query, body } = await readRequest(request);
-    requests.push({ server: 'auth', method: request.method ?? '', path, query, body, authorization: request.headers.authorization });
+    requests.push({
+      server: 'auth',
+      method: request.method ?? '',
+      path,
+      query,
+      body,
+      authorization: request.headers.authorization,
+    });
     if (path === '/.well-known/oauth-authorization-server' && !options.noMetadata) {
       return json(response, 200, {
         issuer: authUrl,
@@ -72,7 +82,9 @@ export async function startFakeOAuthServers(options: FakeOAuthOptions = {}): Pro
         response_types_supported: ['code'],
         grant_types_supported: ['authorization_code', 'refresh_token'],
         token_endpoint_auth_methods_supported: ['none', 'client_secret_basic'],
-        ...(options.codeChallengeMethods === null ? {} : { code_challenge_methods_supported: options.codeChallengeMethods ?? ['S256'] }),
+        ...(options.codeChallengeMethods === null
+          ? {}
+          : { code_challenge_methods_supported: options.codeChallengeMethods ?? ['S256'] }),
         ...(options.clientIdMetadataDocumentSupported ? { client_id_metadata_document_supported: true } : {}),
       });
     }
@@ -80,13 +92,18 @@ export async function startFakeOAuthServers(options: FakeOAuthOptions = {}): Pro
       const clientId = `client-${clients.size + 1}`;
       const redirectUris = JSON.parse(body.json ?? '{}').redirect_uris ?? [];
       clients.set(clientId, { redirectUris });
-      return json(response, 201, { client_id: clientId, redirect_uris: redirectUris, token_endpoint_auth_method: 'none' });
+      return json(response, 201, {
+        client_id: clientId,
+        redirect_uris: redirectUris,
+        token_endpoint_auth_method: 'none',
+      });
     }
     if (path === '/authorize') {
       const client = clients.get(query.client_id ?? '');
       const isDocumentUrl = options.clientIdMetadataDocumentSupported && query.client_id?.startsWith('https://');
       if (!client && !isDocumentUrl) return json(response, 400, { error: 'invalid_client' });
-      if (query.code_challenge_method !== 'S256' || !query.code_challenge) return json(response, 400, { error: 'invalid_request' });
+      if (query.code_challenge_method !== 'S256' || !query.code_challenge)
+        return json(response, 400, { error: 'invalid_request' });
       const code = randomBytes(8).toString('hex');
       codes.set(code, {
         challenge: query.code_challenge,
@@ -109,9 +126,15 @@ export async function startFakeOAuthServers(options: FakeOAuthOptions = {}): Pro
       if (client?.secret !== undefined && request.headers.authorization !== basic(grant.clientId, client.secret)) {
         return json(response, 401, { error: 'invalid_client' });
       }
-      const verifierMatches = createHash('sha256').update(body.code_verifier ?? '').digest('base64url') === grant.challenge;
+      const verifierMatches =
+        createHash('sha256')
+          .update(body.code_verifier ?? '')
+          .digest('base64url') === grant.challenge;
       if (!verifierMatches || body.redirect_uri !== grant.redirectUri || body.resource !== grant.resource) {
-        return json(response, 400, { error: 'invalid_grant', error_description: 'PKCE, redirect_uri or resource mismatch' });
+        return json(response, 400, {
+          error: 'invalid_grant',
+          error_description: 'PKCE, redirect_uri or resource mismatch',
+        });
       }
       const token = `token-${randomBytes(8).toString('hex')}`;
       tokens.set(token, grant.scope.split(' ').filter(Boolean));
@@ -123,7 +146,14 @@ export async function startFakeOAuthServers(options: FakeOAuthOptions = {}): Pro
 
   const mcp = await listen(async (request, response) => {
     const { path, query, body, raw } = await readRequest(request);
-    requests.push({ server: 'mcp', method: request.method ?? '', path, query, body, authorization: request.headers.authorization });
+    requests.push({
+      server: 'mcp',
+      method: request.method ?? '',
+      path,
+      query,
+      body,
+      authorization: request.headers.authorization,
+    });
     const resourceMetadataUrl = `${mcpUrl}/.well-known/oauth-protected-resource/mcp`;
     if (path === '/.well-known/oauth-protected-resource/mcp') {
       return json(response, 200, {

@@ -160,9 +160,9 @@ describe('OAuth for a remote server', () => {
       return fetch(url, init);
     };
     const inChallenge = await fakeServers({ resourceMetadataUrl: 'http://169.254.169.254/latest/meta-data/iam' });
-    await expect(
-      (await harness({ fetch: recordingFetch })).connect(remoteConfig(inChallenge.mcpUrl)),
-    ).rejects.toThrow(/refused to fetch http:\/\/169\.254\.169\.254\/latest\/meta-data\/iam: .*metadata service/);
+    await expect((await harness({ fetch: recordingFetch })).connect(remoteConfig(inChallenge.mcpUrl))).rejects.toThrow(
+      /refused to fetch http:\/\/169\.254\.169\.254\/latest\/meta-data\/iam: .*metadata service/,
+    );
 
     const asAuthorizationServer = await fakeServers({ authorizationServers: ['http://169.254.169.254/'] });
     await expect(
@@ -210,14 +210,48 @@ describe('OAuth for a remote server', () => {
     expect(result).toMatchObject({ content: [{ type: 'text', text: 'saved: hello' }] });
     const scopes = servers.requestsTo('/authorize').map((request) => request.query.scope);
     expect(scopes).toEqual(['notes:read', 'notes:read notes:write']);
-    const writeCalls = servers.requests.filter((request) => request.server === 'mcp' && request.body.json?.includes('write_note'));
+    const writeCalls = servers.requests.filter(
+      (request) => request.server === 'mcp' && request.body.json?.includes('write_note'),
+    );
     expect(writeCalls).toHaveLength(2);
+  });
+
+  it('sends the user to one authorization when parallel calls need the same step-up', async () => {
+    const servers = await fakeServers({ scopesSupported: ['notes:read'], writeScope: 'notes:write' });
+    const refusedWrites = () =>
+      servers.requests.filter((request) => request.server === 'mcp' && request.body.json?.includes('write_note')).length;
+    const host = await harness({
+      // The user gets to the browser only after both calls were refused and asked for authorization.
+      openUrl: async (url) => {
+        if (servers.requestsTo('/authorize').length > 0) {
+          while (refusedWrites() < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+          await new Promise((resolve) => setTimeout(resolve, 300));
+        }
+        await followInBrowser(url);
+      },
+    });
+    const { client } = await host.connect(remoteConfig(servers.mcpUrl));
+    const results = await Promise.all([
+      client.callTool({ name: 'write_note', arguments: { text: 'one' } }),
+      client.callTool({ name: 'write_note', arguments: { text: 'two' } }),
+    ]);
+    expect(results.map((result) => (result.content as Array<{ text: string }>)[0]?.text)).toEqual([
+      'saved: one',
+      'saved: two',
+    ]);
+    expect(servers.requestsTo('/authorize').map((request) => request.query.scope)).toEqual([
+      'notes:read',
+      'notes:read notes:write',
+    ]);
+    expect(host.shown).toHaveLength(2);
   });
 
   it('leaves a server alone when its config turns OAuth off', async () => {
     const servers = await fakeServers();
     const host = await harness();
-    await expect(host.connect(remoteConfig(servers.mcpUrl, false))).rejects.toThrow(/failed to connect: .*invalid_token/);
+    await expect(host.connect(remoteConfig(servers.mcpUrl, false))).rejects.toThrow(
+      /failed to connect: .*invalid_token/,
+    );
     expect(servers.requestsTo('/.well-known/oauth-authorization-server')).toHaveLength(0);
     expect(host.shown).toEqual([]);
   });

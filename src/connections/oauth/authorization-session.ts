@@ -42,14 +42,18 @@ export interface AuthorizationSessionOptions {
 
 interface Flow {
   listener: RedirectListener;
+  /** The scope the flow asks for, space-separated. */
+  scope: string;
   /** Settles when the code was exchanged for tokens (or the flow failed). */
   done: Promise<void>;
+  settled: boolean;
   superseded: boolean;
 }
 
 export class AuthorizationSession {
   private latest: Flow | undefined;
   private started = 0;
+  private starting: Promise<void> = Promise.resolve();
   private providerInstance: HostOAuthProvider | undefined;
 
   constructor(private readonly options: AuthorizationSessionOptions) {}
@@ -118,9 +122,21 @@ export class AuthorizationSession {
   async startAuthorization(url: URL, codeVerifier: string): Promise<void> {
     assertOpenableAuthorizationUrl(url);
     const state = url.searchParams.get('state');
-    if (state === null)
+    if (state === null) {
       throw new Error(`the authorization request for server "${this.options.serverName}" has no state`);
+    }
+    this.started++;
+    // One flow at a time, started in order: overlapping requests (parallel 401s) must not race for the port.
+    const run = this.starting.then(() => this.startFlow(url, state, codeVerifier));
+    this.starting = run.catch(() => undefined);
+    await run;
+  }
+
+  private async startFlow(url: URL, state: string, codeVerifier: string): Promise<void> {
+    const scope = url.searchParams.get('scope') ?? '';
     const previous = this.latest;
+    // A second request while the user is still at the first one joins it, unless it needs more scope.
+    if (previous && !previous.settled && !previous.superseded && coversScope(previous.scope, scope)) return;
     if (previous) {
       previous.superseded = true;
       await previous.listener.close();
@@ -132,11 +148,17 @@ export class AuthorizationSession {
       serverName: this.options.serverName,
     });
     listener.unref();
-    const flow: Flow = { listener, superseded: false, done: Promise.resolve() };
+    const flow: Flow = { listener, scope, superseded: false, settled: false, done: Promise.resolve() };
     flow.done = this.completeFlow(flow, codeVerifier);
-    flow.done.catch(() => undefined);
+    flow.done.then(
+      () => {
+        flow.settled = true;
+      },
+      () => {
+        flow.settled = true;
+      },
+    );
     this.latest = flow;
-    this.started++;
     await this.show(url);
   }
 
@@ -190,6 +212,14 @@ export class AuthorizationSession {
     if (!this.providerInstance) throw new Error('AuthorizationSession used before attach()');
     return this.providerInstance;
   }
+}
+
+function coversScope(granted: string, wanted: string): boolean {
+  const have = new Set(granted.split(' ').filter(Boolean));
+  return wanted
+    .split(' ')
+    .filter(Boolean)
+    .every((scope) => have.has(scope));
 }
 
 /** Whether `error`, or an error it wraps, is the SDK's signal that the server wants authorization. */

@@ -1,48 +1,44 @@
 /**
- * A tool's input schema as OpenAI's function tools take it (Chat Completions and Responses alike):
- * an object root with `properties` (OpenAI answers 400 "object schema missing properties"
- * otherwise), no `$schema`/`$id`, and strict mode when the schema can be made strict.
+ * A tool's input schema as OpenAI's function tools take it (Chat Completions, Responses, and local
+ * servers that copy Chat), through the one shared per-provider normaliser: an object root with
+ * `properties` (OpenAI answers 400 "object schema missing properties" otherwise), a non-object or
+ * union root wrapped as `{value: …}`, keywords the target lacks moved into the description, and
+ * a stable key order so the same tool always serialises to the same bytes.
  *
  * Strict mode makes the model's arguments follow the schema exactly, but only a subset of JSON
- * Schema qualifies (every property required, `additionalProperties: false` …). The SDK's own
- * `toStrictJsonSchema` decides: it throws for a schema that cannot be strict, and such a tool is
- * sent with `strict: false` rather than with a schema changed to mean something else.
+ * Schema qualifies: `toStrictSchema` tries the conversion (optional properties become required but
+ * nullable) and a schema that cannot be strict is sent as normalised with `strict: false`.
  */
-import { toStrictJsonSchema } from 'openai/lib/transform';
+import { normaliseToolSchema, toStrictSchema } from '../schema/index.js';
+
+/** The normaliser's targets an OpenAI-protocol adapter sends to. */
+export type OpenAiSchemaTarget = 'openai-chat' | 'openai-responses' | 'openai-compatible';
 
 export interface OpenAiFunctionSchema {
+  /** What goes in the request's `parameters`. */
   parameters: Record<string, unknown>;
   strict: boolean;
+  /** True when the root was wrapped as `{value: …}`: the model's arguments are unwrapped before the call. */
+  wrapped: boolean;
+  /** The normalised, non-strict schema: what strict `null` placeholders are judged against. */
+  normalised: Record<string, unknown>;
 }
 
-/**
- * The minimal safe rules every OpenAI-protocol server needs. The shared per-provider normaliser in
- * `providers/schema/` (`normaliseToolSchema(schema, target)`) is meant to replace this function.
- */
-export function toOpenAiParameters(schema: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const parameters: Record<string, unknown> = structuredClone({ ...schema });
-  delete parameters.$schema;
-  delete parameters.$id;
-  if (parameters.type === undefined) parameters.type = 'object';
-  if (parameters.type === 'object' && !isRecord(parameters.properties)) parameters.properties = {};
-  return parameters;
+/** The normalised schema for `target` (default `openai-chat`), never strict. */
+export function toOpenAiParameters(
+  schema: Readonly<Record<string, unknown>>,
+  target: OpenAiSchemaTarget = 'openai-chat',
+): Record<string, unknown> {
+  return normaliseToolSchema(schema, target).schema;
 }
 
-/** Parameters plus the strict flag: strict when allowed and the SDK can make the schema strict. */
+/** Parameters plus the strict flag: strict when allowed and the schema can be made strict. */
 export function toOpenAiFunctionSchema(
   schema: Readonly<Record<string, unknown>>,
-  settings: { allowStrict: boolean },
+  settings: { allowStrict: boolean; target?: OpenAiSchemaTarget },
 ): OpenAiFunctionSchema {
-  const parameters = toOpenAiParameters(schema);
-  if (!settings.allowStrict) return { parameters, strict: false };
-  try {
-    const strictSchema = toStrictJsonSchema(parameters as Parameters<typeof toStrictJsonSchema>[0]);
-    return { parameters: strictSchema as Record<string, unknown>, strict: true };
-  } catch {
-    return { parameters, strict: false };
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  const { schema: normalised, wrapped } = normaliseToolSchema(schema, settings.target ?? 'openai-chat');
+  const strictSchema = settings.allowStrict ? toStrictSchema(normalised) : undefined;
+  if (strictSchema === undefined) return { parameters: normalised, strict: false, wrapped, normalised };
+  return { parameters: strictSchema, strict: true, wrapped, normalised };
 }

@@ -6,6 +6,10 @@
  * `role: 'tool'` message with its id, and a tool message holds text only: so every call id is
  * answered (a made-up error result if the history lacks one), and images travel in a user message
  * right after the tool messages.
+ *
+ * Tool schemas go through the shared normaliser (`openai-chat`, or `openai-compatible` for local
+ * servers); the translation also returns how each tool's arguments differ from what its server
+ * declared, so the answer's calls can be put back into the server's shape.
  */
 import type {
   ChatCompletionContentPart,
@@ -30,6 +34,12 @@ import {
   toolErrorPrefix,
   toolResultText,
 } from './openai-tool-result-content.js';
+import {
+  argumentsForModel,
+  type ToolArgumentShapes,
+  toolArgumentShape,
+  withServerArguments,
+} from './openai-tool-arguments.js';
 import { toOpenAiFunctionSchema } from './openai-tool-schema.js';
 
 export interface OpenAiChatRequestSettings {
@@ -43,10 +53,24 @@ export interface OpenAiChatRequestSettings {
 /** Answers a call that the history has no result for, so the request stays well-formed. */
 export const missingResultText = `${toolErrorPrefix}no result was recorded for this call.`;
 
+export interface OpenAiChatTranslation {
+  body: ChatCompletionCreateParamsNonStreaming;
+  /** Per offered tool: how the model's arguments differ from the server's shape (see `argumentsForServer`). */
+  toolShapes: ToolArgumentShapes;
+}
+
 export function toOpenAiChatRequest(
   request: ModelRequest,
   settings: OpenAiChatRequestSettings,
 ): ChatCompletionCreateParamsNonStreaming {
+  return translateOpenAiChatRequest(request, settings).body;
+}
+
+export function translateOpenAiChatRequest(
+  request: ModelRequest,
+  settings: OpenAiChatRequestSettings,
+): OpenAiChatTranslation {
+  const toolShapes = new Map<string, ReturnType<typeof toolArgumentShape>>();
   const vendorOptions = settings.providerOptionsKey
     ? request.providerOptions?.[settings.providerOptionsKey]
     : undefined;
@@ -54,22 +78,35 @@ export function toOpenAiChatRequest(
     // Vendor-only options (temperature, prompt_cache_key …) first, so they never replace what the host decided.
     ...withoutOwnedKeys(vendorOptions),
     model: settings.model,
-    messages: toChatMessages(request),
+    messages: [],
   };
-  if (request.tools.length > 0) body.tools = toChatTools(request.tools, settings.local);
+  if (request.tools.length > 0) body.tools = toChatTools(request.tools, settings.local, toolShapes);
+  body.messages = toChatMessages(request, toolShapes);
   if (request.maxOutputTokens !== undefined) {
     if (settings.local) body.max_tokens = request.maxOutputTokens;
     else body.max_completion_tokens = request.maxOutputTokens;
   }
-  return body;
+  return { body, toolShapes };
 }
 
-/** Sorted by name: a reordered tools array defeats the provider's prefix cache. */
-export function toChatTools(tools: readonly ToolDefinition[], local: boolean): ChatCompletionFunctionTool[] {
+/**
+ * Sorted by name: a reordered tools array defeats the provider's prefix cache. `shapes`, when given,
+ * receives each tool's argument shape.
+ */
+export function toChatTools(
+  tools: readonly ToolDefinition[],
+  local: boolean,
+  shapes?: Map<string, ReturnType<typeof toolArgumentShape>>,
+): ChatCompletionFunctionTool[] {
   return [...tools]
     .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))
     .map((tool) => {
-      const { parameters, strict } = toOpenAiFunctionSchema(tool.inputSchema, { allowStrict: !local });
+      const schema = toOpenAiFunctionSchema(tool.inputSchema, {
+        allowStrict: !local,
+        target: local ? 'openai-compatible' : 'openai-chat',
+      });
+      shapes?.set(tool.name, toolArgumentShape(schema));
+      const { parameters, strict } = schema;
       const definition: ChatCompletionFunctionTool['function'] = { name: tool.name };
       if (tool.description !== '') definition.description = tool.description;
       definition.parameters = parameters;
@@ -79,14 +116,18 @@ export function toChatTools(tools: readonly ToolDefinition[], local: boolean): C
     });
 }
 
-export function toChatMessages(request: ModelRequest): ChatCompletionMessageParam[] {
+/** `toolShapes` re-wraps the arguments of calls to tools whose schema root was wrapped. */
+export function toChatMessages(
+  request: ModelRequest,
+  toolShapes: ToolArgumentShapes = new Map(),
+): ChatCompletionMessageParam[] {
   const messages: ChatCompletionMessageParam[] = [];
   if (request.system !== undefined && request.system !== '') messages.push({ role: 'system', content: request.system });
   const history = request.messages;
   for (const [index, message] of history.entries()) {
     if (message.role === 'user') messages.push(toUserMessage(message));
     else if (message.role === 'assistant') {
-      messages.push(toAssistantMessage(message));
+      messages.push(toAssistantMessage(message, toolShapes));
       const next = history[index + 1];
       if (next?.role !== 'tool') messages.push(...missingResults(callIdsOf(message), new Set()));
     } else {
@@ -106,13 +147,14 @@ function toUserMessage(message: UserMessage): ChatCompletionMessageParam {
   return { role: 'user', content };
 }
 
-function toAssistantMessage(message: AssistantMessage): ChatCompletionMessageParam {
+function toAssistantMessage(message: AssistantMessage, toolShapes: ToolArgumentShapes): ChatCompletionMessageParam {
   const text = message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
   const toolCalls: ChatCompletionMessageFunctionToolCall[] = [];
   for (const part of message.content) {
     if (part.type !== 'tool-call') continue;
     // Replayed as produced; an empty string (some local models) is not JSON, and servers that parse it fail.
-    const argumentsText = part.argumentsText.trim() === '' ? '{}' : part.argumentsText;
+    const argumentsText =
+      part.argumentsText.trim() === '' ? '{}' : argumentsForModel(part.argumentsText, toolShapes.get(part.name));
     toolCalls.push({ id: part.id, type: 'function', function: { name: part.name, arguments: argumentsText } });
   }
   if (toolCalls.length === 0) return { role: 'assistant', content: text };
