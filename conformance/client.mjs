@@ -65,7 +65,7 @@ async function main() {
     url: serverUrl,
     headers: {},
     trust: 'untrusted',
-    timeoutMs: 20_000,
+    timeoutMs: 60_000,
     disabled: false,
     versionNegotiation: 'legacy',
     oauth: oauthSettings(),
@@ -73,13 +73,13 @@ async function main() {
   const authorization = createRemoteAuthorization({
     stateDirectory,
     openUrl: browser,
-    authorizationTimeoutMs: 20_000,
+    authorizationTimeoutMs: 60_000,
     onAuthorizationRequired: (request) => log(`authorizing ${request.server} at ${request.url}`),
   });
   let connection;
   try {
     connection = await createTransport(config, {
-      connectTimeoutMs: 20_000,
+      connectTimeoutMs: 60_000,
       clientInfo: { name: 'mcp-host-conformance', version: '1.0.0' },
       onDiagnostic: (message) => log(message),
       onToolsChanged: () => undefined,

@@ -83,7 +83,7 @@ async function connectStdio(config: StdioServerConfig, options: CreateTransportO
     const how = exit ? (exit.signal ? ` (killed by ${exit.signal})` : ` (exited with code ${exit.code})`) : '';
     const tail = transport.stderr.tail(15);
     throw new Error(
-      `server "${config.name}" failed to start${how}: ${describeStartError(error, config)}${tail ? `\nstderr tail:\n${tail}` : ''}`,
+      `server "${config.name}" failed to start${how}: ${transport.closeReason ?? describeStartError(error, config)}${tail ? `\nstderr tail:\n${tail}` : ''}`,
       { cause: error },
     );
   }
@@ -145,6 +145,11 @@ function describeStartError(error: unknown, config: StdioServerConfig): string {
   const message = messageOf(error);
   if ((error as NodeJS.ErrnoException)?.code === 'ENOENT') {
     return `command not found: ${config.command} (cwd ${config.cwd})`;
+  }
+  const unsupported = /protocol version is not supported: (\S+)/i.exec(message);
+  if (unsupported) {
+    // The client offers the newest version it supports; the server must answer with one the client knows.
+    return `it answered initialize with protocol version ${unsupported[1]}, which this client does not support (the client asked for ${SUPPORTED_PROTOCOL_VERSIONS[0]}; it supports ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}). Update the server, or use a server version that speaks one of these.`;
   }
   if (/protocol version/i.test(message)) {
     return `${message} (this client supports ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`;

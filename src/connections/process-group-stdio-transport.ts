@@ -21,6 +21,11 @@ import { StderrRing } from './stderr-ring.js';
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 /** After closing stdin, how long a server gets before SIGTERM, then again before SIGKILL. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 2_000;
+/**
+ * After the server process exits, how long its stdout may stay open before the connection counts as closed.
+ * A grandchild that inherited stdout (a wrapper's child) would otherwise keep a call waiting for its timeout.
+ */
+export const EXIT_STDIO_GRACE_MS = 300;
 /** Non-protocol stdout lines reported one by one before further ones are only counted. */
 const MAX_NOISE_REPORTS = 5;
 
@@ -52,11 +57,17 @@ export class ProcessGroupStdioTransport implements Transport {
   private closing = false;
   private closed = false;
   private noiseLines = 0;
+  private closedBecause?: string;
 
   constructor(private readonly options: ProcessGroupStdioOptions) {}
 
   get pid(): number | undefined {
     return this.child?.pid;
+  }
+
+  /** Why the transport closed the connection itself (a message over the size limit), if it did. */
+  get closeReason(): string | undefined {
+    return this.closedBecause;
   }
 
   /** How the process ended, once it has. */
@@ -79,17 +90,21 @@ export class ProcessGroupStdioTransport implements Transport {
       child.once('exit', (code, signal) => {
         this.exitInfo = { code, signal };
         resolve(this.exitInfo);
+        // Normally stdout closes with the process; if something it left behind holds it open, end that too.
+        setTimeout(() => {
+          if (this.closed) return;
+          this.signalGroup('SIGKILL');
+          this.markClosed();
+        }, EXIT_STDIO_GRACE_MS).unref();
       });
     });
     const splitter = new LineSplitter(
       this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
       (line) => this.handleLine(line),
       (bytes) => {
-        this.onerror?.(
-          new Error(
-            `a message from the server exceeded the maximum of ${this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES} bytes (${bytes} bytes so far); closing the connection`,
-          ),
-        );
+        const limit = this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+        this.closedBecause = `sent a message larger than the maximum of ${limit} bytes (${bytes} bytes so far), so the host closed the connection (raise the server's \`maxMessageBytes\` if such messages are expected)`;
+        this.onerror?.(new Error(this.closedBecause));
         void this.close();
       },
     );
@@ -101,6 +116,10 @@ export class ProcessGroupStdioTransport implements Transport {
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', () => resolve());
       child.once('error', (error) => reject(error));
+    }).catch((error: unknown) => {
+      // Nothing was started (command not found…): there is no process to wait for or stop.
+      this.child = undefined;
+      throw error;
     });
     child.once('close', () => this.markClosed());
   }

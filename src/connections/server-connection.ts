@@ -11,6 +11,8 @@ import type { ServerConfig } from '../config/types.js';
 import { CallFailure } from './call-failure.js';
 import { createTransport } from './create-transport.js';
 import { isSessionExpired, toCallFailure } from './describe-call-error.js';
+import { withHardMaximum } from './hard-maximum.js';
+import type { RemoteAuthorization } from './oauth/remote-authorization.js';
 import type { ProcessGroupStdioTransport } from './process-group-stdio-transport.js';
 import { restartDelay } from './restart-policy.js';
 import { SingleFlight } from './single-flight.js';
@@ -55,6 +57,8 @@ export interface ServerConnectionOptions {
   capabilities?: ClientCapabilities;
   configureClient?: (client: Client, config: ServerConfig) => void;
   transportFactory?: (config: ServerConfig) => Transport | undefined;
+  /** OAuth for remote servers that ask for it (401); absent: no authorization is attempted. */
+  authorization?: RemoteAuthorization;
 }
 
 export class ServerConnection {
@@ -109,6 +113,7 @@ export class ServerConnection {
         capabilities: this.options.capabilities,
         configureClient: this.options.configureClient,
         transportFactory: this.options.transportFactory,
+        authorization: this.options.authorization,
       });
       if ((this.currentState as ServerState) === 'closed') {
         await transport.close().catch(() => undefined);
@@ -148,15 +153,16 @@ export class ServerConnection {
   async callTool(name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult> {
     let client = await this.readyClient();
     const send = (target: Client) =>
-      target.callTool(
-        { name, arguments: args },
-        {
-          timeout: options.timeoutMs,
-          signal: options.signal,
-          resetTimeoutOnProgress: true,
-          maxTotalTimeout: options.maxTotalTimeoutMs,
-          onprogress: options.onProgress ?? (() => undefined),
-        },
+      withHardMaximum(options.maxTotalTimeoutMs, options.signal, (signal) =>
+        target.callTool(
+          { name, arguments: args },
+          {
+            timeout: options.timeoutMs,
+            signal,
+            resetTimeoutOnProgress: true,
+            onprogress: options.onProgress ?? (() => undefined),
+          },
+        ),
       );
     try {
       return await send(client);
@@ -286,7 +292,9 @@ export class ServerConnection {
         : `exited with code ${exit.code}`
       : 'closed the connection';
     const tail = stdio?.stderr.tail(10);
-    return `server "${this.name}" ${how}${tail ? `; stderr tail:\n${tail}` : ''}`;
+    const reason = stdio?.closeReason;
+    const what = reason ? `${reason}; its process then ${how.replace('closed the connection', 'ended')}` : how;
+    return `server "${this.name}" ${what}${tail ? `; stderr tail:\n${tail}` : ''}`;
   }
 
   private toFailure(error: unknown, options: CallToolOptions): CallFailure {

@@ -6,15 +6,15 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ToolCallOutcome } from '../audit/audit-record.js';
 import type { AuditRecorder } from '../audit/audit-recorder.js';
-import { redactArguments, redactText } from '../audit/redact.js';
+import { redactArguments, redactText, SECRET_KEY_PATTERN } from '../audit/redact.js';
 import type { CatalogEntry } from '../catalog/tool-catalog.js';
-import type { HostConfig, ServerConfig } from '../config/types.js';
+import type { HostConfig, ServerConfig, ServerTrust } from '../config/types.js';
 import { budgetToolResult } from '../content/budget-tool-results.js';
 import { mapToolResult } from '../content/map-tool-result.js';
 import { DEFAULT_RESULT_TOKEN_BUDGET } from '../content/output-budget.js';
 import type { ResultStore } from '../content/result-store.js';
 import type { Authorisation, CallRecord, ShapedResult } from '../loop/execute-tool-call.js';
-import type { ToolCallContext } from '../loop/tool-call-types.js';
+import type { ExecuteToolCall, ToolCallContext } from '../loop/tool-call-types.js';
 import type { Approver } from '../policy/approver.js';
 import { type Authorization, authorizeToolCall, type ToolCallToAuthorize } from '../policy/authorize-tool-call.js';
 import { crossReferenceNames } from '../policy/review-server-tools.js';
@@ -30,10 +30,53 @@ export interface CallDutiesOptions {
   initiator: 'model' | 'user';
   maxResultTokens?: number;
   maxTurnResultTokens?: number;
+  /**
+   * The run's secret values (the config's, to start with), redacted from the audit log. Values the model sends
+   * under secret-looking keys are added as calls are authorised; see `rememberArgumentSecrets`.
+   */
+  secrets?: string[];
+}
+
+/** The loop's context plus the id of the call (added by `withCallId`; the loop hands the context on untouched). */
+export interface HostCallContext extends ToolCallContext {
+  callId?: string;
+}
+
+/** So the approver is shown, and the approval record carries, the provider's id of the call being decided. */
+export function withCallId(execute: ExecuteToolCall): ExecuteToolCall {
+  return (call, context) => execute(call, { ...context, callId: call.id } as HostCallContext);
+}
+
+/** Shorter values would redact ordinary words all over the log. */
+const MIN_REMEMBERED_SECRET_LENGTH = 6;
+
+/**
+ * Adds to `secrets` every string filed under a secret-looking key in `args` (`password`, `apiKey`, `token` …).
+ * The call's own record redacts such keys anyway; remembering the values also keeps them out of text the host
+ * records later, such as a server's stderr tail when it echoes its arguments and then crashes.
+ */
+export function rememberArgumentSecrets(args: unknown, secrets: string[], underSecretKey = false): void {
+  if (typeof args === 'string') {
+    if (underSecretKey && args.length >= MIN_REMEMBERED_SECRET_LENGTH && !secrets.includes(args)) secrets.push(args);
+    return;
+  }
+  if (typeof args !== 'object' || args === null) return;
+  for (const [key, value] of Object.entries(args)) {
+    rememberArgumentSecrets(value, secrets, underSecretKey || (!Array.isArray(args) && SECRET_KEY_PATTERN.test(key)));
+  }
 }
 
 export function serverConfigOf(config: HostConfig, server: string): ServerConfig | undefined {
   return config.servers.find((candidate) => candidate.name === server);
+}
+
+/**
+ * A tool no configured server owns is the host's own (`read_stored_result`): it is as trusted as the host, so
+ * its annotations count and a read-only one runs without asking. Every other tool has its server's trust.
+ */
+function trustOf(entry: CatalogEntry, server: ServerConfig | undefined): ServerTrust {
+  if (server === undefined && entry.tool.annotations?.readOnlyHint === true) return 'trusted';
+  return server?.trust ?? 'untrusted';
 }
 
 function toAuthorize(entry: CatalogEntry, args: unknown, callId?: string): ToolCallToAuthorize {
@@ -54,10 +97,11 @@ export function createAuthorise(options: CallDutiesOptions, audit: () => AuditRe
     context: ToolCallContext,
   ): Promise<Authorisation> => {
     const server = serverConfigOf(options.config, entry.server);
-    const call = toAuthorize(entry, args);
+    if (options.secrets) rememberArgumentSecrets(args, options.secrets);
+    const call = toAuthorize(entry, args, (context as HostCallContext).callId);
     const authorization = await authorizeToolCall({
       call,
-      trust: server?.trust ?? 'untrusted',
+      trust: trustOf(entry, server),
       rules: options.config.permissions,
       approver: options.approver,
       remembered: options.trustStore,
@@ -87,7 +131,7 @@ function notRunAuthorization(reason: string): Authorization {
   };
 }
 
-export function createRecord(config: HostConfig, audit: () => AuditRecorder) {
+export function createRecord(config: HostConfig, audit: () => AuditRecorder, secrets: readonly string[] = config.secrets) {
   return async (record: CallRecord): Promise<void> => {
     const entry = record.entry;
     const call: ToolCallToAuthorize = entry
@@ -99,7 +143,7 @@ export function createRecord(config: HostConfig, audit: () => AuditRecorder) {
           originalToolName: record.call.name,
           arguments: record.call.argumentsText,
         };
-    call.arguments = redactArguments(call.arguments, { secrets: config.secrets });
+    call.arguments = redactArguments(call.arguments, { secrets });
     const authorization =
       (record.authorisation?.details as Authorization | undefined) ??
       notRunAuthorization(record.error ?? 'not run: the call could not be routed or its arguments did not parse');
@@ -112,7 +156,7 @@ export function createRecord(config: HostConfig, audit: () => AuditRecorder) {
       outcome,
       ...(record.shaped.resultBytes === undefined ? {} : { resultBytes: record.shaped.resultBytes }),
       ...(record.shaped.cut === undefined ? {} : { truncated: record.shaped.cut }),
-      ...(record.error === undefined ? {} : { error: redactText(record.error, config.secrets) }),
+      ...(record.error === undefined ? {} : { error: redactText(record.error, secrets) }),
     });
   };
 }

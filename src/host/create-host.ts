@@ -13,11 +13,14 @@ import type { AuditSink } from '../audit/audit-sink.js';
 import type { CatalogEntry, ToolCatalog } from '../catalog/tool-catalog.js';
 import { type ClientFeaturesOptions, createClientFeatures } from '../client-features/client-features.js';
 import type { ClientRequestApprover } from '../client-features/client-request-approver.js';
+import { createSystemUrlOpener } from '../client-features/open-url.js';
 import { createServerFeatureAccess, type ServerFeatureAccess } from '../client-features/server-feature-access.js';
 import type { ServerLogEntry } from '../client-features/server-log.js';
 import type { ToolProgressUpdate } from '../client-features/terminal-client-features.js';
 import { loadConfig } from '../config/load-config.js';
 import type { HostConfig } from '../config/types.js';
+import { isHeadless } from '../connections/oauth/authorization-url.js';
+import { createRemoteAuthorization, type RemoteAuthorization } from '../connections/oauth/remote-authorization.js';
 import type { ServerConnection, ServerConnectionOptions, ServerStatus } from '../connections/server-connection.js';
 import { budgetToolResult } from '../content/budget-tool-results.js';
 import { handleReadStoredResult, readStoredResultTool } from '../content/read-stored-result-tool.js';
@@ -37,6 +40,7 @@ import {
   createRecord,
   createShapeResult,
   serverConfigOf,
+  withCallId,
 } from './call-duties.js';
 import { callSettings } from './call-settings.js';
 import { connectServers } from './connect-servers.js';
@@ -46,11 +50,17 @@ import { openHostState } from './host-state.js';
 import { LiveCatalog } from './live-catalog.js';
 import { chooseModel } from './model-choice.js';
 import { createToolReview } from './review-tools.js';
+import { serverExitFields } from './server-exit-fields.js';
 
 /** Name under which the host's own tools appear in the catalog (they have no MCP server). */
 export const HOST_TOOLS_SERVER = 'mcp-host';
 
 export interface HostOptions {
+  /**
+   * Opens an OAuth authorization URL for a remote server that asks for it. Default: the system browser on a desktop,
+   * nothing when headless (the URL is then reported through `onDiagnostic` for the user to open).
+   */
+  openAuthorizationUrl?: ((url: string) => Promise<void>) | false;
   /** A config file path, or a config already loaded. Default: `mcp-host.json`, then `.mcp.json` in `cwd`. */
   config?: string | HostConfig;
   cwd?: string;
@@ -141,12 +151,15 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const diagnostic = options.onDiagnostic ?? (() => undefined);
   for (const warning of config.warnings ?? []) diagnostic(warning);
 
-  const state = openHostState(config, options, env, cwd, diagnostic);
+  // The run's secrets: the config's, plus values the model sends under secret-looking keys (see call-duties).
+  const secrets = [...config.secrets];
+  const state = openHostState({ ...config, secrets }, options, env, cwd, diagnostic);
   const runId = createRunId();
   const audit: AuditRecorder = createAuditRecorder({ sink: state.audit, runId });
   const approver = options.approver ?? createHeadlessApprover();
 
   let live: LiveCatalog | undefined;
+  let hostModel: (() => Promise<LlmProvider>) | undefined;
   const features = createClientFeatures({
     config,
     cwd,
@@ -154,13 +167,14 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     roots: options.roots,
     approver: options.clientRequestApprover,
     allowSampling: options.allowSampling,
-    // Servers may ask for sampling once connected; the model is created on first use.
-    provider: () => provider(),
+    // Servers may ask for sampling as soon as they are connected, before `provider` below is defined.
+    provider: () =>
+      hostModel ? hostModel() : Promise.reject(new Error('the host is still starting; ask again in a moment')),
     createProvider: (spec) =>
       createProvider(spec, { baseUrl: options.baseUrl, env, cwd: config.file ? dirname(config.file) : cwd }),
     onServerLog: options.onServerLog,
     onDiagnostic: diagnostic,
-    audit: { sink: state.audit, runId, secrets: config.secrets },
+    audit: { sink: state.audit, runId, secrets },
     serverLogDirectory: join(state.stateDir, 'logs'),
     budget: (parts) => {
       const budgeted = budgetToolResult(parts, {
@@ -182,9 +196,10 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     onToolsChanged: (server) => live?.markChanged(server),
     onExit: (server, description) => {
       diagnostic(description);
-      void audit.serverExit({ server, description } as never);
+      void audit.serverExit(serverExitFields(server, description));
     },
     transportFactory: options.transportFactory,
+    authorization: createAuthorization(config, state.stateDir, options, diagnostic),
   });
   for (const failure of connected.failures) diagnostic(failure.message);
   const connections = new Map<string, ServerConnection>(connected.connections.map((entry) => [entry.name, entry]));
@@ -267,6 +282,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     catalogEntries: () => catalogNow().entries,
     initiator,
     maxResultTokens: options.maxResultTokens,
+    secrets,
   });
   const shapeResult = createShapeResult(duties('model'));
   const makeExecutor = (initiator: CallDutiesOptions['initiator']) =>
@@ -289,12 +305,12 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
         }
         return shaped;
       },
-      record: createRecord(config, () => audit),
+      record: createRecord(config, () => audit, secrets),
       retryOnce: (entry) =>
         isSafeToRetry(entry.tool.annotations, serverConfigOf(config, entry.server)?.trust ?? 'untrusted'),
     });
-  const executeForModel = makeExecutor('model');
-  const executeForUser = makeExecutor('user');
+  const executeForModel = withCallId(makeExecutor('model'));
+  const executeForUser = withCallId(makeExecutor('user'));
 
   let providerPromise: Promise<LlmProvider> | undefined;
   const provider = (): Promise<LlmProvider> => {
@@ -310,6 +326,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     })();
     return providerPromise;
   };
+  hostModel = provider;
 
   const toDefinitions = (catalog: ToolCatalog): ToolDefinition[] =>
     catalog.entries.map((entry) => ({
@@ -381,12 +398,41 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     close: async () => {
       if (closed) return;
       closed = true;
+      // Each server-start gets its server-exit: the ones still up are closed by the host, as asked.
+      for (const connection of connections.values()) {
+        if (connection.status().state === 'connected')
+          await audit.serverExit({ server: connection.name, reason: 'closed' });
+      }
       await Promise.all([...connections.values()].map((connection) => connection.close()));
       await features.close();
       await state.results.flush().catch(() => undefined);
       await state.audit.close();
     },
   };
+}
+
+/** OAuth for remote servers, only when the config has any; tokens live in the state folder. */
+function createAuthorization(
+  config: HostConfig,
+  stateDirectory: string,
+  options: HostOptions,
+  diagnostic: (message: string) => void,
+): RemoteAuthorization | undefined {
+  if (!config.servers.some((server) => server.transport !== 'stdio' && !server.disabled)) return undefined;
+  const openUrl =
+    options.openAuthorizationUrl === false
+      ? undefined
+      : (options.openAuthorizationUrl ?? (isHeadless() ? undefined : createSystemUrlOpener()));
+  return createRemoteAuthorization({
+    stateDirectory,
+    openUrl,
+    onAuthorizationRequired: (request) =>
+      diagnostic(
+        request.opened
+          ? `server "${request.server}" needs authorization: a browser was opened at ${request.url}`
+          : `server "${request.server}" needs authorization: open this URL in a browser to continue: ${request.url}${request.openError ? ` (${request.openError})` : ''}`,
+      ),
+  });
 }
 
 function notStartedStatus(server: HostConfig['servers'][number]): ServerStatus {

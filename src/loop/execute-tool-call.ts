@@ -155,34 +155,52 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
       tool: entry.tool.name,
       arguments: args,
     });
-    let raw: CallToolResult;
-    try {
-      raw = await server.callTool(entry.tool.name, args, {
-        ...dependencies.callOptions(entry),
-        signal: context.signal,
-      });
-    } catch (error) {
-      const failure =
-        error instanceof CallFailure
-          ? error
-          : new CallFailure('protocol', error instanceof Error ? error.message : String(error), entry.server);
-      const outcome: CallOutcome =
-        failure.kind === 'timeout'
-          ? 'timeout'
-          : failure.kind === 'cancelled'
-            ? 'cancelled'
-            : failure.kind === 'crashed' || failure.kind === 'disconnected'
-              ? 'crashed'
-              : 'error';
-      return done(outcome, errorText(`The tool call failed: ${failure.message}`), {
+    const callServer = () =>
+      server.callTool(entry.tool.name, args, { ...dependencies.callOptions(entry), signal: context.signal });
+    const fail = (failure: CallFailure) =>
+      done(outcomeOf(failure), errorText(`The tool call failed: ${failure.message}`), {
         entry,
         arguments: args,
         authorisation,
       });
+    let raw: CallToolResult;
+    try {
+      raw = await callServer();
+    } catch (error) {
+      const failure = asCallFailure(error, entry.server);
+      // Only a tool safe to repeat is sent again, once; anything else could do its work twice.
+      const retry =
+        (failure.kind === 'timeout' || failure.kind === 'crashed') &&
+        !context.signal.aborted &&
+        dependencies.retryOnce?.(entry) === true;
+      if (!retry) return fail(failure);
+      context.emit({
+        type: 'tool-call-warning',
+        callId: call.id,
+        message: `${call.name} ${failure.kind === 'timeout' ? 'timed out' : 'lost its server'}; trying once more, as the tool is marked safe to repeat (${failure.message})`,
+      });
+      try {
+        raw = await callServer();
+      } catch (retryError) {
+        return fail(asCallFailure(retryError, entry.server));
+      }
     }
     const shaped = dependencies.shapeResult(raw, entry, context, call);
     return done(shaped.isError ? 'error' : 'ok', shaped, { entry, arguments: args, authorisation, rawResult: raw });
   };
+}
+
+function asCallFailure(error: unknown, server: string): CallFailure {
+  return error instanceof CallFailure
+    ? error
+    : new CallFailure('protocol', error instanceof Error ? error.message : String(error), server);
+}
+
+function outcomeOf(failure: CallFailure): CallOutcome {
+  if (failure.kind === 'timeout') return 'timeout';
+  if (failure.kind === 'cancelled') return 'cancelled';
+  if (failure.kind === 'crashed' || failure.kind === 'disconnected') return 'crashed';
+  return 'error';
 }
 
 function textOf(shaped: ShapedResult): string {

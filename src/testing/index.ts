@@ -20,7 +20,11 @@ export {
 } from './mock-llm/mock-llm-server.js';
 export type { MockWire } from './mock-llm/wire.js';
 export { anthropicWire } from './mock-llm/wires/anthropic.js';
+export { createGeminiWire, type GeminiWireOptions, geminiWire } from './mock-llm/wires/gemini.js';
 export { defaultWires } from './mock-llm/wires/index.js';
+export { openAiChatWire } from './mock-llm/wires/openai-chat.js';
+export { type OpenAiChatQuirk, openAiChatQuirks } from './mock-llm/wires/openai-chat-read-request.js';
+export { openAiResponsesWire } from './mock-llm/wires/openai-responses.js';
 export type {
   ConversationView,
   Script,

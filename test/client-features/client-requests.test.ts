@@ -41,20 +41,32 @@ const formParams = {
 const sampleParams = {
   messages: [{ role: 'user', content: { type: 'text', text: 'Weather in Oslo?' } }],
   maxTokens: 30,
-  tools: [{ name: 'weather', description: 'Weather for a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } }],
+  tools: [
+    {
+      name: 'weather',
+      description: 'Weather for a city',
+      inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+    },
+  ],
 };
 
 describe('elicitation modes', () => {
   it('answers a mode the host did not declare with -32602 (invalid params), without asking anyone', async () => {
     const approver = createRecordingApprover();
-    const opened = await open({ clientRequestApprover: approver, clientFeatures: { elicitation: { form: true, url: false } } });
+    const opened = await open({
+      clientRequestApprover: approver,
+      clientFeatures: { elicitation: { form: true, url: false } },
+    });
     const call = await opened.callTool('requests__elicit', { params: urlParams });
     expect(textOf(call.result)).toBe('error -32602: Client does not support URL-mode elicitation requests');
     expect(approver.urls).toHaveLength(0);
 
     host = undefined;
     await opened.close();
-    const formless = await open({ clientRequestApprover: approver, clientFeatures: { elicitation: { form: false, url: true } } });
+    const formless = await open({
+      clientRequestApprover: approver,
+      clientFeatures: { elicitation: { form: false, url: true } },
+    });
     const form = await formless.callTool('requests__elicit', { params: formParams });
     expect(textOf(form.result)).toBe('error -32602: Client does not support form-mode elicitation requests');
     expect(approver.forms).toHaveLength(0);
@@ -62,7 +74,9 @@ describe('elicitation modes', () => {
 
   it('declines every elicitation with no one to ask, and never opens a URL', async () => {
     const opened: string[] = [];
-    const headless = await open({ clientFeatures: { serverLogDirectory: false, openUrl: async (url) => void opened.push(url) } });
+    const headless = await open({
+      clientFeatures: { serverLogDirectory: false, openUrl: async (url) => void opened.push(url) },
+    });
     const form = await headless.callTool('requests__elicit', { params: formParams });
     expect(JSON.parse(textOf(form.result))).toEqual({ action: 'decline' });
     const url = await headless.callTool('requests__elicit', { params: urlParams });
@@ -94,7 +108,9 @@ describe('sampling', () => {
     const call = await headless.callTool('requests__sample', { params: { ...sampleParams, tools: undefined } });
     expect(textOf(call.result)).toBe('error -1: User rejected sampling request');
     expect(provider.requests).toHaveLength(0);
-    expect(audit.records.find((record) => record.type === 'tool-call' && record.tool === 'sampling/createMessage')).toMatchObject({
+    expect(
+      audit.records.find((record) => record.type === 'tool-call' && record.tool === 'sampling/createMessage'),
+    ).toMatchObject({
       server: 'requests',
       decision: 'deny',
       approver: 'headless',
@@ -117,7 +133,9 @@ describe('sampling', () => {
 
   it('offers the server its tools and returns tool_use when the host declares sampling tools', async () => {
     const provider = createScriptedProvider({
-      scenarios: [{ match: '^Weather', turns: [{ toolCalls: [{ id: 'call-1', name: 'weather', arguments: { city: 'Oslo' } }] }] }],
+      scenarios: [
+        { match: '^Weather', turns: [{ toolCalls: [{ id: 'call-1', name: 'weather', arguments: { city: 'Oslo' } }] }] },
+      ],
     });
     const withTools = await open({ provider, allowSampling: true });
     const call = await withTools.callTool('requests__sample', { params: sampleParams });
@@ -144,7 +162,10 @@ describe('sampling', () => {
   it('uses the model the config maps the server to', async () => {
     const script = await temporaryDirectory('mcp-host-script-');
     const { writeFile } = await import('node:fs/promises');
-    await writeFile(`${script}/sampling.json`, JSON.stringify({ scenarios: [{ turns: [{ text: 'from the mapped model' }] }] }));
+    await writeFile(
+      `${script}/sampling.json`,
+      JSON.stringify({ scenarios: [{ turns: [{ text: 'from the mapped model' }] }] }),
+    );
     const hostModel = createScriptedProvider({ scenarios: [{ turns: [{ text: 'from the host model' }] }] });
     const mapped = await open(
       { provider: hostModel, allowSampling: true },

@@ -1,7 +1,7 @@
 /** What a user is shown about a URL a server wants opened, and how the host opens one (never through a shell). */
 import { describe, expect, it } from 'vitest';
-import { browserCommand } from '../../src/client-features/open-url.js';
 import { describeUrl, highlightHostname } from '../../src/client-features/describe-url.js';
+import { browserCommand } from '../../src/client-features/open-url.js';
 
 describe('describeUrl', () => {
   it('accepts an https URL without warnings and names its domain', () => {

@@ -11,7 +11,13 @@ const schema = {
     count: { type: 'integer', minimum: 1, maximum: 100, default: 42 },
     ratio: { type: 'number' },
     color: { type: 'string', enum: ['red', 'green'], default: 'red' },
-    hero: { type: 'string', oneOf: [{ const: 'hero-1', title: 'Superman' }, { const: 'hero-2', title: 'Batman' }] },
+    hero: {
+      type: 'string',
+      oneOf: [
+        { const: 'hero-1', title: 'Superman' },
+        { const: 'hero-2', title: 'Batman' },
+      ],
+    },
     pet: { type: 'string', enum: ['p1', 'p2'], enumNames: ['Cats', 'Dogs'] },
     instruments: {
       type: 'array',
@@ -20,7 +26,15 @@ const schema = {
       items: { type: 'string', enum: ['Guitar', 'Piano', 'Drums'] },
       default: ['Guitar'],
     },
-    fish: { type: 'array', items: { anyOf: [{ const: 'f1', title: 'Tuna' }, { const: 'f2', title: 'Trout' }] } },
+    fish: {
+      type: 'array',
+      items: {
+        anyOf: [
+          { const: 'f1', title: 'Tuna' },
+          { const: 'f2', title: 'Trout' },
+        ],
+      },
+    },
     password: { type: 'string', title: 'Password' },
     apiToken: { type: 'string' },
     phone: { type: 'string', description: 'Never give us your phone number or other sensitive info' },
@@ -49,9 +63,20 @@ describe('formFields', () => {
         { value: 'hero-2', label: 'Batman' },
       ],
     });
-    expect(field('pet')).toMatchObject({ choices: [{ value: 'p1', label: 'Cats' }, { value: 'p2', label: 'Dogs' }] });
+    expect(field('pet')).toMatchObject({
+      choices: [
+        { value: 'p1', label: 'Cats' },
+        { value: 'p2', label: 'Dogs' },
+      ],
+    });
     expect(field('instruments')).toMatchObject({ kind: 'multi-choice', minItems: 1, maxItems: 2, default: ['Guitar'] });
-    expect(field('fish')).toMatchObject({ kind: 'multi-choice', choices: [{ value: 'f1', label: 'Tuna' }, { value: 'f2', label: 'Trout' }] });
+    expect(field('fish')).toMatchObject({
+      kind: 'multi-choice',
+      choices: [
+        { value: 'f1', label: 'Tuna' },
+        { value: 'f2', label: 'Trout' },
+      ],
+    });
   });
 
   it('flags fields that ask for a password or other secret, not ones that merely mention sensitive data', () => {
@@ -62,7 +87,9 @@ describe('formFields', () => {
   });
 
   it('refuses a field type MCP forms do not allow', () => {
-    expect(() => formFields({ type: 'object', properties: { nested: { type: 'object' } } })).toThrow(/nested.*"object"/);
+    expect(() => formFields({ type: 'object', properties: { nested: { type: 'object' } } })).toThrow(
+      /nested.*"object"/,
+    );
   });
 });
 
@@ -77,7 +104,10 @@ describe('parseFieldAnswer', () => {
   it('checks text lengths and formats', () => {
     expect(parseFieldAnswer(field('name'), 'A')).toMatchObject({ ok: false });
     expect(parseFieldAnswer(field('name'), '  Ada Lovelace ')).toEqual({ ok: true, value: 'Ada Lovelace' });
-    expect(parseFieldAnswer(field('email'), 'not-an-email')).toMatchObject({ ok: false, error: expect.stringMatching(/email/) });
+    expect(parseFieldAnswer(field('email'), 'not-an-email')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/email/),
+    });
     expect(parseFieldAnswer(field('email'), 'ada@example.com')).toEqual({ ok: true, value: 'ada@example.com' });
   });
 
@@ -96,7 +126,10 @@ describe('parseFieldAnswer', () => {
     expect(parseFieldAnswer(field('hero'), '2')).toEqual({ ok: true, value: 'hero-2' });
     expect(parseFieldAnswer(field('hero'), 'superman')).toEqual({ ok: true, value: 'hero-1' });
     expect(parseFieldAnswer(field('pet'), 'Dogs')).toEqual({ ok: true, value: 'p2' });
-    expect(parseFieldAnswer(field('hero'), 'Robin')).toMatchObject({ ok: false, error: expect.stringContaining('1) Superman') });
+    expect(parseFieldAnswer(field('hero'), 'Robin')).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('1) Superman'),
+    });
   });
 
   it('reads several choices separated by commas within the item bounds', () => {

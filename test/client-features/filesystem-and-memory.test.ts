@@ -52,7 +52,10 @@ describe('filesystem server', () => {
     expect(result.stderr).not.toMatch(/failed/);
     expect(result.code).toBe(0);
     expect(await readFile(notes, 'utf8')).toBe('MCP roots work.\n');
-    const transcript = JSON.parse(result.stdout) as { text: string; toolCalls: Array<{ name: string; isError: boolean }> };
+    const transcript = JSON.parse(result.stdout) as {
+      text: string;
+      toolCalls: Array<{ name: string; isError: boolean }>;
+    };
     expect(transcript.toolCalls.map((call) => [call.name, call.isError])).toEqual([
       ['fs__write_file', false],
       ['fs__read_text_file', false],
@@ -104,7 +107,9 @@ describe('memory server', () => {
                 {
                   name: 'memory__create_entities',
                   arguments: {
-                    entities: [{ name: 'Ada Lovelace', entityType: 'person', observations: ['wrote the first program'] }],
+                    entities: [
+                      { name: 'Ada Lovelace', entityType: 'person', observations: ['wrote the first program'] },
+                    ],
                   },
                 },
               ],

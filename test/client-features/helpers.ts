@@ -24,7 +24,11 @@ export function packageBin(packageName: string): string {
   return join(dirname(manifestPath), bin);
 }
 
-export const clientRequestsServer = join(dirname(new URL(import.meta.url).pathname), 'fixtures', 'client-requests-server.mjs');
+export const clientRequestsServer = join(
+  dirname(new URL(import.meta.url).pathname),
+  'fixtures',
+  'client-requests-server.mjs',
+);
 
 /** Answers as the test sets `answers`, and remembers every question. */
 export interface RecordingApprover extends ClientRequestApprover {

@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServerLogEntry } from '../../src/client-features/server-log.js';
 import { createMemoryAuditSink, type MemoryAuditSink } from '../../src/audit/audit-sink.js';
+import type { ServerLogEntry } from '../../src/client-features/server-log.js';
 import { createHost, type Host } from '../../src/host/create-host.js';
 import { TrustStore } from '../../src/policy/trust-store.js';
 import { createYesApprover } from '../../src/policy/yes-approver.js';
@@ -191,7 +191,9 @@ describe('server-everything over stdio', () => {
   it('lists resources and templates through the list tool', async () => {
     const requests = await run('list resources');
     const text = textOf(lastToolResults(requests[1])[0]);
-    expect(text).toMatch(/^Resources of the server "everything" \(\d+ resources, 2 URI templates\); read one with everything__read_resource:/);
+    expect(text).toMatch(
+      /^Resources of the server "everything" \(\d+ resources, 2 URI templates\); read one with everything__read_resource:/,
+    );
     expect(text).toContain('demo://resource/static/document/architecture.md');
     expect(text).toContain('demo://resource/dynamic/text/{resourceId}');
   });
@@ -234,7 +236,9 @@ describe('server-everything over stdio', () => {
         total: 4,
       })),
     );
-    expect(textOf(lastToolResults(requests[1])[0])).toBe('Long running operation completed. Duration: 1 seconds, Steps: 4.');
+    expect(textOf(lastToolResults(requests[1])[0])).toBe(
+      'Long running operation completed. Duration: 1 seconds, Steps: 4.',
+    );
   });
 
   it('keeps server log messages in a per-server log and reports them as they arrive', async () => {
@@ -299,7 +303,9 @@ describe('server-everything over stdio', () => {
     expect(text).toContain('LLM sampling result');
     expect(text).toContain(SAMPLED_ANSWER);
     expect(text).toContain('"model": "scripted"');
-    const record = audit.records.findLast((entry) => entry.type === 'tool-call' && entry.tool === 'sampling/createMessage');
+    const record = audit.records.findLast(
+      (entry) => entry.type === 'tool-call' && entry.tool === 'sampling/createMessage',
+    );
     expect(record).toMatchObject({ server: 'everything', decision: 'allow', approver: 'test', outcome: 'ok' });
   });
 
@@ -311,7 +317,9 @@ describe('server-everything over stdio', () => {
     const [result] = lastToolResults(requests[1]);
     expect(result?.isError).toBe(true);
     expect(textOf(result)).toContain('User rejected sampling request');
-    const record = audit.records.findLast((entry) => entry.type === 'tool-call' && entry.tool === 'sampling/createMessage');
+    const record = audit.records.findLast(
+      (entry) => entry.type === 'tool-call' && entry.tool === 'sampling/createMessage',
+    );
     expect(record).toMatchObject({ decision: 'deny', outcome: 'denied' });
   });
 

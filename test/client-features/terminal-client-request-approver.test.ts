@@ -10,7 +10,12 @@ import { createTerminalClientRequestApprover } from '../../src/client-features/t
 let prompter: LinePrompter | undefined;
 afterEach(() => prompter?.close());
 
-function terminal(): { approver: ClientRequestApprover; type: (line: string) => void; end: () => void; shown: () => string } {
+function terminal(): {
+  approver: ClientRequestApprover;
+  type: (line: string) => void;
+  end: () => void;
+  shown: () => string;
+} {
   const input = new PassThrough();
   const output = new PassThrough();
   let shown = '';
@@ -153,8 +158,18 @@ describe('terminal client-request approver', () => {
 
   it('asks one dialog at a time when two servers ask at once', async () => {
     const { approver, type, shown } = terminal();
-    const first = approver.elicitUrl({ serverName: 'one', message: 'm1', elicitationId: 'a', url: describeUrl('https://a.test') });
-    const second = approver.elicitUrl({ serverName: 'two', message: 'm2', elicitationId: 'b', url: describeUrl('https://b.test') });
+    const first = approver.elicitUrl({
+      serverName: 'one',
+      message: 'm1',
+      elicitationId: 'a',
+      url: describeUrl('https://a.test'),
+    });
+    const second = approver.elicitUrl({
+      serverName: 'two',
+      message: 'm2',
+      elicitationId: 'b',
+      url: describeUrl('https://b.test'),
+    });
     await until(shown, 'Server "one"');
     expect(shown()).not.toContain('Server "two"');
     type('d');
@@ -162,5 +177,15 @@ describe('terminal client-request approver', () => {
     await until(shown, 'Server "two"');
     type('o');
     await expect(second).resolves.toBe('accept');
+  });
+});
+
+describe('progress lines', () => {
+  it('shows the step, the total and the share done', async () => {
+    const { formatProgress } = await import('../../src/client-features/terminal-client-features.js');
+    expect(formatProgress({ server: 's', tool: 's__long', progress: 3, total: 4, message: 'copying' })).toBe(
+      's__long: 3/4 (75%) copying',
+    );
+    expect(formatProgress({ server: 's', tool: 's__long', progress: 7 })).toBe('s__long: 7');
   });
 });

@@ -47,7 +47,9 @@ describe('samplingToModelRequest', () => {
         { role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'weather', input: { city: 'Oslo' } }] },
         {
           role: 'user',
-          content: [{ type: 'tool_result', toolUseId: 'c1', content: [{ type: 'text', text: '-3 °C' }], isError: false }],
+          content: [
+            { type: 'tool_result', toolUseId: 'c1', content: [{ type: 'text', text: '-3 °C' }], isError: false },
+          ],
         },
       ],
     };
@@ -57,7 +59,10 @@ describe('samplingToModelRequest', () => {
       { name: 'weather', description: 'Weather for a city', inputSchema: { type: 'object', properties: {} } },
     ]);
     expect(request.messages.slice(1)).toEqual([
-      { role: 'assistant', content: [{ type: 'tool-call', id: 'c1', name: 'weather', argumentsText: '{"city":"Oslo"}' }] },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool-call', id: 'c1', name: 'weather', argumentsText: '{"city":"Oslo"}' }],
+      },
       {
         role: 'tool',
         results: [{ callId: 'c1', toolName: 'weather', content: [{ type: 'text', text: '-3 °C' }], isError: false }],

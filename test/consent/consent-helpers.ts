@@ -50,12 +50,12 @@ export function toolSetServer(
 /** The same server as it would be written in a config file (`mcpServers.NAME`). */
 export function toolSetServerEntry(
   tools: ToolSpec[],
-  extra: { args?: string[]; env?: Record<string, string>; trust?: 'trusted' | 'untrusted' } = {},
+  extra: { label?: string; args?: string[]; env?: Record<string, string>; trust?: 'trusted' | 'untrusted' } = {},
 ): Record<string, unknown> {
   return {
     command: process.execPath,
     args: [toolSetServerPath, ...(extra.args ?? [])],
-    env: { TOOLS: JSON.stringify(tools), ...extra.env },
+    env: { TOOLS: JSON.stringify(tools), ...(extra.label === undefined ? {} : { SERVER_LABEL: extra.label }), ...extra.env },
     ...(extra.trust === undefined ? {} : { trust: extra.trust }),
   };
 }

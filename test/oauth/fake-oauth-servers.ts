@@ -29,6 +29,8 @@ export interface FakeOAuthOptions {
   resourceMetadataUrl?: string;
   /** Replaces `authorization_servers` in the protected resource metadata. */
   authorizationServers?: string[];
+  /** Replaces `resource` in the protected resource metadata. */
+  resource?: string;
 }
 
 export interface RecordedRequest {
@@ -157,7 +159,7 @@ export async function startFakeOAuthServers(options: FakeOAuthOptions = {}): Pro
     const resourceMetadataUrl = `${mcpUrl}/.well-known/oauth-protected-resource/mcp`;
     if (path === '/.well-known/oauth-protected-resource/mcp') {
       return json(response, 200, {
-        resource: `${mcpUrl}/mcp`,
+        resource: options.resource ?? `${mcpUrl}/mcp`,
         authorization_servers: options.authorizationServers ?? [authUrl],
         ...(options.scopesSupported ? { scopes_supported: options.scopesSupported } : {}),
       });

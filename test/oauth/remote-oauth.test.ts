@@ -12,6 +12,7 @@ import {
   type AuthorizationRequest,
   createRemoteAuthorization,
   OAUTH_FOLDER_NAME,
+  OAuthStore,
   oauthFileName,
   type RemoteAuthorizationOptions,
 } from '../../src/connections/oauth/index.js';
@@ -172,6 +173,14 @@ describe('OAuth for a remote server', () => {
     expect(fetched.length).toBeGreaterThan(0);
   });
 
+  it('refuses a server whose resource metadata names another resource', async () => {
+    const servers = await fakeServers({ resource: 'https://evil.example.test/mcp' });
+    await expect((await harness()).connect(remoteConfig(servers.mcpUrl))).rejects.toThrow(
+      /claims to be the protected resource https:\/\/evil\.example\.test\/mcp, which is not http:\/\/127\.0\.0\.1:\d+\/mcp; refusing/,
+    );
+    expect(servers.requestsTo('/authorize')).toHaveLength(0);
+  });
+
   it('uses a pre-registered client without registering, authenticating with its secret', async () => {
     const servers = await fakeServers({
       registration: false,
@@ -186,6 +195,27 @@ describe('OAuth for a remote server', () => {
     expect(servers.requestsTo('/authorize')[0]?.query.client_id).toBe('host-client');
     const expected = `Basic ${Buffer.from('host-client:host-secret').toString('base64')}`;
     expect(servers.requestsTo('/token')[0]?.authorization).toBe(expected);
+  });
+
+  it("never sends a pre-registered client's secret to a second authorization server", async () => {
+    const client = { clientId: 'host-client', clientSecret: 'host-secret' };
+    const options: FakeOAuthOptions = { registration: false, preRegistered: client };
+    const servers = await fakeServers(options);
+    const host = await harness();
+    await (await host.connect(remoteConfig(servers.mcpUrl, client))).client.listTools();
+
+    // Later the server names another authorization server; the host forgets its token and discovers again.
+    const other = await fakeServers({ registration: false, preRegistered: client });
+    options.authorizationServers = [other.authUrl];
+    new OAuthStore(host.stateDirectory, 'notes', servers.mcpUrl).update({
+      tokens: undefined,
+      discoveryState: undefined,
+    });
+    await expect(host.connect(remoteConfig(servers.mcpUrl, client))).rejects.toThrow(
+      /now names the authorization server .* but its pre-registered client was used with .*refusing to send/,
+    );
+    expect(other.requestsTo('/authorize')).toHaveLength(0);
+    expect(other.requestsTo('/token')).toHaveLength(0);
   });
 
   it('uses a client ID metadata document where the server supports it', async () => {
@@ -219,7 +249,8 @@ describe('OAuth for a remote server', () => {
   it('sends the user to one authorization when parallel calls need the same step-up', async () => {
     const servers = await fakeServers({ scopesSupported: ['notes:read'], writeScope: 'notes:write' });
     const refusedWrites = () =>
-      servers.requests.filter((request) => request.server === 'mcp' && request.body.json?.includes('write_note')).length;
+      servers.requests.filter((request) => request.server === 'mcp' && request.body.json?.includes('write_note'))
+        .length;
     const host = await harness({
       // The user gets to the browser only after both calls were refused and asked for authorization.
       openUrl: async (url) => {

@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { loadScript } from '../../testing/load-script.js';
 import { startMockLlmServer } from '../../testing/mock-llm/mock-llm-server.js';
+import { openAiChatQuirks } from '../../testing/mock-llm/wires/openai-chat-read-request.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
 import { parsePositiveInteger } from '../open-host.js';
 import { writeError, writeLine } from '../output.js';
@@ -13,6 +14,7 @@ export function createMockLlmCommand(): Command {
     .option('--port <n>', 'port to listen on (default: any free port)', (value) =>
       value === '0' ? 0 : parsePositiveInteger(value),
     )
+    .addHelpText('after', routesHelp())
     .action(async (options: { script: string; port?: number }) => {
       let script: Awaited<ReturnType<typeof loadScript>>;
       try {
@@ -35,4 +37,25 @@ export function createMockLlmCommand(): Command {
       });
       await server.close();
     });
+}
+
+/** Where each provider's SDK must be pointed (the prefix it adds itself differs), and the quirk switches. */
+function routesHelp(): string {
+  return [
+    '',
+    'Routes, and the base URL to give each provider (URL is the address printed on start):',
+    '  anthropic         POST /v1/messages                                 --base-url URL (no /v1: the SDK adds it)',
+    '  openai            POST /v1/chat/completions                         --base-url URL/v1',
+    '  openai-responses  POST /v1/responses                                --base-url URL/v1',
+    '  gemini            POST /v1beta/models/MODEL:generateContent         --base-url URL (no /v1beta: the SDK adds it)',
+    '                    POST /v1beta/models/MODEL:streamGenerateContent?alt=sse',
+    '  ollama, openai-compatible: the OpenAI Chat route               --base-url URL/v1',
+    '',
+    'Local-server quirks of the OpenAI Chat wire, switched on by a path prefix in the base URL:',
+    '  --base-url URL/quirks/QUIRK[,QUIRK…]/v1   e.g. URL/quirks/no-ids,no-done/v1',
+    `  quirks: ${openAiChatQuirks.join(', ')}`,
+    '',
+    'Recorded requests: GET URL/_mock/requests (DELETE to forget them).',
+    'Any API key is accepted; the provider SDKs still need one set (e.g. ANTHROPIC_API_KEY=test).',
+  ].join('\n');
 }

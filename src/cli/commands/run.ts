@@ -97,6 +97,8 @@ async function runCommand(prompt: string, options: RunCommandOptions): Promise<n
       ...(serverPrompt ? { prompt: serverPrompt } : {}),
       onEvent: (event) => {
         tracer?.(event);
+        // Warnings (e.g. a tool that reaches outside systems) go to stderr whatever the output format.
+        if (event.type === 'tool-call-warning') writeError(`mcp-host: ${event.message}`);
         if (options.json) {
           if (event.type !== 'text-delta') events.push(event);
           return;
@@ -110,8 +112,6 @@ async function runCommand(prompt: string, options: RunCommandOptions): Promise<n
         } else if (event.type === 'model-response' && !options.stream) {
           const text = event.message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
           if (text) writeOut(`${text}\n`);
-        } else if (event.type === 'tool-call-warning') {
-          writeError(`mcp-host: ${event.message}`);
         }
       },
     });

@@ -1,5 +1,11 @@
-/** `mcp-host tools list|call`: the catalog, and calling one tool directly (no model needed). */
+/**
+ * `mcp-host tools list|call`: the catalog (with `--tokens`, what each tool definition costs on every
+ * request, estimated offline), and calling one tool directly (no model needed).
+ */
 import { Command } from 'commander';
+import type { Host } from '../../host/create-host.js';
+import { chooseModel, ModelChoiceError, type ProviderId, parseModelSpec } from '../../host/model-choice.js';
+import type { SchemaTarget } from '../../providers/schema/index.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
 import { addCommonOptions, type CommonOptions, openHost } from '../open-host.js';
 import { writeError, writeJson, writeLine } from '../output.js';
@@ -10,12 +16,18 @@ export function createToolsCommand(): Command {
 
   const list = new Command('list')
     .description('list every tool under its namespaced name')
-    .option('--json', 'print JSON');
+    .option('--json', 'print JSON')
+    .option(
+      '--tokens',
+      "estimate (offline) the tokens each tool definition costs on every request, per tool and per server, in the chosen model's tool format",
+    );
   addCommonOptions(list);
-  list.action(async (options: CommonOptions & { json?: boolean }) => {
+  list.action(async (options: CommonOptions & { json?: boolean; tokens?: boolean }) => {
     const host = await openHost(options);
     try {
-      if (options.json) {
+      if (options.tokens) {
+        await listToolTokens(host, options);
+      } else if (options.json) {
         writeJson(
           host.catalog().entries.map((entry) => ({
             name: entry.name,
@@ -93,4 +105,66 @@ export function createToolsCommand(): Command {
   });
 
   return tools.addCommand(list).addCommand(call);
+}
+
+/** The provider's tool format the estimate is for. */
+const SCHEMA_TARGET_OF: Record<ProviderId, SchemaTarget> = {
+  anthropic: 'anthropic',
+  openai: 'openai-chat',
+  'openai-responses': 'openai-responses',
+  gemini: 'gemini',
+  ollama: 'openai-compatible',
+  'openai-compatible': 'openai-compatible',
+  scripted: 'openai-chat',
+};
+
+/** The model `run` would use; with none configured, the OpenAI Chat format (the most common shape). */
+function schemaTargetFor(host: Host, options: CommonOptions): { target: SchemaTarget; model?: string } {
+  let spec: string;
+  try {
+    spec = chooseModel({ flag: options.model, config: host.config.model, env: process.env }).spec;
+  } catch (error) {
+    if (error instanceof ModelChoiceError) return { target: 'openai-chat' };
+    throw error;
+  }
+  const { provider, model } = parseModelSpec(spec);
+  return { target: SCHEMA_TARGET_OF[provider], model: `${provider}:${model}` };
+}
+
+async function listToolTokens(host: Host, options: CommonOptions & { json?: boolean }): Promise<void> {
+  const { target, model } = schemaTargetFor(host, options);
+  // Loading the tokenizer takes most of a second: only this option pays for it.
+  const { estimateToolTokens } = await import('../../providers/token-estimate/index.js');
+  const entries = host.catalog().entries;
+  const definitions = new Map(host.toolDefinitions().map((definition) => [definition.name, definition]));
+  const tools = entries.map((entry) => {
+    const definition = definitions.get(entry.name);
+    return {
+      name: entry.name,
+      server: entry.server,
+      tool: entry.tool.name,
+      description: entry.tool.description,
+      tokens: definition ? estimateToolTokens(definition, target) : 0,
+    };
+  });
+  const servers = new Map<string, { name: string; tools: number; tokens: number }>();
+  for (const tool of tools) {
+    const total = servers.get(tool.server) ?? { name: tool.server, tools: 0, tokens: 0 };
+    total.tools += 1;
+    total.tokens += tool.tokens;
+    servers.set(tool.server, total);
+  }
+  const totalTokens = tools.reduce((sum, tool) => sum + tool.tokens, 0);
+  if (options.json) {
+    writeJson({ format: target, model, tools, servers: [...servers.values()], totalTokens });
+    return;
+  }
+  for (const tool of tools) {
+    const description = (tool.description ?? '').split('\n')[0] ?? '';
+    writeLine(`${tool.name}  ${tool.tokens} tokens${description ? `  ${description}` : ''}`);
+  }
+  for (const server of servers.values()) {
+    writeLine(`server ${server.name}: ${server.tools} tools, ${server.tokens} tokens`);
+  }
+  writeLine(`total: ${tools.length} tools, ${totalTokens} tokens (estimated offline for the ${target} tool format)`);
 }

@@ -15,7 +15,7 @@ import {
 import { readAnthropicStream } from './anthropic-stream-accumulator.js';
 import { fromAnthropicResponse } from './from-anthropic-response.js';
 import { mapAnthropicError } from './map-anthropic-error.js';
-import { toAnthropicRequest } from './to-anthropic-request.js';
+import { translateAnthropicRequest } from './to-anthropic-request.js';
 
 /** `max_tokens` for a request that sets none: enough for a long answer, well under every model's cap. */
 export const defaultAnthropicMaxOutputTokens = 4096;
@@ -57,15 +57,19 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): LlmP
     async generate(request: ModelRequest, generateOptions: GenerateOptions = {}): Promise<ModelResponse> {
       const { signal } = generateOptions;
       signal?.throwIfAborted();
-      const body = toAnthropicRequest(request, { model, maxOutputTokens, stream: generateOptions.stream === true });
+      const { body, wrappedTools } = translateAnthropicRequest(request, {
+        model,
+        maxOutputTokens,
+        stream: generateOptions.stream === true,
+      });
       generateOptions.onProviderRequest?.(body);
       try {
         if (body.stream) {
           const events = await client.messages.create(body, { signal });
-          return await readAnthropicStream(events, generateOptions.onTextDelta);
+          return await readAnthropicStream(events, generateOptions.onTextDelta, { wrappedTools });
         }
         const message = await client.messages.create(body, { signal });
-        return fromAnthropicResponse(message);
+        return fromAnthropicResponse(message, { wrappedTools });
       } catch (error) {
         // The SDK ends an aborted stream quietly; the signal says what really happened.
         if (signal?.aborted) throw signal.reason;

@@ -3,13 +3,15 @@
  * reports text as it arrives. Our own, rather than the SDK's `.stream()` helper, so the rules are
  * ours and visible: `ping` skipped wherever it comes, an `error` event fails the turn, an empty
  * tool input (`partial_json: ''`) means `{}`, tool arguments are kept exactly as sent (possibly
- * invalid JSON: the loop reports that to the model), and a stream that ends before
+ * invalid JSON: the loop reports that to the model) except that a wrapped root is unwrapped, and
+ * a stream that ends before
  * `message_stop` is an error, never a silently truncated answer.
  */
 import { APIError } from '@anthropic-ai/sdk';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import type { ErrorType } from '@anthropic-ai/sdk/resources/shared';
 import { type AssistantPart, type ModelResponse, ProviderError, type StopReason, type Usage } from '../types.js';
+import { type AnthropicResponseContext, inputForServer } from './from-anthropic-response.js';
 import { mapAnthropicError } from './map-anthropic-error.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 import { type AnthropicUsageFields, mapAnthropicUsage } from './map-anthropic-usage.js';
@@ -31,7 +33,10 @@ export class AnthropicStreamAccumulator {
   #stopReason: StopReason = 'other';
   #usage: AnthropicUsageFields = {};
 
-  constructor(private readonly onTextDelta?: (text: string) => void) {}
+  constructor(
+    private readonly onTextDelta?: (text: string) => void,
+    private readonly context?: AnthropicResponseContext,
+  ) {}
 
   /** True once `message_stop` has arrived. */
   get finished(): boolean {
@@ -111,11 +116,24 @@ export class AnthropicStreamAccumulator {
       const block = this.#blocks.get(index);
       if (block?.kind === 'text' && block.text !== '') content.push({ type: 'text', text: block.text });
       if (block?.kind === 'tool') {
-        content.push({ type: 'tool-call', id: block.id, name: block.name, argumentsText: argumentsText(block) });
+        const text = argumentsText(block);
+        content.push({ type: 'tool-call', id: block.id, name: block.name, argumentsText: this.forServer(block, text) });
       }
     }
     const usage: Usage = mapAnthropicUsage(this.#usage);
     return { message: { role: 'assistant', content }, stopReason: this.#stopReason, usage };
+  }
+
+  /** Unwraps a wrapped tool's input; text that does not parse is kept as sent. */
+  private forServer(block: { name: string }, text: string): string {
+    if (!this.context?.wrappedTools.has(block.name)) return text;
+    let input: unknown;
+    try {
+      input = JSON.parse(text);
+    } catch {
+      return text;
+    }
+    return JSON.stringify(inputForServer(block.name, input, this.context));
   }
 }
 
@@ -123,8 +141,9 @@ export class AnthropicStreamAccumulator {
 export async function readAnthropicStream(
   events: AsyncIterable<AnthropicStreamEvent>,
   onTextDelta?: (text: string) => void,
+  context?: AnthropicResponseContext,
 ): Promise<ModelResponse> {
-  const accumulator = new AnthropicStreamAccumulator(onTextDelta);
+  const accumulator = new AnthropicStreamAccumulator(onTextDelta, context);
   for await (const event of events) accumulator.add(event);
   return accumulator.result();
 }

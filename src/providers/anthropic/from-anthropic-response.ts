@@ -1,14 +1,21 @@
 /**
  * Anthropic Message (non-streamed answer) → neutral ModelResponse. Text blocks become text parts,
- * tool_use blocks become tool calls whose `argumentsText` is the input as JSON. Block types the
+ * tool_use blocks become tool calls whose `argumentsText` is the input as JSON — unwrapped for a
+ * tool whose schema root was wrapped, so the server gets the shape it declared. Block types the
  * host does not use (thinking, server tools) are left out.
  */
 import type { Message } from '@anthropic-ai/sdk/resources/messages';
+import { unwrapArguments } from '../schema/index.js';
 import type { AssistantPart, ModelResponse } from '../types.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 import { mapAnthropicUsage } from './map-anthropic-usage.js';
 
-export function fromAnthropicResponse(message: Message): ModelResponse {
+export interface AnthropicResponseContext {
+  /** Tools whose schema was wrapped as `{value: …}` (see `translateAnthropicRequest`). */
+  wrappedTools: ReadonlySet<string>;
+}
+
+export function fromAnthropicResponse(message: Message, context?: AnthropicResponseContext): ModelResponse {
   const content: AssistantPart[] = [];
   for (const block of message.content) {
     if (block.type === 'text') {
@@ -18,7 +25,7 @@ export function fromAnthropicResponse(message: Message): ModelResponse {
         type: 'tool-call',
         id: block.id,
         name: block.name,
-        argumentsText: JSON.stringify(block.input ?? {}),
+        argumentsText: JSON.stringify(inputForServer(block.name, block.input ?? {}, context)),
       });
     }
   }
@@ -27,4 +34,12 @@ export function fromAnthropicResponse(message: Message): ModelResponse {
     stopReason: mapAnthropicStopReason(message.stop_reason),
     usage: mapAnthropicUsage(message.usage),
   };
+}
+
+/** The server gets the shape it declared: a wrapped root travels as `{value: …}` only to Anthropic. */
+export function inputForServer(name: string, input: unknown, context: AnthropicResponseContext | undefined): unknown {
+  if (!context?.wrappedTools.has(name) || input === null || typeof input !== 'object' || Array.isArray(input)) {
+    return input;
+  }
+  return unwrapArguments(input as Record<string, unknown>, true);
 }

@@ -12,9 +12,20 @@ export {
   readAnthropicStream,
 } from './anthropic-stream-accumulator.js';
 export { applyAnthropicCacheControl, maxAnthropicCacheBreakpoints } from './apply-anthropic-cache-control.js';
-export { fromAnthropicResponse } from './from-anthropic-response.js';
+export { type AnthropicResponseContext, fromAnthropicResponse, inputForServer } from './from-anthropic-response.js';
 export { mapAnthropicError } from './map-anthropic-error.js';
 export { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 export { mapAnthropicUsage } from './map-anthropic-usage.js';
-export { toAnthropicInputSchema } from './to-anthropic-input-schema.js';
-export { type AnthropicRequestSettings, toAnthropicMessages, toAnthropicRequest } from './to-anthropic-request.js';
+export {
+  type AnthropicInputSchema,
+  type AnthropicToolSchema,
+  toAnthropicInputSchema,
+  toAnthropicToolSchema,
+} from './to-anthropic-input-schema.js';
+export {
+  type AnthropicRequestSettings,
+  type AnthropicTranslation,
+  toAnthropicMessages,
+  toAnthropicRequest,
+  translateAnthropicRequest,
+} from './to-anthropic-request.js';

@@ -5,7 +5,9 @@
  * Anthropic's rules applied here: all results of one tool turn go back in ONE user message whose
  * content starts with one tool_result block per call (text after them); roles alternate (adjacent
  * messages of one role are merged); empty text blocks are dropped (the API rejects them); images
- * of a type the API does not take become a short text note instead of a rejected request.
+ * of a type the API does not take become a short text note instead of a rejected request. Tool
+ * schemas go through the shared normaliser; the calls of a tool whose root was wrapped are sent
+ * back wrapped, as the model wrote them.
  */
 import type {
   ContentBlockParam,
@@ -16,9 +18,10 @@ import type {
   Tool,
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
+import { WRAPPED_ARGUMENT_NAME } from '../schema/index.js';
 import type { ImagePart, Message, ModelRequest, TextPart, ToolDefinition } from '../types.js';
 import { applyAnthropicCacheControl } from './apply-anthropic-cache-control.js';
-import { toAnthropicInputSchema } from './to-anthropic-input-schema.js';
+import { toAnthropicToolSchema } from './to-anthropic-input-schema.js';
 
 export interface AnthropicRequestSettings {
   model: string;
@@ -31,12 +34,26 @@ export interface AnthropicRequestSettings {
 const ownedKeys = new Set(['model', 'max_tokens', 'system', 'tools', 'messages', 'stream']);
 const imageMediaTypes = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 
+export interface AnthropicTranslation {
+  body: MessageCreateParams;
+  /** Tools whose schema root was wrapped as `{value: …}`: their call arguments are unwrapped. */
+  wrappedTools: ReadonlySet<string>;
+}
+
 export function toAnthropicRequest(request: ModelRequest, settings: AnthropicRequestSettings): MessageCreateParams {
-  const tools = request.tools.map(toAnthropicTool);
+  return translateAnthropicRequest(request, settings).body;
+}
+
+export function translateAnthropicRequest(
+  request: ModelRequest,
+  settings: AnthropicRequestSettings,
+): AnthropicTranslation {
+  const wrappedTools = new Set<string>();
+  const tools = request.tools.map((tool) => toAnthropicTool(tool, wrappedTools));
   const system: TextBlockParam[] = request.system ? [{ type: 'text', text: request.system }] : [];
-  const messages = toAnthropicMessages(request.messages);
+  const messages = toAnthropicMessages(request.messages, wrappedTools);
   applyAnthropicCacheControl({ tools, system, messages });
-  return {
+  const body = {
     ...vendorOptions(request.providerOptions),
     model: settings.model,
     max_tokens: request.maxOutputTokens ?? settings.maxOutputTokens,
@@ -45,20 +62,27 @@ export function toAnthropicRequest(request: ModelRequest, settings: AnthropicReq
     messages,
     ...(settings.stream && { stream: true }),
   } as MessageCreateParams;
+  return { body, wrappedTools };
 }
 
-function toAnthropicTool(tool: ToolDefinition): Tool {
+function toAnthropicTool(tool: ToolDefinition, wrappedTools: Set<string>): Tool {
+  const { inputSchema, wrapped } = toAnthropicToolSchema(tool.inputSchema);
+  if (wrapped) wrappedTools.add(tool.name);
   return {
     name: tool.name,
     ...(tool.description !== '' && { description: tool.description }),
-    input_schema: toAnthropicInputSchema(tool.inputSchema),
+    input_schema: inputSchema,
   };
 }
 
-export function toAnthropicMessages(messages: readonly Message[]): MessageParam[] {
+/** `wrappedTools` names the tools whose calls go back wrapped as `{value: …}`. */
+export function toAnthropicMessages(
+  messages: readonly Message[],
+  wrappedTools: ReadonlySet<string> = new Set(),
+): MessageParam[] {
   const result: { role: 'user' | 'assistant'; content: ContentBlockParam[] }[] = [];
   for (const message of messages) {
-    const converted = convertMessage(message);
+    const converted = convertMessage(message, wrappedTools);
     if (converted.content.length === 0) continue;
     const previous = result.at(-1);
     if (previous?.role === converted.role) {
@@ -70,7 +94,10 @@ export function toAnthropicMessages(messages: readonly Message[]): MessageParam[
   return result;
 }
 
-function convertMessage(message: Message): { role: 'user' | 'assistant'; content: ContentBlockParam[] } {
+function convertMessage(
+  message: Message,
+  wrappedTools: ReadonlySet<string>,
+): { role: 'user' | 'assistant'; content: ContentBlockParam[] } {
   switch (message.role) {
     case 'user':
       return { role: 'user', content: message.content.flatMap(toContentBlock) };
@@ -80,7 +107,14 @@ function convertMessage(message: Message): { role: 'user' | 'assistant'; content
         content: message.content.flatMap((part): ContentBlockParam[] =>
           part.type === 'text'
             ? toContentBlock(part)
-            : [{ type: 'tool_use', id: part.id, name: part.name, input: parseArguments(part.argumentsText) }],
+            : [
+                {
+                  type: 'tool_use',
+                  id: part.id,
+                  name: part.name,
+                  input: parseArguments(part.argumentsText, wrappedTools.has(part.name)),
+                },
+              ],
         ),
       };
     case 'tool':
@@ -110,10 +144,14 @@ function toContentBlock(part: TextPart | ImagePart): (TextBlockParam | ImageBloc
   return [{ type: 'image', source: { type: 'base64', media_type: mediaType, data: part.data } }];
 }
 
-/** The loop never replays a call whose arguments were invalid, so `{}` here only keeps the body valid. */
-function parseArguments(argumentsText: string): Record<string, unknown> {
+/**
+ * The input as the model sent it: re-wrapped when the tool's root was wrapped. The loop never
+ * replays a call whose arguments were invalid, so `{}` here only keeps the body valid.
+ */
+function parseArguments(argumentsText: string, wrapped: boolean): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(argumentsText);
+    if (wrapped) return { [WRAPPED_ARGUMENT_NAME]: value };
     return value !== null && typeof value === 'object' && !Array.isArray(value)
       ? (value as Record<string, unknown>)
       : {};

@@ -1,13 +1,15 @@
 /**
  * OpenAI Chat Completions response → provider-neutral response, tolerant of what local servers
  * send: calls without an id (one is made up), arguments as an object instead of JSON text, and a
- * `finish_reason` that does not say `tool_calls` although the message calls tools.
+ * `finish_reason` that does not say `tool_calls` although the message calls tools. Given the
+ * request's tool shapes, the calls' arguments are put into the shape their servers declared.
  */
 import { randomUUID } from 'node:crypto';
 import type { ChatCompletion, ChatCompletionMessage } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import { type AssistantPart, type ModelResponse, ProviderError, type Usage } from '../types.js';
 import { mapOpenAiChatFinishReason } from './map-openai-chat-finish-reason.js';
+import { type ToolArgumentShapes, withServerArguments } from './openai-tool-arguments.js';
 
 /** A call as some server sent it: every field may be missing, `arguments` may be an object. */
 export interface LooseToolCall {
@@ -22,7 +24,11 @@ export function callIdMaker(): (index: number) => string {
   return (index) => `call_${prefix}_${index}`;
 }
 
-export function fromOpenAiChatResponse(completion: ChatCompletion, provider = 'openai'): ModelResponse {
+export function fromOpenAiChatResponse(
+  completion: ChatCompletion,
+  provider = 'openai',
+  toolShapes?: ToolArgumentShapes,
+): ModelResponse {
   const choice = completion.choices?.[0];
   if (choice === undefined) {
     throw new ProviderError(`${provider} answered without any choice (an empty "choices" array).`, {
@@ -47,7 +53,7 @@ export function fromOpenAiChatResponse(completion: ChatCompletion, provider = 'o
   const hasToolCalls = content.some((part) => part.type === 'tool-call');
   const refused = typeof message.refusal === 'string' && message.refusal !== '' && !hasToolCalls;
   const response: ModelResponse = {
-    message: { role: 'assistant', content },
+    message: { role: 'assistant', content: withServerArguments(content, toolShapes) },
     stopReason: refused ? 'refusal' : mapOpenAiChatFinishReason(choice.finish_reason, hasToolCalls),
   };
   const usage = fromOpenAiChatUsage(completion.usage);

@@ -24,11 +24,26 @@ export {
   toolErrorPrefix,
   toolResultText,
 } from './openai-tool-result-content.js';
-export { type OpenAiFunctionSchema, toOpenAiFunctionSchema, toOpenAiParameters } from './openai-tool-schema.js';
+export {
+  argumentsForModel,
+  argumentsForServer,
+  type ToolArgumentShape,
+  type ToolArgumentShapes,
+  toolArgumentShape,
+  withServerArguments,
+} from './openai-tool-arguments.js';
+export {
+  type OpenAiFunctionSchema,
+  type OpenAiSchemaTarget,
+  toOpenAiFunctionSchema,
+  toOpenAiParameters,
+} from './openai-tool-schema.js';
 export {
   missingResultText,
   type OpenAiChatRequestSettings,
+  type OpenAiChatTranslation,
   toChatMessages,
   toChatTools,
   toOpenAiChatRequest,
+  translateOpenAiChatRequest,
 } from './to-openai-chat-request.js';

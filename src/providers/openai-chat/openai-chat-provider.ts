@@ -12,7 +12,7 @@ import { createOpenAiClient } from './create-openai-client.js';
 import { fromOpenAiChatResponse } from './from-openai-chat-response.js';
 import { mapOpenAiError, type OpenAiErrorContext } from './map-openai-error.js';
 import { OpenAiChatStreamAccumulator } from './openai-chat-stream-accumulator.js';
-import { toOpenAiChatRequest } from './to-openai-chat-request.js';
+import { translateOpenAiChatRequest } from './to-openai-chat-request.js';
 
 export type OpenAiChatProviderId = 'openai' | 'ollama' | 'openai-compatible';
 
@@ -41,7 +41,7 @@ export function createOpenAiChatProvider(options: OpenAiChatProviderOptions): Ll
   const errorContext: OpenAiErrorContext = { provider, model: options.model, baseUrl: connection.baseUrl };
 
   async function generate(request: ModelRequest, generateOptions: GenerateOptions = {}): Promise<ModelResponse> {
-    const body = toOpenAiChatRequest(request, {
+    const { body, toolShapes } = translateOpenAiChatRequest(request, {
       model: options.model,
       local: connection.local,
       providerOptionsKey: provider,
@@ -58,14 +58,18 @@ export function createOpenAiChatProvider(options: OpenAiChatProviderOptions): Ll
         };
         onProviderRequest?.(streamBody);
         const stream = await client.chat.completions.create(streamBody, { signal });
-        const accumulator = new OpenAiChatStreamAccumulator({ onTextDelta });
+        const accumulator = new OpenAiChatStreamAccumulator({ onTextDelta, toolShapes });
         for await (const chunk of stream) accumulator.push(chunk);
         // The SDK ends an aborted stream quietly; a partial answer must not pass for a whole one.
         signal?.throwIfAborted();
         response = accumulator.finish();
       } else {
         onProviderRequest?.(body);
-        response = fromOpenAiChatResponse(await client.chat.completions.create(body, { signal }), provider);
+        response = fromOpenAiChatResponse(
+          await client.chat.completions.create(body, { signal }),
+          provider,
+          toolShapes,
+        );
       }
     } catch (error) {
       // An abort is the caller's own doing: it rejects with the signal's reason, as every adapter does.

@@ -10,6 +10,7 @@ import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { AssistantPart, ModelResponse } from '../types.js';
 import { argumentsAsText, callIdMaker, fromOpenAiChatUsage } from './from-openai-chat-response.js';
 import { mapOpenAiChatFinishReason } from './map-openai-chat-finish-reason.js';
+import { type ToolArgumentShapes, withServerArguments } from './openai-tool-arguments.js';
 
 /** A tool-call delta as any server may send it. */
 interface LooseCallDelta {
@@ -28,6 +29,8 @@ interface CallSlot {
 
 export interface OpenAiChatStreamAccumulatorOptions {
   onTextDelta?: (text: string) => void;
+  /** The request's tool shapes: calls' arguments are put into the shape their servers declared. */
+  toolShapes?: ToolArgumentShapes;
 }
 
 export class OpenAiChatStreamAccumulator {
@@ -70,7 +73,7 @@ export class OpenAiChatStreamAccumulator {
     const hasToolCalls = content.some((part) => part.type === 'tool-call');
     const refused = this.refusal !== '' && !hasToolCalls;
     const response: ModelResponse = {
-      message: { role: 'assistant', content },
+      message: { role: 'assistant', content: withServerArguments(content, this.options.toolShapes) },
       stopReason: refused ? 'refusal' : mapOpenAiChatFinishReason(this.finishReason, hasToolCalls),
     };
     const usage = fromOpenAiChatUsage(this.usage);

@@ -36,9 +36,9 @@ import {
 } from './openai-tool-result-content.js';
 import {
   argumentsForModel,
+  type ToolArgumentShape,
   type ToolArgumentShapes,
   toolArgumentShape,
-  withServerArguments,
 } from './openai-tool-arguments.js';
 import { toOpenAiFunctionSchema } from './openai-tool-schema.js';
 
@@ -70,7 +70,7 @@ export function translateOpenAiChatRequest(
   request: ModelRequest,
   settings: OpenAiChatRequestSettings,
 ): OpenAiChatTranslation {
-  const toolShapes = new Map<string, ReturnType<typeof toolArgumentShape>>();
+  const toolShapes = new Map<string, ToolArgumentShape>();
   const vendorOptions = settings.providerOptionsKey
     ? request.providerOptions?.[settings.providerOptionsKey]
     : undefined;
@@ -96,7 +96,7 @@ export function translateOpenAiChatRequest(
 export function toChatTools(
   tools: readonly ToolDefinition[],
   local: boolean,
-  shapes?: Map<string, ReturnType<typeof toolArgumentShape>>,
+  shapes?: Map<string, ToolArgumentShape>,
 ): ChatCompletionFunctionTool[] {
   return [...tools]
     .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))

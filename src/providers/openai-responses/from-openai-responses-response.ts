@@ -1,16 +1,22 @@
 /**
  * OpenAI Responses `Response` → provider-neutral response. The API has no finish reason for tool
  * use: a turn calls tools when its output holds `function_call` items. The output items themselves
- * are kept in `providerReplay` so the next request can send them back exactly.
+ * are kept in `providerReplay` so the next request can send them back exactly (the calls' arguments
+ * as the model wrote them), while the calls' `argumentsText` is put into the shape their servers
+ * declared when the request's tool shapes are given.
  */
 import type { Response, ResponseOutputItem, ResponseUsage } from 'openai/resources/responses/responses';
+import { type ToolArgumentShapes, withServerArguments } from '../openai-chat/openai-tool-arguments.js';
 import { type AssistantPart, type ModelResponse, ProviderError, type StopReason, type Usage } from '../types.js';
 import { responsesProviderId, toProviderReplay } from './openai-responses-replay.js';
 
 /** The parts of a Response this mapping reads; a streamed response is rebuilt into this shape. */
 export type ResponsesResult = Pick<Response, 'output' | 'status' | 'incomplete_details' | 'error' | 'usage'>;
 
-export function fromOpenAiResponsesResponse(response: ResponsesResult): ModelResponse {
+export function fromOpenAiResponsesResponse(
+  response: ResponsesResult,
+  toolShapes?: ToolArgumentShapes,
+): ModelResponse {
   if (response.status === 'failed' || response.error) {
     const error = response.error;
     const retryable = error?.code === 'server_error' || error?.code === 'rate_limit_exceeded';
@@ -37,7 +43,11 @@ export function fromOpenAiResponsesResponse(response: ResponsesResult): ModelRes
   }
   const hasToolCalls = content.some((part) => part.type === 'tool-call');
   const result: ModelResponse = {
-    message: { role: 'assistant', content, providerReplay: toProviderReplay(replayable(response.output)) },
+    message: {
+      role: 'assistant',
+      content: withServerArguments(content, toolShapes),
+      providerReplay: toProviderReplay(replayable(response.output)),
+    },
     stopReason: stopReasonOf(response, hasToolCalls, refused),
   };
   const usage = fromOpenAiResponsesUsage(response.usage);

@@ -17,7 +17,9 @@ export {
 } from './openai-responses-stream-accumulator.js';
 export {
   type OpenAiResponsesRequestSettings,
+  type OpenAiResponsesTranslation,
   toOpenAiResponsesRequest,
   toResponsesInput,
   toResponsesTools,
+  translateOpenAiResponsesRequest,
 } from './to-openai-responses-request.js';

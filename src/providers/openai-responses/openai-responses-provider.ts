@@ -10,7 +10,7 @@ import type { GenerateOptions, LlmProvider, ModelRequest, ModelResponse } from '
 import { fromOpenAiResponsesResponse } from './from-openai-responses-response.js';
 import { responsesProviderId } from './openai-responses-replay.js';
 import { OpenAiResponsesStreamAccumulator } from './openai-responses-stream-accumulator.js';
-import { toOpenAiResponsesRequest } from './to-openai-responses-request.js';
+import { translateOpenAiResponsesRequest } from './to-openai-responses-request.js';
 
 export interface OpenAiResponsesProviderOptions {
   model: string;
@@ -32,7 +32,7 @@ export function createOpenAiResponsesProvider(options: OpenAiResponsesProviderOp
   const errorContext: OpenAiErrorContext = { provider, model: options.model, baseUrl: connection.baseUrl };
 
   async function generate(request: ModelRequest, generateOptions: GenerateOptions = {}): Promise<ModelResponse> {
-    const body = toOpenAiResponsesRequest(request, { model: options.model });
+    const { body, toolShapes } = translateOpenAiResponsesRequest(request, { model: options.model });
     const { signal, onTextDelta, onProviderRequest } = generateOptions;
     signal?.throwIfAborted();
     try {
@@ -40,14 +40,14 @@ export function createOpenAiResponsesProvider(options: OpenAiResponsesProviderOp
         const streamBody: ResponseCreateParamsStreaming = { ...body, stream: true };
         onProviderRequest?.(streamBody);
         const stream = await client.responses.create(streamBody, { signal });
-        const accumulator = new OpenAiResponsesStreamAccumulator({ onTextDelta });
+        const accumulator = new OpenAiResponsesStreamAccumulator({ onTextDelta, toolShapes });
         for await (const event of stream) accumulator.push(event);
         // The SDK ends an aborted stream quietly; a partial answer must not pass for a whole one.
         signal?.throwIfAborted();
         return accumulator.finish();
       }
       onProviderRequest?.(body);
-      return fromOpenAiResponsesResponse(await client.responses.create(body, { signal }));
+      return fromOpenAiResponsesResponse(await client.responses.create(body, { signal }), toolShapes);
     } catch (error) {
       // An abort is the caller's own doing: it rejects with the signal's reason, as every adapter does.
       if (signal?.aborted) throw signal.reason;

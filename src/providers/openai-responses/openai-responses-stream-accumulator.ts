@@ -10,12 +10,15 @@ import type {
   ResponseOutputMessage,
   ResponseStreamEvent,
 } from 'openai/resources/responses/responses';
+import type { ToolArgumentShapes } from '../openai-chat/openai-tool-arguments.js';
 import { type ModelResponse, ProviderError } from '../types.js';
 import { fromOpenAiResponsesResponse } from './from-openai-responses-response.js';
 import { responsesProviderId } from './openai-responses-replay.js';
 
 export interface OpenAiResponsesStreamAccumulatorOptions {
   onTextDelta?: (text: string) => void;
+  /** The request's tool shapes: calls' arguments are put into the shape their servers declared. */
+  toolShapes?: ToolArgumentShapes;
 }
 
 export class OpenAiResponsesStreamAccumulator {
@@ -76,13 +79,16 @@ export class OpenAiResponsesStreamAccumulator {
       );
     }
     const assembled = this.items.filter((item): item is ResponseOutputItem => item !== undefined);
-    return fromOpenAiResponsesResponse({
-      output: final.output.length > 0 ? final.output : assembled,
-      status: final.status,
-      incomplete_details: final.incomplete_details,
-      error: final.error,
-      usage: final.usage,
-    });
+    return fromOpenAiResponsesResponse(
+      {
+        output: final.output.length > 0 ? final.output : assembled,
+        status: final.status,
+        incomplete_details: final.incomplete_details,
+        error: final.error,
+        usage: final.usage,
+      },
+      this.options.toolShapes,
+    );
   }
 
   private appendToMessage(

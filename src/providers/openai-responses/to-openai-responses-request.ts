@@ -3,6 +3,10 @@
  * conversation goes in `input` every turn, the model's own items replayed exactly when the turn
  * came from this adapter. Each call is answered by one `function_call_output` keyed on `call_id`;
  * the error flag is said in the text and images go in the output itself as `input_image`.
+ *
+ * Tool schemas go through the shared normaliser (`openai-responses`), strict whenever the schema
+ * can be made strict; the translation also returns how each tool's arguments differ from what its
+ * server declared, so the answer's calls can be put back into the server's shape.
  */
 import type {
   FunctionTool,
@@ -13,6 +17,12 @@ import type {
   ResponseInputItem,
 } from 'openai/resources/responses/responses';
 import { imageDataUrl, imagesOf, toolResultText } from '../openai-chat/openai-tool-result-content.js';
+import {
+  argumentsForModel,
+  type ToolArgumentShape,
+  type ToolArgumentShapes,
+  toolArgumentShape,
+} from '../openai-chat/openai-tool-arguments.js';
 import { toOpenAiFunctionSchema } from '../openai-chat/openai-tool-schema.js';
 import { missingResultText } from '../openai-chat/to-openai-chat-request.js';
 import type { AssistantMessage, ModelRequest, ToolDefinition, ToolResultsMessage, UserMessage } from '../types.js';
@@ -29,47 +39,74 @@ export interface OpenAiResponsesRequestSettings {
  */
 const reasoningModelPattern = /^(o\d|gpt-5|codex)/i;
 
+export interface OpenAiResponsesTranslation {
+  body: ResponseCreateParamsNonStreaming;
+  /** Per offered tool: how the model's arguments differ from the server's shape (see `argumentsForServer`). */
+  toolShapes: ToolArgumentShapes;
+}
+
 export function toOpenAiResponsesRequest(
   request: ModelRequest,
   settings: OpenAiResponsesRequestSettings,
 ): ResponseCreateParamsNonStreaming {
+  return translateOpenAiResponsesRequest(request, settings).body;
+}
+
+export function translateOpenAiResponsesRequest(
+  request: ModelRequest,
+  settings: OpenAiResponsesRequestSettings,
+): OpenAiResponsesTranslation {
+  const toolShapes = new Map<string, ToolArgumentShape>();
+  const tools = request.tools.length > 0 ? toResponsesTools(request.tools, toolShapes) : undefined;
   const vendorOptions = request.providerOptions?.[responsesProviderId];
   const body: ResponseCreateParamsNonStreaming = {
     // Vendor-only options (reasoning, prompt_cache_key …) first, so they never replace what the host decided.
     ...withoutOwnedKeys(vendorOptions),
     model: settings.model,
-    input: toResponsesInput(request),
+    input: toResponsesInput(request, toolShapes),
     store: false,
   };
   if (request.system !== undefined && request.system !== '') body.instructions = request.system;
-  if (request.tools.length > 0) body.tools = toResponsesTools(request.tools);
+  if (tools !== undefined) body.tools = tools;
   if (request.maxOutputTokens !== undefined) body.max_output_tokens = request.maxOutputTokens;
   if (body.include === undefined && reasoningModelPattern.test(settings.model)) {
     const include: ResponseIncludable[] = ['reasoning.encrypted_content'];
     body.include = include;
   }
-  return body;
+  return { body, toolShapes };
 }
 
-/** Sorted by name (a reordered tools array defeats prefix caching); `strict` always set, as the type requires. */
-export function toResponsesTools(tools: readonly ToolDefinition[]): FunctionTool[] {
+/**
+ * Sorted by name (a reordered tools array defeats prefix caching); `strict` always set, as the type
+ * requires. `shapes`, when given, receives each tool's argument shape.
+ */
+export function toResponsesTools(
+  tools: readonly ToolDefinition[],
+  shapes?: Map<string, ToolArgumentShape>,
+): FunctionTool[] {
   return [...tools]
     .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))
     .map((tool) => {
-      const { parameters, strict } = toOpenAiFunctionSchema(tool.inputSchema, { allowStrict: true });
+      const schema = toOpenAiFunctionSchema(tool.inputSchema, { allowStrict: true, target: 'openai-responses' });
+      shapes?.set(tool.name, toolArgumentShape(schema));
+      const { parameters, strict } = schema;
       const definition: FunctionTool = { type: 'function', name: tool.name, parameters, strict };
       if (tool.description !== '') definition.description = tool.description;
       return definition;
     });
 }
 
-export function toResponsesInput(request: ModelRequest): ResponseInputItem[] {
+/** `toolShapes` re-wraps the arguments of calls to tools whose schema root was wrapped. */
+export function toResponsesInput(
+  request: ModelRequest,
+  toolShapes: ToolArgumentShapes = new Map(),
+): ResponseInputItem[] {
   const input: ResponseInputItem[] = [];
   const history = request.messages;
   for (const [index, message] of history.entries()) {
     if (message.role === 'user') input.push(toUserItem(message));
     else if (message.role === 'assistant') {
-      input.push(...toAssistantItems(message));
+      input.push(...toAssistantItems(message, toolShapes));
       if (history[index + 1]?.role !== 'tool') input.push(...missingOutputs(message, new Set()));
     } else {
       const previous = history[index - 1];
@@ -88,7 +125,7 @@ function toUserItem(message: UserMessage): ResponseInputItem {
   return { type: 'message', role: 'user', content };
 }
 
-function toAssistantItems(message: AssistantMessage): ResponseInputItem[] {
+function toAssistantItems(message: AssistantMessage, toolShapes: ToolArgumentShapes): ResponseInputItem[] {
   const replayed = replayItems(message);
   if (replayed !== undefined) return replayed;
   const items: ResponseInputItem[] = [];
@@ -96,7 +133,8 @@ function toAssistantItems(message: AssistantMessage): ResponseInputItem[] {
   if (text !== '') items.push({ type: 'message', role: 'assistant', content: text });
   for (const part of message.content) {
     if (part.type !== 'tool-call') continue;
-    const argumentsText = part.argumentsText.trim() === '' ? '{}' : part.argumentsText;
+    const argumentsText =
+      part.argumentsText.trim() === '' ? '{}' : argumentsForModel(part.argumentsText, toolShapes.get(part.name));
     items.push({ type: 'function_call', call_id: part.id, name: part.name, arguments: argumentsText });
   }
   return items;

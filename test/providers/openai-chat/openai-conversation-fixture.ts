@@ -22,8 +22,8 @@ export const tools: ToolDefinition[] = [
   {
     name: 'camera__snap',
     description: 'Take a picture',
-    // An optional property: cannot be strict, so it is sent with strict: false.
-    inputSchema: { type: 'object', properties: { zoom: { type: 'number' } } },
+    // An open object (extra keys allowed): cannot be strict, so it is sent with strict: false.
+    inputSchema: { type: 'object', properties: { zoom: { type: 'number' } }, additionalProperties: true },
   },
   { name: 'clock__now', description: 'The time', inputSchema: {} },
 ];

@@ -81,16 +81,17 @@ describe('toOpenAiChatRequest', () => {
     });
     expect(clock?.strict).toBe(true);
     expect(clock?.parameters).toMatchObject({ additionalProperties: false, required: ['zone'] });
-    // `days` is optional: the schema cannot be strict, so it goes as it was (minus $schema) with strict: false.
+    // `days` is optional: strict spells it required but nullable (the null is removed before the call).
     expect(weather).toEqual({
       name: 'weather__get',
       description: 'Weather for a city',
       parameters: {
         type: 'object',
-        properties: { city: { type: 'string' }, days: { type: 'integer' } },
-        required: ['city'],
+        properties: { city: { type: 'string' }, days: { type: ['integer', 'null'] } },
+        required: ['city', 'days'],
+        additionalProperties: false,
       },
-      strict: false,
+      strict: true,
     });
   });
 

@@ -1,0 +1,115 @@
+/**
+ * 5 MB and 50 MB results (one JSON-RPC line each, arriving in 64 KB pieces) through the host: parsed in linear
+ * time, the model sees at most the budget plus a notice, the whole result is kept, and the model reads the rest
+ * through `read_stored_result` in its next turn. Budgets are set globally, per server, per tool and per turn.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { estimateTokens } from '../../src/content/estimate-tokens.js';
+import { DEFAULT_RESULT_TOKEN_BUDGET } from '../../src/content/output-budget.js';
+import type { AgentEvent } from '../../src/loop/events.js';
+import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
+import { hostConfig, stdioServer } from '../helpers/configs.js';
+import { parseCut } from '../content/notice.js';
+import { closeHosts, openFaultHost, resultText } from './fault-helpers.js';
+import { createTurnProvider, lastToolResults, toolCall } from './turn-provider.js';
+
+afterEach(closeHosts);
+
+const bigResult = fixtureServerPath('big-result');
+const allowBig = { permissions: { allow: ['big__*'], ask: [], deny: [] } };
+
+describe('very large tool results', () => {
+  for (const megabytes of [5, 50]) {
+    it(`shows the model ${megabytes} MB within the budget and lets it read the rest`, { timeout: 90_000 }, async () => {
+      const provider = createTurnProvider([
+        () => [toolCall('big', 'big__big_text', { megabytes })],
+        (request) => {
+          const cut = parseCut(resultText(lastToolResults(request)[0]!));
+          return [toolCall('read', 'read_stored_result', { id: cut.resultId, offset: cut.offset, length: 200 })];
+        },
+        () => [{ type: 'text', text: 'read it' }],
+      ]);
+      const host = await openFaultHost(hostConfig([stdioServer('big', [bigResult], { timeoutMs: 120_000 })], allowBig), {
+        provider,
+      });
+      const events: AgentEvent[] = [];
+      const started = performance.now();
+      const result = await host.run('fetch the big text', { onEvent: (event) => events.push(event) });
+      const elapsed = performance.now() - started;
+      console.info(
+        `${megabytes} MB result: run took ${Math.round(elapsed)} ms; calls took ${events.flatMap((event) => (event.type === "tool-call-end" ? [event.durationMs] : [])).join(", ")} ms`,
+      );
+      expect(result.stopReason).toBe('end');
+      expect(result.text).toBe('read it');
+
+      const ends = events.filter((event) => event.type === 'tool-call-end');
+      expect(ends.map((event) => event.outcome)).toEqual(['ok', 'ok']);
+      const raw = ends[0]!.rawResult as { content: Array<{ text: string }> };
+      const original = raw.content[0]!.text;
+      expect(original.length).toBe(megabytes * 1024 * 1024);
+
+      // What the model was shown: the budget, head and tail, and a notice naming the stored copy.
+      const shown = resultText(lastToolResults(provider.requests[1]!)[0]!);
+      expect(estimateTokens(shown)).toBeLessThanOrEqual(DEFAULT_RESULT_TOKEN_BUDGET);
+      const cut = parseCut(shown);
+      expect(original.startsWith(cut.head)).toBe(true);
+      expect(original.endsWith(cut.tail)).toBe(true);
+      expect(cut.omittedCharacters).toBe(original.length - cut.head.length - cut.tail.length);
+      expect(provider.requests[1]!.tools.map((tool) => tool.name)).toContain('read_stored_result');
+
+      // The next turn read a slice of the full result back.
+      const read = lastToolResults(provider.requests[2]!)[0]!;
+      expect(read.isError).toBe(false);
+      const slice = resultText(read).split('\n').slice(1).join('\n');
+      expect(slice).toBe(original.slice(cut.offset, (cut.offset as number) + 200));
+      // Linear parsing keeps even 50 MB well inside this bound on a loaded machine.
+      expect(elapsed).toBeLessThan(60_000);
+    });
+  }
+});
+
+describe('output budget settings', () => {
+  it('applies the global, per-server, per-tool and per-turn budgets', async () => {
+    const provider = createTurnProvider([
+      () => [1, 2, 3].map((index) => toolCall(`c${index}`, 'global__big_text', { megabytes: 0.05 })),
+      () => [{ type: 'text', text: 'done' }],
+    ]);
+    const big = (name: string, extra = {}) => stdioServer(name, [bigResult], extra);
+    const host = await openFaultHost(
+      hostConfig(
+        [
+          big('global'),
+          big('server', { maxResultTokens: 1_000 }),
+          big('tool', { maxResultTokens: 1_000, tools: { big_text: { maxResultTokens: 500 } } }),
+        ],
+        { maxResultTokens: 2_000, maxTurnResultTokens: 3_000, permissions: { allow: ['global__*'], ask: [], deny: [] } },
+      ),
+      { provider },
+    );
+    // About 13,000 tokens each, so every budget cuts.
+    const shownTokens = async (server: string) => {
+      const call = await host.callTool(`${server}__big_text`, { megabytes: 0.05 });
+      expect(call.outcome).toBe('ok');
+      const text = resultText(call.result);
+      expect(parseCut(text).omittedCharacters).toBeGreaterThan(0);
+      return estimateTokens(text);
+    };
+    const [global, server, tool] = await Promise.all([shownTokens('global'), shownTokens('server'), shownTokens('tool')]);
+    expect(global).toBeLessThanOrEqual(2_000);
+    expect(global).toBeGreaterThan(1_500);
+    expect(server).toBeLessThanOrEqual(1_000);
+    expect(server).toBeGreaterThan(750);
+    expect(tool).toBeLessThanOrEqual(500);
+    expect(tool).toBeGreaterThan(350);
+
+    // Three results in one turn share the turn's 3,000 tokens.
+    const result = await host.run('three at once');
+    expect(result.stopReason).toBe('end');
+    const shown = lastToolResults(provider.requests[1]!).map((entry) => estimateTokens(resultText(entry)));
+    expect(shown).toHaveLength(3);
+    for (const tokens of shown) {
+      expect(tokens).toBeLessThanOrEqual(1_000);
+      expect(tokens).toBeGreaterThan(750);
+    }
+  });
+});

@@ -1,0 +1,32 @@
+/** 200 `tools/list_changed` in 100 ms cost at most two re-listings: one in flight and one trailing. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
+import { hostConfig, stdioServer } from '../helpers/configs.js';
+import { closeHosts, openFaultHost, resultText, waitUntil } from './fault-helpers.js';
+
+afterEach(closeHosts);
+
+describe('a storm of list_changed notifications', () => {
+  it('re-lists the tools at most twice', async () => {
+    const host = await openFaultHost(hostConfig([stdioServer('storm', [fixtureServerPath('list-changed-storm')])]));
+    const counts = async () =>
+      JSON.parse(resultText((await host.callTool('storm__list_count', {})).result)) as {
+        toolsListRequests: number;
+        toolsListRequestsSinceStorm: number;
+        notificationsSent: number;
+      };
+    expect((await counts()).toolsListRequests).toBe(1);
+
+    const storm = await host.callTool('storm__storm', { count: 200, durationMs: 100 });
+    expect(resultText(storm.result)).toMatch(/^sent 200 notifications\/tools\/list_changed in \d+ ms$/);
+    // Let every re-listing the storm caused arrive, then wait a little longer for any late one.
+    await waitUntil(async () => (await counts()).toolsListRequestsSinceStorm >= 1, 'a re-listing after the storm');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const after = await counts();
+    console.info(`200 list_changed → ${after.toolsListRequestsSinceStorm} re-listing(s)`);
+    expect(after.notificationsSent).toBe(200);
+    expect(after.toolsListRequestsSinceStorm).toBeGreaterThanOrEqual(1);
+    expect(after.toolsListRequestsSinceStorm).toBeLessThanOrEqual(2);
+    expect(host.servers()[0]).toMatchObject({ state: 'connected', toolCount: 2 });
+  });
+});
