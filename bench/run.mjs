@@ -66,8 +66,12 @@ const run = async (name, title, runtime, benchmark) => {
   if (!only.includes(name)) return;
   log(`\n${title} …`);
   const started = performance.now();
+  const loadAverageBefore = loadavg()[0];
   const section = await benchmark();
   section.runtime = runtime;
+  // The 1-minute load average before and after: on a shared machine, what else was running.
+  section.loadAverage = [loadAverageBefore, loadavg()[0]];
+  section.cpus = cpus().length;
   section.seconds = (performance.now() - started) / 1000;
   sections.push(section);
   log(`\n${sectionMarkdown(section)}\n\n(${section.seconds.toFixed(0)} s)`);

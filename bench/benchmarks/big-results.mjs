@@ -58,7 +58,7 @@ export async function runBigResults({ node, repetitions, sizes, log }) {
   return {
     id: 'big-results',
     title: '5. Big results',
-    what: `One call of \`big(N)\` (N × 1,048,576 characters of text in one content block) over stdio after a small warm-up call, one fresh process per measurement, ${repetitions} repetitions. Peak RSS is the process's maximum resident set (\`process.resourceUsage().maxRSS\`); growth is that peak less the RSS just before the call. "vs linear" divides by the ${smallest} MB figure of the same repetition scaled by size.`,
+    what: `One call of \`big(N)\` (N × 1,048,576 characters of text in one content block) over stdio after a small warm-up call, one fresh process per measurement, ${repetitions} repetitions. Peak RSS is the process's maximum resident set (\`process.resourceUsage().maxRSS\`, read after the client has closed); growth is that peak less the RSS just before the call. "vs linear" divides by the ${smallest} MB figure of the same repetition scaled by size.`,
     columns: [
       'client',
       'size',

@@ -71,7 +71,7 @@ export async function runPerCallOverhead({ node, repetitions, calls, warmupCalls
   return {
     id: 'per-call-overhead',
     title: '1. Per-call overhead',
-    what: `${calls.toLocaleString('en')} sequential calls of a trivial \`echo\` tool after ${warmupCalls} warm-up calls, one fresh process per measurement; latency of each call in ms. mcp-host goes through \`Host.callTool\` (route, authorise, call with timeout, map and budget, record); the baseline is the raw v2 SDK \`Client.callTool\` on the SDK's own transports.`,
+    what: `${calls.toLocaleString('en')} sequential calls of a trivial \`echo\` tool after ${warmupCalls} warm-up calls, one fresh process per measurement; latency of each call in ms. mcp-host goes through \`Host.callTool\` (route; authorise against the permission rules, server trust, annotations, its trust store and the hidden-content check; call with a timeout; map the result and apply the output budget; write the JSONL audit record), with a throw-away state folder of its own; the baseline is the raw v2 SDK \`Client.callTool\` on the SDK's own transports.`,
     columns: ['transport', 'client', 'p50 ms', 'p99 ms', 'p50 vs raw SDK', 'p99 vs raw SDK'],
     rows,
     targets,

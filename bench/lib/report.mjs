@@ -15,10 +15,13 @@ export function targetsTable(sections) {
 }
 
 export function sectionMarkdown(section) {
+  const load = section.loadAverage
+    ? ` Load average (1 min) ${figure(section.loadAverage[0])} before and ${figure(section.loadAverage[1])} after, on ${section.cpus} cores.`
+    : '';
   const parts = [
     `## ${section.title}`,
     '',
-    `Runtime: ${section.runtime}.`,
+    `Runtime: ${section.runtime}.${load}`,
     '',
     section.what,
     '',

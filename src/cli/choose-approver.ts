@@ -5,15 +5,15 @@
 
 import type { Approver } from '../policy/approver.js';
 import { createHeadlessApprover } from '../policy/headless-approver.js';
-import { createTerminalApprover } from '../policy/terminal-approver.js';
+import { createTerminalApprover, type SharedLinePrompter } from '../policy/terminal-approver.js';
 import { createYesApprover, YES_MODE_NOTICE } from '../policy/yes-approver.js';
 import { writeError } from './output.js';
 
-export function chooseApprover(options: { yes?: boolean }): Approver {
+export function chooseApprover(options: { yes?: boolean }, prompter?: SharedLinePrompter): Approver {
   if (options.yes) {
     writeError(`mcp-host: ${YES_MODE_NOTICE}`);
     return createYesApprover({ onNotice: (message) => writeError(`mcp-host: ${message}`) });
   }
-  if (process.stdin.isTTY) return createTerminalApprover({ input: process.stdin, output: process.stderr });
+  if (process.stdin.isTTY) return createTerminalApprover({ input: process.stdin, output: process.stderr, prompter });
   return createHeadlessApprover();
 }

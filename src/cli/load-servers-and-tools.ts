@@ -6,8 +6,10 @@ import type { LoadedServersAndTools, LoadServersAndToolsOptions } from './comman
 
 export async function loadServersAndTools(options: LoadServersAndToolsOptions): Promise<LoadedServersAndTools> {
   const config = await loadConfig({ configPath: options.configPath });
+  // The trust store keeps approvals per config file: the command must look where a run of this config would.
+  const configFile = config.file === undefined ? {} : { configFile: config.file };
   if (!options.listTools) {
-    return { servers: config.servers.map((server) => ({ config: server })), secrets: config.secrets };
+    return { servers: config.servers.map((server) => ({ config: server })), secrets: config.secrets, ...configFile };
   }
   const wanted = config.servers.filter(
     (server) => !server.disabled && (options.serverNames === undefined || options.serverNames.includes(server.name)),
@@ -27,6 +29,7 @@ export async function loadServersAndTools(options: LoadServersAndToolsOptions): 
         };
       }),
       secrets: config.secrets,
+      ...configFile,
     };
   } finally {
     await Promise.all(connected.connections.map((connection) => connection.close()));

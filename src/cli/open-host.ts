@@ -35,9 +35,9 @@ export async function openHost(options: CommonOptions, extra: Partial<HostOption
     baseUrl: options.baseUrl,
     toolTimeoutMs: options.timeout,
     stateDir: options.stateDir,
-    approver: chooseApprover(options),
     onDiagnostic: (message) => writeError(`mcp-host: ${message}`),
     ...extra,
+    approver: extra.approver ?? chooseApprover(options),
   });
   if (!host.config.file && host.config.servers.length === 0) {
     writeError(

@@ -11,6 +11,7 @@ import { resolveStateDir } from '../config/state-dir.js';
 import type { HostConfig, ServerConfig } from '../config/types.js';
 import type { ServerConnection } from '../connections/server-connection.js';
 import { applyOutputBudget, DEFAULT_RESULT_TOKEN_BUDGET } from '../content/output-budget.js';
+import { showRaw } from '../policy/hidden-content.js';
 import type { LlmProvider } from '../providers/types.js';
 import type { ClientRequestApprover } from './client-request-approver.js';
 import { auditClientRequests, type ClientRequestRecorder } from './client-request-audit.js';
@@ -138,7 +139,7 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
         if (url) {
           client.setNotificationHandler('notifications/elicitation/complete', (notification) => {
             diagnostic(
-              `server "${serverName}" says the URL elicitation ${notification.params.elicitationId} is complete`,
+              `server "${serverName}" says the URL elicitation ${showRaw(notification.params.elicitationId)} is complete`,
             );
           });
         }

@@ -34,6 +34,8 @@ export interface TerminalClientFeatures {
   allowSampling: boolean;
   onServerLog?: (entry: ServerLogEntry) => void;
   onProgress?: (update: ToolProgressUpdate) => void;
+  /** The one reader of the terminal, to share with the tool-call approver (undefined when not interactive). */
+  prompter?: LinePrompter;
   /** Stops reading the terminal. */
   close(): void;
 }
@@ -56,6 +58,7 @@ export function createTerminalClientFeatures(options: TerminalClientFeaturesOpti
   let prompter: LinePrompter | undefined;
   if (options.interactive) prompter = createLinePrompter({ input: options.input, output: options.output });
   return {
+    ...(prompter ? { prompter } : {}),
     ...(prompter
       ? {
           clientRequestApprover: createTerminalClientRequestApprover({

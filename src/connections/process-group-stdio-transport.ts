@@ -15,6 +15,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { LineSplitter } from './line-splitter.js';
+import { trackServerProcess, untrackServerProcess } from './server-process-registry.js';
 import { StderrRing } from './stderr-ring.js';
 
 /** A single protocol message larger than this is refused (the connection is closed with an error). */
@@ -119,27 +120,35 @@ export class ProcessGroupStdioTransport implements Transport {
     }).catch((error: unknown) => {
       // Nothing was started (command not found…): there is no process to wait for or stop.
       this.child = undefined;
+      this.exited = undefined;
       throw error;
     });
+    trackServerProcess(this);
     child.once('close', () => this.markClosed());
   }
 
   private handleLine(line: string): void {
     if (line.trim() === '') return;
-    let message: JSONRPCMessage;
-    try {
-      message = deserializeMessage(line);
-    } catch {
-      this.noiseLines += 1;
-      if (this.noiseLines <= MAX_NOISE_REPORTS) {
-        const shown = line.length > 200 ? `${line.slice(0, 200)}…` : line;
-        this.options.onDiagnostic?.(`wrote a non-protocol line to stdout (ignored): ${JSON.stringify(shown)}`);
-      } else if (this.noiseLines === MAX_NOISE_REPORTS + 1) {
-        this.options.onDiagnostic?.('keeps writing non-protocol lines to stdout; further ones are ignored silently');
-      }
+    const message = parseMessage(line);
+    if (message) {
+      this.onmessage?.(message);
       return;
     }
-    this.onmessage?.(message);
+    // Text written without a newline (`Starting…`) glues itself to the next message: keep the message.
+    const start = line.indexOf('{"jsonrpc"', 1);
+    const glued = start > 0 ? parseMessage(line.slice(start)) : undefined;
+    this.reportNoise(glued ? line.slice(0, start) : line);
+    if (glued) this.onmessage?.(glued);
+  }
+
+  private reportNoise(text: string): void {
+    this.noiseLines += 1;
+    if (this.noiseLines <= MAX_NOISE_REPORTS) {
+      const shown = text.length > 200 ? `${text.slice(0, 200)}…` : text;
+      this.options.onDiagnostic?.(`wrote non-protocol output to stdout (ignored): ${JSON.stringify(shown)}`);
+    } else if (this.noiseLines === MAX_NOISE_REPORTS + 1) {
+      this.options.onDiagnostic?.('keeps writing non-protocol output to stdout; further ones are ignored silently');
+    }
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
@@ -172,6 +181,7 @@ export class ProcessGroupStdioTransport implements Transport {
     }
     // The leader is gone; anything it left in its group (a grandchild of a wrapper) goes too.
     this.signalGroup('SIGKILL');
+    untrackServerProcess(this);
     this.markClosed();
   }
 
@@ -196,6 +206,14 @@ export class ProcessGroupStdioTransport implements Transport {
     this.child?.stdout.destroy();
     this.child?.stderr.destroy();
     this.onclose?.();
+  }
+}
+
+function parseMessage(line: string): JSONRPCMessage | undefined {
+  try {
+    return deserializeMessage(line);
+  } catch {
+    return undefined;
   }
 }
 

@@ -20,6 +20,9 @@ import { SingleFlight } from './single-flight.js';
 /** How long `initialize` (spawn included) may take before the server is reported as failed. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 
+/** Quiet time after the latest `list_changed` before the trailing re-listing of a burst. */
+export const LIST_CHANGED_SETTLE_MS = 100;
+
 export type ServerState = 'idle' | 'connecting' | 'connected' | 'restarting' | 'failed' | 'crashed' | 'closed';
 
 export interface ServerStatus {
@@ -70,7 +73,11 @@ export class ServerConnection {
   private restarts = 0;
   private restarting?: Promise<boolean>;
   private restartTimer?: NodeJS.Timeout;
-  private readonly toolRefresh = new SingleFlight(() => this.fetchTools());
+  // A re-listing at once, then one more after a storm of `list_changed` has passed.
+  private readonly toolRefresh = new SingleFlight(() => this.fetchTools(), {
+    settleMs: LIST_CHANGED_SETTLE_MS,
+    maxWaitMs: 1_000,
+  });
 
   constructor(
     readonly config: ServerConfig,

@@ -35,6 +35,11 @@ export interface CallDutiesOptions {
    * under secret-looking keys are added as calls are authorised; see `rememberArgumentSecrets`.
    */
   secrets?: string[];
+  /**
+   * The host's own read-only tools (reading a stored result, listing and reading a server's resources) run no
+   * server tool code: their read-only annotation is believed whatever the server's trust. Rules still apply.
+   */
+  isHostTool?: (name: string) => boolean;
 }
 
 /** The loop's context plus the id of the call (added by `withCallId`; the loop hands the context on untouched). */
@@ -74,8 +79,14 @@ export function serverConfigOf(config: HostConfig, server: string): ServerConfig
  * A tool no configured server owns is the host's own (`read_stored_result`): it is as trusted as the host, so
  * its annotations count and a read-only one runs without asking. Every other tool has its server's trust.
  */
-function trustOf(entry: CatalogEntry, server: ServerConfig | undefined): ServerTrust {
-  if (server === undefined && entry.tool.annotations?.readOnlyHint === true) return 'trusted';
+function trustOf(
+  entry: CatalogEntry,
+  server: ServerConfig | undefined,
+  isHostTool?: (name: string) => boolean,
+): ServerTrust {
+  if ((server === undefined || isHostTool?.(entry.name)) && entry.tool.annotations?.readOnlyHint === true) {
+    return 'trusted';
+  }
   return server?.trust ?? 'untrusted';
 }
 
@@ -101,7 +112,7 @@ export function createAuthorise(options: CallDutiesOptions, audit: () => AuditRe
     const call = toAuthorize(entry, args, (context as HostCallContext).callId);
     const authorization = await authorizeToolCall({
       call,
-      trust: trustOf(entry, server),
+      trust: trustOf(entry, server, options.isHostTool),
       rules: options.config.permissions,
       approver: options.approver,
       remembered: options.trustStore,
@@ -131,7 +142,11 @@ function notRunAuthorization(reason: string): Authorization {
   };
 }
 
-export function createRecord(config: HostConfig, audit: () => AuditRecorder, secrets: readonly string[] = config.secrets) {
+export function createRecord(
+  config: HostConfig,
+  audit: () => AuditRecorder,
+  secrets: readonly string[] = config.secrets,
+) {
   return async (record: CallRecord): Promise<void> => {
     const entry = record.entry;
     const call: ToolCallToAuthorize = entry

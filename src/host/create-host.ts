@@ -249,17 +249,14 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     onDiagnostic: diagnostic,
   });
 
-  const listedTools = new Map(connected.tools.map(({ server, tools }) => [server, tools]));
   live = new LiveCatalog(connections, {
     review: createToolReview({
       config,
       trustStore: state.trustStore,
       approver,
       audit: () => audit,
-      otherToolNames: (server) =>
-        [...listedTools]
-          .filter(([name]) => name !== server)
-          .flatMap(([name, tools]) => tools.map((tool) => `${name}__${tool.name}`)),
+      // The listings as they are now (after any list_changed), not as they were at start-up.
+      otherToolNames: (server) => live?.listedToolNames(server) ?? [],
       onNotice: diagnostic,
     }),
     extraEntries: () => [...(storedAnything ? [hostToolEntry] : []), ...resourceToolEntries()],
@@ -275,6 +272,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   }
 
   const duties = (initiator: CallDutiesOptions['initiator']): CallDutiesOptions => ({
+    isHostTool: (name) => hostTools.has(name),
     config,
     approver,
     trustStore: state.trustStore,
@@ -288,6 +286,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const makeExecutor = (initiator: CallDutiesOptions['initiator']) =>
     createToolCallExecutor({
       catalog: catalogNow,
+      describeMissing: (name) => live?.describeMissing(name),
       server: (name) => connections.get(name),
       callOptions: (entry) => ({
         ...callSettings(config, entry, options.toolTimeoutMs),

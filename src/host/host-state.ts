@@ -38,7 +38,8 @@ export function openHostState(
   onDiagnostic: (message: string) => void,
 ): HostState {
   const stateDir = ensureStateDir(resolveStateDir({ flag: options.stateDir, env, cwd }));
-  const trustStore = options.trustStore ?? TrustStore.inStateDir(stateDir);
+  // Approvals are kept per config file, so two projects that both name a server `fs` do not undo each other's.
+  const trustStore = options.trustStore ?? TrustStore.inStateDir(stateDir, { scope: config.file ?? '' });
   const audit =
     options.auditSink === false
       ? createMemoryAuditSink()

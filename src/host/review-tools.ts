@@ -1,16 +1,18 @@
 /**
  * Pinning at the catalog's door: each time a server's tools are listed (start-up, `list_changed`,
  * a restart), the trust store decides which the model may see. New or changed definitions wait
- * for approval; what is withheld is said on stderr and recorded.
+ * for approval; what is withheld is said on stderr and recorded, and explained to a model that
+ * calls such a tool by name anyway.
  */
 import type { Tool } from '@modelcontextprotocol/client';
 import type { AuditRecorder } from '../audit/audit-recorder.js';
 import { assignToolNames } from '../catalog/tool-naming.js';
 import type { HostConfig } from '../config/types.js';
-import type { Approver } from '../policy/approver.js';
+import { type Approver, trustApproveCommand, type WithholdReason } from '../policy/approver.js';
 import { reviewServerTools } from '../policy/review-server-tools.js';
 import type { TrustStore } from '../policy/trust-store.js';
 import { serverConfigOf } from './call-duties.js';
+import type { ReviewedTools } from './live-catalog.js';
 
 export interface ReviewToolsOptions {
   config: HostConfig;
@@ -23,9 +25,9 @@ export interface ReviewToolsOptions {
 }
 
 export function createToolReview(options: ReviewToolsOptions) {
-  return async (server: string, tools: Tool[]): Promise<Tool[]> => {
+  return async (server: string, tools: Tool[]): Promise<ReviewedTools> => {
     const config = serverConfigOf(options.config, server);
-    if (!config) return tools;
+    if (!config) return { exposed: tools };
     const named = assignToolNames(tools.map((tool) => ({ server, tool: tool.name })));
     const byOriginal = new Map(tools.map((tool) => [tool.name, tool]));
     const review = await reviewServerTools({
@@ -38,6 +40,30 @@ export function createToolReview(options: ReviewToolsOptions) {
       onNotice: options.onNotice,
       onTrustChange: (change) => void options.audit().trustChange(change),
     });
-    return tools.filter((tool) => review.exposed.has(tool.name));
+    return {
+      exposed: tools.filter((tool) => review.exposed.has(tool.name)),
+      withheld: review.withheld.map((item) => ({
+        name: item.toolName,
+        explanation: explainWithheld(server, item.originalToolName, item.reason),
+      })),
+    };
   };
+}
+
+const WHY: Record<WithholdReason, (server: string) => string> = {
+  'definition-changed': () => 'its definition changed since the user approved it',
+  'tool-revoked': () => 'the user revoked it',
+  'new-tool-untrusted': (server) => `it appeared on the untrusted server ${server} after the server first started`,
+  'hidden-content': () => 'its definition hides content (escape codes, invisible text or instructions)',
+  'server-changed': (server) => `the server ${server} now runs a different command line or URL than the one approved`,
+  'server-revoked': (server) => `the user revoked the server ${server}`,
+};
+
+/** For the model (it follows "Unknown tool …"): why the tool is not offered, and what the user can do about it. */
+function explainWithheld(server: string, toolName: string, reason: WithholdReason): string {
+  const command =
+    reason === 'server-changed' || reason === 'server-revoked'
+      ? trustApproveCommand(server)
+      : trustApproveCommand(server, toolName);
+  return `it is withheld until the user approves it, because ${WHY[reason](server)}. The user can approve it with \`${command}\`; until then it cannot be called.`;
 }

@@ -54,6 +54,8 @@ export interface CallRecord {
 
 export interface ToolCallDependencies {
   catalog: () => ToolCatalog;
+  /** Why a name the catalog does not offer is missing, when known (e.g. withheld until the user approves it). */
+  describeMissing?: (name: string) => string | undefined;
   server: (name: string) => CallableServer | undefined;
   callOptions: (entry: CatalogEntry) => Omit<CallToolOptions, 'signal'>;
   hostTools?: ReadonlyMap<string, HostToolHandler>;
@@ -103,6 +105,8 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
     const parsed = parseToolArguments(call.argumentsText);
     const entry = dependencies.catalog().resolve(call.name);
     if (!entry) {
+      const why = dependencies.describeMissing?.(call.name);
+      if (why !== undefined) return done('invalid', errorText(`Unknown tool "${call.name}": ${why}`));
       const close = dependencies.catalog().suggest(call.name);
       const hint = close.length > 0 ? ` Did you mean: ${close.join(', ')}?` : ' Use one of the tools offered.';
       return done('invalid', errorText(`Unknown tool "${call.name}".${hint}`));

@@ -22,6 +22,18 @@ export interface TerminalApproverOptions {
   input: NodeJS.ReadableStream;
   /** Usually `process.stderr`, so answers never mix with output a script reads from stdout. */
   output: NodeJS.WritableStream;
+  /**
+   * A line reader shared with everything else that asks on the same terminal (sampling, elicitation). Two readers
+   * on one input would both receive every typed line, so an answer meant for one could be taken by the other.
+   */
+  prompter?: SharedLinePrompter;
+}
+
+/** The part of a shared line prompter the approver needs (see client-features/line-prompter.ts). */
+export interface SharedLinePrompter {
+  write(text: string): void;
+  ask(prompt: string, signal?: AbortSignal): Promise<string | undefined>;
+  exclusive<Result>(dialog: () => Promise<Result>): Promise<Result>;
 }
 
 export interface TerminalApprover extends Approver {
@@ -92,6 +104,32 @@ export function createTerminalApprover(options: TerminalApproverOptions): Termin
     return reader;
   };
 
+  const askShared = <Answer>(
+    shared: SharedLinePrompter,
+    view: string,
+    prompt: string,
+    choices: ReadonlyArray<Choice<Answer>>,
+    fallback: Answer,
+    signal: AbortSignal | undefined,
+  ): Promise<Answer> =>
+    shared.exclusive(async () => {
+      signal?.throwIfAborted();
+      if (closed) return fallback;
+      shared.write(view);
+      for (;;) {
+        const line = await shared.ask(prompt, signal);
+        if (line === undefined) {
+          shared.write('\n(no answer: input ended; taken as no)\n');
+          return fallback;
+        }
+        const typed = line.trim().toLowerCase();
+        const choice = choices.find((candidate) => candidate.keys.includes(typed));
+        if (choice !== undefined) return choice.answer;
+        const valid = choices.map((candidate) => candidate.keys[0]).join(', ');
+        shared.write(`Please answer ${valid} (you typed "${showRaw(line)}").\n`);
+      }
+    });
+
   const ask = <Answer>(
     view: string,
     prompt: string,
@@ -99,6 +137,7 @@ export function createTerminalApprover(options: TerminalApproverOptions): Termin
     fallback: Answer,
     signal: AbortSignal | undefined,
   ): Promise<Answer> => {
+    if (options.prompter) return askShared(options.prompter, view, prompt, choices, fallback, signal);
     const question = async (): Promise<Answer> => {
       signal?.throwIfAborted();
       if (closed) return fallback;

@@ -2,6 +2,11 @@
  * The trust store on disk: one small JSON file, replaced atomically (write a temporary file beside it, then
  * rename) so a crash mid-write leaves either the old approvals or the new ones, never half a file; mode 0600
  * because it records what the user approved.
+ *
+ * Version 2 keeps approvals per config file (a "scope"), because two projects may both name a server `fs` and
+ * run it with different folders: `servers` holds the approvals of configs given in code (scope `''`), and
+ * `scopes[<config file>].servers` those of each config file. A version 1 file (one `servers` map for everything)
+ * is read as the `''` scope, its entries marked `fromVersion1` so that other scopes can still accept them.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -10,7 +15,8 @@ import type { ToolDefinitionSnapshot } from './tool-definition.js';
 
 export const TRUST_STORE_FILE_NAME = 'trust.json';
 export const TRUST_STORE_FILE_MODE = 0o600;
-const FORMAT_VERSION = 1;
+const FORMAT_VERSION = 2;
+const PREVIOUS_FORMAT_VERSION = 1;
 
 /** How a tool or server came to be approved, for `mcp-host trust` and the audit log. */
 export type ApprovalOrigin = 'first-sight' | 'trusted-server' | 'user' | 'command-line';
@@ -35,15 +41,28 @@ export interface StoredServer {
   tools: Record<string, StoredTool>;
   /** Server tool names the user answered "always allow" for. */
   alwaysAllowed: string[];
+  /**
+   * Approved before approvals were kept per config file (read from a version 1 file): any scope whose server of
+   * this name has the same identity may use it, and copies it into its own scope on its first change.
+   */
+  fromVersion1?: true;
+}
+
+export interface StoredScope {
+  /** Keyed by the server's name in the config. */
+  servers: Record<string, StoredServer>;
 }
 
 export interface TrustStoreData {
   version: typeof FORMAT_VERSION;
+  /** The `''` scope: configs given in code, and everything approved before scopes existed. */
   servers: Record<string, StoredServer>;
+  /** Keyed by the config file's absolute path. */
+  scopes: Record<string, StoredScope>;
 }
 
 export function emptyTrustStoreData(): TrustStoreData {
-  return { version: FORMAT_VERSION, servers: {} };
+  return { version: FORMAT_VERSION, servers: {}, scopes: {} };
 }
 
 function corrupt(file: string, problem: string): Error {
@@ -71,25 +90,44 @@ export function readTrustStoreFile(file: string): TrustStoreData {
   } catch (error) {
     throw corrupt(file, `is not valid JSON (${(error as Error).message})`);
   }
-  if (!isRecord(data) || data.version !== FORMAT_VERSION || !isRecord(data.servers)) {
-    throw corrupt(file, `is not a version ${FORMAT_VERSION} trust store`);
+  if (!isRecord(data) || (data.version !== FORMAT_VERSION && data.version !== PREVIOUS_FORMAT_VERSION)) {
+    throw corrupt(file, `is not a version ${FORMAT_VERSION} (or ${PREVIOUS_FORMAT_VERSION}) trust store`);
   }
-  for (const [name, server] of Object.entries(data.servers)) {
+  if (!isRecord(data.servers)) throw corrupt(file, 'has no "servers" object');
+  checkServers(file, data.servers, '');
+  if (data.version === PREVIOUS_FORMAT_VERSION) {
+    const servers = data.servers as Record<string, StoredServer>;
+    for (const server of Object.values(servers)) server.fromVersion1 = true;
+    return { version: FORMAT_VERSION, servers, scopes: {} };
+  }
+  if (!isRecord(data.scopes)) throw corrupt(file, 'has no "scopes" object');
+  for (const [scope, entry] of Object.entries(data.scopes)) {
+    // The '' scope lives in the top-level "servers"; a second place for it would be ambiguous.
+    if (scope === '' || !isRecord(entry) || !isRecord(entry.servers)) {
+      throw corrupt(file, `has a damaged scope "${scope}"`);
+    }
+    checkServers(file, entry.servers, scope);
+  }
+  return data as unknown as TrustStoreData;
+}
+
+function checkServers(file: string, servers: Record<string, unknown>, scope: string): void {
+  const where = scope === '' ? '' : ` in scope "${scope}"`;
+  for (const [name, server] of Object.entries(servers)) {
     if (
       !isRecord(server) ||
       typeof server.identity !== 'string' ||
       !isRecord(server.tools) ||
       !Array.isArray(server.alwaysAllowed)
     ) {
-      throw corrupt(file, `has a damaged entry for server "${name}"`);
+      throw corrupt(file, `has a damaged entry for server "${name}"${where}`);
     }
     for (const [toolName, tool] of Object.entries(server.tools)) {
       if (!isRecord(tool) || typeof tool.fingerprint !== 'string' || !isRecord(tool.definition)) {
-        throw corrupt(file, `has a damaged entry for tool "${toolName}" of server "${name}"`);
+        throw corrupt(file, `has a damaged entry for tool "${toolName}" of server "${name}"${where}`);
       }
     }
   }
-  return data as unknown as TrustStoreData;
 }
 
 /** Replaces the file atomically with mode 0600. */

@@ -3,6 +3,12 @@
  * line or URL) and the fingerprint and definition of every approved tool, plus the tools the user chose to always
  * allow. This is the memory that defeats rug pulls: a tool that changes after approval no longer matches its pin.
  *
+ * Approvals belong to one config (a "scope": the config file's path, or `''` for a config given in code), so two
+ * projects whose configs both name a server `fs` with different folders keep one approval each instead of taking
+ * turns at "server changed". Approvals made before scopes existed (a version 1 file) are offered to every scope
+ * whose server of that name runs the same command line or URL, and copied into the scope when it first changes
+ * anything.
+ *
  * Every change is saved at once. The file is read again whenever another process (e.g. `mcp-host trust revoke`
  * in a second terminal) has changed it, and again right before each change, so two hosts sharing a state folder
  * lose nothing but a simultaneous write.
@@ -22,6 +28,7 @@ import {
   type ApprovalOrigin,
   emptyTrustStoreData,
   readTrustStoreFile,
+  type StoredServer,
   TRUST_STORE_FILE_NAME,
   type TrustStoreData,
   writeTrustStoreFile,
@@ -57,41 +64,67 @@ export interface RememberedApprovals {
   setAlwaysAllowed(serverName: string, toolName: string, allowed?: boolean): void;
 }
 
+export interface TrustStoreOptions {
+  /**
+   * The config the approvals belong to: the config file's absolute path (`HostConfig.file`), or `''` (the
+   * default) for a config given in code. The host and `mcp-host trust` must agree on it for the same config.
+   */
+  scope?: string;
+}
+
 export class TrustStore implements RememberedApprovals {
+  readonly scope: string;
   private data: TrustStoreData;
   private loadedVersion = '';
+  /** The identity (command line or URL hash) each server name has under this scope's config, once seen. */
+  private readonly identities = new Map<string, string>();
 
-  private constructor(readonly file: string | undefined) {
+  private constructor(
+    readonly file: string | undefined,
+    options: TrustStoreOptions,
+  ) {
+    this.scope = options.scope ?? '';
     this.data = emptyTrustStoreData();
     this.reloadIfChanged();
   }
 
   /** Opens (or starts) the store in `file`. Throws an error naming the file when it is damaged. */
-  static open(file: string): TrustStore {
-    return new TrustStore(file);
+  static open(file: string, options: TrustStoreOptions = {}): TrustStore {
+    return new TrustStore(file, options);
   }
 
   /** `trust.json` in the state folder (create the folder first with `ensureStateDir`). */
-  static inStateDir(stateDir: string): TrustStore {
-    return new TrustStore(path.join(stateDir, TRUST_STORE_FILE_NAME));
+  static inStateDir(stateDir: string, options: TrustStoreOptions = {}): TrustStore {
+    return new TrustStore(path.join(stateDir, TRUST_STORE_FILE_NAME), options);
   }
 
   /** A store that forgets everything when the process ends (tests; library use without a state folder). */
-  static inMemory(): TrustStore {
-    return new TrustStore(undefined);
+  static inMemory(options: TrustStoreOptions = {}): TrustStore {
+    return new TrustStore(undefined, options);
+  }
+
+  /**
+   * Tells the store what each server of this scope's config runs, so approvals kept from before scopes are
+   * offered only to a server with the same command line or URL (`checkServer` does this for one server). Call it
+   * before `list` when the config is at hand.
+   */
+  useConfiguredServers(servers: readonly ServerConfig[]): void {
+    for (const server of servers) this.identities.set(server.name, serverIdentity(server).hash);
   }
 
   checkServer(server: ServerConfig): ServerCheck {
     this.reloadIfChanged();
-    const stored = this.data.servers[server.name];
+    const identity = serverIdentity(server).hash;
+    this.identities.set(server.name, identity);
+    const stored = this.entryOf(this.data, server.name);
     if (stored === undefined) return 'new';
     if (stored.state === 'revoked') return 'revoked';
-    return stored.identity === serverIdentity(server).hash ? 'known' : 'changed';
+    return stored.identity === identity ? 'known' : 'changed';
   }
 
   checkTool(serverName: string, tool: PinnableTool): ToolCheck {
     this.reloadIfChanged();
-    const stored = this.data.servers[serverName]?.tools[tool.name];
+    const stored = ownValue(this.entryOf(this.data, serverName)?.tools, tool.name);
     if (stored === undefined) return 'new';
     if (stored.state === 'revoked') return 'revoked';
     return stored.fingerprint === fingerprintDefinition(tool) ? 'approved' : 'changed';
@@ -100,7 +133,7 @@ export class TrustStore implements RememberedApprovals {
   /** The definition last approved (also after a revoke), to diff against. */
   approvedDefinition(serverName: string, toolName: string): ToolDefinitionSnapshot | undefined {
     this.reloadIfChanged();
-    return this.data.servers[serverName]?.tools[toolName]?.definition;
+    return ownValue(this.entryOf(this.data, serverName)?.tools, toolName)?.definition;
   }
 
   /**
@@ -110,16 +143,19 @@ export class TrustStore implements RememberedApprovals {
    */
   approveServer(server: ServerConfig, by: ApprovalOrigin = 'user'): void {
     const identity = serverIdentity(server).hash;
+    this.identities.set(server.name, identity);
     this.mutate((data) => {
-      const stored = data.servers[server.name];
+      const stored = this.entryToChange(data, server.name);
       const sameProgram = stored !== undefined && stored.identity === identity && stored.state === 'approved';
-      data.servers[server.name] = {
+      this.ownServers(data)[server.name] = {
         state: 'approved',
         identity,
         approvedAt: new Date().toISOString(),
         approvedBy: by,
         tools: stored?.tools ?? {},
         alwaysAllowed: sameProgram ? stored.alwaysAllowed : [],
+        // Still the program approved before scopes existed, so other scopes may go on accepting it.
+        ...(stored?.fromVersion1 === true && stored.identity === identity ? { fromVersion1: true as const } : {}),
       };
     });
   }
@@ -128,13 +164,13 @@ export class TrustStore implements RememberedApprovals {
   approveTool(serverName: string, tool: PinnableTool, by: ApprovalOrigin = 'user'): void {
     const fingerprint = fingerprintDefinition(tool);
     this.mutate((data) => {
-      const server = data.servers[serverName];
+      const server = this.entryToChange(data, serverName);
       if (server === undefined) {
         throw new Error(
           `Cannot approve tool ${tool.name}: server ${serverName} is not in the trust store; approve the server first.`,
         );
       }
-      const previous = server.tools[tool.name];
+      const previous = ownValue(server.tools, tool.name);
       if (previous !== undefined && previous.fingerprint !== fingerprint) {
         // "Always allow" was said about the old definition.
         server.alwaysAllowed = server.alwaysAllowed.filter((name) => name !== tool.name);
@@ -156,7 +192,7 @@ export class TrustStore implements RememberedApprovals {
   revoke(serverName: string, toolName?: string): boolean {
     let found = false;
     this.mutate((data) => {
-      const server = data.servers[serverName];
+      const server = this.entryToChange(data, serverName);
       if (server === undefined) return;
       if (toolName === undefined) {
         found = true;
@@ -165,7 +201,7 @@ export class TrustStore implements RememberedApprovals {
         server.alwaysAllowed = [];
         return;
       }
-      const tool = server.tools[toolName];
+      const tool = ownValue(server.tools, toolName);
       if (tool === undefined) return;
       found = true;
       tool.state = 'revoked';
@@ -176,23 +212,30 @@ export class TrustStore implements RememberedApprovals {
 
   isAlwaysAllowed(serverName: string, toolName: string): boolean {
     this.reloadIfChanged();
-    const server = this.data.servers[serverName];
+    const server = this.entryOf(this.data, serverName);
     return server?.state === 'approved' && server.alwaysAllowed.includes(toolName);
   }
 
   /** Remembers (or forgets) an "always allow" answer; ignored for a server not in the store. */
   setAlwaysAllowed(serverName: string, toolName: string, allowed = true): void {
     this.mutate((data) => {
-      const server = data.servers[serverName];
+      const server = this.entryToChange(data, serverName);
       if (server === undefined) return;
       const others = server.alwaysAllowed.filter((name) => name !== toolName);
       server.alwaysAllowed = allowed ? [...others, toolName].sort() : others;
     });
   }
 
+  /** The approvals in force for this scope (its own, and those it accepts from before scopes existed). */
   list(): TrustedServerEntry[] {
     this.reloadIfChanged();
-    return Object.entries(this.data.servers)
+    const inForce = new Map<string, StoredServer>();
+    for (const name of Object.keys(this.data.servers)) {
+      const entry = this.entryOf(this.data, name);
+      if (entry !== undefined) inForce.set(name, entry);
+    }
+    for (const [name, entry] of Object.entries(this.ownServers(this.data, false) ?? {})) inForce.set(name, entry);
+    return [...inForce]
       .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0))
       .map(([name, server]) => ({
         name,
@@ -214,9 +257,54 @@ export class TrustStore implements RememberedApprovals {
       }));
   }
 
+  /** This scope's own servers; created in the data unless `create` is false. */
+  private ownServers(data: TrustStoreData): Record<string, StoredServer>;
+  private ownServers(data: TrustStoreData, create: false): Record<string, StoredServer> | undefined;
+  private ownServers(data: TrustStoreData, create = true): Record<string, StoredServer> | undefined {
+    if (this.scope === '') return data.servers;
+    const existing = ownValue(data.scopes, this.scope);
+    if (existing !== undefined || !create) return existing?.servers;
+    const scope = { servers: {} };
+    data.scopes[this.scope] = scope;
+    return scope.servers;
+  }
+
+  /** The entry in force for `name` here: this scope's own, else one from before scopes that it accepts. */
+  private entryOf(data: TrustStoreData, name: string): StoredServer | undefined {
+    return ownValue(this.ownServers(data, false), name) ?? this.inherited(data, name);
+  }
+
+  /**
+   * An approval from before scopes existed that this scope accepts: its identity matches this scope's server of
+   * that name. Before that server has been seen (a direct call without `checkServer`), it stands, as it did then.
+   */
+  private inherited(data: TrustStoreData, name: string): StoredServer | undefined {
+    if (this.scope === '' || ownValue(this.ownServers(data, false), name) !== undefined) return undefined;
+    const entry = ownValue(data.servers, name);
+    if (entry?.fromVersion1 !== true) return undefined;
+    const identity = this.identities.get(name);
+    return identity === undefined || identity === entry.identity ? entry : undefined;
+  }
+
+  /** This scope's own entry for a change, copying an accepted one from before scopes into the scope first. */
+  private entryToChange(data: TrustStoreData, name: string): StoredServer | undefined {
+    const own = ownValue(this.ownServers(data, false), name);
+    if (own !== undefined) return own;
+    const inherited = this.inherited(data, name);
+    if (inherited === undefined) return undefined;
+    const { fromVersion1: _, ...copy } = structuredClone(inherited);
+    this.ownServers(data)[name] = copy;
+    return copy;
+  }
+
   private mutate(change: (data: TrustStoreData) => void): void {
     // Start from what is on disk now, so a change made by another process in the meantime is kept.
     if (this.file !== undefined) this.data = readTrustStoreFile(this.file);
+    // The first change in a scope takes over every approval from before scopes that this scope's servers match,
+    // so they no longer depend on an entry another scope may replace.
+    for (const [name, identity] of this.identities) {
+      if (this.inherited(this.data, name)?.identity === identity) this.entryToChange(this.data, name);
+    }
     change(this.data);
     if (this.file === undefined) return;
     writeTrustStoreFile(this.file, this.data);
@@ -240,4 +328,9 @@ export class TrustStore implements RememberedApprovals {
       return 'absent';
     }
   }
+}
+
+/** `record[key]` when it is the record's own property (a tool named `constructor` is not `Object.prototype`'s). */
+function ownValue<Value>(record: Record<string, Value> | undefined, key: string): Value | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
 }

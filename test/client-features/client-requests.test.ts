@@ -74,7 +74,9 @@ describe('elicitation modes', () => {
 
   it('declines every elicitation with no one to ask, and never opens a URL', async () => {
     const opened: string[] = [];
+    const audit = createMemoryAuditSink();
     const headless = await open({
+      auditSink: audit,
       clientFeatures: { serverLogDirectory: false, openUrl: async (url) => void opened.push(url) },
     });
     const form = await headless.callTool('requests__elicit', { params: formParams });
@@ -82,6 +84,20 @@ describe('elicitation modes', () => {
     const url = await headless.callTool('requests__elicit', { params: urlParams });
     expect(JSON.parse(textOf(url.result))).toEqual({ action: 'decline' });
     expect(opened).toEqual([]);
+    // Audited like tool calls: who asked, what was asked (field names, never values), the answer.
+    const records = audit.records.filter(
+      (record) => record.type === 'tool-call' && record.tool === 'elicitation/create',
+    );
+    expect(records).toMatchObject([
+      {
+        server: 'requests',
+        decision: 'deny',
+        approver: 'headless',
+        outcome: 'denied',
+        arguments: { mode: 'form', message: 'Who are you?', fields: ['name'] },
+      },
+      { server: 'requests', decision: 'deny', arguments: { mode: 'url', url: 'https://example.com/x' } },
+    ]);
   });
 
   it('does not open a URL the user accepted when it is not http(s): the server is told it was cancelled', async () => {

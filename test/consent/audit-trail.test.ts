@@ -95,7 +95,12 @@ describe('every decision is audited with its reason', () => {
 
     const pins = recordsOfType(records, 'trust-change');
     expect(pins).toContainEqual(
-      expect.objectContaining({ server: 'fs', change: 'server-approved', by: 'first-sight', detail: 'First start of fs.' }),
+      expect.objectContaining({
+        server: 'fs',
+        change: 'server-approved',
+        by: 'first-sight',
+        detail: 'First start of fs.',
+      }),
     );
     const toolPins = pins.filter((record) => record.change === 'tool-approved');
     expect(toolPins.map((record) => `${record.server}/${record.tool}`).sort()).toEqual([
@@ -108,8 +113,18 @@ describe('every decision is audited with its reason', () => {
     for (const pin of toolPins) expect(pin.fingerprint).toMatch(/^[0-9a-f]{64}$/);
 
     const calls = new Map(recordsOfType(records, 'tool-call').map((record) => [record.callId, record]));
-    expect(calls.get('rule_allow')).toMatchObject({ decision: 'allow', policy: 'allow', decidedBy: 'rule', rule: 'fs__list' });
-    expect(calls.get('rule_deny')).toMatchObject({ decision: 'deny', policy: 'deny', decidedBy: 'rule', rule: 'fs__delete_*' });
+    expect(calls.get('rule_allow')).toMatchObject({
+      decision: 'allow',
+      policy: 'allow',
+      decidedBy: 'rule',
+      rule: 'fs__list',
+    });
+    expect(calls.get('rule_deny')).toMatchObject({
+      decision: 'deny',
+      policy: 'deny',
+      decidedBy: 'rule',
+      rule: 'fs__delete_*',
+    });
     expect(calls.get('asked_yes')).toMatchObject({ decision: 'allow', policy: 'ask', decidedBy: 'approver' });
     expect(calls.get('asked_no')).toMatchObject({ decision: 'deny', policy: 'ask', decidedBy: 'approver' });
     expect(calls.get('annotation')).toMatchObject({ decision: 'allow', policy: 'allow', decidedBy: 'annotation' });
@@ -145,7 +160,10 @@ describe('every decision is audited with its reason', () => {
   });
 
   it('records a server that dies mid-call: the call as crashed and a server-exit with its stderr tail', async () => {
-    const provider = scriptedModel([{ toolCalls: [{ id: 'boom', name: 'x__explode', arguments: {} }] }, { text: 'ok' }]);
+    const provider = scriptedModel([
+      { toolCalls: [{ id: 'boom', name: 'x__explode', arguments: {} }] },
+      { text: 'ok' },
+    ]);
     const host = await open({
       config: hostConfig([toolSetServer('x', [{ name: 'explode', crash: true }])], {
         permissions: { allow: ['x__explode'], ask: [], deny: [] },
@@ -164,7 +182,7 @@ describe('every decision is audited with its reason', () => {
 });
 
 describe('secrets never reach the audit file', () => {
-  it('keeps out values from ${env:…}, header values, password arguments and secrets inside arguments', async () => {
+  it('keeps out values substituted from the environment, header values, password arguments and secrets inside arguments', async () => {
     const secret = 'sk-live-7f3a9c2e5b1d4f60';
     const password = 'correct horse battery staple';
     const headerServer = spawn(process.execPath, [headerServerPath], {
@@ -182,6 +200,8 @@ describe('secrets never reach the audit file', () => {
       headerServer.on('exit', (code) => reject(new Error(`header server exited with ${code}`)));
     });
 
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own substitution syntax, not a template.
+    const reference = '${env:SECRET_TOKEN}';
     const directory = await temporaryDirectory('mcp-host-secrets-');
     const configFile = join(directory, 'mcp-host.json');
     await writeFile(
@@ -193,9 +213,9 @@ describe('secrets never reach the audit file', () => {
               { name: 'store', description: 'Stores a value.', reply: 'stored {{args}}' },
               { name: 'leak', description: 'Fails loudly.', crash: true },
             ],
-            { args: ['--token=${env:SECRET_TOKEN}'], env: { API_TOKEN: '${env:SECRET_TOKEN}' } },
+            { args: [`--token=${reference}`], env: { API_TOKEN: reference } },
           ),
-          api: { url, headers: { 'x-api-key': '${env:SECRET_TOKEN}' }, oauth: false },
+          api: { url, headers: { 'x-api-key': reference }, oauth: false },
         },
         permissions: { allow: ['vault__*', 'api__*'] },
       }),
@@ -236,6 +256,10 @@ describe('secrets never reach the audit file', () => {
     // The crash put the secret on stderr; the record of the exit keeps the tail without it.
     const exit = recordsOfType(records, 'server-exit')[0];
     expect(exit?.stderrTail).toContain('crashing with {"value":"[redacted]"}');
-    expect(recordsOfType(records, 'server-start').map((record) => record.server).sort()).toEqual(['api', 'vault']);
+    expect(
+      recordsOfType(records, 'server-start')
+        .map((record) => record.server)
+        .sort(),
+    ).toEqual(['api', 'vault']);
   });
 });

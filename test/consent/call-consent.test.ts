@@ -256,7 +256,8 @@ describe('annotations are hints', () => {
       decidedBy: 'approver',
       approver: 'recording',
       outcome: 'denied',
-      reason: 'Denied by the recording approver. Asked because: fs__remove may change or delete things (destructiveHint is unset).',
+      reason:
+        'Denied by the recording approver. Asked because: fs__remove may change or delete things (destructiveHint is unset).',
     });
   });
 

@@ -16,8 +16,8 @@ import type {
   ToolApprovalRequest,
 } from '../../src/policy/approver.js';
 import type { ModelRequest, ToolResult } from '../../src/providers/types.js';
-import { createScriptedProvider, type ScriptedProvider } from '../../src/testing/scripted-provider.js';
 import type { ScriptTurn } from '../../src/testing/script-types.js';
+import { createScriptedProvider, type ScriptedProvider } from '../../src/testing/scripted-provider.js';
 import { stdioServer } from '../helpers/configs.js';
 import { repoRoot } from '../helpers/project.js';
 
@@ -55,7 +55,11 @@ export function toolSetServerEntry(
   return {
     command: process.execPath,
     args: [toolSetServerPath, ...(extra.args ?? [])],
-    env: { TOOLS: JSON.stringify(tools), ...(extra.label === undefined ? {} : { SERVER_LABEL: extra.label }), ...extra.env },
+    env: {
+      TOOLS: JSON.stringify(tools),
+      ...(extra.label === undefined ? {} : { SERVER_LABEL: extra.label }),
+      ...extra.env,
+    },
     ...(extra.trust === undefined ? {} : { trust: extra.trust }),
   };
 }

@@ -155,7 +155,10 @@ describe('rug pulls', () => {
 
   it('a tool added later to a trusted server is offered at the next turn', async () => {
     const approver = new RecordingApprover();
-    const provider = scriptedModel([{ toolCalls: [{ id: 'add', name: 'rug__add_tool', arguments: {} }] }, { text: 'ok' }]);
+    const provider = scriptedModel([
+      { toolCalls: [{ id: 'add', name: 'rug__add_tool', arguments: {} }] },
+      { text: 'ok' },
+    ]);
     const host = await open({ config: rugServer('trusted'), provider, approver });
     await host.run('add a tool');
     expect(offeredTools(provider.requests[1])).toContain('rug__exfiltrate');
@@ -167,7 +170,10 @@ describe('a changed launch command', () => {
   it('revokes the server’s trust: its tools are withheld, the person is asked, approval restores them', async () => {
     const stateDir = freshStateDir();
     const tools = [{ name: 'read_file', description: 'Reads a file.' }];
-    const first = await open({ config: hostConfig([toolSetServer('fs', tools, { extraArgs: ['--root', 'a'] })]), stateDir });
+    const first = await open({
+      config: hostConfig([toolSetServer('fs', tools, { extraArgs: ['--root', 'a'] })]),
+      stateDir,
+    });
     expect(first.catalog().entries.map((entry) => entry.name)).toEqual(['fs__read_file']);
     await first.close();
 
@@ -184,7 +190,7 @@ describe('a changed launch command', () => {
     expect(refusing.servers).toEqual([
       expect.objectContaining({ serverName: 'fs', change: 'server-changed', toolNames: ['fs__read_file'] }),
     ]);
-    expect(refusing.servers[0]!.target).toContain("--root /");
+    expect(refusing.servers[0]!.target).toContain('--root /');
     expect(
       diagnostics.some(
         (line) => line.includes('now runs a different command line') && line.includes('mcp-host trust approve fs'),
@@ -251,7 +257,9 @@ describe('hidden content', () => {
     for (const request of approver.definitions) {
       expect(request.change).toBe('hidden-content');
       // The request carries the text exactly as the server sent it: nothing stripped.
-      expect(request.current.description).toBe(tools.find((tool) => tool.name === request.originalToolName)!.description);
+      expect(request.current.description).toBe(
+        tools.find((tool) => tool.name === request.originalToolName)!.description,
+      );
     }
     // The view escapes what would hide (so the terminal cannot be rewritten) instead of dropping it.
     const ansiView = formatDefinitionApproval(byTool.get('list_files')!);

@@ -7,9 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { estimateTokens } from '../../src/content/estimate-tokens.js';
 import { DEFAULT_RESULT_TOKEN_BUDGET } from '../../src/content/output-budget.js';
 import type { AgentEvent } from '../../src/loop/events.js';
+import { parseCut } from '../content/notice.js';
 import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
-import { parseCut } from '../content/notice.js';
 import { closeHosts, openFaultHost, resultText } from './fault-helpers.js';
 import { createTurnProvider, lastToolResults, toolCall } from './turn-provider.js';
 
@@ -29,15 +29,18 @@ describe('very large tool results', () => {
         },
         () => [{ type: 'text', text: 'read it' }],
       ]);
-      const host = await openFaultHost(hostConfig([stdioServer('big', [bigResult], { timeoutMs: 120_000 })], allowBig), {
-        provider,
-      });
+      const host = await openFaultHost(
+        hostConfig([stdioServer('big', [bigResult], { timeoutMs: 120_000 })], allowBig),
+        {
+          provider,
+        },
+      );
       const events: AgentEvent[] = [];
       const started = performance.now();
       const result = await host.run('fetch the big text', { onEvent: (event) => events.push(event) });
       const elapsed = performance.now() - started;
       console.info(
-        `${megabytes} MB result: run took ${Math.round(elapsed)} ms; calls took ${events.flatMap((event) => (event.type === "tool-call-end" ? [event.durationMs] : [])).join(", ")} ms`,
+        `${megabytes} MB result: run took ${Math.round(elapsed)} ms; calls took ${events.flatMap((event) => (event.type === 'tool-call-end' ? [event.durationMs] : [])).join(', ')} ms`,
       );
       expect(result.stopReason).toBe('end');
       expect(result.text).toBe('read it');
@@ -82,7 +85,11 @@ describe('output budget settings', () => {
           big('server', { maxResultTokens: 1_000 }),
           big('tool', { maxResultTokens: 1_000, tools: { big_text: { maxResultTokens: 500 } } }),
         ],
-        { maxResultTokens: 2_000, maxTurnResultTokens: 3_000, permissions: { allow: ['global__*'], ask: [], deny: [] } },
+        {
+          maxResultTokens: 2_000,
+          maxTurnResultTokens: 3_000,
+          permissions: { allow: ['global__*'], ask: [], deny: [] },
+        },
       ),
       { provider },
     );
@@ -94,7 +101,11 @@ describe('output budget settings', () => {
       expect(parseCut(text).omittedCharacters).toBeGreaterThan(0);
       return estimateTokens(text);
     };
-    const [global, server, tool] = await Promise.all([shownTokens('global'), shownTokens('server'), shownTokens('tool')]);
+    const [global, server, tool] = await Promise.all([
+      shownTokens('global'),
+      shownTokens('server'),
+      shownTokens('tool'),
+    ]);
     expect(global).toBeLessThanOrEqual(2_000);
     expect(global).toBeGreaterThan(1_500);
     expect(server).toBeLessThanOrEqual(1_000);

@@ -19,7 +19,9 @@ function hugeLineServer(name: string, env: Record<string, string>) {
 }
 
 describe('a line of hundreds of megabytes with no newline', () => {
-  it('fails the call with a size error, with bounded memory, and the host carries on', { timeout: 60_000 }, async () => {
+  it('fails the call with a size error, with bounded memory, and the host carries on', {
+    timeout: 60_000,
+  }, async () => {
     const diagnostics: string[] = [];
     const host = await openFaultHost(
       hostConfig([hugeLineServer('huge', {}), stdioServer('calm', [fixtureServerLaunch('counter').args[0]!])]),

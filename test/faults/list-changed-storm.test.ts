@@ -23,7 +23,7 @@ describe('a storm of list_changed notifications', () => {
     await waitUntil(async () => (await counts()).toolsListRequestsSinceStorm >= 1, 'a re-listing after the storm');
     await new Promise((resolve) => setTimeout(resolve, 500));
     const after = await counts();
-    console.info(`200 list_changed → ${after.toolsListRequestsSinceStorm} re-listing(s)`);
+    console.info(`200 list_changed (${resultText(storm.result)}) → ${after.toolsListRequestsSinceStorm} re-listing(s)`);
     expect(after.notificationsSent).toBe(200);
     expect(after.toolsListRequestsSinceStorm).toBeGreaterThanOrEqual(1);
     expect(after.toolsListRequestsSinceStorm).toBeLessThanOrEqual(2);

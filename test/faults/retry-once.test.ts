@@ -37,7 +37,7 @@ describe('retrying a call that timed out', () => {
     expect(warnings.map((event) => event.callId)).toEqual(['lookup']);
 
     const counts = JSON.parse(resultText((await host.callTool('flaky__call_count', {})).result));
-    expect(counts).toEqual({ lookup: 2, record: 1, });
+    expect(counts).toEqual({ lookup: 2, record: 1 });
     // The timed-out attempts were cancelled at the server.
     const stderr = () => host.connection('flaky')?.status().stderrTail ?? '';
     await waitUntil(() => (stderr().match(/^cancelled /gm) ?? []).length === 2, 'two cancellations');

@@ -102,6 +102,21 @@ describe('a server that exits mid-call', () => {
     }
   });
 
+  it('restarts a crashed server by itself after a backoff', async () => {
+    const eventLog = join(freshDirectory('mcp-host-crash-'), 'events.log');
+    const host = await crashHost(eventLog);
+    await host.callTool('crashy__exit_mid_call', { code: 5 });
+    const crashedAt = performance.now();
+    const crashy = () => host.servers().find((server) => server.name === 'crashy');
+    await waitUntil(() => crashy()?.state === 'connected', 'the restart');
+    const restartedAfter = performance.now() - crashedAt;
+    console.info(`restarted by itself ${Math.round(restartedAfter)} ms after the crash`);
+    // The first backoff step is 500 ms.
+    expect(restartedAfter).toBeGreaterThanOrEqual(400);
+    expect(crashy()).toMatchObject({ restarts: 1 });
+    expect(eventLines(eventLog).filter((line) => line.startsWith('start '))).toHaveLength(2);
+  });
+
   it('gives up after the bounded number of restarts and says so', async () => {
     const eventLog = join(freshDirectory('mcp-host-crash-'), 'events.log');
     const host = await crashHost(eventLog);

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
-import { closeHosts, openFaultHost, resultText } from './fault-helpers.js';
+import { closeHosts, faultFixture, openFaultHost, resultText } from './fault-helpers.js';
 
 afterEach(closeHosts);
 
@@ -32,5 +32,22 @@ describe('a server that prints to stdout', () => {
     // One diagnostic per offending line: the log line was written twice, once per call.
     expect(logLines).toHaveLength(2);
     for (const line of logLines) expect(line).toContain('server "noisy"');
+  });
+});
+
+describe('a server that prints to stdout without a newline', () => {
+  it('keeps the message the text was glued to, and reports the text', async () => {
+    const diagnostics: string[] = [];
+    const started = performance.now();
+    const host = await openFaultHost(hostConfig([stdioServer('glued', [faultFixture('glued-banner.mjs')])]), {
+      onDiagnostic: (message) => diagnostics.push(message),
+    });
+    expect(host.servers()[0]?.state).toBe('connected');
+    const call = await host.callTool('glued__echo', { text: 'intact' });
+    expect(resultText(call.result)).toBe('intact');
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(diagnostics.filter((line) => line.includes('Starting glued-banner… '))).toHaveLength(1);
+    expect(diagnostics.filter((line) => line.includes('working… '))).toHaveLength(1);
+    for (const line of diagnostics) expect(line).toContain('server "glued"');
   });
 });

@@ -2,7 +2,9 @@
 import { Command } from 'commander';
 import { createTerminalClientFeatures } from '../../client-features/terminal-client-features.js';
 import type { AgentEvent } from '../../loop/events.js';
+import { chooseApprover } from '../choose-approver.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
+import { handleInterruptions } from '../interrupt.js';
 import { addCommonOptions, type CommonOptions, openHost, parsePositiveInteger } from '../open-host.js';
 import { writeError, writeJson, writeOut } from '../output.js';
 import { createTracer, traceDiscovery } from '../trace-printer.js';
@@ -58,30 +60,24 @@ async function runCommand(prompt: string, options: RunCommandOptions): Promise<n
     verbose: options.verbose,
     prefix: 'mcp-host: ',
   });
+  const interruption = handleInterruptions();
   const host = await openHost(options, {
     maxTurns: options.maxTurns,
     stream: options.stream,
     clientRequestApprover: terminal.clientRequestApprover,
+    // One reader of the terminal for every question, so no typed answer reaches the wrong one.
+    approver: chooseApprover(options, terminal.prompter),
     allowSampling: terminal.allowSampling,
     onServerLog: terminal.onServerLog,
     onProgress: terminal.onProgress,
   }).catch((error: unknown) => {
+    interruption.dispose();
     terminal.close();
     throw error;
   });
-  const abort = new AbortController();
-  const onSignal = () => {
-    if (abort.signal.aborted) {
-      // A second Ctrl-C: stop waiting for a polite shutdown.
-      void host.close().finally(() => process.exit(130));
-      return;
-    }
-    writeError('mcp-host: interrupted; cancelling calls in flight (Ctrl-C again to force)');
-    abort.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  interruption.serversOpened();
   try {
+    if (interruption.exitCode !== undefined) return interruption.exitCode;
     const provider = await host.provider();
     if (provider.provider === 'scripted') {
       writeError(
@@ -93,7 +89,7 @@ async function runCommand(prompt: string, options: RunCommandOptions): Promise<n
     const events: AgentEvent[] = [];
     let printedText = false;
     const result = await host.run(prompt, {
-      signal: abort.signal,
+      signal: interruption.signal,
       ...(serverPrompt ? { prompt: serverPrompt } : {}),
       onEvent: (event) => {
         tracer?.(event);
@@ -137,21 +133,23 @@ async function runCommand(prompt: string, options: RunCommandOptions): Promise<n
         messages: result.messages,
       });
     }
-    if (result.stopReason === 'aborted') return 130;
+    if (result.stopReason === 'aborted') return interruption.exitCode ?? 130;
     if (result.stopReason === 'max-turns') {
       writeError(`mcp-host: ${result.message}`);
       return EXIT_RUN_FAILED;
     }
     return EXIT_OK;
   } catch (error) {
+    // Whatever failed after a signal failed because of it.
+    if (interruption.exitCode !== undefined) return interruption.exitCode;
     if (error instanceof CliError) throw error;
     const name = error instanceof Error ? error.name : '';
     if (name === 'ModelChoiceError' || name === 'ConfigError') throw error;
     throw new CliError(`the run failed: ${error instanceof Error ? error.message : String(error)}`, EXIT_RUN_FAILED);
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
     terminal.close();
+    // Still listening while the servers close: a second signal stops them at once.
     await host.close();
+    interruption.dispose();
   }
 }

@@ -1,6 +1,7 @@
 /** `mcp-host servers`: each server's state, protocol version, tool count, last error. */
 import { Command } from 'commander';
 import { EXIT_OK, EXIT_RUN_FAILED } from '../exit-codes.js';
+import { withInterruptibleHost } from '../interrupt.js';
 import { addCommonOptions, type CommonOptions, openHost } from '../open-host.js';
 import { writeJson, writeLine } from '../output.js';
 
@@ -10,26 +11,26 @@ export function createServersCommand(): Command {
     .option('--json', 'print JSON');
   addCommonOptions(command);
   return command.action(async (options: CommonOptions & { json?: boolean }) => {
-    const host = await openHost(options);
-    try {
-      const servers = host.servers();
-      if (options.json) {
-        writeJson(servers);
-      } else {
-        for (const server of servers) {
-          const details = [
-            server.transport,
-            server.protocolVersion ? `protocol ${server.protocolVersion}` : undefined,
-            server.serverInfo ? `${server.serverInfo.name} ${server.serverInfo.version}` : undefined,
-            server.toolCount !== undefined ? `${server.toolCount} tool(s)` : undefined,
-          ].filter(Boolean);
-          writeLine(`${server.name}: ${server.state} (${details.join(', ')})`);
-          if (server.lastError) writeLine(`  last error: ${server.lastError.replaceAll('\n', '\n  ')}`);
+    await withInterruptibleHost(
+      () => openHost(options),
+      async (host) => {
+        const servers = host.servers();
+        if (options.json) {
+          writeJson(servers);
+        } else {
+          for (const server of servers) {
+            const details = [
+              server.transport,
+              server.protocolVersion ? `protocol ${server.protocolVersion}` : undefined,
+              server.serverInfo ? `${server.serverInfo.name} ${server.serverInfo.version}` : undefined,
+              server.toolCount !== undefined ? `${server.toolCount} tool(s)` : undefined,
+            ].filter(Boolean);
+            writeLine(`${server.name}: ${server.state} (${details.join(', ')})`);
+            if (server.lastError) writeLine(`  last error: ${server.lastError.replaceAll('\n', '\n  ')}`);
+          }
         }
-      }
-      process.exitCode = servers.some((server) => server.state === 'failed') ? EXIT_RUN_FAILED : EXIT_OK;
-    } finally {
-      await host.close();
-    }
+        process.exitCode = servers.some((server) => server.state === 'failed') ? EXIT_RUN_FAILED : EXIT_OK;
+      },
+    );
   });
 }

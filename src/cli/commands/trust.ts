@@ -43,6 +43,8 @@ export interface LoadedServersAndTools {
   servers: TrustCommandServer[];
   /** `HostConfig.secrets`, redacted from command lines and the audit log. */
   secrets: string[];
+  /** The config file read (`HostConfig.file`); absent when there was none. Its approvals are kept apart. */
+  configFile?: string;
 }
 
 export interface TrustCommandDependencies {
@@ -112,6 +114,16 @@ function stateDirOf(options: TrustOptions, dependencies: TrustCommandDependencie
   return resolveStateDir({ ...(options.stateDir === undefined ? {} : { flag: options.stateDir }), env, cwd });
 }
 
+/**
+ * The trust store as a run of the same config sees it: approvals are kept per config file (the host opens the
+ * store with `scope: config.file ?? ''`), and approvals from before that are matched against the configured servers.
+ */
+function openStore(stateDir: string, loaded: LoadedServersAndTools): TrustStore {
+  const store = TrustStore.inStateDir(stateDir, { scope: loaded.configFile ?? '' });
+  store.useConfiguredServers(loaded.servers.map((server) => server.config));
+  return store;
+}
+
 /** Writes one trust-change record per change made from the command line. */
 function openTrustAudit(
   options: TrustOptions,
@@ -152,11 +164,11 @@ async function listTrust(
   dependencies: TrustCommandDependencies,
 ): Promise<void> {
   const { stdout } = environment(dependencies);
-  const store = TrustStore.inStateDir(stateDirOf(options, dependencies));
   const loaded = await dependencies.loadServersAndTools({
     ...(options.config === undefined ? {} : { configPath: options.config }),
     listTools: options.offline !== true,
   });
+  const store = openStore(stateDirOf(options, dependencies), loaded);
   const report = buildTrustReport(store, loaded.servers);
   stdout.write(options.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatTrustReport(report));
   const failed = loaded.servers.filter((server) => server.error !== undefined);
@@ -193,7 +205,7 @@ async function approve(
     command.error(`error: no server named "${serverName}" in the config; configured servers: ${known}.`);
   }
   const stateDir = ensureStateDir(stateDirOf(options, dependencies));
-  const store = TrustStore.inStateDir(stateDir);
+  const store = openStore(stateDir, loaded);
   const others = crossReferenceNames(
     loaded.servers.flatMap((candidate) =>
       (candidate.tools ?? []).map((entry) => ({ ...entry, server: candidate.config.name })),
@@ -266,8 +278,13 @@ async function revoke(
   dependencies: TrustCommandDependencies,
 ): Promise<void> {
   const { stdout } = environment(dependencies);
+  // Only the config is read (no server is started): it says which config's approvals to revoke.
+  const loaded = await dependencies.loadServersAndTools({
+    ...(options.config === undefined ? {} : { configPath: options.config }),
+    listTools: false,
+  });
   const stateDir = ensureStateDir(stateDirOf(options, dependencies));
-  const store = TrustStore.inStateDir(stateDir);
+  const store = openStore(stateDir, loaded);
   const stored = store.list().find((server) => server.name === serverName);
   if (stored === undefined) {
     const known =
@@ -290,7 +307,7 @@ async function revoke(
     target = stripped;
   }
   store.revoke(serverName, target);
-  const audit = openTrustAudit(options, dependencies, stateDir, []);
+  const audit = openTrustAudit(options, dependencies, stateDir, loaded.secrets);
   try {
     if (target === undefined) {
       audit.record(serverName, 'server-revoked', 'Revoked from the command line.');

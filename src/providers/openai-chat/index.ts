@@ -18,13 +18,6 @@ export {
   type OpenAiChatStreamAccumulatorOptions,
 } from './openai-chat-stream-accumulator.js';
 export {
-  emptyToolResultText,
-  imageDataUrl,
-  imageInNextMessagePlaceholder,
-  toolErrorPrefix,
-  toolResultText,
-} from './openai-tool-result-content.js';
-export {
   argumentsForModel,
   argumentsForServer,
   type ToolArgumentShape,
@@ -32,6 +25,13 @@ export {
   toolArgumentShape,
   withServerArguments,
 } from './openai-tool-arguments.js';
+export {
+  emptyToolResultText,
+  imageDataUrl,
+  imageInNextMessagePlaceholder,
+  toolErrorPrefix,
+  toolResultText,
+} from './openai-tool-result-content.js';
 export {
   type OpenAiFunctionSchema,
   type OpenAiSchemaTarget,

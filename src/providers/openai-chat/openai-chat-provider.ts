@@ -65,11 +65,7 @@ export function createOpenAiChatProvider(options: OpenAiChatProviderOptions): Ll
         response = accumulator.finish();
       } else {
         onProviderRequest?.(body);
-        response = fromOpenAiChatResponse(
-          await client.chat.completions.create(body, { signal }),
-          provider,
-          toolShapes,
-        );
+        response = fromOpenAiChatResponse(await client.chat.completions.create(body, { signal }), provider, toolShapes);
       }
     } catch (error) {
       // An abort is the caller's own doing: it rejects with the signal's reason, as every adapter does.

@@ -39,6 +39,38 @@ export function toOpenAiFunctionSchema(
 ): OpenAiFunctionSchema {
   const { schema: normalised, wrapped } = normaliseToolSchema(schema, settings.target ?? 'openai-chat');
   const strictSchema = settings.allowStrict ? toStrictSchema(normalised) : undefined;
-  if (strictSchema === undefined) return { parameters: normalised, strict: false, wrapped, normalised };
+  if (strictSchema === undefined || !everyObjectClosed(strictSchema)) {
+    return { parameters: normalised, strict: false, wrapped, normalised };
+  }
   return { parameters: strictSchema, strict: true, wrapped, normalised };
+}
+
+/**
+ * OpenAI rejects the whole request when any object in a strict schema is left open (no
+ * `additionalProperties: false`, or a property not in `required`). A union of objects that still
+ * says `type: 'object'` itself (what a wrapped union root becomes) is such an object; rather than
+ * risk the 400, the tool goes with `strict: false`.
+ */
+function everyObjectClosed(node: unknown): boolean {
+  if (Array.isArray(node)) return node.every(everyObjectClosed);
+  if (!isRecord(node)) return true;
+  const type = node.type;
+  const isObject = type === 'object' || isRecord(node.properties);
+  if (isObject) {
+    if (node.additionalProperties !== false) return false;
+    const properties = isRecord(node.properties) ? Object.keys(node.properties) : [];
+    const required = Array.isArray(node.required) ? node.required : [];
+    if (properties.some((name) => !required.includes(name))) return false;
+  }
+  const children = [
+    ...(isRecord(node.properties) ? Object.values(node.properties) : []),
+    ...(isRecord(node.$defs) ? Object.values(node.$defs) : []),
+    node.items,
+    node.anyOf,
+  ];
+  return children.every(everyObjectClosed);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

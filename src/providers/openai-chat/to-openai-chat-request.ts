@@ -28,18 +28,18 @@ import type {
   UserMessage,
 } from '../types.js';
 import {
+  argumentsForModel,
+  type ToolArgumentShape,
+  type ToolArgumentShapes,
+  toolArgumentShape,
+} from './openai-tool-arguments.js';
+import {
   imageDataUrl,
   imageInNextMessagePlaceholder,
   imagesOf,
   toolErrorPrefix,
   toolResultText,
 } from './openai-tool-result-content.js';
-import {
-  argumentsForModel,
-  type ToolArgumentShape,
-  type ToolArgumentShapes,
-  toolArgumentShape,
-} from './openai-tool-arguments.js';
 import { toOpenAiFunctionSchema } from './openai-tool-schema.js';
 
 export interface OpenAiChatRequestSettings {

@@ -13,10 +13,7 @@ import { responsesProviderId, toProviderReplay } from './openai-responses-replay
 /** The parts of a Response this mapping reads; a streamed response is rebuilt into this shape. */
 export type ResponsesResult = Pick<Response, 'output' | 'status' | 'incomplete_details' | 'error' | 'usage'>;
 
-export function fromOpenAiResponsesResponse(
-  response: ResponsesResult,
-  toolShapes?: ToolArgumentShapes,
-): ModelResponse {
+export function fromOpenAiResponsesResponse(response: ResponsesResult, toolShapes?: ToolArgumentShapes): ModelResponse {
   if (response.status === 'failed' || response.error) {
     const error = response.error;
     const retryable = error?.code === 'server_error' || error?.code === 'rate_limit_exceeded';

@@ -16,13 +16,13 @@ import type {
   ResponseInputContent,
   ResponseInputItem,
 } from 'openai/resources/responses/responses';
-import { imageDataUrl, imagesOf, toolResultText } from '../openai-chat/openai-tool-result-content.js';
 import {
   argumentsForModel,
   type ToolArgumentShape,
   type ToolArgumentShapes,
   toolArgumentShape,
 } from '../openai-chat/openai-tool-arguments.js';
+import { imageDataUrl, imagesOf, toolResultText } from '../openai-chat/openai-tool-result-content.js';
 import { toOpenAiFunctionSchema } from '../openai-chat/openai-tool-schema.js';
 import { missingResultText } from '../openai-chat/to-openai-chat-request.js';
 import type { AssistantMessage, ModelRequest, ToolDefinition, ToolResultsMessage, UserMessage } from '../types.js';

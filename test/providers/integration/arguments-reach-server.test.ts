@@ -1,0 +1,163 @@
+/**
+ * "Arguments the model sends for a normalised schema reach the server in the shape the server
+ * declared", end to end for every provider: a real host, the official SDK of the provider against
+ * the mock LLM server, and a real MCP server over stdio that validates what it receives against
+ * the schema it declared. One tool's root is a union (offered wrapped as `{value: …}`); the other
+ * has optional properties (sent strict to OpenAI, whose model then sends `null` for them).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../../src/loop/events.js';
+import { type MockLlmServer, parseScript, startMockLlmServer } from '../../../src/testing/index.js';
+import { PROVIDER_WIRES, type ProviderWireName, SERVER_NAME, startFixtureHost } from './provider-wires.js';
+
+const pick = `${SERVER_NAME}__pick`;
+const search = `${SERVER_NAME}__search`;
+
+/** What the model sends, in the shape it was offered: wrapped, and with strict nulls where strict. */
+function modelArguments(strict: boolean) {
+  return {
+    pick: { value: { name: 'Ada Lovelace' } },
+    search: strict ? { query: 'engines', limit: null, exact: true } : { query: 'engines', exact: true },
+  };
+}
+
+/** What the server declared, so what it must receive. */
+const serverArguments = { pick: { name: 'Ada Lovelace' }, search: { query: 'engines', exact: true } };
+
+function scriptFor(strict: boolean) {
+  const sent = modelArguments(strict);
+  return parseScript({
+    scenarios: [
+      {
+        match: 'Find Ada',
+        turns: [
+          {
+            expect: { toolsInclude: [pick, search] },
+            toolCalls: [
+              { id: 'call_pick', name: pick, arguments: sent.pick },
+              { id: 'call_search', name: search, arguments: sent.search },
+            ],
+          },
+          { expect: { lastToolResultIsError: false }, text: 'Echoed: {{lastToolResult}}' },
+        ],
+      },
+    ],
+  });
+}
+
+type Body = Record<string, unknown>;
+
+/** The tool definition a provider was sent, by name, with its schema and strict flag. */
+function offeredTool(wire: ProviderWireName, body: Body, name: string): { schema: Body; strict?: boolean } {
+  const tools = body.tools as Body[];
+  if (wire === 'anthropic') {
+    const tool = tools.find((candidate) => candidate.name === name);
+    return { schema: tool?.input_schema as Body };
+  }
+  if (wire === 'gemini') {
+    const declarations = (tools[0]?.functionDeclarations ?? []) as Body[];
+    return { schema: declarations.find((candidate) => candidate.name === name)?.parametersJsonSchema as Body };
+  }
+  if (wire === 'openai-responses') {
+    const tool = tools.find((candidate) => candidate.name === name);
+    return { schema: tool?.parameters as Body, strict: tool?.strict as boolean };
+  }
+  const tool = tools.find((candidate) => (candidate.function as Body).name === name)?.function as Body;
+  return { schema: tool.parameters as Body, strict: tool.strict as boolean | undefined };
+}
+
+/** The arguments of the model's earlier call to `name`, as the second request replays them. */
+function replayedArguments(wire: ProviderWireName, body: Body, name: string): unknown {
+  if (wire === 'anthropic') {
+    const blocks = (body.messages as Body[]).flatMap((message) =>
+      Array.isArray(message.content) ? (message.content as Body[]) : [],
+    );
+    return blocks.find((block) => block.type === 'tool_use' && block.name === name)?.input;
+  }
+  if (wire === 'gemini') {
+    const parts = (body.contents as Body[]).flatMap((content) => (content.parts ?? []) as Body[]);
+    const call = parts.find((part) => (part.functionCall as Body | undefined)?.name === name)?.functionCall as
+      | Body
+      | undefined;
+    return call?.args;
+  }
+  if (wire === 'openai-responses') {
+    const item = (body.input as Body[]).find(
+      (candidate) => candidate.type === 'function_call' && candidate.name === name,
+    );
+    return JSON.parse(item?.arguments as string);
+  }
+  const calls = (body.messages as Body[]).flatMap((message) => (message.tool_calls ?? []) as Body[]);
+  const call = calls.find((candidate) => (candidate.function as Body).name === name);
+  return JSON.parse(((call?.function as Body | undefined)?.arguments as string | undefined) ?? 'null');
+}
+
+describe.each(Object.keys(PROVIDER_WIRES) as ProviderWireName[])(
+  '%s: arguments reach the server as declared',
+  (name) => {
+    const wire = PROVIDER_WIRES[name];
+    let mock: MockLlmServer;
+
+    beforeAll(async () => {
+      mock = await startMockLlmServer({ script: scriptFor(wire.strict) });
+    });
+
+    afterAll(async () => {
+      await mock?.close();
+    });
+
+    for (const stream of [true, false]) {
+      it(stream ? 'streamed' : 'not streamed', async () => {
+        mock.requests.length = 0;
+        const fixture = await startFixtureHost(wire, mock.url, { stream });
+        try {
+          const events: AgentEvent[] = [];
+          const result = await fixture.host.run('Find Ada and engines', { onEvent: (event) => events.push(event) });
+          expect(result.stopReason, result.message).toBe('end');
+
+          // Translation #2: what the host sent in tools/call, and what the server echoed back after
+          // validating it against its own declared schema.
+          const sentToServer = events.filter((event) => event.type === 'tool-call-request');
+          expect(sentToServer.map((event) => [event.tool, event.arguments])).toEqual([
+            ['pick', serverArguments.pick],
+            ['search', serverArguments.search],
+          ]);
+          const ends = events.filter((event) => event.type === 'tool-call-end');
+          expect(ends.map((event) => event.outcome)).toEqual(['ok', 'ok']);
+          expect(ends.map((event) => JSON.parse((event.result.content[0] as { text: string }).text))).toEqual([
+            serverArguments.pick,
+            serverArguments.search,
+          ]);
+          expect(result.text).toContain(JSON.stringify(serverArguments.pick));
+
+          // What went over the wire: the wrapped schema and (for OpenAI) strict mode, then the calls
+          // replayed in the shape the model sent them.
+          expect(mock.requests).toHaveLength(2);
+          for (const request of mock.requests) expect(request.path.split('?')[0]).toMatch(wire.route);
+          const [first, second] = mock.requests.map((request) => request.body as Body) as [Body, Body];
+          const pickTool = offeredTool(name, first, pick);
+          expect(pickTool.schema).toMatchObject({ type: 'object', required: ['value'] });
+          expect(Object.keys(pickTool.schema.properties as Body)).toEqual(['value']);
+          const searchTool = offeredTool(name, first, search);
+          if (wire.strict) {
+            // A wrapped union still says `type: 'object'` beside its branches after the strict
+            // conversion, which OpenAI rejects as an open object: it goes non-strict.
+            expect(pickTool.strict).toBe(false);
+            expect(searchTool.strict).toBe(true);
+            expect(searchTool.schema).toMatchObject({
+              required: ['query', 'limit', 'exact'],
+              additionalProperties: false,
+              properties: { limit: { type: ['integer', 'null'] } },
+            });
+          } else {
+            expect(searchTool.strict ?? false).toBe(false);
+            expect(searchTool.schema.required).toEqual(['query']);
+          }
+          expect(replayedArguments(name, second, pick)).toEqual(modelArguments(wire.strict).pick);
+        } finally {
+          await fixture.close();
+        }
+      });
+    }
+  },
+);

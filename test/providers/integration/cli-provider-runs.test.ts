@@ -1,0 +1,134 @@
+/**
+ * The compiled CLI against the mock LLM server (build first: `npx tsc -p tsconfig.build.json`).
+ * With no --model and no model in the config, the provider is picked by the key in the
+ * environment, and the run really goes through that provider's SDK and wire; with no key at all,
+ * the run is a usage error (exit 2). `run --json` carries the usage the provider reported.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type MockLlmServer, parseScript, startMockLlmServer } from '../../../src/testing/index.js';
+import { runCli, writeConfig } from '../../helpers/project.js';
+import { SERVER_NAME, shuffledToolsServer } from './provider-wires.js';
+
+const script = parseScript({
+  scenarios: [
+    {
+      match: 'Echo (\\w+)',
+      turns: [
+        { toolCalls: [{ name: `${SERVER_NAME}__echo`, arguments: { text: '{{match.1}}' } }] },
+        { expect: { lastToolResultIsError: false }, text: 'It said {{lastToolResult}}.' },
+      ],
+    },
+  ],
+});
+
+interface RunJson {
+  model: string;
+  stopReason: string;
+  text: string;
+  turns: number;
+  usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number };
+}
+
+const keyCases = [
+  {
+    key: 'ANTHROPIC_API_KEY',
+    model: 'anthropic:claude-sonnet-4-6',
+    baseUrl: (url: string) => url,
+    route: /^\/v1\/messages$/,
+  },
+  {
+    key: 'OPENAI_API_KEY',
+    model: 'openai:gpt-5',
+    baseUrl: (url: string) => `${url}/v1`,
+    route: /^\/v1\/chat\/completions$/,
+  },
+  {
+    key: 'GEMINI_API_KEY',
+    model: 'gemini:gemini-2.5-flash',
+    baseUrl: (url: string) => url,
+    route: /^\/v1beta\/models\/gemini-2\.5-flash:streamGenerateContent$/,
+  },
+  {
+    key: 'GOOGLE_API_KEY',
+    model: 'gemini:gemini-2.5-flash',
+    baseUrl: (url: string) => url,
+    route: /^\/v1beta\/models\/gemini-2\.5-flash:streamGenerateContent$/,
+  },
+];
+
+describe('mcp-host run: the model picked from the key in the environment, usage in --json', () => {
+  let mock: MockLlmServer;
+  let config: string;
+
+  beforeAll(async () => {
+    mock = await startMockLlmServer({ script });
+    config = await writeConfig({
+      mcpServers: { [SERVER_NAME]: { command: process.execPath, args: [shuffledToolsServer], trust: 'trusted' } },
+      permissions: { allow: [`${SERVER_NAME}__*`] },
+    });
+  });
+
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  beforeEach(() => {
+    mock.requests.length = 0;
+  });
+
+  for (const { key, model, baseUrl, route } of keyCases) {
+    it(`${key} alone picks ${model}`, async () => {
+      const result = await runCli(
+        ['run', 'Echo hello', '--json', '--config', config, '--base-url', baseUrl(mock.url)],
+        {
+          env: { [key]: 'test-key' },
+        },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      const output = JSON.parse(result.stdout) as RunJson;
+      expect(output.model).toBe(model);
+      expect(output.stopReason).toBe('end');
+      expect(output.turns).toBe(2);
+      expect(output.text).toBe('It said {"text":"hello"}.');
+      // The run went through that provider's wire: two requests (the call, then the answer).
+      expect(mock.requests.map((request) => request.path.split('?')[0])).toEqual([
+        expect.stringMatching(route),
+        expect.stringMatching(route),
+      ]);
+      // The usage the mock wire reported for both turns, added up.
+      expect(output.usage.inputTokens).toBeGreaterThanOrEqual(2);
+      expect(output.usage.outputTokens).toBeGreaterThanOrEqual(2);
+      expect(Number.isInteger(output.usage.inputTokens)).toBe(true);
+      if (key === 'ANTHROPIC_API_KEY') {
+        // The Anthropic wire reports ceil(prompt length / 4) + 20 per tool + 40 per earlier assistant
+        // turn as input: (3 + 7 × 20) for the first request, (3 + 7 × 20 + 40) for the second.
+        expect(output.usage).toEqual({
+          inputTokens: 143 + 183,
+          outputTokens: expect.any(Number),
+          cacheReadTokens: 0,
+          cacheWriteTokens: 0,
+        });
+      }
+    });
+  }
+
+  it('the first key in the documented order wins when several are set', async () => {
+    const result = await runCli(['run', 'Echo both', '--json', '--config', config, '--base-url', `${mock.url}/v1`], {
+      env: { OPENAI_API_KEY: 'test-key', GEMINI_API_KEY: 'test-key' },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect((JSON.parse(result.stdout) as RunJson).model).toBe('openai:gpt-5');
+    expect(mock.requests).toHaveLength(2);
+  });
+
+  it('with no key and no model: exit 2, naming the ways to configure one, and nothing sent', async () => {
+    const result = await runCli(['run', 'Echo nobody', '--json', '--config', config, '--base-url', mock.url]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('no model is configured');
+    for (const way of ['--model', 'ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY']) {
+      expect(result.stderr).toContain(way);
+    }
+    expect(mock.requests).toHaveLength(0);
+  });
+});
