@@ -135,10 +135,9 @@ export class ProcessGroupStdioTransport implements Transport {
       return;
     }
     // Text written without a newline (`Starting…`) glues itself to the next message: keep the message.
-    const start = line.indexOf('{"jsonrpc"', 1);
-    const glued = start > 0 ? parseMessage(line.slice(start)) : undefined;
-    this.reportNoise(glued ? line.slice(0, start) : line);
-    if (glued) this.onmessage?.(glued);
+    const glued = line.endsWith('}') ? findGluedMessage(line) : undefined;
+    this.reportNoise(glued ? line.slice(0, glued.start) : line);
+    if (glued) this.onmessage?.(glued.message);
   }
 
   private reportNoise(text: string): void {
@@ -207,6 +206,22 @@ export class ProcessGroupStdioTransport implements Transport {
     this.child?.stderr.destroy();
     this.onclose?.();
   }
+}
+
+/** Where a JSON-RPC message may begin: an object whose first key is one a message has. */
+const MESSAGE_START = /\{"(?:jsonrpc|id|method|result|error|params)"/g;
+/** Candidate starts tried per line, so a long noisy line costs a few parses at most. */
+const MAX_GLUED_ATTEMPTS = 3;
+
+function findGluedMessage(line: string): { start: number; message: JSONRPCMessage } | undefined {
+  let attempts = 0;
+  for (const match of line.matchAll(MESSAGE_START)) {
+    if (match.index === 0) continue;
+    const message = parseMessage(line.slice(match.index));
+    if (message) return { start: match.index, message };
+    if (++attempts >= MAX_GLUED_ATTEMPTS) return undefined;
+  }
+  return undefined;
 }
 
 function parseMessage(line: string): JSONRPCMessage | undefined {

@@ -54,7 +54,8 @@ const WHY: Record<WithholdReason, (server: string) => string> = {
   'definition-changed': () => 'its definition changed since the user approved it',
   'tool-revoked': () => 'the user revoked it',
   'new-tool-untrusted': (server) => `it appeared on the untrusted server ${server} after the server first started`,
-  'hidden-content': () => 'its definition hides content (escape codes, invisible text or instructions)',
+  'hidden-content': () =>
+    "its definition holds hidden or suspicious content (escape codes, invisible text, instructions or other servers' tool names)",
   'server-changed': (server) => `the server ${server} now runs a different command line or URL than the one approved`,
   'server-revoked': (server) => `the user revoked the server ${server}`,
 };

@@ -27,11 +27,12 @@ interface Cli {
 }
 
 const started: Cli[] = [];
-const leftovers: number[] = [];
+const markers: string[] = [];
 
-afterEach(() => {
+// Even when a test fails half-way: end the CLIs it started and every process carrying one of its markers.
+afterEach(async () => {
   for (const cli of started.splice(0)) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-  killPids(leftovers.splice(0));
+  for (const marker of markers.splice(0)) killPids((await processesWith(marker)).map((entry) => entry.pid));
 });
 
 beforeAll(() => {
@@ -72,6 +73,7 @@ function setUp(grandchild: 'ignore-stdin' | 'watch-parent', extraEnv: Record<str
   const directory = freshDirectory('mcp-host-cli-faults-');
   const eventLog = join(directory, 'events.log');
   const marker = uniqueMarker('cli-fault');
+  markers.push(marker);
   const script = {
     scenarios: [
       {
@@ -207,7 +209,6 @@ describe('the CLI leaves no process behind', () => {
       5_000,
     );
     const [orphan] = await processesWith(ignoring.marker);
-    leftovers.push(orphan!.pid);
     expect(orphan!.args).toContain('setInterval');
   });
 });

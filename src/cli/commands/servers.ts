@@ -24,6 +24,7 @@ export function createServersCommand(): Command {
               server.protocolVersion ? `protocol ${server.protocolVersion}` : undefined,
               server.serverInfo ? `${server.serverInfo.name} ${server.serverInfo.version}` : undefined,
               server.toolCount !== undefined ? `${server.toolCount} tool(s)` : undefined,
+              server.restarts ? `restarted ${server.restarts} time(s)` : undefined,
             ].filter(Boolean);
             writeLine(`${server.name}: ${server.state} (${details.join(', ')})`);
             if (server.lastError) writeLine(`  last error: ${server.lastError.replaceAll('\n', '\n  ')}`);
