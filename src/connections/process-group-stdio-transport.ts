@@ -154,9 +154,22 @@ export class ProcessGroupStdioTransport implements Transport {
     const stdin = this.child?.stdin;
     if (!stdin || this.closing || !stdin.writable) throw new Error('not connected: the server process is not running');
     const text = serializeMessage(message);
-    await new Promise<void>((resolve, reject) => {
-      stdin.write(text, (error) => (error ? reject(error) : resolve()));
-    });
+    // Resolve as soon as the pipe takes the message; wait only when it pushes back. Waiting for every write's
+    // callback would add a round of the event loop to each call. Write errors surface through `onerror`.
+    if (!stdin.write(text)) {
+      await new Promise<void>((resolve, reject) => {
+        const onDrain = () => {
+          stdin.off('error', onError);
+          resolve();
+        };
+        const onError = (error: Error) => {
+          stdin.off('drain', onDrain);
+          reject(error);
+        };
+        stdin.once('drain', onDrain);
+        stdin.once('error', onError);
+      });
+    }
   }
 
   /** Stops the server politely: stdin closed, then SIGTERM, then SIGKILL to the whole group. */

@@ -101,6 +101,23 @@ function toAuthorize(entry: CatalogEntry, args: unknown, callId?: string): ToolC
   };
 }
 
+/** Other servers' tool names per catalog (a catalog is immutable, so its array identity keys the cache). */
+const crossReferenceCache = new WeakMap<readonly CatalogEntry[], Map<string, string[]>>();
+
+function otherServerToolNames(entries: readonly CatalogEntry[], server: string): string[] {
+  let byServer = crossReferenceCache.get(entries);
+  if (!byServer) {
+    byServer = new Map();
+    crossReferenceCache.set(entries, byServer);
+  }
+  let names = byServer.get(server);
+  if (!names) {
+    names = crossReferenceNames(entries, server);
+    byServer.set(server, names);
+  }
+  return names;
+}
+
 export function createAuthorise(options: CallDutiesOptions, audit: () => AuditRecorder) {
   return async (
     entry: CatalogEntry,
@@ -117,7 +134,7 @@ export function createAuthorise(options: CallDutiesOptions, audit: () => AuditRe
       approver: options.approver,
       remembered: options.trustStore,
       initiator: options.initiator,
-      otherServerToolNames: crossReferenceNames(options.catalogEntries(), entry.server),
+      otherServerToolNames: otherServerToolNames(options.catalogEntries(), entry.server),
       signal: context.signal,
     });
     await audit().approval(call, authorization);

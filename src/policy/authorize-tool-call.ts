@@ -62,19 +62,23 @@ export interface Authorization {
 
 export async function authorizeToolCall(options: AuthorizeToolCallOptions): Promise<Authorization> {
   const { call, trust, rules, approver, remembered } = options;
-  const alwaysAllowed = remembered?.isAlwaysAllowed(call.serverName, call.originalToolName)
-    ? new Set([call.toolName])
-    : undefined;
-  const decision = decideToolCall({
-    toolName: call.toolName,
-    serverName: call.serverName,
-    trust,
-    rules,
-    ...(call.tool?.annotations === undefined ? {} : { annotations: call.tool.annotations }),
-    ...(alwaysAllowed === undefined ? {} : { alwaysAllowed }),
-  });
+  const decide = (alwaysAllowed?: ReadonlySet<string>) =>
+    decideToolCall({
+      toolName: call.toolName,
+      serverName: call.serverName,
+      trust,
+      rules,
+      ...(call.tool?.annotations === undefined ? {} : { annotations: call.tool.annotations }),
+      ...(alwaysAllowed === undefined ? {} : { alwaysAllowed }),
+    });
+  // A remembered "always allow" matters only where the policy would ask, so the store is read only then
+  // (it checks its file for changes made by another process, which costs more than the decision itself).
+  let decision = decide();
+  if (decision.action === 'ask' && remembered?.isAlwaysAllowed(call.serverName, call.originalToolName)) {
+    decision = decide(new Set([call.toolName]));
+  }
   const hiddenContent =
-    call.tool === undefined ? [] : findHiddenContentInTool(call.tool, options.otherServerToolNames ?? []);
+    call.tool === undefined ? [] : findHiddenContentInToolCached(call.tool, options.otherServerToolNames ?? []);
   const base = { decision, warnings: decision.warnings, hiddenContent };
 
   if (decision.action === 'deny') {
@@ -125,6 +129,26 @@ export async function authorizeToolCall(options: AuthorizeToolCallOptions): Prom
     allowed: true,
     reason: `${how} by ${describeApprover(approver.kind)}. Asked because: ${decision.reason}`,
   };
+}
+
+/**
+ * Tool definitions are immutable once listed (a change arrives as a new object), so each definition is scanned
+ * once per list of other servers' names instead of on every call.
+ */
+const hiddenContentCache = new WeakMap<object, WeakMap<readonly string[], HiddenContentFlag[]>>();
+
+function findHiddenContentInToolCached(tool: PinnableTool, otherNames: readonly string[]): HiddenContentFlag[] {
+  let byNames = hiddenContentCache.get(tool);
+  if (!byNames) {
+    byNames = new WeakMap();
+    hiddenContentCache.set(tool, byNames);
+  }
+  let flags = byNames.get(otherNames);
+  if (!flags) {
+    flags = findHiddenContentInTool(tool, otherNames);
+    byNames.set(otherNames, flags);
+  }
+  return flags;
 }
 
 function describeApprover(kind: string): string {
