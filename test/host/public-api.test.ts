@@ -1,0 +1,69 @@
+/** The library's entry point exposes what the README's library example and a custom approver need. */
+import { describe, expect, it } from 'vitest';
+import * as library from '../../src/index.js';
+import { createScriptedProvider } from '../../src/testing/scripted-provider.js';
+import { hostConfig, stdioServer } from '../helpers/configs.js';
+import { exampleServer } from '../helpers/project.js';
+
+describe('public API', () => {
+  it('exports the host, the approvers, the trust store and the audit sinks', () => {
+    for (const name of [
+      'createHost',
+      'loadConfig',
+      'runAgent',
+      'createHeadlessApprover',
+      'createTerminalApprover',
+      'createYesApprover',
+      'TrustStore',
+      'createJsonlAuditLog',
+      'createMemoryAuditSink',
+      'readAuditLog',
+      'createHeadlessClientRequestApprover',
+    ]) {
+      expect(typeof (library as Record<string, unknown>)[name], name).toBe('function');
+    }
+  });
+
+  it('runs a host with a custom approver and an in-memory audit sink', async () => {
+    const sink = library.createMemoryAuditSink();
+    const asked: string[] = [];
+    const approver: library.Approver = {
+      kind: 'test',
+      approveToolCall: async (request) => {
+        asked.push(request.toolName);
+        return 'deny';
+      },
+      approveToolDefinition: async () => 'approve',
+      approveServer: async () => 'approve',
+    };
+    const provider = createScriptedProvider({
+      scenarios: [
+        {
+          turns: [
+            { toolCalls: [{ name: 'calculator__add_numbers', arguments: { a: 5, b: 7 } }] },
+            { text: '{{lastToolResult}}' },
+          ],
+        },
+      ],
+    });
+    const host = await library.createHost({
+      config: hostConfig([stdioServer('calculator', [exampleServer('calculator')])]),
+      provider,
+      approver,
+      auditSink: sink,
+      trustStore: library.TrustStore.inMemory(),
+    });
+    try {
+      const result = await host.run('What is 5 plus 7?');
+      // An untrusted server's read-only hint does not auto-approve: the approver was asked and said no.
+      expect(asked).toEqual(['calculator__add_numbers']);
+      expect(result.text).toBe('User denied this call.');
+      const calls = sink.records.filter((record) => record.type === 'tool-call');
+      expect(calls).toEqual([
+        expect.objectContaining({ tool: 'calculator__add_numbers', decision: 'deny', outcome: 'denied' }),
+      ]);
+    } finally {
+      await host.close();
+    }
+  });
+});
