@@ -6,8 +6,12 @@
 
 import type { Approver, ToolApprovalRequest } from './approver.js';
 
-export function headlessDenialMessage(toolName: string): string {
-  return `${toolName} needs approval and no one can approve it here: add a rule to permissions.allow in the config (e.g. "${toolName}") or pass --yes.`;
+export function headlessDenialMessage(toolName: string, askedByRule = false): string {
+  // An `ask` rule beats an `allow` rule, so adding one would not help: say what would.
+  const rule = askedByRule
+    ? 'a rule in permissions.ask asks for it, so remove that rule or pass --yes'
+    : `add a rule to permissions.allow in the config (e.g. "${toolName}") or pass --yes`;
+  return `${toolName} needs approval and no one can approve it here: ${rule}.`;
 }
 
 export function createHeadlessApprover(): Approver {
@@ -16,6 +20,7 @@ export function createHeadlessApprover(): Approver {
     approveToolCall: async () => 'deny',
     approveToolDefinition: async () => 'reject',
     approveServer: async () => 'reject',
-    denialMessage: (request: ToolApprovalRequest) => headlessDenialMessage(request.toolName),
+    // `canAlwaysAllow` is false exactly when a rule asked (a rule's question cannot be silenced by a remembered answer).
+    denialMessage: (request: ToolApprovalRequest) => headlessDenialMessage(request.toolName, !request.canAlwaysAllow),
   };
 }
