@@ -122,7 +122,7 @@ async function connectRemoteOnce(
   } catch (streamableError) {
     await transport.close().catch(() => undefined);
     // A server that speaks only the legacy HTTP+SSE transport answers the POST with 4xx.
-    if (!/\b(400|404|405)\b/.test(messageOf(streamableError))) {
+    if (!speaksOnlyLegacySse(streamableError)) {
       throw new Error(`server "${config.name}" (${config.url}) failed to connect: ${messageOf(streamableError)}`, {
         cause: streamableError,
       });
@@ -155,6 +155,16 @@ function describeStartError(error: unknown, config: StdioServerConfig): string {
     return `${message} (this client supports ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`;
   }
   return message;
+}
+
+/** The Streamable HTTP POST was refused the way a legacy HTTP+SSE server refuses it: 400, 404 or 405. */
+function speaksOnlyLegacySse(error: unknown): boolean {
+  for (let current: unknown = error, depth = 0; current && depth < 5; depth += 1) {
+    const status = (current as { data?: { status?: number } }).data?.status;
+    if (status === 400 || status === 404 || status === 405) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return /\b(400|404|405)\b/.test(messageOf(error));
 }
 
 function messageOf(error: unknown): string {
