@@ -9,30 +9,19 @@
 import { dirname, join } from 'node:path';
 import { createRunId } from '../audit/audit-record.js';
 import { type AuditRecorder, createAuditRecorder } from '../audit/audit-recorder.js';
-import type { AuditSink } from '../audit/audit-sink.js';
 import type { CatalogEntry, ToolCatalog } from '../catalog/tool-catalog.js';
-import { type ClientFeaturesOptions, createClientFeatures } from '../client-features/client-features.js';
-import type { ClientRequestApprover } from '../client-features/client-request-approver.js';
-import { createSystemUrlOpener } from '../client-features/open-url.js';
-import { createServerFeatureAccess, type ServerFeatureAccess } from '../client-features/server-feature-access.js';
-import type { ServerLogEntry } from '../client-features/server-log.js';
-import type { ToolProgressUpdate } from '../client-features/terminal-client-features.js';
+import { createClientFeatures } from '../client-features/client-features.js';
+import { createServerFeatureAccess } from '../client-features/server-feature-access.js';
 import { loadConfig } from '../config/load-config.js';
 import type { HostConfig } from '../config/types.js';
-import { isHeadless } from '../connections/oauth/authorization-url.js';
-import { createRemoteAuthorization, type RemoteAuthorization } from '../connections/oauth/remote-authorization.js';
-import type { ServerConnection, ServerConnectionOptions, ServerStatus } from '../connections/server-connection.js';
+import type { ServerConnection, ServerStatus } from '../connections/server-connection.js';
 import { budgetToolResult } from '../content/budget-tool-results.js';
 import { handleReadStoredResult, readStoredResultTool } from '../content/read-stored-result-tool.js';
-import type { AgentEvent } from '../loop/events.js';
 import { createToolCallExecutor, type HostToolHandler } from '../loop/execute-tool-call.js';
 import { type RunResult, runAgent } from '../loop/run-agent.js';
-import type { ExecutedToolCall } from '../loop/tool-call-types.js';
-import type { Approver } from '../policy/approver.js';
 import { createHeadlessApprover } from '../policy/headless-approver.js';
 import { checkRules } from '../policy/permission-rules.js';
 import { isSafeToRetry } from '../policy/tool-annotations.js';
-import type { TrustStore } from '../policy/trust-store.js';
 import type { LlmProvider, Message, ToolDefinition, UserPart } from '../providers/types.js';
 import {
   type CallDutiesOptions,
@@ -47,101 +36,17 @@ import { connectServers } from './connect-servers.js';
 import { createProvider } from './create-provider.js';
 import { eventStream } from './event-stream.js';
 import { openHostState } from './host-state.js';
+import type { Host, HostOptions, RunOptions } from './host-types.js';
 import { LiveCatalog } from './live-catalog.js';
 import { chooseModel } from './model-choice.js';
+import { createAuthorization } from './remote-authorization.js';
 import { createToolReview } from './review-tools.js';
 import { serverExitFields } from './server-exit-fields.js';
 
+export type { Host, HostOptions, RunOptions } from './host-types.js';
+
 /** Name under which the host's own tools appear in the catalog (they have no MCP server). */
 export const HOST_TOOLS_SERVER = 'mcp-host';
-
-export interface HostOptions {
-  /**
-   * Opens an OAuth authorization URL for a remote server that asks for it. Default: the system browser on a desktop,
-   * nothing when headless (the URL is then reported through `onDiagnostic` for the user to open).
-   */
-  openAuthorizationUrl?: ((url: string) => Promise<void>) | false;
-  /** A config file path, or a config already loaded. Default: `mcp-host.json`, then `.mcp.json` in `cwd`. */
-  config?: string | HostConfig;
-  cwd?: string;
-  /** `provider:model`; overrides the config's `model`. */
-  model?: string;
-  /** A provider built by the caller; overrides `model`. */
-  provider?: LlmProvider;
-  baseUrl?: string;
-  env?: Record<string, string | undefined>;
-  system?: string;
-  /** Default: the config's `maxTurns`, else 20 (DEFAULT_MAX_TURNS). */
-  maxTurns?: number;
-  /** Default: the config's `maxParallelCalls`, else 8 (DEFAULT_MAX_PARALLEL_CALLS). */
-  maxParallelCalls?: number;
-  /** Stream model output as it arrives. Default true. */
-  stream?: boolean;
-  /** Overrides every server's `timeoutMs` (a per-tool override still wins). */
-  toolTimeoutMs?: number;
-  /** Per result, in estimated tokens. Default: the config's `maxResultTokens`, else 25,000. */
-  maxResultTokens?: number;
-  /** Who is asked before a call that needs consent. Default: nobody (headless: such calls are denied). */
-  approver?: Approver;
-  /** The state folder (trust store, audit log, stored results). Default `MCP_HOST_STATE_DIR`, then the XDG state home. */
-  stateDir?: string;
-  /** The audit log file. Default: the config's `auditFile`, `MCP_HOST_AUDIT_FILE`, then `audit.jsonl` in the state folder. */
-  auditFile?: string;
-  /** A sink of the caller's for audit records; `false` keeps them in memory only. */
-  auditSink?: AuditSink | false;
-  /** A trust store of the caller's (e.g. `TrustStore.inMemory()`). */
-  trustStore?: TrustStore;
-  /** Non-fatal problems (a server that failed to start, stdout noise, withheld tools…), for stderr. */
-  onDiagnostic?: (message: string) => void;
-  /** Connect some servers over a transport of the caller's (e.g. in-memory, for tests and benchmarks). */
-  transportFactory?: ServerConnectionOptions['transportFactory'];
-  /** Folders offered to servers as roots (paths or file:// URIs). Default: the config's `roots`, else `cwd`. */
-  roots?: string[];
-  /** Who answers servers' sampling and elicitation requests. Default: headless (sampling denied, forms declined). */
-  clientRequestApprover?: ClientRequestApprover;
-  /** With no `clientRequestApprover`: let servers use the model for sampling without asking. Default false. */
-  allowSampling?: boolean;
-  /** Every log message a server sends (they are also appended to a per-server log in the state folder). */
-  onServerLog?: (entry: ServerLogEntry) => void;
-  /** Progress a server reports for a running tool call. */
-  onProgress?: (update: ToolProgressUpdate) => void;
-  /** Elicitation modes, URL opener, server log folder (see ClientFeaturesOptions). */
-  clientFeatures?: Pick<ClientFeaturesOptions, 'elicitation' | 'openUrl' | 'serverLogDirectory'>;
-}
-
-export interface RunOptions {
-  signal?: AbortSignal;
-  onEvent?: (event: AgentEvent) => void;
-  /** Earlier conversation to continue; the prompt is appended. */
-  history?: Message[];
-  images?: UserPart[];
-  /** Start from a server prompt (`mcp-host run --prompt server:NAME`): its messages open the conversation. */
-  prompt?: { server?: string; name: string; arguments?: Record<string, string> };
-}
-
-export interface Host {
-  readonly config: HostConfig;
-  /** Ties this host's audit records together. */
-  readonly runId: string;
-  readonly stateDir: string;
-  /** The catalog in force (it changes between turns when servers change their tools). */
-  catalog(): ToolCatalog;
-  servers(): ServerStatus[];
-  failures(): ReadonlyArray<{ server: string; message: string }>;
-  toolDefinitions(): ToolDefinition[];
-  connection(server: string): ServerConnection | undefined;
-  /** The model, created on first use (listing tools needs none). */
-  provider(): Promise<LlmProvider>;
-  run(prompt: string, options?: RunOptions): Promise<RunResult>;
-  stream(prompt: string, options?: Omit<RunOptions, 'onEvent'>): AsyncIterable<AgentEvent>;
-  /** Calls one tool directly, as the user's own act (deny rules apply; nobody is asked; audited). */
-  callTool(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<ExecutedToolCall>;
-  close(): Promise<void>;
-  /** Servers' resources and prompts, and the roots offered to them. */
-  readonly resources: ServerFeatureAccess['resources'];
-  readonly prompts: ServerFeatureAccess['prompts'];
-  readonly roots: ServerFeatureAccess['roots'];
-}
 
 export async function createHost(options: HostOptions = {}): Promise<Host> {
   const env = options.env ?? process.env;
@@ -408,30 +313,6 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       await state.audit.close();
     },
   };
-}
-
-/** OAuth for remote servers, only when the config has any; tokens live in the state folder. */
-function createAuthorization(
-  config: HostConfig,
-  stateDirectory: string,
-  options: HostOptions,
-  diagnostic: (message: string) => void,
-): RemoteAuthorization | undefined {
-  if (!config.servers.some((server) => server.transport !== 'stdio' && !server.disabled)) return undefined;
-  const openUrl =
-    options.openAuthorizationUrl === false
-      ? undefined
-      : (options.openAuthorizationUrl ?? (isHeadless() ? undefined : createSystemUrlOpener()));
-  return createRemoteAuthorization({
-    stateDirectory,
-    openUrl,
-    onAuthorizationRequired: (request) =>
-      diagnostic(
-        request.opened
-          ? `server "${request.server}" needs authorization: a browser was opened at ${request.url}`
-          : `server "${request.server}" needs authorization: open this URL in a browser to continue: ${request.url}${request.openError ? ` (${request.openError})` : ''}`,
-      ),
-  });
 }
 
 function notStartedStatus(server: HostConfig['servers'][number]): ServerStatus {

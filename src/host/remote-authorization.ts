@@ -1,0 +1,30 @@
+/** OAuth for the host's remote servers: one authorization per host, tokens in its state folder. */
+import { createSystemUrlOpener } from '../client-features/open-url.js';
+import type { HostConfig } from '../config/types.js';
+import { isHeadless } from '../connections/oauth/authorization-url.js';
+import { createRemoteAuthorization, type RemoteAuthorization } from '../connections/oauth/remote-authorization.js';
+import type { HostOptions } from './host-types.js';
+
+/** OAuth for remote servers, only when the config has any; tokens live in the state folder. */
+export function createAuthorization(
+  config: HostConfig,
+  stateDirectory: string,
+  options: HostOptions,
+  diagnostic: (message: string) => void,
+): RemoteAuthorization | undefined {
+  if (!config.servers.some((server) => server.transport !== 'stdio' && !server.disabled)) return undefined;
+  const openUrl =
+    options.openAuthorizationUrl === false
+      ? undefined
+      : (options.openAuthorizationUrl ?? (isHeadless() ? undefined : createSystemUrlOpener()));
+  return createRemoteAuthorization({
+    stateDirectory,
+    openUrl,
+    onAuthorizationRequired: (request) =>
+      diagnostic(
+        request.opened
+          ? `server "${request.server}" needs authorization: a browser was opened at ${request.url}`
+          : `server "${request.server}" needs authorization: open this URL in a browser to continue: ${request.url}${request.openError ? ` (${request.openError})` : ''}`,
+      ),
+  });
+}
