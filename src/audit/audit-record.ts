@@ -40,7 +40,7 @@ export interface ToolCallRecord extends AuditRecordBase {
   startedAt?: string;
   durationMs?: number;
   outcome: ToolCallOutcome;
-  /** Size of the full result in bytes (UTF-8 of its JSON), before any output budget. */
+  /** Size of the full result's payload in bytes (text as UTF-8, binary data as base64), before any output budget. */
   resultBytes?: number;
   /** Whether the model got a shortened result. */
   truncated?: boolean;

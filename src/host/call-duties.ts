@@ -214,7 +214,22 @@ export function createShapeResult(options: CallDutiesOptions) {
       content: budgeted.content,
       isError: mapped.isError,
       cut: budgeted.cut,
-      resultBytes: Buffer.byteLength(JSON.stringify(raw)),
+      resultBytes: resultSize(raw),
     };
   };
+}
+
+/**
+ * The size of a result's payload in bytes: text as UTF-8, binary data as its base64, anything else as JSON.
+ * Counted block by block so a 50 MB result is not serialised a second time just to be measured.
+ */
+function resultSize(raw: CallToolResult): number {
+  let bytes = 0;
+  for (const block of raw.content ?? []) {
+    if (block.type === 'text') bytes += Buffer.byteLength(block.text);
+    else if (block.type === 'image' || block.type === 'audio') bytes += block.data.length;
+    else bytes += Buffer.byteLength(JSON.stringify(block));
+  }
+  if (raw.structuredContent !== undefined) bytes += Buffer.byteLength(JSON.stringify(raw.structuredContent));
+  return bytes;
 }
