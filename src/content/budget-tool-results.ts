@@ -4,7 +4,7 @@
  * point the model (and the audit) at it. Synchronous: the store hands out the id at once and writes the file
  * in the background (`read_stored_result` waits for it; call `store.flush()` before exiting).
  */
-import type { ToolResultPart } from '../providers/types.js';
+import type { ToolResultPart } from './content-parts.js';
 import { DEFAULT_IMAGE_TOKEN_COST, estimatePartsTokens } from './estimate-tokens.js';
 import { applyOutputBudget, type BudgetedResult, DEFAULT_RESULT_TOKEN_BUDGET, storedTextOf } from './output-budget.js';
 import type { ResultStore } from './result-store.js';

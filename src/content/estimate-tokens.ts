@@ -9,7 +9,7 @@
  *
  * Internally costs are counted in quarter tokens so that the arithmetic stays in integers.
  */
-import type { ToolResultPart } from '../providers/types.js';
+import type { ToolResultPart } from './content-parts.js';
 
 /**
  * The fixed estimate for one image, in tokens. Providers bill images by pixel size (Anthropic about

@@ -8,7 +8,7 @@
  * the schema is the MCP client's job (it does so once `listTools` has been called), so it is not repeated here.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import type { ToolResultPart } from '../providers/types.js';
+import type { ToolResultPart } from './content-parts.js';
 import {
   describeAudio,
   describeBlobResource,

@@ -6,7 +6,7 @@
  * was left out and how to read the rest from the stored copy; an image is never cut or turned into text — it
  * is either shown whole or replaced by a notice.
  */
-import type { ToolResultPart } from '../providers/types.js';
+import type { ToolResultPart } from './content-parts.js';
 import { cutText } from './cut-text.js';
 import { base64DecodedSize, formatByteSize, formatCount } from './describe-content.js';
 import {

@@ -3,7 +3,7 @@
  * the output budget left out. The budget notice names this tool with an id, an offset and a length; the
  * answer says where the slice sits in the whole and where to continue.
  */
-import type { ToolDefinition, ToolResultPart } from '../providers/types.js';
+import type { ToolDefinition, ToolResultPart } from './content-parts.js';
 import { MAX_STORED_READ_LENGTH, type ResultStore, ResultStoreError } from './result-store.js';
 
 export const READ_STORED_RESULT_TOOL_NAME = 'read_stored_result';

@@ -4,7 +4,7 @@
  * A model that calls ten tools at once can receive ten results at the per-result budget each; the turn budget
  * bounds their sum. It shrinks the largest results first, so small results reach the model whole.
  */
-import type { ToolResultPart } from '../providers/types.js';
+import type { ToolResultPart } from './content-parts.js';
 import { DEFAULT_IMAGE_TOKEN_COST, estimatePartsTokens } from './estimate-tokens.js';
 import { applyOutputBudget, type BudgetedResult } from './output-budget.js';
 import { shareBudget } from './share-budget.js';

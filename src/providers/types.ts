@@ -7,24 +7,9 @@
  * in `providerReplay`, which only the adapter that wrote it reads.
  */
 
-/** A tool as offered to the model: a namespaced name and a JSON Schema for its input. */
-export interface ToolDefinition {
-  name: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-}
+import type { ImagePart, TextPart, ToolDefinition, ToolResultPart } from '../content/content-parts.js';
 
-export interface TextPart {
-  type: 'text';
-  text: string;
-}
-
-export interface ImagePart {
-  type: 'image';
-  /** Base64 data, never sent to a model as text. */
-  data: string;
-  mimeType: string;
-}
+export type { ImagePart, TextPart, ToolDefinition, ToolResultPart } from '../content/content-parts.js';
 
 export interface ToolCallPart {
   type: 'tool-call';
@@ -36,7 +21,6 @@ export interface ToolCallPart {
 
 export type UserPart = TextPart | ImagePart;
 export type AssistantPart = TextPart | ToolCallPart;
-export type ToolResultPart = TextPart | ImagePart;
 
 export interface ToolResult {
   callId: string;
