@@ -5,11 +5,12 @@
 
 import type { Approver } from '../policy/approver.js';
 import { createHeadlessApprover } from '../policy/headless-approver.js';
-import { createTerminalApprover, type SharedLinePrompter } from '../policy/terminal-approver.js';
+import type { LinePrompter } from '../policy/line-prompter.js';
+import { createTerminalApprover } from '../policy/terminal-approver.js';
 import { createYesApprover, YES_MODE_NOTICE } from '../policy/yes-approver.js';
 import { writeError } from './output.js';
 
-export function chooseApprover(options: { yes?: boolean }, prompter?: SharedLinePrompter): Approver {
+export function chooseApprover(options: { yes?: boolean }, prompter?: LinePrompter): Approver {
   if (options.yes) {
     writeError(`mcp-host: ${YES_MODE_NOTICE}`);
     return createYesApprover({ onNotice: (message) => writeError(`mcp-host: ${message}`) });

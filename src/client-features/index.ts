@@ -3,6 +3,7 @@
  * their resources and prompts: the client-features layer's public surface, for the host and the CLI.
  */
 
+export { createLinePrompter, type LinePrompter, type LinePrompterOptions } from '../policy/line-prompter.js';
 export { chooseSamplingModel } from './choose-sampling-model.js';
 export {
   type ClientFeatures,
@@ -55,7 +56,6 @@ export {
   createHeadlessClientRequestApprover,
   type HeadlessClientRequestApproverOptions,
 } from './headless-client-request-approver.js';
-export { createLinePrompter, type LinePrompter, type LinePrompterOptions } from './line-prompter.js';
 export { browserCommand, createSystemUrlOpener, type UrlOpener } from './open-url.js';
 export {
   createResourceHostTools,

@@ -4,9 +4,10 @@
  * `--allow-sampling`). With `--verbose`, servers' log messages are shown as they arrive. Everything is written to
  * the given output (stderr), never to stdout, where a script reads the answer.
  */
+
+import { createLinePrompter, type LinePrompter } from '../policy/line-prompter.js';
 import type { ClientRequestApprover } from './client-request-approver.js';
 import { TERMINAL_HOSTNAME_MARK } from './client-request-views.js';
-import { createLinePrompter, type LinePrompter } from './line-prompter.js';
 import { formatServerLogLine, type ServerLogEntry } from './server-log.js';
 import { createTerminalClientRequestApprover } from './terminal-client-request-approver.js';
 

@@ -4,6 +4,8 @@
  * dialog holds the prompter until it is done, so two servers asking at once are answered one after the other.
  * Input that ends answers no (deny, cancel).
  */
+
+import type { LinePrompter } from '../policy/line-prompter.js';
 import type {
   ClientRequestApprover,
   ElicitationContent,
@@ -24,7 +26,6 @@ import {
   PLAIN_HOSTNAME_MARK,
 } from './client-request-views.js';
 import { parseFieldAnswer } from './elicitation-form-fields.js';
-import type { LinePrompter } from './line-prompter.js';
 
 export interface TerminalClientRequestApproverOptions {
   prompter: LinePrompter;

@@ -1,11 +1,11 @@
 /**
  * Asks the person at the terminal. Questions are asked one at a time even when a turn runs several calls in
- * parallel, each showing everything needed to decide (see approval-view.ts). Reads lines with node:readline from
- * the given streams, so tests drive it with PassThrough streams exactly as a user would type. Input that ends
- * (Ctrl-D, a closed pipe) answers no.
+ * parallel, each showing everything needed to decide (see approval-view.ts). Lines are read through a
+ * `LinePrompter`, shared with every other question asked on the same terminal (sampling, elicitation), so each
+ * typed line reaches exactly one question; tests drive it with PassThrough streams exactly as a user would type.
+ * Input that ends (Ctrl-D, a closed pipe) answers no.
  */
 
-import { createInterface, type Interface } from 'node:readline';
 import { formatDefinitionApproval, formatServerApproval, formatToolCallApproval } from './approval-view.js';
 import type {
   Approver,
@@ -16,24 +16,15 @@ import type {
   ToolApprovalRequest,
 } from './approver.js';
 import { showRaw } from './hidden-content.js';
+import { createLinePrompter, type LinePrompter } from './line-prompter.js';
 
 export interface TerminalApproverOptions {
   /** Usually `process.stdin`; use only when it is a TTY (`process.stdin.isTTY`). */
   input: NodeJS.ReadableStream;
   /** Usually `process.stderr`, so answers never mix with output a script reads from stdout. */
   output: NodeJS.WritableStream;
-  /**
-   * A line reader shared with everything else that asks on the same terminal (sampling, elicitation). Two readers
-   * on one input would both receive every typed line, so an answer meant for one could be taken by the other.
-   */
-  prompter?: SharedLinePrompter;
-}
-
-/** The part of a shared line prompter the approver needs (see client-features/line-prompter.ts). */
-export interface SharedLinePrompter {
-  write(text: string): void;
-  ask(prompt: string, signal?: AbortSignal): Promise<string | undefined>;
-  exclusive<Result>(dialog: () => Promise<Result>): Promise<Result>;
+  /** The terminal's one line reader, when others ask on it too; default: a reader of the approver's own. */
+  prompter?: LinePrompter;
 }
 
 export interface TerminalApprover extends Approver {
@@ -46,89 +37,9 @@ interface Choice<Answer> {
   answer: Answer;
 }
 
-/** Lines typed so far but not yet consumed, and whoever is waiting for the next one. */
-class LineQueue {
-  private readonly lines: string[] = [];
-  private waiter: ((line: string | undefined) => void) | undefined;
-  private ended = false;
-
-  push(line: string): void {
-    if (this.waiter === undefined) this.lines.push(line);
-    else this.take(line);
-  }
-
-  end(): void {
-    this.ended = true;
-    this.take(undefined);
-  }
-
-  /** Resolves with the next line, or undefined once the input has ended. */
-  next(): Promise<string | undefined> {
-    if (this.lines.length > 0) return Promise.resolve(this.lines.shift());
-    if (this.ended) return Promise.resolve(undefined);
-    return new Promise((resolve) => {
-      this.waiter = resolve;
-    });
-  }
-
-  cancel(): void {
-    this.waiter = undefined;
-  }
-
-  private take(line: string | undefined): void {
-    const waiter = this.waiter;
-    this.waiter = undefined;
-    waiter?.(line);
-  }
-}
-
 export function createTerminalApprover(options: TerminalApproverOptions): TerminalApprover {
-  const { input, output } = options;
-  const queue = new LineQueue();
-  let reader: Interface | undefined;
-  let readerClosed = false;
+  const prompter = options.prompter ?? createLinePrompter({ input: options.input, output: options.output });
   let closed = false;
-  // One question at a time: each waits for the one before it.
-  let turn: Promise<unknown> = Promise.resolve();
-
-  const openReader = (): Interface => {
-    if (reader === undefined) {
-      reader = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY, terminal: false });
-      reader.on('line', (line) => queue.push(line));
-      reader.on('close', () => {
-        readerClosed = true;
-        queue.end();
-      });
-    }
-    if (!readerClosed) reader.resume();
-    return reader;
-  };
-
-  const askShared = <Answer>(
-    shared: SharedLinePrompter,
-    view: string,
-    prompt: string,
-    choices: ReadonlyArray<Choice<Answer>>,
-    fallback: Answer,
-    signal: AbortSignal | undefined,
-  ): Promise<Answer> =>
-    shared.exclusive(async () => {
-      signal?.throwIfAborted();
-      if (closed) return fallback;
-      shared.write(view);
-      for (;;) {
-        const line = await shared.ask(prompt, signal);
-        if (line === undefined) {
-          shared.write('\n(no answer: input ended; taken as no)\n');
-          return fallback;
-        }
-        const typed = line.trim().toLowerCase();
-        const choice = choices.find((candidate) => candidate.keys.includes(typed));
-        if (choice !== undefined) return choice.answer;
-        const valid = choices.map((candidate) => candidate.keys[0]).join(', ');
-        shared.write(`Please answer ${valid} (you typed "${showRaw(line)}").\n`);
-      }
-    });
 
   const ask = <Answer>(
     view: string,
@@ -136,52 +47,24 @@ export function createTerminalApprover(options: TerminalApproverOptions): Termin
     choices: ReadonlyArray<Choice<Answer>>,
     fallback: Answer,
     signal: AbortSignal | undefined,
-  ): Promise<Answer> => {
-    if (options.prompter) return askShared(options.prompter, view, prompt, choices, fallback, signal);
-    const question = async (): Promise<Answer> => {
+  ): Promise<Answer> =>
+    prompter.exclusive(async () => {
       signal?.throwIfAborted();
       if (closed) return fallback;
-      output.write(view);
-      const current = openReader();
-      try {
-        for (;;) {
-          output.write(prompt);
-          const line = await nextLine(signal);
-          if (line === undefined) {
-            output.write('\n(no answer: input ended; taken as no)\n');
-            return fallback;
-          }
-          const typed = line.trim().toLowerCase();
-          const choice = choices.find((candidate) => candidate.keys.includes(typed));
-          if (choice !== undefined) return choice.answer;
-          const valid = choices.map((candidate) => candidate.keys[0]).join(', ');
-          output.write(`Please answer ${valid} (you typed "${showRaw(line)}").\n`);
+      prompter.write(view);
+      for (;;) {
+        const line = await prompter.ask(prompt, signal);
+        if (line === undefined) {
+          prompter.write('\n(no answer: input ended; taken as no)\n');
+          return fallback;
         }
-      } finally {
-        // Let the process exit while no one is being asked.
-        if (!readerClosed) current.pause();
+        const typed = line.trim().toLowerCase();
+        const choice = choices.find((candidate) => candidate.keys.includes(typed));
+        if (choice !== undefined) return choice.answer;
+        const valid = choices.map((candidate) => candidate.keys[0]).join(', ');
+        prompter.write(`Please answer ${valid} (you typed "${showRaw(line)}").\n`);
       }
-    };
-    const result = turn.then(question, question);
-    turn = result.catch(() => undefined);
-    return result;
-  };
-
-  const nextLine = (signal: AbortSignal | undefined): Promise<string | undefined> => {
-    if (signal === undefined) return queue.next();
-    return new Promise((resolve, reject) => {
-      const onAbort = (): void => {
-        queue.cancel();
-        output.write('\n(cancelled)\n');
-        reject(signal.reason);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      queue.next().then((line) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(line);
-      }, reject);
     });
-  };
 
   return {
     kind: 'terminal',
@@ -203,8 +86,8 @@ export function createTerminalApprover(options: TerminalApproverOptions): Termin
     },
     close(): void {
       closed = true;
-      reader?.close();
-      queue.end();
+      // A shared reader belongs to whoever made it; only the approver's own is closed here.
+      if (options.prompter === undefined) prompter.close();
     },
   };
 }

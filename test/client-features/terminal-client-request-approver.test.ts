@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ClientRequestApprover } from '../../src/client-features/client-request-approver.js';
 import { describeUrl } from '../../src/client-features/describe-url.js';
 import { formFields } from '../../src/client-features/elicitation-form-fields.js';
-import { createLinePrompter, type LinePrompter } from '../../src/client-features/line-prompter.js';
 import { createTerminalClientRequestApprover } from '../../src/client-features/terminal-client-request-approver.js';
+import { createLinePrompter, type LinePrompter } from '../../src/policy/line-prompter.js';
 
 let prompter: LinePrompter | undefined;
 afterEach(() => prompter?.close());

@@ -4,8 +4,8 @@
  */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLinePrompter } from '../../src/client-features/line-prompter.js';
 import type { ToolApprovalRequest } from '../../src/policy/approver.js';
+import { createLinePrompter } from '../../src/policy/line-prompter.js';
 import { createTerminalApprover } from '../../src/policy/terminal-approver.js';
 
 const request: ToolApprovalRequest = {
