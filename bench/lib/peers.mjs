@@ -3,12 +3,25 @@
  * so the results name exactly what ran, and say plainly when a peer could not be measured and why.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { node22PackageDirectory } from '../../tools/node22.mjs';
 import { projectDirectory } from './paths.mjs';
 
+/** A package's installed version: the project's own, or a peer's from the Node 22 tools package. */
 export function installedVersion(name) {
-  const file = join(projectDirectory, 'node_modules', name, 'package.json');
-  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).version : 'not installed';
+  for (const root of [projectDirectory, node22PackageDirectory]) {
+    const file = join(root, 'node_modules', name, 'package.json');
+    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')).version;
+  }
+  return 'not installed';
+}
+
+/** Imports a peer installed in the Node 22 tools package (the peers need Node ≥ 22, so the project does not install them). */
+export function importPeer(specifier) {
+  const resolve = createRequire(join(node22PackageDirectory, 'package.json')).resolve;
+  return import(pathToFileURL(resolve(specifier)).href);
 }
 
 export function projectVersion() {

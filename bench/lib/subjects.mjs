@@ -17,6 +17,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createBenchServer } from '../servers/bench-tools.mjs';
 import { benchServerConfig, hostConfig, ownSessionServerCommand } from './host-config.mjs';
 import { distUrl, projectDirectory } from './paths.mjs';
+import { importPeer } from './peers.mjs';
 import { createStateFolder } from './state-folder.mjs';
 
 export const SUBJECT_LABELS = {
@@ -43,7 +44,7 @@ export async function connectSubject(subject, options) {
 /** Loads a subject's modules, so that timing a connection does not also time module loading. */
 export async function preloadSubject(subject) {
   if (subject === 'mcp-host') await import(new URL('index.js', distUrl).href);
-  if (subject === 'ai-sdk') await Promise.all([import('@ai-sdk/mcp'), import('@ai-sdk/mcp/mcp-stdio')]);
+  if (subject === 'ai-sdk') await Promise.all([importPeer('@ai-sdk/mcp'), importPeer('@ai-sdk/mcp/mcp-stdio')]);
 }
 
 function textOf(content, what) {
@@ -150,7 +151,7 @@ async function connectSdk(name, { transport: transportKind, readyAfterMs }) {
 }
 
 async function connectAiSdk(name, { transport: transportKind, readyAfterMs }) {
-  const { createMCPClient } = await import('@ai-sdk/mcp');
+  const { createMCPClient } = await importPeer('@ai-sdk/mcp');
   let server;
   let transport;
   if (transportKind === 'memory') {
@@ -159,7 +160,7 @@ async function connectAiSdk(name, { transport: transportKind, readyAfterMs }) {
     await server.connect(serverEnd);
     transport = clientEnd;
   } else {
-    const { StdioMCPTransport } = await import('@ai-sdk/mcp/mcp-stdio');
+    const { StdioMCPTransport } = await importPeer('@ai-sdk/mcp/mcp-stdio');
     transport = new StdioMCPTransport({
       ...ownSessionServerCommand(name, readyAfterMs),
       cwd: projectDirectory,
