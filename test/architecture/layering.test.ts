@@ -8,7 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/project.js';
 
 /** Lowest first. `testing` holds public stand-ins built on the layers below the host. */
+// Planned layers are listed before their folders exist: an absent folder has no files to check.
 const LAYERS = [
+  'json',
+  'text',
   'config',
   'connections',
   'catalog',
@@ -16,10 +19,14 @@ const LAYERS = [
   'providers',
   'policy',
   'audit',
+  'skills',
   'loop',
   'client-features',
+  'sessions',
   'testing',
   'host',
+  'gateway',
+  'web',
   'cli',
 ];
 const VENDOR_SDKS = ['@anthropic-ai/sdk', 'openai', '@google/genai'];
