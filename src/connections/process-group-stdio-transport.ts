@@ -20,7 +20,7 @@ import { StderrRing } from './stderr-ring.js';
 
 /** A single protocol message larger than this is refused (the connection is closed with an error). */
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
-/** After closing stdin, how long a server gets before SIGTERM, then again before SIGKILL. */
+/** After stdin is closed and SIGTERM sent, how long a server gets before SIGKILL. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 2_000;
 /**
  * After the server process exits, how long its stdout may stay open before the connection counts as closed.
@@ -172,7 +172,11 @@ export class ProcessGroupStdioTransport implements Transport {
     }
   }
 
-  /** Stops the server politely: stdin closed, then SIGTERM, then SIGKILL to the whole group. */
+  /**
+   * Stops the server: stdin closed and SIGTERM to the whole group at once, then SIGKILL after the grace.
+   * Many servers ignore stdin closing (timers keep them alive); waiting for them first would make every
+   * command end seconds after its output.
+   */
   async close(): Promise<void> {
     if (this.closing) {
       await this.exited;
@@ -183,12 +187,10 @@ export class ProcessGroupStdioTransport implements Transport {
     if (child && this.exited && !this.exitInfo) {
       const grace = this.options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
       child.stdin.end();
+      this.signalGroup('SIGTERM');
       if (!(await waitFor(this.exited, grace))) {
-        this.signalGroup('SIGTERM');
-        if (!(await waitFor(this.exited, grace))) {
-          this.signalGroup('SIGKILL');
-          await this.exited;
-        }
+        this.signalGroup('SIGKILL');
+        await this.exited;
       }
     }
     // The leader is gone; anything it left in its group (a grandchild of a wrapper) goes too.
