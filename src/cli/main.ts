@@ -8,6 +8,7 @@ import { createPromptsCommand } from './commands/prompts.js';
 import { createResourcesCommand } from './commands/resources.js';
 import { createRunCommand } from './commands/run.js';
 import { createServersCommand } from './commands/servers.js';
+import { createSkillsCommand } from './commands/skills.js';
 import { createToolsCommand } from './commands/tools.js';
 import { createTrustCommand } from './commands/trust.js';
 import { CliError, EXIT_RUN_FAILED, EXIT_USAGE } from './exit-codes.js';
@@ -34,6 +35,7 @@ export function createProgram(): Command {
     createPromptsCommand(),
     createAuditCommand(),
     createTrustCommand({ loadServersAndTools }),
+    createSkillsCommand(),
   ]) {
     program.addCommand(command);
   }

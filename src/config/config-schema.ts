@@ -112,6 +112,15 @@ export const topLevelSchema = z.object(
     auditFile: z.string({ error: 'a file path as a string' }).min(1, { error: 'a non-empty file path' }).optional(),
     roots: rootsSchema.optional(),
     sampling: samplingSchema.optional(),
+    /** Folders of Agent Skills (one skill, or a folder of skill folders), or `false` to use no skills. */
+    skills: z
+      .union([z.literal(false), z.array(z.string({ error: 'a folder path as a string' }).min(1))], {
+        error: 'an array of folder paths, or false to use no skills',
+      })
+      .optional(),
+    /** `false`: no AGENTS.md / CLAUDE.md / memory in the system prompt. */
+    instructions: z.boolean({ error: 'true or false' }).optional(),
+    maxInstructionTokens: positiveCount('tokens').optional(),
   },
   { error: 'a JSON object with an `mcpServers` key' },
 );

@@ -104,8 +104,18 @@ export function validateConfig(value: unknown, options: ValidateConfigOptions = 
     'maxTotalTimeoutMs',
     'maxResultTokens',
     'maxTurnResultTokens',
+    'maxInstructionTokens',
   ] as const) {
     if (top[key] !== undefined) config[key] = top[key];
+  }
+  if (top.instructions !== undefined) config.instructions = top.instructions;
+  if (top.skills !== undefined) {
+    config.skills =
+      top.skills === false
+        ? false
+        : top.skills.map((folder, index) =>
+            path.resolve(baseDirectory, substituteEnvironment(folder, `skills[${index}]`, { env, file, secrets })),
+          );
   }
   if (top.auditFile !== undefined) {
     config.auditFile = path.resolve(

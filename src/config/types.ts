@@ -109,6 +109,15 @@ export interface HostConfig {
   roots?: string[];
   /** Which model answers servers' `sampling/createMessage`. Default: the host's own model. */
   sampling?: SamplingSettings;
+  /**
+   * Extra folders of Agent Skills (absolute): each one skill (holding SKILL.md) or a folder of skill folders. `false`:
+   * no skills at all, not even those beside the config or in the user's folder. Default: those two only.
+   */
+  skills?: string[] | false;
+  /** Project instructions (AGENTS.md, CLAUDE.md) and the project memory in the system prompt. Default true. */
+  instructions?: boolean;
+  /** Bound on the instructions and memory together, in tokens (o200k estimate). Default 8,000. */
+  maxInstructionTokens?: number;
 }
 
 /** The `sampling` key: the model that answers servers' sampling requests, when not the host's own. */

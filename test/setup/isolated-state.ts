@@ -11,3 +11,6 @@ process.env.HOME = home;
 process.env.MCP_HOST_STATE_DIR = join(home, 'state');
 delete process.env.XDG_STATE_HOME;
 delete process.env.MCP_HOST_AUDIT_FILE;
+// The user's instructions and skills live in the isolated home too.
+delete process.env.XDG_CONFIG_HOME;
+delete process.env.MCP_HOST_CONFIG_DIR;

@@ -1,0 +1,162 @@
+/**
+ * `mcp-host skills list|show NAME`: the Agent Skills this config sees, where each comes from and whether the model
+ * is offered it (approved, new, or withheld until `mcp-host trust approve skill:NAME`). Starts no server.
+ * Exit codes: 0 ok, 1 a skill could not be read (each problem names its file and field), 2 a usage error.
+ */
+
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { Command } from 'commander';
+import { loadConfig } from '../../config/load-config.js';
+import { ensureStateDir, resolveStateDir } from '../../config/state-dir.js';
+import { describeHiddenContent, showRaw } from '../../policy/hidden-content.js';
+import { type DiscoveredSkills, discoverSkills, type Skill } from '../../skills/discover-skills.js';
+import { hiddenContentInSkill, skillApproveCommand } from '../../skills/review-skills.js';
+import { SkillPins } from '../../skills/skill-pins.js';
+import { skillSources } from '../../skills/skill-sources.js';
+import { skillStatus } from '../../skills/skill-status.js';
+import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
+import { writeError, writeJson, writeLine } from '../output.js';
+
+interface SkillsOptions {
+  config?: string;
+  stateDir?: string;
+  json?: boolean;
+}
+
+/** How much of a description `skills list` shows on its one line. */
+const LIST_DESCRIPTION_CHARACTERS = 100;
+
+export function createSkillsCommand(): Command {
+  const skills = new Command('skills').description('list the Agent Skills this config sees, or show one');
+  const common = (command: Command): Command =>
+    command
+      .option('-c, --config <file>', 'config file (default: mcp-host.json, then .mcp.json in the current folder)')
+      .option('--state-dir <dir>', 'where the skill pins live (default: $MCP_HOST_STATE_DIR, else XDG state home)')
+      .option('--json', 'print JSON');
+
+  const list = common(new Command('list')).description(
+    'every skill: name, where it comes from, whether it is offered, and its description',
+  );
+  list.action(async (options: SkillsOptions) => {
+    const { discovered, pins } = await openSkills(options);
+    const rows = discovered.skills.map((skill) => ({ skill, status: skillStatus(skill, pins) }));
+    if (options.json) {
+      writeJson({
+        skills: rows.map(({ skill, status }) => ({ ...summary(skill), status })),
+        problems: discovered.problems,
+        warnings: discovered.warnings,
+      });
+    } else {
+      if (rows.length === 0 && discovered.problems.length === 0) writeLine('No skills found.');
+      for (const { skill, status } of rows) {
+        const description = showRaw(skill.description.replace(/\s+/g, ' '));
+        const shown =
+          description.length > LIST_DESCRIPTION_CHARACTERS
+            ? `${description.slice(0, LIST_DESCRIPTION_CHARACTERS - 1)}…`
+            : description;
+        writeLine(`${skill.name}  [${skill.source}, ${status}]  ${shown}`);
+      }
+    }
+    report(discovered);
+  });
+  skills.addCommand(list);
+
+  const show = common(new Command('show'))
+    .description('one skill: its front matter, files, pin, and the body the model gets when it loads the skill')
+    .argument('<name>', 'the skill name');
+  show.action(async (name: string, options: SkillsOptions) => {
+    const { discovered, pins } = await openSkills(options);
+    const skill = discovered.skills.find((candidate) => candidate.name === name);
+    if (skill === undefined) {
+      const problem = discovered.problems.find((entry) => path.basename(path.dirname(entry.file)) === name);
+      if (problem !== undefined) throw new CliError(problem.message, EXIT_RUN_FAILED);
+      const known = discovered.skills.map((candidate) => candidate.name).join(', ') || '(none)';
+      throw new CliError(`no skill named "${name}"; skills found: ${known}`, EXIT_USAGE);
+    }
+    const status = skillStatus(skill, pins);
+    const pin = pins.pin(skill.name);
+    const files = listFiles(skill.folder);
+    if (options.json) {
+      writeJson({ ...summary(skill), status, pin, files, body: skill.body });
+      return;
+    }
+    writeLine(`name: ${skill.name}`);
+    writeLine(`description: ${showRaw(skill.description)}`);
+    writeLine(`source: ${skill.source} (${skill.folder})`);
+    if (skill.license !== undefined) writeLine(`license: ${showRaw(skill.license)}`);
+    if (skill.compatibility !== undefined) writeLine(`compatibility: ${showRaw(skill.compatibility)}`);
+    if (skill.allowedTools !== undefined) writeLine(`allowed-tools: ${showRaw(skill.allowedTools.join(' '))}`);
+    for (const [key, value] of Object.entries(skill.metadata ?? {})) {
+      writeLine(`metadata.${showRaw(key)}: ${showRaw(value)}`);
+    }
+    writeLine(`fingerprint: ${skill.fingerprint}`);
+    writeLine(`status: ${describeStatus(status, skill.name)}`);
+    for (const line of describeHiddenContent(hiddenContentInSkill(skill))) writeLine(`warning: ${line}`);
+    writeLine('files:');
+    for (const file of files) writeLine(`  ${showRaw(file.path)} (${file.bytes} bytes)`);
+    writeLine('---');
+    writeLine(showRaw(skill.body));
+  });
+  skills.addCommand(show);
+  return skills;
+}
+
+async function openSkills(options: SkillsOptions): Promise<{ discovered: DiscoveredSkills; pins: SkillPins }> {
+  const config = await loadConfig({ configPath: options.config });
+  const discovered = discoverSkills(skillSources(config, { cwd: process.cwd(), env: process.env }));
+  const stateDir = ensureStateDir(resolveStateDir({ flag: options.stateDir }));
+  return { discovered, pins: SkillPins.inStateDir(stateDir, { scope: config.file ?? '' }) };
+}
+
+function summary(skill: Skill) {
+  return {
+    name: skill.name,
+    description: skill.description,
+    source: skill.source,
+    folder: skill.folder,
+    ...(skill.license === undefined ? {} : { license: skill.license }),
+    ...(skill.compatibility === undefined ? {} : { compatibility: skill.compatibility }),
+    ...(skill.allowedTools === undefined ? {} : { allowedTools: skill.allowedTools }),
+    ...(skill.metadata === undefined ? {} : { metadata: skill.metadata }),
+    fingerprint: skill.fingerprint,
+  };
+}
+
+function describeStatus(status: ReturnType<typeof skillStatus>, name: string): string {
+  switch (status) {
+    case 'approved':
+      return 'approved (offered to the model)';
+    case 'new':
+      return 'new (pinned and offered on the next run)';
+    case 'flagged':
+      return `withheld: its description hides content; approve with ${skillApproveCommand(name)}`;
+    case 'changed':
+      return `withheld: its files changed since approval; approve with ${skillApproveCommand(name)}`;
+    case 'revoked':
+      return `withheld: revoked; approve with ${skillApproveCommand(name)}`;
+  }
+}
+
+/** Problems on stderr, and exit code 1 when a skill could not be used. */
+function report(discovered: DiscoveredSkills): void {
+  for (const warning of discovered.warnings) writeError(`mcp-host: ${warning}`);
+  for (const problem of discovered.problems) writeError(`mcp-host: ${problem.message}`);
+  process.exitCode = discovered.problems.length > 0 ? EXIT_RUN_FAILED : EXIT_OK;
+}
+
+/** The skill's files (not following links), bounded, for `skills show`. */
+function listFiles(folder: string): Array<{ path: string; bytes: number }> {
+  const files: Array<{ path: string; bytes: number }> = [];
+  const walk = (directory: string, relative: string, depth: number): void => {
+    if (depth > 8 || files.length >= 500) return;
+    for (const entry of readdirSync(directory, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const name = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      if (entry.isDirectory()) walk(path.join(directory, entry.name), name, depth + 1);
+      else if (entry.isSymbolicLink()) files.push({ path: `${name} (symbolic link)`, bytes: 0 });
+      else files.push({ path: name, bytes: statSync(path.join(directory, entry.name)).size });
+    }
+  };
+  walk(folder, '', 0);
+  return files;
+}

@@ -1,0 +1,127 @@
+/**
+ * Finds the skills in each source folder (see `skillSources`), reads and validates their SKILL.md, and fingerprints
+ * their folders. A skill that cannot be used is a problem to report, never a reason for the host not to start.
+ */
+
+import { closeSync, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { MAX_SKILL_FILE_BYTES, parseSkillFile, type SkillFrontMatter } from './parse-skill-file.js';
+import { SkillError } from './skill-error.js';
+import { fingerprintSkillFolder } from './skill-fingerprint.js';
+import type { SkillSource, SkillSourceKind } from './skill-sources.js';
+
+export const SKILL_FILE_NAME = 'SKILL.md';
+/** Skills taken from all sources together; more would make the listing in every request a cost of its own. */
+export const MAX_SKILLS = 200;
+
+export interface Skill extends SkillFrontMatter {
+  /** The skill's folder, with symbolic links resolved: files are read only from inside it. */
+  folder: string;
+  /** Its SKILL.md. */
+  file: string;
+  source: SkillSourceKind;
+  /** The Markdown body `load_skill` returns. */
+  body: string;
+  /** Of every file in the folder (see `fingerprintSkillFolder`). */
+  fingerprint: string;
+}
+
+export interface SkillProblem {
+  file: string;
+  message: string;
+}
+
+export interface DiscoveredSkills {
+  /** Sorted by name. */
+  skills: Skill[];
+  /** Skills that could not be used, and why (the message names the file and the field). */
+  problems: SkillProblem[];
+  /** Non-fatal notes: unknown front-matter fields, skills shadowed by an earlier one of the same name. */
+  warnings: string[];
+}
+
+export function discoverSkills(sources: readonly SkillSource[]): DiscoveredSkills {
+  const byName = new Map<string, Skill>();
+  const problems: SkillProblem[] = [];
+  const warnings: string[] = [];
+  for (const source of sources) {
+    for (const folder of skillFolders(source.folder)) {
+      const file = path.join(folder, SKILL_FILE_NAME);
+      try {
+        const skill = readSkill(folder, file, source.kind, warnings);
+        const earlier = byName.get(skill.name);
+        if (earlier !== undefined) {
+          warnings.push(`skill "${skill.name}" in ${folder} is shadowed by the one in ${earlier.folder}`);
+          continue;
+        }
+        if (byName.size >= MAX_SKILLS) {
+          problems.push({ file, message: `${file}: not used: more than ${MAX_SKILLS} skills are installed` });
+          continue;
+        }
+        byName.set(skill.name, skill);
+      } catch (error) {
+        problems.push({ file, message: error instanceof Error ? error.message : String(error) });
+      }
+    }
+  }
+  const skills = [...byName.values()].sort((left, right) => (left.name < right.name ? -1 : 1));
+  return { skills, problems, warnings };
+}
+
+/** The folder itself when it holds a SKILL.md, else its subfolders that do; none when it does not exist. */
+function skillFolders(folder: string): string[] {
+  if (isFile(path.join(folder, SKILL_FILE_NAME))) return [folder];
+  let names: string[];
+  try {
+    names = readdirSync(folder).sort();
+  } catch {
+    return [];
+  }
+  return names
+    .map((name) => path.join(folder, name))
+    .filter((candidate) => isFile(path.join(candidate, SKILL_FILE_NAME)));
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file, { throwIfNoEntry: false })?.isFile() === true;
+  } catch {
+    return false;
+  }
+}
+
+function readSkill(folder: string, file: string, source: SkillSourceKind, warnings: string[]): Skill {
+  const text = readBoundedText(file, MAX_SKILL_FILE_BYTES);
+  const parsed = parseSkillFile(text, file, path.basename(folder));
+  warnings.push(...parsed.warnings);
+  const realFolder = realpathSync(folder);
+  return {
+    ...parsed.frontMatter,
+    folder: realFolder,
+    file,
+    source,
+    body: parsed.body,
+    fingerprint: fingerprintSkillFolder(realFolder),
+  };
+}
+
+/** The file as UTF-8, refused (not cut) when larger than `maxBytes`: a skill is used whole or not at all. */
+export function readBoundedText(file: string, maxBytes: number): string {
+  const descriptor = openSync(file, 'r');
+  try {
+    const size = fstatSync(descriptor).size;
+    if (size > maxBytes) {
+      throw new SkillError(file, `is ${size} bytes; a skill file may be at most ${maxBytes} bytes`);
+    }
+    const buffer = Buffer.alloc(size);
+    let read = 0;
+    while (read < size) {
+      const count = readSync(descriptor, buffer, read, size - read, read);
+      if (count === 0) break;
+      read += count;
+    }
+    return buffer.subarray(0, read).toString('utf8');
+  } finally {
+    closeSync(descriptor);
+  }
+}

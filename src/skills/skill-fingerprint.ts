@@ -1,0 +1,64 @@
+/**
+ * A skill's fingerprint: sha256 over every file in its folder (relative path, size and content hash, in sorted
+ * order), so that a change to any of them — the body, a reference, a script — shows up as a changed skill and is
+ * withheld until approved again, just as a changed tool definition is. Symbolic links are not followed: their
+ * target text is hashed instead, so a link repointed elsewhere counts as a change too.
+ */
+
+import { createHash } from 'node:crypto';
+import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
+import path from 'node:path';
+
+/** Files counted in one skill; a folder with more is fingerprinted by the first ones and their count. */
+export const MAX_FINGERPRINT_FILES = 2_000;
+/** Folder depth walked below the skill's folder. */
+const MAX_FINGERPRINT_DEPTH = 8;
+const CHUNK_BYTES = 1024 * 1024;
+
+export function fingerprintSkillFolder(folder: string): string {
+  const entries: string[] = [];
+  let count = 0;
+  const walk = (directory: string, relative: string, depth: number): void => {
+    if (depth > MAX_FINGERPRINT_DEPTH) return;
+    let names: string[];
+    try {
+      names = readdirSync(directory).sort();
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      count += 1;
+      if (count > MAX_FINGERPRINT_FILES) return;
+      const absolute = path.join(directory, name);
+      const relativeName = relative === '' ? name : `${relative}/${name}`;
+      const stat = lstatSync(absolute, { throwIfNoEntry: false });
+      if (stat === undefined) continue;
+      if (stat.isSymbolicLink()) entries.push(`link ${relativeName} -> ${readlinkSync(absolute)}`);
+      else if (stat.isDirectory()) walk(absolute, relativeName, depth + 1);
+      else if (stat.isFile()) entries.push(`file ${relativeName} ${stat.size} ${hashFile(absolute)}`);
+    }
+  };
+  walk(folder, '', 0);
+  entries.push(`count ${count}`);
+  return `sha256:${createHash('sha256').update(entries.join('\n')).digest('hex')}`;
+}
+
+/** Read in chunks, so a 50 MB file is hashed without holding it in memory. */
+function hashFile(file: string): string {
+  const hash = createHash('sha256');
+  let descriptor: number | undefined;
+  try {
+    descriptor = openSync(file, 'r');
+    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    for (;;) {
+      const read = readSync(descriptor, buffer, 0, CHUNK_BYTES, null);
+      if (read === 0) break;
+      hash.update(buffer.subarray(0, read));
+    }
+  } catch (error) {
+    hash.update(`unreadable ${(error as NodeJS.ErrnoException).code ?? ''}`);
+  } finally {
+    if (descriptor !== undefined) closeSync(descriptor);
+  }
+  return hash.digest('hex');
+}

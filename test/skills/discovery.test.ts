@@ -1,0 +1,167 @@
+/**
+ * Skills are found where the discovery order says, validated with errors that name the file and the field, and
+ * fingerprinted so that any changed file shows — checked on three published skills and on hand-written ones.
+ */
+import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { discoverSkills } from '../../src/skills/discover-skills.js';
+import { parseSkillFile } from '../../src/skills/parse-skill-file.js';
+import { fingerprintSkillFolder } from '../../src/skills/skill-fingerprint.js';
+import { skillSources } from '../../src/skills/skill-sources.js';
+import { PUBLISHED_SKILL_NAMES, publishedSkills, writeSkill } from './skill-fixtures.js';
+
+const temporary = () => mkdtempSync(join(tmpdir(), 'mcp-host-skills-'));
+
+describe('published skills', () => {
+  it('discovers the three published skills with their front matter and bodies', () => {
+    const found = discoverSkills([{ kind: 'config', folder: publishedSkills }]);
+    expect(found.problems).toEqual([]);
+    expect(found.skills.map((skill) => skill.name)).toEqual(PUBLISHED_SKILL_NAMES);
+    const tester = found.skills.find((skill) => skill.name === 'test-specialist')!;
+    expect(tester.description).toMatch(/^This skill should be used when writing test cases/);
+    expect(tester.body).toMatch(/^# Test Specialist/);
+    expect(tester.body).not.toContain('name: test-specialist');
+    expect(tester.fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+});
+
+describe('front matter', () => {
+  const file = '/skills/pdf/SKILL.md';
+  const parse =
+    (front: string, folder = 'pdf') =>
+    () =>
+      parseSkillFile(`---\n${front}\n---\nbody`, file, folder);
+
+  it('reads every field of the format', () => {
+    const parsed = parseSkillFile(
+      '---\nname: pdf\ndescription: Work with PDFs.\nlicense: Apache-2.0\ncompatibility: needs python3\nallowed-tools: fs__read_file fs__list_directory\nmetadata:\n  author: someone\n  version: 1.0\n---\n# PDF\n',
+      file,
+      'pdf',
+    );
+    expect(parsed.frontMatter).toEqual({
+      name: 'pdf',
+      description: 'Work with PDFs.',
+      license: 'Apache-2.0',
+      compatibility: 'needs python3',
+      allowedTools: ['fs__read_file', 'fs__list_directory'],
+      metadata: { author: 'someone', version: '1' },
+    });
+    expect(parsed.body).toBe('# PDF\n');
+  });
+
+  it('accepts allowed-tools as a list or comma-separated', () => {
+    expect(
+      parseSkillFile('---\nname: pdf\ndescription: d\nallowed-tools: [a, b]\n---\n', file, 'pdf').frontMatter
+        .allowedTools,
+    ).toEqual(['a', 'b']);
+    expect(
+      parseSkillFile('---\nname: pdf\ndescription: d\nallowed-tools: "a, b"\n---\n', file, 'pdf').frontMatter
+        .allowedTools,
+    ).toEqual(['a', 'b']);
+  });
+
+  it.each([
+    ['description: d', 'front matter field "name": is required'],
+    ['name: pdf', 'front matter field "description": is required'],
+    ['name: PDF Tool\ndescription: d', 'front matter field "name": expected lowercase letters'],
+    ['name: other\ndescription: d', 'front matter field "name": expected the name of the skill\'s folder, "pdf"'],
+    ['name: pdf\ndescription: [1, 2]', 'front matter field "description": expected a non-empty string, found a list'],
+    [
+      `name: pdf\ndescription: ${'x'.repeat(1025)}`,
+      'front matter field "description": expected at most 1024 characters',
+    ],
+    ['name: pdf\ndescription: d\nmetadata: [a]', 'front matter field "metadata": expected a mapping'],
+    ['name: pdf\ndescription: d\nallowed-tools: 3', 'front matter field "allowed-tools": expected tool names'],
+    ['name: pdf\nname: pdf\ndescription: d', 'the front matter is not valid YAML'],
+  ])('refuses %j naming the file and the field', (front, message) => {
+    expect(parse(front)).toThrow(`${file}: ${message}`);
+  });
+
+  it('refuses a file without front matter, and front matter that is too large', () => {
+    expect(() => parseSkillFile('# just markdown', file, 'pdf')).toThrow(`${file}: expected YAML front matter`);
+    expect(() => parseSkillFile('---\nname: pdf\n', file, 'pdf')).toThrow('no closing `---` line');
+    expect(parse(`name: pdf\ndescription: d\nnote: ${'x'.repeat(20_000)}`)).toThrow('larger than 16384 bytes');
+  });
+
+  it('reports fields the format does not define, without failing', () => {
+    const parsed = parseSkillFile('---\nname: pdf\ndescription: d\nautoRun: true\n---\n', file, 'pdf');
+    expect(parsed.warnings).toEqual([`${file}: front matter field "autoRun" is not part of the skill format; ignored`]);
+  });
+});
+
+describe('discovery order', () => {
+  it('takes config folders, then skills/ beside the config, then the user folder; the first of a name wins', () => {
+    const root = temporary();
+    const extra = join(root, 'extra');
+    const project = join(root, 'project');
+    const user = join(root, 'user-config');
+    writeSkill(extra, { name: 'review', description: 'from the config list' });
+    writeSkill(join(project, 'skills'), { name: 'review', description: 'beside the config' });
+    writeSkill(join(project, 'skills'), { name: 'deploy', description: 'beside the config' });
+    writeSkill(join(user, 'skills'), { name: 'deploy', description: 'from the user' });
+    writeSkill(join(user, 'skills'), { name: 'notes', description: 'from the user' });
+    const one = writeSkill(join(root, 'single'), { name: 'single', description: 'a folder that is one skill' });
+
+    const sources = skillSources(
+      { file: join(project, 'mcp-host.json'), skills: [extra, one] },
+      { cwd: root, env: { MCP_HOST_CONFIG_DIR: user } },
+    );
+    expect(sources.map((source) => source.kind)).toEqual(['config', 'config', 'project', 'user']);
+    const found = discoverSkills(sources);
+    expect(found.skills.map((skill) => [skill.name, skill.source, skill.description])).toEqual([
+      ['deploy', 'project', 'beside the config'],
+      ['notes', 'user', 'from the user'],
+      ['review', 'config', 'from the config list'],
+      ['single', 'config', 'a folder that is one skill'],
+    ]);
+    expect(found.warnings.filter((warning) => warning.includes('shadowed'))).toHaveLength(2);
+    expect(skillSources({ skills: false }, { cwd: root, env: {} })).toEqual([]);
+  });
+
+  it('reports a broken skill and keeps the others', () => {
+    const root = temporary();
+    writeSkill(root, { name: 'good', description: 'fine' });
+    mkdirSync(join(root, 'bad'));
+    writeFileSync(join(root, 'bad', 'SKILL.md'), '---\nname: bad\n---\n');
+    writeFileSync(join(root, 'huge.md'), 'not a skill folder');
+    mkdirSync(join(root, 'big'));
+    writeFileSync(join(root, 'big', 'SKILL.md'), `---\nname: big\ndescription: d\n---\n${'x'.repeat(300_000)}`);
+    const found = discoverSkills([{ kind: 'project', folder: root }]);
+    expect(found.skills.map((skill) => skill.name)).toEqual(['good']);
+    expect(found.problems.map((problem) => problem.message)).toEqual([
+      expect.stringContaining(`${join(root, 'bad', 'SKILL.md')}: front matter field "description": is required`),
+      expect.stringContaining(`${join(root, 'big', 'SKILL.md')}: is 300`),
+    ]);
+  });
+});
+
+describe('fingerprint', () => {
+  it('changes when any file of the skill changes', () => {
+    const root = temporary();
+    const folder = writeSkill(root, { name: 'pdf', description: 'd', files: { 'scripts/run.sh': 'echo hi\n' } });
+    const before = fingerprintSkillFolder(folder);
+    expect(fingerprintSkillFolder(folder)).toBe(before);
+    appendFileSync(join(folder, 'scripts', 'run.sh'), 'rm -rf ~\n');
+    expect(fingerprintSkillFolder(folder)).not.toBe(before);
+  });
+});
+
+describe('config keys', () => {
+  it('resolves skills folders against the config file, and checks their shape', async () => {
+    const { parseConfig } = await import('../../src/config/parse-config.js');
+    const config = parseConfig(
+      '{"mcpServers": {}, "skills": ["./team-skills"], "instructions": false, "maxInstructionTokens": 500}',
+      '/project/mcp-host.json',
+      {},
+    );
+    expect(config.skills).toEqual(['/project/team-skills']);
+    expect(config.instructions).toBe(false);
+    expect(config.maxInstructionTokens).toBe(500);
+    expect(parseConfig('{"skills": false}', '/p/mcp-host.json', {}).skills).toBe(false);
+    expect(() => parseConfig('{"skills": "x"}', '/p/mcp-host.json', {})).toThrow(
+      '/p/mcp-host.json: skills: expected an array of folder paths, or false to use no skills',
+    );
+  });
+});
