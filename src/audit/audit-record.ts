@@ -31,6 +31,11 @@ export interface ToolCallRecord extends AuditRecordBase {
   policy: 'allow' | 'ask' | 'deny';
   /** `rule`, `annotation`, `trust`, `default`, `remembered`, `approver` or `direct-call`. */
   decidedBy: string;
+  /**
+   * The trust the call was decided under: its server's (`trusted` or `untrusted`), or `trusted` for the host's own
+   * tools. Absent when the call named no known tool.
+   */
+  trust?: string;
   /** The approver's kind (`terminal`, `headless`, `yes` …) when one was asked. */
   approver?: string;
   /** The deciding pattern, when a rule decided. */

@@ -64,6 +64,7 @@ export function createAuditRecorder(options: { sink: AuditSink; runId: string })
         decision: authorization.allowed ? 'allow' : 'deny',
         policy: authorization.decision.action,
         decidedBy: authorization.decidedBy,
+        ...(authorization.trust === undefined ? {} : { trust: authorization.trust }),
         ...(authorization.approver === undefined ? {} : { approver: authorization.approver }),
         ...(authorization.decision.rule === undefined ? {} : { rule: authorization.decision.rule }),
         reason: authorization.reason,

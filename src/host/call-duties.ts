@@ -35,11 +35,6 @@ export interface CallDutiesOptions {
    * under secret-looking keys are added as calls are authorised; see `rememberArgumentSecrets`.
    */
   secrets?: string[];
-  /**
-   * The host's own read-only tools (reading a stored result, listing and reading a server's resources) run no
-   * server tool code: their read-only annotation is believed whatever the server's trust. Rules still apply.
-   */
-  isHostTool?: (name: string) => boolean;
 }
 
 /** The loop's context plus the id of the call (added by `withCallId`; the loop hands the context on untouched). */
@@ -76,18 +71,13 @@ export function serverConfigOf(config: HostConfig, server: string): ServerConfig
 }
 
 /**
- * A tool no configured server owns is the host's own (`read_stored_result`): it is as trusted as the host, so
- * its annotations count and a read-only one runs without asking. Every other tool has its server's trust.
+ * The trust a call is decided under. A tool no configured server owns is the host's own (reading a stored result):
+ * it is as trusted as the host. Every other tool has its server's trust, the host's resource tools included:
+ * reading a resource hands the server's data to the model like any tool result, so it is a call like any other.
  */
-function trustOf(
-  entry: CatalogEntry,
-  server: ServerConfig | undefined,
-  isHostTool?: (name: string) => boolean,
-): ServerTrust {
-  if ((server === undefined || isHostTool?.(entry.name)) && entry.tool.annotations?.readOnlyHint === true) {
-    return 'trusted';
-  }
-  return server?.trust ?? 'untrusted';
+export function trustOf(config: HostConfig, entry: CatalogEntry): ServerTrust {
+  const server = serverConfigOf(config, entry.server);
+  return server === undefined ? 'trusted' : server.trust;
 }
 
 function toAuthorize(entry: CatalogEntry, args: unknown, callId?: string): ToolCallToAuthorize {
@@ -124,12 +114,11 @@ export function createAuthorise(options: CallDutiesOptions, audit: () => AuditRe
     args: Record<string, unknown>,
     context: ToolCallContext,
   ): Promise<Authorisation> => {
-    const server = serverConfigOf(options.config, entry.server);
     if (options.secrets) rememberArgumentSecrets(args, options.secrets);
     const call = toAuthorize(entry, args, (context as HostCallContext).callId);
     const authorization = await authorizeToolCall({
       call,
-      trust: trustOf(entry, server, options.isHostTool),
+      trust: trustOf(options.config, entry),
       rules: options.config.permissions,
       approver: options.approver,
       remembered: options.trustStore,
@@ -148,9 +137,10 @@ export function createAuthorise(options: CallDutiesOptions, audit: () => AuditRe
 }
 
 /** Not authorised by the policy (an unknown tool, invalid arguments): the record says it never ran. */
-function notRunAuthorization(reason: string): Authorization {
+function notRunAuthorization(reason: string, trust: ServerTrust | undefined): Authorization {
   return {
     allowed: false,
+    ...(trust === undefined ? {} : { trust }),
     decision: { action: 'deny', reason, source: 'default', warnings: [], safeToRetry: false },
     decidedBy: 'default',
     reason,
@@ -178,7 +168,10 @@ export function createRecord(
     call.arguments = redactArguments(call.arguments, { secrets });
     const authorization =
       (record.authorisation?.details as Authorization | undefined) ??
-      notRunAuthorization(record.error ?? 'not run: the call could not be routed or its arguments did not parse');
+      notRunAuthorization(
+        record.error ?? 'not run: the call could not be routed or its arguments did not parse',
+        entry ? trustOf(config, entry) : undefined,
+      );
     const outcome: ToolCallOutcome = record.outcome === 'invalid' ? 'error' : record.outcome;
     const ran = record.outcome !== 'denied' && record.outcome !== 'invalid';
     await audit().toolCall({

@@ -177,7 +177,6 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   }
 
   const duties = (initiator: CallDutiesOptions['initiator']): CallDutiesOptions => ({
-    isHostTool: (name) => hostTools.has(name),
     config,
     approver,
     trustStore: state.trustStore,

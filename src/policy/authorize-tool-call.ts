@@ -49,6 +49,8 @@ export interface Authorization {
   /** The policy's verdict before anyone was asked. */
   decision: PolicyDecision;
   decidedBy: DecidedBy;
+  /** The trust the decision was made under: the server's, or `trusted` for the host's own tools. Absent only on records of calls that named no known tool. */
+  trust?: ServerTrust;
   /** The approver's kind (`terminal`, `headless`, `yes` …) when it was asked. */
   approver?: string;
   answer?: ToolApprovalAnswer;
@@ -79,7 +81,7 @@ export async function authorizeToolCall(options: AuthorizeToolCallOptions): Prom
   }
   const hiddenContent =
     call.tool === undefined ? [] : findHiddenContentInToolCached(call.tool, options.otherServerToolNames ?? []);
-  const base = { decision, warnings: decision.warnings, hiddenContent };
+  const base = { decision, trust, warnings: decision.warnings, hiddenContent };
 
   if (decision.action === 'deny') {
     return {
