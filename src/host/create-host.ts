@@ -199,6 +199,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
           : {}),
       }),
       hostTools,
+      confirmCurrent: (entry, signal) => live!.confirmCurrent(entry, signal),
       authorise: createAuthorise(duties(initiator), () => audit),
       shapeResult: (raw, entry, context) => {
         const shaped = shapeResult(raw, entry, context);

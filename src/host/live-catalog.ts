@@ -5,9 +5,10 @@
  * what review withheld (to explain a call of such a tool) and every server's latest raw listing.
  */
 import type { Tool } from '@modelcontextprotocol/client';
-import { ToolCatalog } from '../catalog/tool-catalog.js';
+import { type CatalogEntry, ToolCatalog } from '../catalog/tool-catalog.js';
 import { assignToolNames } from '../catalog/tool-naming.js';
 import type { ServerConnection } from '../connections/server-connection.js';
+import { fingerprintDefinition } from '../policy/tool-definition.js';
 
 /** How long a turn waits for re-listings already in flight before going on with the last catalog. */
 export const REFRESH_WAIT_MS = 5_000;
@@ -36,6 +37,9 @@ export class LiveCatalog {
   /** The withheld tools of the catalog in force, by catalog name. */
   private activeWithheld = new Map<string, string>();
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Per server: how many `list_changed` (or restarts) arrived, and up to which one the listing was reviewed. */
+  private readonly changesSeen = new Map<string, number>();
+  private readonly changesReviewed = new Map<string, number>();
   private active: ToolCatalog = ToolCatalog.empty();
   private dirty = true;
   private revision = 0;
@@ -86,11 +90,15 @@ export class LiveCatalog {
   markChanged(server: string): void {
     const connection = this.connections.get(server);
     if (!connection) return;
+    const change = (this.changesSeen.get(server) ?? 0) + 1;
+    this.changesSeen.set(server, change);
+    // The listing this returns was asked for after this change arrived (one in flight, one trailing).
     const refresh = connection
       .refreshTools()
       .then(async (tools) => {
         this.listings.set(server, tools);
         await this.review(server, tools);
+        if (change > (this.changesReviewed.get(server) ?? 0)) this.changesReviewed.set(server, change);
         this.dirty = true;
       })
       .catch((error: unknown) => {
@@ -102,6 +110,48 @@ export class LiveCatalog {
         if (this.inFlight.get(server) === refresh) this.inFlight.delete(server);
       });
     this.inFlight.set(server, refresh);
+  }
+
+  /**
+   * Right before a call runs: is the tool the model chose (from the catalog of its turn) still the one its server
+   * lists now, as reviewed? When the server has said its tools changed, this waits for the new listing (at most
+   * REFRESH_WAIT_MS) so a rug pull cannot slip a call in under the old approval. Returns why the call must not run,
+   * or undefined when it may.
+   */
+  async confirmCurrent(entry: CatalogEntry, signal?: AbortSignal): Promise<string | undefined> {
+    const server = entry.server;
+    if (!this.connections.has(server)) return undefined;
+    const deadline = Date.now() + REFRESH_WAIT_MS;
+    let askedAgain = false;
+    while (this.isStale(server) && !signal?.aborted) {
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      if (!this.inFlight.has(server)) {
+        // A re-listing that failed left nothing in flight: ask once more rather than trust the old list.
+        if (askedAgain) break;
+        askedAgain = true;
+        this.markChanged(server);
+      }
+      await waitAtMost(this.inFlight.get(server), left, signal);
+    }
+    const quoted = `"${entry.name}"`;
+    if (this.isStale(server)) {
+      return `${quoted} was not run: the server "${server}" said its tools changed and has not listed them again within ${REFRESH_WAIT_MS / 1000} s, so the definition the call was chosen from could not be checked against the current one. Try again later.`;
+    }
+    const current = this.toolsByServer.get(server)?.find((tool) => tool.name === entry.tool.name);
+    if (current === entry.tool) return undefined;
+    if (current === undefined) {
+      const withheld = this.withheldByServer.get(server)?.find((item) => item.name === entry.name);
+      return withheld
+        ? `${quoted} was not run: its definition changed after this turn began and ${withheld.explanation}`
+        : `${quoted} was not run: the server "${server}" no longer offers it.`;
+    }
+    if (fingerprintDefinition(current) === fingerprintDefinition(entry.tool)) return undefined;
+    return `${quoted} was not run: its definition changed after this turn began (the server "${server}" re-listed its tools). The next turn offers the current definition.`;
+  }
+
+  private isStale(server: string): boolean {
+    return (this.changesSeen.get(server) ?? 0) > (this.changesReviewed.get(server) ?? 0);
   }
 
   /** Called when a turn begins: applies finished re-listings (waiting briefly for those in flight). */
@@ -146,4 +196,20 @@ export class LiveCatalog {
     this.toolsByServer.set(server, exposed);
     this.withheldByServer.set(server, withheld);
   }
+}
+
+/** Resolves when `promise` settles, `ms` pass or `signal` aborts, whichever is first. */
+async function waitAtMost(promise: Promise<unknown> | undefined, ms: number, signal?: AbortSignal): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  await Promise.race([
+    Promise.resolve(promise).catch(() => undefined),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, ms);
+      onAbort = () => resolve(undefined);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+  ]);
+  clearTimeout(timer);
+  if (onAbort) signal?.removeEventListener('abort', onAbort);
 }

@@ -59,6 +59,11 @@ export interface ToolCallDependencies {
   server: (name: string) => CallableServer | undefined;
   callOptions: (entry: CatalogEntry) => Omit<CallToolOptions, 'signal'>;
   hostTools?: ReadonlyMap<string, HostToolHandler>;
+  /**
+   * Right before a server's tool is authorised and again before it is sent: why it must not run, when the server's
+   * tools changed since the catalog of this turn was built (a rug pull), or undefined when it may.
+   */
+  confirmCurrent?: (entry: CatalogEntry, signal: AbortSignal) => Promise<string | undefined>;
   /** Policy and consent. Absent: every call is allowed. */
   authorise?: (entry: CatalogEntry, args: Record<string, unknown>, context: ToolCallContext) => Promise<Authorisation>;
   /** MCP result → what the model sees (content mapping, output budget). */
@@ -113,6 +118,15 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
     }
     if (!parsed.ok) return done('invalid', errorText(parsed.error), { entry });
     const args = parsed.value;
+    const hostTool = dependencies.hostTools?.get(entry.name);
+    // Host tools run no server code, so a server's changed listing cannot change them.
+    const refusedAsChanged = async (): Promise<string | undefined> =>
+      hostTool ? undefined : dependencies.confirmCurrent?.(entry, context.signal);
+
+    const changedBefore = await refusedAsChanged();
+    if (changedBefore !== undefined) {
+      return done('denied', errorText(changedBefore), { entry, arguments: args });
+    }
 
     const authorisation = dependencies.authorise
       ? await dependencies.authorise(entry, args, context)
@@ -132,7 +146,12 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
       );
     }
 
-    const hostTool = dependencies.hostTools?.get(entry.name);
+    // Asking the user may take a while: the server may have changed the tool meanwhile.
+    const changedAfter = await refusedAsChanged();
+    if (changedAfter !== undefined) {
+      return done('denied', errorText(changedAfter), { entry, arguments: args, authorisation });
+    }
+
     if (hostTool) {
       try {
         const shaped = await hostTool(args);
