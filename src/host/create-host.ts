@@ -171,7 +171,11 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const catalogNow = (): ToolCatalog => live!.current();
   for (const warning of checkRules(
     config.permissions,
-    catalogNow().entries.map((entry) => entry.name),
+    catalogNow().entries.map((entry) => ({
+      toolName: entry.name,
+      serverName: entry.server,
+      originalToolName: entry.tool.name,
+    })),
   )) {
     diagnostic(warning);
   }

@@ -68,6 +68,7 @@ export async function authorizeToolCall(options: AuthorizeToolCallOptions): Prom
     decideToolCall({
       toolName: call.toolName,
       serverName: call.serverName,
+      originalToolName: call.originalToolName,
       trust,
       rules,
       ...(call.tool?.annotations === undefined ? {} : { annotations: call.tool.annotations }),

@@ -35,6 +35,8 @@ export interface ToolCallPolicyInput {
   /** The namespaced name (`fs__write_file`): what rules are written against. */
   toolName: string;
   serverName: string;
+  /** The server's own name for the tool: rules match it too (see rule-names.ts). */
+  originalToolName?: string;
   trust: ServerTrust;
   annotations?: ToolAnnotations;
   rules: PermissionRules;
@@ -45,7 +47,11 @@ export interface ToolCallPolicyInput {
 export function decideToolCall(input: ToolCallPolicyInput): PolicyDecision {
   const { toolName, serverName, trust, annotations } = input;
   const safeToRetry = isSafeToRetry(annotations, trust);
-  const rule = findMatchingRule(input.rules, toolName);
+  const rule = findMatchingRule(input.rules, {
+    toolName,
+    serverName,
+    ...(input.originalToolName === undefined ? {} : { originalToolName: input.originalToolName }),
+  });
   if (rule?.list === 'deny') {
     return {
       action: 'deny',

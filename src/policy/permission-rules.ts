@@ -1,5 +1,6 @@
 /**
- * The user's own rules (`permissions.allow / ask / deny` in the config), matched against namespaced tool names.
+ * The user's own rules (`permissions.allow / ask / deny` in the config), matched against namespaced tool names and
+ * the names the user knows a tool by (see rule-names.ts).
  * Deny beats ask beats allow, whatever the order the patterns were written in, so adding a deny rule can never be
  * undone by a broader allow rule. Patterns that can never match are reported when the tools are known: a rule
  * that silently matches nothing is a rule the user believes protects them and does not.
@@ -7,6 +8,7 @@
 
 import type { PermissionRules } from '../config/types.js';
 import { literalPartOf, matchesGlob } from './glob.js';
+import { allowRuleNames, restrictRuleNames, type ToolRuleNames } from './rule-names.js';
 
 export type RuleList = keyof PermissionRules;
 
@@ -18,13 +20,22 @@ export interface RuleMatch {
   pattern: string;
 }
 
-/** The deciding rule for a tool, or undefined when no pattern matches it. */
-export function findMatchingRule(rules: PermissionRules, toolName: string): RuleMatch | undefined {
+/**
+ * The deciding rule for a tool, or undefined when no pattern matches it. Given only a namespaced name (a string),
+ * rules match that name alone.
+ */
+export function findMatchingRule(rules: PermissionRules, tool: string | ToolRuleNames): RuleMatch | undefined {
+  const named = typeof tool === 'string' ? { toolName: tool, serverName: '' } : tool;
   for (const list of RULE_PRECEDENCE) {
-    const pattern = rules[list].find((candidate) => matchesGlob(candidate, toolName));
+    const names = namesFor(list, named);
+    const pattern = rules[list].find((candidate) => names.some((name) => matchesGlob(candidate, name)));
     if (pattern !== undefined) return { list, pattern };
   }
   return undefined;
+}
+
+function namesFor(list: RuleList, tool: ToolRuleNames): string[] {
+  return list === 'allow' ? allowRuleNames(tool) : restrictRuleNames(tool);
 }
 
 /**
@@ -37,11 +48,13 @@ export function isCatchAllPattern(pattern: string): boolean {
 }
 
 /**
- * One warning per pattern that matches none of `toolNames` (the namespaced names of every tool the host knows),
+ * One warning per pattern that matches none of `tools` (every tool the host knows, by namespaced name or by all
+ * its names),
  * and one per catch-all pattern in `allow`. Call it once the catalog is built (and again after a refresh if
  * you like); a server that failed to start makes its patterns look unmatched, which is worth saying too.
  */
-export function checkRules(rules: PermissionRules, toolNames: readonly string[]): string[] {
+export function checkRules(rules: PermissionRules, tools: ReadonlyArray<string | ToolRuleNames>): string[] {
+  const named = tools.map((tool) => (typeof tool === 'string' ? { toolName: tool, serverName: '' } : tool));
   const warnings: string[] = [];
   for (const list of RULE_PRECEDENCE) {
     for (const pattern of rules[list]) {
@@ -52,7 +65,7 @@ export function checkRules(rules: PermissionRules, toolNames: readonly string[])
         );
         continue;
       }
-      if (toolNames.some((name) => matchesGlob(pattern, name))) continue;
+      if (named.some((tool) => namesFor(list, tool).some((name) => matchesGlob(pattern, name)))) continue;
       const hint = pattern.includes('__')
         ? 'check the server and tool names (`mcp-host tools list` shows them)'
         : 'tool names are namespaced as server__tool, e.g. "fs__read_file"';
