@@ -61,6 +61,7 @@ export const serverEntrySchema = z.object({
     .positive({ error: 'a positive whole number of milliseconds' })
     .max(MAX_TOOL_TIMEOUT_MS, { error: `at most ${MAX_TOOL_TIMEOUT_MS} milliseconds (about 24 days)` })
     .optional(),
+  startupTimeoutMs: positiveMilliseconds.optional(),
   disabled: z.boolean({ error: 'true or false' }).optional(),
   versionNegotiation: z.enum(['legacy', 'auto'], { error: '"legacy" or "auto"' }).optional(),
   /** Checked by `buildOAuthSettings`, which reports the exact key inside it. */

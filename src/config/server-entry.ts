@@ -98,6 +98,7 @@ export function buildServerConfig(
     name,
     trust: entry.trust ?? 'untrusted',
     timeoutMs: entry.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+    ...(entry.startupTimeoutMs === undefined ? {} : { startupTimeoutMs: entry.startupTimeoutMs }),
     disabled,
     versionNegotiation: entry.versionNegotiation ?? DEFAULT_VERSION_NEGOTIATION,
     ...(entry.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeoutMs: entry.maxTotalTimeoutMs }),

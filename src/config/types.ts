@@ -15,6 +15,8 @@ interface ServerConfigBase {
   trust: ServerTrust;
   /** Per tool call, in milliseconds. Default 60000 (`DEFAULT_TOOL_TIMEOUT_MS`). */
   timeoutMs: number;
+  /** Start-up and `initialize` (spawn or connect included), in milliseconds. Default 30000. */
+  startupTimeoutMs?: number;
   /** A disabled server stays in the list (so it can be shown) but is not started. Default false. */
   disabled: boolean;
   /** Default `legacy` (`DEFAULT_VERSION_NEGOTIATION`). */

@@ -18,6 +18,9 @@ import { connectWithAuthorization } from './oauth/connect-with-authorization.js'
 import type { RemoteAuthorization } from './oauth/remote-authorization.js';
 import { ProcessGroupStdioTransport } from './process-group-stdio-transport.js';
 
+/** What to do about a start-up timeout, in the config's words. */
+const STARTUP_TIMEOUT_HINT = "raise the server's `startupTimeoutMs` if it needs longer";
+
 export interface CreateTransportOptions {
   connectTimeoutMs: number;
   clientInfo: Implementation;
@@ -72,7 +75,7 @@ async function connectStdio(config: StdioServerConfig, options: CreateTransportO
     await withTimeout(
       client.connect(transport),
       options.connectTimeoutMs,
-      `did not finish initialize within ${options.connectTimeoutMs} ms`,
+      `did not finish initialize within ${options.connectTimeoutMs} ms (${STARTUP_TIMEOUT_HINT})`,
     );
     return { client, transport };
   } catch (error) {
@@ -107,7 +110,11 @@ async function connectRemoteOnce(
   if (config.transport === 'sse') {
     const client = createClient(options, config);
     const transport = wrap(new SSEClientTransport(url, transportOptions));
-    await withTimeout(client.connect(transport), options.connectTimeoutMs, 'did not connect in time').catch((error) => {
+    await withTimeout(
+      client.connect(transport),
+      options.connectTimeoutMs,
+      `did not connect within ${options.connectTimeoutMs} ms (${STARTUP_TIMEOUT_HINT})`,
+    ).catch((error) => {
       throw new Error(`server "${config.name}" (${config.url}, legacy SSE) failed to connect: ${messageOf(error)}`, {
         cause: error,
       });
@@ -117,7 +124,11 @@ async function connectRemoteOnce(
   const client = createClient(options, config);
   const transport = wrap(new StreamableHTTPClientTransport(url, transportOptions));
   try {
-    await withTimeout(client.connect(transport), options.connectTimeoutMs, 'did not connect in time');
+    await withTimeout(
+      client.connect(transport),
+      options.connectTimeoutMs,
+      `did not connect within ${options.connectTimeoutMs} ms (${STARTUP_TIMEOUT_HINT})`,
+    );
     return { client, transport };
   } catch (streamableError) {
     await transport.close().catch(() => undefined);
@@ -130,7 +141,11 @@ async function connectRemoteOnce(
     const sseClient = createClient(options, config);
     const sseTransport = wrap(new SSEClientTransport(url, transportOptions));
     try {
-      await withTimeout(sseClient.connect(sseTransport), options.connectTimeoutMs, 'did not connect in time');
+      await withTimeout(
+        sseClient.connect(sseTransport),
+        options.connectTimeoutMs,
+        `did not connect within ${options.connectTimeoutMs} ms (${STARTUP_TIMEOUT_HINT})`,
+      );
       return { client: sseClient, transport: sseTransport };
     } catch (sseError) {
       throw new Error(

@@ -17,7 +17,8 @@ import type { ProcessGroupStdioTransport } from './process-group-stdio-transport
 import { restartDelay } from './restart-policy.js';
 import { SingleFlight } from './single-flight.js';
 
-/** How long `initialize` (spawn included) may take before the server is reported as failed. */
+/** How long `initialize` (spawn included) may take before the server is reported as failed, unless the server's
+ * `startupTimeoutMs` says otherwise. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 
 /** Quiet time after the latest `list_changed` before the trailing re-listing of a burst. */
@@ -113,7 +114,7 @@ export class ServerConnection {
     this.currentState = 'connecting';
     try {
       const { client, transport } = await createTransport(this.config, {
-        connectTimeoutMs: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+        connectTimeoutMs: this.config.startupTimeoutMs ?? this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
         clientInfo: { name: this.options.clientName ?? 'mcp-host', version: this.options.clientVersion ?? '0.0.0' },
         onDiagnostic: (message) => this.options.onDiagnostic?.(this.name, message),
         onToolsChanged: () => this.options.onToolsChanged?.(this.name),
