@@ -21,5 +21,6 @@ export type { Approver, DefinitionApprovalRequest, ToolApprovalRequest } from '.
 export { createHeadlessApprover } from './policy/headless-approver.js';
 export { createTerminalApprover } from './policy/terminal-approver.js';
 export { TrustStore } from './policy/trust-store.js';
+export { TrustStoreError } from './policy/trust-store-file.js';
 export { createYesApprover } from './policy/yes-approver.js';
 export * from './providers/types.js';

@@ -1,5 +1,5 @@
 /** Shared by the commands: the options every command takes, and a host opened from them. */
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { createHost, type Host, type HostOptions } from '../host/create-host.js';
 import { chooseApprover } from './choose-approver.js';
 import { writeError } from './output.js';
@@ -24,7 +24,10 @@ export function addCommonOptions(command: Command): Command {
 
 export function parsePositiveInteger(value: string): number {
   const number = Number(value);
-  if (!Number.isInteger(number) || number <= 0) throw new Error(`expected a positive integer, got "${value}"`);
+  // Commander reports this as a usage error naming the option and the value.
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(number) || number <= 0) {
+    throw new InvalidArgumentError('It must be a whole number of 1 or more.');
+  }
   return number;
 }
 

@@ -83,5 +83,5 @@ export {
   type TrustedToolEntry,
   TrustStore,
 } from './trust-store.js';
-export { type ApprovalOrigin, TRUST_STORE_FILE_NAME } from './trust-store-file.js';
+export { type ApprovalOrigin, TRUST_STORE_FILE_NAME, TrustStoreError } from './trust-store-file.js';
 export { createYesApprover, YES_MODE_NOTICE, type YesApproverOptions } from './yes-approver.js';

@@ -65,8 +65,13 @@ export function emptyTrustStoreData(): TrustStoreData {
   return { version: FORMAT_VERSION, servers: {}, scopes: {} };
 }
 
+/** The trust store file is damaged or cannot be read or written; the message says which file and what to do. */
+export class TrustStoreError extends Error {
+  override readonly name = 'TrustStoreError';
+}
+
 function corrupt(file: string, problem: string): Error {
-  return new Error(
+  return new TrustStoreError(
     `Trust store ${file} ${problem}. Fix the file, or delete it to start over (every approval is then forgotten and servers are trusted again on first use).`,
   );
 }
@@ -147,6 +152,6 @@ export function writeTrustStoreFile(file: string, data: TrustStoreData): void {
     if (descriptor !== undefined) closeSync(descriptor);
     rmSync(temporary, { force: true });
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new Error(`Could not save the trust store ${file} (${code}); check that its folder is writable.`);
+    throw new TrustStoreError(`Could not save the trust store ${file} (${code}); check that its folder is writable.`);
   }
 }

@@ -1,0 +1,33 @@
+/**
+ * The conventions every `mcp-host` command follows, applied in one place to the whole command tree: usage errors
+ * are one `mcp-host:` line on stderr (no help dump, no stack trace) and end the process through the error main
+ * handles, so the exit code is decided once (2 for usage errors).
+ */
+import type { Command, CommanderError } from 'commander';
+import { EXIT_OK, EXIT_USAGE } from './exit-codes.js';
+
+export function applyCommandConventions(command: Command): Command {
+  command.exitOverride();
+  command.configureOutput({ outputError: (message, write) => write(`${oneErrorLine(message)}\n`) });
+  for (const child of command.commands) applyCommandConventions(child);
+  return command;
+}
+
+/** Commander writes `error: …`; the CLI's single prefix replaces it. */
+export function oneErrorLine(message: string): string {
+  const text = message.trim().replace(/^error:\s*/i, '');
+  return `mcp-host: ${text}`;
+}
+
+/**
+ * The exit code for an error commander raised. Its own parse errors (unknown option, missing argument, invalid
+ * value) carry exit code 1; they are usage errors, so 2. A command's own `command.error(…, { exitCode })` keeps
+ * the code it chose.
+ */
+export function exitCodeOfCommanderError(error: CommanderError): number {
+  if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT_OK;
+  // Help printed because a command was missing (`mcp-host tools`) is a usage error too.
+  if (error.code === 'commander.help') return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
+  if (error.code === 'commander.error' || !error.code.startsWith('commander.')) return error.exitCode;
+  return EXIT_USAGE;
+}

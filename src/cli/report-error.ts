@@ -1,0 +1,38 @@
+/**
+ * How the CLI reports an error that reached the top: one `mcp-host:` line and an exit code. Errors the user can fix
+ * (usage, config, model choice, a damaged trust store) exit 2; anything else exits 1. A stack trace is for
+ * developers: only with MCP_HOST_DEBUG=1.
+ */
+import { CommanderError } from 'commander';
+import { exitCodeOfCommanderError } from './command-conventions.js';
+import { CliError, EXIT_RUN_FAILED, EXIT_USAGE } from './exit-codes.js';
+import { writeError } from './output.js';
+
+/** Errors whose message already says what was wrong and how to fix it. */
+const USER_FIXABLE_ERRORS = new Set(['ConfigError', 'ModelChoiceError', 'TrustStoreError']);
+
+export function debugEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = env.MCP_HOST_DEBUG;
+  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
+}
+
+/** Prints what the user needs about `error` and returns the exit code. */
+export function reportError(error: unknown): number {
+  // Commander already printed its one line (see command-conventions.ts).
+  if (error instanceof CommanderError) return exitCodeOfCommanderError(error);
+  const message = error instanceof Error ? error.message : String(error);
+  const name = error instanceof Error ? error.name : '';
+  let exitCode: number;
+  if (error instanceof CliError) {
+    writeError(`mcp-host: ${message}`);
+    exitCode = error.exitCode;
+  } else if (USER_FIXABLE_ERRORS.has(name)) {
+    writeError(`mcp-host: ${message}`);
+    exitCode = EXIT_USAGE;
+  } else {
+    writeError(`mcp-host: ${message}${debugEnabled() ? '' : ' (set MCP_HOST_DEBUG=1 to see where it happened)'}`);
+    exitCode = EXIT_RUN_FAILED;
+  }
+  if (debugEnabled() && error instanceof Error && error.stack) writeError(error.stack);
+  return exitCode;
+}
