@@ -5,7 +5,12 @@
  * their value, whatever its type.
  */
 
+import { describeTooDeep, MAX_JSON_DEPTH } from '../json/json-depth.js';
+
 export const REDACTED = '[redacted]';
+
+/** What stands in for a part nested deeper than {@link MAX_JSON_DEPTH}: the copy stays walkable. */
+export const TOO_DEEP = `[${describeTooDeep('this value')}]`;
 
 /** Key names whose values are treated as secrets. */
 export const SECRET_KEY_PATTERN =
@@ -39,27 +44,35 @@ export function redactText(text: string, secrets: readonly string[]): string {
  * secret-looking keys replaced by `[redacted]`. The input is not modified.
  */
 export function redactArguments(value: unknown, options: RedactOptions): unknown {
-  return redactDeep(value, orderedSecrets(options.secrets), true, new WeakSet());
+  return redactDeep(value, orderedSecrets(options.secrets), true, new WeakSet(), 0);
 }
 
 /** Like `redactArguments` but only removes secret values, leaving key names alone (for the record's own fields). */
 export function redactValues(value: unknown, options: RedactOptions): unknown {
-  return redactDeep(value, orderedSecrets(options.secrets), false, new WeakSet());
+  return redactDeep(value, orderedSecrets(options.secrets), false, new WeakSet(), 0);
 }
 
-function redactDeep(value: unknown, secrets: readonly string[], byKey: boolean, seen: WeakSet<object>): unknown {
+function redactDeep(
+  value: unknown,
+  secrets: readonly string[],
+  byKey: boolean,
+  seen: WeakSet<object>,
+  depth: number,
+): unknown {
   if (typeof value === 'string') return replaceSecrets(value, secrets);
   if (typeof value !== 'object' || value === null) return value;
   if (seen.has(value)) return '[circular]';
+  if (depth >= MAX_JSON_DEPTH) return TOO_DEEP;
   seen.add(value);
   let copy: unknown;
   if (Array.isArray(value)) {
-    copy = value.map((item) => redactDeep(item, secrets, byKey, seen));
+    copy = value.map((item) => redactDeep(item, secrets, byKey, seen, depth + 1));
   } else {
     const result: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
       const safeKey = replaceSecrets(key, secrets);
-      result[safeKey] = byKey && SECRET_KEY_PATTERN.test(key) ? REDACTED : redactDeep(item, secrets, byKey, seen);
+      result[safeKey] =
+        byKey && SECRET_KEY_PATTERN.test(key) ? REDACTED : redactDeep(item, secrets, byKey, seen, depth + 1);
     }
     copy = result;
   }

@@ -6,8 +6,11 @@
  * Otherwise it follows `JSON.stringify`: array order is kept (it is meaningful: enum order, tuple items),
  * properties that are undefined, functions or symbols are dropped, such array items become `null`, non-finite
  * numbers become `null`, `toJSON` is honoured, a BigInt or a cycle throws a TypeError. A top-level value JSON cannot
- * represent (undefined, a function) gives `null`, since the result is always a string.
+ * represent (undefined, a function) gives `null`, since the result is always a string. A value nested deeper than
+ * `MAX_JSON_DEPTH` throws a `JsonTooDeepError` instead of overflowing the stack.
  */
+
+import { JsonTooDeepError, MAX_JSON_DEPTH } from '../json/json-depth.js';
 
 const MAX_INDENT = 10;
 
@@ -48,6 +51,8 @@ function serialise(
 
   const object = current as object;
   if (ancestors.has(object)) throw new TypeError('Converting circular structure to JSON');
+  // The ancestors are the path from the root: past the bound this is a hostile value, not a definition.
+  if (ancestors.size >= MAX_JSON_DEPTH) throw new JsonTooDeepError('the value');
   ancestors.add(object);
   const innerIndent = currentIndent + unit;
   const opening = unit === '' ? '' : `\n${innerIndent}`;

@@ -6,6 +6,7 @@
  * with the error the specification names (-32602, invalid params).
  */
 import type { ClientContext, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
+import { exceedsJsonDepth, JsonTooDeepError } from '../json/json-depth.js';
 import type { ClientRequestApprover } from './client-request-approver.js';
 import type { ClientRequestRecorder } from './client-request-audit.js';
 import { describeUrl } from './describe-url.js';
@@ -25,6 +26,8 @@ export type ElicitationHandler = (request: ElicitRequest, context: ClientContext
 
 export function createElicitationHandler(options: ElicitationHandlerOptions): ElicitationHandler {
   return async (request, context) => {
+    // Refused before any walk over it (summary, audit, translation) could overflow the stack.
+    if (exceedsJsonDepth(request.params)) throw new JsonTooDeepError('the elicitation request');
     const params = request.params;
     const signal = context.mcpReq.signal;
     const startedAt = new Date();

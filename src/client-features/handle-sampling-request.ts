@@ -13,6 +13,7 @@ import {
   ProtocolErrorCode,
 } from '@modelcontextprotocol/client';
 import type { SamplingSettings } from '../config/types.js';
+import { exceedsJsonDepth, JsonTooDeepError } from '../json/json-depth.js';
 import type { LlmProvider } from '../providers/types.js';
 import { chooseSamplingModel } from './choose-sampling-model.js';
 import type { ClientRequestApprover, SamplingApprovalRequest } from './client-request-approver.js';
@@ -46,6 +47,8 @@ export type SamplingHandler = (
 
 export function createSamplingHandler(options: SamplingHandlerOptions): SamplingHandler {
   return async (request, context) => {
+    // Refused before any walk over it (summary, audit, translation) could overflow the stack.
+    if (exceedsJsonDepth(request.params)) throw new JsonTooDeepError('the sampling request');
     const params = request.params;
     const signal = context.mcpReq.signal;
     const startedAt = new Date();

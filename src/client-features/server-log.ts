@@ -8,6 +8,7 @@ import { appendFile, mkdir, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { LoggingMessageNotificationParams } from '@modelcontextprotocol/client';
 import { sanitiseName } from '../catalog/tool-naming.js';
+import { stringifyJsonWithinDepth } from '../json/json-depth.js';
 import { showRaw } from '../policy/hidden-content.js';
 
 /** A log file past this size is renamed to `<name>.log.1` (replacing an older one) before the next run writes. */
@@ -24,7 +25,7 @@ export interface ServerLogEntry {
 /** One line: time, level, logger, then the message (text as it is, anything else as JSON), invisible characters escaped. */
 export function formatServerLogLine(entry: ServerLogEntry): string {
   const logger = entry.logger !== undefined ? ` [${entry.logger}]` : '';
-  const data = typeof entry.data === 'string' ? entry.data : JSON.stringify(entry.data);
+  const data = typeof entry.data === 'string' ? entry.data : stringifyJsonWithinDepth(entry.data, 'the log data');
   return showRaw(`${entry.time.toISOString()} ${entry.level}${logger} ${data ?? ''}`).replace(/\n/g, '\\n');
 }
 

@@ -12,6 +12,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import { describeAudio } from '../content/describe-content.js';
 import { mapContentBlock } from '../content/map-tool-result.js';
+import { parseJsonWithinDepth } from '../json/json-depth.js';
 import type {
   AssistantPart,
   LlmProvider,
@@ -158,7 +159,7 @@ export function modelResponseToSamplingResult(
 /** The model's arguments as an object; text that is not a JSON object is passed on under `input`. */
 function parseToolInput(argumentsText: string): Record<string, unknown> {
   try {
-    const value: unknown = JSON.parse(argumentsText === '' ? '{}' : argumentsText);
+    const value: unknown = parseJsonWithinDepth(argumentsText === '' ? '{}' : argumentsText);
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
   } catch {
     // The server validates tool input itself; hand it the text so it can say what was wrong.

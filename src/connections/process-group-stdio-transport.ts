@@ -17,6 +17,7 @@ import {
 import { LineSplitter } from './line-splitter.js';
 import { trackServerProcess, untrackServerProcess } from './server-process-registry.js';
 import { StderrRing } from './stderr-ring.js';
+import { screenMessageDepth } from './too-deep-message.js';
 
 /** A single protocol message larger than this is refused (the connection is closed with an error). */
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -29,6 +30,8 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 2_000;
 export const EXIT_STDIO_GRACE_MS = 300;
 /** Non-protocol stdout lines reported one by one before further ones are only counted. */
 const MAX_NOISE_REPORTS = 5;
+/** Requests in flight whose method is remembered, to name it in an error. */
+const MAX_PENDING_METHODS = 1_000;
 
 export interface ProcessGroupStdioOptions {
   command: string;
@@ -58,6 +61,9 @@ export class ProcessGroupStdioTransport implements Transport {
   private closing = false;
   private closed = false;
   private noiseLines = 0;
+  private tooDeepMessages = 0;
+  /** The method of each request in flight, by id, to name the request a refused answer was for. */
+  private readonly pendingMethods = new Map<string | number, string>();
   private closedBecause?: string;
 
   constructor(private readonly options: ProcessGroupStdioOptions) {}
@@ -131,13 +137,31 @@ export class ProcessGroupStdioTransport implements Transport {
     if (line.trim() === '') return;
     const message = parseMessage(line);
     if (message) {
-      this.onmessage?.(message);
+      this.deliver(message);
       return;
     }
     // Text written without a newline (`Starting…`) glues itself to the next message: keep the message.
     const glued = line.endsWith('}') ? findGluedMessage(line) : undefined;
     this.reportNoise(glued ? line.slice(0, glued.start) : line);
-    if (glued) this.onmessage?.(glued.message);
+    if (glued) this.deliver(glued.message);
+  }
+
+  /** Hands a message to the client, unless it is nested too deep for anything to walk (see too-deep-message.ts). */
+  private deliver(message: JSONRPCMessage): void {
+    const answered = 'method' in message || !('id' in message) ? undefined : message.id;
+    const verdict = screenMessageDepth(message, (id) => this.pendingMethods.get(id));
+    if (answered !== undefined) this.pendingMethods.delete(answered);
+    if (verdict.kind === 'fine') {
+      this.onmessage?.(message);
+      return;
+    }
+    this.tooDeepMessages += 1;
+    if (this.tooDeepMessages <= MAX_NOISE_REPORTS) this.options.onDiagnostic?.(`${verdict.what}; refused`);
+    else if (this.tooDeepMessages === MAX_NOISE_REPORTS + 1) {
+      this.options.onDiagnostic?.('keeps sending messages nested too deep; further ones are refused silently');
+    }
+    if (verdict.kind === 'answer-replaced') this.onmessage?.(verdict.replacement);
+    else if (verdict.kind === 'request-refused') this.send(verdict.reply).catch(() => undefined);
   }
 
   private reportNoise(text: string): void {
@@ -153,6 +177,12 @@ export class ProcessGroupStdioTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || this.closing || !stdin.writable) throw new Error('not connected: the server process is not running');
+    if ('method' in message && 'id' in message) {
+      this.pendingMethods.set(message.id, message.method);
+      // Requests never answered (cancelled, timed out) must not pile up: the oldest names are let go.
+      if (this.pendingMethods.size > MAX_PENDING_METHODS)
+        this.pendingMethods.delete(this.pendingMethods.keys().next().value!);
+    }
     const text = serializeMessage(message);
     // Resolve as soon as the pipe takes the message; wait only when it pushes back. Waiting for every write's
     // callback would add a round of the event loop to each call. Write errors surface through `onerror`.

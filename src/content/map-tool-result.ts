@@ -8,6 +8,7 @@
  * the schema is the MCP client's job (it does so once `listTools` has been called), so it is not repeated here.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
+import { stringifyJsonWithinDepth } from '../json/json-depth.js';
 import type { ToolResultPart } from './content-parts.js';
 import {
   describeAudio,
@@ -80,7 +81,7 @@ export function mapToolResult(result: CallToolResult, tool: MappedToolInfo): Map
   let content: ToolResultPart[];
   if (declaresOutputSchema && structured !== undefined && !isError) {
     content = [
-      { type: 'text', text: JSON.stringify(structured) },
+      { type: 'text', text: structuredText(structured) },
       ...blocks.filter((block) => block.type !== 'text').map(mapContentBlock),
     ];
   } else {
@@ -89,7 +90,7 @@ export function mapToolResult(result: CallToolResult, tool: MappedToolInfo): Map
       notes.push('The tool declares an outputSchema but returned no structuredContent; its content was used instead.');
     }
     if (structured !== undefined && content.length === 0) {
-      content = [{ type: 'text', text: JSON.stringify(structured) }];
+      content = [{ type: 'text', text: structuredText(structured) }];
       notes.push('The tool returned structuredContent but no content; the structuredContent was sent as JSON.');
     }
   }
@@ -99,4 +100,9 @@ export function mapToolResult(result: CallToolResult, tool: MappedToolInfo): Map
     notes.push('The tool returned no content.');
   }
   return { content, isError, notes };
+}
+
+/** `structuredContent` as JSON text; a value too deep to serialise says so instead of overflowing the stack. */
+function structuredText(structured: unknown): string {
+  return stringifyJsonWithinDepth(structured, 'the structuredContent') ?? '';
 }

@@ -13,6 +13,7 @@ import { budgetToolResult } from '../content/budget-tool-results.js';
 import { mapToolResult } from '../content/map-tool-result.js';
 import { DEFAULT_RESULT_TOKEN_BUDGET } from '../content/output-budget.js';
 import type { ResultStore } from '../content/result-store.js';
+import { MAX_JSON_DEPTH, stringifyJsonWithinDepth } from '../json/json-depth.js';
 import type { Authorisation, CallRecord, ShapedResult } from '../loop/execute-tool-call.js';
 import type { ExecuteToolCall, ToolCallContext } from '../loop/tool-call-types.js';
 import type { Approver } from '../policy/approver.js';
@@ -55,14 +56,16 @@ const MIN_REMEMBERED_SECRET_LENGTH = 6;
  * The call's own record redacts such keys anyway; remembering the values also keeps them out of text the host
  * records later, such as a server's stderr tail when it echoes its arguments and then crashes.
  */
-export function rememberArgumentSecrets(args: unknown, secrets: string[], underSecretKey = false): void {
+export function rememberArgumentSecrets(args: unknown, secrets: string[], underSecretKey = false, depth = 0): void {
   if (typeof args === 'string') {
     if (underSecretKey && args.length >= MIN_REMEMBERED_SECRET_LENGTH && !secrets.includes(args)) secrets.push(args);
     return;
   }
-  if (typeof args !== 'object' || args === null) return;
+  // Past the depth bound the call is refused anyway; stopping here keeps the walk off the end of the stack.
+  if (typeof args !== 'object' || args === null || depth >= MAX_JSON_DEPTH) return;
   for (const [key, value] of Object.entries(args)) {
-    rememberArgumentSecrets(value, secrets, underSecretKey || (!Array.isArray(args) && SECRET_KEY_PATTERN.test(key)));
+    const secret = underSecretKey || (!Array.isArray(args) && SECRET_KEY_PATTERN.test(key));
+    rememberArgumentSecrets(value, secrets, secret, depth + 1);
   }
 }
 
@@ -221,8 +224,10 @@ function resultSize(raw: CallToolResult): number {
   for (const block of raw.content ?? []) {
     if (block.type === 'text') bytes += Buffer.byteLength(block.text);
     else if (block.type === 'image' || block.type === 'audio') bytes += block.data.length;
-    else bytes += Buffer.byteLength(JSON.stringify(block));
+    else bytes += Buffer.byteLength(stringifyJsonWithinDepth(block) ?? '');
   }
-  if (raw.structuredContent !== undefined) bytes += Buffer.byteLength(JSON.stringify(raw.structuredContent));
+  if (raw.structuredContent !== undefined) {
+    bytes += Buffer.byteLength(stringifyJsonWithinDepth(raw.structuredContent) ?? '');
+  }
   return bytes;
 }

@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { CatalogEntry, ToolCatalog } from '../catalog/tool-catalog.js';
 import { CallFailure } from '../connections/call-failure.js';
 import type { CallToolOptions } from '../connections/server-connection.js';
+import { describeTooDeep, exceedsJsonDepth } from '../json/json-depth.js';
 import type { ToolCallPart, ToolResult, ToolResultPart } from '../providers/types.js';
 import type { CallOutcome } from './events.js';
 import { parseToolArguments } from './parse-tool-arguments.js';
@@ -207,6 +208,14 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
       } catch (retryError) {
         return fail(asCallFailure(retryError, entry.server));
       }
+    }
+    // Nothing after this point could walk it without overflowing the stack: the call fails, the run goes on.
+    if (exceedsJsonDepth(raw)) {
+      return done(
+        'error',
+        errorText(`The tool call failed: ${describeTooDeep('the tool result')}, so it was not passed on.`),
+        { entry, arguments: args, authorisation },
+      );
     }
     const shaped = dependencies.shapeResult(raw, entry, context, call);
     return done(shaped.isError ? 'error' : 'ok', shaped, { entry, arguments: args, authorisation, rawResult: raw });

@@ -1,10 +1,18 @@
 /** Turns the model's argument text into an object, or says exactly what was wrong with it. */
+import { describeTooDeep, MAX_JSON_DEPTH, textExceedsJsonDepth } from '../json/json-depth.js';
+
 export type ParsedArguments = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
 
 export function parseToolArguments(argumentsText: string): ParsedArguments {
   const text = argumentsText.trim();
   // Models send nothing at all for tools without parameters.
   if (text === '') return { ok: true, value: {} };
+  if (textExceedsJsonDepth(text)) {
+    return {
+      ok: false,
+      error: `The ${describeTooDeep('arguments')}. Send the arguments as one JSON object matching the tool's input schema, nested at most ${MAX_JSON_DEPTH} levels deep.`,
+    };
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);

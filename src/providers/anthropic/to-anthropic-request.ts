@@ -18,6 +18,7 @@ import type {
   Tool,
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
+import { parseJsonWithinDepth } from '../../json/json-depth.js';
 import { WRAPPED_ARGUMENT_NAME } from '../schema/index.js';
 import type { ImagePart, Message, ModelRequest, TextPart, ToolDefinition } from '../types.js';
 import { applyAnthropicCacheControl } from './apply-anthropic-cache-control.js';
@@ -150,7 +151,7 @@ function toContentBlock(part: TextPart | ImagePart): (TextBlockParam | ImageBloc
  */
 function parseArguments(argumentsText: string, wrapped: boolean): Record<string, unknown> {
   try {
-    const value: unknown = JSON.parse(argumentsText);
+    const value: unknown = parseJsonWithinDepth(argumentsText);
     if (wrapped) return { [WRAPPED_ARGUMENT_NAME]: value };
     return value !== null && typeof value === 'object' && !Array.isArray(value)
       ? (value as Record<string, unknown>)

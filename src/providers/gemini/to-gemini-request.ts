@@ -9,6 +9,7 @@
  */
 
 import type { Content, FunctionDeclaration, GenerateContentConfig, Part, Tool } from '@google/genai';
+import { parseJsonWithinDepth } from '../../json/json-depth.js';
 import { checkToolName, normaliseToolSchema, WRAPPED_ARGUMENT_NAME } from '../schema/index.js';
 import {
   type AssistantMessage,
@@ -136,7 +137,7 @@ function modelContentFromParts(message: AssistantMessage, wrappedTools: Readonly
 function callArguments(argumentsText: string, wrapped: boolean): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(argumentsText);
+    value = parseJsonWithinDepth(argumentsText);
   } catch {
     // The loop does not run a call whose arguments do not parse; `{}` only keeps the body valid.
     return {};

@@ -5,6 +5,8 @@
  * give, the server wants it left out). Both adapters of the OpenAI protocol undo them on every call
  * the model makes, and redo the wrapping when the call is sent back in the history.
  */
+
+import { parseJsonWithinDepth } from '../../json/json-depth.js';
 import { removeStrictNullPlaceholders, unwrapArguments, WRAPPED_ARGUMENT_NAME } from '../schema/index.js';
 import type { AssistantPart } from '../types.js';
 import type { OpenAiFunctionSchema } from './openai-tool-schema.js';
@@ -40,7 +42,7 @@ export function argumentsForModel(argumentsText: string, shape: ToolArgumentShap
   if (shape?.wrapped !== true) return argumentsText;
   let value: unknown;
   try {
-    value = JSON.parse(argumentsText);
+    value = parseJsonWithinDepth(argumentsText);
   } catch {
     return argumentsText;
   }
@@ -59,7 +61,7 @@ export function withServerArguments(parts: AssistantPart[], shapes: ToolArgument
 
 function parseObject(text: string): Record<string, unknown> | undefined {
   try {
-    const value: unknown = JSON.parse(text);
+    const value: unknown = parseJsonWithinDepth(text);
     return value !== null && typeof value === 'object' && !Array.isArray(value)
       ? (value as Record<string, unknown>)
       : undefined;

@@ -1,0 +1,52 @@
+/**
+ * A message from a server nested deeper than `MAX_JSON_DEPTH` never reaches the MCP client: the SDK validates
+ * results with recursive schemas and would overflow the stack (a `tools/list` whose schema nests 10,000 levels
+ * fails that way), and everything above walks results again. An answer becomes an error answer for the same
+ * request, so the one call fails and says why; a request from the server is refused back to it; a notification
+ * is dropped.
+ */
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
+import { describeTooDeep, exceedsJsonDepth } from '../json/json-depth.js';
+
+/** JSON-RPC "Invalid Request": the message was well-formed JSON but not one the host can take. */
+const INVALID_REQUEST = -32600;
+
+export type TooDeepVerdict =
+  | { kind: 'fine' }
+  /** Deliver this error answer in place of the server's answer. */
+  | { kind: 'answer-replaced'; replacement: JSONRPCMessage; what: string }
+  /** Send this error back to the server for its request. */
+  | { kind: 'request-refused'; reply: JSONRPCMessage; what: string }
+  | { kind: 'notification-dropped'; what: string };
+
+/** `answering`: the method of the host's request with this message's id, when it is an answer to one. */
+export function screenMessageDepth(
+  message: JSONRPCMessage,
+  answering: (id: string | number) => string | undefined,
+): TooDeepVerdict {
+  if (!exceedsJsonDepth(message)) return { kind: 'fine' };
+  const fields = message as { id?: string | number; method?: unknown };
+  const method = typeof fields.method === 'string' ? fields.method.slice(0, 100) : undefined;
+  if (method === undefined && fields.id !== undefined) {
+    const request = answering(fields.id);
+    const what = describeTooDeep(`the server's answer to ${request ?? `request ${JSON.stringify(fields.id)}`}`);
+    return {
+      kind: 'answer-replaced',
+      what,
+      replacement: {
+        jsonrpc: '2.0',
+        id: fields.id,
+        error: { code: INVALID_REQUEST, message: `${what}, so the host refused it` },
+      },
+    };
+  }
+  if (fields.id !== undefined) {
+    const what = describeTooDeep(`the server's request ${JSON.stringify(method)}`);
+    return {
+      kind: 'request-refused',
+      what,
+      reply: { jsonrpc: '2.0', id: fields.id, error: { code: INVALID_REQUEST, message: `${what}; refused` } },
+    };
+  }
+  return { kind: 'notification-dropped', what: describeTooDeep(`the notification ${JSON.stringify(method)}`) };
+}

@@ -1,0 +1,85 @@
+/**
+ * How deep untrusted JSON may nest. A server's result, a model's arguments or a log message can be nested
+ * thousands of levels deep; `JSON.parse` copes, but every recursive walk after it (`JSON.stringify`,
+ * `structuredClone`, redaction, fingerprints) overflows the stack and would end the run. So each value from
+ * outside is measured here, without recursion, and one nested deeper than {@link MAX_JSON_DEPTH} is refused
+ * where it enters; the walks themselves stop at the same depth.
+ */
+
+/** The deepest nesting of objects and arrays accepted from a server or a model. Real payloads stay far below. */
+export const MAX_JSON_DEPTH = 128;
+
+/** Thrown where a too-deep value cannot be turned into something smaller; its message names what was too deep. */
+export class JsonTooDeepError extends RangeError {
+  constructor(what: string, maxDepth = MAX_JSON_DEPTH) {
+    super(describeTooDeep(what, maxDepth));
+    this.name = 'JsonTooDeepError';
+  }
+}
+
+/** `the tool result is nested deeper than 128 levels`, for messages to the model and the user. */
+export function describeTooDeep(what: string, maxDepth = MAX_JSON_DEPTH): string {
+  return `${what} is nested deeper than ${maxDepth} levels`;
+}
+
+/**
+ * Whether `value` nests objects and arrays deeper than `maxDepth` (a scalar is depth 0, `[]` depth 1). Walks with
+ * its own stack, so any depth is measured safely; stops at the first branch that is too deep. A cycle counts as
+ * too deep.
+ */
+export function exceedsJsonDepth(value: unknown, maxDepth = MAX_JSON_DEPTH): boolean {
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
+  while (stack.length > 0) {
+    const { value: current, depth } = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    const inner = depth + 1;
+    if (inner > maxDepth) return true;
+    const children = Array.isArray(current) ? current : Object.values(current as Record<string, unknown>);
+    for (const child of children) {
+      if (child !== null && typeof child === 'object') stack.push({ value: child, depth: inner });
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether JSON text opens more than `maxDepth` brackets at once, read in one pass without parsing (brackets inside
+ * strings do not count). Lets text be refused before `JSON.parse` builds a value nothing else could walk.
+ */
+export function textExceedsJsonDepth(text: string, maxDepth = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c) index++;
+      else if (code === 0x22) inString = false;
+      continue;
+    }
+    if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      depth++;
+      if (depth > maxDepth) return true;
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return false;
+}
+
+/** `JSON.parse` that refuses text nested deeper than `maxDepth` with a {@link JsonTooDeepError}. */
+export function parseJsonWithinDepth(text: string, what = 'the JSON value', maxDepth = MAX_JSON_DEPTH): unknown {
+  if (textExceedsJsonDepth(text, maxDepth)) throw new JsonTooDeepError(what, maxDepth);
+  return JSON.parse(text);
+}
+
+/**
+ * `JSON.stringify` for a value from outside: one nested deeper than `maxDepth` gives `placeholder` (default: a
+ * JSON string saying so) instead of a stack overflow.
+ */
+export function stringifyJsonWithinDepth(
+  value: unknown,
+  what = 'the value',
+  placeholder = JSON.stringify(`[${describeTooDeep(what)}]`),
+): string | undefined {
+  if (exceedsJsonDepth(value)) return placeholder;
+  return JSON.stringify(value);
+}
