@@ -15,6 +15,17 @@ interface AuditRecordBase {
   runId: string;
 }
 
+/** The MCP client that made a call through the gateway (`mcp-host serve`), as it introduced itself. */
+export interface CallingClient {
+  /** `clientInfo.name` from its initialize request (untrusted: the client says so). */
+  name: string;
+  version?: string;
+  /** The gateway token's name it authenticated with, over HTTP. */
+  principal?: string;
+  /** The gateway session (HTTP `Mcp-Session-Id`, or `stdio`). */
+  session?: string;
+}
+
 export interface ToolCallRecord extends AuditRecordBase {
   type: 'tool-call';
   callId?: string;
@@ -51,6 +62,8 @@ export interface ToolCallRecord extends AuditRecordBase {
   truncated?: boolean;
   /** For `error`, `timeout`, `crashed`: what happened, secrets redacted. */
   error?: string;
+  /** Present when a downstream MCP client made the call through the gateway. */
+  client?: CallingClient;
 }
 
 export interface ServerStartRecord extends AuditRecordBase {

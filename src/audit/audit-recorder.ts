@@ -9,6 +9,7 @@ import type { TrustChange } from '../policy/review-server-tools.js';
 import type {
   ApprovalRecord,
   AuditRecord,
+  CallingClient,
   ServerExitRecord,
   ServerStartRecord,
   ToolCallOutcome,
@@ -26,6 +27,7 @@ export interface ToolCallAuditInput {
   resultBytes?: number;
   truncated?: boolean;
   error?: string;
+  client?: CallingClient;
 }
 
 type Fields<Record extends AuditRecord> = Omit<Record, 'type' | 'time' | 'runId'>;
@@ -74,6 +76,7 @@ export function createAuditRecorder(options: { sink: AuditSink; runId: string })
         ...(input.resultBytes === undefined ? {} : { resultBytes: input.resultBytes }),
         ...(input.truncated === undefined ? {} : { truncated: input.truncated }),
         ...(input.error === undefined ? {} : { error: input.error }),
+        ...(input.client === undefined ? {} : { client: input.client }),
       };
       await write(record);
     },

@@ -8,6 +8,7 @@ import { createMockLlmCommand } from './commands/mock-llm.js';
 import { createPromptsCommand } from './commands/prompts.js';
 import { createResourcesCommand } from './commands/resources.js';
 import { createRunCommand } from './commands/run.js';
+import { createServeCommand } from './commands/serve.js';
 import { createServersCommand } from './commands/servers.js';
 import { createSkillsCommand } from './commands/skills.js';
 import { createToolsCommand } from './commands/tools.js';
@@ -34,6 +35,7 @@ export function createProgram(): Command {
     createAuditCommand(),
     createTrustCommand({ loadServersAndTools }),
     createSkillsCommand(),
+    createServeCommand(),
   ]) {
     program.addCommand(command);
   }

@@ -6,6 +6,7 @@
 
 import { z } from 'zod';
 import { rootsSchema, samplingSchema } from './client-feature-settings.js';
+import { gatewaySchema, profilesSchema } from './gateway-settings.js';
 import { MAX_TOOL_TIMEOUT_MS } from './types.js';
 
 const stringList = z.array(z.string({ error: 'a string' }), { error: 'an array of strings' });
@@ -122,6 +123,10 @@ export const topLevelSchema = z.object(
     /** `false`: no AGENTS.md / CLAUDE.md / memory in the system prompt. */
     instructions: z.boolean({ error: 'true or false' }).optional(),
     maxInstructionTokens: positiveCount('tokens').optional(),
+    /** `mcp-host serve`: who may connect and how much they may send. */
+    gateway: gatewaySchema.optional(),
+    /** `mcp-host serve --profile NAME`: named subsets of servers and tools. */
+    profiles: profilesSchema.optional(),
   },
   { error: 'a JSON object with an `mcpServers` key' },
 );

@@ -8,6 +8,7 @@ import { buildRoots, buildSamplingSettings } from './client-feature-settings.js'
 import { ConfigError, describeConfigFile } from './config-error.js';
 import { firstIssue, PERMISSION_KEYS, TOP_LEVEL_KEYS, topLevelSchema } from './config-schema.js';
 import { type Environment, substituteEnvironment } from './env-substitution.js';
+import { buildGatewaySettings, buildProfiles } from './gateway-settings.js';
 import { findJsonSyntaxProblem } from './json-syntax-error.js';
 import { describeValue, formatKeyPath, valueAtPath } from './key-path.js';
 import { buildServerConfig } from './server-entry.js';
@@ -131,6 +132,10 @@ export function validateConfig(value: unknown, options: ValidateConfigOptions = 
       serverNames: new Set(servers.map((server) => server.name)),
       warnings,
     });
+  }
+  if (top.gateway !== undefined) config.gateway = buildGatewaySettings(top.gateway, { file, env, secrets });
+  if (top.profiles !== undefined) {
+    config.profiles = buildProfiles(top.profiles, new Set(servers.map((server) => server.name)), file);
   }
   if (top.model !== undefined) {
     const model = substituteEnvironment(top.model, 'model', { env, file, secrets });

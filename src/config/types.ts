@@ -1,5 +1,7 @@
 /** The host configuration after loading, validation and `${env:VAR}` substitution. */
 
+import type { GatewayProfile, GatewaySettings } from './gateway-settings.js';
+
 export type ServerTrust = 'trusted' | 'untrusted';
 export type ServerTransportKind = 'stdio' | 'http' | 'sse';
 /**
@@ -120,6 +122,10 @@ export interface HostConfig {
   instructions?: boolean;
   /** Bound on the instructions and memory together, in tokens (o200k estimate). Default 8,000. */
   maxInstructionTokens?: number;
+  /** `mcp-host serve`: authentication and limits of the HTTP gateway. */
+  gateway?: GatewaySettings;
+  /** `mcp-host serve --profile NAME`: named subsets of servers and tools with their own permissions. */
+  profiles?: Record<string, GatewayProfile>;
 }
 
 /** The `sampling` key: the model that answers servers' sampling requests, when not the host's own. */

@@ -4,10 +4,11 @@
  * The loop calls these through `createToolCallExecutor`; none of them holds loop logic.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import type { ToolCallOutcome } from '../audit/audit-record.js';
+import type { CallingClient, ToolCallOutcome } from '../audit/audit-record.js';
 import type { AuditRecorder } from '../audit/audit-recorder.js';
 import { redactArguments, redactText, SECRET_KEY_PATTERN } from '../audit/redact.js';
 import type { CatalogEntry } from '../catalog/tool-catalog.js';
+import type { ToolProgressUpdate } from '../client-features/terminal-client-features.js';
 import type { HostConfig, ServerConfig, ServerTrust } from '../config/types.js';
 import { budgetToolResult } from '../content/budget-tool-results.js';
 import { mapToolResult } from '../content/map-tool-result.js';
@@ -41,6 +42,10 @@ export interface CallDutiesOptions {
 /** The loop's context plus the id of the call (added by `withCallId`; the loop hands the context on untouched). */
 export interface HostCallContext extends ToolCallContext {
   callId?: string;
+  /** The downstream MCP client making the call through the gateway; recorded in the audit. */
+  client?: CallingClient;
+  /** Where this call's progress goes, instead of the host's `onProgress`. */
+  onProgress?: (update: ToolProgressUpdate) => void;
 }
 
 /** So the approver is shown, and the approval record carries, the provider's id of the call being decided. */
@@ -177,6 +182,7 @@ export function createRecord(
       );
     const outcome: ToolCallOutcome = record.outcome === 'invalid' ? 'error' : record.outcome;
     const ran = record.outcome !== 'denied' && record.outcome !== 'invalid';
+    const client = (record.context as HostCallContext).client;
     await audit().toolCall({
       call,
       authorization,
@@ -185,6 +191,7 @@ export function createRecord(
       ...(record.shaped.resultBytes === undefined ? {} : { resultBytes: record.shaped.resultBytes }),
       ...(record.shaped.cut === undefined ? {} : { truncated: record.shaped.cut }),
       ...(record.error === undefined ? {} : { error: redactText(record.error, secrets) }),
+      ...(client === undefined ? {} : { client }),
     });
   };
 }

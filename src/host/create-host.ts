@@ -28,6 +28,7 @@ import {
   createAuthorise,
   createRecord,
   createShapeResult,
+  type HostCallContext,
   serverConfigOf,
   withCallId,
 } from './call-duties.js';
@@ -98,7 +99,10 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     capabilities: features.capabilities,
     configureClient: features.configureClient,
     onDiagnostic: (server, message) => diagnostic(`server "${server}" ${message}`),
-    onToolsChanged: (server) => live?.markChanged(server),
+    onToolsChanged: (server) => {
+      live?.markChanged(server);
+      options.onToolsChanged?.(server);
+    },
     onExit: (server, description) => {
       diagnostic(description);
       void audit.serverExit(serverExitFields(server, description));
@@ -196,12 +200,15 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       catalog: catalogNow,
       describeMissing: (name) => live?.describeMissing(name),
       server: (name) => connections.get(name),
-      callOptions: (entry) => ({
-        ...callSettings(config, entry, options.toolTimeoutMs),
-        ...(options.onProgress
-          ? { onProgress: (update) => options.onProgress?.({ server: entry.server, tool: entry.name, ...update }) }
-          : {}),
-      }),
+      callOptions: (entry, context) => {
+        const onProgress = (context as HostCallContext).onProgress ?? options.onProgress;
+        return {
+          ...callSettings(config, entry, options.toolTimeoutMs),
+          ...(onProgress
+            ? { onProgress: (update) => onProgress({ server: entry.server, tool: entry.name, ...update }) }
+            : {}),
+        };
+      },
       hostTools,
       confirmCurrent: (entry, signal) => live!.confirmCurrent(entry, signal),
       authorise: createAuthorise(duties(initiator), () => audit),
@@ -289,17 +296,29 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     provider,
     run,
     stream: (prompt, streamOptions = {}) => eventStream((emit) => run(prompt, { ...streamOptions, onEvent: emit })),
-    callTool: async (name, args, callOptions = {}) =>
-      executeForUser(
-        { type: 'tool-call', id: `direct-${createRunId()}`, name, argumentsText: JSON.stringify(args) },
+    callTool: async (name, args, callOptions = {}) => {
+      const context: HostCallContext = {
+        runId: `${runId}-${callOptions.client ? 'client' : 'direct'}`,
+        turn: 0,
+        callsInTurn: 1,
+        signal: callOptions.signal ?? new AbortController().signal,
+        emit: () => undefined,
+        ...(callOptions.client ? { client: callOptions.client } : {}),
+        ...(callOptions.onProgress ? { onProgress: callOptions.onProgress } : {}),
+      };
+      // A client's call is its model's: the policy asks as for the host's own model.
+      const execute = callOptions.client ? executeForModel : executeForUser;
+      return execute(
         {
-          runId: `${runId}-direct`,
-          turn: 0,
-          callsInTurn: 1,
-          signal: callOptions.signal ?? new AbortController().signal,
-          emit: () => undefined,
+          type: 'tool-call',
+          id: `${callOptions.client ? 'client' : 'direct'}-${createRunId()}`,
+          name,
+          argumentsText: JSON.stringify(args),
         },
-      ),
+        context,
+      );
+    },
+    refreshCatalog: () => live!.beginTurn(),
     resources: access.resources,
     prompts: access.prompts,
     roots: access.roots,

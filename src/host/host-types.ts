@@ -1,4 +1,5 @@
 /** The library's options and the host's shape: what `createHost` takes and gives back. */
+import type { CallingClient } from '../audit/audit-record.js';
 import type { AuditSink } from '../audit/audit-sink.js';
 import type { ToolCatalog } from '../catalog/tool-catalog.js';
 import type { ClientFeaturesOptions } from '../client-features/client-features.js';
@@ -65,6 +66,8 @@ export interface HostOptions {
   onServerLog?: (entry: ServerLogEntry) => void;
   /** Progress a server reports for a running tool call. */
   onProgress?: (update: ToolProgressUpdate) => void;
+  /** A server said its tools changed (`notifications/tools/list_changed`); `refreshCatalog()` re-reads them. */
+  onToolsChanged?: (server: string) => void;
   /** Elicitation modes, URL opener, server log folder (see ClientFeaturesOptions). */
   clientFeatures?: Pick<ClientFeaturesOptions, 'elicitation' | 'openUrl' | 'serverLogDirectory'>;
 }
@@ -77,6 +80,14 @@ export interface RunOptions {
   images?: UserPart[];
   /** Start from a server prompt (`mcp-host run --prompt server:NAME`): its messages open the conversation. */
   prompt?: { server?: string; name: string; arguments?: Record<string, string> };
+}
+
+export interface CallToolOptions {
+  signal?: AbortSignal;
+  /** The downstream MCP client making the call (gateway); recorded in the audit. */
+  client?: CallingClient;
+  /** Progress the server reports for this call. */
+  onProgress?: (update: ToolProgressUpdate) => void;
 }
 
 export interface Host {
@@ -94,8 +105,13 @@ export interface Host {
   provider(): Promise<LlmProvider>;
   run(prompt: string, options?: RunOptions): Promise<RunResult>;
   stream(prompt: string, options?: Omit<RunOptions, 'onEvent'>): AsyncIterable<AgentEvent>;
-  /** Calls one tool directly, as the user's own act (deny rules apply; nobody is asked; audited). */
-  callTool(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<ExecutedToolCall>;
+  /**
+   * Calls one tool directly, as the user's own act (deny rules apply; nobody is asked; audited). With `client`,
+   * the call is a downstream MCP client's (the gateway): the policy applies as for the model, asking the approver.
+   */
+  callTool(name: string, args: Record<string, unknown>, options?: CallToolOptions): Promise<ExecutedToolCall>;
+  /** The catalog after re-reading every server whose tools changed since the last turn or refresh. */
+  refreshCatalog(): Promise<ToolCatalog>;
   close(): Promise<void>;
   /** Servers' resources and prompts, and the roots offered to them. */
   readonly resources: ServerFeatureAccess['resources'];

@@ -58,7 +58,7 @@ export interface ToolCallDependencies {
   /** Why a name the catalog does not offer is missing, when known (e.g. withheld until the user approves it). */
   describeMissing?: (name: string) => string | undefined;
   server: (name: string) => CallableServer | undefined;
-  callOptions: (entry: CatalogEntry) => Omit<CallToolOptions, 'signal'>;
+  callOptions: (entry: CatalogEntry, context: ToolCallContext) => Omit<CallToolOptions, 'signal'>;
   hostTools?: ReadonlyMap<string, HostToolHandler>;
   /**
    * Right before a server's tool is authorised and again before it is sent: why it must not run, when the server's
@@ -180,7 +180,7 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
       arguments: args,
     });
     const callServer = () =>
-      server.callTool(entry.tool.name, args, { ...dependencies.callOptions(entry), signal: context.signal });
+      server.callTool(entry.tool.name, args, { ...dependencies.callOptions(entry, context), signal: context.signal });
     const fail = (failure: CallFailure) =>
       done(outcomeOf(failure), errorText(`The tool call failed: ${failure.message}`), {
         entry,

@@ -1,0 +1,130 @@
+/**
+ * `mcp-host serve`: the gateway. Any MCP client connects to one server that fronts every configured server with
+ * the host's consent, pinning, budgets, timeouts and audit. Over stdio (the client starts it as a command) or
+ * Streamable HTTP on loopback with bearer tokens. Stdout is the protocol channel under --stdio: all our own output
+ * goes to stderr.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Command } from 'commander';
+import { sha256Hex } from '../../config/gateway-settings.js';
+import { loadConfig } from '../../config/load-config.js';
+import { createGatewayHosts } from '../../gateway/gateway-hosts.js';
+import { startGatewayHttp } from '../../gateway/gateway-http.js';
+import { startGatewayStdio } from '../../gateway/gateway-stdio.js';
+import { CliError, EXIT_USAGE } from '../exit-codes.js';
+import { handleInterruptions } from '../interrupt.js';
+import { parsePositiveInteger } from '../open-host.js';
+import { writeError } from '../output.js';
+
+/** A token given in the environment, for clients configured with it; else one is made for this run. */
+export const GATEWAY_TOKEN_VARIABLE = 'MCP_HOST_GATEWAY_TOKEN';
+
+interface ServeOptions {
+  config?: string;
+  stdio?: boolean;
+  http?: number;
+  host?: string;
+  profile?: string;
+  timeout?: number;
+  stateDir?: string;
+}
+
+function packageVersion(): string {
+  const url = new URL('../../../../package.json', import.meta.url);
+  return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new Error(`expected a port number from 0 to 65535, got "${value}"`);
+  }
+  return port;
+}
+
+const LOOPBACK_ADDRESSES = new Set(['127.0.0.1', '::1', 'localhost']);
+
+export function createServeCommand(): Command {
+  return new Command('serve')
+    .description('serve every configured server as one guarded, audited MCP server (a gateway)')
+    .option('-c, --config <file>', 'config file (default: mcp-host.json, then .mcp.json in the current folder)')
+    .option('--stdio', 'serve one client over standard input and output (the default)')
+    .option('--http <port>', 'serve Streamable HTTP on this port (0 picks a free one)', parsePort)
+    .option('--host <address>', 'address to listen on with --http (default 127.0.0.1)')
+    .option('--profile <name>', 'serve only this profile of the config (over HTTP: also at /mcp/NAME)')
+    .option('--timeout <ms>', 'per tool call timeout in milliseconds (overrides every server)', parsePositiveInteger)
+    .option('--state-dir <dir>', 'where the trust store, audit log and stored results live (default: XDG state home)')
+    .action(async (options: ServeOptions) => {
+      if (options.stdio && options.http !== undefined)
+        throw new CliError('choose one of --stdio and --http', EXIT_USAGE);
+      const config = await loadConfig({ configPath: options.config, cwd: process.cwd(), env: process.env });
+      if (options.profile !== undefined && config.profiles?.[options.profile] === undefined) {
+        const known = Object.keys(config.profiles ?? {});
+        throw new CliError(
+          `no profile is named "${options.profile}" (profiles: ${known.length > 0 ? known.join(', ') : 'none configured'})`,
+          EXIT_USAGE,
+        );
+      }
+      const hosts = createGatewayHosts(config, {
+        cwd: process.cwd(),
+        toolTimeoutMs: options.timeout,
+        stateDir: options.stateDir,
+        onDiagnostic: (message) => writeError(`mcp-host: ${message}`),
+      });
+      const interruption = handleInterruptions();
+      try {
+        if (options.http === undefined) {
+          const gateway = await startGatewayStdio({ hosts, profile: options.profile, version: packageVersion() });
+          interruption.serversOpened();
+          process.stdin.once('end', () => void gateway.close());
+          await Promise.race([gateway.closed, abortedPromise(interruption.signal)]);
+          await gateway.close();
+          return;
+        }
+        const hostname = options.host ?? '127.0.0.1';
+        const tokens = [...(config.gateway?.tokens ?? [])];
+        if (tokens.length === 0) {
+          const given = process.env[GATEWAY_TOKEN_VARIABLE];
+          const token = given !== undefined && given !== '' ? given : randomBytes(24).toString('base64url');
+          tokens.push({ name: 'default', sha256: sha256Hex(token) });
+          if (given === undefined || given === '') {
+            writeError(`mcp-host: gateway token for this run (send "Authorization: Bearer TOKEN"): ${token}`);
+          }
+        }
+        if (!LOOPBACK_ADDRESSES.has(hostname) && (config.gateway?.tokens ?? []).length === 0) {
+          throw new CliError(
+            `listening on ${hostname} (not loopback) needs gateway.tokens in the config: a one-run token is for this machine only`,
+            EXIT_USAGE,
+          );
+        }
+        // Start the default profile's servers now, so the first client does not wait and /ready means ready.
+        if (options.profile === undefined) await hosts.get(undefined);
+        else await hosts.get(options.profile);
+        const gateway = await startGatewayHttp({
+          hosts,
+          tokens,
+          port: options.http,
+          hostname,
+          version: packageVersion(),
+          onDiagnostic: (message) => writeError(`mcp-host: ${message}`),
+        });
+        interruption.serversOpened();
+        writeError(`mcp-host: serving ${gateway.url}${options.profile ? `/${options.profile}` : ''}`);
+        await abortedPromise(interruption.signal);
+        await gateway.close();
+      } finally {
+        await hosts.close();
+        interruption.dispose();
+        if (interruption.exitCode !== undefined) process.exitCode = interruption.exitCode;
+      }
+    });
+}
+
+function abortedPromise(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}

@@ -1,0 +1,165 @@
+/**
+ * The config keys of `mcp-host serve`: `gateway` (who may connect over HTTP and how much they may send) and
+ * `profiles` (named subsets of servers and tools with their own permissions). Shapes are zod schemas; meaning
+ * (token values hashed, names checked against the configured servers) is applied here with errors naming the key.
+ */
+
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { ConfigError } from './config-error.js';
+import { type Environment, substituteEnvironment } from './env-substitution.js';
+import type { PermissionRules } from './types.js';
+
+/** How an "ask" decision is answered for a downstream client. */
+export type GatewayConsent = 'elicit' | 'deny';
+
+export interface GatewayToken {
+  /** Who holds it; recorded in the audit as the calling client's principal. */
+  name: string;
+  /** SHA-256 of the token, hex. Plain tokens in the config are hashed on load and kept only as secrets. */
+  sha256: string;
+}
+
+export interface GatewaySettings {
+  tokens: GatewayToken[];
+  /** Origins a browser-based client may send from, besides loopback ones. */
+  allowedOrigins: string[];
+  /** Host header values accepted besides loopback names (e.g. when bound to another interface). */
+  allowedHosts: string[];
+  maxRequestBytes: number;
+  /** Per client (token, or remote address without tokens). */
+  requestsPerMinute: number;
+  consent: GatewayConsent;
+  /** How long an elicited approval may take before the call is denied. */
+  approvalTimeoutMs: number;
+}
+
+export interface GatewayProfile {
+  /** Server names; empty means every server. */
+  servers: string[];
+  /** Namespaced tool-name globs; empty means every tool of the profile's servers. */
+  tools: string[];
+  /** Added to the config's own rules (a profile narrows, it never widens: the config's deny rules still apply). */
+  permissions: PermissionRules;
+  consent?: GatewayConsent;
+}
+
+export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
+  tokens: [],
+  allowedOrigins: [],
+  allowedHosts: [],
+  maxRequestBytes: 4 * 1024 * 1024,
+  requestsPerMinute: 600,
+  consent: 'elicit',
+  approvalTimeoutMs: 120_000,
+};
+
+const stringList = z.array(z.string({ error: 'a string' }), { error: 'an array of strings' });
+const consentSchema = z.enum(['elicit', 'deny'], { error: '"elicit" or "deny"' });
+const positive = (what: string) =>
+  z.int({ error: `a positive whole number of ${what}` }).positive({ error: `a positive whole number of ${what}` });
+
+const tokenSchema = z.union(
+  [
+    z.strictObject({
+      name: z.string({ error: 'a name as a string' }).min(1),
+      sha256: z.string().regex(/^[0-9a-fA-F]{64}$/, { error: '64 hexadecimal digits' }),
+    }),
+    z.strictObject({ name: z.string({ error: 'a name as a string' }).min(1), token: z.string().min(16) }),
+  ],
+  {
+    error:
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: this message shows the config syntax.
+      'an object {"name", "sha256"} (SHA-256 of the token, hex) or {"name", "token"} (at least 16 characters, e.g. "${env:GATEWAY_TOKEN}")',
+  },
+);
+
+export const gatewaySchema = z.strictObject(
+  {
+    tokens: z.array(tokenSchema, { error: 'an array of tokens' }).optional(),
+    allowedOrigins: stringList.optional(),
+    allowedHosts: stringList.optional(),
+    maxRequestBytes: positive('bytes').optional(),
+    requestsPerMinute: positive('requests').optional(),
+    consent: consentSchema.optional(),
+    approvalTimeoutMs: positive('milliseconds').optional(),
+  },
+  {
+    error:
+      'an object with `tokens`, `allowedOrigins`, `allowedHosts`, `maxRequestBytes`, `requestsPerMinute`, `consent` or `approvalTimeoutMs`',
+  },
+);
+
+const profileSchema = z.strictObject(
+  {
+    servers: stringList.optional(),
+    tools: stringList.optional(),
+    permissions: z
+      .strictObject({ allow: stringList.optional(), ask: stringList.optional(), deny: stringList.optional() })
+      .optional(),
+    consent: consentSchema.optional(),
+  },
+  { error: 'an object with `servers`, `tools`, `permissions` or `consent`' },
+);
+
+export const profilesSchema = z.record(
+  z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'a profile name of letters, digits, `_` and `-`' }),
+  profileSchema,
+  { error: 'an object mapping profile names to profiles' },
+);
+
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+interface BuildContext {
+  file: string | undefined;
+  env: Environment;
+  secrets: Set<string>;
+}
+
+export function buildGatewaySettings(value: z.infer<typeof gatewaySchema>, context: BuildContext): GatewaySettings {
+  const tokens = (value.tokens ?? []).map((entry, index): GatewayToken => {
+    if ('sha256' in entry) return { name: entry.name, sha256: entry.sha256.toLowerCase() };
+    const token = substituteEnvironment(entry.token, `gateway.tokens[${index}].token`, context);
+    context.secrets.add(token);
+    return { name: entry.name, sha256: sha256Hex(token) };
+  });
+  return {
+    ...DEFAULT_GATEWAY_SETTINGS,
+    ...Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)),
+    tokens,
+  };
+}
+
+export function buildProfiles(
+  value: z.infer<typeof profilesSchema>,
+  serverNames: ReadonlySet<string>,
+  file: string | undefined,
+): Record<string, GatewayProfile> {
+  const profiles: Record<string, GatewayProfile> = {};
+  for (const [name, profile] of Object.entries(value)) {
+    for (const [index, server] of (profile.servers ?? []).entries()) {
+      if (!serverNames.has(server)) {
+        throw new ConfigError({
+          code: 'config-invalid',
+          file,
+          keyPath: `profiles.${name}.servers[${index}]`,
+          expected: `the name of a configured server (${[...serverNames].join(', ') || 'none configured'})`,
+          found: JSON.stringify(server),
+        });
+      }
+    }
+    profiles[name] = {
+      servers: profile.servers ?? [],
+      tools: profile.tools ?? [],
+      permissions: {
+        allow: profile.permissions?.allow ?? [],
+        ask: profile.permissions?.ask ?? [],
+        deny: profile.permissions?.deny ?? [],
+      },
+      ...(profile.consent === undefined ? {} : { consent: profile.consent }),
+    };
+  }
+  return profiles;
+}

@@ -1,0 +1,117 @@
+/**
+ * Consent in the gateway. An "ask" decision for a downstream client's call becomes an elicitation to that client
+ * when it declares the capability (its user answers in its own UI); otherwise, or with `consent: "deny"`, the call
+ * is denied with a message saying what would allow it. New or changed tool definitions are never approved here:
+ * they stay withheld until `mcp-host trust approve`, as in any unattended run.
+ */
+
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { redactArguments } from '../audit/redact.js';
+import type { GatewayConsent } from '../config/gateway-settings.js';
+import type { Approver, ToolApprovalAnswer, ToolApprovalRequest } from '../policy/approver.js';
+import { stripControlCharacters } from './plain-text.js';
+
+/** A form elicitation as the downstream client receives it. */
+export interface ApprovalElicitation {
+  message: string;
+  requestedSchema: {
+    type: 'object';
+    properties: Record<string, { type: 'string'; title: string; description: string; enum: string[] }>;
+    required: string[];
+  };
+}
+
+export type ElicitAnswer = { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
+
+/** The downstream call being decided: how to ask its client, if at all. */
+export interface DownstreamCall {
+  /** Present when the client declared elicitation. */
+  elicit?: (request: ApprovalElicitation, timeoutMs: number) => Promise<ElicitAnswer>;
+  consent: GatewayConsent;
+  approvalTimeoutMs: number;
+  secrets: readonly string[];
+  /** Set by the approver: why the call was denied, for the error result. */
+  denial?: string;
+}
+
+const calls = new AsyncLocalStorage<DownstreamCall>();
+
+/** Runs `work` (a `host.callTool`) with `call` as the context the approver asks through. */
+export function withDownstreamCall<T>(call: DownstreamCall, work: () => Promise<T>): Promise<T> {
+  return calls.run(call, work);
+}
+
+const MAX_SHOWN_ARGUMENT_CHARACTERS = 2_000;
+
+export const DECISION_FIELD = 'decision';
+
+function describeCall(request: ToolApprovalRequest, secrets: readonly string[]): string {
+  let shown = JSON.stringify(redactArguments(request.arguments, { secrets })) ?? '{}';
+  if (shown.length > MAX_SHOWN_ARGUMENT_CHARACTERS) shown = `${shown.slice(0, MAX_SHOWN_ARGUMENT_CHARACTERS)}…`;
+  const lines = [
+    `mcp-host: allow a call to ${request.originalToolName} on server "${request.serverName}" (${request.trust})?`,
+    `Why it asks: ${request.reason}`,
+    ...request.warnings.map((warning) => `Warning: ${warning}`),
+    `Arguments: ${shown}`,
+  ];
+  return stripControlCharacters(lines.join('\n'));
+}
+
+export function approvalElicitation(request: ToolApprovalRequest, secrets: readonly string[]): ApprovalElicitation {
+  const answers = ['allow-once', ...(request.canAlwaysAllow ? ['allow-always'] : []), 'deny'];
+  return {
+    message: describeCall(request, secrets),
+    requestedSchema: {
+      type: 'object',
+      properties: {
+        [DECISION_FIELD]: {
+          type: 'string',
+          title: 'Decision',
+          description: 'allow-once runs this call; allow-always remembers the tool; deny refuses it',
+          enum: answers,
+        },
+      },
+      required: [DECISION_FIELD],
+    },
+  };
+}
+
+function answerOf(reply: ElicitAnswer, request: ToolApprovalRequest): ToolApprovalAnswer {
+  if (reply.action !== 'accept') return 'deny';
+  const decision = reply.content?.[DECISION_FIELD];
+  if (decision === 'allow-once') return 'allow-once';
+  if (decision === 'allow-always' && request.canAlwaysAllow) return 'allow-always';
+  return 'deny';
+}
+
+export function createGatewayApprover(): Approver {
+  return {
+    kind: 'gateway-client',
+    async approveToolCall(request, signal) {
+      const call = calls.getStore();
+      if (call === undefined) return 'deny';
+      if (call.consent === 'deny') {
+        call.denial = `${request.toolName} needs approval and this gateway profile does not ask (consent "deny"): add a rule to permissions.allow in the gateway's config.`;
+        return 'deny';
+      }
+      if (call.elicit === undefined) {
+        call.denial = `${request.toolName} needs approval and this client cannot be asked (it does not support elicitation): add a rule to permissions.allow in the gateway's config.`;
+        return 'deny';
+      }
+      signal?.throwIfAborted();
+      try {
+        const reply = await call.elicit(approvalElicitation(request, call.secrets), call.approvalTimeoutMs);
+        const answer = answerOf(reply, request);
+        if (answer === 'deny') call.denial = `The user denied this call (${reply.action}).`;
+        return answer;
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        call.denial = `${request.toolName} needs approval and asking the client failed: ${error instanceof Error ? error.message : String(error)}`;
+        return 'deny';
+      }
+    },
+    approveToolDefinition: async () => 'reject',
+    approveServer: async () => 'reject',
+    denialMessage: (request) => calls.getStore()?.denial ?? `${request.toolName} was denied.`,
+  };
+}

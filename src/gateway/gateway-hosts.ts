@@ -1,0 +1,106 @@
+/**
+ * One host per profile (the whole config when no profile is named), started on first use and shared by every
+ * downstream session of that profile: the servers run once, whatever the number of clients.
+ */
+
+import type { GatewayConsent, GatewayProfile } from '../config/gateway-settings.js';
+import { DEFAULT_GATEWAY_SETTINGS, type GatewaySettings } from '../config/gateway-settings.js';
+import type { HostConfig } from '../config/types.js';
+import { createHost, HOST_TOOLS_SERVER, type Host, type HostOptions } from '../host/create-host.js';
+import { matchesGlob } from '../policy/glob.js';
+import { createGatewayApprover } from './gateway-approver.js';
+
+/** What a session needs of its profile. */
+export interface ProfileHost {
+  name: string | undefined;
+  host: Host;
+  consent: GatewayConsent;
+  /** Whether the profile offers this namespaced tool (servers and `tools` globs). */
+  offersTool(name: string, server: string): boolean;
+  offersServer(server: string): boolean;
+}
+
+/** The config as a profile sees it: its servers only, its rules added to the config's own. */
+export function profileConfig(config: HostConfig, profile: GatewayProfile | undefined): HostConfig {
+  if (profile === undefined) return config;
+  const servers =
+    profile.servers.length === 0
+      ? config.servers
+      : config.servers.filter((server) => profile.servers.includes(server.name));
+  return {
+    ...config,
+    servers,
+    permissions: {
+      allow: [...config.permissions.allow, ...profile.permissions.allow],
+      ask: [...config.permissions.ask, ...profile.permissions.ask],
+      deny: [...config.permissions.deny, ...profile.permissions.deny],
+    },
+  };
+}
+
+export class UnknownProfileError extends Error {}
+
+export interface GatewayHosts {
+  settings: GatewaySettings;
+  /** `undefined`: the whole config. Throws `UnknownProfileError`. */
+  get(profile: string | undefined): Promise<ProfileHost>;
+  onToolsChanged(listener: (profile: string | undefined) => void): void;
+  close(): Promise<void>;
+}
+
+export function createGatewayHosts(
+  config: HostConfig,
+  hostOptions: Omit<HostOptions, 'config' | 'approver' | 'onToolsChanged'>,
+): GatewayHosts {
+  const settings = config.gateway ?? DEFAULT_GATEWAY_SETTINGS;
+  const started = new Map<string, Promise<ProfileHost>>();
+  const listeners: Array<(profile: string | undefined) => void> = [];
+  const start = async (name: string | undefined): Promise<ProfileHost> => {
+    const profile = name === undefined ? undefined : config.profiles?.[name];
+    if (name !== undefined && profile === undefined) {
+      const known = Object.keys(config.profiles ?? {});
+      throw new UnknownProfileError(
+        `no profile is named "${name}" (profiles: ${known.length > 0 ? known.join(', ') : 'none configured'})`,
+      );
+    }
+    const host = await createHost({
+      ...hostOptions,
+      config: profileConfig(config, profile),
+      approver: createGatewayApprover(),
+      onToolsChanged: () => {
+        for (const listener of listeners) listener(name);
+      },
+    });
+    const toolGlobs = profile?.tools ?? [];
+    return {
+      name,
+      host,
+      consent: profile?.consent ?? settings.consent,
+      offersServer: (server) => host.config.servers.some((entry) => entry.name === server),
+      offersTool: (tool, server) =>
+        (server === HOST_TOOLS_SERVER || host.config.servers.some((entry) => entry.name === server)) &&
+        (toolGlobs.length === 0 || toolGlobs.some((pattern) => matchesGlob(pattern, tool))),
+    };
+  };
+  return {
+    settings,
+    get(name) {
+      const key = name ?? '';
+      let entry = started.get(key);
+      if (entry === undefined) {
+        entry = start(name);
+        started.set(key, entry);
+        // A profile that failed to start may be asked for again (e.g. after a typo in a path is fixed).
+        entry.catch(() => started.delete(key));
+      }
+      return entry;
+    },
+    onToolsChanged(listener) {
+      listeners.push(listener);
+    },
+    async close() {
+      const hosts = await Promise.allSettled(started.values());
+      await Promise.all(hosts.flatMap((result) => (result.status === 'fulfilled' ? [result.value.host.close()] : [])));
+    },
+  };
+}

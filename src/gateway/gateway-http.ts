@@ -1,0 +1,210 @@
+/**
+ * `mcp-host serve --http PORT`: Streamable HTTP on `/mcp` (the whole config) and `/mcp/PROFILE`, with stateful
+ * sessions bound to the token that opened them, plus `/health` (the process answers) and `/ready` (the default
+ * profile's servers are up). Plain `node:http`: no web framework for four routes.
+ */
+
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server as HttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { isInitializeRequest, type Server } from '@modelcontextprotocol/server';
+import type { GatewayToken } from '../config/gateway-settings.js';
+import { type GatewayHosts, UnknownProfileError } from './gateway-hosts.js';
+import { createGatewaySession } from './gateway-session.js';
+import { authenticate, checkHost, checkOrigin, RateLimiter, type Rejection } from './http-guard.js';
+import { ListChangedDebouncer } from './list-changed.js';
+
+export const MCP_PATH = '/mcp';
+
+export interface GatewayHttpOptions {
+  hosts: GatewayHosts;
+  /** Everyone who may connect; never empty (the serve command makes one when the config has none). */
+  tokens: readonly GatewayToken[];
+  port: number;
+  /** Default 127.0.0.1. */
+  hostname?: string;
+  version: string;
+  onDiagnostic: (message: string) => void;
+}
+
+export interface GatewayHttp {
+  url: string;
+  close(): Promise<void>;
+}
+
+interface Session {
+  transport: NodeStreamableHTTPServerTransport;
+  server: Server;
+  principal: string;
+  profile: string | undefined;
+}
+
+const INVALID_REQUEST = -32600;
+const PARSE_ERROR = -32700;
+
+function reject(response: ServerResponse, rejection: Rejection): void {
+  response.writeHead(rejection.status, { 'content-type': 'application/json', ...rejection.headers });
+  response.end(
+    JSON.stringify({ jsonrpc: '2.0', error: { code: INVALID_REQUEST, message: rejection.message }, id: null }),
+  );
+}
+
+class BodyTooLargeError extends Error {}
+
+async function readBody(request: IncomingMessage, limit: number): Promise<string> {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLargeError();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new BodyTooLargeError();
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** `/mcp` → the whole config; `/mcp/NAME` → profile NAME; anything else → not ours. */
+function profileOfPath(pathname: string): { profile: string | undefined } | undefined {
+  if (pathname === MCP_PATH || pathname === `${MCP_PATH}/`) return { profile: undefined };
+  const match = /^\/mcp\/([A-Za-z0-9_-]{1,64})\/?$/.exec(pathname);
+  return match ? { profile: match[1] } : undefined;
+}
+
+export async function startGatewayHttp(options: GatewayHttpOptions): Promise<GatewayHttp> {
+  const { hosts } = options;
+  const settings = hosts.settings;
+  const sessions = new Map<string, Session>();
+  const limiter = new RateLimiter(settings.requestsPerMinute);
+  const listChanged = new ListChangedDebouncer((profile) => {
+    for (const session of sessions.values()) {
+      if (session.profile === profile) void session.server.sendToolListChanged().catch(() => undefined);
+    }
+  });
+  hosts.onToolsChanged((profile) => listChanged.changed(profile));
+
+  const json = (response: ServerResponse, status: number, body: unknown): void => {
+    response.writeHead(status, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(body));
+  };
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const guard = checkHost(request, settings) ?? checkOrigin(request, settings);
+    if (guard) return reject(response, guard);
+    const { pathname } = new URL(request.url ?? '/', 'http://127.0.0.1');
+    if (pathname === '/health') return json(response, 200, { status: 'ok' });
+    if (pathname === '/ready') {
+      const ready = await hosts.get(undefined).then(
+        () => true,
+        () => false,
+      );
+      return json(response, ready ? 200 : 503, { status: ready ? 'ready' : 'starting' });
+    }
+    const route = profileOfPath(pathname);
+    if (route === undefined) {
+      return reject(response, {
+        status: 404,
+        message: `not found: the MCP endpoint is ${MCP_PATH} or ${MCP_PATH}/PROFILE`,
+      });
+    }
+    const identity = authenticate(request, options.tokens);
+    if ('status' in identity) return reject(response, identity);
+    const limited = limiter.check(identity.principal);
+    if (limited) return reject(response, limited);
+
+    const sessionHeader = request.headers['mcp-session-id'];
+    const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
+    let body: unknown;
+    if (request.method === 'POST') {
+      let text: string;
+      try {
+        text = await readBody(request, settings.maxRequestBytes);
+      } catch (error) {
+        if (error instanceof BodyTooLargeError) {
+          return reject(response, {
+            status: 413,
+            message: `the request body exceeds ${settings.maxRequestBytes} bytes (gateway.maxRequestBytes)`,
+          });
+        }
+        throw error;
+      }
+      try {
+        body = JSON.parse(text);
+      } catch {
+        response.writeHead(400, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({ jsonrpc: '2.0', error: { code: PARSE_ERROR, message: 'the body is not JSON' }, id: null }),
+        );
+        return;
+      }
+    }
+
+    if (sessionId !== undefined) {
+      const session = sessions.get(sessionId);
+      // A session belongs to the token that opened it and the path it was opened on.
+      if (session === undefined || session.principal !== identity.principal || session.profile !== route.profile) {
+        return reject(response, { status: 404, message: `unknown session ${sessionId}: initialize a new session` });
+      }
+      await session.transport.handleRequest(request, response, body);
+      return;
+    }
+    if (request.method !== 'POST' || !isInitializeRequest(body)) {
+      return reject(response, { status: 400, message: 'no Mcp-Session-Id header: start with an initialize request' });
+    }
+    let profileHost: Awaited<ReturnType<GatewayHosts['get']>>;
+    try {
+      profileHost = await hosts.get(route.profile);
+    } catch (error) {
+      if (error instanceof UnknownProfileError) return reject(response, { status: 404, message: error.message });
+      throw error;
+    }
+    let transport: NodeStreamableHTTPServerTransport | undefined;
+    const server = createGatewaySession({
+      profile: profileHost,
+      settings,
+      version: options.version,
+      principal: identity.principal,
+      session: () => transport?.sessionId,
+    });
+    transport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport: transport!, server, principal: identity.principal, profile: route.profile });
+      },
+    });
+    transport.onclose = () => {
+      if (transport?.sessionId !== undefined) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(request, response, body);
+  }
+
+  const httpServer: HttpServer = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      options.onDiagnostic(`gateway request failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!response.headersSent) reject(response, { status: 500, message: 'internal error' });
+      else response.end();
+    });
+  });
+  const hostname = options.hostname ?? '127.0.0.1';
+  await new Promise<void>((resolve, rejectListen) => {
+    httpServer.once('error', rejectListen);
+    httpServer.listen(options.port, hostname, () => {
+      httpServer.off('error', rejectListen);
+      resolve();
+    });
+  });
+  const { port } = httpServer.address() as AddressInfo;
+  const shownHost = hostname.includes(':') ? `[${hostname}]` : hostname;
+  return {
+    url: `http://${shownHost}:${port}${MCP_PATH}`,
+    async close() {
+      listChanged.close();
+      await Promise.allSettled([...sessions.values()].map((session) => session.transport.close()));
+      sessions.clear();
+      httpServer.closeAllConnections();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,274 @@
+/**
+ * `mcp-host serve` as MCP clients use it: the built CLI started as a child process, reached by the official v2 SDK
+ * client over stdio and over Streamable HTTP. Calls pass the host's duties (rules, consent through elicitation,
+ * audit with the client's identity, cancellation forwarded upstream).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cliPath, exampleServer, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
+
+const recorder = join(repoRoot, 'test', 'fixtures', 'faults', 'recorder.mjs');
+
+interface Opened {
+  client: Client;
+  close(): Promise<void>;
+}
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+});
+
+async function baseConfig(extra: Record<string, unknown> = {}): Promise<{ config: string; stateDir: string }> {
+  const stateDir = await temporaryDirectory('mcp-host-gateway-state-');
+  const config = await writeConfig({
+    mcpServers: {
+      calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' },
+      recorder: {
+        command: process.execPath,
+        args: [recorder],
+        env: { EVENT_LOG: join(stateDir, 'events.log') },
+        trust: 'trusted',
+      },
+    },
+    ...extra,
+  });
+  return { config, stateDir };
+}
+
+type ElicitationAnswer = { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string> };
+
+async function openStdio(
+  args: string[],
+  options: { elicit?: (message: string) => ElicitationAnswer } = {},
+): Promise<Opened> {
+  const client = new Client(
+    { name: 'gateway-test-client', version: '9.9.9' },
+    { capabilities: options.elicit ? { elicitation: { form: {} } } : {} },
+  );
+  if (options.elicit) {
+    const elicit = options.elicit;
+    client.setRequestHandler('elicitation/create', async (request) => elicit(request.params.message));
+  }
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cliPath, 'serve', ...args],
+    stderr: 'pipe',
+  });
+  await client.connect(transport);
+  const opened = { client, close: () => client.close() };
+  cleanups.push(opened.close);
+  return opened;
+}
+
+async function auditRecords(stateDir: string): Promise<Array<Record<string, unknown>>> {
+  const text = await readFile(join(stateDir, 'audit.jsonl'), 'utf8');
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+function textOf(result: unknown): string {
+  const content = (result as { content: Array<{ type: string; text?: string }> }).content;
+  return content.map((part) => part.text ?? '').join('');
+}
+
+describe('mcp-host serve --stdio', () => {
+  it('lists every server under namespaced names and calls through the host, audited with the client', async () => {
+    const { config, stateDir } = await baseConfig();
+    const { client } = await openStdio(['--config', config, '--state-dir', stateDir]);
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(['calculator__add_numbers', 'recorder__ping']));
+
+    const result = await client.callTool({ name: 'calculator__add_numbers', arguments: { a: 5, b: 7 } });
+    expect(textOf(result)).toContain('12');
+    const unknown = await client.callTool({ name: 'nope__nothing', arguments: {} });
+    expect(unknown.isError).toBe(true);
+
+    await client.close();
+    const call = (await auditRecords(stateDir)).find(
+      (record) => record.type === 'tool-call' && record.tool === 'calculator__add_numbers',
+    );
+    expect(call).toMatchObject({
+      decision: 'allow',
+      outcome: 'ok',
+      client: { name: 'gateway-test-client', version: '9.9.9', session: 'stdio' },
+    });
+  }, 60_000);
+
+  it('asks the client through elicitation when a rule asks, and runs only what was allowed', async () => {
+    const { config, stateDir } = await baseConfig({ permissions: { ask: ['calculator__*'] } });
+    const asked: string[] = [];
+    let answer: ElicitationAnswer = { action: 'accept', content: { decision: 'allow-once' } };
+    const { client } = await openStdio(['--config', config, '--state-dir', stateDir], {
+      elicit: (message) => {
+        asked.push(message);
+        return answer;
+      },
+    });
+    const allowed = await client.callTool({ name: 'calculator__multiply', arguments: { a: 6, b: 7 } });
+    expect(allowed.isError).toBeFalsy();
+    expect(textOf(allowed)).toContain('42');
+    expect(asked[0]).toContain('multiply');
+    expect(asked[0]).toContain('"calculator"');
+
+    answer = { action: 'accept', content: { decision: 'deny' } };
+    const denied = await client.callTool({ name: 'calculator__multiply', arguments: { a: 1, b: 2 } });
+    expect(denied.isError).toBe(true);
+    expect(textOf(denied)).toContain('denied');
+
+    answer = { action: 'decline' };
+    const declined = await client.callTool({ name: 'calculator__multiply', arguments: { a: 1, b: 2 } });
+    expect(declined.isError).toBe(true);
+    expect(asked).toHaveLength(3);
+
+    await client.close();
+    const calls = (await auditRecords(stateDir)).filter((record) => record.type === 'tool-call');
+    expect(calls.map((record) => [record.decision, record.approver])).toEqual([
+      ['allow', 'gateway-client'],
+      ['deny', 'gateway-client'],
+      ['deny', 'gateway-client'],
+    ]);
+  }, 60_000);
+
+  it('denies with the reason when the client cannot be asked', async () => {
+    const { config, stateDir } = await baseConfig({ permissions: { ask: ['calculator__*'] } });
+    const { client } = await openStdio(['--config', config, '--state-dir', stateDir]);
+    const result = await client.callTool({ name: 'calculator__add_numbers', arguments: { a: 1, b: 2 } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('does not support elicitation');
+  }, 60_000);
+
+  it('forwards cancellation to the upstream server', async () => {
+    const { config, stateDir } = await baseConfig({ permissions: { allow: ['recorder__hang'] } });
+    const { client } = await openStdio(['--config', config, '--state-dir', stateDir]);
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'recorder__hang', arguments: {} }, { signal: controller.signal });
+    const events = join(stateDir, 'events.log');
+    await waitFor(async () => (await readFile(events, 'utf8').catch(() => '')).includes(' hang '));
+    controller.abort(new Error('user cancelled'));
+    await expect(call).rejects.toThrow();
+    await waitFor(async () => (await readFile(events, 'utf8')).includes('cancelled'));
+    await client.close();
+    const record = (await auditRecords(stateDir)).find(
+      (entry) => entry.type === 'tool-call' && entry.tool === 'recorder__hang',
+    );
+    expect(record).toMatchObject({ outcome: 'cancelled', client: { name: 'gateway-test-client' } });
+  }, 60_000);
+
+  it('serves only the tools of the chosen profile', async () => {
+    const { config, stateDir } = await baseConfig({
+      profiles: { maths: { servers: ['calculator'], tools: ['calculator__add_*', 'calculator__multiply'] } },
+    });
+    const { client } = await openStdio(['--config', config, '--state-dir', stateDir, '--profile', 'maths']);
+    const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
+    expect(names).toEqual(['calculator__add_numbers', 'calculator__multiply']);
+    const outside = await client.callTool({ name: 'calculator__divide', arguments: { a: 4, b: 2 } });
+    expect(outside.isError).toBe(true);
+  }, 60_000);
+});
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+interface HttpGateway {
+  url: string;
+  child: ChildProcess;
+  stderr: () => string;
+}
+
+async function startHttpGateway(args: string[], env: Record<string, string>): Promise<HttpGateway> {
+  const child = spawn(process.execPath, [cliPath, 'serve', '--http', '0', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => {
+    stderr += String(chunk);
+  });
+  cleanups.push(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+  await waitFor(async () => /serving (http:\S+)/.test(stderr) || child.exitCode !== null);
+  const match = /serving (http:\S+)/.exec(stderr);
+  if (!match) throw new Error(`the gateway did not start:\n${stderr}`);
+  return { url: match[1]!, child, stderr: () => stderr };
+}
+
+describe('mcp-host serve --http', () => {
+  const token = 'a-test-token-of-enough-length';
+
+  it('guards the endpoint and serves an authenticated client, per profile path', async () => {
+    const { config, stateDir } = await baseConfig({ profiles: { maths: { servers: ['calculator'] } } });
+    const gateway = await startHttpGateway(['--config', config, '--state-dir', stateDir], {
+      MCP_HOST_GATEWAY_TOKEN: token,
+    });
+    const base = new URL(gateway.url);
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+    expect((await fetch(new URL('/health', base))).status).toBe(200);
+    expect((await fetch(new URL('/ready', base))).status).toBe(200);
+    expect((await fetch(gateway.url, { method: 'POST', headers, body: initialize })).status).toBe(401);
+    const wrong = await fetch(gateway.url, {
+      method: 'POST',
+      headers: { ...headers, authorization: 'Bearer not-the-token-at-all' },
+      body: initialize,
+    });
+    expect(wrong.status).toBe(401);
+    const foreign = await fetch(gateway.url, {
+      method: 'POST',
+      headers: { ...headers, authorization: `Bearer ${token}`, origin: 'https://evil.example' },
+      body: initialize,
+    });
+    expect(foreign.status).toBe(403);
+    expect(await foreign.text()).toContain('allowedOrigins');
+    const huge = await fetch(gateway.url, {
+      method: 'POST',
+      headers: { ...headers, authorization: `Bearer ${token}` },
+      body: 'x'.repeat(5 * 1024 * 1024),
+    });
+    expect(huge.status).toBe(413);
+    const unknownProfile = await fetch(`${gateway.url}/nosuch`, {
+      method: 'POST',
+      headers: { ...headers, authorization: `Bearer ${token}` },
+      body: initialize,
+    });
+    expect(unknownProfile.status).toBe(404);
+
+    const client = new Client({ name: 'http-test-client', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(`${gateway.url}/maths`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    });
+    await client.connect(transport);
+    cleanups.push(() => client.close());
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toContain('calculator__add_numbers');
+    expect(names.some((name) => name.startsWith('recorder__'))).toBe(false);
+    const result = await client.callTool({ name: 'calculator__add_numbers', arguments: { a: 20, b: 22 } });
+    expect(textOf(result)).toContain('42');
+    await client.close();
+
+    const call = (await auditRecords(stateDir)).find((record) => record.type === 'tool-call');
+    expect(call).toMatchObject({ client: { name: 'http-test-client', principal: 'default' } });
+  }, 90_000);
+});
