@@ -11,6 +11,8 @@ export interface CommonOptions {
   timeout?: number;
   stateDir?: string;
   yes?: boolean;
+  /** `--root DIR`, repeatable: the folders offered to servers as roots (over the config's `roots`). */
+  root?: string[];
 }
 
 export function addCommonOptions(command: Command): Command {
@@ -19,7 +21,12 @@ export function addCommonOptions(command: Command): Command {
     .option('-m, --model <provider:model>', 'model, e.g. anthropic:claude-sonnet-4-6 or scripted:PATH')
     .option('--base-url <url>', "the provider's base URL (mock servers, proxies, local servers)")
     .option('--timeout <ms>', 'per tool call timeout in milliseconds (overrides every server)', parsePositiveInteger)
-    .option('--state-dir <dir>', 'where the trust store, audit log and stored results live (default: XDG state home)');
+    .option('--state-dir <dir>', 'where the trust store, audit log and stored results live (default: XDG state home)')
+    .option(
+      '--root <dir>',
+      "offer this folder to servers as a root (repeatable; replaces the config's roots). Without roots, none are declared",
+      (value: string, previous: string[] = []) => [...previous, value],
+    );
 }
 
 export function parsePositiveInteger(value: string): number {
@@ -38,6 +45,7 @@ export async function openHost(options: CommonOptions, extra: Partial<HostOption
     baseUrl: options.baseUrl,
     toolTimeoutMs: options.timeout,
     stateDir: options.stateDir,
+    ...(options.root === undefined ? {} : { roots: options.root }),
     onDiagnostic: (message) => writeError(`mcp-host: ${message}`),
     ...extra,
     approver: extra.approver ?? chooseApprover(options),

@@ -25,9 +25,12 @@ import { createServerLog, type ServerLog, type ServerLogEntry } from './server-l
 
 export interface ClientFeaturesOptions {
   config: HostConfig;
-  /** Relative roots resolve against it; the default root. */
+  /** Relative roots resolve against it. */
   cwd: string;
-  /** Roots as paths or `file://` URIs; overrides the config's `roots`. Default: the config's, else `cwd`. */
+  /**
+   * Roots as paths or `file://` URIs; overrides the config's `roots`. With neither, the roots capability is not
+   * declared at all: a server such as server-filesystem then keeps the folders on its own command line.
+   */
   roots?: readonly string[];
   /** Who answers sampling and elicitation. Default: headless (sampling denied unless `allowSampling`, forms declined). */
   approver?: ClientRequestApprover;
@@ -74,14 +77,15 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
   const { config } = options;
   const diagnostic = options.onDiagnostic ?? (() => undefined);
   const approver = options.approver ?? createHeadlessClientRequestApprover({ allowSampling: options.allowSampling });
-  const roots = new RootsRegistry(resolveRoots(options.roots ?? config.roots ?? [options.cwd], options.cwd));
+  const configuredRoots = options.roots ?? config.roots;
+  const roots = new RootsRegistry(resolveRoots(configuredRoots ?? [], options.cwd), configuredRoots !== undefined);
   const openUrl = options.openUrl ?? createSystemUrlOpener();
   const samplingTools = config.sampling?.tools ?? true;
   const form = options.elicitation?.form ?? true;
   const url = options.elicitation?.url ?? true;
 
   const capabilities: ClientCapabilities = {
-    roots: { listChanged: true },
+    ...(roots.declared ? { roots: { listChanged: true } } : {}),
     sampling: samplingTools ? { tools: {} } : {},
     ...(form || url
       ? { elicitation: { ...(form ? { form: { applyDefaults: true } } : {}), ...(url ? { url: {} } : {}) } }
@@ -113,7 +117,7 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
     ...(serverLog ? { serverLog } : {}),
     configureClient(client, serverConfig) {
       const serverName = serverConfig.name;
-      roots.attach(serverName, client);
+      if (roots.declared) roots.attach(serverName, client);
       client.setRequestHandler(
         'sampling/createMessage',
         createSamplingHandler({

@@ -28,7 +28,14 @@ export class RootsRegistry {
   private current: Root[];
   private readonly clients = new Map<string, Client>();
 
-  constructor(roots: readonly Root[]) {
+  /**
+   * @param declared whether the host declares the roots capability at all (only when roots were configured):
+   *   declaring it makes servers such as server-filesystem replace the folders they were started with.
+   */
+  constructor(
+    roots: readonly Root[],
+    readonly declared = true,
+  ) {
     this.current = [...roots];
   }
 
@@ -47,6 +54,11 @@ export class RootsRegistry {
    * server that cannot be told (disconnected) is reported through `onFailure` and skipped.
    */
   async set(roots: readonly Root[], onFailure?: (serverName: string, error: unknown) => void): Promise<void> {
+    if (!this.declared) {
+      throw new Error(
+        'roots were not declared to the servers (none were configured): set `roots` in the config, pass --root DIR, or give `roots` when creating the host',
+      );
+    }
     const unchanged =
       roots.length === this.current.length &&
       roots.every((root, index) => root.uri === this.current[index]?.uri && root.name === this.current[index]?.name);

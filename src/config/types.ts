@@ -109,7 +109,7 @@ export interface HostConfig {
   maxTurnResultTokens?: number;
   /** Where the audit log is written; relative to the config file. Default: audit.jsonl in the state directory. */
   auditFile?: string;
-  /** Folders servers may work in, as `file://` URIs, answered on `roots/list`. Default: the current folder. */
+  /** Folders servers may work in, as `file://` URIs, answered on `roots/list`. Absent: the roots capability is not declared. */
   roots?: string[];
   /** Which model answers servers' `sampling/createMessage`. Default: the host's own model. */
   sampling?: SamplingSettings;

@@ -56,7 +56,8 @@ export interface HostOptions {
   onDiagnostic?: (message: string) => void;
   /** Connect some servers over a transport of the caller's (e.g. in-memory, for tests and benchmarks). */
   transportFactory?: ServerConnectionOptions['transportFactory'];
-  /** Folders offered to servers as roots (paths or file:// URIs). Default: the config's `roots`, else `cwd`. */
+  /** Folders offered to servers as roots (paths or file:// URIs). Default: the config's `roots`, else none (the roots
+   * capability is then not declared). */
   roots?: string[];
   /** Who answers servers' sampling and elicitation requests. Default: headless (sampling denied, forms declined). */
   clientRequestApprover?: ClientRequestApprover;
