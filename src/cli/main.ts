@@ -14,6 +14,7 @@ import { createSkillsCommand } from './commands/skills.js';
 import { createToolsCommand } from './commands/tools.js';
 import { createTrustCommand } from './commands/trust.js';
 import { loadServersAndTools } from './load-servers-and-tools.js';
+import { flushOutput, treatClosedPipesAsEnd } from './output.js';
 import { reportError } from './report-error.js';
 
 function packageVersion(): string {
@@ -52,7 +53,8 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-const exitCode = await main(process.argv);
-// Let stdout drain before exiting with the code scripts rely on.
-process.exitCode = exitCode;
-setImmediate(() => process.exit(exitCode));
+treatClosedPipesAsEnd();
+process.exitCode = await main(process.argv);
+// No process.exit: output still queued for a slow pipe would be lost. Node exits once it is written and every
+// server is closed.
+await flushOutput();

@@ -1,16 +1,59 @@
-/** The CLI's only writers: answers and data to stdout, everything else to stderr. */
+/**
+ * The CLI's only writers: answers and data to stdout, everything else to stderr. A reader that stops reading
+ * (`mcp-host tools list | head -1`) closes the pipe: that is a normal end, not a crash, so EPIPE only stops further
+ * output to that stream.
+ */
+
+const closedStreams = new WeakSet<NodeJS.WriteStream>();
+
+function isClosedPipeError(error: NodeJS.ErrnoException): boolean {
+  return error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED';
+}
+
+/** Installed once by main: without a listener, EPIPE on stdout is an uncaught error that ends the process. */
+export function treatClosedPipesAsEnd(streams: NodeJS.WriteStream[] = [process.stdout, process.stderr]): void {
+  for (const stream of streams) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (isClosedPipeError(error)) {
+        closedStreams.add(stream);
+        return;
+      }
+      throw error;
+    });
+  }
+}
+
+/** Resolves once everything written so far has been handed to the operating system (or the reader is gone). */
+export function flushOutput(streams: NodeJS.WriteStream[] = [process.stdout, process.stderr]): Promise<void> {
+  return Promise.all(
+    streams.map(
+      (stream) =>
+        new Promise<void>((resolve) => {
+          if (closedStreams.has(stream) || stream.destroyed) return resolve();
+          // An empty write's callback runs after every earlier write has been flushed.
+          stream.write('', () => resolve());
+        }),
+    ),
+  ).then(() => undefined);
+}
+
+function write(stream: NodeJS.WriteStream, text: string): void {
+  if (closedStreams.has(stream) || stream.destroyed) return;
+  stream.write(text);
+}
+
 export function writeOut(text: string): void {
-  process.stdout.write(text);
+  write(process.stdout, text);
 }
 
 export function writeLine(text = ''): void {
-  process.stdout.write(`${text}\n`);
+  write(process.stdout, `${text}\n`);
 }
 
 export function writeError(text: string): void {
-  process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+  write(process.stderr, text.endsWith('\n') ? text : `${text}\n`);
 }
 
 export function writeJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  write(process.stdout, `${JSON.stringify(value, null, 2)}\n`);
 }

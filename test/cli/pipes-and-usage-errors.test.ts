@@ -1,9 +1,10 @@
 /** Usage errors as people meet them (one `mcp-host:` line, exit 2, no stack trace), and output into pipes. */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exampleServer, runCli, writeConfig } from '../helpers/project.js';
+import { cliPath, exampleServer, fixtureServer, repoRoot, runCli, writeConfig } from '../helpers/project.js';
 
 // The CLI starts real processes on two shared cores: generous timeouts, no timing assertions.
 
@@ -52,5 +53,96 @@ describe('usage errors', () => {
     const debug = await runCli(['tools', 'list', '--config', config], { stateDir, env: { MCP_HOST_DEBUG: '1' } });
     expect(debug.code).toBe(2);
     expect(debug.stderr).toMatch(STACK_LINE);
+  }, 120_000);
+});
+
+/** Runs `mcp-host ARGS | READER` in bash; the code is the CLI's own exit code. */
+function pipeCli(
+  args: string[],
+  reader: string,
+  stateDir: string,
+): Promise<{ code: number | null; cliCode: number; stdout: string; stderr: string }> {
+  const quoted = [process.execPath, cliPath, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn('bash', ['-c', `${quoted} | ${reader}; echo "cli exit \${PIPESTATUS[0]}" >&2`], {
+      cwd: repoRoot,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', MCP_HOST_STATE_DIR: stateDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const timer = setTimeout(() => {
+      // The whole pipeline is one process group: stop all of it.
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      reject(new Error(`mcp-host ${args.join(' ')} | ${reader} did not finish in time\nstderr: ${stderr}`));
+    }, 90_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const cliCode = Number(/cli exit (\d+)/.exec(stderr)?.[1] ?? Number.NaN);
+      resolvePromise({ code, cliCode, stdout, stderr });
+    });
+  });
+}
+
+/** An audit log of `count` server-start records, as the host writes them. */
+async function writeAuditLog(stateDir: string, count: number): Promise<number> {
+  const lines: string[] = [];
+  for (let index = 0; index < count; index++) {
+    lines.push(
+      JSON.stringify({
+        type: 'server-start',
+        time: new Date(Date.UTC(2025, 0, 1, 0, 0, index % 60)).toISOString(),
+        runId: `run-${index}`,
+        server: 'calc',
+        transport: 'stdio',
+        trust: 'untrusted',
+        pid: 1000 + index,
+        protocolVersion: '2025-11-25',
+        toolCount: 4,
+      }),
+    );
+  }
+  const file = join(stateDir, 'audit.jsonl');
+  await writeFile(file, `${lines.join('\n')}\n`);
+  return (await stat(file)).size;
+}
+
+describe('output into pipes', () => {
+  it('writes every byte to a reader that starts reading late (audit --json | (sleep 1; wc -c))', async () => {
+    const stateDir = await mkdtemp(join(tmpdir(), 'mcp-host-state-'));
+    const size = await writeAuditLog(stateDir, 10_000);
+    expect(size).toBeGreaterThan(1_000_000);
+    const result = await pipeCli(['audit', '--json'], '(sleep 1; wc -c)', stateDir);
+    expect(result.cliCode, result.stderr).toBe(0);
+    expect(Number(result.stdout.trim())).toBe(size);
+  }, 120_000);
+
+  it('ends cleanly when the reader stops early (audit --json | head -c 200)', async () => {
+    const stateDir = await mkdtemp(join(tmpdir(), 'mcp-host-state-'));
+    await writeAuditLog(stateDir, 10_000);
+    const result = await pipeCli(['audit', '--json'], 'head -c 200', stateDir);
+    expect(result.stdout).toHaveLength(200);
+    expect(result.stderr).not.toContain('EPIPE');
+    expect(result.cliCode, result.stderr).toBe(0);
+  }, 120_000);
+
+  it('ends cleanly when the reader stops early (tools list | head -1)', async () => {
+    const stateDir = await mkdtemp(join(tmpdir(), 'mcp-host-state-'));
+    const config = await writeConfig({
+      mcpServers: { many: { command: process.execPath, args: [fixtureServer('many-tools.mjs')] } },
+    });
+    const result = await pipeCli(['tools', 'list', '--config', config], 'head -1', stateDir);
+    expect(result.stdout).toMatch(/^many__tool_0 {2}Tool number 0\./);
+    expect(result.stdout.trimEnd().split('\n')).toHaveLength(1);
+    expect(result.stderr).not.toContain('EPIPE');
+    expect(result.cliCode, result.stderr).toBe(0);
   }, 120_000);
 });
