@@ -65,10 +65,7 @@ export interface ClientFeatures {
   /** The per-server log, when files are kept. */
   readonly serverLog?: ServerLog;
   /** The host tools through which the model lists and reads resources. */
-  resourceTools(options: {
-    connections: () => Iterable<ServerConnection>;
-    serverToolNames?: (server: string) => readonly string[];
-  }): ResourceHostTools;
+  resourceTools(options: { connections: () => Iterable<ServerConnection> }): ResourceHostTools;
   /** Writes what is pending (log lines). */
   close(): Promise<void>;
 }

@@ -1,11 +1,13 @@
 /**
- * How the model reaches resources: two host tools per server that offers them, `<server>__list_resources` and
- * `<server>__read_resource`. The read tool also follows a `resource_link` that one of the server's tools returned
- * (the link's URI is read from the same server). What is read goes through the output budget like a tool result.
+ * How the model reaches resources: two host tools per server that offers them, `mcp-host__<server>__list_resources`
+ * and `mcp-host__<server>__read_resource`, in the host's own namespace so no tool a server lists can take their
+ * names. The read tool also follows a `resource_link` that one of the server's tools returned (the link's URI is
+ * read from the same server). What is read goes through the output budget like a tool result.
  */
 import type { Tool } from '@modelcontextprotocol/client';
 import type { CatalogEntry } from '../catalog/tool-catalog.js';
-import { assignToolNames } from '../catalog/tool-naming.js';
+import { assignToolNames, TOOL_NAME_SEPARATOR } from '../catalog/tool-naming.js';
+import { HOST_TOOL_NAMESPACE } from '../config/reserved-names.js';
 import type { ServerConnection } from '../connections/server-connection.js';
 import { applyOutputBudget, DEFAULT_RESULT_TOKEN_BUDGET } from '../content/output-budget.js';
 import type { HostToolHandler, ShapedResult } from '../loop/execute-tool-call.js';
@@ -20,8 +22,6 @@ import {
 
 export const LIST_RESOURCES_TOOL = 'list_resources';
 export const READ_RESOURCE_TOOL = 'read_resource';
-/** Used instead when a server has a tool of its own with the plain name. */
-const HOST_PREFIX = 'host_';
 
 /** Fits parts into the output budget; the host passes one that keeps the full text for `read_stored_result`. */
 export type ResultBudget = (parts: ToolResultPart[]) => Promise<ToolResultPart[]> | ToolResultPart[];
@@ -31,8 +31,6 @@ export const defaultResultBudget: ResultBudget = (parts) =>
 
 export interface ResourceHostToolsOptions {
   connections: () => Iterable<ServerConnection>;
-  /** The server's own tool names, so a host tool never shadows one of them. */
-  serverToolNames?: (server: string) => readonly string[];
   budget?: ResultBudget;
 }
 
@@ -45,9 +43,11 @@ export interface ResourceHostTools {
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
-function listTool(server: string, readName: string): Tool {
+// Each tool's own name is its catalog name: it has no server-side name that a rule or a record could mistake for
+// one of the server's tools.
+function listTool(server: string, name: string, readName: string): Tool {
   return {
-    name: LIST_RESOURCES_TOOL,
+    name,
     title: `Resources of ${server}`,
     description:
       `List the resources (documents, files, data) that the MCP server "${server}" offers: their URIs, names, ` +
@@ -57,9 +57,9 @@ function listTool(server: string, readName: string): Tool {
   };
 }
 
-function readTool(server: string, listName: string): Tool {
+function readTool(server: string, name: string, listName: string): Tool {
   return {
-    name: READ_RESOURCE_TOOL,
+    name,
     title: `Read a resource of ${server}`,
     description:
       `Read one resource of the MCP server "${server}" by its URI: a URI from ${listName}, a URI template with ` +
@@ -83,13 +83,6 @@ export function createResourceHostTools(options: ResourceHostToolsOptions): Reso
   const budget = options.budget ?? defaultResultBudget;
   const byServer = (server: string): ServerConnection | undefined =>
     [...options.connections()].find((connection) => connection.name === server);
-
-  const nameFor = (server: string, tool: string): string => {
-    const own = options.serverToolNames?.(server) ?? [];
-    const chosen = own.includes(tool) ? `${HOST_PREFIX}${tool}` : tool;
-    // Named exactly as a server tool of that name would be, so odd server names are made safe the same way.
-    return assignToolNames([{ server, tool: chosen }])[0]!.name;
-  };
 
   const list =
     (server: string, readName: string): HostToolHandler =>
@@ -132,20 +125,34 @@ export function createResourceHostTools(options: ResourceHostToolsOptions): Reso
     handlers,
     entries() {
       handlers.clear();
+      const servers = [...options.connections()].filter(offersResources).map((connection) => connection.name);
+      const names = hostToolNames(servers);
       const entries: CatalogEntry[] = [];
-      for (const connection of options.connections()) {
-        if (!offersResources(connection)) continue;
-        const server = connection.name;
-        const listName = nameFor(server, LIST_RESOURCES_TOOL);
-        const readName = nameFor(server, READ_RESOURCE_TOOL);
+      for (const server of servers) {
+        const listName = names.get(`${server}${TOOL_NAME_SEPARATOR}${LIST_RESOURCES_TOOL}`)!;
+        const readName = names.get(`${server}${TOOL_NAME_SEPARATOR}${READ_RESOURCE_TOOL}`)!;
         handlers.set(listName, list(server, readName));
         handlers.set(readName, read(server, listName));
-        entries.push({ name: listName, server, tool: listTool(server, readName) });
-        entries.push({ name: readName, server, tool: readTool(server, listName) });
+        entries.push({ name: listName, server, tool: listTool(server, listName, readName) });
+        entries.push({ name: readName, server, tool: readTool(server, readName, listName) });
       }
       return entries;
     },
   };
+}
+
+/**
+ * The catalog names of every server's resource tools, by `<server>__<tool>`: named as tools of a server called
+ * `mcp-host`, all together, so odd server names are made safe and unique the same way servers' own tools are.
+ */
+function hostToolNames(servers: readonly string[]): Map<string, string> {
+  const pairs = servers.flatMap((server) =>
+    [LIST_RESOURCES_TOOL, READ_RESOURCE_TOOL].map((tool) => ({
+      server: HOST_TOOL_NAMESPACE,
+      tool: `${server}${TOOL_NAME_SEPARATOR}${tool}`,
+    })),
+  );
+  return new Map(assignToolNames(pairs).map((entry) => [entry.tool, entry.name]));
 }
 
 function messageOf(error: unknown): string {

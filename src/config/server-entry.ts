@@ -17,6 +17,7 @@ import {
 import { type Environment, type SubstitutionContext, substituteEnvironment } from './env-substitution.js';
 import { describeValue, formatKeyPath, isPlainObject, type KeyPathSegment, valueAtPath } from './key-path.js';
 import { buildOAuthSettings } from './oauth-settings.js';
+import { isReservedServerName, RESERVED_SERVER_NAME_EXPECTED } from './reserved-names.js';
 import { DEFAULT_TOOL_TIMEOUT_MS, DEFAULT_VERSION_NEGOTIATION, type ServerConfig } from './types.js';
 
 export interface ServerEntryContext {
@@ -46,6 +47,16 @@ export function buildServerConfig(
     });
 
   if (name === '') throw invalid([], 'a non-empty server name');
+  if (isReservedServerName(name)) {
+    throw new ConfigError({
+      code: 'config-invalid',
+      file: context.file,
+      keyPath: formatKeyPath(basePath),
+      expected: RESERVED_SERVER_NAME_EXPECTED,
+      found: JSON.stringify(name),
+      hint: 'Rename the server.',
+    });
+  }
   if (!isPlainObject(raw)) {
     throw invalid(
       [],

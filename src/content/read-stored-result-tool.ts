@@ -1,12 +1,14 @@
 /**
- * `read_stored_result`: the host's own tool through which the model reads the parts of a tool result that
+ * `mcp-host__read_stored_result`: the host's own tool through which the model reads the parts of a tool result that
  * the output budget left out. The budget notice names this tool with an id, an offset and a length; the
  * answer says where the slice sits in the whole and where to continue.
  */
+import { HOST_TOOL_NAMESPACE } from '../config/reserved-names.js';
 import type { ToolDefinition, ToolResultPart } from './content-parts.js';
 import { MAX_STORED_READ_LENGTH, type ResultStore, ResultStoreError } from './result-store.js';
 
-export const READ_STORED_RESULT_TOOL_NAME = 'read_stored_result';
+/** In the host's own namespace, which no server's tools can take. */
+export const READ_STORED_RESULT_TOOL_NAME = `${HOST_TOOL_NAMESPACE}__read_stored_result`;
 
 /** The tool as offered to the model, next to the servers' tools. */
 export const readStoredResultTool: ToolDefinition = {

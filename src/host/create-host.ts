@@ -13,6 +13,7 @@ import type { CatalogEntry, ToolCatalog } from '../catalog/tool-catalog.js';
 import { createClientFeatures } from '../client-features/client-features.js';
 import { createServerFeatureAccess } from '../client-features/server-feature-access.js';
 import { loadConfig } from '../config/load-config.js';
+import { assertNoReservedServerNames, HOST_TOOL_NAMESPACE } from '../config/reserved-names.js';
 import type { HostConfig } from '../config/types.js';
 import type { ServerConnection, ServerStatus } from '../connections/server-connection.js';
 import { budgetToolResult } from '../content/budget-tool-results.js';
@@ -46,14 +47,15 @@ import { serverExitFields } from './server-exit-fields.js';
 
 export type { Host, HostOptions, RunOptions } from './host-types.js';
 
-/** Name under which the host's own tools appear in the catalog (they have no MCP server). */
-export const HOST_TOOLS_SERVER = 'mcp-host';
+/** Name under which the host's own tools appear in the catalog (they have no MCP server); no server may take it. */
+export const HOST_TOOLS_SERVER = HOST_TOOL_NAMESPACE;
 
 export async function createHost(options: HostOptions = {}): Promise<Host> {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const config =
     typeof options.config === 'object' ? options.config : await loadConfig({ configPath: options.config, cwd, env });
+  assertNoReservedServerNames(config);
   const diagnostic = options.onDiagnostic ?? (() => undefined);
   for (const warning of config.warnings ?? []) diagnostic(warning);
 
@@ -140,12 +142,8 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const hostTools = new Map<string, HostToolHandler>([
     [readStoredResultTool.name, (args) => handleReadStoredResult(state.results, args)],
   ]);
-  // `<server>__list_resources` / `<server>__read_resource` for every server that offers resources.
-  const resourceTools = features.resourceTools({
-    connections: () => connections.values(),
-    serverToolNames: (server) =>
-      connected.tools.find((list) => list.server === server)?.tools.map((tool) => tool.name) ?? [],
-  });
+  // `mcp-host__<server>__list_resources` / `…__read_resource` for every server that offers resources.
+  const resourceTools = features.resourceTools({ connections: () => connections.values() });
   const resourceToolEntries = (): CatalogEntry[] => {
     const entries = resourceTools.entries();
     for (const [name, handler] of resourceTools.handlers) hostTools.set(name, handler);

@@ -37,27 +37,29 @@ describe('resource reads and the output budget', () => {
   it('cuts a long resource with a notice and keeps the whole text for read_stored_result', async () => {
     const whole = await readFile(join(dirname(everything), 'docs', 'structure.md'), 'utf8');
     expect(whole.length).toBeGreaterThan(5_000);
-    const read = await host.callTool('everything__read_resource', { uri: document });
+    const read = await host.callTool('mcp-host__everything__read_resource', { uri: document });
     expect(read.result.isError).toBe(false);
     const text = textOf(read.result);
     expect(text.length).toBeLessThan(2_000);
     expect(text.startsWith(`[resource ${document} (text/markdown)]\n${whole.slice(0, 100)}`)).toBe(true);
-    const id = /call the tool `read_stored_result` with id "(res_[\w-]+)"/.exec(text)?.[1];
+    const id = /call the tool `mcp-host__read_stored_result` with id "(res_[\w-]+)"/.exec(text)?.[1];
     expect(id, text).toBeDefined();
 
     // The model is offered `read_stored_result` from the next turn on.
     await host.run('next turn');
-    expect(host.toolDefinitions().map((tool) => tool.name)).toContain('read_stored_result');
-    const rest = await host.callTool('read_stored_result', { id, offset: 0, length: 100_000 });
+    expect(host.toolDefinitions().map((tool) => tool.name)).toContain('mcp-host__read_stored_result');
+    const rest = await host.callTool('mcp-host__read_stored_result', { id, offset: 0, length: 100_000 });
     expect(rest.result.isError, textOf(rest.result)).toBe(false);
     expect(textOf(rest.result)).toContain(whole.slice(-200));
   });
 
   it('answers an unknown URI with an error result that says how to list resources', async () => {
-    const read = await host.callTool('everything__read_resource', { uri: 'demo://resource/static/document/nope.md' });
+    const read = await host.callTool('mcp-host__everything__read_resource', {
+      uri: 'demo://resource/static/document/nope.md',
+    });
     expect(read.result.isError).toBe(true);
     expect(textOf(read.result)).toMatch(
-      /^Could not read demo:\/\/resource\/static\/document\/nope\.md from "everything": .*List the resources with everything__list_resources\.$/,
+      /^Could not read demo:\/\/resource\/static\/document\/nope\.md from "everything": .*List the resources with mcp-host__everything__list_resources\.$/,
     );
   });
 });

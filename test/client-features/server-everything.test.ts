@@ -41,7 +41,7 @@ const script: Script = {
     toolScenario(
       'links',
       { name: 'everything__get-resource-links', arguments: { count: 2 } },
-      { name: 'everything__read_resource', arguments: { uri: 'demo://resource/dynamic/text/2' } },
+      { name: 'mcp-host__everything__read_resource', arguments: { uri: 'demo://resource/dynamic/text/2' } },
     ),
     toolScenario('embedded', {
       name: 'everything__get-resource-reference',
@@ -67,7 +67,7 @@ const script: Script = {
       arguments: { url: '{{match.1}}', message: 'Sign in to continue' },
     }),
     toolScenario('roots', { name: 'everything__get-roots-list' }),
-    toolScenario('list resources', { name: 'everything__list_resources' }),
+    toolScenario('list resources', { name: 'mcp-host__everything__list_resources' }),
   ],
 };
 
@@ -160,11 +160,11 @@ describe('server-everything over stdio', () => {
       'trigger-url-elicitation',
       'trigger-sampling-request',
       'simulate-research-query',
-      'list_resources',
-      'read_resource',
     ]) {
       expect(names).toContain(`everything__${tool}`);
     }
+    expect(names).toContain('mcp-host__everything__list_resources');
+    expect(names).toContain('mcp-host__everything__read_resource');
     expect(host.servers()[0]?.toolCount).toBeGreaterThanOrEqual(17);
   });
 
@@ -192,7 +192,7 @@ describe('server-everything over stdio', () => {
     const requests = await run('list resources');
     const text = textOf(lastToolResults(requests[1])[0]);
     expect(text).toMatch(
-      /^Resources of the server "everything" \(\d+ resources, 2 URI templates\); read one with everything__read_resource:/,
+      /^Resources of the server "everything" \(\d+ resources, 2 URI templates\); read one with mcp-host__everything__read_resource:/,
     );
     expect(text).toContain('demo://resource/static/document/architecture.md');
     expect(text).toContain('demo://resource/dynamic/text/{resourceId}');

@@ -22,8 +22,8 @@ import {
 } from './consent-helpers.js';
 
 const resourceServerPath = join(repoRoot, 'test', 'fixtures', 'consent', 'resource-server.mjs');
-const READ = 'files__read_resource';
-const LIST = 'files__list_resources';
+const READ = 'mcp-host__files__read_resource';
+const LIST = 'mcp-host__files__list_resources';
 const PASSWD = 'root:x:0:0:fixture-root';
 
 const hosts: Host[] = [];

@@ -12,7 +12,7 @@ export interface ParsedCut {
 }
 
 const NOTICE =
-  /\n\n\[… ([\d,]+) characters \(about ([\d,]+) tokens\) left out here to keep this tool result within its output budget(?:\. To read them, call the tool `read_stored_result` with id "([^"]+)", offset (\d+), length (\d+); call it again with a higher offset for more\.\]|; the full text was not kept\.\])\n\n/;
+  /\n\n\[… ([\d,]+) characters \(about ([\d,]+) tokens\) left out here to keep this tool result within its output budget(?:\. To read them, call the tool `mcp-host__read_stored_result` with id "([^"]+)", offset (\d+), length (\d+); call it again with a higher offset for more\.\]|; the full text was not kept\.\])\n\n/;
 
 function count(text: string | undefined): number {
   return Number((text ?? '').replaceAll(',', ''));

@@ -155,7 +155,7 @@ describe('result store', () => {
 
 describe('read_stored_result', () => {
   it('is offered to the model with an id, an offset and a length', () => {
-    expect(readStoredResultTool.name).toBe('read_stored_result');
+    expect(readStoredResultTool.name).toBe('mcp-host__read_stored_result');
     expect(readStoredResultTool.inputSchema).toMatchObject({
       type: 'object',
       required: ['id', 'offset', 'length'],
@@ -197,7 +197,7 @@ describe('read_stored_result', () => {
     for (const [args, message] of cases) {
       const answer = await handleReadStoredResult(store, args);
       expect(answer.isError, JSON.stringify(args)).toBe(true);
-      expect(answerText(answer)).toMatch(/^read_stored_result: /);
+      expect(answerText(answer)).toMatch(/^mcp-host__read_stored_result: /);
       expect(answerText(answer)).toMatch(message);
     }
   });

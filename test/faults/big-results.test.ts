@@ -25,7 +25,9 @@ describe('very large tool results', () => {
         () => [toolCall('big', 'big__big_text', { megabytes })],
         (request) => {
           const cut = parseCut(resultText(lastToolResults(request)[0]!));
-          return [toolCall('read', 'read_stored_result', { id: cut.resultId, offset: cut.offset, length: 200 })];
+          return [
+            toolCall('read', 'mcp-host__read_stored_result', { id: cut.resultId, offset: cut.offset, length: 200 }),
+          ];
         },
         () => [{ type: 'text', text: 'read it' }],
       ]);
@@ -58,7 +60,7 @@ describe('very large tool results', () => {
       expect(original.startsWith(cut.head)).toBe(true);
       expect(original.endsWith(cut.tail)).toBe(true);
       expect(cut.omittedCharacters).toBe(original.length - cut.head.length - cut.tail.length);
-      expect(provider.requests[1]!.tools.map((tool) => tool.name)).toContain('read_stored_result');
+      expect(provider.requests[1]!.tools.map((tool) => tool.name)).toContain('mcp-host__read_stored_result');
 
       // The next turn read a slice of the full result back.
       const read = lastToolResults(provider.requests[2]!)[0]!;
