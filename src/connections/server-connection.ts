@@ -11,6 +11,7 @@ import type { ServerConfig } from '../config/types.js';
 import { CallFailure } from './call-failure.js';
 import { createTransport } from './create-transport.js';
 import { isSessionExpired, toCallFailure } from './describe-call-error.js';
+import { firstOfEachName } from './first-of-each-name.js';
 import { withHardMaximum } from './hard-maximum.js';
 import type { RemoteAuthorization } from './oauth/remote-authorization.js';
 import type { ProcessGroupStdioTransport } from './process-group-stdio-transport.js';
@@ -74,6 +75,7 @@ export class ServerConnection {
   private restarts = 0;
   private restarting?: Promise<boolean>;
   private restartTimer?: NodeJS.Timeout;
+  private readonly reportedRepeats = new Set<string>();
   // A re-listing at once, then one more after a storm of `list_changed` has passed.
   private readonly toolRefresh = new SingleFlight(() => this.fetchTools(), {
     settleMs: LIST_CHANGED_SETTLE_MS,
@@ -154,8 +156,19 @@ export class ServerConnection {
   private async fetchTools(): Promise<Tool[]> {
     const client = await this.readyClient();
     const result = await client.listTools();
-    this.tools = result.tools;
-    return result.tools;
+    const { tools, repeated } = firstOfEachName(result.tools);
+    // Once per name for the life of the connection: every re-listing would otherwise say it again.
+    const fresh = repeated.filter((name) => !this.reportedRepeats.has(name));
+    if (fresh.length > 0) {
+      for (const name of fresh) this.reportedRepeats.add(name);
+      const names = fresh.map((name) => JSON.stringify(name.slice(0, 100))).join(', ');
+      this.options.onDiagnostic?.(
+        this.name,
+        `lists the tool${fresh.length === 1 ? '' : 's'} ${names} more than once; the first definition is used`,
+      );
+    }
+    this.tools = tools;
+    return tools;
   }
 
   async callTool(name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult> {
