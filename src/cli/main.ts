@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { applyCommandConventions } from './command-conventions.js';
 import { createAuditCommand } from './commands/audit.js';
+import { createConnectCommand } from './commands/connect.js';
 import { createMockLlmCommand } from './commands/mock-llm.js';
 import { createPromptsCommand } from './commands/prompts.js';
 import { createResourcesCommand } from './commands/resources.js';
@@ -37,6 +38,7 @@ export function createProgram(): Command {
     createTrustCommand({ loadServersAndTools }),
     createSkillsCommand(),
     createServeCommand(),
+    createConnectCommand(),
   ]) {
     program.addCommand(command);
   }

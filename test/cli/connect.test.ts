@@ -1,0 +1,48 @@
+/**
+ * `mcp-host connect` keeps the servers up across calls: a stateful server sees every call of the session in one
+ * process, and a bad line is an error on stderr, not the end of the session.
+ */
+import { describe, expect, it } from 'vitest';
+import { fixtureServer, runCli, writeConfig } from '../helpers/project.js';
+
+describe('mcp-host connect', () => {
+  it('keeps one server process across calls and carries on after a bad line', async () => {
+    const config = await writeConfig({
+      mcpServers: { counter: { command: process.execPath, args: [fixtureServer('counter.mjs')], trust: 'trusted' } },
+    });
+    const input = [
+      'tools echo',
+      'call counter__echo text=first',
+      'call counter__nope',
+      'call counter__echo {"text": "second"}',
+      'bogus',
+      'call counter__stats',
+      'exit',
+      'call counter__echo text=never',
+    ].join('\n');
+    const result = await runCli(['connect', '--config', config], { input, timeoutMs: 60_000 });
+    expect(result.stderr).toContain('unknown tool "counter__nope"');
+    expect(result.stderr).toContain('unknown command "bogus"');
+    const lines = result.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^counter__echo/);
+    expect(lines).toContain('first');
+    expect(lines).toContain('second');
+    // Both echo calls reached the same server process: its own count says so.
+    const stats = JSON.parse(lines.find((line) => line.startsWith('{')) ?? '{}') as { calls?: number };
+    expect(stats.calls).toBe(2);
+    expect(result.stdout).not.toContain('never');
+    expect(result.code).toBe(0);
+  }, 90_000);
+
+  it('exits 1 when a call in the session ended in an error', async () => {
+    const config = await writeConfig({
+      mcpServers: { counter: { command: process.execPath, args: [fixtureServer('counter.mjs')], trust: 'trusted' } },
+    });
+    const result = await runCli(['connect', '--config', config], {
+      input: 'call counter__sleep ms=-5\n',
+      timeoutMs: 60_000,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('the call ended with');
+  }, 90_000);
+});
