@@ -102,8 +102,19 @@ export function buildServerConfig(
     secrets: context.secrets,
     lenient: disabled,
   };
-  const substitute = (text: string, ...segments: KeyPathSegment[]): string =>
-    substituteEnvironment(text, formatKeyPath([...basePath, ...segments]), substitution);
+  // An unset variable makes only this server unavailable (the first one is named); the rest of the config stands.
+  let unavailable: string | undefined;
+  const substitute = (text: string, ...segments: KeyPathSegment[]): string => {
+    const keyPath = formatKeyPath([...basePath, ...segments]);
+    try {
+      return substituteEnvironment(text, keyPath, substitution);
+    } catch (error) {
+      if (!(error instanceof ConfigError) || error.code !== 'config-missing-variable') throw error;
+      unavailable ??= error.message;
+      return substituteEnvironment(text, keyPath, { ...substitution, lenient: true });
+    }
+  };
+  const availability = (): { unavailable?: string } => (unavailable === undefined ? {} : { unavailable });
 
   const common = {
     name,
@@ -123,19 +134,22 @@ export function buildServerConfig(
     const env: Record<string, string> = {};
     for (const [key, value] of Object.entries(entry.env ?? {})) env[key] = substitute(value, 'env', key);
     const cwd = entry.cwd === undefined ? context.baseDirectory : substitute(entry.cwd, 'cwd');
+    const command = substitute(entry.command!, 'command');
+    const args = (entry.args ?? []).map((argument, index) => substitute(argument, 'args', index));
     return {
       ...common,
       transport,
-      command: substitute(entry.command!, 'command'),
-      args: (entry.args ?? []).map((argument, index) => substitute(argument, 'args', index)),
+      command,
+      args,
       env,
       cwd: path.resolve(context.baseDirectory, cwd),
+      ...availability(),
     };
   }
 
   for (const key of STDIO_ONLY_KEYS) if (key in entryObject) warn(key, 'only used by local (stdio) servers; ignored');
   const url = substitute(entry.url!, 'url');
-  if (!disabled && !isHttpUrl(url)) {
+  if (!disabled && unavailable === undefined && !isHttpUrl(url)) {
     throw invalid(['url'], 'an absolute http:// or https:// URL', describeValue(entry.url));
   }
   const headers: Record<string, string> = {};
@@ -145,7 +159,7 @@ export function buildServerConfig(
     if (header !== '') context.secrets.add(header);
     headers[key] = header;
   }
-  if (entryObject.oauth === undefined) return { ...common, transport, url, headers };
+  if (entryObject.oauth === undefined) return { ...common, transport, url, headers, ...availability() };
   const oauth = buildOAuthSettings(entryObject.oauth, {
     file: context.file,
     serverPath: basePath,
@@ -153,7 +167,7 @@ export function buildServerConfig(
     secrets: context.secrets,
     warnings: context.warnings,
   });
-  return { ...common, transport, url, headers, oauth };
+  return { ...common, transport, url, headers, oauth, ...availability() };
 }
 
 function isHttpUrl(text: string): boolean {

@@ -21,6 +21,11 @@ interface ServerConfigBase {
   startupTimeoutMs?: number;
   /** A disabled server stays in the list (so it can be shown) but is not started. Default false. */
   disabled: boolean;
+  /**
+   * Why this server cannot be started, e.g. an environment variable its entry references is not set. Such a server
+   * stays in the list and is reported as failed with this reason; the other servers start as usual.
+   */
+  unavailable?: string;
   /** Default `legacy` (`DEFAULT_VERSION_NEGOTIATION`). */
   versionNegotiation: VersionNegotiation;
   /** Hard maximum for one call while progress notifications keep extending its timeout. */

@@ -1,6 +1,7 @@
 /**
  * Starts every enabled server at once and lists their tools. One server failing to start or to
- * list does not stop the others: its failure is reported and the rest carry on.
+ * list does not stop the others: its failure is reported and the rest carry on. A server whose config cannot be
+ * completed (an unset environment variable) is not started and is reported the same way.
  */
 import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/types.js';
@@ -17,8 +18,14 @@ export async function connectServers(
   options: ServerConnectionOptions,
 ): Promise<ConnectedServers> {
   const enabled = servers.filter((server) => !server.disabled);
-  const connections = enabled.map((config) => new ServerConnection(config, options));
-  const failures: ConnectedServers['failures'] = [];
+  const failures: ConnectedServers['failures'] = enabled.flatMap((server) =>
+    server.unavailable === undefined
+      ? []
+      : [{ server: server.name, message: `server "${server.name}" was not started: ${server.unavailable}` }],
+  );
+  const connections = enabled
+    .filter((server) => server.unavailable === undefined)
+    .map((config) => new ServerConnection(config, options));
   const tools: ConnectedServers['tools'] = [];
   await Promise.all(
     connections.map(async (connection) => {

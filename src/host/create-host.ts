@@ -337,5 +337,10 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
 }
 
 function notStartedStatus(server: HostConfig['servers'][number]): ServerStatus {
-  return { name: server.name, state: server.disabled ? 'idle' : 'failed', transport: server.transport };
+  return {
+    name: server.name,
+    state: server.disabled ? 'idle' : 'failed',
+    transport: server.transport,
+    ...(server.unavailable === undefined || server.disabled ? {} : { lastError: server.unavailable }),
+  };
 }

@@ -124,7 +124,7 @@ describe('substitution in a config file', () => {
     expect(config.secrets).toEqual(['Bearer secret-token-1', 'postgres://u:p@h/db', 'secret-token-1', 'literal-key']);
   });
 
-  it('names the missing variable and the nested key path', () => {
+  it('makes only that server unavailable, naming the missing variable and the nested key path', () => {
     const cases: Array<[unknown, string]> = [
       [{ mcpServers: { fs: { command: 'x', args: ['a', '--key=${MISSING}'] } } }, 'mcpServers.fs.args[1]'],
       [{ mcpServers: { fs: { command: 'x', env: { KEY: '${env:MISSING}' } } } }, 'mcpServers.fs.env.KEY'],
@@ -133,15 +133,22 @@ describe('substitution in a config file', () => {
         'mcpServers.r.headers.X-Key',
       ],
       [{ servers: { 'my.server': { command: '${MISSING}' } } }, 'servers["my.server"].command'],
-      [{ model: 'anthropic:${MISSING}' }, 'model'],
+      [{ mcpServers: { r: { url: '${MISSING}/mcp' } } }, 'mcpServers.r.url'],
     ];
     for (const [config, keyPath] of cases) {
-      const error = failure(() => parseConfig(JSON.stringify(config), FILE, {}));
-      expect(error.code).toBe('config-missing-variable');
-      expect(error.variable).toBe('MISSING');
-      expect(error.keyPath).toBe(keyPath);
-      expect(error.message).toContain(`${FILE}: ${keyPath}: expected the environment variable MISSING to be set`);
+      const parsed = parseConfig(JSON.stringify(config), FILE, {});
+      expect(parsed.servers).toHaveLength(1);
+      expect(parsed.servers[0]?.unavailable).toContain(
+        `${FILE}: ${keyPath}: expected the environment variable MISSING to be set`,
+      );
     }
+  });
+
+  it('still fails the whole config on a missing variable outside server entries', () => {
+    const error = failure(() => parseConfig(JSON.stringify({ model: 'anthropic:${MISSING}' }), FILE, {}));
+    expect(error.code).toBe('config-missing-variable');
+    expect(error.variable).toBe('MISSING');
+    expect(error.keyPath).toBe('model');
   });
 
   it('does not fail on a missing variable in a disabled server', () => {

@@ -90,9 +90,9 @@ describe('loadConfig', () => {
     const config = await loadConfig({ cwd: folder, env: { KEY: 'k-1' } });
     expect((config.servers[0] as StdioServerConfig).args).toEqual(['k-1']);
     expect(config.secrets).toEqual(['k-1']);
-    const error = await loadFailure({ cwd: folder, env: {} });
-    expect(error.variable).toBe('KEY');
-    expect(error.file).toBe(path.join(folder, '.mcp.json'));
+    const unset = await loadConfig({ cwd: folder, env: {} });
+    expect(unset.servers[0]?.unavailable).toContain(`${path.join(folder, '.mcp.json')}: mcpServers.a.args[0]`);
+    expect(unset.servers[0]?.unavailable).toContain('KEY');
   });
 
   it('reports bad JSON in a found file with its line and column', async () => {
