@@ -59,16 +59,17 @@ export function handleInterruptions(): Interruption {
 }
 
 /**
- * Opens a host, runs `work` with it and always closes it; a signal cancels `work` (through `signal`), closes
+ * Opens a host, runs `work` with it and always closes it; a signal stops start-up or cancels `work` (both get
+ * `signal`), closes
  * the servers and sets the exit code to 130 (SIGINT) or 143 (SIGTERM).
  */
 export async function withInterruptibleHost(
-  open: () => Promise<Host>,
+  open: (signal: AbortSignal) => Promise<Host>,
   work: (host: Host, signal: AbortSignal) => Promise<void>,
 ): Promise<void> {
   const interruption = handleInterruptions();
   try {
-    const host = await open();
+    const host = await open(interruption.signal);
     interruption.serversOpened();
     try {
       if (!interruption.signal.aborted) await work(host, interruption.signal);

@@ -112,6 +112,14 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     transportFactory: options.transportFactory,
     authorization: createAuthorization(config, state.stateDir, options, diagnostic),
   });
+  // Interrupted start-up: close what was started, whatever step the signal came in.
+  const abandon = async (error: unknown): Promise<never> => {
+    await Promise.all(connected.connections.map((connection) => connection.close().catch(() => undefined)));
+    await features.close().catch(() => undefined);
+    await state.audit.close();
+    throw error;
+  };
+  if (options.signal?.aborted) await abandon(options.signal.reason);
   for (const failure of connected.failures) diagnostic(failure.message);
   const connections = new Map<string, ServerConnection>(connected.connections.map((entry) => [entry.name, entry]));
   for (const connection of connected.connections) {
@@ -165,11 +173,13 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       // The listings as they are now (after any list_changed), not as they were at start-up.
       otherToolNames: (server) => live?.listedToolNames(server) ?? [],
       onNotice: diagnostic,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     }),
     extraEntries: () => [...(storedAnything ? [hostToolEntry] : []), ...resourceToolEntries()],
     onDiagnostic: diagnostic,
   });
-  await live.seed(connected.tools);
+  await live.seed(connected.tools).catch(abandon);
+  if (options.signal?.aborted) await abandon(options.signal.reason);
   const catalogNow = (): ToolCatalog => live!.current();
   for (const warning of checkRules(
     config.permissions,

@@ -63,6 +63,11 @@ export interface HostOptions {
   clientRequestApprover?: ClientRequestApprover;
   /** With no `clientRequestApprover`: let servers use the model for sampling without asking. Default false. */
   allowSampling?: boolean;
+  /**
+   * Aborts start-up (connecting, listing, reviewing tools): `createHost` then closes what it started and rejects.
+   * After start-up it stops reviews of re-listed tools. The CLI passes its Ctrl-C / SIGTERM handling here.
+   */
+  signal?: AbortSignal;
   /** Every log message a server sends (they are also appended to a per-server log in the state folder). */
   onServerLog?: (entry: ServerLogEntry) => void;
   /** Progress a server reports for a running tool call. */

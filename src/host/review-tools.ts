@@ -22,6 +22,8 @@ export interface ReviewToolsOptions {
   /** Every server's latest listing, for flagging descriptions that name another server's tools. */
   otherToolNames: (server: string) => string[];
   onNotice: (message: string) => void;
+  /** Stops a review in progress (start-up interrupted). */
+  signal?: AbortSignal;
 }
 
 export function createToolReview(options: ReviewToolsOptions) {
@@ -39,6 +41,7 @@ export function createToolReview(options: ReviewToolsOptions) {
       secrets: options.config.secrets,
       onNotice: options.onNotice,
       onTrustChange: (change) => void options.audit().trustChange(change),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
     return {
       exposed: tools.filter((tool) => review.exposed.has(tool.name)),

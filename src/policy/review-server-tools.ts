@@ -7,6 +7,7 @@
 
 import type { ServerConfig } from '../config/types.js';
 import type { Approver, DefinitionApprovalRequest, ServerApprovalRequest } from './approver.js';
+import { createBreather } from './cooperative-loop.js';
 import { diffToolDefinitions } from './definition-diff.js';
 import { partitionTools, type ToolUnderReview, type WithheldTool } from './partition-tools.js';
 import { describeServerTarget } from './server-identity.js';
@@ -81,35 +82,48 @@ export async function reviewServerTools(options: ReviewServerToolsOptions): Prom
     } else {
       record({ serverName, change: 'server-withheld', by: approver.kind, detail: request.reason });
     }
-  } else if (status === 'new') {
-    store.approveServer(server, 'first-sight');
-    record({ serverName, change: 'server-approved', by: 'first-sight', detail: `First start of ${serverName}.` });
   }
 
-  const entries: ToolUnderReview[] = options.tools.map(({ name, tool }) => ({
-    name,
-    tool,
-    status: store.checkTool(serverName, tool),
-    hiddenContent: findHiddenContentInTool(tool, options.otherServerToolNames ?? []),
-  }));
+  // A server may list thousands of tools: the loops below give the event loop a turn now and then, so a signal
+  // (Ctrl-C, SIGTERM) is handled at once and stops the review.
+  const breathe = createBreather(signal);
+  const entries: ToolUnderReview[] = [];
+  for (const { name, tool } of options.tools) {
+    await breathe();
+    entries.push({
+      name,
+      tool,
+      status: store.checkTool(serverName, tool),
+      hiddenContent: findHiddenContentInTool(tool, options.otherServerToolNames ?? []),
+    });
+  }
   const partition = partitionTools({ serverName, trust: server.trust, serverStatus: status, tools: entries });
 
   const exposed = new Set<string>();
   for (const entry of partition.exposed) exposed.add(entry.tool.name);
-  for (const { entry, origin } of partition.toRecord) {
-    store.approveTool(serverName, entry.tool, origin);
-    record({
-      serverName,
-      toolName: entry.tool.name,
-      change: 'tool-approved',
-      by: origin,
-      detail:
-        origin === 'first-sight'
-          ? `First sight of ${entry.name}.`
-          : `New tool ${entry.name} on trusted server ${serverName}.`,
-      fingerprint: fingerprintDefinition(entry.tool),
-    });
-  }
+  // Everything recorded without asking anyone is saved in one write.
+  await store.batch(async () => {
+    if (status === 'new') {
+      store.approveServer(server, 'first-sight');
+      record({ serverName, change: 'server-approved', by: 'first-sight', detail: `First start of ${serverName}.` });
+    }
+    for (const { entry, origin } of partition.toRecord) {
+      await breathe();
+      const fingerprint = fingerprintDefinition(entry.tool);
+      store.approveTool(serverName, entry.tool, origin, fingerprint);
+      record({
+        serverName,
+        toolName: entry.tool.name,
+        change: 'tool-approved',
+        by: origin,
+        detail:
+          origin === 'first-sight'
+            ? `First sight of ${entry.name}.`
+            : `New tool ${entry.name} on trusted server ${serverName}.`,
+        fingerprint,
+      });
+    }
+  });
   for (const notice of partition.notices) notify(notice);
 
   const withheld: ServerToolsReview['withheld'] = [];

@@ -9,7 +9,7 @@
  * whose server of that name runs the same command line or URL, and copied into the scope when it first changes
  * anything.
  *
- * Every change is saved at once. The file is read again whenever another process (e.g. `mcp-host trust revoke`
+ * Every change is saved at once, except inside `batch`, which saves a whole review of a server in one write. The file is read again whenever another process (e.g. `mcp-host trust revoke`
  * in a second terminal) has changed it, and again right before each change, so two hosts sharing a state folder
  * lose nothing but a simultaneous write.
  */
@@ -21,7 +21,7 @@ import { serverIdentity } from './server-identity.js';
 import {
   fingerprintDefinition,
   type PinnableTool,
-  snapshotToolDefinition,
+  storedToolDefinition,
   type ToolDefinitionSnapshot,
 } from './tool-definition.js';
 import {
@@ -76,6 +76,9 @@ export class TrustStore implements RememberedApprovals {
   readonly scope: string;
   private data: TrustStoreData;
   private loadedVersion = '';
+  /** Inside `batch`: changes wait in memory and are saved once when the outermost batch ends. */
+  private batchDepth = 0;
+  private batchChanged = false;
   /** The identity (command line or URL hash) each server name has under this scope's config, once seen. */
   private readonly identities = new Map<string, string>();
 
@@ -161,8 +164,12 @@ export class TrustStore implements RememberedApprovals {
   }
 
   /** Pins the tool's current definition. The server must be in the store already (`approveServer`). */
-  approveTool(serverName: string, tool: PinnableTool, by: ApprovalOrigin = 'user'): void {
-    const fingerprint = fingerprintDefinition(tool);
+  approveTool(
+    serverName: string,
+    tool: PinnableTool,
+    by: ApprovalOrigin = 'user',
+    fingerprint = fingerprintDefinition(tool),
+  ): void {
     this.mutate((data) => {
       const server = this.entryToChange(data, serverName);
       if (server === undefined) {
@@ -178,7 +185,7 @@ export class TrustStore implements RememberedApprovals {
       server.tools[tool.name] = {
         state: 'approved',
         fingerprint,
-        definition: snapshotToolDefinition(tool),
+        definition: storedToolDefinition(tool),
         approvedAt: new Date().toISOString(),
         approvedBy: by,
       };
@@ -297,22 +304,59 @@ export class TrustStore implements RememberedApprovals {
     return copy;
   }
 
+  /**
+   * Runs `work` with every change it makes saved in ONE write at the end (first sight of a server with a thousand
+   * tools is one write, not a thousand rewrites of the whole file). The file is read once at the start, so changes
+   * another process saves meanwhile are overwritten; keep batches short and free of questions to people.
+   */
+  batch<Result>(work: () => Result): Result {
+    if (this.batchDepth === 0) {
+      if (this.file !== undefined) this.data = readTrustStoreFile(this.file);
+      this.batchChanged = false;
+    }
+    this.batchDepth += 1;
+    const end = () => {
+      this.batchDepth -= 1;
+      if (this.batchDepth === 0 && this.batchChanged) this.save();
+    };
+    let result: Result;
+    try {
+      result = work();
+    } catch (error) {
+      end();
+      throw error;
+    }
+    // Asynchronous work (a review that yields to the event loop now and then) is saved when it settles.
+    if (result instanceof Promise) return result.finally(end) as Result;
+    end();
+    return result;
+  }
+
   private mutate(change: (data: TrustStoreData) => void): void {
     // Start from what is on disk now, so a change made by another process in the meantime is kept.
-    if (this.file !== undefined) this.data = readTrustStoreFile(this.file);
+    if (this.file !== undefined && this.batchDepth === 0) this.data = readTrustStoreFile(this.file);
     // The first change in a scope takes over every approval from before scopes that this scope's servers match,
     // so they no longer depend on an entry another scope may replace.
     for (const [name, identity] of this.identities) {
       if (this.inherited(this.data, name)?.identity === identity) this.entryToChange(this.data, name);
     }
     change(this.data);
+    if (this.batchDepth > 0) {
+      this.batchChanged = true;
+      return;
+    }
+    this.save();
+  }
+
+  private save(): void {
     if (this.file === undefined) return;
     writeTrustStoreFile(this.file, this.data);
     this.loadedVersion = this.fileVersion();
   }
 
   private reloadIfChanged(): void {
-    if (this.file === undefined) return;
+    // Inside a batch the data in memory holds changes not yet saved.
+    if (this.file === undefined || this.batchDepth > 0) return;
     const version = this.fileVersion();
     if (version === this.loadedVersion) return;
     this.data = readTrustStoreFile(this.file);

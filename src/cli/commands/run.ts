@@ -1,6 +1,7 @@
 /** `mcp-host run PROMPT`: one agent run; streams the answer to stdout. */
 import { Command } from 'commander';
 import { createTerminalClientFeatures } from '../../client-features/terminal-client-features.js';
+import type { Host } from '../../host/create-host.js';
 import type { AgentEvent } from '../../loop/events.js';
 import { chooseApprover } from '../choose-approver.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
@@ -61,20 +62,26 @@ async function runCommand(prompt: string, options: RunCommandOptions): Promise<n
     prefix: 'mcp-host: ',
   });
   const interruption = handleInterruptions();
-  const host = await openHost(options, {
-    maxTurns: options.maxTurns,
-    stream: options.stream,
-    clientRequestApprover: terminal.clientRequestApprover,
-    // One reader of the terminal for every question, so no typed answer reaches the wrong one.
-    approver: chooseApprover(options, terminal.prompter),
-    allowSampling: terminal.allowSampling,
-    onServerLog: terminal.onServerLog,
-    onProgress: terminal.onProgress,
-  }).catch((error: unknown) => {
+  let host: Host;
+  try {
+    host = await openHost(options, {
+      signal: interruption.signal,
+      maxTurns: options.maxTurns,
+      stream: options.stream,
+      clientRequestApprover: terminal.clientRequestApprover,
+      // One reader of the terminal for every question, so no typed answer reaches the wrong one.
+      approver: chooseApprover(options, terminal.prompter),
+      allowSampling: terminal.allowSampling,
+      onServerLog: terminal.onServerLog,
+      onProgress: terminal.onProgress,
+    });
+  } catch (error) {
     interruption.dispose();
     terminal.close();
+    // Start-up stopped by Ctrl-C or SIGTERM: the signal is the outcome, not the error it caused.
+    if (interruption.exitCode !== undefined) return interruption.exitCode;
     throw error;
-  });
+  }
   interruption.serversOpened();
   try {
     if (interruption.exitCode !== undefined) return interruption.exitCode;

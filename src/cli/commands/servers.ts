@@ -12,7 +12,7 @@ export function createServersCommand(): Command {
   addCommonOptions(command);
   return command.action(async (options: CommonOptions & { json?: boolean }) => {
     await withInterruptibleHost(
-      () => openHost(options),
+      (signal) => openHost(options, { signal }),
       async (host) => {
         const servers = host.servers();
         if (options.json) {

@@ -25,7 +25,7 @@ export function createToolsCommand(): Command {
   addCommonOptions(list);
   list.action(async (options: CommonOptions & { json?: boolean; tokens?: boolean }) => {
     await withInterruptibleHost(
-      () => openHost(options),
+      (signal) => openHost(options, { signal }),
       async (host) => {
         if (options.tokens) {
           await listToolTokens(host, options);
@@ -61,7 +61,7 @@ export function createToolsCommand(): Command {
   addCommonOptions(call);
   call.action(async (name: string, pairs: string[], options: CommonOptions & { args?: string; json?: boolean }) => {
     await withInterruptibleHost(
-      () => openHost(options),
+      (signal) => openHost(options, { signal }),
       async (host, signal) => {
         const entry = host.catalog().resolve(name);
         if (!entry) {

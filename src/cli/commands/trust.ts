@@ -239,25 +239,28 @@ async function approve(
       );
     }
     const entries = toolName === undefined ? (server.tools ?? []) : [findTool(server, toolName)!];
-    for (const entry of entries) {
-      const status = store.checkTool(serverName, entry.tool);
-      if (status === 'approved') continue;
-      const previous = store.approvedDefinition(serverName, entry.tool.name);
-      if (status === 'changed') {
-        stdout.write(`${diffToolDefinitions(previous, snapshotToolDefinition(entry.tool))}\n`);
+    // One write for all of them, however many tools the server lists.
+    store.batch(() => {
+      for (const entry of entries) {
+        const status = store.checkTool(serverName, entry.tool);
+        if (status === 'approved') continue;
+        const previous = store.approvedDefinition(serverName, entry.tool.name);
+        if (status === 'changed') {
+          stdout.write(`${diffToolDefinitions(previous, snapshotToolDefinition(entry.tool))}\n`);
+        }
+        const flags = findHiddenContentInTool(entry.tool, others);
+        for (const line of describeHiddenContent(flags)) stderr.write(`Warning: ${showRaw(entry.name)}: ${line}\n`);
+        store.approveTool(serverName, entry.tool, 'command-line');
+        audit.record(
+          serverName,
+          'tool-approved',
+          `Approved from the command line (was ${status}).`,
+          entry.tool.name,
+          fingerprintDefinition(entry.tool),
+        );
+        stdout.write(`Approved tool ${showRaw(entry.name)} (was ${status}).\n`);
       }
-      const flags = findHiddenContentInTool(entry.tool, others);
-      for (const line of describeHiddenContent(flags)) stderr.write(`Warning: ${showRaw(entry.name)}: ${line}\n`);
-      store.approveTool(serverName, entry.tool, 'command-line');
-      audit.record(
-        serverName,
-        'tool-approved',
-        `Approved from the command line (was ${status}).`,
-        entry.tool.name,
-        fingerprintDefinition(entry.tool),
-      );
-      stdout.write(`Approved tool ${showRaw(entry.name)} (was ${status}).\n`);
-    }
+    });
   } finally {
     audit.close();
   }
