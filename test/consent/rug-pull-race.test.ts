@@ -2,8 +2,9 @@
  * The rug pull race: a server changes a tool and sends `notifications/tools/list_changed` 20 ms after the first
  * call, while the model is still choosing its next call from the catalog of the turn. A call to that server must
  * wait for the re-listing and be checked against the new definitions; a changed tool is refused, not run.
- * Real stdio server; the model waits until the host has asked the server to re-list, so the change has landed
- * on the host's side before the next call, whatever the machine's speed.
+ * Real stdio server. On a loaded machine the 20 ms can pass before the next turn begins (the turn then offers the
+ * new list, which is safe but not the race), so the tests have the server change while the model is answering its
+ * second turn, and the model answers once the host has asked the server to re-list.
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -54,15 +55,19 @@ async function raceOnce(relistDelay: string) {
     model: scripted.model,
     generate: async (request, options) => {
       if (scripted.requests.length === 1) {
+        process.kill(host!.servers().find((server) => server.name === 'race')!.pid!, 'SIGUSR1');
         await waitFor(() => stderrOf(host!).includes('relist requested'), 'the host to re-list');
       }
       return scripted.generate(request, options);
     },
   };
   host = await createHost({
-    config: hostConfig([stdioServer('race', [raceServerPath], { env: { RELIST_DELAY_MS: relistDelay } })], {
-      permissions: { allow: ['race__*'], ask: [], deny: [] },
-    }),
+    config: hostConfig(
+      [stdioServer('race', [raceServerPath], { env: { RELIST_DELAY_MS: relistDelay, CHANGE_ON: 'SIGUSR1' } })],
+      {
+        permissions: { allow: ['race__*'], ask: [], deny: [] },
+      },
+    ),
     provider,
     stateDir: freshStateDir(),
   });
