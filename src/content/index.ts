@@ -38,6 +38,7 @@ export {
 } from './read-stored-result-tool.js';
 export {
   createResultStore,
+  DEFAULT_MAX_STORED_BYTES,
   MAX_STORED_READ_LENGTH,
   type ResultStore,
   ResultStoreError,

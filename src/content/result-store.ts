@@ -6,9 +6,12 @@
  * cannot be guessed from other ids. Files are UTF-16LE with a byte-order mark: offsets and lengths are in
  * JavaScript string units (what the budget notice reports), so a slice is read straight from its byte
  * position, without reading or decoding the text before it; editors recognise the byte-order mark.
+ *
+ * A store belongs to one host session: its folder is removed on `close`, and it holds at most `maxBytes`
+ * (the oldest results go first), so cut results neither pile up nor outlive the session that made them.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, writeFile } from 'node:fs/promises';
+import { mkdir, open, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -16,6 +19,9 @@ import { join } from 'node:path';
  * output budget, so a full-length read is shown to the model without being cut again.
  */
 export const MAX_STORED_READ_LENGTH = 100_000;
+
+/** Default size cap of one session's stored results, in bytes (about 128 million characters). */
+export const DEFAULT_MAX_STORED_BYTES = 256 * 1024 * 1024;
 
 const ID_PREFIX = 'res_';
 const ID_RANDOM_BYTES = 18;
@@ -65,8 +71,12 @@ export interface ResultStore {
    * is malformed or unknown, an offset past the end, or a text whose write failed.
    */
   read(id: string, offset: number, length: number): Promise<StoredResultSlice>;
-  /** Waits until every background write has finished (call before the process exits). */
+  /** Waits until every background write (and deletion of results over the cap) has finished. */
   flush(): Promise<void>;
+  /** Waits for the writes, then deletes the store's folder and everything in it; later saves are not kept. */
+  close(): Promise<void>;
+  /** Bytes the store holds on disk now (written or being written). */
+  readonly storedBytes: number;
   /** The path of a stored result's file, e.g. for an audit record. */
   pathOf(id: string): string;
 }
@@ -74,6 +84,11 @@ export interface ResultStore {
 export interface ResultStoreOptions {
   /** Told when a background write fails; the id's reads fail with code `not-stored` afterwards. */
   onWriteError?: (error: Error, id: string) => void;
+  /**
+   * The most bytes the folder may hold (default {@link DEFAULT_MAX_STORED_BYTES}; text takes two bytes a
+   * character). Storing more deletes the oldest results first; a single text larger than this is not kept.
+   */
+  maxBytes?: number;
 }
 
 function isHighSurrogate(code: number): boolean {
@@ -111,6 +126,13 @@ export function createResultStore(directory: string, options: ResultStoreOptions
   let directoryReady: Promise<unknown> | undefined;
   const writes = new Map<string, Promise<void>>();
   const failures = new Map<string, Error>();
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_STORED_BYTES;
+  // What is on disk, oldest first, to delete from the front when over the cap.
+  const kept = new Map<string, number>();
+  const evicted = new Set<string>();
+  const deletions = new Set<Promise<void>>();
+  let storedBytes = 0;
+  let closed = false;
   const pathOf = (id: string): string => {
     checkId(id);
     return join(directory, `${id}.txt`);
@@ -123,14 +145,45 @@ export function createResultStore(directory: string, options: ResultStoreOptions
     await writeFile(pathOf(id), bytes, { mode: 0o600, flag: 'wx' });
   }
 
+  function refuse(id: string, error: Error): string {
+    failures.set(id, error);
+    options.onWriteError?.(error, id);
+    return id;
+  }
+
+  /** Deletes the oldest results until `bytes` more fit under the cap. */
+  function makeRoom(bytes: number): void {
+    for (const [oldest, size] of kept) {
+      if (storedBytes + bytes <= maxBytes) return;
+      kept.delete(oldest);
+      evicted.add(oldest);
+      storedBytes -= size;
+      const file = join(directory, `${oldest}.txt`);
+      const deleted = (writes.get(oldest) ?? Promise.resolve())
+        .then(() => unlink(file))
+        .catch(() => undefined)
+        .finally(() => deletions.delete(deleted));
+      deletions.add(deleted);
+    }
+  }
+
   function startSave(text: string): string {
     const id = ID_PREFIX + randomBytes(ID_RANDOM_BYTES).toString('base64url');
+    if (closed) return refuse(id, new Error('the result store is closed'));
+    const bytes = HEADER_BYTES + text.length * BYTES_PER_UNIT;
+    if (bytes > maxBytes) {
+      return refuse(id, new Error(`the text (${bytes} bytes) is larger than the store's cap of ${maxBytes} bytes`));
+    }
+    makeRoom(bytes);
+    kept.set(id, bytes);
+    storedBytes += bytes;
     const written = write(id, encode(text)).then(
       () => {
         writes.delete(id);
       },
       (reason: unknown) => {
         writes.delete(id);
+        if (kept.delete(id)) storedBytes -= bytes;
         const error = reason instanceof Error ? reason : new Error(String(reason));
         failures.set(id, error);
         options.onWriteError?.(error, id);
@@ -159,6 +212,12 @@ export function createResultStore(directory: string, options: ResultStoreOptions
         'not-stored',
       );
     }
+    if (evicted.has(id)) {
+      throw new ResultStoreError(
+        `Stored result ${id} is no longer kept: this session keeps at most ${maxBytes} bytes of cut results and newer ones replaced it.`,
+        'not-stored',
+      );
+    }
     let file: Awaited<ReturnType<typeof open>>;
     try {
       file = await open(path, 'r');
@@ -179,10 +238,29 @@ export function createResultStore(directory: string, options: ResultStoreOptions
   }
 
   async function flush(): Promise<void> {
-    await Promise.all([...writes.values()]);
+    await Promise.all([...writes.values(), ...deletions]);
   }
 
-  return { directory, save, startSave, read, flush, pathOf };
+  async function close(): Promise<void> {
+    closed = true;
+    await flush();
+    await rm(directory, { recursive: true, force: true });
+    kept.clear();
+    storedBytes = 0;
+  }
+
+  return {
+    directory,
+    save,
+    startSave,
+    read,
+    flush,
+    close,
+    pathOf,
+    get storedBytes() {
+      return storedBytes;
+    },
+  };
 }
 
 async function readSlice(

@@ -340,7 +340,8 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       }
       await Promise.all([...connections.values()].map((connection) => connection.close()));
       await features.close();
-      await state.results.flush().catch(() => undefined);
+      await state.results.close().catch(() => undefined);
+      await state.staleResultsRemoved;
       await state.audit.close();
     },
   };

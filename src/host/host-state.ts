@@ -10,6 +10,7 @@ import { createJsonlAuditLog } from '../audit/jsonl-audit-log.js';
 import { ensureStateDir, resolveStateDir } from '../config/state-dir.js';
 import type { HostConfig } from '../config/types.js';
 import { createResultStore, type ResultStore } from '../content/result-store.js';
+import { removeStaleResultFolders, resultSessionFolderName } from '../content/stale-result-folders.js';
 import { TrustStore } from '../policy/trust-store.js';
 
 export interface HostStateOptions {
@@ -27,7 +28,10 @@ export interface HostState {
   stateDir: string;
   trustStore: TrustStore;
   audit: AuditSink & { file?: string; close?: () => void };
+  /** This session's cut results, deleted on close. */
   results: ResultStore;
+  /** Deleting what earlier sessions that were killed left in the results folder (started at open). */
+  staleResultsRemoved: Promise<unknown>;
 }
 
 export function openHostState(
@@ -47,8 +51,10 @@ export function openHostState(
         createJsonlAuditLog(resolveAuditLogPath({ flag: options.auditFile ?? config.auditFile, stateDir, env, cwd }), {
           secrets: config.secrets,
         }));
-  const results = createResultStore(join(stateDir, 'results'), {
+  const resultsRoot = join(stateDir, 'results');
+  const results = createResultStore(join(resultsRoot, resultSessionFolderName()), {
     onWriteError: (error) => onDiagnostic(`could not keep a cut tool result: ${error.message}`),
   });
-  return { stateDir, trustStore, audit, results };
+  const staleResultsRemoved = removeStaleResultFolders(resultsRoot).catch(() => undefined);
+  return { stateDir, trustStore, audit, results, staleResultsRemoved };
 }

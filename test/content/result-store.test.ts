@@ -266,3 +266,42 @@ describe('budgetToolResults', () => {
     expect(budgeted.content[0]).toMatchObject({ type: 'text' });
   });
 });
+
+describe('the store belongs to one session', () => {
+  it('keeps at most maxBytes, deleting the oldest results first', async () => {
+    const folder = join(directory, 'capped');
+    // 200 characters take 402 bytes on disk: two fit under 1,000 bytes, three do not.
+    const capped = createResultStore(folder, { maxBytes: 1_000 });
+    const first = await capped.save('a'.repeat(200));
+    const second = await capped.save('b'.repeat(200));
+    const third = await capped.save('c'.repeat(200));
+    await capped.flush();
+    expect(capped.storedBytes).toBe(804);
+    const { readdir } = await import('node:fs/promises');
+    expect((await readdir(folder)).sort()).toEqual([`${second}.txt`, `${third}.txt`].sort());
+    const evicted = await readError(capped.read(first, 0, 10));
+    expect(evicted.code).toBe('not-stored');
+    expect(evicted.message).toContain('at most 1000 bytes');
+    expect((await capped.read(third, 0, 3)).text).toBe('ccc');
+  });
+
+  it('does not keep a text larger than the cap', async () => {
+    const failures: string[] = [];
+    const capped = createResultStore(join(directory, 'small'), {
+      maxBytes: 100,
+      onWriteError: (error) => failures.push(error.message),
+    });
+    const id = capped.startSave('x'.repeat(100));
+    expect((await readError(capped.read(id, 0, 10))).code).toBe('not-stored');
+    expect(failures.join('\n')).toContain("larger than the store's cap of 100 bytes");
+  });
+
+  it('deletes its folder on close', async () => {
+    const folder = join(directory, 'session');
+    const session = createResultStore(folder);
+    const id = session.startSave('kept only for this session');
+    await session.close();
+    await expect(stat(folder)).rejects.toThrow();
+    expect((await readError(session.read(id, 0, 4))).code).toBe('unknown-id');
+  });
+});
