@@ -9,6 +9,7 @@
 import { dirname, join } from 'node:path';
 import { createRunId } from '../audit/audit-record.js';
 import { type AuditRecorder, createAuditRecorder } from '../audit/audit-recorder.js';
+import { createArgumentValidator } from '../catalog/argument-validation.js';
 import type { CatalogEntry, ToolCatalog } from '../catalog/tool-catalog.js';
 import { createClientFeatures } from '../client-features/client-features.js';
 import { createServerFeatureAccess } from '../client-features/server-feature-access.js';
@@ -203,6 +204,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     secrets,
   });
   const shapeResult = createShapeResult(duties('model'));
+  const argumentValidator = createArgumentValidator();
   const makeExecutor = (initiator: CallDutiesOptions['initiator']) =>
     createToolCallExecutor({
       catalog: catalogNow,
@@ -218,6 +220,14 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
         };
       },
       hostTools,
+      validateArguments: (entry, args) => {
+        const check = argumentValidator.check(entry.name, entry.tool.inputSchema, args);
+        if (check.valid) {
+          if (check.warning !== undefined) diagnostic(check.warning);
+          return undefined;
+        }
+        return check.message;
+      },
       confirmCurrent: (entry, signal) => live!.confirmCurrent(entry, signal),
       authorise: createAuthorise(duties(initiator), () => audit),
       shapeResult: (raw, entry, context) => {

@@ -1,6 +1,6 @@
 /**
  * One tool call from the model, through every duty the host owes it, in order:
- * parse → route → authorise → call with a timeout → map and budget the result → record.
+ * parse → route → check the arguments → authorise → call with a timeout → map and budget the result → record.
  * Each duty is a dependency, so the loop stays wiring and each duty is tested on its own.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
@@ -61,6 +61,11 @@ export interface ToolCallDependencies {
   callOptions: (entry: CatalogEntry, context: ToolCallContext) => Omit<CallToolOptions, 'signal'>;
   hostTools?: ReadonlyMap<string, HostToolHandler>;
   /**
+   * Checks a server tool's arguments against its input schema; returns the error text for the model when they do
+   * not fit (the call is then neither asked about nor sent), undefined when they do. Host tools check their own.
+   */
+  validateArguments?: (entry: CatalogEntry, args: Record<string, unknown>) => string | undefined;
+  /**
    * Right before a server's tool is authorised and again before it is sent: why it must not run, when the server's
    * tools changed since the catalog of this turn was built (a rug pull), or undefined when it may.
    */
@@ -119,6 +124,10 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
     }
     if (!parsed.ok) return done('invalid', errorText(parsed.error), { entry });
     const args = parsed.value;
+    if (!dependencies.hostTools?.has(entry.name)) {
+      const invalid = dependencies.validateArguments?.(entry, args);
+      if (invalid !== undefined) return done('invalid', errorText(invalid), { entry, arguments: args });
+    }
     const hostTool = dependencies.hostTools?.get(entry.name);
     // Host tools run no server code, so a server's changed listing cannot change them.
     const refusedAsChanged = async (): Promise<string | undefined> =>
