@@ -1,8 +1,10 @@
 /** `mcp-host run PROMPT`: one agent run; streams the answer to stdout. */
 import { Command } from 'commander';
 import { createTerminalClientFeatures } from '../../client-features/terminal-client-features.js';
+import { loadConfig } from '../../config/load-config.js';
 import type { Host } from '../../host/create-host.js';
 import type { AgentEvent } from '../../loop/events.js';
+import { checkModelKey } from '../check-model-key.js';
 import { chooseApprover } from '../choose-approver.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
 import { handleInterruptions } from '../interrupt.js';
@@ -53,6 +55,9 @@ export function createRunCommand(): Command {
 async function runCommand(prompt: string, options: RunCommandOptions): Promise<number> {
   const [reference, ...pairs] = options.prompt ?? [];
   const serverPrompt = reference !== undefined ? parsePromptArguments(reference, pairs) : undefined;
+  // The model and its key are checked before any server starts: a missing key is found in a moment, not after them.
+  const config = await loadConfig({ configPath: options.config });
+  checkModelKey({ model: options.model, baseUrl: options.baseUrl, config, env: process.env });
   const terminal = createTerminalClientFeatures({
     interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
     input: process.stdin,
@@ -65,6 +70,7 @@ async function runCommand(prompt: string, options: RunCommandOptions): Promise<n
   let host: Host;
   try {
     host = await openHost(options, {
+      config,
       signal: interruption.signal,
       maxTurns: options.maxTurns,
       stream: options.stream,

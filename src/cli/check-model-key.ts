@@ -1,0 +1,42 @@
+/**
+ * `run` needs a model; finding out that its key is missing only after every server started wastes the user's time.
+ * The model is chosen and its key looked up first, and a missing one is a usage error naming the variable to set.
+ */
+import type { HostConfig } from '../config/types.js';
+import { chooseModel, type ProviderId, parseModelSpec } from '../host/model-choice.js';
+import { CliError, EXIT_USAGE } from './exit-codes.js';
+
+/** The variables each provider reads its key (or, for openai-compatible, its address) from; none for the rest. */
+const REQUIRED_VARIABLES: Partial<Record<ProviderId, { variables: string[]; what: string }>> = {
+  anthropic: { variables: ['ANTHROPIC_API_KEY'], what: 'an API key' },
+  openai: { variables: ['OPENAI_API_KEY'], what: 'an API key' },
+  'openai-responses': { variables: ['OPENAI_API_KEY'], what: 'an API key' },
+  gemini: { variables: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'], what: 'an API key' },
+};
+
+/** Throws a usage error when the model `run` would use cannot be reached for lack of a key or address. */
+export function checkModelKey(options: {
+  model?: string;
+  baseUrl?: string;
+  config: HostConfig;
+  env: Record<string, string | undefined>;
+}): void {
+  // An unknown or missing model throws ModelChoiceError, itself a usage error naming every way to choose one.
+  const { spec } = chooseModel({ flag: options.model, config: options.config.model, env: options.env });
+  const { provider, model } = parseModelSpec(spec);
+  const chosen = `${provider}:${model}`;
+  if (provider === 'openai-compatible' && !options.baseUrl && !options.env.OPENAI_BASE_URL) {
+    throw new CliError(
+      `the model ${chosen} needs the address of its server: pass --base-url URL (e.g. --base-url http://127.0.0.1:8080/v1) or set OPENAI_BASE_URL`,
+      EXIT_USAGE,
+    );
+  }
+  const required = REQUIRED_VARIABLES[provider];
+  if (required === undefined || required.variables.some((variable) => options.env[variable])) return;
+  const variables = required.variables.join(' (or ');
+  const closing = required.variables.length > 1 ? ')' : '';
+  throw new CliError(
+    `the model ${chosen} needs ${required.what}: set ${variables}${closing} in the environment, or choose another model with --model`,
+    EXIT_USAGE,
+  );
+}
