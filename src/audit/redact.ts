@@ -6,32 +6,16 @@
  */
 
 import { describeTooDeep, MAX_JSON_DEPTH } from '../json/json-depth.js';
+import { orderedSecrets, REDACTED, replaceSecrets, SECRET_KEY_PATTERN } from '../text/redact-secrets.js';
 
-export const REDACTED = '[redacted]';
+export { REDACTED, redactArgumentText, SECRET_KEY_PATTERN } from '../text/redact-secrets.js';
 
 /** What stands in for a part nested deeper than {@link MAX_JSON_DEPTH}: the copy stays walkable. */
 export const TOO_DEEP = `[${describeTooDeep('this value')}]`;
 
-/** Key names whose values are treated as secrets. */
-export const SECRET_KEY_PATTERN =
-  /pass(word)?|secret|token|api[-_]?key|authorization|cookie|credential|private[-_]?key/i;
-
 export interface RedactOptions {
   /** Exact values to remove (`HostConfig.secrets`). Empty strings are ignored. */
   secrets: readonly string[];
-}
-
-function orderedSecrets(secrets: readonly string[]): string[] {
-  // Longest first, so replacing a short secret never leaves part of a longer one that contains it.
-  return [...new Set(secrets)].filter((secret) => secret !== '').sort((left, right) => right.length - left.length);
-}
-
-function replaceSecrets(text: string, secrets: readonly string[]): string {
-  let result = text;
-  for (const secret of secrets) {
-    if (result.includes(secret)) result = result.split(secret).join(REDACTED);
-  }
-  return result;
 }
 
 /** `text` with every occurrence of every secret replaced by `[redacted]`. */

@@ -14,7 +14,7 @@ export async function loadServersAndTools(options: LoadServersAndToolsOptions): 
   const wanted = config.servers.filter(
     (server) => !server.disabled && (options.serverNames === undefined || options.serverNames.includes(server.name)),
   );
-  const connected = await connectServers(wanted, {});
+  const connected = await connectServers(wanted, { secrets: config.secrets });
   try {
     const catalog = ToolCatalog.build(connected.tools);
     const failures = new Map(connected.failures.map((failure) => [failure.server, failure.message]));

@@ -1,8 +1,10 @@
 /**
  * The CLI's only writers: answers and data to stdout, everything else to stderr. A reader that stops reading
  * (`mcp-host tools list | head -1`) closes the pipe: that is a normal end, not a crash, so EPIPE only stops further
- * output to that stream.
+ * output to that stream. Text may carry what servers and models said, so it is printed without terminal control
+ * codes; JSON keeps every character, escaped.
  */
+import { escapeJsonControlCodes, stripControlCodes } from '../text/strip-control-codes.js';
 
 const closedStreams = new WeakSet<NodeJS.WriteStream>();
 
@@ -43,17 +45,18 @@ function write(stream: NodeJS.WriteStream, text: string): void {
 }
 
 export function writeOut(text: string): void {
-  write(process.stdout, text);
+  write(process.stdout, stripControlCodes(text));
 }
 
 export function writeLine(text = ''): void {
-  write(process.stdout, `${text}\n`);
+  write(process.stdout, `${stripControlCodes(text)}\n`);
 }
 
 export function writeError(text: string): void {
-  write(process.stderr, text.endsWith('\n') ? text : `${text}\n`);
+  const clean = stripControlCodes(text);
+  write(process.stderr, clean.endsWith('\n') ? clean : `${clean}\n`);
 }
 
 export function writeJson(value: unknown): void {
-  write(process.stdout, `${JSON.stringify(value, null, 2)}\n`);
+  write(process.stdout, `${escapeJsonControlCodes(JSON.stringify(value, null, 2))}\n`);
 }

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import type { Client, ClientCapabilities } from '@modelcontextprotocol/client';
 import type { AuditSink } from '../audit/audit-sink.js';
+import { redactText, redactValues } from '../audit/redact.js';
 import { resolveStateDir } from '../config/state-dir.js';
 import type { HostConfig, ServerConfig } from '../config/types.js';
 import type { ServerConnection } from '../connections/server-connection.js';
@@ -147,12 +148,14 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
       }
       client.setNotificationHandler('notifications/message', (notification) => {
         const { level, logger, data } = notification.params;
+        // A server's own words, written to a file and maybe the terminal: the known secrets are taken out first.
+        const secrets = { secrets: options.audit?.secrets ?? config.secrets };
         const entry: ServerLogEntry = {
           server: serverName,
           time: new Date(),
           level,
-          ...(logger !== undefined ? { logger } : {}),
-          data,
+          ...(logger !== undefined ? { logger: redactText(logger, secrets.secrets) } : {}),
+          data: redactValues(data, secrets),
         };
         serverLog?.write(entry);
         options.onServerLog?.(entry);

@@ -6,6 +6,7 @@
  */
 
 import { createLinePrompter, type LinePrompter } from '../policy/line-prompter.js';
+import { stripControlCodes } from '../text/strip-control-codes.js';
 import type { ClientRequestApprover } from './client-request-approver.js';
 import { TERMINAL_HOSTNAME_MARK } from './client-request-views.js';
 import { formatServerLogLine, type ServerLogEntry } from './server-log.js';
@@ -54,7 +55,8 @@ export function formatProgress(update: ToolProgressUpdate): string {
 export function createTerminalClientFeatures(options: TerminalClientFeaturesOptions): TerminalClientFeatures {
   const prefix = options.prefix ?? '';
   const writeLine = (text: string): void => {
-    options.output.write(`${prefix}${text}\n`);
+    // Progress messages are the server's words: printed as text, never as terminal commands.
+    options.output.write(`${prefix}${stripControlCodes(text)}\n`);
   };
   let prompter: LinePrompter | undefined;
   if (options.interactive) prompter = createLinePrompter({ input: options.input, output: options.output });

@@ -4,6 +4,7 @@
  */
 
 import path from 'node:path';
+import { SECRET_KEY_PATTERN } from '../text/redact-secrets.js';
 import { ConfigError, describeConfigFile } from './config-error.js';
 import {
   firstIssue,
@@ -132,10 +133,15 @@ export function buildServerConfig(
   if (transport === 'stdio') {
     for (const key of REMOTE_ONLY_KEYS) if (key in entryObject) warn(key, 'only used by remote servers; ignored');
     const env: Record<string, string> = {};
-    for (const [key, value] of Object.entries(entry.env ?? {})) env[key] = substitute(value, 'env', key);
+    for (const [key, value] of Object.entries(entry.env ?? {})) {
+      env[key] = substitute(value, 'env', key);
+      // `"API_KEY": "sk-…"` written literally is as secret as one taken from the environment.
+      if (SECRET_KEY_PATTERN.test(key) && env[key] !== '') context.secrets.add(env[key]);
+    }
     const cwd = entry.cwd === undefined ? context.baseDirectory : substitute(entry.cwd, 'cwd');
     const command = substitute(entry.command!, 'command');
     const args = (entry.args ?? []).map((argument, index) => substitute(argument, 'args', index));
+    for (const secret of secretArgumentValues(args)) context.secrets.add(secret);
     return {
       ...common,
       transport,
@@ -152,6 +158,7 @@ export function buildServerConfig(
   if (!disabled && unavailable === undefined && !isHttpUrl(url)) {
     throw invalid(['url'], 'an absolute http:// or https:// URL', describeValue(entry.url));
   }
+  for (const secret of secretQueryValues(url)) context.secrets.add(secret);
   const headers: Record<string, string> = {};
   for (const [key, value] of Object.entries(entry.headers ?? {})) {
     const header = substitute(value, 'headers', key);
@@ -168,6 +175,31 @@ export function buildServerConfig(
     warnings: context.warnings,
   });
   return { ...common, transport, url, headers, oauth, ...availability() };
+}
+
+/** Values given to secret-named flags: `--api-key VALUE`, `--token=VALUE`. */
+function secretArgumentValues(args: readonly string[]): string[] {
+  const values: string[] = [];
+  args.forEach((argument, index) => {
+    if (!argument.startsWith('-')) return;
+    const equals = argument.indexOf('=');
+    const flag = equals < 0 ? argument : argument.slice(0, equals);
+    if (!SECRET_KEY_PATTERN.test(flag)) return;
+    const value = equals < 0 ? args[index + 1] : argument.slice(equals + 1);
+    if (value !== undefined && value !== '' && !(equals < 0 && value.startsWith('-'))) values.push(value);
+  });
+  return values;
+}
+
+/** Values of secret-named query parameters in a server's URL (`?api_key=…`). */
+function secretQueryValues(url: string): string[] {
+  try {
+    return [...new URL(url).searchParams]
+      .filter(([key, value]) => SECRET_KEY_PATTERN.test(key) && value !== '')
+      .map(([, value]) => value);
+  } catch {
+    return [];
+  }
 }
 
 function isHttpUrl(text: string): boolean {

@@ -4,10 +4,12 @@
  * This is the seam between the host and the MCP client SDK. Everything above speaks
  * `ServerConnection`; only this folder knows transports, process groups and SDK error codes.
  * It restarts a crashed server (bounded, with backoff), re-initialises an expired HTTP session,
- * and refreshes its tool list on `list_changed` at most twice per burst.
+ * and refreshes its tool list on `list_changed` at most twice per burst. Every text it builds from what the server
+ * said (stderr tails, error bodies, exit notes, diagnostics) has the known secrets redacted before anyone sees it.
  */
 import type { CallToolResult, Client, ClientCapabilities, Tool, Transport } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/types.js';
+import { redactSecrets } from '../text/redact-secrets.js';
 import { CallFailure } from './call-failure.js';
 import { createTransport } from './create-transport.js';
 import { isSessionExpired, toCallFailure } from './describe-call-error.js';
@@ -64,6 +66,11 @@ export interface ServerConnectionOptions {
   transportFactory?: (config: ServerConfig) => Transport | undefined;
   /** OAuth for remote servers that ask for it (401); absent: no authorization is attempted. */
   authorization?: RemoteAuthorization;
+  /**
+   * Values redacted from every text built from the server's output (`HostConfig.secrets`). Read at each use, so a
+   * list that grows during the run (values the model sent under secret-named keys) is honoured.
+   */
+  secrets?: readonly string[];
 }
 
 export class ServerConnection {
@@ -104,8 +111,8 @@ export class ServerConnection {
       protocolVersion: this.client?.getNegotiatedProtocolVersion(),
       serverInfo: this.client?.getServerVersion(),
       toolCount: this.tools?.length,
-      lastError: this.lastError,
-      stderrTail: stdio?.stderr.tail() || undefined,
+      lastError: this.lastError === undefined ? undefined : this.redact(this.lastError),
+      stderrTail: this.redact(stdio?.stderr.tail() ?? '') || undefined,
       pid: stdio?.pid,
       restarts: this.restarts || undefined,
     };
@@ -118,7 +125,7 @@ export class ServerConnection {
       const { client, transport } = await createTransport(this.config, {
         connectTimeoutMs: this.config.startupTimeoutMs ?? this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
         clientInfo: { name: this.options.clientName ?? 'mcp-host', version: this.options.clientVersion ?? '0.0.0' },
-        onDiagnostic: (message) => this.options.onDiagnostic?.(this.name, message),
+        onDiagnostic: (message) => this.options.onDiagnostic?.(this.name, this.redact(message)),
         onToolsChanged: () => this.options.onToolsChanged?.(this.name),
         capabilities: this.options.capabilities,
         configureClient: this.options.configureClient,
@@ -137,7 +144,7 @@ export class ServerConnection {
       return true;
     } catch (error) {
       if ((this.currentState as ServerState) !== 'closed') this.currentState = 'failed';
-      this.lastError = error instanceof Error ? error.message : String(error);
+      this.lastError = this.redact(error instanceof Error ? error.message : String(error));
       return false;
     }
   }
@@ -315,11 +322,15 @@ export class ServerConnection {
     const tail = stdio?.stderr.tail(10);
     const reason = stdio?.closeReason;
     const what = reason ? `${reason}; its process then ${how.replace('closed the connection', 'ended')}` : how;
-    return `server "${this.name}" ${what}${tail ? `; stderr tail:\n${tail}` : ''}`;
+    return this.redact(`server "${this.name}" ${what}${tail ? `; stderr tail:\n${tail}` : ''}`);
+  }
+
+  private redact(text: string): string {
+    return redactSecrets(text, this.options.secrets ?? []);
   }
 
   private toFailure(error: unknown, options: CallToolOptions): CallFailure {
-    return toCallFailure(error, {
+    const failure = toCallFailure(error, {
       server: this.name,
       aborted: options.signal?.aborted ?? false,
       timeoutMs: options.timeoutMs,
@@ -327,5 +338,9 @@ export class ServerConnection {
       remote: this.config.transport !== 'stdio',
       describeExit: () => this.describeExit(),
     });
+    const message = this.redact(failure.message);
+    return message === failure.message
+      ? failure
+      : new CallFailure(failure.kind, message, failure.server, { cause: failure.cause });
   }
 }

@@ -6,6 +6,7 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/types.js';
 import { ServerConnection, type ServerConnectionOptions } from '../connections/server-connection.js';
+import { redactSecrets } from '../text/redact-secrets.js';
 
 export interface ConnectedServers {
   connections: ServerConnection[];
@@ -36,7 +37,7 @@ export async function connectServers(
       try {
         tools.push({ server: connection.name, tools: await connection.listTools() });
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = redactSecrets(error instanceof Error ? error.message : String(error), options.secrets ?? []);
         failures.push({
           server: connection.name,
           message: `server "${connection.name}" failed to list its tools: ${message}`,

@@ -112,6 +112,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     },
     transportFactory: options.transportFactory,
     authorization: createAuthorization(config, state.stateDir, options, diagnostic),
+    secrets,
   });
   // Interrupted start-up: close what was started, whatever step the signal came in.
   const abandon = async (error: unknown): Promise<never> => {

@@ -13,18 +13,19 @@ import { createJsonlAuditLog } from '../../src/audit/jsonl-audit-log.js';
 import { readAuditLog } from '../../src/audit/read-audit-log.js';
 import { repoRoot } from '../helpers/project.js';
 
-/** The sink's own source, compiled to plain JavaScript the child can import without a build step. */
+/** The sink's own source (and what it imports), compiled to plain JavaScript the child can import without a build. */
 function compileSink(into: string): string {
   mkdirSync(into, { recursive: true });
   writeFileSync(path.join(into, 'package.json'), '{"type":"module"}');
-  for (const name of ['jsonl-audit-log', 'redact']) {
-    const source = readFileSync(path.join(repoRoot, 'src', 'audit', `${name}.ts`), 'utf8');
+  for (const name of ['audit/jsonl-audit-log', 'audit/redact', 'text/redact-secrets']) {
+    const source = readFileSync(path.join(repoRoot, 'src', `${name}.ts`), 'utf8');
     const output = ts.transpileModule(source, {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
     });
+    mkdirSync(path.dirname(path.join(into, name)), { recursive: true });
     writeFileSync(path.join(into, `${name}.js`), output.outputText);
   }
-  return path.join(into, 'jsonl-audit-log.js');
+  return path.join(into, 'audit', 'jsonl-audit-log.js');
 }
 
 let directory: string;

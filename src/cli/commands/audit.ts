@@ -11,6 +11,7 @@ import { followAuditLog } from '../../audit/follow-audit-log.js';
 import { formatAuditHeader, formatAuditRow, formatAuditTable } from '../../audit/format-audit-record.js';
 import { type AuditLogFilter, readAuditLog } from '../../audit/read-audit-log.js';
 import { resolveStateDir } from '../../config/state-dir.js';
+import { escapeJsonControlCodes } from '../../text/strip-control-codes.js';
 
 export const USAGE_EXIT_CODE = 2;
 export const FAILURE_EXIT_CODE = 1;
@@ -135,7 +136,9 @@ async function runAudit(
   }
 
   const print = (record: AuditRecord): void => {
-    stdout.write(options.json === true ? `${JSON.stringify(record)}\n` : formatAuditRow(record));
+    stdout.write(
+      options.json === true ? `${escapeJsonControlCodes(JSON.stringify(record))}\n` : formatAuditRow(record),
+    );
   };
   if (options.follow !== true) {
     if (options.json === true) for (const record of contents.records) print(record);

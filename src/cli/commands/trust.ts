@@ -18,6 +18,7 @@ import { fingerprintDefinition, type PinnableTool, snapshotToolDefinition } from
 import { findHiddenContentInTool } from '../../policy/tool-hidden-content.js';
 import { buildTrustReport, formatTrustReport } from '../../policy/trust-report.js';
 import { TrustStore } from '../../policy/trust-store.js';
+import { escapeJsonControlCodes } from '../../text/strip-control-codes.js';
 import { FAILURE_EXIT_CODE, UsageErrorCommand } from './audit.js';
 
 /** One configured server as the trust command needs it. */
@@ -170,7 +171,9 @@ async function listTrust(
   });
   const store = openStore(stateDirOf(options, dependencies), loaded);
   const report = buildTrustReport(store, loaded.servers);
-  stdout.write(options.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatTrustReport(report));
+  stdout.write(
+    options.json === true ? `${escapeJsonControlCodes(JSON.stringify(report, null, 2))}\n` : formatTrustReport(report),
+  );
   const failed = loaded.servers.filter((server) => server.error !== undefined);
   if (failed.length > 0) {
     const names = failed.map((server) => `${server.config.name} (${server.error})`).join('; ');
