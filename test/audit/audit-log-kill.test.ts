@@ -17,7 +17,7 @@ import { repoRoot } from '../helpers/project.js';
 function compileSink(into: string): string {
   mkdirSync(into, { recursive: true });
   writeFileSync(path.join(into, 'package.json'), '{"type":"module"}');
-  for (const name of ['audit/jsonl-audit-log', 'audit/redact', 'text/redact-secrets']) {
+  for (const name of ['audit/jsonl-audit-log', 'audit/redact', 'json/json-depth', 'text/redact-secrets']) {
     const source = readFileSync(path.join(repoRoot, 'src', `${name}.ts`), 'utf8');
     const output = ts.transpileModule(source, {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
