@@ -15,6 +15,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { LineSplitter } from './line-splitter.js';
+import { descendantsOf, signalTracked, type TrackedProcess } from './process-tree.js';
 import { trackServerProcess, untrackServerProcess } from './server-process-registry.js';
 import { StderrRing } from './stderr-ring.js';
 import { screenMessageDepth } from './too-deep-message.js';
@@ -214,24 +215,37 @@ export class ProcessGroupStdioTransport implements Transport {
     }
     this.closing = true;
     const child = this.child;
+    // Found while the server still runs: once it exits, its descendants' parent links lead nowhere.
+    const descendants = this.escapedDescendants();
     if (child && this.exited && !this.exitInfo) {
       const grace = this.options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
       child.stdin.end();
       this.signalGroup('SIGTERM');
+      signalTracked(descendants, 'SIGTERM');
       if (!(await waitFor(this.exited, grace))) {
         this.signalGroup('SIGKILL');
         await this.exited;
       }
     }
-    // The leader is gone; anything it left in its group (a grandchild of a wrapper) goes too.
+    // The leader is gone; anything it left in its group (a grandchild of a wrapper) goes too, and so do
+    // descendants that started a session of their own.
     this.signalGroup('SIGKILL');
+    signalTracked(descendants, 'SIGKILL');
     untrackServerProcess(this);
     this.markClosed();
   }
 
   /** Kills the group at once, for the host's own emergency exit paths. */
   killNow(): void {
+    const descendants = this.escapedDescendants();
     this.signalGroup('SIGKILL');
+    signalTracked(descendants, 'SIGKILL');
+  }
+
+  /** The server's descendants by parent pid (Linux /proc), including those outside its process group. */
+  private escapedDescendants(): TrackedProcess[] {
+    const pid = this.child?.pid;
+    return pid === undefined || this.exitInfo ? [] : descendantsOf(pid);
   }
 
   private signalGroup(signal: NodeJS.Signals): void {
