@@ -99,6 +99,11 @@ function describeResourceLine(
 ): string {
   const name = item.title ?? item.name;
   const mime = item.mimeType ? ` (${item.mimeType})` : '';
-  const description = item.description ? ` — ${item.description.split('\n')[0]}` : '';
+  // Descriptions often start with a newline: the first line with text in it.
+  const firstLine = item.description
+    ?.split('\n')
+    .find((line) => line.trim() !== '')
+    ?.trim();
+  const description = firstLine ? ` — ${firstLine}` : '';
   return `${uri}  ${JSON.stringify(name)}${mime}${description}`;
 }

@@ -7,6 +7,7 @@ import { base64DecodedSize, formatByteSize } from '../../content/describe-conten
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
 import { addCommonOptions, type CommonOptions, openHost } from '../open-host.js';
 import { writeJson, writeLine } from '../output.js';
+import { summaryLine } from '../summary-line.js';
 
 export interface PromptInvocation {
   server?: string;
@@ -66,7 +67,7 @@ export function createPromptsCommand(): Command {
         for (const listing of listings) {
           for (const prompt of listing.prompts) {
             const args = (prompt.arguments ?? []).map((argument) => `${argument.name}${argument.required ? '*' : ''}`);
-            const description = (prompt.description ?? prompt.title ?? '').split('\n')[0] ?? '';
+            const description = summaryLine(prompt.description ?? prompt.title);
             writeLine(
               `${listing.server}:${prompt.name}${args.length > 0 ? ` (${args.join(', ')})` : ''}${description ? `  ${description}` : ''}`,
             );

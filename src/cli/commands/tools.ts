@@ -11,6 +11,7 @@ import { withInterruptibleHost } from '../interrupt.js';
 import { addCommonOptions, type CommonOptions, openHost } from '../open-host.js';
 import { writeError, writeJson, writeLine } from '../output.js';
 import { parseKeyValues } from '../parse-key-values.js';
+import { summaryLine } from '../summary-line.js';
 
 export function createToolsCommand(): Command {
   const tools = new Command('tools').description('list the tools of every server, or call one');
@@ -43,7 +44,7 @@ export function createToolsCommand(): Command {
           );
         } else {
           for (const entry of host.catalog().entries) {
-            const description = (entry.tool.description ?? '').split('\n')[0] ?? '';
+            const description = summaryLine(entry.tool.description);
             writeLine(`${entry.name}${description ? `  ${description}` : ''}`);
           }
         }
@@ -161,7 +162,7 @@ async function listToolTokens(host: Host, options: CommonOptions & { json?: bool
     return;
   }
   for (const tool of tools) {
-    const description = (tool.description ?? '').split('\n')[0] ?? '';
+    const description = summaryLine(tool.description);
     writeLine(`${tool.name}  ${tool.tokens} tokens${description ? `  ${description}` : ''}`);
   }
   for (const server of servers.values()) {
