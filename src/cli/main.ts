@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { applyCommandConventions } from './command-conventions.js';
+import { createAddCommand, createRemoveCommand } from './commands/add-remove.js';
 import { createAuditCommand } from './commands/audit.js';
 import { createConnectCommand } from './commands/connect.js';
 import { createMockLlmCommand } from './commands/mock-llm.js';
@@ -39,6 +40,8 @@ export function createProgram(): Command {
     createSkillsCommand(),
     createServeCommand(),
     createConnectCommand(),
+    createAddCommand(),
+    createRemoveCommand(),
   ]) {
     program.addCommand(command);
   }

@@ -54,6 +54,8 @@ export const serverEntrySchema = z.object({
   args: stringList.optional(),
   env: stringMap('variable names').optional(),
   cwd: z.string({ error: 'a folder path as a string' }).min(1, { error: 'a non-empty folder path' }).optional(),
+  /** A dotenv file of variables for the server, as VS Code reads it; `env` wins over it. */
+  envFile: z.string({ error: 'a file path as a string' }).min(1, { error: 'a non-empty file path' }).optional(),
   url: z.string({ error: 'a URL as a string' }).min(1, { error: 'a non-empty URL' }).optional(),
   headers: stringMap('header names').optional(),
   trust: z.enum(['trusted', 'untrusted'], { error: '"trusted" or "untrusted"' }).optional(),
@@ -78,7 +80,7 @@ export type ServerEntry = z.infer<typeof serverEntrySchema>;
 export const SERVER_ENTRY_KEYS: ReadonlySet<string> = new Set(Object.keys(serverEntrySchema.shape));
 
 /** Keys that only a local (stdio) or only a remote server uses; the other kind ignores them with a warning. */
-export const STDIO_ONLY_KEYS = ['command', 'args', 'env', 'cwd'] as const;
+export const STDIO_ONLY_KEYS = ['command', 'args', 'env', 'envFile', 'cwd'] as const;
 export const REMOTE_ONLY_KEYS = ['url', 'headers', 'oauth'] as const;
 
 const serverMap = z.record(z.string(), z.unknown(), { error: 'an object mapping server names to server entries' });

@@ -8,6 +8,8 @@
  *   digit. An unset variable is an error naming it.
  * - `${NAME:-fallback}` (also `${env:NAME:-fallback}`): the fallback when NAME is unset or empty, as in a shell and
  *   in Claude Code. A fallback is written in the file, so it is not collected as a secret.
+ * - `${workspaceFolder}`: the project folder, as VS Code and Cursor write it (the folder holding `.vscode/` or
+ *   `.cursor/` for a file inside one, else the config file's folder). `${env:workspaceFolder}` is the variable.
  * - `$${` is an escape for a literal `${`: `$${HOME}` stays `${HOME}`. A `$` not followed by `{` is literal as is.
  * - Anything else inside `${…}` (VS Code's `${input:…}` prompts included) is an error: a reference the host cannot
  *   resolve should not reach a server as literal text.
@@ -27,8 +29,11 @@ export interface SubstitutionContext {
    * only a switched-off server needs should not stop the host from starting.
    */
   lenient?: boolean;
+  /** What `${workspaceFolder}` stands for; without it, the name is looked up as a variable. */
+  workspaceFolder?: string;
 }
 
+const WORKSPACE_FOLDER = 'workspaceFolder';
 const REFERENCE = /^(env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([\s\S]*))?$/;
 const REFERENCE_FORMS =
   // biome-ignore lint/suspicious/noTemplateCurlyInString: this message shows the config syntax.
@@ -76,6 +81,9 @@ function resolveReference(reference: string, inner: string, keyPath: string, con
     throw invalidReference(context, keyPath, reference, REFERENCE_FORMS);
   }
   const name = match[2]!;
+  if (name === WORKSPACE_FOLDER && match[1] === undefined && context.workspaceFolder !== undefined) {
+    return context.workspaceFolder;
+  }
   const fallback = match[3];
   const value = context.env[name];
   if (fallback !== undefined && (value === undefined || value === '')) return fallback;

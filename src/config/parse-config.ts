@@ -1,6 +1,7 @@
 /**
  * From config text (or an already-parsed object) to a validated `HostConfig`. Accepts the files Claude Desktop,
- * Claude Code and Cursor write (`mcpServers`) and VS Code's (`servers`, with `type`), plus the host's own settings.
+ * Claude Code and Cursor write (`mcpServers`), VS Code's (`servers`, with `type`) and VS Code's settings.json
+ * (`mcp.servers`), plus the host's own settings. Comments and trailing commas are allowed, as VS Code allows them.
  */
 
 import path from 'node:path';
@@ -10,7 +11,8 @@ import { firstIssue, PERMISSION_KEYS, TOP_LEVEL_KEYS, topLevelSchema } from './c
 import { type Environment, substituteEnvironment } from './env-substitution.js';
 import { buildGatewaySettings, buildProfiles } from './gateway-settings.js';
 import { findJsonSyntaxProblem } from './json-syntax-error.js';
-import { describeValue, formatKeyPath, valueAtPath } from './key-path.js';
+import { blankJsoncExtras } from './jsonc-text.js';
+import { describeValue, formatKeyPath, isPlainObject, type KeyPathSegment, valueAtPath } from './key-path.js';
 import { buildServerConfig } from './server-entry.js';
 import type { HostConfig, ServerConfig } from './types.js';
 
@@ -29,7 +31,7 @@ export function createEmptyConfig(): HostConfig {
 }
 
 /**
- * Parses strict JSON config text and validates it. `file` is used in messages and as the base for relative paths.
+ * Parses JSON config text (comments and trailing commas allowed) and validates it. `file` is used in messages and as the base for relative paths.
  * Throws `ConfigError`.
  */
 export function parseConfig(
@@ -39,16 +41,20 @@ export function parseConfig(
   options: { cwd?: string } = {},
 ): HostConfig {
   const absoluteFile = file === undefined ? undefined : path.resolve(options.cwd ?? process.cwd(), file);
-  const value = parseStrictJson(text, absoluteFile);
+  const value = parseConfigJson(text, absoluteFile);
   return validateConfig(value, { ...options, env, ...(absoluteFile === undefined ? {} : { file: absoluteFile }) });
 }
 
 /** Validates an already-parsed config object (e.g. one passed to the library in code). Throws `ConfigError`. */
-export function validateConfig(value: unknown, options: ValidateConfigOptions = {}): HostConfig {
+export function validateConfig(input: unknown, options: ValidateConfigOptions = {}): HostConfig {
   const cwd = options.cwd ?? process.cwd();
   const file = options.file === undefined ? undefined : path.resolve(cwd, options.file);
   const baseDirectory = file === undefined ? path.resolve(cwd) : path.dirname(file);
+  const workspaceFolder = workspaceFolderOf(baseDirectory);
   const env = options.env ?? process.env;
+  // An editor's settings file: only its `mcp` section is about servers; its other settings are not ours to warn about.
+  const editorServers = editorSettingsServers(input);
+  const value = editorServers === undefined ? input : { servers: editorServers };
   const invalid = (keyPath: string, expected: string, found?: string): ConfigError =>
     new ConfigError({ code: 'config-invalid', file, keyPath, expected, ...(found === undefined ? {} : { found }) });
 
@@ -80,12 +86,13 @@ export function validateConfig(value: unknown, options: ValidateConfigOptions = 
   if (top.mcpServers !== undefined && top.servers !== undefined) {
     throw invalid('servers', 'server entries under only one of `mcpServers` or `servers`', 'both');
   }
-  const section = top.servers !== undefined ? 'servers' : 'mcpServers';
+  const section: KeyPathSegment[] =
+    editorServers !== undefined ? ['mcp', 'servers'] : top.servers !== undefined ? ['servers'] : ['mcpServers'];
   const entries = top.servers ?? top.mcpServers ?? {};
 
   const secrets = new Set<string>();
   const servers: ServerConfig[] = Object.entries(entries).map(([name, entry]) =>
-    buildServerConfig(section, name, entry, { file, baseDirectory, env, secrets, warnings }),
+    buildServerConfig(section, name, entry, { file, baseDirectory, workspaceFolder, env, secrets, warnings }),
   );
 
   const config: HostConfig = {
@@ -121,7 +128,7 @@ export function validateConfig(value: unknown, options: ValidateConfigOptions = 
   if (top.auditFile !== undefined) {
     config.auditFile = path.resolve(
       baseDirectory,
-      substituteEnvironment(top.auditFile, 'auditFile', { env, file, secrets }),
+      substituteEnvironment(top.auditFile, 'auditFile', { env, file, secrets, workspaceFolder }),
     );
   }
   if (top.roots !== undefined) config.roots = buildRoots(top.roots, { file, baseDirectory });
@@ -138,11 +145,29 @@ export function validateConfig(value: unknown, options: ValidateConfigOptions = 
     config.profiles = buildProfiles(top.profiles, new Set(servers.map((server) => server.name)), file);
   }
   if (top.model !== undefined) {
-    const model = substituteEnvironment(top.model, 'model', { env, file, secrets });
+    const model = substituteEnvironment(top.model, 'model', { env, file, secrets, workspaceFolder });
     config.model = resolveModelPath(model, baseDirectory);
   }
   config.secrets = [...secrets].sort((left, right) => right.length - left.length || (left < right ? -1 : 1));
   return config;
+}
+
+/** Folders editors keep their per-project MCP config in; `${workspaceFolder}` is the folder holding them. */
+const EDITOR_CONFIG_FOLDERS = new Set(['.vscode', '.cursor']);
+
+function workspaceFolderOf(baseDirectory: string): string {
+  return EDITOR_CONFIG_FOLDERS.has(path.basename(baseDirectory)) ? path.dirname(baseDirectory) : baseDirectory;
+}
+
+/**
+ * The server map of a VS Code settings.json (`"mcp": {"servers": {…}}`, or the flat `"mcp.servers"` key), when the
+ * file has no server map of its own at the top.
+ */
+function editorSettingsServers(value: unknown): unknown {
+  if (!isPlainObject(value) || 'mcpServers' in value || 'servers' in value) return undefined;
+  const mcp = value.mcp;
+  if (isPlainObject(mcp) && mcp.servers !== undefined) return mcp.servers;
+  return value['mcp.servers'];
 }
 
 const SCRIPTED_PREFIX = 'scripted:';
@@ -155,9 +180,12 @@ function resolveModelPath(model: string, baseDirectory: string): string {
   return `${SCRIPTED_PREFIX}${path.resolve(baseDirectory, scriptPath)}`;
 }
 
-/** `JSON.parse` with a `ConfigError` that gives line, column and the likely cause. A UTF-8 byte order mark is skipped. */
-export function parseStrictJson(text: string, file: string | undefined): unknown {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+/**
+ * JSON with comments and trailing commas, with a `ConfigError` that gives line, column and the likely cause. A UTF-8
+ * byte order mark is skipped.
+ */
+export function parseConfigJson(text: string, file: string | undefined): unknown {
+  const body = blankJsoncExtras(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   if (body.trim() === '') {
     throw new ConfigError({
       code: 'config-invalid-json',

@@ -15,6 +15,7 @@ import {
   serverEntrySchema,
   TRANSPORT_TYPES,
 } from './config-schema.js';
+import { readEnvFile } from './env-file.js';
 import { type Environment, type SubstitutionContext, substituteEnvironment } from './env-substitution.js';
 import { describeValue, formatKeyPath, isPlainObject, type KeyPathSegment, valueAtPath } from './key-path.js';
 import { buildOAuthSettings } from './oauth-settings.js';
@@ -25,19 +26,21 @@ export interface ServerEntryContext {
   file: string | undefined;
   /** Folder that relative paths resolve against. */
   baseDirectory: string;
+  /** What `${workspaceFolder}` stands for. */
+  workspaceFolder: string;
   env: Environment;
   secrets: Set<string>;
   warnings: string[];
 }
 
-/** `section` is `mcpServers` or `servers`, for key paths. */
+/** `section` is where the server map is (`mcpServers`, `servers` or `mcp.servers`), for key paths. */
 export function buildServerConfig(
-  section: string,
+  section: ReadonlyArray<KeyPathSegment>,
   name: string,
   raw: unknown,
   context: ServerEntryContext,
 ): ServerConfig {
-  const basePath: KeyPathSegment[] = [section, name];
+  const basePath: KeyPathSegment[] = [...section, name];
   const invalid = (segments: ReadonlyArray<KeyPathSegment>, expected: string, found?: string): ConfigError =>
     new ConfigError({
       code: 'config-invalid',
@@ -102,6 +105,7 @@ export function buildServerConfig(
     file: context.file,
     secrets: context.secrets,
     lenient: disabled,
+    workspaceFolder: context.workspaceFolder,
   };
   // An unset variable makes only this server unavailable (the first one is named); the rest of the config stands.
   let unavailable: string | undefined;
@@ -133,6 +137,15 @@ export function buildServerConfig(
   if (transport === 'stdio') {
     for (const key of REMOTE_ONLY_KEYS) if (key in entryObject) warn(key, 'only used by remote servers; ignored');
     const env: Record<string, string> = {};
+    if (entry.envFile !== undefined && !disabled) {
+      const envPath = path.resolve(context.baseDirectory, substitute(entry.envFile, 'envFile'));
+      const keyPath = formatKeyPath([...basePath, 'envFile']);
+      for (const [key, value] of Object.entries(readEnvFile(envPath, { file: context.file, keyPath }))) {
+        // An env file holds credentials as often as not: its values are redacted like substituted ones.
+        if (value !== '') context.secrets.add(value);
+        env[key] = value;
+      }
+    }
     for (const [key, value] of Object.entries(entry.env ?? {})) {
       env[key] = substitute(value, 'env', key);
       // `"API_KEY": "sk-…"` written literally is as secret as one taken from the environment.

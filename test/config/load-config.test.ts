@@ -96,10 +96,13 @@ describe('loadConfig', () => {
   });
 
   it('reports bad JSON in a found file with its line and column', async () => {
-    await writeFile(path.join(folder, 'mcp-host.json'), '{\n  "mcpServers": {\n    "a": {"command": "x"}\n  },\n}\n');
+    await writeFile(
+      path.join(folder, 'mcp-host.json'),
+      '{\n  "mcpServers": {\n    "a": {"command": "x"}\n  }\n  "model": "x"\n}\n',
+    );
     const error = await loadFailure({ cwd: folder, env: {} });
     expect(error.code).toBe('config-invalid-json');
-    expect([error.line, error.column]).toEqual([5, 1]);
-    expect(error.message).toContain(`${path.join(folder, 'mcp-host.json')}:5:1:`);
+    expect([error.line, error.column]).toEqual([5, 3]);
+    expect(error.message).toContain(`${path.join(folder, 'mcp-host.json')}:5:3:`);
   });
 });

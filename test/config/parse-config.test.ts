@@ -258,7 +258,7 @@ describe('unknown keys are warnings, not errors', () => {
       `${FILE}: permissions.sometimes: not a permission list (allow, ask, deny); ignored`,
       `${FILE}: mcpServers.fs.autoApprove: not a setting mcp-host uses; ignored`,
       `${FILE}: mcpServers.fs.alwaysAllow: not a setting mcp-host uses; ignored`,
-      `${FILE}: mcpServers["web.search"].envFile: not a setting mcp-host uses; ignored`,
+      `${FILE}: mcpServers["web.search"].envFile: only used by local (stdio) servers; ignored`,
     ]);
   });
 
@@ -342,5 +342,27 @@ describe('remote servers', () => {
     const server = config.servers[0] as RemoteServerConfig;
     expect(server.url).toBe('https://mcp.example.test/sse');
     expect(server.headers).toEqual({ Authorization: 'Bearer tok-123' });
+  });
+});
+
+describe('editor files: ${workspaceFolder} and settings.json', () => {
+  it("resolves ${workspaceFolder} to the folder holding .vscode/, or the config file's folder", () => {
+    const entry = { servers: { a: { type: 'stdio', command: 'x', args: ['${workspaceFolder}/data'] } } };
+    const vscode = parseConfig(JSON.stringify(entry), path.join(FOLDER, '.vscode', 'mcp.json'), {});
+    expect((vscode.servers[0] as StdioServerConfig).args).toEqual([path.join(FOLDER, 'data').replaceAll('\\', '/')]);
+    const plain = parse(entry);
+    expect((plain.servers[0] as StdioServerConfig).args).toEqual([`${FOLDER}/data`]);
+    const variable = parse(
+      { mcpServers: { a: { command: 'x', args: ['${env:workspaceFolder}'] } } },
+      { workspaceFolder: 'v' },
+    );
+    expect((variable.servers[0] as StdioServerConfig).args).toEqual(['v']);
+  });
+
+  it("takes the servers of a settings.json's `mcp` section and names errors under mcp.servers", () => {
+    const config = parse({ 'editor.fontSize': 14, mcp: { servers: { a: { command: 'x' } } } });
+    expect(config.servers.map((server) => server.name)).toEqual(['a']);
+    expect(config.warnings).toEqual([]);
+    expect(parseFailure({ mcp: { servers: { a: { command: 3 } } } }).keyPath).toBe('mcp.servers.a.command');
   });
 });

@@ -1,0 +1,181 @@
+/**
+ * `mcp-host add NAME -- COMMAND ARGS…` and `mcp-host remove NAME`: edit the config file the way `claude mcp add`
+ * does, without opening it. The file keeps its comments, its layout and the key it keeps servers under.
+ */
+import { existsSync } from 'node:fs';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Command } from 'commander';
+import {
+  removeServerEntry,
+  type ServerSection,
+  serverSectionOf,
+  setServerEntry,
+} from '../../config/edit-config-text.js';
+import { CONFIG_FILE_NAMES } from '../../config/load-config.js';
+import { CliError, EXIT_USAGE } from '../exit-codes.js';
+import { writeLine } from '../output.js';
+
+const TRANSPORTS = ['stdio', 'http', 'sse'] as const;
+type Transport = (typeof TRANSPORTS)[number];
+
+interface AddOptions {
+  config?: string;
+  transport: string;
+  env: string[];
+  header: string[];
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+export function createAddCommand(): Command {
+  return new Command('add')
+    .description('add a server to the config file: NAME -- COMMAND [ARGS…], or --transport http NAME URL')
+    .argument('<name>', 'the server name (the key under mcpServers)')
+    .argument('[commandOrUrl]', 'the command that starts a local server, or a remote server URL')
+    .argument('[args...]', "the command's arguments; put `--` before the command so its options stay its own")
+    .option('-c, --config <file>', 'config file to edit (default: mcp-host.json, then .mcp.json; created if neither)')
+    .option('-t, --transport <type>', 'stdio, http or sse', 'stdio')
+    .option('-e, --env <NAME=value>', 'an environment variable for a local server (repeatable)', collect, [])
+    .option('-H, --header <"Name: value">', 'an HTTP header for a remote server (repeatable)', collect, [])
+    .action(async (name: string, commandOrUrl: string | undefined, args: string[], options: AddOptions) => {
+      const entry = buildEntry(commandOrUrl, args, options);
+      const file = configFileToEdit(options.config, true);
+      const text = (await readExisting(file)) ?? '';
+      const { section, servers } = sectionOrFail(text, file);
+      if (name === '') throw new CliError('the server name must not be empty', EXIT_USAGE);
+      if (Object.hasOwn(servers, name)) {
+        throw new CliError(
+          `${file} already has a server "${name}"; remove it first with \`mcp-host remove ${name}\``,
+          EXIT_USAGE,
+        );
+      }
+      await writeAtomically(file, setServerEntry(text, section, name, entry));
+      writeLine(`added ${entry.command === undefined ? 'remote' : 'local'} server "${name}" to ${file}`);
+    });
+}
+
+export function createRemoveCommand(): Command {
+  return new Command('remove')
+    .description('remove a server from the config file')
+    .argument('<name>', 'the server name')
+    .option('-c, --config <file>', 'config file to edit (default: mcp-host.json, then .mcp.json)')
+    .action(async (name: string, options: { config?: string }) => {
+      const file = configFileToEdit(options.config, false);
+      const text = await readExisting(file);
+      if (text === undefined) throw new CliError(`no config file at ${file}`, EXIT_USAGE);
+      const { section, servers } = sectionOrFail(text, file);
+      if (!Object.hasOwn(servers, name)) {
+        const names = Object.keys(servers);
+        throw new CliError(
+          `no server "${name}" in ${file}${names.length ? ` (it has ${names.join(', ')})` : ''}`,
+          EXIT_USAGE,
+        );
+      }
+      await writeAtomically(file, removeServerEntry(text, section, name));
+      writeLine(`removed server "${name}" from ${file}`);
+    });
+}
+
+interface NewEntry {
+  type?: Transport;
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  url?: string;
+  headers?: Record<string, string>;
+}
+
+function buildEntry(commandOrUrl: string | undefined, args: string[], options: AddOptions): NewEntry {
+  const transport = options.transport as Transport;
+  if (!TRANSPORTS.includes(transport)) {
+    throw new CliError(`--transport must be one of ${TRANSPORTS.join(', ')}, got "${options.transport}"`, EXIT_USAGE);
+  }
+  if (commandOrUrl === undefined || commandOrUrl === '') {
+    throw new CliError(
+      transport === 'stdio'
+        ? 'add needs the command that starts the server: mcp-host add NAME -- COMMAND [ARGS…]'
+        : `add needs the server's URL: mcp-host add --transport ${transport} NAME URL`,
+      EXIT_USAGE,
+    );
+  }
+  if (transport === 'stdio') {
+    if (options.header.length > 0) throw new CliError('--header is for remote servers (--transport http)', EXIT_USAGE);
+    const env = keyValues(options.env, '=', '--env', 'NAME=value');
+    return {
+      command: commandOrUrl,
+      ...(args.length ? { args } : {}),
+      ...(Object.keys(env).length ? { env } : {}),
+    };
+  }
+  if (args.length > 0) throw new CliError(`a remote server takes only a URL; unexpected "${args[0]}"`, EXIT_USAGE);
+  if (options.env.length > 0)
+    throw new CliError('--env is for local servers; remote servers take --header', EXIT_USAGE);
+  if (!isHttpUrl(commandOrUrl)) {
+    throw new CliError(`expected an http:// or https:// URL for a remote server, got "${commandOrUrl}"`, EXIT_USAGE);
+  }
+  const headers = keyValues(options.header, ':', '--header', '"Name: value"');
+  return { type: transport, url: commandOrUrl, ...(Object.keys(headers).length ? { headers } : {}) };
+}
+
+function keyValues(items: string[], separator: string, flag: string, shape: string): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const item of items) {
+    const at = item.indexOf(separator);
+    const key = at === -1 ? '' : item.slice(0, at).trim();
+    if (key === '') throw new CliError(`${flag} expects ${shape}, got "${item}"`, EXIT_USAGE);
+    result[key] = item.slice(at + 1).trim();
+  }
+  return result;
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** The explicit file, else the first config file in the working folder, else (for `add`) a new mcp-host.json. */
+function configFileToEdit(explicit: string | undefined, creating: boolean): string {
+  if (explicit !== undefined) return path.resolve(explicit);
+  const cwd = process.cwd();
+  const found = CONFIG_FILE_NAMES.map((name) => path.join(cwd, name)).find((file) => existsSync(file));
+  if (found !== undefined) return found;
+  if (creating) return path.join(cwd, CONFIG_FILE_NAMES[0]);
+  throw new CliError(
+    `no config file found (looked for ${CONFIG_FILE_NAMES.join(' and ')} in ${cwd}); pass --config FILE`,
+    EXIT_USAGE,
+  );
+}
+
+async function readExisting(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new CliError(`cannot read ${file}: ${(error as Error).message}`, EXIT_USAGE);
+  }
+}
+
+function sectionOrFail(text: string, file: string): { section: ServerSection; servers: Record<string, unknown> } {
+  const found = serverSectionOf(text);
+  if (found === undefined) {
+    throw new CliError(
+      `${file} is not a JSON object; fix it first (mcp-host servers -c ${file} shows where)`,
+      EXIT_USAGE,
+    );
+  }
+  return found;
+}
+
+/** Written beside the file and renamed over it, so an interrupted edit never leaves half a config. */
+async function writeAtomically(file: string, text: string): Promise<void> {
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, text.endsWith('\n') ? text : `${text}\n`);
+  await rename(temporary, file);
+}

@@ -1,0 +1,213 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${workspaceFolder}` is the config syntax under test.
+/**
+ * Configs people already have: JSON with comments and trailing commas, `envFile`, `${workspaceFolder}`, the files
+ * Claude Desktop, Cursor and VS Code write (including VS Code's settings.json `mcp.servers`), and `mcp-host add` /
+ * `remove` editing a config the way `claude mcp add` does.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { exampleServer, repoRoot, runCli, temporaryDirectory } from '../helpers/project.js';
+
+const flexibleServer = join(repoRoot, 'test', 'fixtures', 'host', 'flexible-server.mjs');
+const calculator = (): string => exampleServer('calculator');
+
+describe('config files as other tools write them', () => {
+  it('reads comments and trailing commas', async () => {
+    const directory = await temporaryDirectory();
+    const file = join(directory, 'mcp-host.json');
+    await writeFile(
+      file,
+      `{
+  // the calculator example
+  "mcpServers": {
+    /* local */ "calc": { "command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(calculator())},], },
+  },
+}
+`,
+    );
+    const result = await runCli(['tools', 'call', 'calc__add_numbers', 'a=5', 'b=7', '--config', file]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim()).toBe('12');
+  });
+
+  it('still names the line and column of a real syntax error after a comment', async () => {
+    const directory = await temporaryDirectory();
+    const file = join(directory, 'mcp-host.json');
+    await writeFile(file, '{\n  // servers\n  "mcpServers": { "a": { "command": } }\n}\n');
+    const result = await runCli(['servers', '--config', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`${file}:3:37:`);
+  });
+
+  it('reads a VS Code .vscode/mcp.json: `servers`, `type`, `envFile` and `${workspaceFolder}`', async () => {
+    const workspace = await temporaryDirectory();
+    await mkdir(join(workspace, '.vscode'));
+    await writeFile(
+      join(workspace, 'server.env'),
+      '# for the fixture\nSERVER_LABEL="from file"\nexport TOOL_NAMES=["hello"]\n',
+    );
+    const file = join(workspace, '.vscode', 'mcp.json');
+    await writeFile(
+      file,
+      `{
+  "inputs": [],
+  "servers": {
+    "flex": {
+      "type": "stdio",
+      "command": ${JSON.stringify(process.execPath)},
+      "args": [${JSON.stringify(flexibleServer)}],
+      "cwd": "\${workspaceFolder}",
+      "envFile": "\${workspaceFolder}/server.env",
+    },
+  },
+}
+`,
+    );
+    const result = await runCli(['tools', 'call', 'flex__hello', '--config', file]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim()).toBe('from file/hello');
+  });
+
+  it('lets `env` win over `envFile`, and names a missing envFile', async () => {
+    const directory = await temporaryDirectory();
+    await writeFile(join(directory, '.env'), 'SERVER_LABEL=file\nTOOL_NAMES=["hello"]\n');
+    const entry = { command: process.execPath, args: [flexibleServer], envFile: '.env', env: { SERVER_LABEL: 'env' } };
+    const file = join(directory, 'mcp-host.json');
+    await writeFile(file, JSON.stringify({ mcpServers: { flex: entry } }));
+    const result = await runCli(['tools', 'call', 'flex__hello', '--config', file]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim()).toBe('env/hello');
+
+    await writeFile(file, JSON.stringify({ mcpServers: { flex: { ...entry, envFile: 'missing.env' } } }));
+    const missing = await runCli(['tools', 'list', '--config', file]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('mcpServers.flex.envFile');
+    expect(missing.stderr).toContain('missing.env');
+  });
+
+  it("reads VS Code's settings.json `mcp.servers` and ignores the editor's other settings", async () => {
+    const directory = await temporaryDirectory();
+    const file = join(directory, 'settings.json');
+    await writeFile(
+      file,
+      `{
+  "editor.fontSize": 14,
+  "workbench.colorTheme": "Default Dark+",
+  "mcp": {
+    "servers": {
+      "calc": { "type": "stdio", "command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(calculator())}] },
+    },
+  },
+}
+`,
+    );
+    const result = await runCli(['tools', 'list', '--config', file]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('calc__add_numbers');
+    expect(result.stderr).not.toContain('editor.fontSize');
+  });
+
+  it('reads a Claude Desktop file with its own settings beside `mcpServers`', async () => {
+    const directory = await temporaryDirectory();
+    const file = join(directory, 'claude_desktop_config.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        globalShortcut: 'Ctrl+Space',
+        mcpServers: { calc: { command: process.execPath, args: [calculator()] } },
+      }),
+    );
+    const result = await runCli(['tools', 'call', 'calc__multiply', 'a=6', 'b=7', '--config', file]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim()).toBe('42');
+  });
+});
+
+describe('mcp-host add / remove', () => {
+  it('adds a stdio server after `--`, keeping the comments of the file', async () => {
+    const directory = await temporaryDirectory();
+    const file = join(directory, 'mcp-host.json');
+    await writeFile(file, '{\n  // my servers\n  "model": "scripted:x.json",\n  "mcpServers": {},\n}\n');
+    const added = await runCli([
+      'add',
+      '--config',
+      file,
+      '-e',
+      'DEBUG=1',
+      'calc',
+      '--',
+      process.execPath,
+      flexibleServer,
+      '--flag-for-the-server',
+    ]);
+    expect(added.code, added.stderr).toBe(0);
+    const text = await readFile(file, 'utf8');
+    expect(text).toContain('// my servers');
+    expect(text).toContain('"model": "scripted:x.json"');
+    const called = await runCli(['tools', 'call', 'calc__pid', '--config', file]);
+    expect(called.code, called.stderr).toBe(0);
+    expect(Number(called.stdout.trim())).toBeGreaterThan(0);
+
+    const again = await runCli(['add', '--config', file, 'calc', '--', process.execPath]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('calc');
+
+    const parsed = JSON.parse(
+      text
+        .split('\n')
+        .filter((line) => !line.trim().startsWith('//'))
+        .join('\n')
+        .replace(/,(\s*[}\]])/g, '$1'),
+    );
+    expect(parsed.mcpServers.calc).toEqual({
+      command: process.execPath,
+      args: [flexibleServer, '--flag-for-the-server'],
+      env: { DEBUG: '1' },
+    });
+  });
+
+  it('creates mcp-host.json in the current folder when there is no config, and adds a remote server', async () => {
+    const directory = await temporaryDirectory();
+    const added = await runCli(
+      ['add', '--transport', 'http', '-H', 'X-Team: blue', 'remote', 'https://tools.example.test/mcp'],
+      { cwd: directory },
+    );
+    expect(added.code, added.stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(directory, 'mcp-host.json'), 'utf8'))).toEqual({
+      mcpServers: { remote: { type: 'http', url: 'https://tools.example.test/mcp', headers: { 'X-Team': 'blue' } } },
+    });
+  });
+
+  it("adds under VS Code's `servers` key and removes from it, keeping the rest", async () => {
+    const directory = await temporaryDirectory();
+    const file = join(directory, 'mcp.json');
+    await writeFile(
+      file,
+      '{\n  "servers": {\n    // keep me\n    "keep": { "type": "stdio", "command": "node" },\n  },\n  "inputs": [],\n}\n',
+    );
+    expect((await runCli(['add', '-c', file, 'calc', '--', process.execPath, calculator()])).code).toBe(0);
+    let text = await readFile(file, 'utf8');
+    expect(text).toContain('// keep me');
+    expect(text).toMatch(/"servers": \{[\s\S]*"calc": \{/);
+    expect(text).not.toContain('mcpServers');
+
+    const removed = await runCli(['remove', '-c', file, 'calc']);
+    expect(removed.code, removed.stderr).toBe(0);
+    text = await readFile(file, 'utf8');
+    expect(text).not.toContain('calc');
+    expect(text).toContain('// keep me');
+    expect(text).toContain('"keep"');
+
+    const unknown = await runCli(['remove', '-c', file, 'calc']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no server "calc"');
+  });
+
+  it('exits 2 on add without a command or URL', async () => {
+    const directory = await temporaryDirectory();
+    const result = await runCli(['add', 'lonely'], { cwd: directory });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('mcp-host:');
+  });
+});
