@@ -12,7 +12,7 @@ import { exampleServer, repoRoot, runCli, temporaryDirectory } from '../helpers/
 const flexibleServer = join(repoRoot, 'test', 'fixtures', 'host', 'flexible-server.mjs');
 const calculator = (): string => exampleServer('calculator');
 
-describe('config files as other tools write them', () => {
+describe('config files as other tools write them', { timeout: 120_000 }, () => {
   it('reads comments and trailing commas', async () => {
     const directory = await temporaryDirectory();
     const file = join(directory, 'mcp-host.json');
@@ -124,7 +124,7 @@ describe('config files as other tools write them', () => {
   });
 });
 
-describe('mcp-host add / remove', () => {
+describe('mcp-host add / remove', { timeout: 120_000 }, () => {
   it('adds a stdio server after `--`, keeping the comments of the file', async () => {
     const directory = await temporaryDirectory();
     const file = join(directory, 'mcp-host.json');
