@@ -3,6 +3,7 @@
  * #1 (the provider tool definitions), the model's decision, translation #2 (the `tools/call`), the
  * result, translation #3 (the provider tool result), the final answer.
  */
+import { redactArguments, redactArgumentText } from '../audit/redact.js';
 import type { Host } from '../host/create-host.js';
 import type { AgentEvent } from '../loop/events.js';
 import { writeError } from './output.js';
@@ -19,7 +20,8 @@ export function traceDiscovery(host: Host): void {
   for (const entry of host.catalog().entries) writeError(`  ${entry.name} → ${entry.server} / ${entry.tool.name}`);
 }
 
-export function createTracer(): (event: AgentEvent) => void {
+/** `secrets`: the config's known secrets; values under secret-named argument keys are hidden too. */
+export function createTracer(secrets: readonly string[] = []): (event: AgentEvent) => void {
   let toolsShown = false;
   return (event) => {
     switch (event.type) {
@@ -41,12 +43,17 @@ export function createTracer(): (event: AgentEvent) => void {
         const calls = event.message.content.filter((part) => part.type === 'tool-call');
         section("the model's decision", `turn ${event.turn}, stop: ${event.stopReason}`);
         if (calls.length === 0) writeError('  no tool calls: the model answers');
-        for (const call of calls) writeError(`  call ${call.id}: ${call.name}(${call.argumentsText})`);
+        for (const call of calls) {
+          writeError(`  call ${call.id}: ${call.name}(${redactArgumentText(call.argumentsText, secrets)})`);
+        }
         break;
       }
       case 'tool-call-request':
         section('translation #2: tools/call sent to the server', `server ${event.server}`);
-        json({ method: 'tools/call', params: { name: event.tool, arguments: event.arguments } });
+        json({
+          method: 'tools/call',
+          params: { name: event.tool, arguments: redactArguments(event.arguments, { secrets }) },
+        });
         break;
       case 'tool-call-warning':
         writeError(`  warning (${event.callId}): ${event.message}`);

@@ -6,7 +6,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { CallingClient, ToolCallOutcome } from '../audit/audit-record.js';
 import type { AuditRecorder } from '../audit/audit-recorder.js';
-import { redactArguments, redactText, SECRET_KEY_PATTERN } from '../audit/redact.js';
+import { redactArguments, redactArgumentText, redactText, SECRET_KEY_PATTERN } from '../audit/redact.js';
 import type { CatalogEntry } from '../catalog/tool-catalog.js';
 import type { ToolProgressUpdate } from '../client-features/terminal-client-features.js';
 import type { HostConfig, ServerConfig, ServerTrust } from '../config/types.js';
@@ -173,7 +173,12 @@ export function createRecord(
           originalToolName: record.call.name,
           arguments: record.call.argumentsText,
         };
-    call.arguments = redactArguments(call.arguments, { secrets });
+    // Raw text (an unknown tool, arguments that did not parse) has no keys to go by: its secret-named values are
+    // found in the text itself.
+    call.arguments =
+      typeof call.arguments === 'string'
+        ? redactArgumentText(call.arguments, secrets)
+        : redactArguments(call.arguments, { secrets });
     const authorization =
       (record.authorisation?.details as Authorization | undefined) ??
       notRunAuthorization(

@@ -98,7 +98,7 @@ async function runCommand(prompt: string, options: RunCommandOptions): Promise<n
       );
     }
     if (options.trace) traceDiscovery(host);
-    const tracer = options.trace ? createTracer() : undefined;
+    const tracer = options.trace ? createTracer(host.config.secrets) : undefined;
     const events: AgentEvent[] = [];
     let printedText = false;
     const result = await host.run(prompt, {
