@@ -40,7 +40,7 @@ export interface ToolCallRecord extends AuditRecordBase {
   decision: 'allow' | 'deny';
   /** What the policy said before anyone was asked. */
   policy: 'allow' | 'ask' | 'deny';
-  /** `rule`, `annotation`, `trust`, `default`, `remembered`, `approver` or `direct-call`. */
+  /** `rule`, `annotation`, `trust`, `default`, `remembered`, `approver`, `run-approval` or `direct-call`. */
   decidedBy: string;
   /**
    * The trust the call was decided under: its server's (`trusted` or `untrusted`), or `trusted` for the host's own
@@ -106,7 +106,7 @@ export interface ApprovalRecord extends AuditRecordBase {
   callId?: string;
   server: string;
   tool: string;
-  /** `allow-once`, `allow-always` or `deny`. */
+  /** `allow-once`, `allow-tool-for-run`, `allow-server-for-run`, `allow-always` or `deny`. */
   answer: string;
   approver: string;
   /** Why it was asked. */

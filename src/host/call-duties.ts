@@ -20,12 +20,15 @@ import type { ExecuteToolCall, ToolCallContext } from '../loop/tool-call-types.j
 import type { Approver } from '../policy/approver.js';
 import { type Authorization, authorizeToolCall, type ToolCallToAuthorize } from '../policy/authorize-tool-call.js';
 import { crossReferenceNames } from '../policy/review-server-tools.js';
+import type { RunApprovals } from '../policy/run-approvals.js';
 import type { TrustStore } from '../policy/trust-store.js';
 
 export interface CallDutiesOptions {
   config: HostConfig;
   approver: Approver;
   trustStore: TrustStore;
+  /** "For this run" answers, kept until the host closes. */
+  runApprovals?: RunApprovals;
   results: ResultStore;
   catalogEntries: () => readonly CatalogEntry[];
   /** `user`: calls made directly by the user (`tools call`): deny rules apply, nothing asks. */
@@ -130,6 +133,7 @@ export function createAuthorise(options: CallDutiesOptions, audit: () => AuditRe
       rules: options.config.permissions,
       approver: options.approver,
       remembered: options.trustStore,
+      ...(options.runApprovals === undefined ? {} : { runApprovals: options.runApprovals }),
       initiator: options.initiator,
       otherServerToolNames: otherServerToolNames(options.catalogEntries(), entry.server),
       signal: context.signal,

@@ -23,6 +23,7 @@ import { createToolCallExecutor, type HostToolHandler } from '../loop/execute-to
 import { type RunResult, runAgent } from '../loop/run-agent.js';
 import { createHeadlessApprover } from '../policy/headless-approver.js';
 import { checkRules } from '../policy/permission-rules.js';
+import { RunApprovals } from '../policy/run-approvals.js';
 import { isSafeToRetry } from '../policy/tool-annotations.js';
 import type { LlmProvider, Message, ToolDefinition, UserPart } from '../providers/types.js';
 import {
@@ -194,10 +195,12 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     diagnostic(warning);
   }
 
+  const runApprovals = new RunApprovals();
   const duties = (initiator: CallDutiesOptions['initiator']): CallDutiesOptions => ({
     config,
     approver,
     trustStore: state.trustStore,
+    runApprovals,
     results: state.results,
     catalogEntries: () => catalogNow().entries,
     initiator,

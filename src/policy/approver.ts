@@ -43,7 +43,11 @@ export interface ToolApprovalRequest {
   canAlwaysAllow: boolean;
 }
 
-export type ToolApprovalAnswer = 'allow-once' | 'allow-always' | 'deny';
+/**
+ * `allow-tool-for-run` / `allow-server-for-run`: allow this call, and every later call of the same tool (or of any
+ * tool of the same server) until the host closes, without asking again.
+ */
+export type ToolApprovalAnswer = 'allow-once' | 'allow-tool-for-run' | 'allow-server-for-run' | 'allow-always' | 'deny';
 
 /** Why a tool is withheld from the model until a person approves its definition. */
 export type WithholdReason =

@@ -5,9 +5,16 @@
  */
 
 import type { PermissionRules, ServerTrust } from '../config/types.js';
-import { type Approver, ruleDenialMessage, type ToolApprovalAnswer, USER_DENIED_MESSAGE } from './approver.js';
+import {
+  type Approver,
+  ruleDenialMessage,
+  type ToolApprovalAnswer,
+  type ToolApprovalRequest,
+  USER_DENIED_MESSAGE,
+} from './approver.js';
 import { decideToolCall, type PolicyDecision, type PolicySource } from './decide-tool-call.js';
 import type { HiddenContentFlag } from './hidden-content.js';
+import type { RunApprovals } from './run-approvals.js';
 import type { PinnableTool } from './tool-definition.js';
 import { findHiddenContentInTool } from './tool-hidden-content.js';
 import type { RememberedApprovals } from './trust-store.js';
@@ -38,11 +45,13 @@ export interface AuthorizeToolCallOptions {
   initiator?: 'model' | 'user';
   /** For flagging a description that names other servers' tools (see `crossReferenceNames`). */
   otherServerToolNames?: readonly string[];
+  /** Where "for this run" answers live; without it those answers allow this call only. */
+  runApprovals?: RunApprovals;
   signal?: AbortSignal;
 }
 
 /** Who made the final call: the policy's source, the approver, or the user acting directly. */
-export type DecidedBy = PolicySource | 'approver' | 'direct-call';
+export type DecidedBy = PolicySource | 'approver' | 'direct-call' | 'run-approval';
 
 export interface Authorization {
   allowed: boolean;
@@ -113,6 +122,30 @@ export async function authorizeToolCall(options: AuthorizeToolCallOptions): Prom
     hiddenContent,
     canAlwaysAllow: decision.source !== 'rule',
   };
+  const runApprovals = options.runApprovals;
+  // Where a rule asks, only the rule's own answer counts, as for "always allow".
+  if (runApprovals === undefined || !request.canAlwaysAllow) return ask(options, request, base);
+  return runApprovals.exclusive(async () => {
+    // Checked once this question's turn has come: an answer given while it waited may already cover it.
+    const scope = runApprovals.covering(call.serverName, call.originalToolName);
+    if (scope === undefined) return ask(options, request, base);
+    const what = scope === 'server' ? `every tool of server ${call.serverName}` : call.toolName;
+    return {
+      ...base,
+      allowed: true,
+      decidedBy: 'run-approval' as const,
+      reason: `You allowed ${what} for this run. Asked before because: ${decision.reason}`,
+    };
+  });
+}
+
+async function ask(
+  options: AuthorizeToolCallOptions,
+  request: ToolApprovalRequest,
+  base: Pick<Authorization, 'decision' | 'trust' | 'warnings' | 'hiddenContent'>,
+): Promise<Authorization> {
+  const { call, approver, remembered } = options;
+  const decision = base.decision;
   const answer = await approver.approveToolCall(request, options.signal);
   const approval = { ...base, decidedBy: 'approver' as const, approver: approver.kind, answer };
   if (answer === 'deny') {
@@ -126,7 +159,18 @@ export async function authorizeToolCall(options: AuthorizeToolCallOptions): Prom
   if (answer === 'allow-always' && request.canAlwaysAllow) {
     remembered?.setAlwaysAllowed(call.serverName, call.originalToolName, true);
   }
-  const how = answer === 'allow-always' ? 'Always allowed' : 'Allowed';
+  if (request.canAlwaysAllow && answer === 'allow-tool-for-run') {
+    options.runApprovals?.allowTool(call.serverName, call.originalToolName);
+  }
+  if (request.canAlwaysAllow && answer === 'allow-server-for-run') options.runApprovals?.allowServer(call.serverName);
+  const how =
+    answer === 'allow-always'
+      ? 'Always allowed'
+      : answer === 'allow-tool-for-run'
+        ? 'Allowed for this run (this tool)'
+        : answer === 'allow-server-for-run'
+          ? `Allowed for this run (every tool of server ${call.serverName})`
+          : 'Allowed';
   return {
     ...approval,
     allowed: true,

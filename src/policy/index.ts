@@ -51,6 +51,7 @@ export {
   type TrustChange,
 } from './review-server-tools.js';
 export { allowRuleNames, restrictRuleNames, type ToolRuleNames } from './rule-names.js';
+export { type RunApprovalScope, RunApprovals } from './run-approvals.js';
 export { describeServerTarget, type ServerIdentity, serverIdentity } from './server-identity.js';
 export { createTerminalApprover, type TerminalApprover, type TerminalApproverOptions } from './terminal-approver.js';
 export {

@@ -69,13 +69,25 @@ export function createTerminalApprover(options: TerminalApproverOptions): Termin
   return {
     kind: 'terminal',
     approveToolCall(request: ToolApprovalRequest, signal?: AbortSignal): Promise<ToolApprovalAnswer> {
+      // Where an ask rule decided, only "once" and "deny" are offered: the rule asks every time by design.
+      const lasting = request.canAlwaysAllow;
       const choices: Array<Choice<ToolApprovalAnswer>> = [
         { keys: ['o', 'once', 'y', 'yes'], answer: 'allow-once' },
-        ...(request.canAlwaysAllow ? [{ keys: ['a', 'always'], answer: 'allow-always' as const }] : []),
+        ...(lasting
+          ? [
+              { keys: ['t', 'tool'], answer: 'allow-tool-for-run' as const },
+              { keys: ['s', 'server'], answer: 'allow-server-for-run' as const },
+              { keys: ['a', 'always'], answer: 'allow-always' as const },
+            ]
+          : []),
         { keys: ['d', 'deny', 'n', 'no'], answer: 'deny' },
       ];
-      const always = request.canAlwaysAllow ? `  [a] always allow ${showRaw(request.toolName)}` : '';
-      const prompt = `[o] allow once${always}  [d] deny\nYour choice (${choices.map((choice) => choice.keys[0]).join('/')}): `;
+      const tool = showRaw(request.toolName);
+      const offers = lasting
+        ? `  [t] allow ${tool} for this run  [s] allow every tool of ${showRaw(request.serverName)} for this run\n` +
+          `[a] always allow ${tool}`
+        : '';
+      const prompt = `[o] allow once${offers}  [d] deny\nYour choice (${choices.map((choice) => choice.keys[0]).join('/')}): `;
       return ask(formatToolCallApproval(request), prompt, choices, 'deny', signal);
     },
     approveToolDefinition(request: DefinitionApprovalRequest, signal?: AbortSignal): Promise<DefinitionApprovalAnswer> {

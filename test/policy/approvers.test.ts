@@ -66,7 +66,10 @@ describe('terminal approver', () => {
       expect(view).toContain(
         '    {\n      "path": "/tmp/notes.txt",\n      "content": "hello\\nworld",\n      "mode": 420\n    }',
       );
-      expect(view).toContain('[o] allow once  [a] always allow fs__write_file  [d] deny');
+      expect(view).toContain(
+        '[o] allow once  [t] allow fs__write_file for this run  [s] allow every tool of fs for this run\n' +
+          '[a] always allow fs__write_file  [d] deny\nYour choice (o/t/s/a/d): ',
+      );
     } finally {
       approver.close();
     }
@@ -78,7 +81,7 @@ describe('terminal approver', () => {
       const first = approver.approveToolCall(callRequest());
       await waitFor(printed, 'Your choice');
       input.write('maybe\n');
-      await waitFor(printed, 'Please answer o, a, d');
+      await waitFor(printed, 'Please answer o, t, s, a, d');
       input.write('always\n');
       expect(await first).toBe('allow-always');
 
