@@ -1,7 +1,9 @@
 /** Shared by the commands: the options every command takes, and a host opened from them. */
 import { type Command, InvalidArgumentError } from 'commander';
+import { loadConfig } from '../config/load-config.js';
 import { createHost, type Host, type HostOptions } from '../host/create-host.js';
 import { chooseApprover } from './choose-approver.js';
+import { onlyServers } from './choose-servers.js';
 import { writeError } from './output.js';
 
 export interface CommonOptions {
@@ -13,6 +15,17 @@ export interface CommonOptions {
   yes?: boolean;
   /** `--root DIR`, repeatable: the folders offered to servers as roots (over the config's `roots`). */
   root?: string[];
+  /** `--server NAME`, repeatable: start only these servers. */
+  server?: string[];
+}
+
+/** `--server NAME` for the commands that list what servers offer: only those servers are started. */
+export function addServerFilterOption(command: Command): Command {
+  return command.option(
+    '--server <name>',
+    'only this server: the others are not started (repeatable)',
+    (value: string, previous: string[] = []) => [...previous, value],
+  );
 }
 
 export function addCommonOptions(command: Command): Command {
@@ -39,8 +52,13 @@ export function parsePositiveInteger(value: string): number {
 }
 
 export async function openHost(options: CommonOptions, extra: Partial<HostOptions> = {}): Promise<Host> {
+  // With --server, the config is read here so only the named servers reach the host (and are started).
+  const config =
+    options.server === undefined
+      ? options.config
+      : onlyServers(await loadConfig({ configPath: options.config }), options.server);
   const host = await createHost({
-    config: options.config,
+    config,
     model: options.model,
     baseUrl: options.baseUrl,
     toolTimeoutMs: options.timeout,

@@ -5,7 +5,7 @@ import { Command } from 'commander';
 import { parsePromptReference } from '../../client-features/server-prompts.js';
 import { base64DecodedSize, formatByteSize } from '../../content/describe-content.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
-import { addCommonOptions, type CommonOptions, openHost } from '../open-host.js';
+import { addCommonOptions, addServerFilterOption, type CommonOptions, openHost } from '../open-host.js';
 import { writeJson, writeLine } from '../output.js';
 import { summaryLine } from '../summary-line.js';
 
@@ -54,7 +54,7 @@ export function createPromptsCommand(): Command {
   const list = new Command('list')
     .description('list every prompt as server:NAME with its arguments')
     .option('--json', 'print JSON');
-  addCommonOptions(list);
+  addServerFilterOption(addCommonOptions(list));
   list.action(async (options: CommonOptions & { json?: boolean }) => {
     const host = await openHost(options);
     try {

@@ -7,7 +7,7 @@ import { blobAsText, describeServerResources } from '../../client-features/serve
 import { base64DecodedSize, formatByteSize } from '../../content/describe-content.js';
 import type { Host } from '../../host/create-host.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
-import { addCommonOptions, type CommonOptions, openHost } from '../open-host.js';
+import { addCommonOptions, addServerFilterOption, type CommonOptions, openHost } from '../open-host.js';
 import { writeJson, writeLine, writeOut } from '../output.js';
 
 /** Whether `uri` could come from `template` (RFC 6570 variables as wildcards). */
@@ -60,7 +60,7 @@ export function createResourcesCommand(): Command {
   const list = new Command('list')
     .description('list every resource and URI template, by server')
     .option('--json', 'print JSON');
-  addCommonOptions(list);
+  addServerFilterOption(addCommonOptions(list));
   list.action(async (options: CommonOptions & { json?: boolean }) => {
     const host = await openHost(options);
     try {
@@ -84,8 +84,9 @@ export function createResourcesCommand(): Command {
     .option('-s, --server <name>', 'the server to read it from (default: the one that lists it)')
     .option('--json', 'print the result as JSON (binary contents as base64)');
   addCommonOptions(read);
-  read.action(async (uri: string, options: CommonOptions & { json?: boolean; server?: string }) => {
-    const host = await openHost(options);
+  read.action(async (uri: string, options: Omit<CommonOptions, 'server'> & { json?: boolean; server?: string }) => {
+    // The server named is the only one needed.
+    const host = await openHost({ ...options, server: options.server === undefined ? undefined : [options.server] });
     try {
       const server = await serverFor(host, uri, options.server);
       const result = await host.resources.read(server, uri);

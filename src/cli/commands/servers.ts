@@ -2,14 +2,14 @@
 import { Command } from 'commander';
 import { EXIT_OK, EXIT_RUN_FAILED } from '../exit-codes.js';
 import { withInterruptibleHost } from '../interrupt.js';
-import { addCommonOptions, type CommonOptions, openHost } from '../open-host.js';
+import { addCommonOptions, addServerFilterOption, type CommonOptions, openHost } from '../open-host.js';
 import { writeJson, writeLine } from '../output.js';
 
 export function createServersCommand(): Command {
   const command = new Command('servers')
     .description("connect to every server and show each one's state")
     .option('--json', 'print JSON');
-  addCommonOptions(command);
+  addServerFilterOption(addCommonOptions(command));
   return command.action(async (options: CommonOptions & { json?: boolean }) => {
     await withInterruptibleHost(
       (signal) => openHost(options, { signal }),

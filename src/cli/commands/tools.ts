@@ -3,12 +3,14 @@
  * request, estimated offline), and calling one tool directly (no model needed).
  */
 import { Command } from 'commander';
+import { loadConfig } from '../../config/load-config.js';
 import type { Host } from '../../host/create-host.js';
 import { chooseModel, ModelChoiceError, type ProviderId, parseModelSpec } from '../../host/model-choice.js';
 import type { SchemaTarget } from '../../providers/schema/index.js';
+import { serversForToolName } from '../choose-servers.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
 import { withInterruptibleHost } from '../interrupt.js';
-import { addCommonOptions, type CommonOptions, openHost } from '../open-host.js';
+import { addCommonOptions, addServerFilterOption, type CommonOptions, openHost } from '../open-host.js';
 import { writeError, writeJson, writeLine } from '../output.js';
 import { parseKeyValues } from '../parse-key-values.js';
 import { summaryLine } from '../summary-line.js';
@@ -23,7 +25,7 @@ export function createToolsCommand(): Command {
       '--tokens',
       "estimate (offline) the tokens each tool definition costs on every request, per tool and per server, in the chosen model's tool format",
     );
-  addCommonOptions(list);
+  addServerFilterOption(addCommonOptions(list));
   list.action(async (options: CommonOptions & { json?: boolean; tokens?: boolean }) => {
     await withInterruptibleHost(
       (signal) => openHost(options, { signal }),
@@ -62,7 +64,7 @@ export function createToolsCommand(): Command {
   addCommonOptions(call);
   call.action(async (name: string, pairs: string[], options: CommonOptions & { args?: string; json?: boolean }) => {
     await withInterruptibleHost(
-      (signal) => openHost(options, { signal }),
+      (signal) => openHostForTool(name, options, signal),
       async (host, signal) => {
         const entry = host.catalog().resolve(name);
         if (!entry) {
@@ -107,6 +109,22 @@ export function createToolsCommand(): Command {
   });
 
   return tools.addCommand(list).addCommand(call);
+}
+
+/**
+ * A host with only the server the tool's name points at, when that is fewer than all; every server when the name
+ * points at none or the tool is not there (a hashed or mistyped name), so suggestions cover the whole catalog.
+ */
+async function openHostForTool(name: string, options: CommonOptions, signal: AbortSignal): Promise<Host> {
+  const config = await loadConfig({ configPath: options.config });
+  const owners = serversForToolName(config, name);
+  const enabled = config.servers.filter((server) => !server.disabled).length;
+  if (owners.length > 0 && owners.length < enabled) {
+    const host = await openHost({ ...options, server: owners }, { signal });
+    if (host.catalog().resolve(name) !== undefined || signal.aborted) return host;
+    await host.close();
+  }
+  return openHost(options, { signal });
 }
 
 /** The provider's tool format the estimate is for. */

@@ -1,0 +1,34 @@
+/**
+ * Which configured servers a command starts: the ones `--server NAME` names, or for `tools call` the one whose
+ * name the tool's name begins with. Starting eight servers to call one tool takes seconds; the rest are left alone.
+ */
+import { closeNames } from '../catalog/close-names.js';
+import { sanitiseServerName, TOOL_NAME_SEPARATOR } from '../catalog/tool-naming.js';
+import type { HostConfig } from '../config/types.js';
+import { CliError, EXIT_USAGE } from './exit-codes.js';
+
+/** `config` with only the named servers; an unknown name is a usage error with the names that exist. */
+export function onlyServers(config: HostConfig, names: readonly string[]): HostConfig {
+  const known = config.servers.map((server) => server.name);
+  for (const name of names) {
+    if (known.includes(name)) continue;
+    const close = closeNames(name, known, 3);
+    const where = config.file === undefined ? 'the config' : config.file;
+    throw new CliError(
+      `no server "${name}" in ${where}${close.length ? ` (did you mean ${close.join(', ')}?)` : known.length ? ` (it has ${known.join(', ')})` : ''}`,
+      EXIT_USAGE,
+    );
+  }
+  return { ...config, servers: config.servers.filter((server) => names.includes(server.name)) };
+}
+
+/**
+ * The enabled servers a namespaced tool name can belong to (`server__tool`, the server part sanitised as the
+ * catalog does). Usually one; empty when no prefix matches.
+ */
+export function serversForToolName(config: HostConfig, toolName: string): string[] {
+  return config.servers
+    .filter((server) => !server.disabled)
+    .filter((server) => toolName.startsWith(`${sanitiseServerName(server.name)}${TOOL_NAME_SEPARATOR}`))
+    .map((server) => server.name);
+}

@@ -1,0 +1,72 @@
+/**
+ * Starting only the servers a command needs: `tools call` starts the server its tool belongs to, and `--server NAME`
+ * limits `tools list`, `servers`, `resources list` and `prompts list` to the named servers.
+ */
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot, runCli, temporaryDirectory } from '../helpers/project.js';
+
+const flexibleServer = join(repoRoot, 'test', 'fixtures', 'host', 'flexible-server.mjs');
+
+/** A config with the flexible server and a second server that leaves a marker file when it is started. */
+async function twoServers(): Promise<{ file: string; marker: string }> {
+  const directory = await temporaryDirectory();
+  const marker = join(directory, 'other-started');
+  const file = join(directory, 'mcp-host.json');
+  const leaveMarker = `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'started')`;
+  await writeFile(
+    file,
+    JSON.stringify({
+      mcpServers: {
+        flex: { command: process.execPath, args: [flexibleServer] },
+        other: { command: process.execPath, args: ['-e', leaveMarker] },
+      },
+    }),
+  );
+  return { file, marker };
+}
+
+describe('starting only the servers a command needs', { timeout: 120_000 }, () => {
+  it('tools call starts only the server of the tool', async () => {
+    const { file, marker } = await twoServers();
+    const result = await runCli(['tools', 'call', 'flex__pid', '--config', file]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(Number(result.stdout.trim())).toBeGreaterThan(0);
+    expect(existsSync(marker)).toBe(false);
+    expect(result.stderr).not.toContain('"other"');
+  });
+
+  it('tools list --server NAME lists and starts only that server', async () => {
+    const { file, marker } = await twoServers();
+    const result = await runCli(['tools', 'list', '--server', 'flex', '--config', file]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('flex__pid');
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('servers, resources list and prompts list take --server too', async () => {
+    const { file, marker } = await twoServers();
+    const servers = await runCli(['servers', '--json', '--server', 'flex', '--config', file]);
+    expect(servers.code, servers.stderr).toBe(0);
+    expect((JSON.parse(servers.stdout) as Array<{ name: string }>).map((server) => server.name)).toEqual(['flex']);
+    for (const command of [
+      ['resources', 'list'],
+      ['prompts', 'list'],
+    ]) {
+      const result = await runCli([...command, '--server', 'flex', '--config', file]);
+      expect(result.stderr).not.toContain('"other"');
+    }
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('exits 2 naming an unknown --server', async () => {
+    const { file, marker } = await twoServers();
+    const result = await runCli(['tools', 'list', '--server', 'flx', '--config', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('mcp-host: no server "flx"');
+    expect(result.stderr).toContain('flex');
+    expect(existsSync(marker)).toBe(false);
+  });
+});
