@@ -40,7 +40,7 @@ export interface ToolCallRecord extends AuditRecordBase {
   decision: 'allow' | 'deny';
   /** What the policy said before anyone was asked. */
   policy: 'allow' | 'ask' | 'deny';
-  /** `rule`, `annotation`, `trust`, `default`, `remembered`, `approver`, `run-approval` or `direct-call`. */
+  /** `rule`, `annotation`, `trust`, `default`, `remembered`, `skill`, `approver`, `run-approval` or `direct-call`. */
   decidedBy: string;
   /**
    * The trust the call was decided under: its server's (`trusted` or `untrusted`), or `trusted` for the host's own

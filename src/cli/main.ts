@@ -6,6 +6,8 @@ import { applyCommandConventions } from './command-conventions.js';
 import { createAddCommand, createRemoveCommand } from './commands/add-remove.js';
 import { createAuditCommand } from './commands/audit.js';
 import { createConnectCommand } from './commands/connect.js';
+import { createContextCommand } from './commands/context.js';
+import { createMemoryCommand } from './commands/memory.js';
 import { createMockLlmCommand } from './commands/mock-llm.js';
 import { createPromptsCommand } from './commands/prompts.js';
 import { createResourcesCommand } from './commands/resources.js';
@@ -42,6 +44,8 @@ export function createProgram(): Command {
     createConnectCommand(),
     createAddCommand(),
     createRemoveCommand(),
+    createContextCommand(),
+    createMemoryCommand(),
   ]) {
     program.addCommand(command);
   }

@@ -14,13 +14,14 @@ import type { CatalogEntry, ToolCatalog } from '../catalog/tool-catalog.js';
 import { createClientFeatures } from '../client-features/client-features.js';
 import { createServerFeatureAccess } from '../client-features/server-feature-access.js';
 import { loadConfig } from '../config/load-config.js';
-import { assertNoReservedServerNames, HOST_TOOL_NAMESPACE } from '../config/reserved-names.js';
+import { assertNoReservedServerNames } from '../config/reserved-names.js';
 import type { HostConfig } from '../config/types.js';
 import type { ServerConnection, ServerStatus } from '../connections/server-connection.js';
 import { budgetToolResult } from '../content/budget-tool-results.js';
 import { handleReadStoredResult, readStoredResultTool } from '../content/read-stored-result-tool.js';
 import { createToolCallExecutor, type HostToolHandler } from '../loop/execute-tool-call.js';
 import { type RunResult, runAgent } from '../loop/run-agent.js';
+import type { ToolCallContext } from '../loop/tool-call-types.js';
 import { createHeadlessApprover } from '../policy/headless-approver.js';
 import { checkRules } from '../policy/permission-rules.js';
 import { RunApprovals } from '../policy/run-approvals.js';
@@ -39,7 +40,9 @@ import { callSettings } from './call-settings.js';
 import { connectServers } from './connect-servers.js';
 import { createProvider } from './create-provider.js';
 import { eventStream } from './event-stream.js';
+import { openHostSkills } from './host-skills.js';
 import { openHostState } from './host-state.js';
+import { HOST_TOOLS_SERVER } from './host-tools-server.js';
 import type { Host, HostOptions, RunOptions } from './host-types.js';
 import { LiveCatalog } from './live-catalog.js';
 import { chooseModel } from './model-choice.js';
@@ -47,10 +50,8 @@ import { createAuthorization } from './remote-authorization.js';
 import { createToolReview } from './review-tools.js';
 import { serverExitFields } from './server-exit-fields.js';
 
+export { HOST_TOOLS_SERVER } from './host-tools-server.js';
 export type { Host, HostOptions, RunOptions } from './host-types.js';
-
-/** Name under which the host's own tools appear in the catalog (they have no MCP server); no server may take it. */
-export const HOST_TOOLS_SERVER = HOST_TOOL_NAMESPACE;
 
 export async function createHost(options: HostOptions = {}): Promise<Host> {
   const env = options.env ?? process.env;
@@ -67,6 +68,17 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const runId = createRunId();
   const audit: AuditRecorder = createAuditRecorder({ sink: state.audit, runId });
   const approver = options.approver ?? createHeadlessApprover();
+  const skills = openHostSkills({
+    config,
+    cwd,
+    env,
+    stateDir: state.stateDir,
+    ...(options.system === undefined ? {} : { system: options.system }),
+    ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    onDiagnostic: diagnostic,
+    audit: () => audit,
+  });
+  await skills.recordReview();
 
   let live: LiveCatalog | undefined;
   let hostModel: (() => Promise<LlmProvider>) | undefined;
@@ -152,6 +164,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   };
   const hostTools = new Map<string, HostToolHandler>([
     [readStoredResultTool.name, (args) => handleReadStoredResult(state.results, args)],
+    ...skills.handlers,
   ]);
   // `mcp-host__<server>__list_resources` / `…__read_resource` for every server that offers resources.
   const resourceTools = features.resourceTools({ connections: () => connections.values() });
@@ -178,7 +191,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       onNotice: diagnostic,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     }),
-    extraEntries: () => [...(storedAnything ? [hostToolEntry] : []), ...resourceToolEntries()],
+    extraEntries: () => [...(storedAnything ? [hostToolEntry] : []), ...skills.entries, ...resourceToolEntries()],
     onDiagnostic: diagnostic,
   });
   await live.seed(connected.tools).catch(abandon);
@@ -209,6 +222,13 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   });
   const shapeResult = createShapeResult(duties('model'));
   const argumentValidator = createArgumentValidator();
+  // An active skill's allowed-tools narrow the model's calls before the policy is asked; the user's own are theirs.
+  const authoriseFor = (initiator: CallDutiesOptions['initiator']) => {
+    const policy = createAuthorise(duties(initiator), () => audit);
+    return async (entry: CatalogEntry, args: Record<string, unknown>, context: ToolCallContext) =>
+      (initiator === 'model' ? await skills.narrow(entry, args, context, hostTools.has(entry.name)) : undefined) ??
+      policy(entry, args, context);
+  };
   const makeExecutor = (initiator: CallDutiesOptions['initiator']) =>
     createToolCallExecutor({
       catalog: catalogNow,
@@ -233,7 +253,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
         return check.message;
       },
       confirmCurrent: (entry, signal) => live!.confirmCurrent(entry, signal),
-      authorise: createAuthorise(duties(initiator), () => audit),
+      authorise: authoriseFor(initiator),
       shapeResult: (raw, entry, context) => {
         const shaped = shapeResult(raw, entry, context);
         if (shaped.cut && !storedAnything) {
@@ -289,20 +309,23 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       ...opening,
       ...(userParts.length > 0 ? [{ role: 'user' as const, content: userParts }] : []),
     ];
+    const thisRun = `${runId}-${runCount}`;
+    // Composed once per run: every turn of it sends the same bytes, so provider prompt caches hold.
+    const system = skills.systemPrompt().text;
     return runAgent({
-      runId: `${runId}-${runCount}`,
+      runId: thisRun,
       provider: model,
       // The catalog is swapped only here, when a turn begins.
       tools: async () => toDefinitions(await live!.beginTurn()),
       executeToolCall: executeForModel,
       messages,
-      system: options.system,
+      ...(system === undefined ? {} : { system }),
       maxTurns: options.maxTurns ?? config.maxTurns,
       maxParallelCalls: options.maxParallelCalls ?? config.maxParallelCalls,
       stream: options.stream ?? true,
       signal: runOptions.signal,
       emit: runOptions.onEvent ?? (() => undefined),
-    });
+    }).finally(() => skills.active.end(thisRun));
   };
 
   let closed = false;
@@ -314,6 +337,13 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     servers: () => config.servers.map((server) => connections.get(server.name)?.status() ?? notStartedStatus(server)),
     failures: () => connected.failures,
     toolDefinitions: () => toDefinitions(catalogNow()),
+    systemPrompt: () => skills.systemPrompt(),
+    skills: () => ({
+      offered: skills.review.offered,
+      withheld: skills.review.withheld,
+      problems: skills.discovered.problems,
+    }),
+    projectFolder: skills.projectFolder,
     connection: (server) => connections.get(server),
     provider,
     run,

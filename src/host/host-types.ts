@@ -15,6 +15,9 @@ import type { ExecutedToolCall } from '../loop/tool-call-types.js';
 import type { Approver } from '../policy/approver.js';
 import type { TrustStore } from '../policy/trust-store.js';
 import type { LlmProvider, Message, ToolDefinition, UserPart } from '../providers/types.js';
+import type { ComposedSystemPrompt } from '../skills/compose-system-prompt.js';
+import type { Skill, SkillProblem } from '../skills/discover-skills.js';
+import type { WithheldSkill } from '../skills/review-skills.js';
 
 export interface HostOptions {
   /**
@@ -31,7 +34,10 @@ export interface HostOptions {
   provider?: LlmProvider;
   baseUrl?: string;
   env?: Record<string, string | undefined>;
+  /** The caller's own system text; project instructions, memory and the skills listing follow it. */
   system?: string;
+  /** False: leave out AGENTS.md / CLAUDE.md and the project memory for this host (`--no-instructions`). Default true. */
+  instructions?: boolean;
   /** Default: the config's `maxTurns`, else 20 (DEFAULT_MAX_TURNS). */
   maxTurns?: number;
   /** Default: the config's `maxParallelCalls`, else 8 (DEFAULT_MAX_PARALLEL_CALLS). */
@@ -106,6 +112,12 @@ export interface Host {
   servers(): ServerStatus[];
   failures(): ReadonlyArray<{ server: string; message: string }>;
   toolDefinitions(): ToolDefinition[];
+  /** The system prompt a run would send now, part by part with token costs (instructions are read again). */
+  systemPrompt(): ComposedSystemPrompt;
+  /** The skills offered to the model, those withheld (and why), and those that could not be read. */
+  skills(): { offered: Skill[]; withheld: WithheldSkill[]; problems: SkillProblem[] };
+  /** The config's folder (the working folder without a config): where `.mcp-host/memory.md` lives. */
+  readonly projectFolder: string;
   connection(server: string): ServerConnection | undefined;
   /** The model, created on first use (listing tools needs none). */
   provider(): Promise<LlmProvider>;

@@ -36,7 +36,10 @@ export interface ShapedResult {
 }
 
 /** A tool the host itself provides (e.g. reading a stored result); it has no MCP server. */
-export type HostToolHandler = (args: Record<string, unknown>) => Promise<ShapedResult> | ShapedResult;
+export type HostToolHandler = (
+  args: Record<string, unknown>,
+  context: ToolCallContext,
+) => Promise<ShapedResult> | ShapedResult;
 
 export interface CallRecord {
   shaped: ShapedResult;
@@ -164,7 +167,7 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
 
     if (hostTool) {
       try {
-        const shaped = await hostTool(args);
+        const shaped = await hostTool(args, context);
         return done(shaped.isError ? 'error' : 'ok', shaped, { entry, arguments: args, authorisation });
       } catch (error) {
         return done('error', errorText(error instanceof Error ? error.message : String(error)), {

@@ -16,7 +16,8 @@ import { findMatchingRule } from './permission-rules.js';
 import { effectiveAnnotations, isSafeToRetry, type ToolAnnotations } from './tool-annotations.js';
 
 export type PolicyAction = 'allow' | 'ask' | 'deny';
-export type PolicySource = 'rule' | 'annotation' | 'trust' | 'default' | 'remembered';
+/** `skill`: an active skill's `allowed-tools` do not name the tool (see the skills layer). */
+export type PolicySource = 'rule' | 'annotation' | 'trust' | 'default' | 'remembered' | 'skill';
 
 export interface PolicyDecision {
   action: PolicyAction;

@@ -20,7 +20,14 @@ export interface TrustChange {
   serverName: string;
   /** The server's own tool name; absent for a change to the server itself. */
   toolName?: string;
-  change: 'server-approved' | 'tool-approved' | 'tool-withheld' | 'server-withheld';
+  /** `skill-*`: a skill's pin (`serverName` is then `skill:NAME`). */
+  change:
+    | 'server-approved'
+    | 'tool-approved'
+    | 'tool-withheld'
+    | 'server-withheld'
+    | 'skill-approved'
+    | 'skill-withheld';
   /** `first-sight`, `trusted-server`, or the approver's kind (`terminal`, `headless` …). */
   by: string;
   detail: string;

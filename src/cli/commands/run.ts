@@ -23,6 +23,8 @@ interface RunCommandOptions extends CommonOptions {
   prompt?: string[];
   allowSampling?: boolean;
   verbose?: boolean;
+  /** `--no-instructions` makes this false. */
+  instructions: boolean;
 }
 
 export function createRunCommand(): Command {
@@ -39,7 +41,11 @@ export function createRunCommand(): Command {
       'start from a server prompt: server:NAME key=value … (its messages open the run)',
     )
     .option('--allow-sampling', 'with no terminal to ask: let servers use the model (sampling) without asking')
-    .option('--verbose', "show servers' log messages on stderr (they are always kept in a per-server log file)");
+    .option('--verbose', "show servers' log messages on stderr (they are always kept in a per-server log file)")
+    .option(
+      '--no-instructions',
+      'leave AGENTS.md, CLAUDE.md and the project memory out of the system prompt for this run',
+    );
   addCommonOptions(command);
   return command.action(async (prompt: string | undefined, options: RunCommandOptions) => {
     if (prompt === undefined && options.prompt === undefined) {
@@ -74,6 +80,7 @@ async function runCommand(prompt: string, options: RunCommandOptions): Promise<n
       signal: interruption.signal,
       maxTurns: options.maxTurns,
       stream: options.stream,
+      instructions: options.instructions,
       clientRequestApprover: terminal.clientRequestApprover,
       // One reader of the terminal for every question, so no typed answer reaches the wrong one.
       approver: chooseApprover(options, terminal.prompter),

@@ -20,6 +20,7 @@ import { buildTrustReport, formatTrustReport } from '../../policy/trust-report.j
 import { TrustStore } from '../../policy/trust-store.js';
 import { escapeJsonControlCodes } from '../../text/strip-control-codes.js';
 import { FAILURE_EXIT_CODE, UsageErrorCommand } from './audit.js';
+import { approveSkill, revokeSkill, SKILL_PREFIX, type SkillTrustContext } from './trust-skill.js';
 
 /** One configured server as the trust command needs it. */
 export interface TrustCommandServer {
@@ -84,18 +85,30 @@ export function createTrustCommand(dependencies: TrustCommandDependencies): Comm
     });
 
   withCommonOptions(command.command('approve'))
-    .description('approve a server (its command line or URL and every tool it lists now) or one of its tools')
-    .argument('<server>', 'server name as in the config')
+    .description(
+      'approve a server (its command line or URL and every tool it lists now), one of its tools, or skill:NAME',
+    )
+    .argument('<server>', 'server name as in the config, or skill:NAME for a skill')
     .argument('[tool]', "the tool's name on the server (or its namespaced name)")
     .action(async (server: string, tool: string | undefined, _options: TrustOptions, self: Command) => {
+      if (server.startsWith(SKILL_PREFIX)) {
+        const options = self.optsWithGlobals<TrustOptions>();
+        await approveSkill(self, server.slice(SKILL_PREFIX.length), skillContext(options, dependencies));
+        return;
+      }
       await approve(self, server, tool, self.optsWithGlobals<TrustOptions>(), dependencies);
     });
 
   withCommonOptions(command.command('revoke'))
-    .description('revoke a server (all its tools) or one tool: withheld until approved again')
-    .argument('<server>', 'server name')
+    .description('revoke a server (all its tools), one tool, or skill:NAME: withheld until approved again')
+    .argument('<server>', 'server name, or skill:NAME for a skill')
     .argument('[tool]', "the tool's name on the server (or its namespaced name)")
     .action(async (server: string, tool: string | undefined, _options: TrustOptions, self: Command) => {
+      if (server.startsWith(SKILL_PREFIX)) {
+        const options = self.optsWithGlobals<TrustOptions>();
+        await revokeSkill(self, server.slice(SKILL_PREFIX.length), skillContext(options, dependencies));
+        return;
+      }
       await revoke(self, server, tool, self.optsWithGlobals<TrustOptions>(), dependencies);
     });
   return command;
@@ -107,6 +120,22 @@ function environment(dependencies: TrustCommandDependencies) {
     stderr: dependencies.stderr ?? process.stderr,
     env: dependencies.env ?? process.env,
     cwd: dependencies.cwd ?? process.cwd(),
+  };
+}
+
+function skillContext(options: TrustOptions, dependencies: TrustCommandDependencies): SkillTrustContext {
+  return {
+    ...environment(dependencies),
+    ...(options.config === undefined ? {} : { configPath: options.config }),
+    ...(options.stateDir === undefined ? {} : { stateDir: options.stateDir }),
+    record: (stateDir, secrets, server, change, detail, fingerprint) => {
+      const audit = openTrustAudit(options, dependencies, stateDir, secrets);
+      try {
+        audit.record(server, change, detail, undefined, fingerprint);
+      } finally {
+        audit.close();
+      }
+    },
   };
 }
 

@@ -1,0 +1,93 @@
+/**
+ * `mcp-host trust approve skill:NAME` and `mcp-host trust revoke skill:NAME`: a skill's pin, set or revoked from the
+ * command line — the command every "skill withheld" message names. Approving pins the skill's files as they are
+ * now and warns about hidden content in its description first, so approving from a script is not blind.
+ */
+
+import type { Command } from 'commander';
+import { loadConfig } from '../../config/load-config.js';
+import { ensureStateDir, resolveStateDir } from '../../config/state-dir.js';
+import { describeHiddenContent } from '../../policy/hidden-content.js';
+import { discoverSkills } from '../../skills/discover-skills.js';
+import { hiddenContentInSkill } from '../../skills/review-skills.js';
+import { SkillPins } from '../../skills/skill-pins.js';
+import { skillSources } from '../../skills/skill-sources.js';
+import { FAILURE_EXIT_CODE } from './audit.js';
+
+export const SKILL_PREFIX = 'skill:';
+
+export interface SkillTrustContext {
+  configPath?: string;
+  stateDir?: string;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  /** Writes a trust-change record (server `skill:NAME`). */
+  record: (
+    stateDir: string,
+    secrets: string[],
+    server: string,
+    change: string,
+    detail: string,
+    fingerprint?: string,
+  ) => void;
+}
+
+async function open(context: SkillTrustContext) {
+  const config = await loadConfig({
+    ...(context.configPath === undefined ? {} : { configPath: context.configPath }),
+    cwd: context.cwd,
+    env: context.env,
+  });
+  const stateDir = ensureStateDir(
+    resolveStateDir({
+      ...(context.stateDir === undefined ? {} : { flag: context.stateDir }),
+      env: context.env,
+      cwd: context.cwd,
+    }),
+  );
+  const pins = SkillPins.inStateDir(stateDir, { scope: config.file ?? '' });
+  return { config, stateDir, pins };
+}
+
+export async function approveSkill(command: Command, name: string, context: SkillTrustContext): Promise<void> {
+  const { config, stateDir, pins } = await open(context);
+  const discovered = discoverSkills(skillSources(config, { cwd: context.cwd, env: context.env }));
+  const skill = discovered.skills.find((candidate) => candidate.name === name);
+  if (skill === undefined) {
+    const problem = discovered.problems.find((entry) => entry.file.endsWith(`/${name}/SKILL.md`));
+    const known = discovered.skills.map((candidate) => candidate.name).join(', ') || '(none)';
+    command.error(
+      problem === undefined
+        ? `error: no skill named "${name}"; skills found: ${known}.`
+        : `error: skill "${name}" cannot be used: ${problem.message}`,
+      problem === undefined ? {} : { exitCode: FAILURE_EXIT_CODE },
+    );
+  }
+  const status = pins.check(skill.name, skill.fingerprint);
+  for (const line of describeHiddenContent(hiddenContentInSkill(skill))) {
+    context.stderr.write(`Warning: skill ${name}: ${line}\n`);
+  }
+  if (status === 'approved') {
+    context.stdout.write(`Skill ${name} is already approved (${skill.fingerprint}).\n`);
+    return;
+  }
+  pins.approve(skill.name, skill.fingerprint, skill.folder, 'command-line');
+  context.record(
+    stateDir,
+    config.secrets,
+    `${SKILL_PREFIX}${name}`,
+    'skill-approved',
+    `Approved from the command line (was ${status}).`,
+    skill.fingerprint,
+  );
+  context.stdout.write(`Approved skill ${name} (was ${status}; ${skill.folder}).\n`);
+}
+
+export async function revokeSkill(command: Command, name: string, context: SkillTrustContext): Promise<void> {
+  const { config, stateDir, pins } = await open(context);
+  if (!pins.revoke(name)) command.error(`error: skill "${name}" has no approval to revoke.`);
+  context.record(stateDir, config.secrets, `${SKILL_PREFIX}${name}`, 'skill-revoked', 'Revoked from the command line.');
+  context.stdout.write(`Revoked skill ${name}: withheld until you approve it again.\n`);
+}

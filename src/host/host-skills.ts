@@ -1,0 +1,169 @@
+/**
+ * Skills and instructions, wired into one host: skills are discovered and reviewed against their pins when the host
+ * opens (first sight pinned, changed or flagged ones withheld and reported), the host's skill tools are offered when
+ * any skill is, the system prompt is composed at the start of each run (instructions and memory read again, so an
+ * edit or `/remember` counts from the next run on), and an active skill's `allowed-tools` narrow what may run.
+ */
+
+import path from 'node:path';
+import type { AuditRecorder } from '../audit/audit-recorder.js';
+import type { CatalogEntry } from '../catalog/tool-catalog.js';
+import type { HostConfig } from '../config/types.js';
+import { resolveUserConfigDir } from '../config/user-config-dir.js';
+import type { Authorisation, HostToolHandler } from '../loop/execute-tool-call.js';
+import type { ToolCallContext } from '../loop/tool-call-types.js';
+import type { Authorization } from '../policy/authorize-tool-call.js';
+import { ActiveSkills } from '../skills/active-skills.js';
+import { type ComposedSystemPrompt, composeSystemPrompt } from '../skills/compose-system-prompt.js';
+import { type DiscoveredSkills, discoverSkills, type Skill } from '../skills/discover-skills.js';
+import { DEFAULT_MAX_INSTRUCTION_TOKENS, loadInstructions } from '../skills/project-instructions.js';
+import { reviewSkills, type SkillReview } from '../skills/review-skills.js';
+import { SkillPins } from '../skills/skill-pins.js';
+import { skillSources } from '../skills/skill-sources.js';
+import { createSkillToolHandlers, skillToolDefinitions } from '../skills/skill-tools.js';
+import { skillsListing } from '../skills/skills-listing.js';
+import { HOST_TOOLS_SERVER } from './host-tools-server.js';
+
+export interface HostSkillsOptions {
+  config: HostConfig;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  stateDir: string;
+  /** The caller's own system text, first in the prompt. */
+  system?: string;
+  /** False: no instructions or memory (`--no-instructions`); the config's `instructions: false` does the same. */
+  instructions?: boolean;
+  onDiagnostic: (message: string) => void;
+  audit: () => AuditRecorder;
+}
+
+export interface HostSkills {
+  discovered: DiscoveredSkills;
+  review: SkillReview;
+  /** `load_skill` and `read_skill_file`, when any skill is offered. */
+  entries: CatalogEntry[];
+  handlers: ReadonlyMap<string, HostToolHandler>;
+  active: ActiveSkills;
+  /** The project folder: the config's folder, or the working folder without a config. */
+  projectFolder: string;
+  systemPrompt(): ComposedSystemPrompt;
+  /** A refusal when an active skill's `allowed-tools` do not name the tool; undefined when it may go on. */
+  narrow(
+    entry: CatalogEntry,
+    args: Record<string, unknown>,
+    context: ToolCallContext,
+    isHostTool: boolean,
+  ): Promise<Authorisation | undefined>;
+  /** Records the skill pins made and the skills withheld when the host opened. */
+  recordReview(): Promise<void>;
+}
+
+export function openHostSkills(options: HostSkillsOptions): HostSkills {
+  const { config, cwd, env } = options;
+  const projectFolder = config.file === undefined ? path.resolve(cwd) : path.dirname(config.file);
+  const userConfigDir = resolveUserConfigDir(env, cwd);
+  const discovered = discoverSkills(skillSources(config, { cwd, env }));
+  for (const problem of discovered.problems) options.onDiagnostic(`skill not used: ${problem.message}`);
+  for (const warning of discovered.warnings) options.onDiagnostic(warning);
+  const pins = SkillPins.inStateDir(options.stateDir, { scope: config.file ?? '' });
+  const review = reviewSkills(discovered.skills, pins);
+  for (const withheld of review.withheld) options.onDiagnostic(withheld.message);
+
+  const active = new ActiveSkills();
+  const offered = new Map<string, Skill>(review.offered.map((skill) => [skill.name, skill]));
+  const withheld = new Map(review.withheld.map((entry) => [entry.skill.name, entry.message]));
+  const tools = createSkillToolHandlers({ offered, withheld, active });
+  const handlers = new Map<string, HostToolHandler>();
+  const entries: CatalogEntry[] = [];
+  if (offered.size > 0) {
+    for (const definition of skillToolDefinitions) {
+      entries.push({
+        name: definition.name,
+        server: HOST_TOOLS_SERVER,
+        tool: {
+          name: definition.name,
+          description: definition.description,
+          inputSchema: definition.inputSchema as never,
+          annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+        },
+      });
+      const handle = tools[definition.name as keyof typeof tools];
+      handlers.set(definition.name, (args, context) => {
+        const result = handle(args, context.runId);
+        return { content: [{ type: 'text', text: result.text }], isError: result.isError };
+      });
+    }
+  }
+  const listing = skillsListing(review.offered);
+  const useInstructions = options.instructions !== false && config.instructions !== false;
+
+  return {
+    discovered,
+    review,
+    entries,
+    handlers,
+    active,
+    projectFolder,
+    systemPrompt() {
+      const instructions = useInstructions
+        ? loadInstructions(projectFolder, userConfigDir, config.maxInstructionTokens ?? DEFAULT_MAX_INSTRUCTION_TOKENS)
+        : { files: [], notes: [] };
+      for (const note of instructions.notes) options.onDiagnostic(note);
+      return composeSystemPrompt({
+        ...(options.system === undefined ? {} : { system: options.system }),
+        instructions: instructions.files,
+        skillsListing: listing,
+        skillCount: review.offered.length,
+      });
+    },
+    async narrow(entry, args, context, isHostTool) {
+      if (isHostTool) return undefined;
+      const check = active.check(context.runId, entry.name, entry.tool.name);
+      if (check.allowed) return undefined;
+      const reason = check.reason!;
+      const authorization: Authorization = {
+        allowed: false,
+        decision: { action: 'deny', reason, source: 'skill', warnings: [], safeToRetry: false },
+        decidedBy: 'skill',
+        reason,
+        denialMessage: reason,
+        warnings: [],
+        hiddenContent: [],
+      };
+      await options.audit().approval(
+        {
+          ...((context as { callId?: string }).callId === undefined
+            ? {}
+            : { callId: (context as { callId?: string }).callId }),
+          toolName: entry.name,
+          serverName: entry.server,
+          originalToolName: entry.tool.name,
+          arguments: args,
+          tool: entry.tool,
+        },
+        authorization,
+      );
+      return { allowed: false, message: reason, details: authorization };
+    },
+    async recordReview() {
+      for (const skill of review.pinned) {
+        await options.audit().trustChange({
+          serverName: `skill:${skill.name}`,
+          change: 'skill-approved',
+          by: 'first-sight',
+          detail: `Skill pinned on first sight (${skill.folder}).`,
+          fingerprint: skill.fingerprint,
+        });
+      }
+      for (const entry of review.withheld) {
+        await options.audit().trustChange({
+          serverName: `skill:${entry.skill.name}`,
+          change: 'skill-withheld',
+          by: 'host',
+          detail: entry.message,
+          fingerprint: entry.skill.fingerprint,
+        });
+      }
+    },
+  };
+}

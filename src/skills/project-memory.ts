@@ -1,0 +1,82 @@
+/**
+ * Episodic memory, small and explicit: facts the user asked the host to remember in this project, one Markdown list
+ * item each, in `.mcp-host/memory.md` beside the config. The user can read and edit the file; nothing else is kept.
+ * It goes into the system prompt with the project instructions (and is off with them).
+ */
+
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Relative to the project folder (the config's folder, or the working folder without a config). */
+export const MEMORY_FILE = path.join('.mcp-host', 'memory.md');
+/** One remembered fact, in characters: memory is for short facts, not documents. */
+export const MAX_MEMORY_ENTRY_CHARACTERS = 1_000;
+/** The memory file as a whole; adding beyond this is refused (forget something first). */
+export const MAX_MEMORY_FILE_BYTES = 64 * 1024;
+
+const HEADER = `# Project memory
+
+Facts to remember in this project, added with \`mcp-host memory add\` or \`/remember\` in chat. Edit freely.
+
+`;
+const ENTRY = /^[-*] (.*)$/;
+
+export function memoryFile(projectFolder: string): string {
+  return path.join(projectFolder, MEMORY_FILE);
+}
+
+/** The remembered facts, in file order (list items only; other lines of the file are the user's and stay). */
+export function readMemory(projectFolder: string): string[] {
+  return lines(projectFolder).flatMap((line) => {
+    const match = ENTRY.exec(line);
+    return match === null ? [] : [match[1]!];
+  });
+}
+
+/** Appends one fact (made one line, bounded); returns it as stored. */
+export function addMemory(projectFolder: string, text: string): string {
+  const entry = text.replace(/\s+/g, ' ').trim();
+  if (entry === '') throw new Error('nothing to remember: the text is empty');
+  if (entry.length > MAX_MEMORY_ENTRY_CHARACTERS) {
+    throw new Error(
+      `a memory entry may be at most ${MAX_MEMORY_ENTRY_CHARACTERS} characters (this one has ${entry.length})`,
+    );
+  }
+  const file = memoryFile(projectFolder);
+  const current = read(file);
+  const next = `${current === undefined ? HEADER : current.endsWith('\n') || current === '' ? current : `${current}\n`}- ${entry}\n`;
+  if (Buffer.byteLength(next) > MAX_MEMORY_FILE_BYTES) {
+    throw new Error(
+      `${file} would grow past ${MAX_MEMORY_FILE_BYTES} bytes; forget something first (mcp-host memory forget N)`,
+    );
+  }
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, next);
+  return entry;
+}
+
+/** Removes fact number `index` (1-based, as `memory list` numbers them); returns it. */
+export function forgetMemory(projectFolder: string, index: number): string {
+  const all = lines(projectFolder);
+  const positions = all.flatMap((line, position) => (ENTRY.test(line) ? [position] : []));
+  const position = positions[index - 1];
+  if (!Number.isInteger(index) || index < 1 || position === undefined) {
+    throw new Error(`no memory entry ${index}; there ${positions.length === 1 ? 'is 1' : `are ${positions.length}`}`);
+  }
+  const [removed] = all.splice(position, 1);
+  writeFileSync(memoryFile(projectFolder), all.join('\n'));
+  return ENTRY.exec(removed!)![1]!;
+}
+
+function read(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function lines(projectFolder: string): string[] {
+  return (read(memoryFile(projectFolder)) ?? '').split('\n');
+}
