@@ -5,52 +5,71 @@ import { describe, expect, it } from 'vitest';
 import { runCli, temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { PUBLISHED_SKILL_NAMES, publishedSkills, writeSkill } from './skill-fixtures.js';
 
+/** The built CLI starts slowly on a busy machine: generous bounds, behaviour asserted, never speed. */
+const SLOW = 180_000;
+
 describe('mcp-host skills', () => {
-  it('lists the published skills and the project ones, with source and status', async () => {
-    const config = await writeConfig({ mcpServers: {}, skills: [publishedSkills] });
-    writeSkill(join(dirname(config), 'skills'), { name: 'release-notes', description: 'Write release notes.' });
-    const result = await runCli(['skills', 'list', '--config', config]);
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
-    const names = result.stdout
-      .trim()
-      .split('\n')
-      .map((line) => line.split('  ')[0]);
-    expect(names).toEqual([...PUBLISHED_SKILL_NAMES, 'release-notes'].sort());
-    expect(result.stdout).toContain('release-notes  [project, new]  Write release notes.');
-    expect(result.stdout).toMatch(/test-specialist {2}\[config, new\] {2}This skill should be used when writing test/);
+  it(
+    'lists the published skills and the project ones, with source and status',
+    async () => {
+      const config = await writeConfig({ mcpServers: {}, skills: [publishedSkills] });
+      writeSkill(join(dirname(config), 'skills'), { name: 'release-notes', description: 'Write release notes.' });
+      const result = await runCli(['skills', 'list', '--config', config]);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      const names = result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split('  ')[0]);
+      expect(names).toEqual([...PUBLISHED_SKILL_NAMES, 'release-notes'].sort());
+      expect(result.stdout).toContain('release-notes  [project, new]  Write release notes.');
+      expect(result.stdout).toMatch(
+        /test-specialist {2}\[config, new\] {2}This skill should be used when writing test/,
+      );
 
-    const json = await runCli(['skills', 'list', '--config', config, '--json']);
-    const parsed = JSON.parse(json.stdout) as { skills: Array<{ name: string; folder: string; fingerprint: string }> };
-    expect(parsed.skills).toHaveLength(4);
-    expect(parsed.skills[0]!.fingerprint).toMatch(/^sha256:/);
-  });
+      const json = await runCli(['skills', 'list', '--config', config, '--json']);
+      const parsed = JSON.parse(json.stdout) as {
+        skills: Array<{ name: string; folder: string; fingerprint: string }>;
+      };
+      expect(parsed.skills).toHaveLength(4);
+      expect(parsed.skills[0]!.fingerprint).toMatch(/^sha256:/);
+    },
+    SLOW,
+  );
 
-  it('shows one skill: front matter, files and body', async () => {
-    const config = await writeConfig({ mcpServers: {}, skills: [publishedSkills] });
-    const result = await runCli(['skills', 'show', 'test-specialist', '--config', config]);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain('name: test-specialist\n');
-    expect(result.stdout).toContain('source: config (');
-    expect(result.stdout).toMatch(/ {2}scripts\/analyze_coverage\.py \(\d+ bytes\)/);
-    expect(result.stdout).toContain('status: new (pinned and offered on the next run)');
-    expect(result.stdout).toContain('---\n# Test Specialist');
-  });
+  it(
+    'shows one skill: front matter, files and body',
+    async () => {
+      const config = await writeConfig({ mcpServers: {}, skills: [publishedSkills] });
+      const result = await runCli(['skills', 'show', 'test-specialist', '--config', config]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('name: test-specialist\n');
+      expect(result.stdout).toContain('source: config (');
+      expect(result.stdout).toMatch(/ {2}scripts\/analyze_coverage\.py \(\d+ bytes\)/);
+      expect(result.stdout).toContain('status: new (pinned and offered on the next run)');
+      expect(result.stdout).toContain('---\n# Test Specialist');
+    },
+    SLOW,
+  );
 
-  it('names the file and field of a broken skill and exits 1; an unknown name is a usage error', async () => {
-    const directory = await temporaryDirectory();
-    const file = join(directory, 'skills', 'broken', 'SKILL.md');
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, '---\nname: broken\ndescription: 42\n---\nbody\n');
-    writeFileSync(join(directory, 'mcp-host.json'), '{"mcpServers": {}}');
-    const list = await runCli(['skills', 'list'], { cwd: directory });
-    expect(list.code).toBe(1);
-    expect(list.stderr).toContain(`mcp-host: ${file}: front matter field "description": expected a non-empty string`);
-    const show = await runCli(['skills', 'show', 'broken'], { cwd: directory });
-    expect(show.code).toBe(1);
-    expect(show.stderr).toContain('front matter field "description"');
-    const unknown = await runCli(['skills', 'show', 'nothing'], { cwd: directory });
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('mcp-host: no skill named "nothing"');
-  });
+  it(
+    'names the file and field of a broken skill and exits 1; an unknown name is a usage error',
+    async () => {
+      const directory = await temporaryDirectory();
+      const file = join(directory, 'skills', 'broken', 'SKILL.md');
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, '---\nname: broken\ndescription: 42\n---\nbody\n');
+      writeFileSync(join(directory, 'mcp-host.json'), '{"mcpServers": {}}');
+      const list = await runCli(['skills', 'list'], { cwd: directory });
+      expect(list.code).toBe(1);
+      expect(list.stderr).toContain(`mcp-host: ${file}: front matter field "description": expected a non-empty string`);
+      const show = await runCli(['skills', 'show', 'broken'], { cwd: directory });
+      expect(show.code).toBe(1);
+      expect(show.stderr).toContain('front matter field "description"');
+      const unknown = await runCli(['skills', 'show', 'nothing'], { cwd: directory });
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toContain('mcp-host: no skill named "nothing"');
+    },
+    SLOW,
+  );
 });
