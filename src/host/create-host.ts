@@ -371,6 +371,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       );
     },
     refreshCatalog: () => live!.beginTurn(),
+    withheldReason: (name) => live?.describeMissing(name),
     resources: access.resources,
     prompts: access.prompts,
     roots: access.roots,

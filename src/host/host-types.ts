@@ -128,6 +128,8 @@ export interface Host {
    * the call is a downstream MCP client's (the gateway): the policy applies as for the model, asking the approver.
    */
   callTool(name: string, args: Record<string, unknown>, options?: CallToolOptions): Promise<ExecutedToolCall>;
+  /** Why a tool the servers list is not in the catalog (withheld until approved, and the command that approves it). */
+  withheldReason(name: string): string | undefined;
   /** The catalog after re-reading every server whose tools changed since the last turn or refresh. */
   refreshCatalog(): Promise<ToolCatalog>;
   close(): Promise<void>;

@@ -42,12 +42,13 @@ export function createToolReview(options: ReviewToolsOptions) {
       onNotice: options.onNotice,
       onTrustChange: (change) => void options.audit().trustChange(change),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.config.file === undefined ? {} : { configFile: options.config.file }),
     });
     return {
       exposed: tools.filter((tool) => review.exposed.has(tool.name)),
       withheld: review.withheld.map((item) => ({
         name: item.toolName,
-        explanation: explainWithheld(server, item.originalToolName, item.reason),
+        explanation: explainWithheld(server, item.originalToolName, item.reason, options.config.file),
       })),
     };
   };
@@ -64,10 +65,10 @@ const WHY: Record<WithholdReason, (server: string) => string> = {
 };
 
 /** For the model (it follows "Unknown tool …"): why the tool is not offered, and what the user can do about it. */
-function explainWithheld(server: string, toolName: string, reason: WithholdReason): string {
+function explainWithheld(server: string, toolName: string, reason: WithholdReason, configFile?: string): string {
   const command =
     reason === 'server-changed' || reason === 'server-revoked'
-      ? trustApproveCommand(server)
-      : trustApproveCommand(server, toolName);
+      ? trustApproveCommand(server, undefined, configFile)
+      : trustApproveCommand(server, toolName, configFile);
   return `it is withheld until the user approves it, because ${WHY[reason](server)}. The user can approve it with \`${command}\`; until then it cannot be called.`;
 }

@@ -112,7 +112,15 @@ export interface Approver {
 }
 
 /** The shell command that approves a server or one of its tools, for messages. */
-export function trustApproveCommand(serverName: string, toolName?: string): string {
-  const words = ['mcp-host', 'trust', 'approve', serverName, ...(toolName === undefined ? [] : [toolName])];
+export function trustApproveCommand(serverName: string, toolName?: string, configFile?: string): string {
+  // Approvals are kept per config file: the command names the file so it works from any folder.
+  const words = [
+    'mcp-host',
+    'trust',
+    'approve',
+    serverName,
+    ...(toolName === undefined ? [] : [toolName]),
+    ...(configFile === undefined ? [] : ['--config', configFile]),
+  ];
   return words.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)).join(' ');
 }

@@ -35,6 +35,8 @@ export interface ToolUnderReview {
 }
 
 export interface PartitionInput {
+  /** The config file the approvals belong to, named in the approve commands suggested. */
+  configFile?: string;
   serverName: string;
   trust: ServerTrust;
   serverStatus: ServerCheck;
@@ -62,7 +64,7 @@ export function partitionTools(input: PartitionInput): ToolPartition {
   const { serverName, trust, serverStatus } = input;
   const result: ToolPartition = { exposed: [], toRecord: [], withheld: [], notices: [] };
   const withhold = (entry: ToolUnderReview, reason: WithholdReason): void => {
-    result.withheld.push({ entry, reason, message: withholdMessage(serverName, entry, reason) });
+    result.withheld.push({ entry, reason, message: withholdMessage(serverName, entry, reason, input.configFile) });
   };
 
   for (const entry of input.tools) {
@@ -99,9 +101,29 @@ export function partitionTools(input: PartitionInput): ToolPartition {
   return result;
 }
 
-function withholdMessage(serverName: string, entry: ToolUnderReview, reason: WithholdReason): string {
-  const approveTool = trustApproveCommand(serverName, entry.tool.name);
-  const approveServer = trustApproveCommand(serverName);
+/** One line for a whole server withheld (changed or revoked), instead of one per tool. */
+export function serverWithheldSummary(
+  serverName: string,
+  reason: 'server-changed' | 'server-revoked',
+  toolNames: readonly string[],
+  configFile?: string,
+): string {
+  const why =
+    reason === 'server-changed'
+      ? `Server ${serverName} now runs a different command line or URL than the one approved`
+      : `Server ${serverName} was revoked`;
+  const shown = toolNames.length > 5 ? [...toolNames.slice(0, 5), `and ${toolNames.length - 5} more`] : toolNames;
+  return `${why}; its ${toolNames.length} tool(s) (${shown.join(', ')}) are withheld until you approve it: ${trustApproveCommand(serverName, undefined, configFile)}`;
+}
+
+function withholdMessage(
+  serverName: string,
+  entry: ToolUnderReview,
+  reason: WithholdReason,
+  configFile?: string,
+): string {
+  const approveTool = trustApproveCommand(serverName, entry.tool.name, configFile);
+  const approveServer = trustApproveCommand(serverName, undefined, configFile);
   switch (reason) {
     case 'server-changed':
       return `Server ${serverName} now runs a different command line or URL than the one approved; ${entry.name} is withheld from the model until you approve the server again (${approveServer}).`;

@@ -9,7 +9,7 @@ import type { ServerConfig } from '../config/types.js';
 import type { Approver, DefinitionApprovalRequest, ServerApprovalRequest } from './approver.js';
 import { createBreather } from './cooperative-loop.js';
 import { diffToolDefinitions } from './definition-diff.js';
-import { partitionTools, type ToolUnderReview, type WithheldTool } from './partition-tools.js';
+import { partitionTools, serverWithheldSummary, type ToolUnderReview, type WithheldTool } from './partition-tools.js';
 import { describeServerTarget } from './server-identity.js';
 import { fingerprintDefinition, type PinnableTool, snapshotToolDefinition } from './tool-definition.js';
 import { findHiddenContentInTool } from './tool-hidden-content.js';
@@ -50,6 +50,8 @@ export interface ReviewServerToolsOptions {
   /** Record these in the audit log. */
   onTrustChange?: (change: TrustChange) => void;
   signal?: AbortSignal;
+  /** The config file the approvals belong to, named in the approve commands suggested. */
+  configFile?: string;
 }
 
 export interface ServerToolsReview {
@@ -104,7 +106,13 @@ export async function reviewServerTools(options: ReviewServerToolsOptions): Prom
       hiddenContent: findHiddenContentInTool(tool, options.otherServerToolNames ?? []),
     });
   }
-  const partition = partitionTools({ serverName, trust: server.trust, serverStatus: status, tools: entries });
+  const partition = partitionTools({
+    serverName,
+    trust: server.trust,
+    serverStatus: status,
+    tools: entries,
+    ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
+  });
 
   const exposed = new Set<string>();
   for (const entry of partition.exposed) exposed.add(entry.tool.name);
@@ -134,6 +142,7 @@ export async function reviewServerTools(options: ReviewServerToolsOptions): Prom
   for (const notice of partition.notices) notify(notice);
 
   const withheld: ServerToolsReview['withheld'] = [];
+  const serverWithheld: string[] = [];
   for (const item of partition.withheld) {
     const { entry } = item;
     // A server left unapproved keeps all its tools withheld: asking about each tool would not change that.
@@ -160,8 +169,20 @@ export async function reviewServerTools(options: ReviewServerToolsOptions): Prom
       reason: item.reason,
       message: item.message,
     });
-    notify(item.message);
+    // A whole server withheld is said once, below; each tool's record still carries its own message.
+    if (item.reason === 'server-changed' || item.reason === 'server-revoked') serverWithheld.push(entry.name);
+    else notify(item.message);
     record({ serverName, toolName: entry.tool.name, change: 'tool-withheld', by: approver.kind, detail: item.message });
+  }
+  if (serverWithheld.length > 0) {
+    notify(
+      serverWithheldSummary(
+        serverName,
+        status === 'revoked' ? 'server-revoked' : 'server-changed',
+        serverWithheld,
+        options.configFile,
+      ),
+    );
   }
   return { serverStatus, exposed, withheld };
 }

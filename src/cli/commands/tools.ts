@@ -67,6 +67,8 @@ export function createToolsCommand(): Command {
       (signal) => openHostForTool(name, options, signal),
       async (host, signal) => {
         const entry = host.catalog().resolve(name);
+        const withheld = entry ? undefined : host.withheldReason(name);
+        if (withheld !== undefined) throw new CliError(`${name} cannot be called: ${withheld}`, EXIT_RUN_FAILED);
         if (!entry) {
           const close = host.catalog().suggest(name);
           throw new CliError(

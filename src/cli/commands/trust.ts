@@ -72,7 +72,7 @@ export function createTrustCommand(dependencies: TrustCommandDependencies): Comm
   );
   const withCommonOptions = (sub: Command): Command =>
     sub
-      .option('--config <file>', 'the config file (default: mcp-host.json or .mcp.json here)')
+      .option('-c, --config <file>', 'the config file (default: mcp-host.json or .mcp.json here)')
       .option('--state-dir <dir>', 'the state folder (default: $MCP_HOST_STATE_DIR, else $XDG_STATE_HOME/mcp-host)')
       .option('--audit-file <path>', 'the audit log that records trust changes');
 
