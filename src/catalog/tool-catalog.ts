@@ -6,7 +6,7 @@
  * the model sees never change in the middle of a turn.
  */
 import type { Tool } from '@modelcontextprotocol/client';
-import { closeNames } from './close-names.js';
+import { closeNames } from '../text/close-names.js';
 import { assignToolNames } from './tool-naming.js';
 
 export interface CatalogEntry {

@@ -4,6 +4,7 @@ import { loadConfig } from '../config/load-config.js';
 import { createHost, type Host, type HostOptions } from '../host/create-host.js';
 import { chooseApprover } from './choose-approver.js';
 import { onlyServers } from './choose-servers.js';
+import { noServersNote } from './no-servers-note.js';
 import { writeError } from './output.js';
 
 export interface CommonOptions {
@@ -53,10 +54,12 @@ export function parsePositiveInteger(value: string): number {
 
 export async function openHost(options: CommonOptions, extra: Partial<HostOptions> = {}): Promise<Host> {
   // With --server, the config is read here so only the named servers reach the host (and are started).
+  // A command may have read the config already (run does, to check its model first).
+  const given = typeof extra.config === 'object' ? extra.config : undefined;
   const config =
     options.server === undefined
-      ? options.config
-      : onlyServers(await loadConfig({ configPath: options.config }), options.server);
+      ? (given ?? options.config)
+      : onlyServers(given ?? (await loadConfig({ configPath: options.config })), options.server);
   const host = await createHost({
     config,
     model: options.model,
@@ -66,12 +69,10 @@ export async function openHost(options: CommonOptions, extra: Partial<HostOption
     ...(options.root === undefined ? {} : { roots: options.root }),
     onDiagnostic: (message) => writeError(`mcp-host: ${message}`),
     ...extra,
+    config,
     approver: extra.approver ?? chooseApprover(options),
   });
-  if (!host.config.file && host.config.servers.length === 0) {
-    writeError(
-      `mcp-host: no config file found (looked for mcp-host.json and .mcp.json in ${process.cwd()}); no MCP servers are connected. Pass --config FILE.`,
-    );
-  }
+  const note = noServersNote(host.config);
+  if (note !== undefined) writeError(`mcp-host: ${note}`);
   return host;
 }

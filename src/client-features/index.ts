@@ -86,6 +86,7 @@ export {
   getServerPrompt,
   listServerPrompts,
   offersPrompts,
+  PromptChoiceError,
   type PromptReference,
   parsePromptReference,
   promptToMessages,

@@ -21,6 +21,11 @@ export interface PromptReference {
   name: string;
 }
 
+/** The prompt asked for does not exist, is ambiguous, or lacks a required argument: the caller can fix the request. */
+export class PromptChoiceError extends Error {
+  override readonly name = 'PromptChoiceError';
+}
+
 export function offersPrompts(connection: Pick<ServerConnection, 'sdkClient' | 'state'>): boolean {
   return connection.state === 'connected' && connection.sdkClient?.getServerCapabilities()?.prompts !== undefined;
 }
@@ -44,7 +49,21 @@ export async function getServerPrompt(
   name: string,
   args: Record<string, string> = {},
 ): Promise<GetPromptResult> {
-  if (!offersPrompts(connection)) throw new Error(`server "${connection.name}" does not offer prompts`);
+  if (!offersPrompts(connection)) throw new PromptChoiceError(`server "${connection.name}" does not offer prompts`);
+  // Checked here so an unknown prompt or a missing argument is named clearly, whatever error the server would give.
+  const { prompts } = await listServerPrompts(connection);
+  const prompt = prompts.find((candidate) => candidate.name === name);
+  if (prompt === undefined) {
+    const known = prompts.map((candidate) => candidate.name).join(', ') || 'none';
+    throw new PromptChoiceError(`server "${connection.name}" has no prompt "${name}" (its prompts: ${known})`);
+  }
+  const missing = (prompt.arguments ?? []).filter((argument) => argument.required === true && !(argument.name in args));
+  if (missing.length > 0) {
+    const names = missing.map((argument) => argument.name);
+    throw new PromptChoiceError(
+      `prompt "${connection.name}:${name}" needs the argument${names.length > 1 ? 's' : ''} ${names.join(', ')}: pass ${names.map((argument) => `${argument}=VALUE`).join(' ')}`,
+    );
+  }
   return clientOf(connection).getPrompt({ name, arguments: args });
 }
 
@@ -66,7 +85,7 @@ export async function findPromptServer(
   if (reference.server !== undefined) {
     const connection = connections.find((candidate) => candidate.name === reference.server);
     if (!connection) {
-      throw new Error(
+      throw new PromptChoiceError(
         `no connected server is named "${reference.server}" (servers: ${connections.map((c) => c.name).join(', ') || 'none'})`,
       );
     }
@@ -77,11 +96,11 @@ export async function findPromptServer(
   const only = owners[0];
   if (owners.length === 1 && only) return connections.find((connection) => connection.name === only.server)!;
   if (owners.length > 1) {
-    throw new Error(
+    throw new PromptChoiceError(
       `several servers have a prompt "${reference.name}": write it as ${owners.map((owner) => `${owner.server}:${reference.name}`).join(' or ')}`,
     );
   }
-  throw new Error(`no server has a prompt "${reference.name}"; see \`mcp-host prompts list\``);
+  throw new PromptChoiceError(`no server has a prompt "${reference.name}"; see \`mcp-host prompts list\``);
 }
 
 function userParts(content: PromptMessage['content']): UserPart[] {

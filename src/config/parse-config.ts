@@ -15,6 +15,7 @@ import { blankJsoncExtras } from './jsonc-text.js';
 import { describeValue, formatKeyPath, isPlainObject, type KeyPathSegment, valueAtPath } from './key-path.js';
 import { buildServerConfig } from './server-entry.js';
 import type { HostConfig, ServerConfig } from './types.js';
+import { unknownKeyNote } from './unknown-key.js';
 
 export interface ValidateConfigOptions {
   /** Where the config came from; relative paths resolve against its folder. Absolute, or resolved against `cwd`. */
@@ -70,7 +71,11 @@ export function validateConfig(input: unknown, options: ValidateConfigOptions = 
   const warnings: string[] = [];
   const warnUnknownKeys = (object: object, known: ReadonlySet<string>, parent: string[], why: string): void => {
     for (const key of Object.keys(object)) {
-      if (!known.has(key)) warnings.push(`${describeConfigFile(file)}: ${formatKeyPath([...parent, key])}: ${why}`);
+      if (!known.has(key)) {
+        warnings.push(
+          `${describeConfigFile(file)}: ${formatKeyPath([...parent, key])}: ${unknownKeyNote(key, known, why)}`,
+        );
+      }
     }
   };
   warnUnknownKeys(raw, TOP_LEVEL_KEYS, [], 'not a setting mcp-host uses; ignored');

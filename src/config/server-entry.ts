@@ -21,6 +21,7 @@ import { describeValue, formatKeyPath, isPlainObject, type KeyPathSegment, value
 import { buildOAuthSettings } from './oauth-settings.js';
 import { isReservedServerName, RESERVED_SERVER_NAME_EXPECTED } from './reserved-names.js';
 import { DEFAULT_TOOL_TIMEOUT_MS, DEFAULT_VERSION_NEGOTIATION, type ServerConfig } from './types.js';
+import { unknownKeyNote } from './unknown-key.js';
 
 export interface ServerEntryContext {
   file: string | undefined;
@@ -81,7 +82,8 @@ export function buildServerConfig(
     context.warnings.push(`${describeConfigFile(context.file)}: ${formatKeyPath([...basePath, key])}: ${why}`);
   };
   for (const key of Object.keys(entryObject)) {
-    if (!SERVER_ENTRY_KEYS.has(key)) warn(key, 'not a setting mcp-host uses; ignored');
+    if (!SERVER_ENTRY_KEYS.has(key))
+      warn(key, unknownKeyNote(key, SERVER_ENTRY_KEYS, 'not a setting mcp-host uses; ignored'));
   }
 
   if (entry.command !== undefined && entry.url !== undefined) {

@@ -157,13 +157,13 @@ describe('mcp-host audit', () => {
     const result = await run(['--json']);
     expect(result.exitCode).toBe(0);
     expect(result.stdout.trim().split('\n')).toHaveLength(4);
-    expect(result.stderr).toMatch(/Skipped 1 line\(s\) .* cut short by a host that stopped mid-write/);
+    expect(result.stderr).toMatch(/mcp-host: skipped 1 line\(s\) .* cut short by a host that stopped mid-write/);
   });
 
   it('exits 2 on a usage error and 0 with a note when there is no log yet', async () => {
     const missing = await run([]);
     expect(missing.exitCode).toBe(0);
-    expect(missing.stderr).toMatch(/No audit log at .*audit\.jsonl yet/);
+    expect(missing.stderr).toMatch(/mcp-host: no audit log at .*audit\.jsonl yet/);
     const badSince = await run(['--since', 'yesterday']);
     expect(badSince.exitCode).toBe(2);
     expect(badSince.stderr).toMatch(/--since expects a duration such as 30m/);

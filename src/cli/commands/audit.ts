@@ -70,7 +70,7 @@ export function createAuditCommand(dependencies: AuditCommandDependencies = {}):
   const command = new UsageErrorCommand('audit');
   command
     .description(
-      'Show the audit log: every tool call with its decision and outcome, server starts and exits, trust changes',
+      'show the audit log: every tool call with its decision and outcome, server starts and exits, trust changes',
     )
     .option('--since <when>', 'only records since a duration ago (30m, 1h, 2d) or a date (2025-01-31, ISO 8601)')
     .option('--server <name>', 'only records of this server')
@@ -129,10 +129,11 @@ async function runAudit(
       code: 'mcp-host.audit-unreadable',
     });
   }
-  if (!contents.exists) stderr.write(`No audit log at ${file} yet; it is written when the host runs tools.\n`);
+  if (!contents.exists)
+    stderr.write(`mcp-host: no audit log at ${file} yet; it is written when the host runs tools.\n`);
   if (contents.skippedLines > 0) {
     const torn = contents.tornLastLine ? ' (the last one was cut short by a host that stopped mid-write)' : '';
-    stderr.write(`Skipped ${contents.skippedLines} line(s) of ${file} that were not whole records${torn}.\n`);
+    stderr.write(`mcp-host: skipped ${contents.skippedLines} line(s) of ${file} that were not whole records${torn}.\n`);
   }
 
   const print = (record: AuditRecord): void => {

@@ -102,7 +102,9 @@ export function createPromptsCommand(): Command {
       }
       process.exitCode = EXIT_OK;
     } catch (error) {
-      throw new CliError(`getting prompt "${name}" failed: ${messageOf(error)}`, EXIT_RUN_FAILED);
+      // An unknown or ambiguous prompt, or a missing argument, is a usage error like an unknown tool.
+      const exitCode = error instanceof Error && error.name === 'PromptChoiceError' ? EXIT_USAGE : EXIT_RUN_FAILED;
+      throw new CliError(`getting prompt "${name}" failed: ${messageOf(error)}`, exitCode);
     } finally {
       await host.close();
     }

@@ -8,6 +8,7 @@ import { checkModelKey } from '../check-model-key.js';
 import { chooseApprover } from '../choose-approver.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
 import { handleInterruptions } from '../interrupt.js';
+import { noServersNote } from '../no-servers-note.js';
 import { addCommonOptions, type CommonOptions, openHost, parsePositiveInteger } from '../open-host.js';
 import { writeError, writeJson, writeOut } from '../output.js';
 import { createTracer, traceDiscovery } from '../trace-printer.js';
@@ -63,6 +64,9 @@ async function runCommand(prompt: string, options: RunCommandOptions): Promise<n
   const serverPrompt = reference !== undefined ? parsePromptArguments(reference, pairs) : undefined;
   // The model and its key are checked before any server starts: a missing key is found in a moment, not after them.
   const config = await loadConfig({ configPath: options.config });
+  const noServers = noServersNote(config);
+  // A run with no tools at all is almost always a config in the wrong place; say so instead of running without them.
+  if (noServers !== undefined) throw new CliError(noServers, EXIT_USAGE);
   checkModelKey({ model: options.model, baseUrl: options.baseUrl, config, env: process.env });
   const terminal = createTerminalClientFeatures({
     interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
@@ -164,7 +168,7 @@ async function runCommand(prompt: string, options: RunCommandOptions): Promise<n
     if (interruption.exitCode !== undefined) return interruption.exitCode;
     if (error instanceof CliError) throw error;
     const name = error instanceof Error ? error.name : '';
-    if (name === 'ModelChoiceError' || name === 'ConfigError') throw error;
+    if (name === 'ModelChoiceError' || name === 'ConfigError' || name === 'PromptChoiceError') throw error;
     throw new CliError(`the run failed: ${error instanceof Error ? error.message : String(error)}`, EXIT_RUN_FAILED);
   } finally {
     terminal.close();

@@ -68,7 +68,7 @@ interface TrustOptions {
 
 export function createTrustCommand(dependencies: TrustCommandDependencies): Command {
   const command = new UsageErrorCommand('trust').description(
-    'List servers and tools with their trust state; approve or revoke them',
+    'list servers and tools with their trust state; approve or revoke them',
   );
   const withCommonOptions = (sub: Command): Command =>
     sub

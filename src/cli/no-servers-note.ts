@@ -1,0 +1,11 @@
+/** What to tell a user whose config names no MCP server: no file was found, or the file has none. */
+import type { HostConfig } from '../config/types.js';
+
+/** Undefined when at least one server is configured. */
+export function noServersNote(config: HostConfig, cwd: string = process.cwd()): string | undefined {
+  if (config.servers.length > 0) return undefined;
+  if (config.file === undefined) {
+    return `no config file found (looked for mcp-host.json and .mcp.json in ${cwd}), so no MCP servers are connected. Pass --config FILE.`;
+  }
+  return `${config.file} configures no MCP servers (add them under "mcpServers"), so none are connected.`;
+}

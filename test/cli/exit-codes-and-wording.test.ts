@@ -1,0 +1,95 @@
+/** Exit codes agree across commands, and the wording people meet is the same everywhere. */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { packageBin } from '../client-features/helpers.js';
+import { exampleServer, runCli, temporaryDirectory, writeConfig } from '../helpers/project.js';
+
+// The CLI starts real processes on two shared cores: generous timeouts, no timing assertions.
+const TIMEOUT = { timeoutMs: 120_000 };
+
+const everything = packageBin('@modelcontextprotocol/server-everything');
+let twoServers: string;
+
+beforeAll(async () => {
+  twoServers = await writeConfig({
+    mcpServers: {
+      everything: { command: process.execPath, args: [everything, 'stdio'] },
+      again: { command: process.execPath, args: [everything, 'stdio'] },
+    },
+  });
+});
+
+describe('prompt errors are usage errors, like an unknown tool', () => {
+  it('an unknown prompt exits 2 naming it and the prompts there are', async () => {
+    const result = await runCli(['prompts', 'get', 'everything:no-such-prompt', '--config', twoServers], TIMEOUT);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toMatch(/^mcp-host: .*has no prompt "no-such-prompt" \(its prompts: .*simple-prompt/m);
+  }, 150_000);
+
+  it('an ambiguous prompt exits 2 naming both ways to write it', async () => {
+    const result = await runCli(['prompts', 'get', 'simple-prompt', '--config', twoServers], TIMEOUT);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toMatch(
+      /several servers have a prompt "simple-prompt": write it as (again|everything):simple-prompt or (again|everything):simple-prompt/,
+    );
+  }, 150_000);
+
+  it('a missing required argument exits 2 naming it', async () => {
+    const result = await runCli(['prompts', 'get', 'everything:args-prompt', '--config', twoServers], TIMEOUT);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain('needs the argument city: pass city=VALUE');
+  }, 150_000);
+});
+
+describe('configs with no servers', () => {
+  it('run with `{}` as its config exits 2 saying the file configures no servers', async () => {
+    const config = await writeConfig({});
+    const result = await runCli(
+      ['run', '--model', 'scripted:examples/scripts/five-plus-seven.json', '--config', config, 'hi'],
+      TIMEOUT,
+    );
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(`mcp-host: ${config} configures no MCP servers`);
+  }, 150_000);
+
+  it('run with no config found exits 2 saying so; servers says so in a note', async () => {
+    const directory = await temporaryDirectory();
+    const run = await runCli(['run', '--model', 'scripted:x.json', 'hi'], { ...TIMEOUT, cwd: directory });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain('mcp-host: no config file found');
+    const servers = await runCli(['servers'], { ...TIMEOUT, cwd: directory });
+    expect(servers.code, servers.stderr).toBe(0);
+    expect(servers.stderr).toContain('mcp-host: no config file found');
+  }, 150_000);
+});
+
+describe('wording', () => {
+  it('a config key typo gets "did you mean"', async () => {
+    const directory = await temporaryDirectory();
+    const config = join(directory, 'mcp-host.json');
+    await writeFile(
+      config,
+      JSON.stringify({
+        mcpServers: { calc: { command: process.execPath, args: [exampleServer('calculator')], timeotMs: 5 } },
+      }),
+    );
+    const result = await runCli(['servers', '--config', config], TIMEOUT);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      'mcpServers.calc.timeotMs: not a setting mcp-host uses; ignored (did you mean "timeoutMs"?)',
+    );
+  }, 150_000);
+
+  it('--help describes every command in one capitalisation', async () => {
+    const result = await runCli(['--help']);
+    expect(result.code).toBe(0);
+    const commands = result.stdout.split('Commands:')[1] ?? '';
+    const descriptions = commands
+      .split('\n')
+      .map((line) => /^ {2}\S.*? {2,}(\S)/.exec(line)?.[1])
+      .filter((first): first is string => first !== undefined);
+    expect(descriptions.length).toBeGreaterThan(5);
+    for (const first of descriptions) expect(first).toBe(first.toLowerCase());
+  }, 60_000);
+});
