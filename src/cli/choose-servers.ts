@@ -2,9 +2,10 @@
  * Which configured servers a command starts: the ones `--server NAME` names, or for `tools call` the one whose
  * name the tool's name begins with. Starting eight servers to call one tool takes seconds; the rest are left alone.
  */
-import { closeNames } from '../catalog/close-names.js';
+
 import { sanitiseServerName, TOOL_NAME_SEPARATOR } from '../catalog/tool-naming.js';
 import type { HostConfig } from '../config/types.js';
+import { closeNames } from '../text/close-names.js';
 import { CliError, EXIT_USAGE } from './exit-codes.js';
 
 /** `config` with only the named servers; an unknown name is a usage error with the names that exist. */

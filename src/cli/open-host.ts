@@ -61,7 +61,6 @@ export async function openHost(options: CommonOptions, extra: Partial<HostOption
       ? (given ?? options.config)
       : onlyServers(given ?? (await loadConfig({ configPath: options.config })), options.server);
   const host = await createHost({
-    config,
     model: options.model,
     baseUrl: options.baseUrl,
     toolTimeoutMs: options.timeout,
