@@ -86,7 +86,8 @@ describe('mcp-host CLI', () => {
     const config = await calculatorConfig();
     const result = await runCli(['tools', 'call', 'calculator__divide', 'a=1', 'b=0', '--config', config]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('division by zero');
+    // A failed call's text goes to stderr.
+    expect(result.stderr).toContain('division by zero');
   });
 
   it('lists tools as JSON and shows server state', async () => {

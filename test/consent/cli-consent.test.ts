@@ -132,7 +132,7 @@ describe('mcp-host tools call', () => {
 
       const read = await cli(where, ['tools', 'call', 'fs__read_file', 'path=a.txt']);
       expect(read.code).toBe(1);
-      expect(read.stdout).toContain('Denied by rule fs__read_*.');
+      expect(read.stderr).toContain('Denied by rule fs__read_*.');
       expect(read.stderr).toContain('the call ended with denied');
 
       const audit = await cli(where, ['audit', '--json', '--tool', 'fs__*']);

@@ -241,25 +241,25 @@ describe('timeout settings from the command line and the config file', () => {
   it('uses the tool override from the file over --timeout, and --timeout over the server setting', async () => {
     const setup = setUp('ignore-stdin');
     const [byTool, byFlag] = await Promise.all([
-      new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
         const cli = startCli(
           ['tools', 'call', 'wrapped__hang', '--timeout', '5000', '--config', setup.config],
           setup.directory,
         );
-        void cli.exit.then(({ code }) => resolve({ code, stdout: cli.output().stdout }));
+        void cli.exit.then(({ code }) => resolve({ code, stderr: cli.output().stderr }));
       }),
-      new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
         const cli = startCli(
           ['tools', 'call', 'wrapped__sleep', 'ms=60000', '--timeout', '400', '--config', setup.config],
           setup.directory,
         );
-        void cli.exit.then(({ code }) => resolve({ code, stdout: cli.output().stdout }));
+        void cli.exit.then(({ code }) => resolve({ code, stderr: cli.output().stderr }));
       }),
     ]);
     expect(byTool.code).toBe(1);
-    expect(byTool.stdout).toContain('timeout of 250 ms');
+    expect(byTool.stderr).toContain('timeout of 250 ms');
     expect(byFlag.code).toBe(1);
-    expect(byFlag.stdout).toContain('timeout of 400 ms');
+    expect(byFlag.stderr).toContain('timeout of 400 ms');
     await expectNothingLeft(setup);
   });
 });

@@ -13,7 +13,14 @@ import { withInterruptibleHost } from '../interrupt.js';
 import { addCommonOptions, addServerFilterOption, type CommonOptions, openHost } from '../open-host.js';
 import { writeError, writeJson, writeLine } from '../output.js';
 import { parseKeyValues } from '../parse-key-values.js';
+import { printCallResult } from '../print-call-result.js';
 import { summaryLine } from '../summary-line.js';
+
+interface CallOptions {
+  args?: string;
+  json?: boolean;
+  save?: string;
+}
 
 export function createToolsCommand(): Command {
   const tools = new Command('tools').description('list the tools of every server, or call one');
@@ -60,9 +67,10 @@ export function createToolsCommand(): Command {
     .argument('<name>', 'namespaced tool name, as `tools list` shows it')
     .argument('[pairs...]', 'arguments as key=value')
     .option('--args <json>', 'arguments as one JSON object (merged under key=value pairs)')
-    .option('--json', 'print the result as JSON');
+    .option('--json', 'print the result as JSON')
+    .option('--save <dir>', 'write images, audio and blobs of the result to files in this folder');
   addCommonOptions(call);
-  call.action(async (name: string, pairs: string[], options: CommonOptions & { args?: string; json?: boolean }) => {
+  call.action(async (name: string, pairs: string[], options: CommonOptions & CallOptions) => {
     await withInterruptibleHost(
       (signal) => openHostForTool(name, options, signal),
       async (host, signal) => {
@@ -99,10 +107,11 @@ export function createToolsCommand(): Command {
             result: executed.rawResult ?? executed.result,
           });
         } else {
-          for (const part of executed.result.content) {
-            if (part.type === 'text') writeLine(part.text);
-            else writeLine(`[image ${part.mimeType}, ${Math.round((part.data.length * 3) / 4)} bytes]`);
-          }
+          // The server's own result; the host's when the call never reached it (denied, unknown, timed out).
+          printCallResult((executed.rawResult ?? executed.result) as Parameters<typeof printCallResult>[0], {
+            isError: executed.result.isError === true,
+            ...(options.save === undefined ? {} : { saveDirectory: options.save }),
+          });
         }
         if (executed.result.isError) writeError(`mcp-host: the call ended with ${executed.outcome}`);
         process.exitCode = executed.result.isError ? EXIT_RUN_FAILED : EXIT_OK;

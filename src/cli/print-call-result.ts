@@ -1,0 +1,83 @@
+/**
+ * How `tools call` shows a result: the server's own text (not the compact JSON the model may be sent), images,
+ * audio and blobs written to files with `--save DIR` (else one line saying what they are), `structuredContent`
+ * only when the server gave no text. A failed call's text goes to stderr.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { writeError, writeLine } from './output.js';
+
+interface RawPart {
+  type?: unknown;
+  text?: unknown;
+  data?: unknown;
+  mimeType?: unknown;
+  uri?: unknown;
+  name?: unknown;
+  resource?: { uri?: unknown; text?: unknown; blob?: unknown; mimeType?: unknown };
+}
+
+interface PrintableResult {
+  content?: unknown;
+  structuredContent?: unknown;
+}
+
+const EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'image/svg+xml': 'svg',
+  'audio/wav': 'wav',
+  'audio/x-wav': 'wav',
+  'audio/mpeg': 'mp3',
+  'audio/ogg': 'ogg',
+  'application/pdf': 'pdf',
+  'application/json': 'json',
+};
+
+export interface PrintCallResultOptions {
+  /** `--save DIR`: where images, audio and blobs are written (created if missing). */
+  saveDirectory?: string;
+  /** The call failed: its text goes to stderr. */
+  isError: boolean;
+}
+
+/** Prints `result` (the server's raw result, or the host's own when the call never reached a server). */
+export function printCallResult(result: PrintableResult, options: PrintCallResultOptions): void {
+  const print = options.isError ? writeError : writeLine;
+  const parts = Array.isArray(result.content) ? (result.content as RawPart[]) : [];
+  let saved = 0;
+  const binary = (kind: string, data: unknown, mimeType: unknown): void => {
+    const type = typeof mimeType === 'string' ? mimeType : 'application/octet-stream';
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'base64') : Buffer.alloc(0);
+    if (options.saveDirectory === undefined) {
+      print(`[${kind} ${type}, ${bytes.length} bytes; --save DIR writes it to a file]`);
+      return;
+    }
+    mkdirSync(options.saveDirectory, { recursive: true });
+    saved += 1;
+    const file = resolve(join(options.saveDirectory, `${kind}-${saved}.${EXTENSIONS[type] ?? 'bin'}`));
+    writeFileSync(file, bytes);
+    print(`[${kind} ${type}, ${bytes.length} bytes, saved to ${file}]`);
+  };
+  let printedText = false;
+  for (const part of parts) {
+    if (part.type === 'text' && typeof part.text === 'string') {
+      print(part.text);
+      printedText = true;
+    } else if (part.type === 'image' || part.type === 'audio') {
+      binary(part.type, part.data, part.mimeType);
+    } else if (part.type === 'resource' && part.resource) {
+      if (typeof part.resource.text === 'string') {
+        print(part.resource.text);
+        printedText = true;
+      } else binary('blob', part.resource.blob, part.resource.mimeType);
+    } else if (part.type === 'resource_link') {
+      print(`[resource link ${String(part.uri)}${typeof part.name === 'string' ? ` (${part.name})` : ''}]`);
+    }
+  }
+  if (!printedText && result.structuredContent !== undefined) {
+    print(JSON.stringify(result.structuredContent, null, 2));
+  }
+}
