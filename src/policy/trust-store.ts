@@ -81,6 +81,8 @@ export class TrustStore implements RememberedApprovals {
   private batchChanged = false;
   /** The identity (command line or URL hash) each server name has under this scope's config, once seen. */
   private readonly identities = new Map<string, string>();
+  /** The same, as hashed before identities covered cwd and env (see `ServerIdentity.previousHash`). */
+  private readonly previousIdentities = new Map<string, string>();
 
   private constructor(
     readonly file: string | undefined,
@@ -112,17 +114,31 @@ export class TrustStore implements RememberedApprovals {
    * before `list` when the config is at hand.
    */
   useConfiguredServers(servers: readonly ServerConfig[]): void {
-    for (const server of servers) this.identities.set(server.name, serverIdentity(server).hash);
+    for (const server of servers) this.remember(server);
   }
 
   checkServer(server: ServerConfig): ServerCheck {
     this.reloadIfChanged();
-    const identity = serverIdentity(server).hash;
-    this.identities.set(server.name, identity);
+    const { hash: identity, previousHash } = this.remember(server);
     const stored = this.entryOf(this.data, server.name);
     if (stored === undefined) return 'new';
     if (stored.state === 'revoked') return 'revoked';
-    return stored.identity === identity ? 'known' : 'changed';
+    if (stored.identity === identity) return 'known';
+    if (stored.identity !== previousHash) return 'changed';
+    // Approved when identities covered only the command line: same command line, so the approval moves to the
+    // full identity once; any later change of cwd or env is a change.
+    this.mutate((data) => {
+      const entry = this.entryToChange(data, server.name);
+      if (entry?.identity === previousHash) entry.identity = identity;
+    });
+    return 'known';
+  }
+
+  private remember(server: ServerConfig) {
+    const identity = serverIdentity(server);
+    this.identities.set(server.name, identity.hash);
+    this.previousIdentities.set(server.name, identity.previousHash);
+    return identity;
   }
 
   checkTool(serverName: string, tool: PinnableTool): ToolCheck {
@@ -290,7 +306,9 @@ export class TrustStore implements RememberedApprovals {
     const entry = ownValue(data.servers, name);
     if (entry?.fromVersion1 !== true) return undefined;
     const identity = this.identities.get(name);
-    return identity === undefined || identity === entry.identity ? entry : undefined;
+    return identity === undefined || identity === entry.identity || this.previousIdentities.get(name) === entry.identity
+      ? entry
+      : undefined;
   }
 
   /** This scope's own entry for a change, copying an accepted one from before scopes into the scope first. */

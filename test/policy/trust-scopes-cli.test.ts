@@ -85,7 +85,7 @@ describe('mcp-host trust with two projects in one state folder', () => {
     'honours a trust store written before scopes for the project whose server it matches',
     async () => {
       const { configA, configB, stateDir, report, toolNames } = await projects();
-      // Project A's fs as its config loads it (same command line, hence the same identity).
+      // Project A's fs as a store written then knew it: a hash of its command line only.
       const serverA = stdioServer('fs', [toolSetServerPath, '--root', 'a']);
       const readFile = { name: 'read_file', description: 'Reads a file.', inputSchema: { type: 'object' } };
       writeFileSync(
@@ -95,7 +95,7 @@ describe('mcp-host trust with two projects in one state folder', () => {
           servers: {
             fs: {
               state: 'approved',
-              identity: serverIdentity(serverA).hash,
+              identity: serverIdentity(serverA).previousHash,
               approvedAt: '2025-01-01T00:00:00.000Z',
               approvedBy: 'user',
               tools: {
