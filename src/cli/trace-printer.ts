@@ -55,9 +55,6 @@ export function createTracer(secrets: readonly string[] = []): (event: AgentEven
           params: { name: event.tool, arguments: redactArguments(event.arguments, { secrets }) },
         });
         break;
-      case 'tool-call-warning':
-        writeError(`  warning (${event.callId}): ${event.message}`);
-        break;
       case 'tool-call-end':
         section('result', `${event.name}: ${event.outcome} in ${event.durationMs} ms`);
         json(event.rawResult ?? event.result);

@@ -66,7 +66,9 @@ export function decideToolCall(input: ToolCallPolicyInput): PolicyDecision {
 
   const effective = effectiveAnnotations(annotations, trust);
   const warnings: string[] = [];
-  if (effective.openWorld) {
+  // A tool that declares it stays on this machine gets no warning, whatever the server's trust: the warning is
+  // information only, and consent for an untrusted server's call does not depend on it.
+  if (effective.openWorld && annotations?.openWorldHint !== false) {
     warnings.push(
       effective.fromServer
         ? `${toolName} may reach systems outside this machine (openWorldHint is true or unset).`

@@ -118,8 +118,8 @@ describe('annotations and trust', () => {
     });
     expect(decision).toMatchObject({ action: 'ask', source: 'trust' });
     expect(decision.reason).toMatch(/says it is read-only, but server notes is untrusted/);
-    // Its openWorldHint: false is not relied on either.
-    expect(decision.warnings.join(' ')).toMatch(/outside this machine/);
+    // Its openWorldHint: false spares it the open-world warning (information only); the call still asks.
+    expect(decision.warnings.join(' ')).not.toMatch(/outside this machine/);
   });
 
   it('a trusted server readOnlyHint allows, with the annotation as the reason', () => {

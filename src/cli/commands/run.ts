@@ -112,13 +112,21 @@ async function runCommand(prompt: string, options: RunCommandOptions): Promise<n
     const tracer = options.trace ? createTracer(host.config.secrets) : undefined;
     const events: AgentEvent[] = [];
     let printedText = false;
+    // Each warning once per run, and never in the middle of a question on the terminal.
+    const shownWarnings = new Set<string>();
+    const showWarning = (message: string): void => {
+      if (shownWarnings.has(message)) return;
+      shownWarnings.add(message);
+      if (terminal.prompter) void terminal.prompter.exclusive(async () => writeError(`mcp-host: ${message}`));
+      else writeError(`mcp-host: ${message}`);
+    };
     const result = await host.run(prompt, {
       signal: interruption.signal,
       ...(serverPrompt ? { prompt: serverPrompt } : {}),
       onEvent: (event) => {
         tracer?.(event);
         // Warnings (e.g. a tool that reaches outside systems) go to stderr whatever the output format.
-        if (event.type === 'tool-call-warning') writeError(`mcp-host: ${event.message}`);
+        if (event.type === 'tool-call-warning') showWarning(event.message);
         if (options.json) {
           if (event.type !== 'text-delta') events.push(event);
           return;

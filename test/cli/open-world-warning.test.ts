@@ -1,0 +1,58 @@
+/**
+ * The "may reach systems outside this machine" warning: once per tool per run (not once per call, not twice with
+ * `--trace`), and not at all for a tool that declares `openWorldHint: false`. Runs the built CLI with a scripted model.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { toolSetServerEntry } from '../consent/consent-helpers.js';
+import { runCli, temporaryDirectory } from '../helpers/project.js';
+
+function count(text: string, part: string): number {
+  return text.split(part).length - 1;
+}
+
+describe('open-world warning', () => {
+  it('is printed once per tool per run, also with --trace, and never for openWorldHint: false', async () => {
+    const directory = await temporaryDirectory('mcp-host-open-world-');
+    const script = join(directory, 'script.json');
+    await writeFile(
+      join(directory, 'mcp-host.json'),
+      JSON.stringify({
+        mcpServers: {
+          web: toolSetServerEntry(
+            [
+              { name: 'fetch', reply: 'fetched' },
+              { name: 'local_note', reply: 'noted', annotations: { openWorldHint: false } },
+            ],
+            { label: 'web' },
+          ),
+        },
+      }),
+    );
+    const call = (id: string, name: string) => ({ id, name, arguments: {} });
+    await writeFile(
+      script,
+      JSON.stringify({
+        scenarios: [
+          {
+            turns: [
+              { toolCalls: [call('a1', 'web__fetch'), call('a2', 'web__fetch'), call('n1', 'web__local_note')] },
+              { toolCalls: [call('a3', 'web__fetch'), call('n2', 'web__local_note')] },
+              { text: 'done' },
+            ],
+          },
+        ],
+      }),
+    );
+    for (const extra of [[], ['--trace']]) {
+      const result = await runCli(['run', '--yes', ...extra, '--model', `scripted:${script}`, 'go'], {
+        cwd: directory,
+        timeoutMs: 60_000,
+      });
+      expect(result.stdout).toContain('done');
+      expect(count(result.stderr, 'web__fetch may reach systems outside this machine')).toBe(1);
+      expect(result.stderr).not.toContain('web__local_note may reach systems outside this machine');
+    }
+  }, 120_000);
+});
