@@ -1,0 +1,151 @@
+/**
+ * Project instructions and memory: AGENTS.md / CLAUDE.md from the repository root down to the config's folder after
+ * the user's own, then `.mcp-host/memory.md`; bounded in tokens; shown by `mcp-host context`; off with
+ * `instructions: false` or `--no-instructions`; memory written by `mcp-host memory add|list|forget`.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createHost } from '../../src/host/create-host.js';
+import { loadInstructions } from '../../src/skills/project-instructions.js';
+import { createScriptedProvider } from '../../src/testing/scripted-provider.js';
+import { runCli } from '../helpers/project.js';
+
+const SLOW = 180_000;
+
+function project() {
+  const root = mkdtempSync(join(tmpdir(), 'mcp-host-repo-'));
+  mkdirSync(join(root, '.git'));
+  const folder = join(root, 'services', 'api');
+  mkdirSync(folder, { recursive: true });
+  const user = join(root, 'user-config');
+  mkdirSync(user);
+  writeFileSync(join(user, 'AGENTS.md'), 'USER: answer in English.');
+  writeFileSync(join(root, 'AGENTS.md'), 'ROOT: run npm test before committing.');
+  writeFileSync(join(root, 'services', 'AGENTS.md'), 'SERVICES: every service has a README.');
+  writeFileSync(join(folder, 'AGENTS.md'), 'API: the API is versioned under /v2.');
+  writeFileSync(join(folder, 'CLAUDE.md'), 'API-CLAUDE: prefer small commits.');
+  writeFileSync(join(folder, 'mcp-host.json'), '{"mcpServers": {}}');
+  // Above the repository root: not read.
+  return { root, folder, user, config: join(folder, 'mcp-host.json') };
+}
+
+describe('instructions', () => {
+  it('goes from the user file, then the repository root down to the config folder, then memory', () => {
+    const { folder, user } = project();
+    mkdirSync(join(folder, '.mcp-host'));
+    writeFileSync(join(folder, '.mcp-host', 'memory.md'), '- MEMORY: staging is at port 8080\n');
+    const loaded = loadInstructions(folder, user);
+    expect(loaded.files.map((file) => file.text.split(':')[0])).toEqual([
+      'USER',
+      'ROOT',
+      'SERVICES',
+      'API',
+      'API-CLAUDE',
+      '- MEMORY',
+    ]);
+    expect(loaded.files.map((file) => file.kind)).toEqual([
+      'user',
+      'project',
+      'project',
+      'project',
+      'project',
+      'memory',
+    ]);
+  });
+
+  it('is bounded in tokens: the file that crosses the bound is cut, later ones left out and reported', () => {
+    const { folder, user, root } = project();
+    writeFileSync(join(root, 'AGENTS.md'), `ROOT: ${'Always check the logs. '.repeat(400)}`);
+    const loaded = loadInstructions(folder, user, 300);
+    expect(loaded.files.map((file) => file.text.split(':')[0])).toEqual(['USER', 'ROOT']);
+    expect(loaded.files[1]!.cut).toBe(true);
+    expect(loaded.files.reduce((total, file) => total + file.tokens, 0)).toBeLessThanOrEqual(300);
+    expect(loaded.files[1]!.text).toContain('[… cut:');
+    expect(loaded.notes).toEqual([
+      expect.stringContaining('cut to fit the instructions budget (300 tokens'),
+      expect.stringContaining('left out'),
+      expect.stringContaining('left out'),
+      expect.stringContaining('left out'),
+    ]);
+  });
+
+  it('goes into the system prompt of a run, and stays out with instructions: false', async () => {
+    const { folder, user } = project();
+    const provider = createScriptedProvider({ scenarios: [{ turns: [{ text: 'ok' }] }] });
+    const open = (instructions?: boolean) =>
+      createHost({
+        config: join(folder, 'mcp-host.json'),
+        provider,
+        env: { MCP_HOST_CONFIG_DIR: user },
+        cwd: folder,
+        auditSink: false,
+        ...(instructions === undefined ? {} : { instructions }),
+      });
+    const host = await open();
+    try {
+      await host.run('hello');
+      const system = provider.requests[0]!.system!;
+      expect(system.indexOf('USER:')).toBeLessThan(system.indexOf('ROOT:'));
+      expect(system.indexOf('ROOT:')).toBeLessThan(system.indexOf('API:'));
+      expect(system).toContain(`# Instructions from ${join(folder, 'AGENTS.md')}`);
+    } finally {
+      await host.close();
+    }
+    const off = await open(false);
+    try {
+      await off.run('hello');
+      expect(provider.requests[1]!.system).toBeUndefined();
+    } finally {
+      await off.close();
+    }
+  });
+});
+
+describe('mcp-host memory and context', () => {
+  it(
+    'adds, lists and forgets facts in .mcp-host/memory.md, and context shows each part with its tokens',
+    async () => {
+      const { folder, user } = project();
+      const env = { MCP_HOST_CONFIG_DIR: user };
+      const added = await runCli(['memory', 'add', 'staging', 'is', 'at', 'port', '8080'], { cwd: folder, env });
+      expect(added.code).toBe(0);
+      expect(added.stdout).toContain('Remembered in');
+      await runCli(['memory', 'add', 'the release branch is main'], { cwd: folder, env });
+      const file = readFileSync(join(folder, '.mcp-host', 'memory.md'), 'utf8');
+      expect(file).toContain('- staging is at port 8080\n- the release branch is main\n');
+      const list = await runCli(['memory', 'list'], { cwd: folder, env });
+      expect(list.stdout).toBe('1. staging is at port 8080\n2. the release branch is main\n');
+
+      const context = await runCli(['context', '--json'], { cwd: folder, env });
+      expect(context.code).toBe(0);
+      const parsed = JSON.parse(context.stdout) as {
+        systemPrompt: { text: string; tokens: number; parts: Array<{ kind: string; source: string; tokens: number }> };
+      };
+      expect(parsed.systemPrompt.parts.map((part) => part.kind)).toEqual([
+        'user-instructions',
+        'instructions',
+        'instructions',
+        'instructions',
+        'instructions',
+        'memory',
+      ]);
+      expect(parsed.systemPrompt.parts.every((part) => part.tokens > 0)).toBe(true);
+      expect(parsed.systemPrompt.text).toContain('- the release branch is main');
+      const table = await runCli(['context'], { cwd: folder, env });
+      expect(table.stdout).toMatch(/memory +\d+ {2}.*memory\.md/);
+
+      const none = await runCli(['context', '--json', '--no-instructions'], { cwd: folder, env });
+      expect((JSON.parse(none.stdout) as { systemPrompt: { tokens: number } }).systemPrompt.tokens).toBe(0);
+
+      const forgot = await runCli(['memory', 'forget', '1'], { cwd: folder, env });
+      expect(forgot.stdout).toBe('Forgot: staging is at port 8080\n');
+      expect((await runCli(['memory', 'list'], { cwd: folder, env })).stdout).toBe('1. the release branch is main\n');
+      const wrong = await runCli(['memory', 'forget', '7'], { cwd: folder, env });
+      expect(wrong.code).toBe(2);
+      expect(wrong.stderr).toContain('mcp-host: no memory entry 7; there is 1');
+    },
+    SLOW,
+  );
+});
