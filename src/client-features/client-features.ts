@@ -10,6 +10,7 @@ import type { AuditSink } from '../audit/audit-sink.js';
 import { redactText, redactValues } from '../audit/redact.js';
 import { resolveStateDir } from '../config/state-dir.js';
 import type { HostConfig, ServerConfig } from '../config/types.js';
+import { createLogRateGate, LOG_MESSAGES_PER_SECOND, type LogRateGate } from '../connections/log-rate-gate.js';
 import type { ServerConnection } from '../connections/server-connection.js';
 import { applyOutputBudget, DEFAULT_RESULT_TOKEN_BUDGET } from '../content/output-budget.js';
 import { showRaw } from '../policy/hidden-content.js';
@@ -98,6 +99,7 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
 
   const record: ClientRequestRecorder | undefined = options.audit ? auditClientRequests(options.audit) : undefined;
   const providers = new Map<string, Promise<LlmProvider>>();
+  const logGates = new Set<LogRateGate>();
   const resolveProvider = (spec: string | undefined): Promise<LlmProvider> => {
     if (spec === undefined || options.createProvider === undefined) return options.provider();
     let provider = providers.get(spec);
@@ -146,7 +148,14 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
           });
         }
       }
+      const logGate = createLogRateGate((dropped) =>
+        diagnostic(
+          `server "${serverName}" sent log messages faster than ${LOG_MESSAGES_PER_SECOND} a second; dropped ${dropped.toLocaleString('en-US')} log messages`,
+        ),
+      );
+      logGates.add(logGate);
       client.setNotificationHandler('notifications/message', (notification) => {
+        if (!logGate.admit()) return;
         const { level, logger, data } = notification.params;
         // A server's own words, written to a file and maybe the terminal: the known secrets are taken out first.
         const secrets = { secrets: options.audit?.secrets ?? config.secrets };
@@ -167,6 +176,7 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
       return createResourceHostTools({ ...toolOptions, budget });
     },
     async close() {
+      for (const gate of logGates) gate.close();
       await serverLog?.flush();
     },
   };

@@ -13,6 +13,8 @@ import { showRaw } from '../policy/hidden-content.js';
 
 /** A log file past this size is renamed to `<name>.log.1` (replacing an older one) before the next run writes. */
 export const MAX_SERVER_LOG_BYTES = 5 * 1024 * 1024;
+/** Lines of one server waiting for the disk past which further lines are dropped (the disk cannot keep up). */
+const MAX_QUEUED_LOG_LINES = 10_000;
 
 export interface ServerLogEntry {
   server: string;
@@ -39,6 +41,7 @@ export interface ServerLog {
 
 export function createServerLog(options: { directory: string; onError?: (message: string) => void }): ServerLog {
   const pending = new Map<string, Promise<void>>();
+  const queued = new Map<string, string[]>();
   const prepared = new Set<string>();
 
   const fileFor = (server: string): string => path.join(options.directory, `${sanitiseName(server)}.log`);
@@ -54,21 +57,35 @@ export function createServerLog(options: { directory: string; onError?: (message
     if (size > MAX_SERVER_LOG_BYTES) await rename(file, `${file}.1`);
   };
 
+  // Lines wait in memory only while the previous batch is written; each batch is one append, and the queue is capped.
+  const drain = async (server: string, file: string, lines: string[]): Promise<void> => {
+    try {
+      await prepare(file);
+      while (lines.length > 0) await appendFile(file, lines.splice(0).join(''), { mode: 0o600 });
+    } catch (error) {
+      lines.length = 0;
+      options.onError?.(
+        `could not write the log of server "${server}" to ${file}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    } finally {
+      pending.delete(file);
+      queued.delete(file);
+    }
+  };
+
   return {
     fileFor,
     write(entry) {
       const file = fileFor(entry.server);
       const line = `${formatServerLogLine(entry)}\n`;
-      const previous = pending.get(file) ?? Promise.resolve();
-      const next = previous
-        .then(() => prepare(file))
-        .then(() => appendFile(file, line, { mode: 0o600 }))
-        .catch((error: unknown) => {
-          options.onError?.(
-            `could not write the log of server "${entry.server}" to ${file}: ${error instanceof Error ? error.message : String(error)}`,
-          );
-        });
-      pending.set(file, next);
+      const lines = queued.get(file);
+      if (lines) {
+        if (lines.length < MAX_QUEUED_LOG_LINES) lines.push(line);
+        return;
+      }
+      const batch = [line];
+      queued.set(file, batch);
+      pending.set(file, drain(entry.server, file, batch));
     },
     async flush() {
       await Promise.all(pending.values());

@@ -8,13 +8,10 @@
  */
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import {
-  deserializeMessage,
-  type JSONRPCMessage,
-  serializeMessage,
-  type Transport,
-} from '@modelcontextprotocol/client';
+import { type JSONRPCMessage, serializeMessage, type Transport } from '@modelcontextprotocol/client';
 import { LineSplitter } from './line-splitter.js';
+import { createLogRateGate, LOG_MESSAGES_PER_SECOND } from './log-rate-gate.js';
+import { parseJsonRpcLine } from './parse-json-rpc-line.js';
 import { descendantsOf, signalTracked, type TrackedProcess } from './process-tree.js';
 import { trackServerProcess, untrackServerProcess } from './server-process-registry.js';
 import { StderrRing } from './stderr-ring.js';
@@ -63,6 +60,12 @@ export class ProcessGroupStdioTransport implements Transport {
   private closed = false;
   private noiseLines = 0;
   private tooDeepMessages = 0;
+  private readonly pendingListChanged = new Map<string, JSONRPCMessage>();
+  private readonly logGate = createLogRateGate((dropped) =>
+    this.options.onDiagnostic?.(
+      `sent log messages faster than ${LOG_MESSAGES_PER_SECOND} a second; dropped ${dropped.toLocaleString('en-US')} log messages`,
+    ),
+  );
   /** The method of each request in flight, by id, to name the request a refused answer was for. */
   private readonly pendingMethods = new Map<string | number, string>();
   private closedBecause?: string;
@@ -136,7 +139,7 @@ export class ProcessGroupStdioTransport implements Transport {
 
   private handleLine(line: string): void {
     if (line.trim() === '') return;
-    const message = parseMessage(line);
+    const message = parseJsonRpcLine(line);
     if (message) {
       this.deliver(message);
       return;
@@ -147,8 +150,29 @@ export class ProcessGroupStdioTransport implements Transport {
     if (glued) this.deliver(glued.message);
   }
 
+  /**
+   * A flood of notifications is thinned before the SDK parses each one (that costs about a millisecond apiece):
+   * log messages past the per-server rate are dropped and counted, and `list_changed` of one kind arriving in one
+   * read from the pipe is handed on once, after the read.
+   */
+  private gateNotification(message: JSONRPCMessage): boolean {
+    if (!('method' in message) || 'id' in message) return true;
+    if (message.method === 'notifications/message') return this.logGate.admit();
+    if (!message.method.endsWith('/list_changed')) return true;
+    if (this.pendingListChanged.size === 0) queueMicrotask(() => this.flushListChanged());
+    this.pendingListChanged.set(message.method, message);
+    return false;
+  }
+
+  private flushListChanged(): void {
+    const pending = [...this.pendingListChanged.values()];
+    this.pendingListChanged.clear();
+    for (const message of pending) this.onmessage?.(message);
+  }
+
   /** Hands a message to the client, unless it is nested too deep for anything to walk (see too-deep-message.ts). */
   private deliver(message: JSONRPCMessage): void {
+    if (!this.gateNotification(message)) return;
     const answered = 'method' in message || !('id' in message) ? undefined : message.id;
     const verdict = screenMessageDepth(message, (id) => this.pendingMethods.get(id));
     if (answered !== undefined) this.pendingMethods.delete(answered);
@@ -261,6 +285,7 @@ export class ProcessGroupStdioTransport implements Transport {
   private markClosed(): void {
     if (this.closed) return;
     this.closed = true;
+    this.logGate.close();
     this.child?.stdout.destroy();
     this.child?.stderr.destroy();
     this.onclose?.();
@@ -276,19 +301,11 @@ function findGluedMessage(line: string): { start: number; message: JSONRPCMessag
   let attempts = 0;
   for (const match of line.matchAll(MESSAGE_START)) {
     if (match.index === 0) continue;
-    const message = parseMessage(line.slice(match.index));
+    const message = parseJsonRpcLine(line.slice(match.index));
     if (message) return { start: match.index, message };
     if (++attempts >= MAX_GLUED_ATTEMPTS) return undefined;
   }
   return undefined;
-}
-
-function parseMessage(line: string): JSONRPCMessage | undefined {
-  try {
-    return deserializeMessage(line);
-  } catch {
-    return undefined;
-  }
 }
 
 async function waitFor(promise: Promise<unknown>, ms: number): Promise<boolean> {

@@ -7,11 +7,13 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import { type CatalogEntry, ToolCatalog } from '../catalog/tool-catalog.js';
 import { assignToolNames } from '../catalog/tool-naming.js';
-import type { ServerConnection } from '../connections/server-connection.js';
+import { LIST_CHANGED_SETTLE_MS, type ServerConnection } from '../connections/server-connection.js';
 import { fingerprintDefinition } from '../policy/tool-definition.js';
 
 /** How long a turn waits for re-listings already in flight before going on with the last catalog. */
 export const REFRESH_WAIT_MS = 5_000;
+/** The longest pause between re-listings while `list_changed` keeps coming (and after a failed one). */
+export const RELIST_MAX_PAUSE_MS = 1_000;
 
 /** What review decided about one server's listing. */
 export interface ReviewedTools {
@@ -40,6 +42,7 @@ export class LiveCatalog {
   /** Per server: how many `list_changed` (or restarts) arrived, and up to which one the listing was reviewed. */
   private readonly changesSeen = new Map<string, number>();
   private readonly changesReviewed = new Map<string, number>();
+  private readonly lastChangeAt = new Map<string, number>();
   private active: ToolCatalog = ToolCatalog.empty();
   private dirty = true;
   private revision = 0;
@@ -86,30 +89,49 @@ export class LiveCatalog {
     return this.revision;
   }
 
-  /** A server said its tools changed: re-list it in the background. */
+  /**
+   * A server said its tools changed: re-list it in the background. A storm of notifications costs one pending
+   * re-listing per server, not one each: while one runs, later changes are only counted, and it lists again
+   * once more if any arrived meanwhile.
+   */
   markChanged(server: string): void {
     const connection = this.connections.get(server);
     if (!connection) return;
-    const change = (this.changesSeen.get(server) ?? 0) + 1;
-    this.changesSeen.set(server, change);
-    // The listing this returns was asked for after this change arrived (one in flight, one trailing).
-    const refresh = connection
-      .refreshTools()
-      .then(async (tools) => {
+    this.changesSeen.set(server, (this.changesSeen.get(server) ?? 0) + 1);
+    this.lastChangeAt.set(server, Date.now());
+    if (this.inFlight.has(server)) return;
+    const refresh = this.relistUntilCurrent(server, connection).finally(() => {
+      if (this.inFlight.get(server) === refresh) this.inFlight.delete(server);
+    });
+    this.inFlight.set(server, refresh);
+  }
+
+  /** Re-lists until a listing asked for after the latest change is reviewed; a failure is reported once per burst. */
+  private async relistUntilCurrent(server: string, connection: ServerConnection): Promise<void> {
+    let failure: unknown;
+    for (;;) {
+      const change = this.changesSeen.get(server) ?? 0;
+      try {
+        // The listing this returns was asked for after `change` arrived.
+        const tools = await connection.refreshTools();
         this.listings.set(server, tools);
         await this.review(server, tools);
         if (change > (this.changesReviewed.get(server) ?? 0)) this.changesReviewed.set(server, change);
         this.dirty = true;
-      })
-      .catch((error: unknown) => {
-        this.options.onDiagnostic?.(
-          `server "${server}" could not re-list its tools: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      })
-      .finally(() => {
-        if (this.inFlight.get(server) === refresh) this.inFlight.delete(server);
-      });
-    this.inFlight.set(server, refresh);
+        failure = undefined;
+      } catch (error) {
+        failure = error;
+      }
+      // A storm goes on for a while: wait until it pauses (a failure waits longer, not to hammer the server), then
+      // list once more only if changes came meanwhile.
+      await this.pauseBeforeRelisting(server, failure !== undefined);
+      if ((this.changesSeen.get(server) ?? 0) === change || connection.state === 'closed') break;
+    }
+    if (failure !== undefined) {
+      this.options.onDiagnostic?.(
+        `server "${server}" could not re-list its tools: ${failure instanceof Error ? failure.message : String(failure)}`,
+      );
+    }
   }
 
   /**
@@ -148,6 +170,17 @@ export class LiveCatalog {
     }
     if (fingerprintDefinition(current) === fingerprintDefinition(entry.tool)) return undefined;
     return `${quoted} was not run: its definition changed after this turn began (the server "${server}" re-listed its tools). The next turn offers the current definition.`;
+  }
+
+  private async pauseBeforeRelisting(server: string, failed: boolean): Promise<void> {
+    const deadline = Date.now() + RELIST_MAX_PAUSE_MS;
+    for (;;) {
+      const now = Date.now();
+      const quietFor = now - (this.lastChangeAt.get(server) ?? 0);
+      const wanted = failed ? deadline - now : Math.min(LIST_CHANGED_SETTLE_MS - quietFor, deadline - now);
+      if (wanted <= 0) return;
+      await new Promise((resolve) => setTimeout(resolve, wanted).unref());
+    }
   }
 
   private isStale(server: string): boolean {
