@@ -11,6 +11,7 @@ import { handleInterruptions } from '../interrupt.js';
 import { noServersNote } from '../no-servers-note.js';
 import { addCommonOptions, type CommonOptions, openHost, parsePositiveInteger } from '../open-host.js';
 import { writeError, writeJson, writeOut } from '../output.js';
+import { readPromptFromStdin } from '../read-prompt.js';
 import { createTracer, traceDiscovery } from '../trace-printer.js';
 import { parsePromptArguments } from './prompts.js';
 
@@ -31,7 +32,10 @@ interface RunCommandOptions extends CommonOptions {
 export function createRunCommand(): Command {
   const command = new Command('run')
     .description('run the agent once on PROMPT and print its answer')
-    .argument('[prompt]', "what to ask the model (with --prompt: added after the server prompt's messages)")
+    .argument(
+      '[prompt]',
+      "what to ask the model; - (or none, from a pipe) reads it from standard input (with --prompt: added after the server prompt's messages)",
+    )
     .option('-y, --yes', 'approve every tool call not denied by a rule (audited as such)')
     .option('--json', 'print the whole transcript as JSON on stdout instead of the streamed answer')
     .option('--trace', 'show the lifecycle on stderr: discovery, each translation, decision, execution, result')
@@ -48,7 +52,10 @@ export function createRunCommand(): Command {
       'leave AGENTS.md, CLAUDE.md and the project memory out of the system prompt for this run',
     );
   addCommonOptions(command);
-  return command.action(async (prompt: string | undefined, options: RunCommandOptions) => {
+  return command.action(async (given: string | undefined, options: RunCommandOptions) => {
+    // `run -`, or a pipe with no prompt argument: the prompt is standard input.
+    const fromStdin = given === '-' || (given === undefined && options.prompt === undefined && !process.stdin.isTTY);
+    const prompt = fromStdin ? await readPromptFromStdin() : given;
     if (prompt === undefined && options.prompt === undefined) {
       throw new CliError(
         'say what to ask: mcp-host run "PROMPT", or start from a server prompt with --prompt server:NAME',
