@@ -347,7 +347,14 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     connection: (server) => connections.get(server),
     provider,
     run,
-    stream: (prompt, streamOptions = {}) => eventStream((emit) => run(prompt, { ...streamOptions, onEvent: emit })),
+    stream: (prompt, streamOptions = {}) =>
+      eventStream((emit, closed) =>
+        run(prompt, {
+          ...streamOptions,
+          onEvent: emit,
+          signal: streamOptions.signal ? AbortSignal.any([streamOptions.signal, closed]) : closed,
+        }),
+      ),
     callTool: async (name, args, callOptions = {}) => {
       const context: HostCallContext = {
         runId: `${runId}-${callOptions.client ? 'client' : 'direct'}`,

@@ -1,8 +1,15 @@
-/** Bridges a callback-driven run into an async iterable of events, for `for await` consumers. */
-export function eventStream<E>(start: (emit: (event: E) => void) => Promise<unknown>): AsyncIterable<E> {
+/**
+ * Bridges a callback-driven run into an async iterable of events, for `for await` consumers. Leaving the loop early
+ * (`break`, `return`, an exception) calls `return()`, which aborts the run and waits for it to end, so no call is
+ * made after the consumer has gone.
+ */
+export function eventStream<E>(
+  start: (emit: (event: E) => void, signal: AbortSignal) => Promise<unknown>,
+): AsyncIterable<E> {
   return {
     [Symbol.asyncIterator]() {
       const queue: E[] = [];
+      const controller = new AbortController();
       let finished = false;
       let failure: unknown;
       let wake: (() => void) | undefined;
@@ -10,10 +17,11 @@ export function eventStream<E>(start: (emit: (event: E) => void) => Promise<unkn
         wake?.();
         wake = undefined;
       };
-      start((event) => {
+      const running = start((event) => {
+        if (controller.signal.aborted) return;
         queue.push(event);
         notify();
-      }).then(
+      }, controller.signal).then(
         () => {
           finished = true;
           notify();
@@ -32,7 +40,13 @@ export function eventStream<E>(start: (emit: (event: E) => void) => Promise<unkn
             });
           }
           if (queue.length > 0) return { value: queue.shift()!, done: false };
-          if (failure !== undefined) throw failure;
+          if (failure !== undefined && !controller.signal.aborted) throw failure;
+          return { value: undefined, done: true };
+        },
+        async return(): Promise<IteratorResult<E>> {
+          if (!finished) controller.abort(new Error('the event stream was closed by its consumer'));
+          queue.length = 0;
+          await running;
           return { value: undefined, done: true };
         },
       };

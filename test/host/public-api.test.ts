@@ -67,3 +67,32 @@ describe('public API', () => {
     }
   });
 });
+
+describe('host.stream()', () => {
+  it('stops the run when the consumer breaks out of the loop: no call after that', async () => {
+    const sink = library.createMemoryAuditSink();
+    const call = { name: 'calculator__add_numbers', arguments: { a: 1, b: 2 } };
+    const provider = createScriptedProvider({
+      scenarios: [{ turns: [{ toolCalls: [call] }, { toolCalls: [call] }, { toolCalls: [call] }, { text: 'done' }] }],
+    });
+    const host = await library.createHost({
+      config: hostConfig([stdioServer('calculator', [exampleServer('calculator')], { trust: 'trusted' })]),
+      provider,
+      approver: library.createYesApprover(),
+      auditSink: sink,
+      trustStore: library.TrustStore.inMemory(),
+    });
+    try {
+      for await (const event of host.stream('add')) {
+        if (event.type === 'tool-call-end') break;
+      }
+      const callsAtBreak = sink.records.filter((record) => record.type === 'tool-call').length;
+      expect(callsAtBreak).toBe(1);
+      // Give a run that was not stopped every chance to make its next calls.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(sink.records.filter((record) => record.type === 'tool-call')).toHaveLength(1);
+    } finally {
+      await host.close();
+    }
+  }, 60_000);
+});
