@@ -7,7 +7,10 @@ import type { LoadedServersAndTools, LoadServersAndToolsOptions } from './comman
 export async function loadServersAndTools(options: LoadServersAndToolsOptions): Promise<LoadedServersAndTools> {
   const config = await loadConfig({ configPath: options.configPath });
   // The trust store keeps approvals per config file: the command must look where a run of this config would.
-  const configFile = config.file === undefined ? {} : { configFile: config.file };
+  const configFile = {
+    ...(config.file === undefined ? {} : { configFile: config.file }),
+    ...(config.auditFile === undefined ? {} : { auditFile: config.auditFile }),
+  };
   if (!options.listTools) {
     return { servers: config.servers.map((server) => ({ config: server })), secrets: config.secrets, ...configFile };
   }

@@ -10,6 +10,7 @@ import type { AuditRecord } from '../../audit/audit-record.js';
 import { followAuditLog } from '../../audit/follow-audit-log.js';
 import { formatAuditHeader, formatAuditRow, formatAuditTable } from '../../audit/format-audit-record.js';
 import { type AuditLogFilter, readAuditLog } from '../../audit/read-audit-log.js';
+import { loadConfig } from '../../config/load-config.js';
 import { resolveStateDir } from '../../config/state-dir.js';
 import { escapeJsonControlCodes } from '../../text/strip-control-codes.js';
 
@@ -64,6 +65,7 @@ interface AuditOptions {
   follow?: boolean;
   stateDir?: string;
   auditFile?: string;
+  config?: string;
 }
 
 export function createAuditCommand(dependencies: AuditCommandDependencies = {}): Command {
@@ -78,6 +80,10 @@ export function createAuditCommand(dependencies: AuditCommandDependencies = {}):
     .option('--json', 'one JSON record per line instead of a table')
     .option('-f, --follow', 'keep printing records as they are written (Ctrl-C to stop)')
     .option('--state-dir <dir>', 'the state folder (default: $MCP_HOST_STATE_DIR, else $XDG_STATE_HOME/mcp-host)')
+    .option(
+      '-c, --config <file>',
+      "read the log this config's auditFile names (default: mcp-host.json or .mcp.json here)",
+    )
     .option(
       '--audit-file <path>',
       'the audit log (default: $MCP_HOST_AUDIT_FILE, else audit.jsonl in the state folder)',
@@ -113,8 +119,15 @@ async function runAudit(
   if (options.tool !== undefined) filter.tool = options.tool;
 
   const stateDir = resolveStateDir({ ...(options.stateDir === undefined ? {} : { flag: options.stateDir }), env, cwd });
+  // As a run decides: --audit-file, then the config's auditFile, then MCP_HOST_AUDIT_FILE, then the state folder.
+  const configured =
+    options.auditFile === undefined
+      ? (await loadConfig({ ...(options.config === undefined ? {} : { configPath: options.config }), cwd, env }))
+          .auditFile
+      : undefined;
+  const flag = options.auditFile ?? configured;
   const file = resolveAuditLogPath({
-    ...(options.auditFile === undefined ? {} : { flag: options.auditFile }),
+    ...(flag === undefined ? {} : { flag }),
     stateDir,
     env,
     cwd,

@@ -47,6 +47,8 @@ export interface LoadedServersAndTools {
   secrets: string[];
   /** The config file read (`HostConfig.file`); absent when there was none. Its approvals are kept apart. */
   configFile?: string;
+  /** The config's `auditFile`: trust changes go to the log a run of this config writes. */
+  auditFile?: string;
 }
 
 export interface TrustCommandDependencies {
@@ -160,10 +162,13 @@ function openTrustAudit(
   dependencies: TrustCommandDependencies,
   stateDir: string,
   secrets: string[],
+  configAuditFile?: string,
 ) {
   const { env, cwd } = environment(dependencies);
+  // As a run decides: --audit-file, then the config's auditFile, then MCP_HOST_AUDIT_FILE, then the state folder.
+  const flag = options.auditFile ?? configAuditFile;
   const file = resolveAuditLogPath({
-    ...(options.auditFile === undefined ? {} : { flag: options.auditFile }),
+    ...(flag === undefined ? {} : { flag }),
     stateDir,
     env,
     cwd,
@@ -256,7 +261,7 @@ async function approve(
     }
   }
 
-  const audit = openTrustAudit(options, dependencies, stateDir, loaded.secrets);
+  const audit = openTrustAudit(options, dependencies, stateDir, loaded.secrets, loaded.auditFile);
   try {
     const serverStatus = store.checkServer(server.config);
     if (toolName === undefined || serverStatus === 'new') {
@@ -342,7 +347,7 @@ async function revoke(
     target = stripped;
   }
   store.revoke(serverName, target);
-  const audit = openTrustAudit(options, dependencies, stateDir, loaded.secrets);
+  const audit = openTrustAudit(options, dependencies, stateDir, loaded.secrets, loaded.auditFile);
   try {
     if (target === undefined) {
       audit.record(serverName, 'server-revoked', 'Revoked from the command line.');

@@ -1,0 +1,39 @@
+/** A config's `auditFile` is the log every command uses: runs write it, `audit` reads it, `trust` records to it. */
+import { existsSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fixtureServer, runCli, temporaryDirectory } from '../helpers/project.js';
+
+describe("the config's auditFile", () => {
+  it('is read by audit and written by trust, with --config or found in the current folder', async () => {
+    const folder = await temporaryDirectory('mcp-host-audit-file-');
+    const config = join(folder, 'mcp-host.json');
+    await writeFile(
+      config,
+      JSON.stringify({
+        auditFile: 'logs/project-audit.jsonl',
+        mcpServers: { counter: { command: process.execPath, args: [fixtureServer('counter.mjs')], trust: 'trusted' } },
+      }),
+    );
+    const stateDir = await temporaryDirectory('mcp-host-state-');
+    const log = join(dirname(config), 'logs', 'project-audit.jsonl');
+
+    const called = await runCli(['tools', 'call', 'counter__echo', 'text=hello', '--config', config], {
+      stateDir,
+      timeoutMs: 60_000,
+    });
+    expect(called.code).toBe(0);
+    expect(readFileSync(log, 'utf8')).toContain('"tool":"counter__echo"');
+
+    const withFlag = await runCli(['audit', '--json', '--config', config], { stateDir, timeoutMs: 60_000 });
+    expect(withFlag.stdout).toContain('counter__echo');
+    const fromFolder = await runCli(['audit', '--json'], { stateDir, cwd: folder, timeoutMs: 60_000 });
+    expect(fromFolder.stdout).toContain('counter__echo');
+
+    const revoked = await runCli(['trust', 'revoke', 'counter', '--config', config], { stateDir, timeoutMs: 60_000 });
+    expect(revoked.code).toBe(0);
+    expect(readFileSync(log, 'utf8')).toContain('"type":"trust-change"');
+    expect(existsSync(join(stateDir, 'audit.jsonl'))).toBe(false);
+  }, 240_000);
+});
