@@ -142,7 +142,9 @@ export class LiveCatalog {
    */
   async confirmCurrent(entry: CatalogEntry, signal?: AbortSignal): Promise<string | undefined> {
     const server = entry.server;
-    if (!this.connections.has(server)) return undefined;
+    const connection = this.connections.get(server);
+    // A server given up on runs nothing: its own error ("not restarted") says more than a stale-list refusal.
+    if (connection === undefined || connection.state === 'failed') return undefined;
     const deadline = Date.now() + REFRESH_WAIT_MS;
     let askedAgain = false;
     while (this.isStale(server) && !signal?.aborted) {
