@@ -1,6 +1,7 @@
 /** Awkward tool names from real servers: all distinct, all valid for every provider, all route back. */
 import { describe, expect, it } from 'vitest';
 import { createHost } from '../../src/host/create-host.js';
+import { TrustStore } from '../../src/policy/trust-store.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
 import { repoRoot } from '../helpers/project.js';
 
@@ -53,7 +54,11 @@ describe('tool naming and routing', () => {
   });
 
   it('answers an unknown tool name with an error result naming close names', async () => {
-    const host = await createHost({ config: hostConfig([stdioServer('alpha', [flexible])]) });
+    // Its own trust store: an earlier test ran another "alpha" (other env), which would make this one a changed server.
+    const host = await createHost({
+      config: hostConfig([stdioServer('alpha', [flexible])]),
+      trustStore: TrustStore.inMemory(),
+    });
     try {
       const call = await host.callTool('alpha__slep', {});
       expect(call.outcome).toBe('invalid');

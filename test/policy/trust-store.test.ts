@@ -188,7 +188,10 @@ describe('TrustStore and reviewServerTools', () => {
     expect(rejected.serverStatus).toBe('changed');
     expect(rejected.exposed.size).toBe(0);
     expect(rejected.withheld.map((item) => item.reason)).toEqual(['server-changed', 'server-changed']);
-    expect(rejected.notices[0]).toMatch(/different command line or URL.*mcp-host trust approve calc\)/);
+    expect(rejected.notices).toHaveLength(1);
+    expect(rejected.notices[0]).toMatch(
+      /different command line or URL.*its 2 tool\(s\).*: mcp-host trust approve calc$/,
+    );
 
     const serverRequests: Array<{ target: string; toolNames: string[] }> = [];
     const approved = await reviewServerTools({
