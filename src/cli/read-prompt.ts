@@ -6,7 +6,11 @@ import { CliError, EXIT_USAGE } from './exit-codes.js';
 
 export const MAX_STDIN_PROMPT_BYTES = 1024 * 1024;
 
-export async function readPromptFromStdin(input: NodeJS.ReadableStream = process.stdin): Promise<string> {
+/** The prompt, or undefined when the input is empty and `required` is false. */
+export async function readPromptFromStdin(
+  input: NodeJS.ReadableStream = process.stdin,
+  required = true,
+): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of input) {
@@ -18,6 +22,9 @@ export async function readPromptFromStdin(input: NodeJS.ReadableStream = process
     chunks.push(buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8').trim();
-  if (text === '') throw new CliError('the prompt on standard input is empty', EXIT_USAGE);
+  if (text === '') {
+    if (!required) return undefined;
+    throw new CliError('the prompt on standard input is empty', EXIT_USAGE);
+  }
   return text;
 }

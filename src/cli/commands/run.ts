@@ -55,7 +55,8 @@ export function createRunCommand(): Command {
   return command.action(async (given: string | undefined, options: RunCommandOptions) => {
     // `run -`, or a pipe with no prompt argument: the prompt is standard input.
     const fromStdin = given === '-' || (given === undefined && options.prompt === undefined && !process.stdin.isTTY);
-    const prompt = fromStdin ? await readPromptFromStdin() : given;
+    // With no prompt argument, empty input means none was given at all: say how to give one.
+    const prompt = fromStdin ? await readPromptFromStdin(process.stdin, given === '-') : given;
     if (prompt === undefined && options.prompt === undefined) {
       throw new CliError(
         'say what to ask: mcp-host run "PROMPT", or start from a server prompt with --prompt server:NAME',
