@@ -9,7 +9,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { redactArguments } from '../audit/redact.js';
 import type { GatewayConsent } from '../config/gateway-settings.js';
 import type { Approver, ToolApprovalAnswer, ToolApprovalRequest } from '../policy/approver.js';
-import { stripControlCharacters } from './plain-text.js';
+import { stripControlCodes } from '../text/strip-control-codes.js';
 
 /** A form elicitation as the downstream client receives it. */
 export interface ApprovalElicitation {
@@ -54,7 +54,7 @@ function describeCall(request: ToolApprovalRequest, secrets: readonly string[]):
     ...request.warnings.map((warning) => `Warning: ${warning}`),
     `Arguments: ${shown}`,
   ];
-  return stripControlCharacters(lines.join('\n'));
+  return stripControlCodes(lines.join('\n'));
 }
 
 export function approvalElicitation(request: ToolApprovalRequest, secrets: readonly string[]): ApprovalElicitation {

@@ -9,8 +9,8 @@
  * is read as the `''` scope, its entries marked `fromVersion1` so that other scopes can still accept them.
  */
 
-import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { errorCodeOf, writeJsonFileAtomically } from '../json/write-json-file.js';
 import type { ToolDefinitionSnapshot } from './tool-definition.js';
 
 export const TRUST_STORE_FILE_NAME = 'trust.json';
@@ -137,21 +137,11 @@ function checkServers(file: string, servers: Record<string, unknown>, scope: str
 
 /** Replaces the file atomically with mode 0600. */
 export function writeTrustStoreFile(file: string, data: TrustStoreData): void {
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  let descriptor: number | undefined;
   try {
-    descriptor = openSync(temporary, 'wx', TRUST_STORE_FILE_MODE);
-    const bytes = Buffer.from(`${JSON.stringify(data, null, 2)}\n`, 'utf8');
-    let written = 0;
-    while (written < bytes.length) written += writeSync(descriptor, bytes, written);
-    fsyncSync(descriptor);
-    closeSync(descriptor);
-    descriptor = undefined;
-    renameSync(temporary, file);
+    writeJsonFileAtomically(file, data, TRUST_STORE_FILE_MODE);
   } catch (error) {
-    if (descriptor !== undefined) closeSync(descriptor);
-    rmSync(temporary, { force: true });
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new TrustStoreError(`Could not save the trust store ${file} (${code}); check that its folder is writable.`);
+    throw new TrustStoreError(
+      `Could not save the trust store ${file} (${errorCodeOf(error)}); check that its folder is writable.`,
+    );
   }
 }

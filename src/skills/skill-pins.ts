@@ -8,9 +8,9 @@
  * folder lose nothing but a simultaneous write.
  */
 
-import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { errorCodeOf, writeJsonFileAtomically } from '../json/write-json-file.js';
 
 export const SKILL_PINS_FILE_NAME = 'skill-pins.json';
 const FORMAT_VERSION = 1;
@@ -132,21 +132,11 @@ function damaged(file: string, problem: string): Error {
 
 /** Replaces the file atomically (a temporary file beside it, then rename) with mode 0600. */
 function writePins(file: string, data: SkillPinsData): void {
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  let descriptor: number | undefined;
   try {
-    descriptor = openSync(temporary, 'wx', 0o600);
-    const bytes = Buffer.from(`${JSON.stringify(data, null, 2)}\n`, 'utf8');
-    let written = 0;
-    while (written < bytes.length) written += writeSync(descriptor, bytes, written);
-    fsyncSync(descriptor);
-    closeSync(descriptor);
-    descriptor = undefined;
-    renameSync(temporary, file);
+    writeJsonFileAtomically(file, data, 0o600);
   } catch (error) {
-    if (descriptor !== undefined) closeSync(descriptor);
-    rmSync(temporary, { force: true });
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new Error(`Could not save the skill pins ${file} (${code}); check that its folder is writable.`);
+    throw new Error(
+      `Could not save the skill pins ${file} (${errorCodeOf(error)}); check that its folder is writable.`,
+    );
   }
 }
