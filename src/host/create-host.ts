@@ -130,6 +130,11 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   // Interrupted start-up: close what was started, whatever step the signal came in.
   const abandon = async (error: unknown): Promise<never> => {
     await Promise.all(connected.connections.map((connection) => connection.close().catch(() => undefined)));
+    // Stopped on purpose: a server killed mid-initialize did not "fail to start", whatever its exit looked like.
+    if (options.signal?.aborted) {
+      for (const connection of connected.connections)
+        diagnostic(`server "${connection.name}" stopped: start-up was interrupted`);
+    }
     await features.close().catch(() => undefined);
     await state.audit.close();
     throw error;

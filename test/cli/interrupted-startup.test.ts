@@ -1,0 +1,75 @@
+/**
+ * Ctrl-C while servers are still starting: each one is reported as stopped, not as a server that "failed to
+ * start (killed by SIGKILL)", and the CLI exits 130 with every server process gone.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cliPath, fixtureServer, isAlive, temporaryDirectory } from '../helpers/project.js';
+
+const started: number[] = [];
+
+afterAll(() => {
+  for (const pid of started) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+});
+
+async function waitFor(check: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('Ctrl-C during start-up', () => {
+  it('says each server was stopped, not that it failed to start', async () => {
+    const directory = await temporaryDirectory();
+    const markers = ['first', 'second'].map((name) => join(directory, `${name}.started`));
+    const server = (marker: string) => ({
+      command: process.execPath,
+      args: [fixtureServer('slow-start.mjs')],
+      env: { START_DELAY_MS: '120000', STARTED_FILE: marker },
+    });
+    const config = join(directory, 'mcp-host.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: { first: server(markers[0]!), second: server(markers[1]!) } }));
+
+    const child = spawn(process.execPath, [cliPath, 'tools', 'list', '--config', config], {
+      cwd: directory,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        MCP_HOST_STATE_DIR: mkdtempSync(join(tmpdir(), 'mcp-host-state-')),
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    started.push(child.pid!);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    try {
+      await waitFor(() => markers.every((marker) => existsSync(marker)), 'both servers to start');
+      const serverPids = markers.map((marker) => Number(readFileSync(marker, 'utf8').trim()));
+      started.push(...serverPids);
+      child.kill('SIGINT');
+      const code = await closed;
+
+      expect(code, stderr).toBe(130);
+      expect(stdout).toBe('');
+      expect(stderr).toContain('server "first" stopped: start-up was interrupted');
+      expect(stderr).toContain('server "second" stopped: start-up was interrupted');
+      expect(stderr).not.toContain('failed to start');
+      expect(stderr).not.toContain('killed by');
+      for (const pid of serverPids) await waitFor(() => !isAlive(pid), `server ${pid} to exit`, 10_000);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  }, 120_000);
+});
