@@ -32,7 +32,7 @@ interface ServerConfigBase {
   maxTotalTimeoutMs?: number;
   /** Output budget for one result of this server's tools, in estimated tokens. */
   maxResultTokens?: number;
-  /** Largest single protocol message accepted from a stdio server, in bytes. */
+  /** Largest single protocol message accepted from the server (stdio line, HTTP body or SSE event), in bytes. */
   maxMessageBytes?: number;
   /** Per-tool overrides, by the tool's original name. */
   tools?: Record<string, ToolOverride>;

@@ -5,6 +5,7 @@
 import {
   Client,
   type ClientCapabilities,
+  type FetchLike,
   type Implementation,
   SSEClientTransport,
   StreamableHTTPClientTransport,
@@ -13,6 +14,8 @@ import {
 } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../config/types.js';
+import { limitResponseSize } from './limit-response-size.js';
+import { DEFAULT_MAX_MESSAGE_BYTES } from './message-size-limit.js';
 import type { AuthorizationSession } from './oauth/authorization-session.js';
 import { connectWithAuthorization } from './oauth/connect-with-authorization.js';
 import type { RemoteAuthorization } from './oauth/remote-authorization.js';
@@ -105,7 +108,13 @@ async function connectRemoteOnce(
 ) {
   const url = new URL(config.url);
   const requestInit: RequestInit = { headers: config.headers };
-  const transportOptions = { requestInit, ...session?.transportOptions() };
+  const sessionOptions = session?.transportOptions();
+  const baseFetch: FetchLike = sessionOptions?.fetch ?? ((input, init) => fetch(input, init));
+  const transportOptions = {
+    requestInit,
+    ...sessionOptions,
+    fetch: limitResponseSize(baseFetch, config.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES),
+  };
   const wrap = <T extends Transport>(transport: T): T => (session ? session.wrapTransport(transport) : transport);
   if (config.transport === 'sse') {
     const client = createClient(options, config);

@@ -1,6 +1,7 @@
 /** Turns whatever the SDK threw for a call into a `CallFailure` that says what happened. */
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { CallFailure } from './call-failure.js';
+import { responseTooLargeText } from './limit-response-size.js';
 
 export interface CallErrorContext {
   server: string;
@@ -36,6 +37,11 @@ export function toCallFailure(error: unknown, context: CallErrorContext): CallFa
         options,
       );
     }
+  }
+  const tooLarge = responseTooLargeText(error);
+  if (tooLarge !== undefined) {
+    // The host's own words about a response past `maxMessageBytes`, not the server's.
+    return new CallFailure('protocol', `server "${context.server}" ${tooLarge}`, context.server, options);
   }
   if (error instanceof ProtocolError) {
     return new CallFailure('protocol', `the server answered with an error: ${error.message}`, context.server, options);

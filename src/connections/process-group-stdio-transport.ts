@@ -11,14 +11,14 @@ import type { Readable, Writable } from 'node:stream';
 import { type JSONRPCMessage, serializeMessage, type Transport } from '@modelcontextprotocol/client';
 import { LineSplitter } from './line-splitter.js';
 import { createLogRateGate, LOG_MESSAGES_PER_SECOND } from './log-rate-gate.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, tooLargeMessageText } from './message-size-limit.js';
 import { parseJsonRpcLine } from './parse-json-rpc-line.js';
 import { descendantsOf, signalTracked, type TrackedProcess } from './process-tree.js';
 import { trackServerProcess, untrackServerProcess } from './server-process-registry.js';
 import { StderrRing } from './stderr-ring.js';
 import { screenMessageDepth } from './too-deep-message.js';
 
-/** A single protocol message larger than this is refused (the connection is closed with an error). */
-export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+export { DEFAULT_MAX_MESSAGE_BYTES } from './message-size-limit.js';
 /** After stdin is closed and SIGTERM sent, how long a server gets before SIGKILL. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 2_000;
 /**
@@ -114,7 +114,7 @@ export class ProcessGroupStdioTransport implements Transport {
       (line) => this.handleLine(line),
       (bytes) => {
         const limit = this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-        this.closedBecause = `sent a message larger than the maximum of ${limit} bytes (${bytes} bytes so far), so the host closed the connection (raise the server's \`maxMessageBytes\` if such messages are expected)`;
+        this.closedBecause = tooLargeMessageText(limit, bytes, 'the host closed the connection');
         this.onerror?.(new Error(this.closedBecause));
         void this.close();
       },
