@@ -24,3 +24,5 @@ export { TrustStore } from './policy/trust-store.js';
 export { TrustStoreError } from './policy/trust-store-file.js';
 export { createYesApprover } from './policy/yes-approver.js';
 export * from './providers/types.js';
+export type { Conversation, ConversationOptions, ConversationUsage } from './sessions/conversation-types.js';
+export { type SessionSummary, UnknownSessionError } from './sessions/session-store.js';

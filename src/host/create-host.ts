@@ -19,6 +19,7 @@ import type { HostConfig } from '../config/types.js';
 import type { ServerConnection, ServerStatus } from '../connections/server-connection.js';
 import { budgetToolResult } from '../content/budget-tool-results.js';
 import { handleReadStoredResult, readStoredResultTool } from '../content/read-stored-result-tool.js';
+import { eventStream } from '../loop/event-stream.js';
 import { createToolCallExecutor, type HostToolHandler } from '../loop/execute-tool-call.js';
 import { type RunResult, runAgent } from '../loop/run-agent.js';
 import type { ToolCallContext } from '../loop/tool-call-types.js';
@@ -27,6 +28,8 @@ import { checkRules } from '../policy/permission-rules.js';
 import { RunApprovals } from '../policy/run-approvals.js';
 import { isSafeToRetry } from '../policy/tool-annotations.js';
 import type { LlmProvider, Message, ToolDefinition, UserPart } from '../providers/types.js';
+import { openConversation } from '../sessions/open-conversation.js';
+import { openSessionStore } from '../sessions/session-store.js';
 import {
   type CallDutiesOptions,
   createAuthorise,
@@ -39,7 +42,6 @@ import {
 import { callSettings } from './call-settings.js';
 import { connectServers } from './connect-servers.js';
 import { createProvider } from './create-provider.js';
-import { eventStream } from './event-stream.js';
 import { openHostSkills } from './host-skills.js';
 import { openHostState } from './host-state.js';
 import { HOST_TOOLS_SERVER } from './host-tools-server.js';
@@ -299,7 +301,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
 
   let runCount = 0;
   const run = async (prompt: string, runOptions: RunOptions = {}): Promise<RunResult> => {
-    const model = await provider();
+    const model = runOptions.provider ?? (await provider());
     runCount += 1;
     const opening = runOptions.prompt
       ? await access.prompts.messages(runOptions.prompt, runOptions.prompt.arguments)
@@ -309,11 +311,12 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       ...(prompt !== '' || opening.length === 0 ? [{ type: 'text' as const, text: prompt }] : []),
       ...(runOptions.images ?? []),
     ];
-    const messages: Message[] = [
-      ...(runOptions.history ?? []),
+    const added: Message[] = [
       ...opening,
       ...(userParts.length > 0 ? [{ role: 'user' as const, content: userParts }] : []),
     ];
+    for (const message of added) runOptions.onMessage?.(message);
+    const messages: Message[] = [...(runOptions.history ?? []), ...added];
     const thisRun = `${runId}-${runCount}`;
     // Composed once per run: every turn of it sends the same bytes, so provider prompt caches hold.
     const system = skills.systemPrompt().text;
@@ -330,6 +333,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       stream: options.stream ?? true,
       signal: runOptions.signal,
       emit: runOptions.onEvent ?? (() => undefined),
+      ...(runOptions.onMessage ? { onMessage: runOptions.onMessage } : {}),
     }).finally(() => skills.active.end(thisRun));
   };
 
@@ -359,6 +363,19 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
           onEvent: emit,
           signal: streamOptions.signal ? AbortSignal.any([streamOptions.signal, closed]) : closed,
         }),
+      ),
+    conversation: async (conversationOptions = {}) =>
+      openConversation(
+        {
+          store: openSessionStore(state.stateDir),
+          config: config.file ?? null,
+          provider: await provider(),
+          // A model named mid-conversation is the user's: a relative script path is relative to where they are.
+          createProvider: (spec) => createProvider(spec, { baseUrl: options.baseUrl, env, cwd }),
+          runTurn: (text, turn) => run(text, turn),
+          onDiagnostic: diagnostic,
+        },
+        conversationOptions,
       ),
     callTool: async (name, args, callOptions = {}) => {
       const context: HostCallContext = {

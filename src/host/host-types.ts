@@ -15,6 +15,7 @@ import type { ExecutedToolCall } from '../loop/tool-call-types.js';
 import type { Approver } from '../policy/approver.js';
 import type { TrustStore } from '../policy/trust-store.js';
 import type { LlmProvider, Message, ToolDefinition, UserPart } from '../providers/types.js';
+import type { Conversation, ConversationOptions } from '../sessions/conversation-types.js';
 import type { ComposedSystemPrompt } from '../skills/compose-system-prompt.js';
 import type { Skill, SkillProblem } from '../skills/discover-skills.js';
 import type { WithheldSkill } from '../skills/review-skills.js';
@@ -92,7 +93,13 @@ export interface RunOptions {
   images?: UserPart[];
   /** Start from a server prompt (`mcp-host run --prompt server:NAME`): its messages open the conversation. */
   prompt?: { server?: string; name: string; arguments?: Record<string, string> };
+  /** The model for this run instead of the host's (a conversation after `setModel`). */
+  provider?: LlmProvider;
+  /** Each message added to the conversation (the user's, then every completed one of the loop's), in order. */
+  onMessage?: (message: Message) => void;
 }
+
+export type { Conversation, ConversationOptions } from '../sessions/conversation-types.js';
 
 export interface CallToolOptions {
   signal?: AbortSignal;
@@ -123,6 +130,11 @@ export interface Host {
   provider(): Promise<LlmProvider>;
   run(prompt: string, options?: RunOptions): Promise<RunResult>;
   stream(prompt: string, options?: Omit<RunOptions, 'onEvent'>): AsyncIterable<AgentEvent>;
+  /**
+   * A multi-turn conversation saved as it goes in `<stateDir>/sessions/`: new, or resumed (`sessionId`, or
+   * `continueLast` for the newest one held with this config).
+   */
+  conversation(options?: ConversationOptions): Promise<Conversation>;
   /**
    * Calls one tool directly, as the user's own act (deny rules apply; nobody is asked; audited). With `client`,
    * the call is a downstream MCP client's (the gateway): the policy applies as for the model, asking the approver.

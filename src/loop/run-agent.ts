@@ -29,6 +29,8 @@ export interface RunAgentOptions {
   stream?: boolean;
   signal?: AbortSignal;
   emit: (event: AgentEvent) => void;
+  /** Each message the loop adds to `messages`, once it is complete (a conversation saves it as it goes). */
+  onMessage?: (message: Message) => void;
 }
 
 export interface RunResult {
@@ -76,6 +78,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
     }
     addUsage(usage, response.usage);
     messages.push(response.message);
+    options.onMessage?.(response.message);
     options.emit({
       type: 'model-response',
       turn,
@@ -127,7 +130,9 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
       return outcome;
     });
     // Every call gets its result, in call order, in one message: providers reject a turn otherwise.
-    messages.push({ role: 'tool', results: executed.map((entry) => entry.result) });
+    const results: Message = { role: 'tool', results: executed.map((entry) => entry.result) };
+    messages.push(results);
+    options.onMessage?.(results);
     options.emit({ type: 'turn-end', turn });
 
     if (signal.aborted) return finish('aborted', turn, 'the run was aborted');

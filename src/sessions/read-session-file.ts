@@ -1,0 +1,136 @@
+/**
+ * Reads a saved session back: the header, then the records in order, replayed into the transcript as it stands.
+ * A torn last line (the host was killed while writing it) is skipped with a warning, as is any line that is not a
+ * record this version understands or is longer than the record bound; only a missing or unreadable header is fatal.
+ */
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { parseJsonWithinDepth } from '../json/json-depth.js';
+import type { Message } from '../providers/types.js';
+import { isMessage } from './is-message.js';
+import {
+  MAX_SESSION_RECORD_BYTES,
+  SESSION_FORMAT_VERSION,
+  type SessionHeaderRecord,
+  type SessionRecord,
+} from './session-records.js';
+
+export interface SavedSession {
+  header: SessionHeaderRecord;
+  /** The transcript as it stands after every record (compactions applied). */
+  messages: Message[];
+  /** The model in use at the last record. */
+  model: string;
+  /** When the last record was written. */
+  updatedAt: string;
+  /** Lines that were skipped, and why. */
+  warnings: string[];
+}
+
+export class SessionFileError extends Error {
+  override readonly name = 'SessionFileError';
+}
+
+export function readSessionFile(file: string): SavedSession {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new SessionFileError(`cannot read the session file ${file}: ${(error as Error).message}`);
+  }
+  const lines = text.split('\n');
+  const torn = !text.endsWith('\n');
+  if (!torn) lines.pop();
+  const warnings: string[] = [];
+  const header = parseHeader(lines[0], file);
+  let messages: Message[] = [];
+  let model = header.model;
+  let updatedAt = header.createdAt;
+  for (let index = 1; index < lines.length; index += 1) {
+    const line = lines[index]!;
+    if (line === '') continue;
+    const where = `${file} line ${index + 1}`;
+    const record = parseRecord(line);
+    if (record === undefined) {
+      warnings.push(
+        torn && index === lines.length - 1
+          ? `${where}: ignored a torn last line (the host stopped while saving it)`
+          : `${where}: ignored a line that is not a session record`,
+      );
+      continue;
+    }
+    switch (record.type) {
+      case 'message':
+        messages.push(record.message);
+        break;
+      case 'model':
+        model = record.model;
+        break;
+      case 'compaction':
+        messages = [record.summary, ...messages.slice(record.keptFrom)];
+        break;
+      case 'session':
+        warnings.push(`${where}: ignored a second session header`);
+        continue;
+    }
+    updatedAt = record.at;
+  }
+  return { header, messages, model, updatedAt, warnings };
+}
+
+/** Only the header, read from the start of the file (listing many sessions reads no transcripts). */
+export function readSessionHeader(file: string): SessionHeaderRecord & { updatedAt: string } {
+  const descriptor = openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(16 * 1024);
+    const length = readSync(descriptor, buffer, 0, buffer.length, 0);
+    const text = buffer.subarray(0, length).toString('utf8');
+    const header = parseHeader(text.slice(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n')), file);
+    return { ...header, updatedAt: statSync(file).mtime.toISOString() };
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+function parseHeader(line: string | undefined, file: string): SessionHeaderRecord {
+  const record = line === undefined ? undefined : parseRecord(line);
+  if (record?.type !== 'session') throw new SessionFileError(`${file} does not start with a session header`);
+  if (record.version > SESSION_FORMAT_VERSION)
+    throw new SessionFileError(`${file} was saved by a newer mcp-host (format ${record.version}); upgrade to read it`);
+  return record;
+}
+
+function parseRecord(line: string): SessionRecord | undefined {
+  if (Buffer.byteLength(line) > MAX_SESSION_RECORD_BYTES) return undefined;
+  let value: unknown;
+  try {
+    value = parseJsonWithinDepth(line, 'a session record');
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const record = value as Record<string, unknown>;
+  const isText = (key: string) => typeof record[key] === 'string';
+  switch (record.type) {
+    case 'session':
+      return isText('id') &&
+        isText('model') &&
+        isText('createdAt') &&
+        isText('title') &&
+        typeof record.version === 'number'
+        ? (record as unknown as SessionRecord)
+        : undefined;
+    case 'message':
+      return isText('at') && isMessage(record.message) ? (record as unknown as SessionRecord) : undefined;
+    case 'model':
+      return isText('at') && isText('model') ? (record as unknown as SessionRecord) : undefined;
+    case 'compaction':
+      return isText('at') &&
+        isMessage(record.summary) &&
+        Number.isInteger(record.keptFrom) &&
+        (record.keptFrom as number) >= 0
+        ? (record as unknown as SessionRecord)
+        : undefined;
+    default:
+      return undefined;
+  }
+}

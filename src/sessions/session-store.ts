@@ -1,0 +1,113 @@
+/**
+ * The saved sessions of one state folder: `<stateDir>/sessions/<id>.jsonl`, one file per session, owner-only.
+ * Listing reads only each file's first line; reading one replays its records.
+ */
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { readSessionFile, readSessionHeader, type SavedSession } from './read-session-file.js';
+import { createSessionFileWriter, type SessionFileWriter } from './session-file-writer.js';
+import { isSessionId } from './session-id.js';
+
+export const SESSIONS_FOLDER = 'sessions';
+
+export interface SessionSummary {
+  id: string;
+  title: string;
+  config: string | null;
+  model: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An id that names no saved session (or is not an id at all). */
+export class UnknownSessionError extends Error {
+  override readonly name = 'UnknownSessionError';
+  constructor(
+    readonly id: string,
+    directory: string,
+  ) {
+    super(
+      isSessionId(id)
+        ? `no saved session "${id}" in ${directory} (\`mcp-host sessions list\` shows them)`
+        : `"${id}" is not a session id (ids look like 20260101-120000-0123abcd; \`mcp-host sessions list\` shows them)`,
+    );
+  }
+}
+
+export interface SessionStore {
+  readonly directory: string;
+  fileOf(id: string): string;
+  /** Newest first. Files that cannot be read are left out and reported to `onWarning`. */
+  list(onWarning?: (message: string) => void): SessionSummary[];
+  read(id: string): SavedSession;
+  /** The newest session held with this config (null: without a config file). */
+  newestFor(config: string | null): SessionSummary | undefined;
+  remove(id: string): void;
+  writer(id: string): SessionFileWriter;
+}
+
+export function sessionsFolder(stateDir: string): string {
+  return join(stateDir, SESSIONS_FOLDER);
+}
+
+export function openSessionStore(stateDir: string): SessionStore {
+  const directory = sessionsFolder(stateDir);
+  const fileOf = (id: string) => join(directory, `${id}.jsonl`);
+  const exists = (id: string) => {
+    if (!isSessionId(id)) return false;
+    try {
+      return statSync(fileOf(id)).isFile();
+    } catch {
+      return false;
+    }
+  };
+  const list = (onWarning?: (message: string) => void): SessionSummary[] => {
+    let names: string[];
+    try {
+      names = readdirSync(directory);
+    } catch {
+      return [];
+    }
+    const summaries: SessionSummary[] = [];
+    for (const name of names) {
+      const id = name.endsWith('.jsonl') ? name.slice(0, -'.jsonl'.length) : '';
+      if (!isSessionId(id)) continue;
+      try {
+        const header = readSessionHeader(fileOf(id));
+        summaries.push({
+          id,
+          title: header.title,
+          config: header.config,
+          model: header.model,
+          createdAt: header.createdAt,
+          updatedAt: header.updatedAt,
+        });
+      } catch (error) {
+        onWarning?.(`skipped the session file ${fileOf(id)}: ${(error as Error).message}`);
+      }
+    }
+    return summaries.sort(
+      (left, right) => right.updatedAt.localeCompare(left.updatedAt) || right.id.localeCompare(left.id),
+    );
+  };
+  return {
+    directory,
+    fileOf,
+    list,
+    read(id) {
+      if (!exists(id)) throw new UnknownSessionError(id, directory);
+      return readSessionFile(fileOf(id));
+    },
+    newestFor(config) {
+      return list().find((summary) => summary.config === config);
+    },
+    remove(id) {
+      if (!exists(id)) throw new UnknownSessionError(id, directory);
+      rmSync(fileOf(id));
+    },
+    writer(id) {
+      if (!isSessionId(id)) throw new UnknownSessionError(id, directory);
+      return createSessionFileWriter(fileOf(id));
+    },
+  };
+}
