@@ -162,6 +162,8 @@ export class ServerConnection {
 
   private async fetchTools(): Promise<Tool[]> {
     const client = await this.readyClient();
+    // Asked anyway, the client library prints a notice on stdout, which may be a protocol channel (`serve --stdio`).
+    if (!client.getServerCapabilities()?.tools) return [];
     const result = await client.listTools();
     const { tools, repeated } = firstOfEachName(result.tools);
     // Once per name for the life of the connection: every re-listing would otherwise say it again.

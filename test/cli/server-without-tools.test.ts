@@ -1,0 +1,28 @@
+/**
+ * A server that offers no tools (only resources): the host does not ask it for tools, so the client library's
+ * "server does not advertise tools capability" notice never reaches stdout, where it would break `--json`
+ * output and the `serve --stdio` protocol channel.
+ */
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot, runCli, writeConfig } from '../helpers/project.js';
+
+const resourceServer = join(repoRoot, 'test', 'fixtures', 'consent', 'resource-server.mjs');
+let config: string;
+
+beforeAll(async () => {
+  config = await writeConfig({
+    mcpServers: { files: { command: process.execPath, args: [resourceServer], env: { TOOLS: '[]' } } },
+  });
+});
+
+describe('a server without tools', () => {
+  it('keeps stdout clean: resources list --json is JSON and nothing but', async () => {
+    const result = await runCli(['resources', 'list', '--json', '--config', config], { timeoutMs: 60_000 });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).not.toContain('advertise');
+    const listings = JSON.parse(result.stdout) as Array<{ server: string; resources: Array<{ uri: string }> }>;
+    expect(listings[0]?.resources.map((resource) => resource.uri)).toContain('file:///notes/todo.md');
+    expect(result.stderr).not.toContain('listTools');
+  }, 90_000);
+});
