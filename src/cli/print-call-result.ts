@@ -5,6 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { redactText } from '../audit/redact.js';
 import { writeError, writeLine } from './output.js';
 
 interface RawPart {
@@ -41,11 +42,14 @@ export interface PrintCallResultOptions {
   saveDirectory?: string;
   /** The call failed: its text goes to stderr. */
   isError: boolean;
+  /** Known secrets, replaced by `[redacted]` in everything printed (a server may echo a key it was given). */
+  secrets?: readonly string[];
 }
 
 /** Prints `result` (the server's raw result, or the host's own when the call never reached a server). */
 export function printCallResult(result: PrintableResult, options: PrintCallResultOptions): void {
-  const print = options.isError ? writeError : writeLine;
+  const write = options.isError ? writeError : writeLine;
+  const print = (text: string): void => write(redactText(text, options.secrets ?? []));
   const parts = Array.isArray(result.content) ? (result.content as RawPart[]) : [];
   let saved = 0;
   const binary = (kind: string, data: unknown, mimeType: unknown): void => {

@@ -2,7 +2,9 @@
  * `mcp-host tools list|call`: the catalog (with `--tokens`, what each tool definition costs on every
  * request, estimated offline), and calling one tool directly (no model needed).
  */
+
 import { Command } from 'commander';
+import { redactValues } from '../../audit/redact.js';
 import { loadConfig } from '../../config/load-config.js';
 import type { Host } from '../../host/create-host.js';
 import { chooseModel, ModelChoiceError, type ProviderId, parseModelSpec } from '../../host/model-choice.js';
@@ -104,12 +106,13 @@ export function createToolsCommand(): Command {
           writeJson({
             outcome: executed.outcome,
             isError: executed.result.isError,
-            result: executed.rawResult ?? executed.result,
+            result: redactValues(executed.rawResult ?? executed.result, { secrets: host.config.secrets }),
           });
         } else {
           // The server's own result; the host's when the call never reached it (denied, unknown, timed out).
           printCallResult((executed.rawResult ?? executed.result) as Parameters<typeof printCallResult>[0], {
             isError: executed.result.isError === true,
+            secrets: host.config.secrets,
             ...(options.save === undefined ? {} : { saveDirectory: options.save }),
           });
         }
