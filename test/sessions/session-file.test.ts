@@ -1,0 +1,148 @@
+/**
+ * The session file on its own: what a killed host leaves behind is read back without harm (torn last line,
+ * calls that never got their results), records stay within their bound, and a cancelled model request is aborted.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHost } from '../../src/host/create-host.js';
+import type { LlmProvider, Message } from '../../src/providers/types.js';
+import { readSessionFile } from '../../src/sessions/read-session-file.js';
+import { MAX_SESSION_RECORD_BYTES } from '../../src/sessions/session-records.js';
+import { openSessionStore } from '../../src/sessions/session-store.js';
+import { hostConfig } from '../helpers/configs.js';
+import { temporaryDirectory } from '../helpers/project.js';
+
+let stateDir: string;
+beforeAll(async () => {
+  stateDir = await temporaryDirectory();
+  mkdirSync(join(stateDir, 'sessions'));
+});
+afterAll(async () => {
+  if (stateDir) await rm(stateDir, { recursive: true, force: true });
+});
+
+const header = (id: string) => ({
+  type: 'session',
+  version: 1,
+  id,
+  config: null,
+  model: 'scripted:x',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  title: 'hello',
+});
+const at = '2026-01-01T00:00:01.000Z';
+
+describe('a session file', () => {
+  it('gives calls the host was killed during an unknown outcome when resumed, and keeps that on file', async () => {
+    const store = openSessionStore(stateDir);
+    const id = '20260101-000000-0000aaaa';
+    const call: Message = {
+      role: 'assistant',
+      content: [{ type: 'tool-call', id: 'c1', name: 'srv__slow', argumentsText: '{}' }],
+    };
+    writeFileSync(
+      store.fileOf(id),
+      [
+        header(id),
+        { type: 'message', at, message: { role: 'user', content: [{ type: 'text', text: 'go' }] } },
+        { type: 'message', at, message: call },
+        '{"type":"mess',
+      ]
+        .map((line) => (typeof line === 'string' ? line : JSON.stringify(line)))
+        .join('\n'),
+    );
+    const saved = readSessionFile(store.fileOf(id));
+    expect(saved.warnings).toEqual([expect.stringContaining('line 4: ignored a torn last line')]);
+    expect(saved.messages).toHaveLength(2);
+
+    const host = await createHost({
+      config: hostConfig([]),
+      provider: neverAnswering().provider,
+      stateDir,
+      auditSink: false,
+    });
+    try {
+      const conversation = await host.conversation({ sessionId: id });
+      expect(conversation.history.at(-1)).toMatchObject({
+        role: 'tool',
+        results: [{ callId: 'c1', toolName: 'srv__slow', isError: true }],
+      });
+      const again = readSessionFile(store.fileOf(id));
+      expect(again.messages).toEqual(conversation.history);
+      // The torn line was closed off: the repair is a line of its own, not glued onto the fragment.
+      expect(readFileSync(store.fileOf(id), 'utf8')).toContain('{"type":"mess\n');
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('skips unreadable lines in the middle and lists sessions from their headers alone', () => {
+    const store = openSessionStore(stateDir);
+    const id = '20260102-000000-0000bbbb';
+    writeFileSync(
+      store.fileOf(id),
+      `${JSON.stringify(header(id))}\nnot json\n${JSON.stringify({ type: 'message', at, message: { role: 'robot' } })}\n`,
+    );
+    const saved = readSessionFile(store.fileOf(id));
+    expect(saved.messages).toEqual([]);
+    expect(saved.warnings).toHaveLength(2);
+    writeFileSync(join(store.directory, 'notes.txt'), 'not a session');
+    writeFileSync(store.fileOf('20260103-000000-0000cccc'), 'no header\n');
+    const warnings: string[] = [];
+    const listed = store.list((warning) => warnings.push(warning));
+    expect(listed.map((summary) => summary.id)).toContain(id);
+    expect(warnings).toEqual([expect.stringContaining('does not start with a session header')]);
+  });
+
+  it('shortens a message that would exceed the record bound before writing it', async () => {
+    const huge = 'x'.repeat(MAX_SESSION_RECORD_BYTES + 10);
+    const model = neverAnswering();
+    const host = await createHost({ config: hostConfig([]), provider: model.provider, stateDir, auditSink: false });
+    try {
+      const conversation = await host.conversation();
+      const consuming = (async () => {
+        for await (const _event of conversation.send(huge)) {
+          // drained
+        }
+      })();
+      await model.asked;
+      await conversation.cancel();
+      await consuming;
+      // The model request was aborted through its signal.
+      expect(model.abortedWith()).toBeDefined();
+      const line = readFileSync(openSessionStore(stateDir).fileOf(conversation.id), 'utf8').split('\n')[1]!;
+      expect(Buffer.byteLength(line)).toBeLessThan(MAX_SESSION_RECORD_BYTES);
+      expect(line).toContain('characters left out of the saved session');
+      expect(conversation.history).toHaveLength(1);
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+/** A model that never answers: it waits for its request to be aborted. */
+function neverAnswering(): { provider: LlmProvider; asked: Promise<void>; abortedWith: () => unknown } {
+  let reason: unknown;
+  let asked!: () => void;
+  const askedPromise = new Promise<void>((resolve) => {
+    asked = resolve;
+  });
+  return {
+    asked: askedPromise,
+    abortedWith: () => reason,
+    provider: {
+      provider: 'scripted',
+      model: 'silent',
+      generate: (_request, options = {}) =>
+        new Promise((_resolve, reject) => {
+          asked();
+          options.signal?.addEventListener('abort', () => {
+            reason = options.signal?.reason;
+            reject(options.signal?.reason);
+          });
+        }),
+    },
+  };
+}
