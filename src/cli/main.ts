@@ -14,6 +14,7 @@ import { createResourcesCommand } from './commands/resources.js';
 import { createRunCommand } from './commands/run.js';
 import { createServeCommand } from './commands/serve.js';
 import { createServersCommand } from './commands/servers.js';
+import { createSessionsCommand } from './commands/sessions.js';
 import { createSkillsCommand } from './commands/skills.js';
 import { createToolsCommand } from './commands/tools.js';
 import { createTrustCommand } from './commands/trust.js';
@@ -46,6 +47,7 @@ export function createProgram(): Command {
     createRemoveCommand(),
     createContextCommand(),
     createMemoryCommand(),
+    createSessionsCommand(),
   ]) {
     program.addCommand(command);
   }

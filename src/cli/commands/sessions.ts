@@ -1,0 +1,111 @@
+/**
+ * `mcp-host sessions list | show ID | export ID --format json|markdown | delete ID`: the conversations saved in the
+ * state folder (`<stateDir>/sessions/`). Reading needs no config and starts no server.
+ * Exit codes: 0 ok, 2 a usage error (an unknown id among them), 1 a file that could not be read or removed.
+ */
+import { type Command, Option } from 'commander';
+import { resolveStateDir } from '../../config/state-dir.js';
+import { formatTranscriptLines, formatTranscriptMarkdown } from '../../sessions/format-transcript.js';
+import { SessionFileError } from '../../sessions/read-session-file.js';
+import { openSessionStore, type SessionStore, UnknownSessionError } from '../../sessions/session-store.js';
+import { stripControlCodes } from '../../text/strip-control-codes.js';
+import { CliError, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
+import { writeError, writeJson, writeLine, writeOut } from '../output.js';
+import { UsageErrorCommand } from './audit.js';
+
+interface SessionsOptions {
+  stateDir?: string;
+  json?: boolean;
+  format?: 'json' | 'markdown';
+}
+
+function storeFor(options: SessionsOptions): SessionStore {
+  return openSessionStore(resolveStateDir({ flag: options.stateDir }));
+}
+
+/** An unknown id is the user's to fix (exit 2); a file that cannot be read is not (exit 1). */
+function withSession<T>(action: () => T): T {
+  try {
+    return action();
+  } catch (error) {
+    if (error instanceof UnknownSessionError) throw new CliError(error.message, EXIT_USAGE);
+    if (error instanceof SessionFileError) throw new CliError(error.message, EXIT_RUN_FAILED);
+    throw error;
+  }
+}
+
+export function createSessionsCommand(): Command {
+  const sessions = new UsageErrorCommand('sessions').description(
+    'the conversations saved in the state folder: list, show, export or delete them',
+  );
+  const withStateDir = (command: Command): Command =>
+    command.option(
+      '--state-dir <dir>',
+      'the state folder (default: $MCP_HOST_STATE_DIR, else $XDG_STATE_HOME/mcp-host)',
+    );
+
+  withStateDir(sessions.command('list', { isDefault: true }))
+    .description('saved sessions, newest first')
+    .option('--json', 'print JSON')
+    .action((_options: SessionsOptions, self: Command) => {
+      const options = self.optsWithGlobals<SessionsOptions>();
+      const store = storeFor(options);
+      const summaries = store.list((warning) => writeError(`mcp-host: ${warning}`));
+      if (options.json) {
+        writeJson(summaries);
+        return;
+      }
+      if (summaries.length === 0) {
+        writeLine(`No saved sessions in ${store.directory}.`);
+        return;
+      }
+      for (const summary of summaries) {
+        writeLine(
+          `${summary.id}  ${summary.updatedAt.slice(0, 16).replace('T', ' ')}  ${stripControlCodes(summary.model)}  ${stripControlCodes(summary.title)}`,
+        );
+      }
+    });
+
+  withStateDir(sessions.command('show'))
+    .description('the transcript of one session')
+    .argument('<id>', 'the session id (as `sessions list` shows it)')
+    .action((id: string, _options: SessionsOptions, self: Command) => {
+      const saved = withSession(() => storeFor(self.optsWithGlobals<SessionsOptions>()).read(id));
+      for (const warning of saved.warnings) writeError(`mcp-host: ${warning}`);
+      for (const line of formatTranscriptLines(saved)) writeLine(line);
+    });
+
+  withStateDir(sessions.command('export'))
+    .description('one session in full, as JSON (the neutral transcript) or Markdown')
+    .argument('<id>', 'the session id')
+    .addOption(new Option('--format <format>', 'json or markdown').choices(['json', 'markdown']).default('json'))
+    .action((id: string, _options: SessionsOptions, self: Command) => {
+      const options = self.optsWithGlobals<SessionsOptions>();
+      const saved = withSession(() => storeFor(options).read(id));
+      for (const warning of saved.warnings) writeError(`mcp-host: ${warning}`);
+      if (options.format === 'markdown') {
+        writeOut(formatTranscriptMarkdown(saved));
+        return;
+      }
+      const { id: savedId, title, config, createdAt } = saved.header;
+      writeJson({
+        id: savedId,
+        title,
+        config,
+        model: saved.model,
+        createdAt,
+        updatedAt: saved.updatedAt,
+        messages: saved.messages,
+      });
+    });
+
+  withStateDir(sessions.command('delete'))
+    .description('delete one saved session')
+    .argument('<id>', 'the session id')
+    .action((id: string, _options: SessionsOptions, self: Command) => {
+      const store = storeFor(self.optsWithGlobals<SessionsOptions>());
+      withSession(() => store.remove(id));
+      writeLine(`Deleted session ${id}.`);
+    });
+  return sessions;
+}

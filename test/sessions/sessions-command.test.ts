@@ -1,0 +1,95 @@
+/** `mcp-host sessions list|show|export|delete`, run as the built CLI against sessions a conversation saved. */
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT_OK, EXIT_USAGE } from '../../src/cli/exit-codes.js';
+import { createHost } from '../../src/host/create-host.js';
+import { createScriptedProvider } from '../../src/testing/scripted-provider.js';
+import { hostConfig } from '../helpers/configs.js';
+import { runCli, temporaryDirectory } from '../helpers/project.js';
+
+let stateDir: string;
+const ids: string[] = [];
+
+beforeAll(async () => {
+  stateDir = await temporaryDirectory();
+  const provider = createScriptedProvider({
+    scenarios: [
+      { match: 'first', turns: [{ text: 'Answer with ```fence``` and \u001b]0;title\u0007 codes' }] },
+      { match: 'second', turns: [{ text: 'second answer' }] },
+    ],
+  });
+  const host = await createHost({ config: hostConfig([]), provider, stateDir, auditSink: false });
+  try {
+    for (const prompt of ['first \u001b[2J question', 'second question']) {
+      const conversation = await host.conversation();
+      for await (const _event of conversation.send(prompt)) {
+        // drained
+      }
+      ids.push(conversation.id);
+    }
+  } finally {
+    await host.close();
+  }
+});
+
+afterAll(async () => {
+  if (stateDir) await rm(stateDir, { recursive: true, force: true });
+});
+
+describe('mcp-host sessions', () => {
+  it('lists, shows and exports saved sessions, without terminal control codes', async () => {
+    // Independent reads run side by side: each CLI start costs seconds on a busy machine.
+    const [listed, shown, markdown, json, wrongFormat, notAnId] = await Promise.all([
+      runCli(['sessions', 'list', '--json'], { stateDir }),
+      runCli(['sessions', 'show', ids[0]!], { stateDir }),
+      runCli(['sessions', 'export', ids[0]!, '--format', 'markdown'], { stateDir }),
+      runCli(['sessions', 'export', ids[0]!, '--format', 'json'], { stateDir }),
+      runCli(['sessions', 'export', ids[0]!, '--format', 'html'], { stateDir }),
+      runCli(['sessions', 'show', '../../x'], { stateDir }),
+    ]);
+    expect(listed.code).toBe(EXIT_OK);
+    const summaries = JSON.parse(listed.stdout) as { id: string; title: string; model: string }[];
+    expect(summaries.map((summary) => summary.id).sort()).toEqual([...ids].sort());
+    expect(summaries.find((summary) => summary.id === ids[0])?.title).toBe('first question');
+
+    expect(shown.code).toBe(EXIT_OK);
+    expect(shown.stdout).toContain('you: first  question');
+    expect(shown.stdout).toContain('model: Answer with ```fence``` and  codes');
+    expect(shown.stdout).not.toContain('\u001b');
+
+    expect(markdown.code).toBe(EXIT_OK);
+    expect(markdown.stdout).toMatch(/^# first question\n/);
+    expect(markdown.stdout).toContain('## User\n\nfirst  question\n');
+    expect(markdown.stdout).toContain('## Assistant\n\nAnswer with ```fence``` and  codes\n');
+
+    expect(json.code).toBe(EXIT_OK);
+    const exported = JSON.parse(json.stdout) as { id: string; messages: unknown[] };
+    expect(exported.id).toBe(ids[0]);
+    expect(exported.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'first \u001b[2J question' }] },
+      {
+        role: 'assistant',
+        content: [{ type: 'text', text: 'Answer with ```fence``` and \u001b]0;title\u0007 codes' }],
+      },
+    ]);
+    // The JSON keeps the text as it was, escaped: nothing a terminal acts on reaches stdout.
+    expect(json.stdout).not.toContain('\u001b');
+
+    expect(wrongFormat.code).toBe(EXIT_USAGE);
+    expect(wrongFormat.stderr).toContain('html');
+    expect(notAnId.code).toBe(EXIT_USAGE);
+    expect(notAnId.stderr).toContain('is not a session id');
+  });
+
+  it('deletes a session, and names an unknown id with a usage error', async () => {
+    const deleted = await runCli(['sessions', 'delete', ids[1]!], { stateDir });
+    expect(deleted.code).toBe(EXIT_OK);
+    expect(existsSync(join(stateDir, 'sessions', `${ids[1]}.jsonl`))).toBe(false);
+
+    const unknown = await runCli(['sessions', 'show', ids[1]!], { stateDir });
+    expect(unknown.code).toBe(EXIT_USAGE);
+    expect(unknown.stderr).toMatch(new RegExp(`^mcp-host: no saved session "${ids[1]}"`));
+  });
+});
