@@ -4,9 +4,11 @@
  * offer the same one. Names must be unique, stable across runs and independent of the order servers answered in,
  * so a model, a permission rule or an audit record that names a tool always means the same tool.
  *
- * A name that is already valid keeps its plain form. A name that had to change (characters replaced, a prefix
- * added, truncated) gets `_` and 6 hex digits of the SHA-256 of the original server and tool, so `a.b`, `a/b` and
- * `a b` stay distinct; truncation keeps the suffix within the 64 characters.
+ * The rule, predictable from the names alone: each character outside `[A-Za-z0-9_-]` becomes `_` (so the server
+ * "MCP SQLite Server" gives `MCP_SQLite_Server__…`), `_` goes in front of a name that does not start with a letter
+ * or underscore, and a name longer than 64 characters is cut to 64. Only when two tools would then share a name
+ * does one take `_` and 6 hex digits of the SHA-256 of its original server and tool (cut to keep 64 characters):
+ * a name that needed no change keeps it, and the others move.
  */
 
 import { createHash } from 'node:crypto';
@@ -18,7 +20,7 @@ export const TOOL_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 
 const INVALID_CHARACTERS = /[^A-Za-z0-9_-]/gu;
 const VALID_START = /^[A-Za-z_]/;
-/** Hex digits of the hash suffix at first; lengthened only when two names would still collide. */
+/** Hex digits of the hash suffix at first; lengthened only when two names would still clash. */
 const INITIAL_HASH_LENGTH = 6;
 /** 128 bits: collisions beyond this are not a practical concern, but the loop must end somewhere. */
 const MAX_HASH_LENGTH = 32;
@@ -57,25 +59,28 @@ function pairKey(server: string, tool: string): string {
 export function assignToolNames(entries: ReadonlyArray<ToolNameEntry>): NamedToolEntry[] {
   const candidates = entries.map((entry) => {
     const plain = `${entry.server}${TOOL_NAME_SEPARATOR}${entry.tool}`;
-    const isPlainValid = TOOL_NAME_PATTERN.test(plain);
+    const base = TOOL_NAME_PATTERN.test(plain) ? plain : sanitiseName(plain).slice(0, MAX_TOOL_NAME_LENGTH);
     return {
       server: entry.server,
       tool: entry.tool,
-      plain,
+      base,
+      /** The name needed no change: in a clash it has the best claim to it. */
+      unchanged: base === plain,
       digest: createHash('sha256').update(pairKey(entry.server, entry.tool)).digest('hex'),
-      hashLength: isPlainValid ? 0 : INITIAL_HASH_LENGTH,
+      hashLength: 0,
       name: '',
     };
   });
   rejectDuplicates(candidates);
 
   // Repeat until no two names are equal. Each round depends only on the set of names, so the outcome does not
-  // depend on input order. In a clash, every entry involved takes (or lengthens) its hash: even two plain names
-  // can clash (`a__b` + `c` and `a` + `b__c`), and neither has a better claim to the plain form.
+  // depend on input order. In a clash, the one name that needed no change keeps it; every other entry involved
+  // takes (or lengthens) its hash. When no single entry has the better claim (two changed names, or two plain
+  // ones: `a__b` + `c` and `a` + `b__c`), all of them move.
   for (;;) {
     const byName = new Map<string, typeof candidates>();
     for (const candidate of candidates) {
-      candidate.name = buildName(candidate.plain, candidate.digest, candidate.hashLength);
+      candidate.name = buildName(candidate.base, candidate.digest, candidate.hashLength);
       const group = byName.get(candidate.name);
       if (group === undefined) byName.set(candidate.name, [candidate]);
       else group.push(candidate);
@@ -84,14 +89,13 @@ export function assignToolNames(entries: ReadonlyArray<ToolNameEntry>): NamedToo
     for (const group of byName.values()) {
       if (group.length < 2) continue;
       clashed = true;
-      // A plain name clashing only with hashed names keeps its plain form; the hashed ones move.
-      const plainCount = group.filter((candidate) => candidate.hashLength === 0).length;
+      const claimants = group.filter((candidate) => candidate.hashLength === 0 && candidate.unchanged);
+      const keeper = claimants.length === 1 ? claimants[0] : undefined;
       for (const candidate of group) {
-        if (candidate.hashLength === 0) {
-          if (plainCount > 1) candidate.hashLength = INITIAL_HASH_LENGTH;
-        } else if (candidate.hashLength < MAX_HASH_LENGTH) {
-          candidate.hashLength += 2;
-        } else {
+        if (candidate === keeper) continue;
+        if (candidate.hashLength === 0) candidate.hashLength = INITIAL_HASH_LENGTH;
+        else if (candidate.hashLength < MAX_HASH_LENGTH) candidate.hashLength += 2;
+        else {
           throw new Error(
             `Cannot give tool "${candidate.tool}" on server "${candidate.server}" a unique name: hash collision.`,
           );
@@ -106,10 +110,10 @@ export function assignToolNames(entries: ReadonlyArray<ToolNameEntry>): NamedToo
     .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
 }
 
-function buildName(plain: string, digest: string, hashLength: number): string {
-  if (hashLength === 0) return plain;
+function buildName(base: string, digest: string, hashLength: number): string {
+  if (hashLength === 0) return base;
   const suffix = `_${digest.slice(0, hashLength)}`;
-  return sanitiseName(plain).slice(0, MAX_TOOL_NAME_LENGTH - suffix.length) + suffix;
+  return base.slice(0, MAX_TOOL_NAME_LENGTH - suffix.length) + suffix;
 }
 
 function rejectDuplicates(entries: ReadonlyArray<ToolNameEntry>): void {

@@ -70,10 +70,23 @@ describe('assignToolNames', () => {
     ]);
   });
 
-  it('gives a sanitised name a stable 6-hex hash suffix', () => {
-    const dotted = nameOf(assignToolNames([{ server: 'fs', tool: 'a.b' }]), 'fs', 'a.b');
+  it('replaces characters providers refuse with _ and adds no hash when nothing clashes', () => {
+    expect(nameOf(assignToolNames([{ server: 'fs', tool: 'a.b' }]), 'fs', 'a.b')).toBe('fs__a_b');
+    const spaced = assignToolNames([{ server: 'MCP SQLite Server', tool: 'read_query' }]);
+    expect(nameOf(spaced, 'MCP SQLite Server', 'read_query')).toBe('MCP_SQLite_Server__read_query');
+  });
+
+  it('gives a sanitised name a stable 6-hex hash suffix only on a real clash', () => {
+    const dotted = nameOf(
+      assignToolNames([
+        { server: 'fs', tool: 'a.b' },
+        { server: 'fs', tool: 'a/b' },
+      ]),
+      'fs',
+      'a.b',
+    );
     expect(dotted).toMatch(/^fs__a_b_[0-9a-f]{6}$/);
-    // Stable across calls and independent of what else is in the catalog.
+    // The same hash whatever else clashes with it.
     expect(nameOf(assignToolNames(MIXED), 'fs', 'a.b')).toBe(dotted);
   });
 
@@ -88,10 +101,12 @@ describe('assignToolNames', () => {
   });
 
   it('prefixes a name that starts with a digit', () => {
-    expect(nameOf(assignToolNames(MIXED), '9lives', 'meow')).toMatch(/^_9lives__meow_[0-9a-f]{6}$/);
+    expect(nameOf(assignToolNames(MIXED), '9lives', 'meow')).toBe('_9lives__meow');
   });
 
-  it('truncates a long name to 64 characters with the hash kept, distinct from a near twin', () => {
+  it('truncates a long name to 64 characters, with a hash when a near twin cuts to the same name', () => {
+    const alone = nameOf(assignToolNames([{ server: 'db', tool: LONG_TOOL }]), 'db', LONG_TOOL);
+    expect(alone).toBe(`db__${LONG_TOOL}`.slice(0, 64));
     const result = assignToolNames(MIXED);
     const long = nameOf(result, 'db', LONG_TOOL);
     const twin = nameOf(result, 'db', `${LONG_TOOL}y`);
@@ -110,9 +125,9 @@ describe('assignToolNames', () => {
 
   it('replaces unicode characters, one underscore per character', () => {
     const result = assignToolNames(MIXED);
-    expect(nameOf(result, 'intl', 'résumé')).toMatch(/^intl__r_sum__[0-9a-f]{6}$/);
-    expect(nameOf(result, 'intl', '検索')).toMatch(/^intl_____[0-9a-f]{6}$/);
-    expect(nameOf(result, 'intl', '😀')).toMatch(/^intl____[0-9a-f]{6}$/);
+    expect(nameOf(result, 'intl', 'résumé')).toBe('intl__r_sum_');
+    expect(nameOf(result, 'intl', '検索')).toBe('intl____');
+    expect(nameOf(result, 'intl', '😀')).toBe('intl___');
   });
 
   it('separates the same tool name on two servers', () => {
@@ -131,13 +146,16 @@ describe('assignToolNames', () => {
   });
 
   it('lengthens a hash that clashes with a plain name, leaving the plain name alone', () => {
-    const hashed = nameOf(assignToolNames([{ server: 'fs', tool: 'x.y' }]), 'fs', 'x.y');
-    const squatter = hashed.slice('fs__'.length);
-    const result = assignToolNames([
+    const pair: ToolNameEntry[] = [
       { server: 'fs', tool: 'x.y' },
-      { server: 'fs', tool: squatter },
-    ]);
+      { server: 'fs', tool: 'x_y' },
+    ];
+    const hashed = nameOf(assignToolNames(pair), 'fs', 'x.y');
+    expect(hashed).toMatch(/^fs__x_y_[0-9a-f]{6}$/);
+    const squatter = hashed.slice('fs__'.length);
+    const result = assignToolNames([...pair, { server: 'fs', tool: squatter }]);
     expect(nameOf(result, 'fs', squatter)).toBe(hashed);
+    expect(nameOf(result, 'fs', 'x_y')).toBe('fs__x_y');
     expect(nameOf(result, 'fs', 'x.y')).toMatch(/^fs__x_y_[0-9a-f]{8}$/);
     expect(nameOf(result, 'fs', 'x.y').startsWith(hashed)).toBe(true);
   });
