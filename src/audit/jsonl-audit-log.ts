@@ -6,8 +6,9 @@
  * next record starts a fresh line instead of gluing onto it.
  */
 
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { assertPrivatePath } from '../json/private-path.js';
 import type { AuditRecord } from './audit-record.js';
 import type { AuditSink } from './audit-sink.js';
 import { redactArguments, redactValues } from './redact.js';
@@ -26,6 +27,8 @@ export interface JsonlAuditLog extends AuditSink {
   close(): void;
 }
 
+const APPEND_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
+
 function writeFully(descriptor: number, bytes: Buffer): void {
   let written = 0;
   while (written < bytes.length) written += writeSync(descriptor, bytes, written);
@@ -34,11 +37,13 @@ function writeFully(descriptor: number, bytes: Buffer): void {
 /** Opens (creating with mode 0600, and its folder with 0700) the log at `file` for appending. */
 export function createJsonlAuditLog(file: string, options: JsonlAuditLogOptions = {}): JsonlAuditLog {
   const secrets = options.secrets ?? [];
+  assertPrivatePath(file, 'file', 'audit log');
   let descriptor: number | undefined;
   try {
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    // `a+`: appends always go to the end; reading is needed only to check the last byte below.
-    descriptor = openSync(file, 'a+', AUDIT_LOG_FILE_MODE);
+    // Appends always go to the end; reading is needed only to check the last byte below. A link put in place
+    // after the check above is not followed.
+    descriptor = openSync(file, APPEND_FLAGS, AUDIT_LOG_FILE_MODE);
     const size = fstatSync(descriptor).size;
     if (size > 0) {
       const last = Buffer.alloc(1);

@@ -7,6 +7,7 @@
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { assertPrivatePath } from '../json/private-path.js';
 
 /** Overrides the default state folder; `--state-dir` wins over it. */
 export const STATE_DIR_ENV_VARIABLE = 'MCP_HOST_STATE_DIR';
@@ -43,11 +44,12 @@ export function resolveStateDir(options: ResolveStateDirOptions = {}): string {
 }
 
 /**
- * Creates the folder (and missing parents) with mode 0700 and returns it. A folder that already exists keeps its
- * owner's choice of mode, except the one this function just created. Throws an error naming the folder and what to
- * do when it cannot be created or is not a folder.
+ * Creates the folder (and missing parents) with mode 0700 and returns it. A folder that already exists must be
+ * private: owned by the user, not writable by group or others, not a symbolic link. Throws an error naming the
+ * folder and what to do when it cannot be created, is not a folder or is not private.
  */
 export function ensureStateDir(directory: string): string {
+  assertPrivatePath(directory, 'folder', 'state folder');
   let existed = false;
   try {
     existed = statSync(directory).isDirectory();

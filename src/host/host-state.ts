@@ -12,6 +12,7 @@ import type { HostConfig } from '../config/types.js';
 import { createResultStore, type ResultStore } from '../content/result-store.js';
 import { removeStaleResultFolders, resultSessionFolderName } from '../content/stale-result-folders.js';
 import { TrustStore } from '../policy/trust-store.js';
+import { stripControlCodes } from '../text/strip-control-codes.js';
 
 export interface HostStateOptions {
   /** `--state-dir`; default `MCP_HOST_STATE_DIR`, then the XDG state home. */
@@ -44,6 +45,7 @@ export function openHostState(
   const stateDir = ensureStateDir(resolveStateDir({ flag: options.stateDir, env, cwd }));
   // Approvals are kept per config file, so two projects that both name a server `fs` do not undo each other's.
   const trustStore = options.trustStore ?? TrustStore.inStateDir(stateDir, { scope: config.file ?? '' });
+  reportTrustStoreChanges(trustStore, onDiagnostic);
   const audit =
     options.auditSink === false
       ? createMemoryAuditSink()
@@ -57,4 +59,13 @@ export function openHostState(
   });
   const staleResultsRemoved = removeStaleResultFolders(resultsRoot).catch(() => undefined);
   return { stateDir, trustStore, audit, results, staleResultsRemoved };
+}
+
+/** One diagnostic when the trust store was changed by something other than a host since a host last wrote it. */
+function reportTrustStoreChanges(trustStore: TrustStore, onDiagnostic: (message: string) => void): void {
+  const changes = trustStore.changesSinceLastWrite();
+  if (changes.length === 0) return;
+  onDiagnostic(
+    `the trust store ${trustStore.file} was changed outside mcp-host since it last wrote it; check that you made these changes:\n${changes.map((line) => `  ${stripControlCodes(line)}`).join('\n')}`,
+  );
 }

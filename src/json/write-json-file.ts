@@ -8,7 +8,7 @@ export function writeJsonFileAtomically(file: string, data: unknown, mode: numbe
   let descriptor: number | undefined;
   try {
     descriptor = openSync(temporary, 'wx', mode);
-    const bytes = Buffer.from(`${JSON.stringify(data, null, 2)}\n`, 'utf8');
+    const bytes = Buffer.from(jsonFileText(data), 'utf8');
     let written = 0;
     while (written < bytes.length) written += writeSync(descriptor, bytes, written);
     fsyncSync(descriptor);
@@ -20,6 +20,11 @@ export function writeJsonFileAtomically(file: string, data: unknown, mode: numbe
     rmSync(temporary, { force: true });
     throw error;
   }
+}
+
+/** The exact text `writeJsonFileAtomically` writes for `data`. */
+export function jsonFileText(data: unknown): string {
+  return `${JSON.stringify(data, null, 2)}\n`;
 }
 
 export function errorCodeOf(error: unknown): string {

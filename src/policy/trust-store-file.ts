@@ -10,6 +10,7 @@
  */
 
 import { readFileSync } from 'node:fs';
+import { assertPrivatePath, UnsafePathError } from '../json/private-path.js';
 import { errorCodeOf, writeJsonFileAtomically } from '../json/write-json-file.js';
 import type { ToolDefinitionSnapshot } from './tool-definition.js';
 
@@ -82,6 +83,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** The file's content; an empty store when it does not exist. Throws an error naming the file when it is damaged. */
 export function readTrustStoreFile(file: string): TrustStoreData {
+  try {
+    assertPrivatePath(file, 'file', 'trust store');
+  } catch (error) {
+    throw error instanceof UnsafePathError ? new TrustStoreError(error.message) : error;
+  }
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

@@ -33,6 +33,7 @@ import {
   type TrustStoreData,
   writeTrustStoreFile,
 } from './trust-store-file.js';
+import { recordTrustStoreWrite, trustStoreChangesSinceLastWrite } from './trust-store-witness.js';
 
 /** `known`: identity matches its approval; `changed`: the command line or URL differs; `revoked`: the user revoked it. */
 export type ServerCheck = 'known' | 'new' | 'changed' | 'revoked';
@@ -101,6 +102,14 @@ export class TrustStore implements RememberedApprovals {
   /** `trust.json` in the state folder (create the folder first with `ensureStateDir`). */
   static inStateDir(stateDir: string, options: TrustStoreOptions = {}): TrustStore {
     return new TrustStore(path.join(stateDir, TRUST_STORE_FILE_NAME), options);
+  }
+
+  /**
+   * How the file differs from what a host last wrote to it (a hand edit, or a program approving its own calls),
+   * one line per change; empty when it does not. Each change is reported once.
+   */
+  changesSinceLastWrite(): string[] {
+    return this.file === undefined ? [] : trustStoreChangesSinceLastWrite(this.file);
   }
 
   /** A store that forgets everything when the process ends (tests; library use without a state folder). */
@@ -369,6 +378,7 @@ export class TrustStore implements RememberedApprovals {
   private save(): void {
     if (this.file === undefined) return;
     writeTrustStoreFile(this.file, this.data);
+    recordTrustStoreWrite(this.file, this.data);
     this.loadedVersion = this.fileVersion();
   }
 
