@@ -1,24 +1,9 @@
 #!/usr/bin/env node
 /** The `mcp-host` command line: argv → command → host. Display only; no host logic lives here. */
 import { readFileSync } from 'node:fs';
-import { Command } from 'commander';
+import { Command, Help } from 'commander';
 import { applyCommandConventions } from './command-conventions.js';
-import { createAddCommand, createRemoveCommand } from './commands/add-remove.js';
-import { createAuditCommand } from './commands/audit.js';
-import { createConnectCommand } from './commands/connect.js';
-import { createContextCommand } from './commands/context.js';
-import { createMemoryCommand } from './commands/memory.js';
-import { createMockLlmCommand } from './commands/mock-llm.js';
-import { createPromptsCommand } from './commands/prompts.js';
-import { createResourcesCommand } from './commands/resources.js';
-import { createRunCommand } from './commands/run.js';
-import { createServeCommand } from './commands/serve.js';
-import { createServersCommand } from './commands/servers.js';
-import { createSessionsCommand } from './commands/sessions.js';
-import { createSkillsCommand } from './commands/skills.js';
-import { createToolsCommand } from './commands/tools.js';
-import { createTrustCommand } from './commands/trust.js';
-import { loadServersAndTools } from './load-servers-and-tools.js';
+import { COMMANDS, type CommandEntry, commandToLoad } from './command-list.js';
 import { flushOutput, treatClosedPipesAsEnd } from './output.js';
 import { reportError } from './report-error.js';
 
@@ -27,36 +12,35 @@ function packageVersion(): string {
   return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
 }
 
-export function createProgram(): Command {
+/** The program for this command line: the command it runs is loaded in full, the others only for `--help`. */
+export async function createProgram(argv: readonly string[]): Promise<Command> {
   const program = new Command('mcp-host')
     .description('An MCP host: tools from any number of MCP servers, for any model provider.')
     .version(packageVersion());
-  for (const command of [
-    createRunCommand(),
-    createToolsCommand(),
-    createServersCommand(),
-    createMockLlmCommand(),
-    createResourcesCommand(),
-    createPromptsCommand(),
-    createAuditCommand(),
-    createTrustCommand({ loadServersAndTools }),
-    createSkillsCommand(),
-    createServeCommand(),
-    createConnectCommand(),
-    createAddCommand(),
-    createRemoveCommand(),
-    createContextCommand(),
-    createMemoryCommand(),
-    createSessionsCommand(),
-  ]) {
-    program.addCommand(command);
+  const wanted = commandToLoad(argv.slice(2));
+  const standIns = new Map<Command, CommandEntry>();
+  for (const entry of COMMANDS) {
+    if (entry === wanted) {
+      program.addCommand(await entry.load());
+    } else {
+      const standIn = new Command(entry.name).description(entry.summary);
+      standIns.set(standIn, entry);
+      program.addCommand(standIn);
+    }
   }
+  const help = new Help();
+  program.configureHelp({
+    subcommandTerm: (command) => {
+      const entry = standIns.get(command);
+      return entry === undefined ? help.subcommandTerm(command) : `${entry.name} ${entry.usage}`.trimEnd();
+    },
+  });
   return applyCommandConventions(program);
 }
 
 async function main(argv: string[]): Promise<number> {
-  const program = createProgram();
   try {
+    const program = await createProgram(argv);
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {

@@ -2,19 +2,28 @@
  * Offline token estimates for tool definitions and text. Tool definitions are expensive (about a
  * thousand tokens per tool on real servers) and no provider offers an offline count, so budgets and
  * "too many tools" decisions use the `o200k_base` encoding (OpenAI's current one) as an
- * approximation for every provider. Only that encoding's module is imported: loading every
- * encoding would slow down start-up.
+ * approximation for every provider. Only that encoding's module is loaded, and only on the first count: its
+ * rank table takes longer to load than the rest of the CLI, and most commands never count a token.
  */
 
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { createRequire } from 'node:module';
 import { normaliseToolSchema, type SchemaTarget } from '../schema/index.js';
 import type { ToolDefinition } from '../types.js';
 
 /** Text like `<|endoftext|>` in a tool description is counted as text, never rejected. */
 const countAsText = { disallowedSpecial: new Set<string>() };
 
+type O200kBase = typeof import('gpt-tokenizer/encoding/o200k_base');
+let o200kBase: O200kBase | undefined;
+
+/** Loaded synchronously (the package's CommonJS build) so that every estimate stays a plain function. */
+function encoding(): O200kBase {
+  o200kBase ??= createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as O200kBase;
+  return o200kBase;
+}
+
 export function estimateTextTokens(text: string): number {
-  return text === '' ? 0 : countTokens(text, countAsText);
+  return text === '' ? 0 : encoding().countTokens(text, countAsText);
 }
 
 /**

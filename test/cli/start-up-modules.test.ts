@@ -1,0 +1,87 @@
+/**
+ * A command loads only what it uses: `--help` no host at all, `tools list` no model provider, no tokenizer and
+ * no gateway. The CLI runs with a preload that records every module it loads (test/fixtures/loaded-modules).
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { exampleServer, repoRoot, runCli, temporaryDirectory, writeConfig } from '../helpers/project.js';
+
+const recorder = pathToFileURL(join(repoRoot, 'test', 'fixtures', 'loaded-modules', 'record.mjs')).href;
+
+interface Started {
+  stdout: string;
+  code: number | null;
+  modules: string[];
+}
+
+async function startRecorded(args: string[]): Promise<Started> {
+  const list = join(await temporaryDirectory(), 'modules.txt');
+  const result = await runCli(args, {
+    env: { NODE_OPTIONS: `--import=${recorder}`, MCP_HOST_TEST_LOADED_MODULES: list },
+    timeoutMs: 120_000,
+  });
+  const modules = (await readFile(list, 'utf8')).split('\n').filter((line) => line !== '');
+  return { stdout: result.stdout, code: result.code, modules };
+}
+
+/** The npm packages among the loaded modules, by name. */
+function packages(modules: string[]): string[] {
+  const names = modules.flatMap((url) => {
+    const match = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
+    return match ? [match[1]!] : [];
+  });
+  return [...new Set(names)].sort();
+}
+
+/** The project's own folders under src/ among the loaded modules. */
+function sourceFolders(modules: string[]): string[] {
+  const names = modules.flatMap((url) => {
+    const match = /\/dist\/src\/(.+)\/[^/]+\.js$/.exec(url);
+    return match ? [match[1]!] : [];
+  });
+  return [...new Set(names)].sort();
+}
+
+let help: Started;
+let toolsList: Started;
+
+beforeAll(async () => {
+  help = await startRecorded(['--help']);
+  const config = await writeConfig({
+    mcpServers: { calc: { command: process.execPath, args: [exampleServer('calculator')] } },
+  });
+  toolsList = await startRecorded(['tools', 'list', '--config', config]);
+}, 240_000);
+
+describe('start-up loads only what the command uses', () => {
+  it('--help lists every command and loads commander alone: the command line and its text helpers, none of the host', () => {
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('tools ');
+    expect(help.stdout).toContain('serve [options]');
+    expect(packages(help.modules)).toEqual(['commander']);
+    expect(sourceFolders(help.modules)).toEqual(['cli', 'text']);
+  });
+
+  it('tools list loads no model provider SDK, no tokenizer and no gateway', () => {
+    expect(toolsList.code).toBe(0);
+    expect(toolsList.stdout).toContain('calc__add_numbers');
+    const loaded = packages(toolsList.modules);
+    for (const name of [
+      'gpt-tokenizer',
+      '@anthropic-ai/sdk',
+      'openai',
+      '@google/genai',
+      '@modelcontextprotocol/server',
+      '@modelcontextprotocol/node',
+    ]) {
+      expect(loaded).not.toContain(name);
+    }
+    const folders = sourceFolders(toolsList.modules);
+    expect(folders).not.toContain('gateway');
+    for (const vendor of ['anthropic', 'gemini', 'openai-chat', 'openai-responses', 'openai-compatible']) {
+      expect(folders).not.toContain(`providers/${vendor}`);
+    }
+  });
+});
