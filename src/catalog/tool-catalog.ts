@@ -7,7 +7,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/client';
 import { closeNames } from '../text/close-names.js';
-import { assignToolNames } from './tool-naming.js';
+import { assignToolNames, type ToolNamingOptions } from './tool-naming.js';
 
 export interface CatalogEntry {
   /** The namespaced name the model sees. */
@@ -28,8 +28,15 @@ export class ToolCatalog {
     return new ToolCatalog([]);
   }
 
-  /** Builds the catalog from each server's tool list; the result does not depend on listing order. */
-  static build(servers: ReadonlyArray<{ server: string; tools: readonly Tool[] }>): ToolCatalog {
+  /**
+   * Builds the catalog from each server's tool list; the result does not depend on listing order. `names`, when
+   * given, is the one place names were decided (over every listed tool, withheld ones too); else they are assigned
+   * here from these lists.
+   */
+  static build(
+    servers: ReadonlyArray<{ server: string; tools: readonly Tool[] }>,
+    options: ToolNamingOptions & { names?: (server: string, tool: string) => string | undefined } = {},
+  ): ToolCatalog {
     const toolsByKey = new Map<string, Tool>();
     const keys: Array<{ server: string; tool: string }> = [];
     for (const { server, tools } of servers) {
@@ -41,7 +48,13 @@ export class ToolCatalog {
         keys.push({ server, tool: tool.name });
       }
     }
-    const named = assignToolNames(keys);
+    const given = options.names;
+    const assigned =
+      given === undefined ? undefined : keys.map((key) => ({ ...key, name: given(key.server, key.tool) }));
+    const named =
+      assigned?.every((entry): entry is typeof entry & { name: string } => entry.name !== undefined) === true
+        ? assigned
+        : assignToolNames(keys, options);
     const entries = named
       .map(({ server, tool, name }) => ({ name, server, tool: toolsByKey.get(`${server}\u0000${tool}`)! }))
       .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));

@@ -7,8 +7,9 @@
  * The rule, predictable from the names alone: each character outside `[A-Za-z0-9_-]` becomes `_` (so the server
  * "MCP SQLite Server" gives `MCP_SQLite_Server__…`), `_` goes in front of a name that does not start with a letter
  * or underscore, and a name longer than 64 characters is cut to 64. Only when two tools would then share a name
- * does one take `_` and 6 hex digits of the SHA-256 of its original server and tool (cut to keep 64 characters):
- * a name that needed no change keeps it, and the others move.
+ * does one take `_` and 6 hex digits of the SHA-256 of its original server and tool (cut to keep 64 characters).
+ * Which one keeps the name is decided so that adding a server never renames another server's tools: the tool of
+ * the server listed first in the config keeps it; between tools of one server, the name that needed no change.
  */
 
 import { createHash } from 'node:crypto';
@@ -28,6 +29,15 @@ const MAX_HASH_LENGTH = 32;
 export interface ToolNameEntry {
   server: string;
   tool: string;
+}
+
+export interface ToolNamingOptions {
+  /**
+   * The servers in the config's order. In a clash the tool of the server listed first keeps its name, so a server
+   * added later (after the others, as `mcp-host add` does) never renames the tools of the servers before it.
+   * Servers not listed come after those listed; between two of them nobody keeps the name.
+   */
+  serverOrder?: readonly string[];
 }
 
 export interface NamedToolEntry extends ToolNameEntry {
@@ -56,7 +66,11 @@ function pairKey(server: string, tool: string): string {
  * A unique provider-safe name for every (server, tool) pair, sorted by name. The result depends only on the set of
  * pairs, never on their order. Throws when the same pair appears twice: the caller must list each tool once.
  */
-export function assignToolNames(entries: ReadonlyArray<ToolNameEntry>): NamedToolEntry[] {
+export function assignToolNames(
+  entries: ReadonlyArray<ToolNameEntry>,
+  options: ToolNamingOptions = {},
+): NamedToolEntry[] {
+  const rankOf = new Map((options.serverOrder ?? []).map((server, index) => [server, index] as const));
   const candidates = entries.map((entry) => {
     const plain = `${entry.server}${TOOL_NAME_SEPARATOR}${entry.tool}`;
     const base = TOOL_NAME_PATTERN.test(plain) ? plain : sanitiseName(plain).slice(0, MAX_TOOL_NAME_LENGTH);
@@ -66,6 +80,7 @@ export function assignToolNames(entries: ReadonlyArray<ToolNameEntry>): NamedToo
       base,
       /** The name needed no change: in a clash it has the best claim to it. */
       unchanged: base === plain,
+      rank: rankOf.get(entry.server) ?? Number.POSITIVE_INFINITY,
       digest: createHash('sha256').update(pairKey(entry.server, entry.tool)).digest('hex'),
       hashLength: 0,
       name: '',
@@ -73,10 +88,11 @@ export function assignToolNames(entries: ReadonlyArray<ToolNameEntry>): NamedToo
   });
   rejectDuplicates(candidates);
 
-  // Repeat until no two names are equal. Each round depends only on the set of names, so the outcome does not
-  // depend on input order. In a clash, the one name that needed no change keeps it; every other entry involved
-  // takes (or lengthens) its hash. When no single entry has the better claim (two changed names, or two plain
-  // ones: `a__b` + `c` and `a` + `b__c`), all of them move.
+  // Repeat until no two names are equal. Each round depends only on the set of names (and the server order), so
+  // the outcome does not depend on input order. In a clash, the entry with the best claim keeps the name (its
+  // server listed first, then a name that needed no change); every other entry involved takes (or lengthens) its
+  // hash. When no single entry has the best claim (two changed names of one server, or two plain names of servers
+  // in no known order: `a__b` + `c` and `a` + `b__c`), all of them move.
   for (;;) {
     const byName = new Map<string, typeof candidates>();
     for (const candidate of candidates) {
@@ -89,8 +105,7 @@ export function assignToolNames(entries: ReadonlyArray<ToolNameEntry>): NamedToo
     for (const group of byName.values()) {
       if (group.length < 2) continue;
       clashed = true;
-      const claimants = group.filter((candidate) => candidate.hashLength === 0 && candidate.unchanged);
-      const keeper = claimants.length === 1 ? claimants[0] : undefined;
+      const keeper = bestClaim(group.filter((candidate) => candidate.hashLength === 0));
       for (const candidate of group) {
         if (candidate === keeper) continue;
         if (candidate.hashLength === 0) candidate.hashLength = INITIAL_HASH_LENGTH;
@@ -108,6 +123,15 @@ export function assignToolNames(entries: ReadonlyArray<ToolNameEntry>): NamedToo
   return candidates
     .map(({ server, tool, name }) => ({ server, tool, name }))
     .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+}
+
+/** The one candidate with the best claim to a clashing name, or undefined when two share the best claim. */
+function bestClaim<T extends { rank: number; unchanged: boolean }>(claimants: readonly T[]): T | undefined {
+  const compare = (left: T, right: T): number =>
+    left.rank !== right.rank ? (left.rank < right.rank ? -1 : 1) : Number(right.unchanged) - Number(left.unchanged);
+  const [best, next] = [...claimants].sort(compare);
+  if (best === undefined || (next !== undefined && compare(best, next) === 0)) return undefined;
+  return best;
 }
 
 function buildName(base: string, digest: string, hashLength: number): string {

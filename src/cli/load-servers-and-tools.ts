@@ -19,7 +19,7 @@ export async function loadServersAndTools(options: LoadServersAndToolsOptions): 
   );
   const connected = await connectServers(wanted, { secrets: config.secrets });
   try {
-    const catalog = ToolCatalog.build(connected.tools);
+    const catalog = ToolCatalog.build(connected.tools, { serverOrder: config.servers.map((server) => server.name) });
     const failures = new Map(connected.failures.map((failure) => [failure.server, failure.message]));
     return {
       servers: config.servers.map((server) => {

@@ -195,11 +195,13 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       audit: () => audit,
       // The listings as they are now (after any list_changed), not as they were at start-up.
       otherToolNames: (server) => live?.listedToolNames(server) ?? [],
+      toolName: (server, tool) => live?.nameOf(server, tool),
       onNotice: diagnostic,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     }),
     extraEntries: () => [...(storedAnything ? [hostToolEntry] : []), ...skills.entries, ...resourceToolEntries()],
     onDiagnostic: diagnostic,
+    serverOrder: config.servers.map((server) => server.name),
   });
   await live.seed(connected.tools).catch(abandon);
   if (options.signal?.aborted) await abandon(options.signal.reason);

@@ -6,7 +6,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/client';
 import { type CatalogEntry, ToolCatalog } from '../catalog/tool-catalog.js';
-import { assignToolNames } from '../catalog/tool-naming.js';
+import { assignToolNames, type NamedToolEntry } from '../catalog/tool-naming.js';
 import { LIST_CHANGED_SETTLE_MS, type ServerConnection } from '../connections/server-connection.js';
 import { fingerprintDefinition } from '../policy/tool-definition.js';
 
@@ -29,6 +29,8 @@ export interface LiveCatalogOptions {
   /** Tools the host itself provides, added to every catalog. */
   extraEntries?: () => ToolCatalog['entries'];
   onDiagnostic?: (message: string) => void;
+  /** The servers in the config's order: in a name clash the first keeps the name (see tool-naming.ts). */
+  serverOrder?: readonly string[];
 }
 
 export class LiveCatalog {
@@ -46,6 +48,8 @@ export class LiveCatalog {
   private active: ToolCatalog = ToolCatalog.empty();
   private dirty = true;
   private revision = 0;
+  /** The names of every listed tool, decided here once for review, the catalog and routing alike. */
+  private names: { key: string; byPair: Map<string, NamedToolEntry> } | undefined;
 
   constructor(
     private readonly connections: ReadonlyMap<string, ServerConnection>,
@@ -76,12 +80,30 @@ export class LiveCatalog {
 
   /** The catalog names of every tool the servers other than `server` list now, withheld ones included. */
   listedToolNames(server: string): string[] {
-    const pairs = [...this.listings].flatMap(([name, tools]) =>
-      tools.map((tool) => ({ server: name, tool: tool.name })),
-    );
-    return assignToolNames(pairs)
-      .filter((entry) => entry.server !== server)
-      .map((entry) => entry.name);
+    return [...this.namedTools().values()].filter((entry) => entry.server !== server).map((entry) => entry.name);
+  }
+
+  /**
+   * The name the model sees for a listed tool: the same when it is reviewed, offered, withheld or routed. Decided
+   * over every tool listed now (withheld ones too), so approving or withholding a tool never renames another.
+   */
+  nameOf(server: string, tool: string): string | undefined {
+    return this.namedTools().get(pairKey(server, tool))?.name;
+  }
+
+  private namedTools(): Map<string, NamedToolEntry> {
+    const pairs = new Map<string, { server: string; tool: string }>();
+    for (const source of [this.listings, this.toolsByServer]) {
+      for (const [server, tools] of source) {
+        for (const tool of tools) pairs.set(pairKey(server, tool.name), { server, tool: tool.name });
+      }
+    }
+    const key = [...pairs.keys()].sort().join('\n');
+    if (this.names?.key !== key) {
+      const named = assignToolNames([...pairs.values()], { serverOrder: this.options.serverOrder ?? [] });
+      this.names = { key, byPair: new Map(named.map((entry) => [pairKey(entry.server, entry.tool), entry])) };
+    }
+    return this.names.byPair;
   }
 
   /** How many times the catalog has changed; tests and `servers` read it. */
@@ -210,7 +232,10 @@ export class LiveCatalog {
     if (!this.dirty) return;
     this.dirty = false;
     const lists = [...this.toolsByServer].map(([server, tools]) => ({ server, tools }));
-    let catalog = ToolCatalog.build(lists);
+    let catalog = ToolCatalog.build(lists, {
+      names: (server, tool) => this.nameOf(server, tool),
+      serverOrder: this.options.serverOrder ?? [],
+    });
     const extra = this.options.extraEntries?.() ?? [];
     if (extra.length > 0) catalog = catalog.withEntries(extra);
     this.active = catalog;
@@ -231,6 +256,10 @@ export class LiveCatalog {
     this.toolsByServer.set(server, exposed);
     this.withheldByServer.set(server, withheld);
   }
+}
+
+function pairKey(server: string, tool: string): string {
+  return JSON.stringify([server, tool]);
 }
 
 /** Resolves when `promise` settles, `ms` pass or `signal` aborts, whichever is first. */

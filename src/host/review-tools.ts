@@ -6,7 +6,6 @@
  */
 import type { Tool } from '@modelcontextprotocol/client';
 import type { AuditRecorder } from '../audit/audit-recorder.js';
-import { assignToolNames } from '../catalog/tool-naming.js';
 import type { HostConfig } from '../config/types.js';
 import { type Approver, trustApproveCommand, type WithholdReason } from '../policy/approver.js';
 import { reviewServerTools } from '../policy/review-server-tools.js';
@@ -21,6 +20,8 @@ export interface ReviewToolsOptions {
   audit: () => AuditRecorder;
   /** Every server's latest listing, for flagging descriptions that name another server's tools. */
   otherToolNames: (server: string) => string[];
+  /** The catalog name of a listed tool, from the one place names are decided. */
+  toolName: (server: string, tool: string) => string | undefined;
   onNotice: (message: string) => void;
   /** Stops a review in progress (start-up interrupted). */
   signal?: AbortSignal;
@@ -30,12 +31,10 @@ export function createToolReview(options: ReviewToolsOptions) {
   return async (server: string, tools: Tool[]): Promise<ReviewedTools> => {
     const config = serverConfigOf(options.config, server);
     if (!config) return { exposed: tools };
-    const named = assignToolNames(tools.map((tool) => ({ server, tool: tool.name })));
-    const byOriginal = new Map(tools.map((tool) => [tool.name, tool]));
     const review = await reviewServerTools({
       store: options.trustStore,
       server: config,
-      tools: named.map((entry) => ({ name: entry.name, tool: byOriginal.get(entry.tool)! })),
+      tools: tools.map((tool) => ({ name: options.toolName(server, tool.name) ?? tool.name, tool })),
       approver: options.approver,
       otherServerToolNames: options.otherToolNames(server),
       secrets: options.config.secrets,

@@ -185,6 +185,22 @@ describe('assignToolNames', () => {
     expect(assignToolNames(shuffle(entries, 99))).toEqual(result);
   });
 
+  it("lets the server listed first keep a clashing name, so adding a server never renames another's tools", () => {
+    const first = [
+      { server: 'my server', tool: 'ping' },
+      { server: 'a', tool: 'b__c' },
+    ];
+    const before = assignToolNames(first, { serverOrder: ['my server', 'a'] });
+    expect(nameOf(before, 'my server', 'ping')).toBe('my_server__ping');
+    expect(nameOf(before, 'a', 'b__c')).toBe('a__b__c');
+    const added = [...first, { server: 'my_server', tool: 'ping' }, { server: 'a__b', tool: 'c' }];
+    const after = assignToolNames(shuffle(added, 7), { serverOrder: ['my server', 'a', 'my_server', 'a__b'] });
+    expect(nameOf(after, 'my server', 'ping')).toBe('my_server__ping');
+    expect(nameOf(after, 'a', 'b__c')).toBe('a__b__c');
+    expect(nameOf(after, 'my_server', 'ping')).toMatch(/^my_server__ping_[0-9a-f]{6}$/);
+    expect(nameOf(after, 'a__b', 'c')).toMatch(/^a__b__c_[0-9a-f]{6}$/);
+  });
+
   it('rejects a tool listed twice for one server', () => {
     expect(() =>
       assignToolNames([

@@ -1,0 +1,76 @@
+/**
+ * A tool's name is decided once and stays: adding a server whose tools would take the same names (`mcp-host add`)
+ * leaves the first server's names as they were, and a call by that name still reaches the first server. The new
+ * server's clashing tools take the hash suffix.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fixtureServer, runCli, temporaryDirectory } from '../helpers/project.js';
+
+let directory: string;
+let config: string;
+let stateDir: string;
+
+interface ListedTool {
+  name: string;
+  server: string;
+  tool: string;
+}
+
+async function listTools(): Promise<ListedTool[]> {
+  const result = await runCli(['tools', 'list', '--json', '--config', config], { stateDir, timeoutMs: 60_000 });
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as ListedTool[];
+}
+
+beforeAll(async () => {
+  directory = await temporaryDirectory();
+  stateDir = await temporaryDirectory('mcp-host-state-');
+  config = join(directory, 'mcp-host.json');
+  const server = { command: process.execPath, args: [fixtureServer('slow-start.mjs')], env: { START_DELAY_MS: '0' } };
+  writeFileSync(config, JSON.stringify({ mcpServers: { 'my server': { ...server, trust: 'trusted' } } }, null, 2));
+});
+
+describe('adding a server whose tool names clash', () => {
+  it("never renames the first server's tools", async () => {
+    const before = await listTools();
+    expect(before).toEqual([expect.objectContaining({ name: 'my_server__ping', server: 'my server', tool: 'ping' })]);
+
+    const added = await runCli(
+      [
+        'add',
+        'my_server',
+        '--config',
+        config,
+        '-e',
+        'START_DELAY_MS=0',
+        '--',
+        process.execPath,
+        fixtureServer('slow-start.mjs'),
+      ],
+      { stateDir, timeoutMs: 60_000 },
+    );
+    expect(added.code, added.stderr).toBe(0);
+
+    const after = await listTools();
+    const byServer = new Map(after.map((tool) => [tool.server, tool.name]));
+    expect(byServer.get('my server')).toBe('my_server__ping');
+    expect(byServer.get('my_server')).toMatch(/^my_server__ping_[0-9a-f]{6}$/);
+
+    const audit = join(directory, 'audit.jsonl');
+    const called = await runCli(['tools', 'call', 'my_server__ping', '--config', config], {
+      stateDir,
+      env: { MCP_HOST_AUDIT_FILE: audit },
+      timeoutMs: 60_000,
+    });
+    expect(called.code, called.stderr).toBe(0);
+    const calls = readFileSync(audit, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as { type?: string; server?: string })
+      .filter((record) => record.type === 'tool-call');
+    expect(calls.some((record) => record.server === 'my server')).toBe(true);
+    expect(calls.map((record) => record.server)).toEqual(['my server']);
+  }, 180_000);
+});
