@@ -23,6 +23,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/run.js')).createRunCommand(),
   },
   {
+    name: 'chat',
+    summary: "talk with the model in the terminal, many turns, with the servers' tools; saved as it goes",
+    usage: '[options]',
+    load: async () => (await import('./commands/chat.js')).createChatCommand(),
+  },
+  {
     name: 'tools',
     summary: 'list the tools of every server, or call one',
     usage: '',

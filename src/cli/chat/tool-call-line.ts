@@ -1,0 +1,46 @@
+/**
+ * One compact line per tool call: server, tool, arguments (secrets redacted, cut short), duration and outcome with
+ * the first words of the result. What the model or server sent is shown as text only.
+ */
+import { redactArguments, redactArgumentText } from '../../audit/redact.js';
+import type { CallOutcome } from '../../loop/events.js';
+import type { ToolResult } from '../../providers/types.js';
+import { stripControlCodes } from '../../text/strip-control-codes.js';
+import type { ChatStyles } from './chat-output.js';
+
+export interface ToolCallView {
+  server?: string;
+  tool: string;
+  /** Parsed arguments when the call reached a server; the model's raw text otherwise. */
+  arguments?: Record<string, unknown>;
+  argumentsText?: string;
+}
+
+const MAX_ARGUMENTS = 80;
+const MAX_RESULT = 60;
+
+function cut(text: string, max: number): string {
+  const flat = stripControlCodes(text).replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+export function describeArguments(view: ToolCallView, secrets: readonly string[]): string {
+  if (view.arguments !== undefined) return cut(JSON.stringify(redactArguments(view.arguments, { secrets })), MAX_ARGUMENTS);
+  return cut(redactArgumentText(view.argumentsText ?? '', secrets), MAX_ARGUMENTS);
+}
+
+/** `⚙ calculator add_numbers {"a":5,"b":7} · 4 ms · ok → 12` */
+export function formatToolCallLine(
+  view: ToolCallView,
+  end: { outcome: CallOutcome; durationMs: number; result: ToolResult },
+  secrets: readonly string[],
+  styles: ChatStyles,
+): string {
+  const where = view.server === undefined ? view.tool : `${view.server} ${view.tool}`;
+  const text = end.result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(' ');
+  const summary = text === '' ? '' : ` → ${cut(redactArgumentText(text, secrets), MAX_RESULT)}`;
+  const outcome = end.outcome === 'ok' ? styles.good('ok') : styles.bad(end.outcome);
+  return `${styles.dim('⚙')} ${styles.bold(cut(where, 60))} ${styles.dim(describeArguments(view, secrets))} ${styles.dim(
+    `· ${end.durationMs} ms ·`,
+  )} ${outcome}${styles.dim(summary)}`;
+}

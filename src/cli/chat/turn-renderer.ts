@@ -1,0 +1,84 @@
+/**
+ * Shows one turn's events as they come: the answer streamed through the Markdown renderer, one line per tool call
+ * once it ends (calls still running shown on the live line), warnings, and how the turn stopped.
+ */
+import type { AgentEvent } from '../../loop/events.js';
+import { stripControlCodes } from '../../text/strip-control-codes.js';
+import type { ChatOutput } from './chat-output.js';
+import { createMarkdownStream } from './markdown-stream.js';
+import { formatToolCallLine, type ToolCallView } from './tool-call-line.js';
+
+export interface TurnRenderer {
+  event(event: AgentEvent): void;
+  /** Closes what is open (styles, the live line). */
+  finish(): void;
+}
+
+export function createTurnRenderer(output: ChatOutput, secrets: readonly string[]): TurnRenderer {
+  const markdown = createMarkdownStream(output.styles, output.styled);
+  const calls = new Map<string, ToolCallView>();
+  const running = new Set<string>();
+  let streamedText = false;
+
+  const endText = (): void => {
+    output.writeStyled(markdown.end());
+    output.endLine();
+  };
+  const showRunning = (): void => {
+    const names = [...running].map((id) => calls.get(id)?.tool ?? id);
+    output.live(names.length === 0 ? undefined : `… running ${names.join(', ')}`);
+  };
+
+  return {
+    event(event) {
+      switch (event.type) {
+        case 'text-delta':
+          streamedText = true;
+          output.writeStyled(markdown.push(stripControlCodes(event.text)));
+          break;
+        case 'model-response': {
+          if (!streamedText) {
+            const text = event.message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+            if (text !== '') output.writeStyled(markdown.push(stripControlCodes(text)));
+          }
+          streamedText = false;
+          endText();
+          break;
+        }
+        case 'tool-call-start':
+          calls.set(event.callId, { tool: event.name, argumentsText: event.argumentsText });
+          break;
+        case 'tool-call-request':
+          calls.set(event.callId, { server: event.server, tool: event.tool, arguments: event.arguments });
+          running.add(event.callId);
+          showRunning();
+          break;
+        case 'tool-call-warning':
+          output.line(`${output.styles.dim('!')} ${event.message}`);
+          break;
+        case 'tool-call-end': {
+          running.delete(event.callId);
+          const view = calls.get(event.callId) ?? { tool: event.name };
+          output.live(undefined);
+          output.writeStyled(
+            `${formatToolCallLine({ ...view, server: view.server ?? event.server }, event, secrets, output.styles)}\n`,
+          );
+          showRunning();
+          break;
+        }
+        case 'run-end':
+          endText();
+          output.live(undefined);
+          if (event.stopReason === 'aborted') output.line(output.styles.dim('(turn cancelled)'));
+          else if (event.stopReason !== 'end' && event.message) output.line(`mcp-host: ${event.message}`);
+          break;
+        default:
+          break;
+      }
+    },
+    finish() {
+      endText();
+      output.live(undefined);
+    },
+  };
+}

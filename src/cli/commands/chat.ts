@@ -1,0 +1,133 @@
+/** `mcp-host chat [--continue | --resume ID]`: a conversation at the terminal, saved as it goes. */
+import { Command } from 'commander';
+import { PLAIN_HOSTNAME_MARK } from '../../client-features/client-request-views.js';
+import { formatServerLogLine } from '../../client-features/server-log.js';
+import { createTerminalClientRequestApprover } from '../../client-features/terminal-client-request-approver.js';
+import { loadConfig } from '../../config/load-config.js';
+import type { Host } from '../../host/create-host.js';
+import type { ChatConversation } from '../chat/chat-context.js';
+import { createChatInput } from '../chat/chat-input.js';
+import { createChatLoop } from '../chat/chat-loop.js';
+import { createChatOutput } from '../chat/chat-output.js';
+import { createCompleter } from '../chat/completer.js';
+import { formatProgressLine } from '../chat/progress-line.js';
+import type { ChatContext } from '../chat/chat-context.js';
+import { checkModelKey } from '../check-model-key.js';
+import { chooseApprover } from '../choose-approver.js';
+import { CliError, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
+import { handleInterruptions } from '../interrupt.js';
+import { addCommonOptions, type CommonOptions, openHost } from '../open-host.js';
+import { writeError } from '../output.js';
+
+interface ChatCommandOptions extends CommonOptions {
+  continue?: boolean;
+  resume?: string;
+  yes?: boolean;
+  verbose?: boolean;
+  /** `--no-instructions` makes this false. */
+  instructions: boolean;
+}
+
+export function createChatCommand(): Command {
+  const command = new Command('chat')
+    .description("talk with the model in the terminal, many turns, with the servers' tools; saved as it goes")
+    .option('--continue', 'resume the newest saved conversation of this config')
+    .option('--resume <id>', 'resume the saved conversation ID (see mcp-host sessions list)')
+    .option('-y, --yes', 'approve every tool call not denied by a rule (audited as such)')
+    .option('--verbose', "show servers' log messages")
+    .option('--no-instructions', 'leave AGENTS.md, CLAUDE.md and the project memory out of the system prompt');
+  addCommonOptions(command);
+  return command.action(async (options: ChatCommandOptions) => {
+    if (options.continue && options.resume !== undefined) {
+      throw new CliError('--continue and --resume ID cannot be used together: give one', EXIT_USAGE);
+    }
+    process.exitCode = await chat(options);
+  });
+}
+
+async function chat(options: ChatCommandOptions): Promise<number> {
+  const config = await loadConfig({ configPath: options.config });
+  checkModelKey({ model: options.model, baseUrl: options.baseUrl, config, env: process.env });
+  const output = createChatOutput({ stream: process.stdout, env: process.env });
+  let context: ChatContext | undefined;
+  const input = createChatInput({
+    input: process.stdin,
+    output,
+    terminal: process.stdout,
+    complete: createCompleter(() => context),
+  });
+  // Until the chat is ready, Ctrl-C stops the start-up as it does for every command.
+  const interruption = handleInterruptions();
+  input.onInterrupt(() => process.emit('SIGINT'));
+  let host: Host;
+  try {
+    host = await openHost(options, {
+      config,
+      signal: interruption.signal,
+      instructions: options.instructions,
+      approver: chooseApprover(options, input.prompter),
+      clientRequestApprover: createTerminalClientRequestApprover({
+        prompter: input.prompter,
+        hostnameMark: PLAIN_HOSTNAME_MARK,
+      }),
+      onProgress: (update) => output.live(formatProgressLine(update)),
+      ...(options.verbose ? { onServerLog: (entry) => output.line(`[${entry.server}] ${formatServerLogLine(entry)}`) } : {}),
+    });
+  } catch (error) {
+    interruption.dispose();
+    input.close();
+    if (interruption.exitCode !== undefined) return interruption.exitCode;
+    throw error;
+  }
+  interruption.serversOpened();
+  interruption.dispose();
+  let stoppedBy: number | undefined;
+  try {
+    if (interruption.exitCode !== undefined) return interruption.exitCode;
+    const conversation = await openConversation(host, options);
+    const loop = createChatLoop({ host, conversation, input, output });
+    context = loop.context;
+    const stop = (code: number) => () => {
+      stoppedBy = code;
+      void loop.stop();
+    };
+    const onTerminate = stop(143);
+    const onHangUp = stop(129);
+    process.on('SIGTERM', onTerminate);
+    process.on('SIGHUP', onHangUp);
+    try {
+      await showBanner(host, conversation, output);
+      await loop.run();
+    } finally {
+      process.off('SIGTERM', onTerminate);
+      process.off('SIGHUP', onHangUp);
+      await conversation.save().catch((error: unknown) => {
+        writeError(`mcp-host: the conversation could not be saved: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    }
+    return stoppedBy ?? EXIT_OK;
+  } finally {
+    input.close();
+    await host.close();
+  }
+}
+
+async function openConversation(host: Host, options: ChatCommandOptions): Promise<ChatConversation> {
+  return host.conversation({
+    ...(options.continue ? { continueLast: true } : {}),
+    ...(options.resume !== undefined ? { sessionId: options.resume } : {}),
+  });
+}
+
+async function showBanner(host: Host, conversation: ChatConversation, output: ReturnType<typeof createChatOutput>) {
+  const servers = host.servers().filter((server) => server.state === 'connected').length;
+  const tools = host.catalog().size;
+  output.line(
+    output.styles.dim(
+      `mcp-host chat · ${conversation.model()} · ${tools} tool(s) from ${servers} server(s) · session ${conversation.id}`,
+    ),
+  );
+  const turns = conversation.history.filter((message) => message.role === 'user').length;
+  if (turns > 0) output.line(output.styles.dim(`(resumed: ${conversation.history.length} message(s), ${turns} from you)`));
+  output.line(output.styles.dim('/help for commands · Ctrl-C cancels a turn · Ctrl-D leaves'));
+}
