@@ -14,7 +14,8 @@ export async function completePromptArgument(
   given: Record<string, string> = {},
 ): Promise<string[]> {
   const client = connection?.sdkClient;
-  if (!client || connection?.state !== 'connected' || client.getServerCapabilities()?.completions === undefined) return [];
+  if (!client || connection?.state !== 'connected' || client.getServerCapabilities()?.completions === undefined)
+    return [];
   try {
     const result = await client.complete({
       ref: { type: 'ref/prompt', name: prompt },

@@ -28,7 +28,10 @@ export interface TmuxServer {
 
 export function startTmuxServer(socket = `mcp-host-test-${process.pid}-${Date.now()}`): TmuxServer {
   const tmux = (...args: string[]): string =>
-    execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   let count = 0;
   return {
     open(command, options = {}) {
@@ -68,7 +71,8 @@ export function startTmuxServer(socket = `mcp-host-test-${process.pid}-${Date.no
           for (;;) {
             const screen = capture(false);
             if (holds(screen)) return screen;
-            if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(expected)}; the screen:\n${screen}`);
+            if (Date.now() > deadline)
+              throw new Error(`timed out waiting for ${String(expected)}; the screen:\n${screen}`);
             await new Promise((resolve) => setTimeout(resolve, 100));
           }
         },

@@ -5,8 +5,9 @@
  * fed from here, so they read and behave as in `mcp-host run`. Ctrl-C is reported to the chat, never a signal that
  * ends the process; Ctrl-D (end of input) ends reading.
  */
-import { PassThrough } from 'node:stream';
+
 import { type Completer, createInterface } from 'node:readline';
+import { PassThrough } from 'node:stream';
 import { createLinePrompter, type LinePrompter } from '../../policy/line-prompter.js';
 import type { ChatOutput } from './chat-output.js';
 

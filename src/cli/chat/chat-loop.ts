@@ -9,7 +9,6 @@ import { attachResources } from './attach-resources.js';
 import type { ChatContext, ChatConversation } from './chat-context.js';
 import type { ChatInput } from './chat-input.js';
 import type { ChatOutput } from './chat-output.js';
-import { ChatCommandError } from './slash-command.js';
 import { runSlashCommand } from './slash-commands.js';
 import { createTurnRenderer } from './turn-renderer.js';
 
@@ -32,6 +31,7 @@ export function createChatLoop(options: {
   let current: { controller: AbortController; cancelling?: Promise<void> } | undefined;
   let interruptedOnce = false;
   let leaving = false;
+  const shownWarnings = new Set<string>();
 
   const cancelTurn = (): Promise<void> => {
     if (current === undefined) return Promise.resolve();
@@ -52,7 +52,7 @@ export function createChatLoop(options: {
     async turn(text: string, images: UserPart[] = []) {
       const controller = new AbortController();
       current = { controller };
-      const renderer = createTurnRenderer(output, secrets);
+      const renderer = createTurnRenderer(output, secrets, shownWarnings);
       try {
         const events = conversation.send(text, { ...(images.length > 0 ? { images } : {}), signal: controller.signal });
         for await (const event of events) renderer.event(event);

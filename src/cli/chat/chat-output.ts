@@ -30,6 +30,8 @@ export interface ChatOutput {
   atLineStart(): void;
   /** Shows `text` as the live line (replacing the previous one); undefined removes it. */
   live(text: string | undefined): void;
+  /** The terminal's width (80 when unknown). */
+  columns(): number;
   /** A writable stream for code that writes to a stream (the questions asked inline). */
   readonly stream: NodeJS.WritableStream;
 }
@@ -37,7 +39,8 @@ export interface ChatOutput {
 const ESC = '\u001b[';
 
 function makeStyles(styled: boolean): ChatStyles {
-  const wrap = (open: string, close: string) => (text: string) => (styled ? `${ESC}${open}m${text}${ESC}${close}m` : text);
+  const wrap = (open: string, close: string) => (text: string) =>
+    styled ? `${ESC}${open}m${text}${ESC}${close}m` : text;
   return {
     bold: wrap('1', '22'),
     dim: wrap('2', '22'),
@@ -76,6 +79,7 @@ export function createChatOutput(options: { stream: NodeJS.WriteStream; env: Nod
     endLine() {
       if (!atLineStart) raw('\n');
     },
+    columns: () => target.columns ?? 80,
     atLineStart() {
       atLineStart = true;
     },

@@ -15,14 +15,18 @@ export function createCompleter(context: () => ChatContext | undefined): (line: 
   const listPrompts = (chat: ChatContext) => {
     prompts ??= chat.host.prompts
       .list()
-      .then((listings) => listings.flatMap((listing) => listing.prompts.map((prompt) => ({ server: listing.server, prompt }))))
+      .then((listings) =>
+        listings.flatMap((listing) => listing.prompts.map((prompt) => ({ server: listing.server, prompt }))),
+      )
       .catch(() => []);
     return prompts;
   };
   const listResources = (chat: ChatContext) => {
     resources ??= chat.host.resources
       .list()
-      .then((listings) => listings.flatMap((listing) => listing.resources.map((resource) => `@${listing.server}:${resource.uri}`)))
+      .then((listings) =>
+        listings.flatMap((listing) => listing.resources.map((resource) => `@${listing.server}:${resource.uri}`)),
+      )
       .catch(() => []);
     return resources;
   };

@@ -10,11 +10,15 @@ export const toolsCommand: SlashCommand = {
   summary: 'the tools the model can use (names containing filter)',
   async run({ host, output }, argument) {
     const filter = argument.trim().toLowerCase();
-    const entries = host.catalog().entries.filter((entry) => filter === '' || entry.name.toLowerCase().includes(filter));
+    const entries = host
+      .catalog()
+      .entries.filter((entry) => filter === '' || entry.name.toLowerCase().includes(filter));
     if (entries.length === 0) output.line(filter === '' ? 'No tools.' : `No tool name contains "${argument.trim()}".`);
     for (const entry of entries) {
       const description = summaryLine(entry.tool.description);
-      output.writeStyled(`${output.styles.bold(stripControlCodes(entry.name))}${description ? `  ${stripControlCodes(description)}` : ''}\n`);
+      output.writeStyled(
+        `${output.styles.bold(stripControlCodes(entry.name))}${description ? `  ${stripControlCodes(description)}` : ''}\n`,
+      );
     }
   },
   async complete({ host }, argument) {
@@ -46,7 +50,9 @@ export const resourcesCommand: SlashCommand = {
   summary: 'resources servers offer (attach one with @server:uri in a message)',
   async run({ host, output }) {
     const listings = await host.resources.list();
-    const lines = listings.flatMap((listing) => describeServerResources(listing).map((line) => `${listing.server}: ${line}`));
+    const lines = listings.flatMap((listing) =>
+      describeServerResources(listing).map((line) => `${listing.server}: ${line}`),
+    );
     if (lines.length === 0) output.line('No server offers resources.');
     for (const line of lines) output.line(line);
   },
@@ -63,7 +69,9 @@ export const promptsCommand: SlashCommand = {
         count += 1;
         const args = (prompt.arguments ?? []).map((argument) => `${argument.name}=…${argument.required ? '' : '?'}`);
         const description = summaryLine(prompt.description);
-        output.line(`/${listing.server}:${prompt.name}${args.length > 0 ? ` ${args.join(' ')}` : ''}${description ? `  ${description}` : ''}`);
+        output.line(
+          `/${listing.server}:${prompt.name}${args.length > 0 ? ` ${args.join(' ')}` : ''}${description ? `  ${description}` : ''}`,
+        );
       }
     }
     if (count === 0) output.line('No server offers prompts.');

@@ -2,9 +2,9 @@
 import { resolveAuditLogPath } from '../../audit/audit-log-path.js';
 import { formatAuditTable } from '../../audit/format-audit-record.js';
 import { readAuditLog } from '../../audit/read-audit-log.js';
-import { addMemory, memoryFile } from '../../skills/project-memory.js';
 import { buildTrustReport, formatTrustReport } from '../../policy/trust-report.js';
 import { TrustStore } from '../../policy/trust-store.js';
+import { addMemory, memoryFile } from '../../skills/project-memory.js';
 import { ChatCommandError, type SlashCommand } from './slash-command.js';
 
 /** Records of this chat shown by `/audit`, newest last. */
@@ -22,7 +22,9 @@ export const trustCommand: SlashCommand = {
       store,
       host.config.servers.map((config) => ({
         config,
-        tools: entries.filter((entry) => entry.server === config.name).map((entry) => ({ name: entry.name, tool: entry.tool })),
+        tools: entries
+          .filter((entry) => entry.server === config.name)
+          .map((entry) => ({ name: entry.name, tool: entry.tool })),
       })),
     );
     output.write(formatTrustReport(report));

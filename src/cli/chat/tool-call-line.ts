@@ -18,6 +18,7 @@ export interface ToolCallView {
 
 const MAX_ARGUMENTS = 80;
 const MAX_RESULT = 60;
+const MIN_RESULT = 12;
 
 function cut(text: string, max: number): string {
   const flat = stripControlCodes(text).replace(/\s+/g, ' ').trim();
@@ -25,22 +26,26 @@ function cut(text: string, max: number): string {
 }
 
 export function describeArguments(view: ToolCallView, secrets: readonly string[]): string {
-  if (view.arguments !== undefined) return cut(JSON.stringify(redactArguments(view.arguments, { secrets })), MAX_ARGUMENTS);
+  if (view.arguments !== undefined)
+    return cut(JSON.stringify(redactArguments(view.arguments, { secrets })), MAX_ARGUMENTS);
   return cut(redactArgumentText(view.argumentsText ?? '', secrets), MAX_ARGUMENTS);
 }
 
-/** `⚙ calculator add_numbers {"a":5,"b":7} · 4 ms · ok → 12` */
+/** `⚙ calculator add_numbers {"a":5,"b":7} · 4 ms · ok → 12`, within `width` columns when it can be. */
 export function formatToolCallLine(
   view: ToolCallView,
   end: { outcome: CallOutcome; durationMs: number; result: ToolResult },
   secrets: readonly string[],
   styles: ChatStyles,
+  width = 120,
 ): string {
-  const where = view.server === undefined ? view.tool : `${view.server} ${view.tool}`;
+  const where = cut(view.server === undefined ? view.tool : `${view.server} ${view.tool}`, 60);
+  const args = describeArguments(view, secrets);
+  const timing = `· ${end.durationMs} ms ·`;
+  const used = `⚙ ${where} ${args} ${timing} ${end.outcome} → `.length;
   const text = end.result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(' ');
-  const summary = text === '' ? '' : ` → ${cut(redactArgumentText(text, secrets), MAX_RESULT)}`;
+  const room = Math.max(MIN_RESULT, Math.min(MAX_RESULT, width - 1 - used));
+  const summary = text === '' ? '' : ` → ${cut(redactArgumentText(text, secrets), room)}`;
   const outcome = end.outcome === 'ok' ? styles.good('ok') : styles.bad(end.outcome);
-  return `${styles.dim('⚙')} ${styles.bold(cut(where, 60))} ${styles.dim(describeArguments(view, secrets))} ${styles.dim(
-    `· ${end.durationMs} ms ·`,
-  )} ${outcome}${styles.dim(summary)}`;
+  return `${styles.dim('⚙')} ${styles.bold(where)} ${styles.dim(args)} ${styles.dim(timing)} ${outcome}${styles.dim(summary)}`;
 }

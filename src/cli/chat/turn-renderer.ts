@@ -14,7 +14,12 @@ export interface TurnRenderer {
   finish(): void;
 }
 
-export function createTurnRenderer(output: ChatOutput, secrets: readonly string[]): TurnRenderer {
+/** `shownWarnings`: warnings already shown in this chat (each is shown once, as `run` does per run). */
+export function createTurnRenderer(
+  output: ChatOutput,
+  secrets: readonly string[],
+  shownWarnings: Set<string> = new Set(),
+): TurnRenderer {
   const markdown = createMarkdownStream(output.styles, output.styled);
   const calls = new Map<string, ToolCallView>();
   const running = new Set<string>();
@@ -54,14 +59,16 @@ export function createTurnRenderer(output: ChatOutput, secrets: readonly string[
           showRunning();
           break;
         case 'tool-call-warning':
-          output.line(`${output.styles.dim('!')} ${event.message}`);
+          if (shownWarnings.has(event.message)) break;
+          shownWarnings.add(event.message);
+          output.line(`! ${event.message}`);
           break;
         case 'tool-call-end': {
           running.delete(event.callId);
           const view = calls.get(event.callId) ?? { tool: event.name };
           output.live(undefined);
           output.writeStyled(
-            `${formatToolCallLine({ ...view, server: view.server ?? event.server }, event, secrets, output.styles)}\n`,
+            `${formatToolCallLine({ ...view, server: view.server ?? event.server }, event, secrets, output.styles, output.columns())}\n`,
           );
           showRunning();
           break;

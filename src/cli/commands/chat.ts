@@ -5,13 +5,12 @@ import { formatServerLogLine } from '../../client-features/server-log.js';
 import { createTerminalClientRequestApprover } from '../../client-features/terminal-client-request-approver.js';
 import { loadConfig } from '../../config/load-config.js';
 import type { Host } from '../../host/create-host.js';
-import type { ChatConversation } from '../chat/chat-context.js';
+import type { ChatContext, ChatConversation } from '../chat/chat-context.js';
 import { createChatInput } from '../chat/chat-input.js';
 import { createChatLoop } from '../chat/chat-loop.js';
 import { createChatOutput } from '../chat/chat-output.js';
 import { createCompleter } from '../chat/completer.js';
 import { formatProgressLine } from '../chat/progress-line.js';
-import type { ChatContext } from '../chat/chat-context.js';
 import { checkModelKey } from '../check-model-key.js';
 import { chooseApprover } from '../choose-approver.js';
 import { CliError, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
@@ -71,7 +70,9 @@ async function chat(options: ChatCommandOptions): Promise<number> {
         hostnameMark: PLAIN_HOSTNAME_MARK,
       }),
       onProgress: (update) => output.live(formatProgressLine(update)),
-      ...(options.verbose ? { onServerLog: (entry) => output.line(`[${entry.server}] ${formatServerLogLine(entry)}`) } : {}),
+      ...(options.verbose
+        ? { onServerLog: (entry) => output.line(`[${entry.server}] ${formatServerLogLine(entry)}`) }
+        : {}),
     });
   } catch (error) {
     interruption.dispose();
@@ -102,7 +103,9 @@ async function chat(options: ChatCommandOptions): Promise<number> {
       process.off('SIGTERM', onTerminate);
       process.off('SIGHUP', onHangUp);
       await conversation.save().catch((error: unknown) => {
-        writeError(`mcp-host: the conversation could not be saved: ${error instanceof Error ? error.message : String(error)}`);
+        writeError(
+          `mcp-host: the conversation could not be saved: ${error instanceof Error ? error.message : String(error)}`,
+        );
       });
     }
     return stoppedBy ?? EXIT_OK;
@@ -128,6 +131,7 @@ async function showBanner(host: Host, conversation: ChatConversation, output: Re
     ),
   );
   const turns = conversation.history.filter((message) => message.role === 'user').length;
-  if (turns > 0) output.line(output.styles.dim(`(resumed: ${conversation.history.length} message(s), ${turns} from you)`));
+  if (turns > 0)
+    output.line(output.styles.dim(`(resumed: ${conversation.history.length} message(s), ${turns} from you)`));
   output.line(output.styles.dim('/help for commands · Ctrl-C cancels a turn · Ctrl-D leaves'));
 }
