@@ -113,6 +113,8 @@ export const topLevelSchema = z.object(
     maxTotalTimeoutMs: positiveMilliseconds.optional(),
     maxResultTokens: positiveCount('tokens').optional(),
     maxTurnResultTokens: positiveCount('tokens').optional(),
+    /** A conversation's context window, in estimated tokens: older turns are compacted as it nears it. */
+    contextTokens: positiveCount('tokens').optional(),
     auditFile: z.string({ error: 'a file path as a string' }).min(1, { error: 'a non-empty file path' }).optional(),
     roots: rootsSchema.optional(),
     sampling: samplingSchema.optional(),

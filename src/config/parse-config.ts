@@ -118,6 +118,7 @@ export function validateConfig(input: unknown, options: ValidateConfigOptions = 
     'maxResultTokens',
     'maxTurnResultTokens',
     'maxInstructionTokens',
+    'contextTokens',
   ] as const) {
     if (top[key] !== undefined) config[key] = top[key];
   }

@@ -112,6 +112,8 @@ export interface HostConfig {
   maxResultTokens?: number;
   /** Output budget for all results of one turn together, in estimated tokens. */
   maxTurnResultTokens?: number;
+  /** A conversation's context window, in estimated tokens (default: known per model, else 128,000). */
+  contextTokens?: number;
   /** Where the audit log is written; relative to the config file. Default: audit.jsonl in the state directory. */
   auditFile?: string;
   /** Folders servers may work in, as `file://` URIs, answered on `roots/list`. Absent: the roots capability is not declared. */

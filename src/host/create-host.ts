@@ -18,7 +18,9 @@ import { assertNoReservedServerNames } from '../config/reserved-names.js';
 import type { HostConfig } from '../config/types.js';
 import type { ServerConnection, ServerStatus } from '../connections/server-connection.js';
 import { budgetToolResult } from '../content/budget-tool-results.js';
+import { estimateTokens } from '../content/estimate-tokens.js';
 import { handleReadStoredResult, readStoredResultTool } from '../content/read-stored-result-tool.js';
+import type { ResultStore } from '../content/result-store.js';
 import { eventStream } from '../loop/event-stream.js';
 import { createToolCallExecutor, type HostToolHandler } from '../loop/execute-tool-call.js';
 import { type RunResult, runAgent } from '../loop/run-agent.js';
@@ -48,6 +50,7 @@ import { HOST_TOOLS_SERVER } from './host-tools-server.js';
 import type { Host, HostOptions, RunOptions } from './host-types.js';
 import { LiveCatalog } from './live-catalog.js';
 import { chooseModel } from './model-choice.js';
+import { readAcrossStores } from './read-across-stores.js';
 import { createAuthorization } from './remote-authorization.js';
 import { createToolReview } from './review-tools.js';
 import { serverExitFields } from './server-exit-fields.js';
@@ -169,8 +172,18 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
   };
+  // Conversations' compacted tool results: the stored-result tool reads them too, and is offered in every
+  // conversation from its start, so the tools array does not change when compaction first refers to one.
+  const conversationResults: ResultStore[] = [];
   const hostTools = new Map<string, HostToolHandler>([
-    [readStoredResultTool.name, (args) => handleReadStoredResult(state.results, args)],
+    [
+      readStoredResultTool.name,
+      (args) =>
+        handleReadStoredResult(
+          readAcrossStores(state.results, () => conversationResults),
+          args,
+        ),
+    ],
     ...skills.handlers,
   ]);
   // `mcp-host__<server>__list_resources` / `…__read_resource` for every server that offers resources.
@@ -199,7 +212,11 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       onNotice: diagnostic,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     }),
-    extraEntries: () => [...(storedAnything ? [hostToolEntry] : []), ...skills.entries, ...resourceToolEntries()],
+    extraEntries: () => [
+      ...(storedAnything || conversationResults.length > 0 ? [hostToolEntry] : []),
+      ...skills.entries,
+      ...resourceToolEntries(),
+    ],
     onDiagnostic: diagnostic,
     serverOrder: config.servers.map((server) => server.name),
   });
@@ -375,6 +392,14 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
           // A model named mid-conversation is the user's: a relative script path is relative to where they are.
           createProvider: (spec) => createProvider(spec, { baseUrl: options.baseUrl, env, cwd }),
           runTurn: (text, turn) => run(text, turn),
+          ...(config.contextTokens === undefined ? {} : { contextTokens: config.contextTokens }),
+          fixedTokens: () =>
+            estimateTokens(skills.systemPrompt().text ?? '') +
+            estimateTokens(JSON.stringify(toDefinitions(catalogNow()))),
+          onResultStore: (store) => {
+            if (conversationResults.length === 0) live?.invalidate();
+            conversationResults.push(store);
+          },
           onDiagnostic: diagnostic,
         },
         conversationOptions,

@@ -1,11 +1,17 @@
 /**
  * A conversation: turns of the host's own loop over one growing neutral transcript, each completed message saved to
  * the session file as it arrives. The host injects how a turn runs (its `run`, so consent, budgets and audit are the
- * same duties as for any run) and how a provider is made; this layer holds the transcript and the session.
+ * same duties as for any run) and how a provider is made; this layer holds the transcript, the session and its
+ * compaction.
  */
+import { estimateTokens } from '../content/estimate-tokens.js';
+import { createResultStore, type ResultStore } from '../content/result-store.js';
 import { eventStream } from '../loop/event-stream.js';
 import type { LlmProvider, Message, Usage } from '../providers/types.js';
+import { planCompaction, summarise } from './compact-transcript.js';
+import { COMPACT_AT_SHARE, contextWindowOf, KEEP_SHARE } from './context-window.js';
 import type { Conversation, ConversationUsage, TurnRunner } from './conversation-types.js';
+import { estimateMessagesTokens } from './estimate-message-tokens.js';
 import { providerSpec } from './provider-spec.js';
 import type { SavedSession } from './read-session-file.js';
 import { repairTranscript } from './repair-transcript.js';
@@ -24,6 +30,12 @@ export interface ConversationDependencies {
   runTurn: TurnRunner;
   /** A saved session to carry on (its id, transcript and file). */
   resume?: { id: string; saved: SavedSession };
+  /** The config's `contextTokens`: the window to stay under, instead of the model's known one. */
+  contextTokens?: number;
+  /** Estimated tokens of what every request carries besides the transcript: the system prompt and the tools. */
+  fixedTokens?: () => number;
+  /** Each session's store of compacted tool results, for the host's stored-result tool to read from. */
+  onResultStore?: (store: ResultStore) => void;
   onDiagnostic?: (message: string) => void;
 }
 
@@ -34,6 +46,7 @@ interface LiveSession {
   started: boolean;
   createdAt: string;
   usage: ConversationUsage;
+  results: ResultStore;
 }
 
 interface RunningTurn {
@@ -42,21 +55,27 @@ interface RunningTurn {
 }
 
 const emptyUsage = (): ConversationUsage => ({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
+/** Tool results of compacted turns longer than this share of the window are stored and referred to. */
+const STORED_RESULT_SHARE = 0.02;
+/** What an attached image is reckoned to cost before the model is asked. */
+const IMAGE_TOKENS = 1_600;
 
 export function createConversation(dependencies: ConversationDependencies): Conversation {
   const { store } = dependencies;
   const diagnostic = dependencies.onDiagnostic ?? (() => undefined);
+  const fixedTokens = dependencies.fixedTokens ?? (() => 0);
   let provider = dependencies.provider;
   let saveError: Error | undefined;
   let turn: RunningTurn | undefined;
 
-  const newSession = (): LiveSession => ({
-    id: createSessionId(),
-    messages: [],
-    started: false,
-    createdAt: new Date().toISOString(),
-    usage: emptyUsage(),
-  });
+  const sessionWith = (id: string, createdAt: string, started: boolean): LiveSession => {
+    const results = createResultStore(store.resultsFolderOf(id), {
+      onWriteError: (error) => diagnostic(`could not keep a compacted tool result: ${error.message}`),
+    });
+    dependencies.onResultStore?.(results);
+    return { id, messages: [], started, createdAt, usage: emptyUsage(), results };
+  };
+  const newSession = () => sessionWith(createSessionId(), new Date().toISOString(), false);
 
   const write = (session: LiveSession, record: SessionRecord): void => {
     try {
@@ -82,11 +101,11 @@ export function createConversation(dependencies: ConversationDependencies): Conv
     write(session, { type: 'message', at: new Date().toISOString(), message });
   };
 
-  let current = newSession();
+  let current: LiveSession;
   if (dependencies.resume) {
     const { id, saved } = dependencies.resume;
     for (const warning of saved.warnings) diagnostic(warning);
-    current = { id, messages: [], started: true, createdAt: saved.header.createdAt, usage: emptyUsage() };
+    current = sessionWith(id, saved.header.createdAt, true);
     const repaired = repairTranscript(saved.messages);
     current.messages.push(...saved.messages);
     // Calls the host was killed during get their (unknown) outcome on file too, so the file stays well formed.
@@ -96,6 +115,8 @@ export function createConversation(dependencies: ConversationDependencies): Conv
     }
     if (saved.model !== providerSpec(provider))
       write(current, { type: 'model', at: new Date().toISOString(), model: providerSpec(provider) });
+  } else {
+    current = newSession();
   }
 
   const addUsage = (session: LiveSession, usage: Usage | undefined) => {
@@ -103,6 +124,54 @@ export function createConversation(dependencies: ConversationDependencies): Conv
     session.usage.inputTokens += usage.inputTokens;
     session.usage.outputTokens += usage.outputTokens;
     session.usage.cachedInputTokens += usage.cacheReadTokens ?? 0;
+  };
+
+  const windowTokens = () => contextWindowOf(provider.provider, provider.model, dependencies.contextTokens);
+  const requestTokens = (session: LiveSession) => fixedTokens() + estimateMessagesTokens(session.messages);
+
+  const compactSession = async (session: LiveSession, signal?: AbortSignal) => {
+    const beforeTokens = requestTokens(session);
+    const window = windowTokens();
+    const plan = planCompaction(session.messages, Math.floor(window * KEEP_SHARE));
+    if (!plan) return { beforeTokens, afterTokens: beforeTokens };
+    const summary = await summarise({
+      provider,
+      older: session.messages.slice(0, plan.keepFrom),
+      maxInputTokens: Math.floor(window * COMPACT_AT_SHARE),
+      resultBudgetTokens: Math.max(100, Math.floor(window * STORED_RESULT_SHARE)),
+      storeResult: (text) => session.results.save(text),
+      ...(signal ? { signal } : {}),
+    });
+    addUsage(session, summary.usage);
+    // The kept turns are the same objects: their bytes in the next request are the bytes they had before.
+    session.messages = [...summary.messages, ...session.messages.slice(plan.keepFrom)];
+    write(session, {
+      type: 'compaction',
+      at: new Date().toISOString(),
+      messages: summary.messages,
+      keptFrom: plan.keepFrom,
+    });
+    return { beforeTokens, afterTokens: requestTokens(session) };
+  };
+
+  /** Runs `work` as the conversation's one turn: `cancel()` aborts it and waits for it to stop. */
+  const asTurn = async <T>(signals: AbortSignal[], work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+    if (turn) throw new Error('a turn is already running; wait for it to end or cancel it first');
+    const controller = new AbortController();
+    const running = work(AbortSignal.any([controller.signal, ...signals]));
+    const thisTurn: RunningTurn = {
+      controller,
+      stopped: running.then(
+        () => undefined,
+        () => undefined,
+      ),
+    };
+    turn = thisTurn;
+    try {
+      return await running;
+    } finally {
+      if (turn === thisTurn) turn = undefined;
+    }
   };
 
   return {
@@ -113,39 +182,32 @@ export function createConversation(dependencies: ConversationDependencies): Conv
       return current.messages;
     },
     send(text, options = {}) {
-      return eventStream(async (emit, closed) => {
-        if (turn) throw new Error('a turn is already running; wait for it to end or cancel it first');
-        const session = current;
-        const controller = new AbortController();
-        const signals = [controller.signal, closed, ...(options.signal ? [options.signal] : [])];
-        const running = dependencies.runTurn(text, {
-          history: [...session.messages],
-          ...(options.images ? { images: options.images } : {}),
-          provider,
-          signal: AbortSignal.any(signals),
-          onEvent: (event) => {
-            if (event.type === 'model-response') addUsage(session, event.usage);
-            emit(event);
-          },
-          onMessage: (message) => {
-            session.messages.push(message);
-            saveMessage(session, message);
-          },
-        });
-        const thisTurn: RunningTurn = {
-          controller,
-          stopped: running.then(
-            () => undefined,
-            () => undefined,
-          ),
-        };
-        turn = thisTurn;
-        try {
-          await running;
-        } finally {
-          if (turn === thisTurn) turn = undefined;
-        }
-      });
+      return eventStream((emit, closed) =>
+        asTurn([closed, ...(options.signal ? [options.signal] : [])], async (signal) => {
+          const session = current;
+          const incoming = estimateTokens(text) + (options.images?.length ?? 0) * IMAGE_TOKENS;
+          if (requestTokens(session) + incoming > windowTokens() * COMPACT_AT_SHARE) {
+            await compactSession(session, signal).catch((error: unknown) => {
+              if (signal.aborted) throw error;
+              diagnostic(`could not compact the conversation: ${(error as Error).message}`);
+            });
+          }
+          await dependencies.runTurn(text, {
+            history: [...session.messages],
+            ...(options.images ? { images: options.images } : {}),
+            provider,
+            signal,
+            onEvent: (event) => {
+              if (event.type === 'model-response') addUsage(session, event.usage);
+              emit(event);
+            },
+            onMessage: (message) => {
+              session.messages.push(message);
+              saveMessage(session, message);
+            },
+          });
+        }),
+      );
     },
     async cancel() {
       const running = turn;
@@ -160,15 +222,18 @@ export function createConversation(dependencies: ConversationDependencies): Conv
       if (current.started)
         write(current, { type: 'model', at: new Date().toISOString(), model: providerSpec(provider) });
     },
-    async compact() {
-      throw new Error('compaction is not available yet');
+    compact() {
+      const session = current;
+      return asTurn([], (signal) => compactSession(session, signal));
     },
     clear() {
       turn?.controller.abort(new Error('the conversation was cleared'));
       current = newSession();
     },
     async save() {
-      // Every completed message is already written and synced; what is left is to report a write that failed.
+      // Every completed message is already written and synced; what is left are the stored results and the report
+      // of a write that failed.
+      await current.results.flush();
       if (saveError) throw saveError;
     },
   };

@@ -66,7 +66,7 @@ export function readSessionFile(file: string): SavedSession {
         model = record.model;
         break;
       case 'compaction':
-        messages = [record.summary, ...messages.slice(record.keptFrom)];
+        messages = [...record.messages, ...messages.slice(record.keptFrom)];
         break;
       case 'session':
         warnings.push(`${where}: ignored a second session header`);
@@ -125,7 +125,8 @@ function parseRecord(line: string): SessionRecord | undefined {
       return isText('at') && isText('model') ? (record as unknown as SessionRecord) : undefined;
     case 'compaction':
       return isText('at') &&
-        isMessage(record.summary) &&
+        Array.isArray(record.messages) &&
+        (record.messages as unknown[]).every(isMessage) &&
         Number.isInteger(record.keptFrom) &&
         (record.keptFrom as number) >= 0
         ? (record as unknown as SessionRecord)

@@ -36,11 +36,12 @@ export interface SessionModelRecord {
   model: string;
 }
 
-/** Older turns were replaced by a summary: the transcript is now `[summary, ...transcript.slice(keptFrom)]`. */
+/** Older turns were replaced by a summary: the transcript is now `[...messages, ...transcript.slice(keptFrom)]`. */
 export interface SessionCompactionRecord {
   type: 'compaction';
   at: string;
-  summary: Message;
+  /** The messages standing for the older turns (the summary and its acknowledgement). */
+  messages: Message[];
   keptFrom: number;
 }
 

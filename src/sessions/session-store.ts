@@ -37,6 +37,8 @@ export class UnknownSessionError extends Error {
 export interface SessionStore {
   readonly directory: string;
   fileOf(id: string): string;
+  /** Where the full texts of a session's compacted tool results are kept. */
+  resultsFolderOf(id: string): string;
   /** Newest first. Files that cannot be read are left out and reported to `onWarning`. */
   list(onWarning?: (message: string) => void): SessionSummary[];
   read(id: string): SavedSession;
@@ -90,9 +92,11 @@ export function openSessionStore(stateDir: string): SessionStore {
       (left, right) => right.updatedAt.localeCompare(left.updatedAt) || right.id.localeCompare(left.id),
     );
   };
+  const resultsFolderOf = (id: string) => join(directory, `${id}.results`);
   return {
     directory,
     fileOf,
+    resultsFolderOf,
     list,
     read(id) {
       if (!exists(id)) throw new UnknownSessionError(id, directory);
@@ -104,6 +108,7 @@ export function openSessionStore(stateDir: string): SessionStore {
     remove(id) {
       if (!exists(id)) throw new UnknownSessionError(id, directory);
       rmSync(fileOf(id));
+      rmSync(resultsFolderOf(id), { recursive: true, force: true });
     },
     writer(id) {
       if (!isSessionId(id)) throw new UnknownSessionError(id, directory);
