@@ -126,6 +126,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     usage: '',
     load: async () => (await import('./commands/sessions.js')).createSessionsCommand(),
   },
+  {
+    name: 'ui',
+    summary: 'open the web UI: servers, tools, approvals, trust, audit and chat in a browser, on this machine only',
+    usage: '[options]',
+    load: async () => (await import('./commands/ui.js')).createUiCommand(),
+  },
 ];
 
 /** The command a command line runs (`mcp-host NAME …` or `mcp-host help NAME`), if it names one. */

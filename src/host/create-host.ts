@@ -427,6 +427,10 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       );
     },
     refreshCatalog: () => live!.beginTurn(),
+    reviewTools: (server) => {
+      live!.markChanged(server);
+      return live!.beginTurn();
+    },
     withheldReason: (name) => live?.describeMissing(name),
     resources: access.resources,
     prompts: access.prompts,

@@ -144,6 +144,8 @@ export interface Host {
   withheldReason(name: string): string | undefined;
   /** The catalog after re-reading every server whose tools changed since the last turn or refresh. */
   refreshCatalog(): Promise<ToolCatalog>;
+  /** Lists one server's tools again and reviews them against the trust store (after an approval made elsewhere). */
+  reviewTools(server: string): Promise<ToolCatalog>;
   close(): Promise<void>;
   /** Servers' resources and prompts, and the roots offered to them. */
   readonly resources: ServerFeatureAccess['resources'];

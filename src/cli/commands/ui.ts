@@ -1,0 +1,90 @@
+/**
+ * `mcp-host ui`: the web UI — servers, tools, approvals, trust, audit and chat in a browser — served on loopback.
+ * The URL (with this start's token) goes to stdout; everything else to stderr. Ctrl-C closes the UI and the servers.
+ */
+
+import { Command, InvalidArgumentError } from 'commander';
+import { createSystemUrlOpener } from '../../client-features/open-url.js';
+import { isLoopbackAddress } from '../../web/loopback.js';
+import { startWebUi } from '../../web/start-web-ui.js';
+import { CliError, EXIT_USAGE } from '../exit-codes.js';
+import { handleInterruptions } from '../interrupt.js';
+import { parsePositiveInteger } from '../open-host.js';
+import { writeError, writeLine } from '../output.js';
+
+interface UiOptions {
+  config?: string;
+  port?: number;
+  open?: boolean;
+  host?: string;
+  model?: string;
+  baseUrl?: string;
+  timeout?: number;
+  stateDir?: string;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new InvalidArgumentError('It must be a port number from 0 to 65535 (0 picks a free one).');
+  }
+  return port;
+}
+
+export function createUiCommand(): Command {
+  return new Command('ui')
+    .description('open the web UI: servers, tools, approvals, trust, audit and chat in a browser, on this machine only')
+    .option('-c, --config <file>', 'config file (default: mcp-host.json, then .mcp.json in the current folder)')
+    .option('--port <n>', 'port to listen on (default: a free one)', parsePort)
+    .option('--host <address>', 'loopback address to listen on (default 127.0.0.1)')
+    .option('--open', 'open the address in the system browser')
+    .option('-m, --model <provider:model>', 'model for the chat, e.g. anthropic:claude-sonnet-4-6 or scripted:PATH')
+    .option('--base-url <url>', "the provider's base URL (mock servers, proxies, local servers)")
+    .option('--timeout <ms>', 'per tool call timeout in milliseconds (overrides every server)', parsePositiveInteger)
+    .option('--state-dir <dir>', 'where the trust store, audit log and stored results live (default: XDG state home)')
+    .action(async (options: UiOptions) => {
+      const hostname = options.host ?? '127.0.0.1';
+      if (!isLoopbackAddress(hostname)) {
+        throw new CliError(
+          `--host must be a loopback address (127.0.0.1, ::1 or localhost), not "${hostname}": the web UI serves this machine only`,
+          EXIT_USAGE,
+        );
+      }
+      const interruption = handleInterruptions();
+      const ui = await startWebUi({
+        hostname,
+        ...(options.port === undefined ? {} : { port: options.port }),
+        host: {
+          ...(options.config === undefined ? {} : { config: options.config }),
+          ...(options.model === undefined ? {} : { model: options.model }),
+          ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+          ...(options.timeout === undefined ? {} : { toolTimeoutMs: options.timeout }),
+          ...(options.stateDir === undefined ? {} : { stateDir: options.stateDir }),
+          signal: interruption.signal,
+          onDiagnostic: (message) => writeError(`mcp-host: ${message}`),
+        },
+      });
+      try {
+        writeLine(`mcp-host: web UI at ${ui.url}`);
+        if (options.open) {
+          await createSystemUrlOpener()(ui.url).catch((error: unknown) =>
+            writeError(
+              `mcp-host: could not open a browser (${error instanceof Error ? error.message : String(error)}); open the address above`,
+            ),
+          );
+        }
+        await ui.ready.then(
+          () => interruption.serversOpened(),
+          (error: unknown) => writeError(`mcp-host: ${error instanceof Error ? error.message : String(error)}`),
+        );
+        await new Promise<void>((resolve) => {
+          if (interruption.signal.aborted) resolve();
+          else interruption.signal.addEventListener('abort', () => resolve(), { once: true });
+        });
+      } finally {
+        await ui.close();
+        interruption.dispose();
+        if (interruption.exitCode !== undefined) process.exitCode = interruption.exitCode;
+      }
+    });
+}

@@ -1,0 +1,226 @@
+/**
+ * The web UI's one API, typed once for both sides: the server builds these shapes from the host, the browser
+ * renders them. Self-contained on purpose (no imports), so the browser build reads it without the library.
+ * Every string in here may come from a server or a model: the browser renders it as text.
+ */
+
+export type HostPhase = 'starting' | 'ready' | 'failed';
+
+export interface HostStateView {
+  phase: HostPhase;
+  /** Why the host could not start. */
+  error?: string;
+  configFile?: string;
+  runId?: string;
+  /** The model a chat turn uses, `provider:model`, when the config names one. */
+  model?: string;
+}
+
+export interface ServerView {
+  name: string;
+  state: string;
+  transport: string;
+  trust: string;
+  disabled: boolean;
+  protocolVersion?: string;
+  serverInfo?: { name: string; version: string };
+  toolCount?: number;
+  lastError?: string;
+  stderrTail?: string;
+  pid?: number;
+  restarts?: number;
+  capabilities?: Record<string, unknown>;
+  instructions?: string;
+}
+
+export interface ToolView {
+  /** Namespaced, as the model sees it. */
+  name: string;
+  server: string;
+  originalName: string;
+  title?: string;
+  description: string;
+  annotations?: Record<string, unknown>;
+  /** The server's trust, or `host` for the host's own tools. */
+  trust: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  /** Estimated tokens this tool's definition costs in every request. */
+  tokens: number;
+}
+
+export interface ToolsView {
+  tools: ToolView[];
+  servers: Array<{ name: string; tools: number; tokens: number }>;
+  totalTokens: number;
+}
+
+/** One content block of a tool result, as the server sent it (bounded). */
+export type ContentView =
+  | { type: 'text'; text: string }
+  | { type: 'image'; mimeType: string; data: string }
+  | { type: 'audio'; mimeType: string; data: string }
+  | { type: 'resource_link'; uri: string; name?: string; description?: string; mimeType?: string }
+  | { type: 'resource'; uri: string; mimeType?: string; text?: string; blobBytes?: number }
+  | { type: 'other'; json: string };
+
+export interface CallResultView {
+  outcome: string;
+  isError: boolean;
+  durationMs: number;
+  content: ContentView[];
+  structuredContent?: unknown;
+  /** Problems validating structuredContent against the tool's outputSchema; empty when it conforms. */
+  outputSchemaErrors?: string[];
+}
+
+export interface CallToolBody {
+  name: string;
+  arguments: Record<string, unknown>;
+  /** Chosen by the browser, so progress events and a cancel can name the call. */
+  callId?: string;
+}
+
+export type ApprovalKind = 'tool-call' | 'tool-definition' | 'server' | 'sampling' | 'elicit-form' | 'elicit-url';
+
+export interface FormFieldView {
+  name: string;
+  label: string;
+  description?: string;
+  required: boolean;
+  secret: boolean;
+  kind: 'text' | 'number' | 'boolean' | 'choice' | 'multi-choice';
+  choices?: Array<{ value: string; label: string }>;
+  default?: unknown;
+}
+
+/** A question the host waits on. `view` is the text the terminal would show for it. */
+export interface PendingApproval {
+  id: string;
+  kind: ApprovalKind;
+  server: string;
+  /** The namespaced tool, for calls and definitions. */
+  tool?: string;
+  title: string;
+  /** The same facts the terminal prints, as plain text. */
+  view: string;
+  /** The answers this question accepts, in the order offered. */
+  answers: Array<{ value: string; label: string }>;
+  /** Definition approvals: the definition approved before and now, key-sorted JSON, for a side-by-side diff. */
+  before?: string;
+  after?: string;
+  diff?: string;
+  /** Form elicitation. */
+  fields?: FormFieldView[];
+  /** URL elicitation: the domain the URL really leads to. */
+  domain?: string;
+  url?: string;
+}
+
+export interface ApprovalAnswerBody {
+  answer: string;
+  /** Form elicitation: the values, by field name. */
+  content?: Record<string, string | number | boolean | string[]>;
+}
+
+export interface TrustToolView {
+  name: string;
+  namespacedName?: string;
+  status?: string;
+  availability: string;
+  withheldBecause?: string;
+  storedState?: string;
+  approvedBy?: string;
+  approvedAt?: string;
+  hiddenContent: string[];
+  /** Key-sorted JSON of the approved and the current definition, for a changed tool. */
+  before?: string;
+  after?: string;
+  diff?: string;
+}
+
+export interface TrustServerView {
+  name: string;
+  trust?: string;
+  status: string;
+  approvedBy?: string;
+  error?: string;
+  tools: TrustToolView[];
+}
+
+export interface TrustChangeBody {
+  server: string;
+  /** The server's own tool name; absent for the whole server. */
+  tool?: string;
+}
+
+export interface AuditEntryView {
+  type: string;
+  time: string;
+  runId: string;
+  server?: string;
+  tool?: string;
+  decision?: string;
+  outcome?: string;
+  decidedBy?: string;
+  reason?: string;
+  durationMs?: number;
+  change?: string;
+  detail?: string;
+  /** The whole record, as JSON text. */
+  json: string;
+}
+
+export interface ServerLogView {
+  server: string;
+  time: string;
+  level: string;
+  logger?: string;
+  text: string;
+}
+
+export interface ProgressView {
+  callId: string;
+  server: string;
+  tool: string;
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface ResourceView {
+  server: string;
+  uri: string;
+  name?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+export interface PromptView {
+  server: string;
+  name: string;
+  description?: string;
+  arguments: Array<{ name: string; description?: string; required: boolean }>;
+}
+
+export interface ChatBody {
+  text: string;
+  /** Chosen by the browser, so the page knows the turn before its first event. */
+  turnId?: string;
+}
+
+/** One event of a chat turn, as the loop emitted it (JSON, bounded). */
+export interface ChatEventView {
+  turnId: string;
+  event: { type: string; [key: string]: unknown };
+}
+
+/** What the event stream (`/api/events`, server-sent events) carries; the SSE event name is `type`. */
+export type LiveEvent =
+  | { type: 'host'; state: HostStateView }
+  | { type: 'audit'; entry: AuditEntryView }
+  | { type: 'server-log'; entry: ServerLogView }
+  | { type: 'progress'; progress: ProgressView }
+  | { type: 'approvals'; pending: PendingApproval[] }
+  | { type: 'catalog' }
+  | { type: 'chat'; chat: ChatEventView };

@@ -1,0 +1,175 @@
+/**
+ * `mcp-host ui`: the web UI on loopback. The HTTP server starts first, so questions the host asks while it starts
+ * (a changed tool, a changed server) already have a page to appear on; the host then starts behind it with the
+ * browser as its approver. The URL printed carries a random token made for this start.
+ */
+
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { basename } from 'node:path';
+import { createAdaptorServer } from '@hono/node-server';
+import { resolveAuditLogPath } from '../audit/audit-log-path.js';
+import { followAuditLog } from '../audit/follow-audit-log.js';
+import { readAuditLog } from '../audit/read-audit-log.js';
+import { createHost, type Host, type HostOptions } from '../host/create-host.js';
+import type { HostStateView } from './api-types.js';
+import { createChatRunner } from './chat-runner.js';
+import { createLiveEvents } from './live-events.js';
+import { acceptedHosts, isLoopbackAddress } from './loopback.js';
+import { DEFAULT_ASSET_FOLDER } from './static-files.js';
+import { auditEntryView, serverLogView } from './views.js';
+import { createWebApp } from './web-app.js';
+import { createWebApprover } from './web-approver.js';
+import { createWebTrust } from './web-trust.js';
+
+/** The audit records the Audit page starts with; older ones stay in the log (`mcp-host audit`). */
+export const AUDIT_HISTORY_LIMIT = 1_000;
+
+export interface WebUiOptions {
+  /** Default 127.0.0.1. Only loopback addresses are accepted. */
+  hostname?: string;
+  /** Default 0: a free port. */
+  port?: number;
+  /** Passed to `createHost`; its approver and client-request approver are the browser. */
+  host?: Omit<HostOptions, 'approver' | 'clientRequestApprover'>;
+  /** The built browser app (default: the package's `dist/web`). */
+  assetFolder?: string;
+}
+
+export interface WebUi {
+  /** The address to open, with this start's token. */
+  readonly url: string;
+  /** Resolves when the host has started (or rejects when it could not). */
+  readonly ready: Promise<Host>;
+  close(): Promise<void>;
+}
+
+export class WebUiError extends Error {}
+
+export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
+  const hostname = options.hostname ?? '127.0.0.1';
+  if (!isLoopbackAddress(hostname)) {
+    throw new WebUiError(
+      `the web UI listens on this machine only: --host must be a loopback address (127.0.0.1, ::1 or localhost), not "${hostname}"`,
+    );
+  }
+  const token = randomBytes(24).toString('base64url');
+  const events = createLiveEvents();
+  const approver = createWebApprover((pending) => events.publish({ type: 'approvals', pending }));
+  const chat = createChatRunner(events);
+  let host: Host | undefined;
+  let state: HostStateView = { phase: 'starting' };
+  let auditFile: string | undefined;
+  const stopFollowing = new AbortController();
+  const setState = (next: HostStateView) => {
+    state = next;
+    events.publish({ type: 'host', state });
+  };
+  const trust = createWebTrust({ auditFile: () => auditFile!, approver });
+  let hosts = new Set<string>();
+
+  const app = createWebApp({
+    token,
+    hosts: () => hosts,
+    assetFolder: options.assetFolder ?? DEFAULT_ASSET_FOLDER,
+    state: () => state,
+    host: () => host,
+    approver,
+    events,
+    trust,
+    chat,
+    auditHistory: async () => {
+      if (auditFile === undefined) return [];
+      const contents = await readAuditLog(auditFile);
+      return contents.records.slice(-AUDIT_HISTORY_LIMIT).map(auditEntryView);
+    },
+  });
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, hostname, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  hosts = acceptedHosts(hostname, port);
+  const shownHost = hostname.includes(':') ? `[${hostname}]` : hostname;
+  const url = `http://${shownHost}:${port}/?token=${token}`;
+
+  const hostOptions = options.host ?? {};
+  const ready = createHost({
+    ...hostOptions,
+    approver,
+    clientRequestApprover: approver,
+    onServerLog: (entry) => {
+      hostOptions.onServerLog?.(entry);
+      events.publish({ type: 'server-log', entry: serverLogView(entry) });
+    },
+    onToolsChanged: (name) => {
+      hostOptions.onToolsChanged?.(name);
+      events.publish({ type: 'catalog' });
+    },
+  });
+  ready.then(
+    async (started) => {
+      host = started;
+      auditFile = resolveAuditLogPath({
+        ...((hostOptions.auditFile ?? started.config.auditFile)
+          ? { flag: hostOptions.auditFile ?? started.config.auditFile }
+          : {}),
+        stateDir: started.stateDir,
+        env: hostOptions.env ?? process.env,
+        cwd: hostOptions.cwd ?? process.cwd(),
+      });
+      const model = safeModel(started, hostOptions.model);
+      setState({
+        phase: 'ready',
+        runId: started.runId,
+        ...(started.config.file === undefined ? {} : { configFile: started.config.file }),
+        ...(model === undefined ? {} : { model }),
+      });
+      void followAudit(auditFile);
+    },
+    (error: unknown) => setState({ phase: 'failed', error: error instanceof Error ? error.message : String(error) }),
+  );
+
+  async function followAudit(file: string): Promise<void> {
+    try {
+      const start = await readAuditLog(file);
+      for await (const record of followAuditLog(file, {
+        signal: stopFollowing.signal,
+        startOffset: start.endOffset,
+      })) {
+        events.publish({ type: 'audit', entry: auditEntryView(record) });
+      }
+    } catch {
+      // Following ends with the UI (the signal), or when the log cannot be read; the page can still reload it.
+    }
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    ready,
+    close: () => {
+      closing ??= (async () => {
+        stopFollowing.abort();
+        chat.cancel();
+        approver.close();
+        server.closeAllConnections?.();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        const started = await ready.catch(() => undefined);
+        await started?.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** The model as the header shows it: a scripted model by its file name, not the path it was resolved to. */
+function safeModel(host: Host, flag: string | undefined): string | undefined {
+  const spec = flag ?? host.config.model;
+  return spec?.startsWith('scripted:') ? `scripted:${basename(spec.slice('scripted:'.length))}` : spec;
+}

@@ -1,0 +1,270 @@
+/**
+ * The HTTP application: the guard and security headers on every request, the JSON API under /api, the live event
+ * stream, and the built browser app for everything else. Each route wraps one library call on the host; none
+ * re-implements a host duty (policy, pinning, bounds and audit all happen inside the host).
+ */
+
+import { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { PromptChoiceError } from '../client-features/server-prompts.js';
+import type { Host } from '../host/create-host.js';
+import type {
+  ApprovalAnswerBody,
+  AuditEntryView,
+  CallToolBody,
+  ChatBody,
+  HostStateView,
+  LiveEvent,
+  PromptView,
+  ResourceView,
+  TrustChangeBody,
+} from './api-types.js';
+import { ChatBusyError, type ChatRunner } from './chat-runner.js';
+import type { LiveEvents } from './live-events.js';
+import { requestGuard, securityHeaders } from './request-guard.js';
+import { staticFiles } from './static-files.js';
+import { callResultView, serverViews, toolsView, trustViews } from './views.js';
+import type { WebApprover } from './web-approver.js';
+import { TrustChangeError, type WebTrust } from './web-trust.js';
+
+export interface WebAppContext {
+  token: string;
+  hosts: () => ReadonlySet<string>;
+  assetFolder: string;
+  state(): HostStateView;
+  host(): Host | undefined;
+  approver: WebApprover;
+  events: LiveEvents;
+  trust: WebTrust;
+  chat: ChatRunner;
+  auditHistory(): Promise<AuditEntryView[]>;
+}
+
+/** Request bodies are small JSON; anything larger is refused before parsing. */
+const MAX_BODY_BYTES = 1024 * 1024;
+const LOG_LEVELS = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
+
+class BadRequest extends Error {}
+
+class NotReady extends Error {
+  constructor() {
+    super('The host is still starting (it may be waiting for an approval).');
+  }
+}
+
+async function jsonBody<T>(request: Request): Promise<T> {
+  if (!(request.headers.get('content-type') ?? '').startsWith('application/json')) {
+    throw new BadRequest('The body must be JSON (Content-Type: application/json).');
+  }
+  const text = await request.text();
+  if (text.length > MAX_BODY_BYTES) throw new BadRequest(`The body is larger than ${MAX_BODY_BYTES} bytes.`);
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not an object');
+    return value as T;
+  } catch {
+    throw new BadRequest('The body is not a JSON object.');
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function createWebApp(context: WebAppContext): Hono {
+  const app = new Hono();
+  app.use('*', securityHeaders);
+  app.use('*', requestGuard({ token: context.token, hosts: context.hosts }));
+  app.onError((error, c) => {
+    if (error instanceof BadRequest) return c.json({ error: error.message }, 400);
+    if (error instanceof NotReady) return c.json({ error: error.message }, 503);
+    if (error instanceof TrustChangeError || error instanceof PromptChoiceError) {
+      return c.json({ error: error.message }, 400);
+    }
+    if (error instanceof ChatBusyError) return c.json({ error: error.message }, 409);
+    return c.json({ error: message(error) }, 500);
+  });
+
+  const ready = (): Host => {
+    const host = context.host();
+    if (host === undefined) throw new NotReady();
+    return host;
+  };
+  app.get('/api/state', (c) => c.json(context.state()));
+  app.get('/api/servers', (c) => c.json(serverViews(ready())));
+  app.post('/api/servers/:name/log-level', async (c) => {
+    const { level } = await jsonBody<{ level?: string }>(c.req.raw);
+    if (level === undefined || !LOG_LEVELS.has(level)) throw new BadRequest(`Unknown log level "${String(level)}".`);
+    const client = ready().connection(c.req.param('name'))?.sdkClient;
+    if (client === undefined) return c.json({ error: `No connected server "${c.req.param('name')}".` }, 404);
+    await client.setLoggingLevel(level as 'info');
+    return c.json({ ok: true });
+  });
+  app.post('/api/servers/:name/ping', async (c) => {
+    const client = ready().connection(c.req.param('name'))?.sdkClient;
+    if (client === undefined) return c.json({ error: `No connected server "${c.req.param('name')}".` }, 404);
+    const started = Date.now();
+    await client.ping();
+    return c.json({ ok: true, ms: Date.now() - started });
+  });
+
+  app.get('/api/tools', (c) => c.json(toolsView(ready())));
+  const running = new Map<string, AbortController>();
+  app.post('/api/tools/call', async (c) => {
+    const body = await jsonBody<CallToolBody>(c.req.raw);
+    if (typeof body.name !== 'string') throw new BadRequest('"name" must be the tool\'s name.');
+    const args = body.arguments ?? {};
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+      throw new BadRequest('"arguments" must be a JSON object.');
+    }
+    const host = ready();
+    const entry = host.catalog().entries.find((candidate) => candidate.name === body.name);
+    const callId = typeof body.callId === 'string' ? body.callId.slice(0, 100) : crypto.randomUUID();
+    const controller = new AbortController();
+    running.set(callId, controller);
+    const started = Date.now();
+    try {
+      const executed = await host.callTool(body.name, args, {
+        signal: controller.signal,
+        onProgress: (update) =>
+          context.events.publish({
+            type: 'progress',
+            progress: {
+              callId,
+              server: update.server,
+              tool: update.tool,
+              progress: update.progress,
+              ...(update.total === undefined ? {} : { total: update.total }),
+              ...(update.message === undefined ? {} : { message: update.message }),
+            },
+          }),
+      });
+      return c.json(callResultView(executed, Date.now() - started, entry?.tool.outputSchema));
+    } finally {
+      running.delete(callId);
+    }
+  });
+  app.post('/api/tools/cancel/:callId', (c) => {
+    const controller = running.get(c.req.param('callId'));
+    controller?.abort(new Error('cancelled from the web UI'));
+    return c.json({ cancelled: controller !== undefined });
+  });
+
+  app.get('/api/approvals', (c) => c.json(context.approver.pending()));
+  app.post('/api/approvals/:id', async (c) => {
+    const body = await jsonBody<ApprovalAnswerBody>(c.req.raw);
+    if (!context.approver.answer(c.req.param('id'), body)) {
+      return c.json({ error: 'No such question is waiting, or that answer is not one it offers.' }, 409);
+    }
+    return c.json({ ok: true });
+  });
+
+  app.get('/api/trust', async (c) => c.json(await trustViews(ready(), context.trust.store(ready()))));
+  app.post('/api/trust/approve', async (c) => {
+    const body = await jsonBody<TrustChangeBody>(c.req.raw);
+    return c.json(await context.trust.approve(ready(), body));
+  });
+  app.post('/api/trust/revoke', async (c) => {
+    const body = await jsonBody<TrustChangeBody>(c.req.raw);
+    return c.json(await context.trust.revoke(ready(), body));
+  });
+
+  app.get('/api/audit', async (c) => c.json(await context.auditHistory()));
+
+  app.get('/api/resources', async (c) => {
+    const lists = await ready().resources.list();
+    const resources: ResourceView[] = lists.flatMap((list) =>
+      list.resources.map((resource) => ({
+        server: list.server,
+        uri: resource.uri,
+        ...(resource.name === undefined ? {} : { name: resource.name }),
+        ...(resource.description === undefined ? {} : { description: resource.description }),
+        ...(resource.mimeType === undefined ? {} : { mimeType: resource.mimeType }),
+      })),
+    );
+    return c.json(resources);
+  });
+  app.post('/api/resources/read', async (c) => {
+    const body = await jsonBody<{ server?: string; uri?: string }>(c.req.raw);
+    if (typeof body.server !== 'string' || typeof body.uri !== 'string') {
+      throw new BadRequest('"server" and "uri" are needed.');
+    }
+    const result = await ready().resources.read(body.server, body.uri);
+    return c.json(
+      callResultView(
+        {
+          result: { callId: '', toolName: '', content: [], isError: false },
+          outcome: 'ok',
+          rawResult: { content: result.contents.map((resource) => ({ type: 'resource', resource })) },
+        },
+        0,
+      ),
+    );
+  });
+  app.get('/api/prompts', async (c) => {
+    const lists = await ready().prompts.list();
+    const prompts: PromptView[] = lists.flatMap((list) =>
+      list.prompts.map((prompt) => ({
+        server: list.server,
+        name: prompt.name,
+        ...(prompt.description === undefined ? {} : { description: prompt.description }),
+        arguments: (prompt.arguments ?? []).map((argument) => ({
+          name: argument.name,
+          ...(argument.description === undefined ? {} : { description: argument.description }),
+          required: argument.required === true,
+        })),
+      })),
+    );
+    return c.json(prompts);
+  });
+  app.post('/api/prompts/get', async (c) => {
+    const body = await jsonBody<{ server?: string; name?: string; arguments?: Record<string, string> }>(c.req.raw);
+    if (typeof body.server !== 'string' || typeof body.name !== 'string') {
+      throw new BadRequest('"server" and "name" are needed.');
+    }
+    const got = await ready().prompts.get({ server: body.server, name: body.name }, body.arguments ?? {});
+    return c.json({ messages: got.result.messages });
+  });
+
+  app.post('/api/chat', async (c) => {
+    const body = await jsonBody<ChatBody>(c.req.raw);
+    if (typeof body.text !== 'string' || body.text.trim() === '') throw new BadRequest('"text" must say something.');
+    return c.json(context.chat.send(ready(), body.text, typeof body.turnId === 'string' ? body.turnId : undefined));
+  });
+  app.post('/api/chat/cancel', (c) => c.json({ cancelled: context.chat.cancel() }));
+
+  app.get('/api/events', (c) =>
+    streamSSE(c, async (stream) => {
+      const queue: LiveEvent[] = [];
+      let wake: (() => void) | undefined;
+      const unsubscribe = context.events.subscribe((event) => {
+        queue.push(event);
+        wake?.();
+      });
+      stream.onAbort(() => {
+        unsubscribe();
+        wake?.();
+      });
+      await stream.writeSSE({ event: 'host', data: JSON.stringify({ type: 'host', state: context.state() }) });
+      await stream.writeSSE({
+        event: 'approvals',
+        data: JSON.stringify({ type: 'approvals', pending: context.approver.pending() }),
+      });
+      while (!stream.aborted) {
+        const event = queue.shift();
+        if (event === undefined) {
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+          wake = undefined;
+          continue;
+        }
+        await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });
+      }
+      unsubscribe();
+    }),
+  );
+
+  app.get('*', staticFiles(context.assetFolder));
+  return app;
+}

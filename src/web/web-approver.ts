@@ -1,0 +1,245 @@
+/**
+ * The browser as the person who says yes: every consent question the host asks (a tool call, a new or changed tool
+ * definition, a changed server, a server's sampling request or form or URL) becomes a pending approval that the UI
+ * shows as a dialog and answers through the API. The facts shown are the terminal's own views of the request, so a
+ * web user decides on exactly what a terminal user would. A question whose run ends is withdrawn.
+ */
+
+import { randomUUID } from 'node:crypto';
+import { stableStringify } from '../catalog/stable-json.js';
+import type { ClientRequestApprover } from '../client-features/client-request-approver.js';
+import {
+  formatFormIntro,
+  formatSamplingApproval,
+  formatUrlElicitation,
+  PLAIN_HOSTNAME_MARK,
+} from '../client-features/client-request-views.js';
+import { formatDefinitionApproval, formatServerApproval, formatToolCallApproval } from '../policy/approval-view.js';
+import type { Approver, ToolApprovalAnswer } from '../policy/approver.js';
+import type { ToolDefinitionSnapshot } from '../policy/tool-definition.js';
+import type { ApprovalAnswerBody, PendingApproval } from './api-types.js';
+
+export const WEB_APPROVER_KIND = 'web';
+
+interface Waiting {
+  approval: PendingApproval;
+  settle: (body: ApprovalAnswerBody) => void;
+}
+
+export interface WebApprover extends Approver, ClientRequestApprover {
+  pending(): PendingApproval[];
+  /** Answers one pending question; false when there is none with that id or the answer is not one it offers. */
+  answer(id: string, body: ApprovalAnswerBody): boolean;
+  /** Runs `work` with this server's definition questions answered "keep withheld" without asking. */
+  rejectDefinitionsWhile<T>(server: string, work: () => Promise<T>): Promise<T>;
+  /** Declines everything still pending (the UI is closing). */
+  close(): void;
+}
+
+function snapshotText(snapshot: ToolDefinitionSnapshot | undefined): string | undefined {
+  return snapshot === undefined ? undefined : stableStringify(snapshot, 2);
+}
+
+export function createWebApprover(onChange: (pending: PendingApproval[]) => void): WebApprover {
+  const waiting = new Map<string, Waiting>();
+  let closed = false;
+  const quiet = new Map<string, number>();
+  const list = () => [...waiting.values()].map((entry) => entry.approval);
+
+  function ask(
+    approval: Omit<PendingApproval, 'id'>,
+    fallback: ApprovalAnswerBody,
+    signal: AbortSignal | undefined,
+  ): Promise<ApprovalAnswerBody> {
+    if (closed) return Promise.resolve(fallback);
+    signal?.throwIfAborted();
+    const id = randomUUID();
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        waiting.delete(id);
+        onChange(list());
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      waiting.set(id, {
+        approval: { id, ...approval },
+        settle: (body) => {
+          signal?.removeEventListener('abort', onAbort);
+          waiting.delete(id);
+          onChange(list());
+          resolve(body);
+        },
+      });
+      onChange(list());
+    });
+  }
+
+  const DEFINITION_ANSWERS = [
+    { value: 'approve', label: 'Approve' },
+    { value: 'reject', label: 'Keep withheld' },
+  ];
+
+  return {
+    kind: WEB_APPROVER_KIND,
+    async approveToolCall(request, signal) {
+      // Where an ask rule decided, only "once" and "deny" are offered, as on the terminal.
+      const answers = [
+        { value: 'allow-once', label: 'Allow once' },
+        ...(request.canAlwaysAllow
+          ? [
+              { value: 'allow-tool-for-run', label: 'Allow this tool for the run' },
+              { value: 'allow-server-for-run', label: 'Allow this server for the run' },
+              { value: 'allow-always', label: 'Always allow' },
+            ]
+          : []),
+        { value: 'deny', label: 'Deny' },
+      ];
+      const body = await ask(
+        {
+          kind: 'tool-call',
+          server: request.serverName,
+          tool: request.toolName,
+          title: 'A tool call needs your approval',
+          view: formatToolCallApproval(request),
+          answers,
+        },
+        { answer: 'deny' },
+        signal,
+      );
+      return body.answer as ToolApprovalAnswer;
+    },
+    async approveToolDefinition(request, signal) {
+      if ((quiet.get(request.serverName) ?? 0) > 0) return 'reject';
+      const before = snapshotText(request.previous);
+      const body = await ask(
+        {
+          kind: 'tool-definition',
+          server: request.serverName,
+          tool: request.toolName,
+          title:
+            request.previous === undefined
+              ? 'A new tool is withheld until you approve it'
+              : 'A tool changed since you approved it',
+          view: formatDefinitionApproval(request),
+          answers: DEFINITION_ANSWERS,
+          ...(before === undefined ? {} : { before }),
+          after: snapshotText(request.current)!,
+          diff: request.diff,
+        },
+        { answer: 'reject' },
+        signal,
+      );
+      return body.answer === 'approve' ? 'approve' : 'reject';
+    },
+    async approveServer(request, signal) {
+      const body = await ask(
+        {
+          kind: 'server',
+          server: request.serverName,
+          title: 'A server changed what it runs',
+          view: formatServerApproval(request),
+          answers: DEFINITION_ANSWERS,
+        },
+        { answer: 'reject' },
+        signal,
+      );
+      return body.answer === 'approve' ? 'approve' : 'reject';
+    },
+    async approveSampling(request, signal) {
+      const body = await ask(
+        {
+          kind: 'sampling',
+          server: request.serverName,
+          title: 'A server asks the model to answer a prompt',
+          view: formatSamplingApproval(request),
+          answers: [
+            { value: 'allow', label: 'Allow' },
+            { value: 'deny', label: 'Deny' },
+          ],
+        },
+        { answer: 'deny' },
+        signal,
+      );
+      return body.answer === 'allow' ? 'allow' : 'deny';
+    },
+    async elicitForm(request, signal) {
+      const body = await ask(
+        {
+          kind: 'elicit-form',
+          server: request.serverName,
+          title: 'A server asks you to fill in a form',
+          view: formatFormIntro(request),
+          answers: [
+            { value: 'accept', label: 'Send' },
+            { value: 'decline', label: 'Decline' },
+            { value: 'cancel', label: 'Cancel' },
+          ],
+          fields: request.fields.map((field) => ({
+            name: field.name,
+            label: field.label,
+            ...(field.description === undefined ? {} : { description: field.description }),
+            required: field.required,
+            secret: field.secret,
+            kind: field.kind,
+            ...('choices' in field ? { choices: field.choices } : {}),
+            ...(field.default === undefined ? {} : { default: field.default }),
+          })),
+        },
+        { answer: 'decline' },
+        signal,
+      );
+      if (body.answer === 'accept') return { action: 'accept', content: body.content ?? {} };
+      return { action: body.answer === 'cancel' ? 'cancel' : 'decline' };
+    },
+    async elicitUrl(request, signal) {
+      const body = await ask(
+        {
+          kind: 'elicit-url',
+          server: request.serverName,
+          title: 'A server asks you to open a URL',
+          view: formatUrlElicitation(request, PLAIN_HOSTNAME_MARK),
+          answers: [
+            ...(request.url.openable ? [{ value: 'accept', label: 'Open it' }] : []),
+            { value: 'decline', label: 'Decline' },
+            { value: 'cancel', label: 'Cancel' },
+          ],
+          ...(request.url.hostname === undefined
+            ? {}
+            : { domain: request.url.unicodeHostname ?? request.url.hostname }),
+          url: request.url.href ?? request.url.original,
+        },
+        { answer: 'decline' },
+        signal,
+      );
+      return body.answer === 'accept' ? 'accept' : body.answer === 'cancel' ? 'cancel' : 'decline';
+    },
+    pending: list,
+    async rejectDefinitionsWhile(server, work) {
+      quiet.set(server, (quiet.get(server) ?? 0) + 1);
+      try {
+        return await work();
+      } finally {
+        quiet.set(server, (quiet.get(server) ?? 1) - 1);
+      }
+    },
+    answer(id, body) {
+      const entry = waiting.get(id);
+      if (entry === undefined || !entry.approval.answers.some((answer) => answer.value === body.answer)) return false;
+      entry.settle(body);
+      return true;
+    },
+    close() {
+      closed = true;
+      for (const entry of [...waiting.values()]) {
+        entry.settle({
+          answer:
+            entry.approval.kind === 'tool-definition' || entry.approval.kind === 'server'
+              ? 'reject'
+              : entry.approval.kind === 'tool-call' || entry.approval.kind === 'sampling'
+                ? 'deny'
+                : 'decline',
+        });
+      }
+    },
+  };
+}

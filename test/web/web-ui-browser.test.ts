@@ -1,0 +1,172 @@
+/**
+ * The web UI in real Chromium (Debian's, driven by playwright-core), against the example servers,
+ * server-everything and a server that changes a tool after approval: call tools through the generated form (an
+ * image renders), answer approval dialogs, approve a changed tool from the Trust page, run a chat turn with the
+ * scripted model and open its translations, and watch the audit timeline grow live. One browser and one UI for the
+ * whole file; a screenshot of each page goes to docs/screenshots/.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageBin } from '../client-features/helpers.js';
+import { rugPullServerPath } from '../consent/consent-helpers.js';
+import { exampleServer, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { type RunningUi, startUi } from './web-ui-process.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SCREENSHOTS = join(repoRoot, 'docs', 'screenshots');
+const WAIT = { timeout: 30_000 };
+
+let ui: RunningUi | undefined;
+let browser: Browser | undefined;
+let context: BrowserContext;
+let page: Page;
+
+async function screenshot(name: string): Promise<void> {
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
+}
+
+async function goTo(label: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label }).click();
+  await page.getByRole('heading', { level: 1, name: label }).waitFor(WAIT);
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM} (.ci/run installs it)`);
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const directory = await temporaryDirectory();
+  // The model named relative to the config, as a project would (and as the screenshots show it).
+  const config = await writeConfig({
+    model: 'scripted:inventory.json',
+    mcpServers: {
+      calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' },
+      inventory: {
+        command: process.execPath,
+        args: [exampleServer('inventory')],
+        env: { INVENTORY_DB: join(directory, 'inventory.db') },
+      },
+      everything: { command: process.execPath, args: [packageBin('@modelcontextprotocol/server-everything')] },
+      rug: { command: process.execPath, args: [rugPullServerPath] },
+    },
+    permissions: { allow: ['inventory__list_skus', 'rug__mutate'], ask: ['inventory__reserve'], deny: [] },
+  });
+  await copyFile(join(repoRoot, 'examples', 'scripts', 'inventory.json'), join(dirname(config), 'inventory.json'));
+  [ui, browser] = await Promise.all([
+    startUi(['--config', config]),
+    chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] }),
+  ]);
+  context = await browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: 'light' });
+  page = await context.newPage();
+  await page.goto(ui.url);
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close().catch(() => undefined);
+  await ui?.stop();
+});
+
+describe('the web UI in Chromium', () => {
+  it('shows every server with its state, protocol and instructions', async () => {
+    await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor(WAIT);
+    for (const name of ['calculator', 'inventory', 'everything', 'rug']) {
+      await page.getByRole('heading', { level: 2, name: new RegExp(`^${name}`) }).waitFor(WAIT);
+    }
+    const inventory = page.getByRole('region', { name: /^inventory/ });
+    await expect(inventory.getByText('2025-11-25')).toBeTruthy();
+    await inventory.getByText('Instructions').click();
+    await inventory.getByText(/A stock room/).waitFor(WAIT);
+    await screenshot('servers');
+  });
+
+  it('calls a tool through the form generated from its schema, and renders an image result', async () => {
+    await goTo('Tools');
+    await page.getByRole('button', { name: /^calculator__add_numbers/ }).click();
+    await page.getByRole('spinbutton', { name: /^a/ }).fill('20');
+    await page.getByRole('spinbutton', { name: /^b/ }).fill('22');
+    await page.getByRole('button', { name: 'Call calculator__add_numbers' }).click();
+    await page.getByRole('region', { name: 'Result' }).getByText('42', { exact: true }).waitFor(WAIT);
+
+    await page.getByRole('button', { name: /^everything__get-tiny-image/ }).click();
+    await page.getByRole('button', { name: 'Call everything__get-tiny-image' }).click();
+    const image = page.getByRole('img', { name: /Returned by the tool \(image\/png\)/ });
+    await image.waitFor(WAIT);
+    // Decoded and drawn: the browser knows its pixel size.
+    expect(
+      await image.evaluate((element) => (element as unknown as { naturalWidth: number }).naturalWidth),
+    ).toBeGreaterThan(0);
+    await screenshot('tools');
+  });
+
+  it('asks about a changed tool in a dialog, and approves it from the Trust page with a side-by-side diff', async () => {
+    await page.getByRole('button', { name: /^rug__mutate/ }).click();
+    await page.getByRole('button', { name: 'Call rug__mutate' }).click();
+    const dialog = page.getByRole('dialog', { name: 'A tool changed since you approved it' });
+    await dialog.waitFor(WAIT);
+    await dialog
+      .getByText(/read ~\/\.ssh\/id_rsa/)
+      .first()
+      .waitFor(WAIT);
+    await screenshot('approval-definition');
+    await dialog.getByRole('button', { name: 'Keep withheld' }).click();
+    await dialog.waitFor({ state: 'hidden', ...WAIT });
+
+    await goTo('Trust');
+    const withheld = page.getByRole('article', { name: 'Withheld tool fetch_data' });
+    await withheld.waitFor(WAIT);
+    await withheld.getByText('Approved before').waitFor(WAIT);
+    await withheld.locator('.added', { hasText: 'id_rsa' }).waitFor(WAIT);
+    await screenshot('trust');
+    await withheld.getByRole('button', { name: 'Approve fetch_data' }).click();
+    await withheld.waitFor({ state: 'detached', ...WAIT });
+
+    await goTo('Tools');
+    await page.getByRole('button', { name: /^rug__fetch_data/ }).waitFor(WAIT);
+  });
+
+  it('runs a chat turn, asks before a call the rules say to ask about, shows its translations, and the audit grows live', async () => {
+    const audit = await context.newPage();
+    await audit.goto(`${ui!.base}/#/audit`);
+    await audit.getByRole('heading', { level: 1, name: 'Audit' }).waitFor(WAIT);
+
+    await goTo('Chat');
+    await page.getByLabel('Message').fill('Reserve 2 WIDGET-1');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const dialog = page.getByRole('dialog', { name: 'A tool call needs your approval' });
+    await dialog.waitFor(WAIT);
+    await dialog.getByText(/"sku": "WIDGET-1"/).waitFor(WAIT);
+    await screenshot('approval-call');
+    await dialog.getByRole('button', { name: 'Allow once' }).click();
+
+    const card = page.getByRole('article', { name: 'Tool call inventory__reserve' });
+    await card.getByText('ok', { exact: true }).waitFor(WAIT);
+    await page.getByText(/The inventory server answered/).waitFor(WAIT);
+    await card.getByRole('button', { name: /Show the three translations/ }).click();
+    await card.getByRole('heading', { name: '1. The tool as the provider got it' }).waitFor(WAIT);
+    await card.getByText('"tools/call"').waitFor(WAIT);
+    await card
+      .getByText(/"inventory__reserve"/)
+      .first()
+      .waitFor(WAIT);
+    await screenshot('chat');
+
+    // The other tab, opened before the call, shows the call's record without a reload.
+    const row = audit.getByRole('row').filter({ hasText: 'inventory__reserve' });
+    await row.first().waitFor(WAIT);
+    await expect(row.first().getByText('allow', { exact: true })).toBeTruthy();
+    await audit.setViewportSize({ width: 1280, height: 860 });
+    await audit.screenshot({ path: join(SCREENSHOTS, 'audit.png') });
+    await audit.close();
+  });
+
+  it('lists resources and prompts, and reads a resource', async () => {
+    await goTo('Resources & prompts');
+    await page.getByRole('heading', { name: 'Prompts', exact: true }).waitFor(WAIT);
+    const first = page.getByRole('region', { name: 'Resources' }).getByRole('button').first();
+    await first.waitFor(WAIT);
+    await first.click();
+    await page.getByRole('region', { name: 'Result' }).waitFor(WAIT);
+    await screenshot('resources');
+  });
+});

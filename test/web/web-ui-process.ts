@@ -1,0 +1,85 @@
+/** Starts `mcp-host ui` as a user would (the built CLI, a child process) and reads the URL it prints. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cliPath } from '../helpers/project.js';
+
+export interface RunningUi {
+  url: string;
+  /** `http://127.0.0.1:PORT`. */
+  base: string;
+  token: string;
+  stateDir: string;
+  stderr: () => string;
+  stop: () => Promise<void>;
+}
+
+export async function startUi(
+  args: string[],
+  options: { cwd?: string; stateDir?: string; waitForHost?: boolean } = {},
+): Promise<RunningUi> {
+  const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'mcp-host-state-'));
+  const child: ChildProcess = spawn(process.execPath, [cliPath, 'ui', ...args], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', MCP_HOST_STATE_DIR: stateDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /web UI at (http:\/\/\S+)/.exec(stdout);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`mcp-host ui exited (${code}) before printing its URL\n${stderr}`)));
+  }).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
+  const parsed = new URL(url);
+  if (options.waitForHost !== false) {
+    await waitForHost(parsed.origin, parsed.searchParams.get('token') ?? '').catch(async (error: unknown) => {
+      await stop();
+      throw error;
+    });
+  }
+  return {
+    url,
+    base: parsed.origin,
+    token: parsed.searchParams.get('token') ?? '',
+    stateDir,
+    stderr: () => stderr,
+    stop,
+  };
+}
+
+/** Follows the UI's own event stream until it says the host is ready (or could not start). */
+async function waitForHost(base: string, token: string): Promise<void> {
+  const response = await fetch(`${base}/api/events`, { headers: { cookie: `mcp_host_ui=${token}` } });
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error('the event stream ended before the host was ready');
+      text += value;
+      if (text.includes('"phase":"ready"')) return;
+      const failed = /"phase":"failed","error":"([^"]*)"/.exec(text);
+      if (failed) throw new Error(`the host could not start: ${failed[1]}`);
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}

@@ -1,0 +1,108 @@
+/** The browser's side of the one API: JSON over fetch, live events over one EventSource. */
+import { useEffect, useRef, useState } from 'react';
+import type { HostStateView, LiveEvent } from '../../src/web/api-types';
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+async function answer<T>(response: Response): Promise<T> {
+  const body = (await response.json().catch(() => ({}))) as { error?: string };
+  if (!response.ok) throw new ApiError(body.error ?? `The request failed (${response.status}).`, response.status);
+  return body as T;
+}
+
+export async function getJson<T>(path: string): Promise<T> {
+  return answer<T>(await fetch(path, { credentials: 'same-origin', headers: { accept: 'application/json' } }));
+}
+
+export async function postJson<T>(path: string, body: unknown = {}): Promise<T> {
+  return answer<T>(
+    await fetch(path, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+    }),
+  );
+}
+
+type Listener = (event: LiveEvent) => void;
+const listeners = new Set<Listener>();
+let source: EventSource | undefined;
+const EVENT_TYPES: Array<LiveEvent['type']> = [
+  'host',
+  'audit',
+  'server-log',
+  'progress',
+  'approvals',
+  'catalog',
+  'chat',
+];
+
+function connect(): void {
+  if (source !== undefined) return;
+  source = new EventSource('/api/events');
+  for (const type of EVENT_TYPES) {
+    source.addEventListener(type, (message) => {
+      const event = JSON.parse((message as MessageEvent<string>).data) as LiveEvent;
+      for (const listener of listeners) listener(event);
+    });
+  }
+}
+
+/** Calls `listener` for every live event while the component is mounted. */
+export function useLiveEvents(listener: Listener): void {
+  const current = useRef(listener);
+  current.current = listener;
+  useEffect(() => {
+    connect();
+    const forward: Listener = (event) => current.current(event);
+    listeners.add(forward);
+    return () => {
+      listeners.delete(forward);
+    };
+  }, []);
+}
+
+/** Loads `path` once (and again whenever `reloadKey` changes); errors are kept to show. */
+export function useJson<T>(path: string, reloadKey: unknown = 0): { data?: T; error?: string; reload: () => void } {
+  const [data, setData] = useState<T>();
+  const [error, setError] = useState<string>();
+  const [tick, setTick] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reloadKey and tick exist to trigger a reload.
+  useEffect(() => {
+    let live = true;
+    getJson<T>(path).then(
+      (value) => {
+        if (live) {
+          setData(value);
+          setError(undefined);
+        }
+      },
+      (failure: unknown) => {
+        if (live) setError(failure instanceof Error ? failure.message : String(failure));
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [path, reloadKey, tick]);
+  return { data, error, reload: () => setTick((value) => value + 1) };
+}
+
+export function useHostState(): HostStateView {
+  const [state, setState] = useState<HostStateView>({ phase: 'starting' });
+  useEffect(() => {
+    void getJson<HostStateView>('/api/state').then(setState, () => undefined);
+  }, []);
+  useLiveEvents((event) => {
+    if (event.type === 'host') setState(event.state);
+  });
+  return state;
+}

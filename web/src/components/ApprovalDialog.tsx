@@ -1,0 +1,192 @@
+/**
+ * Whatever the host waits on — a tool call, a changed definition, a changed server, a sampling request, a form,
+ * a URL — opens here as a modal dialog with the facts the terminal would show, answered with the same choices.
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { PendingApproval } from '../../../src/web/api-types';
+import { postJson, useLiveEvents } from '../api';
+import { SideBySide } from './SideBySide';
+
+function ElicitationFields({
+  approval,
+  values,
+  setValues,
+}: {
+  approval: PendingApproval;
+  values: Record<string, string | number | boolean | string[]>;
+  setValues: (values: Record<string, string | number | boolean | string[]>) => void;
+}) {
+  return (
+    <div className="elicitation-form">
+      {(approval.fields ?? []).map((field) => {
+        const id = `elicit-${field.name}`;
+        const value = values[field.name];
+        const set = (next: string | number | boolean | string[] | undefined) => {
+          const copy = { ...values };
+          if (next === undefined || next === '') delete copy[field.name];
+          else copy[field.name] = next;
+          setValues(copy);
+        };
+        return (
+          <div className="field" key={field.name}>
+            {field.kind === 'boolean' ? (
+              <label className="inline" htmlFor={id}>
+                <input
+                  id={id}
+                  type="checkbox"
+                  checked={value === true}
+                  onChange={(event) => set(event.target.checked)}
+                />{' '}
+                {field.label}
+              </label>
+            ) : (
+              <label htmlFor={id}>
+                {field.label}
+                {field.required && <span className="required"> *</span>}
+              </label>
+            )}
+            {field.description !== undefined && <div className="field-description">{field.description}</div>}
+            {field.secret && <div className="warning">This seems to ask for a password or other secret.</div>}
+            {field.kind === 'choice' && (
+              <select
+                id={id}
+                value={typeof value === 'string' ? value : ''}
+                onChange={(event) => set(event.target.value)}
+              >
+                <option value="">(none)</option>
+                {(field.choices ?? []).map((choice) => (
+                  <option key={choice.value} value={choice.value}>
+                    {choice.label}
+                  </option>
+                ))}
+              </select>
+            )}
+            {field.kind === 'multi-choice' && (
+              <select
+                id={id}
+                multiple
+                value={Array.isArray(value) ? value : []}
+                onChange={(event) => set([...event.target.selectedOptions].map((option) => option.value))}
+              >
+                {(field.choices ?? []).map((choice) => (
+                  <option key={choice.value} value={choice.value}>
+                    {choice.label}
+                  </option>
+                ))}
+              </select>
+            )}
+            {(field.kind === 'text' || field.kind === 'number') && (
+              <input
+                id={id}
+                type={field.kind === 'number' ? 'number' : 'text'}
+                value={value === undefined ? '' : String(value)}
+                onChange={(event) =>
+                  set(
+                    field.kind === 'number' && event.target.value !== ''
+                      ? Number(event.target.value)
+                      : event.target.value,
+                  )
+                }
+              />
+            )}
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+export function ApprovalDialog() {
+  const [pending, setPending] = useState<PendingApproval[]>([]);
+  const [values, setValues] = useState<Record<string, string | number | boolean | string[]>>({});
+  const [error, setError] = useState<string>();
+  const dialog = useRef<HTMLDialogElement>(null);
+  useLiveEvents((event) => {
+    if (event.type === 'approvals') setPending(event.pending);
+  });
+  const approval = pending[0];
+  useEffect(() => {
+    const element = dialog.current;
+    if (element === null) return;
+    if (approval !== undefined && !element.open) element.showModal();
+    if (approval === undefined && element.open) element.close();
+  }, [approval]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new question starts with a fresh form.
+  useEffect(() => {
+    const initial: Record<string, string | number | boolean | string[]> = {};
+    for (const field of approval?.fields ?? []) {
+      if (field.default !== undefined) initial[field.name] = field.default as string;
+    }
+    setValues(initial);
+    setError(undefined);
+  }, [approval?.id]);
+
+  const answer = async (value: string) => {
+    if (approval === undefined) return;
+    try {
+      await postJson(`/api/approvals/${approval.id}`, {
+        answer: value,
+        ...(approval.kind === 'elicit-form' && value === 'accept' ? { content: values } : {}),
+      });
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure));
+    }
+  };
+  const titleId = 'approval-title';
+  return (
+    <dialog
+      ref={dialog}
+      className="approval"
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        // Escape is not an answer: the question stays until the user picks one.
+        event.preventDefault();
+      }}
+    >
+      {approval !== undefined && (
+        <div>
+          <h2 id={titleId}>{approval.title}</h2>
+          {pending.length > 1 && <p className="muted">{pending.length - 1} more waiting after this one.</p>}
+          <p>
+            Server <strong>{approval.server}</strong>
+            {approval.tool !== undefined && (
+              <>
+                {' '}
+                · tool <strong>{approval.tool}</strong>
+              </>
+            )}
+          </p>
+          {approval.kind === 'elicit-url' && approval.domain !== undefined && (
+            <p className="domain">
+              Leads to <strong>{approval.domain}</strong>
+            </p>
+          )}
+          {approval.kind === 'tool-definition' && approval.after !== undefined && (
+            <SideBySide before={approval.before} after={approval.after} />
+          )}
+          <pre className="approval-view">{approval.view}</pre>
+          {approval.kind === 'elicit-form' && (
+            <ElicitationFields approval={approval} values={values} setValues={setValues} />
+          )}
+          {error !== undefined && (
+            <p className="error" role="alert">
+              {error}
+            </p>
+          )}
+          <div className="answers">
+            {approval.answers.map((choice) => (
+              <button
+                type="button"
+                key={choice.value}
+                className={choice.value === 'deny' || choice.value === 'reject' ? 'danger' : ''}
+                onClick={() => void answer(choice.value)}
+              >
+                {choice.label}
+              </button>
+            ))}
+          </div>
+        </div>
+      )}
+    </dialog>
+  );
+}

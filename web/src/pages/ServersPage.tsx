@@ -1,0 +1,147 @@
+/** Each server: state, transport, protocol, capabilities, instructions, stderr tail and its log messages, live. */
+import { useState } from 'react';
+import type { ServerLogView, ServerView } from '../../../src/web/api-types';
+import { postJson, useJson, useLiveEvents } from '../api';
+import { JsonTree } from '../components/JsonTree';
+
+const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+/** Log messages kept per page view. */
+const MAX_LOG_LINES = 500;
+
+function ServerCard({ server, logs }: { server: ServerView; logs: ServerLogView[] }) {
+  const [minimum, setMinimum] = useState('debug');
+  const [note, setNote] = useState<string>();
+  const shown = logs.filter((entry) => LEVELS.indexOf(entry.level) >= LEVELS.indexOf(minimum));
+  const act = async (what: () => Promise<string>) => {
+    try {
+      setNote(await what());
+    } catch (error) {
+      setNote(error instanceof Error ? error.message : String(error));
+    }
+  };
+  const levelId = `level-${server.name}`;
+  return (
+    <section className="card" aria-labelledby={`server-${server.name}`}>
+      <h2 id={`server-${server.name}`}>
+        {server.name} <span className={`badge state-${server.state}`}>{server.state}</span>
+      </h2>
+      <dl className="facts">
+        <dt>Transport</dt>
+        <dd>{server.transport}</dd>
+        <dt>Trust</dt>
+        <dd>{server.trust}</dd>
+        <dt>Protocol version</dt>
+        <dd>{server.protocolVersion ?? '—'}</dd>
+        <dt>Server</dt>
+        <dd>{server.serverInfo === undefined ? '—' : `${server.serverInfo.name} ${server.serverInfo.version}`}</dd>
+        <dt>Tools</dt>
+        <dd>{server.toolCount ?? '—'}</dd>
+        {server.pid !== undefined && (
+          <>
+            <dt>Process</dt>
+            <dd>{server.pid}</dd>
+          </>
+        )}
+        {server.restarts !== undefined && (
+          <>
+            <dt>Restarts</dt>
+            <dd>{server.restarts}</dd>
+          </>
+        )}
+        {server.lastError !== undefined && (
+          <>
+            <dt>Last error</dt>
+            <dd className="error">{server.lastError}</dd>
+          </>
+        )}
+      </dl>
+      {server.state === 'connected' && (
+        <div className="actions">
+          <button
+            type="button"
+            onClick={() =>
+              void act(async () => {
+                const { ms } = await postJson<{ ms: number }>(`/api/servers/${encodeURIComponent(server.name)}/ping`);
+                return `Ping answered in ${ms} ms.`;
+              })
+            }
+          >
+            Ping {server.name}
+          </button>
+          {note !== undefined && <span role="status">{note}</span>}
+        </div>
+      )}
+      {server.capabilities !== undefined && (
+        <details>
+          <summary>Capabilities</summary>
+          <JsonTree value={server.capabilities} />
+        </details>
+      )}
+      {server.instructions !== undefined && (
+        <details>
+          <summary>Instructions</summary>
+          <pre className="text-block">{server.instructions}</pre>
+        </details>
+      )}
+      {server.stderrTail !== undefined && server.stderrTail !== '' && (
+        <details>
+          <summary>Standard error (last lines)</summary>
+          <pre className="text-block">{server.stderrTail}</pre>
+        </details>
+      )}
+      <details open={logs.length > 0}>
+        <summary>Log messages ({logs.length})</summary>
+        <div className="actions">
+          <label htmlFor={levelId}>Level</label>
+          <select id={levelId} value={minimum} onChange={(event) => setMinimum(event.target.value)}>
+            {LEVELS.map((level) => (
+              <option key={level}>{level}</option>
+            ))}
+          </select>
+          {server.capabilities?.logging !== undefined && (
+            <button
+              type="button"
+              onClick={() =>
+                void act(async () => {
+                  await postJson(`/api/servers/${encodeURIComponent(server.name)}/log-level`, { level: minimum });
+                  return `Asked ${server.name} to send ${minimum} and above (logging/setLevel).`;
+                })
+              }
+            >
+              Ask the server for this level
+            </button>
+          )}
+        </div>
+        <ol className="log">
+          {shown.map((entry, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: log lines are known by their place.
+            <li key={index} className={`log-${entry.level}`}>
+              <time>{entry.time.slice(11, 23)}</time> <span className="badge">{entry.level}</span>{' '}
+              {entry.logger !== undefined && <span className="muted">[{entry.logger}] </span>}
+              {entry.text}
+            </li>
+          ))}
+        </ol>
+      </details>
+    </section>
+  );
+}
+
+export function ServersPage() {
+  const [tick, setTick] = useState(0);
+  const { data, error } = useJson<ServerView[]>('/api/servers', tick);
+  const [logs, setLogs] = useState<ServerLogView[]>([]);
+  useLiveEvents((event) => {
+    if (event.type === 'server-log') setLogs((old) => [...old.slice(-(MAX_LOG_LINES - 1)), event.entry]);
+    if (event.type === 'catalog' || event.type === 'host') setTick((value) => value + 1);
+  });
+  if (error !== undefined) return <p className="error">{error}</p>;
+  if (data === undefined) return <p>Loading…</p>;
+  return (
+    <div className="cards">
+      {data.map((server) => (
+        <ServerCard key={server.name} server={server} logs={logs.filter((entry) => entry.server === server.name)} />
+      ))}
+    </div>
+  );
+}
