@@ -4,12 +4,13 @@
  *
  *   node bench/run.mjs            the full run (about 10 minutes on 2 cores)
  *   node bench/run.mjs --quick    a short smoke run of everything; prints, writes no files
- *   node bench/run.mjs --only=per-call,fan-out,start-up,loop,big
+ *   node bench/run.mjs --only=per-call,fan-out,start-up,loop,big,cli
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { runBigResults } from './benchmarks/big-results.mjs';
+import { runCliStartUp } from './benchmarks/cli-start-up.mjs';
 import { runFanOut } from './benchmarks/fan-out.mjs';
 import { runLoopOverhead } from './benchmarks/loop-overhead.mjs';
 import { runPerCallOverhead } from './benchmarks/per-call-overhead.mjs';
@@ -25,6 +26,7 @@ const FULL = {
   startUp: { repetitions: 5, servers: 10, waitingReadyAfterMs: 4_000 },
   loop: { repetitions: 5, turns: 1_000, sampleTurns: [10, 100, 1_000] },
   big: { repetitions: 5, sizes: [10, 20, 50] },
+  cli: { repetitions: 15 },
 };
 const QUICK = {
   perCall: { repetitions: 2, calls: 500, warmupCalls: 50 },
@@ -32,8 +34,9 @@ const QUICK = {
   startUp: { repetitions: 2, servers: 10, waitingReadyAfterMs: 4_000 },
   loop: { repetitions: 2, turns: 100, sampleTurns: [10, 50, 100] },
   big: { repetitions: 2, sizes: [1, 2, 5] },
+  cli: { repetitions: 3 },
 };
-const ALL = ['per-call', 'fan-out', 'start-up', 'loop', 'big'];
+const ALL = ['per-call', 'fan-out', 'start-up', 'loop', 'big', 'cli'];
 
 const log = (line) => process.stderr.write(`${line}\n`);
 const quick = process.argv.includes('--quick');
@@ -91,6 +94,9 @@ await run('loop', '4. Loop overhead and memory', projectRuntime, () =>
 );
 await run('big', '5. Big results', projectRuntime, () =>
   runBigResults({ node: projectNode.binary, ...settings.big, log }),
+);
+await run('cli', '6. CLI start-up', projectRuntime, () =>
+  runCliStartUp({ node: projectNode.binary, ...settings.cli, log }),
 );
 
 const finishedAt = new Date();

@@ -5,12 +5,17 @@
  *
  * A schema the validator cannot compile (an unknown dialect, a broken `$ref`, a pattern JavaScript cannot read)
  * must not make the tool unusable: its calls are forwarded unchecked, with one warning per tool definition.
- * Schemas are compiled on a tool's first call, not when the catalog is built, so start-up pays nothing.
+ * Schemas are compiled on a tool's first call, not when the catalog is built, and Ajv itself is loaded then too,
+ * so start-up pays nothing (commands that call no tool never load it).
  */
 
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { Ajv2019 } from 'ajv/dist/2019.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+
+/** Ajv is CommonJS: required on first use, the validator stays synchronous. */
+const load = createRequire(import.meta.url);
 
 export type ArgumentCheck =
   /** `warning`: the schema could not be compiled, so the arguments were not checked (given once per schema). */
@@ -65,7 +70,11 @@ export function createArgumentValidator(): ArgumentValidator {
         logger: false,
       } as const;
       ajv =
-        dialect === 'draft-07' ? new Ajv(options) : dialect === '2019-09' ? new Ajv2019(options) : new Ajv2020(options);
+        dialect === 'draft-07'
+          ? new (load('ajv') as typeof import('ajv')).Ajv(options)
+          : dialect === '2019-09'
+            ? new (load('ajv/dist/2019.js') as typeof import('ajv/dist/2019.js')).Ajv2019(options)
+            : new (load('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020(options);
       validators.set(dialect, ajv);
     }
     return ajv;

@@ -17,7 +17,6 @@ import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../con
 import { limitResponseSize } from './limit-response-size.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './message-size-limit.js';
 import type { AuthorizationSession } from './oauth/authorization-session.js';
-import { connectWithAuthorization } from './oauth/connect-with-authorization.js';
 import type { RemoteAuthorization } from './oauth/remote-authorization.js';
 import { ProcessGroupStdioTransport } from './process-group-stdio-transport.js';
 
@@ -98,6 +97,8 @@ async function connectStdio(config: StdioServerConfig, options: CreateTransportO
 async function connectRemote(config: RemoteServerConfig, options: CreateTransportOptions) {
   const session = await options.authorization?.forServer(config);
   if (!session) return connectRemoteOnce(config, options, undefined);
+  // Loaded with the first authorization session: stdio-only hosts never load OAuth.
+  const { connectWithAuthorization } = await import('./oauth/connect-with-authorization.js');
   return connectWithAuthorization(session, () => connectRemoteOnce(config, options, session));
 }
 

@@ -129,7 +129,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       void audit.serverExit(serverExitFields(server, description));
     },
     transportFactory: options.transportFactory,
-    authorization: createAuthorization(config, state.stateDir, options, diagnostic),
+    authorization: await createAuthorization(config, state.stateDir, options, diagnostic),
     secrets,
   });
   // Interrupted start-up: close what was started, whatever step the signal came in.

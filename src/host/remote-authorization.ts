@@ -1,18 +1,24 @@
 /** OAuth for the host's remote servers: one authorization per host, tokens in its state folder. */
-import { createSystemUrlOpener } from '../client-features/open-url.js';
 import type { HostConfig } from '../config/types.js';
-import { isHeadless } from '../connections/oauth/authorization-url.js';
-import { createRemoteAuthorization, type RemoteAuthorization } from '../connections/oauth/remote-authorization.js';
+import type { RemoteAuthorization } from '../connections/oauth/remote-authorization.js';
 import type { HostOptions } from './host-types.js';
 
-/** OAuth for remote servers, only when the config has any; tokens live in the state folder. */
-export function createAuthorization(
+/**
+ * OAuth for remote servers, only when the config has any; tokens live in the state folder. Its modules are loaded
+ * only then: a host of stdio servers never loads them.
+ */
+export async function createAuthorization(
   config: HostConfig,
   stateDirectory: string,
   options: HostOptions,
   diagnostic: (message: string) => void,
-): RemoteAuthorization | undefined {
+): Promise<RemoteAuthorization | undefined> {
   if (!config.servers.some((server) => server.transport !== 'stdio' && !server.disabled)) return undefined;
+  const [{ createSystemUrlOpener }, { isHeadless }, { createRemoteAuthorization }] = await Promise.all([
+    import('../client-features/open-url.js'),
+    import('../connections/oauth/authorization-url.js'),
+    import('../connections/oauth/remote-authorization.js'),
+  ]);
   const openUrl =
     options.openAuthorizationUrl === false
       ? undefined

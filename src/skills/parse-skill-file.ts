@@ -6,8 +6,13 @@
  * capped, and unknown fields are reported rather than used.
  */
 
-import { parseDocument } from 'yaml';
+import { createRequire } from 'node:module';
 import { SkillError } from './skill-error.js';
+
+/** The YAML parser (CommonJS), required when a skill file is first read: without skills it is never loaded. */
+function loadYaml(): typeof import('yaml') {
+  return createRequire(import.meta.url)('yaml') as typeof import('yaml');
+}
 
 /** A SKILL.md larger than this is refused: its body goes into the conversation whole when the skill is loaded. */
 export const MAX_SKILL_FILE_BYTES = 256 * 1024;
@@ -52,6 +57,7 @@ export function parseSkillFile(text: string, file: string, folderName: string): 
   }
   const body = rest.slice(closing.index + closing[0].length).replace(/^(?:[ \t]*\r?\n)+/, '');
 
+  const { parseDocument } = loadYaml();
   const document = parseDocument(yamlText, { uniqueKeys: true, prettyErrors: false });
   if (document.errors.length > 0) {
     throw new SkillError(file, `the front matter is not valid YAML (${document.errors[0]!.message.split('\n')[0]})`);

@@ -64,7 +64,7 @@ describe('start-up loads only what the command uses', () => {
     expect(sourceFolders(help.modules)).toEqual(['cli', 'text']);
   });
 
-  it('tools list loads no model provider SDK, no tokenizer and no gateway', () => {
+  it('tools list loads no model provider SDK, no tokenizer, no gateway, no OAuth, no validator, no YAML', () => {
     expect(toolsList.code).toBe(0);
     expect(toolsList.stdout).toContain('calc__add_numbers');
     const loaded = packages(toolsList.modules);
@@ -75,11 +75,16 @@ describe('start-up loads only what the command uses', () => {
       '@google/genai',
       '@modelcontextprotocol/server',
       '@modelcontextprotocol/node',
+      // Argument validation loads Ajv on a tool's first call; skills load YAML on the first SKILL.md.
+      'ajv',
+      'yaml',
     ]) {
       expect(loaded).not.toContain(name);
     }
     const folders = sourceFolders(toolsList.modules);
     expect(folders).not.toContain('gateway');
+    // A host of stdio servers needs no OAuth.
+    expect(folders).not.toContain('connections/oauth');
     for (const vendor of ['anthropic', 'gemini', 'openai-chat', 'openai-responses', 'openai-compatible']) {
       expect(folders).not.toContain(`providers/${vendor}`);
     }
