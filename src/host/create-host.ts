@@ -362,7 +362,12 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     runId,
     stateDir: state.stateDir,
     catalog: catalogNow,
-    servers: () => config.servers.map((server) => connections.get(server.name)?.status() ?? notStartedStatus(server)),
+    servers: () =>
+      config.servers.map((server) => {
+        const status = connections.get(server.name)?.status() ?? notStartedStatus(server);
+        const unsupported = live?.unsupportedTools(server.name) ?? [];
+        return unsupported.length === 0 ? status : { ...status, unsupportedTools: unsupported };
+      }),
     failures: () => connected.failures,
     toolDefinitions: () => toDefinitions(catalogNow()),
     systemPrompt: () => skills.systemPrompt(),

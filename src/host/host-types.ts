@@ -109,6 +109,11 @@ export interface CallToolOptions {
   onProgress?: (update: ToolProgressUpdate) => void;
 }
 
+/** A server's state, plus the listed tools the host cannot run (they require MCP tasks) and why. */
+export interface HostServerStatus extends ServerStatus {
+  unsupportedTools?: ReadonlyArray<{ name: string; tool: string; reason: string }>;
+}
+
 export interface Host {
   readonly config: HostConfig;
   /** Ties this host's audit records together. */
@@ -116,7 +121,7 @@ export interface Host {
   readonly stateDir: string;
   /** The catalog in force (it changes between turns when servers change their tools). */
   catalog(): ToolCatalog;
-  servers(): ServerStatus[];
+  servers(): HostServerStatus[];
   failures(): ReadonlyArray<{ server: string; message: string }>;
   toolDefinitions(): ToolDefinition[];
   /** The system prompt a run would send now, part by part with token costs (instructions are read again). */

@@ -23,6 +23,28 @@ export interface ReviewedTools {
   withheld?: ReadonlyArray<{ name: string; explanation: string }>;
 }
 
+/** A listed tool the host cannot run at all, whatever the user approves: withheld, and why. */
+export interface UnsupportedTool {
+  /** The catalog name it would have. */
+  name: string;
+  /** The server's own name for it. */
+  tool: string;
+  reason: string;
+}
+
+/**
+ * Tools that require MCP tasks (`execution.taskSupport: "required"`) are withheld: a plain call is refused by such a
+ * server, and the client library has no task client (no task-augmented call, `tasks/get` polling or `tasks/result`)
+ * while the protocol is moving tasks out of its core into an extension.
+ */
+export const TASKS_REQUIRED_REASON =
+  'it requires MCP tasks (execution.taskSupport "required"), which this host does not run';
+
+function unsupportedReason(tool: Tool): string | undefined {
+  const execution = (tool as { execution?: { taskSupport?: unknown } }).execution;
+  return execution?.taskSupport === 'required' ? TASKS_REQUIRED_REASON : undefined;
+}
+
 export interface LiveCatalogOptions {
   /** Decides which of a server's listed tools the model may see (pinning withholds some). */
   review?: (server: string, tools: Tool[]) => Promise<Tool[] | ReviewedTools> | Tool[] | ReviewedTools;
@@ -38,6 +60,9 @@ export class LiveCatalog {
   /** Each server's latest listing as the server sent it, before review. */
   private readonly listings = new Map<string, Tool[]>();
   private readonly withheldByServer = new Map<string, ReadonlyArray<{ name: string; explanation: string }>>();
+  private readonly unsupportedByServer = new Map<string, UnsupportedTool[]>();
+  /** What was last said on stderr about a server's unsupported tools, so a re-listing does not repeat it. */
+  private readonly unsupportedSaid = new Map<string, string>();
   /** The withheld tools of the catalog in force, by catalog name. */
   private activeWithheld = new Map<string, string>();
   private readonly inFlight = new Map<string, Promise<void>>();
@@ -104,6 +129,11 @@ export class LiveCatalog {
       this.names = { key, byPair: new Map(named.map((entry) => [pairKey(entry.server, entry.tool), entry])) };
     }
     return this.names.byPair;
+  }
+
+  /** The listed tools of `server` the host cannot run (they require MCP tasks), with the reason. */
+  unsupportedTools(server: string): readonly UnsupportedTool[] {
+    return this.unsupportedByServer.get(server) ?? [];
   }
 
   /** How many times the catalog has changed; tests and `servers` read it. */
@@ -250,11 +280,35 @@ export class LiveCatalog {
     this.dirty = true;
   }
 
-  private async review(server: string, tools: Tool[]): Promise<void> {
+  private async review(server: string, listed: Tool[]): Promise<void> {
+    // Tools the host cannot run are not put to review: no approval could make them callable.
+    const unsupported: UnsupportedTool[] = [];
+    const tools = listed.filter((tool) => {
+      const reason = unsupportedReason(tool);
+      if (reason === undefined) return true;
+      unsupported.push({ name: this.nameOf(server, tool.name) ?? tool.name, tool: tool.name, reason });
+      return false;
+    });
     const reviewed = this.options.review ? await this.options.review(server, tools) : tools;
     const { exposed, withheld = [] } = Array.isArray(reviewed) ? { exposed: reviewed } : reviewed;
     this.toolsByServer.set(server, exposed);
-    this.withheldByServer.set(server, withheld);
+    this.withheldByServer.set(server, [
+      ...withheld,
+      ...unsupported.map((item) => ({ name: item.name, explanation: `${item.reason}, so it cannot be called.` })),
+    ]);
+    this.unsupportedByServer.set(server, unsupported);
+    this.reportUnsupported(server, unsupported);
+  }
+
+  private reportUnsupported(server: string, unsupported: readonly UnsupportedTool[]): void {
+    const names = unsupported.map((item) => JSON.stringify(item.tool.slice(0, 100))).join(', ');
+    if ((this.unsupportedSaid.get(server) ?? '') === names) return;
+    this.unsupportedSaid.set(server, names);
+    if (unsupported.length === 0) return;
+    const count = unsupported.length === 1 ? 'its tool' : `${unsupported.length} of its tools`;
+    this.options.onDiagnostic?.(
+      `server "${server}": ${count} ${names} ${unsupported.length === 1 ? 'is' : 'are'} withheld: ${unsupported.length === 1 ? 'it requires' : 'they require'} MCP tasks (execution.taskSupport "required"), which this host does not run`,
+    );
   }
 }
 

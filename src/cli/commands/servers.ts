@@ -28,6 +28,7 @@ export function createServersCommand(): Command {
             ].filter(Boolean);
             writeLine(`${server.name}: ${server.state} (${details.join(', ')})`);
             if (server.lastError) writeLine(`  last error: ${server.lastError.replaceAll('\n', '\n  ')}`);
+            for (const item of server.unsupportedTools ?? []) writeLine(`  withheld ${item.name}: ${item.reason}`);
           }
         }
         process.exitCode = servers.some((server) => server.state === 'failed') ? EXIT_RUN_FAILED : EXIT_OK;

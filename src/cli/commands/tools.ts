@@ -42,8 +42,8 @@ export function createToolsCommand(): Command {
         if (options.tokens) {
           await listToolTokens(host, options);
         } else if (options.json) {
-          writeJson(
-            host.catalog().entries.map((entry) => ({
+          writeJson([
+            ...host.catalog().entries.map((entry) => ({
               name: entry.name,
               server: entry.server,
               tool: entry.tool.name,
@@ -52,12 +52,19 @@ export function createToolsCommand(): Command {
               outputSchema: entry.tool.outputSchema,
               annotations: entry.tool.annotations,
             })),
-          );
+            ...unsupportedTools(host).map((item) => ({
+              name: item.name,
+              server: item.server,
+              tool: item.tool,
+              withheld: item.reason,
+            })),
+          ]);
         } else {
           for (const entry of host.catalog().entries) {
             const description = summaryLine(entry.tool.description);
             writeLine(`${entry.name}${description ? `  ${description}` : ''}`);
           }
+          for (const item of unsupportedTools(host)) writeLine(`${item.name}  [withheld: ${item.reason}]`);
         }
         process.exitCode = host.failures().length > 0 && host.catalog().size === 0 ? EXIT_RUN_FAILED : EXIT_OK;
       },
@@ -123,6 +130,13 @@ export function createToolsCommand(): Command {
   });
 
   return tools.addCommand(list).addCommand(call);
+}
+
+/** Listed tools no approval can make callable (they require MCP tasks), shown so their absence is explained. */
+function unsupportedTools(host: Host): Array<{ name: string; server: string; tool: string; reason: string }> {
+  return host
+    .servers()
+    .flatMap((server) => (server.unsupportedTools ?? []).map((item) => ({ ...item, server: server.name })));
 }
 
 /**
