@@ -209,6 +209,29 @@ export interface ChatBody {
   turnId?: string;
 }
 
+export interface SessionSummaryView {
+  id: string;
+  title: string;
+  model: string;
+  updatedAt: string;
+  /** The conversation the page is in now. */
+  current: boolean;
+}
+
+export interface ChatMessageView {
+  role: 'user' | 'assistant' | 'tool' | 'tool-call';
+  text: string;
+  toolName?: string;
+  isError?: boolean;
+}
+
+export interface ChatSessionView {
+  id: string;
+  model: string;
+  usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number };
+  messages: ChatMessageView[];
+}
+
 /** One event of a chat turn, as the loop emitted it (JSON, bounded). */
 export interface ChatEventView {
   turnId: string;

@@ -1,25 +1,36 @@
 /**
- * A chat in the browser: each message is one run of the host's agent loop with the conversation so far, its events
- * streamed to the page as they happen (text, tool calls and the three translations of each call). One turn at a
- * time; a new turn waits for none, it is refused while one runs.
+ * Chat in the browser, on the host's conversations: the saved sessions of this config (list, resume, new), one turn
+ * at a time, each turn's events streamed to the page as they happen (text, tool calls and the three translations of
+ * each call), the token totals and the model after each turn, and a model switch between turns.
  */
 
 import { randomUUID } from 'node:crypto';
 import type { Host } from '../host/create-host.js';
+import type { Conversation } from '../host/host-types.js';
 import { stringifyJsonWithinDepth } from '../json/json-depth.js';
 import type { AgentEvent } from '../loop/events.js';
 import type { Message } from '../providers/types.js';
+import { openSessionStore, UnknownSessionError } from '../sessions/session-store.js';
+import type { ChatMessageView, ChatSessionView, SessionSummaryView } from './api-types.js';
 import type { LiveEvents } from './live-events.js';
+import { displayModel } from './views.js';
 
 /** A provider request body past this size is sent to the page cut (the tool definitions of big servers). */
 const MAX_EVENT_CHARS = 400_000;
+/** Longest message text sent back when a session is resumed. */
+const MAX_MESSAGE_CHARS = 50_000;
 
 export interface ChatRunner {
-  send(host: Host, text: string, turnId?: string): { turnId: string };
+  sessions(host: Host): SessionSummaryView[];
+  /** Starts a new conversation, or resumes a saved one. */
+  open(host: Host, sessionId?: string): Promise<ChatSessionView>;
+  send(host: Host, text: string, turnId?: string): Promise<{ turnId: string; sessionId: string }>;
+  setModel(host: Host, spec: string): Promise<ChatSessionView>;
   cancel(): boolean;
 }
 
 export class ChatBusyError extends Error {}
+export class ChatSessionError extends Error {}
 
 function eventForPage(event: AgentEvent): { type: string; [key: string]: unknown } {
   const text = stringifyJsonWithinDepth(event, 'the event') ?? '{}';
@@ -30,38 +41,105 @@ function eventForPage(event: AgentEvent): { type: string; [key: string]: unknown
   };
 }
 
+function cut(text: string): string {
+  return text.length <= MAX_MESSAGE_CHARS ? text : `${text.slice(0, MAX_MESSAGE_CHARS)} …`;
+}
+
+/** The transcript as the page shows a resumed session: who said what, and which tools were called. */
+export function messageViews(history: readonly Message[]): ChatMessageView[] {
+  return history.flatMap((message): ChatMessageView[] => {
+    if (message.role === 'tool') {
+      return message.results.map((result) => ({
+        role: 'tool',
+        text: cut(result.content.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n')),
+        toolName: result.toolName,
+        isError: result.isError,
+      }));
+    }
+    const text = message.content
+      .map((part) => (part.type === 'text' ? part.text : part.type === 'image' ? '[image]' : ''))
+      .join('');
+    const calls = message.role === 'assistant' ? message.content.filter((part) => part.type === 'tool-call') : [];
+    return [
+      ...(text === '' ? [] : [{ role: message.role, text: cut(text) }]),
+      ...calls.map((call) => ({ role: 'tool-call' as const, text: cut(call.argumentsText), toolName: call.name })),
+    ];
+  });
+}
+
 export function createChatRunner(events: LiveEvents): ChatRunner {
-  let history: Message[] = [];
-  let current: AbortController | undefined;
+  let conversation: Conversation | undefined;
+  let current: { turnId: string; conversation: Conversation } | undefined;
+
+  const view = (open: Conversation): ChatSessionView => ({
+    id: open.id,
+    model: displayModel(open.model()),
+    usage: open.usage(),
+    messages: messageViews(open.history),
+  });
+
   return {
-    send(host, text, chosenId) {
-      if (current !== undefined) throw new ChatBusyError('A turn is still running: wait for it or cancel it.');
+    sessions(host) {
+      const config = host.config.file ?? null;
+      return openSessionStore(host.stateDir)
+        .list()
+        .filter((session) => session.config === config)
+        .map((session) => ({
+          id: session.id,
+          title: session.title,
+          model: session.model,
+          updatedAt: session.updatedAt,
+          current: session.id === conversation?.id,
+        }));
+    },
+    async open(host, sessionId) {
+      if (current !== undefined) throw new ChatBusyError('A turn is still running: wait for it or stop it first.');
+      try {
+        conversation = await host.conversation(sessionId === undefined ? {} : { sessionId });
+      } catch (error) {
+        if (error instanceof UnknownSessionError) throw new ChatSessionError(error.message);
+        throw error;
+      }
+      return view(conversation);
+    },
+    async send(host, text, chosenId) {
+      if (current !== undefined) throw new ChatBusyError('A turn is still running: wait for it or stop it.');
+      conversation ??= await host.conversation();
+      const open = conversation;
       const turnId = chosenId?.slice(0, 100) ?? randomUUID();
-      const controller = new AbortController();
-      current = controller;
+      current = { turnId, conversation: open };
       const publish = (event: { type: string; [key: string]: unknown }) =>
         events.publish({ type: 'chat', chat: { turnId, event } });
-      void host
-        .run(text, {
-          history,
-          signal: controller.signal,
-          onEvent: (event) => publish(eventForPage(event)),
-        })
-        .then((result) => {
-          history = result.messages;
-        })
-        .catch((error: unknown) => {
+      void (async () => {
+        try {
+          for await (const event of open.send(text)) publish(eventForPage(event));
+        } catch (error) {
           publish({ type: 'run-error', message: error instanceof Error ? error.message : String(error) });
-        })
-        .finally(() => {
+        } finally {
           current = undefined;
-          publish({ type: 'turn-done' });
-        });
-      return { turnId };
+          publish({
+            type: 'turn-done',
+            sessionId: open.id,
+            model: displayModel(open.model()),
+            usage: { ...open.usage() },
+          });
+        }
+      })();
+      return { turnId, sessionId: open.id };
+    },
+    async setModel(host, spec) {
+      if (current !== undefined) throw new ChatBusyError('A turn is still running: change the model after it.');
+      conversation ??= await host.conversation();
+      try {
+        await conversation.setModel(spec);
+      } catch (error) {
+        throw new ChatSessionError(error instanceof Error ? error.message : String(error));
+      }
+      return view(conversation);
     },
     cancel() {
       if (current === undefined) return false;
-      current.abort(new Error('cancelled from the web UI'));
+      void current.conversation.cancel();
       return true;
     },
   };

@@ -7,7 +7,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { basename } from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import { resolveAuditLogPath } from '../audit/audit-log-path.js';
 import { followAuditLog } from '../audit/follow-audit-log.js';
@@ -18,7 +17,7 @@ import { createChatRunner } from './chat-runner.js';
 import { createLiveEvents } from './live-events.js';
 import { acceptedHosts, isLoopbackAddress } from './loopback.js';
 import { DEFAULT_ASSET_FOLDER } from './static-files.js';
-import { auditEntryView, serverLogView } from './views.js';
+import { auditEntryView, displayModel, serverLogView } from './views.js';
 import { createWebApp } from './web-app.js';
 import { createWebApprover } from './web-approver.js';
 import { createWebTrust } from './web-trust.js';
@@ -168,8 +167,7 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
   };
 }
 
-/** The model as the header shows it: a scripted model by its file name, not the path it was resolved to. */
 function safeModel(host: Host, flag: string | undefined): string | undefined {
   const spec = flag ?? host.config.model;
-  return spec?.startsWith('scripted:') ? `scripted:${basename(spec.slice('scripted:'.length))}` : spec;
+  return spec === undefined ? undefined : displayModel(spec);
 }

@@ -3,6 +3,7 @@
  * the trust store and the audit log through the library's own functions, and bounds what goes to the browser.
  */
 
+import { basename } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { AuditRecord } from '../audit/audit-record.js';
 import { createArgumentValidator } from '../catalog/argument-validation.js';
@@ -236,4 +237,9 @@ export async function trustViews(host: Host, store: TrustStore): Promise<TrustSe
       };
     }),
   }));
+}
+
+/** A model as the page shows it: a scripted model by its file name, not the path it was resolved to. */
+export function displayModel(spec: string): string {
+  return spec.startsWith('scripted:') ? `scripted:${basename(spec.slice('scripted:'.length))}` : spec;
 }

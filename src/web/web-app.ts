@@ -19,7 +19,7 @@ import type {
   ResourceView,
   TrustChangeBody,
 } from './api-types.js';
-import { ChatBusyError, type ChatRunner } from './chat-runner.js';
+import { ChatBusyError, type ChatRunner, ChatSessionError } from './chat-runner.js';
 import type { LiveEvents } from './live-events.js';
 import { requestGuard, securityHeaders } from './request-guard.js';
 import { staticFiles } from './static-files.js';
@@ -82,6 +82,7 @@ export function createWebApp(context: WebAppContext): Hono {
       return c.json({ error: error.message }, 400);
     }
     if (error instanceof ChatBusyError) return c.json({ error: error.message }, 409);
+    if (error instanceof ChatSessionError) return c.json({ error: error.message }, 400);
     return c.json({ error: message(error) }, 500);
   });
 
@@ -229,7 +230,22 @@ export function createWebApp(context: WebAppContext): Hono {
   app.post('/api/chat', async (c) => {
     const body = await jsonBody<ChatBody>(c.req.raw);
     if (typeof body.text !== 'string' || body.text.trim() === '') throw new BadRequest('"text" must say something.');
-    return c.json(context.chat.send(ready(), body.text, typeof body.turnId === 'string' ? body.turnId : undefined));
+    return c.json(
+      await context.chat.send(ready(), body.text, typeof body.turnId === 'string' ? body.turnId : undefined),
+    );
+  });
+  app.get('/api/sessions', (c) => c.json(context.chat.sessions(ready())));
+  app.post('/api/sessions/new', async (c) => c.json(await context.chat.open(ready())));
+  app.post('/api/sessions/resume', async (c) => {
+    const body = await jsonBody<{ id?: string }>(c.req.raw);
+    if (typeof body.id !== 'string') throw new BadRequest('"id" must name a saved session.');
+    return c.json(await context.chat.open(ready(), body.id));
+  });
+  app.post('/api/chat/model', async (c) => {
+    const body = await jsonBody<{ model?: string }>(c.req.raw);
+    if (typeof body.model !== 'string' || body.model.trim() === '')
+      throw new BadRequest('"model" must be provider:model.');
+    return c.json(await context.chat.setModel(ready(), body.model.trim()));
   });
   app.post('/api/chat/cancel', (c) => c.json({ cancelled: context.chat.cancel() }));
 

@@ -125,7 +125,7 @@ describe('the web UI in Chromium', () => {
     await page.getByRole('button', { name: /^rug__fetch_data/ }).waitFor(WAIT);
   });
 
-  it('runs a chat turn, asks before a call the rules say to ask about, shows its translations, and the audit grows live', async () => {
+  it('runs a chat turn, asks before a call the rules say to ask about, shows its translations, the audit grows live, and the session resumes', async () => {
     const audit = await context.newPage();
     await audit.goto(`${ui!.base}/#/audit`);
     await audit.getByRole('heading', { level: 1, name: 'Audit' }).waitFor(WAIT);
@@ -158,6 +158,21 @@ describe('the web UI in Chromium', () => {
     await audit.setViewportSize({ width: 1280, height: 860 });
     await audit.screenshot({ path: join(SCREENSHOTS, 'audit.png') });
     await audit.close();
+
+    // The turn was saved as a session: a new conversation starts empty, and the saved one resumes with its messages.
+    await page
+      .getByRole('status')
+      .filter({ hasText: /tokens in \d+/ })
+      .waitFor(WAIT);
+    const conversations = page.getByRole('complementary', { name: 'Conversations' });
+    const saved = conversations.getByRole('button', { name: /Reserve 2 WIDGET-1/ });
+    await saved.waitFor(WAIT);
+    await conversations.getByRole('button', { name: 'New conversation' }).click();
+    await card.waitFor({ state: 'detached', ...WAIT });
+    await saved.click();
+    const earlier = page.getByRole('list', { name: 'Earlier messages' });
+    await earlier.getByText('Reserve 2 WIDGET-1').waitFor(WAIT);
+    await earlier.getByText(/The inventory server answered/).waitFor(WAIT);
   });
 
   it('lists resources and prompts, and reads a resource', async () => {

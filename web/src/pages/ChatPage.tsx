@@ -4,7 +4,8 @@
  * got it back.
  */
 import { useState } from 'react';
-import { postJson, useLiveEvents } from '../api';
+import type { ChatMessageView, ChatSessionView, SessionSummaryView } from '../../../src/web/api-types';
+import { postJson, useJson, useLiveEvents } from '../api';
 import { JsonTree } from '../components/JsonTree';
 
 type Event = { type: string; [key: string]: unknown };
@@ -108,15 +109,70 @@ function Card({ card, turn }: { card: ToolCard; turn: Turn }) {
   );
 }
 
+function SessionsList({ sessions, onOpen }: { sessions: SessionSummaryView[]; onOpen: (id?: string) => void }) {
+  return (
+    <aside aria-label="Conversations">
+      <button type="button" onClick={() => onOpen()}>
+        New conversation
+      </button>
+      <ul className="tool-list">
+        {sessions.map((session) => (
+          <li key={session.id}>
+            <button type="button" aria-pressed={session.current} onClick={() => onOpen(session.id)}>
+              <span>{session.title || session.id}</span>{' '}
+              <span className="muted">{new Date(session.updatedAt).toLocaleString()}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      {sessions.length === 0 && <p className="muted">No saved conversations for this config yet.</p>}
+    </aside>
+  );
+}
+
+function EarlierMessages({ messages }: { messages: ChatMessageView[] }) {
+  return (
+    <ol className="turns" aria-label="Earlier messages">
+      {messages.map((message, index) => (
+        <li
+          // biome-ignore lint/suspicious/noArrayIndexKey: transcript messages are known by their place.
+          key={index}
+          className={
+            message.role === 'user' ? 'user-message' : message.role === 'assistant' ? 'assistant-message' : 'tool-card'
+          }
+        >
+          {message.role === 'tool-call' && <strong>{message.toolName} </strong>}
+          {message.role === 'tool' && <span className="badge">{message.isError ? 'error' : 'result'}</span>}{' '}
+          <span className="visually-hidden">{message.role}: </span>
+          {message.text}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
 export function ChatPage() {
   const [turns, setTurns] = useState<Turn[]>([]);
   const [text, setText] = useState('');
   const [error, setError] = useState<string>();
+  const [session, setSession] = useState<ChatSessionView>();
+  const [modelText, setModelText] = useState('');
+  const [tick, setTick] = useState(0);
+  const sessions = useJson<SessionSummaryView[]>('/api/sessions', tick);
   const update = (id: string, change: (turn: Turn) => Turn) =>
     setTurns((old) => old.map((turn) => (turn.id === id ? change(turn) : turn)));
   useLiveEvents((live) => {
     if (live.type !== 'chat') return;
     const { turnId, event } = live.chat;
+    if (event.type === 'turn-done') {
+      setSession((old) => ({
+        id: String(event.sessionId),
+        model: String(event.model),
+        usage: event.usage as ChatSessionView['usage'],
+        messages: old?.messages ?? [],
+      }));
+      setTick((value) => value + 1);
+    }
     update(turnId, (turn) => {
       switch (event.type) {
         case 'text-delta':
@@ -153,73 +209,126 @@ export function ChatPage() {
     });
   });
   const running = turns.some((turn) => !turn.done);
-  const send = async () => {
+  const act = async (work: () => Promise<void>) => {
     setError(undefined);
+    try {
+      await work();
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure));
+    }
+  };
+  const open = (id?: string) =>
+    void act(async () => {
+      const opened = await postJson<ChatSessionView>(
+        id === undefined ? '/api/sessions/new' : '/api/sessions/resume',
+        id === undefined ? {} : { id },
+      );
+      setSession(opened);
+      setTurns([]);
+      setTick((value) => value + 1);
+    });
+  const send = async () => {
     const prompt = text;
     // The turn exists before its first event can arrive.
     const turnId = crypto.randomUUID();
     setTurns((old) => [...old, { id: turnId, prompt, text: '', calls: [], requests: [], done: false }]);
-    try {
-      await postJson<{ turnId: string }>('/api/chat', { text: prompt, turnId });
-      setText('');
-    } catch (failure) {
-      setTurns((old) => old.filter((turn) => turn.id !== turnId));
-      setError(failure instanceof Error ? failure.message : String(failure));
-    }
+    await act(async () => {
+      try {
+        await postJson<{ turnId: string }>('/api/chat', { text: prompt, turnId });
+        setText('');
+      } catch (failure) {
+        setTurns((old) => old.filter((turn) => turn.id !== turnId));
+        throw failure;
+      }
+    });
   };
   return (
-    <div className="chat">
-      <ol className="turns" aria-live="polite">
-        {turns.map((turn) => (
-          <li key={turn.id} className="turn">
-            <div className="user-message">
-              <span className="visually-hidden">You: </span>
-              {turn.prompt}
-            </div>
-            {turn.calls.map((card) => (
-              <Card key={card.callId} card={card} turn={turn} />
-            ))}
-            <div className="assistant-message">
-              <span className="visually-hidden">Model: </span>
-              {turn.text}
-            </div>
-            {turn.error !== undefined && <p className="error">{turn.error}</p>}
-            {turn.usage !== undefined && <p className="muted">Tokens: {JSON.stringify(turn.usage)}</p>}
-          </li>
-        ))}
-      </ol>
-      <form
-        className="composer"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void send();
-        }}
-      >
-        <label htmlFor="chat-input">Message</label>
-        <textarea
-          id="chat-input"
-          rows={3}
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter' && !event.shiftKey) {
-              event.preventDefault();
-              void send();
-            }
-          }}
-        />
-        <div className="actions">
-          <button type="submit" disabled={running || text.trim() === ''}>
-            Send
-          </button>
-          {running && (
-            <button type="button" onClick={() => void postJson('/api/chat/cancel')}>
-              Stop
-            </button>
-          )}
+    <div className="split">
+      <SessionsList sessions={sessions.data ?? []} onOpen={open} />
+      <div className="chat">
+        <div className="chat-status" role="status">
+          {session === undefined
+            ? 'A new conversation starts with your first message.'
+            : `Session ${session.id} · ${session.model} · tokens in ${session.usage.inputTokens} (cached ${session.usage.cachedInputTokens}) · out ${session.usage.outputTokens}`}
         </div>
-        {error !== undefined && <p className="error">{error}</p>}
-      </form>
+        <form
+          className="actions"
+          aria-label="Model"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void act(async () => {
+              setSession(await postJson<ChatSessionView>('/api/chat/model', { model: modelText }));
+              setModelText('');
+            });
+          }}
+        >
+          <label htmlFor="chat-model">Switch model</label>
+          <input
+            id="chat-model"
+            placeholder="provider:model"
+            value={modelText}
+            onChange={(event) => setModelText(event.target.value)}
+          />
+          <button type="submit" disabled={running || modelText.trim() === ''}>
+            Use this model
+          </button>
+        </form>
+        {session !== undefined && session.messages.length > 0 && <EarlierMessages messages={session.messages} />}
+        <ol className="turns" aria-live="polite">
+          {turns.map((turn) => (
+            <li key={turn.id} className="turn">
+              <div className="user-message">
+                <span className="visually-hidden">You: </span>
+                {turn.prompt}
+              </div>
+              {turn.calls.map((card) => (
+                <Card key={card.callId} card={card} turn={turn} />
+              ))}
+              <div className="assistant-message">
+                <span className="visually-hidden">Model: </span>
+                {turn.text}
+              </div>
+              {turn.error !== undefined && <p className="error">{turn.error}</p>}
+            </li>
+          ))}
+        </ol>
+        <form
+          className="composer"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void send();
+          }}
+        >
+          <label htmlFor="chat-input">Message</label>
+          <textarea
+            id="chat-input"
+            rows={3}
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' && !event.shiftKey) {
+                event.preventDefault();
+                void send();
+              }
+            }}
+          />
+          <div className="actions">
+            <button type="submit" disabled={running || text.trim() === ''}>
+              Send
+            </button>
+            {running && (
+              <button type="button" onClick={() => void postJson('/api/chat/cancel')}>
+                Stop
+              </button>
+            )}
+          </div>
+          {error !== undefined && (
+            <p className="error" role="alert">
+              {error}
+            </p>
+          )}
+        </form>
+      </div>
     </div>
   );
 }
