@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../src/providers/types.js';
 import { type MockLlmServer, parseScript, startMockLlmServer } from '../../src/testing/index.js';
 import { packageBin } from '../client-features/helpers.js';
-import { cliPath, exampleServer, fixtureServer, isAlive, temporaryDirectory } from '../helpers/project.js';
+import { cliPath, exampleServer, fixtureServer, isAlive, runCli, temporaryDirectory } from '../helpers/project.js';
 import { startTmuxServer, type TmuxServer } from '../helpers/tmux-terminal.js';
 
 const STEP = 90_000;
@@ -154,8 +154,8 @@ describe.concurrent('mcp-host chat in a terminal', () => {
       terminal.keys('Enter');
       await terminal.waitFor(/saved \d+ message\(s\) to .*transcript\.md/, STEP);
       const transcript = readFileSync(join(directory, 'transcript.md'), 'utf8');
-      expect(transcript).toContain('**You:** What is 5 plus 7?');
-      expect(transcript).toContain('Tool call `calculator__multiply`');
+      expect(transcript).toContain('## User\n\nWhat is 5 plus 7?');
+      expect(transcript).toContain('Calls `calculator__multiply`');
       terminal.type('/remember Answers come from the calculator.');
       terminal.keys('Enter');
       await terminal.waitFor('Remembered in', STEP);
@@ -308,6 +308,34 @@ describe.concurrent('mcp-host chat in a terminal', () => {
       expect(terminal.styledScreen()).not.toContain('\u001b[1m');
       terminal.keys('C-d');
       await terminal.waitFor('[exited 0]', STEP);
+    }, 600_000);
+  });
+
+  describe('mcp-host chat without a terminal', () => {
+    it('reads messages and commands line by line from a pipe and prints plain text', async () => {
+      const directory = await temporaryDirectory('mcp-host-chat-pipe-');
+      calculatorProject(directory, {
+        scenarios: [
+          {
+            match: '(\\d+) plus (\\d+)',
+            turns: [
+              { toolCalls: [{ name: 'calculator__add_numbers', arguments: { a: '{{match.1}}', b: '{{match.2}}' } }] },
+              { text: '**{{match.1}} plus {{match.2}}** is {{lastToolResult}}.' },
+            ],
+          },
+        ],
+      });
+      const result = await runCli(['chat'], {
+        cwd: directory,
+        input: 'What is 20 plus 22?\n/nonsense\n/cost\n',
+        timeoutMs: STEP,
+      });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('**20 plus 22** is 42.');
+      expect(result.stdout).toMatch(/⚙ calculator add_numbers \{"a":20,"b":22\} · \d+ ms · ok → 42/);
+      expect(result.stdout).toContain('mcp-host: unknown command /nonsense');
+      expect(result.stdout).toMatch(/tokens: \d+ in/);
+      expect(result.stdout).not.toContain('\u001b');
     }, 600_000);
   });
 });

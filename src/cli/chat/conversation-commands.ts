@@ -1,9 +1,10 @@
 /** The conversation itself: `/model`, `/clear`, `/compact`, `/save FILE`, `/cost`, `/exit`. */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { formatTranscriptMarkdown } from '../../sessions/format-transcript.js';
+import { openSessionStore } from '../../sessions/session-store.js';
 import { escapeJsonControlCodes } from '../../text/strip-control-codes.js';
 import { ChatCommandError, type SlashCommand } from './slash-command.js';
-import { transcriptAsMarkdown } from './transcript-markdown.js';
 
 const PROVIDERS = ['anthropic', 'openai', 'openai-responses', 'gemini', 'ollama', 'openai-compatible', 'scripted'];
 
@@ -46,17 +47,20 @@ export const compactCommand: SlashCommand = {
 export const saveCommand: SlashCommand = {
   name: 'save',
   usage: 'FILE',
-  summary: 'write the transcript to FILE (Markdown; JSON when FILE ends in .json)',
-  async run({ conversation, output }, argument) {
+  summary: 'write the saved transcript to FILE, as `mcp-host sessions export` does (Markdown; JSON for .json)',
+  async run({ host, conversation, output }, argument) {
     const file = argument.trim();
     if (file === '') throw new ChatCommandError('/save needs a file name: /save notes.md');
+    if (conversation.history.length === 0) throw new ChatCommandError('nothing to save yet: the conversation is empty');
     await conversation.save();
+    const saved = openSessionStore(host.stateDir).read(conversation.id);
+    const { id, title, config, createdAt } = saved.header;
     const text =
       path.extname(file).toLowerCase() === '.json'
-        ? `${escapeJsonControlCodes(JSON.stringify({ id: conversation.id, model: conversation.model(), messages: conversation.history }, null, 2))}\n`
-        : transcriptAsMarkdown(conversation.history);
+        ? `${escapeJsonControlCodes(JSON.stringify({ id, title, config, model: saved.model, createdAt, updatedAt: saved.updatedAt, messages: saved.messages }, null, 2))}\n`
+        : formatTranscriptMarkdown(saved);
     await writeFile(file, text, { mode: 0o600 });
-    output.line(`saved ${conversation.history.length} message(s) to ${path.resolve(file)}`);
+    output.line(`saved ${saved.messages.length} message(s) to ${path.resolve(file)}`);
   },
 };
 

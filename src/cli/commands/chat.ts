@@ -133,5 +133,12 @@ async function showBanner(host: Host, conversation: ChatConversation, output: Re
   const turns = conversation.history.filter((message) => message.role === 'user').length;
   if (turns > 0)
     output.line(output.styles.dim(`(resumed: ${conversation.history.length} message(s), ${turns} from you)`));
+  if ((await host.provider()).provider === 'scripted') {
+    output.line(
+      output.styles.dim(
+        '(the offline scripted model answers only what its script knows; for a real one: --model anthropic:claude-sonnet-4-6 with ANTHROPIC_API_KEY set)',
+      ),
+    );
+  }
   output.line(output.styles.dim('/help for commands · Ctrl-C cancels a turn · Ctrl-D leaves'));
 }

@@ -1,0 +1,125 @@
+/**
+ * What the chat prints for a turn, without a terminal: Markdown rendered as it streams (pieces split anywhere),
+ * plain text with NO_COLOR or a pipe, control codes from the model or a server never reaching the terminal, and the
+ * one-line tool call with its secrets redacted.
+ */
+import { describe, expect, it } from 'vitest';
+import { createChatOutput } from '../../src/cli/chat/chat-output.js';
+import { createMarkdownStream } from '../../src/cli/chat/markdown-stream.js';
+import { createTurnRenderer } from '../../src/cli/chat/turn-renderer.js';
+import type { AgentEvent } from '../../src/loop/events.js';
+
+function fakeTerminal(isTTY: boolean) {
+  let written = '';
+  const stream = {
+    isTTY,
+    columns: 200,
+    destroyed: false,
+    write(text: string) {
+      written += text;
+      return true;
+    },
+  } as unknown as NodeJS.WriteStream;
+  return { stream, text: () => written };
+}
+
+function render(events: AgentEvent[], options: { isTTY: boolean; env?: NodeJS.ProcessEnv; secrets?: string[] }) {
+  const terminal = fakeTerminal(options.isTTY);
+  const output = createChatOutput({ stream: terminal.stream, env: options.env ?? {} });
+  const renderer = createTurnRenderer(output, options.secrets ?? []);
+  for (const event of events) renderer.event(event);
+  renderer.finish();
+  return terminal.text();
+}
+
+const deltas = (...pieces: string[]): AgentEvent[] => pieces.map((text) => ({ type: 'text-delta', text }));
+// biome-ignore lint/suspicious/noControlCharactersInRegex: looking for escape codes is the point.
+const ESCAPE = /\u001b/;
+/** The styles the chat adds itself. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: looking for escape codes is the point.
+const STYLE = /\u001b\[[0-9;]*m/g;
+
+describe('the chat renders a turn', () => {
+  it('renders Markdown split across pieces: heading, bold, code, bullets and fences lose their marks', () => {
+    const text = render(
+      deltas(
+        '## Res',
+        'ult\nThe sum is **1',
+        '2** and `add_',
+        'numbers` did it.\n- one\n',
+        '```js\nlet x = 1;\n``',
+        '`\nend',
+      ),
+      {
+        isTTY: true,
+      },
+    );
+    const plain = text.replace(STYLE, '');
+    expect(plain).toBe('Result\nThe sum is 12 and add_numbers did it.\n• one\n───\nlet x = 1;\n───\nend\n');
+    expect(text).toContain('\u001b[1;4mResult');
+    expect(text).toContain('\u001b[1m12');
+    expect(text).toContain('\u001b[36madd_numbers');
+  });
+
+  it('passes the text as written with NO_COLOR, and without a terminal', () => {
+    const events = deltas('## Title\n**bold** and `code`\n');
+    for (const options of [{ isTTY: true, env: { NO_COLOR: '1' } }, { isTTY: false }]) {
+      const text = render(events, options);
+      expect(text).toBe('## Title\n**bold** and `code`\n');
+    }
+  });
+
+  it('never lets control codes from the model through, even split across pieces', () => {
+    const text = render(deltas('safe \u001b]0;pwned\u0007title', ' \u001b', '[2J cleared \u009b31m red\r\n'), {
+      isTTY: true,
+    });
+    expect(text.replace(STYLE, '')).not.toMatch(ESCAPE);
+    expect(text).not.toContain('\u009b');
+    expect(text).not.toContain('\r');
+    expect(text).not.toContain('\u0007');
+  });
+
+  it('shows each tool call as one line with secrets redacted and the outcome', () => {
+    const text = render(
+      [
+        { type: 'tool-call-start', turn: 1, callId: 'c1', name: 'api__fetch', argumentsText: '{}' },
+        {
+          type: 'tool-call-request',
+          callId: 'c1',
+          server: 'api',
+          tool: 'fetch',
+          arguments: { url: 'https://x.test/?key=sk-live-123', password: 'hunter2' },
+        },
+        {
+          type: 'tool-call-end',
+          turn: 1,
+          callId: 'c1',
+          name: 'api__fetch',
+          server: 'api',
+          outcome: 'error',
+          durationMs: 42,
+          result: {
+            callId: 'c1',
+            toolName: 'api__fetch',
+            isError: true,
+            content: [{ type: 'text', text: 'denied for sk-live-123\u001b[2J' }],
+          },
+        },
+      ],
+      { isTTY: false, secrets: ['sk-live-123'] },
+    );
+    expect(text).toBe(
+      '⚙ api fetch {"url":"https://x.test/?key=[redacted]","password":"[redacted]"} · 42 ms · error → denied for [redacted]\n',
+    );
+  });
+
+  it('holds back only what it cannot tell yet', () => {
+    const markdown = createMarkdownStream(
+      createChatOutput({ stream: fakeTerminal(true).stream, env: {} }).styles,
+      true,
+    );
+    expect(markdown.push('Hello wor')).toBe('Hello wor');
+    expect(markdown.push('ld *')).toBe('ld ');
+    expect(markdown.push(' star')).toBe('* star');
+  });
+});
