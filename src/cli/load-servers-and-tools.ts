@@ -3,9 +3,12 @@ import { ToolCatalog } from '../catalog/tool-catalog.js';
 import { loadConfig } from '../config/load-config.js';
 import { connectServers } from '../host/connect-servers.js';
 import type { LoadedServersAndTools, LoadServersAndToolsOptions } from './commands/trust.js';
+import { noServersNote } from './no-servers-note.js';
 
 export async function loadServersAndTools(options: LoadServersAndToolsOptions): Promise<LoadedServersAndTools> {
   const config = await loadConfig({ configPath: options.configPath });
+  // A config found here but not approved names no servers yet; say how to approve it rather than "no such server".
+  if (config.awaitingApproval !== undefined) throw new Error(noServersNote(config));
   // The trust store keeps approvals per config file: the command must look where a run of this config would.
   const configFile = {
     ...(config.file === undefined ? {} : { configFile: config.file }),

@@ -59,7 +59,10 @@ export async function openHost(options: CommonOptions, extra: Partial<HostOption
   const config =
     options.server === undefined
       ? (given ?? options.config)
-      : onlyServers(given ?? (await loadConfig({ configPath: options.config })), options.server);
+      : onlyServers(
+          given ?? (await loadConfig({ configPath: options.config, stateDir: options.stateDir })),
+          options.server,
+        );
   const host = await createHost({
     model: options.model,
     baseUrl: options.baseUrl,

@@ -1,14 +1,17 @@
 /**
  * Finds and reads the config file. Without an explicit path the host looks for `mcp-host.json`, then `.mcp.json`
  * (the file Claude Code writes in a project), in the working folder. Finding neither is not an error here: the
- * caller decides whether a host without servers is useful.
+ * caller decides whether a host without servers is useful. A file found this way may come with a cloned
+ * repository, so it is used only once the user approved its content (see config-approvals.ts).
  */
 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { configApprovalState } from './config-approvals.js';
 import { ConfigError } from './config-error.js';
 import type { Environment } from './env-substitution.js';
 import { createEmptyConfig, parseConfig } from './parse-config.js';
+import { resolveStateDir } from './state-dir.js';
 import type { HostConfig } from './types.js';
 
 /** Looked for in this order in the working folder. */
@@ -21,9 +24,19 @@ export interface LoadConfigOptions {
   cwd?: string;
   /** Variables for `${env:VAR}` substitution. Default `process.env`. */
   env?: Environment;
+  /** The state folder holding the approved configs (`--state-dir`); default as `resolveStateDir`. */
+  stateDir?: string;
+  /**
+   * Default true: a config found by discovery is used only once the user approved its content
+   * (`mcp-host trust config`); until then an empty config with `awaitingApproval` set is returned.
+   */
+  requireApproval?: boolean;
 }
 
-/** Throws `ConfigError`. Returns an empty config with `file` undefined when no path was given and no file was found. */
+/**
+ * Throws `ConfigError`. Returns an empty config with `file` undefined when no path was given and no file was found,
+ * and an empty config with `file` and `awaitingApproval` when the file found is not approved (see `requireApproval`).
+ */
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<HostConfig> {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const env = options.env ?? process.env;
@@ -47,7 +60,18 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<HostC
   for (const name of CONFIG_FILE_NAMES) {
     const file = path.join(cwd, name);
     const text = await readConfigText(file);
-    if (text !== undefined) return parseConfig(text, file, env, { cwd });
+    if (text === undefined) continue;
+    if (options.requireApproval !== false) {
+      const stateDir = resolveStateDir({
+        ...(options.stateDir === undefined ? {} : { flag: options.stateDir }),
+        env,
+        cwd,
+      });
+      const state = configApprovalState(stateDir, file, text);
+      // Not even parsed: its env files, servers, rules and trust marks are all the file's say.
+      if (state !== 'approved') return { ...createEmptyConfig(), file, awaitingApproval: state };
+    }
+    return parseConfig(text, file, env, { cwd });
   }
   return createEmptyConfig();
 }

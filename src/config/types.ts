@@ -90,6 +90,11 @@ export interface PermissionRules {
 export interface HostConfig {
   /** Absolute path of the file this came from, if any. */
   file?: string;
+  /**
+   * The file was found in the working folder (not named with `--config`) and its content is not approved yet
+   * (`new`) or changed since it was (`changed`): nothing of it is used until `mcp-host trust config`.
+   */
+  awaitingApproval?: 'new' | 'changed';
   servers: ServerConfig[];
   /** `provider:model`, e.g. `anthropic:claude-sonnet-4-6` or `scripted:./script.json` (resolved against the file's folder). */
   model?: string;

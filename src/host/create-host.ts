@@ -62,7 +62,9 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const config =
-    typeof options.config === 'object' ? options.config : await loadConfig({ configPath: options.config, cwd, env });
+    typeof options.config === 'object'
+      ? options.config
+      : await loadConfig({ configPath: options.config, cwd, env, stateDir: options.stateDir });
   assertNoReservedServerNames(config);
   const diagnostic = options.onDiagnostic ?? (() => undefined);
   for (const warning of config.warnings ?? []) diagnostic(warning);

@@ -46,10 +46,13 @@ describe('open-world warning', () => {
       }),
     );
     for (const extra of [[], ['--trace']]) {
-      const result = await runCli(['run', '--yes', ...extra, '--model', `scripted:${script}`, 'go'], {
-        cwd: directory,
-        timeoutMs: 60_000,
-      });
+      const result = await runCli(
+        ['run', '--yes', ...extra, '--config', join(directory, 'mcp-host.json'), '--model', `scripted:${script}`, 'go'],
+        {
+          cwd: directory,
+          timeoutMs: 60_000,
+        },
+      );
       expect(result.stdout).toContain('done');
       expect(count(result.stderr, 'web__fetch may reach systems outside this machine')).toBe(1);
       expect(result.stderr).not.toContain('web__local_note may reach systems outside this machine');

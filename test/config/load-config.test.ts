@@ -1,10 +1,12 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${VAR}` is the config syntax under test, not a template mistake.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { approveConfig } from '../../src/config/config-approvals.js';
 import { ConfigError } from '../../src/config/config-error.js';
 import { CONFIG_FILE_NAMES, loadConfig } from '../../src/config/load-config.js';
+import { createEmptyConfig } from '../../src/config/parse-config.js';
 import type { StdioServerConfig } from '../../src/config/types.js';
 
 let folder: string;
@@ -42,21 +44,21 @@ describe('loadConfig', () => {
   it('prefers mcp-host.json over .mcp.json in the working folder', async () => {
     await writeConfig('.mcp.json', { fromDotMcp: { command: 'x' } });
     const hostFile = await writeConfig('mcp-host.json', { fromHost: { command: 'x' } });
-    const config = await loadConfig({ cwd: folder, env: {} });
+    const config = await loadConfig({ cwd: folder, env: {}, requireApproval: false });
     expect(config.file).toBe(hostFile);
     expect(config.servers.map((server) => server.name)).toEqual(['fromHost']);
   });
 
   it('falls back to .mcp.json', async () => {
     const dotFile = await writeConfig('.mcp.json', { fromDotMcp: { command: 'x' } });
-    const config = await loadConfig({ cwd: folder, env: {} });
+    const config = await loadConfig({ cwd: folder, env: {}, requireApproval: false });
     expect(config.file).toBe(dotFile);
     expect(config.servers.map((server) => server.name)).toEqual(['fromDotMcp']);
     expect((config.servers[0] as StdioServerConfig).cwd).toBe(folder);
   });
 
   it('returns an empty config without a file when neither exists', async () => {
-    const config = await loadConfig({ cwd: folder, env: {} });
+    const config = await loadConfig({ cwd: folder, env: {}, requireApproval: false });
     expect(config).toEqual({ servers: [], permissions: { allow: [], ask: [], deny: [] }, secrets: [], warnings: [] });
     expect(config.file).toBeUndefined();
   });
@@ -87,10 +89,10 @@ describe('loadConfig', () => {
 
   it('passes the environment through for substitution', async () => {
     await writeFile(path.join(folder, '.mcp.json'), '{"mcpServers": {"a": {"command": "x", "args": ["${env:KEY}"]}}}');
-    const config = await loadConfig({ cwd: folder, env: { KEY: 'k-1' } });
+    const config = await loadConfig({ cwd: folder, env: { KEY: 'k-1' }, requireApproval: false });
     expect((config.servers[0] as StdioServerConfig).args).toEqual(['k-1']);
     expect(config.secrets).toEqual(['k-1']);
-    const unset = await loadConfig({ cwd: folder, env: {} });
+    const unset = await loadConfig({ cwd: folder, env: {}, requireApproval: false });
     expect(unset.servers[0]?.unavailable).toContain(`${path.join(folder, '.mcp.json')}: mcpServers.a.args[0]`);
     expect(unset.servers[0]?.unavailable).toContain('KEY');
   });
@@ -100,9 +102,26 @@ describe('loadConfig', () => {
       path.join(folder, 'mcp-host.json'),
       '{\n  "mcpServers": {\n    "a": {"command": "x"}\n  }\n  "model": "x"\n}\n',
     );
-    const error = await loadFailure({ cwd: folder, env: {} });
+    const error = await loadFailure({ cwd: folder, env: {}, requireApproval: false });
     expect(error.code).toBe('config-invalid-json');
     expect([error.line, error.column]).toEqual([5, 3]);
     expect(error.message).toContain(`${path.join(folder, 'mcp-host.json')}:5:3:`);
+  });
+});
+
+describe('loadConfig of a file found by discovery', () => {
+  it('uses nothing of it until its content is approved, and again after it changes', async () => {
+    const stateDir = await mkdtemp(path.join(tmpdir(), 'mcp-host-state-'));
+    const file = await writeConfig('.mcp.json', { planted: { command: 'x' } });
+    const unapproved = await loadConfig({ cwd: folder, env: {}, stateDir });
+    expect(unapproved).toEqual({ ...createEmptyConfig(), file, awaitingApproval: 'new' });
+    approveConfig(stateDir, file, await readFile(file, 'utf8'));
+    expect((await loadConfig({ cwd: folder, env: {}, stateDir })).servers.map((server) => server.name)).toEqual([
+      'planted',
+    ]);
+    await writeConfig('.mcp.json', { planted: { command: 'y' } });
+    expect((await loadConfig({ cwd: folder, env: {}, stateDir })).awaitingApproval).toBe('changed');
+    // Named explicitly, it is the user's own choice.
+    expect((await loadConfig({ configPath: '.mcp.json', cwd: folder, env: {}, stateDir })).servers).toHaveLength(1);
   });
 });

@@ -66,12 +66,15 @@ describe('secret-named argument values', () => {
         ],
       }),
     );
-    const result = await runCli(['run', '--yes', '--trace', '--model', `scripted:${script}`, 'log in'], {
-      cwd: directory,
-      stateDir,
-      env: { X: CONFIG_SECRET },
-      timeoutMs: 60_000,
-    });
+    const result = await runCli(
+      ['run', '--yes', '--trace', '--config', config, '--model', `scripted:${script}`, 'log in'],
+      {
+        cwd: directory,
+        stateDir,
+        env: { X: CONFIG_SECRET },
+        timeoutMs: 60_000,
+      },
+    );
     expect(result.stdout).toContain('done');
     // The trace shows the calls, with the values hidden.
     expect(result.stderr).toContain('call ok1: fs__login(');

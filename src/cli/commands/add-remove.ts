@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Command } from 'commander';
+import { approveConfig, configApprovalState } from '../../config/config-approvals.js';
 import {
   removeServerEntry,
   type ServerSection,
@@ -13,6 +14,7 @@ import {
   setServerEntry,
 } from '../../config/edit-config-text.js';
 import { CONFIG_FILE_NAMES } from '../../config/load-config.js';
+import { resolveStateDir } from '../../config/state-dir.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
 import { writeLine } from '../output.js';
 
@@ -52,7 +54,8 @@ export function createAddCommand(): Command {
           EXIT_USAGE,
         );
       }
-      await writeAtomically(file, setServerEntry(text, section, name, entry));
+      const edited = await writeAtomically(file, setServerEntry(text, section, name, entry));
+      keepApproval(options.config, file, text === '' ? undefined : text, edited);
       writeLine(`added ${entry.command === undefined ? 'remote' : 'local'} server "${name}" to ${file}`);
     });
 }
@@ -74,7 +77,8 @@ export function createRemoveCommand(): Command {
           EXIT_USAGE,
         );
       }
-      await writeAtomically(file, removeServerEntry(text, section, name));
+      const edited = await writeAtomically(file, removeServerEntry(text, section, name));
+      keepApproval(options.config, file, text, edited);
       writeLine(`removed server "${name}" from ${file}`);
     });
 }
@@ -174,8 +178,21 @@ function sectionOrFail(text: string, file: string): { section: ServerSection; se
 }
 
 /** Written beside the file and renamed over it, so an interrupted edit never leaves half a config. */
-async function writeAtomically(file: string, text: string): Promise<void> {
+async function writeAtomically(file: string, text: string): Promise<string> {
   const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, text.endsWith('\n') ? text : `${text}\n`);
+  const written = text.endsWith('\n') ? text : `${text}\n`;
+  await writeFile(temporary, written);
   await rename(temporary, file);
+  return written;
+}
+
+/**
+ * Your own edit of a config found in the working folder keeps it approved: a file this command created, or one
+ * approved as it was before the edit, is approved as it is after. An unapproved file stays unapproved.
+ */
+function keepApproval(explicit: string | undefined, file: string, before: string | undefined, after: string): void {
+  if (explicit !== undefined) return;
+  const stateDir = resolveStateDir();
+  if (before !== undefined && configApprovalState(stateDir, file, before) !== 'approved') return;
+  approveConfig(stateDir, file, after);
 }

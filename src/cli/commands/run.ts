@@ -71,7 +71,7 @@ async function runCommand(prompt: string, options: RunCommandOptions): Promise<n
   const [reference, ...pairs] = options.prompt ?? [];
   const serverPrompt = reference !== undefined ? parsePromptArguments(reference, pairs) : undefined;
   // The model and its key are checked before any server starts: a missing key is found in a moment, not after them.
-  const config = await loadConfig({ configPath: options.config });
+  const config = await loadConfig({ configPath: options.config, stateDir: options.stateDir });
   const noServers = noServersNote(config);
   // A run with no tools at all is almost always a config in the wrong place; say so instead of running without them.
   if (noServers !== undefined) throw new CliError(noServers, EXIT_USAGE);

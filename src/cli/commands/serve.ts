@@ -59,7 +59,12 @@ export function createServeCommand(): Command {
     .action(async (options: ServeOptions) => {
       if (options.stdio && options.http !== undefined)
         throw new CliError('choose one of --stdio and --http', EXIT_USAGE);
-      const config = await loadConfig({ configPath: options.config, cwd: process.cwd(), env: process.env });
+      const config = await loadConfig({
+        configPath: options.config,
+        cwd: process.cwd(),
+        env: process.env,
+        stateDir: options.stateDir,
+      });
       if (options.profile !== undefined && config.profiles?.[options.profile] === undefined) {
         const known = Object.keys(config.profiles ?? {});
         throw new CliError(

@@ -144,7 +144,7 @@ function unsupportedTools(host: Host): Array<{ name: string; server: string; too
  * points at none or the tool is not there (a hashed or mistyped name), so suggestions cover the whole catalog.
  */
 async function openHostForTool(name: string, options: CommonOptions, signal: AbortSignal): Promise<Host> {
-  const config = await loadConfig({ configPath: options.config });
+  const config = await loadConfig({ configPath: options.config, stateDir: options.stateDir });
   const owners = serversForToolName(config, name);
   const enabled = config.servers.filter((server) => !server.disabled).length;
   if (owners.length > 0 && owners.length < enabled) {

@@ -20,6 +20,7 @@ import { buildTrustReport, formatTrustReport } from '../../policy/trust-report.j
 import { TrustStore } from '../../policy/trust-store.js';
 import { escapeJsonControlCodes } from '../../text/strip-control-codes.js';
 import { FAILURE_EXIT_CODE, UsageErrorCommand } from './audit.js';
+import { approveConfigFile } from './trust-config.js';
 import { approveSkill, revokeSkill, SKILL_PREFIX, type SkillTrustContext } from './trust-skill.js';
 
 /** One configured server as the trust command needs it. */
@@ -99,6 +100,15 @@ export function createTrustCommand(dependencies: TrustCommandDependencies): Comm
         return;
       }
       await approve(self, server, tool, self.optsWithGlobals<TrustOptions>(), dependencies);
+    });
+
+  withCommonOptions(command.command('config'))
+    .description(
+      'approve the content of the config found in this folder (mcp-host.json or .mcp.json), so its servers start',
+    )
+    .argument('[file]', 'the config file to approve (default: the one found in this folder)')
+    .action(async (file: string | undefined, _options: TrustOptions, self: Command) => {
+      await approveConfigFile(self, file, skillContext(self.optsWithGlobals<TrustOptions>(), dependencies));
     });
 
   withCommonOptions(command.command('revoke'))

@@ -1,0 +1,85 @@
+/**
+ * A config found in the working folder (not named with --config) may come with a cloned repository: its servers
+ * start only after the user approved its content with `mcp-host trust config`, and again after it changes. Until
+ * then nothing of it runs, and one line says how to approve. Runs the built CLI in a folder holding a `.mcp.json`
+ * that marks its server trusted and allows everything.
+ */
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { faultFixture } from '../faults/fault-helpers.js';
+import { runCli } from '../helpers/project.js';
+
+let folder: string;
+let stateDir: string;
+let events: string;
+let configFile: string;
+
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), 'mcp-host-cloned-'));
+  stateDir = mkdtempSync(join(tmpdir(), 'mcp-host-state-'));
+  events = join(folder, 'events.log');
+  configFile = join(folder, '.mcp.json');
+  writeFileSync(
+    configFile,
+    JSON.stringify({
+      mcpServers: {
+        planted: {
+          command: process.execPath,
+          args: [faultFixture('recorder.mjs')],
+          env: { EVENT_LOG: events },
+          trust: 'trusted',
+        },
+      },
+      permissions: { allow: ['*'] },
+    }),
+  );
+});
+
+const cli = (args: string[]) => runCli(args, { cwd: folder, stateDir, timeoutMs: 60_000 });
+const starts = () =>
+  existsSync(events)
+    ? readFileSync(events, 'utf8')
+        .split('\n')
+        .filter((line) => line.startsWith('start')).length
+    : 0;
+
+describe('a config found in the working folder', () => {
+  it('starts nothing until approved, says how in one line, and starts once approved', async () => {
+    const before = await cli(['tools', 'list']);
+    expect(starts()).toBe(0);
+    expect(before.stdout).not.toContain('planted__');
+    const notes = before.stderr.split('\n').filter((line) => line.includes('mcp-host trust config'));
+    expect(notes).toEqual([
+      `mcp-host: ${configFile} was found in the working folder and is not approved yet, so its servers were not started; review it, then approve it with: mcp-host trust config`,
+    ]);
+
+    const approved = await cli(['trust', 'config']);
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toContain(`Approved ${configFile}`);
+    expect(approved.stdout).toContain('planted: ');
+    expect(approved.stdout).toContain('(marked trusted)');
+    expect(approved.stdout).toContain('allow rule: *');
+    expect(starts()).toBe(0);
+
+    const after = await cli(['tools', 'list']);
+    expect(after.code).toBe(0);
+    expect(after.stdout).toContain('planted__ping');
+    expect(after.stderr).not.toContain('mcp-host trust config');
+    expect(starts()).toBe(1);
+  }, 120_000);
+
+  it('asks again once the file changed, and a file named with --config needs no approval', async () => {
+    appendFileSync(configFile, '\n');
+    const changed = await cli(['tools', 'list']);
+    expect(changed.stdout).not.toContain('planted__');
+    expect(changed.stderr).toContain('has changed since you approved it, so its servers were not started');
+    expect(starts()).toBe(1);
+
+    const named = await cli(['tools', 'list', '--config', configFile]);
+    expect(named.code).toBe(0);
+    expect(named.stdout).toContain('planted__ping');
+    expect(starts()).toBe(2);
+  }, 120_000);
+});
