@@ -65,6 +65,8 @@ export const serverEntrySchema = z.object({
     .max(MAX_TOOL_TIMEOUT_MS, { error: `at most ${MAX_TOOL_TIMEOUT_MS} milliseconds (about 24 days)` })
     .optional(),
   startupTimeoutMs: positiveMilliseconds.optional(),
+  /** The server's `instructions` in the system prompt: default yes for a trusted server, no for an untrusted one. */
+  allowInstructions: z.boolean({ error: 'true or false' }).optional(),
   disabled: z.boolean({ error: 'true or false' }).optional(),
   versionNegotiation: z.enum(['legacy', 'auto'], { error: '"legacy" or "auto"' }).optional(),
   /** Checked by `buildOAuthSettings`, which reports the exact key inside it. */
@@ -109,6 +111,10 @@ export const topLevelSchema = z.object(
       .optional(),
     permissions: permissionsSchema.optional(),
     maxTurns: positiveCount('turns').optional(),
+    /** The model's system prompt, before project instructions, servers' instructions and the skills listing. */
+    system: z.string({ error: 'the system prompt as a string' }).optional(),
+    /** The most tokens the model may write in one response (`max_tokens` and its equivalents). */
+    maxOutputTokens: positiveCount('tokens').optional(),
     maxParallelCalls: positiveCount('calls').optional(),
     maxTotalTimeoutMs: positiveMilliseconds.optional(),
     maxResultTokens: positiveCount('tokens').optional(),

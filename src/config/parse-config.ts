@@ -113,6 +113,7 @@ export function validateConfig(input: unknown, options: ValidateConfigOptions = 
   if (file !== undefined) config.file = file;
   for (const key of [
     'maxTurns',
+    'maxOutputTokens',
     'maxParallelCalls',
     'maxTotalTimeoutMs',
     'maxResultTokens',
@@ -123,6 +124,7 @@ export function validateConfig(input: unknown, options: ValidateConfigOptions = 
     if (top[key] !== undefined) config[key] = top[key];
   }
   if (top.instructions !== undefined) config.instructions = top.instructions;
+  if (top.system !== undefined) config.system = top.system;
   if (top.skills !== undefined) {
     config.skills =
       top.skills === false

@@ -128,6 +128,7 @@ export function buildServerConfig(
     trust: entry.trust ?? 'untrusted',
     timeoutMs: entry.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     ...(entry.startupTimeoutMs === undefined ? {} : { startupTimeoutMs: entry.startupTimeoutMs }),
+    ...(entry.allowInstructions === undefined ? {} : { allowInstructions: entry.allowInstructions }),
     disabled,
     versionNegotiation: entry.versionNegotiation ?? DEFAULT_VERSION_NEGOTIATION,
     ...(entry.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeoutMs: entry.maxTotalTimeoutMs }),

@@ -19,6 +19,11 @@ interface ServerConfigBase {
   timeoutMs: number;
   /** Start-up and `initialize` (spawn or connect included), in milliseconds. Default 30000. */
   startupTimeoutMs?: number;
+  /**
+   * The server's `instructions` (from initialize) go into the system prompt. Default: true for a trusted server,
+   * false for an untrusted one.
+   */
+  allowInstructions?: boolean;
   /** A disabled server stays in the list (so it can be shown) but is not started. Default false. */
   disabled: boolean;
   /**
@@ -109,6 +114,10 @@ export interface HostConfig {
   warnings: string[];
   /** Model turns before a run is stopped. Default 20. */
   maxTurns?: number;
+  /** The model's system prompt (the caller's own text; `--system` replaces it). */
+  system?: string;
+  /** The most tokens the model may write in one response. */
+  maxOutputTokens?: number;
   /** Tool calls of one turn in flight at once. Default 8. */
   maxParallelCalls?: number;
   /** Default hard maximum for a call whose progress keeps extending its timeout. Default 10 minutes. */

@@ -102,6 +102,11 @@ export class ServerConnection {
     return this.currentState;
   }
 
+  /** What the server said in `initialize` about using it (untrusted text, as the server sent it). */
+  get instructions(): string | undefined {
+    return this.client?.getInstructions();
+  }
+
   status(): ServerStatus {
     const stdio = this.stdioTransport();
     return {

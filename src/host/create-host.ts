@@ -33,6 +33,11 @@ import type { LlmProvider, Message, ToolDefinition, UserPart } from '../provider
 import { openConversation } from '../sessions/open-conversation.js';
 import { openSessionStore } from '../sessions/session-store.js';
 import {
+  boundServerInstructions,
+  instructionsAllowed,
+  type ServerInstructions,
+} from '../skills/server-instructions.js';
+import {
   type CallDutiesOptions,
   createAuthorise,
   createRecord,
@@ -75,12 +80,16 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const runId = createRunId();
   const audit: AuditRecorder = createAuditRecorder({ sink: state.audit, runId });
   const approver = options.approver ?? createHeadlessApprover();
+  // Set once the servers are connected; the system prompt is composed at each run, long after.
+  let serverInstructions: () => ServerInstructions[] = () => [];
+  const system = options.system ?? config.system;
   const skills = openHostSkills({
     config,
     cwd,
     env,
     stateDir: state.stateDir,
-    ...(options.system === undefined ? {} : { system: options.system }),
+    ...(system === undefined ? {} : { system }),
+    serverInstructions: () => serverInstructions(),
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     onDiagnostic: diagnostic,
     audit: () => audit,
@@ -149,6 +158,20 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   if (options.signal?.aborted) await abandon(options.signal.reason);
   for (const failure of connected.failures) diagnostic(failure.message);
   const connections = new Map<string, ServerConnection>(connected.connections.map((entry) => [entry.name, entry]));
+  serverInstructions = () =>
+    config.servers.flatMap((server) => {
+      const connection = connections.get(server.name);
+      if (!instructionsAllowed(server) || connection?.state !== 'connected') return [];
+      const bounded = boundServerInstructions(server.name, connection.instructions);
+      return bounded === undefined ? [] : [bounded];
+    });
+  for (const server of config.servers) {
+    const sent = connections.get(server.name)?.instructions;
+    if (instructionsAllowed(server) || sent === undefined || sent.trim() === '') continue;
+    diagnostic(
+      `server "${server.name}" sent instructions for the model; they are left out because the server is untrusted (set "allowInstructions": true on it to include them)`,
+    );
+  }
   for (const connection of connected.connections) {
     const status = connection.status();
     if (status.state !== 'connected') continue;
@@ -321,6 +344,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     }));
 
   let runCount = 0;
+  const maxOutputTokens = options.maxOutputTokens ?? config.maxOutputTokens;
   const run = async (prompt: string, runOptions: RunOptions = {}): Promise<RunResult> => {
     const model = runOptions.provider ?? (await provider());
     runCount += 1;
@@ -340,7 +364,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     const messages: Message[] = [...(runOptions.history ?? []), ...added];
     const thisRun = `${runId}-${runCount}`;
     // Composed once per run: every turn of it sends the same bytes, so provider prompt caches hold.
-    const system = skills.systemPrompt().text;
+    const systemText = skills.systemPrompt().text;
     return runAgent({
       runId: thisRun,
       provider: model,
@@ -348,7 +372,8 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       tools: async () => toDefinitions(await live!.beginTurn()),
       executeToolCall: executeForModel,
       messages,
-      ...(system === undefined ? {} : { system }),
+      ...(systemText === undefined ? {} : { system: systemText }),
+      ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
       maxTurns: options.maxTurns ?? config.maxTurns,
       maxParallelCalls: options.maxParallelCalls ?? config.maxParallelCalls,
       stream: options.stream ?? true,

@@ -18,6 +18,7 @@ import { type ComposedSystemPrompt, composeSystemPrompt } from '../skills/compos
 import { type DiscoveredSkills, discoverSkills, type Skill } from '../skills/discover-skills.js';
 import { DEFAULT_MAX_INSTRUCTION_TOKENS, loadInstructions } from '../skills/project-instructions.js';
 import { reviewSkills, type SkillReview } from '../skills/review-skills.js';
+import type { ServerInstructions } from '../skills/server-instructions.js';
 import { SkillPins } from '../skills/skill-pins.js';
 import { skillSources } from '../skills/skill-sources.js';
 import { createSkillToolHandlers, skillToolDefinitions } from '../skills/skill-tools.js';
@@ -31,6 +32,8 @@ export interface HostSkillsOptions {
   stateDir: string;
   /** The caller's own system text, first in the prompt. */
   system?: string;
+  /** The connected servers' instructions that may go into the prompt, bounded. */
+  serverInstructions?: () => readonly ServerInstructions[];
   /** False: no instructions or memory (`--no-instructions`); the config's `instructions: false` does the same. */
   instructions?: boolean;
   onDiagnostic: (message: string) => void;
@@ -112,6 +115,7 @@ export function openHostSkills(options: HostSkillsOptions): HostSkills {
       return composeSystemPrompt({
         ...(options.system === undefined ? {} : { system: options.system }),
         instructions: instructions.files,
+        serverInstructions: options.serverInstructions?.() ?? [],
         skillsListing: listing,
         skillCount: review.offered.length,
       });

@@ -35,10 +35,15 @@ export interface HostOptions {
   provider?: LlmProvider;
   baseUrl?: string;
   env?: Record<string, string | undefined>;
-  /** The caller's own system text; project instructions, memory and the skills listing follow it. */
+  /**
+   * The caller's own system text (default: the config's `system`); project instructions, memory, servers'
+   * instructions and the skills listing follow it.
+   */
   system?: string;
   /** False: leave out AGENTS.md / CLAUDE.md and the project memory for this host (`--no-instructions`). Default true. */
   instructions?: boolean;
+  /** The most tokens the model may write in one response. Default: the config's `maxOutputTokens`, else the provider's. */
+  maxOutputTokens?: number;
   /** Default: the config's `maxTurns`, else 20 (DEFAULT_MAX_TURNS). */
   maxTurns?: number;
   /** Default: the config's `maxParallelCalls`, else 8 (DEFAULT_MAX_PARALLEL_CALLS). */

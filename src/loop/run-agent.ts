@@ -24,6 +24,8 @@ export interface RunAgentOptions {
   /** The conversation so far, ending with the user's message. The loop appends to it. */
   messages: Message[];
   system?: string;
+  /** The most tokens the model may write in one response; the provider's default when absent. */
+  maxOutputTokens?: number;
   maxTurns?: number;
   maxParallelCalls?: number;
   stream?: boolean;
@@ -63,7 +65,12 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
     try {
       const tools = await options.tools();
       response = await options.provider.generate(
-        { system: options.system, messages, tools },
+        {
+          system: options.system,
+          messages,
+          tools,
+          ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
+        },
         {
           signal,
           stream: options.stream,

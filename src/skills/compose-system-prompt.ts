@@ -1,13 +1,20 @@
 /**
  * The system prompt the model gets on every request, from its parts in a fixed order: the caller's own system text,
- * the project instructions (user, then repository root down to the config's folder), the project memory, then the
- * skills listing. Each part is kept with its token cost, for `mcp-host context`.
+ * the project instructions (user, then repository root down to the config's folder), the project memory, the servers'
+ * own instructions, then the skills listing. Each part is kept with its token cost, for `mcp-host context`.
  */
 
 import { estimateTextTokens } from '../providers/token-estimate/index.js';
 import type { InstructionFile } from './project-instructions.js';
+import { type ServerInstructions, serverInstructionsSection } from './server-instructions.js';
 
-export type SystemPromptPartKind = 'system' | 'user-instructions' | 'instructions' | 'memory' | 'skills';
+export type SystemPromptPartKind =
+  | 'system'
+  | 'user-instructions'
+  | 'instructions'
+  | 'memory'
+  | 'server-instructions'
+  | 'skills';
 
 export interface SystemPromptPart {
   kind: SystemPromptPartKind;
@@ -29,6 +36,8 @@ export interface ComposedSystemPrompt {
 export function composeSystemPrompt(input: {
   system?: string;
   instructions: readonly InstructionFile[];
+  /** Servers' own instructions, already bounded, in the config's order. */
+  serverInstructions?: readonly ServerInstructions[];
   skillsListing: string;
   skillCount: number;
 }): ComposedSystemPrompt {
@@ -44,6 +53,9 @@ export function composeSystemPrompt(input: {
       file.file,
       `${heading}\n\n${file.text}`,
     );
+  }
+  for (const server of input.serverInstructions ?? []) {
+    add('server-instructions', `server ${server.server}`, serverInstructionsSection(server));
   }
   if (input.skillsListing !== '') {
     add('skills', `${input.skillCount} skill${input.skillCount === 1 ? '' : 's'}`, input.skillsListing);

@@ -20,6 +20,10 @@ interface RunCommandOptions extends CommonOptions {
   json?: boolean;
   trace?: boolean;
   maxTurns?: number;
+  /** `--system TEXT`: the system prompt, over the config's `system`. */
+  system?: string;
+  /** `--max-output-tokens N`, over the config's `maxOutputTokens`. */
+  maxOutputTokens?: number;
   stream: boolean;
   /** `server:NAME` then `key=value` arguments. */
   prompt?: string[];
@@ -40,6 +44,12 @@ export function createRunCommand(): Command {
     .option('--json', 'print the whole transcript as JSON on stdout instead of the streamed answer')
     .option('--trace', 'show the lifecycle on stderr: discovery, each translation, decision, execution, result')
     .option('--max-turns <n>', 'model turns before the run is stopped (default 20)', parsePositiveInteger)
+    .option('--system <text>', "the model's system prompt (replaces the config's `system`)")
+    .option(
+      '--max-output-tokens <n>',
+      "the most tokens the model may write in one response (default: the config's maxOutputTokens, else 4096 for Anthropic and the provider's own for others)",
+      parsePositiveInteger,
+    )
     .option('--no-stream', 'ask the provider for whole responses instead of a stream')
     .option(
       '--prompt <reference...>',
@@ -91,6 +101,8 @@ async function runCommand(prompt: string, options: RunCommandOptions): Promise<n
       config,
       signal: interruption.signal,
       maxTurns: options.maxTurns,
+      ...(options.system === undefined ? {} : { system: options.system }),
+      ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
       stream: options.stream,
       instructions: options.instructions,
       clientRequestApprover: terminal.clientRequestApprover,
