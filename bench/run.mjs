@@ -4,13 +4,14 @@
  *
  *   node bench/run.mjs            the full run (about 10 minutes on 2 cores)
  *   node bench/run.mjs --quick    a short smoke run of everything; prints, writes no files
- *   node bench/run.mjs --only=per-call,fan-out,start-up,loop,big,cli
+ *   node bench/run.mjs --only=per-call,fan-out,start-up,loop,big,cli,conversation
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { runBigResults } from './benchmarks/big-results.mjs';
 import { runCliStartUp } from './benchmarks/cli-start-up.mjs';
+import { runConversationMemory } from './benchmarks/conversation-memory.mjs';
 import { runFanOut } from './benchmarks/fan-out.mjs';
 import { runLoopOverhead } from './benchmarks/loop-overhead.mjs';
 import { runPerCallOverhead } from './benchmarks/per-call-overhead.mjs';
@@ -27,6 +28,7 @@ const FULL = {
   loop: { repetitions: 5, turns: 1_000, sampleTurns: [10, 100, 1_000] },
   big: { repetitions: 5, sizes: [10, 20, 50] },
   cli: { repetitions: 15 },
+  conversation: { repetitions: 3, turns: 1_000, sampleTurns: [10, 100, 500, 1_000], contextTokens: 8_000 },
 };
 const QUICK = {
   perCall: { repetitions: 2, calls: 500, warmupCalls: 50 },
@@ -35,8 +37,9 @@ const QUICK = {
   loop: { repetitions: 2, turns: 100, sampleTurns: [10, 50, 100] },
   big: { repetitions: 2, sizes: [1, 2, 5] },
   cli: { repetitions: 3 },
+  conversation: { repetitions: 1, turns: 100, sampleTurns: [10, 50, 100], contextTokens: 8_000 },
 };
-const ALL = ['per-call', 'fan-out', 'start-up', 'loop', 'big', 'cli'];
+const ALL = ['per-call', 'fan-out', 'start-up', 'loop', 'big', 'cli', 'conversation'];
 
 const log = (line) => process.stderr.write(`${line}\n`);
 const quick = process.argv.includes('--quick');
@@ -97,6 +100,9 @@ await run('big', '5. Big results', projectRuntime, () =>
 );
 await run('cli', '6. CLI start-up', projectRuntime, () =>
   runCliStartUp({ node: projectNode.binary, ...settings.cli, log }),
+);
+await run('conversation', '7. Conversation memory', projectRuntime, () =>
+  runConversationMemory({ node: projectNode.binary, ...settings.conversation, log }),
 );
 
 const finishedAt = new Date();
