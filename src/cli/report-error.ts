@@ -9,7 +9,13 @@ import { CliError, EXIT_RUN_FAILED, EXIT_USAGE } from './exit-codes.js';
 import { writeError } from './output.js';
 
 /** Errors whose message already says what was wrong and how to fix it. */
-const USER_FIXABLE_ERRORS = new Set(['ConfigError', 'ModelChoiceError', 'TrustStoreError', 'PromptChoiceError']);
+const USER_FIXABLE_ERRORS = new Set([
+  'ConfigError',
+  'ModelChoiceError',
+  'TrustStoreError',
+  'PromptChoiceError',
+  'UnknownSessionError',
+]);
 
 export function debugEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   const value = env.MCP_HOST_DEBUG;

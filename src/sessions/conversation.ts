@@ -158,7 +158,14 @@ export function createConversation(dependencies: ConversationDependencies): Conv
   const asTurn = async <T>(signals: AbortSignal[], work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
     if (turn) throw new Error('a turn is already running; wait for it to end or cancel it first');
     const controller = new AbortController();
-    const running = work(AbortSignal.any([controller.signal, ...signals]));
+    // Forwarded by hand rather than with AbortSignal.any, whose composite signals Node 20 keeps alive: one per turn
+    // would add up over a long conversation.
+    const forward = (event: Event) => controller.abort((event.target as AbortSignal).reason);
+    for (const signal of signals) {
+      if (signal.aborted) controller.abort(signal.reason);
+      else signal.addEventListener('abort', forward, { once: true });
+    }
+    const running = work(controller.signal);
     const thisTurn: RunningTurn = {
       controller,
       stopped: running.then(
@@ -170,6 +177,7 @@ export function createConversation(dependencies: ConversationDependencies): Conv
     try {
       return await running;
     } finally {
+      for (const signal of signals) signal.removeEventListener('abort', forward);
       if (turn === thisTurn) turn = undefined;
     }
   };
