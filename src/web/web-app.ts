@@ -154,9 +154,8 @@ export function createWebApp(context: WebAppContext): Hono {
   app.get('/api/approvals', (c) => c.json(context.approver.pending()));
   app.post('/api/approvals/:id', async (c) => {
     const body = await jsonBody<ApprovalAnswerBody>(c.req.raw);
-    if (!context.approver.answer(c.req.param('id'), body)) {
-      return c.json({ error: 'No such question is waiting, or that answer is not one it offers.' }, 409);
-    }
+    const problem = context.approver.answer(c.req.param('id'), body);
+    if (problem !== undefined) return c.json({ error: problem }, 409);
     return c.json({ ok: true });
   });
 

@@ -7,13 +7,14 @@
 
 import { randomUUID } from 'node:crypto';
 import { stableStringify } from '../catalog/stable-json.js';
-import type { ClientRequestApprover } from '../client-features/client-request-approver.js';
+import type { ClientRequestApprover, ElicitationContent } from '../client-features/client-request-approver.js';
 import {
   formatFormIntro,
   formatSamplingApproval,
   formatUrlElicitation,
   PLAIN_HOSTNAME_MARK,
 } from '../client-features/client-request-views.js';
+import { type FormField, parseFieldAnswer } from '../client-features/elicitation-form-fields.js';
 import { formatDefinitionApproval, formatServerApproval, formatToolCallApproval } from '../policy/approval-view.js';
 import type { Approver, ToolApprovalAnswer } from '../policy/approver.js';
 import type { ToolDefinitionSnapshot } from '../policy/tool-definition.js';
@@ -24,12 +25,17 @@ export const WEB_APPROVER_KIND = 'web';
 interface Waiting {
   approval: PendingApproval;
   settle: (body: ApprovalAnswerBody) => void;
+  /** Why an answer cannot be taken (a form's field that does not fit), or undefined when it can. */
+  check?: (body: ApprovalAnswerBody) => string | undefined;
 }
 
 export interface WebApprover extends Approver, ClientRequestApprover {
   pending(): PendingApproval[];
-  /** Answers one pending question; false when there is none with that id or the answer is not one it offers. */
-  answer(id: string, body: ApprovalAnswerBody): boolean;
+  /**
+   * Answers one pending question. Returns why it was not taken: no such question, an answer it does not offer, or
+   * (for a form) the fields that do not fit; undefined when it was taken.
+   */
+  answer(id: string, body: ApprovalAnswerBody): string | undefined;
   /** Runs `work` with this server's definition questions answered "keep withheld" without asking. */
   rejectDefinitionsWhile<T>(server: string, work: () => Promise<T>): Promise<T>;
   /** Declines everything still pending (the UI is closing). */
@@ -50,6 +56,7 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
     approval: Omit<PendingApproval, 'id'>,
     fallback: ApprovalAnswerBody,
     signal: AbortSignal | undefined,
+    check?: Waiting['check'],
   ): Promise<ApprovalAnswerBody> {
     if (closed) return Promise.resolve(fallback);
     signal?.throwIfAborted();
@@ -63,6 +70,7 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
       signal?.addEventListener('abort', onAbort, { once: true });
       waiting.set(id, {
         approval: { id, ...approval },
+        ...(check === undefined ? {} : { check }),
         settle: (body) => {
           signal?.removeEventListener('abort', onAbort);
           waiting.delete(id);
@@ -187,8 +195,10 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
         },
         { answer: 'decline' },
         signal,
+        (answer) => (answer.answer === 'accept' ? checkForm(request.fields, answer.content ?? {}).error : undefined),
       );
-      if (body.answer === 'accept') return { action: 'accept', content: body.content ?? {} };
+      if (body.answer === 'accept')
+        return { action: 'accept', content: checkForm(request.fields, body.content ?? {}).content };
       return { action: body.answer === 'cancel' ? 'cancel' : 'decline' };
     },
     async elicitUrl(request, signal) {
@@ -224,9 +234,14 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
     },
     answer(id, body) {
       const entry = waiting.get(id);
-      if (entry === undefined || !entry.approval.answers.some((answer) => answer.value === body.answer)) return false;
+      if (entry === undefined) return 'No such question is waiting (it may have been answered or withdrawn).';
+      if (!entry.approval.answers.some((answer) => answer.value === body.answer)) {
+        return `"${String(body.answer)}" is not one of the answers this question offers.`;
+      }
+      const problem = entry.check?.(body);
+      if (problem !== undefined) return problem;
       entry.settle(body);
-      return true;
+      return undefined;
     },
     close() {
       closed = true;
@@ -242,4 +257,24 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
       }
     },
   };
+}
+
+/**
+ * A form's values as the terminal would take them: each through the same field parser (types, formats, ranges,
+ * choices, required fields), so the browser cannot send the server what a typed answer could not.
+ */
+function checkForm(
+  fields: readonly FormField[],
+  values: ElicitationContent,
+): { content: ElicitationContent; error?: string } {
+  const content: ElicitationContent = {};
+  const problems: string[] = [];
+  for (const field of fields) {
+    const given = values[field.name];
+    const typed = given === undefined ? '' : Array.isArray(given) ? given.join(', ') : String(given);
+    const parsed = parseFieldAnswer(field, typed);
+    if (!parsed.ok) problems.push(`${field.label}: ${parsed.error}`);
+    else if (parsed.value !== undefined) content[field.name] = parsed.value;
+  }
+  return problems.length === 0 ? { content } : { content, error: problems.join(' ') };
 }

@@ -66,7 +66,7 @@ export function createWebTrust(options: { auditFile: () => string; approver: Web
             (body.tool === undefined ? approval.kind === 'server' : approval.kind === 'tool-definition') &&
             (body.tool === undefined || approval.tool?.endsWith(body.tool)),
         );
-      if (waiting !== undefined && options.approver.answer(waiting.id, { answer: 'approve' })) {
+      if (waiting !== undefined && options.approver.answer(waiting.id, { answer: 'approve' }) === undefined) {
         return { ok: true, message: `Approved ${body.tool ?? body.server}.` };
       }
       const store = storeOf(host);

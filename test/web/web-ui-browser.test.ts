@@ -17,7 +17,7 @@ import { type RunningUi, startUi } from './web-ui-process.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = join(repoRoot, 'docs', 'screenshots');
-const WAIT = { timeout: 30_000 };
+const WAIT = { timeout: 15_000 };
 
 let ui: RunningUi | undefined;
 let browser: Browser | undefined;
@@ -173,6 +173,51 @@ describe('the web UI in Chromium', () => {
     const earlier = page.getByRole('list', { name: 'Earlier messages' });
     await earlier.getByText('Reserve 2 WIDGET-1').waitFor(WAIT);
     await earlier.getByText(/The inventory server answered/).waitFor(WAIT);
+  });
+
+  it("fills in a server's form (elicitation) in a dialog, checked field by field as the terminal would", async () => {
+    await goTo('Tools');
+    await page.getByRole('button', { name: /^everything__trigger-elicitation-request/ }).click();
+    await page.getByRole('button', { name: 'Call everything__trigger-elicitation-request' }).click();
+    const dialog = page.getByRole('dialog', { name: 'A server asks you to fill in a form' });
+    await dialog.waitFor(WAIT);
+    // A required field left empty is refused, with the reason, and the question stays.
+    await dialog.getByRole('button', { name: 'Send' }).click();
+    await dialog
+      .getByRole('alert')
+      .filter({ hasText: /is required/ })
+      .waitFor(WAIT);
+    await dialog.getByRole('textbox', { name: 'String *', exact: true }).fill('Ada Lovelace');
+    await dialog.getByRole('button', { name: 'Send' }).click();
+    await dialog.waitFor({ state: 'hidden', ...WAIT });
+    await page
+      .getByRole('region', { name: 'Result' })
+      .getByText(/Ada Lovelace/)
+      .first()
+      .waitFor(WAIT);
+  });
+
+  it('renders what a server says as text, and Markdown only through the sanitiser', async () => {
+    const message = '**bold** <img src=x onerror="window.pwned=1"><script>window.pwned=2</script>';
+    await page.getByRole('button', { name: /^everything__echo/ }).click();
+    await page.getByRole('textbox', { name: /^message/ }).fill(message);
+    await page.getByRole('button', { name: 'Call everything__echo' }).click();
+    const result = page.getByRole('region', { name: 'Result' });
+    await result.getByText(message, { exact: false }).waitFor(WAIT);
+    expect(await result.locator('img, script').count()).toBe(0);
+    await result.getByLabel('Show text as Markdown').check();
+    await result.locator('strong', { hasText: 'bold' }).waitFor(WAIT);
+    expect(await result.locator('img, script').count()).toBe(0);
+    expect(await page.evaluate('window.pwned')).toBeUndefined();
+  });
+
+  it('follows the dark colour scheme', async () => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await goTo('Servers');
+    const background = await page.evaluate('getComputedStyle(document.body).backgroundColor');
+    expect(background).toBe('rgb(15, 20, 25)');
+    await screenshot('servers-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
   });
 
   it('lists resources and prompts, and reads a resource', async () => {
