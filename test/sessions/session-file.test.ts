@@ -122,6 +122,36 @@ describe('a session file', () => {
   });
 });
 
+describe('one turn at a time', () => {
+  it("refuses a second send while a turn runs, and stops the turn on the caller's own signal", async () => {
+    const model = neverAnswering();
+    const host = await createHost({ config: hostConfig([]), provider: model.provider, stateDir, auditSink: false });
+    try {
+      const conversation = await host.conversation();
+      const caller = new AbortController();
+      const events: string[] = [];
+      const consuming = (async () => {
+        for await (const event of conversation.send('first', { signal: caller.signal })) events.push(event.type);
+      })();
+      await model.asked;
+      const second = (async () => {
+        for await (const _event of conversation.send('second')) {
+          // not reached
+        }
+      })();
+      await expect(second).rejects.toThrow(/a turn is already running/);
+      caller.abort(new Error('the caller gave up'));
+      await consuming;
+      expect(events.at(-1)).toBe('run-end');
+      expect(model.abortedWith()).toBeDefined();
+      await expect(conversation.setModel('nosuch:model')).rejects.toThrow(/nosuch/);
+      expect(conversation.model()).toBe('scripted:silent');
+    } finally {
+      await host.close();
+    }
+  });
+});
+
 /** A model that never answers: it waits for its request to be aborted. */
 function neverAnswering(): { provider: LlmProvider; asked: Promise<void>; abortedWith: () => unknown } {
   let reason: unknown;
