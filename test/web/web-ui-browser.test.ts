@@ -211,6 +211,19 @@ describe('the web UI in Chromium', () => {
     expect(await page.evaluate('window.pwned')).toBeUndefined();
   });
 
+  it('shows the progress a server reports for a running call, and cancels it', async () => {
+    await page.getByRole('button', { name: /^everything__trigger-long-running-operation/ }).click();
+    // The form starts from the schema's defaults.
+    await expect(page.getByRole('spinbutton', { name: /^duration/ }).inputValue()).resolves.toBe('10');
+    await page.getByRole('spinbutton', { name: /^duration/ }).fill('60');
+    await page.getByRole('spinbutton', { name: /^steps/ }).fill('60');
+    await page.getByRole('button', { name: 'Call everything__trigger-long-running-operation' }).click();
+    const progress = page.getByRole('progressbar', { name: 'Progress' });
+    await progress.waitFor(WAIT);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('region', { name: 'Result' }).getByText('cancelled', { exact: true }).waitFor(WAIT);
+  });
+
   it('follows the dark colour scheme', async () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await goTo('Servers');
