@@ -4,6 +4,7 @@ import path from 'node:path';
 import { formatTranscriptMarkdown } from '../../sessions/format-transcript.js';
 import { openSessionStore } from '../../sessions/session-store.js';
 import { escapeJsonControlCodes } from '../../text/strip-control-codes.js';
+import { modelLabel } from './model-label.js';
 import { ChatCommandError, type SlashCommand } from './slash-command.js';
 
 const PROVIDERS = ['anthropic', 'openai', 'openai-responses', 'gemini', 'ollama', 'openai-compatible', 'scripted'];
@@ -15,11 +16,11 @@ export const modelCommand: SlashCommand = {
   async run({ conversation, output }, argument) {
     const spec = argument.trim();
     if (spec === '') {
-      output.line(`model: ${conversation.model()}`);
+      output.line(`model: ${modelLabel(conversation.model())}`);
       return;
     }
     await conversation.setModel(spec);
-    output.line(`model: ${conversation.model()} (from the next turn)`);
+    output.line(`model: ${modelLabel(conversation.model())} (from the next turn)`);
   },
   async complete(_context, argument) {
     return PROVIDERS.map((provider) => `${provider}:`).filter((prefix) => prefix.startsWith(argument));
@@ -70,7 +71,7 @@ export const costCommand: SlashCommand = {
   async run({ conversation, output }) {
     const usage = conversation.usage();
     output.line(
-      `tokens: ${usage.inputTokens} in (${usage.cachedInputTokens} of them cached), ${usage.outputTokens} out · ${conversation.model()}`,
+      `tokens: ${usage.inputTokens} in (${usage.cachedInputTokens} of them cached), ${usage.outputTokens} out · ${modelLabel(conversation.model())}`,
     );
   },
 };

@@ -10,6 +10,7 @@ import { createChatInput } from '../chat/chat-input.js';
 import { createChatLoop } from '../chat/chat-loop.js';
 import { createChatOutput } from '../chat/chat-output.js';
 import { createCompleter } from '../chat/completer.js';
+import { modelLabel } from '../chat/model-label.js';
 import { formatProgressLine } from '../chat/progress-line.js';
 import { checkModelKey } from '../check-model-key.js';
 import { chooseApprover } from '../choose-approver.js';
@@ -127,7 +128,7 @@ async function showBanner(host: Host, conversation: ChatConversation, output: Re
   const tools = host.catalog().size;
   output.line(
     output.styles.dim(
-      `mcp-host chat · ${conversation.model()} · ${tools} tool(s) from ${servers} server(s) · session ${conversation.id}`,
+      `mcp-host chat · ${modelLabel(conversation.model())} · ${tools} tool(s) from ${servers} server(s) · session ${conversation.id}`,
     ),
   );
   const turns = conversation.history.filter((message) => message.role === 'user').length;
