@@ -33,7 +33,7 @@ function pidsOnScreen(screen: string): number[] {
 }
 
 function chatCommand(directory: string, args: string): string {
-  return `cd ${directory} && ${process.execPath} ${cliPath} chat ${args}`;
+  return `cd ${directory} && ${process.execPath} ${cliPath} chat -c mcp-host.json ${args}`;
 }
 
 /** A config folder with the calculator, the slow `hang` fixture (its stderr appended to events.log) and `script`. */
@@ -325,7 +325,7 @@ describe.concurrent('mcp-host chat in a terminal', () => {
           },
         ],
       });
-      const result = await runCli(['chat'], {
+      const result = await runCli(["chat", "-c", "mcp-host.json"], {
         cwd: directory,
         input: 'What is 20 plus 22?\n/nonsense\n/cost\n',
         timeoutMs: STEP,

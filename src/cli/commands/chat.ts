@@ -49,6 +49,7 @@ async function chat(options: ChatCommandOptions): Promise<number> {
   const config = await loadConfig({ configPath: options.config });
   checkModelKey({ model: options.model, baseUrl: options.baseUrl, config, env: process.env });
   const output = createChatOutput({ stream: process.stdout, env: process.env });
+  const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
   let context: ChatContext | undefined;
   const input = createChatInput({
     input: process.stdin,
@@ -66,10 +67,15 @@ async function chat(options: ChatCommandOptions): Promise<number> {
       signal: interruption.signal,
       instructions: options.instructions,
       approver: chooseApprover(options, input.prompter),
-      clientRequestApprover: createTerminalClientRequestApprover({
-        prompter: input.prompter,
-        hostnameMark: PLAIN_HOSTNAME_MARK,
-      }),
+      // With no one at a terminal, servers' requests get the headless answers (declined), as in `run`.
+      ...(interactive
+        ? {
+            clientRequestApprover: createTerminalClientRequestApprover({
+              prompter: input.prompter,
+              hostnameMark: PLAIN_HOSTNAME_MARK,
+            }),
+          }
+        : {}),
       onProgress: (update) => output.live(formatProgressLine(update)),
       ...(options.verbose
         ? { onServerLog: (entry) => output.line(`[${entry.server}] ${formatServerLogLine(entry)}`) }
