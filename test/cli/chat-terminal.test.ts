@@ -325,7 +325,7 @@ describe.concurrent('mcp-host chat in a terminal', () => {
           },
         ],
       });
-      const result = await runCli(["chat", "-c", "mcp-host.json"], {
+      const result = await runCli(['chat', '-c', 'mcp-host.json'], {
         cwd: directory,
         input: 'What is 20 plus 22?\n/nonsense\n/cost\n',
         timeoutMs: STEP,
