@@ -175,6 +175,32 @@ describe('the web UI in Chromium', () => {
     await earlier.getByText(/The inventory server answered/).waitFor(WAIT);
   });
 
+  it('answers an approval with the keyboard alone: focus is in the dialog, Escape does not dismiss it, Deny denies', async () => {
+    await page.getByRole('link', { name: 'Chat' }).focus();
+    await page.keyboard.press('Enter');
+    // A new conversation: the scripted model plays its script from a conversation's first message.
+    await page.getByRole('button', { name: 'New conversation' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('list', { name: 'Earlier messages' }).waitFor({ state: 'detached', ...WAIT });
+    await page.getByRole('textbox', { name: 'Message', exact: true }).focus();
+    await page.keyboard.type('Reserve 1 GADGET-7');
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'A tool call needs your approval' });
+    await dialog.waitFor(WAIT);
+    expect(await dialog.evaluate((element) => element.contains(element.ownerDocument.activeElement))).toBe(true);
+    await page.keyboard.press('Escape');
+    expect(await dialog.isVisible()).toBe(true);
+    for (let presses = 0; presses < 20; presses += 1) {
+      const focused = await page.evaluate('document.activeElement?.textContent');
+      if (focused === 'Deny') break;
+      await page.keyboard.press('Tab');
+    }
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'hidden', ...WAIT });
+    const card = page.getByRole('article', { name: 'Tool call inventory__reserve' }).last();
+    await card.getByText('denied', { exact: true }).waitFor(WAIT);
+  });
+
   it("fills in a server's form (elicitation) in a dialog, checked field by field as the terminal would", async () => {
     await goTo('Tools');
     await page.getByRole('button', { name: /^everything__trigger-elicitation-request/ }).click();
