@@ -8,15 +8,33 @@ import type { ClientRequestApprover } from './client-request-approver.js';
 export interface HeadlessClientRequestApproverOptions {
   /** Let servers use the host's model without asking. Default false. */
   allowSampling?: boolean;
+  /** Told what was declined (one sentence), so a command line can say it on stderr instead of declining silently. */
+  onDecline?: (what: string) => void;
 }
 
 export function createHeadlessClientRequestApprover(
   options: HeadlessClientRequestApproverOptions = {},
 ): ClientRequestApprover {
+  const said = (what: string): void => options.onDecline?.(`${what}: there is no terminal to ask`);
   return {
     kind: options.allowSampling ? 'allow-sampling' : 'headless',
-    approveSampling: async () => (options.allowSampling ? 'allow' : 'deny'),
-    elicitForm: async () => ({ action: 'decline' }),
-    elicitUrl: async () => 'decline',
+    approveSampling: async (request) => {
+      if (options.allowSampling) return 'allow';
+      said(
+        `declined the server "${request.serverName}"'s request to use the model (sampling; --allow-sampling allows it)`,
+      );
+      return 'deny';
+    },
+    elicitForm: async (request) => {
+      said(
+        `declined the server "${request.serverName}"'s request for input ${JSON.stringify(request.message.slice(0, 120))}`,
+      );
+      return { action: 'decline' };
+    },
+    elicitUrl: async (request) => {
+      const where = request.url.hostname ?? request.url.original.slice(0, 120);
+      said(`declined the server "${request.serverName}"'s request to open a page on ${where}`);
+      return 'decline';
+    },
   };
 }

@@ -9,6 +9,7 @@ import { createLinePrompter, type LinePrompter } from '../policy/line-prompter.j
 import { stripControlCodes } from '../text/strip-control-codes.js';
 import type { ClientRequestApprover } from './client-request-approver.js';
 import { TERMINAL_HOSTNAME_MARK } from './client-request-views.js';
+import { createHeadlessClientRequestApprover } from './headless-client-request-approver.js';
 import { formatServerLogLine, type ServerLogEntry } from './server-log.js';
 import { createTerminalClientRequestApprover } from './terminal-client-request-approver.js';
 
@@ -69,7 +70,13 @@ export function createTerminalClientFeatures(options: TerminalClientFeaturesOpti
             hostnameMark: TERMINAL_HOSTNAME_MARK,
           }),
         }
-      : {}),
+      : {
+          // No one to ask: declined, and said, so a call that went wrong for want of an answer is explained.
+          clientRequestApprover: createHeadlessClientRequestApprover({
+            allowSampling: options.allowSampling === true,
+            onDecline: (what) => writeLine(what),
+          }),
+        }),
     allowSampling: options.allowSampling === true,
     ...(options.verbose
       ? { onServerLog: (entry: ServerLogEntry) => writeLine(`[${entry.server}] ${formatServerLogLine(entry)}`) }
