@@ -1,7 +1,8 @@
 /**
  * Tool poisoning hides instructions for the model where a person reviewing the tool does not see them: escape
  * sequences that rewrite the terminal, zero-width and direction-changing characters, `<IMPORTANT>` blocks, text
- * that steers the model towards another server's tools. This module finds such content so the approval view can
+ * that steers the model towards another server's tools, HTML comments, and plain words addressed to the model
+ * ("ignore previous instructions", "read ~/.ssh/id_rsa", "do not tell the user"). This module finds such content so the approval view can
  * flag it, and shows text raw (invisible characters made visible) without ever changing the stored text: what the
  * user approves is exactly what the model gets.
  */
@@ -12,7 +13,11 @@ export type HiddenContentKind =
   | 'invisible-character'
   | 'bidi-control'
   | 'instruction-tag'
-  | 'other-server-tool';
+  | 'html-comment'
+  | 'instruction-phrase'
+  | 'other-server-tool'
+  /** Past a scan budget (length, strings, depth): "could not check", which counts as a finding, never as clean. */
+  | 'unchecked';
 
 export interface HiddenContentFlag {
   kind: HiddenContentKind;
@@ -30,6 +35,8 @@ export interface HiddenContentFlag {
   /** The string at `location`, shown raw (shortened when long), so the view can show what hides there. */
   excerpt?: string;
 }
+
+import { INSTRUCTION_PHRASES } from './instruction-phrases.js';
 
 const BIDI_CONTROLS = new Set([
   0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069,
@@ -59,6 +66,10 @@ const INSTRUCTION_TAG =
 const ANSI_SEQUENCE =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching terminal control sequences is the point.
   /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])?|\u009b[0-?]*[ -/]*[@-~]/gu;
+
+const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/gu;
+/** Longest text scanned; past it the verdict is "could not check". */
+export const MAX_SCANNED_CHARACTERS = 100_000;
 
 function isVisibleControl(codePoint: number): boolean {
   return codePoint === 0x09 || codePoint === 0x0a;
@@ -129,11 +140,17 @@ const CHARACTER_KIND_WORDS: Record<string, string> = {
  * tool has no business steering the model towards another server's tools. Names shorter than 3 characters are
  * ignored.
  */
-export function findHiddenContent(
-  description: string,
-  otherServerToolNames: readonly string[] = [],
-): HiddenContentFlag[] {
+export function findHiddenContent(whole: string, otherServerToolNames: readonly string[] = []): HiddenContentFlag[] {
   const flags: HiddenContentFlag[] = [];
+  const description = whole.length > MAX_SCANNED_CHARACTERS ? whole.slice(0, MAX_SCANNED_CHARACTERS) : whole;
+  if (description !== whole) {
+    flags.push({
+      kind: 'unchecked',
+      message: `could not check: the text is ${whole.length.toLocaleString('en-US')} characters long and only the first ${MAX_SCANNED_CHARACTERS.toLocaleString('en-US')} were scanned`,
+      index: MAX_SCANNED_CHARACTERS,
+      count: 1,
+    });
+  }
   const ansi = [...description.matchAll(ANSI_SEQUENCE)];
   if (ansi.length > 0) {
     const first = ansi[0]!;
@@ -183,6 +200,26 @@ export function findHiddenContent(
     flags.push(flag);
   }
 
+  const comments = [...description.matchAll(HTML_COMMENT)];
+  if (comments.length > 0) {
+    flags.push({
+      kind: 'html-comment',
+      message: `${comments.length} HTML comment${comments.length === 1 ? '' : 's'} (<!-- … -->), hidden wherever the text is rendered`,
+      index: comments[0]!.index ?? 0,
+      count: comments.length,
+    });
+  }
+  for (const phrase of INSTRUCTION_PHRASES) {
+    const match = phrase.pattern.exec(description);
+    if (match === null) continue;
+    flags.push({
+      kind: 'instruction-phrase',
+      message: `${phrase.what}: "${showRaw(shorten(match[0]))}"`,
+      index: match.index,
+      count: 1,
+    });
+  }
+
   const lower = description.toLowerCase();
   for (const name of new Set(otherServerToolNames)) {
     if (name.length < 3) continue;
@@ -197,6 +234,10 @@ export function findHiddenContent(
     }
   }
   return flags.sort((left, right) => left.index - right.index);
+}
+
+function shorten(text: string): string {
+  return text.length <= 120 ? text : `${text.slice(0, 117)}…`;
 }
 
 const NAME_CHARACTER = /[A-Za-z0-9_-]/;

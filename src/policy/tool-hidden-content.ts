@@ -8,9 +8,14 @@
 import { findHiddenContent, type HiddenContentFlag, showRaw } from './hidden-content.js';
 import type { PinnableTool } from './tool-definition.js';
 
-/** Bounds for walking a schema a server controls: deeper or larger schemas are scanned up to here. */
+/**
+ * Bounds for walking a schema a server controls: deeper or larger schemas are scanned up to here, and the rest
+ * gets the verdict "could not check" (a finding: an untrusted server's tool is withheld), never "clean".
+ */
 const MAX_SCHEMA_DEPTH = 32;
 const MAX_SCHEMA_STRINGS = 5_000;
+/** Characters scanned over the whole definition. */
+const MAX_TOOL_CHARACTERS = 1_000_000;
 /** How much of a flagged schema string the approval view shows. */
 const MAX_EXCERPT_LENGTH = 300;
 
@@ -32,14 +37,32 @@ export function findHiddenContentInTool(
 ): HiddenContentFlag[] {
   const flags = findHiddenContent(tool.description ?? '', otherServerToolNames);
   let budget = MAX_SCHEMA_STRINGS;
+  let characters = MAX_TOOL_CHARACTERS - (tool.description?.length ?? 0);
+  const unchecked = new Map<string, string>();
   const scan = (text: string, location: string): void => {
     budget -= 1;
+    characters -= text.length;
+    if (characters < 0) {
+      unchecked.set(
+        'characters',
+        `the definition holds more than ${MAX_TOOL_CHARACTERS.toLocaleString('en-US')} characters of text`,
+      );
+      return;
+    }
     for (const flag of findHiddenContent(text, otherServerToolNames)) {
       flags.push({ ...flag, location, excerpt: excerpt(text) });
     }
   };
   const walk = (value: unknown, location: string, depth: number): void => {
-    if (budget <= 0 || depth > MAX_SCHEMA_DEPTH) return;
+    if (typeof value !== 'string' && (typeof value !== 'object' || value === null)) return;
+    if (budget <= 0) {
+      unchecked.set('strings', `its schemas hold more than ${MAX_SCHEMA_STRINGS.toLocaleString('en-US')} strings`);
+      return;
+    }
+    if (depth > MAX_SCHEMA_DEPTH) {
+      unchecked.set('depth', `its schemas nest deeper than ${MAX_SCHEMA_DEPTH} levels (at ${location})`);
+      return;
+    }
     if (typeof value === 'string') {
       scan(value, location);
     } else if (Array.isArray(value)) {
@@ -56,5 +79,8 @@ export function findHiddenContentInTool(
   if (tool.title !== undefined) scan(tool.title, 'title');
   walk(tool.inputSchema, 'inputSchema', 0);
   walk(tool.outputSchema, 'outputSchema', 0);
+  for (const why of unchecked.values()) {
+    flags.push({ kind: 'unchecked', message: `could not check the whole definition: ${why}`, index: 0, count: 1 });
+  }
   return flags;
 }

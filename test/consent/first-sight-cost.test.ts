@@ -34,8 +34,8 @@ afterEach(async () => {
   writes.mockClear();
 });
 
-function manyTools(env: Record<string, string>) {
-  return hostConfig([stdioServer('many', [manyToolsPath], { env, timeoutMs: 60_000 })]);
+function manyTools(env: Record<string, string>, trust: 'trusted' | 'untrusted' = 'untrusted') {
+  return hostConfig([stdioServer('many', [manyToolsPath], { env, timeoutMs: 60_000, trust })]);
 }
 
 async function waitForFile(file: string, child?: ChildProcess): Promise<void> {
@@ -64,7 +64,8 @@ describe('first sight of a server with many tools', () => {
   it('keeps a bounded copy of a 1 MB definition, and its pin still covers every byte', async () => {
     const stateDir = freshStateDir();
     const host = await createHost({
-      config: manyTools({ TOOL_COUNT: '3', BIG_DESCRIPTION_KB: '1024' }),
+      // Trusted: a megabyte is past the hidden-content scan, so on an untrusted server it would be withheld.
+      config: manyTools({ TOOL_COUNT: '3', BIG_DESCRIPTION_KB: '1024' }, 'trusted'),
       stateDir,
       auditSink: false,
     });
