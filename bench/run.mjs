@@ -4,7 +4,7 @@
  *
  *   node bench/run.mjs            the full run (about 10 minutes on 2 cores)
  *   node bench/run.mjs --quick    a short smoke run of everything; prints, writes no files
- *   node bench/run.mjs --only=per-call,fan-out,start-up,loop,big,cli,conversation
+ *   node bench/run.mjs --only=per-call,fan-out,start-up,loop,big,cli,conversation,keystroke
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -13,6 +13,7 @@ import { runBigResults } from './benchmarks/big-results.mjs';
 import { runCliStartUp } from './benchmarks/cli-start-up.mjs';
 import { runConversationMemory } from './benchmarks/conversation-memory.mjs';
 import { runFanOut } from './benchmarks/fan-out.mjs';
+import { runKeystrokeEcho } from './benchmarks/keystroke-echo.mjs';
 import { runLoopOverhead } from './benchmarks/loop-overhead.mjs';
 import { runPerCallOverhead } from './benchmarks/per-call-overhead.mjs';
 import { runStartUp } from './benchmarks/start-up.mjs';
@@ -29,6 +30,7 @@ const FULL = {
   big: { repetitions: 5, sizes: [10, 20, 50] },
   cli: { repetitions: 15 },
   conversation: { repetitions: 3, turns: 1_000, sampleTurns: [10, 100, 500, 1_000], contextTokens: 8_000 },
+  keystroke: { repetitions: 5, keys: 500 },
 };
 const QUICK = {
   perCall: { repetitions: 2, calls: 500, warmupCalls: 50 },
@@ -38,8 +40,9 @@ const QUICK = {
   big: { repetitions: 2, sizes: [1, 2, 5] },
   cli: { repetitions: 3 },
   conversation: { repetitions: 1, turns: 100, sampleTurns: [10, 50, 100], contextTokens: 8_000 },
+  keystroke: { repetitions: 1, keys: 200 },
 };
-const ALL = ['per-call', 'fan-out', 'start-up', 'loop', 'big', 'cli', 'conversation'];
+const ALL = ['per-call', 'fan-out', 'start-up', 'loop', 'big', 'cli', 'conversation', 'keystroke'];
 
 const log = (line) => process.stderr.write(`${line}\n`);
 const quick = process.argv.includes('--quick');
@@ -103,6 +106,9 @@ await run('cli', '6. CLI start-up', projectRuntime, () =>
 );
 await run('conversation', '7. Conversation memory', projectRuntime, () =>
   runConversationMemory({ node: projectNode.binary, ...settings.conversation, log }),
+);
+await run('keystroke', '8. Keystroke to echo in chat', projectRuntime, () =>
+  runKeystrokeEcho({ node: projectNode.binary, ...settings.keystroke, log }),
 );
 
 const finishedAt = new Date();

@@ -6,8 +6,9 @@ export function targetsTable(sections) {
     section.targets.map((target) => [
       section.title,
       target.description,
-      `${figure(target.measured)}×`,
-      `≤ ${target.limit}×`,
+      // A target is a ratio unless it names its own unit (e.g. ' ms').
+      `${figure(target.measured)}${target.unit ?? '×'}`,
+      `≤ ${target.limit}${target.unit ?? '×'}`,
       target.met ? 'met' : '**not met**',
     ]),
   );
