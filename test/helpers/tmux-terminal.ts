@@ -4,6 +4,7 @@
  * can see how it ended; the pane stays until the server is killed (`closeAll`, in afterAll).
  */
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 
 export interface Terminal {
   readonly name: string;
@@ -87,7 +88,10 @@ export function startTmuxServer(socket = `mcp-host-test-${process.pid}-${Date.no
     },
     closeAll() {
       try {
+        // tmux leaves its socket file behind: it goes too.
+        const socketPath = tmux('display-message', '-p', '#{socket_path}').trim();
         tmux('kill-server');
+        if (socketPath !== '') rmSync(socketPath, { force: true });
       } catch {
         // Already gone.
       }
