@@ -133,6 +133,8 @@ export const topLevelSchema = z.object(
     /** `false`: no AGENTS.md / CLAUDE.md / memory in the system prompt. */
     instructions: z.boolean({ error: 'true or false' }).optional(),
     maxInstructionTokens: positiveCount('tokens').optional(),
+    /** Meta-tools (search, describe, call) instead of every definition: above a token threshold, always or never. */
+    toolDiscovery: z.enum(['auto', 'always', 'never'], { error: '"auto", "always" or "never"' }).optional(),
     /** `mcp-host serve`: who may connect and how much they may send. */
     gateway: gatewaySchema.optional(),
     /** `mcp-host serve --profile NAME`: named subsets of servers and tools. */

@@ -143,11 +143,18 @@ export interface HostConfig {
   instructions?: boolean;
   /** Bound on the instructions and memory together, in tokens (o200k estimate). Default 8,000. */
   maxInstructionTokens?: number;
+  /**
+   * Offer search, describe and call meta-tools instead of every tool definition: "auto" (default) when the
+   * definitions exceed 10,000 estimated tokens, "always", or "never". In the host's loop and in `mcp-host serve`.
+   */
+  toolDiscovery?: ToolDiscovery;
   /** `mcp-host serve`: authentication and limits of the HTTP gateway. */
   gateway?: GatewaySettings;
   /** `mcp-host serve --profile NAME`: named subsets of servers and tools with their own permissions. */
   profiles?: Record<string, GatewayProfile>;
 }
+
+export type ToolDiscovery = 'auto' | 'always' | 'never';
 
 /** The `sampling` key: the model that answers servers' sampling requests, when not the host's own. */
 export interface SamplingSettings {

@@ -8,8 +8,10 @@
 import type { CallToolResult, Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/server';
 import { Server } from '@modelcontextprotocol/server';
 import type { CallingClient } from '../audit/audit-record.js';
+import type { ToolCatalog } from '../catalog/tool-catalog.js';
 import type { GatewaySettings } from '../config/gateway-settings.js';
 import type { ServerTrust } from '../config/types.js';
+import { DiscoveryCatalog, discoveryApplies, isMetaTool, metaToolDefinitions } from '../host/tool-discovery.js';
 import type { ExecutedToolCall } from '../loop/tool-call-types.js';
 import { type DownstreamCall, type ElicitAnswer, withDownstreamCall } from './gateway-approver.js';
 import type { ProfileHost } from './gateway-hosts.js';
@@ -32,9 +34,39 @@ function trustOf(profile: ProfileHost, server: string): ServerTrust {
   return profile.host.config.servers.find((entry) => entry.name === server)?.trust ?? 'untrusted';
 }
 
+/** The profile's tools of one catalog, and whether they are offered through discovery meta-tools. */
+interface Offered {
+  catalog: ToolCatalog;
+  discovery: DiscoveryCatalog | undefined;
+}
+
+const offeredByCatalog = new WeakMap<ProfileHost, Offered>();
+
+/** Built once per catalog: the search index and the token estimate are not redone on every list or call. */
+function offeredOf(profile: ProfileHost, catalog: ToolCatalog): Offered {
+  const known = offeredByCatalog.get(profile);
+  if (known?.catalog === catalog) return known;
+  const entries = catalog.entries.filter((entry) => profile.offersTool(entry.name, entry.server));
+  const setting = profile.host.config.toolDiscovery ?? 'auto';
+  const offered = {
+    catalog,
+    discovery: discoveryApplies(setting, entries) ? new DiscoveryCatalog(entries) : undefined,
+  };
+  offeredByCatalog.set(profile, offered);
+  return offered;
+}
+
 /** The catalog as the client sees it. Annotations are passed on only for trusted servers: they are claims. */
 async function listTools(profile: ProfileHost): Promise<Tool[]> {
   const catalog = await profile.host.refreshCatalog();
+  const { discovery } = offeredOf(profile, catalog);
+  if (discovery !== undefined) {
+    return metaToolDefinitions(discovery.entries.length).map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema as Tool['inputSchema'],
+    }));
+  }
   return catalog.entries
     .filter((entry) => profile.offersTool(entry.name, entry.server))
     .map((entry) => ({
@@ -94,7 +126,16 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
   server.setRequestHandler('tools/list', async () => ({ tools: await listTools(profile) }));
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
-    const { name } = request.params;
+    let name = request.params.name;
+    let args = (request.params.arguments ?? {}) as Record<string, unknown>;
+    const { discovery } = offeredOf(profile, host.catalog());
+    if (discovery !== undefined && isMetaTool(name)) {
+      const answer = discovery.answer(name, args);
+      if (answer.kind === 'text') return { content: [{ type: 'text', text: answer.text }], isError: answer.isError };
+      // call_tool: the named tool goes through the same checks and call path as a directly listed one.
+      name = answer.name;
+      args = answer.args;
+    }
     const entry = host.catalog().resolve(name);
     if (entry === undefined || !profile.offersTool(name, entry.server)) {
       // Same wording as the host gives the model: the name may be withheld, unknown or outside this profile.
@@ -117,7 +158,7 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
         : {}),
     };
     const executed = await withDownstreamCall(downstream, () =>
-      host.callTool(name, (request.params.arguments ?? {}) as Record<string, unknown>, {
+      host.callTool(name, args, {
         signal: ctx.mcpReq.signal,
         client: client(),
         ...(progressToken === undefined

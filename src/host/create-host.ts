@@ -59,6 +59,7 @@ import { readAcrossStores } from './read-across-stores.js';
 import { createAuthorization } from './remote-authorization.js';
 import { createToolReview } from './review-tools.js';
 import { serverExitFields } from './server-exit-fields.js';
+import { DiscoveryCatalog, discoveryApplies, metaToolDefinitions, withDiscovery } from './tool-discovery.js';
 
 export { HOST_TOOLS_SERVER } from './host-tools-server.js';
 export type { Host, HostOptions, RunOptions } from './host-types.js';
@@ -343,6 +344,21 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       inputSchema: entry.tool.inputSchema as Record<string, unknown>,
     }));
 
+  // Discovery is decided once per catalog: the offered tools stay byte-stable while the catalog does.
+  let discovered: { catalog: ToolCatalog; discovery: DiscoveryCatalog | undefined } | undefined;
+  const discoveryFor = (catalog: ToolCatalog): DiscoveryCatalog | undefined => {
+    if (discovered?.catalog !== catalog) {
+      const applies = discoveryApplies(config.toolDiscovery ?? 'auto', catalog.entries);
+      discovered = { catalog, discovery: applies ? new DiscoveryCatalog(catalog.entries) : undefined };
+    }
+    return discovered.discovery;
+  };
+  const toolsForTurn = (catalog: ToolCatalog): ToolDefinition[] => {
+    const discovery = discoveryFor(catalog);
+    return discovery === undefined ? toDefinitions(catalog) : metaToolDefinitions(discovery.entries.length);
+  };
+  const executeInLoop = withDiscovery(executeForModel, () => discovered?.discovery);
+
   let runCount = 0;
   const maxOutputTokens = options.maxOutputTokens ?? config.maxOutputTokens;
   const run = async (prompt: string, runOptions: RunOptions = {}): Promise<RunResult> => {
@@ -369,8 +385,8 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       runId: thisRun,
       provider: model,
       // The catalog is swapped only here, when a turn begins.
-      tools: async () => toDefinitions(await live!.beginTurn()),
-      executeToolCall: executeForModel,
+      tools: async () => toolsForTurn(await live!.beginTurn()),
+      executeToolCall: executeInLoop,
       messages,
       ...(systemText === undefined ? {} : { system: systemText }),
       ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
