@@ -1,5 +1,5 @@
 /**
- * 10,000 random and malformed frames from a server (garbage, cut-off JSON, wrong JSON-RPC shapes, huge ids,
+ * 10,000 and then 100,000 random and malformed frames from a server (garbage, cut-off JSON, wrong JSON-RPC shapes, huge ids,
  * unknown methods, responses to unknown ids, deep nesting, raw bytes): the host neither crashes nor leaves a
  * rejection unhandled, reports the noise in bounded diagnostics, and the connection still answers afterwards.
  */
@@ -24,6 +24,11 @@ afterEach(async () => {
   process.off('uncaughtException', onUnhandled);
 });
 
+/** Lets pending rejections surface: a full turn of the event loop after the microtasks have run. */
+async function settled(): Promise<void> {
+  for (let turn = 0; turn < 3; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+}
+
 describe('a server that writes malformed frames', () => {
   it('survives 10,000 of them and still answers a ping and a tool call', { timeout: 60_000 }, async () => {
     const diagnostics: string[] = [];
@@ -45,11 +50,49 @@ describe('a server that writes malformed frames', () => {
     await expect(host.connection('fuzz')?.sdkClient?.ping()).resolves.toBeDefined();
     expect(host.servers()[0]?.state).toBe('connected');
 
-    // Give stray promises a moment to settle before checking that none was left unhandled.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await settled();
     expect(unhandled).toEqual([]);
     // Noise is reported, but boundedly: not one diagnostic per bad frame.
     expect(diagnostics.some((line) => line.includes('server "fuzz"'))).toBe(true);
     expect(diagnostics.length).toBeLessThan(100);
+  });
+
+  it('survives 100,000 of them with bounded memory, answers every call, and leaves no process behind', {
+    timeout: 120_000,
+  }, async () => {
+    const diagnostics: string[] = [];
+    const host = await openFaultHost(
+      hostConfig([stdioServer('fuzz', [faultFixture('frame-spewer.mjs')], { timeoutMs: 60_000 })]),
+      { onDiagnostic: (message) => diagnostics.push(message) },
+    );
+    const pid = host.servers()[0]?.pid;
+    const rssBefore = process.memoryUsage().rss;
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => {
+      rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+    }, 50);
+    const started = performance.now();
+    // Four spews at once, with echo calls in between: every call gets its own answer.
+    const calls = await Promise.all([
+      ...[11, 12, 13, 14].map((seed) => host.callTool('fuzz__spew', { count: 25_000, seed })),
+      ...Array.from({ length: 20 }, (_, index) => host.callTool('fuzz__echo', { text: `call ${index}` })),
+    ]).finally(() => clearInterval(sampler));
+    rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+    const growthMb = (rssPeak - rssBefore) / (1024 * 1024);
+    console.info(
+      `100,000 malformed frames handled in ${Math.round(performance.now() - started)} ms; RSS growth ${growthMb.toFixed(1)} MB`,
+    );
+    for (const call of calls.slice(0, 4)) expect(resultText(call.result)).toMatch(/^spewed 25000 frames, \d+ bytes$/);
+    calls.slice(4).forEach((call, index) => {
+      expect(resultText(call.result)).toBe(`call ${index}`);
+    });
+    expect(growthMb).toBeLessThan(300);
+    await settled();
+    expect(unhandled).toEqual([]);
+    expect(diagnostics.length).toBeLessThan(200);
+
+    await closeHosts();
+    expect(pid).toBeDefined();
+    expect(() => process.kill(pid!, 0)).toThrow();
   });
 });
