@@ -23,6 +23,7 @@ import { handleReadStoredResult, readStoredResultTool } from '../content/read-st
 import type { ResultStore } from '../content/result-store.js';
 import { eventStream } from '../loop/event-stream.js';
 import { createToolCallExecutor, type HostToolHandler } from '../loop/execute-tool-call.js';
+import { linkSignals } from '../loop/linked-signal.js';
 import { type RunResult, runAgent } from '../loop/run-agent.js';
 import type { ToolCallContext } from '../loop/tool-call-types.js';
 import { createHeadlessApprover } from '../policy/headless-approver.js';
@@ -424,13 +425,15 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     provider,
     run,
     stream: (prompt, streamOptions = {}) =>
-      eventStream((emit, closed) =>
-        run(prompt, {
-          ...streamOptions,
-          onEvent: emit,
-          signal: streamOptions.signal ? AbortSignal.any([streamOptions.signal, closed]) : closed,
-        }),
-      ),
+      eventStream(async (emit, closed) => {
+        if (!streamOptions.signal) return run(prompt, { ...streamOptions, onEvent: emit, signal: closed });
+        const linked = linkSignals([streamOptions.signal, closed]);
+        try {
+          return await run(prompt, { ...streamOptions, onEvent: emit, signal: linked.signal });
+        } finally {
+          linked.dispose();
+        }
+      }),
     conversation: async (conversationOptions = {}) =>
       openConversation(
         {

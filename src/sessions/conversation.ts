@@ -7,6 +7,7 @@
 import { estimateTokens } from '../content/estimate-tokens.js';
 import { createResultStore, type ResultStore } from '../content/result-store.js';
 import { eventStream } from '../loop/event-stream.js';
+import { linkSignals } from '../loop/linked-signal.js';
 import type { LlmProvider, Message, Usage } from '../providers/types.js';
 import { planCompaction, summarise } from './compact-transcript.js';
 import { COMPACT_AT_SHARE, contextWindowOf, KEEP_SHARE } from './context-window.js';
@@ -157,17 +158,10 @@ export function createConversation(dependencies: ConversationDependencies): Conv
   /** Runs `work` as the conversation's one turn: `cancel()` aborts it and waits for it to stop. */
   const asTurn = async <T>(signals: AbortSignal[], work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
     if (turn) throw new Error('a turn is already running; wait for it to end or cancel it first');
-    const controller = new AbortController();
-    // Forwarded by hand rather than with AbortSignal.any, whose composite signals Node 20 keeps alive: one per turn
-    // would add up over a long conversation.
-    const forward = (event: Event) => controller.abort((event.target as AbortSignal).reason);
-    for (const signal of signals) {
-      if (signal.aborted) controller.abort(signal.reason);
-      else signal.addEventListener('abort', forward, { once: true });
-    }
-    const running = work(controller.signal);
+    const linked = linkSignals(signals);
+    const running = work(linked.signal);
     const thisTurn: RunningTurn = {
-      controller,
+      controller: linked.controller,
       stopped: running.then(
         () => undefined,
         () => undefined,
@@ -177,7 +171,7 @@ export function createConversation(dependencies: ConversationDependencies): Conv
     try {
       return await running;
     } finally {
-      for (const signal of signals) signal.removeEventListener('abort', forward);
+      linked.dispose();
       if (turn === thisTurn) turn = undefined;
     }
   };
