@@ -74,7 +74,9 @@ export class LiveCatalog {
   private dirty = true;
   private revision = 0;
   /** The names of every listed tool, decided here once for review, the catalog and routing alike. */
-  private names: { key: string; byPair: Map<string, NamedToolEntry> } | undefined;
+  private names: { key: string; generation: number; byPair: Map<string, NamedToolEntry> } | undefined;
+  /** Bumped whenever a listing or a reviewed list changes: the names are derived again only then. */
+  private listedGeneration = 0;
 
   constructor(
     private readonly connections: ReadonlyMap<string, ServerConnection>,
@@ -85,6 +87,7 @@ export class LiveCatalog {
   async seed(lists: ReadonlyArray<{ server: string; tools: Tool[] }>): Promise<void> {
     // Every listing first: reviewing one server looks at the others' tool names.
     for (const { server, tools } of lists) this.listings.set(server, tools);
+    this.listedGeneration++;
     for (const { server, tools } of lists) await this.review(server, tools);
     this.dirty = true;
     this.rebuild();
@@ -117,6 +120,8 @@ export class LiveCatalog {
   }
 
   private namedTools(): Map<string, NamedToolEntry> {
+    // Asked once per tool during a review: re-derive only when a listing changed, or 10,000 tools cost minutes.
+    if (this.names !== undefined && this.names.generation === this.listedGeneration) return this.names.byPair;
     const pairs = new Map<string, { server: string; tool: string }>();
     for (const source of [this.listings, this.toolsByServer]) {
       for (const [server, tools] of source) {
@@ -126,8 +131,13 @@ export class LiveCatalog {
     const key = [...pairs.keys()].sort().join('\n');
     if (this.names?.key !== key) {
       const named = assignToolNames([...pairs.values()], { serverOrder: this.options.serverOrder ?? [] });
-      this.names = { key, byPair: new Map(named.map((entry) => [pairKey(entry.server, entry.tool), entry])) };
+      this.names = {
+        key,
+        generation: this.listedGeneration,
+        byPair: new Map(named.map((entry) => [pairKey(entry.server, entry.tool), entry])),
+      };
     }
+    this.names.generation = this.listedGeneration;
     return this.names.byPair;
   }
 
@@ -167,6 +177,7 @@ export class LiveCatalog {
         // The listing this returns was asked for after `change` arrived.
         const tools = await connection.refreshTools();
         this.listings.set(server, tools);
+        this.listedGeneration++;
         await this.review(server, tools);
         if (change > (this.changesReviewed.get(server) ?? 0)) this.changesReviewed.set(server, change);
         this.dirty = true;
@@ -292,6 +303,7 @@ export class LiveCatalog {
     const reviewed = this.options.review ? await this.options.review(server, tools) : tools;
     const { exposed, withheld = [] } = Array.isArray(reviewed) ? { exposed: reviewed } : reviewed;
     this.toolsByServer.set(server, exposed);
+    this.listedGeneration++;
     this.withheldByServer.set(server, [
       ...withheld,
       ...unsupported.map((item) => ({ name: item.name, explanation: `${item.reason}, so it cannot be called.` })),
