@@ -26,6 +26,9 @@ export interface CallingClient {
   session?: string;
 }
 
+/** Who asked for a call other than the model or the user: `app`, an MCP App view rendered by the web UI. */
+export type CallOrigin = 'app';
+
 export interface ToolCallRecord extends AuditRecordBase {
   type: 'tool-call';
   callId?: string;
@@ -64,6 +67,8 @@ export interface ToolCallRecord extends AuditRecordBase {
   error?: string;
   /** Present when a downstream MCP client made the call through the gateway. */
   client?: CallingClient;
+  /** Present when an MCP App view asked for the call. */
+  origin?: CallOrigin;
 }
 
 export interface ServerStartRecord extends AuditRecordBase {

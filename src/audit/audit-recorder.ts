@@ -10,6 +10,7 @@ import type {
   ApprovalRecord,
   AuditRecord,
   CallingClient,
+  CallOrigin,
   ServerExitRecord,
   ServerStartRecord,
   ToolCallOutcome,
@@ -28,6 +29,7 @@ export interface ToolCallAuditInput {
   truncated?: boolean;
   error?: string;
   client?: CallingClient;
+  origin?: CallOrigin;
 }
 
 type Fields<Record extends AuditRecord> = Omit<Record, 'type' | 'time' | 'runId'>;
@@ -77,6 +79,7 @@ export function createAuditRecorder(options: { sink: AuditSink; runId: string })
         ...(input.truncated === undefined ? {} : { truncated: input.truncated }),
         ...(input.error === undefined ? {} : { error: input.error }),
         ...(input.client === undefined ? {} : { client: input.client }),
+        ...(input.origin === undefined ? {} : { origin: input.origin }),
       };
       await write(record);
     },

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Client, ClientCapabilities } from '@modelcontextprotocol/client';
 import type { AuditSink } from '../audit/audit-sink.js';
 import { redactText, redactValues } from '../audit/redact.js';
+import { UI_EXTENSION_CAPABILITY } from '../catalog/tool-ui.js';
 import { resolveStateDir } from '../config/state-dir.js';
 import type { HostConfig, ServerConfig } from '../config/types.js';
 import { createLogRateGate, LOG_MESSAGES_PER_SECOND, type LogRateGate } from '../connections/log-rate-gate.js';
@@ -89,6 +90,8 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
     ...(form || url
       ? { elicitation: { ...(form ? { form: { applyDefaults: true } } : {}), ...(url ? { url: {} } : {}) } }
       : {}),
+    // The web UI renders MCP Apps views; in the terminal a tool's view is pointed to, its result shown as text.
+    extensions: UI_EXTENSION_CAPABILITY,
   };
 
   const logDirectory =

@@ -4,7 +4,7 @@
  * The loop calls these through `createToolCallExecutor`; none of them holds loop logic.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import type { CallingClient, ToolCallOutcome } from '../audit/audit-record.js';
+import type { CallingClient, CallOrigin, ToolCallOutcome } from '../audit/audit-record.js';
 import type { AuditRecorder } from '../audit/audit-recorder.js';
 import { redactArguments, redactArgumentText, redactText, SECRET_KEY_PATTERN } from '../audit/redact.js';
 import type { CatalogEntry } from '../catalog/tool-catalog.js';
@@ -47,6 +47,8 @@ export interface HostCallContext extends ToolCallContext {
   callId?: string;
   /** The downstream MCP client making the call through the gateway; recorded in the audit. */
   client?: CallingClient;
+  /** `app`: an MCP App view asked for the call; recorded in the audit. */
+  origin?: CallOrigin;
   /** Where this call's progress goes, instead of the host's `onProgress`. */
   onProgress?: (update: ToolProgressUpdate) => void;
 }
@@ -191,7 +193,7 @@ export function createRecord(
       );
     const outcome: ToolCallOutcome = record.outcome === 'invalid' ? 'error' : record.outcome;
     const ran = record.outcome !== 'denied' && record.outcome !== 'invalid';
-    const client = (record.context as HostCallContext).client;
+    const { client, origin } = record.context as HostCallContext;
     await audit().toolCall({
       call,
       authorization,
@@ -201,6 +203,7 @@ export function createRecord(
       ...(record.shaped.cut === undefined ? {} : { truncated: record.shaped.cut }),
       ...(record.error === undefined ? {} : { error: redactText(record.error, secrets) }),
       ...(client === undefined ? {} : { client }),
+      ...(origin === undefined ? {} : { origin }),
     });
   };
 }

@@ -11,6 +11,7 @@ import { createRunId } from '../audit/audit-record.js';
 import { type AuditRecorder, createAuditRecorder } from '../audit/audit-recorder.js';
 import { createArgumentValidator } from '../catalog/argument-validation.js';
 import type { CatalogEntry, ToolCatalog } from '../catalog/tool-catalog.js';
+import { toolUiOf } from '../catalog/tool-ui.js';
 import { createClientFeatures } from '../client-features/client-features.js';
 import { createServerFeatureAccess } from '../client-features/server-feature-access.js';
 import { loadConfig } from '../config/load-config.js';
@@ -282,9 +283,9 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       (initiator === 'model' ? await skills.narrow(entry, args, context, hostTools.has(entry.name)) : undefined) ??
       policy(entry, args, context);
   };
-  const makeExecutor = (initiator: CallDutiesOptions['initiator']) =>
+  const makeExecutor = (initiator: CallDutiesOptions['initiator'], catalog: () => ToolCatalog) =>
     createToolCallExecutor({
-      catalog: catalogNow,
+      catalog,
       describeMissing: (name) => live?.describeMissing(name),
       server: (name) => connections.get(name),
       callOptions: (entry, context) => {
@@ -319,8 +320,20 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       retryOnce: (entry) =>
         isSafeToRetry(entry.tool.annotations, serverConfigOf(config, entry.server)?.trust ?? 'untrusted'),
     });
-  const executeForModel = withCallId(makeExecutor('model'));
-  const executeForUser = withCallId(makeExecutor('user'));
+  // Tools an MCP App keeps to itself (`_meta.ui.visibility: ["app"]`) are neither offered to the model nor callable by it.
+  const modelCatalogs = new WeakMap<ToolCatalog, ToolCatalog>();
+  const modelCatalog = (catalog: ToolCatalog): ToolCatalog => {
+    let filtered = modelCatalogs.get(catalog);
+    if (!filtered) {
+      filtered = catalog.filter((entry) => !toolUiOf(entry.tool).appOnly);
+      modelCatalogs.set(catalog, filtered);
+    }
+    return filtered;
+  };
+  const executeForModel = withCallId(makeExecutor('model', () => modelCatalog(catalogNow())));
+  const executeForUser = withCallId(makeExecutor('user', catalogNow));
+  // An app's call is decided as the model's would be (it may ask), but may reach the app's own tools.
+  const executeForApp = withCallId(makeExecutor('model', catalogNow));
 
   let providerPromise: Promise<LlmProvider> | undefined;
   const provider = (): Promise<LlmProvider> => {
@@ -339,7 +352,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   hostModel = provider;
 
   const toDefinitions = (catalog: ToolCatalog): ToolDefinition[] =>
-    catalog.entries.map((entry) => ({
+    modelCatalog(catalog).entries.map((entry) => ({
       name: entry.name,
       description: entry.tool.description ?? entry.tool.title ?? '',
       inputSchema: entry.tool.inputSchema as Record<string, unknown>,
@@ -456,21 +469,23 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
         conversationOptions,
       ),
     callTool: async (name, args, callOptions = {}) => {
+      const kind = callOptions.origin === 'app' ? 'app' : callOptions.client ? 'client' : 'direct';
       const context: HostCallContext = {
-        runId: `${runId}-${callOptions.client ? 'client' : 'direct'}`,
+        runId: `${runId}-${kind}`,
         turn: 0,
         callsInTurn: 1,
         signal: callOptions.signal ?? new AbortController().signal,
         emit: () => undefined,
         ...(callOptions.client ? { client: callOptions.client } : {}),
+        ...(callOptions.origin ? { origin: callOptions.origin } : {}),
         ...(callOptions.onProgress ? { onProgress: callOptions.onProgress } : {}),
       };
-      // A client's call is its model's: the policy asks as for the host's own model.
-      const execute = callOptions.client ? executeForModel : executeForUser;
+      // A client's call is its model's, and an app's is as untrusted: the policy asks as for the host's own model.
+      const execute = kind === 'app' ? executeForApp : kind === 'client' ? executeForModel : executeForUser;
       return execute(
         {
           type: 'tool-call',
-          id: `${callOptions.client ? 'client' : 'direct'}-${createRunId()}`,
+          id: `${kind}-${createRunId()}`,
           name,
           argumentsText: JSON.stringify(args),
         },

@@ -1,5 +1,5 @@
 /** The library's options and the host's shape: what `createHost` takes and gives back. */
-import type { CallingClient } from '../audit/audit-record.js';
+import type { CallingClient, CallOrigin } from '../audit/audit-record.js';
 import type { AuditSink } from '../audit/audit-sink.js';
 import type { ToolCatalog } from '../catalog/tool-catalog.js';
 import type { ClientFeaturesOptions } from '../client-features/client-features.js';
@@ -110,6 +110,11 @@ export interface CallToolOptions {
   signal?: AbortSignal;
   /** The downstream MCP client making the call (gateway); recorded in the audit. */
   client?: CallingClient;
+  /**
+   * `app`: an MCP App view asked for the call (the web UI). The policy applies as for the model's calls, asking the
+   * approver; the app's own tools (`_meta.ui.visibility: ["app"]`) are callable; audited with `origin: app`.
+   */
+  origin?: CallOrigin;
   /** Progress the server reports for this call. */
   onProgress?: (update: ToolProgressUpdate) => void;
 }

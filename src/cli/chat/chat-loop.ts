@@ -5,6 +5,7 @@
  */
 import type { Host } from '../../host/create-host.js';
 import type { UserPart } from '../../providers/types.js';
+import { viewNote } from '../view-note.js';
 import { attachResources } from './attach-resources.js';
 import type { ChatContext, ChatConversation } from './chat-context.js';
 import type { ChatInput } from './chat-input.js';
@@ -52,7 +53,7 @@ export function createChatLoop(options: {
     async turn(text: string, images: UserPart[] = []) {
       const controller = new AbortController();
       current = { controller };
-      const renderer = createTurnRenderer(output, secrets, shownWarnings);
+      const renderer = createTurnRenderer(output, secrets, shownWarnings, (name) => viewNote(host.catalog(), name));
       try {
         const events = conversation.send(text, { ...(images.length > 0 ? { images } : {}), signal: controller.signal });
         for await (const event of events) renderer.event(event);

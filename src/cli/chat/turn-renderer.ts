@@ -19,6 +19,8 @@ export function createTurnRenderer(
   output: ChatOutput,
   secrets: readonly string[],
   shownWarnings: Set<string> = new Set(),
+  /** A line saying where a tool's MCP Apps view can be seen, for tools that have one. */
+  viewNoteOf: (toolName: string) => string | undefined = () => undefined,
 ): TurnRenderer {
   const markdown = createMarkdownStream(output.styles, output.styled);
   const calls = new Map<string, ToolCallView>();
@@ -70,6 +72,8 @@ export function createTurnRenderer(
           output.writeStyled(
             `${formatToolCallLine({ ...view, server: view.server ?? event.server }, event, secrets, output.styles, output.columns())}\n`,
           );
+          const note = viewNoteOf(event.name);
+          if (note !== undefined) output.line(output.styles.dim(`  ${note}`));
           showRunning();
           break;
         }

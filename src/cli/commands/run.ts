@@ -1,4 +1,5 @@
 /** `mcp-host run PROMPT`: one agent run; streams the answer to stdout. */
+
 import { Command } from 'commander';
 import { createTerminalClientFeatures } from '../../client-features/terminal-client-features.js';
 import { loadConfig } from '../../config/load-config.js';
@@ -13,6 +14,7 @@ import { addCommonOptions, type CommonOptions, openHost, parsePositiveInteger } 
 import { writeError, writeJson, writeOut } from '../output.js';
 import { readPromptFromStdin } from '../read-prompt.js';
 import { createTracer, traceDiscovery } from '../trace-printer.js';
+import { viewNote } from '../view-note.js';
 import { parsePromptArguments } from './prompts.js';
 
 interface RunCommandOptions extends CommonOptions {
@@ -147,6 +149,10 @@ async function runCommand(prompt: string, options: RunCommandOptions): Promise<n
         tracer?.(event);
         // Warnings (e.g. a tool that reaches outside systems) go to stderr whatever the output format.
         if (event.type === 'tool-call-warning') showWarning(event.message);
+        if (event.type === 'tool-call-end') {
+          const note = viewNote(host.catalog(), event.name);
+          if (note !== undefined) showWarning(note);
+        }
         if (options.json) {
           if (event.type !== 'text-delta') events.push(event);
           return;

@@ -19,6 +19,7 @@ import { writeError, writeJson, writeLine } from '../output.js';
 import { parseKeyValues } from '../parse-key-values.js';
 import { printCallResult } from '../print-call-result.js';
 import { summaryLine } from '../summary-line.js';
+import { viewNote } from '../view-note.js';
 
 interface CallOptions {
   args?: string;
@@ -144,6 +145,8 @@ async function callOneTool(
       }
       Object.assign(args, parseKeyValues(pairs, entry.tool.inputSchema));
       const executed = await host.callTool(name, args, { signal });
+      const note = viewNote(host.catalog(), name);
+      if (note !== undefined) writeError(`mcp-host: ${note}`);
       if (options.json) {
         writeJson({
           outcome: executed.outcome,

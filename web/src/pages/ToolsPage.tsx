@@ -115,7 +115,10 @@ function ToolDetail({ tool }: { tool: ToolView }) {
 export function ToolsPage() {
   const [tick, setTick] = useState(0);
   const { data, error } = useJson<ToolsView>('/api/tools', tick);
-  const [selected, setSelected] = useState<string>();
+  // `#/tools?tool=NAME` opens one tool (the terminal points there for a tool with a view).
+  const [selected, setSelected] = useState<string | undefined>(
+    () => new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('tool') ?? undefined,
+  );
   const [filter, setFilter] = useState('');
   useLiveEvents((event) => {
     if (event.type === 'catalog') setTick((value) => value + 1);
