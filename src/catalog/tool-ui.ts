@@ -34,7 +34,7 @@ export function toolUiOf(tool: Pick<Tool, '_meta'>): ToolUi {
   // `ui/resourceUri` is the extension's earlier, flat key; servers built with its helpers still send both.
   const resourceUri = viewUri(ui?.resourceUri) ?? viewUri(meta?.['ui/resourceUri']);
   const visibility = Array.isArray(ui?.visibility) ? ui.visibility.slice(0, 8) : undefined;
-  const appOnly = visibility !== undefined && visibility.includes('app') && !visibility.includes('model');
+  const appOnly = visibility?.includes('app') === true && !visibility.includes('model');
   return { ...(resourceUri === undefined ? {} : { resourceUri }), appOnly };
 }
 
