@@ -362,8 +362,10 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   let discovered: { catalog: ToolCatalog; discovery: DiscoveryCatalog | undefined } | undefined;
   const discoveryFor = (catalog: ToolCatalog): DiscoveryCatalog | undefined => {
     if (discovered?.catalog !== catalog) {
-      const applies = discoveryApplies(config.toolDiscovery ?? 'auto', catalog.entries);
-      discovered = { catalog, discovery: applies ? new DiscoveryCatalog(catalog.entries) : undefined };
+      // The model searches only what it may call: an app's own tools are left out here too.
+      const offered = modelCatalog(catalog).entries;
+      const applies = discoveryApplies(config.toolDiscovery ?? 'auto', offered);
+      discovered = { catalog, discovery: applies ? new DiscoveryCatalog(offered) : undefined };
     }
     return discovered.discovery;
   };
