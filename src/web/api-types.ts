@@ -247,3 +247,23 @@ export type LiveEvent =
   | { type: 'approvals'; pending: PendingApproval[] }
   | { type: 'catalog' }
   | { type: 'chat'; chat: ChatEventView };
+
+/** A skill, with its folder shown relative to the config's folder (or by name), never as a machine path. */
+export interface SkillView {
+  name: string;
+  description: string;
+  source: 'config' | 'project' | 'user';
+  folder: string;
+  /** Estimated tokens of its line in the system prompt, and of its body when loaded. */
+  listingTokens: number;
+  bodyTokens: number;
+}
+
+export interface SkillsView {
+  offered: SkillView[];
+  withheld: (SkillView & { reason: string; approveCommand: string })[];
+  /** Skills that could not be read, and why. */
+  problems: { folder: string; message: string }[];
+  /** Skills the current chat conversation loaded (`load_skill` calls that succeeded), in order. */
+  loaded: string[];
+}

@@ -27,6 +27,8 @@ export interface ChatRunner {
   send(host: Host, text: string, turnId?: string): Promise<{ turnId: string; sessionId: string }>;
   setModel(host: Host, spec: string): Promise<ChatSessionView>;
   cancel(): boolean;
+  /** The open conversation's messages; none before the first. */
+  history(): readonly Message[];
 }
 
 export class ChatBusyError extends Error {}
@@ -136,6 +138,9 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
         throw new ChatSessionError(error instanceof Error ? error.message : String(error));
       }
       return view(conversation);
+    },
+    history() {
+      return conversation?.history ?? [];
     },
     cancel() {
       if (current === undefined) return false;

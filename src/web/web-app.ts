@@ -22,6 +22,7 @@ import type {
 import { ChatBusyError, type ChatRunner, ChatSessionError } from './chat-runner.js';
 import type { LiveEvents } from './live-events.js';
 import { requestGuard, securityHeaders } from './request-guard.js';
+import { skillsView } from './skills-view.js';
 import { staticFiles } from './static-files.js';
 import { callResultView, serverViews, toolsView, trustViews } from './views.js';
 import type { WebApprover } from './web-approver.js';
@@ -246,6 +247,7 @@ export function createWebApp(context: WebAppContext): Hono {
       throw new BadRequest('"model" must be provider:model.');
     return c.json(await context.chat.setModel(ready(), body.model.trim()));
   });
+  app.get('/api/skills', (c) => c.json(skillsView(ready(), context.chat.history())));
   app.post('/api/chat/cancel', (c) => c.json({ cancelled: context.chat.cancel() }));
 
   app.get('/api/events', (c) =>

@@ -6,6 +6,7 @@ import { AuditPage } from './pages/AuditPage';
 import { ChatPage } from './pages/ChatPage';
 import { ResourcesPage } from './pages/ResourcesPage';
 import { ServersPage } from './pages/ServersPage';
+import { SkillsPage } from './pages/SkillsPage';
 import { ToolsPage } from './pages/ToolsPage';
 import { TrustPage } from './pages/TrustPage';
 
@@ -14,6 +15,7 @@ const PAGES = [
   { path: 'tools', label: 'Tools', Page: ToolsPage },
   { path: 'resources', label: 'Resources & prompts', Page: ResourcesPage },
   { path: 'chat', label: 'Chat', Page: ChatPage },
+  { path: 'skills', label: 'Skills', Page: SkillsPage },
   { path: 'trust', label: 'Trust', Page: TrustPage },
   { path: 'audit', label: 'Audit', Page: AuditPage },
 ] as const;
