@@ -1,13 +1,19 @@
 /**
  * What the chat prints for a turn, without a terminal: Markdown rendered as it streams (pieces split anywhere),
  * plain text with NO_COLOR or a pipe, control codes from the model or a server never reaching the terminal, and the
- * one-line tool call with its secrets redacted.
+ * one-line tool call with its secrets redacted and its number, and `/expand N` showing that call in full (redacted,
+ * stripped, bounded).
  */
 import { describe, expect, it } from 'vitest';
+import type { ChatContext } from '../../src/cli/chat/chat-context.js';
 import { createChatOutput } from '../../src/cli/chat/chat-output.js';
+import { expandCommand } from '../../src/cli/chat/expand-command.js';
+import { MAX_EXPANDED_RESULT } from '../../src/cli/chat/expanded-call.js';
 import { createMarkdownStream } from '../../src/cli/chat/markdown-stream.js';
+import { createToolCallLog, type ToolCallLog } from '../../src/cli/chat/tool-call-log.js';
 import { createTurnRenderer } from '../../src/cli/chat/turn-renderer.js';
 import type { AgentEvent } from '../../src/loop/events.js';
+import type { ToolResultPart } from '../../src/providers/types.js';
 
 function fakeTerminal(isTTY: boolean) {
   let written = '';
@@ -23,10 +29,13 @@ function fakeTerminal(isTTY: boolean) {
   return { stream, text: () => written };
 }
 
-function render(events: AgentEvent[], options: { isTTY: boolean; env?: NodeJS.ProcessEnv; secrets?: string[] }) {
+function render(
+  events: AgentEvent[],
+  options: { isTTY: boolean; env?: NodeJS.ProcessEnv; secrets?: string[]; calls?: ToolCallLog },
+) {
   const terminal = fakeTerminal(options.isTTY);
   const output = createChatOutput({ stream: terminal.stream, env: options.env ?? {} });
-  const renderer = createTurnRenderer(output, options.secrets ?? []);
+  const renderer = createTurnRenderer(output, options.secrets ?? [], new Set(), undefined, options.calls);
   for (const event of events) renderer.event(event);
   renderer.finish();
   return terminal.text();
@@ -109,8 +118,78 @@ describe('the chat renders a turn', () => {
       { isTTY: false, secrets: ['sk-live-123'] },
     );
     expect(text).toBe(
-      '⚙ api fetch {"url":"https://x.test/?key=[redacted]","password":"[redacted]"} · 42 ms · error → denied for [redacted]\n',
+      '[1] ⚙ api fetch {"url":"https://x.test/?key=[redacted]","password":"[redacted]"} · 42 ms · error → denied for [redacted]\n',
     );
+  });
+
+  it('numbers the calls of a conversation, and /expand shows one in full: redacted, stripped and bounded', async () => {
+    const secrets = ['sk-live-123'];
+    const calls = createToolCallLog();
+    const call = (id: string, args: Record<string, unknown>, content: ToolResultPart[]): AgentEvent[] => [
+      { type: 'tool-call-request', callId: id, server: 'api', tool: 'fetch', arguments: args },
+      {
+        type: 'tool-call-end',
+        turn: 1,
+        callId: id,
+        name: 'api__fetch',
+        server: 'api',
+        outcome: 'ok',
+        durationMs: 7,
+        result: { callId: id, toolName: 'api__fetch', isError: false, content },
+      },
+    ];
+    const first = render(
+      call('c1', { url: 'https://x.test/?key=sk-live-123', nested: { api_key: 'abc', n: 1 } }, [
+        { type: 'text', text: 'line one for sk-live-123\n\u001b]0;pwned\u0007line \u009b31mtwo\r\n\u001b[2Jend' },
+        { type: 'image', mimeType: 'image/png', data: 'AAAA' },
+      ]),
+      { isTTY: false, secrets, calls },
+    );
+    expect(first).toMatch(/^\[1\] ⚙ api fetch /);
+    const second = render(call('c2', { q: 'big' }, [{ type: 'text', text: '.'.repeat(50_000) }]), {
+      isTTY: false,
+      secrets,
+      calls,
+    });
+    expect(second).toMatch(/^\[2\] ⚙ api fetch \{"q":"big"\}/);
+
+    const terminal = fakeTerminal(false);
+    const output = createChatOutput({ stream: terminal.stream, env: {} });
+    const context = { host: { config: { secrets } }, calls, output } as unknown as ChatContext;
+    await expandCommand.run(context, '1');
+    expect(terminal.text()).toBe(
+      [
+        '[1] api fetch · 7 ms · ok',
+        'arguments:',
+        '{',
+        '  "url": "https://x.test/?key=[redacted]",',
+        '  "nested": {',
+        '    "api_key": "[redacted]",',
+        '    "n": 1',
+        '  }',
+        '}',
+        'result, as the model received it:',
+        'line one for [redacted]',
+        'line two',
+        'end',
+        '[image image/png, 3 bytes]',
+        '',
+      ].join('\n'),
+    );
+
+    // No number: the last call. Its 50,000-character result is cut at the bound, saying how much was left out.
+    const before = terminal.text().length;
+    await expandCommand.run(context, '');
+    const expanded = terminal.text().slice(before);
+    expect(expanded).toMatch(/^\[2\] api fetch/);
+    expect(expanded.match(/\./g)).toHaveLength(MAX_EXPANDED_RESULT);
+    expect(expanded).toContain(`… (${50_000 - MAX_EXPANDED_RESULT} more characters not shown)`);
+
+    await expect(expandCommand.run(context, '9')).rejects.toThrow('no tool call [9]: the calls kept are [1] to [2]');
+    await expect(expandCommand.run(context, 'last')).rejects.toThrow('/expand takes a call number');
+    expect(await expandCommand.complete?.(context, '')).toEqual(['2', '1']);
+    calls.clear();
+    await expect(expandCommand.run(context, '')).rejects.toThrow('no tool call to expand yet');
   });
 
   it('holds back only what it cannot tell yet', () => {

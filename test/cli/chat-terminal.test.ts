@@ -102,13 +102,22 @@ describe.concurrent('mcp-host chat in a terminal', () => {
       const terminal = tmux.open(chatCommand(directory, ''), { env });
       await terminal.waitFor('/help for commands', STEP);
 
-      // Turn 1: one call, its compact line, the answer rendered (heading and bold marks gone, styles on).
+      // Turn 1: one call, its numbered compact line, the answer rendered (heading and bold marks gone, styles on).
       terminal.type('What is 5 plus 7?');
       terminal.keys('Enter');
       let screen = await terminal.waitFor('5 plus 7 is 12.', STEP);
       expect(screen).toMatch(/⚙ calculator add_numbers \{"a":5,"b":7\} · \d+ ms · ok → 12/);
       expect(screen).not.toContain('**');
       expect(terminal.styledScreen()).toContain('\u001b[1m');
+
+      // The call's line is numbered; /expand shows the last call in full: indented arguments and the result.
+      expect(screen).toMatch(/\[1\] ⚙ calculator add_numbers/);
+      terminal.type('/expand');
+      terminal.keys('Enter');
+      screen = await terminal.waitFor(/^result, as the model received it:\n12$/m, STEP);
+      expect(screen).toMatch(
+        /^\[1\] calculator add_numbers · \d+ ms · ok\narguments:\n\{\n {2}"a": 5,\n {2}"b": 7\n\}$/m,
+      );
 
       // Turn 2: two calls in parallel, one line each; a Markdown list as bullets.
       terminal.type('Now 12 times 3 and 12 minus 2, at once.');

@@ -11,6 +11,7 @@ import type { ChatContext, ChatConversation } from './chat-context.js';
 import type { ChatInput } from './chat-input.js';
 import type { ChatOutput } from './chat-output.js';
 import { runSlashCommand } from './slash-commands.js';
+import { createToolCallLog } from './tool-call-log.js';
 import { createTurnRenderer } from './turn-renderer.js';
 
 export interface ChatLoop {
@@ -33,6 +34,7 @@ export function createChatLoop(options: {
   let interruptedOnce = false;
   let leaving = false;
   const shownWarnings = new Set<string>();
+  const calls = createToolCallLog();
 
   const cancelTurn = (): Promise<void> => {
     if (current === undefined) return Promise.resolve();
@@ -50,10 +52,17 @@ export function createChatLoop(options: {
     conversation,
     output,
     input,
+    calls,
     async turn(text: string, images: UserPart[] = []) {
       const controller = new AbortController();
       current = { controller };
-      const renderer = createTurnRenderer(output, secrets, shownWarnings, (name) => viewNote(host.catalog(), name));
+      const renderer = createTurnRenderer(
+        output,
+        secrets,
+        shownWarnings,
+        (name) => viewNote(host.catalog(), name),
+        calls,
+      );
       try {
         const events = conversation.send(text, { ...(images.length > 0 ? { images } : {}), signal: controller.signal });
         for await (const event of events) renderer.event(event);

@@ -30,8 +30,9 @@ export const modelCommand: SlashCommand = {
 export const clearCommand: SlashCommand = {
   name: 'clear',
   summary: 'forget the conversation and start a new one',
-  async run({ conversation, output }) {
+  async run({ conversation, calls, output }) {
     conversation.clear();
+    calls.clear();
     output.line(`(a new conversation: ${conversation.id})`);
   },
 };

@@ -12,6 +12,7 @@ import {
   modelCommand,
   saveCommand,
 } from './conversation-commands.js';
+import { expandCommand } from './expand-command.js';
 import { promptsCommand, resourcesCommand, serversCommand, skillsCommand, toolsCommand } from './listing-commands.js';
 import { auditCommand, rememberCommand, trustCommand } from './record-commands.js';
 import { isServerPromptName, runServerPrompt } from './server-prompt.js';
@@ -41,6 +42,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   modelCommand,
   trustCommand,
   auditCommand,
+  expandCommand,
   clearCommand,
   compactCommand,
   saveCommand,

@@ -7,6 +7,7 @@ import { stripControlCodes } from '../../text/strip-control-codes.js';
 import type { ChatOutput } from './chat-output.js';
 import { createMarkdownStream } from './markdown-stream.js';
 import { formatToolCallLine, type ToolCallView } from './tool-call-line.js';
+import { createToolCallLog, type ToolCallLog } from './tool-call-log.js';
 
 export interface TurnRenderer {
   event(event: AgentEvent): void;
@@ -14,16 +15,20 @@ export interface TurnRenderer {
   finish(): void;
 }
 
-/** `shownWarnings`: warnings already shown in this chat (each is shown once, as `run` does per run). */
+/**
+ * `shownWarnings`: warnings already shown in this chat (each is shown once, as `run` does per run). `calls`: the
+ * conversation's numbered calls; each call's line starts with its number (`[3]`) for `/expand`.
+ */
 export function createTurnRenderer(
   output: ChatOutput,
   secrets: readonly string[],
   shownWarnings: Set<string> = new Set(),
   /** A line saying where a tool's MCP Apps view can be seen, for tools that have one. */
   viewNoteOf: (toolName: string) => string | undefined = () => undefined,
+  calls: ToolCallLog = createToolCallLog(),
 ): TurnRenderer {
   const markdown = createMarkdownStream(output.styles, output.styled);
-  const calls = new Map<string, ToolCallView>();
+  const views = new Map<string, ToolCallView>();
   const running = new Set<string>();
   let streamedText = false;
 
@@ -32,7 +37,7 @@ export function createTurnRenderer(
     output.endLine();
   };
   const showRunning = (): void => {
-    const names = [...running].map((id) => calls.get(id)?.tool ?? id);
+    const names = [...running].map((id) => views.get(id)?.tool ?? id);
     output.live(names.length === 0 ? undefined : `… running ${names.join(', ')}`);
   };
 
@@ -53,10 +58,10 @@ export function createTurnRenderer(
           break;
         }
         case 'tool-call-start':
-          calls.set(event.callId, { tool: event.name, argumentsText: event.argumentsText });
+          views.set(event.callId, { tool: event.name, argumentsText: event.argumentsText });
           break;
         case 'tool-call-request':
-          calls.set(event.callId, { server: event.server, tool: event.tool, arguments: event.arguments });
+          views.set(event.callId, { server: event.server, tool: event.tool, arguments: event.arguments });
           running.add(event.callId);
           showRunning();
           break;
@@ -67,10 +72,13 @@ export function createTurnRenderer(
           break;
         case 'tool-call-end': {
           running.delete(event.callId);
-          const view = calls.get(event.callId) ?? { tool: event.name };
+          const started = views.get(event.callId) ?? { tool: event.name };
+          const view = { ...started, server: started.server ?? event.server };
+          const { outcome, durationMs, result } = event;
+          const number = calls.add({ view, outcome, durationMs, result });
           output.live(undefined);
           output.writeStyled(
-            `${formatToolCallLine({ ...view, server: view.server ?? event.server }, event, secrets, output.styles, output.columns())}\n`,
+            `${output.styles.dim(`[${number}]`)} ${formatToolCallLine(view, event, secrets, output.styles, output.columns() - `[${number}] `.length)}\n`,
           );
           const note = viewNoteOf(event.name);
           if (note !== undefined) output.line(output.styles.dim(`  ${note}`));
