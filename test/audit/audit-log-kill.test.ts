@@ -17,8 +17,17 @@ import { repoRoot } from '../helpers/project.js';
 function compileSink(into: string): string {
   mkdirSync(into, { recursive: true });
   writeFileSync(path.join(into, 'package.json'), '{"type":"module"}');
-  for (const name of ['audit/jsonl-audit-log', 'audit/redact', 'json/json-depth', 'text/redact-secrets']) {
+  // Follows the sink's relative imports, so a new module it needs is compiled too.
+  const pending = ['audit/jsonl-audit-log'];
+  const done = new Set<string>();
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    if (done.has(name)) continue;
+    done.add(name);
     const source = readFileSync(path.join(repoRoot, 'src', `${name}.ts`), 'utf8');
+    for (const [, target] of source.matchAll(/from '(\.{1,2}\/[^']+)\.js'/g)) {
+      // Type-only imports are compiled too (harmless: the transpiled code never loads them).
+      pending.push(path.posix.join(path.posix.dirname(name), target as string));
+    }
     const output = ts.transpileModule(source, {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
     });

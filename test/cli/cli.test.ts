@@ -107,9 +107,11 @@ describe('mcp-host CLI', () => {
     ]);
   });
 
-  it('finds mcp-host.json in the current folder without --config', async () => {
+  it('finds mcp-host.json in the current folder without --config, once its content is approved', async () => {
     const config = await calculatorConfig();
-    const result = await runCli(['tools', 'list'], { cwd: join(config, '..') });
+    const where = { cwd: join(config, '..'), stateDir: await temporaryDirectory('mcp-host-state-') };
+    expect((await runCli(['trust', 'config'], where)).code).toBe(0);
+    const result = await runCli(['tools', 'list'], where);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('calculator__add_numbers');
   });

@@ -159,10 +159,12 @@ describe('server-everything over stdio', () => {
       'trigger-elicitation-request',
       'trigger-url-elicitation',
       'trigger-sampling-request',
-      'simulate-research-query',
     ]) {
       expect(names).toContain(`everything__${tool}`);
     }
+    // It requires MCP tasks, which the host does not run: withheld, with the reason.
+    expect(names).not.toContain('everything__simulate-research-query');
+    expect(host.servers()[0]?.unsupportedTools?.map((tool) => tool.tool)).toContain('simulate-research-query');
     expect(names).toContain('mcp-host__everything__list_resources');
     expect(names).toContain('mcp-host__everything__read_resource');
     expect(host.servers()[0]?.toolCount).toBeGreaterThanOrEqual(17);

@@ -46,8 +46,13 @@ async function project(
   return { directory, config, script, stateDir: freshStateDir() };
 }
 
+/** Names the config: a config found by discovery would wait for `mcp-host trust config` (not what these test). */
 function cli(where: Project, args: string[]) {
-  return runCli([...args], { cwd: where.directory, stateDir: where.stateDir, timeoutMs: 60_000 });
+  return runCli([...args, '--config', where.config], {
+    cwd: where.directory,
+    stateDir: where.stateDir,
+    timeoutMs: 60_000,
+  });
 }
 
 function auditOf(where: Project): AuditRecord[] {
@@ -354,11 +359,15 @@ describe('a host killed in the middle of a run', () => {
         { permissions: { allow: ['w__step'] } },
       );
       const auditFile = join(where.stateDir, 'audit.jsonl');
-      const child = spawn(process.execPath, [cliPath, 'run', '--model', `scripted:${where.script}`, 'go'], {
-        cwd: where.directory,
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', MCP_HOST_STATE_DIR: where.stateDir },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        [cliPath, 'run', '--config', where.config, '--model', `scripted:${where.script}`, 'go'],
+        {
+          cwd: where.directory,
+          env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', MCP_HOST_STATE_DIR: where.stateDir },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       host = child;
       let stderr = '';
       child.stderr!.on('data', (chunk: Buffer) => {

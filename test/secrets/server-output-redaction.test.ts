@@ -62,12 +62,15 @@ describe('text built from server output is redacted', () => {
         }),
       );
       const stateDir = join(directory, 'state');
-      const result = await runCli(['run', '--yes', '--json', '--model', `scripted:${script}`, 'crash it'], {
-        cwd: directory,
-        stateDir,
-        env: { SERVICE_TOKEN: ENV_SECRET },
-        timeoutMs: 60_000,
-      });
+      const result = await runCli(
+        ['run', '--config', config, '--yes', '--json', '--model', `scripted:${script}`, 'crash it'],
+        {
+          cwd: directory,
+          stateDir,
+          env: { SERVICE_TOKEN: ENV_SECRET },
+          timeoutMs: 60_000,
+        },
+      );
       expect(result.stderr).not.toContain('the run failed');
       const transcript = JSON.parse(result.stdout) as { text: string; toolCalls: Array<{ outcome: string }> };
       // The crash and its stderr tail reach the model, without the values.
