@@ -33,10 +33,11 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
 /**
  * A secret-named key, quoted or not, then `:` or `=`, then its value: a quoted string (closed or not; escapes
  * respected) or a bare run up to the next separator. Matches the JSON a model sends and the `key=value` forms
- * it sometimes sends instead.
+ * it sometimes sends instead. A key starts where a run of word characters starts: trying every position inside a long
+ * run (base64) made this quadratic, and a match from inside a run is always found from its start too.
  */
 const SECRET_ASSIGNMENT = new RegExp(
-  `(?<prefix>(?<quote>["']?)[\\w-]*(?:${SECRET_KEY_PATTERN.source})[\\w-]*\\k<quote>\\s*[:=]\\s*)(?<value>"(?:[^"\\\\]|\\\\.)*"?|'(?:[^'\\\\]|\\\\.)*'?|[^\\s,;}\\]&]+)`,
+  `(?<prefix>(?<quote>["']?)(?<![\\w-])[\\w-]*(?:${SECRET_KEY_PATTERN.source})[\\w-]*\\k<quote>\\s*[:=]\\s*)(?<value>"(?:[^"\\\\]|\\\\.)*"?|'(?:[^'\\\\]|\\\\.)*'?|[^\\s,;}\\]&]+)`,
   'gi',
 );
 
