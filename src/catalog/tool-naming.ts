@@ -54,9 +54,6 @@ export function sanitiseName(text: string): string {
   return VALID_START.test(replaced) ? replaced : `_${replaced}`;
 }
 
-/** A server name as it appears in the prefix of its tools' names when it needed changing (e.g. for display filters). */
-export const sanitiseServerName = sanitiseName;
-
 /** An unambiguous key for a pair: no separator character can make two different pairs look alike. */
 function pairKey(server: string, tool: string): string {
   return JSON.stringify([server, tool]);

@@ -3,7 +3,7 @@
  * name the tool's name begins with. Starting eight servers to call one tool takes seconds; the rest are left alone.
  */
 
-import { sanitiseServerName, TOOL_NAME_SEPARATOR } from '../catalog/tool-naming.js';
+import { sanitiseName, TOOL_NAME_SEPARATOR } from '../catalog/tool-naming.js';
 import type { HostConfig } from '../config/types.js';
 import { closeNames } from '../text/close-names.js';
 import { CliError, EXIT_USAGE } from './exit-codes.js';
@@ -30,6 +30,6 @@ export function onlyServers(config: HostConfig, names: readonly string[]): HostC
 export function serversForToolName(config: HostConfig, toolName: string): string[] {
   return config.servers
     .filter((server) => !server.disabled)
-    .filter((server) => toolName.startsWith(`${sanitiseServerName(server.name)}${TOOL_NAME_SEPARATOR}`))
+    .filter((server) => toolName.startsWith(`${sanitiseName(server.name)}${TOOL_NAME_SEPARATOR}`))
     .map((server) => server.name);
 }

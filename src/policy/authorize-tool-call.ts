@@ -72,7 +72,7 @@ export interface Authorization {
 }
 
 export async function authorizeToolCall(options: AuthorizeToolCallOptions): Promise<Authorization> {
-  const { call, trust, rules, approver, remembered } = options;
+  const { call, trust, rules, remembered } = options;
   const decide = (alwaysAllowed?: ReadonlySet<string>) =>
     decideToolCall({
       toolName: call.toolName,

@@ -3,16 +3,7 @@
  * a 50 MB file, a description that hides instructions (the scanner used for tool descriptions), and a skill that
  * changed between two runs — withheld until `mcp-host trust approve skill:NAME`, which the real CLI then does.
  */
-import {
-  appendFileSync,
-  closeSync,
-  ftruncateSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { appendFileSync, closeSync, ftruncateSync, mkdtempSync, openSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -25,7 +25,6 @@ export { AuthorizationCallbackError, REDIRECT_PATH } from './redirect-listener.j
 export {
   createRemoteAuthorization,
   DEFAULT_AUTHORIZATION_TIMEOUT_MS,
-  oauthFolder,
   type RemoteAuthorization,
   type RemoteAuthorizationOptions,
 } from './remote-authorization.js';

@@ -3,13 +3,12 @@
  * reach the user, it hands each remote server's connection an `AuthorizationSession` (or nothing, for a server
  * whose config says `"oauth": false`).
  */
-import path from 'node:path';
 import type { RemoteServerConfig } from '../../config/types.js';
 import { createUrlGuard, type HostLookup } from './address-guard.js';
 import { type AuthorizationRequest, AuthorizationSession } from './authorization-session.js';
 import { createGuardedFetch } from './guarded-fetch.js';
 import { HostOAuthProvider } from './host-oauth-provider.js';
-import { OAUTH_FOLDER_NAME, OAuthStore } from './oauth-store.js';
+import { OAuthStore } from './oauth-store.js';
 import { findFreePort, REDIRECT_PATH } from './redirect-listener.js';
 
 /** How long the host waits for the user to finish authorizing in the browser. */
@@ -75,11 +74,6 @@ export function createRemoteAuthorization(options: RemoteAuthorizationOptions): 
       return session;
     },
   };
-}
-
-/** The folder that holds the OAuth files of a state folder. */
-export function oauthFolder(stateDirectory: string): string {
-  return path.join(stateDirectory, OAUTH_FOLDER_NAME);
 }
 
 /**

@@ -24,14 +24,6 @@ export interface OpenAiFunctionSchema {
   normalised: Record<string, unknown>;
 }
 
-/** The normalised schema for `target` (default `openai-chat`), never strict. */
-export function toOpenAiParameters(
-  schema: Readonly<Record<string, unknown>>,
-  target: OpenAiSchemaTarget = 'openai-chat',
-): Record<string, unknown> {
-  return normaliseToolSchema(schema, target).schema;
-}
-
 /** Parameters plus the strict flag: strict when allowed and the schema can be made strict. */
 export function toOpenAiFunctionSchema(
   schema: Readonly<Record<string, unknown>>,
