@@ -17,7 +17,7 @@ import { createServerFeatureAccess } from '../client-features/server-feature-acc
 import { loadConfig } from '../config/load-config.js';
 import { assertNoReservedServerNames } from '../config/reserved-names.js';
 import type { HostConfig } from '../config/types.js';
-import type { ServerConnection, ServerStatus } from '../connections/server-connection.js';
+import type { ServerConnection, ServerConnectionOptions, ServerStatus } from '../connections/server-connection.js';
 import { budgetToolResult } from '../content/budget-tool-results.js';
 import { estimateTokens } from '../content/estimate-tokens.js';
 import { handleReadStoredResult, readStoredResultTool } from '../content/read-stored-result-tool.js';
@@ -54,12 +54,13 @@ import { createProvider } from './create-provider.js';
 import { openHostSkills } from './host-skills.js';
 import { openHostState } from './host-state.js';
 import { HOST_TOOLS_SERVER } from './host-tools-server.js';
-import type { Host, HostOptions, RunOptions } from './host-types.js';
+import type { Host, HostOptions, HostServerStatus, RunOptions } from './host-types.js';
 import { LiveCatalog } from './live-catalog.js';
 import { chooseModel } from './model-choice.js';
 import { readAcrossStores } from './read-across-stores.js';
 import { createAuthorization } from './remote-authorization.js';
 import { createToolReview } from './review-tools.js';
+import { createServerControls } from './server-controls.js';
 import { serverExitFields } from './server-exit-fields.js';
 import { DiscoveryCatalog, discoveryApplies, metaToolDefinitions, withDiscovery } from './tool-discovery.js';
 
@@ -130,7 +131,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     },
     ...options.clientFeatures,
   });
-  const connected = await connectServers(config.servers, {
+  const connectionOptions: ServerConnectionOptions = {
     capabilities: features.capabilities,
     configureClient: features.configureClient,
     onDiagnostic: (server, message) => diagnostic(`server "${server}" ${message}`),
@@ -145,7 +146,8 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     transportFactory: options.transportFactory,
     authorization: await createAuthorization(config, state.stateDir, options, diagnostic),
     secrets,
-  });
+  };
+  const connected = await connectServers(config.servers, connectionOptions);
   // Interrupted start-up: close what was started, whatever step the signal came in.
   const abandon = async (error: unknown): Promise<never> => {
     await Promise.all(connected.connections.map((connection) => connection.close().catch(() => undefined)));
@@ -175,9 +177,9 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       `server "${server.name}" sent instructions for the model; they are left out because the server is untrusted (set "allowInstructions": true on it to include them)`,
     );
   }
-  for (const connection of connected.connections) {
+  const recordStart = async (connection: ServerConnection) => {
     const status = connection.status();
-    if (status.state !== 'connected') continue;
+    if (status.state !== 'connected') return;
     await audit.serverStart({
       server: status.name,
       transport: status.transport,
@@ -186,7 +188,8 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       ...(status.protocolVersion === undefined ? {} : { protocolVersion: status.protocolVersion }),
       ...(status.toolCount === undefined ? {} : { toolCount: status.toolCount }),
     });
-  }
+  };
+  for (const connection of connected.connections) await recordStart(connection);
 
   // The host's own tool for reading the rest of a cut result; offered once there is something to read.
   let storedAnything = false;
@@ -249,6 +252,19 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     serverOrder: config.servers.map((server) => server.name),
   });
   await live.seed(connected.tools).catch(abandon);
+  const controls = createServerControls({
+    servers: config.servers,
+    connections,
+    connectionOptions,
+    relist: async (server) => {
+      live?.markChanged(server);
+      await live?.beginTurn();
+    },
+    forget: (server) => live?.forget(server),
+    onStarted: recordStart,
+    onStopped: (server, reason) => audit.serverExit({ server, reason }),
+    status: (server) => statusOf(config.servers.find((candidate) => candidate.name === server)!),
+  });
   if (options.signal?.aborted) await abandon(options.signal.reason);
   const catalogNow = (): ToolCatalog => live!.current();
   for (const warning of checkRules(
@@ -260,6 +276,16 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     })),
   )) {
     diagnostic(warning);
+  }
+
+  function statusOf(server: HostConfig['servers'][number]): HostServerStatus {
+    const status = connections.get(server.name)?.status() ?? notStartedStatus(server);
+    const unsupported = live?.unsupportedTools(server.name) ?? [];
+    return {
+      ...status,
+      ...(controls.isDisabled(server.name) ? { state: 'idle' as const, disabled: true } : {}),
+      ...(unsupported.length === 0 ? {} : { unsupportedTools: unsupported }),
+    };
   }
 
   const runApprovals = new RunApprovals();
@@ -421,12 +447,10 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     runId,
     stateDir: state.stateDir,
     catalog: catalogNow,
-    servers: () =>
-      config.servers.map((server) => {
-        const status = connections.get(server.name)?.status() ?? notStartedStatus(server);
-        const unsupported = live?.unsupportedTools(server.name) ?? [];
-        return unsupported.length === 0 ? status : { ...status, unsupportedTools: unsupported };
-      }),
+    servers: () => config.servers.map(statusOf),
+    restartServer: (server) => controls.restart(server),
+    disableServer: (server) => controls.disable(server),
+    enableServer: (server) => controls.enable(server),
     failures: () => connected.failures,
     toolDefinitions: () => toDefinitions(catalogNow()),
     systemPrompt: () => skills.systemPrompt(),

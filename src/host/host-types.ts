@@ -121,6 +121,8 @@ export interface CallToolOptions {
 
 /** A server's state, plus the listed tools the host cannot run (they require MCP tasks) and why. */
 export interface HostServerStatus extends ServerStatus {
+  /** Switched off for this host (`disableServer`, or `"disabled": true` in the config until `enableServer`). */
+  disabled?: boolean;
   unsupportedTools?: ReadonlyArray<{ name: string; tool: string; reason: string }>;
 }
 
@@ -132,6 +134,18 @@ export interface Host {
   /** The catalog in force (it changes between turns when servers change their tools). */
   catalog(): ToolCatalog;
   servers(): HostServerStatus[];
+  /**
+   * Stops one server and starts it afresh (a new process or session); its tools are listed again and reviewed
+   * against the trust store before the returned promise resolves.
+   */
+  restartServer(server: string): Promise<HostServerStatus>;
+  /**
+   * Switches a server off for this host only (the config file is not changed): it is closed, its tools, resources
+   * and prompts are no longer offered. Audited as a `server-exit` with reason `disabled`.
+   */
+  disableServer(server: string): Promise<HostServerStatus>;
+  /** Switches a server on again (one the config disables too, for this host only): started and its tools reviewed. */
+  enableServer(server: string): Promise<HostServerStatus>;
   failures(): ReadonlyArray<{ server: string; message: string }>;
   toolDefinitions(): ToolDefinition[];
   /** The system prompt a run would send now, part by part with token costs (instructions are read again). */

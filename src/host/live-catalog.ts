@@ -176,6 +176,8 @@ export class LiveCatalog {
       try {
         // The listing this returns was asked for after `change` arrived.
         const tools = await connection.refreshTools();
+        // The server was restarted or switched off meanwhile: this listing is of a connection gone.
+        if (this.connections.get(server) !== connection) break;
         this.listings.set(server, tools);
         this.listedGeneration++;
         await this.review(server, tools);
@@ -284,6 +286,21 @@ export class LiveCatalog {
       [...this.withheldByServer.values()].flat().map((item) => [item.name, item.explanation] as const),
     );
     this.revision += 1;
+  }
+
+  /** A server was switched off or is being restarted: its tools leave the catalog now (the next one lists afresh). */
+  forget(server: string): void {
+    this.toolsByServer.delete(server);
+    this.listings.delete(server);
+    this.withheldByServer.delete(server);
+    this.unsupportedByServer.delete(server);
+    this.unsupportedSaid.delete(server);
+    // A re-listing of the old connection may still run; it stores nothing now, and must not block the next one.
+    this.inFlight.delete(server);
+    this.changesReviewed.set(server, this.changesSeen.get(server) ?? 0);
+    this.listedGeneration++;
+    this.dirty = true;
+    this.rebuild();
   }
 
   /** Marks the catalog for rebuilding at the next turn (e.g. after an approval changed what is withheld). */

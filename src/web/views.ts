@@ -53,7 +53,7 @@ export function serverViews(host: Host): ServerView[] {
     return {
       ...status,
       trust: config?.trust ?? 'untrusted',
-      disabled: config?.disabled === true,
+      disabled: status.disabled === true,
       ...(capabilities === undefined
         ? {}
         : { capabilities: JSON.parse(jsonText(capabilities)) as Record<string, unknown> }),

@@ -8,6 +8,7 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { PromptChoiceError } from '../client-features/server-prompts.js';
 import type { Host } from '../host/create-host.js';
+import { ServerControlError } from '../host/server-controls.js';
 import type {
   ApprovalAnswerBody,
   AuditEntryView,
@@ -79,7 +80,11 @@ export function createWebApp(context: WebAppContext): Hono {
   app.onError((error, c) => {
     if (error instanceof BadRequest) return c.json({ error: error.message }, 400);
     if (error instanceof NotReady) return c.json({ error: error.message }, 503);
-    if (error instanceof TrustChangeError || error instanceof PromptChoiceError) {
+    if (
+      error instanceof TrustChangeError ||
+      error instanceof PromptChoiceError ||
+      error instanceof ServerControlError
+    ) {
       return c.json({ error: error.message }, 400);
     }
     if (error instanceof ChatBusyError) return c.json({ error: error.message }, 409);
@@ -109,6 +114,25 @@ export function createWebApp(context: WebAppContext): Hono {
     await client.ping();
     return c.json({ ok: true, ms: Date.now() - started });
   });
+
+  // Restart, disable and enable wrap the host's own server controls; the catalog changes, so pages reload it.
+  for (const action of ['restart', 'disable', 'enable'] as const) {
+    app.post(`/api/servers/:name/${action}`, async (c) => {
+      const host = ready();
+      const name = c.req.param('name');
+      const status =
+        action === 'restart'
+          ? await host.restartServer(name)
+          : action === 'disable'
+            ? await host.disableServer(name)
+            : await host.enableServer(name);
+      context.events.publish({ type: 'catalog' });
+      return c.json({
+        state: status.state,
+        ...(status.lastError === undefined ? {} : { lastError: status.lastError }),
+      });
+    });
+  }
 
   app.get('/api/tools', (c) => c.json(toolsView(ready())));
   const running = new Map<string, AbortController>();

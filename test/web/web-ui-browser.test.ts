@@ -298,4 +298,27 @@ describe('the web UI in Chromium', () => {
     await page.getByRole('region', { name: 'Loaded by the current conversation' }).getByText('None yet.').waitFor(WAIT);
     await screenshot('skills');
   });
+  it('restarts a server, disables it (its tools leave the Tools page) and enables it again from the Servers page', async () => {
+    await goTo('Servers');
+    const calculator = page.getByRole('region', { name: /^calculator/ });
+    await calculator.getByRole('button', { name: 'Ping calculator' }).click();
+    await calculator
+      .getByRole('status')
+      .filter({ hasText: /Ping answered in \d+ ms/ })
+      .waitFor(WAIT);
+    await calculator.getByRole('button', { name: 'Restart calculator' }).click();
+    await calculator.getByRole('status').filter({ hasText: 'Restarted: connected.' }).waitFor(WAIT);
+    await calculator.getByRole('button', { name: 'Disable calculator' }).click();
+    await calculator.getByRole('button', { name: 'Enable calculator' }).waitFor(WAIT);
+    await calculator.getByText('disabled', { exact: true }).waitFor(WAIT);
+    expect(await calculator.getByRole('button', { name: 'Ping calculator' }).count()).toBe(0);
+    await goTo('Tools');
+    await page.getByRole('button', { name: /^inventory__list_skus/ }).waitFor(WAIT);
+    expect(await page.getByRole('button', { name: /^calculator__/ }).count()).toBe(0);
+    await goTo('Servers');
+    await calculator.getByRole('button', { name: 'Enable calculator' }).click();
+    await calculator.getByText('connected', { exact: true }).waitFor(WAIT);
+    await goTo('Tools');
+    await page.getByRole('button', { name: /^calculator__add_numbers/ }).waitFor(WAIT);
+  });
 });

@@ -5,6 +5,10 @@ import { postJson, useJson, useLiveEvents } from '../api';
 import { JsonTree } from '../components/JsonTree';
 
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+interface ControlAnswer {
+  state: string;
+  lastError?: string;
+}
 /** Log messages kept per page view. */
 const MAX_LOG_LINES = 500;
 
@@ -20,10 +24,12 @@ function ServerCard({ server, logs }: { server: ServerView; logs: ServerLogView[
     }
   };
   const levelId = `level-${server.name}`;
+  const path = `/api/servers/${encodeURIComponent(server.name)}`;
   return (
     <section className="card" aria-labelledby={`server-${server.name}`}>
       <h2 id={`server-${server.name}`}>
-        {server.name} <span className={`badge state-${server.state}`}>{server.state}</span>
+        {server.name}{' '}
+        <span className={`badge state-${server.state}`}>{server.disabled ? 'disabled' : server.state}</span>
       </h2>
       <dl className="facts">
         <dt>Transport</dt>
@@ -55,22 +61,50 @@ function ServerCard({ server, logs }: { server: ServerView; logs: ServerLogView[
           </>
         )}
       </dl>
-      {server.state === 'connected' && (
-        <div className="actions">
+      <div className="actions">
+        {server.state === 'connected' && (
           <button
             type="button"
             onClick={() =>
               void act(async () => {
-                const { ms } = await postJson<{ ms: number }>(`/api/servers/${encodeURIComponent(server.name)}/ping`);
+                const { ms } = await postJson<{ ms: number }>(`${path}/ping`);
                 return `Ping answered in ${ms} ms.`;
               })
             }
           >
             Ping {server.name}
           </button>
-          {note !== undefined && <span role="status">{note}</span>}
-        </div>
-      )}
+        )}
+        {!server.disabled && (
+          <button
+            type="button"
+            onClick={() =>
+              void act(async () => {
+                setNote(`Restarting ${server.name}…`);
+                const { state, lastError } = await postJson<ControlAnswer>(`${path}/restart`);
+                return `Restarted: ${state}${lastError === undefined ? '' : ` (${lastError})`}.`;
+              })
+            }
+          >
+            Restart {server.name}
+          </button>
+        )}
+        <button
+          type="button"
+          onClick={() =>
+            void act(async () => {
+              const action = server.disabled ? 'enable' : 'disable';
+              const { state, lastError } = await postJson<ControlAnswer>(`${path}/${action}`);
+              return server.disabled
+                ? `Enabled for this session: ${state}${lastError === undefined ? '' : ` (${lastError})`}.`
+                : 'Disabled for this session: its tools are not offered (the config file is unchanged).';
+            })
+          }
+        >
+          {server.disabled ? 'Enable' : 'Disable'} {server.name}
+        </button>
+        {note !== undefined && <span role="status">{note}</span>}
+      </div>
       {server.capabilities !== undefined && (
         <details>
           <summary>Capabilities</summary>
@@ -103,7 +137,7 @@ function ServerCard({ server, logs }: { server: ServerView; logs: ServerLogView[
               type="button"
               onClick={() =>
                 void act(async () => {
-                  await postJson(`/api/servers/${encodeURIComponent(server.name)}/log-level`, { level: minimum });
+                  await postJson(`${path}/log-level`, { level: minimum });
                   return `Asked ${server.name} to send ${minimum} and above (logging/setLevel).`;
                 })
               }
