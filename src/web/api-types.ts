@@ -31,6 +31,8 @@ export interface ServerView {
   restarts?: number;
   capabilities?: Record<string, unknown>;
   instructions?: string;
+  /** The level the server was last asked to log from (`logging/setLevel`), when it was asked in this UI. */
+  logLevel?: string;
 }
 
 export interface ToolView {

@@ -12,7 +12,7 @@ import { resolveAuditLogPath } from '../audit/audit-log-path.js';
 import { followAuditLog } from '../audit/follow-audit-log.js';
 import { readAuditLog } from '../audit/read-audit-log.js';
 import { createHost, type Host, type HostOptions } from '../host/create-host.js';
-import type { HostStateView } from './api-types.js';
+import type { HostStateView, ServerLogView } from './api-types.js';
 import { createChatRunner } from './chat-runner.js';
 import { createLiveEvents } from './live-events.js';
 import { acceptedHosts, isLoopbackAddress } from './loopback.js';
@@ -22,6 +22,8 @@ import { createWebApp } from './web-app.js';
 import { createWebApprover } from './web-approver.js';
 import { createWebTrust } from './web-trust.js';
 
+/** Server log messages the Servers page starts with (all servers together); older ones stay in the log files. */
+export const SERVER_LOG_HISTORY_LIMIT = 1_000;
 /** The audit records the Audit page starts with; older ones stay in the log (`mcp-host audit`). */
 export const AUDIT_HISTORY_LIMIT = 1_000;
 
@@ -67,6 +69,7 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
   };
   const trust = createWebTrust({ auditFile: () => auditFile!, approver });
   let hosts = new Set<string>();
+  const serverLogs: ServerLogView[] = [];
 
   const app = createWebApp({
     token,
@@ -78,6 +81,7 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
     events,
     trust,
     chat,
+    serverLogs: () => serverLogs,
     auditHistory: async () => {
       if (auditFile === undefined) return [];
       const contents = await readAuditLog(auditFile);
@@ -104,7 +108,11 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
     clientRequestApprover: approver,
     onServerLog: (entry) => {
       hostOptions.onServerLog?.(entry);
-      events.publish({ type: 'server-log', entry: serverLogView(entry) });
+      const view = serverLogView(entry);
+      serverLogs.push(view);
+      if (serverLogs.length > SERVER_LOG_HISTORY_LIMIT)
+        serverLogs.splice(0, serverLogs.length - SERVER_LOG_HISTORY_LIMIT);
+      events.publish({ type: 'server-log', entry: view });
     },
     onToolsChanged: (name) => {
       hostOptions.onToolsChanged?.(name);

@@ -18,6 +18,7 @@ import type {
   LiveEvent,
   PromptView,
   ResourceView,
+  ServerLogView,
   TrustChangeBody,
 } from './api-types.js';
 import { ChatBusyError, type ChatRunner, ChatSessionError } from './chat-runner.js';
@@ -39,6 +40,8 @@ export interface WebAppContext {
   events: LiveEvents;
   trust: WebTrust;
   chat: ChatRunner;
+  /** The latest server log messages, oldest first. */
+  serverLogs(): readonly ServerLogView[];
   auditHistory(): Promise<AuditEntryView[]>;
 }
 
@@ -98,13 +101,23 @@ export function createWebApp(context: WebAppContext): Hono {
     return host;
   };
   app.get('/api/state', (c) => c.json(context.state()));
-  app.get('/api/servers', (c) => c.json(serverViews(ready())));
+  // The level each server was last asked for (`logging/setLevel`), shown on its card.
+  const askedLevels = new Map<string, string>();
+  app.get('/api/servers', (c) =>
+    c.json(
+      serverViews(ready()).map((view) =>
+        askedLevels.has(view.name) ? { ...view, logLevel: askedLevels.get(view.name) } : view,
+      ),
+    ),
+  );
+  app.get('/api/server-logs', (c) => c.json(context.serverLogs()));
   app.post('/api/servers/:name/log-level', async (c) => {
     const { level } = await jsonBody<{ level?: string }>(c.req.raw);
     if (level === undefined || !LOG_LEVELS.has(level)) throw new BadRequest(`Unknown log level "${String(level)}".`);
     const client = ready().connection(c.req.param('name'))?.sdkClient;
     if (client === undefined) return c.json({ error: `No connected server "${c.req.param('name')}".` }, 404);
     await client.setLoggingLevel(level as 'info');
+    askedLevels.set(c.req.param('name'), level);
     return c.json({ ok: true });
   });
   app.post('/api/servers/:name/ping', async (c) => {

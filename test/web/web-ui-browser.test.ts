@@ -321,4 +321,30 @@ describe('the web UI in Chromium', () => {
     await goTo('Tools');
     await page.getByRole('button', { name: /^calculator__add_numbers/ }).waitFor(WAIT);
   });
+  it("keeps a server's log messages across pages, filters them by level, and sets the level it sends (logging/setLevel)", async () => {
+    const toggleLogging = async (said: RegExp) => {
+      await goTo('Tools');
+      await page.getByRole('button', { name: /^everything__toggle-simulated-logging/ }).click();
+      await page.getByRole('button', { name: 'Call everything__toggle-simulated-logging' }).click();
+      await page.getByRole('region', { name: 'Result' }).getByText(said).waitFor(WAIT);
+    };
+    await toggleLogging(/Started simulated/);
+    await goTo('Servers');
+    const everything = page.getByRole('region', { name: /^everything/ });
+    const lines = everything.locator('ol.log li');
+    await lines
+      .filter({ hasText: /-level message|level-message/ })
+      .first()
+      .waitFor(WAIT);
+    await everything.getByLabel('Show from level').selectOption('emergency');
+    expect(await everything.locator('ol.log li:not(.log-emergency)').count()).toBe(0);
+    await everything.getByLabel('Show from level').selectOption('debug');
+    await lines.first().waitFor(WAIT);
+    await everything.getByText('level not set (the server’s default)').waitFor(WAIT);
+    await everything.getByLabel('Server sends from').selectOption('error');
+    await everything.getByRole('button', { name: 'Set the level of everything' }).click();
+    await everything.getByRole('status').filter({ hasText: 'Asked everything to send error and above' }).waitFor(WAIT);
+    await everything.getByText('set to error', { exact: true }).waitFor(WAIT);
+    await toggleLogging(/Stopped simulated/);
+  });
 });

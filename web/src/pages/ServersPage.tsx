@@ -1,7 +1,7 @@
 /** Each server: state, transport, protocol, capabilities, instructions, stderr tail and its log messages, live. */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ServerLogView, ServerView } from '../../../src/web/api-types';
-import { postJson, useJson, useLiveEvents } from '../api';
+import { getJson, postJson, useJson, useLiveEvents } from '../api';
 import { JsonTree } from '../components/JsonTree';
 
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -9,11 +9,12 @@ interface ControlAnswer {
   state: string;
   lastError?: string;
 }
-/** Log messages kept per page view. */
+/** Log messages kept per page view (the server keeps the latest 1,000 for the next visit). */
 const MAX_LOG_LINES = 500;
 
-function ServerCard({ server, logs }: { server: ServerView; logs: ServerLogView[] }) {
+function ServerCard({ server, logs, onChanged }: { server: ServerView; logs: ServerLogView[]; onChanged: () => void }) {
   const [minimum, setMinimum] = useState('debug');
+  const [asked, setAsked] = useState(server.logLevel ?? 'info');
   const [note, setNote] = useState<string>();
   const shown = logs.filter((entry) => LEVELS.indexOf(entry.level) >= LEVELS.indexOf(minimum));
   const act = async (what: () => Promise<string>) => {
@@ -24,6 +25,7 @@ function ServerCard({ server, logs }: { server: ServerView; logs: ServerLogView[
     }
   };
   const levelId = `level-${server.name}`;
+  const askId = `ask-level-${server.name}`;
   const path = `/api/servers/${encodeURIComponent(server.name)}`;
   return (
     <section className="card" aria-labelledby={`server-${server.name}`}>
@@ -126,24 +128,36 @@ function ServerCard({ server, logs }: { server: ServerView; logs: ServerLogView[
       <details open={logs.length > 0}>
         <summary>Log messages ({logs.length})</summary>
         <div className="actions">
-          <label htmlFor={levelId}>Level</label>
+          <label htmlFor={levelId}>Show from level</label>
           <select id={levelId} value={minimum} onChange={(event) => setMinimum(event.target.value)}>
             {LEVELS.map((level) => (
               <option key={level}>{level}</option>
             ))}
           </select>
           {server.capabilities?.logging !== undefined && (
-            <button
-              type="button"
-              onClick={() =>
-                void act(async () => {
-                  await postJson(`${path}/log-level`, { level: minimum });
-                  return `Asked ${server.name} to send ${minimum} and above (logging/setLevel).`;
-                })
-              }
-            >
-              Ask the server for this level
-            </button>
+            <>
+              <label htmlFor={askId}>Server sends from</label>
+              <select id={askId} value={asked} onChange={(event) => setAsked(event.target.value)}>
+                {LEVELS.map((level) => (
+                  <option key={level}>{level}</option>
+                ))}
+              </select>
+              <button
+                type="button"
+                onClick={() =>
+                  void act(async () => {
+                    await postJson(`${path}/log-level`, { level: asked });
+                    onChanged();
+                    return `Asked ${server.name} to send ${asked} and above (logging/setLevel).`;
+                  })
+                }
+              >
+                Set the level of {server.name}
+              </button>
+              <span className="muted">
+                {server.logLevel === undefined ? 'level not set (the server’s default)' : `set to ${server.logLevel}`}
+              </span>
+            </>
           )}
         </div>
         <ol className="log">
@@ -165,6 +179,19 @@ export function ServersPage() {
   const [tick, setTick] = useState(0);
   const { data, error } = useJson<ServerView[]>('/api/servers', tick);
   const [logs, setLogs] = useState<ServerLogView[]>([]);
+  // What arrived before the page opened, then each new message as it arrives.
+  useEffect(() => {
+    let live = true;
+    void getJson<ServerLogView[]>('/api/server-logs').then(
+      (history) => {
+        if (live) setLogs((arrived) => [...history, ...arrived].slice(-MAX_LOG_LINES));
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
   useLiveEvents((event) => {
     if (event.type === 'server-log') setLogs((old) => [...old.slice(-(MAX_LOG_LINES - 1)), event.entry]);
     if (event.type === 'catalog' || event.type === 'host') setTick((value) => value + 1);
@@ -174,7 +201,12 @@ export function ServersPage() {
   return (
     <div className="cards">
       {data.map((server) => (
-        <ServerCard key={server.name} server={server} logs={logs.filter((entry) => entry.server === server.name)} />
+        <ServerCard
+          key={server.name}
+          server={server}
+          logs={logs.filter((entry) => entry.server === server.name)}
+          onChanged={() => setTick((value) => value + 1)}
+        />
       ))}
     </div>
   );
