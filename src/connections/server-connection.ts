@@ -49,7 +49,7 @@ export interface CallToolOptions {
   maxTotalTimeoutMs?: number;
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /** The call may be sent again after an expired session (idempotent or read-only, from a trusted server). */
-  safeToRepeat?: boolean;
+  safeToRetry?: boolean;
 }
 
 export interface ServerConnectionOptions {
@@ -205,7 +205,7 @@ export class ServerConnection {
       if (!isSessionExpired(error) || options.signal?.aborted) throw this.toFailure(error, options);
       // The server forgot our session (restarted, expired): a new one, and the call again only if safe.
       if (!(await this.reconnect('the HTTP session expired (404)'))) throw this.toFailure(error, options);
-      if (!options.safeToRepeat) {
+      if (!options.safeToRetry) {
         throw new CallFailure(
           'disconnected',
           `the server's HTTP session expired (404); a new session was started, but the call was not repeated because the tool is not marked idempotent or read-only by a trusted server`,

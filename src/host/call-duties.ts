@@ -145,6 +145,7 @@ export function createAuthorise(options: CallDutiesOptions, audit: () => AuditRe
       allowed: authorization.allowed,
       message: authorization.denialMessage,
       warnings: authorization.warnings,
+      safeToRetry: authorization.decision.safeToRetry,
       details: authorization,
     };
   };

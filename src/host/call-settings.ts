@@ -2,7 +2,6 @@
 import type { CatalogEntry } from '../catalog/tool-catalog.js';
 import { DEFAULT_TOOL_TIMEOUT_MS, type HostConfig } from '../config/types.js';
 import type { CallToolOptions } from '../connections/server-connection.js';
-import { isSafeToRetry } from '../policy/tool-annotations.js';
 
 /** Progress notifications extend a call's timeout, but never past this, unless configured. */
 export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 10 * 60_000;
@@ -11,7 +10,7 @@ export function callSettings(
   config: HostConfig,
   entry: CatalogEntry,
   timeoutOverride?: number,
-): Omit<CallToolOptions, 'signal'> {
+): Pick<CallToolOptions, 'timeoutMs' | 'maxTotalTimeoutMs'> {
   const server = config.servers.find((candidate) => candidate.name === entry.server);
   const tool = server?.tools?.[entry.tool.name];
   const timeoutMs = tool?.timeoutMs ?? timeoutOverride ?? server?.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
@@ -19,9 +18,5 @@ export function callSettings(
     timeoutMs,
     tool?.maxTotalTimeoutMs ?? server?.maxTotalTimeoutMs ?? config.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS,
   );
-  return {
-    timeoutMs,
-    maxTotalTimeoutMs,
-    safeToRepeat: isSafeToRetry(entry.tool.annotations, server?.trust ?? 'untrusted'),
-  };
+  return { timeoutMs, maxTotalTimeoutMs };
 }

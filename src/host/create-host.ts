@@ -30,7 +30,6 @@ import type { ToolCallContext } from '../loop/tool-call-types.js';
 import { createHeadlessApprover } from '../policy/headless-approver.js';
 import { checkRules } from '../policy/permission-rules.js';
 import { RunApprovals } from '../policy/run-approvals.js';
-import { isSafeToRetry } from '../policy/tool-annotations.js';
 import type { LlmProvider, Message, ToolDefinition, UserPart } from '../providers/types.js';
 import { openConversation } from '../sessions/open-conversation.js';
 import { openSessionStore } from '../sessions/session-store.js';
@@ -45,7 +44,6 @@ import {
   createRecord,
   createShapeResult,
   type HostCallContext,
-  serverConfigOf,
   withCallId,
 } from './call-duties.js';
 import { callSettings } from './call-settings.js';
@@ -343,8 +341,6 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
         return shaped;
       },
       record: createRecord(config, () => audit, secrets),
-      retryOnce: (entry) =>
-        isSafeToRetry(entry.tool.annotations, serverConfigOf(config, entry.server)?.trust ?? 'untrusted'),
     });
   // Tools an MCP App keeps to itself (`_meta.ui.visibility: ["app"]`) are neither offered to the model nor callable by it.
   const modelCatalogs = new WeakMap<ToolCatalog, ToolCatalog>();

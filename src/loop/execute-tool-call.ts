@@ -22,6 +22,11 @@ export interface Authorisation {
   /** Shown to the model when the call is not allowed. */
   message?: string;
   warnings?: string[];
+  /**
+   * The call may be sent once more after a timeout, a crashed server or an expired HTTP session: the policy found
+   * the tool idempotent or read-only by its trusted server's word. Absent: never repeated.
+   */
+  safeToRetry?: boolean;
   /** The policy layer's full decision, passed through to the record step. */
   details?: unknown;
 }
@@ -61,7 +66,7 @@ export interface ToolCallDependencies {
   /** Why a name the catalog does not offer is missing, when known (e.g. withheld until the user approves it). */
   describeMissing?: (name: string) => string | undefined;
   server: (name: string) => CallableServer | undefined;
-  callOptions: (entry: CatalogEntry, context: ToolCallContext) => Omit<CallToolOptions, 'signal'>;
+  callOptions: (entry: CatalogEntry, context: ToolCallContext) => Omit<CallToolOptions, 'signal' | 'safeToRetry'>;
   hostTools?: ReadonlyMap<string, HostToolHandler>;
   /**
    * Checks a server tool's arguments against its input schema; returns the error text for the model when they do
@@ -79,8 +84,6 @@ export interface ToolCallDependencies {
   shapeResult: (raw: CallToolResult, entry: CatalogEntry, context: ToolCallContext, call: ToolCallPart) => ShapedResult;
   /** Called once per call, before its result goes back (awaited: the record is written first). */
   record?: (record: CallRecord) => void | Promise<void>;
-  /** A call of this tool may be sent once more after a timeout or a dropped connection (trusted idempotent tools). */
-  retryOnce?: (entry: CatalogEntry) => boolean;
 }
 
 export function createToolCallExecutor(dependencies: ToolCallDependencies) {
@@ -141,9 +144,10 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
       return done('denied', errorText(changedBefore), { entry, arguments: args });
     }
 
-    const authorisation = dependencies.authorise
+    const authorisation: Authorisation = dependencies.authorise
       ? await dependencies.authorise(entry, args, context)
       : { allowed: true };
+    const safeToRetry = authorisation.safeToRetry === true;
     for (const warning of authorisation.warnings ?? []) {
       context.emit({ type: 'tool-call-warning', callId: call.id, message: warning });
     }
@@ -192,7 +196,11 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
       arguments: args,
     });
     const callServer = () =>
-      server.callTool(entry.tool.name, args, { ...dependencies.callOptions(entry, context), signal: context.signal });
+      server.callTool(entry.tool.name, args, {
+        ...dependencies.callOptions(entry, context),
+        safeToRetry,
+        signal: context.signal,
+      });
     const fail = (failure: CallFailure) =>
       done(outcomeOf(failure), errorText(`The tool call failed: ${failure.message}`), {
         entry,
@@ -206,9 +214,7 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
       const failure = asCallFailure(error, entry.server);
       // Only a tool safe to repeat is sent again, once; anything else could do its work twice.
       const retry =
-        (failure.kind === 'timeout' || failure.kind === 'crashed') &&
-        !context.signal.aborted &&
-        dependencies.retryOnce?.(entry) === true;
+        (failure.kind === 'timeout' || failure.kind === 'crashed') && !context.signal.aborted && safeToRetry;
       if (!retry) return fail(failure);
       context.emit({
         type: 'tool-call-warning',
