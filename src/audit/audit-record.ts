@@ -20,8 +20,10 @@ export interface CallingClient {
   /** `clientInfo.name` from its initialize request (untrusted: the client says so). */
   name: string;
   version?: string;
-  /** The gateway token's name it authenticated with, over HTTP. */
+  /** The gateway token's name it authenticated with, or its OAuth access token's subject (`sub`), over HTTP. */
   principal?: string;
+  /** The OAuth client its access token was issued to (`client_id`, else `azp`). */
+  clientId?: string;
   /** The gateway session (HTTP `Mcp-Session-Id`, or `stdio`). */
   session?: string;
 }

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { ConfigError } from './config-error.js';
 import { type Environment, substituteEnvironment } from './env-substitution.js';
+import { buildGatewayOAuthSettings, type GatewayOAuthSettings, gatewayOAuthSchema } from './gateway-oauth-settings.js';
 import type { PermissionRules } from './types.js';
 
 /** How an "ask" decision is answered for a downstream client. */
@@ -32,6 +33,8 @@ export interface GatewaySettings {
   consent: GatewayConsent;
   /** How long an elicited approval may take before the call is denied. */
   approvalTimeoutMs: number;
+  /** OAuth 2.1 resource-server mode: JWT access tokens from this issuer are accepted besides `tokens`. */
+  oauth?: GatewayOAuthSettings;
 }
 
 export interface GatewayProfile {
@@ -83,10 +86,11 @@ export const gatewaySchema = z.strictObject(
     requestsPerMinute: positive('requests').optional(),
     consent: consentSchema.optional(),
     approvalTimeoutMs: positive('milliseconds').optional(),
+    oauth: gatewayOAuthSchema.optional(),
   },
   {
     error:
-      'an object with `tokens`, `allowedOrigins`, `allowedHosts`, `maxRequestBytes`, `requestsPerMinute`, `consent` or `approvalTimeoutMs`',
+      'an object with `tokens`, `allowedOrigins`, `allowedHosts`, `maxRequestBytes`, `requestsPerMinute`, `consent`, `approvalTimeoutMs` or `oauth`',
   },
 );
 
@@ -129,6 +133,7 @@ export function buildGatewaySettings(value: z.infer<typeof gatewaySchema>, conte
     ...DEFAULT_GATEWAY_SETTINGS,
     ...Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)),
     tokens,
+    ...(value.oauth === undefined ? {} : { oauth: buildGatewayOAuthSettings(value.oauth, context) }),
   };
 }
 

@@ -10,16 +10,17 @@ import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, type Server } from '@modelcontextprotocol/server';
 import type { GatewayToken } from '../config/gateway-settings.js';
+import { createGatewayAuth, type GatewayAuth } from './gateway-auth.js';
 import { type GatewayHosts, UnknownProfileError } from './gateway-hosts.js';
 import { createGatewaySession } from './gateway-session.js';
-import { authenticate, checkHost, checkOrigin, RateLimiter, type Rejection } from './http-guard.js';
+import { checkHost, checkOrigin, RateLimiter, type Rejection } from './http-guard.js';
 import { ListChangedDebouncer } from './list-changed.js';
 
 export const MCP_PATH = '/mcp';
 
 export interface GatewayHttpOptions {
   hosts: GatewayHosts;
-  /** Everyone who may connect; never empty (the serve command makes one when the config has none). */
+  /** Everyone who may connect with a static token; empty only when `gateway.oauth` is configured. */
   tokens: readonly GatewayToken[];
   port: number;
   /** Default 127.0.0.1. */
@@ -36,6 +37,7 @@ export interface GatewayHttp {
 interface Session {
   transport: NodeStreamableHTTPServerTransport;
   server: Server;
+  /** The caller's identity key (`GatewayIdentity.key`). */
   principal: string;
   profile: string | undefined;
 }
@@ -89,6 +91,19 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
     response.end(JSON.stringify(body));
   };
 
+  let auth: GatewayAuth | undefined;
+  /** Made on first use: the resource URL defaults to the address the server got. */
+  const authOf = (): GatewayAuth => {
+    auth ??= createGatewayAuth({
+      tokens: options.tokens,
+      oauth: settings.oauth,
+      listeningResource: listeningUrl(),
+      mcpPath: MCP_PATH,
+      onDiagnostic: options.onDiagnostic,
+    });
+    return auth;
+  };
+
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const guard = checkHost(request, settings) ?? checkOrigin(request, settings);
     if (guard) return reject(response, guard);
@@ -101,6 +116,8 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
       );
       return json(response, ready ? 200 : 503, { status: ready ? 'ready' : 'starting' });
     }
+    const metadata = request.method === 'GET' ? authOf().protectedResourceMetadata(pathname) : undefined;
+    if (metadata !== undefined) return json(response, 200, metadata);
     const route = profileOfPath(pathname);
     if (route === undefined) {
       return reject(response, {
@@ -108,9 +125,9 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
         message: `not found: the MCP endpoint is ${MCP_PATH} or ${MCP_PATH}/PROFILE`,
       });
     }
-    const identity = authenticate(request, options.tokens);
+    const identity = await authOf().authenticate(request, route.profile);
     if ('status' in identity) return reject(response, identity);
-    const limited = limiter.check(identity.principal);
+    const limited = limiter.check(identity.key);
     if (limited) return reject(response, limited);
 
     const sessionHeader = request.headers['mcp-session-id'];
@@ -143,7 +160,7 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
     if (sessionId !== undefined) {
       const session = sessions.get(sessionId);
       // A session belongs to the token that opened it and the path it was opened on.
-      if (session === undefined || session.principal !== identity.principal || session.profile !== route.profile) {
+      if (session === undefined || session.principal !== identity.key || session.profile !== route.profile) {
         return reject(response, { status: 404, message: `unknown session ${sessionId}: initialize a new session` });
       }
       await session.transport.handleRequest(request, response, body);
@@ -165,12 +182,13 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
       settings,
       version: options.version,
       principal: identity.principal,
+      ...(identity.clientId === undefined ? {} : { clientId: identity.clientId }),
       session: () => transport?.sessionId,
     });
     transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport: transport!, server, principal: identity.principal, profile: route.profile });
+        sessions.set(id, { transport: transport!, server, principal: identity.key, profile: route.profile });
       },
     });
     transport.onclose = () => {
@@ -180,6 +198,13 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
     await transport.handleRequest(request, response, body);
   }
 
+  const hostname = options.hostname ?? '127.0.0.1';
+  function listeningUrl(): string {
+    const { port } = httpServer.address() as AddressInfo;
+    const shownHost = hostname.includes(':') ? `[${hostname}]` : hostname;
+    return `http://${shownHost}:${port}${MCP_PATH}`;
+  }
+
   const httpServer: HttpServer = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       options.onDiagnostic(`gateway request failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -187,7 +212,6 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
       else response.end();
     });
   });
-  const hostname = options.hostname ?? '127.0.0.1';
   await new Promise<void>((resolve, rejectListen) => {
     httpServer.once('error', rejectListen);
     httpServer.listen(options.port, hostname, () => {
@@ -195,10 +219,8 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
       resolve();
     });
   });
-  const { port } = httpServer.address() as AddressInfo;
-  const shownHost = hostname.includes(':') ? `[${hostname}]` : hostname;
   return {
-    url: `http://${shownHost}:${port}${MCP_PATH}`,
+    url: listeningUrl(),
     async close() {
       listChanged.close();
       await Promise.allSettled([...sessions.values()].map((session) => session.transport.close()));

@@ -24,8 +24,10 @@ export interface GatewaySessionOptions {
   profile: ProfileHost;
   settings: GatewaySettings;
   version: string;
-  /** The token's name, over HTTP. */
+  /** The token's name, or the OAuth access token's subject, over HTTP. */
   principal?: string;
+  /** The OAuth client the access token was issued to. */
+  clientId?: string;
   /** `stdio`, or the HTTP session id once known. */
   session: () => string | undefined;
 }
@@ -119,6 +121,7 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
       name: info?.name ?? 'unknown',
       ...(info?.version === undefined ? {} : { version: info.version }),
       ...(options.principal === undefined ? {} : { principal: options.principal }),
+      ...(options.clientId === undefined ? {} : { clientId: options.clientId }),
       ...(session === undefined ? {} : { session }),
     };
   };

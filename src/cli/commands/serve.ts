@@ -90,7 +90,9 @@ export function createServeCommand(): Command {
         }
         const hostname = options.host ?? '127.0.0.1';
         const tokens = [...(config.gateway?.tokens ?? [])];
-        if (tokens.length === 0) {
+        const oauth = config.gateway?.oauth !== undefined;
+        // With OAuth, access tokens are the credentials: no token is made for the run.
+        if (tokens.length === 0 && !oauth) {
           const given = process.env[GATEWAY_TOKEN_VARIABLE];
           const token = given !== undefined && given !== '' ? given : randomBytes(24).toString('base64url');
           tokens.push({ name: 'default', sha256: sha256Hex(token) });
@@ -98,9 +100,9 @@ export function createServeCommand(): Command {
             writeError(`mcp-host: gateway token for this run (send "Authorization: Bearer TOKEN"): ${token}`);
           }
         }
-        if (!LOOPBACK_ADDRESSES.has(hostname) && (config.gateway?.tokens ?? []).length === 0) {
+        if (!LOOPBACK_ADDRESSES.has(hostname) && (config.gateway?.tokens ?? []).length === 0 && !oauth) {
           throw new CliError(
-            `listening on ${hostname} (not loopback) needs gateway.tokens in the config: a one-run token is for this machine only`,
+            `listening on ${hostname} (not loopback) needs gateway.tokens or gateway.oauth in the config: a one-run token is for this machine only`,
             EXIT_USAGE,
           );
         }

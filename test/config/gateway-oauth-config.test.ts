@@ -1,0 +1,68 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${env:VAR}` is the config syntax under test, not a template mistake.
+/** `gateway.oauth`: defaults, substitution, and errors naming the exact key. */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/config/config-error.js';
+import { parseConfig } from '../../src/config/parse-config.js';
+
+const FILE = path.resolve('/projects/demo/mcp-host.json');
+
+function parse(oauth: unknown, env: Record<string, string | undefined> = {}) {
+  return parseConfig(JSON.stringify({ mcpServers: {}, gateway: { oauth } }), FILE, env).gateway?.oauth;
+}
+
+function failure(oauth: unknown): ConfigError {
+  try {
+    parse(oauth);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('gateway.oauth', () => {
+  it('takes the issuer, fills defaults and substitutes URLs from the environment', () => {
+    expect(parse({ issuer: 'https://auth.example.test' })).toEqual({
+      issuer: 'https://auth.example.test',
+      requiredScopes: [],
+      clockToleranceSeconds: 30,
+    });
+    expect(
+      parse(
+        {
+          issuer: 'https://auth.example.test/tenant',
+          resource: '${env:PUBLIC_URL}/mcp/',
+          jwksUri: 'http://127.0.0.1:9000/keys',
+          audience: 'api://mcp',
+          requiredScopes: ['mcp:tools'],
+          clockToleranceSeconds: 5,
+        },
+        { PUBLIC_URL: 'https://mcp.example.test' },
+      ),
+    ).toEqual({
+      issuer: 'https://auth.example.test/tenant',
+      resource: 'https://mcp.example.test/mcp',
+      jwksUri: 'http://127.0.0.1:9000/keys',
+      audience: 'api://mcp',
+      requiredScopes: ['mcp:tools'],
+      clockToleranceSeconds: 5,
+    });
+  });
+
+  it('names the key and what belongs there', () => {
+    const plain = failure({ issuer: 'http://auth.example.test' });
+    expect(plain.keyPath).toBe('gateway.oauth.issuer');
+    expect(plain.message).toContain('https URL');
+    expect(failure({ issuer: 'https://a.example.test', resource: 'not a url' }).keyPath).toBe('gateway.oauth.resource');
+    expect(failure({ issuer: 'https://a.example.test', jwksUri: 'https://a.example.test/k#x' }).message).toContain(
+      'fragment',
+    );
+    expect(failure({ issuer: 'https://a.example.test', requiredScopes: ['two words'] }).keyPath).toBe(
+      'gateway.oauth.requiredScopes[0]',
+    );
+    expect(failure({ issuer: 'https://a.example.test', clockToleranceSeconds: 9999 }).message).toContain('0 to 300');
+    expect(failure({ issuer: 'https://a.example.test', issuers: [] }).keyPath).toBe('gateway.oauth');
+    expect(failure({}).keyPath).toBe('gateway.oauth.issuer');
+  });
+});
