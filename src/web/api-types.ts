@@ -49,6 +49,10 @@ export interface ToolView {
   outputSchema?: Record<string, unknown>;
   /** Estimated tokens this tool's definition costs in every request. */
   tokens: number;
+  /** The tool's MCP Apps view (`_meta.ui.resourceUri`), when it has one. */
+  viewUri?: string;
+  /** `_meta.ui.visibility` names the app alone: the model is never offered this tool. */
+  appOnly?: boolean;
 }
 
 export interface ToolsView {
@@ -74,6 +78,39 @@ export interface CallResultView {
   structuredContent?: unknown;
   /** Problems validating structuredContent against the tool's outputSchema; empty when it conforms. */
   outputSchemaErrors?: string[];
+  /** For a tool with a view: the result as the server sent it (bounded), which the view receives. */
+  forView?: Record<string, unknown>;
+}
+
+/** An MCP Apps view opened for one tool call: where its sandbox serves it, and what it was allowed. */
+export interface AppViewInfo {
+  viewId: string;
+  /** The sandbox proxy's page on the sandbox origin (a second loopback port). */
+  proxyUrl: string;
+  sandboxOrigin: string;
+  server: string;
+  tool: string;
+  resourceUri: string;
+  /** SHA-256 of the view's HTML, as pinned. */
+  sha256: string;
+  /** The origins its Content-Security-Policy allows, by kind, and declared entries that were refused. */
+  csp: { connect: string[]; resource: string[]; frame: string[]; baseUri: string[]; refused: string[] };
+  /** Device permissions the view declared; none is granted. */
+  permissionsDeclared: string[];
+  prefersBorder: boolean;
+  /** The server's tool definition (for the view's host context). */
+  toolDefinition: Record<string, unknown>;
+}
+
+export interface OpenViewBody {
+  /** The namespaced tool whose view to open. */
+  tool: string;
+}
+
+export interface ViewCallBody {
+  /** The tool's name as the view's server knows it. */
+  name: string;
+  arguments?: Record<string, unknown>;
 }
 
 export interface CallToolBody {

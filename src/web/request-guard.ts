@@ -73,28 +73,35 @@ export function requestGuard(options: GuardOptions): MiddlewareHandler {
   };
 }
 
-/** Headers on every answer: a strict Content-Security-Policy (only the UI's own scripts and styles, no inline code). */
-export const securityHeaders: MiddlewareHandler = async (context, next) => {
-  await next();
-  const headers = context.res.headers;
-  headers.set(
-    'content-security-policy',
-    [
-      "default-src 'none'",
-      "script-src 'self'",
-      "style-src 'self'",
-      "img-src 'self' data:",
-      "media-src 'self' data:",
-      "connect-src 'self'",
-      "font-src 'self'",
-      "base-uri 'none'",
-      "form-action 'none'",
-      "frame-ancestors 'none'",
-    ].join('; '),
-  );
-  headers.set('x-content-type-options', 'nosniff');
-  headers.set('referrer-policy', 'no-referrer');
-  headers.set('x-frame-options', 'DENY');
-  headers.set('cross-origin-opener-policy', 'same-origin');
-  headers.set('cross-origin-resource-policy', 'same-origin');
-};
+/**
+ * Headers on every answer: a strict Content-Security-Policy (only the UI's own scripts and styles, no inline code;
+ * frames only from the sandbox origin that serves MCP Apps views).
+ */
+export function securityHeaders(frameOrigin: () => string | undefined = () => undefined): MiddlewareHandler {
+  return async (context, next) => {
+    await next();
+    const frames = frameOrigin();
+    const headers = context.res.headers;
+    headers.set(
+      'content-security-policy',
+      [
+        "default-src 'none'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "media-src 'self' data:",
+        "connect-src 'self'",
+        "font-src 'self'",
+        `frame-src ${frames ?? "'none'"}`,
+        "base-uri 'none'",
+        "form-action 'none'",
+        "frame-ancestors 'none'",
+      ].join('; '),
+    );
+    headers.set('x-content-type-options', 'nosniff');
+    headers.set('referrer-policy', 'no-referrer');
+    headers.set('x-frame-options', 'DENY');
+    headers.set('cross-origin-opener-policy', 'same-origin');
+    headers.set('cross-origin-resource-policy', 'same-origin');
+  };
+}

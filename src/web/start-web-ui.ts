@@ -13,9 +13,11 @@ import { followAuditLog } from '../audit/follow-audit-log.js';
 import { readAuditLog } from '../audit/read-audit-log.js';
 import { createHost, type Host, type HostOptions } from '../host/create-host.js';
 import type { HostStateView, ServerLogView } from './api-types.js';
+import { createAppViews } from './app-views.js';
 import { createChatRunner } from './chat-runner.js';
 import { createLiveEvents } from './live-events.js';
 import { acceptedHosts, isLoopbackAddress } from './loopback.js';
+import { type SandboxServer, startSandboxServer } from './sandbox-server.js';
 import { DEFAULT_ASSET_FOLDER } from './static-files.js';
 import { auditEntryView, displayModel, serverLogView } from './views.js';
 import { createWebApp } from './web-app.js';
@@ -70,6 +72,8 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
   const trust = createWebTrust({ auditFile: () => auditFile!, approver });
   let hosts = new Set<string>();
   const serverLogs: ServerLogView[] = [];
+  let sandbox: SandboxServer | undefined;
+  const views = createAppViews({ sandboxOrigin: () => sandbox!.origin });
 
   const app = createWebApp({
     token,
@@ -82,6 +86,8 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
     trust,
     chat,
     serverLogs: () => serverLogs,
+    views,
+    sandboxOrigin: () => sandbox?.origin,
     auditHistory: async () => {
       if (auditFile === undefined) return [];
       const contents = await readAuditLog(auditFile);
@@ -98,6 +104,11 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
   });
   const port = (server.address() as AddressInfo).port;
   hosts = acceptedHosts(hostname, port);
+  // Views are served from a second loopback port: another origin than the UI, so they cannot reach it.
+  sandbox = await startSandboxServer({ hostname, views, uiHosts: () => hosts }).catch(async (error: unknown) => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    throw error;
+  });
   const shownHost = hostname.includes(':') ? `[${hostname}]` : hostname;
   const url = `http://${shownHost}:${port}/?token=${token}`;
 
@@ -167,6 +178,7 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
         approver.close();
         server.closeAllConnections?.();
         await new Promise<void>((resolve) => server.close(() => resolve()));
+        await sandbox?.close();
         const started = await ready.catch(() => undefined);
         await started?.close();
       })();

@@ -9,6 +9,7 @@ import type { AuditRecord } from '../audit/audit-record.js';
 import { createArgumentValidator } from '../catalog/argument-validation.js';
 import { stableStringify } from '../catalog/stable-json.js';
 import { assignToolNames } from '../catalog/tool-naming.js';
+import { toolUiOf } from '../catalog/tool-ui.js';
 import type { ServerLogEntry } from '../client-features/server-log.js';
 import type { Host } from '../host/create-host.js';
 import { HOST_TOOLS_SERVER } from '../host/create-host.js';
@@ -62,6 +63,14 @@ export function serverViews(host: Host): ServerView[] {
   });
 }
 
+function viewFacts(tool: Parameters<typeof toolUiOf>[0]): { viewUri?: string; appOnly?: boolean } {
+  const ui = toolUiOf(tool);
+  return {
+    ...(ui.resourceUri === undefined ? {} : { viewUri: ui.resourceUri }),
+    ...(ui.appOnly ? { appOnly: true } : {}),
+  };
+}
+
 export function toolsView(host: Host): ToolsView {
   const trustOf = new Map(host.config.servers.map((server) => [server.name, server.trust]));
   const tools = host.catalog().entries.map((entry) => {
@@ -83,6 +92,7 @@ export function toolsView(host: Host): ToolsView {
         ? {}
         : { outputSchema: entry.tool.outputSchema as Record<string, unknown> }),
       tokens: estimateToolTokens(definition),
+      ...viewFacts(entry.tool),
     };
   });
   const servers = new Map<string, { name: string; tools: number; tokens: number }>();

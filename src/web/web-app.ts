@@ -6,6 +6,7 @@
 
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
+import { toolUiOf } from '../catalog/tool-ui.js';
 import { PromptChoiceError } from '../client-features/server-prompts.js';
 import type { Host } from '../host/create-host.js';
 import { ServerControlError } from '../host/server-controls.js';
@@ -16,11 +17,14 @@ import type {
   ChatBody,
   HostStateView,
   LiveEvent,
+  OpenViewBody,
   PromptView,
   ResourceView,
   ServerLogView,
   TrustChangeBody,
+  ViewCallBody,
 } from './api-types.js';
+import { type AppViews, resultForView, ViewError } from './app-views.js';
 import { ChatBusyError, type ChatRunner, ChatSessionError } from './chat-runner.js';
 import type { LiveEvents } from './live-events.js';
 import { requestGuard, securityHeaders } from './request-guard.js';
@@ -43,6 +47,9 @@ export interface WebAppContext {
   /** The latest server log messages, oldest first. */
   serverLogs(): readonly ServerLogView[];
   auditHistory(): Promise<AuditEntryView[]>;
+  /** MCP Apps views the page opened, and the origin that serves them. */
+  views: AppViews;
+  sandboxOrigin(): string | undefined;
 }
 
 /** Request bodies are small JSON; anything larger is refused before parsing. */
@@ -78,7 +85,7 @@ function message(error: unknown): string {
 
 export function createWebApp(context: WebAppContext): Hono {
   const app = new Hono();
-  app.use('*', securityHeaders);
+  app.use('*', securityHeaders(context.sandboxOrigin));
   app.use('*', requestGuard({ token: context.token, hosts: context.hosts }));
   app.onError((error, c) => {
     if (error instanceof BadRequest) return c.json({ error: error.message }, 400);
@@ -91,7 +98,7 @@ export function createWebApp(context: WebAppContext): Hono {
       return c.json({ error: error.message }, 400);
     }
     if (error instanceof ChatBusyError) return c.json({ error: error.message }, 409);
-    if (error instanceof ChatSessionError) return c.json({ error: error.message }, 400);
+    if (error instanceof ChatSessionError || error instanceof ViewError) return c.json({ error: error.message }, 400);
     return c.json({ error: message(error) }, 500);
   });
 
@@ -178,7 +185,9 @@ export function createWebApp(context: WebAppContext): Hono {
             },
           }),
       });
-      return c.json(callResultView(executed, Date.now() - started, entry?.tool.outputSchema));
+      const view = callResultView(executed, Date.now() - started, entry?.tool.outputSchema);
+      if (entry !== undefined && toolUiOf(entry.tool).resourceUri !== undefined) view.forView = resultForView(executed);
+      return c.json(view);
     } finally {
       running.delete(callId);
     }
@@ -188,6 +197,23 @@ export function createWebApp(context: WebAppContext): Hono {
     controller?.abort(new Error('cancelled from the web UI'));
     return c.json({ cancelled: controller !== undefined });
   });
+
+  // MCP Apps views: opened for a call (the resource is read and checked here), their own tool calls, closed.
+  app.post('/api/views/open', async (c) => {
+    const body = await jsonBody<OpenViewBody>(c.req.raw);
+    if (typeof body.tool !== 'string') throw new BadRequest('"tool" must name the tool whose view to open.');
+    return c.json(await context.views.open(ready(), body.tool));
+  });
+  app.post('/api/views/:id/call', async (c) => {
+    const body = await jsonBody<ViewCallBody>(c.req.raw);
+    if (typeof body.name !== 'string') throw new BadRequest('"name" must name a tool of the view\'s server.');
+    const args = body.arguments ?? {};
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+      throw new BadRequest('"arguments" must be a JSON object.');
+    }
+    return c.json(await context.views.call(ready(), c.req.param('id'), body.name, args));
+  });
+  app.post('/api/views/:id/close', (c) => c.json({ closed: context.views.close(c.req.param('id')) }));
 
   app.get('/api/approvals', (c) => c.json(context.approver.pending()));
   app.post('/api/approvals/:id', async (c) => {

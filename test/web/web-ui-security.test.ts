@@ -103,7 +103,11 @@ describe('mcp-host ui security', () => {
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain('unsafe-inline');
-    expect(csp).not.toMatch(/https?:/);
+    // The one origin named is the sandbox that serves MCP Apps views: loopback, another port than the UI's.
+    const frameSrc = /frame-src (\S+);/.exec(csp)?.[1];
+    expect(frameSrc).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(new URL(frameSrc!).origin).not.toBe(ui.base);
+    expect(csp.replace(`frame-src ${frameSrc}`, '')).not.toMatch(/https?:/);
     expect(page.headers['x-content-type-options']).toBe('nosniff');
     // Every script is a file of the app's own; none is inline or from elsewhere.
     const scripts = [...page.body.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];

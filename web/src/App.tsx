@@ -1,6 +1,7 @@
 /** The app's frame: navigation, the host's state, the approval dialog over every page, and the current page. */
 import { useEffect, useState } from 'react';
 import { useHostState } from './api';
+import { teardownViews } from './app-views/live-views';
 import { ApprovalDialog } from './components/ApprovalDialog';
 import { AuditPage } from './pages/AuditPage';
 import { ChatPage } from './pages/ChatPage';
@@ -28,7 +29,8 @@ export function App() {
   const [path, setPath] = useState(currentPath);
   const state = useHostState();
   useEffect(() => {
-    const onHash = () => setPath(currentPath());
+    // Views on the page are torn down (and may answer) before the page holding them goes.
+    const onHash = () => void teardownViews().then(() => setPath(currentPath()));
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);

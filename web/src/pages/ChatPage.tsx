@@ -4,8 +4,10 @@
  * got it back.
  */
 import { useState } from 'react';
-import type { ChatMessageView, ChatSessionView, SessionSummaryView } from '../../../src/web/api-types';
+import type { ChatMessageView, ChatSessionView, SessionSummaryView, ToolsView } from '../../../src/web/api-types';
 import { postJson, useJson, useLiveEvents } from '../api';
+import { teardownViews } from '../app-views/live-views';
+import { AppView } from '../components/AppView';
 import { JsonTree } from '../components/JsonTree';
 
 type Event = { type: string; [key: string]: unknown };
@@ -92,8 +94,10 @@ function Translations({ card, turn }: { card: ToolCard; turn: Turn }) {
   );
 }
 
-function Card({ card, turn }: { card: ToolCard; turn: Turn }) {
+function Card({ card, turn, hasView }: { card: ToolCard; turn: Turn; hasView: boolean }) {
   const [open, setOpen] = useState(false);
+  const input = card.request?.arguments as Record<string, unknown> | undefined;
+  const raw = card.end?.rawResult as Record<string, unknown> | undefined;
   return (
     <article className="tool-card" aria-label={`Tool call ${card.name}`}>
       <header>
@@ -105,6 +109,14 @@ function Card({ card, turn }: { card: ToolCard; turn: Turn }) {
         {open ? 'Hide' : 'Show'} the three translations of {card.name}
       </button>
       {open && <Translations card={card} turn={turn} />}
+      {hasView && (card.end === undefined || card.end.outcome === 'ok' || card.end.outcome === 'cancelled') && (
+        <AppView
+          tool={card.name}
+          {...(input === undefined ? {} : { input })}
+          {...(card.end?.outcome === 'ok' && raw !== undefined ? { result: raw } : {})}
+          {...(card.end?.outcome === 'cancelled' ? { cancelled: 'the call was cancelled' } : {})}
+        />
+      )}
     </article>
   );
 }
@@ -159,6 +171,10 @@ export function ChatPage() {
   const [modelText, setModelText] = useState('');
   const [tick, setTick] = useState(0);
   const sessions = useJson<SessionSummaryView[]>('/api/sessions', tick);
+  const tools = useJson<ToolsView>('/api/tools');
+  const withViews = new Set(
+    (tools.data?.tools ?? []).filter((tool) => tool.viewUri !== undefined).map((tool) => tool.name),
+  );
   const update = (id: string, change: (turn: Turn) => Turn) =>
     setTurns((old) => old.map((turn) => (turn.id === id ? change(turn) : turn)));
   useLiveEvents((live) => {
@@ -223,6 +239,7 @@ export function ChatPage() {
         id === undefined ? '/api/sessions/new' : '/api/sessions/resume',
         id === undefined ? {} : { id },
       );
+      await teardownViews();
       setSession(opened);
       setTurns([]);
       setTick((value) => value + 1);
@@ -282,7 +299,7 @@ export function ChatPage() {
                 {turn.prompt}
               </div>
               {turn.calls.map((card) => (
-                <Card key={card.callId} card={card} turn={turn} />
+                <Card key={card.callId} card={card} turn={turn} hasView={withViews.has(card.name)} />
               ))}
               <div className="assistant-message">
                 <span className="visually-hidden">Model: </span>

@@ -2,6 +2,8 @@
 import { useMemo, useState } from 'react';
 import type { CallResultView, ProgressView, ToolsView, ToolView } from '../../../src/web/api-types';
 import { postJson, useJson, useLiveEvents } from '../api';
+import { teardownViews } from '../app-views/live-views';
+import { AppView } from '../components/AppView';
 import { JsonTree } from '../components/JsonTree';
 import { ResultView } from '../components/ResultView';
 import { initialValue, type Schema, SchemaForm } from '../components/SchemaForm';
@@ -14,6 +16,8 @@ function ToolDetail({ tool }: { tool: ToolView }) {
   const [error, setError] = useState<string>();
   const [callId, setCallId] = useState<string>();
   const [progress, setProgress] = useState<ProgressView>();
+  // The call whose view is shown (a tool with a view gets one per call, opened as the call starts).
+  const [viewCall, setViewCall] = useState<{ id: string; input: Record<string, unknown> }>();
   useLiveEvents((event) => {
     if (event.type === 'progress' && event.progress.callId === callId) setProgress(event.progress);
   });
@@ -23,6 +27,10 @@ function ToolDetail({ tool }: { tool: ToolView }) {
     setProgress(undefined);
     setResult(undefined);
     setError(undefined);
+    if (tool.viewUri !== undefined) {
+      await teardownViews();
+      setViewCall({ id, input: args });
+    }
     try {
       setResult(await postJson<CallResultView>('/api/tools/call', { name: tool.name, arguments: args, callId: id }));
     } catch (failure) {
@@ -44,6 +52,18 @@ function ToolDetail({ tool }: { tool: ToolView }) {
         <dd>{tool.trust}</dd>
         <dt>Estimated tokens</dt>
         <dd>{tool.tokens}</dd>
+        {tool.viewUri !== undefined && (
+          <>
+            <dt>Interactive view</dt>
+            <dd>{tool.viewUri}</dd>
+          </>
+        )}
+        {tool.appOnly === true && (
+          <>
+            <dt>Visibility</dt>
+            <dd>its app only: never offered to the model</dd>
+          </>
+        )}
       </dl>
       <h3>Description (as the model reads it)</h3>
       <pre className="text-block">{tool.description || '(none)'}</pre>
@@ -106,6 +126,15 @@ function ToolDetail({ tool }: { tool: ToolView }) {
         <p className="error" role="alert">
           {error}
         </p>
+      )}
+      {viewCall !== undefined && (
+        <AppView
+          key={viewCall.id}
+          tool={tool.name}
+          input={viewCall.input}
+          {...(result?.forView === undefined ? {} : { result: result.forView })}
+          {...(result?.outcome === 'cancelled' ? { cancelled: 'cancelled by the user' } : {})}
+        />
       )}
       {result !== undefined && <ResultView result={result} />}
     </section>

@@ -1,0 +1,122 @@
+/**
+ * MCP Apps views opened in the web UI. Opening one reads the tool's `ui://` resource through the host (never from
+ * the page), checks it is a view (`text/html;profile=mcp-app`, bounded), fingerprints it and builds its
+ * Content-Security-Policy; the sandbox server then serves it under an unguessable id until the page closes it. A
+ * view's own tool calls are resolved here against its server alone and made through `host.callTool` with the app as
+ * origin, so they pass the same consent, pinning, bounds and audit as the model's.
+ */
+
+import { createHash, randomBytes } from 'node:crypto';
+import { APP_HTML_MIME_TYPE, toolUiOf } from '../catalog/tool-ui.js';
+import type { Host } from '../host/create-host.js';
+import { stringifyJsonWithinDepth } from '../json/json-depth.js';
+import type { ExecutedToolCall } from '../loop/tool-call-types.js';
+import type { AppViewInfo } from './api-types.js';
+import { buildViewCsp } from './view-csp.js';
+
+/** A view's HTML past this size is refused (the published examples are a few hundred kilobytes). */
+export const MAX_VIEW_HTML_BYTES = 5 * 1024 * 1024;
+/** A result handed to a view past this size is replaced by a short error. */
+const MAX_VIEW_RESULT_CHARS = 2_000_000;
+/** Views a page may hold open at once; the oldest is forgotten past it. */
+const MAX_OPEN_VIEWS = 64;
+const PERMISSIONS = ['camera', 'microphone', 'geolocation', 'clipboardWrite'] as const;
+
+export class ViewError extends Error {}
+
+export interface OpenView {
+  info: AppViewInfo;
+  html: string;
+  policy: string;
+}
+
+export interface AppViews {
+  open(host: Host, toolName: string): Promise<AppViewInfo>;
+  get(viewId: string): OpenView | undefined;
+  close(viewId: string): boolean;
+  /** A tool call the view makes, by the name its server gives the tool. */
+  call(host: Host, viewId: string, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/** What a view gets back from a call: the server's result as sent (bounded), or the host's refusal as an error. */
+export function resultForView(executed: ExecutedToolCall): Record<string, unknown> {
+  const raw = record(executed.rawResult);
+  if (executed.outcome === 'ok' && raw !== undefined) {
+    const text = stringifyJsonWithinDepth(raw, 'the result');
+    if (text !== undefined && text.length <= MAX_VIEW_RESULT_CHARS) return JSON.parse(text) as Record<string, unknown>;
+    return {
+      isError: true,
+      content: [{ type: 'text', text: `The result is larger than ${MAX_VIEW_RESULT_CHARS} characters.` }],
+    };
+  }
+  const text = executed.result.content
+    .map((part) => (part.type === 'text' ? part.text : `[${part.type}]`))
+    .join('\n')
+    .slice(0, 10_000);
+  return { isError: true, content: [{ type: 'text', text: text || executed.outcome }] };
+}
+
+export function createAppViews(options: { sandboxOrigin: () => string }): AppViews {
+  const views = new Map<string, OpenView & { server: string }>();
+  return {
+    async open(host, toolName) {
+      const entry = host.catalog().entries.find((candidate) => candidate.name === toolName);
+      if (entry === undefined) throw new ViewError(`No tool "${toolName}" in the catalog.`);
+      const resourceUri = toolUiOf(entry.tool).resourceUri;
+      if (resourceUri === undefined) throw new ViewError(`The tool "${toolName}" has no view.`);
+      const read = await host.resources.read(entry.server, resourceUri);
+      const content = read.contents.find((candidate) => candidate.uri === resourceUri) ?? read.contents[0];
+      if (content === undefined) throw new ViewError(`The server sent nothing for ${resourceUri}.`);
+      const mimeType = String(content.mimeType ?? '');
+      if (mimeType.replace(/\s/g, '').toLowerCase() !== APP_HTML_MIME_TYPE) {
+        throw new ViewError(`${resourceUri} is "${mimeType.slice(0, 100)}", not a view (${APP_HTML_MIME_TYPE}).`);
+      }
+      const html =
+        'text' in content && typeof content.text === 'string'
+          ? content.text
+          : 'blob' in content && typeof content.blob === 'string'
+            ? Buffer.from(content.blob, 'base64').toString('utf8')
+            : '';
+      if (Buffer.byteLength(html) > MAX_VIEW_HTML_BYTES) {
+        throw new ViewError(`The view ${resourceUri} is larger than ${MAX_VIEW_HTML_BYTES} bytes.`);
+      }
+      const ui = record(record(content._meta)?.ui);
+      const csp = buildViewCsp(record(ui?.csp));
+      const declared = record(ui?.permissions) ?? {};
+      const viewId = randomBytes(18).toString('base64url');
+      const info: AppViewInfo = {
+        viewId,
+        proxyUrl: `${options.sandboxOrigin()}/proxy/${viewId}`,
+        sandboxOrigin: options.sandboxOrigin(),
+        server: entry.server,
+        tool: entry.name,
+        resourceUri,
+        sha256: createHash('sha256').update(html).digest('hex'),
+        csp: { ...csp.allowed, refused: csp.refused },
+        permissionsDeclared: PERMISSIONS.filter((name) => name in declared),
+        prefersBorder: ui?.prefersBorder !== false,
+        toolDefinition: JSON.parse(stringifyJsonWithinDepth(entry.tool, 'the tool') ?? '{}') as Record<string, unknown>,
+      };
+      views.set(viewId, { info, html, policy: csp.policy, server: entry.server });
+      while (views.size > MAX_OPEN_VIEWS) views.delete(views.keys().next().value!);
+      return info;
+    },
+    get: (viewId) => views.get(viewId),
+    close: (viewId) => views.delete(viewId),
+    async call(host, viewId, name, args) {
+      const view = views.get(viewId);
+      if (view === undefined) throw new ViewError('This view is closed.');
+      const entry = host
+        .catalog()
+        .entries.find((candidate) => candidate.server === view.server && candidate.tool.name === name);
+      if (entry === undefined) throw new ViewError(`The server "${view.server}" offers no tool "${name}".`);
+      return resultForView(await host.callTool(entry.name, args, { origin: 'app' }));
+    },
+  };
+}

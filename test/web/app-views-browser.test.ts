@@ -1,0 +1,261 @@
+/**
+ * MCP Apps views in the web UI, in real Chromium: the published basic example server's view renders in its sandbox
+ * (on the tools page and in a chat card), receives the call's input and result, and its button's tool call goes
+ * through the approval dialog and is audited as the app's; the app-only tool never reaches the model; a view is
+ * torn down before the page holding it goes; a view's fetch to an origin it did not declare is blocked; and a
+ * hostile view reaches nothing of the page. One UI and one browser for the file.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type FrameLocator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureServer, repoRoot, writeConfig } from '../helpers/project.js';
+import { type RunningUi, startUi } from './web-ui-process.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SCREENSHOTS = join(repoRoot, 'docs', 'screenshots');
+const WAIT = { timeout: 20_000 };
+const basicServer = join(
+  repoRoot,
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-basic-vanillajs',
+  'dist',
+  'index.js',
+);
+
+let ui: RunningUi | undefined;
+let browser: Browser | undefined;
+let context: BrowserContext;
+let page: Page;
+const consoleLines: string[] = [];
+
+async function goTo(label: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label }).click();
+  await page.getByRole('heading', { level: 1, name: label }).waitFor(WAIT);
+}
+
+/** The view's own document, inside the sandbox proxy's frame. */
+function viewFrame(tool: string, scope: Page | ReturnType<Page['locator']> = page): FrameLocator {
+  return scope.frameLocator(`iframe[title="View of ${tool}"]`).last().frameLocator('iframe[title="MCP App view"]');
+}
+
+async function callByHand(tool: string): Promise<void> {
+  await page.getByRole('button', { name: new RegExp(`^${tool}`) }).click();
+  await page.getByRole('button', { name: `Call ${tool}` }).click();
+}
+
+async function auditRecords(): Promise<Array<Record<string, unknown>>> {
+  const text = await readFile(join(ui!.stateDir, 'audit.jsonl'), 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const found = await probe();
+    if (found !== undefined) return found;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`never saw ${what}`);
+}
+
+/** Reads the UI's own event stream until `until` matches, and returns everything read. */
+async function readEvents(until: RegExp, signal: AbortSignal): Promise<string> {
+  const response = await fetch(`${ui!.base}/api/events`, { headers: { cookie: `mcp_host_ui=${ui!.token}` }, signal });
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return text;
+      text += value;
+      if (until.test(text)) return text;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM} (.ci/run installs it)`);
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const config = await writeConfig({
+    model: 'scripted:script.json',
+    mcpServers: {
+      basic: { command: process.execPath, args: [basicServer, '--stdio'] },
+      views: { command: process.execPath, args: [fixtureServer('app-views.mjs')] },
+    },
+    permissions: { allow: ['views__counter', 'views__fetcher', 'views__hostile'], ask: ['basic__get-time'], deny: [] },
+  });
+  await writeFile(
+    join(dirname(config), 'script.json'),
+    JSON.stringify({
+      scenarios: [
+        {
+          match: 'time',
+          turns: [
+            { toolCalls: [{ name: 'basic__get-time', arguments: {} }] },
+            { text: 'The server says it is {{lastToolResult}}.' },
+          ],
+        },
+      ],
+    }),
+  );
+  [ui, browser] = await Promise.all([
+    startUi(['--config', config]),
+    chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] }),
+  ]);
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+  page = await context.newPage();
+  page.on('console', (message) => consoleLines.push(message.text()));
+  await page.goto(ui.url);
+  await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor(WAIT);
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close().catch(() => undefined);
+  await ui?.stop();
+});
+
+describe('MCP Apps views in Chromium', () => {
+  it("renders the basic example's view for a call by hand, with the call's input and result", async () => {
+    await goTo('Tools');
+    await callByHand('basic__get-time');
+    // The by-hand call is the user's own: no question; the view opens as the call starts.
+    const view = viewFrame('basic__get-time');
+    await view.getByText(/^\d{4}-\d{2}-\d{2}T/).waitFor(WAIT);
+    await view.getByRole('button', { name: 'Get Server Time' }).waitFor(WAIT);
+    await waitFor(
+      async () => consoleLines.find((line) => line.startsWith('Received tool call input')),
+      'the view log the tool input',
+    );
+    await waitFor(
+      async () => consoleLines.find((line) => line.startsWith('Received tool call result')),
+      'the view log the tool result',
+    );
+    // Served from the sandbox origin, another port than the UI's.
+    const frameUrl = await page.locator('iframe[title="View of basic__get-time"]').getAttribute('src');
+    expect(new URL(frameUrl!).origin).not.toBe(ui!.base);
+    expect(await page.locator('iframe[title="View of basic__get-time"]').getAttribute('sandbox')).toBe(
+      'allow-scripts allow-same-origin',
+    );
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-view-tools.png') });
+  });
+
+  it("sends the view's own tool call through the approval dialog, and audits it as the app's", async () => {
+    const view = viewFrame('basic__get-time');
+    await view.getByRole('button', { name: 'Get Server Time' }).click();
+    const dialog = page.getByRole('dialog', { name: 'A tool call needs your approval' });
+    await dialog.waitFor(WAIT);
+    await dialog
+      .getByText(/basic__get-time/)
+      .first()
+      .waitFor(WAIT);
+    await dialog.getByRole('button', { name: 'Allow once' }).click();
+    await dialog.waitFor({ state: 'hidden', ...WAIT });
+    const record = await waitFor(
+      async () =>
+        (await auditRecords()).find(
+          (entry) => entry.type === 'tool-call' && entry.tool === 'basic__get-time' && entry.origin === 'app',
+        ),
+      'an audit record of the app call',
+    );
+    expect(record.decision).toBe('allow');
+  });
+
+  it('tears the view down before the page holding it goes', async () => {
+    const closed = page.waitForRequest((request) => /\/api\/views\/[^/]+\/close$/.test(request.url()), WAIT);
+    await goTo('Servers');
+    const request = await closed;
+    expect(JSON.parse(request.postData() ?? '{}')).toEqual({ answered: true });
+    await waitFor(
+      async () => consoleLines.find((line) => line === 'App is being torn down'),
+      'the view answer its teardown',
+    );
+    expect(await page.locator('iframe[title="View of basic__get-time"]').count()).toBe(0);
+  });
+
+  it('renders the view in a chat card, asks before the call, and never offers the app-only tool to the model', async () => {
+    await goTo('Chat');
+    const stop = new AbortController();
+    const events = readEvents(/"type":"turn-done"/, stop.signal);
+    await page.getByLabel('Message').fill('What time is it?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const dialog = page.getByRole('dialog', { name: 'A tool call needs your approval' });
+    await dialog.waitFor(WAIT);
+    await dialog.getByRole('button', { name: 'Allow once' }).click();
+    const card = page.getByRole('article', { name: 'Tool call basic__get-time' });
+    await card.getByText('ok', { exact: true }).waitFor(WAIT);
+    await viewFrame('basic__get-time', card)
+      .getByText(/^\d{4}-\d{2}-\d{2}T/)
+      .waitFor(WAIT);
+    await page.getByText(/The server says it is/).waitFor(WAIT);
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-view-chat.png') });
+    const streamed = await events.finally(() => stop.abort());
+    const requests = streamed.split('\n').filter((line) => line.includes('"type":"provider-request"'));
+    expect(requests.length).toBeGreaterThan(0);
+    for (const line of requests) {
+      expect(line).toContain('basic__get-time');
+      expect(line).not.toContain('views__bump');
+    }
+  });
+
+  it("lets a view call its app-only tool, with the call's input and result shown in the view", async () => {
+    await goTo('Tools');
+    await page.getByRole('button', { name: /^views__counter/ }).click();
+    await page.getByRole('spinbutton', { name: /^start/ }).fill('5');
+    await page.getByRole('button', { name: 'Call views__counter' }).click();
+    const view = viewFrame('views__counter');
+    await view.getByText('{"start":5}').waitFor(WAIT);
+    await view.getByText('count: 5').waitFor(WAIT);
+    await view.getByRole('button', { name: 'Bump by 2' }).click();
+    const dialog = page.getByRole('dialog', { name: 'A tool call needs your approval' });
+    await dialog.waitFor(WAIT);
+    await dialog.getByRole('button', { name: 'Allow once' }).click();
+    await view.getByText('bumped by 2').waitFor(WAIT);
+    const record = await waitFor(
+      async () => (await auditRecords()).find((entry) => entry.type === 'tool-call' && entry.tool === 'views__bump'),
+      'an audit record of the bump',
+    );
+    expect(record.origin).toBe('app');
+  });
+
+  it('blocks a fetch to an origin the view did not declare, and refuses loopback origins and device permissions', async () => {
+    await callByHand('views__fetcher');
+    const view = viewFrame('views__fetcher');
+    await view.getByText('done').waitFor(WAIT);
+    await view.getByText(/blocked by CSP: https:\/\/undeclared\.example\.org/).waitFor(WAIT);
+    expect(await view.getByText(/blocked by CSP: https:\/\/api\.example\.com/).count()).toBe(0);
+    const facts = page.getByRole('region', { name: 'View of views__fetcher' });
+    await facts.getByText('Sandbox').click();
+    await facts.getByText('https://api.example.com', { exact: true }).waitFor(WAIT);
+    await facts.getByText(/http:\/\/127\.0\.0\.1:1 is this machine/).waitFor(WAIT);
+    await facts.getByText('none granted (asked for: camera)').waitFor(WAIT);
+  });
+
+  it('gives a hostile view nothing of the page: no document, no navigation, no cookie, no forged messages', async () => {
+    const before = page.url();
+    const auditBefore = (await auditRecords()).length;
+    await callByHand('views__hostile');
+    const view = viewFrame('views__hostile');
+    await view.getByText(/^forged message:/).waitFor(WAIT);
+    const lines = await view.getByRole('listitem').allTextContents();
+    expect(lines).toEqual([
+      'parent document: refused (SecurityError)',
+      'top document: refused (SecurityError)',
+      'cookie: refused (SecurityError)',
+      'storage: refused (SecurityError)',
+      'top location read: refused (SecurityError)',
+      expect.stringMatching(/^top navigation: refused/),
+      'forged message: no answer',
+    ]);
+    expect(page.url()).toBe(before);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    const since = (await auditRecords()).slice(auditBefore);
+    expect(since.filter((entry) => entry.tool === 'views__bump')).toEqual([]);
+  });
+});

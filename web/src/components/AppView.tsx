@@ -1,0 +1,317 @@
+/**
+ * An MCP Apps view, rendered for one call of its tool. The host reads and checks the view's resource (through the
+ * API), the sandbox origin serves it inside its proxy, and `AppBridge` drives it: initialize with the host context
+ * (theme, locale, display mode, container size), the call's input and result, cancellation, size changes, and a
+ * teardown before the view is removed. What the view asks of the host goes through the host's duties: its tool
+ * calls through the API (consent, pinning, bounds, audit), its messages and model-context updates shown here as
+ * text and bounded, links opened only after the user says so. No device permission is granted to any view.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { AppBridge, type McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
+import { useEffect, useRef, useState } from 'react';
+import type { AppViewInfo } from '../../../src/web/api-types';
+import { postJson } from '../api';
+import { registerView, TEARDOWN_WAIT_MS } from '../app-views/live-views';
+import { SandboxTransport } from '../app-views/sandbox-transport';
+
+const MAX_NOTICE_CHARS = 4_000;
+const MAX_NOTICES = 50;
+const MIN_HEIGHT = 60;
+const MAX_HEIGHT = 1_200;
+
+interface Notice {
+  kind: 'message' | 'model-context' | 'log' | 'link';
+  text: string;
+}
+
+interface LinkQuestion {
+  url: URL;
+  answer: (open: boolean) => void;
+}
+
+function bounded(text: string): string {
+  return text.length <= MAX_NOTICE_CHARS
+    ? text
+    : `${text.slice(0, MAX_NOTICE_CHARS)} … (${text.length - MAX_NOTICE_CHARS} more characters not shown)`;
+}
+
+function textOf(content: unknown, structured?: unknown): string {
+  const blocks = Array.isArray(content) ? content.slice(0, 20) : [];
+  const parts = blocks.map((block: { type?: unknown; text?: unknown }) =>
+    block?.type === 'text' && typeof block.text === 'string' ? block.text : `[${String(block?.type)}]`,
+  );
+  if (structured !== undefined) parts.push(JSON.stringify(structured));
+  return bounded(parts.join('\n'));
+}
+
+function theme(): 'light' | 'dark' {
+  return window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+}
+
+export interface AppViewProps {
+  /** The namespaced tool whose view this is. */
+  tool: string;
+  input?: Record<string, unknown>;
+  /** The result as the server sent it, once the call ended. */
+  result?: Record<string, unknown>;
+  /** Why the call was cancelled, when it was. */
+  cancelled?: string;
+}
+
+export function AppView({ tool, input, result, cancelled }: AppViewProps) {
+  const container = useRef<HTMLDivElement>(null);
+  const bridgeRef = useRef<AppBridge>(undefined);
+  const sent = useRef({ initialized: false, input: false, result: false, cancelled: false });
+  const latest = useRef({ input, result, cancelled });
+  latest.current = { input, result, cancelled };
+  const [info, setInfo] = useState<AppViewInfo>();
+  const [error, setError] = useState<string>();
+  const [notices, setNotices] = useState<Notice[]>([]);
+  const [link, setLink] = useState<LinkQuestion>();
+  const [closed, setClosed] = useState(false);
+
+  const deliver = () => {
+    const bridge = bridgeRef.current;
+    const state = sent.current;
+    if (bridge === undefined || !state.initialized) return;
+    const now = latest.current;
+    if (!state.input && now.input !== undefined) {
+      state.input = true;
+      void bridge.sendToolInput({ arguments: now.input });
+    }
+    if (!state.result && now.result !== undefined) {
+      state.result = true;
+      void bridge.sendToolResult(now.result as CallToolResult);
+    }
+    if (!state.cancelled && now.cancelled !== undefined) {
+      state.cancelled = true;
+      void bridge.sendToolCancelled({ reason: now.cancelled });
+    }
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: deliver reads the latest props through a ref.
+  useEffect(deliver, [input, result, cancelled]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one view per mount; the tool never changes under it.
+  useEffect(() => {
+    let live = true;
+    let frame: HTMLIFrameElement | undefined;
+    let bridge: AppBridge | undefined;
+    let opened: AppViewInfo | undefined;
+    let torn = false;
+    let unregister: () => void = () => undefined;
+    const note = (notice: Notice) =>
+      setNotices((old) => [...old, { ...notice, text: bounded(notice.text) }].slice(-MAX_NOTICES));
+
+    const close = async (answered: boolean) => {
+      unregister();
+      await bridge?.close().catch(() => undefined);
+      if (opened !== undefined) void postJson(`/api/views/${opened.viewId}/close`, { answered }).catch(() => undefined);
+    };
+    const teardown = async () => {
+      if (torn) return;
+      torn = true;
+      let answered = false;
+      if (bridge !== undefined && sent.current.initialized) {
+        answered = await Promise.race([
+          bridge.teardownResource({}).then(
+            () => true,
+            () => false,
+          ),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), TEARDOWN_WAIT_MS)),
+        ]);
+      }
+      frame?.remove();
+      await close(answered);
+    };
+
+    const hostContext = (): McpUiHostContext => ({
+      theme: theme(),
+      locale: navigator.language,
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      displayMode: 'inline',
+      availableDisplayModes: ['inline'],
+      containerDimensions: { width: container.current?.clientWidth ?? 600, maxHeight: MAX_HEIGHT },
+      platform: 'web',
+      userAgent: 'mcp-host',
+      ...(opened === undefined ? {} : { toolInfo: { tool: opened.toolDefinition as never } }),
+    });
+
+    void (async () => {
+      try {
+        opened = await postJson<AppViewInfo>('/api/views/open', { tool });
+      } catch (failure) {
+        if (live) setError(failure instanceof Error ? failure.message : String(failure));
+        return;
+      }
+      if (!live || container.current === null) {
+        void postJson(`/api/views/${opened.viewId}/close`, { answered: false }).catch(() => undefined);
+        return;
+      }
+      setInfo(opened);
+      const viewId = opened.viewId;
+      frame = document.createElement('iframe');
+      // The proxy runs on the sandbox origin, so same-origin there reaches nothing of this page's.
+      frame.setAttribute('sandbox', 'allow-scripts allow-same-origin');
+      frame.setAttribute('allow', "camera 'none'; microphone 'none'; geolocation 'none'; clipboard-write 'none'");
+      frame.setAttribute('referrerpolicy', 'no-referrer');
+      frame.title = `View of ${tool}`;
+      frame.className = `app-view-frame${opened.prefersBorder ? ' bordered' : ''}`;
+      frame.style.height = `${MIN_HEIGHT * 3}px`;
+      container.current.append(frame);
+
+      bridge = new AppBridge(
+        null,
+        { name: 'mcp-host', version: '0.1.0' },
+        {
+          openLinks: {},
+          serverTools: {},
+          logging: {},
+          message: { text: {} },
+          updateModelContext: { text: {}, structuredContent: {} },
+          sandbox: { permissions: {}, csp: {} },
+        },
+        { hostContext: hostContext() },
+      );
+      bridgeRef.current = bridge;
+      bridge.oninitialized = () => {
+        sent.current.initialized = true;
+        deliver();
+      };
+      bridge.onsizechange = ({ height }) => {
+        if (frame !== undefined && typeof height === 'number' && Number.isFinite(height)) {
+          frame.style.height = `${Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, Math.ceil(height)))}px`;
+        }
+      };
+      bridge.oncalltool = async (params) =>
+        (await postJson<Record<string, unknown>>(`/api/views/${viewId}/call`, {
+          name: params.name,
+          arguments: params.arguments ?? {},
+        })) as CallToolResult;
+      bridge.onmessage = async (params) => {
+        note({ kind: 'message', text: textOf(params.content) });
+        return {};
+      };
+      bridge.onupdatemodelcontext = async (params) => {
+        note({ kind: 'model-context', text: textOf(params.content, params.structuredContent) });
+        return {};
+      };
+      bridge.onloggingmessage = (params) => {
+        note({
+          kind: 'log',
+          text: `${params.level}: ${typeof params.data === 'string' ? params.data : JSON.stringify(params.data)}`,
+        });
+      };
+      bridge.onopenlink = async ({ url }) => {
+        let parsed: URL;
+        try {
+          parsed = new URL(url);
+        } catch {
+          return { isError: true };
+        }
+        if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return { isError: true };
+        const open = await new Promise<boolean>((answer) => setLink({ url: parsed, answer }));
+        setLink(undefined);
+        note({ kind: 'link', text: `${open ? 'Opened' : 'Did not open'} ${parsed.href}` });
+        if (!open) return { isError: true };
+        window.open(parsed.href, '_blank', 'noopener,noreferrer');
+        return {};
+      };
+      bridge.onrequestdisplaymode = async () => ({ mode: 'inline' });
+      bridge.onrequestteardown = () => {
+        void teardown().then(() => {
+          if (live) setClosed(true);
+        });
+      };
+      await bridge.connect(new SandboxTransport(frame.contentWindow!, opened.sandboxOrigin));
+      unregister = registerView(teardown);
+      frame.src = `${opened.proxyUrl}?parent=${encodeURIComponent(window.location.origin)}`;
+    })();
+
+    const resized = new ResizeObserver(() => bridge?.setHostContext(hostContext()));
+    if (container.current !== null) resized.observe(container.current);
+    const scheme = window.matchMedia('(prefers-color-scheme: dark)');
+    const onScheme = () => bridge?.setHostContext(hostContext());
+    scheme.addEventListener('change', onScheme);
+    return () => {
+      live = false;
+      resized.disconnect();
+      scheme.removeEventListener('change', onScheme);
+      // Normally torn down already (before navigation); otherwise now, as far as a removed frame allows.
+      void teardown();
+    };
+  }, []);
+
+  return (
+    <section className="app-view" aria-label={`View of ${tool}`}>
+      <div className="app-view-head">
+        <span className="badge">interactive view</span> <span className="muted">{info?.resourceUri}</span>
+        {info !== undefined && (
+          <details className="inline">
+            <summary>Sandbox</summary>
+            <dl className="facts">
+              <dt>Served from</dt>
+              <dd>{info.sandboxOrigin} (another origin than this page)</dd>
+              <dt>SHA-256</dt>
+              <dd>{info.sha256}</dd>
+              <dt>May connect to</dt>
+              <dd>{info.csp.connect.join(' ') || 'nothing'}</dd>
+              <dt>May load from</dt>
+              <dd>{info.csp.resource.join(' ') || 'only itself (inline)'}</dd>
+              {info.csp.refused.length > 0 && (
+                <>
+                  <dt>Refused</dt>
+                  <dd>{info.csp.refused.join('; ')}</dd>
+                </>
+              )}
+              <dt>Device permissions</dt>
+              <dd>
+                none granted
+                {info.permissionsDeclared.length > 0 && ` (asked for: ${info.permissionsDeclared.join(', ')})`}
+              </dd>
+            </dl>
+          </details>
+        )}
+      </div>
+      {error !== undefined && (
+        <p className="error" role="alert">
+          The view could not be shown: {error}
+        </p>
+      )}
+      {closed && <p className="muted">The view closed itself.</p>}
+      <div ref={container} className="app-view-container" />
+      {link !== undefined && (
+        <div role="dialog" aria-label="The app asks to open a link" className="inline-dialog">
+          <p>
+            The view asks to open a link to <strong className="domain">{link.url.host}</strong>
+          </p>
+          <p className="muted">{link.url.href}</p>
+          <div className="actions">
+            <button type="button" onClick={() => link.answer(true)}>
+              Open link
+            </button>
+            <button type="button" onClick={() => link.answer(false)}>
+              Don't open
+            </button>
+          </div>
+        </div>
+      )}
+      {notices.length > 0 && (
+        <ul className="app-notices" aria-label={`What the view of ${tool} said`}>
+          {notices.map((notice, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: notices are only ever appended.
+            <li key={index} className="app-notice">
+              <span className="badge">
+                {notice.kind === 'message'
+                  ? 'message for the chat (not sent to the model)'
+                  : notice.kind === 'model-context'
+                    ? 'context for the model (not sent to the model)'
+                    : notice.kind}
+              </span>{' '}
+              <span className="text-block">{notice.text}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
