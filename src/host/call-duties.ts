@@ -15,7 +15,7 @@ import { mapToolResult } from '../content/map-tool-result.js';
 import { DEFAULT_RESULT_TOKEN_BUDGET } from '../content/output-budget.js';
 import type { ResultStore } from '../content/result-store.js';
 import { MAX_JSON_DEPTH, stringifyJsonWithinDepth } from '../json/json-depth.js';
-import type { Authorisation, CallRecord, ShapedResult } from '../loop/execute-tool-call.js';
+import type { CallRecord, ShapedResult } from '../loop/execute-tool-call.js';
 import type { ExecuteToolCall, ToolCallContext } from '../loop/tool-call-types.js';
 import type { Approver } from '../policy/approver.js';
 import { type Authorization, authorizeToolCall, type ToolCallToAuthorize } from '../policy/authorize-tool-call.js';
@@ -37,7 +37,7 @@ export interface CallDutiesOptions {
   maxTurnResultTokens?: number;
   /**
    * The run's secret values (the config's, to start with), redacted from the audit log. Values the model sends
-   * under secret-looking keys are added as calls are authorised; see `rememberArgumentSecrets`.
+   * under secret-looking keys are added as calls are authorized; see `rememberArgumentSecrets`.
    */
   secrets?: string[];
 }
@@ -121,12 +121,12 @@ function otherServerToolNames(entries: readonly CatalogEntry[], server: string):
   return names;
 }
 
-export function createAuthorise(options: CallDutiesOptions, audit: () => AuditRecorder) {
+export function createAuthorize(options: CallDutiesOptions, audit: () => AuditRecorder) {
   return async (
     entry: CatalogEntry,
     args: Record<string, unknown>,
     context: ToolCallContext,
-  ): Promise<Authorisation> => {
+  ): Promise<Authorization> => {
     if (options.secrets) rememberArgumentSecrets(args, options.secrets);
     const call = toAuthorize(entry, args, (context as HostCallContext).callId);
     const authorization = await authorizeToolCall({
@@ -141,17 +141,11 @@ export function createAuthorise(options: CallDutiesOptions, audit: () => AuditRe
       signal: context.signal,
     });
     await audit().approval(call, authorization);
-    return {
-      allowed: authorization.allowed,
-      message: authorization.denialMessage,
-      warnings: authorization.warnings,
-      safeToRetry: authorization.decision.safeToRetry,
-      details: authorization,
-    };
+    return authorization;
   };
 }
 
-/** Not authorised by the policy (an unknown tool, invalid arguments): the record says it never ran. */
+/** Not authorized by the policy (an unknown tool, invalid arguments): the record says it never ran. */
 function notRunAuthorization(reason: string, trust: ServerTrust | undefined): Authorization {
   return {
     allowed: false,
@@ -187,7 +181,7 @@ export function createRecord(
         ? redactArgumentText(call.arguments, secrets)
         : redactArguments(call.arguments, { secrets });
     const authorization =
-      (record.authorisation?.details as Authorization | undefined) ??
+      record.authorization ??
       notRunAuthorization(
         record.error ?? 'not run: the call could not be routed or its arguments did not parse',
         entry ? trustOf(config, entry) : undefined,

@@ -40,7 +40,7 @@ import {
 } from '../skills/server-instructions.js';
 import {
   type CallDutiesOptions,
-  createAuthorise,
+  createAuthorize,
   createRecord,
   createShapeResult,
   type HostCallContext,
@@ -301,8 +301,8 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const shapeResult = createShapeResult(duties('model'));
   const argumentValidator = createArgumentValidator();
   // An active skill's allowed-tools narrow the model's calls before the policy is asked; the user's own are theirs.
-  const authoriseFor = (initiator: CallDutiesOptions['initiator']) => {
-    const policy = createAuthorise(duties(initiator), () => audit);
+  const authorizeFor = (initiator: CallDutiesOptions['initiator']) => {
+    const policy = createAuthorize(duties(initiator), () => audit);
     return async (entry: CatalogEntry, args: Record<string, unknown>, context: ToolCallContext) =>
       (initiator === 'model' ? await skills.narrow(entry, args, context, hostTools.has(entry.name)) : undefined) ??
       policy(entry, args, context);
@@ -331,7 +331,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
         return check.message;
       },
       confirmCurrent: (entry, signal) => live!.confirmCurrent(entry, signal),
-      authorise: authoriseFor(initiator),
+      authorize: authorizeFor(initiator),
       shapeResult: (raw, entry, context) => {
         const shaped = shapeResult(raw, entry, context);
         if (shaped.cut && !storedAnything) {

@@ -10,7 +10,7 @@ import type { AuditRecorder } from '../audit/audit-recorder.js';
 import type { CatalogEntry } from '../catalog/tool-catalog.js';
 import type { HostConfig } from '../config/types.js';
 import { resolveUserConfigDir } from '../config/user-config-dir.js';
-import type { Authorisation, HostToolHandler } from '../loop/execute-tool-call.js';
+import type { HostToolHandler } from '../loop/execute-tool-call.js';
 import type { ToolCallContext } from '../loop/tool-call-types.js';
 import type { Authorization } from '../policy/authorize-tool-call.js';
 import { ActiveSkills } from '../skills/active-skills.js';
@@ -56,7 +56,7 @@ export interface HostSkills {
     args: Record<string, unknown>,
     context: ToolCallContext,
     isHostTool: boolean,
-  ): Promise<Authorisation | undefined>;
+  ): Promise<Authorization | undefined>;
   /** Records the skill pins made and the skills withheld when the host opened. */
   recordReview(): Promise<void>;
 }
@@ -147,7 +147,7 @@ export function openHostSkills(options: HostSkillsOptions): HostSkills {
         },
         authorization,
       );
-      return { allowed: false, message: reason, details: authorization };
+      return authorization;
     },
     async recordReview() {
       for (const skill of review.pinned) {

@@ -1,6 +1,6 @@
 /**
  * One tool call from the model, through every duty the host owes it, in order:
- * parse → route → check the arguments → authorise → call with a timeout → map and budget the result → record.
+ * parse → route → check the arguments → authorize → call with a timeout → map and budget the result → record.
  * Each duty is a dependency, so the loop stays wiring and each duty is tested on its own.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
@@ -8,6 +8,7 @@ import type { CatalogEntry, ToolCatalog } from '../catalog/tool-catalog.js';
 import { CallFailure } from '../connections/call-failure.js';
 import type { CallToolOptions } from '../connections/server-connection.js';
 import { describeTooDeep, exceedsJsonDepth } from '../json/json-depth.js';
+import type { Authorization } from '../policy/authorize-tool-call.js';
 import type { ToolCallPart, ToolResult, ToolResultPart } from '../providers/types.js';
 import type { CallOutcome } from './events.js';
 import { parseToolArguments } from './parse-tool-arguments.js';
@@ -15,20 +16,6 @@ import type { ExecutedToolCall, ToolCallContext } from './tool-call-types.js';
 
 export interface CallableServer {
   callTool(name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult>;
-}
-
-export interface Authorisation {
-  allowed: boolean;
-  /** Shown to the model when the call is not allowed. */
-  message?: string;
-  warnings?: string[];
-  /**
-   * The call may be sent once more after a timeout, a crashed server or an expired HTTP session: the policy found
-   * the tool idempotent or read-only by its trusted server's word. Absent: never repeated.
-   */
-  safeToRetry?: boolean;
-  /** The policy layer's full decision, passed through to the record step. */
-  details?: unknown;
 }
 
 export interface ShapedResult {
@@ -58,7 +45,8 @@ export interface CallRecord {
   result: ToolResult;
   startedAt: Date;
   durationMs: number;
-  authorisation?: Authorisation;
+  /** The policy's decision, when the call got that far. */
+  authorization?: Authorization;
 }
 
 export interface ToolCallDependencies {
@@ -74,12 +62,15 @@ export interface ToolCallDependencies {
    */
   validateArguments?: (entry: CatalogEntry, args: Record<string, unknown>) => string | undefined;
   /**
-   * Right before a server's tool is authorised and again before it is sent: why it must not run, when the server's
+   * Right before a server's tool is authorized and again before it is sent: why it must not run, when the server's
    * tools changed since the catalog of this turn was built (a rug pull), or undefined when it may.
    */
   confirmCurrent?: (entry: CatalogEntry, signal: AbortSignal) => Promise<string | undefined>;
-  /** Policy and consent. Absent: every call is allowed. */
-  authorise?: (entry: CatalogEntry, args: Record<string, unknown>, context: ToolCallContext) => Promise<Authorisation>;
+  /**
+   * Policy and consent. Its `decision.safeToRetry` also says whether the call may be sent once more after a
+   * timeout, a crashed server or an expired HTTP session (a trusted server's idempotent or read-only tool).
+   */
+  authorize: (entry: CatalogEntry, args: Record<string, unknown>, context: ToolCallContext) => Promise<Authorization>;
   /** MCP result → what the model sees (content mapping, output budget). */
   shapeResult: (raw: CallToolResult, entry: CatalogEntry, context: ToolCallContext, call: ToolCallPart) => ShapedResult;
   /** Called once per call, before its result goes back (awaited: the record is written first). */
@@ -144,35 +135,29 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
       return done('denied', errorText(changedBefore), { entry, arguments: args });
     }
 
-    const authorisation: Authorisation = dependencies.authorise
-      ? await dependencies.authorise(entry, args, context)
-      : { allowed: true };
-    const safeToRetry = authorisation.safeToRetry === true;
-    for (const warning of authorisation.warnings ?? []) {
+    const authorization = await dependencies.authorize(entry, args, context);
+    const safeToRetry = authorization.decision.safeToRetry;
+    for (const warning of authorization.warnings) {
       context.emit({ type: 'tool-call-warning', callId: call.id, message: warning });
     }
-    if (!authorisation.allowed) {
+    if (!authorization.allowed) {
       return done(
         context.signal.aborted ? 'cancelled' : 'denied',
-        errorText(authorisation.message ?? 'User denied this call.'),
-        {
-          entry,
-          arguments: args,
-          authorisation,
-        },
+        errorText(authorization.denialMessage ?? 'User denied this call.'),
+        { entry, arguments: args, authorization },
       );
     }
 
     // Asking the user may take a while: the server may have changed the tool meanwhile.
     const changedAfter = await refusedAsChanged();
     if (changedAfter !== undefined) {
-      return done('denied', errorText(changedAfter), { entry, arguments: args, authorisation });
+      return done('denied', errorText(changedAfter), { entry, arguments: args, authorization });
     }
 
     if (hostTool) {
       try {
         const shaped = await hostTool(args, context);
-        return done(shaped.isError ? 'error' : 'ok', shaped, { entry, arguments: args, authorisation });
+        return done(shaped.isError ? 'error' : 'ok', shaped, { entry, arguments: args, authorization });
       } catch (error) {
         return done('error', errorText(error instanceof Error ? error.message : String(error)), {
           entry,
@@ -205,7 +190,7 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
       done(outcomeOf(failure), errorText(`The tool call failed: ${failure.message}`), {
         entry,
         arguments: args,
-        authorisation,
+        authorization,
       });
     let raw: CallToolResult;
     try {
@@ -232,11 +217,11 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
       return done(
         'error',
         errorText(`The tool call failed: ${describeTooDeep('the tool result')}, so it was not passed on.`),
-        { entry, arguments: args, authorisation },
+        { entry, arguments: args, authorization },
       );
     }
     const shaped = dependencies.shapeResult(raw, entry, context, call);
-    return done(shaped.isError ? 'error' : 'ok', shaped, { entry, arguments: args, authorisation, rawResult: raw });
+    return done(shaped.isError ? 'error' : 'ok', shaped, { entry, arguments: args, authorization, rawResult: raw });
   };
 }
 

@@ -34,11 +34,11 @@ describe('mapAnthropicError', () => {
   });
 
   it('marks client errors not retryable and says what to do', () => {
-    const unauthorised = mapAnthropicError(
+    const unauthorized = mapAnthropicError(
       new AuthenticationError(401, body('authentication_error', 'invalid x-api-key'), undefined, new Headers()),
     );
-    expect(unauthorised.details).toMatchObject({ status: 401, retryable: false });
-    expect(unauthorised.message).toContain('ANTHROPIC_API_KEY');
+    expect(unauthorized.details).toMatchObject({ status: 401, retryable: false });
+    expect(unauthorized.message).toContain('ANTHROPIC_API_KEY');
     const badRequest = mapAnthropicError(
       new BadRequestError(400, body('invalid_request_error', 'bad'), undefined, new Headers()),
     );
