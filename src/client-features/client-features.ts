@@ -18,6 +18,7 @@ import { showRaw } from '../policy/hidden-content.js';
 import type { LlmProvider } from '../providers/types.js';
 import type { ClientRequestApprover } from './client-request-approver.js';
 import { auditClientRequests, type ClientRequestRecorder } from './client-request-audit.js';
+import { type ClientRequestForwarder, installForwardingHandlers } from './forward-client-requests.js';
 import { createElicitationHandler } from './handle-elicitation-request.js';
 import { createSamplingHandler } from './handle-sampling-request.js';
 import { createHeadlessClientRequestApprover } from './headless-client-request-approver.js';
@@ -57,6 +58,13 @@ export interface ClientFeaturesOptions {
   /** Output budget for what the resource tools return. Default: the config's `maxResultTokens` per result. */
   budget?: ResultBudget;
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Pass servers' sampling and elicitation requests on instead of answering them here (the gateway forwards them to
+   * its own client). The approver and the host's model are then not asked.
+   */
+  forwarder?: ClientRequestForwarder;
+  /** A server said its resources or prompts changed (`notifications/…/list_changed`). */
+  onListChanged?: (server: string, kind: 'resources' | 'prompts') => void;
 }
 
 export interface ClientFeatures {
@@ -121,18 +129,27 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
     configureClient(client, serverConfig) {
       const serverName = serverConfig.name;
       if (roots.declared) roots.attach(serverName, client);
-      client.setRequestHandler(
-        'sampling/createMessage',
-        createSamplingHandler({
-          serverName,
-          approver,
-          resolveProvider,
-          settings: config.sampling,
-          toolsDeclared: samplingTools,
-          record,
-        }),
-      );
-      if (form || url) {
+      const onListChanged = options.onListChanged;
+      if (onListChanged) {
+        client.setNotificationHandler('notifications/resources/list_changed', () =>
+          onListChanged(serverName, 'resources'),
+        );
+        client.setNotificationHandler('notifications/prompts/list_changed', () => onListChanged(serverName, 'prompts'));
+      }
+      if (options.forwarder) installForwardingHandlers(client, serverName, options.forwarder, record);
+      else
+        client.setRequestHandler(
+          'sampling/createMessage',
+          createSamplingHandler({
+            serverName,
+            approver,
+            resolveProvider,
+            settings: config.sampling,
+            toolsDeclared: samplingTools,
+            record,
+          }),
+        );
+      if ((form || url) && !options.forwarder) {
         client.setRequestHandler(
           'elicitation/create',
           createElicitationHandler({

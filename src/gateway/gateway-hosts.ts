@@ -9,6 +9,7 @@ import type { HostConfig } from '../config/types.js';
 import { createHost, HOST_TOOLS_SERVER, type Host, type HostOptions } from '../host/create-host.js';
 import { matchesGlob } from '../policy/glob.js';
 import { createGatewayApprover } from './gateway-approver.js';
+import { ProfileSessions } from './profile-sessions.js';
 
 /** What a session needs of its profile. */
 export interface ProfileHost {
@@ -18,6 +19,8 @@ export interface ProfileHost {
   /** Whether the profile offers this namespaced tool (servers and `tools` globs). */
   offersTool(name: string, server: string): boolean;
   offersServer(server: string): boolean;
+  /** Its downstream sessions: where servers' log messages, list changes, sampling and elicitation go. */
+  sessions: ProfileSessions;
 }
 
 /** The config as a profile sees it: its servers only, its rules added to the config's own. */
@@ -63,6 +66,7 @@ export function createGatewayHosts(
         `no profile is named "${name}" (profiles: ${known.length > 0 ? known.join(', ') : 'none configured'})`,
       );
     }
+    const sessions = new ProfileSessions(settings.approvalTimeoutMs);
     const host = await createHost({
       ...hostOptions,
       config: profileConfig(config, profile),
@@ -70,12 +74,22 @@ export function createGatewayHosts(
       onToolsChanged: () => {
         for (const listener of listeners) listener(name);
       },
+      onServerLog: (entry) => {
+        hostOptions.onServerLog?.(entry);
+        sessions.log(entry);
+      },
+      clientFeatures: {
+        ...hostOptions.clientFeatures,
+        forwarder: sessions,
+        onListChanged: (_server, kind) => sessions.changed(kind),
+      },
     });
     const toolGlobs = profile?.tools ?? [];
     return {
       name,
       host,
       consent: profile?.consent ?? settings.consent,
+      sessions,
       offersServer: (server) => host.config.servers.some((entry) => entry.name === server),
       offersTool: (tool, server) =>
         (server === HOST_TOOLS_SERVER || host.config.servers.some((entry) => entry.name === server)) &&
@@ -100,6 +114,7 @@ export function createGatewayHosts(
     },
     async close() {
       const hosts = await Promise.allSettled(started.values());
+      for (const result of hosts) if (result.status === 'fulfilled') result.value.sessions.close();
       await Promise.all(hosts.flatMap((result) => (result.status === 'fulfilled' ? [result.value.host.close()] : [])));
     },
   };

@@ -5,7 +5,15 @@
  * argument checks, timeouts with cancellation forwarded, output budget and audit, with the client's identity.
  */
 
-import type { CallToolResult, Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/server';
+import type {
+  CallToolResult,
+  CompleteResult,
+  LoggingLevel,
+  Prompt,
+  Resource,
+  ResourceTemplateType,
+  Tool,
+} from '@modelcontextprotocol/server';
 import { Server } from '@modelcontextprotocol/server';
 import type { CallingClient } from '../audit/audit-record.js';
 import type { ToolCatalog } from '../catalog/tool-catalog.js';
@@ -15,6 +23,7 @@ import { DiscoveryCatalog, discoveryApplies, isMetaTool, metaToolDefinitions } f
 import type { ExecutedToolCall } from '../loop/tool-call-types.js';
 import { type DownstreamCall, type ElicitAnswer, withDownstreamCall } from './gateway-approver.js';
 import type { ProfileHost } from './gateway-hosts.js';
+import type { DownstreamSession } from './profile-sessions.js';
 
 export const GATEWAY_SERVER_NAME = 'mcp-host-gateway';
 /** Prompts and resources keep their server's name in front, as tools do. */
@@ -107,8 +116,10 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
     {
       capabilities: {
         tools: { listChanged: true },
-        resources: {},
-        prompts: {},
+        resources: { listChanged: true },
+        prompts: { listChanged: true },
+        logging: {},
+        completions: {},
       },
       instructions: `Tools from ${host.config.servers.length} MCP server(s) through mcp-host: names are SERVER__TOOL.`,
     },
@@ -124,6 +135,14 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
       ...(options.clientId === undefined ? {} : { clientId: options.clientId }),
       ...(session === undefined ? {} : { session }),
     };
+  };
+
+  const session: DownstreamSession = { server };
+  profile.sessions.add(session);
+  const previousOnClose = server.onclose;
+  server.onclose = () => {
+    profile.sessions.remove(session);
+    previousOnClose?.();
   };
 
   server.setRequestHandler('tools/list', async () => ({ tools: await listTools(profile) }));
@@ -160,6 +179,12 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
           }
         : {}),
     };
+    // A server's sampling or elicitation request during this call goes to this client, on this request's stream.
+    const callEnded = profile.sessions.callStarted(entry.server, session, {
+      sampling: (params, options) => ctx.mcpReq.requestSampling(params, options),
+      elicit: (params, options) => ctx.mcpReq.elicitInput(params, options),
+    });
+    let progressSent = Promise.resolve();
     const executed = await withDownstreamCall(downstream, () =>
       host.callTool(name, args, {
         signal: ctx.mcpReq.signal,
@@ -168,21 +193,25 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
           ? {}
           : {
               onProgress: (update) => {
-                void ctx.mcpReq
-                  .notify({
-                    method: 'notifications/progress',
-                    params: {
-                      progressToken,
-                      progress: update.progress,
-                      ...(update.total === undefined ? {} : { total: update.total }),
-                      ...(update.message === undefined ? {} : { message: update.message }),
-                    },
-                  })
+                progressSent = progressSent
+                  .then(() =>
+                    ctx.mcpReq.notify({
+                      method: 'notifications/progress',
+                      params: {
+                        progressToken,
+                        progress: update.progress,
+                        ...(update.total === undefined ? {} : { total: update.total }),
+                        ...(update.message === undefined ? {} : { message: update.message }),
+                      },
+                    }),
+                  )
                   .catch(() => undefined);
               },
             }),
       }),
-    );
+    ).finally(callEnded);
+    // The result closes the request's stream: progress still on its way would be dropped after it.
+    await progressSent;
     return toCallToolResult(executed);
   });
 
@@ -236,5 +265,65 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
     return found.result;
   });
 
+  // The level this client wants is kept for it; the servers are asked for the most verbose any client wants.
+  server.setRequestHandler('logging/setLevel', async (request) => {
+    const level = profile.sessions.setLevel(session, request.params.level);
+    await setServersLogLevel(profile, level);
+    return {};
+  });
+
+  server.setRequestHandler('completion/complete', async (request, ctx) => {
+    const { ref, argument, context } = request.params;
+    // A prompt's name loses its server's prefix on the way; a template is the server's own.
+    const prompt = ref.type === 'ref/prompt' ? promptOwner(profile, ref.name) : undefined;
+    const server = ref.type === 'ref/prompt' ? prompt?.server : await templateOwner(profile, ref.uri);
+    const client = server === undefined ? undefined : host.connection(server)?.sdkClient;
+    if (client === undefined || client.getServerCapabilities()?.completions === undefined) return NO_COMPLETIONS;
+    const result = await client.complete(
+      {
+        ref: prompt === undefined ? ref : { type: 'ref/prompt', name: prompt.name },
+        argument,
+        ...(context === undefined ? {} : { context }),
+      },
+      { signal: ctx.mcpReq.signal },
+    );
+    const values = result.completion.values.filter((value) => typeof value === 'string');
+    return {
+      completion: {
+        values: values.slice(0, MAX_COMPLETIONS),
+        ...(result.completion.total === undefined ? {} : { total: result.completion.total }),
+        hasMore: values.length > MAX_COMPLETIONS || result.completion.hasMore === true,
+      },
+    };
+  });
+
   return server;
+}
+
+/** The specification's cap on values in one completion answer. */
+const MAX_COMPLETIONS = 100;
+const NO_COMPLETIONS: CompleteResult = { completion: { values: [], hasMore: false } };
+
+function promptOwner(profile: ProfileHost, name: string): { server: string; name: string } | undefined {
+  const reference = splitName(name);
+  return reference !== undefined && profile.offersServer(reference.server) ? reference : undefined;
+}
+
+/** Templates are passed through unchanged, so the server that lists the same template owns it. */
+async function templateOwner(profile: ProfileHost, uriTemplate: string): Promise<string | undefined> {
+  for (const listing of await profile.host.resources.list()) {
+    if (!profile.offersServer(listing.server)) continue;
+    if (listing.templates.some((template) => template.uriTemplate === uriTemplate)) return listing.server;
+  }
+  return undefined;
+}
+
+async function setServersLogLevel(profile: ProfileHost, level: LoggingLevel): Promise<void> {
+  await Promise.all(
+    profile.host.config.servers.map(async (entry) => {
+      const client = profile.host.connection(entry.name)?.sdkClient;
+      if (client?.getServerCapabilities()?.logging === undefined) return;
+      await client.setLoggingLevel(level).catch(() => undefined);
+    }),
+  );
 }

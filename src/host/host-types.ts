@@ -86,8 +86,11 @@ export interface HostOptions {
   onProgress?: (update: ToolProgressUpdate) => void;
   /** A server said its tools changed (`notifications/tools/list_changed`); `refreshCatalog()` re-reads them. */
   onToolsChanged?: (server: string) => void;
-  /** Elicitation modes, URL opener, server log folder (see ClientFeaturesOptions). */
-  clientFeatures?: Pick<ClientFeaturesOptions, 'elicitation' | 'openUrl' | 'serverLogDirectory'>;
+  /** Elicitation modes, URL opener, server log folder, forwarding (see ClientFeaturesOptions). */
+  clientFeatures?: Pick<
+    ClientFeaturesOptions,
+    'elicitation' | 'openUrl' | 'serverLogDirectory' | 'forwarder' | 'onListChanged'
+  >;
 }
 
 export interface RunOptions {

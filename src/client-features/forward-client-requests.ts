@@ -1,0 +1,121 @@
+/**
+ * A host that is itself a server (the gateway) does not answer servers' sampling and elicitation requests with its
+ * own model and its own user: it passes them on to whoever is upstream of it. This seam installs handlers that hand
+ * each request to a forwarder, after the same depth bound as the local handlers, and records it in the audit with the
+ * forwarder as the approver.
+ */
+import type {
+  Client,
+  ClientContext,
+  CreateMessageRequest,
+  CreateMessageResult,
+  CreateMessageResultWithTools,
+  ElicitRequest,
+  ElicitResult,
+} from '@modelcontextprotocol/client';
+import { exceedsJsonDepth, JsonTooDeepError } from '../json/json-depth.js';
+import { byteLength, type ClientRequestRecorder, withoutBinaryData } from './client-request-audit.js';
+
+export interface ClientRequestForwarder {
+  /** Who answered, as the audit records it. */
+  readonly kind: string;
+  /** Rejects with a protocol error when no one upstream can answer (the server receives it as its error). */
+  sampling(
+    serverName: string,
+    params: CreateMessageRequest['params'],
+    signal: AbortSignal,
+  ): Promise<CreateMessageResult | CreateMessageResultWithTools>;
+  elicitation(serverName: string, params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
+  /** The server says a URL elicitation it forwarded earlier is complete. */
+  elicitationComplete?(serverName: string, elicitationId: string): void;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function installForwardingHandlers(
+  client: Client,
+  serverName: string,
+  forwarder: ClientRequestForwarder,
+  record: ClientRequestRecorder | undefined,
+): void {
+  const audited = async <T>(
+    method: 'sampling/createMessage' | 'elicitation/create',
+    summary: unknown,
+    context: ClientContext,
+    forward: (signal: AbortSignal) => Promise<T>,
+    answerOf: (result: T) => string,
+  ): Promise<T> => {
+    const startedAt = new Date();
+    const started = performance.now();
+    const signal = context.mcpReq.signal;
+    const base = { server: serverName, method, request: summary, approver: forwarder.kind, startedAt };
+    try {
+      const result = await forward(signal);
+      const answer = answerOf(result);
+      await record?.({
+        ...base,
+        answer,
+        reason: `Forwarded to the ${forwarder.kind}, which answered ${answer}.`,
+        outcome: answer === 'allow' || answer === 'accept' ? 'ok' : answer === 'cancel' ? 'cancelled' : 'denied',
+        durationMs: Math.round(performance.now() - started),
+        resultBytes: byteLength(result),
+      });
+      return result;
+    } catch (error) {
+      await record?.({
+        ...base,
+        answer: 'deny',
+        reason: `Forwarding to the ${forwarder.kind} failed.`,
+        outcome: signal.aborted ? 'cancelled' : 'error',
+        durationMs: Math.round(performance.now() - started),
+        error: messageOf(error),
+      });
+      throw error;
+    }
+  };
+
+  client.setRequestHandler('sampling/createMessage', async (request, context) => {
+    if (exceedsJsonDepth(request.params)) throw new JsonTooDeepError('the sampling request');
+    const params = request.params;
+    const summary = {
+      systemPrompt: params.systemPrompt,
+      messages: withoutBinaryData(params.messages),
+      // Not `maxTokens`: the audit log redacts every key that mentions tokens.
+      maxOutput: params.maxTokens,
+      ...(params.tools ? { tools: params.tools.map((tool) => tool.name) } : {}),
+    };
+    return audited(
+      'sampling/createMessage',
+      summary,
+      context,
+      (signal) => forwarder.sampling(serverName, params, signal),
+      () => 'allow',
+    );
+  });
+
+  const complete = forwarder.elicitationComplete?.bind(forwarder);
+  if (complete) {
+    client.setNotificationHandler('notifications/elicitation/complete', (notification) =>
+      complete(serverName, notification.params.elicitationId),
+    );
+  }
+
+  client.setRequestHandler('elicitation/create', async (request, context) => {
+    if (exceedsJsonDepth(request.params)) throw new JsonTooDeepError('the elicitation request');
+    const params = request.params;
+    // The audit keeps what was asked, never what the user typed.
+    const summary =
+      params.mode === 'url'
+        ? { mode: 'url', message: params.message, url: params.url, elicitationId: params.elicitationId }
+        : { mode: 'form', message: params.message, fields: Object.keys(params.requestedSchema?.properties ?? {}) };
+    return audited(
+      'elicitation/create',
+      summary,
+      context,
+      (signal) => forwarder.elicitation(serverName, params, signal),
+      (result) => result.action,
+    );
+  });
+}

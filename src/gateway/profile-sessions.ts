@@ -1,0 +1,206 @@
+/**
+ * The downstream sessions of one profile, and what passes between them and the profile's servers apart from calls:
+ * servers' log messages (to every session, at the level each asked for), `resources`/`prompts` list changes
+ * (debounced), and servers' sampling and elicitation requests — answered by the client whose call to that server is
+ * in progress (the newest one), or by the only client when there is one; refused with the reason otherwise, and when
+ * that client did not declare the capability.
+ */
+import {
+  type ClientCapabilities,
+  type CreateMessageRequest,
+  type CreateMessageResult,
+  type CreateMessageResultWithTools,
+  type ElicitRequest,
+  type ElicitRequestFormParams,
+  type ElicitRequestURLParams,
+  type ElicitResult,
+  type LoggingLevel,
+  ProtocolError,
+  ProtocolErrorCode,
+  type RequestOptions,
+  type Server,
+} from '@modelcontextprotocol/server';
+import type { ClientRequestForwarder } from '../client-features/forward-client-requests.js';
+import type { ServerLogEntry } from '../client-features/server-log.js';
+import { ListChangedDebouncer } from './list-changed.js';
+
+/** Most verbose first, as the MCP specification orders them. */
+const LEVELS: readonly LoggingLevel[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
+
+export interface DownstreamSession {
+  server: Server;
+  /** Set by the client's `logging/setLevel`; until then every message is passed on. */
+  logLevel?: LoggingLevel;
+}
+
+/** How to reach a client with a request: inside its call in progress, or on its own. */
+interface Asker {
+  session: DownstreamSession;
+  sampling(
+    params: CreateMessageRequest['params'],
+    options: RequestOptions,
+  ): Promise<CreateMessageResult | CreateMessageResultWithTools>;
+  elicit(params: ElicitRequestFormParams | ElicitRequestURLParams, options: RequestOptions): Promise<ElicitResult>;
+}
+
+function clientName(session: DownstreamSession): string {
+  return `"${session.server.getClientVersion()?.name ?? 'unknown'}"`;
+}
+
+function refuse(message: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidRequest, message);
+}
+
+export class ProfileSessions implements ClientRequestForwarder {
+  readonly kind = 'gateway-client';
+  private readonly sessions = new Set<DownstreamSession>();
+  /** Per server, the calls in progress with the asker of each, newest last. */
+  private readonly calls = new Map<string, Asker[]>();
+  private readonly listChanged = new ListChangedDebouncer((kind) => {
+    for (const session of this.sessions) {
+      const sent =
+        kind === 'resources' ? session.server.sendResourceListChanged() : session.server.sendPromptListChanged();
+      void sent.catch(() => undefined);
+    }
+  });
+
+  /** @param timeoutMs how long a forwarded request may wait for the client (its user may be answering). */
+  constructor(private readonly timeoutMs: number) {}
+
+  add(session: DownstreamSession): void {
+    this.sessions.add(session);
+  }
+
+  remove(session: DownstreamSession): void {
+    this.sessions.delete(session);
+  }
+
+  /** A call of `session` to `server` began; the returned function says it ended. */
+  callStarted(server: string, session: DownstreamSession, ask: Pick<Asker, 'sampling' | 'elicit'>): () => void {
+    const asker: Asker = { session, ...ask };
+    const stack = this.calls.get(server) ?? [];
+    stack.push(asker);
+    this.calls.set(server, stack);
+    return () => {
+      const at = stack.indexOf(asker);
+      if (at >= 0) stack.splice(at, 1);
+      if (stack.length === 0) this.calls.delete(server);
+    };
+  }
+
+  /**
+   * Records the level a client asked for and answers the level the servers should now use: the most verbose any
+   * client of the profile asked for.
+   */
+  setLevel(session: DownstreamSession, level: LoggingLevel): LoggingLevel {
+    session.logLevel = level;
+    let lowest = LEVELS.indexOf(level);
+    for (const other of this.sessions) {
+      if (other.logLevel !== undefined) lowest = Math.min(lowest, LEVELS.indexOf(other.logLevel));
+    }
+    return LEVELS[lowest]!;
+  }
+
+  /** A server's log message (already redacted and rate-limited by the host), to every client that wants its level. */
+  log(entry: ServerLogEntry): void {
+    const severity = LEVELS.indexOf(entry.level);
+    for (const session of this.sessions) {
+      if (session.logLevel !== undefined && severity < LEVELS.indexOf(session.logLevel)) continue;
+      void session.server
+        .sendLoggingMessage({
+          level: entry.level,
+          logger: entry.logger === undefined ? entry.server : `${entry.server}/${entry.logger}`,
+          data: entry.data,
+        })
+        .catch(() => undefined);
+    }
+  }
+
+  changed(kind: 'resources' | 'prompts'): void {
+    this.listChanged.changed(kind);
+  }
+
+  close(): void {
+    this.listChanged.close();
+  }
+
+  private askerFor(server: string, what: string): Asker {
+    const stack = this.calls.get(server);
+    const inCall = stack?.[stack.length - 1];
+    if (inCall !== undefined) return inCall;
+    if (this.sessions.size === 1) {
+      const [session] = this.sessions as unknown as [DownstreamSession];
+      return {
+        session,
+        sampling: (params, options) => session.server.createMessage(params, options),
+        elicit: (params, options) => session.server.elicitInput(params, options),
+      };
+    }
+    throw refuse(
+      `server "${server}" asked for ${what} outside a call and this gateway has ${this.sessions.size} clients: it cannot tell whom to ask`,
+    );
+  }
+
+  private capabilities(asker: Asker): ClientCapabilities {
+    return asker.session.server.getClientCapabilities() ?? {};
+  }
+
+  async sampling(
+    serverName: string,
+    params: CreateMessageRequest['params'],
+    signal: AbortSignal,
+  ): Promise<CreateMessageResult | CreateMessageResultWithTools> {
+    const asker = this.askerFor(serverName, 'sampling');
+    const sampling = this.capabilities(asker).sampling;
+    if (sampling === undefined) {
+      throw refuse(
+        `server "${serverName}" asked for sampling, and the client of this gateway (${clientName(asker.session)}) does not support sampling`,
+      );
+    }
+    if ((params.tools !== undefined || params.toolChoice !== undefined) && sampling.tools === undefined) {
+      throw refuse(
+        `server "${serverName}" asked for sampling with tools, and the client of this gateway (${clientName(asker.session)}) does not support tools in sampling (capability sampling.tools)`,
+      );
+    }
+    return asker.sampling(params, { signal, timeout: this.timeoutMs });
+  }
+
+  async elicitation(serverName: string, params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult> {
+    const asker = this.askerFor(serverName, 'elicitation');
+    const elicitation = this.capabilities(asker).elicitation;
+    const mode = params.mode === 'url' ? 'url' : 'form';
+    // An empty `elicitation: {}` is the form mode of the 2025-06-18 revision.
+    const supported =
+      elicitation !== undefined &&
+      (mode === 'url'
+        ? elicitation.url !== undefined
+        : elicitation.form !== undefined || elicitation.url === undefined);
+    if (!supported) {
+      throw refuse(
+        `server "${serverName}" asked for ${mode} elicitation, and the client of this gateway (${clientName(asker.session)}) does not support ${mode} elicitation`,
+      );
+    }
+    return asker.elicit(params as ElicitRequestFormParams | ElicitRequestURLParams, {
+      signal,
+      timeout: this.timeoutMs,
+    });
+  }
+
+  elicitationComplete(_serverName: string, elicitationId: string): void {
+    for (const session of this.sessions) {
+      if (session.server.getClientCapabilities()?.elicitation?.url === undefined) continue;
+      void session.server
+        .notification({ method: 'notifications/elicitation/complete', params: { elicitationId } })
+        .catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,280 @@
+/**
+ * What `mcp-host serve` passes between its clients and its servers besides calls, over stdio and over Streamable
+ * HTTP, with the official v2 SDK client in front of the built CLI and a real fixture server behind it: progress,
+ * log messages and `logging/setLevel`, `list_changed` for tools, prompts and resources, completion, cancellation,
+ * and servers' sampling and elicitation requests (answered by the calling client when it declares the capability,
+ * refused with the reason when it does not).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Client, type LoggingMessageNotification, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliPath, fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+
+const TOKEN = 'a-forwarding-test-token-of-enough-length';
+
+interface Gateway {
+  /** Declares sampling and form elicitation, and answers them. */
+  client: Client;
+  stateDir: string;
+  logs: LoggingMessageNotification['params'][];
+  changed: string[];
+  /** A second client without those capabilities (HTTP only: stdio has one client). */
+  connectBare?: () => Promise<Client>;
+  close(): Promise<void>;
+}
+
+function textOf(result: unknown): string {
+  const content = (result as { content: Array<{ type: string; text?: string }> }).content;
+  return content.map((part) => part.text ?? '').join('');
+}
+
+async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+function capableClient(gateway: Pick<Gateway, 'logs' | 'changed'>): Client {
+  const client = new Client(
+    { name: 'forwarding-test-client', version: '1.0.0' },
+    { capabilities: { sampling: {}, elicitation: { form: {} } } },
+  );
+  client.setRequestHandler('sampling/createMessage', async (request) => {
+    const first = request.params.messages[0]?.content;
+    const asked = first !== undefined && !Array.isArray(first) && first.type === 'text' ? first.text : '?';
+    return { model: 'client-model', role: 'assistant', content: { type: 'text', text: `you asked "${asked}"` } };
+  });
+  client.setRequestHandler('elicitation/create', async (request) => ({
+    action: 'accept',
+    content: { answer: `blue, to "${request.params.message}"` },
+  }));
+  client.setNotificationHandler('notifications/message', (notification) => {
+    gateway.logs.push(notification.params);
+  });
+  for (const kind of ['tools', 'prompts', 'resources'] as const) {
+    client.setNotificationHandler(`notifications/${kind}/list_changed`, () => {
+      gateway.changed.push(kind);
+    });
+  }
+  return client;
+}
+
+async function config(stateDir: string): Promise<string> {
+  return writeConfig({
+    mcpServers: {
+      forwarding: {
+        command: process.execPath,
+        args: [fixtureServer('forwarding.mjs')],
+        env: { EVENT_LOG: join(stateDir, 'events.log') },
+        trust: 'trusted',
+      },
+    },
+    permissions: { allow: ['forwarding__*'] },
+  });
+}
+
+async function startStdio(): Promise<Gateway> {
+  const stateDir = await temporaryDirectory('mcp-host-forwarding-state-');
+  const gateway: Gateway = { stateDir, logs: [], changed: [], client: undefined as never, close: async () => {} };
+  gateway.client = capableClient(gateway);
+  await gateway.client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [cliPath, 'serve', '--config', await config(stateDir), '--state-dir', stateDir],
+      stderr: 'pipe',
+    }),
+  );
+  gateway.close = () => gateway.client.close();
+  return gateway;
+}
+
+async function startHttp(): Promise<Gateway> {
+  const stateDir = await temporaryDirectory('mcp-host-forwarding-state-');
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [cliPath, 'serve', '--http', '0', '--config', await config(stateDir), '--state-dir', stateDir],
+    { env: { ...process.env, MCP_HOST_GATEWAY_TOKEN: TOKEN }, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => {
+    stderr += String(chunk);
+  });
+  const clients: Client[] = [];
+  const stop = async () => {
+    for (const client of clients) await client.close().catch(() => undefined);
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  };
+  try {
+    await waitFor(() => /serving (http:\S+)/.test(stderr) || child.exitCode !== null, 'the gateway to listen');
+    const url = /serving (http:\S+)/.exec(stderr)?.[1];
+    if (url === undefined) throw new Error(`the gateway did not start:\n${stderr}`);
+    const connect = async (client: Client) => {
+      clients.push(client);
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(url), {
+          requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+        }),
+      );
+      return client;
+    };
+    const gateway: Gateway = { stateDir, logs: [], changed: [], client: undefined as never, close: stop };
+    gateway.client = await connect(capableClient(gateway));
+    gateway.connectBare = () => connect(new Client({ name: 'bare-test-client', version: '1.0.0' }));
+    return gateway;
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+describe.each([
+  ['stdio', startStdio],
+  ['Streamable HTTP', startHttp],
+] as const)('mcp-host serve forwards over %s', (_transport, start) => {
+  let gateway: Gateway;
+  beforeAll(async () => {
+    gateway = await start();
+  }, 60_000);
+  afterAll(async () => {
+    await gateway?.close();
+  });
+
+  it('forwards progress from the server to the calling client', async () => {
+    const updates: Array<{ progress: number; total?: number; message?: string }> = [];
+    const result = await gateway.client.callTool(
+      { name: 'forwarding__progress', arguments: {} },
+      { onprogress: (update) => updates.push(update) },
+    );
+    expect(textOf(result)).toBe('done');
+    expect(updates).toEqual([
+      { progress: 1, total: 3, message: 'step 1' },
+      { progress: 2, total: 3, message: 'step 2' },
+      { progress: 3, total: 3, message: 'step 3' },
+    ]);
+  }, 30_000);
+
+  it('passes the client’s log level to the server and the server’s log messages to the client', async () => {
+    await gateway.client.setLoggingLevel('warning');
+    const level = await gateway.client.callTool({ name: 'forwarding__log_level', arguments: {} });
+    expect(textOf(level)).toBe('warning');
+
+    await gateway.client.callTool({ name: 'forwarding__log', arguments: { level: 'info', message: 'quiet' } });
+    await gateway.client.callTool({ name: 'forwarding__log', arguments: { level: 'error', message: 'loud' } });
+    await waitFor(() => gateway.logs.some((entry) => entry.data === 'loud'), 'the error log message');
+    expect(gateway.logs.find((entry) => entry.data === 'loud')).toEqual({
+      level: 'error',
+      logger: 'forwarding/fixture',
+      data: 'loud',
+    });
+    expect(gateway.logs.some((entry) => entry.data === 'quiet')).toBe(false);
+  }, 30_000);
+
+  it('tells the client when the server’s tools, prompts and resources change, and lists the new ones', async () => {
+    const tool = textOf(await gateway.client.callTool({ name: 'forwarding__add_tool', arguments: {} }));
+    await waitFor(() => gateway.changed.includes('tools'), 'tools/list_changed');
+    await waitFor(
+      async () => (await gateway.client.listTools()).tools.some((entry) => entry.name === `forwarding__${tool}`),
+      'the added tool',
+    );
+
+    const prompt = textOf(await gateway.client.callTool({ name: 'forwarding__add_prompt', arguments: {} }));
+    await waitFor(() => gateway.changed.includes('prompts'), 'prompts/list_changed');
+    const prompts = (await gateway.client.listPrompts()).prompts.map((entry) => entry.name);
+    expect(prompts).toContain(`forwarding__${prompt}`);
+
+    const resource = textOf(await gateway.client.callTool({ name: 'forwarding__add_resource', arguments: {} }));
+    await waitFor(() => gateway.changed.includes('resources'), 'resources/list_changed');
+    const resources = (await gateway.client.listResources()).resources.map((entry) => entry.uri);
+    expect(resources).toContain(`notes://${resource}`);
+  }, 30_000);
+
+  it('forwards completion of a prompt argument and of a resource template to the server that owns it', async () => {
+    const names = await gateway.client.complete({
+      ref: { type: 'ref/prompt', name: 'forwarding__greet' },
+      argument: { name: 'name', value: 'A' },
+    });
+    expect(names.completion.values).toEqual(['Ada', 'Alan']);
+    const topics = await gateway.client.complete({
+      ref: { type: 'ref/resource', uri: 'notes://{topic}' },
+      argument: { name: 'topic', value: 'ge' },
+    });
+    expect(topics.completion.values).toEqual(['geology']);
+    const unknown = await gateway.client.complete({
+      ref: { type: 'ref/prompt', name: 'nosuch__greet' },
+      argument: { name: 'name', value: 'A' },
+    });
+    expect(unknown.completion.values).toEqual([]);
+  }, 30_000);
+
+  it('forwards the server’s sampling and form elicitation to the calling client', async () => {
+    const sampled = await gateway.client.callTool({ name: 'forwarding__ask_model', arguments: { prompt: 'why?' } });
+    expect(textOf(sampled)).toBe('model client-model said: you asked "why?"');
+    const elicited = await gateway.client.callTool({
+      name: 'forwarding__ask_user',
+      arguments: { question: 'Favourite colour?' },
+    });
+    expect(JSON.parse(textOf(elicited))).toEqual({
+      action: 'accept',
+      content: { answer: 'blue, to "Favourite colour?"' },
+    });
+  }, 30_000);
+
+  it('refuses what the client did not declare, saying so', async () => {
+    const withTools = await gateway.client.callTool({ name: 'forwarding__ask_model_with_tools', arguments: {} });
+    expect(textOf(withTools)).toContain('does not support tools in sampling');
+    const url = await gateway.client.callTool({ name: 'forwarding__open_page', arguments: {} });
+    expect(textOf(url)).toContain('does not support url elicitation');
+  }, 30_000);
+
+  it('forwards the client’s cancellation to the server', async () => {
+    const events = join(gateway.stateDir, 'events.log');
+    const read = () => readFile(events, 'utf8').catch(() => '');
+    const controller = new AbortController();
+    const call = gateway.client.callTool({ name: 'forwarding__hang', arguments: {} }, { signal: controller.signal });
+    await waitFor(async () => (await read()).includes(' hang'), 'the call to reach the server');
+    controller.abort(new Error('the user stopped it'));
+    await expect(call).rejects.toThrow();
+    await waitFor(async () => /^cancelled /m.test(await read()), 'the server to be told');
+  }, 30_000);
+
+  it('audits forwarded requests with the gateway’s client as the one who answered', async () => {
+    const text = await readFile(join(gateway.stateDir, 'audit.jsonl'), 'utf8');
+    const records = text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(records.find((record) => record.tool === 'sampling/createMessage')).toMatchObject({
+      server: 'forwarding',
+      approver: 'gateway-client',
+      outcome: 'ok',
+    });
+    expect(records.find((record) => record.tool === 'elicitation/create')).toMatchObject({
+      approver: 'gateway-client',
+      outcome: 'ok',
+    });
+  }, 30_000);
+
+  it.runIf(start === startHttp)(
+    'asks the client whose call it is, and refuses one that cannot answer',
+    async () => {
+      const bare = await gateway.connectBare!();
+      const sampled = await bare.callTool({ name: 'forwarding__ask_model', arguments: { prompt: 'why?' } });
+      expect(textOf(sampled)).toContain('"bare-test-client") does not support sampling');
+      const elicited = await bare.callTool({ name: 'forwarding__ask_user', arguments: { question: 'Colour?' } });
+      expect(textOf(elicited)).toContain('does not support form elicitation');
+      // The capable client is still the one asked for its own calls.
+      const again = await gateway.client.callTool({ name: 'forwarding__ask_model', arguments: { prompt: 'again?' } });
+      expect(textOf(again)).toBe('model client-model said: you asked "again?"');
+    },
+    30_000,
+  );
+});
