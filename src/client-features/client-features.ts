@@ -52,6 +52,8 @@ export interface ClientFeaturesOptions {
   serverLogDirectory?: string | false;
   /** Every server log message as it arrives (`--verbose` prints them). */
   onServerLog?: (entry: ServerLogEntry) => void;
+  /** A server said a resource the host subscribed to changed (`notifications/resources/updated`). */
+  onResourceUpdated?: (update: { server: string; uri: string }) => void;
   onDiagnostic?: (message: string) => void;
   /** Sampling and elicitation requests are recorded here like tool calls. */
   audit?: { sink: AuditSink; runId: string; secrets?: readonly string[] };
@@ -174,6 +176,10 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
         ),
       );
       logGates.add(logGate);
+      client.setNotificationHandler('notifications/resources/updated', (notification) => {
+        const uri = notification.params.uri;
+        if (typeof uri === 'string') options.onResourceUpdated?.({ server: serverName, uri: uri.slice(0, 4_000) });
+      });
       client.setNotificationHandler('notifications/message', (notification) => {
         if (!logGate.admit()) return;
         const { level, logger, data } = notification.params;

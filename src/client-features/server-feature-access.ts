@@ -5,6 +5,7 @@
 import type { GetPromptResult, ReadResourceResult, Root } from '@modelcontextprotocol/client';
 import type { ServerConnection } from '../connections/server-connection.js';
 import type { Message } from '../providers/types.js';
+import { completeTemplateArgument } from './complete-argument.js';
 import type { RootsRegistry } from './roots-registry.js';
 import { resolveRoots } from './roots-registry.js';
 import {
@@ -17,12 +18,28 @@ import {
   promptToMessages,
   type ServerPrompts,
 } from './server-prompts.js';
-import { listServerResources, offersResources, readServerResource, type ServerResources } from './server-resources.js';
+import {
+  listServerResources,
+  offersResources,
+  readServerResource,
+  type ServerResources,
+  subscribeServerResource,
+} from './server-resources.js';
 
 export interface HostResources {
   /** Every server that offers resources, with its resources and URI templates. */
   list(): Promise<ServerResources[]>;
   read(server: string, uri: string): Promise<ReadResourceResult>;
+  /** `resources/subscribe`: changes then arrive through `HostOptions.onResourceUpdated`. */
+  subscribe(server: string, uri: string): Promise<void>;
+  unsubscribe(server: string, uri: string): Promise<void>;
+  /** Values the server suggests for a template's variable (`completion/complete`); none when it offers none. */
+  complete(
+    server: string,
+    uriTemplate: string,
+    argument: { name: string; value: string },
+    given?: Record<string, string>,
+  ): Promise<string[]>;
 }
 
 export interface HostPrompts {
@@ -75,6 +92,10 @@ export function createServerFeatureAccess(options: {
     resources: {
       list: () => Promise.all(options.connections().filter(offersResources).map(listServerResources)),
       read: (server, uri) => readServerResource(connected(server), uri),
+      subscribe: (server, uri) => subscribeServerResource(connected(server), uri, true),
+      unsubscribe: (server, uri) => subscribeServerResource(connected(server), uri, false),
+      complete: (server, uriTemplate, argument, given) =>
+        completeTemplateArgument(connected(server), uriTemplate, argument, given),
     },
     prompts: {
       list: () => Promise.all(options.connections().filter(offersPrompts).map(listServerPrompts)),

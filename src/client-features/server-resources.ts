@@ -48,6 +48,25 @@ export async function readServerResource(connection: ServerConnection, uri: stri
   return clientOf(connection).readResource({ uri }, { cacheMode: 'bypass' });
 }
 
+/** Whether a connected server lets clients subscribe to its resources' changes. */
+export function offersSubscriptions(connection: Pick<ServerConnection, 'sdkClient' | 'state'>): boolean {
+  return offersResources(connection) && connection.sdkClient?.getServerCapabilities()?.resources?.subscribe === true;
+}
+
+/** `resources/subscribe` (or `resources/unsubscribe`); updates arrive as `notifications/resources/updated`. */
+export async function subscribeServerResource(
+  connection: ServerConnection,
+  uri: string,
+  subscribe: boolean,
+): Promise<void> {
+  if (!offersSubscriptions(connection)) {
+    throw new Error(`server "${connection.name}" does not offer resource subscriptions`);
+  }
+  const client = clientOf(connection);
+  if (subscribe) await client.subscribeResource({ uri });
+  else await client.unsubscribeResource({ uri });
+}
+
 const TEXT_MIME_TYPE = /^text\/|[/+](json|xml|yaml|javascript|csv|markdown)$|^application\/(x-)?(sh|sql|toml)$/i;
 
 /** Binary data that is really text (by MIME type and valid UTF-8), decoded; undefined otherwise. */

@@ -113,6 +113,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     createProvider: (spec) =>
       createProvider(spec, { baseUrl: options.baseUrl, env, cwd: config.file ? dirname(config.file) : cwd }),
     onServerLog: options.onServerLog,
+    onResourceUpdated: options.onResourceUpdated,
     onDiagnostic: diagnostic,
     audit: { sink: state.audit, runId, secrets },
     serverLogDirectory: join(state.stateDir, 'logs'),

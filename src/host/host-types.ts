@@ -82,6 +82,8 @@ export interface HostOptions {
   signal?: AbortSignal;
   /** Every log message a server sends (they are also appended to a per-server log in the state folder). */
   onServerLog?: (entry: ServerLogEntry) => void;
+  /** A resource subscribed to with `host.resources.subscribe` changed (`notifications/resources/updated`). */
+  onResourceUpdated?: (update: { server: string; uri: string }) => void;
   /** Progress a server reports for a running tool call. */
   onProgress?: (update: ToolProgressUpdate) => void;
   /** A server said its tools changed (`notifications/tools/list_changed`); `refreshCatalog()` re-reads them. */

@@ -233,6 +233,38 @@ export interface ResourceView {
   name?: string;
   description?: string;
   mimeType?: string;
+  /** The server accepts `resources/subscribe`. */
+  subscribable?: boolean;
+}
+
+/** A resource template (RFC 6570 URI template); the browser fills in its variables. */
+export interface ResourceTemplateView {
+  server: string;
+  uriTemplate: string;
+  name?: string;
+  description?: string;
+  mimeType?: string;
+  subscribable?: boolean;
+}
+
+/** `completion/complete` for a template's variable or a prompt's argument. */
+export interface CompleteBody {
+  server: string;
+  /** One of the two. */
+  uriTemplate?: string;
+  prompt?: string;
+  argument: string;
+  value: string;
+  /** The other variables or arguments filled in so far. */
+  context?: Record<string, string>;
+}
+
+/** A resource this UI subscribed to, and how often the server said it changed since. */
+export interface ResourceSubscriptionView {
+  server: string;
+  uri: string;
+  updates: number;
+  lastUpdated?: string;
 }
 
 export interface PromptView {
@@ -285,6 +317,7 @@ export type LiveEvent =
   | { type: 'progress'; progress: ProgressView }
   | { type: 'approvals'; pending: PendingApproval[] }
   | { type: 'catalog' }
+  | { type: 'resource-updated'; subscription: ResourceSubscriptionView }
   | { type: 'chat'; chat: ChatEventView };
 
 /** A skill, with its folder shown relative to the config's folder (or by name), never as a machine path. */

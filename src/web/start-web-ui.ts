@@ -17,6 +17,7 @@ import { createAppViews } from './app-views.js';
 import { createChatRunner } from './chat-runner.js';
 import { createLiveEvents } from './live-events.js';
 import { acceptedHosts, isLoopbackAddress } from './loopback.js';
+import { createResourceSubscriptions } from './resource-subscriptions.js';
 import { type SandboxServer, startSandboxServer } from './sandbox-server.js';
 import { DEFAULT_ASSET_FOLDER } from './static-files.js';
 import { auditEntryView, displayModel, serverLogView } from './views.js';
@@ -61,6 +62,7 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
   const events = createLiveEvents();
   const approver = createWebApprover((pending) => events.publish({ type: 'approvals', pending }));
   const chat = createChatRunner(events);
+  const subscriptions = createResourceSubscriptions(events);
   let host: Host | undefined;
   let state: HostStateView = { phase: 'starting' };
   let auditFile: string | undefined;
@@ -88,6 +90,7 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
     serverLogs: () => serverLogs,
     views,
     sandboxOrigin: () => sandbox?.origin,
+    subscriptions,
     auditHistory: async () => {
       if (auditFile === undefined) return [];
       const contents = await readAuditLog(auditFile);
@@ -124,6 +127,10 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
       if (serverLogs.length > SERVER_LOG_HISTORY_LIMIT)
         serverLogs.splice(0, serverLogs.length - SERVER_LOG_HISTORY_LIMIT);
       events.publish({ type: 'server-log', entry: view });
+    },
+    onResourceUpdated: (update) => {
+      hostOptions.onResourceUpdated?.(update);
+      subscriptions.updated(update);
     },
     onToolsChanged: (name) => {
       hostOptions.onToolsChanged?.(name);

@@ -7,7 +7,9 @@
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { toolUiOf } from '../catalog/tool-ui.js';
+import { completePromptArgument } from '../client-features/complete-argument.js';
 import { PromptChoiceError } from '../client-features/server-prompts.js';
+import { offersSubscriptions } from '../client-features/server-resources.js';
 import type { Host } from '../host/create-host.js';
 import { ServerControlError } from '../host/server-controls.js';
 import type {
@@ -15,10 +17,12 @@ import type {
   AuditEntryView,
   CallToolBody,
   ChatBody,
+  CompleteBody,
   HostStateView,
   LiveEvent,
   OpenViewBody,
   PromptView,
+  ResourceTemplateView,
   ResourceView,
   ServerLogView,
   TrustChangeBody,
@@ -28,6 +32,7 @@ import { type AppViews, resultForView, ViewError } from './app-views.js';
 import { ChatBusyError, type ChatRunner, ChatSessionError } from './chat-runner.js';
 import type { LiveEvents } from './live-events.js';
 import { requestGuard, securityHeaders } from './request-guard.js';
+import { type ResourceSubscriptions, TooManySubscriptions } from './resource-subscriptions.js';
 import { skillsView } from './skills-view.js';
 import { staticFiles } from './static-files.js';
 import { callResultView, serverViews, toolsView, trustViews } from './views.js';
@@ -44,6 +49,7 @@ export interface WebAppContext {
   events: LiveEvents;
   trust: WebTrust;
   chat: ChatRunner;
+  subscriptions: ResourceSubscriptions;
   /** The latest server log messages, oldest first. */
   serverLogs(): readonly ServerLogView[];
   auditHistory(): Promise<AuditEntryView[]>;
@@ -97,7 +103,9 @@ export function createWebApp(context: WebAppContext): Hono {
     ) {
       return c.json({ error: error.message }, 400);
     }
-    if (error instanceof ChatBusyError) return c.json({ error: error.message }, 409);
+    if (error instanceof ChatBusyError || error instanceof TooManySubscriptions) {
+      return c.json({ error: error.message }, 409);
+    }
     if (error instanceof ChatSessionError || error instanceof ViewError) return c.json({ error: error.message }, 400);
     return c.json({ error: message(error) }, 500);
   });
@@ -235,6 +243,10 @@ export function createWebApp(context: WebAppContext): Hono {
 
   app.get('/api/audit', async (c) => c.json(await context.auditHistory()));
 
+  const subscribable = (server: string) => {
+    const connection = ready().connection(server);
+    return connection !== undefined && offersSubscriptions(connection);
+  };
   app.get('/api/resources', async (c) => {
     const lists = await ready().resources.list();
     const resources: ResourceView[] = lists.flatMap((list) =>
@@ -244,10 +256,67 @@ export function createWebApp(context: WebAppContext): Hono {
         ...(resource.name === undefined ? {} : { name: resource.name }),
         ...(resource.description === undefined ? {} : { description: resource.description }),
         ...(resource.mimeType === undefined ? {} : { mimeType: resource.mimeType }),
+        subscribable: subscribable(list.server),
       })),
     );
     return c.json(resources);
   });
+  app.get('/api/resource-templates', async (c) => {
+    const lists = await ready().resources.list();
+    const templates: ResourceTemplateView[] = lists.flatMap((list) =>
+      list.templates.map((template) => ({
+        server: list.server,
+        uriTemplate: template.uriTemplate,
+        ...(template.name === undefined ? {} : { name: template.name }),
+        ...(template.description === undefined ? {} : { description: template.description }),
+        ...(template.mimeType === undefined ? {} : { mimeType: template.mimeType }),
+        subscribable: subscribable(list.server),
+      })),
+    );
+    return c.json(templates);
+  });
+  app.post('/api/complete', async (c) => {
+    const body = await jsonBody<Partial<CompleteBody>>(c.req.raw);
+    if (typeof body.server !== 'string' || typeof body.argument !== 'string' || typeof body.value !== 'string') {
+      throw new BadRequest('"server", "argument" and "value" are needed.');
+    }
+    const given = Object.fromEntries(
+      Object.entries(body.context ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+    );
+    const argument = { name: body.argument, value: body.value.slice(0, 1_000) };
+    const host = ready();
+    if (typeof body.uriTemplate === 'string') {
+      return c.json({ values: await host.resources.complete(body.server, body.uriTemplate, argument, given) });
+    }
+    if (typeof body.prompt === 'string') {
+      return c.json({
+        values: await completePromptArgument(host.connection(body.server), body.prompt, argument, given),
+      });
+    }
+    throw new BadRequest('"uriTemplate" or "prompt" names what to complete.');
+  });
+  app.get('/api/resources/subscriptions', (c) => c.json(context.subscriptions.list()));
+  for (const action of ['subscribe', 'unsubscribe'] as const) {
+    app.post(`/api/resources/${action}`, async (c) => {
+      const body = await jsonBody<{ server?: string; uri?: string }>(c.req.raw);
+      if (typeof body.server !== 'string' || typeof body.uri !== 'string' || body.uri.length > 4_000) {
+        throw new BadRequest('"server" and "uri" are needed.');
+      }
+      if (action === 'subscribe') {
+        const entry = context.subscriptions.add(body.server, body.uri);
+        try {
+          await ready().resources.subscribe(body.server, body.uri);
+        } catch (error) {
+          context.subscriptions.remove(body.server, body.uri);
+          throw error;
+        }
+        return c.json(entry);
+      }
+      context.subscriptions.remove(body.server, body.uri);
+      await ready().resources.unsubscribe(body.server, body.uri);
+      return c.json({ ok: true });
+    });
+  }
   app.post('/api/resources/read', async (c) => {
     const body = await jsonBody<{ server?: string; uri?: string }>(c.req.raw);
     if (typeof body.server !== 'string' || typeof body.uri !== 'string') {

@@ -278,7 +278,6 @@ describe('the web UI in Chromium', () => {
     await first.waitFor(WAIT);
     await first.click();
     await page.getByRole('region', { name: 'Result' }).waitFor(WAIT);
-    await screenshot('resources');
   });
 
   it('lists the skills offered and withheld, with the command that approves, and what the conversation loaded', async () => {
@@ -347,4 +346,59 @@ describe('the web UI in Chromium', () => {
     await everything.getByText('set to error', { exact: true }).waitFor(WAIT);
     await toggleLogging(/Stopped simulated/);
   });
+  it("fills in a resource template from the server's suggestions, subscribes to the resource and follows its updates live", async () => {
+    const callEverything = async (tool: string, said: RegExp) => {
+      await goTo('Tools');
+      await page.getByRole('button', { name: new RegExp(`^everything__${tool}`) }).click();
+      await page.getByRole('button', { name: `Call everything__${tool}` }).click();
+      await page.getByRole('region', { name: 'Result' }).getByText(said).waitFor(WAIT);
+    };
+    // At level error, the server does not log (info) the subscription below; at debug it logs the unsubscription.
+    const setLevel = async (level: string) => {
+      await goTo('Servers');
+      const everything = page.getByRole('region', { name: /^everything/ });
+      await everything.getByLabel('Server sends from').selectOption(level);
+      await everything.getByRole('button', { name: 'Set the level of everything' }).click();
+      await everything.getByText(`set to ${level}`, { exact: true }).waitFor(WAIT);
+      return everything;
+    };
+    await setLevel('error');
+    await goTo('Resources & prompts');
+    const template = page.getByRole('form', { name: 'Template Dynamic Text Resource' });
+    await template.getByRole('combobox', { name: /^resourceId/ }).fill('7');
+    // completion/complete answered: the server's suggestion is offered.
+    await template.locator('datalist option[value="7"]').waitFor({ state: 'attached', ...WAIT });
+    await template.getByRole('button', { name: 'Read Dynamic Text Resource' }).click();
+    const uri = 'demo://resource/dynamic/text/7';
+    await page.getByRole('heading', { name: uri }).waitFor(WAIT);
+    await page
+      .getByRole('region', { name: 'Result' })
+      .getByText(/Resource 7: This is a plaintext resource/)
+      .waitFor(WAIT);
+    await page.getByRole('button', { name: `Subscribe to ${uri}` }).click();
+    const subscriptions = page.getByRole('region', { name: 'Subscriptions' });
+    await subscriptions.getByText('0 updates').waitFor(WAIT);
+    await screenshot('resources');
+
+    // Another tab follows the subscription while this one asks the server to send updates.
+    const other = await context.newPage();
+    await other.goto(`${ui!.base}/#/resources`);
+    const followed = other.getByRole('region', { name: 'Subscriptions' });
+    await followed.getByText('0 updates').waitFor(WAIT);
+    await callEverything('toggle-subscriber-updates', /Started simulated resource updated/);
+    await followed.getByText(/\b[1-9]\d* updates?, last at/).waitFor(WAIT);
+    await other.close();
+    await callEverything('toggle-subscriber-updates', /Stopped simulated resource updates/);
+
+    const everything = await setLevel('debug');
+    await goTo('Resources & prompts');
+    await page.getByRole('button', { name: `Unsubscribe from ${uri}` }).click();
+    await page
+      .getByRole('region', { name: 'Subscriptions' })
+      .getByText(/^None\./)
+      .waitFor(WAIT);
+    await goTo('Servers');
+    await everything.getByText(/Received Unsubscribe Resource request/).waitFor(WAIT);
+    expect(await everything.getByText(/Received Subscribe Resource request/).count()).toBe(0);
+  }, 90_000);
 });

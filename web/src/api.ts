@@ -43,6 +43,7 @@ const EVENT_TYPES: Array<LiveEvent['type']> = [
   'approvals',
   'catalog',
   'chat',
+  'resource-updated',
 ];
 
 function connect(): void {

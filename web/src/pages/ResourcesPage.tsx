@@ -1,9 +1,110 @@
-/** Servers' resources (read one) and prompts (fill in their arguments, see the messages). */
+/**
+ * Servers' resources (read one, subscribe to its changes), resource templates (fill in their variables with the
+ * server's suggestions, then read) and prompts (fill in their arguments, see the messages).
+ */
 import { useState } from 'react';
-import type { CallResultView, PromptView, ResourceView } from '../../../src/web/api-types';
-import { postJson, useJson } from '../api';
+import type {
+  CallResultView,
+  PromptView,
+  ResourceSubscriptionView,
+  ResourceTemplateView,
+  ResourceView,
+} from '../../../src/web/api-types';
+import { postJson, useJson, useLiveEvents } from '../api';
 import { JsonTree } from '../components/JsonTree';
 import { ResultView } from '../components/ResultView';
+import { expandTemplate, templateVariables } from '../uri-template';
+
+/** A text field whose suggestions come from the server (`completion/complete`), as the user types. */
+function CompletingInput(props: {
+  id: string;
+  label: string;
+  description?: string;
+  required: boolean;
+  value: string;
+  onChange: (value: string) => void;
+  complete: (value: string) => Promise<string[]>;
+}) {
+  const [suggestions, setSuggestions] = useState<string[]>([]);
+  const listId = `${props.id}-suggestions`;
+  return (
+    <div className="field">
+      <label htmlFor={props.id}>
+        {props.label}
+        {props.required && <span className="required"> *</span>}
+      </label>
+      {props.description !== undefined && <div className="field-description">{props.description}</div>}
+      <input
+        id={props.id}
+        list={listId}
+        required={props.required}
+        autoComplete="off"
+        value={props.value}
+        onChange={(event) => {
+          const value = event.target.value;
+          props.onChange(value);
+          props.complete(value).then(setSuggestions, () => setSuggestions([]));
+        }}
+      />
+      <datalist id={listId}>
+        {suggestions.map((suggestion) => (
+          <option key={suggestion} value={suggestion} />
+        ))}
+      </datalist>
+    </div>
+  );
+}
+
+const complete = (body: Record<string, unknown>) =>
+  postJson<{ values: string[] }>('/api/complete', body).then((answer) => answer.values);
+
+function TemplateForm({
+  template,
+  onRead,
+}: {
+  template: ResourceTemplateView;
+  onRead: (resource: ResourceView) => void;
+}) {
+  const [values, setValues] = useState<Record<string, string>>({});
+  const name = template.name ?? template.uriTemplate;
+  const uri = expandTemplate(template.uriTemplate, values);
+  return (
+    <form
+      className="card"
+      aria-label={`Template ${name}`}
+      onSubmit={(event) => {
+        event.preventDefault();
+        onRead({ server: template.server, uri, ...(template.subscribable ? { subscribable: true } : {}) });
+      }}
+    >
+      <h3>
+        {name} <span className="muted">({template.server})</span>
+      </h3>
+      <p className="muted">{template.uriTemplate}</p>
+      {template.description !== undefined && <p>{template.description}</p>}
+      {templateVariables(template.uriTemplate).map((variable) => (
+        <CompletingInput
+          key={variable}
+          id={`template-${template.server}-${template.uriTemplate}-${variable}`}
+          label={variable}
+          required
+          value={values[variable] ?? ''}
+          onChange={(value) => setValues((old) => ({ ...old, [variable]: value }))}
+          complete={(value) =>
+            complete({
+              server: template.server,
+              uriTemplate: template.uriTemplate,
+              argument: variable,
+              value,
+              context: values,
+            })
+          }
+        />
+      ))}
+      <button type="submit">Read {name}</button>
+    </form>
+  );
+}
 
 function PromptForm({ prompt }: { prompt: PromptView }) {
   const [values, setValues] = useState<Record<string, string>>({});
@@ -30,24 +131,20 @@ function PromptForm({ prompt }: { prompt: PromptView }) {
         {prompt.name} <span className="muted">({prompt.server})</span>
       </h3>
       {prompt.description !== undefined && <p>{prompt.description}</p>}
-      {prompt.arguments.map((argument) => {
-        const id = `prompt-${prompt.server}-${prompt.name}-${argument.name}`;
-        return (
-          <div className="field" key={argument.name}>
-            <label htmlFor={id}>
-              {argument.name}
-              {argument.required && <span className="required"> *</span>}
-            </label>
-            {argument.description !== undefined && <div className="field-description">{argument.description}</div>}
-            <input
-              id={id}
-              required={argument.required}
-              value={values[argument.name] ?? ''}
-              onChange={(event) => setValues({ ...values, [argument.name]: event.target.value })}
-            />
-          </div>
-        );
-      })}
+      {prompt.arguments.map((argument) => (
+        <CompletingInput
+          key={argument.name}
+          id={`prompt-${prompt.server}-${prompt.name}-${argument.name}`}
+          label={argument.name}
+          {...(argument.description === undefined ? {} : { description: argument.description })}
+          required={argument.required}
+          value={values[argument.name] ?? ''}
+          onChange={(value) => setValues((old) => ({ ...old, [argument.name]: value }))}
+          complete={(value) =>
+            complete({ server: prompt.server, prompt: prompt.name, argument: argument.name, value, context: values })
+          }
+        />
+      ))}
       <button type="submit">Get prompt {prompt.name}</button>
       {error !== undefined && <p className="error">{error}</p>}
       {messages !== undefined && <JsonTree value={messages} />}
@@ -57,36 +154,103 @@ function PromptForm({ prompt }: { prompt: PromptView }) {
 
 export function ResourcesPage() {
   const resources = useJson<ResourceView[]>('/api/resources');
+  const templates = useJson<ResourceTemplateView[]>('/api/resource-templates');
   const prompts = useJson<PromptView[]>('/api/prompts');
-  const [read, setRead] = useState<{ uri: string; result?: CallResultView; error?: string }>();
+  const initial = useJson<ResourceSubscriptionView[]>('/api/resources/subscriptions');
+  const [changed, setChanged] = useState<ResourceSubscriptionView[]>();
+  const subscriptions = changed ?? initial.data ?? [];
+  const [read, setRead] = useState<{ resource: ResourceView; result?: CallResultView; error?: string }>();
+  const [note, setNote] = useState<string>();
   const open = (resource: ResourceView) => {
-    setRead({ uri: resource.uri });
+    setRead({ resource });
     postJson<CallResultView>('/api/resources/read', { server: resource.server, uri: resource.uri }).then(
-      (result) => setRead({ uri: resource.uri, result }),
-      (failure: unknown) =>
-        setRead({ uri: resource.uri, error: failure instanceof Error ? failure.message : String(failure) }),
+      (result) => setRead({ resource, result }),
+      (failure: unknown) => setRead({ resource, error: failure instanceof Error ? failure.message : String(failure) }),
+    );
+  };
+  useLiveEvents((event) => {
+    if (event.type !== 'resource-updated') return;
+    const { server, uri } = event.subscription;
+    setChanged((old) =>
+      (old ?? initial.data ?? []).map((entry) =>
+        entry.server === server && entry.uri === uri ? event.subscription : entry,
+      ),
+    );
+    // The resource on screen changed: read it again.
+    if (read?.resource.server === server && read.resource.uri === uri) open(read.resource);
+  });
+  const subscribed = (server: string, uri: string) =>
+    subscriptions.some((entry) => entry.server === server && entry.uri === uri);
+  const toggle = (server: string, uri: string) => {
+    const on = !subscribed(server, uri);
+    postJson<ResourceSubscriptionView>(`/api/resources/${on ? 'subscribe' : 'unsubscribe'}`, { server, uri }).then(
+      (entry) => {
+        setChanged((old) => {
+          const others = (old ?? initial.data ?? []).filter((other) => !(other.server === server && other.uri === uri));
+          return on ? [...others, entry] : others;
+        });
+        setNote(on ? `Subscribed to ${uri}.` : `Unsubscribed from ${uri}.`);
+      },
+      (failure: unknown) => setNote(failure instanceof Error ? failure.message : String(failure)),
     );
   };
   return (
     <div className="split">
-      <section aria-labelledby="resources-title">
-        <h2 id="resources-title">Resources</h2>
-        {resources.error !== undefined && <p className="error">{resources.error}</p>}
-        <ul className="tool-list">
-          {(resources.data ?? []).map((resource) => (
-            <li key={`${resource.server} ${resource.uri}`}>
-              <button type="button" onClick={() => open(resource)}>
-                {resource.name ?? resource.uri} <span className="muted">{resource.server}</span>
-              </button>
-            </li>
+      <div>
+        <section aria-labelledby="resources-title">
+          <h2 id="resources-title">Resources</h2>
+          {resources.error !== undefined && <p className="error">{resources.error}</p>}
+          <ul className="tool-list">
+            {(resources.data ?? []).map((resource) => (
+              <li key={`${resource.server} ${resource.uri}`}>
+                <button type="button" onClick={() => open(resource)}>
+                  {resource.name ?? resource.uri} <span className="muted">{resource.server}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+          {resources.data?.length === 0 && <p>No server offers resources.</p>}
+        </section>
+        <section aria-labelledby="templates-title">
+          <h2 id="templates-title">Resource templates</h2>
+          {templates.error !== undefined && <p className="error">{templates.error}</p>}
+          {(templates.data ?? []).map((template) => (
+            <TemplateForm key={`${template.server} ${template.uriTemplate}`} template={template} onRead={open} />
           ))}
-        </ul>
-        {resources.data?.length === 0 && <p>No server offers resources.</p>}
-      </section>
+          {templates.data?.length === 0 && <p>No server offers resource templates.</p>}
+        </section>
+        <section aria-labelledby="subscriptions-title">
+          <h2 id="subscriptions-title">Subscriptions</h2>
+          {note !== undefined && <p role="status">{note}</p>}
+          {subscriptions.length === 0 ? (
+            <p>None. Read a resource, then subscribe to follow its changes.</p>
+          ) : (
+            <ul>
+              {subscriptions.map((entry) => (
+                <li key={`${entry.server} ${entry.uri}`}>
+                  {entry.uri} <span className="muted">({entry.server})</span>{' '}
+                  <span>
+                    {entry.updates === 1 ? '1 update' : `${entry.updates} updates`}
+                    {entry.lastUpdated === undefined ? '' : `, last at ${entry.lastUpdated.slice(11, 19)}`}
+                  </span>{' '}
+                  <button type="button" onClick={() => toggle(entry.server, entry.uri)}>
+                    Unsubscribe from {entry.uri}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
       <section aria-labelledby="prompts-title">
         {read !== undefined && (
           <div aria-live="polite">
-            <h2>{read.uri}</h2>
+            <h2>{read.resource.uri}</h2>
+            {read.resource.subscribable === true && !subscribed(read.resource.server, read.resource.uri) && (
+              <button type="button" onClick={() => toggle(read.resource.server, read.resource.uri)}>
+                Subscribe to {read.resource.uri}
+              </button>
+            )}
             {read.error !== undefined && <p className="error">{read.error}</p>}
             {read.result !== undefined && <ResultView result={read.result} />}
           </div>

@@ -125,6 +125,31 @@ function ServerCard({ server, logs, onChanged }: { server: ServerView; logs: Ser
           <pre className="text-block">{server.stderrTail}</pre>
         </details>
       )}
+      {server.capabilities?.logging !== undefined && (
+        <div className="actions">
+          <label htmlFor={askId}>Server sends from</label>
+          <select id={askId} value={asked} onChange={(event) => setAsked(event.target.value)}>
+            {LEVELS.map((level) => (
+              <option key={level}>{level}</option>
+            ))}
+          </select>
+          <button
+            type="button"
+            onClick={() =>
+              void act(async () => {
+                await postJson(`${path}/log-level`, { level: asked });
+                onChanged();
+                return `Asked ${server.name} to send ${asked} and above (logging/setLevel).`;
+              })
+            }
+          >
+            Set the level of {server.name}
+          </button>
+          <span className="muted">
+            {server.logLevel === undefined ? 'level not set (the server’s default)' : `set to ${server.logLevel}`}
+          </span>
+        </div>
+      )}
       <details open={logs.length > 0}>
         <summary>Log messages ({logs.length})</summary>
         <div className="actions">
@@ -134,31 +159,6 @@ function ServerCard({ server, logs, onChanged }: { server: ServerView; logs: Ser
               <option key={level}>{level}</option>
             ))}
           </select>
-          {server.capabilities?.logging !== undefined && (
-            <>
-              <label htmlFor={askId}>Server sends from</label>
-              <select id={askId} value={asked} onChange={(event) => setAsked(event.target.value)}>
-                {LEVELS.map((level) => (
-                  <option key={level}>{level}</option>
-                ))}
-              </select>
-              <button
-                type="button"
-                onClick={() =>
-                  void act(async () => {
-                    await postJson(`${path}/log-level`, { level: asked });
-                    onChanged();
-                    return `Asked ${server.name} to send ${asked} and above (logging/setLevel).`;
-                  })
-                }
-              >
-                Set the level of {server.name}
-              </button>
-              <span className="muted">
-                {server.logLevel === undefined ? 'level not set (the server’s default)' : `set to ${server.logLevel}`}
-              </span>
-            </>
-          )}
         </div>
         <ol className="log">
           {shown.map((entry, index) => (
