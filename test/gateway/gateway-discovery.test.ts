@@ -1,11 +1,12 @@
 /**
  * `mcp-host serve` in front of a catalog of over 300 real tool definitions, reached by the official v2 SDK client
- * over stdio: under the default `toolDiscovery: "auto"` it lists only the meta-tools, and `call_tool` runs the named
+ * over stdio and over Streamable HTTP: under the default `toolDiscovery: "auto"` it lists only the meta-tools, and `call_tool` runs the named
  * tool through the host's own call path, so rules, argument checks and the audit apply to it.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliPath, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
@@ -99,4 +100,74 @@ describe('mcp-host serve with dynamic tool discovery', () => {
     // Only named tools reach the audit: the meta-tools themselves run nothing.
     expect(records.some((entry) => entry.tool === 'search_tools' || entry.tool === 'call_tool')).toBe(false);
   }, 60_000);
+});
+
+describe('mcp-host serve --http with dynamic tool discovery', () => {
+  const token = 'a-discovery-test-token-of-enough-length';
+  let gateway: ChildProcess | undefined;
+  let httpClient: Client | undefined;
+
+  afterAll(async () => {
+    await httpClient?.close().catch(() => undefined);
+    if (gateway && gateway.exitCode === null && gateway.signalCode === null) {
+      const exited = new Promise((resolve) => gateway?.once('exit', resolve));
+      gateway.kill('SIGTERM');
+      await exited;
+    }
+  });
+
+  it('offers the meta-tools over HTTP and runs a named tool through them, audited with the HTTP client', async () => {
+    const config = await writeConfig({
+      mcpServers: { catalog: { command: process.execPath, args: [catalogServer], trust: 'trusted' } },
+      permissions: { allow: ['catalog__github_*'] },
+    });
+    gateway = spawn(process.execPath, [cliPath, 'serve', '--http', '0', '--config', config, '--state-dir', stateDir], {
+      env: { ...process.env, MCP_HOST_GATEWAY_TOKEN: token },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    gateway.stderr?.on('data', (chunk) => {
+      stderr += String(chunk);
+    });
+    const deadline = Date.now() + 50_000;
+    while (!/serving (http:\S+)/.test(stderr) && gateway.exitCode === null && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const url = /serving (http:\S+)/.exec(stderr)?.[1];
+    expect(url, stderr).toBeDefined();
+    httpClient = new Client({ name: 'discovery-http-client', version: '2.0.0' });
+    await httpClient.connect(
+      new StreamableHTTPClientTransport(new URL(url!), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+
+    const names = (await httpClient.listTools()).tools.map((tool) => tool.name);
+    expect(names).toEqual(['search_tools', 'describe_tool', 'call_tool']);
+    const found = textOf(
+      await httpClient.callTool({ name: 'search_tools', arguments: { query: 'open a pull request' } }),
+    );
+    expect(found).toContain('catalog__github_create_pull_request');
+    const described = JSON.parse(
+      textOf(await httpClient.callTool({ name: 'describe_tool', arguments: { name: 'catalog__github_create_issue' } })),
+    );
+    expect(described.inputSchema.required).toEqual(['owner', 'repo', 'title']);
+    const called = await httpClient.callTool({
+      name: 'call_tool',
+      arguments: { name: 'catalog__github_create_issue', arguments: { owner: 'o', repo: 'r', title: 'Over HTTP' } },
+    });
+    expect(called.isError, textOf(called)).toBeFalsy();
+    expect(JSON.parse(textOf(called)).arguments.title).toBe('Over HTTP');
+    const overHttp = (await toolCalls()).filter(
+      (entry) => (entry.client as { name?: string } | undefined)?.name === 'discovery-http-client',
+    );
+    expect(overHttp).toEqual([
+      expect.objectContaining({
+        tool: 'catalog__github_create_issue',
+        decision: 'allow',
+        outcome: 'ok',
+        client: expect.objectContaining({ principal: 'default' }),
+      }),
+    ]);
+  }, 90_000);
 });
