@@ -9,7 +9,7 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { assertPrivatePath } from '../json/private-path.js';
-import type { AuditRecord } from './audit-record.js';
+import type { AuditRecord, ToolCallRecord } from './audit-record.js';
 import type { AuditSink } from './audit-sink.js';
 import { redactArguments, redactValues } from './redact.js';
 
@@ -78,11 +78,15 @@ export function createJsonlAuditLog(file: string, options: JsonlAuditLogOptions 
   };
 }
 
-/** Arguments lose secret values and secret-looking keys; every other field loses secret values only. */
+/**
+ * Arguments lose secret values and secret-looking keys; every other field loses secret values only. The arguments are
+ * walked once (they can be the largest part), and with no secrets to look for the record's own fields are taken as
+ * they are: they are the host's strings and numbers, and copying them cost a third of the write.
+ */
 export function redactRecord(record: AuditRecord, secrets: readonly string[]): AuditRecord {
-  const redacted = redactValues(record, { secrets }) as AuditRecord;
-  if (record.type === 'tool-call') {
-    return { ...redacted, arguments: redactArguments(record.arguments, { secrets }) } as AuditRecord;
-  }
-  return redacted;
+  const none = secrets.every((secret) => secret === '');
+  if (record.type !== 'tool-call') return none ? record : (redactValues(record, { secrets }) as AuditRecord);
+  const fields = none ? { ...record } : (redactValues({ ...record, arguments: null }, { secrets }) as ToolCallRecord);
+  fields.arguments = redactArguments(record.arguments, { secrets });
+  return fields;
 }
