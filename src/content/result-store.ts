@@ -11,7 +11,7 @@
  * (the oldest results go first), so cut results neither pile up nor outlive the session that made them.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -113,12 +113,29 @@ function checkRange(offset: number, length: number): void {
   }
 }
 
-/** The file's bytes: a UTF-16LE byte-order mark, then the text as UTF-16LE. */
-function encode(text: string): Buffer {
-  const bytes = Buffer.allocUnsafe(HEADER_BYTES + text.length * BYTES_PER_UNIT);
-  bytes.writeUInt16LE(BYTE_ORDER_MARK, 0);
-  bytes.write(text, HEADER_BYTES, 'utf16le');
-  return bytes;
+/** Characters encoded per write: the file is written a slice at a time, never the whole text as one buffer. */
+const WRITE_SLICE_UNITS = 512 * 1024;
+
+/**
+ * Writes the file: a UTF-16LE byte-order mark, then the text as UTF-16LE. Slice by slice through one reused buffer,
+ * so that storing a 100 MB text costs a megabyte of memory, not the 200 MB of its whole UTF-16 encoding.
+ */
+async function writeEncoded(path: string, text: string): Promise<void> {
+  const file = await open(path, 'wx', 0o600);
+  try {
+    const buffer = Buffer.allocUnsafe(HEADER_BYTES + Math.min(text.length, WRITE_SLICE_UNITS) * BYTES_PER_UNIT);
+    buffer.writeUInt16LE(BYTE_ORDER_MARK, 0);
+    let used = HEADER_BYTES;
+    for (let start = 0; start < text.length || used > 0; start += WRITE_SLICE_UNITS) {
+      const slice = text.slice(start, start + WRITE_SLICE_UNITS);
+      used += buffer.write(slice, used, 'utf16le');
+      let written = 0;
+      while (written < used) written += (await file.write(buffer, written, used - written)).bytesWritten;
+      used = 0;
+    }
+  } finally {
+    await file.close();
+  }
 }
 
 /** Creates a store that keeps its files in `directory` (created, owner-only, when first needed). */
@@ -138,11 +155,11 @@ export function createResultStore(directory: string, options: ResultStoreOptions
     return join(directory, `${id}.txt`);
   };
 
-  async function write(id: string, bytes: Buffer): Promise<void> {
+  async function write(id: string, text: string): Promise<void> {
     directoryReady ??= mkdir(directory, { recursive: true, mode: 0o700 });
     await directoryReady;
     // 'wx': never overwrite an existing file, even on an (astronomically unlikely) id collision.
-    await writeFile(pathOf(id), bytes, { mode: 0o600, flag: 'wx' });
+    await writeEncoded(pathOf(id), text);
   }
 
   function refuse(id: string, error: Error): string {
@@ -177,7 +194,7 @@ export function createResultStore(directory: string, options: ResultStoreOptions
     makeRoom(bytes);
     kept.set(id, bytes);
     storedBytes += bytes;
-    const written = write(id, encode(text)).then(
+    const written = write(id, text).then(
       () => {
         writes.delete(id);
       },
