@@ -4,7 +4,7 @@
  *
  *   node bench/run.mjs            the full run (about 10 minutes on 2 cores)
  *   node bench/run.mjs --quick    a short smoke run of everything; prints, writes no files
- *   node bench/run.mjs --only=per-call,fan-out,start-up,loop,big,cli,conversation,keystroke
+ *   node bench/run.mjs --only=per-call,fan-out,start-up,loop,big,cli,conversation,keystroke,tokens
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -17,6 +17,8 @@ import { runKeystrokeEcho } from './benchmarks/keystroke-echo.mjs';
 import { runLoopOverhead } from './benchmarks/loop-overhead.mjs';
 import { runPerCallOverhead } from './benchmarks/per-call-overhead.mjs';
 import { runStartUp } from './benchmarks/start-up.mjs';
+import { runToolTokens } from './benchmarks/tool-tokens.mjs';
+import { ensureMcpUse, mcpUseVersion } from './lib/mcp-use.mjs';
 import { ensureNode22 } from './lib/node22.mjs';
 import { benchDirectory, distUrl } from './lib/paths.mjs';
 import { describePeers, installedVersion, projectVersion } from './lib/peers.mjs';
@@ -27,7 +29,7 @@ const FULL = {
   fanOut: { repetitions: 7, calls: 32, sleepMs: 100 },
   startUp: { repetitions: 5, servers: 10, waitingReadyAfterMs: 4_000 },
   loop: { repetitions: 5, turns: 1_000, sampleTurns: [10, 100, 1_000] },
-  big: { repetitions: 5, sizes: [10, 20, 50] },
+  big: { repetitions: 5, sizes: [10, 20, 50, 100] },
   cli: { repetitions: 15 },
   conversation: { repetitions: 3, turns: 1_000, sampleTurns: [10, 100, 500, 1_000], contextTokens: 8_000 },
   keystroke: { repetitions: 5, keys: 500 },
@@ -37,12 +39,12 @@ const QUICK = {
   fanOut: { repetitions: 2, calls: 32, sleepMs: 100 },
   startUp: { repetitions: 2, servers: 10, waitingReadyAfterMs: 4_000 },
   loop: { repetitions: 2, turns: 100, sampleTurns: [10, 50, 100] },
-  big: { repetitions: 2, sizes: [1, 2, 5] },
+  big: { repetitions: 2, sizes: [1, 2, 5, 10] },
   cli: { repetitions: 3 },
   conversation: { repetitions: 1, turns: 100, sampleTurns: [10, 50, 100], contextTokens: 8_000 },
   keystroke: { repetitions: 1, keys: 200 },
 };
-const ALL = ['per-call', 'fan-out', 'start-up', 'loop', 'big', 'cli', 'conversation', 'keystroke'];
+const ALL = ['per-call', 'fan-out', 'start-up', 'loop', 'big', 'cli', 'conversation', 'keystroke', 'tokens'];
 
 const log = (line) => process.stderr.write(`${line}\n`);
 const quick = process.argv.includes('--quick');
@@ -60,6 +62,7 @@ if (!existsSync(new URL('index.js', distUrl))) {
   process.exit(1);
 }
 const node22 = ensureNode22(log);
+ensureMcpUse(log);
 const projectNode = { binary: process.execPath, version: process.version };
 const { DEFAULT_MAX_PARALLEL_CALLS } = await import(new URL('index.js', distUrl).href);
 
@@ -111,6 +114,10 @@ await run('keystroke', '8. Keystroke to echo in chat', projectRuntime, () =>
   runKeystrokeEcho({ node: projectNode.binary, ...settings.keystroke, log }),
 );
 
+await run('tokens', '9. Tools array tokens', comparisonRuntime, () =>
+  runToolTokens({ node: node22.binary, serverNode: projectNode.binary, log }),
+);
+
 const finishedAt = new Date();
 const results = {
   startedAt: startedAt.toISOString(),
@@ -132,7 +139,7 @@ const results = {
       '@modelcontextprotocol/client': installedVersion('@modelcontextprotocol/client'),
       '@modelcontextprotocol/server': installedVersion('@modelcontextprotocol/server'),
       '@ai-sdk/mcp': installedVersion('@ai-sdk/mcp'),
-      'mcp-use': installedVersion('mcp-use'),
+      'mcp-use': mcpUseVersion(),
     },
   },
   peers: describePeers(),

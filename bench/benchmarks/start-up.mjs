@@ -11,7 +11,7 @@ import { runWorker } from '../lib/run-worker.mjs';
 import { addToSeries, pairedRatios, summarise } from '../lib/statistics.mjs';
 import { SUBJECT_LABELS } from '../lib/subjects.mjs';
 
-const SUBJECTS = ['mcp-host', 'sdk', 'ai-sdk'];
+const SUBJECTS = ['mcp-host', 'sdk', 'ai-sdk', 'mcp-use'];
 const TARGET_RATIO = 1.3;
 
 export async function runStartUp({ node, repetitions, servers, waitingReadyAfterMs, log }) {

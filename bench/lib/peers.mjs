@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { node22PackageDirectory } from '../../tools/node22.mjs';
+import { mcpUseVersion } from './mcp-use.mjs';
 import { projectDirectory } from './paths.mjs';
 
 /** A package's installed version: the project's own, or a peer's from the Node 22 tools package. */
@@ -29,21 +30,18 @@ export function projectVersion() {
 }
 
 export function describePeers() {
-  const mcpUseClient = installedVersion('@mcp-use/client');
   return [
     {
       name: '@ai-sdk/mcp',
       version: installedVersion('@ai-sdk/mcp'),
       status:
-        "measured in benchmarks 1–3 (`createMCPClient`, its own stdio transport `StdioMCPTransport`, tools from `tools()` called through `execute` and `toModelOutput`). The `ai` package (`generateText`) is not installed, so its fan-out issues one step's calls at once as `generateText` does, rather than through a model loop.",
+        "measured in benchmarks 1–3 and 9 (`createMCPClient`, its own stdio transport `StdioMCPTransport`, tools from `tools()` called through `execute` and `toModelOutput`). The `ai` package (`generateText`) is not installed, so its fan-out issues one step's calls at once as `generateText` does, rather than through a model loop.",
     },
     {
       name: 'mcp-use',
-      version: installedVersion('mcp-use'),
+      version: mcpUseVersion(),
       status:
-        mcpUseClient === 'not installed'
-          ? 'not measured. mcp-use 2.x is a server framework; its client side (the former `MCPClient`/`MCPAgent`) lives in the separate package `@mcp-use/client`, which mcp-use loads only for `server.proxy()` (Streamable HTTP upstreams only) and which is not installed — the npm registry answers 404 for it — so there is no mcp-use host to run these tasks through.'
-          : `@mcp-use/client ${mcpUseClient} is installed but the benchmarks have no adapter for it yet; not measured.`,
+        "measured in benchmarks 1–3, 5 and 9: mcp-use 1.x's `MCPClient` from `mcp-use/client` (2.x is a server framework), its servers from `fromDict` config, one session each from `createAllSessions`, every call through the session's connector `callTool` and then `JSON.stringify` of the result, as its agent's tools do. It has no in-memory transport, so it has stdio rows only. Its agent (`MCPAgent`) needs LangChain, which is not installed, so its fan-out issues one step's calls at once like the other peers.",
     },
   ];
 }

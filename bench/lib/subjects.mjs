@@ -11,11 +11,15 @@
  * - `sdk`: the raw v2 SDK `Client.callTool` after `listTools` (the baseline).
  * - `ai-sdk`: the Vercel AI SDK MCP client, calling a tool the way `generateText` does: the tool set
  *   from `tools()`, its `execute`, then `toModelOutput` (the AI SDK's own translation #3).
+ * - `mcp-use`: mcp-use 1.x's `MCPClient` (`mcp-use/client`), calling a tool the way its agent's tools do: the
+ *   session's connector `callTool`, then the result as JSON text for the model. Over stdio only: it starts servers
+ *   from their config and has no in-memory transport.
  */
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createBenchServer } from '../servers/bench-tools.mjs';
 import { benchServerConfig, hostConfig, ownSessionServerCommand } from './host-config.mjs';
+import { importMcpUse } from './mcp-use.mjs';
 import { distUrl, projectDirectory } from './paths.mjs';
 import { importPeer } from './peers.mjs';
 import { createStateFolder } from './state-folder.mjs';
@@ -24,9 +28,18 @@ export const SUBJECT_LABELS = {
   'mcp-host': 'mcp-host (Host.callTool)',
   sdk: 'raw v2 SDK (Client.callTool)',
   'ai-sdk': '@ai-sdk/mcp (tool.execute)',
+  'mcp-use': 'mcp-use (connector.callTool)',
 };
 
-/** Large enough for the 50 MB benchmark; the SDK's stdio default (10 MB) refuses bigger messages. */
+/** Which transports each subject can be measured on. */
+export function supportsTransport(subject, transport) {
+  return subject !== 'mcp-use' || transport === 'stdio';
+}
+
+/**
+ * Large enough for the 100 MB benchmark, for every client that has a limit: the SDK's stdio default (10 MB) and
+ * mcp-host's (64 MB) refuse bigger messages.
+ */
 const MAX_MESSAGE_BYTES = 128 * 1024 * 1024;
 
 /**
@@ -38,13 +51,15 @@ export async function connectSubject(subject, options) {
   if (subject === 'mcp-host') return connectHost(serverNames, options);
   if (subject === 'sdk') return connectMany(serverNames, (name) => connectSdk(name, options));
   if (subject === 'ai-sdk') return connectMany(serverNames, (name) => connectAiSdk(name, options));
-  throw new Error(`unknown subject "${subject}"; expected mcp-host, sdk or ai-sdk`);
+  if (subject === 'mcp-use') return connectMcpUse(serverNames, options);
+  throw new Error(`unknown subject "${subject}"; expected mcp-host, sdk, ai-sdk or mcp-use`);
 }
 
 /** Loads a subject's modules, so that timing a connection does not also time module loading. */
 export async function preloadSubject(subject) {
   if (subject === 'mcp-host') await import(new URL('index.js', distUrl).href);
   if (subject === 'ai-sdk') await Promise.all([importPeer('@ai-sdk/mcp'), importPeer('@ai-sdk/mcp/mcp-stdio')]);
+  if (subject === 'mcp-use') await importMcpUse('mcp-use/client');
 }
 
 function textOf(content, what) {
@@ -69,7 +84,9 @@ async function connectHost(serverNames, options) {
   const diagnostics = [];
   const stateFolder = createStateFolder();
   const host = await createHost({
-    config: hostConfig(serverNames.map((name) => benchServerConfig(name, {}, options.readyAfterMs))),
+    config: hostConfig(
+      serverNames.map((name) => benchServerConfig(name, { maxMessageBytes: MAX_MESSAGE_BYTES }, options.readyAfterMs)),
+    ),
     transportFactory,
     // Its own state folder: the trust store and the JSONL audit log are written as in real use.
     stateDir: stateFolder.path,
@@ -183,6 +200,32 @@ async function connectAiSdk(name, { transport: transportKind, readyAfterMs }) {
     async close() {
       await client.close();
       await server?.close();
+    },
+  };
+}
+
+/** One `MCPClient` for all the servers, as mcp-use is used: every server in its config, a session each. */
+async function connectMcpUse(serverNames, { transport: transportKind, readyAfterMs }) {
+  if (transportKind !== 'stdio') throw new Error('mcp-use is measured over stdio only (no in-memory transport)');
+  const { MCPClient } = await importMcpUse('mcp-use/client');
+  const mcpServers = Object.fromEntries(
+    serverNames.map((name) => [name, { ...ownSessionServerCommand(name, readyAfterMs), cwd: projectDirectory }]),
+  );
+  const client = MCPClient.fromDict({ mcpServers });
+  const sessions = await client.createAllSessions();
+  const connectors = new Map(serverNames.map((name) => [name, sessions[name].connector]));
+  return {
+    toolCount: [...connectors.values()].reduce((total, connector) => total + connector.tools.length, 0),
+    async call(tool, args, server = serverNames[0]) {
+      const result = await connectors.get(server).callTool(tool, args);
+      if (result.isError) throw new Error(`mcp-use call ${tool} failed: ${JSON.stringify(result.content)}`);
+      // What its agent's tool hands the model: the whole result as JSON text.
+      const forModel = JSON.stringify(result);
+      if (forModel.length === 0) throw new Error('mcp-use: empty result');
+      return textOf(result.content, `mcp-use ${tool}`);
+    },
+    async close() {
+      await client.close();
     },
   };
 }

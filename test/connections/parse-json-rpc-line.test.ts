@@ -49,5 +49,4 @@ describe('parseJsonRpcLine', () => {
       expect(parseJsonRpcLine(line), line).toEqual(sdkVerdict(line));
     }
   });
-
 });
