@@ -94,6 +94,20 @@ export const permissionsSchema = z.object(
 
 export const PERMISSION_KEYS: ReadonlySet<string> = new Set(Object.keys(permissionsSchema.shape));
 
+const dollarsPerMillion = z
+  .number({ error: 'US dollars per million tokens, as a number' })
+  .finite({ error: 'a finite number of US dollars per million tokens' })
+  .nonnegative({ error: 'US dollars per million tokens, not negative' });
+const modelPricesSchema = z.record(
+  z.string().regex(/^[a-z][a-z0-9-]*:.+$/, { error: 'a model as "provider:model", e.g. "openai:gpt-4.1"' }),
+  z.strictObject({
+    inputPerMillion: dollarsPerMillion,
+    outputPerMillion: dollarsPerMillion,
+    cachedInputPerMillion: dollarsPerMillion.optional(),
+  }),
+  { error: 'an object of prices by "provider:model"' },
+);
+
 export const topLevelSchema = z.object(
   {
     mcpServers: serverMap.optional(),
@@ -121,6 +135,8 @@ export const topLevelSchema = z.object(
     maxTurnResultTokens: positiveCount('tokens').optional(),
     /** A conversation's context window, in estimated tokens: older turns are compacted as it nears it. */
     contextTokens: positiveCount('tokens').optional(),
+    /** US dollars per million tokens by `provider:model`, over the built-in table (for the web UI's cost counter). */
+    modelPrices: modelPricesSchema.optional(),
     auditFile: z.string({ error: 'a file path as a string' }).min(1, { error: 'a non-empty file path' }).optional(),
     roots: rootsSchema.optional(),
     sampling: samplingSchema.optional(),

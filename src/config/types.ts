@@ -128,6 +128,8 @@ export interface HostConfig {
   maxTurnResultTokens?: number;
   /** A conversation's context window, in estimated tokens (default: known per model, else 128,000). */
   contextTokens?: number;
+  /** Prices by `provider:model`, over the built-in table (`KNOWN_MODEL_PRICES`). */
+  modelPrices?: Record<string, ModelPrice>;
   /** Where the audit log is written; relative to the config file. Default: audit.jsonl in the state directory. */
   auditFile?: string;
   /** Folders servers may work in, as `file://` URIs, answered on `roots/list`. Absent: the roots capability is not declared. */
@@ -172,3 +174,10 @@ export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
 /** Node's timers fire at once for delays above 2^31-1 ms, so a larger timeout would mean no timeout at all. */
 export const MAX_TOOL_TIMEOUT_MS = 2_147_483_647;
 export const DEFAULT_VERSION_NEGOTIATION: VersionNegotiation = 'legacy';
+
+/** What a model costs, in US dollars per million tokens. Cached input defaults to the input price. */
+export interface ModelPrice {
+  inputPerMillion: number;
+  outputPerMillion: number;
+  cachedInputPerMillion?: number;
+}

@@ -296,10 +296,14 @@ export interface ChatMessageView {
   isError?: boolean;
 }
 
+/** What the conversation cost so far, where its model's price is known (US dollars). */
+export type CostView = { known: true; usd: number; source: 'config' | 'table'; pricesDate?: string } | { known: false };
+
 export interface ChatSessionView {
   id: string;
   model: string;
   usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number };
+  cost: CostView;
   messages: ChatMessageView[];
 }
 

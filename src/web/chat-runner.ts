@@ -9,9 +9,10 @@ import type { Host } from '../host/create-host.js';
 import type { Conversation } from '../host/host-types.js';
 import { stringifyJsonWithinDepth } from '../json/json-depth.js';
 import type { AgentEvent } from '../loop/events.js';
+import { costOf } from '../providers/model-prices.js';
 import type { Message } from '../providers/types.js';
 import { openSessionStore, UnknownSessionError } from '../sessions/session-store.js';
-import type { ChatMessageView, ChatSessionView, SessionSummaryView } from './api-types.js';
+import type { ChatMessageView, ChatSessionView, CostView, SessionSummaryView } from './api-types.js';
 import type { LiveEvents } from './live-events.js';
 import { displayModel } from './views.js';
 
@@ -69,14 +70,20 @@ export function messageViews(history: readonly Message[]): ChatMessageView[] {
   });
 }
 
+/** Priced by the model as the page names it (a scripted model by its file name), from the config or the table. */
+export function conversationCost(open: Conversation, host: Host): CostView {
+  return costOf(displayModel(open.model()), open.usage(), host.config.modelPrices);
+}
+
 export function createChatRunner(events: LiveEvents): ChatRunner {
   let conversation: Conversation | undefined;
   let current: { turnId: string; conversation: Conversation } | undefined;
 
-  const view = (open: Conversation): ChatSessionView => ({
+  const view = (open: Conversation, host: Host): ChatSessionView => ({
     id: open.id,
     model: displayModel(open.model()),
     usage: open.usage(),
+    cost: conversationCost(open, host),
     messages: messageViews(open.history),
   });
 
@@ -102,7 +109,7 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
         if (error instanceof UnknownSessionError) throw new ChatSessionError(error.message);
         throw error;
       }
-      return view(conversation);
+      return view(conversation, host);
     },
     async send(host, text, chosenId) {
       if (current !== undefined) throw new ChatBusyError('A turn is still running: wait for it or stop it.');
@@ -124,6 +131,7 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
             sessionId: open.id,
             model: displayModel(open.model()),
             usage: { ...open.usage() },
+            cost: conversationCost(open, host),
           });
         }
       })();
@@ -137,7 +145,7 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
       } catch (error) {
         throw new ChatSessionError(error instanceof Error ? error.message : String(error));
       }
-      return view(conversation);
+      return view(conversation, host);
     },
     history() {
       return conversation?.history ?? [];

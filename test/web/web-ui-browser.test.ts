@@ -53,6 +53,8 @@ beforeAll(async () => {
       rug: { command: process.execPath, args: [rugPullServerPath] },
     },
     permissions: { allow: ['inventory__list_skus', 'rug__mutate'], ask: ['inventory__reserve'], deny: [] },
+    // The scripted model has no list price: the config gives it one, so the chat shows a cost.
+    modelPrices: { 'scripted:inventory.json': { inputPerMillion: 3000, outputPerMillion: 15000 } },
   });
   await copyFile(join(repoRoot, 'examples', 'scripts', 'inventory.json'), join(dirname(config), 'inventory.json'));
   configFolder = dirname(config);
@@ -174,7 +176,7 @@ describe('the web UI in Chromium', () => {
     // The turn was saved as a session: a new conversation starts empty, and the saved one resumes with its messages.
     await page
       .getByRole('status')
-      .filter({ hasText: /tokens in \d+/ })
+      .filter({ hasText: /tokens in \d+ .* · cost \$\d+\.\d+ \(price from the config\)/ })
       .waitFor(WAIT);
     const conversations = page.getByRole('complementary', { name: 'Conversations' });
     const saved = conversations.getByRole('button', { name: /Reserve 2 WIDGET-1/ });

@@ -4,7 +4,13 @@
  * got it back.
  */
 import { useState } from 'react';
-import type { ChatMessageView, ChatSessionView, SessionSummaryView, ToolsView } from '../../../src/web/api-types';
+import type {
+  ChatMessageView,
+  ChatSessionView,
+  CostView,
+  SessionSummaryView,
+  ToolsView,
+} from '../../../src/web/api-types';
 import { postJson, useJson, useLiveEvents } from '../api';
 import { teardownViews } from '../app-views/live-views';
 import { AppView } from '../components/AppView';
@@ -163,6 +169,14 @@ function EarlierMessages({ messages }: { messages: ChatMessageView[] }) {
   );
 }
 
+/** Dollars to the cent, or finer below a cent, and where the price came from; never a guess. */
+function costText(cost: CostView | undefined): string {
+  if (cost === undefined || !cost.known) return 'cost: price unknown';
+  const amount = cost.usd >= 0.01 ? cost.usd.toFixed(2) : cost.usd.toPrecision(2);
+  const from = cost.source === 'config' ? 'price from the config' : `list price of ${cost.pricesDate ?? 'the table'}`;
+  return `cost $${amount} (${from})`;
+}
+
 export function ChatPage() {
   const [turns, setTurns] = useState<Turn[]>([]);
   const [text, setText] = useState('');
@@ -185,6 +199,7 @@ export function ChatPage() {
         id: String(event.sessionId),
         model: String(event.model),
         usage: event.usage as ChatSessionView['usage'],
+        cost: event.cost as ChatSessionView['cost'],
         messages: old?.messages ?? [],
       }));
       setTick((value) => value + 1);
@@ -266,7 +281,7 @@ export function ChatPage() {
         <div className="chat-status" role="status">
           {session === undefined
             ? 'A new conversation starts with your first message.'
-            : `Session ${session.id} · ${session.model} · tokens in ${session.usage.inputTokens} (cached ${session.usage.cachedInputTokens}) · out ${session.usage.outputTokens}`}
+            : `Session ${session.id} · ${session.model} · tokens in ${session.usage.inputTokens} (cached ${session.usage.cachedInputTokens}) · out ${session.usage.outputTokens} · ${costText(session.cost)}`}
         </div>
         <form
           className="actions"
