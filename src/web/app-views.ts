@@ -62,7 +62,13 @@ export function resultForView(executed: ExecutedToolCall): Record<string, unknow
   return { isError: true, content: [{ type: 'text', text: text || executed.outcome }] };
 }
 
-export function createAppViews(options: { sandboxOrigin: () => string }): AppViews {
+export interface AppViewsOptions {
+  sandboxOrigin: () => string;
+  /** Pins the view's HTML (first sight) or asks about a changed one; rejects when it may not be shown. */
+  pin(host: Host, server: string, uri: string, sha256: string): Promise<unknown>;
+}
+
+export function createAppViews(options: AppViewsOptions): AppViews {
   const views = new Map<string, OpenView & { server: string }>();
   return {
     async open(host, toolName) {
@@ -86,6 +92,8 @@ export function createAppViews(options: { sandboxOrigin: () => string }): AppVie
       if (Buffer.byteLength(html) > MAX_VIEW_HTML_BYTES) {
         throw new ViewError(`The view ${resourceUri} is larger than ${MAX_VIEW_HTML_BYTES} bytes.`);
       }
+      const sha256 = createHash('sha256').update(html).digest('hex');
+      await options.pin(host, entry.server, resourceUri, sha256);
       const ui = record(record(content._meta)?.ui);
       const csp = buildViewCsp(record(ui?.csp));
       const declared = record(ui?.permissions) ?? {};
@@ -97,7 +105,7 @@ export function createAppViews(options: { sandboxOrigin: () => string }): AppVie
         server: entry.server,
         tool: entry.name,
         resourceUri,
-        sha256: createHash('sha256').update(html).digest('hex'),
+        sha256,
         csp: { ...csp.allowed, refused: csp.refused },
         permissionsDeclared: PERMISSIONS.filter((name) => name in declared),
         prefersBorder: ui?.prefersBorder !== false,

@@ -20,6 +20,7 @@ import { acceptedHosts, isLoopbackAddress } from './loopback.js';
 import { createResourceSubscriptions } from './resource-subscriptions.js';
 import { type SandboxServer, startSandboxServer } from './sandbox-server.js';
 import { DEFAULT_ASSET_FOLDER } from './static-files.js';
+import { pinView } from './view-pinning.js';
 import { auditEntryView, displayModel, serverLogView } from './views.js';
 import { createWebApp } from './web-app.js';
 import { createWebApprover } from './web-approver.js';
@@ -75,7 +76,18 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
   let hosts = new Set<string>();
   const serverLogs: ServerLogView[] = [];
   let sandbox: SandboxServer | undefined;
-  const views = createAppViews({ sandboxOrigin: () => sandbox!.origin });
+  const views = createAppViews({
+    sandboxOrigin: () => sandbox!.origin,
+    pin: (started, server, uri, sha256) =>
+      pinView({
+        store: trust.store(started),
+        approver,
+        server,
+        trust: started.config.servers.find((candidate) => candidate.name === server)?.trust ?? 'untrusted',
+        uri,
+        sha256,
+      }),
+  });
 
   const app = createWebApp({
     token,

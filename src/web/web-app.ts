@@ -35,6 +35,7 @@ import { requestGuard, securityHeaders } from './request-guard.js';
 import { type ResourceSubscriptions, TooManySubscriptions } from './resource-subscriptions.js';
 import { skillsView } from './skills-view.js';
 import { staticFiles } from './static-files.js';
+import { ViewNotApprovedError } from './view-pinning.js';
 import { callResultView, serverViews, toolsView, trustViews } from './views.js';
 import type { WebApprover } from './web-approver.js';
 import { TrustChangeError, type WebTrust } from './web-trust.js';
@@ -106,7 +107,9 @@ export function createWebApp(context: WebAppContext): Hono {
     if (error instanceof ChatBusyError || error instanceof TooManySubscriptions) {
       return c.json({ error: error.message }, 409);
     }
-    if (error instanceof ChatSessionError || error instanceof ViewError) return c.json({ error: error.message }, 400);
+    if (error instanceof ChatSessionError || error instanceof ViewError || error instanceof ViewNotApprovedError) {
+      return c.json({ error: error.message }, 400);
+    }
     return c.json({ error: message(error) }, 500);
   });
 

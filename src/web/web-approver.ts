@@ -124,8 +124,9 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
           kind: 'tool-definition',
           server: request.serverName,
           tool: request.toolName,
-          title:
-            request.previous === undefined
+          title: request.toolName.startsWith('ui://')
+            ? 'A view changed since you approved it'
+            : request.previous === undefined
               ? 'A new tool is withheld until you approve it'
               : 'A tool changed since you approved it',
           view: formatDefinitionApproval(request),

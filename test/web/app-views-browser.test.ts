@@ -6,11 +6,11 @@
  * hostile view reaches nothing of the page. One UI and one browser for the file.
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { appendFile, cp, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type FrameLocator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureServer, repoRoot, writeConfig } from '../helpers/project.js';
+import { fixtureServer, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { type RunningUi, startUi } from './web-ui-process.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -30,6 +30,7 @@ let browser: Browser | undefined;
 let context: BrowserContext;
 let page: Page;
 const consoleLines: string[] = [];
+let viewsFolder: string;
 
 async function goTo(label: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label }).click();
@@ -83,11 +84,18 @@ async function readEvents(until: RegExp, signal: AbortSignal): Promise<string> {
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM} (.ci/run installs it)`);
   mkdirSync(SCREENSHOTS, { recursive: true });
+  // Copies of the fixture views, so one can change after it was approved.
+  viewsFolder = await temporaryDirectory();
+  await cp(join(repoRoot, 'test', 'fixtures', 'views'), viewsFolder, { recursive: true });
   const config = await writeConfig({
     model: 'scripted:script.json',
     mcpServers: {
       basic: { command: process.execPath, args: [basicServer, '--stdio'] },
-      views: { command: process.execPath, args: [fixtureServer('app-views.mjs')] },
+      views: {
+        command: process.execPath,
+        args: [fixtureServer('app-views.mjs')],
+        env: { APP_VIEWS_DIR: viewsFolder },
+      },
     },
     permissions: { allow: ['views__counter', 'views__fetcher', 'views__hostile'], ask: ['basic__get-time'], deny: [] },
   });
@@ -222,6 +230,28 @@ describe('MCP Apps views in Chromium', () => {
       'an audit record of the bump',
     );
     expect(record.origin).toBe('app');
+  });
+
+  it('pins a view on first sight, and shows a changed one only after it is approved again', async () => {
+    await appendFile(join(viewsFolder, 'counter.html'), '<!-- changed after approval -->\n');
+    await page.getByRole('button', { name: 'Call views__counter' }).click();
+    const dialog = page.getByRole('dialog', { name: 'A view changed since you approved it' });
+    await dialog.waitFor(WAIT);
+    await dialog
+      .getByText(/ui:\/\/views\/counter\.html/)
+      .first()
+      .waitFor(WAIT);
+    await dialog.getByRole('button', { name: 'Keep withheld' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /changed since you approved it and was not approved/ })
+      .waitFor(WAIT);
+    expect(await page.locator('iframe[title="View of views__counter"]').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Call views__counter' }).click();
+    await dialog.waitFor(WAIT);
+    await dialog.getByRole('button', { name: 'Approve' }).click();
+    await viewFrame('views__counter').getByText('count: 5').waitFor(WAIT);
   });
 
   it('blocks a fetch to an origin the view did not declare, and refuses loopback origins and device permissions', async () => {
