@@ -5,7 +5,7 @@
  * in the background (`read_stored_result` waits for it; call `store.flush()` before exiting).
  */
 import type { ToolResultPart } from './content-parts.js';
-import { DEFAULT_IMAGE_TOKEN_COST, estimatePartsTokens } from './estimate-tokens.js';
+import { DEFAULT_IMAGE_TOKEN_COST, estimatePartsTokens } from './linear-token-estimate.js';
 import { applyOutputBudget, type BudgetedResult, DEFAULT_RESULT_TOKEN_BUDGET, storedTextOf } from './output-budget.js';
 import type { ResultStore } from './result-store.js';
 import { turnAllowances } from './turn-budget.js';

@@ -7,7 +7,7 @@
  * than a 100 KB one once its size is known.
  */
 import { formatCount } from './describe-content.js';
-import { estimateQuarterTokens, prefixWithin, quartersToTokens, suffixWithin } from './estimate-tokens.js';
+import { estimateQuarterTokens, prefixWithin, quartersToTokens, suffixWithin } from './linear-token-estimate.js';
 import { READ_STORED_RESULT_TOOL_NAME } from './read-stored-result-tool.js';
 import { MAX_STORED_READ_LENGTH } from './result-store.js';
 

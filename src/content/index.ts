@@ -14,7 +14,7 @@ export {
   estimatePartsTokens,
   estimatePartTokens,
   estimateTokens,
-} from './estimate-tokens.js';
+} from './linear-token-estimate.js';
 export {
   EMPTY_RESULT_TEXT,
   type MappedToolInfo,

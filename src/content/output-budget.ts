@@ -14,7 +14,7 @@ import {
   estimateQuarterTokens,
   estimateTokens,
   quartersToTokens,
-} from './estimate-tokens.js';
+} from './linear-token-estimate.js';
 import { shareBudget } from './share-budget.js';
 
 /**

@@ -5,7 +5,7 @@
  * bounds their sum. It shrinks the largest results first, so small results reach the model whole.
  */
 import type { ToolResultPart } from './content-parts.js';
-import { DEFAULT_IMAGE_TOKEN_COST, estimatePartsTokens } from './estimate-tokens.js';
+import { DEFAULT_IMAGE_TOKEN_COST, estimatePartsTokens } from './linear-token-estimate.js';
 import { applyOutputBudget, type BudgetedResult } from './output-budget.js';
 import { shareBudget } from './share-budget.js';
 

@@ -19,7 +19,7 @@ import { assertNoReservedServerNames } from '../config/reserved-names.js';
 import type { HostConfig } from '../config/types.js';
 import type { ServerConnection, ServerConnectionOptions, ServerStatus } from '../connections/server-connection.js';
 import { budgetToolResult } from '../content/budget-tool-results.js';
-import { estimateTokens } from '../content/estimate-tokens.js';
+import { estimateTokens } from '../content/linear-token-estimate.js';
 import { handleReadStoredResult, readStoredResultTool } from '../content/read-stored-result-tool.js';
 import type { ResultStore } from '../content/result-store.js';
 import { eventStream } from '../loop/event-stream.js';
@@ -56,7 +56,7 @@ import type { Host, HostOptions, HostServerStatus, RunOptions } from './host-typ
 import { LiveCatalog } from './live-catalog.js';
 import { chooseModel } from './model-choice.js';
 import { readAcrossStores } from './read-across-stores.js';
-import { createAuthorization } from './remote-authorization.js';
+import { remoteServerAuthorization } from './remote-server-authorization.js';
 import { createToolReview } from './review-tools.js';
 import { createServerControls } from './server-controls.js';
 import { serverExitFields } from './server-exit-fields.js';
@@ -143,7 +143,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       void audit.serverExit(serverExitFields(server, description));
     },
     transportFactory: options.transportFactory,
-    authorization: await createAuthorization(config, state.stateDir, options, diagnostic),
+    authorization: await remoteServerAuthorization(config, state.stateDir, options, diagnostic),
     secrets,
   };
   const connected = await connectServers(config.servers, connectionOptions);

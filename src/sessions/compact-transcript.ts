@@ -5,7 +5,7 @@
  * full and named in the summary: the model reads them back with the host's stored-result tool instead of carrying
  * them in every request.
  */
-import { estimateTokens } from '../content/estimate-tokens.js';
+import { estimateTokens } from '../content/linear-token-estimate.js';
 import { READ_STORED_RESULT_TOOL_NAME } from '../content/read-stored-result-tool.js';
 import type { LlmProvider, Message, Usage } from '../providers/types.js';
 import { estimateMessagesTokens } from './estimate-message-tokens.js';

@@ -4,7 +4,7 @@
  * same duties as for any run) and how a provider is made; this layer holds the transcript, the session and its
  * compaction.
  */
-import { estimateTokens } from '../content/estimate-tokens.js';
+import { estimateTokens } from '../content/linear-token-estimate.js';
 import { createResultStore, type ResultStore } from '../content/result-store.js';
 import { eventStream } from '../loop/event-stream.js';
 import { linkSignals } from '../loop/linked-signal.js';

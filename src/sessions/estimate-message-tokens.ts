@@ -3,7 +3,7 @@
  * over the message as JSON so structure counts too. Messages never change once in a transcript, so each is
  * measured once: a long conversation costs one measurement per new message, not one per message per turn.
  */
-import { DEFAULT_IMAGE_TOKEN_COST, estimateTokens } from '../content/estimate-tokens.js';
+import { DEFAULT_IMAGE_TOKEN_COST, estimateTokens } from '../content/linear-token-estimate.js';
 import type { Message } from '../providers/types.js';
 
 const measured = new WeakMap<Message, number>();

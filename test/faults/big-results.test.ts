@@ -4,7 +4,7 @@
  * through `read_stored_result` in its next turn. Budgets are set globally, per server, per tool and per turn.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { estimateTokens } from '../../src/content/estimate-tokens.js';
+import { estimateTokens } from '../../src/content/linear-token-estimate.js';
 import { DEFAULT_RESULT_TOKEN_BUDGET } from '../../src/content/output-budget.js';
 import type { AgentEvent } from '../../src/loop/events.js';
 import { parseCut } from '../content/notice.js';

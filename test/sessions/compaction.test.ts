@@ -6,7 +6,7 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/config/parse-config.js';
-import { estimateTokens } from '../../src/content/estimate-tokens.js';
+import { estimateTokens } from '../../src/content/linear-token-estimate.js';
 import { createHost, type Host } from '../../src/host/create-host.js';
 import type { LlmProvider, Message, ModelRequest } from '../../src/providers/types.js';
 import { isSummary } from '../../src/sessions/compact-transcript.js';

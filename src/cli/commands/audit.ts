@@ -4,7 +4,7 @@
  * log could not be read, 2 a usage error.
  */
 
-import { Command, type ErrorOptions as CommanderErrorOptions } from 'commander';
+import type { Command } from 'commander';
 import { resolveAuditLogPath } from '../../audit/audit-log-path.js';
 import type { AuditRecord } from '../../audit/audit-record.js';
 import { followAuditLog } from '../../audit/follow-audit-log.js';
@@ -13,20 +13,8 @@ import { type AuditLogFilter, readAuditLog } from '../../audit/read-audit-log.js
 import { loadConfig } from '../../config/load-config.js';
 import { resolveStateDir } from '../../config/state-dir.js';
 import { escapeJsonControlCodes } from '../../text/strip-control-codes.js';
-
-export const USAGE_EXIT_CODE = 2;
-export const FAILURE_EXIT_CODE = 1;
-
-/** Commander reports usage errors with exit code 1; mcp-host promises 2 for them. Runtime failures pass 1 explicitly. */
-export class UsageErrorCommand extends Command {
-  override createCommand(name?: string): Command {
-    return new UsageErrorCommand(name);
-  }
-
-  override error(message: string, errorOptions?: CommanderErrorOptions): never {
-    return super.error(message, { ...errorOptions, exitCode: errorOptions?.exitCode ?? USAGE_EXIT_CODE });
-  }
-}
+import { EXIT_RUN_FAILED } from '../exit-codes.js';
+import { UsageErrorCommand } from '../usage-error-command.js';
 
 export interface AuditCommandDependencies {
   /** Default `process.stdout`. */
@@ -138,7 +126,7 @@ async function runAudit(
     contents = await readAuditLog(file, filter);
   } catch (error) {
     command.error(`error: ${(error as Error).message}`, {
-      exitCode: FAILURE_EXIT_CODE,
+      exitCode: EXIT_RUN_FAILED,
       code: 'mcp-host.audit-unreadable',
     });
   }

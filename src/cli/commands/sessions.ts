@@ -11,7 +11,7 @@ import { openSessionStore, type SessionStore, UnknownSessionError } from '../../
 import { stripControlCodes } from '../../text/strip-control-codes.js';
 import { CliError, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
 import { writeError, writeJson, writeLine, writeOut } from '../output.js';
-import { UsageErrorCommand } from './audit.js';
+import { UsageErrorCommand } from '../usage-error-command.js';
 
 interface SessionsOptions {
   stateDir?: string;

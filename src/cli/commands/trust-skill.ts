@@ -12,7 +12,7 @@ import { discoverSkills } from '../../skills/discover-skills.js';
 import { hiddenContentInSkill } from '../../skills/review-skills.js';
 import { SkillPins } from '../../skills/skill-pins.js';
 import { skillSources } from '../../skills/skill-sources.js';
-import { FAILURE_EXIT_CODE } from './audit.js';
+import { EXIT_RUN_FAILED } from '../exit-codes.js';
 
 export const SKILL_PREFIX = 'skill:';
 
@@ -62,7 +62,7 @@ export async function approveSkill(command: Command, name: string, context: Skil
       problem === undefined
         ? `error: no skill named "${name}"; skills found: ${known}.`
         : `error: skill "${name}" cannot be used: ${problem.message}`,
-      problem === undefined ? {} : { exitCode: FAILURE_EXIT_CODE },
+      problem === undefined ? {} : { exitCode: EXIT_RUN_FAILED },
     );
   }
   const status = pins.check(skill.name, skill.fingerprint);

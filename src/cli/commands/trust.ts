@@ -19,7 +19,8 @@ import { findHiddenContentInTool } from '../../policy/tool-hidden-content.js';
 import { buildTrustReport, formatTrustReport } from '../../policy/trust-report.js';
 import { TrustStore } from '../../policy/trust-store.js';
 import { escapeJsonControlCodes } from '../../text/strip-control-codes.js';
-import { FAILURE_EXIT_CODE, UsageErrorCommand } from './audit.js';
+import { EXIT_RUN_FAILED } from '../exit-codes.js';
+import { UsageErrorCommand } from '../usage-error-command.js';
 import { approveConfigFile } from './trust-config.js';
 import { approveSkill, revokeSkill, SKILL_PREFIX, type SkillTrustContext } from './trust-skill.js';
 
@@ -222,7 +223,7 @@ async function listTrust(
   if (failed.length > 0) {
     const names = failed.map((server) => `${server.config.name} (${server.error})`).join('; ');
     command.error(`error: could not list the tools of ${names}; shown from the trust store only.`, {
-      exitCode: FAILURE_EXIT_CODE,
+      exitCode: EXIT_RUN_FAILED,
       code: 'mcp-host.trust-list-incomplete',
     });
   }
@@ -267,7 +268,7 @@ async function approve(
         server.error === undefined
           ? `${serverName} does not list a tool named "${toolName}"; \`mcp-host trust\` shows its tools`
           : `the tools of ${serverName} could not be listed: ${server.error}`;
-      command.error(`error: cannot approve ${toolName}: ${why}.`, { exitCode: FAILURE_EXIT_CODE });
+      command.error(`error: cannot approve ${toolName}: ${why}.`, { exitCode: EXIT_RUN_FAILED });
     }
   }
 
@@ -315,7 +316,7 @@ async function approve(
     const why = server.error === undefined ? '' : `: ${server.error}`;
     command.error(
       `error: approved server ${serverName} but could not list its tools${why}; they are reviewed when it next starts.`,
-      { exitCode: FAILURE_EXIT_CODE, code: 'mcp-host.trust-approve-incomplete' },
+      { exitCode: EXIT_RUN_FAILED, code: 'mcp-host.trust-approve-incomplete' },
     );
   }
 }

@@ -1,3 +1,3 @@
 /** Offline token estimates (o200k_base) for tool definitions and text. */
 
-export { estimateTextTokens, estimateToolListTokens, estimateToolTokens } from './estimate-tokens.js';
+export { estimateTextTokens, estimateToolListTokens, estimateToolTokens } from './o200k-token-estimate.js';

@@ -7,7 +7,7 @@ import type { HostOptions } from './host-types.js';
  * OAuth for remote servers, only when the config has any; tokens live in the state folder. Its modules are loaded
  * only then: a host of stdio servers never loads them.
  */
-export async function createAuthorization(
+export async function remoteServerAuthorization(
   config: HostConfig,
   stateDirectory: string,
   options: HostOptions,

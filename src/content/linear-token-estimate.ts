@@ -7,7 +7,8 @@
  * token, because scripts such as Chinese, Japanese or emoji tokenize at about one token per character and the
  * plain chars/4 rule would underestimate them fourfold. The estimate errs on the side of too many tokens.
  *
- * Internally costs are counted in quarter tokens so that the arithmetic stays in integers.
+ * Internally costs are counted in quarter tokens so that the arithmetic stays in integers. Tool definitions, small
+ * and sent on every request, are counted with a real tokenizer instead: see `providers/token-estimate`.
  */
 import type { ToolResultPart } from './content-parts.js';
 
