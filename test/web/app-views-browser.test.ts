@@ -203,6 +203,19 @@ describe('MCP Apps views in Chromium', () => {
       .waitFor(WAIT);
     await page.getByText(/The server says it is/).waitFor(WAIT);
     await page.screenshot({ path: join(SCREENSHOTS, 'app-view-chat.png') });
+    // What the view asks of the host is shown, bounded, and a link opens only when the user says so.
+    const chatView = viewFrame('basic__get-time', card);
+    await chatView.getByRole('button', { name: 'Send Message' }).click();
+    const said = page.getByRole('list', { name: 'What the view of basic__get-time said' });
+    await said.getByText('This is message text.').waitFor(WAIT);
+    await said.getByText(/message for the chat \(not sent to the model\)/).waitFor(WAIT);
+    await chatView.getByRole('button', { name: 'Open Link' }).click();
+    const ask = page.getByRole('dialog', { name: 'The app asks to open a link' });
+    await ask.getByText('modelcontextprotocol.io', { exact: true }).waitFor(WAIT);
+    const pagesBefore = context.pages().length;
+    await ask.getByRole('button', { name: "Don't open" }).click();
+    await said.getByText('Did not open https://modelcontextprotocol.io/').waitFor(WAIT);
+    expect(context.pages().length).toBe(pagesBefore);
     const streamed = await events.finally(() => stop.abort());
     const requests = streamed.split('\n').filter((line) => line.includes('"type":"provider-request"'));
     expect(requests.length).toBeGreaterThan(0);
@@ -265,6 +278,32 @@ describe('MCP Apps views in Chromium', () => {
     await facts.getByText('https://api.example.com', { exact: true }).waitFor(WAIT);
     await facts.getByText(/http:\/\/127\.0\.0\.1:1 is this machine/).waitFor(WAIT);
     await facts.getByText('none granted (asked for: camera)').waitFor(WAIT);
+  });
+
+  it('the sandbox origin answers only its own Host, known views, and the UI as parent', async () => {
+    const src = await page.locator('iframe[title="View of views__fetcher"]').getAttribute('src');
+    const proxy = new URL(src!);
+    const good = await fetch(proxy);
+    expect(good.status).toBe(200);
+    expect(good.headers.get('content-security-policy')).toContain(`frame-ancestors ${ui!.base}`);
+    expect(await good.text()).not.toMatch(/<script>/);
+    const unknown = new URL(proxy);
+    unknown.pathname = '/proxy/not-a-view';
+    expect((await fetch(unknown)).status).toBe(404);
+    const foreign = new URL(proxy);
+    foreign.searchParams.set('parent', 'http://evil.example');
+    expect((await fetch(foreign)).status).toBe(403);
+    // A DNS-rebinding page reaches the port under its own name.
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const sent = request(proxy, { headers: { host: `evil.example:${proxy.port}` } }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      sent.on('error', reject);
+      sent.end();
+    });
+    expect(status).toBe(403);
   });
 
   it('gives a hostile view nothing of the page: no document, no navigation, no cookie, no forged messages', async () => {
