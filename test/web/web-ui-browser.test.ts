@@ -403,4 +403,86 @@ describe('the web UI in Chromium', () => {
     await everything.getByText(/Received Unsubscribe Resource request/).waitFor(WAIT);
     expect(await everything.getByText(/Received Subscribe Resource request/).count()).toBe(0);
   }, 90_000);
+  it('works with the keyboard alone: skip link, navigation, a tool chosen, filled in and called', async () => {
+    await page.goto(`${ui!.base}/#/servers`);
+    await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor(WAIT);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
+    // Through the navigation to the Tools link, and Enter follows it.
+    for (let presses = 0; presses < 10; presses += 1) {
+      await page.keyboard.press('Tab');
+      if ((await page.evaluate('document.activeElement?.textContent')) === 'Tools') break;
+    }
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Tools' }).waitFor(WAIT);
+    // Tab (only) until `target` has the focus.
+    const tabTo = async (target: ReturnType<Page['locator']>) => {
+      await target.waitFor(WAIT);
+      for (let presses = 0; presses < 80; presses += 1) {
+        if (await target.evaluate((element) => element === element.ownerDocument.activeElement)) return;
+        await page.keyboard.press('Tab');
+      }
+      throw new Error('the keyboard never reached the control');
+    };
+    await tabTo(page.getByRole('button', { name: /^calculator__add_numbers/ }));
+    await page.keyboard.press('Enter');
+    await tabTo(page.getByRole('spinbutton', { name: /^a/ }));
+    await page.keyboard.type('6');
+    await tabTo(page.getByRole('spinbutton', { name: /^b/ }));
+    await page.keyboard.type('7');
+    await page.keyboard.press('Enter');
+    await page.getByRole('region', { name: 'Result' }).getByText('13', { exact: true }).waitFor(WAIT);
+  });
+
+  it('reads at 200 % zoom: no page scrolls sideways and no control is cut off, in the light and the dark theme', async () => {
+    // 200 % zoom of a 1280 × 860 window lays the page out in 640 × 430 CSS pixels.
+    const zoomed = await browser!.newContext({ viewport: { width: 640, height: 430 }, deviceScaleFactor: 2 });
+    try {
+      const small = await zoomed.newPage();
+      const problems: string[] = [];
+      for (const path of ['servers', 'tools', 'resources', 'chat', 'skills', 'trust', 'audit']) {
+        // One load, then the app's own navigation (as a click on the link would).
+        if (path === 'servers') await small.goto(`${ui!.base}/?token=${ui!.token}#/servers`);
+        else await small.evaluate(`location.hash = '#/${path}'`);
+        await small
+          .locator(`main h1`)
+          .filter({ hasText: path === 'resources' ? 'Resources' : new RegExp(path, 'i') })
+          .waitFor(WAIT);
+        await small
+          .locator('main')
+          .getByText(/^Loading/)
+          .first()
+          .waitFor({ state: 'detached', ...WAIT });
+        const found = (await small.evaluate(`(() => {
+          const width = document.documentElement.clientWidth;
+          const out = [];
+          if (document.documentElement.scrollWidth > width + 1) out.push('the page scrolls sideways (' + document.documentElement.scrollWidth + ' > ' + width + ')');
+          const scrolls = (element) => {
+            for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+              const overflow = getComputedStyle(parent).overflowX;
+              if (overflow === 'auto' || overflow === 'scroll') return true;
+            }
+            return false;
+          };
+          // The skip link waits above the page until it has the focus.
+          for (const control of document.querySelectorAll('button, a[href]:not(.skip-link), input, select, textarea, summary')) {
+            const box = control.getBoundingClientRect();
+            if (box.width === 0 || scrolls(control)) continue;
+            if (box.left < -1 || box.right > width + 1) out.push((control.textContent || control.getAttribute('aria-label') || control.tagName).trim().slice(0, 40) + ' is cut off');
+          }
+          return out;
+        })()`)) as string[];
+        problems.push(...found.map((problem) => `${path}: ${problem}`));
+        if (path === 'tools') {
+          await small.screenshot({ path: join(SCREENSHOTS, 'zoom-200-light.png') });
+          await small.emulateMedia({ colorScheme: 'dark' });
+          await small.screenshot({ path: join(SCREENSHOTS, 'zoom-200-dark.png') });
+          await small.emulateMedia({ colorScheme: 'light' });
+        }
+      }
+      expect(problems).toEqual([]);
+    } finally {
+      await zoomed.close();
+    }
+  }, 90_000);
 });
