@@ -404,7 +404,9 @@ describe('the web UI in Chromium', () => {
     expect(await everything.getByText(/Received Subscribe Resource request/).count()).toBe(0);
   }, 90_000);
   it('works with the keyboard alone: skip link, navigation, a tool chosen, filled in and called', async () => {
+    // A fresh load: the focus starts at the top of the page.
     await page.goto(`${ui!.base}/#/servers`);
+    await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor(WAIT);
     await page.keyboard.press('Tab');
     expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
