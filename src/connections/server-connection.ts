@@ -18,6 +18,7 @@ import { withHardMaximum } from './hard-maximum.js';
 import type { RemoteAuthorization } from './oauth/remote-authorization.js';
 import type { ProcessGroupStdioTransport } from './process-group-stdio-transport.js';
 import { restartDelay } from './restart-policy.js';
+import { type ServerExit, serverExit } from './server-exit.js';
 import { SingleFlight } from './single-flight.js';
 
 /** How long `initialize` (spawn included) may take before the server is reported as failed, unless the server's
@@ -60,7 +61,7 @@ export interface ServerConnectionOptions {
   /** The server said its tools changed (after a restart too). */
   onToolsChanged?: (server: string) => void;
   /** The server process ended or the connection dropped without the host asking. */
-  onExit?: (server: string, description: string) => void;
+  onExit?: (server: string, exit: ServerExit) => void;
   capabilities?: ClientCapabilities;
   configureClient?: (client: Client, config: ServerConfig) => void;
   transportFactory?: (config: ServerConfig) => Transport | undefined;
@@ -270,8 +271,9 @@ export class ServerConnection {
   private handleUnexpectedClose(client: Client): void {
     if (this.currentState === 'closed' || client !== this.client) return;
     this.currentState = 'crashed';
-    this.lastError = this.describeExit();
-    this.options.onExit?.(this.name, this.lastError);
+    const exit = this.serverExit();
+    this.lastError = exit.description;
+    this.options.onExit?.(this.name, exit);
     const delay = restartDelay(this.restarts);
     if (delay === undefined) {
       this.currentState = 'failed';
@@ -318,18 +320,18 @@ export class ServerConnection {
       : undefined;
   }
 
-  private describeExit(): string {
+  private serverExit(): ServerExit {
     const stdio = this.stdioTransport();
     const exit = stdio?.exit;
-    const how = exit
-      ? exit.signal
-        ? `was killed by ${exit.signal}`
-        : `exited with code ${exit.code}`
-      : 'closed the connection';
-    const tail = stdio?.stderr.tail(10);
-    const reason = stdio?.closeReason;
-    const what = reason ? `${reason}; its process then ${how.replace('closed the connection', 'ended')}` : how;
-    return this.redact(`server "${this.name}" ${what}${tail ? `; stderr tail:\n${tail}` : ''}`);
+    const stderrTail = stdio?.stderr.tail(10);
+    const closeReason = stdio?.closeReason;
+    return serverExit({
+      server: this.name,
+      ...(exit === undefined ? {} : { exit }),
+      ...(stderrTail ? { stderrTail } : {}),
+      ...(closeReason === undefined ? {} : { closeReason }),
+      redact: (text) => this.redact(text),
+    });
   }
 
   private redact(text: string): string {
@@ -343,7 +345,7 @@ export class ServerConnection {
       timeoutMs: options.timeoutMs,
       maxTotalTimeoutMs: options.maxTotalTimeoutMs,
       remote: this.config.transport !== 'stdio',
-      describeExit: () => this.describeExit(),
+      describeExit: () => this.serverExit().description,
     });
     const message = this.redact(failure.message);
     return message === failure.message

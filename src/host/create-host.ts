@@ -59,7 +59,6 @@ import { readAcrossStores } from './read-across-stores.js';
 import { remoteServerAuthorization } from './remote-server-authorization.js';
 import { createToolReview } from './review-tools.js';
 import { createServerControls } from './server-controls.js';
-import { serverExitFields } from './server-exit-fields.js';
 import { DiscoveryCatalog, discoveryApplies, metaToolDefinitions, withDiscovery } from './tool-discovery.js';
 
 export { HOST_TOOLS_SERVER } from './host-tools-server.js';
@@ -138,9 +137,9 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       live?.markChanged(server);
       options.onToolsChanged?.(server);
     },
-    onExit: (server, description) => {
+    onExit: (server, { description, ...fields }) => {
       diagnostic(description);
-      void audit.serverExit(serverExitFields(server, description));
+      void audit.serverExit({ server, ...fields });
     },
     transportFactory: options.transportFactory,
     authorization: await remoteServerAuthorization(config, state.stateDir, options, diagnostic),
