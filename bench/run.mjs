@@ -4,7 +4,7 @@
  *
  *   node bench/run.mjs            the full run (about 10 minutes on 2 cores)
  *   node bench/run.mjs --quick    a short smoke run of everything; prints, writes no files
- *   node bench/run.mjs --only=per-call,fan-out,start-up,loop,big,cli,conversation,keystroke,tokens
+ *   node bench/run.mjs --only=per-call,fan-out,start-up,loop,big,cli,conversation,keystroke,tokens,gateway
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -13,6 +13,7 @@ import { runBigResults } from './benchmarks/big-results.mjs';
 import { runCliStartUp } from './benchmarks/cli-start-up.mjs';
 import { runConversationMemory } from './benchmarks/conversation-memory.mjs';
 import { runFanOut } from './benchmarks/fan-out.mjs';
+import { runGatewayLoad } from './benchmarks/gateway-load.mjs';
 import { runKeystrokeEcho } from './benchmarks/keystroke-echo.mjs';
 import { runLoopOverhead } from './benchmarks/loop-overhead.mjs';
 import { runPerCallOverhead } from './benchmarks/per-call-overhead.mjs';
@@ -33,6 +34,7 @@ const FULL = {
   cli: { repetitions: 15 },
   conversation: { repetitions: 3, turns: 1_000, sampleTurns: [10, 100, 500, 1_000], contextTokens: 8_000 },
   keystroke: { repetitions: 5, keys: 500 },
+  gateway: { repetitions: 3, clients: 50, calls: 200 },
 };
 const QUICK = {
   perCall: { repetitions: 2, calls: 500, warmupCalls: 50 },
@@ -43,8 +45,9 @@ const QUICK = {
   cli: { repetitions: 3 },
   conversation: { repetitions: 1, turns: 100, sampleTurns: [10, 50, 100], contextTokens: 8_000 },
   keystroke: { repetitions: 1, keys: 200 },
+  gateway: { repetitions: 1, clients: 50, calls: 20 },
 };
-const ALL = ['per-call', 'fan-out', 'start-up', 'loop', 'big', 'cli', 'conversation', 'keystroke', 'tokens'];
+const ALL = ['per-call', 'fan-out', 'start-up', 'loop', 'big', 'cli', 'conversation', 'keystroke', 'tokens', 'gateway'];
 
 const log = (line) => process.stderr.write(`${line}\n`);
 const quick = process.argv.includes('--quick');
@@ -116,6 +119,9 @@ await run('keystroke', '8. Keystroke to echo in chat', projectRuntime, () =>
 
 await run('tokens', '9. Tools array tokens', comparisonRuntime, () =>
   runToolTokens({ node: node22.binary, serverNode: projectNode.binary, log }),
+);
+await run('gateway', '10. Gateway under load', projectRuntime, () =>
+  runGatewayLoad({ node: projectNode.binary, ...settings.gateway, log }),
 );
 
 const finishedAt = new Date();

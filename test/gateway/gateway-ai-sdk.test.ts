@@ -1,0 +1,133 @@
+/**
+ * `mcp-host serve` reached by a client nobody here wrote: `@ai-sdk/mcp` (the Vercel AI SDK's MCP client), over
+ * stdio and over Streamable HTTP. It needs Node 22, so it runs on the binary of the nested tools/node22 package
+ * (installed on first use, as for the conformance runner). It lists and calls tools (directly and through the
+ * AI SDK's tool set), answers an "ask" through elicitation, and cancels a call, which reaches the upstream server.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliPath, exampleServer, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
+
+const driver = join(repoRoot, 'test', 'gateway', 'clients', 'ai-sdk-client.mjs');
+const recorder = join(repoRoot, 'test', 'fixtures', 'faults', 'recorder.mjs');
+const TOKEN = 'an-ai-sdk-test-token-of-enough-length';
+
+let node22: string;
+let node22Packages: string;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  const tools = await import('../../tools/node22.mjs');
+  node22 = tools.ensureNode22(() => undefined).binary;
+  node22Packages = tools.node22PackageDirectory;
+}, 300_000);
+
+afterAll(async () => {
+  for (const child of children) {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  }
+});
+
+async function setUp(): Promise<{ config: string; stateDir: string; eventsLog: string }> {
+  const stateDir = await temporaryDirectory('mcp-host-ai-sdk-state-');
+  const eventsLog = join(stateDir, 'events.log');
+  const config = await writeConfig({
+    mcpServers: {
+      calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' },
+      recorder: { command: process.execPath, args: [recorder], env: { EVENT_LOG: eventsLog }, trust: 'trusted' },
+    },
+    permissions: { allow: ['calculator__add_numbers', 'recorder__hang'], ask: ['calculator__multiply'] },
+  });
+  return { config, stateDir, eventsLog };
+}
+
+function runDriver(options: Record<string, unknown>): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(node22, [driver, JSON.stringify({ node22Packages, ...options })], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk) => {
+      stdout += String(chunk);
+    });
+    child.stderr?.on('data', (chunk) => {
+      stderr += String(chunk);
+    });
+    child.on('close', (code) => {
+      const line = stdout.split('\n').find((candidate) => candidate.startsWith('RESULT '));
+      if (code === 0 && line) resolve(JSON.parse(line.slice('RESULT '.length)));
+      else reject(new Error(`the @ai-sdk/mcp driver exited with ${code}:\n${stderr}\n${stdout}`));
+    });
+  });
+}
+
+async function expectTheSameBehaviour(result: Record<string, unknown>, eventsLog: string, stateDir: string) {
+  expect(result.node).toMatch(/^v22\./);
+  expect(result.names).toEqual(expect.arrayContaining(['calculator__add_numbers', 'recorder__hang']));
+  expect(result.added).toContain('5');
+  expect(result.viaToolSet).toContain('9');
+  expect(result.multiplied).toContain('42');
+  expect((result.asked as string[])[0]).toContain('multiply');
+  expect(result.cancelled).toMatch(/^rejected/);
+  // The gateway told the upstream server, which wrote it down.
+  const deadline = Date.now() + 20_000;
+  while (!(await readFile(eventsLog, 'utf8')).includes('cancelled') && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  expect(await readFile(eventsLog, 'utf8')).toContain('cancelled');
+  const audit = (await readFile(join(stateDir, 'audit.jsonl'), 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  expect(audit.find((record) => record.type === 'tool-call' && record.tool === 'calculator__multiply')).toMatchObject({
+    decision: 'allow',
+    approver: 'gateway-client',
+    client: expect.objectContaining({ name: 'ai-sdk-test-client' }),
+  });
+}
+
+describe('@ai-sdk/mcp in front of mcp-host serve', () => {
+  it('works over stdio', async () => {
+    const { config, stateDir, eventsLog } = await setUp();
+    const result = await runDriver({
+      transport: 'stdio',
+      node: process.execPath,
+      args: [cliPath, 'serve', '--config', config, '--state-dir', stateDir],
+      eventsLog,
+    });
+    await expectTheSameBehaviour(result, eventsLog, stateDir);
+  }, 120_000);
+
+  it('works over Streamable HTTP', async () => {
+    const { config, stateDir, eventsLog } = await setUp();
+    const gateway = spawn(
+      process.execPath,
+      [cliPath, 'serve', '--http', '0', '--config', config, '--state-dir', stateDir],
+      {
+        env: { ...process.env, MCP_HOST_GATEWAY_TOKEN: TOKEN },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    children.push(gateway);
+    let stderr = '';
+    gateway.stderr?.on('data', (chunk) => {
+      stderr += String(chunk);
+    });
+    const deadline = Date.now() + 60_000;
+    while (!/serving (http:\S+)/.test(stderr) && gateway.exitCode === null && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const url = /serving (http:\S+)/.exec(stderr)?.[1];
+    expect(url, stderr).toBeDefined();
+    const result = await runDriver({ transport: 'http', url, token: TOKEN, eventsLog });
+    await expectTheSameBehaviour(result, eventsLog, stateDir);
+  }, 120_000);
+});
