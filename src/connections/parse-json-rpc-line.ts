@@ -8,8 +8,11 @@
  * result (only `jsonrpc`, a string or integer `id` and an object `result` without `_meta`), the answer to every
  * call. For a result the union first tries the request branch, whose failure builds an error object: about a fifth
  * of a call's own time over stdio. Every other line still goes through the SDK's validation.
+ * A value that is not an object with `jsonrpc: "2.0"` matches none of the SDK's schemas and is refused before
+ * them: a server spewing garbage costs a parse per line, not a failed four-way validation.
  */
-import { deserializeMessage, type JSONRPCMessage } from '@modelcontextprotocol/client';
+import { type JSONRPCMessage, parseJSONRPCMessage } from '@modelcontextprotocol/client';
+import { cutTooDeepText } from '../json/json-depth.js';
 
 const NOTIFICATION_KEYS = new Set(['jsonrpc', 'method', 'params']);
 const RESULT_KEYS = new Set(['jsonrpc', 'id', 'result']);
@@ -43,9 +46,20 @@ export function parseJsonRpcLine(line: string): JSONRPCMessage | undefined {
     return undefined;
   }
   if (isPlainResult(value) || isPlainNotification(value)) return value;
+  if (!isPlainObject(value) || value.jsonrpc !== '2.0') return undefined;
   try {
-    return deserializeMessage(line);
+    return parseJSONRPCMessage(value);
   } catch {
     return undefined;
   }
+}
+
+/**
+ * As {@link parseJsonRpcLine}, but a line nested too deep is read with its too-deep parts cut (see
+ * `cutTooDeepText`) and flagged, so it can be refused by id and method without building the whole value.
+ */
+export function readJsonRpcLine(line: string): { message: JSONRPCMessage; tooDeep: boolean } | undefined {
+  const cut = cutTooDeepText(line);
+  const message = parseJsonRpcLine(cut ?? line);
+  return message === undefined ? undefined : { message, tooDeep: cut !== undefined };
 }

@@ -12,7 +12,7 @@ import { type JSONRPCMessage, serializeMessage, type Transport } from '@modelcon
 import { LineSplitter } from './line-splitter.js';
 import { createLogRateGate, LOG_MESSAGES_PER_SECOND } from './log-rate-gate.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, tooLargeMessageText } from './message-size-limit.js';
-import { parseJsonRpcLine } from './parse-json-rpc-line.js';
+import { parseJsonRpcLine, readJsonRpcLine } from './parse-json-rpc-line.js';
 import { descendantsOf, signalTracked, type TrackedProcess } from './process-tree.js';
 import { trackServerProcess, untrackServerProcess } from './server-process-registry.js';
 import { StderrRing } from './stderr-ring.js';
@@ -139,9 +139,9 @@ export class ProcessGroupStdioTransport implements Transport {
 
   private handleLine(line: string): void {
     if (line.trim() === '') return;
-    const message = parseJsonRpcLine(line);
-    if (message) {
-      this.deliver(message);
+    const read = readJsonRpcLine(line);
+    if (read) {
+      this.deliver(read.message, read.tooDeep || undefined);
       return;
     }
     // Text written without a newline (`Starting…`) glues itself to the next message: keep the message.
@@ -171,10 +171,10 @@ export class ProcessGroupStdioTransport implements Transport {
   }
 
   /** Hands a message to the client, unless it is nested too deep for anything to walk (see too-deep-message.ts). */
-  private deliver(message: JSONRPCMessage): void {
+  private deliver(message: JSONRPCMessage, tooDeep?: boolean): void {
     if (!this.gateNotification(message)) return;
     const answered = 'method' in message || !('id' in message) ? undefined : message.id;
-    const verdict = screenMessageDepth(message, (id) => this.pendingMethods.get(id));
+    const verdict = screenMessageDepth(message, (id) => this.pendingMethods.get(id), tooDeep);
     if (answered !== undefined) this.pendingMethods.delete(answered);
     if (verdict.kind === 'fine') {
       this.onmessage?.(message);

@@ -19,12 +19,16 @@ export type TooDeepVerdict =
   | { kind: 'request-refused'; reply: JSONRPCMessage; what: string }
   | { kind: 'notification-dropped'; what: string };
 
-/** `answering`: the method of the host's request with this message's id, when it is an answer to one. */
+/**
+ * `answering`: the method of the host's request with this message's id, when it is an answer to one. `tooDeep`:
+ * already known (the line was read with its too-deep parts cut); measured when not given.
+ */
 export function screenMessageDepth(
   message: JSONRPCMessage,
   answering: (id: string | number) => string | undefined,
+  tooDeep = exceedsJsonDepth(message),
 ): TooDeepVerdict {
-  if (!exceedsJsonDepth(message)) return { kind: 'fine' };
+  if (!tooDeep) return { kind: 'fine' };
   const fields = message as { id?: string | number; method?: unknown };
   const method = typeof fields.method === 'string' ? fields.method.slice(0, 100) : undefined;
   if (method === undefined && fields.id !== undefined) {

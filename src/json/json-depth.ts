@@ -65,6 +65,44 @@ export function textExceedsJsonDepth(text: string, maxDepth = MAX_JSON_DEPTH): b
   return false;
 }
 
+/**
+ * JSON text with every object or array that opens deeper than `maxDepth` replaced by `null`, read in one pass
+ * (brackets inside strings do not count); undefined when nothing is that deep. Parsing a line nested 100,000 levels
+ * takes `JSON.parse` a third of a second, growing faster than the line; the cut text keeps what a refusal needs
+ * (the id and method of a message) at the cost of one scan. Text that breaks off while nested stays cut off, so it
+ * still fails to parse.
+ */
+export function cutTooDeepText(text: string, maxDepth = MAX_JSON_DEPTH): string | undefined {
+  let depth = 0;
+  let inString = false;
+  let cutFrom = -1;
+  let copiedTo = 0;
+  const pieces: string[] = [];
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c) index++;
+      else if (code === 0x22) inString = false;
+      continue;
+    }
+    if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      depth++;
+      if (depth > maxDepth && cutFrom === -1) cutFrom = index;
+    } else if (code === 0x5d || code === 0x7d) {
+      depth--;
+      if (depth === maxDepth && cutFrom !== -1) {
+        pieces.push(text.slice(copiedTo, cutFrom), 'null');
+        copiedTo = index + 1;
+        cutFrom = -1;
+      }
+    }
+  }
+  if (pieces.length === 0 && cutFrom === -1) return undefined;
+  pieces.push(text.slice(copiedTo, cutFrom === -1 ? text.length : cutFrom));
+  return pieces.join('');
+}
+
 /** `JSON.parse` that refuses text nested deeper than `maxDepth` with a {@link JsonTooDeepError}. */
 export function parseJsonWithinDepth(text: string, what = 'the JSON value', maxDepth = MAX_JSON_DEPTH): unknown {
   if (textExceedsJsonDepth(text, maxDepth)) throw new JsonTooDeepError(what, maxDepth);
