@@ -47,4 +47,4 @@ export {
   type StoredResultSlice,
 } from './result-store.js';
 export { shareBudget } from './share-budget.js';
-export { applyTurnBudget, type TurnBudgetInput, type TurnBudgetOptions, turnAllowances } from './turn-budget.js';
+export { turnAllowances } from './turn-budget.js';

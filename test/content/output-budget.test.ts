@@ -1,11 +1,10 @@
 /**
  * The token estimate, the per-result output budget (texts cut head + tail with a notice whose numbers add up,
- * images never turned into text) and the per-turn budget, including 5 MB and 50 MB texts.
+ * images never turned into text) and the per-turn shares, including 5 MB and 50 MB texts.
  */
 import { describe, expect, it } from 'vitest';
 import {
   applyOutputBudget,
-  applyTurnBudget,
   DEFAULT_IMAGE_TOKEN_COST,
   DEFAULT_RESULT_TOKEN_BUDGET,
   estimateTokens,
@@ -173,20 +172,5 @@ describe('turn budget', () => {
     expect(shareBudget([100, 5_000, 20_000], 15_000)).toEqual([100, 5_000, 9_900]);
     expect(shareBudget([10, 20], 1_000)).toEqual([10, 20]);
     expect(turnAllowances([100, 50_000], 100_000, 25_000)).toEqual([100, 25_000]);
-  });
-
-  it('cuts only the results over their share and keeps the total bounded', () => {
-    const results = [
-      { content: [{ type: 'text', text: 'x'.repeat(400) }] as ToolResultPart[], resultId: 'res_1' },
-      { content: [{ type: 'text', text: numberedText(20_000) }] as ToolResultPart[], resultId: 'res_2' },
-      { content: [{ type: 'text', text: numberedText(80_000) }] as ToolResultPart[], resultId: 'res_3' },
-    ];
-    const budgeted = applyTurnBudget(results, 6_000);
-    expect(budgeted.map((result) => result.originalTokens)).toEqual([100, 5_000, 20_000]);
-    expect(budgeted.map((result) => result.cut)).toEqual([false, true, true]);
-    expect(budgeted[0]?.content).toEqual(results[0]?.content);
-    const total = budgeted.reduce((sum, result) => sum + result.keptTokens, 0);
-    expect(total).toBeLessThanOrEqual(6_000);
-    expect(parseCut(textOf(budgeted[2]?.content[0])).resultId).toBe('res_3');
   });
 });
