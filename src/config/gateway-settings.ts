@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { ConfigError } from './config-error.js';
 import { type Environment, substituteEnvironment } from './env-substitution.js';
 import { buildGatewayOAuthSettings, type GatewayOAuthSettings, gatewayOAuthSchema } from './gateway-oauth-settings.js';
+import { buildGatewayStoreSettings, type GatewayStoreSettings, gatewayStoreSchema } from './gateway-store-settings.js';
 import type { PermissionRules } from './types.js';
 
 /** How an "ask" decision is answered for a downstream client. */
@@ -35,6 +36,10 @@ export interface GatewaySettings {
   approvalTimeoutMs: number;
   /** OAuth 2.1 resource-server mode: JWT access tokens from this issuer are accepted besides `tokens`. */
   oauth?: GatewayOAuthSettings;
+  /** Sessions kept in the store, so that any replica answers any request. */
+  stateless: boolean;
+  /** What replicas share; memory when absent. */
+  store: GatewayStoreSettings;
 }
 
 export interface GatewayProfile {
@@ -55,6 +60,8 @@ export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
   requestsPerMinute: 600,
   consent: 'elicit',
   approvalTimeoutMs: 120_000,
+  stateless: false,
+  store: { type: 'memory' },
 };
 
 const stringList = z.array(z.string({ error: 'a string' }), { error: 'an array of strings' });
@@ -87,10 +94,12 @@ export const gatewaySchema = z.strictObject(
     consent: consentSchema.optional(),
     approvalTimeoutMs: positive('milliseconds').optional(),
     oauth: gatewayOAuthSchema.optional(),
+    stateless: z.boolean({ error: 'true or false' }).optional(),
+    store: gatewayStoreSchema.optional(),
   },
   {
     error:
-      'an object with `tokens`, `allowedOrigins`, `allowedHosts`, `maxRequestBytes`, `requestsPerMinute`, `consent`, `approvalTimeoutMs` or `oauth`',
+      'an object with `tokens`, `allowedOrigins`, `allowedHosts`, `maxRequestBytes`, `requestsPerMinute`, `consent`, `approvalTimeoutMs`, `oauth`, `stateless` or `store`',
   },
 );
 
@@ -134,6 +143,8 @@ export function buildGatewaySettings(value: z.infer<typeof gatewaySchema>, conte
     ...Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)),
     tokens,
     ...(value.oauth === undefined ? {} : { oauth: buildGatewayOAuthSettings(value.oauth, context) }),
+    store:
+      value.store === undefined ? { type: 'memory' } : buildGatewayStoreSettings(value.store, context, value.stateless),
   };
 }
 

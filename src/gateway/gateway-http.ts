@@ -13,8 +13,10 @@ import type { GatewayToken } from '../config/gateway-settings.js';
 import { createGatewayAuth, type GatewayAuth } from './gateway-auth.js';
 import { type GatewayHosts, UnknownProfileError } from './gateway-hosts.js';
 import { createGatewaySession } from './gateway-session.js';
+import { createStatelessGateway } from './gateway-stateless.js';
 import { checkHost, checkOrigin, RateLimiter, type Rejection } from './http-guard.js';
 import { ListChangedDebouncer } from './list-changed.js';
+import { openGatewayStore } from './store/open-store.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -79,6 +81,10 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
   const settings = hosts.settings;
   const sessions = new Map<string, Session>();
   const limiter = new RateLimiter(settings.requestsPerMinute);
+  // Stateless: sessions, pending answers and rate counts in the store, shared by every replica using it.
+  const store = settings.stateless ? await openGatewayStore(settings.store, options.onDiagnostic) : undefined;
+  const stateless =
+    store === undefined ? undefined : createStatelessGateway({ store, hosts, settings, version: options.version });
   const listChanged = new ListChangedDebouncer((profile) => {
     for (const session of sessions.values()) {
       if (session.profile === profile) void session.server.sendToolListChanged().catch(() => undefined);
@@ -127,7 +133,7 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
     }
     const identity = await authOf().authenticate(request, route.profile);
     if ('status' in identity) return reject(response, identity);
-    const limited = limiter.check(identity.key);
+    const limited = stateless ? await stateless.checkRate(identity.key) : limiter.check(identity.key);
     if (limited) return reject(response, limited);
 
     const sessionHeader = request.headers['mcp-session-id'];
@@ -157,6 +163,11 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
       }
     }
 
+    if (stateless !== undefined) {
+      const rejection = await stateless.handle(request, response, body, identity, route.profile, sessionId);
+      if (rejection) reject(response, rejection);
+      return;
+    }
     if (sessionId !== undefined) {
       const session = sessions.get(sessionId);
       // A session belongs to the token that opened it and the path it was opened on.
@@ -227,6 +238,7 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
       sessions.clear();
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      await store?.close();
     },
   };
 }

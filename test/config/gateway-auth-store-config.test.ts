@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${env:VAR}` is the config syntax under test, not a template mistake.
-/** `gateway.oauth`: defaults, substitution, and errors naming the exact key. */
+/** `gateway.oauth`, `gateway.stateless` and `gateway.store`: defaults, substitution, and errors naming the exact key. */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config-error.js';
@@ -64,5 +64,39 @@ describe('gateway.oauth', () => {
     expect(failure({ issuer: 'https://a.example.test', clockToleranceSeconds: 9999 }).message).toContain('0 to 300');
     expect(failure({ issuer: 'https://a.example.test', issuers: [] }).keyPath).toBe('gateway.oauth');
     expect(failure({}).keyPath).toBe('gateway.oauth.issuer');
+  });
+});
+
+describe('gateway.stateless and gateway.store', () => {
+  function gateway(value: unknown, env: Record<string, string | undefined> = {}) {
+    return parseConfig(JSON.stringify({ mcpServers: {}, gateway: value }), FILE, env);
+  }
+
+  it('defaults to stateful sessions and a memory store; takes a Redis URL from the environment as a secret', () => {
+    expect(gateway({}).gateway).toMatchObject({ stateless: false, store: { type: 'memory' } });
+    const config = gateway(
+      { stateless: true, store: { type: 'redis', url: '${env:REDIS_URL}' } },
+      { REDIS_URL: 'redis://:pa55word@10.0.0.5:6379/2' },
+    );
+    expect(config.gateway).toMatchObject({
+      stateless: true,
+      store: { type: 'redis', url: 'redis://:pa55word@10.0.0.5:6379/2', keyPrefix: 'mcp-host:' },
+    });
+    expect(config.secrets).toContain('pa55word');
+  });
+
+  it('names the key when the store is wrong', () => {
+    const error = (value: unknown): ConfigError => {
+      try {
+        gateway(value);
+      } catch (caught) {
+        if (caught instanceof ConfigError) return caught;
+        throw caught;
+      }
+      throw new Error('expected a ConfigError');
+    };
+    expect(error({ stateless: true, store: { type: 'redis', url: 'http://x' } }).keyPath).toBe('gateway.store.url');
+    expect(error({ store: { type: 'redis', url: 'redis://x' } }).keyPath).toBe('gateway.stateless');
+    expect(error({ stateless: true, store: { type: 'memcached' } }).keyPath).toBe('gateway.store.type');
   });
 });

@@ -1,0 +1,38 @@
+/**
+ * What the replicas of a stateless gateway share. A session is opened on one replica and used from any; a request
+ * the gateway sends to a client (an approval asked through elicitation) waits on one replica while the client's
+ * answer may arrive at another; rate limits count a client's requests wherever they land.
+ */
+
+/** What any replica needs to answer a session's later requests. */
+export interface StoredSession {
+  /** `GatewayIdentity.key` of whoever opened it: only they may use it. */
+  owner: string;
+  principal: string;
+  clientId?: string;
+  profile?: string;
+  clientInfo: { name: string; version?: string };
+  /** The client's declared capabilities, from its initialize request (untrusted, bounded by the body limit). */
+  capabilities: Record<string, unknown>;
+}
+
+export interface GatewayStore {
+  /** Kept for `ttlMs` after the last `getSession`. */
+  putSession(id: string, session: StoredSession, ttlMs: number): Promise<void>;
+  getSession(id: string, ttlMs: number): Promise<StoredSession | undefined>;
+  deleteSession(id: string): Promise<void>;
+  /** A client's answer to a request the gateway sent, under a key only that request knows. */
+  postAnswer(key: string, message: string): Promise<void>;
+  /** Resolves with the answer posted under `key` (before or after the call); rejects when `signal` aborts. */
+  waitForAnswer(key: string, signal: AbortSignal): Promise<string>;
+  /** Counts one request of `client` in the current window; answers the count and ms until the window ends. */
+  countRequest(client: string, windowMs: number): Promise<{ count: number; resetInMs: number }>;
+  close(): Promise<void>;
+}
+
+/** How long an answer waits for its request to pick it up. */
+export const ANSWER_TTL_MS = 10 * 60_000;
+
+export function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new Error('aborted');
+}

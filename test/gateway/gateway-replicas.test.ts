@@ -1,0 +1,217 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${env:VAR}` is the config syntax, not a template mistake.
+/**
+ * Stateless gateway replicas sharing one real `redis-server` (started here on a free port, stopped in afterAll):
+ * the store's contract holds in memory and in Redis; two `mcp-host serve` processes answer one client whose
+ * requests alternate between them, and an approval asked on one replica is answered through the other.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GatewayStore } from '../../src/gateway/store/gateway-store.js';
+import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
+import { RedisGatewayStore } from '../../src/gateway/store/redis-store.js';
+import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { exampleServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+
+const TOKEN = 'a-shared-replica-token';
+let redis: ChildProcess | undefined;
+let redisUrl: string;
+const replicas: GatewayProcess[] = [];
+const stateDirs: string[] = [];
+const opened: Array<{ close(): Promise<void> }> = [];
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  redis.stdout?.on('data', (chunk) => {
+    output += String(chunk);
+  });
+  redis.once('error', (error) => {
+    output += `\n${error.message} (install the redis-server package)`;
+  });
+  await waitUntil(
+    () => output.includes('Ready to accept connections') || redis?.exitCode !== null || output.includes('ENOENT'),
+    'redis-server',
+  );
+  if (!output.includes('Ready to accept connections')) throw new Error(`redis-server did not start:\n${output}`);
+  redisUrl = `redis://127.0.0.1:${port}`;
+
+  const config = await writeConfig({
+    mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
+    permissions: { ask: ['calculator__multiply'] },
+    gateway: {
+      tokens: [{ name: 'team', token: '${env:REPLICA_TOKEN}' }],
+      stateless: true,
+      store: { type: 'redis', url: '${env:REPLICA_REDIS_URL}', keyPrefix: 'test-replicas:' },
+    },
+  });
+  for (let index = 0; index < 2; index++) {
+    const stateDir = await temporaryDirectory(`mcp-host-replica-${index}-`);
+    stateDirs.push(stateDir);
+    replicas.push(
+      await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
+        REPLICA_TOKEN: TOKEN,
+        REPLICA_REDIS_URL: redisUrl,
+      }),
+    );
+  }
+}, 90_000);
+
+afterAll(async () => {
+  for (const item of opened) await item.close().catch(() => undefined);
+  for (const replica of replicas) await replica.stop();
+  if (redis && redis.exitCode === null && redis.signalCode === null) {
+    const exited = new Promise((resolve) => redis?.once('exit', resolve));
+    redis.kill('SIGTERM');
+    await exited;
+  }
+});
+
+async function storeContract(store: GatewayStore): Promise<void> {
+  const session = {
+    owner: 'token:team',
+    principal: 'team',
+    clientInfo: { name: 'c' },
+    capabilities: { elicitation: {} },
+  };
+  await store.putSession('s1', session, 60_000);
+  expect(await store.getSession('s1', 60_000)).toEqual(session);
+  await store.deleteSession('s1');
+  expect(await store.getSession('s1', 60_000)).toBeUndefined();
+
+  // An answer posted before anyone waits is kept; one posted while a waiter waits reaches it.
+  await store.postAnswer('s1:early', '{"id":"early"}');
+  expect(await store.waitForAnswer('s1:early', new AbortController().signal)).toBe('{"id":"early"}');
+  const waiting = store.waitForAnswer('s1:late', new AbortController().signal);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  await store.postAnswer('s1:late', '{"id":"late"}');
+  expect(await waiting).toBe('{"id":"late"}');
+  const controller = new AbortController();
+  const abandoned = store.waitForAnswer('s1:never', controller.signal);
+  controller.abort(new Error('gone'));
+  await expect(abandoned).rejects.toThrow('gone');
+
+  const client = `client-${Math.random()}`;
+  expect((await store.countRequest(client, 60_000)).count).toBe(1);
+  const second = await store.countRequest(client, 60_000);
+  expect(second.count).toBe(2);
+  expect(second.resetInMs).toBeGreaterThan(0);
+  expect(second.resetInMs).toBeLessThanOrEqual(60_000);
+}
+
+describe('gateway store', () => {
+  it('keeps sessions, answers and counts in memory', async () => {
+    await storeContract(new MemoryGatewayStore());
+  });
+
+  it('keeps sessions, answers and counts in Redis, shared between two connections', async () => {
+    const one = await RedisGatewayStore.connect({ url: redisUrl, keyPrefix: 'contract:', onDiagnostic: () => {} });
+    const two = await RedisGatewayStore.connect({ url: redisUrl, keyPrefix: 'contract:', onDiagnostic: () => {} });
+    opened.push(one, two);
+    await storeContract(one);
+    await two.putSession('shared', { owner: 'o', principal: 'p', clientInfo: { name: 'n' }, capabilities: {} }, 60_000);
+    expect(await one.getSession('shared', 60_000)).toMatchObject({ owner: 'o' });
+    const waiting = one.waitForAnswer('shared:answer', new AbortController().signal);
+    await two.postAnswer('shared:answer', 'from the other one');
+    expect(await waiting).toBe('from the other one');
+  });
+});
+
+describe('two stateless replicas sharing Redis', () => {
+  it('serve one client whose requests alternate between them, approvals answered on the other replica', async () => {
+    const [first, second] = replicas as [GatewayProcess, GatewayProcess];
+    const origins = [new URL(first.url).origin, new URL(second.url).origin];
+    const sent: Array<{ replica: number; kind: string }> = [];
+    let next = 0;
+    // A load balancer without affinity: each request goes to the other replica.
+    const alternating: typeof fetch = async (input, init) => {
+      const replica = next++ % 2;
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : undefined;
+      sent.push({
+        replica,
+        kind: String(body?.method ?? (body && 'result' in body ? 'answer' : (init?.method ?? 'GET'))),
+      });
+      return fetch(`${origins[replica]}${url.pathname}${url.search}`, init);
+    };
+    const asked: string[] = [];
+    const client = new Client(
+      { name: 'replica-test-client', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { decision: 'allow-once' } };
+    });
+    const transport = new StreamableHTTPClientTransport(new URL(first.url), {
+      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+      fetch: alternating,
+    });
+    await client.connect(transport);
+    opened.push(client);
+
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toContain('calculator__add_numbers');
+    for (let round = 0; round < 3; round++) {
+      const sum = await client.callTool({ name: 'calculator__add_numbers', arguments: { a: round, b: 40 } });
+      expect(JSON.stringify(sum.content)).toContain(String(round + 40));
+    }
+    const product = await client.callTool({ name: 'calculator__multiply', arguments: { a: 6, b: 7 } });
+    expect(product.isError).toBeFalsy();
+    expect(JSON.stringify(product.content)).toContain('42');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('multiply');
+
+    const calls = sent.filter((entry) => entry.kind === 'tools/call');
+    expect(new Set(calls.map((entry) => entry.replica))).toEqual(new Set([0, 1]));
+    const multiplyAt = sent.findLastIndex((entry) => entry.kind === 'tools/call');
+    const answer = sent.slice(multiplyAt + 1).find((entry) => entry.kind === 'answer');
+    expect(answer).toBeDefined();
+    expect(answer?.replica).not.toBe(sent[multiplyAt]?.replica);
+
+    // The call was run and audited by the replica that received it, with the approval it got through the other.
+    const audit = await readFile(join(stateDirs[sent[multiplyAt]!.replica]!, 'audit.jsonl'), 'utf8');
+    const record = audit
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((entry) => entry.type === 'tool-call' && entry.tool === 'calculator__multiply');
+    expect(record).toMatchObject({
+      decision: 'allow',
+      approver: 'gateway-client',
+      client: { name: 'replica-test-client', principal: 'team' },
+    });
+
+    // Ended through one replica, the session is gone for the other too.
+    const sessionId = transport.sessionId;
+    expect(sessionId).toBeDefined();
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': sessionId!,
+      'mcp-protocol-version': transport.protocolVersion ?? '2025-06-18',
+      authorization: `Bearer ${TOKEN}`,
+    };
+    expect((await fetch(`${origins[1]}/mcp`, { method: 'DELETE', headers })).status).toBe(200);
+    const after = await fetch(`${origins[0]}/mcp`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+    });
+    expect(after.status).toBe(404);
+  }, 90_000);
+});
