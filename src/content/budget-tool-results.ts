@@ -5,7 +5,7 @@
  * in the background (`read_stored_result` waits for it; call `store.flush()` before exiting).
  */
 import type { ToolResultPart } from './content-parts.js';
-import { DEFAULT_IMAGE_TOKEN_COST, estimatePartsTokens } from './linear-token-estimate.js';
+import { estimatePartsTokens } from './linear-token-estimate.js';
 import { applyOutputBudget, type BudgetedResult, DEFAULT_RESULT_TOKEN_BUDGET, storedTextOf } from './output-budget.js';
 import type { ResultStore } from './result-store.js';
 import { turnAllowances } from './turn-budget.js';
@@ -17,7 +17,7 @@ export interface BudgetToolResultsOptions {
   maxTokensPerResult?: number;
   /** The most estimated tokens for all results of the turn together; default no turn limit. */
   maxTokensPerTurn?: number;
-  /** Tokens charged per image; default {@link DEFAULT_IMAGE_TOKEN_COST}. */
+  /** Tokens charged per image; default by its pixels where its header says them (`estimateImageTokens`). */
   imageTokenCost?: number;
 }
 
@@ -34,7 +34,7 @@ export function budgetToolResults(
   results: readonly (readonly ToolResultPart[])[],
   options: BudgetToolResultsOptions,
 ): StoredBudgetedResult[] {
-  const imageTokenCost = options.imageTokenCost ?? DEFAULT_IMAGE_TOKEN_COST;
+  const imageTokenCost = options.imageTokenCost;
   const perResult = options.maxTokensPerResult ?? DEFAULT_RESULT_TOKEN_BUDGET;
   const sizes = results.map((parts) => estimatePartsTokens(parts, imageTokenCost));
   const allowances =

@@ -10,15 +10,33 @@
  * Internally costs are counted in quarter tokens so that the arithmetic stays in integers. Tool definitions, small
  * and sent on every request, are counted with a real tokenizer instead: see `providers/token-estimate`.
  */
-import type { ToolResultPart } from './content-parts.js';
+import type { ImagePart, ToolResultPart } from './content-parts.js';
+import { readImageDimensions } from './image-dimensions.js';
 
 /**
- * The fixed estimate for one image, in tokens. Providers bill images by pixel size (Anthropic about
- * width × height / 750, capped near 1,600 tokens at its recommended maximum size; OpenAI 85 + 170 per
- * 512-pixel tile, 765 for a 1024 × 1024 image), which the host cannot know without decoding the image,
- * so every image is charged the upper end of that range.
+ * The estimate for an image whose size cannot be read from its header, in tokens. Providers bill images by
+ * pixel size (Anthropic about width × height / 750, capped near 1,600 tokens at its recommended maximum size;
+ * OpenAI 85 + 170 per 512-pixel tile, 765 for a 1024 × 1024 image), so such an image is charged the upper end.
  */
 export const DEFAULT_IMAGE_TOKEN_COST = 1_600;
+
+/** Anthropic's formula, the dearest of the providers': pixels / 750 after its own downscale. */
+const PIXELS_PER_IMAGE_TOKEN = 750;
+/** Providers scale larger images down before the model sees them (Anthropic: long edge 1,568, ~1.15 megapixels). */
+const MAX_BILLED_EDGE = 1_568;
+const MAX_BILLED_PIXELS = 1_150_000;
+
+/**
+ * The tokens one image costs, by its real pixel size where its header says it: a 16 × 16 icon costs 1 token,
+ * a 4,000 × 3,000 photo is billed as the provider's downscaled copy (about 1,530). Unreadable: the fixed cost.
+ */
+export function estimateImageTokens(part: ImagePart): number {
+  const size = readImageDimensions(part.data);
+  if (size === undefined) return DEFAULT_IMAGE_TOKEN_COST;
+  const pixels = size.width * size.height;
+  const scale = Math.min(1, MAX_BILLED_EDGE / Math.max(size.width, size.height), Math.sqrt(MAX_BILLED_PIXELS / pixels));
+  return Math.max(1, Math.ceil((pixels * scale * scale) / PIXELS_PER_IMAGE_TOKEN));
+}
 
 const QUARTERS_PER_ASCII_CHARACTER = 1;
 const QUARTERS_PER_OTHER_CODE_UNIT = 4;
@@ -46,16 +64,17 @@ export function quartersToTokens(quarters: number): number {
   return Math.ceil(quarters / 4);
 }
 
-/** Estimated tokens for one content part: its text, or the fixed per-image cost. */
-export function estimatePartTokens(part: ToolResultPart, imageTokenCost = DEFAULT_IMAGE_TOKEN_COST): number {
-  return part.type === 'text' ? estimateTokens(part.text) : imageTokenCost;
+/**
+ * Estimated tokens for one content part: its text, or the image's cost — `imageTokenCost` when given, else
+ * by its pixels ({@link estimateImageTokens}).
+ */
+export function estimatePartTokens(part: ToolResultPart, imageTokenCost?: number): number {
+  if (part.type === 'text') return estimateTokens(part.text);
+  return imageTokenCost ?? estimateImageTokens(part);
 }
 
 /** Estimated tokens for a list of parts. */
-export function estimatePartsTokens(
-  parts: readonly ToolResultPart[],
-  imageTokenCost = DEFAULT_IMAGE_TOKEN_COST,
-): number {
+export function estimatePartsTokens(parts: readonly ToolResultPart[], imageTokenCost?: number): number {
   let total = 0;
   for (const part of parts) total += estimatePartTokens(part, imageTokenCost);
   return total;

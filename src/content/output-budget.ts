@@ -10,7 +10,7 @@ import type { ToolResultPart } from './content-parts.js';
 import { cutText } from './cut-text.js';
 import { base64DecodedSize, formatByteSize, formatCount } from './describe-content.js';
 import {
-  DEFAULT_IMAGE_TOKEN_COST,
+  estimatePartTokens,
   estimateQuarterTokens,
   estimateTokens,
   quartersToTokens,
@@ -35,7 +35,7 @@ export interface OutputBudgetOptions {
    * cut text's notice says the full text was not kept.
    */
   resultId?: string;
-  /** Tokens charged per image; default {@link DEFAULT_IMAGE_TOKEN_COST}. */
+  /** Tokens charged per image; default by its pixels where its header says them (`estimateImageTokens`). */
   imageTokenCost?: number;
 }
 
@@ -72,11 +72,10 @@ function imageNotice(part: { mimeType: string; data: string }, maxTokens: number
  * `maxTokens` unless the budget is smaller than the notices themselves. Linear in the size of the input.
  */
 export function applyOutputBudget(parts: readonly ToolResultPart[], options: OutputBudgetOptions): BudgetedResult {
-  const imageTokenCost = options.imageTokenCost ?? DEFAULT_IMAGE_TOKEN_COST;
   const maxTokens = Math.max(0, Math.floor(options.maxTokens));
   const quarters = parts.map((part) => (part.type === 'text' ? estimateQuarterTokens(part.text) : 0));
   const costs = parts.map((part, index) =>
-    part.type === 'text' ? quartersToTokens(quarters[index] ?? 0) : imageTokenCost,
+    part.type === 'text' ? quartersToTokens(quarters[index] ?? 0) : estimatePartTokens(part, options.imageTokenCost),
   );
   const originalTokens = costs.reduce((sum, cost) => sum + cost, 0);
   if (originalTokens <= maxTokens) {
@@ -88,8 +87,9 @@ export function applyOutputBudget(parts: readonly ToolResultPart[], options: Out
   let remaining = maxTokens;
   for (const [index, part] of parts.entries()) {
     if (part.type !== 'image') continue;
-    if (imageTokenCost <= remaining) {
-      remaining -= imageTokenCost;
+    const imageCost = costs[index] ?? 0;
+    if (imageCost <= remaining) {
+      remaining -= imageCost;
       continue;
     }
     const notice = imageNotice(part, maxTokens);

@@ -19,6 +19,8 @@ import type {
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
 import { parseJsonWithinDepth } from '../../json/json-depth.js';
+import { fitRequestImages } from '../images/fit-request-images.js';
+import { ANTHROPIC_IMAGE_LIMITS } from '../images/image-limits.js';
 import { WRAPPED_ARGUMENT_NAME } from '../schema/index.js';
 import type { ImagePart, Message, ModelRequest, TextPart, ToolDefinition } from '../types.js';
 import { applyAnthropicCacheControl } from './apply-anthropic-cache-control.js';
@@ -52,7 +54,7 @@ export function translateAnthropicRequest(
   const wrappedTools = new Set<string>();
   const tools = request.tools.map((tool) => toAnthropicTool(tool, wrappedTools));
   const system: TextBlockParam[] = request.system ? [{ type: 'text', text: request.system }] : [];
-  const messages = toAnthropicMessages(request.messages, wrappedTools);
+  const messages = toAnthropicMessages(fitRequestImages(request, ANTHROPIC_IMAGE_LIMITS).messages, wrappedTools);
   applyAnthropicCacheControl({ tools, system, messages });
   const body = {
     ...vendorOptions(request.providerOptions),

@@ -10,6 +10,8 @@
 
 import type { Content, FunctionDeclaration, GenerateContentConfig, Part, Tool } from '@google/genai';
 import { parseJsonWithinDepth } from '../../json/json-depth.js';
+import { fitRequestImages } from '../images/fit-request-images.js';
+import { GEMINI_IMAGE_LIMITS } from '../images/image-limits.js';
 import { checkToolName, normaliseToolSchema, WRAPPED_ARGUMENT_NAME } from '../schema/index.js';
 import {
   type AssistantMessage,
@@ -62,7 +64,8 @@ export function toGeminiRequest(request: ModelRequest): GeminiRequestTranslation
   if (request.system) config.systemInstruction = { parts: [{ text: request.system }] };
   if (declarations.length > 0) config.tools = [{ functionDeclarations: declarations } satisfies Tool];
   if (request.maxOutputTokens !== undefined) config.maxOutputTokens = request.maxOutputTokens;
-  return { request: { contents: toGeminiContents(request.messages, wrappedTools), config }, wrappedTools };
+  const messages = fitRequestImages(request, GEMINI_IMAGE_LIMITS).messages;
+  return { request: { contents: toGeminiContents(messages, wrappedTools), config }, wrappedTools };
 }
 
 function toFunctionDeclaration(tool: ToolDefinition, wrappedTools: Set<string>): FunctionDeclaration {

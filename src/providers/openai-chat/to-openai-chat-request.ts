@@ -19,6 +19,8 @@ import type {
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
+import { fitRequestImages } from '../images/fit-request-images.js';
+import { OPENAI_IMAGE_LIMITS } from '../images/image-limits.js';
 import type {
   AssistantMessage,
   Message,
@@ -81,7 +83,7 @@ export function translateOpenAiChatRequest(
     messages: [],
   };
   if (request.tools.length > 0) body.tools = toChatTools(request.tools, settings.local, toolShapes);
-  body.messages = toChatMessages(request, toolShapes);
+  body.messages = toChatMessages(fitRequestImages(request, OPENAI_IMAGE_LIMITS), toolShapes);
   if (request.maxOutputTokens !== undefined) {
     if (settings.local) body.max_tokens = request.maxOutputTokens;
     else body.max_completion_tokens = request.maxOutputTokens;

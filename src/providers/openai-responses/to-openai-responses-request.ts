@@ -16,6 +16,8 @@ import type {
   ResponseInputContent,
   ResponseInputItem,
 } from 'openai/resources/responses/responses';
+import { fitRequestImages } from '../images/fit-request-images.js';
+import { OPENAI_IMAGE_LIMITS } from '../images/image-limits.js';
 import {
   argumentsForModel,
   type ToolArgumentShape,
@@ -63,7 +65,7 @@ export function translateOpenAiResponsesRequest(
     // Vendor-only options (reasoning, prompt_cache_key …) first, so they never replace what the host decided.
     ...withoutOwnedKeys(vendorOptions),
     model: settings.model,
-    input: toResponsesInput(request, toolShapes),
+    input: toResponsesInput(fitRequestImages(request, OPENAI_IMAGE_LIMITS), toolShapes),
     store: false,
   };
   if (request.system !== undefined && request.system !== '') body.instructions = request.system;
