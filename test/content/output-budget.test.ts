@@ -56,7 +56,8 @@ describe('applyOutputBudget on text', () => {
     const budgeted = applyOutputBudget(parts, { maxTokens: DEFAULT_RESULT_TOKEN_BUDGET, resultId: 'res_x' });
     expect(budgeted.content).toEqual(parts);
     expect(budgeted.cut).toBe(false);
-    expect(budgeted.originalTokens).toBe(3 + DEFAULT_IMAGE_TOKEN_COST);
+    // The 1 × 1 PNG costs 1 token by its pixels.
+    expect(budgeted.originalTokens).toBe(3 + 1);
     expect(budgeted.keptTokens).toBe(budgeted.originalTokens);
   });
 
@@ -123,7 +124,11 @@ describe('applyOutputBudget on text', () => {
 
 describe('applyOutputBudget on images', () => {
   it('replaces an image over budget with a notice, never with its data as text', () => {
-    const budgeted = applyOutputBudget([image], { maxTokens: 1_000, resultId: 'res_i' });
+    const budgeted = applyOutputBudget([image], {
+      maxTokens: 1_000,
+      imageTokenCost: DEFAULT_IMAGE_TOKEN_COST,
+      resultId: 'res_i',
+    });
     expect(budgeted.cut).toBe(true);
     expect(budgeted.content).toHaveLength(1);
     const notice = textOf(budgeted.content[0]);
