@@ -19,7 +19,7 @@ import type { LlmProvider } from '../providers/types.js';
 import type { ClientRequestApprover } from './client-request-approver.js';
 import { auditClientRequests, type ClientRequestRecorder } from './client-request-audit.js';
 import { type ClientRequestForwarder, installForwardingHandlers } from './forward-client-requests.js';
-import { createElicitationHandler } from './handle-elicitation-request.js';
+import { askToOpenRequiredUrl, createElicitationHandler, type UrlToOpen } from './handle-elicitation-request.js';
 import { createSamplingHandler } from './handle-sampling-request.js';
 import { createHeadlessClientRequestApprover } from './headless-client-request-approver.js';
 import { createSystemUrlOpener, type UrlOpener } from './open-url.js';
@@ -79,6 +79,15 @@ export interface ClientFeatures {
   readonly serverLog?: ServerLog;
   /** The host tools through which the model lists and reads resources. */
   resourceTools(options: { connections: () => Iterable<ServerConnection> }): ResourceHostTools;
+  /**
+   * A call refused with -32042 (URL elicitation required): asks the user to open the URL, as a URL-mode
+   * elicitation does, and opens it on `accept`. Declared URL elicitation off: `decline` without asking.
+   */
+  askToOpenRequiredUrl(
+    serverName: string,
+    url: UrlToOpen,
+    signal?: AbortSignal,
+  ): Promise<'accept' | 'decline' | 'cancel'>;
   /** Writes what is pending (log lines). */
   close(): Promise<void>;
 }
@@ -195,6 +204,11 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
         serverLog?.write(entry);
         options.onServerLog?.(entry);
       });
+    },
+    async askToOpenRequiredUrl(serverName, required, signal) {
+      if (!url) return 'decline';
+      const handlerOptions = { serverName, approver, openUrl, onDiagnostic: diagnostic, ...(record ? { record } : {}) };
+      return askToOpenRequiredUrl(handlerOptions, required, signal);
     },
     resourceTools(toolOptions) {
       const maxTokens = config.maxResultTokens ?? DEFAULT_RESULT_TOKEN_BUDGET;

@@ -48,30 +48,8 @@ export function createElicitationHandler(options: ElicitationHandlerOptions): El
     };
 
     if (params.mode === 'url') {
-      const url = describeUrl(params.url);
-      const answer = await options.approver.elicitUrl(
-        { serverName: options.serverName, message: params.message, elicitationId: params.elicitationId, url },
-        signal,
-      );
-      const summary = { mode: 'url', message: params.message, url: params.url, elicitationId: params.elicitationId };
-      if (answer !== 'accept') {
-        await record(answer, summary);
-        return { action: answer };
-      }
-      if (!url.openable || url.href === undefined) {
-        // Consent to an URL the host will not open is no consent to anything: tell the server nothing happened.
-        await record('cancel', summary, `not opened: ${url.warnings.join(' ')}`);
-        return { action: 'cancel' };
-      }
-      let failure: string | undefined;
-      await options.openUrl(url.href).catch((error: unknown) => {
-        failure = error instanceof Error ? error.message : String(error);
-        options.onDiagnostic?.(
-          `could not open the URL server "${options.serverName}" asked for (${failure}); open it yourself: ${url.href}`,
-        );
-      });
-      await record('accept', summary, failure);
-      return { action: 'accept' };
+      const answer = await askToOpenUrl(options, params, signal, record);
+      return { action: answer };
     }
 
     const fields = formFields(params.requestedSchema);
@@ -83,4 +61,76 @@ export function createElicitationHandler(options: ElicitationHandlerOptions): El
     await record(answer.action, { mode: 'form', message: params.message, fields: fields.map((field) => field.name) });
     return answer.action === 'accept' ? { action: 'accept', content: answer.content } : { action: answer.action };
   };
+}
+
+export interface UrlToOpen {
+  message: string;
+  url: string;
+  elicitationId: string;
+}
+
+type Recorder = (answer: string, request: unknown, error?: string) => Promise<void>;
+
+/**
+ * The URL-mode consent: the approver is shown the full URL and its domain, nothing is fetched, and the URL is
+ * opened only on `accept` (and only if it is one the host opens). Returns what the user (or the host) decided.
+ */
+export async function askToOpenUrl(
+  options: ElicitationHandlerOptions,
+  params: UrlToOpen,
+  signal: AbortSignal | undefined,
+  record: Recorder,
+): Promise<'accept' | 'decline' | 'cancel'> {
+  const url = describeUrl(params.url);
+  const answer = await options.approver.elicitUrl(
+    { serverName: options.serverName, message: params.message, elicitationId: params.elicitationId, url },
+    signal,
+  );
+  const summary = { mode: 'url', message: params.message, url: params.url, elicitationId: params.elicitationId };
+  if (answer !== 'accept') {
+    await record(answer, summary);
+    return answer;
+  }
+  if (!url.openable || url.href === undefined) {
+    // Consent to an URL the host will not open is no consent to anything: tell the server nothing happened.
+    await record('cancel', summary, `not opened: ${url.warnings.join(' ')}`);
+    return 'cancel';
+  }
+  let failure: string | undefined;
+  await options.openUrl(url.href).catch((error: unknown) => {
+    failure = error instanceof Error ? error.message : String(error);
+    options.onDiagnostic?.(
+      `could not open the URL server "${options.serverName}" asked for (${failure}); open it yourself: ${url.href}`,
+    );
+  });
+  await record('accept', summary, failure);
+  return 'accept';
+}
+
+/**
+ * A tool call the server refused with -32042 (URL elicitation required): the same consent as a URL-mode
+ * `elicitation/create`, recorded in the audit under that method with the tool named in the message.
+ */
+export async function askToOpenRequiredUrl(
+  options: ElicitationHandlerOptions,
+  params: UrlToOpen,
+  signal?: AbortSignal,
+): Promise<'accept' | 'decline' | 'cancel'> {
+  const startedAt = new Date();
+  const started = performance.now();
+  const record: Recorder = async (answer, request, error) => {
+    await options.record?.({
+      server: options.serverName,
+      method: 'elicitation/create',
+      request,
+      answer,
+      approver: options.approver.kind,
+      reason: `The ${options.approver.kind} approver answered ${answer} to a URL the server required (-32042).`,
+      outcome: answer === 'accept' ? 'ok' : answer === 'decline' ? 'denied' : 'cancelled',
+      startedAt,
+      durationMs: Math.round(performance.now() - started),
+      ...(error !== undefined ? { error } : {}),
+    });
+  };
+  return askToOpenUrl(options, params, signal, record);
 }

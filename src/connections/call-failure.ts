@@ -4,14 +4,24 @@
  */
 export type CallFailureKind = 'timeout' | 'cancelled' | 'crashed' | 'disconnected' | 'protocol' | 'not-connected';
 
+/** One URL a server said the user must visit before it can answer (error -32042, URL elicitation required). */
+export interface RequiredUrlElicitation {
+  elicitationId: string;
+  url: string;
+  message: string;
+}
+
 export class CallFailure extends Error {
   override readonly name = 'CallFailure';
+  /** Set when the server answered -32042: the call can go on once the user has visited these URLs. */
+  readonly urlElicitations?: readonly RequiredUrlElicitation[];
   constructor(
     readonly kind: CallFailureKind,
     message: string,
     readonly server: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; urlElicitations?: readonly RequiredUrlElicitation[] },
   ) {
     super(message, options);
+    if (options?.urlElicitations !== undefined) this.urlElicitations = options.urlElicitations;
   }
 }

@@ -1,6 +1,6 @@
 /** Turns whatever the SDK threw for a call into a `CallFailure` that says what happened. */
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import { CallFailure } from './call-failure.js';
+import { CallFailure, type RequiredUrlElicitation } from './call-failure.js';
 import { responseTooLargeText } from './limit-response-size.js';
 
 export interface CallErrorContext {
@@ -43,6 +43,17 @@ export function toCallFailure(error: unknown, context: CallErrorContext): CallFa
     // The host's own words about a response past `maxMessageBytes`, not the server's.
     return new CallFailure('protocol', `server "${context.server}" ${tooLarge}`, context.server, options);
   }
+  if (error instanceof ProtocolError && error.code === URL_ELICITATION_REQUIRED) {
+    const urlElicitations = requiredUrlElicitations(error.data);
+    if (urlElicitations.length > 0) {
+      return new CallFailure(
+        'protocol',
+        'the server needs the user to open a URL before it can answer (URL elicitation required, -32042)',
+        context.server,
+        { ...options, urlElicitations },
+      );
+    }
+  }
   if (error instanceof ProtocolError) {
     return new CallFailure('protocol', `the server answered with an error: ${error.message}`, context.server, options);
   }
@@ -58,4 +69,27 @@ export function isSessionExpired(error: unknown): boolean {
     current = (current as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/** The JSON-RPC error code of "URL elicitation required" (MCP 2025-11-25). */
+export const URL_ELICITATION_REQUIRED = -32042;
+/** A server's error data is untrusted: a few URLs of bounded length are taken, the rest ignored. */
+const MAX_REQUIRED_URLS = 3;
+const MAX_FIELD_LENGTH = 4_096;
+
+function requiredUrlElicitations(data: unknown): RequiredUrlElicitation[] {
+  const list = (data as { elicitations?: unknown } | undefined)?.elicitations;
+  if (!Array.isArray(list)) return [];
+  const found: RequiredUrlElicitation[] = [];
+  for (const item of list.slice(0, MAX_REQUIRED_URLS)) {
+    const { mode, url, elicitationId, message } = (item ?? {}) as Record<string, unknown>;
+    if (mode !== undefined && mode !== 'url') continue;
+    if (typeof url !== 'string' || typeof elicitationId !== 'string') continue;
+    found.push({
+      url: url.slice(0, MAX_FIELD_LENGTH),
+      elicitationId: elicitationId.slice(0, MAX_FIELD_LENGTH),
+      message: typeof message === 'string' ? message.slice(0, MAX_FIELD_LENGTH) : '',
+    });
+  }
+  return found;
 }

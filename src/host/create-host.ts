@@ -341,6 +341,12 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
         return shaped;
       },
       record: createRecord(config, () => audit, secrets),
+      askToOpenRequiredUrl: (entry, required, context) =>
+        features.askToOpenRequiredUrl(
+          entry.server,
+          { ...required, message: `To run the tool ${entry.name}: ${required.message}` },
+          context.signal,
+        ),
     });
   // Tools an MCP App keeps to itself (`_meta.ui.visibility: ["app"]`) are neither offered to the model nor callable by it.
   const modelCatalogs = new WeakMap<ToolCatalog, ToolCatalog>();

@@ -5,7 +5,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { CatalogEntry, ToolCatalog } from '../catalog/tool-catalog.js';
-import { CallFailure } from '../connections/call-failure.js';
+import { CallFailure, type RequiredUrlElicitation } from '../connections/call-failure.js';
 import type { CallToolOptions } from '../connections/server-connection.js';
 import { describeTooDeep, exceedsJsonDepth } from '../json/json-depth.js';
 import type { Authorization } from '../policy/authorize-tool-call.js';
@@ -75,6 +75,15 @@ export interface ToolCallDependencies {
   shapeResult: (raw: CallToolResult, entry: CatalogEntry, context: ToolCallContext, call: ToolCallPart) => ShapedResult;
   /** Called once per call, before its result goes back (awaited: the record is written first). */
   record?: (record: CallRecord) => void | Promise<void>;
+  /**
+   * The server refused the call with -32042 (URL elicitation required): ask the user to open each URL. On
+   * `accept` for all of them the call is sent once more; otherwise the model is told the user declined.
+   */
+  askToOpenRequiredUrl?: (
+    entry: CatalogEntry,
+    url: RequiredUrlElicitation,
+    context: ToolCallContext,
+  ) => Promise<'accept' | 'decline' | 'cancel'>;
 }
 
 export function createToolCallExecutor(dependencies: ToolCallDependencies) {
@@ -197,6 +206,27 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
       raw = await callServer();
     } catch (error) {
       const failure = asCallFailure(error, entry.server);
+      if (failure.urlElicitations !== undefined && dependencies.askToOpenRequiredUrl !== undefined) {
+        const answer = await askForUrls(failure.urlElicitations, dependencies.askToOpenRequiredUrl, entry, context);
+        if (answer !== 'accept') {
+          return done(
+            answer === 'cancel' && context.signal.aborted ? 'cancelled' : 'denied',
+            errorText(urlNotOpenedText(call.name, entry.server, failure.urlElicitations, answer)),
+            { entry, arguments: args, authorization },
+          );
+        }
+        context.emit({
+          type: 'tool-call-warning',
+          callId: call.id,
+          message: `${call.name}: the user opened the URL the server asked for; sending the call again`,
+        });
+        try {
+          raw = await callServer();
+        } catch (retryError) {
+          return fail(asCallFailure(retryError, entry.server));
+        }
+        return finish(raw);
+      }
       // Only a tool safe to repeat is sent again, once; anything else could do its work twice.
       const retry =
         (failure.kind === 'timeout' || failure.kind === 'crashed') && !context.signal.aborted && safeToRetry;
@@ -212,17 +242,55 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
         return fail(asCallFailure(retryError, entry.server));
       }
     }
-    // Nothing after this point could walk it without overflowing the stack: the call fails, the run goes on.
-    if (exceedsJsonDepth(raw)) {
-      return done(
-        'error',
-        errorText(`The tool call failed: ${describeTooDeep('the tool result')}, so it was not passed on.`),
-        { entry, arguments: args, authorization },
-      );
+    return finish(raw);
+
+    function finish(raw: CallToolResult) {
+      // Nothing after this point could walk it without overflowing the stack: the call fails, the run goes on.
+      if (exceedsJsonDepth(raw)) {
+        return done(
+          'error',
+          errorText(`The tool call failed: ${describeTooDeep('the tool result')}, so it was not passed on.`),
+          { entry, arguments: args, authorization },
+        );
+      }
+      const shaped = dependencies.shapeResult(raw, entry as CatalogEntry, context, call);
+      return done(shaped.isError ? 'error' : 'ok', shaped, { entry, arguments: args, authorization, rawResult: raw });
     }
-    const shaped = dependencies.shapeResult(raw, entry, context, call);
-    return done(shaped.isError ? 'error' : 'ok', shaped, { entry, arguments: args, authorization, rawResult: raw });
   };
+}
+
+/** Asks about each URL in turn; the first answer that is not `accept` ends the asking. */
+async function askForUrls(
+  urls: readonly RequiredUrlElicitation[],
+  ask: NonNullable<ToolCallDependencies['askToOpenRequiredUrl']>,
+  entry: CatalogEntry,
+  context: ToolCallContext,
+): Promise<'accept' | 'decline' | 'cancel'> {
+  for (const url of urls) {
+    const answer = await ask(entry, url, context).catch(() => 'cancel' as const);
+    if (answer !== 'accept') return answer;
+  }
+  return 'accept';
+}
+
+/** What the model is told when the user did not open what the server needed: clear enough not to retry blindly. */
+function urlNotOpenedText(
+  toolName: string,
+  server: string,
+  urls: readonly RequiredUrlElicitation[],
+  answer: 'decline' | 'cancel',
+): string {
+  const domains = [...new Set(urls.map((url) => domainOf(url.url)))].join(', ');
+  const what = answer === 'decline' ? 'declined' : 'cancelled';
+  return `The tool ${toolName} was not run: server "${server}" needs the user to open a page at ${domains} first (URL elicitation required), and the user ${what}. Do not call it again unless the user asks you to; tell them what the tool needed.`;
+}
+
+function domainOf(url: string): string {
+  try {
+    return new URL(url).hostname || 'an unknown address';
+  } catch {
+    return 'an address that is not a valid URL';
+  }
 }
 
 function asCallFailure(error: unknown, server: string): CallFailure {

@@ -157,8 +157,12 @@ describe('the CLI leaves no process behind', { timeout: 180_000 }, () => {
       const cli = startCli(['run', 'sleep', '--config', setup.config], setup.directory);
       await waitUntil(() => lastCallId(setup, 'sleep') !== undefined, 'the call to reach the server', START_WAIT_MS);
       const during = await waitForServerTree(setup);
+      const signalled = performance.now();
       cli.child.kill(signal);
       const { code } = await cli.exit;
+      console.info(
+        `${signal} during a run: CLI exited ${Math.round(performance.now() - signalled)} ms after the signal`,
+      );
       expect(code).toBe(signal === 'SIGINT' ? 130 : 143);
       expect(cli.output().stderr).toContain(signal);
       expect(eventLines(setup.eventLog)).toContain(`cancelled ${lastCallId(setup, 'sleep')}`);

@@ -39,7 +39,9 @@ describe('an expired Streamable HTTP session', () => {
     const host = await openFaultHost(hostConfig([remote(server.url)]));
     expect(host.servers()[0]?.state).toBe('connected');
     server.forgetSessions();
+    const started = performance.now();
     const call = await host.callTool('remote__lookup', { key: 'k' });
+    console.info(`expired session: re-initialised and answered in ${Math.round(performance.now() - started)} ms`);
     expect(call.outcome).toBe('ok');
     expect(resultText(call.result)).toBe('value of k (call 1)');
     expect(server.notFoundAnswers()).toBeGreaterThanOrEqual(1);

@@ -28,7 +28,9 @@ describe('mistakes of the model', () => {
       }),
       { provider },
     );
+    const started = performance.now();
     const result = await host.run('make mistakes');
+    console.info(`4 model mistakes and 1 good call: run of 2 turns in ${Math.round(performance.now() - started)} ms`);
     expect(result.stopReason).toBe('end');
     expect(result.text).toBe('saw 5 results');
 

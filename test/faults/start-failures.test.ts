@@ -13,6 +13,7 @@ afterEach(closeHosts);
 describe('servers that cannot be used', () => {
   it('reports each with its reason and stderr tail while the other servers work', async () => {
     const diagnostics: string[] = [];
+    const started = performance.now();
     const host = await openFaultHost(
       hostConfig([
         stdioServer('broken', [fixtureServerPath('fails-to-start')]),
@@ -22,6 +23,7 @@ describe('servers that cannot be used', () => {
       ]),
       { onDiagnostic: (message) => diagnostics.push(message) },
     );
+    console.info(`3 failing servers and 1 working: host ready in ${Math.round(performance.now() - started)} ms`);
     const failure = (server: string) => host.failures().find((entry) => entry.server === server)?.message ?? '';
 
     expect(failure('broken')).toContain('server "broken" failed to start (exited with code 1)');

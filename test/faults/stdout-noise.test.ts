@@ -21,6 +21,9 @@ describe('a server that prints to stdout', () => {
     expect(first.outcome).toBe('ok');
     expect(resultText(first.result)).toBe('hello');
     expect(resultText(second.result)).toBe('again');
+    console.info(
+      `stdout noise: start-up and two calls in ${Math.round(elapsed)} ms, ${diagnostics.length} diagnostics`,
+    );
     // Never a silent hang: start-up and two calls are quick.
     expect(elapsed).toBeLessThan(10_000);
 

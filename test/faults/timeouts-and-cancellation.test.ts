@@ -32,6 +32,7 @@ describe('a server that never answers', () => {
     const started = performance.now();
     const call = await host.callTool('hang__hang', {});
     const elapsed = performance.now() - started;
+    console.info(`never answers: failed after ${Math.round(elapsed)} ms (timeout 500 ms)`);
     expect(call.outcome).toBe('timeout');
     expect(resultText(call.result)).toContain('timeout of 500 ms');
     expect(elapsed).toBeGreaterThanOrEqual(450);
@@ -118,6 +119,7 @@ describe('the user aborts', () => {
       },
     });
     const elapsed = performance.now() - started;
+    console.info(`abort: run of 2 hanging calls ended ${Math.round(elapsed)} ms after it started (abort at ~200 ms)`);
     expect(result.stopReason).toBe('aborted');
     expect(elapsed).toBeLessThan(10_000);
     const ends = events.filter((event) => event.type === 'tool-call-end');
