@@ -62,6 +62,10 @@ export async function startMockLlmServer(options: MockLlmServerOptions): Promise
       }
     });
   });
+  // A client reuses its kept-alive connection for the next turn; when a slow tool call outlasts Node's 5 s default,
+  // the server closes the socket just as the request goes out and the client sees ECONNRESET. `close()` ends
+  // every connection anyway, so a long keep-alive costs nothing.
+  server.keepAliveTimeout = 120_000;
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
