@@ -263,9 +263,9 @@ describe.each([
     });
   }, 30_000);
 
-  it.runIf(start === startHttp)(
-    'asks the client whose call it is, and refuses one that cannot answer',
-    async () => {
+  // Only HTTP lets two clients share one gateway; over stdio the case does not exist (not registered, not skipped).
+  if (start === startHttp)
+    it('asks the client whose call it is, and refuses one that cannot answer', async () => {
       const bare = await gateway.connectBare!();
       const sampled = await bare.callTool({ name: 'forwarding__ask_model', arguments: { prompt: 'why?' } });
       expect(textOf(sampled)).toContain('"bare-test-client") does not support sampling');
@@ -274,7 +274,5 @@ describe.each([
       // The capable client is still the one asked for its own calls.
       const again = await gateway.client.callTool({ name: 'forwarding__ask_model', arguments: { prompt: 'again?' } });
       expect(textOf(again)).toBe('model client-model said: you asked "again?"');
-    },
-    30_000,
-  );
+    }, 30_000);
 });
