@@ -1,7 +1,7 @@
 /**
  * A tool's name is decided once and stays: adding a server whose tools would take the same names (`mcp-host add`)
  * leaves the first server's names as they were, and a call by that name still reaches the first server. The new
- * server's clashing tools take the hash suffix.
+ * server's clashing tools take the hash suffix, and are reviewed (approved at first sight) under that same name.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -72,5 +72,17 @@ describe('adding a server whose tool names clash', () => {
       .filter((record) => record.type === 'tool-call');
     expect(calls.some((record) => record.server === 'my server')).toBe(true);
     expect(calls.map((record) => record.server)).toEqual(['my server']);
+
+    // The added server's tool is reviewed under the name the catalog gives it, never under the plain name the
+    // first server's tool holds: its first-sight approval names it as `tools list` does.
+    const reviewed = [join(stateDir, 'audit.jsonl'), audit]
+      .flatMap((file) => readFileSync(file, 'utf8').split('\n'))
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as { type?: string; server?: string; change?: string; detail?: string })
+      .filter((record) => record.type === 'trust-change' && record.change === 'tool-approved');
+    const detailsOf = (server: string) =>
+      reviewed.filter((record) => record.server === server).map((record) => record.detail);
+    expect(detailsOf('my_server')).toEqual([`First sight of ${byServer.get('my_server')}.`]);
+    expect(detailsOf('my server')).toEqual(['First sight of my_server__ping.']);
   }, 180_000);
 });
