@@ -113,9 +113,9 @@ describe('mcp-host audit', () => {
     expect(lines[0]).toMatch(/^TIME\s+EVENT\s+SERVER\s+TOOL\s+DECISION\s+OUTCOME\s+DETAIL$/);
     expect(lines).toHaveLength(5);
     expect(lines[2]).toMatch(
-      /^2025-03-01 11:50:00Z\s+tool-call\s+fs\s+fs__read_file\s+allow by annotation\s+ok 12ms 2\.0KB cut\s+read-only/,
+      /^2025-03-01 11:50:00Z\s+tool-call\s+fs\s+fs__read_file\s+allowed by annotation\s+ok 12ms 2\.0KB cut\s+read-only/,
     );
-    expect(lines[3]).toMatch(/web__fetch\s+deny by rule web__\*\s+denied\s+Denied by rule/);
+    expect(lines[3]).toMatch(/web__fetch\s+denied by rule web__\*\s+denied\s+Denied by rule/);
     expect(lines[4]).toMatch(/server-exit\s+web\s+crashed\s+exit 1\s+stderr: \\x1b\[31mpanic$/);
   });
 

@@ -43,6 +43,6 @@ describe('mcp-host connect', () => {
       timeoutMs: 60_000,
     });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('the call ended with');
+    expect(result.stderr).toContain('mcp-host: the call was refused: its arguments are not valid');
   }, 90_000);
 });

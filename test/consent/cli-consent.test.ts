@@ -138,7 +138,7 @@ describe('mcp-host tools call', () => {
       const read = await cli(where, ['tools', 'call', 'fs__read_file', 'path=a.txt']);
       expect(read.code).toBe(1);
       expect(read.stderr).toContain('Denied by rule fs__read_*.');
-      expect(read.stderr).toContain('the call ended with denied');
+      expect(read.stderr).toContain('the call was denied');
 
       const audit = await cli(where, ['audit', '--json', '--tool', 'fs__*']);
       expect(audit.code).toBe(0);

@@ -7,6 +7,7 @@
 import { createInterface } from 'node:readline';
 import { Command } from 'commander';
 import type { Host } from '../../host/create-host.js';
+import { callOutcomeSentence } from '../call-outcome-sentence.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
 import { withInterruptibleHost } from '../interrupt.js';
 import { addCommonOptions, type CommonOptions, openHost } from '../open-host.js';
@@ -104,7 +105,7 @@ async function runLine(host: Host, line: string, signal: AbortSignal, failed: { 
       }
       if (executed.result.isError) {
         failed.count += 1;
-        writeError(`mcp-host: the call ended with ${executed.outcome}`);
+        writeError(`mcp-host: ${callOutcomeSentence(executed.outcome)}`);
       }
       return true;
     }

@@ -10,6 +10,7 @@ import { loadConfig } from '../../config/load-config.js';
 import type { Host, HostOptions } from '../../host/create-host.js';
 import { chooseModel, ModelChoiceError, type ProviderId, parseModelSpec } from '../../host/model-choice.js';
 import type { SchemaTarget } from '../../providers/schema/index.js';
+import { callOutcomeSentence } from '../call-outcome-sentence.js';
 import { chooseApprover } from '../choose-approver.js';
 import { serversForToolName } from '../choose-servers.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
@@ -161,7 +162,7 @@ async function callOneTool(
           ...(options.save === undefined ? {} : { saveDirectory: options.save }),
         });
       }
-      if (executed.result.isError) writeError(`mcp-host: the call ended with ${executed.outcome}`);
+      if (executed.result.isError) writeError(`mcp-host: ${callOutcomeSentence(executed.outcome)}`);
       process.exitCode = executed.result.isError ? EXIT_RUN_FAILED : EXIT_OK;
     },
   );
