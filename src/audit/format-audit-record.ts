@@ -38,7 +38,15 @@ export function auditRecordCells(record: AuditRecord): string[] {
         .join(' ');
       const approver = record.approver === undefined ? '' : ` (${record.approver})`;
       const detail = record.error === undefined ? record.reason : `${record.error} — ${record.reason}`;
-      return [time, 'tool-call', record.server, record.tool, `${record.decision === 'allow' ? 'allowed' : 'denied'} by ${by}${approver}`, outcome, detail];
+      return [
+        time,
+        'tool-call',
+        record.server,
+        record.tool,
+        `${record.decision === 'allow' ? 'allowed' : 'denied'} by ${by}${approver}`,
+        outcome,
+        detail,
+      ];
     }
     case 'approval':
       return [time, 'approval', record.server, record.tool, `${record.answer} (${record.approver})`, '', record.reason];
