@@ -30,22 +30,10 @@ export function createElicitationHandler(options: ElicitationHandlerOptions): El
     if (exceedsJsonDepth(request.params)) throw new JsonTooDeepError('the elicitation request');
     const params = request.params;
     const signal = context.mcpReq.signal;
-    const startedAt = new Date();
-    const started = performance.now();
-    const record = async (answer: string, request: unknown, error?: string): Promise<void> => {
-      await options.record?.({
-        server: options.serverName,
-        method: 'elicitation/create',
-        request,
-        answer,
-        approver: options.approver.kind,
-        reason: `The ${options.approver.kind} approver answered ${answer}.`,
-        outcome: answer === 'accept' ? 'ok' : answer === 'decline' ? 'denied' : 'cancelled',
-        startedAt,
-        durationMs: Math.round(performance.now() - started),
-        ...(error !== undefined ? { error } : {}),
-      });
-    };
+    const record = elicitationRecorder(
+      options,
+      (answer) => `The ${options.approver.kind} approver answered ${answer}.`,
+    );
 
     if (params.mode === 'url') {
       const answer = await askToOpenUrl(options, params, signal, record);
@@ -70,6 +58,26 @@ export interface UrlToOpen {
 }
 
 type Recorder = (answer: string, request: unknown, error?: string) => Promise<void>;
+
+/** Records one elicitation answer in the audit, timed from when the recorder was made. */
+function elicitationRecorder(options: ElicitationHandlerOptions, reason: (answer: string) => string): Recorder {
+  const startedAt = new Date();
+  const started = performance.now();
+  return async (answer, request, error) => {
+    await options.record?.({
+      server: options.serverName,
+      method: 'elicitation/create',
+      request,
+      answer,
+      approver: options.approver.kind,
+      reason: reason(answer),
+      outcome: answer === 'accept' ? 'ok' : answer === 'decline' ? 'denied' : 'cancelled',
+      startedAt,
+      durationMs: Math.round(performance.now() - started),
+      ...(error !== undefined ? { error } : {}),
+    });
+  };
+}
 
 /**
  * The URL-mode consent: the approver is shown the full URL and its domain, nothing is fetched, and the URL is
@@ -116,21 +124,9 @@ export async function askToOpenRequiredUrl(
   params: UrlToOpen,
   signal?: AbortSignal,
 ): Promise<'accept' | 'decline' | 'cancel'> {
-  const startedAt = new Date();
-  const started = performance.now();
-  const record: Recorder = async (answer, request, error) => {
-    await options.record?.({
-      server: options.serverName,
-      method: 'elicitation/create',
-      request,
-      answer,
-      approver: options.approver.kind,
-      reason: `The ${options.approver.kind} approver answered ${answer} to a URL the server required (-32042).`,
-      outcome: answer === 'accept' ? 'ok' : answer === 'decline' ? 'denied' : 'cancelled',
-      startedAt,
-      durationMs: Math.round(performance.now() - started),
-      ...(error !== undefined ? { error } : {}),
-    });
-  };
+  const record = elicitationRecorder(
+    options,
+    (answer) => `The ${options.approver.kind} approver answered ${answer} to a URL the server required (-32042).`,
+  );
   return askToOpenUrl(options, params, signal, record);
 }
