@@ -3,7 +3,9 @@
  * validator (Ajv, the dialect the schema names; 2020-12 when it names none, as MCP says). Arguments that do not
  * fit never reach the server: the model gets an error result naming each failing field, so it can correct them.
  *
- * A schema the validator cannot compile (an unknown dialect, a broken `$ref`, a pattern JavaScript cannot read)
+ * Server-written `pattern`s run on a linear-time engine (RE2), so no pattern can stall the host on a long argument.
+ *
+ * A schema the validator cannot compile (an unknown dialect, a broken `$ref`, a pattern RE2 cannot read)
  * must not make the tool unusable: its calls are forwarded unchecked, with one warning per tool definition.
  * Schemas are compiled on a tool's first call, not when the catalog is built, and Ajv itself is loaded then too,
  * so start-up pays nothing (commands that call no tool never load it).
@@ -13,6 +15,7 @@ import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv2019 } from 'ajv/dist/2019.js';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { linearRegExp } from './linear-regexp.js';
 
 /** Ajv is CommonJS: required on first use, the validator stays synchronous. */
 const load = createRequire(import.meta.url);
@@ -68,6 +71,7 @@ export function createArgumentValidator(): ArgumentValidator {
         validateFormats: false,
         addUsedSchema: false,
         logger: false,
+        code: { regExp: linearRegExp },
       } as const;
       ajv =
         dialect === 'draft-07'

@@ -45,7 +45,7 @@ const addItems = {
     definitions: { item: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
   },
 };
-// Unresolvable reference and a pattern JavaScript cannot read: neither compiles.
+// Unresolvable reference and a pattern no engine can read: neither compiles.
 const brokenRef = {
   name: 'broken_ref',
   inputSchema: { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } },
@@ -53,6 +53,21 @@ const brokenRef = {
 const brokenPattern = {
   name: 'broken_pattern',
   inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '(?<unclosed' } } },
+};
+
+// Patterns that make a backtracking engine take exponential time on the argument below; RE2 answers at once.
+const catastrophicPatterns = {
+  name: 'catastrophic_patterns',
+  inputSchema: {
+    type: 'object',
+    properties: { word: { type: 'string', pattern: '^(a+)+$' } },
+    patternProperties: { '^(x|x)*y$': { type: 'string' } },
+  },
+};
+// Valid in JavaScript, but lookahead is what a linear-time engine cannot do: treated as uncompilable.
+const lookaheadPattern = {
+  name: 'lookahead_pattern',
+  inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^(?=a)a$' } } },
 };
 
 const hosts: Host[] = [];
@@ -138,6 +153,28 @@ describe('arguments are checked against the input schema', () => {
     const call = await host.callTool('x__write_file', { path: 'a.txt', content: 'hi', mode: 'append' });
     expect(call.outcome).toBe('ok');
     expect(resultText(call.result)).toBe('received write_file {"path":"a.txt","content":"hi","mode":"append"}');
+  });
+
+  it('checks server-written patterns in linear time, so a hostile pattern cannot stall the host', async () => {
+    const { host } = await open([catastrophicPatterns], []);
+    const hostile = `${'a'.repeat(50_000)}!`;
+    const bad = await host.callTool('x__catastrophic_patterns', { word: hostile });
+    expect(bad.outcome).toBe('invalid');
+    expect(resultText(bad.result)).toContain('- word: must match pattern "^(a+)+$"');
+    const good = await host.callTool('x__catastrophic_patterns', { word: 'aaa', [`${'x'.repeat(10_000)}y`]: 'z' });
+    expect(good.outcome).toBe('ok');
+    expect(await callsReceived(host)).toBe('1');
+  });
+
+  it('forwards calls of a tool whose pattern needs a backtracking engine, with a warning', async () => {
+    const diagnostics: string[] = [];
+    const { host } = await open([lookaheadPattern], [], diagnostics);
+    expect(resultText((await host.callTool('x__lookahead_pattern', { a: 'b' })).result)).toBe(
+      'received lookahead_pattern {"a":"b"}',
+    );
+    expect(
+      diagnostics.filter((line) => line.startsWith('x__lookahead_pattern: its input schema could not be compiled')),
+    ).toHaveLength(1);
   });
 
   it('forwards calls of a tool whose schema cannot be compiled, with one warning per tool', async () => {
