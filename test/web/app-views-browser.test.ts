@@ -1,13 +1,16 @@
 /**
  * MCP Apps views in the web UI, in real Chromium: the published basic example server's view renders in its sandbox
  * (on the tools page and in a chat card), receives the call's input and result, and its button's tool call goes
- * through the approval dialog and is audited as the app's; the app-only tool never reaches the model; a view is
+ * through the approval dialog and is audited as the app's; the published system monitor's view (from the example
+ * config's script) shows this machine and polls its app-only tool, asked once for the run; the app-only tools never
+ * reach the model; a view is
  * torn down before the page holding it goes; a view's fetch to an origin it did not declare is blocked; and a
  * hostile view reaches nothing of the page. One UI and one browser for the file.
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { appendFile, cp, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { appendFile, cp, readFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type FrameLocator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureServer, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
@@ -21,6 +24,15 @@ const basicServer = join(
   'node_modules',
   '@modelcontextprotocol',
   'server-basic-vanillajs',
+  'dist',
+  'index.js',
+);
+
+const monitorServer = join(
+  repoRoot,
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-system-monitor',
   'dist',
   'index.js',
 );
@@ -88,31 +100,23 @@ beforeAll(async () => {
   viewsFolder = await temporaryDirectory();
   await cp(join(repoRoot, 'test', 'fixtures', 'views'), viewsFolder, { recursive: true });
   const config = await writeConfig({
-    model: 'scripted:script.json',
+    // The example config's script, so the example's prompts are the ones proved here.
+    model: `scripted:${join(repoRoot, 'examples', 'scripts', 'mcp-apps.json')}`,
     mcpServers: {
       basic: { command: process.execPath, args: [basicServer, '--stdio'] },
+      monitor: { command: process.execPath, args: [monitorServer, '--stdio'] },
       views: {
         command: process.execPath,
         args: [fixtureServer('app-views.mjs')],
         env: { APP_VIEWS_DIR: viewsFolder },
       },
     },
-    permissions: { allow: ['views__counter', 'views__fetcher', 'views__hostile'], ask: ['basic__get-time'], deny: [] },
+    permissions: {
+      allow: ['views__counter', 'views__fetcher', 'views__hostile', 'monitor__get-system-info'],
+      ask: ['basic__get-time'],
+      deny: [],
+    },
   });
-  await writeFile(
-    join(dirname(config), 'script.json'),
-    JSON.stringify({
-      scenarios: [
-        {
-          match: 'time',
-          turns: [
-            { toolCalls: [{ name: 'basic__get-time', arguments: {} }] },
-            { text: 'The server says it is {{lastToolResult}}.' },
-          ],
-        },
-      ],
-    }),
-  );
   [ui, browser] = await Promise.all([
     startUi(['--config', config]),
     chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] }),
@@ -222,6 +226,51 @@ describe('MCP Apps views in Chromium', () => {
     for (const line of requests) {
       expect(line).toContain('basic__get-time');
       expect(line).not.toContain('views__bump');
+    }
+  });
+
+  it("renders the system monitor example's view in a chat card, whose polling of its app-only tool asks once for the run", async () => {
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    const stop = new AbortController();
+    const events = readEvents(/"type":"turn-done"/, stop.signal);
+    await page.getByLabel('Message').fill('Show the system monitor');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const card = page.getByRole('article', { name: 'Tool call monitor__get-system-info' });
+    await card.getByText('ok', { exact: true }).waitFor(WAIT);
+    const view = viewFrame('monitor__get-system-info', card);
+    // The tool result reached the view: it shows this machine's name, read by the server.
+    await view.locator('#info-hostname').getByText(hostname(), { exact: true }).waitFor(WAIT);
+    await view.getByRole('heading', { name: 'CPU Usage' }).waitFor(WAIT);
+    // The view starts polling its app-only tool at once; the first poll asks, and "for the run" covers the rest.
+    const dialog = page.getByRole('dialog', { name: 'A tool call needs your approval' });
+    await dialog.waitFor(WAIT);
+    await dialog
+      .getByText(/monitor__poll-system-stats/)
+      .first()
+      .waitFor(WAIT);
+    await dialog.getByRole('button', { name: 'Allow this tool for the run' }).click();
+    await view
+      .locator('#memory-percent')
+      .getByText(/^\d+(\.\d+)?%$/)
+      .waitFor(WAIT);
+    await view.getByRole('button', { name: 'Stop' }).waitFor(WAIT);
+    const polls = await waitFor(async () => {
+      const found = (await auditRecords()).filter(
+        (entry) => entry.type === 'tool-call' && entry.tool === 'monitor__poll-system-stats',
+      );
+      return found.length >= 2 ? found : undefined;
+    }, 'two audited polls');
+    expect(polls.every((entry) => entry.origin === 'app' && entry.decision === 'allow')).toBe(true);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await page.getByText(/The system monitor's view above shows this machine live/).waitFor(WAIT);
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SCREENSHOTS, 'app-view-system-monitor.png') });
+    const streamed = await events.finally(() => stop.abort());
+    const requests = streamed.split('\n').filter((line) => line.includes('"type":"provider-request"'));
+    expect(requests.length).toBeGreaterThan(0);
+    for (const line of requests) {
+      expect(line).toContain('monitor__get-system-info');
+      expect(line).not.toContain('poll-system-stats');
     }
   });
 
