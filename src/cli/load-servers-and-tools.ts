@@ -1,12 +1,19 @@
-/** For `mcp-host trust`: the configured servers and, when asked, their tools as listed right now. */
+/**
+ * For `mcp-host trust`: the configured servers and, when asked, their tools as listed right now. They are reached
+ * the way a run reaches them (`connectServers`, with the same OAuth for remote servers and tokens in the same state
+ * folder), but their tools are not reviewed: the trust command shows and approves them itself.
+ */
 import { ToolCatalog } from '../catalog/tool-catalog.js';
 import { loadConfig } from '../config/load-config.js';
+import { ensureStateDir } from '../config/state-dir.js';
 import { connectServers } from '../host/connect-servers.js';
+import { remoteServerAuthorization } from '../host/remote-server-authorization.js';
 import type { LoadedServersAndTools, LoadServersAndToolsOptions } from './commands/trust.js';
 import { noServersNote } from './no-servers-note.js';
+import { writeError } from './output.js';
 
 export async function loadServersAndTools(options: LoadServersAndToolsOptions): Promise<LoadedServersAndTools> {
-  const config = await loadConfig({ configPath: options.configPath });
+  const config = await loadConfig({ configPath: options.configPath, stateDir: options.stateDir });
   // A config found here but not approved names no servers yet; say how to approve it rather than "no such server".
   if (config.awaitingApproval !== undefined) throw new Error(noServersNote(config));
   // The trust store keeps approvals per config file: the command must look where a run of this config would.
@@ -20,7 +27,13 @@ export async function loadServersAndTools(options: LoadServersAndToolsOptions): 
   const wanted = config.servers.filter(
     (server) => !server.disabled && (options.serverNames === undefined || options.serverNames.includes(server.name)),
   );
-  const connected = await connectServers(wanted, { secrets: config.secrets });
+  const authorization = await remoteServerAuthorization(
+    { ...config, servers: wanted },
+    ensureStateDir(options.stateDir),
+    {},
+    (message) => writeError(`mcp-host: ${message}`),
+  );
+  const connected = await connectServers(wanted, { secrets: config.secrets, authorization });
   try {
     const catalog = ToolCatalog.build(connected.tools, { serverOrder: config.servers.map((server) => server.name) });
     const failures = new Map(connected.failures.map((failure) => [failure.server, failure.message]));

@@ -14,6 +14,7 @@ import { describeServerTarget } from './server-identity.js';
 import { fingerprintDefinition, type PinnableTool, snapshotToolDefinition } from './tool-definition.js';
 import { findHiddenContentInTool } from './tool-hidden-content.js';
 import type { ServerCheck, TrustStore } from './trust-store.js';
+import type { ApprovalOrigin } from './trust-store-file.js';
 
 /** Something the user (and the audit log) should know happened to a pin. */
 export interface TrustChange {
@@ -52,6 +53,11 @@ export interface ReviewServerToolsOptions {
   signal?: AbortSignal;
   /** The config file the approvals belong to, named in the approve commands suggested. */
   configFile?: string;
+  /**
+   * Set when a person asked for this review to approve (`mcp-host trust approve`): every approval it records, those
+   * the policy would make on first sight or for a trusted server too, is theirs, kept in the store under this name.
+   */
+  approvedBy?: Extract<ApprovalOrigin, 'user' | 'command-line'>;
 }
 
 export interface ServerToolsReview {
@@ -64,7 +70,7 @@ export interface ServerToolsReview {
 }
 
 export async function reviewServerTools(options: ReviewServerToolsOptions): Promise<ServerToolsReview> {
-  const { store, server, approver, signal } = options;
+  const { store, server, approver, signal, approvedBy } = options;
   const notify = options.onNotice ?? (() => {});
   const record = options.onTrustChange ?? (() => {});
   const serverName = server.name;
@@ -85,7 +91,7 @@ export async function reviewServerTools(options: ReviewServerToolsOptions): Prom
       toolNames: options.tools.map((entry) => entry.name),
     };
     if ((await approver.approveServer(request, signal)) === 'approve') {
-      store.approveServer(server, 'user');
+      store.approveServer(server, approvedBy ?? 'user');
       record({ serverName, change: 'server-approved', by: approver.kind, detail: request.reason });
       status = 'known';
     } else {
@@ -119,18 +125,23 @@ export async function reviewServerTools(options: ReviewServerToolsOptions): Prom
   // Everything recorded without asking anyone is saved in one write.
   await store.batch(async () => {
     if (status === 'new') {
-      store.approveServer(server, 'first-sight');
-      record({ serverName, change: 'server-approved', by: 'first-sight', detail: `First start of ${serverName}.` });
+      store.approveServer(server, approvedBy ?? 'first-sight');
+      record({
+        serverName,
+        change: 'server-approved',
+        by: approvedBy ?? 'first-sight',
+        detail: `First start of ${serverName}.`,
+      });
     }
     for (const { entry, origin } of partition.toRecord) {
       await breathe();
       const fingerprint = fingerprintDefinition(entry.tool);
-      store.approveTool(serverName, entry.tool, origin, fingerprint);
+      store.approveTool(serverName, entry.tool, approvedBy ?? origin, fingerprint);
       record({
         serverName,
         toolName: entry.tool.name,
         change: 'tool-approved',
-        by: origin,
+        by: approvedBy ?? origin,
         detail:
           origin === 'first-sight'
             ? `First sight of ${entry.name}.`
@@ -151,7 +162,7 @@ export async function reviewServerTools(options: ReviewServerToolsOptions): Prom
         ? 'reject'
         : await approver.approveToolDefinition(definitionRequest(options, item), signal);
     if (answer === 'approve') {
-      store.approveTool(serverName, entry.tool, 'user');
+      store.approveTool(serverName, entry.tool, approvedBy ?? 'user');
       exposed.add(entry.tool.name);
       record({
         serverName,

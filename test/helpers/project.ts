@@ -1,5 +1,5 @@
 /** Paths and small utilities shared by the end-to-end tests. */
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -38,41 +38,68 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real CLI as a user would, with a clean environment plus `env`. */
-export function runCli(
-  args: string[],
-  options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number; input?: string; stateDir?: string } = {},
-): Promise<CliResult> {
+export interface CliOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  input?: string;
+  stateDir?: string;
+}
+
+export interface StartedCli {
+  child: ChildProcessWithoutNullStreams;
+  output(): { stdout: string; stderr: string };
+  /** Resolves when the process has exited and its output is read. */
+  closed: Promise<CliResult>;
+}
+
+/** Starts the real CLI as a user would, with a clean environment plus `env`; the caller waits and stops it. */
+export function startCli(args: string[], options: CliOptions = {}): StartedCli {
+  const child = spawn(process.execPath, [cliPath, ...args], {
+    cwd: options.cwd ?? repoRoot,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      // A fresh trust store and audit log per run unless the test shares one on purpose.
+      MCP_HOST_STATE_DIR: options.stateDir ?? mkdtempSync(join(tmpdir(), 'mcp-host-state-')),
+      ...options.env,
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const closed = new Promise<CliResult>((resolvePromise, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
+  });
+  child.stdin.end(options.input ?? '');
+  return { child, output: () => ({ stdout, stderr }), closed };
+}
+
+/** Runs the real CLI to its end (killed after `timeoutMs`). */
+export function runCli(args: string[], options: CliOptions & { timeoutMs?: number } = {}): Promise<CliResult> {
+  const cli = startCli(args, options);
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], {
-      cwd: options.cwd ?? repoRoot,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        // A fresh trust store and audit log per run unless the test shares one on purpose.
-        MCP_HOST_STATE_DIR: options.stateDir ?? mkdtempSync(join(tmpdir(), 'mcp-host-state-')),
-        ...options.env,
-      },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
+      cli.child.kill('SIGKILL');
+      const { stdout, stderr } = cli.output();
       reject(new Error(`mcp-host ${args.join(' ')} did not finish in time\nstdout: ${stdout}\nstderr: ${stderr}`));
     }, options.timeoutMs ?? 30_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolvePromise({ code, stdout, stderr });
-    });
-    child.stdin.end(options.input ?? '');
+    cli.closed.then(
+      (result) => {
+        clearTimeout(timer);
+        resolvePromise(result);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
   });
 }
 

@@ -94,14 +94,14 @@ describe('mcp-host trust', () => {
   it('lists a server never started as new, without starting anything when --offline', async () => {
     const result = await trust('--offline');
     expect(result.exitCode).toBe(0);
-    expect(loadCalls).toEqual([{ listTools: false }]);
+    expect(loadCalls).toEqual([{ listTools: false, stateDir: path.join(directory, 'state') }]);
     expect(result.stdout).toContain('calc (new (trusted on first use at its next start), untrusted)');
   });
 
   it('approve SERVER records the server and every tool it lists, in a 0600 store, and audits it', async () => {
     const result = await trust('approve', 'calc');
     expect(result.exitCode).toBe(0);
-    expect(loadCalls).toEqual([{ listTools: true, serverNames: ['calc'] }]);
+    expect(loadCalls).toEqual([{ listTools: true, serverNames: ['calc'], stateDir: path.join(directory, 'state') }]);
     expect(result.stdout).toBe(
       'Approved server calc (was new).\nApproved tool calc__add (was new).\nApproved tool calc__echo (was new).\n',
     );
@@ -180,8 +180,9 @@ describe('mcp-host trust', () => {
 
     const toolOnly = await trust('approve', 'calc', 'add');
     expect(toolOnly.stderr).toMatch(
-      /server calc itself is running a changed command line or URL.*mcp-host trust approve calc/,
+      /Server calc now runs a different command line or URL.*\(calc__add\) are withheld.*mcp-host trust approve calc$/m,
     );
+    expect(toolOnly.stdout).toBe('');
     expect(store().checkServer(servers[0]!.config)).toBe('changed');
 
     const whole = await trust('approve', 'calc');

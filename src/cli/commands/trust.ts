@@ -11,16 +11,15 @@ import { createRunId } from '../../audit/audit-record.js';
 import { createJsonlAuditLog } from '../../audit/jsonl-audit-log.js';
 import { ensureStateDir, resolveStateDir } from '../../config/state-dir.js';
 import type { ServerConfig } from '../../config/types.js';
-import { diffToolDefinitions } from '../../policy/definition-diff.js';
-import { describeHiddenContent, showRaw } from '../../policy/hidden-content.js';
-import { crossReferenceNames } from '../../policy/review-server-tools.js';
-import { fingerprintDefinition, type PinnableTool, snapshotToolDefinition } from '../../policy/tool-definition.js';
-import { findHiddenContentInTool } from '../../policy/tool-hidden-content.js';
+import { showRaw } from '../../policy/hidden-content.js';
+import { crossReferenceNames, reviewServerTools } from '../../policy/review-server-tools.js';
+import type { PinnableTool } from '../../policy/tool-definition.js';
 import { buildTrustReport, formatTrustReport } from '../../policy/trust-report.js';
 import { TrustStore } from '../../policy/trust-store.js';
 import { escapeJsonControlCodes } from '../../text/strip-control-codes.js';
 import { EXIT_RUN_FAILED } from '../exit-codes.js';
 import { UsageErrorCommand } from '../usage-error-command.js';
+import { COMMAND_LINE, createCommandLineApprover } from './trust-approver.js';
 import { approveConfigFile } from './trust-config.js';
 import { approveSkill, revokeSkill, SKILL_PREFIX, type SkillTrustContext } from './trust-skill.js';
 
@@ -40,6 +39,8 @@ export interface LoadServersAndToolsOptions {
   listTools: boolean;
   /** Start and list only these servers (by config name); undefined: every enabled server. */
   serverNames?: string[];
+  /** The state folder, resolved: where the config approvals and remote servers' OAuth tokens are kept. */
+  stateDir: string;
 }
 
 export interface LoadedServersAndTools {
@@ -210,11 +211,13 @@ async function listTrust(
   dependencies: TrustCommandDependencies,
 ): Promise<void> {
   const { stdout } = environment(dependencies);
+  const stateDir = stateDirOf(options, dependencies);
   const loaded = await dependencies.loadServersAndTools({
     ...(options.config === undefined ? {} : { configPath: options.config }),
+    stateDir,
     listTools: options.offline !== true,
   });
-  const store = openStore(stateDirOf(options, dependencies), loaded);
+  const store = openStore(stateDir, loaded);
   const report = buildTrustReport(store, loaded.servers);
   stdout.write(
     options.json === true ? `${escapeJsonControlCodes(JSON.stringify(report, null, 2))}\n` : formatTrustReport(report),
@@ -242,8 +245,10 @@ async function approve(
   dependencies: TrustCommandDependencies,
 ): Promise<void> {
   const { stdout, stderr } = environment(dependencies);
+  const stateDir = stateDirOf(options, dependencies);
   const loaded = await dependencies.loadServersAndTools({
     ...(options.config === undefined ? {} : { configPath: options.config }),
+    stateDir,
     listTools: true,
     serverNames: [serverName],
   });
@@ -252,8 +257,7 @@ async function approve(
     const known = loaded.servers.map((candidate) => candidate.config.name).join(', ') || '(none)';
     command.error(`error: no server named "${serverName}" in the config; configured servers: ${known}.`);
   }
-  const stateDir = ensureStateDir(stateDirOf(options, dependencies));
-  const store = openStore(stateDir, loaded);
+  const store = openStore(ensureStateDir(stateDir), loaded);
   const others = crossReferenceNames(
     loaded.servers.flatMap((candidate) =>
       (candidate.tools ?? []).map((entry) => ({ ...entry, server: candidate.config.name })),
@@ -261,53 +265,52 @@ async function approve(
     serverName,
   );
 
-  if (toolName !== undefined) {
-    const entry = findTool(server, toolName);
-    if (entry === undefined) {
-      const why =
-        server.error === undefined
-          ? `${serverName} does not list a tool named "${toolName}"; \`mcp-host trust\` shows its tools`
-          : `the tools of ${serverName} could not be listed: ${server.error}`;
-      command.error(`error: cannot approve ${toolName}: ${why}.`, { exitCode: EXIT_RUN_FAILED });
-    }
+  const named = toolName === undefined ? undefined : findTool(server, toolName);
+  if (toolName !== undefined && named === undefined) {
+    const why =
+      server.error === undefined
+        ? `${serverName} does not list a tool named "${toolName}"; \`mcp-host trust\` shows its tools`
+        : `the tools of ${serverName} could not be listed: ${server.error}`;
+    command.error(`error: cannot approve ${toolName}: ${why}.`, { exitCode: EXIT_RUN_FAILED });
   }
-
+  const entries = named === undefined ? (server.tools ?? []) : [named];
+  // What each was before, for the lines that say what changed.
+  const serverWas = store.checkServer(server.config);
+  const toolWas = new Map(entries.map((entry) => [entry.tool.name, store.checkTool(serverName, entry.tool)]));
+  const namespaced = new Map(entries.map((entry) => [entry.tool.name, entry.name]));
   const audit = openTrustAudit(options, dependencies, stateDir, loaded.secrets, loaded.auditFile);
   try {
-    const serverStatus = store.checkServer(server.config);
-    if (toolName === undefined || serverStatus === 'new') {
-      if (serverStatus !== 'known') {
-        store.approveServer(server.config, 'command-line');
-        audit.record(serverName, 'server-approved', `Approved from the command line (was ${serverStatus}).`);
-        stdout.write(`Approved server ${serverName} (was ${serverStatus}).\n`);
-      }
-    } else if (serverStatus !== 'known') {
-      stderr.write(
-        `Note: server ${serverName} itself is ${serverStatus === 'changed' ? 'running a changed command line or URL' : 'revoked'}; its tools stay withheld until you run: mcp-host trust approve ${serverName}\n`,
-      );
-    }
-    const entries = toolName === undefined ? (server.tools ?? []) : [findTool(server, toolName)!];
-    // One write for all of them, however many tools the server lists.
-    store.batch(() => {
-      for (const entry of entries) {
-        const status = store.checkTool(serverName, entry.tool);
-        if (status === 'approved') continue;
-        const previous = store.approvedDefinition(serverName, entry.tool.name);
-        if (status === 'changed') {
-          stdout.write(`${diffToolDefinitions(previous, snapshotToolDefinition(entry.tool))}\n`);
+    // The review a run makes, with the person at the command line as the approver of what it would withhold.
+    await reviewServerTools({
+      store,
+      server: server.config,
+      tools: entries,
+      approver: createCommandLineApprover({ wholeServer: toolName === undefined, stdout, stderr }),
+      approvedBy: COMMAND_LINE,
+      otherServerToolNames: others,
+      secrets: loaded.secrets,
+      onNotice: (message) => stderr.write(`Note: ${message}\n`),
+      onTrustChange: (change) => {
+        if (change.change === 'server-approved' || change.change === 'tool-approved') {
+          const tool = change.toolName;
+          const was = tool === undefined ? serverWas : toolWas.get(tool);
+          audit.record(
+            serverName,
+            change.change,
+            `Approved from the command line (was ${was}).`,
+            tool,
+            change.fingerprint,
+          );
+          stdout.write(
+            tool === undefined
+              ? `Approved server ${serverName} (was ${was}).\n`
+              : `Approved tool ${showRaw(namespaced.get(tool) ?? tool)} (was ${was}).\n`,
+          );
+        } else {
+          audit.record(serverName, change.change, change.detail, change.toolName, change.fingerprint);
         }
-        const flags = findHiddenContentInTool(entry.tool, others);
-        for (const line of describeHiddenContent(flags)) stderr.write(`Warning: ${showRaw(entry.name)}: ${line}\n`);
-        store.approveTool(serverName, entry.tool, 'command-line');
-        audit.record(
-          serverName,
-          'tool-approved',
-          `Approved from the command line (was ${status}).`,
-          entry.tool.name,
-          fingerprintDefinition(entry.tool),
-        );
-        stdout.write(`Approved tool ${showRaw(entry.name)} (was ${status}).\n`);
-      }
+      },
+      ...(loaded.configFile === undefined ? {} : { configFile: loaded.configFile }),
     });
   } finally {
     audit.close();
@@ -330,11 +333,13 @@ async function revoke(
 ): Promise<void> {
   const { stdout } = environment(dependencies);
   // Only the config is read (no server is started): it says which config's approvals to revoke.
+  const stateDir = stateDirOf(options, dependencies);
   const loaded = await dependencies.loadServersAndTools({
     ...(options.config === undefined ? {} : { configPath: options.config }),
+    stateDir,
     listTools: false,
   });
-  const stateDir = ensureStateDir(stateDirOf(options, dependencies));
+  ensureStateDir(stateDir);
   const store = openStore(stateDir, loaded);
   const stored = store.list().find((server) => server.name === serverName);
   if (stored === undefined) {
