@@ -7,24 +7,28 @@
  * reuses the SDK only for message validation and serialisation.
  *
  * A line that spans chunks is decoded chunk by chunk as it arrives and each chunk let go at once, rather than
- * kept until the newline and joined into one buffer: a 100 MB answer is then never held as its chunks, their
- * joined copy and its text all at the same time.
+ * kept until the newline and joined into one buffer; its long JSON strings are taken out as they come (see
+ * json-line-builder.ts). A 100 MB answer is then never held as its chunks, their joined copy and its text at once.
  */
 import { StringDecoder } from 'node:string_decoder';
+import { type BuiltLine, JsonLineBuilder } from './json-line-builder.js';
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
+const CARRIAGE_RETURN_TEXT = '\r';
 
 export class LineSplitter {
   /** The unfinished line, decoded so far (a multi-byte character cut by a chunk waits in the decoder). */
-  private pending: string[] = [];
+  private pending = new JsonLineBuilder();
   private pendingBytes = 0;
+  /** Whether the decoded text so far ends with a CR, which is dropped if the newline follows it. */
+  private pendingCarriageReturn = false;
   private discarding = false;
   private readonly decoder = new StringDecoder('utf8');
 
   constructor(
     private readonly maxLineBytes: number,
-    private readonly onLine: (line: string) => void,
+    private readonly onLine: (line: BuiltLine) => void,
     private readonly onOversize: (bytesSoFar: number) => void,
   ) {}
 
@@ -44,7 +48,7 @@ export class LineSplitter {
         } else if (newline !== -1 && this.pendingBytes === 0) {
           // The whole line is in this chunk: the common case, decoded straight from it.
           const stop = end > start && chunk[end - 1] === CARRIAGE_RETURN ? end - 1 : end;
-          this.onLine(chunk.toString('utf8', start, stop));
+          this.onLine({ text: chunk.toString('utf8', start, stop), longStrings: [] });
         } else if (length > 0) {
           this.keep(this.decoder.write(chunk.subarray(start, end)));
           this.pendingBytes += length;
@@ -57,26 +61,35 @@ export class LineSplitter {
     }
   }
 
+  /**
+   * Hands decoded text on to the line being built, holding back a final CR until it is known whether the newline
+   * follows it (a CRLF ending) or more of the line does.
+   */
   private keep(text: string): void {
-    if (text.length > 0) this.pending.push(text);
+    if (text.length === 0) return;
+    if (this.pendingCarriageReturn) this.pending.add(CARRIAGE_RETURN_TEXT);
+    this.pendingCarriageReturn = text.endsWith(CARRIAGE_RETURN_TEXT);
+    const kept = this.pendingCarriageReturn ? text.slice(0, -1) : text;
+    if (kept.length > 0) this.pending.add(kept);
   }
 
-  /** The finished line, without the CR of a CRLF ending; the pieces are let go before the line is handed on. */
-  private takePending(): string {
-    this.keep(this.decoder.end());
-    const pieces = this.pending;
-    this.pending = [];
-    this.pendingBytes = 0;
-    const last = pieces.length - 1;
-    if (last >= 0 && pieces[last]!.charCodeAt(pieces[last]!.length - 1) === CARRIAGE_RETURN) {
-      pieces[last] = pieces[last]!.slice(0, -1);
-    }
-    return pieces.length === 1 ? pieces[0]! : pieces.join('');
+  /** The finished line, without the CR of a CRLF ending; the builder is let go before the line is handed on. */
+  private takePending(): BuiltLine {
+    const rest = this.decoder.end();
+    if (rest.length > 0) this.keep(rest);
+    const line = this.pending.finish();
+    this.resetPending();
+    return line;
   }
 
   private dropPending(): void {
     this.decoder.end();
-    this.pending = [];
+    this.resetPending();
+  }
+
+  private resetPending(): void {
+    this.pending = new JsonLineBuilder();
     this.pendingBytes = 0;
+    this.pendingCarriageReturn = false;
   }
 }

@@ -13,6 +13,7 @@
  */
 import { type JSONRPCMessage, parseJSONRPCMessage } from '@modelcontextprotocol/client';
 import { cutTooDeepText } from '../json/json-depth.js';
+import { restoreLongStrings } from './json-line-builder.js';
 
 const NOTIFICATION_KEYS = new Set(['jsonrpc', 'method', 'params']);
 const RESULT_KEYS = new Set(['jsonrpc', 'id', 'result']);
@@ -38,13 +39,14 @@ function isPlainResult(value: unknown): value is JSONRPCMessage {
   return isPlainObject(value.result) && value.result._meta === undefined;
 }
 
-export function parseJsonRpcLine(line: string): JSONRPCMessage | undefined {
+export function parseJsonRpcLine(line: string, longStrings: readonly string[] = []): JSONRPCMessage | undefined {
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch {
     return undefined;
   }
+  if (longStrings.length > 0) value = restoreLongStrings(value, longStrings);
   if (isPlainResult(value) || isPlainNotification(value)) return value;
   if (!isPlainObject(value) || value.jsonrpc !== '2.0') return undefined;
   try {
@@ -55,11 +57,14 @@ export function parseJsonRpcLine(line: string): JSONRPCMessage | undefined {
 }
 
 /**
- * As {@link parseJsonRpcLine}, but a line nested too deep is read with its too-deep parts cut (see
+ * As {@link parseJsonRpcLine} (`longStrings`: those a line was built without, see json-line-builder.ts), but a line nested too deep is read with its too-deep parts cut (see
  * `cutTooDeepText`) and flagged, so it can be refused by id and method without building the whole value.
  */
-export function readJsonRpcLine(line: string): { message: JSONRPCMessage; tooDeep: boolean } | undefined {
+export function readJsonRpcLine(
+  line: string,
+  longStrings: readonly string[] = [],
+): { message: JSONRPCMessage; tooDeep: boolean } | undefined {
   const cut = cutTooDeepText(line);
-  const message = parseJsonRpcLine(cut ?? line);
+  const message = parseJsonRpcLine(cut ?? line, longStrings);
   return message === undefined ? undefined : { message, tooDeep: cut !== undefined };
 }

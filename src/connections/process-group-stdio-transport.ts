@@ -9,6 +9,7 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { type JSONRPCMessage, serializeMessage, type Transport } from '@modelcontextprotocol/client';
+import { type BuiltLine, lineWithLongStrings } from './json-line-builder.js';
 import { LineSplitter } from './line-splitter.js';
 import { createLogRateGate, LOG_MESSAGES_PER_SECOND } from './log-rate-gate.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, tooLargeMessageText } from './message-size-limit.js';
@@ -137,13 +138,14 @@ export class ProcessGroupStdioTransport implements Transport {
     child.once('close', () => this.markClosed());
   }
 
-  private handleLine(line: string): void {
-    if (line.trim() === '') return;
-    const read = readJsonRpcLine(line);
+  private handleLine(built: BuiltLine): void {
+    if (built.longStrings.length === 0 && built.text.trim() === '') return;
+    const read = readJsonRpcLine(built.text, built.longStrings);
     if (read) {
       this.deliver(read.message, read.tooDeep || undefined);
       return;
     }
+    const line = lineWithLongStrings(built);
     // Text written without a newline (`Starting…`) glues itself to the next message: keep the message.
     const glued = line.endsWith('}') ? findGluedMessage(line) : undefined;
     this.reportNoise(glued ? line.slice(0, glued.start) : line);

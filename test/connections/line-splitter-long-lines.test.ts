@@ -3,13 +3,14 @@
  * chunk is kept until the newline), and comes out exactly as sent, multi-byte characters and CRLF included.
  */
 import { describe, expect, it } from 'vitest';
+import { lineWithLongStrings } from '../../src/connections/json-line-builder.js';
 import { LineSplitter } from '../../src/connections/line-splitter.js';
 
 function collect(maxLineBytes = 10_000_000) {
   const lines: string[] = [];
   const split = new LineSplitter(
     maxLineBytes,
-    (line) => lines.push(line),
+    (line) => lines.push(lineWithLongStrings(line)),
     () => lines.push('<oversize>'),
   );
   return { lines, push: (chunk: Buffer) => split.push(chunk) };

@@ -4,6 +4,7 @@
  * being kept, and the next line comes out as usual.
  */
 import { describe, expect, it } from 'vitest';
+import { lineWithLongStrings } from '../../src/connections/json-line-builder.js';
 import { LineSplitter } from '../../src/connections/line-splitter.js';
 
 function splitter(maxLineBytes = 1_000) {
@@ -11,7 +12,7 @@ function splitter(maxLineBytes = 1_000) {
   const oversize: number[] = [];
   const split = new LineSplitter(
     maxLineBytes,
-    (line) => lines.push(line),
+    (line) => lines.push(lineWithLongStrings(line)),
     (bytes) => oversize.push(bytes),
   );
   return {
