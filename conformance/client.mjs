@@ -6,7 +6,8 @@
  * It is a thin driver over the host's own connection layer (`createTransport`, `createRemoteAuthorization`), built
  * to dist/ by `npm run build`: it connects, lists the tools and calls each one, as a host would. What it adds is
  * only what a person would otherwise supply: a browser that follows the authorization redirect, the pre-registered
- * credentials a scenario hands over in MCP_CONFORMANCE_CONTEXT, and a user who accepts an elicitation form as is.
+ * credentials a scenario hands over in MCP_CONFORMANCE_CONTEXT (as the server's `oauth` settings), and a user who
+ * accepts an elicitation form as is.
  * It runs on the project's Node (20); only the runner needs Node 22.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -49,7 +50,17 @@ function sampleArguments(tool) {
   return values;
 }
 
+/** The server's `oauth` settings a user would write for the scenario: unattended for the client-credentials ones. */
 function oauthSettings() {
+  if (scenario.startsWith('auth/client-credentials-')) {
+    const settings = { grant: 'client_credentials', clientId: context.client_id };
+    if (context.client_secret !== undefined) settings.clientSecret = context.client_secret;
+    if (context.private_key_pem !== undefined) {
+      settings.privateKey = context.private_key_pem;
+      settings.signingAlgorithm = context.signing_algorithm;
+    }
+    return settings;
+  }
   const settings = { clientMetadataUrl: CLIENT_METADATA_URL };
   if (context.client_id !== undefined) settings.clientId = context.client_id;
   if (context.client_secret !== undefined) settings.clientSecret = context.client_secret;

@@ -1,22 +1,33 @@
 /**
  * The `oauth` key of a remote server entry: its shape, and its meaning once substituted. `false` turns OAuth off
- * for the server; an object adjusts it. The client secret goes into the config's secrets, so it is redacted
- * wherever the host prints or records data.
+ * for the server; an object adjusts it. The client secret and private key go into the config's secrets, so they
+ * are redacted wherever the host prints or records data. A `client_credentials` client acts without a person, so
+ * its credential must come from the environment (`${env:NAME}`), never be written into the file.
  */
 
 import { z } from 'zod';
 import { ConfigError, describeConfigFile } from './config-error.js';
 import { firstIssue } from './config-schema.js';
 import { describeValue, formatKeyPath, isPlainObject, type KeyPathSegment, valueAtPath } from './key-path.js';
-import type { RemoteOAuthSettings } from './types.js';
+import { isPrivateKeyProblem, readPrivateKeySetting } from './private-key-setting.js';
+import { PRIVATE_KEY_SIGNING_ALGORITHMS, type RemoteOAuthSettings } from './types.js';
 
 const nonEmptyString = (what: string) => z.string({ error: what }).min(1, { error: `a non-empty ${what}` });
 
 /** What `oauth` must be when it is not `false`. */
 export const oauthSettingsSchema = z.object({
+  grant: z
+    .enum(['authorization_code', 'client_credentials'], {
+      error: '"authorization_code" (a person authorizes in the browser) or "client_credentials" (unattended)',
+    })
+    .optional(),
   clientId: nonEmptyString('client ID as a string').optional(),
   clientSecret: nonEmptyString('client secret as a string').optional(),
   scopes: z.array(nonEmptyString('scope as a string'), { error: 'an array of scope strings' }).optional(),
+  privateKey: nonEmptyString('PEM private key as a string').optional(),
+  signingAlgorithm: z
+    .enum(PRIVATE_KEY_SIGNING_ALGORITHMS, { error: `one of ${PRIVATE_KEY_SIGNING_ALGORITHMS.join(', ')}` })
+    .optional(),
   clientMetadataUrl: nonEmptyString('URL as a string').optional(),
   redirectPort: z
     .int({ error: 'a port number from 1 to 65535' })
@@ -26,7 +37,14 @@ export const oauthSettingsSchema = z.object({
 });
 
 const EXPECTED_OAUTH =
-  'false (no OAuth) or an object with `clientId`, `clientSecret`, `scopes`, `clientMetadataUrl` or `redirectPort`';
+  'false (no OAuth) or an object with `grant`, `clientId`, `clientSecret`, `privateKey`, `signingAlgorithm`, `scopes`, `clientMetadataUrl` or `redirectPort`';
+
+/** Settings that only the browser flow uses, and those that only `client_credentials` uses. */
+const AUTHORIZATION_CODE_ONLY = ['clientMetadataUrl', 'redirectPort'] as const;
+const CLIENT_CREDENTIALS_ONLY = ['privateKey', 'signingAlgorithm'] as const;
+
+/** A whole value that is one environment reference: `${env:NAME}` or `${NAME}`, without a fallback. */
+const ENVIRONMENT_REFERENCE = /^\$\{(env:)?[A-Za-z_][A-Za-z0-9_]*\}$/;
 
 export const OAUTH_SETTING_KEYS: ReadonlySet<string> = new Set(Object.keys(oauthSettingsSchema.shape));
 
@@ -68,6 +86,37 @@ export function buildOAuthSettings(raw: unknown, context: OAuthSettingsContext):
     }
   }
   const settings: RemoteOAuthSettings = {};
+  const unattended = entry.grant === 'client_credentials';
+  if (entry.grant !== undefined) settings.grant = entry.grant;
+  for (const key of unattended ? AUTHORIZATION_CODE_ONLY : CLIENT_CREDENTIALS_ONLY) {
+    if (entry[key] !== undefined) {
+      const grant = unattended ? 'authorization_code' : 'client_credentials';
+      throw invalid([key], `no \`${key}\`: it is only used with \`"grant": "${grant}"\``, describeValue(raw[key]));
+    }
+  }
+  if (unattended) {
+    if (entry.clientId === undefined) {
+      throw invalid(['clientId'], 'the client ID registered for `client_credentials`', 'nothing');
+    }
+    if ((entry.clientSecret === undefined) === (entry.privateKey === undefined)) {
+      const found = entry.clientSecret === undefined ? 'neither' : 'both';
+      throw invalid([], 'either `clientSecret` or `privateKey` with `"grant": "client_credentials"`', found);
+    }
+    if (entry.signingAlgorithm !== undefined && entry.privateKey === undefined) {
+      throw invalid(['privateKey'], 'the private key that `signingAlgorithm` signs with', 'nothing');
+    }
+    for (const key of ['clientSecret', 'privateKey'] as const) {
+      const value = entry[key];
+      if (value !== undefined && !ENVIRONMENT_REFERENCE.test(value)) {
+        throw invalid(
+          [key],
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: this message shows the config syntax.
+          'a reference to an environment variable such as `${env:MCP_CLIENT_SECRET}`: an unattended credential is not written into the config file',
+          'a value written in the file',
+        );
+      }
+    }
+  }
   if (entry.clientId !== undefined) settings.clientId = context.substitute(entry.clientId, 'oauth', 'clientId');
   if (entry.clientSecret !== undefined) {
     if (entry.clientId === undefined) {
@@ -75,6 +124,18 @@ export function buildOAuthSettings(raw: unknown, context: OAuthSettingsContext):
     }
     settings.clientSecret = context.substitute(entry.clientSecret, 'oauth', 'clientSecret');
     if (settings.clientSecret !== '') context.secrets.add(settings.clientSecret);
+  }
+  if (entry.privateKey !== undefined) {
+    const pem = context.substitute(entry.privateKey, 'oauth', 'privateKey');
+    if (pem !== '') context.secrets.add(pem);
+    // Left as written when its variable is unset: the server is then unavailable, and there is no key to read.
+    if (pem !== entry.privateKey) {
+      const key = readPrivateKeySetting(pem, entry.signingAlgorithm);
+      if (isPrivateKeyProblem(key)) throw invalid([key.key], key.expected, key.found);
+      context.secrets.add(key.pkcs8Pem);
+      settings.privateKey = key.pkcs8Pem;
+      settings.signingAlgorithm = key.algorithm;
+    }
   }
   if (entry.scopes !== undefined) {
     settings.scopes = entry.scopes.map((scope, index) => context.substitute(scope, 'oauth', 'scopes', index));

@@ -70,12 +70,41 @@ export interface RemoteServerConfig extends ServerConfigBase {
   oauth?: RemoteOAuthSettings | false;
 }
 
+/**
+ * How the host obtains tokens: `authorization_code` (the default) has a person authorize in the browser, with
+ * PKCE; `client_credentials` is for unattended use, the client authenticating as itself (SEP-1046).
+ */
+export type OAuthGrant = 'authorization_code' | 'client_credentials';
+
+/** JWS algorithms a `private_key_jwt` client assertion can be signed with. */
+export const PRIVATE_KEY_SIGNING_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+] as const;
+export type PrivateKeySigningAlgorithm = (typeof PRIVATE_KEY_SIGNING_ALGORITHMS)[number];
+
 /** Per-server OAuth settings (`mcpServers.NAME.oauth`). Every field is optional. */
 export interface RemoteOAuthSettings {
+  /** Default `authorization_code`. */
+  grant?: OAuthGrant;
   /** A client registered with the authorization server beforehand; no dynamic registration is attempted. */
   clientId?: string;
   /** The pre-registered client's secret, if it is a confidential client. Treated as a secret. */
   clientSecret?: string;
+  /**
+   * With `client_credentials`: the client's private key (PKCS #8 PEM), for `private_key_jwt` authentication
+   * instead of a secret. Treated as a secret.
+   */
+  privateKey?: string;
+  /** The algorithm the client assertion is signed with; set whenever `privateKey` is. */
+  signingAlgorithm?: PrivateKeySigningAlgorithm;
   /** Scopes to request when the server does not say which it needs. */
   scopes?: string[];
   /** An `https:` URL of this client's metadata document, used as its client ID where the server supports that. */

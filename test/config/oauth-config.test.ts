@@ -1,10 +1,11 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${env:VAR}` is the config syntax under test, not a template mistake.
 /** The per-server `oauth` settings: accepted shapes, substitution, secrets, and errors naming the exact key. */
+import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config-error.js';
 import { parseConfig } from '../../src/config/parse-config.js';
-import type { RemoteServerConfig } from '../../src/config/types.js';
+import type { RemoteOAuthSettings, RemoteServerConfig } from '../../src/config/types.js';
 
 const FILE = path.resolve('/projects/demo/mcp-host.json');
 
@@ -20,9 +21,9 @@ function remote(oauth: unknown, env: Record<string, string | undefined> = {}): R
   return parse(oauth, env).servers[0] as RemoteServerConfig;
 }
 
-function failure(oauth: unknown): ConfigError {
+function failure(oauth: unknown, env: Record<string, string | undefined> = {}): ConfigError {
   try {
-    parse(oauth);
+    parse(oauth, env);
   } catch (error) {
     if (error instanceof ConfigError) return error;
     throw error;
@@ -94,5 +95,88 @@ describe('mcpServers.NAME.oauth', () => {
     ]);
     const local = parseConfig(JSON.stringify({ mcpServers: { fs: { command: 'node', oauth: false } } }), FILE, {});
     expect(local.warnings).toEqual([`${FILE}: mcpServers.fs.oauth: only used by remote servers; ignored`]);
+  });
+
+  describe('grant client_credentials', () => {
+    const ecKey = generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey;
+    const rsaKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+    // An EC key in the SEC1 form (`BEGIN EC PRIVATE KEY`), as openssl writes it.
+    const ecPem = ecKey.export({ type: 'sec1', format: 'pem' }).toString();
+    const rsaPem = rsaKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+
+    it('reads a secret from the environment and keeps it secret', () => {
+      const config = parse(
+        { grant: 'client_credentials', clientId: 'job', clientSecret: '${env:JOB_SECRET}', scopes: ['notes:read'] },
+        { JOB_SECRET: 'job-secret-value' },
+      );
+      expect((config.servers[0] as RemoteServerConfig).oauth).toEqual({
+        grant: 'client_credentials',
+        clientId: 'job',
+        clientSecret: 'job-secret-value',
+        scopes: ['notes:read'],
+      });
+      expect(config.secrets).toContain('job-secret-value');
+    });
+
+    it('reads a private key from the environment, as PKCS #8, with the algorithm its curve signs with', () => {
+      const config = parse(
+        { grant: 'client_credentials', clientId: 'job', privateKey: '${JOB_KEY}' },
+        { JOB_KEY: ecPem },
+      );
+      const oauth = (config.servers[0] as RemoteServerConfig).oauth as RemoteOAuthSettings;
+      expect(oauth).toMatchObject({ grant: 'client_credentials', clientId: 'job', signingAlgorithm: 'ES384' });
+      expect(oauth.privateKey).toContain('-----BEGIN PRIVATE KEY-----');
+      expect(config.secrets).toEqual(expect.arrayContaining([ecPem, oauth.privateKey]));
+      const rsa = remote(
+        { grant: 'client_credentials', clientId: 'job', privateKey: '${JOB_KEY}', signingAlgorithm: 'PS256' },
+        { JOB_KEY: rsaPem },
+      );
+      expect(rsa.oauth).toMatchObject({ signingAlgorithm: 'PS256' });
+    });
+
+    it('refuses a credential written into the file, without repeating it', () => {
+      const secret = failure({ grant: 'client_credentials', clientId: 'job', clientSecret: 'written-down' });
+      expect(secret.keyPath).toBe('mcpServers.remote.oauth.clientSecret');
+      expect(secret.message).toMatch(/expected a reference to an environment variable such as `\$\{env:/);
+      expect(secret.message).not.toContain('written-down');
+      expect(failure({ grant: 'client_credentials', clientId: 'job', privateKey: ecPem }).keyPath).toBe(
+        'mcpServers.remote.oauth.privateKey',
+      );
+    });
+
+    it('names the missing or conflicting setting', () => {
+      expect(failure({ grant: 'client_credentials', clientSecret: '${env:S}' }, { S: 'x' }).message).toMatch(
+        /oauth\.clientId: expected the client ID registered for `client_credentials`, found nothing/,
+      );
+      expect(failure({ grant: 'client_credentials', clientId: 'job' }).message).toMatch(
+        /mcpServers\.remote\.oauth: expected either `clientSecret` or `privateKey` .*, found neither/,
+      );
+      const both = { grant: 'client_credentials', clientId: 'job', clientSecret: '${S}', privateKey: '${K}' };
+      expect(failure(both, { S: 'x', K: ecPem }).found).toBe('both');
+      expect(
+        failure({ grant: 'client_credentials', clientId: 'job', clientSecret: '${S}', redirectPort: 8976 }, { S: 'x' })
+          .message,
+      ).toMatch(
+        /oauth\.redirectPort: expected no `redirectPort`: it is only used with `"grant": "authorization_code"`/,
+      );
+      expect(failure({ clientId: 'job', privateKey: '${K}' }, { K: ecPem }).keyPath).toBe(
+        'mcpServers.remote.oauth.privateKey',
+      );
+      expect(failure({ grant: 'password' }).message).toMatch(
+        /oauth\.grant: expected "authorization_code" \(a person authorizes in the browser\) or "client_credentials"/,
+      );
+    });
+
+    it('checks the key when the config loads: not a key, or an algorithm the key cannot sign with', () => {
+      const garbage = failure({ grant: 'client_credentials', clientId: 'job', privateKey: '${K}' }, { K: 'not a key' });
+      expect(garbage.keyPath).toBe('mcpServers.remote.oauth.privateKey');
+      expect(garbage.found).toBe('text that is not a private key');
+      const mismatch = failure(
+        { grant: 'client_credentials', clientId: 'job', privateKey: '${K}', signingAlgorithm: 'RS256' },
+        { K: ecPem },
+      );
+      expect(mismatch.keyPath).toBe('mcpServers.remote.oauth.signingAlgorithm');
+      expect(mismatch.expected).toBe('an algorithm this key can sign with: ES384');
+    });
   });
 });

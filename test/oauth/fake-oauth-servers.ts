@@ -4,11 +4,12 @@
  * parameter) and records every request, so tests can assert on what the host sent. Each behaviour the tests
  * need to vary is an option.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, type KeyObject, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { McpServer } from '@modelcontextprotocol/server';
+import { jwtVerify } from 'jose';
 import { z } from 'zod';
 
 export interface FakeOAuthOptions {
@@ -31,6 +32,11 @@ export interface FakeOAuthOptions {
   authorizationServers?: string[];
   /** Replaces `resource` in the protected resource metadata. */
   resource?: string;
+  /**
+   * A client allowed the `client_credentials` grant, authenticating with its secret (HTTP Basic) or with a JWT
+   * assertion signed by the private key that goes with `publicKey`.
+   */
+  clientCredentials?: { clientId: string; clientSecret?: string; publicKey?: KeyObject };
 }
 
 export interface RecordedRequest {
@@ -82,8 +88,8 @@ export async function startFakeOAuthServers(options: FakeOAuthOptions = {}): Pro
         token_endpoint: `${authUrl}/token`,
         ...(options.registration === false ? {} : { registration_endpoint: `${authUrl}/register` }),
         response_types_supported: ['code'],
-        grant_types_supported: ['authorization_code', 'refresh_token'],
-        token_endpoint_auth_methods_supported: ['none', 'client_secret_basic'],
+        grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+        token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'private_key_jwt'],
         ...(options.codeChallengeMethods === null
           ? {}
           : { code_challenge_methods_supported: options.codeChallengeMethods ?? ['S256'] }),
@@ -119,6 +125,18 @@ export async function startFakeOAuthServers(options: FakeOAuthOptions = {}): Pro
       if (query.state) target.searchParams.set('state', query.state);
       response.writeHead(302, { location: target.href }).end();
       return;
+    }
+    if (path === '/token' && request.method === 'POST' && body.grant_type === 'client_credentials') {
+      const denial = await checkClientCredentials(
+        options.clientCredentials,
+        body,
+        request.headers.authorization,
+        authUrl,
+      );
+      if (denial !== undefined) return json(response, 401, { error: 'invalid_client', error_description: denial });
+      const token = `token-${randomBytes(8).toString('hex')}`;
+      tokens.set(token, (body.scope ?? '').split(' ').filter(Boolean));
+      return json(response, 200, { access_token: token, token_type: 'Bearer', expires_in: 3600 });
     }
     if (path === '/token' && request.method === 'POST') {
       const grant = body.grant_type === 'authorization_code' ? codes.get(body.code ?? '') : undefined;
@@ -219,6 +237,35 @@ function notesServer(): McpServer {
     async ({ text }) => ({ content: [{ type: 'text', text: `saved: ${text}` }] }),
   );
   return server;
+}
+
+/** Why a `client_credentials` token request is refused, or undefined when the client proved who it is. */
+async function checkClientCredentials(
+  client: FakeOAuthOptions['clientCredentials'],
+  body: Record<string, string>,
+  authorization: string | undefined,
+  issuer: string,
+): Promise<string | undefined> {
+  if (client === undefined) return 'no client may use client_credentials';
+  if (client.clientSecret !== undefined) {
+    return authorization === basic(client.clientId, client.clientSecret) ? undefined : 'wrong Basic credentials';
+  }
+  if (client.publicKey === undefined) return 'the client has no credential';
+  if (body.client_assertion_type !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer') {
+    return 'no JWT client assertion';
+  }
+  try {
+    // RFC 7523 §3: the audience is the authorization server.
+    await jwtVerify(body.client_assertion ?? '', client.publicKey, {
+      audience: [issuer, `${issuer}/`],
+      issuer: client.clientId,
+      subject: client.clientId,
+      maxTokenAge: '5m',
+    });
+    return undefined;
+  } catch (error) {
+    return `client assertion rejected: ${error instanceof Error ? error.message : String(error)}`;
+  }
 }
 
 function basic(id: string, secret: string): string {

@@ -2,6 +2,7 @@
  * OAuth for remote servers end to end: the host's connection layer against a protected MCP server and a fake
  * authorization server on 127.0.0.1, with a stand-in browser that follows the authorization redirect.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client, Transport } from '@modelcontextprotocol/client';
@@ -275,6 +276,91 @@ describe('OAuth for a remote server', () => {
       'notes:read notes:write',
     ]);
     expect(host.shown).toHaveLength(2);
+  });
+
+  it('authorizes unattended with client_credentials and a secret: HTTP Basic, no browser, tokens kept', async () => {
+    const servers = await fakeServers({
+      registration: false,
+      clientCredentials: { clientId: 'nightly-job', clientSecret: 'job-secret' },
+    });
+    const host = await harness({ openUrl: async () => expect.fail('no browser for client_credentials') });
+    const settings: RemoteOAuthSettings = {
+      grant: 'client_credentials',
+      clientId: 'nightly-job',
+      clientSecret: 'job-secret',
+      scopes: ['notes:read'],
+    };
+    const { client } = await host.connect(remoteConfig(servers.mcpUrl, settings));
+    expect(await client.callTool({ name: 'read_notes', arguments: {} })).toMatchObject({
+      content: [{ type: 'text', text: 'no notes yet' }],
+    });
+    const [token] = servers.requestsTo('/token');
+    expect(token?.body).toMatchObject({
+      grant_type: 'client_credentials',
+      scope: 'notes:read',
+      resource: servers.mcpUrl,
+    });
+    expect(token?.authorization).toBe(`Basic ${Buffer.from('nightly-job:job-secret').toString('base64')}`);
+    expect(servers.requestsTo('/authorize')).toHaveLength(0);
+    expect(servers.requestsTo('/register')).toHaveLength(0);
+    expect(host.shown).toEqual([]);
+
+    // The next run reuses the stored token.
+    const later = await harness({}, host.stateDirectory);
+    await (await later.connect(remoteConfig(servers.mcpUrl, settings))).client.listTools();
+    expect(servers.requestsTo('/token')).toHaveLength(1);
+  });
+
+  it('authorizes unattended with client_credentials and a private key: a signed JWT assertion, no secret sent', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const servers = await fakeServers({
+      registration: false,
+      clientCredentials: { clientId: 'nightly-job', publicKey },
+    });
+    const host = await harness();
+    const settings: RemoteOAuthSettings = {
+      grant: 'client_credentials',
+      clientId: 'nightly-job',
+      privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      signingAlgorithm: 'ES256',
+    };
+    const { client } = await host.connect(remoteConfig(servers.mcpUrl, settings));
+    await client.listTools();
+    const [token] = servers.requestsTo('/token');
+    expect(token?.body.client_assertion_type).toBe('urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
+    expect(token?.authorization).toBeUndefined();
+
+    // A key the authorization server does not know is refused, and the error says so.
+    const stranger = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+    const other = await harness();
+    await expect(
+      other.connect(
+        remoteConfig(servers.mcpUrl, {
+          ...settings,
+          privateKey: stranger.export({ type: 'pkcs8', format: 'pem' }).toString(),
+        }),
+      ),
+    ).rejects.toThrow(/client assertion rejected: signature verification failed/);
+  });
+
+  it("never sends a client_credentials client's secret to a second authorization server", async () => {
+    const clientCredentials = { clientId: 'nightly-job', clientSecret: 'job-secret' };
+    const options: FakeOAuthOptions = { registration: false, clientCredentials };
+    const servers = await fakeServers(options);
+    const host = await harness();
+    const settings: RemoteOAuthSettings = { grant: 'client_credentials', ...clientCredentials };
+    await (await host.connect(remoteConfig(servers.mcpUrl, settings))).client.listTools();
+
+    const other = await fakeServers({ registration: false, clientCredentials });
+    options.authorizationServers = [other.authUrl];
+    new OAuthStore(host.stateDirectory, 'notes', servers.mcpUrl).update({
+      tokens: undefined,
+      discoveryState: undefined,
+    });
+    await expect(host.connect(remoteConfig(servers.mcpUrl, settings))).rejects.toThrow(
+      /now names the authorization server .* refusing to send the client's credentials elsewhere/,
+    );
+    expect(other.requestsTo('/token')).toHaveLength(0);
   });
 
   it('leaves a server alone when its config turns OAuth off', async () => {

@@ -16,6 +16,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { assertOpenableAuthorizationUrl } from './authorization-url.js';
 import { wrapAuthorizingTransport } from './authorizing-transport.js';
+import type { HostClientCredentialsProvider } from './client-credentials-provider.js';
 import type { HostOAuthProvider } from './host-oauth-provider.js';
 import { type RedirectListener, startRedirectListener } from './redirect-listener.js';
 
@@ -54,12 +55,15 @@ export class AuthorizationSession {
   private latest: Flow | undefined;
   private started = 0;
   private starting: Promise<void> = Promise.resolve();
-  private providerInstance: HostOAuthProvider | undefined;
+  private providerInstance: HostOAuthProvider | HostClientCredentialsProvider | undefined;
 
   constructor(private readonly options: AuthorizationSessionOptions) {}
 
-  /** Set once, right after construction; the provider and the session need each other. */
-  attach(provider: HostOAuthProvider): void {
+  /**
+   * Set once, right after construction; the provider and the session need each other. A client-credentials
+   * provider never starts an interactive flow, so the session only hands it to the transports.
+   */
+  attach(provider: HostOAuthProvider | HostClientCredentialsProvider): void {
     this.providerInstance = provider;
   }
 
@@ -175,6 +179,7 @@ export class AuthorizationSession {
     try {
       const params = await flow.listener.callback;
       const provider = this.requireProvider();
+      if (!('useVerifierForExchange' in provider)) throw new Error('no interactive authorization for this client');
       provider.useVerifierForExchange(codeVerifier);
       try {
         const result = await auth(provider, {
@@ -208,7 +213,7 @@ export class AuthorizationSession {
     this.options.onAuthorizationRequired?.(request);
   }
 
-  private requireProvider(): HostOAuthProvider {
+  private requireProvider(): HostOAuthProvider | HostClientCredentialsProvider {
     if (!this.providerInstance) throw new Error('AuthorizationSession used before attach()');
     return this.providerInstance;
   }

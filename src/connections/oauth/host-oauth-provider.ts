@@ -6,22 +6,19 @@
  * that is not the server's, and a pre-registered client's secret is never sent to a second authorization server.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  checkResourceAllowed,
-  type OAuthClientInformationContext,
-  type OAuthClientMetadata,
-  type OAuthClientProvider,
-  type OAuthDiscoveryState,
-  type StoredOAuthClientInformation,
-  type StoredOAuthTokens,
+import type {
+  OAuthClientInformationContext,
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import type { RemoteOAuthSettings } from '../../config/types.js';
+import { boundIssuer, OAuthRefusedError, protectedResource } from './credential-binding.js';
 import type { OAuthStore } from './oauth-store.js';
 
-/** Thrown when the host refuses to go on with an authorization the SDK would otherwise attempt. */
-export class OAuthRefusedError extends Error {
-  override readonly name = 'OAuthRefusedError';
-}
+export { OAuthRefusedError };
 
 export interface HostOAuthProviderOptions {
   serverName: string;
@@ -71,21 +68,11 @@ export class HostOAuthProvider implements OAuthClientProvider {
   clientInformation(context?: OAuthClientInformationContext): StoredOAuthClientInformation | undefined {
     const { clientId, clientSecret } = this.options.settings;
     if (clientId === undefined) return this.options.store.get().clientInformation;
-    let firstIssuer = this.options.store.get().preRegisteredIssuer;
-    if (context && firstIssuer === undefined) {
-      // Trust on first use: the credentials stay bound to the authorization server they were first sent to.
-      firstIssuer = context.issuer;
-      this.options.store.update({ preRegisteredIssuer: firstIssuer });
-    }
-    if (context && firstIssuer !== undefined && !sameIssuer(firstIssuer, context.issuer)) {
-      throw new OAuthRefusedError(
-        `server "${this.options.serverName}" now names the authorization server ${context.issuer}, but its pre-registered client was used with ${firstIssuer}; refusing to send the client's credentials elsewhere (delete ${this.options.store.file} if the change is expected)`,
-      );
-    }
+    const issuer = boundIssuer(this.options.store, this.options.serverName, context);
     return {
       client_id: clientId,
       ...(clientSecret === undefined ? {} : { client_secret: clientSecret }),
-      ...(firstIssuer === undefined ? {} : { issuer: firstIssuer }),
+      ...(issuer === undefined ? {} : { issuer }),
     };
   }
 
@@ -135,13 +122,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
   }
 
   async validateResourceURL(serverUrl: string | URL, resource?: string): Promise<URL | undefined> {
-    if (resource === undefined) return new URL(String(serverUrl));
-    if (!checkResourceAllowed({ requestedResource: serverUrl, configuredResource: resource })) {
-      throw new OAuthRefusedError(
-        `server "${this.options.serverName}" claims to be the protected resource ${resource}, which is not ${String(serverUrl)}; refusing to authorize`,
-      );
-    }
-    return new URL(resource);
+    return protectedResource(this.options.serverName, serverUrl, resource);
   }
 
   saveDiscoveryState(state: OAuthDiscoveryState): void {
@@ -194,8 +175,4 @@ export class HostOAuthProvider implements OAuthClientProvider {
 
 function s256(verifier: string): string {
   return createHash('sha256').update(verifier).digest('base64url');
-}
-
-function sameIssuer(a: string, b: string): boolean {
-  return a.replace(/\/$/, '') === b.replace(/\/$/, '');
 }

@@ -6,6 +6,7 @@
 import type { RemoteServerConfig } from '../../config/types.js';
 import { createUrlGuard, type HostLookup } from './address-guard.js';
 import { type AuthorizationRequest, AuthorizationSession } from './authorization-session.js';
+import { HostClientCredentialsProvider } from './client-credentials-provider.js';
 import { createGuardedFetch } from './guarded-fetch.js';
 import { HostOAuthProvider } from './host-oauth-provider.js';
 import { OAuthStore } from './oauth-store.js';
@@ -45,19 +46,26 @@ export function createRemoteAuthorization(options: RemoteAuthorizationOptions): 
       if (config.oauth === false) return undefined;
       const settings = config.oauth ?? {};
       const store = new OAuthStore(options.stateDirectory, config.name, config.url);
+      const clientName = options.clientName ?? 'mcp-host';
+      if (settings.grant === 'client_credentials') {
+        const session = new AuthorizationSession({
+          serverName: config.name,
+          serverUrl: config.url,
+          // Never listened on: a client-credentials client has no redirect.
+          redirectPort: 0,
+          authorizationTimeoutMs: options.authorizationTimeoutMs ?? DEFAULT_AUTHORIZATION_TIMEOUT_MS,
+          fetch: guardedFetch(config, options),
+        });
+        session.attach(new HostClientCredentialsProvider({ serverName: config.name, store, settings, clientName }));
+        return session;
+      }
       const redirectPort = settings.redirectPort ?? registeredLoopbackPort(store) ?? (await findFreePort());
-      const guard = createUrlGuard({ serverUrl: config.url, lookup: options.lookup });
       const session = new AuthorizationSession({
         serverName: config.name,
         serverUrl: config.url,
         redirectPort,
         authorizationTimeoutMs: options.authorizationTimeoutMs ?? DEFAULT_AUTHORIZATION_TIMEOUT_MS,
-        fetch: createGuardedFetch({
-          serverUrl: config.url,
-          guard,
-          configuredHeaders: config.headers,
-          fetch: options.fetch,
-        }),
+        fetch: guardedFetch(config, options),
         openUrl: options.openUrl,
         onAuthorizationRequired: options.onAuthorizationRequired,
       });
@@ -66,7 +74,7 @@ export function createRemoteAuthorization(options: RemoteAuthorizationOptions): 
           serverName: config.name,
           store,
           settings,
-          clientName: options.clientName ?? 'mcp-host',
+          clientName,
           redirectUrl: `http://127.0.0.1:${redirectPort}${REDIRECT_PATH}`,
           startAuthorization: (url, codeVerifier) => session.startAuthorization(url, codeVerifier),
         }),
@@ -74,6 +82,16 @@ export function createRemoteAuthorization(options: RemoteAuthorizationOptions): 
       return session;
     },
   };
+}
+
+/** Every request of the server's transports and OAuth flow passes the address guard. */
+function guardedFetch(config: RemoteServerConfig, options: RemoteAuthorizationOptions) {
+  return createGuardedFetch({
+    serverUrl: config.url,
+    guard: createUrlGuard({ serverUrl: config.url, lookup: options.lookup }),
+    configuredHeaders: config.headers,
+    fetch: options.fetch,
+  });
 }
 
 /**
