@@ -5,6 +5,7 @@
  *   node bench/run.mjs            the full run (about 10 minutes on 2 cores)
  *   node bench/run.mjs --quick    a short smoke run of everything; prints, writes no files
  *   node bench/run.mjs --only=per-call,fan-out,start-up,loop,big,cli,conversation,keystroke,tokens,gateway
+ *   node bench/run.mjs --only=gateway --repetitions=1    fewer repetitions of the full shapes (a partial run too)
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -58,7 +59,18 @@ if (unknown.length > 0) {
   log(`Unknown benchmark(s) ${unknown.join(', ')}; choose from ${ALL.join(', ')}.`);
   process.exit(2);
 }
-const settings = quick ? QUICK : FULL;
+const repetitionsFlag = process.argv.find((argument) => argument.startsWith('--repetitions='));
+const repetitions = repetitionsFlag ? Number(repetitionsFlag.slice('--repetitions='.length)) : undefined;
+if (repetitions !== undefined && !(Number.isInteger(repetitions) && repetitions >= 1)) {
+  log(`--repetitions wants a whole number of at least 1, not ${repetitionsFlag.slice('--repetitions='.length)}.`);
+  process.exit(2);
+}
+const settings = Object.fromEntries(
+  Object.entries(quick ? QUICK : FULL).map(([name, shape]) => [
+    name,
+    repetitions === undefined || shape.repetitions === undefined ? shape : { ...shape, repetitions },
+  ]),
+);
 
 if (!existsSync(new URL('index.js', distUrl))) {
   log('The compiled library (dist/src/index.js) is missing: run `npm run build` first (`npm run bench` does).');
@@ -155,7 +167,7 @@ const results = {
 log(`\nTargets\n\n${targetsTable(sections)}\n`);
 for (const peer of results.peers) log(`${peer.name} ${peer.version}: ${peer.status}`);
 log(`\nDone in ${results.durationSeconds.toFixed(0)} s.`);
-if (quick || only.length !== ALL.length) {
+if (quick || only.length !== ALL.length || repetitions !== undefined) {
   log('A quick or partial run: bench/results.json and bench/RESULTS.md were left as they were.');
 } else {
   writeFileSync(join(benchDirectory, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);

@@ -45,6 +45,14 @@ interface Session {
 }
 
 const INVALID_REQUEST = -32600;
+/**
+ * How long an idle kept-alive connection stays open. Node's default (5 s) closes sockets that clients and load
+ * balancers still hold in their pools: a client under load sends its next request on one just as the gateway
+ * drops it and gets ECONNRESET (a POST is never retried). Longer than common load-balancer idle timeouts (60 s).
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+/** Headers must arrive within this; above the keep-alive timeout, as Node asks, so an idle socket is never cut by it. */
+const HEADERS_TIMEOUT_MS = KEEP_ALIVE_TIMEOUT_MS + 1_000;
 const PARSE_ERROR = -32700;
 
 function reject(response: ServerResponse, rejection: Rejection): void {
@@ -223,6 +231,8 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
       else response.end();
     });
   });
+  httpServer.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  httpServer.headersTimeout = HEADERS_TIMEOUT_MS;
   await new Promise<void>((resolve, rejectListen) => {
     httpServer.once('error', rejectListen);
     httpServer.listen(options.port, hostname, () => {

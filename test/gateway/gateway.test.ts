@@ -203,7 +203,8 @@ async function startHttpGateway(args: string[], env: Record<string, string>): Pr
       await exited;
     }
   });
-  await waitFor(async () => /serving (http:\S+)/.test(stderr) || child.exitCode !== null);
+  // Start-up connects every configured server first: on a busy shared machine that can take a while.
+  await waitFor(async () => /serving (http:\S+)/.test(stderr) || child.exitCode !== null, 60_000);
   const match = /serving (http:\S+)/.exec(stderr);
   if (!match) throw new Error(`the gateway did not start:\n${stderr}`);
   return { url: match[1]!, child, stderr: () => stderr };
@@ -226,7 +227,11 @@ describe('mcp-host serve --http', () => {
     });
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
-    expect((await fetch(new URL('/health', base))).status).toBe(200);
+    const health = await fetch(new URL('/health', base));
+    expect(health.status).toBe(200);
+    // Idle connections are kept past common load-balancer idle timeouts (60 s), not Node's 5 s: clients pool on this
+    // hint, and a server closing first resets the request a busy client sends on the closing socket.
+    expect(health.headers.get('keep-alive')).toBe('timeout=65');
     expect((await fetch(new URL('/ready', base))).status).toBe(200);
     expect((await fetch(gateway.url, { method: 'POST', headers, body: initialize })).status).toBe(401);
     const wrong = await fetch(gateway.url, {
