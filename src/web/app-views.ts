@@ -33,6 +33,11 @@ export interface OpenView {
 export interface AppViews {
   open(host: Host, toolName: string): Promise<AppViewInfo>;
   get(viewId: string): OpenView | undefined;
+  /**
+   * The view's document, handed out once: a frame that navigates (or is made to navigate) to the view's URL again
+   * gets nothing, so a second document in its frame never runs code with the channel the first one had.
+   */
+  takeDocument(viewId: string): OpenView | 'taken' | undefined;
   close(viewId: string): boolean;
   /** A tool call the view makes, by the name its server gives the tool. */
   call(host: Host, viewId: string, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
@@ -69,7 +74,7 @@ export interface AppViewsOptions {
 }
 
 export function createAppViews(options: AppViewsOptions): AppViews {
-  const views = new Map<string, OpenView & { server: string }>();
+  const views = new Map<string, OpenView & { server: string; taken?: boolean }>();
   return {
     async open(host, toolName) {
       const entry = host.catalog().entries.find((candidate) => candidate.name === toolName);
@@ -116,6 +121,13 @@ export function createAppViews(options: AppViewsOptions): AppViews {
       return info;
     },
     get: (viewId) => views.get(viewId),
+    takeDocument(viewId) {
+      const view = views.get(viewId);
+      if (view === undefined) return undefined;
+      if (view.taken === true) return 'taken';
+      view.taken = true;
+      return view;
+    },
     close: (viewId) => views.delete(viewId),
     async call(host, viewId, name, args) {
       const view = views.get(viewId);

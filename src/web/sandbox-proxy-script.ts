@@ -2,7 +2,9 @@
  * The sandbox proxy's script, served from the sandbox origin. It holds the view in an inner frame that may run
  * scripts and nothing else (an opaque origin: no cookies, no storage, no reach into any other frame), relays
  * JSON-RPC messages between that frame and the UI page only (checked by the sending window, and by origin for the
- * page), and closes the view if it navigates away from the document it was given.
+ * page), and closes the view if it navigates away from the document it was given. Its own frame-src ('self') keeps
+ * the view's frame on the sandbox origin, which hands a view's document out once: whatever second document the
+ * frame loads runs no code that could use the channel before the proxy sees it load and closes the view.
  */
 export const SANDBOX_PROXY_SCRIPT = `'use strict';
 (() => {

@@ -67,12 +67,13 @@ export async function startSandboxServer(options: {
     });
   });
   app.get('/view/:id', (context) => {
-    const view = options.views.get(context.req.param('id'));
-    if (view === undefined) return context.text('No such view (it was closed).', 404);
     const parent = context.req.query('parent') ?? '';
     if (!options.uiHosts().has(parent.toLowerCase().replace(/^http:\/\//, ''))) {
       return context.text('The view is framed by the UI only.', 403);
     }
+    const view = options.views.takeDocument(context.req.param('id'));
+    if (view === undefined) return context.text('No such view (it was closed).', 404);
+    if (view === 'taken') return context.text('This view was loaded already: a view gets one document.', 410);
     return new Response(view.html, {
       headers: {
         ...COMMON_HEADERS,

@@ -112,7 +112,7 @@ beforeAll(async () => {
       },
     },
     permissions: {
-      allow: ['views__counter', 'views__fetcher', 'views__hostile', 'monitor__get-system-info'],
+      allow: ['views__counter', 'views__fetcher', 'views__hostile', 'views__wanderer', 'monitor__get-system-info'],
       ask: ['basic__get-time'],
       deny: [],
     },
@@ -375,5 +375,35 @@ describe('MCP Apps views in Chromium', () => {
     expect(await page.getByRole('dialog').count()).toBe(0);
     const since = (await auditRecords()).slice(auditBefore);
     expect(since.filter((entry) => entry.tool === 'views__bump')).toEqual([]);
+  });
+
+  it('closes a view that leaves its document, and gives the new document no channel', async () => {
+    await goTo('Tools');
+    const calls: string[] = [];
+    const onRequest = (request: { url(): string }) => {
+      if (/\/api\/views\/[^/]+\/call$/.test(request.url())) calls.push(request.url());
+    };
+    page.on('request', onRequest);
+    try {
+      const closed = page.waitForRequest((request) => /\/api\/views\/[^/]+\/close$/.test(request.url()), WAIT);
+      const second = page.waitForResponse((response) => /\/view\/[^/?]+\?.*second=1/.test(response.url()), WAIT);
+      await callByHand('views__wanderer');
+      await closed;
+      // The view's URL gives its document once: the second load gets a plain refusal, no script.
+      expect((await second).status()).toBe(410);
+      expect(consoleLines).not.toContain('second document posting');
+      const region = page.getByRole('region', { name: 'View of views__wanderer' });
+      await region.getByText('The view closed itself.').waitFor(WAIT);
+      expect(await page.locator('iframe[title="View of views__wanderer"]').count()).toBe(0);
+      // Nothing of the second document reached the host.
+      expect(calls).toEqual([]);
+      expect(await page.getByRole('dialog').count()).toBe(0);
+      const bumps = (await auditRecords()).filter(
+        (entry) => entry.tool === 'views__bump' && JSON.stringify(entry).includes('"by":7'),
+      );
+      expect(bumps).toEqual([]);
+    } finally {
+      page.off('request', onRequest);
+    }
   });
 });
