@@ -5,6 +5,7 @@
  * the given output (stderr), never to stdout, where a script reads the answer.
  */
 
+import type { ToolProgressUpdate } from '../loop/tool-call-types.js';
 import { createLinePrompter, type LinePrompter } from '../policy/line-prompter.js';
 import { stripControlCodes } from '../text/strip-control-codes.js';
 import type { ClientRequestApprover } from './client-request-approver.js';
@@ -12,14 +13,6 @@ import { TERMINAL_HOSTNAME_MARK } from './client-request-views.js';
 import { createHeadlessClientRequestApprover } from './headless-client-request-approver.js';
 import { formatServerLogLine, type ServerLogEntry } from './server-log.js';
 import { createTerminalClientRequestApprover } from './terminal-client-request-approver.js';
-
-export interface ToolProgressUpdate {
-  server: string;
-  tool: string;
-  progress: number;
-  total?: number;
-  message?: string;
-}
 
 export interface TerminalClientFeaturesOptions {
   /** Someone can answer: input and output are terminals. */

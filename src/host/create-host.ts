@@ -22,8 +22,9 @@ import { budgetToolResult } from '../content/budget-tool-results.js';
 import { estimateTokens } from '../content/linear-token-estimate.js';
 import { handleReadStoredResult, readStoredResultTool } from '../content/read-stored-result-tool.js';
 import type { ResultStore } from '../content/result-store.js';
+import { createCallExecutor } from '../loop/call-executor.js';
 import { eventStream } from '../loop/event-stream.js';
-import { createToolCallExecutor, type HostToolHandler } from '../loop/execute-tool-call.js';
+import type { HostToolHandler } from '../loop/execute-tool-call.js';
 import { linkSignals } from '../loop/linked-signal.js';
 import { type RunResult, runAgent } from '../loop/run-agent.js';
 import type { ToolCallContext } from '../loop/tool-call-types.js';
@@ -38,15 +39,6 @@ import {
   instructionsAllowed,
   type ServerInstructions,
 } from '../skills/server-instructions.js';
-import {
-  type CallDutiesOptions,
-  createAuthorize,
-  createRecord,
-  createShapeResult,
-  type HostCallContext,
-  withCallId,
-} from './call-duties.js';
-import { callSettings } from './call-settings.js';
 import { connectServers } from './connect-servers.js';
 import { createProvider } from './create-provider.js';
 import { openHostSkills } from './host-skills.js';
@@ -75,7 +67,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const diagnostic = options.onDiagnostic ?? (() => undefined);
   for (const warning of config.warnings ?? []) diagnostic(warning);
 
-  // The run's secrets: the config's, plus values the model sends under secret-looking keys (see call-duties).
+  // The run's secrets: the config's, plus values the model sends under secret-looking keys (see loop/authorize-call).
   const secrets = [...config.secrets];
   const state = openHostState({ ...config, secrets }, options, env, cwd, diagnostic);
   const runId = createRunId();
@@ -287,60 +279,37 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   }
 
   const runApprovals = new RunApprovals();
-  const duties = (initiator: CallDutiesOptions['initiator']): CallDutiesOptions => ({
-    config,
-    approver,
-    trustStore: state.trustStore,
-    runApprovals,
-    results: state.results,
-    catalogEntries: () => catalogNow().entries,
-    initiator,
-    maxResultTokens: options.maxResultTokens,
-    secrets,
-  });
-  const shapeResult = createShapeResult(duties('model'));
   const argumentValidator = createArgumentValidator();
-  // An active skill's allowed-tools narrow the model's calls before the policy is asked; the user's own are theirs.
-  const authorizeFor = (initiator: CallDutiesOptions['initiator']) => {
-    const policy = createAuthorize(duties(initiator), () => audit);
-    return async (entry: CatalogEntry, args: Record<string, unknown>, context: ToolCallContext) =>
-      (initiator === 'model' ? await skills.narrow(entry, args, context, hostTools.has(entry.name)) : undefined) ??
-      policy(entry, args, context);
-  };
-  const makeExecutor = (initiator: CallDutiesOptions['initiator'], catalog: () => ToolCatalog) =>
-    createToolCallExecutor({
+  const executorFor = (initiator: 'model' | 'user', catalog: () => ToolCatalog) =>
+    createCallExecutor({
+      config,
       catalog,
+      fullCatalog: catalogNow,
+      initiator,
+      approver,
+      trustStore: state.trustStore,
+      runApprovals,
+      // An active skill's allowed-tools narrow the model's calls before the policy is asked; the user's own are theirs.
+      ...(initiator === 'model'
+        ? { narrow: (entry, args, context) => skills.narrow(entry, args, context, hostTools.has(entry.name)) }
+        : {}),
+      argumentValidator,
+      results: state.results,
+      audit: () => audit,
+      secrets,
+      toolTimeoutMs: options.toolTimeoutMs,
+      maxResultTokens: options.maxResultTokens,
+      onProgress: options.onProgress,
+      onResultCut: () => {
+        if (storedAnything) return;
+        storedAnything = true;
+        live?.invalidate();
+      },
+      onDiagnostic: diagnostic,
       describeMissing: (name) => live?.describeMissing(name),
       server: (name) => connections.get(name),
-      callOptions: (entry, context) => {
-        const onProgress = (context as HostCallContext).onProgress ?? options.onProgress;
-        return {
-          ...callSettings(config, entry, options.toolTimeoutMs),
-          ...(onProgress
-            ? { onProgress: (update) => onProgress({ server: entry.server, tool: entry.name, ...update }) }
-            : {}),
-        };
-      },
       hostTools,
-      validateArguments: (entry, args) => {
-        const check = argumentValidator.check(entry.name, entry.tool.inputSchema, args);
-        if (check.valid) {
-          if (check.warning !== undefined) diagnostic(check.warning);
-          return undefined;
-        }
-        return check.message;
-      },
       confirmCurrent: (entry, signal) => live!.confirmCurrent(entry, signal),
-      authorize: authorizeFor(initiator),
-      shapeResult: (raw, entry, context) => {
-        const shaped = shapeResult(raw, entry, context);
-        if (shaped.cut && !storedAnything) {
-          storedAnything = true;
-          live?.invalidate();
-        }
-        return shaped;
-      },
-      record: createRecord(config, () => audit, secrets),
       askToOpenRequiredUrl: (entry, required, context) =>
         features.askToOpenRequiredUrl(
           entry.server,
@@ -358,10 +327,10 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     }
     return filtered;
   };
-  const executeForModel = withCallId(makeExecutor('model', () => modelCatalog(catalogNow())));
-  const executeForUser = withCallId(makeExecutor('user', catalogNow));
+  const executeForModel = executorFor('model', () => modelCatalog(catalogNow()));
+  const executeForUser = executorFor('user', catalogNow);
   // An app's call is decided as the model's would be (it may ask), but may reach the app's own tools.
-  const executeForApp = withCallId(makeExecutor('model', catalogNow));
+  const executeForApp = executorFor('model', catalogNow);
 
   let providerPromise: Promise<LlmProvider> | undefined;
   const provider = (): Promise<LlmProvider> => {
@@ -498,7 +467,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       ),
     callTool: async (name, args, callOptions = {}) => {
       const kind = callOptions.origin === 'app' ? 'app' : callOptions.client ? 'client' : 'direct';
-      const context: HostCallContext = {
+      const context: ToolCallContext = {
         runId: `${runId}-${kind}`,
         turn: 0,
         callsInTurn: 1,

@@ -6,12 +6,11 @@ import type { ClientFeaturesOptions } from '../client-features/client-features.j
 import type { ClientRequestApprover } from '../client-features/client-request-approver.js';
 import type { ServerFeatureAccess } from '../client-features/server-feature-access.js';
 import type { ServerLogEntry } from '../client-features/server-log.js';
-import type { ToolProgressUpdate } from '../client-features/terminal-client-features.js';
 import type { HostConfig } from '../config/types.js';
 import type { ServerConnection, ServerConnectionOptions, ServerStatus } from '../connections/server-connection.js';
 import type { AgentEvent } from '../loop/events.js';
 import type { RunResult } from '../loop/run-agent.js';
-import type { ExecutedToolCall } from '../loop/tool-call-types.js';
+import type { ExecutedToolCall, ToolProgressUpdate } from '../loop/tool-call-types.js';
 import type { Approver } from '../policy/approver.js';
 import type { TrustStore } from '../policy/trust-store.js';
 import type { LlmProvider, Message, ToolDefinition, UserPart } from '../providers/types.js';

@@ -6,11 +6,11 @@
  */
 import type { Tool } from '@modelcontextprotocol/client';
 import type { AuditRecorder } from '../audit/audit-recorder.js';
+import { serverConfigOf } from '../config/server-config-of.js';
 import type { HostConfig } from '../config/types.js';
 import { type Approver, trustApproveCommand, type WithholdReason } from '../policy/approver.js';
 import { reviewServerTools } from '../policy/review-server-tools.js';
 import type { TrustStore } from '../policy/trust-store.js';
-import { serverConfigOf } from './call-duties.js';
 import type { ReviewedTools } from './live-catalog.js';
 
 export interface ReviewToolsOptions {

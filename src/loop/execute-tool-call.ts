@@ -70,7 +70,12 @@ export interface ToolCallDependencies {
    * Policy and consent. Its `decision.safeToRetry` also says whether the call may be sent once more after a
    * timeout, a crashed server or an expired HTTP session (a trusted server's idempotent or read-only tool).
    */
-  authorize: (entry: CatalogEntry, args: Record<string, unknown>, context: ToolCallContext) => Promise<Authorization>;
+  authorize: (
+    entry: CatalogEntry,
+    args: Record<string, unknown>,
+    context: ToolCallContext,
+    call: ToolCallPart,
+  ) => Promise<Authorization>;
   /** MCP result → what the model sees (content mapping, output budget). */
   shapeResult: (raw: CallToolResult, entry: CatalogEntry, context: ToolCallContext, call: ToolCallPart) => ShapedResult;
   /** Called once per call, before its result goes back (awaited: the record is written first). */
@@ -144,7 +149,7 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
       return done('denied', errorText(changedBefore), { entry, arguments: args });
     }
 
-    const authorization = await dependencies.authorize(entry, args, context);
+    const authorization = await dependencies.authorize(entry, args, context, call);
     const safeToRetry = authorization.decision.safeToRetry;
     for (const warning of authorization.warnings) {
       context.emit({ type: 'tool-call-warning', callId: call.id, message: warning });

@@ -1,6 +1,16 @@
 /** The contract between the loop and whatever executes one tool call. */
+import type { CallingClient, CallOrigin } from '../audit/audit-record.js';
 import type { ToolCallPart, ToolResult } from '../providers/types.js';
 import type { AgentEvent, CallOutcome } from './events.js';
+
+/** Progress a server reports for a running tool call. */
+export interface ToolProgressUpdate {
+  server: string;
+  tool: string;
+  progress: number;
+  total?: number;
+  message?: string;
+}
 
 export interface ToolCallContext {
   runId: string;
@@ -9,6 +19,12 @@ export interface ToolCallContext {
   callsInTurn: number;
   signal: AbortSignal;
   emit: (event: AgentEvent) => void;
+  /** The downstream MCP client making the call through the gateway; recorded in the audit. */
+  client?: CallingClient;
+  /** `app`: an MCP App view asked for the call; recorded in the audit. */
+  origin?: CallOrigin;
+  /** Where this call's progress goes, instead of the host's `onProgress`. */
+  onProgress?: (update: ToolProgressUpdate) => void;
 }
 
 export interface ExecutedToolCall {

@@ -1,5 +1,6 @@
 /** A server's progress for a running call as the chat's live line: a bar when the total is known, then the words. */
-import { formatProgress, type ToolProgressUpdate } from '../../client-features/terminal-client-features.js';
+import { formatProgress } from '../../client-features/terminal-client-features.js';
+import type { ToolProgressUpdate } from '../../loop/tool-call-types.js';
 
 const BAR_WIDTH = 20;
 
