@@ -10,6 +10,8 @@
 import { APIError } from '@anthropic-ai/sdk';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import type { ErrorType } from '@anthropic-ai/sdk/resources/shared';
+import { textExceedsJsonDepth } from '../../json/json-depth.js';
+import { toolArgumentsText } from '../tool-arguments-text.js';
 import { type AssistantPart, type ModelResponse, ProviderError, type StopReason, type Usage } from '../types.js';
 import { type AnthropicResponseContext, inputForServer } from './from-anthropic-response.js';
 import { mapAnthropicError } from './map-anthropic-error.js';
@@ -126,14 +128,15 @@ export class AnthropicStreamAccumulator {
 
   /** Unwraps a wrapped tool's input; text that does not parse is kept as sent. */
   private forServer(block: { name: string }, text: string): string {
-    if (!this.context?.wrappedTools.has(block.name)) return text;
+    // Text nested too deep is kept as sent: the loop refuses it, where re-writing it would overflow the stack.
+    if (!this.context?.wrappedTools.has(block.name) || textExceedsJsonDepth(text)) return text;
     let input: unknown;
     try {
       input = JSON.parse(text);
     } catch {
       return text;
     }
-    return JSON.stringify(inputForServer(block.name, input, this.context));
+    return toolArgumentsText(inputForServer(block.name, input, this.context));
   }
 }
 
@@ -152,7 +155,7 @@ function argumentsText(block: { json: string; startInput: unknown }): string {
   if (block.json !== '') return block.json;
   // No fragments: the input was empty, or (from some proxies) sent whole in content_block_start.
   const start = block.startInput;
-  return start !== null && typeof start === 'object' && Object.keys(start).length > 0 ? JSON.stringify(start) : '{}';
+  return start !== null && typeof start === 'object' && Object.keys(start).length > 0 ? toolArgumentsText(start) : '{}';
 }
 
 function outOfOrder(what: string): ProviderError {

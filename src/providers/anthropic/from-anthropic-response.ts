@@ -6,6 +6,7 @@
  */
 import type { Message } from '@anthropic-ai/sdk/resources/messages';
 import { unwrapArguments } from '../schema/index.js';
+import { toolArgumentsText } from '../tool-arguments-text.js';
 import type { AssistantPart, ModelResponse } from '../types.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 import { mapAnthropicUsage } from './map-anthropic-usage.js';
@@ -25,7 +26,7 @@ export function fromAnthropicResponse(message: Message, context?: AnthropicRespo
         type: 'tool-call',
         id: block.id,
         name: block.name,
-        argumentsText: JSON.stringify(inputForServer(block.name, block.input ?? {}, context)),
+        argumentsText: toolArgumentsText(inputForServer(block.name, block.input ?? {}, context)),
       });
     }
   }

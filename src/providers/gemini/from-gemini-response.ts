@@ -7,6 +7,7 @@
 
 import type { Content, GenerateContentResponse, GenerateContentResponseUsageMetadata } from '@google/genai';
 import { unwrapArguments } from '../schema/index.js';
+import { toolArgumentsText } from '../tool-arguments-text.js';
 import type { AssistantPart, ModelResponse, Usage } from '../types.js';
 import { geminiReplay } from './gemini-replay.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
@@ -42,7 +43,7 @@ export function fromGeminiResponse(response: GeminiResponseFields, context: Gemi
         type: 'tool-call',
         id: call.id || madeUpCallId(context.turnIndex, callCount),
         name,
-        argumentsText: JSON.stringify(value),
+        argumentsText: toolArgumentsText(value),
       });
       callCount += 1;
     } else if (typeof part.text === 'string' && part.text !== '' && part.thought !== true) {
@@ -51,11 +52,12 @@ export function fromGeminiResponse(response: GeminiResponseFields, context: Gemi
       else parts.push({ type: 'text', text: part.text });
     }
   }
+  const replay = content?.parts && content.parts.length > 0 ? geminiReplay(content) : undefined;
   const result: ModelResponse = {
     message: {
       role: 'assistant',
       content: parts,
-      ...(content?.parts && content.parts.length > 0 && { providerReplay: geminiReplay(content) }),
+      ...(replay && { providerReplay: replay }),
     },
     stopReason:
       callCount > 0

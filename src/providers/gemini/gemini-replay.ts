@@ -5,11 +5,17 @@
  */
 
 import type { Content } from '@google/genai';
+import { exceedsJsonDepth } from '../../json/json-depth.js';
 import type { AssistantMessage } from '../types.js';
 
 export const geminiProviderId = 'gemini';
 
-export function geminiReplay(content: Content): NonNullable<AssistantMessage['providerReplay']> {
+/**
+ * Undefined for content nested deeper than the host accepts (copying it would overflow the stack): its calls are
+ * refused as too deep anyway, and the history then sends the turn rebuilt from its parts.
+ */
+export function geminiReplay(content: Content): AssistantMessage['providerReplay'] {
+  if (exceedsJsonDepth(content)) return undefined;
   return { provider: geminiProviderId, data: structuredClone(content) };
 }
 

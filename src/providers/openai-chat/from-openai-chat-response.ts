@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatCompletion, ChatCompletionMessage } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
+import { toolArgumentsText } from '../tool-arguments-text.js';
 import { type AssistantPart, type ModelResponse, ProviderError, type Usage } from '../types.js';
 import { mapOpenAiChatFinishReason } from './map-openai-chat-finish-reason.js';
 import { type ToolArgumentShapes, withServerArguments } from './openai-tool-arguments.js';
@@ -68,7 +69,7 @@ export function fromOpenAiChatResponse(
 export function argumentsAsText(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
-  return JSON.stringify(value);
+  return toolArgumentsText(value);
 }
 
 /** `inputTokens` is the whole prompt as OpenAI counts it; the cache counts are parts of it. */
