@@ -12,6 +12,20 @@ const script: Script = { scenarios: [{ turns: [{ text: 'A long answer that never
 const tools = [{ name: 'clock__now', description: 'The time', inputSchema: { type: 'object' } }];
 const question: Message = { role: 'user', content: [{ type: 'text', text: 'What time is it?' }] };
 
+/** The message a `message_start` frame opens: nothing in it yet, no stop reason. */
+function startedMessage(model: string) {
+  return {
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { input_tokens: 1, output_tokens: 1 },
+  };
+}
+
 describe('createAnthropicProvider when a stream is cut short', () => {
   it('rejects with the abort reason when aborted mid-stream', async () => {
     // A wire that starts an answer and never finishes it, like a model still generating.
@@ -20,18 +34,7 @@ describe('createAnthropicProvider when a stream is cut short', () => {
       writeAnswer(res, _answer, view) {
         startSse(res);
         const send = (type: string, fields: Record<string, unknown>) => writeSseFrame(res, { type, ...fields }, type);
-        send('message_start', {
-          message: {
-            id: 'msg_1',
-            type: 'message',
-            role: 'assistant',
-            model: view.model,
-            content: [],
-            stop_reason: null,
-            stop_sequence: null,
-            usage: { input_tokens: 1, output_tokens: 1 },
-          },
-        });
+        send('message_start', { message: startedMessage(view.model) });
         send('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
         send('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'Thinking about it' } });
       },
@@ -64,23 +67,7 @@ describe('createAnthropicProvider when a stream is cut short', () => {
       ...anthropicWire,
       writeAnswer(res, _answer, view) {
         startSse(res);
-        writeSseFrame(
-          res,
-          {
-            type: 'message_start',
-            message: {
-              id: 'msg_1',
-              type: 'message',
-              role: 'assistant',
-              model: view.model,
-              content: [],
-              stop_reason: null,
-              stop_sequence: null,
-              usage: { input_tokens: 1, output_tokens: 1 },
-            },
-          },
-          'message_start',
-        );
+        writeSseFrame(res, { type: 'message_start', message: startedMessage(view.model) }, 'message_start');
         res.end();
       },
     };

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAnthropicProvider } from '../../../src/providers/anthropic/anthropic-provider.js';
 import { type Message, type ModelRequest, ProviderError, type ToolDefinition } from '../../../src/providers/types.js';
-import { type MockLlmServer, startMockLlmServer } from '../../../src/testing/mock-llm/mock-llm-server.js';
 import type { Script } from '../../../src/testing/script-types.js';
+import { unreachableBaseUrl, useMockLlmServer } from '../../helpers/mock-llm.js';
 
 const script: Script = {
   scenarios: [
@@ -46,16 +46,7 @@ const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwA
 type Body = { tools: Record<string, unknown>[]; messages: { role: string; content: Record<string, unknown>[] }[] };
 
 describe('createAnthropicProvider against the mock LLM server', () => {
-  let server: MockLlmServer;
-  beforeAll(async () => {
-    server = await startMockLlmServer({ script });
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-  beforeEach(() => {
-    server.requests.length = 0;
-  });
+  const server = useMockLlmServer({ script });
 
   function provider(overrides: { maxRetries?: number } = {}) {
     return createAnthropicProvider({
@@ -230,9 +221,7 @@ describe('createAnthropicProvider against the mock LLM server', () => {
   });
 
   it('reports an unreachable server as a retryable ProviderError naming the URL', async () => {
-    const closed = await startMockLlmServer({ script });
-    const url = closed.url;
-    await closed.close();
+    const url = await unreachableBaseUrl();
     const unreachable = createAnthropicProvider({ model: 'm', apiKey: 'k', baseUrl: url, maxRetries: 0 });
     const error = await unreachable.generate({ tools, messages: [question] }).catch((caught: unknown) => caught);
     expect((error as ProviderError).details).toMatchObject({ provider: 'anthropic', retryable: true });

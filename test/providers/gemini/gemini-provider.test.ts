@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGeminiProvider } from '../../../src/providers/gemini/index.js';
 import {
   type AssistantMessage,
@@ -8,9 +8,9 @@ import {
   type ToolDefinition,
   type ToolResult,
 } from '../../../src/providers/types.js';
-import { type MockLlmServer, startMockLlmServer } from '../../../src/testing/mock-llm/mock-llm-server.js';
 import { createGeminiWire } from '../../../src/testing/mock-llm/wires/gemini.js';
 import type { Script } from '../../../src/testing/script-types.js';
+import { type MockLlmServerHandle, unreachableBaseUrl, useMockLlmServer } from '../../helpers/mock-llm.js';
 
 const script: Script = {
   scenarios: [
@@ -91,20 +91,8 @@ function results(message: AssistantMessage, make: (call: { id: string; name: str
 }
 
 describe.each([false, true])('createGeminiProvider through @google/genai (stream: %s)', (stream) => {
-  let server: MockLlmServer;
-  let noIdsServer: MockLlmServer;
-  beforeAll(async () => {
-    server = await startMockLlmServer({ script });
-    noIdsServer = await startMockLlmServer({ script, wires: [createGeminiWire({ callIds: 'omit' })] });
-  });
-  afterAll(async () => {
-    await server.close();
-    await noIdsServer.close();
-  });
-  beforeEach(() => {
-    server.requests.length = 0;
-    noIdsServer.requests.length = 0;
-  });
+  const server = useMockLlmServer({ script });
+  const noIdsServer = useMockLlmServer({ script, wires: [createGeminiWire({ callIds: 'omit' })] });
 
   const provider = (target = server) =>
     createGeminiProvider({ model: 'gemini-2.5-flash', apiKey: 'test-key', baseUrl: target.url, maxRetries: 0 });
@@ -120,7 +108,7 @@ describe.each([false, true])('createGeminiProvider through @google/genai (stream
     return { response, sent, deltas };
   }
 
-  const bodyOf = (target: MockLlmServer, index: number) => target.requests[index]?.body as Body;
+  const bodyOf = (target: MockLlmServerHandle, index: number) => target.requests[index]?.body as Body;
 
   it('runs one call: declarations, call, replay with the thought signature, one functionResponse', async () => {
     const first = await run({ system: 'Be brief.', messages: [ask('weather in Paris?')], tools });
@@ -325,13 +313,10 @@ describe.each([false, true])('createGeminiProvider through @google/genai (stream
 });
 
 describe('createGeminiProvider configuration', () => {
-  let server: MockLlmServer;
-  beforeAll(async () => {
-    server = await startMockLlmServer({ script: { fallbackText: 'hello from the mock', scenarios: [] } });
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const server = useMockLlmServer(
+    { script: { fallbackText: 'hello from the mock', scenarios: [] } },
+    { keepRequests: true },
+  );
 
   it('reads GEMINI_API_KEY and GOOGLE_GEMINI_BASE_URL from env, tolerating a trailing /v1beta', async () => {
     const provider = createGeminiProvider({
@@ -350,12 +335,11 @@ describe('createGeminiProvider configuration', () => {
   });
 
   it('rejects an unreachable base URL with a retryable error naming it', async () => {
-    const closed = await startMockLlmServer({ script: { scenarios: [] } });
-    await closed.close();
-    const provider = createGeminiProvider({ model: 'm', apiKey: 'k', baseUrl: closed.url, maxRetries: 0 });
+    const url = await unreachableBaseUrl();
+    const provider = createGeminiProvider({ model: 'm', apiKey: 'k', baseUrl: url, maxRetries: 0 });
     const failure = await provider.generate({ messages: [ask('hi')], tools: [] }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ProviderError);
-    expect((failure as ProviderError).message).toMatch(new RegExp(`Cannot reach the Gemini API at ${closed.url}`));
+    expect((failure as ProviderError).message).toMatch(new RegExp(`Cannot reach the Gemini API at ${url}`));
     expect((failure as ProviderError).details.retryable).toBe(true);
   });
 

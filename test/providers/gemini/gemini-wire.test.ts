@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockLlmServer, startMockLlmServer } from '../../../src/testing/mock-llm/mock-llm-server.js';
+import { describe, expect, it } from 'vitest';
+import { useMockLlmServer } from '../../helpers/mock-llm.js';
 
 /** The wire as any HTTP client sees it (the SDK tests cover the happy paths). */
 describe('the Gemini mock wire', () => {
-  let server: MockLlmServer;
-  beforeAll(async () => {
-    server = await startMockLlmServer({
+  const server = useMockLlmServer(
+    {
       script: { scenarios: [{ turns: [{ toolCalls: [{ name: 'f', arguments: { a: 1 } }] }, { text: 'done' }] }] },
-    });
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+    },
+    { keepRequests: true },
+  );
 
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${server.url}${path}`, {

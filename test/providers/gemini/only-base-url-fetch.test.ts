@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { onlyBaseUrlFetch } from '../../../src/providers/gemini/only-base-url-fetch.js';
 import { ProviderError } from '../../../src/providers/types.js';
-import { type MockLlmServer, startMockLlmServer } from '../../../src/testing/mock-llm/mock-llm-server.js';
+import { useMockLlmServer } from '../../helpers/mock-llm.js';
 
 describe('the fetch given to the Gemini SDK', () => {
-  let server: MockLlmServer;
-  beforeAll(async () => {
-    server = await startMockLlmServer({ script: { scenarios: [] } });
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const server = useMockLlmServer({ script: { scenarios: [] } }, { keepRequests: true });
 
   it('passes requests under the base URL through and reports their JSON body', async () => {
     const bodies: unknown[] = [];

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createOpenAiChatProvider } from '../../../src/providers/openai-chat/openai-chat-provider.js';
 import { ProviderError } from '../../../src/providers/types.js';
-import { type MockLlmServer, startMockLlmServer } from '../../../src/testing/mock-llm/mock-llm-server.js';
+import { unreachableBaseUrl, useMockLlmServer } from '../../helpers/mock-llm.js';
 import {
   converse,
+  expectedFinalText,
   finalText,
   png,
   prompts,
@@ -20,24 +21,10 @@ type ChatBody = {
   messages: { role: string; content: unknown; tool_call_id?: string; tool_calls?: { id: string }[] }[];
 };
 
-const expectedFinalText: Record<Scenario, string> = {
-  'one call': 'It is Oslo: sunny.',
-  'parallel calls': 'Both: Paris: sunny\nRome: rainy',
-  'error result': 'Failed: Error: no such city',
-  'image result': 'Got it: photo taken\n[image returned; see the next message]',
-};
+const finalTexts = expectedFinalText('[image returned; see the next message]');
 
 describe('createOpenAiChatProvider through the openai SDK against the mock LLM server', () => {
-  let server: MockLlmServer;
-  beforeAll(async () => {
-    server = await startMockLlmServer({ script });
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-  beforeEach(() => {
-    server.requests.length = 0;
-  });
+  const server = useMockLlmServer({ script });
 
   const provider = (overrides: { baseUrl?: string } = {}) =>
     createOpenAiChatProvider({
@@ -57,7 +44,7 @@ describe('createOpenAiChatProvider through the openai SDK against the mock LLM s
         expect(first.stopReason).toBe('tool-calls');
         expect(calls).toHaveLength(scenario === 'parallel calls' ? 2 : 1);
         expect(final.stopReason).toBe('end');
-        expect(finalText(final)).toBe(expectedFinalText[scenario]);
+        expect(finalText(final)).toBe(finalTexts[scenario]);
         expect(final.usage?.inputTokens).toBeGreaterThan(0);
         if (stream) expect(deltas.join('')).toBe(finalText(first) + finalText(final));
         else expect(deltas).toEqual([]);
@@ -137,9 +124,7 @@ describe('createOpenAiChatProvider through the openai SDK against the mock LLM s
   }
 
   it('names the base URL when nothing listens there', async () => {
-    const closed = await startMockLlmServer({ script });
-    const url = `${closed.url}/v1`;
-    await closed.close();
+    const url = `${await unreachableBaseUrl()}/v1`;
     const error = await provider({ baseUrl: url })
       .generate({ tools: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] })
       .catch((caught: unknown) => caught);

@@ -1,18 +1,14 @@
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { toChatTools } from '../../../src/providers/openai-chat/to-openai-chat-request.js';
-import { type MockLlmServer, startMockLlmServer } from '../../../src/testing/mock-llm/mock-llm-server.js';
+import { useMockLlmServer } from '../../helpers/mock-llm.js';
 import { script } from './openai-conversation-fixture.js';
 
 describe('the openai-chat wire of the mock LLM server', () => {
-  let server: MockLlmServer;
+  const server = useMockLlmServer({ script }, { keepRequests: true });
   let client: OpenAI;
-  beforeAll(async () => {
-    server = await startMockLlmServer({ script });
+  beforeAll(() => {
     client = new OpenAI({ apiKey: 'x', baseURL: `${server.url}/v1`, maxRetries: 0 });
-  });
-  afterAll(async () => {
-    await server.close();
   });
 
   it('answers a request without Bearer auth with 401 in OpenAI’s error shape', async () => {

@@ -85,6 +85,19 @@ export const prompts: Record<Scenario, string> = {
   'image result': 'Take a picture',
 };
 
+/**
+ * The model's final text per scenario. Only the image result differs between APIs: how the image that went back to
+ * the model is named in the text the mock echoes.
+ */
+export function expectedFinalText(imageNote: string): Record<Scenario, string> {
+  return {
+    'one call': 'It is Oslo: sunny.',
+    'parallel calls': 'Both: Paris: sunny\nRome: rainy',
+    'error result': 'Failed: Error: no such city',
+    'image result': `Got it: photo taken\n${imageNote}`,
+  };
+}
+
 /** What the tools "returned" for the first turn's calls. */
 export function resultsFor(response: ModelResponse): ToolResult[] {
   return response.message.content.flatMap((part): ToolResult[] => {

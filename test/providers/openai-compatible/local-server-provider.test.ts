@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createOpenAiChatProvider } from '../../../src/providers/openai-chat/openai-chat-provider.js';
 import { type ModelRequest, ProviderError } from '../../../src/providers/types.js';
-import { type MockLlmServer, startMockLlmServer } from '../../../src/testing/mock-llm/mock-llm-server.js';
+import { useMockLlmServer } from '../../helpers/mock-llm.js';
 import {
   converse,
   finalText,
@@ -30,16 +30,7 @@ const question = (text: string): ModelRequest => ({
 });
 
 describe('ollama and openai-compatible providers through the openai SDK against the mock LLM server', () => {
-  let server: MockLlmServer;
-  beforeAll(async () => {
-    server = await startMockLlmServer({ script });
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-  beforeEach(() => {
-    server.requests.length = 0;
-  });
+  const server = useMockLlmServer({ script });
 
   /** Ollama found through OLLAMA_HOST in `host:port` form; a path selects mock quirks. */
   const ollama = (quirks: string[] = []) =>
@@ -130,16 +121,7 @@ describe('ollama and openai-compatible providers through the openai SDK against 
 });
 
 describe('local-server stream quirks, each seen on the wire and survived by the adapter', () => {
-  let server: MockLlmServer;
-  beforeAll(async () => {
-    server = await startMockLlmServer({ script });
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-  beforeEach(() => {
-    server.requests.length = 0;
-  });
+  const server = useMockLlmServer({ script });
 
   const ollama = (quirks: string[]) =>
     createOpenAiChatProvider({

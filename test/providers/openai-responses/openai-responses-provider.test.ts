@@ -1,10 +1,11 @@
 import OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createOpenAiResponsesProvider } from '../../../src/providers/openai-responses/openai-responses-provider.js';
 import { ProviderError } from '../../../src/providers/types.js';
-import { type MockLlmServer, startMockLlmServer } from '../../../src/testing/mock-llm/mock-llm-server.js';
+import { useMockLlmServer } from '../../helpers/mock-llm.js';
 import {
   converse,
+  expectedFinalText,
   finalText,
   png,
   prompts,
@@ -22,24 +23,10 @@ type ResponsesBody = {
   input: Item[];
 };
 
-const expectedFinalText: Record<Scenario, string> = {
-  'one call': 'It is Oslo: sunny.',
-  'parallel calls': 'Both: Paris: sunny\nRome: rainy',
-  'error result': 'Failed: Error: no such city',
-  'image result': 'Got it: photo taken\n[image: image/png]',
-};
+const finalTexts = expectedFinalText('[image: image/png]');
 
 describe('createOpenAiResponsesProvider through the openai SDK against the mock LLM server', () => {
-  let server: MockLlmServer;
-  beforeAll(async () => {
-    server = await startMockLlmServer({ script });
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-  beforeEach(() => {
-    server.requests.length = 0;
-  });
+  const server = useMockLlmServer({ script });
 
   const provider = () =>
     createOpenAiResponsesProvider({
@@ -59,7 +46,7 @@ describe('createOpenAiResponsesProvider through the openai SDK against the mock 
         expect(calls).toHaveLength(scenario === 'parallel calls' ? 2 : 1);
         expect(first.message.providerReplay?.provider).toBe('openai-responses');
         expect(final.stopReason).toBe('end');
-        expect(finalText(final)).toBe(expectedFinalText[scenario]);
+        expect(finalText(final)).toBe(finalTexts[scenario]);
         expect(final.usage?.inputTokens).toBeGreaterThan(0);
         if (stream) expect(deltas.join('')).toBe(finalText(first) + finalText(final));
 
