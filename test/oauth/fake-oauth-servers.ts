@@ -37,6 +37,13 @@ export interface FakeOAuthOptions {
    * assertion signed by the private key that goes with `publicKey`.
    */
   clientCredentials?: { clientId: string; clientSecret?: string; publicKey?: KeyObject };
+  /**
+   * The 2025-03-26 layout: no protected resource metadata, and the authorization server served by the MCP server
+   * itself under `/oauth`, its metadata at the origin's root naming the issuer `<origin>/oauth`.
+   */
+  legacyLayout?: boolean;
+  /** Replaces `issuer` in the authorization server metadata. */
+  issuer?: string;
 }
 
 export interface RecordedRequest {
@@ -71,8 +78,11 @@ export async function startFakeOAuthServers(options: FakeOAuthOptions = {}): Pro
   let authUrl = '';
   let mcpUrl = '';
 
-  const auth = await listen(async (request, response) => {
-    const { path, query, body } = await readRequest(request);
+  const handleAuth = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    { path, query, body }: { path: string; query: Record<string, string>; body: Record<string, string> },
+  ) => {
     requests.push({
       server: 'auth',
       method: request.method ?? '',
@@ -83,7 +93,7 @@ export async function startFakeOAuthServers(options: FakeOAuthOptions = {}): Pro
     });
     if (path === '/.well-known/oauth-authorization-server' && !options.noMetadata) {
       return json(response, 200, {
-        issuer: authUrl,
+        issuer: options.issuer ?? authUrl,
         authorization_endpoint: `${authUrl}/authorize`,
         token_endpoint: `${authUrl}/token`,
         ...(options.registration === false ? {} : { registration_endpoint: `${authUrl}/register` }),
@@ -161,11 +171,15 @@ export async function startFakeOAuthServers(options: FakeOAuthOptions = {}): Pro
       return json(response, 200, { access_token: token, token_type: 'Bearer', expires_in: 3600, scope: grant.scope });
     }
     json(response, 404, { error: 'not_found' });
-  });
+  };
+  const auth = await listen(async (request, response) => handleAuth(request, response, await readRequest(request)));
   authUrl = auth.url;
 
   const mcp = await listen(async (request, response) => {
     const { path, query, body, raw } = await readRequest(request);
+    if (options.legacyLayout && (path === '/.well-known/oauth-authorization-server' || path.startsWith('/oauth/'))) {
+      return handleAuth(request, response, { path: path.replace(/^\/oauth/, ''), query, body });
+    }
     requests.push({
       server: 'mcp',
       method: request.method ?? '',
@@ -175,7 +189,7 @@ export async function startFakeOAuthServers(options: FakeOAuthOptions = {}): Pro
       authorization: request.headers.authorization,
     });
     const resourceMetadataUrl = `${mcpUrl}/.well-known/oauth-protected-resource/mcp`;
-    if (path === '/.well-known/oauth-protected-resource/mcp') {
+    if (path === '/.well-known/oauth-protected-resource/mcp' && !options.legacyLayout) {
       return json(response, 200, {
         resource: options.resource ?? `${mcpUrl}/mcp`,
         authorization_servers: options.authorizationServers ?? [authUrl],
@@ -214,6 +228,7 @@ export async function startFakeOAuthServers(options: FakeOAuthOptions = {}): Pro
     await transport.handleRequest(request, response, message);
   });
   mcpUrl = mcp.url;
+  if (options.legacyLayout) authUrl = `${mcpUrl}/oauth`;
 
   return {
     mcpUrl: `${mcpUrl}/mcp`,

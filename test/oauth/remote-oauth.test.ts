@@ -278,6 +278,29 @@ describe('OAuth for a remote server', () => {
     expect(host.shown).toHaveLength(2);
   });
 
+  it('authorizes a server laid out the 2025-03-26 way: metadata at its own root naming an issuer on its origin', async () => {
+    const servers = await fakeServers({ legacyLayout: true });
+    const host = await harness();
+    const { client } = await host.connect(remoteConfig(servers.mcpUrl));
+    await client.listTools();
+    expect(servers.authUrl).toBe(`${new URL(servers.mcpUrl).origin}/oauth`);
+    expect(servers.requestsTo('/register')).toHaveLength(1);
+    expect(servers.requestsTo('/authorize')[0]?.query.code_challenge_method).toBe('S256');
+    expect(servers.requestsTo('/token')).toHaveLength(1);
+  });
+
+  it('still refuses metadata at the root that names an issuer on another origin, or lacks PKCE', async () => {
+    const elsewhere = await fakeServers({ legacyLayout: true, issuer: 'https://auth.example.test/oauth' });
+    await expect((await harness()).connect(remoteConfig(elsewhere.mcpUrl))).rejects.toThrow(
+      /Issuer mismatch in authorization server metadata .*received "https:\/\/auth\.example\.test\/oauth"/,
+    );
+    const noPkce = await fakeServers({ legacyLayout: true, codeChallengeMethods: null });
+    await expect((await harness()).connect(remoteConfig(noPkce.mcpUrl))).rejects.toThrow(
+      /does not list code_challenge_methods_supported/,
+    );
+    expect([...elsewhere.requestsTo('/register'), ...noPkce.requestsTo('/register')]).toEqual([]);
+  });
+
   it('authorizes unattended with client_credentials and a secret: HTTP Basic, no browser, tokens kept', async () => {
     const servers = await fakeServers({
       registration: false,

@@ -18,6 +18,7 @@ import { assertOpenableAuthorizationUrl } from './authorization-url.js';
 import { wrapAuthorizingTransport } from './authorizing-transport.js';
 import type { HostClientCredentialsProvider } from './client-credentials-provider.js';
 import type { HostOAuthProvider } from './host-oauth-provider.js';
+import { legacyDiscoveryState } from './legacy-discovery.js';
 import { type RedirectListener, startRedirectListener } from './redirect-listener.js';
 
 /** What the user is told when a server needs them to authorize it. */
@@ -101,6 +102,18 @@ export class AuthorizationSession {
   async recover(error: unknown, generationBefore: number): Promise<boolean> {
     if (!isUnauthorized(error) || this.started === generationBefore) return false;
     await this.waitForAuthorization();
+    return true;
+  }
+
+  /**
+   * After an attempt failed on the SDK's metadata issuer check: when the server is laid out the 2025-03-26 way
+   * (see legacy-discovery.ts), records the metadata it publishes as this server's discovery and resolves true (try
+   * again). Otherwise false. Rejects when the provider refuses that metadata (no PKCE S256).
+   */
+  async adoptLegacyDiscovery(error: unknown): Promise<boolean> {
+    const state = await legacyDiscoveryState(error, this.options.serverUrl, this.options.fetch);
+    if (state === undefined) return false;
+    await this.requireProvider().saveDiscoveryState(state);
     return true;
   }
 

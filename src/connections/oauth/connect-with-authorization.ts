@@ -9,6 +9,16 @@ export async function connectWithAuthorization<T>(
   session: AuthorizationSession,
   attempt: () => Promise<T>,
 ): Promise<T> {
+  try {
+    return await connectOnce(session, attempt);
+  } catch (error) {
+    // A server laid out the 2025-03-26 way is discovered again with the metadata it publishes, then connected.
+    if (!(await session.adoptLegacyDiscovery(error))) throw error;
+    return connectOnce(session, attempt);
+  }
+}
+
+async function connectOnce<T>(session: AuthorizationSession, attempt: () => Promise<T>): Promise<T> {
   const generation = session.generation;
   try {
     return await attempt();
