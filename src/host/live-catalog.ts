@@ -7,7 +7,7 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import { type CatalogEntry, ToolCatalog } from '../catalog/tool-catalog.js';
 import { assignToolNames, type NamedToolEntry } from '../catalog/tool-naming.js';
-import { LIST_CHANGED_SETTLE_MS, type ServerConnection } from '../connections/server-connection.js';
+import { LIST_CHANGED_SETTLE_MS, type ServerConnection, type ServerState } from '../connections/server-connection.js';
 import { fingerprintDefinition } from '../policy/tool-definition.js';
 
 /** How long a turn waits for re-listings already in flight before going on with the last catalog. */
@@ -210,9 +210,17 @@ export class LiveCatalog {
     const connection = this.connections.get(server);
     // A server given up on runs nothing: its own error ("not restarted") says more than a stale-list refusal.
     if (connection === undefined || connection.state === 'failed') return undefined;
-    const deadline = Date.now() + REFRESH_WAIT_MS;
+    let deadline = Date.now() + REFRESH_WAIT_MS;
     let askedAgain = false;
     while (this.isStale(server) && !signal?.aborted) {
+      // Read afresh each time round: a restart changes it while this waits.
+      const state = connection.state as ServerState;
+      if (state === 'failed') return undefined;
+      // A restart in progress is bounded by its own start-up timeout: the wait for the new listing starts after it,
+      // so a server slow to start again is not mistaken for one that will not list its tools.
+      if (state === 'restarting' || state === 'connecting') {
+        deadline = Math.max(deadline, Date.now() + REFRESH_WAIT_MS);
+      }
       const left = deadline - Date.now();
       if (left <= 0) break;
       if (!this.inFlight.has(server)) {

@@ -123,7 +123,7 @@ describe('a server that exits mid-call', () => {
     // Each call restarts the crashed server at once (a waiting call does not sit out the backoff).
     for (let attempt = 0; attempt < 4; attempt += 1) {
       const crashed = await host.callTool('crashy__exit_mid_call', { code: 4 });
-      expect(crashed.outcome).toBe('crashed');
+      expect(crashed.outcome, resultText(crashed.result)).toBe('crashed');
     }
     const refused = await host.callTool('crashy__ping', {});
     expect(refused.result.isError).toBe(true);

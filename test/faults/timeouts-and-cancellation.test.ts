@@ -109,17 +109,17 @@ describe('the user aborts', () => {
     );
     const abort = new AbortController();
     const events: AgentEvent[] = [];
-    let requests = 0;
-    const started = performance.now();
-    const result = await host.run('wait forever', {
-      signal: abort.signal,
-      onEvent: (event) => {
-        events.push(event);
-        if (event.type === 'tool-call-request' && ++requests === 2) setTimeout(() => abort.abort(), 200);
-      },
-    });
-    const elapsed = performance.now() - started;
-    console.info(`abort: run of 2 hanging calls ended ${Math.round(elapsed)} ms after it started (abort at ~200 ms)`);
+    const running = host.run('wait forever', { signal: abort.signal, onEvent: (event) => events.push(event) });
+    // Aborted once the server has both calls, so there is something to cancel at the server.
+    await waitUntil(
+      () => /^call \S+ hang$/m.test(stderrOf(host, 'hang')) && /^call \S+ slow_progress$/m.test(stderrOf(host, 'hang')),
+      'the server to receive both calls',
+    );
+    const abortedAt = performance.now();
+    abort.abort();
+    const result = await running;
+    const elapsed = performance.now() - abortedAt;
+    console.info(`abort: run of 2 hanging calls ended ${Math.round(elapsed)} ms after the abort`);
     expect(result.stopReason).toBe('aborted');
     expect(elapsed).toBeLessThan(10_000);
     const ends = events.filter((event) => event.type === 'tool-call-end');
@@ -137,8 +137,11 @@ describe('the user aborts', () => {
   it('cancels a direct call through its AbortSignal', async () => {
     const host = await openFaultHost(hostConfig([stdioServer('hang', [hang], { timeoutMs: 60_000 })]));
     const abort = new AbortController();
-    setTimeout(() => abort.abort(), 300);
-    const call = await host.callTool('hang__hang', {}, { signal: abort.signal });
+    const pending = host.callTool('hang__hang', {}, { signal: abort.signal });
+    // Aborted once the server has the call, so the cancellation has something to cancel.
+    await waitUntil(() => /^call \S+ hang$/m.test(stderrOf(host, 'hang')), 'the server to receive the call');
+    abort.abort();
+    const call = await pending;
     expect(call.outcome).toBe('cancelled');
     expect(resultText(call.result)).toContain('cancelled');
     const id = lastCallId(stderrOf(host, 'hang'), 'hang');
