@@ -1,0 +1,36 @@
+/**
+ * `host.callTool()`: one tool called outside a run, by the user (`tools call`: deny rules apply, nothing asks), a
+ * downstream MCP client through the gateway (decided as the host's own model's call would be), or an MCP App view
+ * (decided as the model's, but it may reach the app's own tools). Each gets its own call id and audit run id.
+ */
+import { createRunId } from '../audit/audit-record.js';
+import type { ExecuteToolCall, ToolCallContext } from '../loop/tool-call-types.js';
+import type { Host } from './host-types.js';
+
+export interface DirectCallExecutors {
+  runId: string;
+  forUser: ExecuteToolCall;
+  forModel: ExecuteToolCall;
+  forApp: ExecuteToolCall;
+}
+
+export function createDirectCall(executors: DirectCallExecutors): Host['callTool'] {
+  return (name, args, callOptions = {}) => {
+    const kind = callOptions.origin === 'app' ? 'app' : callOptions.client ? 'client' : 'direct';
+    const context: ToolCallContext = {
+      runId: `${executors.runId}-${kind}`,
+      turn: 0,
+      callsInTurn: 1,
+      signal: callOptions.signal ?? new AbortController().signal,
+      emit: () => undefined,
+      ...(callOptions.client ? { client: callOptions.client } : {}),
+      ...(callOptions.origin ? { origin: callOptions.origin } : {}),
+      ...(callOptions.onProgress ? { onProgress: callOptions.onProgress } : {}),
+    };
+    const execute = kind === 'app' ? executors.forApp : kind === 'client' ? executors.forModel : executors.forUser;
+    return execute(
+      { type: 'tool-call', id: `${kind}-${createRunId()}`, name, argumentsText: JSON.stringify(args) },
+      context,
+    );
+  };
+}
