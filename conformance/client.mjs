@@ -22,6 +22,8 @@ const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json
 const serverUrl = process.argv.at(-1);
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+/** Set when the runner runs a scenario at a given revision's wire (`--spec-version`). */
+const protocolVersion = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
 
 function log(message) {
   process.stderr.write(`[conformance client] ${message}\n`);
@@ -78,7 +80,8 @@ async function main() {
     trust: 'untrusted',
     timeoutMs: 60_000,
     disabled: false,
-    versionNegotiation: 'legacy',
+    // The 2026-07-28 revision is stateless (no initialize handshake): the host reaches it by probing (`auto`).
+    versionNegotiation: protocolVersion !== undefined && protocolVersion >= '2026' ? 'auto' : 'legacy',
     oauth: oauthSettings(),
   };
   const authorization = createRemoteAuthorization({
@@ -117,7 +120,8 @@ async function main() {
 main().then(
   () => process.exit(0),
   (error) => {
-    log(`failed: ${error instanceof Error ? error.message : String(error)}`);
+    const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
+    log(`failed: ${error instanceof Error ? error.message : String(error)}${cause}`);
     process.exit(1);
   },
 );

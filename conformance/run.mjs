@@ -8,13 +8,17 @@
  * runner itself: a failure not listed fails the run, and so does a listed scenario that now passes. (The runner's
  * own `--suite all` starts every scenario at once, which on a small machine turns timing checks into noise.)
  *
- * Usage: node conformance/run.mjs [--scenario NAME]... [--jobs N] [--output-dir DIR] [--verbose]
+ * With `--revision 2026-07-28` it runs instead the client scenarios that revision requires (the runner's
+ * `--requirements` list, from the pre-release runner that has it), each at that revision's wire, judged against
+ * expected-failures-2026-07-28.yml.
+ *
+ * Usage: node conformance/run.mjs [--revision 2026-07-28] [--scenario NAME]... [--jobs N] [--output-dir DIR] [--verbose]
  * Exit code 0 when every scenario passed or failed as expected; 1 otherwise; 2 when the tools are missing.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installNode22Tools, node22Binary, node22PackageDirectory } from '../tools/node22.mjs';
 
@@ -23,6 +27,13 @@ const root = join(here, '..');
 const NODE22 = node22Binary;
 const RUNNER = join(node22PackageDirectory, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const EXPECTED_FAILURES = join(here, 'expected-failures.yml');
+/** Protocol revisions whose required scenarios only the pre-release runner lists. */
+const REVISIONS = {
+  '2026-07-28': {
+    runner: join(node22PackageDirectory, 'node_modules', 'conformance-2026', 'dist', 'index.js'),
+    expectedFailures: join(here, 'expected-failures-2026-07-28.yml'),
+  },
+};
 const DRIVER = join(here, 'client.mjs');
 const BUILT_DRIVER_DEPENDENCY = join(root, 'dist', 'src', 'connections', 'oauth', 'index.js');
 /** Per scenario, for the runner's wait on the driver; generous because CI machines are shared. */
@@ -31,6 +42,7 @@ const SCENARIO_TIMEOUT_MS = 90_000;
 function parseArguments(argv) {
   const options = {
     scenarios: [],
+    revision: undefined,
     jobs: Math.min(2, Math.max(1, cpus().length)),
     outputDir: undefined,
     verbose: false,
@@ -43,7 +55,12 @@ function parseArguments(argv) {
       return next;
     };
     if (argument === '--scenario') options.scenarios.push(value());
-    else if (argument === '--jobs') options.jobs = Math.max(1, Number.parseInt(value(), 10) || 1);
+    else if (argument === '--revision') {
+      options.revision = value();
+      if (REVISIONS[options.revision] === undefined) {
+        throw new Error(`--revision: expected one of ${Object.keys(REVISIONS).join(', ')}, found ${options.revision}`);
+      }
+    } else if (argument === '--jobs') options.jobs = Math.max(1, Number.parseInt(value(), 10) || 1);
     else if (argument === '--output-dir') options.outputDir = value();
     else if (argument === '--verbose') options.verbose = true;
     else throw new Error(`unknown argument ${argument}; see the comment at the top of conformance/run.mjs`);
@@ -66,11 +83,23 @@ function run(command, args, options = {}) {
   });
 }
 
-/** The suite's `all` list of client scenarios, as the runner itself reports it. */
-async function listScenarios() {
-  const { code, output } = await run(NODE22, [RUNNER, 'list', '--client']);
+/** The runner, its baseline and its scenario options: the released suite, or a revision's requirements. */
+function suiteFor(revision) {
+  if (revision === undefined) return { runner: RUNNER, expectedFailures: EXPECTED_FAILURES, scenarioOptions: [] };
+  return { ...REVISIONS[revision], scenarioOptions: ['--spec-version', revision] };
+}
+
+/**
+ * The suite's `all` list of client scenarios, as the runner itself reports it; for a revision, the client
+ * scenarios it requires (not the extensions it runs without scoring).
+ */
+async function listScenarios(revision) {
+  const { runner } = suiteFor(revision);
+  const args = revision === undefined ? ['list', '--client'] : ['list', '--requirements', revision];
+  const { code, output } = await run(NODE22, [runner, ...args]);
   if (code !== 0) throw new Error(`could not list the conformance scenarios:\n${output}`);
-  return [...output.matchAll(/^\s+- (\S+)/gm)].map((match) => match[1]);
+  const clientSection = output.slice(output.indexOf('Client scenarios')).split(/\n\s*\n/)[0] ?? '';
+  return [...clientSection.matchAll(/^\s+- (\S+)/gm)].map((match) => match[1]);
 }
 
 /** The driver command the runner starts; it splits on spaces, so a Node path with spaces falls back to PATH. */
@@ -81,8 +110,9 @@ function driverCommand() {
 
 /** Runs one scenario through the official runner; `passed` is the runner's verdict against the baseline. */
 async function runScenario(scenario, options = {}) {
-  const args = [RUNNER, 'client', '--command', driverCommand(), '--scenario', scenario];
-  args.push('--expected-failures', EXPECTED_FAILURES, '--timeout', String(SCENARIO_TIMEOUT_MS));
+  const suite = suiteFor(options.revision);
+  const args = [suite.runner, 'client', '--command', driverCommand(), '--scenario', scenario, ...suite.scenarioOptions];
+  args.push('--expected-failures', suite.expectedFailures, '--timeout', String(SCENARIO_TIMEOUT_MS));
   if (options.outputDir) args.push('--output-dir', options.outputDir);
   const started = Date.now();
   const { code, output } = await run(NODE22, args);
@@ -91,10 +121,11 @@ async function runScenario(scenario, options = {}) {
   return { scenario, passed: code === 0, expected, stale, output, seconds: (Date.now() - started) / 1000 };
 }
 
-function checkTools() {
+function checkTools(revision) {
+  const { runner } = suiteFor(revision);
   const missing = [];
   if (!existsSync(NODE22)) missing.push(`the Node 22 binary (${NODE22}): run \`npm ci --prefix tools/node22\``);
-  if (!existsSync(RUNNER)) missing.push(`the conformance runner (${RUNNER}): run \`npm ci --prefix tools/node22\``);
+  if (!existsSync(runner)) missing.push(`the conformance runner (${runner}): run \`npm ci --prefix tools/node22\``);
   if (!existsSync(BUILT_DRIVER_DEPENDENCY)) missing.push('the built host (dist/): run `npm run build`');
   return missing;
 }
@@ -106,18 +137,21 @@ async function main() {
   } catch (error) {
     process.stderr.write(`${error.message}\n`);
   }
-  const missing = checkTools();
+  const missing = checkTools(options.revision);
   if (missing.length > 0) {
     process.stderr.write(
       `Cannot run the conformance suite; missing:\n${missing.map((line) => `  - ${line}`).join('\n')}\n`,
     );
     return 2;
   }
-  const all = await listScenarios();
+  const all = await listScenarios(options.revision);
   const unknown = options.scenarios.filter((name) => !all.includes(name));
   if (unknown.length > 0) throw new Error(`unknown scenario(s): ${unknown.join(', ')}; known: ${all.join(', ')}`);
   const scenarios = options.scenarios.length > 0 ? options.scenarios : all;
-  process.stdout.write(`Running ${scenarios.length} conformance client scenarios, ${options.jobs} at a time\n`);
+  const suiteName = options.revision === undefined ? '' : ` (revision ${options.revision})`;
+  process.stdout.write(
+    `Running ${scenarios.length} conformance client scenarios${suiteName}, ${options.jobs} at a time\n`,
+  );
 
   const results = [];
   const queue = [...scenarios];
@@ -138,7 +172,8 @@ async function main() {
     `\n${results.length - failed.length - expected.length} passed, ${expected.length} failed as expected, ${failed.length} unexpected\n`,
   );
   for (const result of failed) {
-    const why = result.stale ? 'passes now: remove it from expected-failures.yml' : 'failed and is not expected to';
+    const baseline = basename(suiteFor(options.revision).expectedFailures);
+    const why = result.stale ? `passes now: remove it from ${baseline}` : 'failed and is not expected to';
     process.stdout.write(`  ✗ ${result.scenario}: ${why}\n`);
   }
   return failed.length === 0 ? 0 : 1;

@@ -17,6 +17,7 @@ export function installNode22Tools(log = (line) => process.stderr.write(`${line}
     node22Binary,
     join(node22PackageDirectory, 'node_modules', '@ai-sdk', 'mcp', 'package.json'),
     join(node22PackageDirectory, 'node_modules', '@modelcontextprotocol', 'conformance', 'package.json'),
+    join(node22PackageDirectory, 'node_modules', 'conformance-2026', 'package.json'),
   ];
   if (wanted.every((file) => existsSync(file))) return;
   log('Installing the Node 22 tools once (tools/node22: the Node 22 binary and the benchmarks’ peers) …');
