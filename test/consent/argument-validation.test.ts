@@ -5,14 +5,14 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AUDIT_LOG_FILE_NAME } from '../../src/audit/audit-log-path.js';
-import { createHost, type Host } from '../../src/host/create-host.js';
+import type { Host } from '../../src/host/create-host.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
 import { repoRoot } from '../helpers/project.js';
 import {
-  freshStateDir,
+  auditOf,
+  closeHosts,
+  openHost,
   RecordingApprover,
-  readAuditFile,
   recordsOfType,
   resultText,
   scriptedModel,
@@ -70,24 +70,19 @@ const lookaheadPattern = {
   inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^(?=a)a$' } } },
 };
 
-const hosts: Host[] = [];
-afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((host) => host.close()));
-});
+afterEach(closeHosts);
 
 async function open(tools: object[], turns: Parameters<typeof scriptedModel>[0], diagnostics: string[] = []) {
   const provider = scriptedModel(turns);
-  const host = await createHost({
+  const host = await openHost({
     config: hostConfig([
       stdioServer('x', [schemaServerPath], { trust: 'trusted', env: { TOOLS: JSON.stringify(tools) } }),
     ]),
     provider,
     // Asked about nothing: an invalid call is refused before consent, and the rule allows the rest.
     approver: new RecordingApprover(),
-    stateDir: freshStateDir(),
     onDiagnostic: (message) => diagnostics.push(message),
   });
-  hosts.push(host);
   return { host, provider };
 }
 
@@ -124,7 +119,7 @@ describe('arguments are checked against the input schema', () => {
     );
     expect(await callsReceived(host)).toBe('0');
 
-    const [record] = recordsOfType(readAuditFile(join(host.stateDir, AUDIT_LOG_FILE_NAME)), 'tool-call');
+    const [record] = recordsOfType(auditOf(host), 'tool-call');
     expect(record).toMatchObject({
       tool: 'x__write_file',
       decision: 'deny',

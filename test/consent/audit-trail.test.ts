@@ -8,14 +8,14 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AUDIT_LOG_FILE_NAME } from '../../src/audit/audit-log-path.js';
-import { createHost, type Host, type HostOptions } from '../../src/host/create-host.js';
 import { hostConfig } from '../helpers/configs.js';
 import { temporaryDirectory } from '../helpers/project.js';
 import {
-  freshStateDir,
+  auditOf,
+  closeHosts,
   headerServerPath,
+  openHost,
   RecordingApprover,
-  readAuditFile,
   recordsOfType,
   resultText,
   scriptedModel,
@@ -24,24 +24,13 @@ import {
   toolSetServerEntry,
 } from './consent-helpers.js';
 
-const hosts: Host[] = [];
 const children: ChildProcess[] = [];
 afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((host) => host.close()));
+  await closeHosts();
   for (const child of children.splice(0)) {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }
 });
-
-async function open(options: HostOptions): Promise<Host> {
-  const host = await createHost({ stateDir: freshStateDir(), ...options });
-  hosts.push(host);
-  return host;
-}
-
-function auditOf(host: Host) {
-  return readAuditFile(join(host.stateDir, AUDIT_LOG_FILE_NAME));
-}
 
 describe('every decision is audited with its reason', () => {
   it('records server starts, first-use pins, approvals and one tool-call record per call, each with a reason', async () => {
@@ -60,7 +49,7 @@ describe('every decision is audited with its reason', () => {
       },
       { text: 'done' },
     ]);
-    const host = await open({
+    const host = await openHost({
       config: hostConfig(
         [
           toolSetServer('fs', [
@@ -164,7 +153,7 @@ describe('every decision is audited with its reason', () => {
       { toolCalls: [{ id: 'boom', name: 'x__explode', arguments: {} }] },
       { text: 'ok' },
     ]);
-    const host = await open({
+    const host = await openHost({
       config: hostConfig([toolSetServer('x', [{ name: 'explode', crash: true }])], {
         permissions: { allow: ['x__explode'], ask: [], deny: [] },
       }),
@@ -234,7 +223,7 @@ describe('secrets never reach the audit file', () => {
       { toolCalls: [{ id: 'leak', name: 'vault__leak', arguments: { value: secret } }] },
       { text: 'done' },
     ]);
-    const host = await open({ config: configFile, env: { ...process.env, SECRET_TOKEN: secret }, provider });
+    const host = await openHost({ config: configFile, env: { ...process.env, SECRET_TOKEN: secret }, provider });
     await host.run('store my secrets');
 
     // The header really went to the server (it answers 403 without it), and the arguments really went to the tool.
@@ -245,7 +234,7 @@ describe('secrets never reach the audit file', () => {
     const text = readFileSync(join(host.stateDir, AUDIT_LOG_FILE_NAME), 'utf8');
     expect(text).not.toContain(secret);
     expect(text).not.toContain(password);
-    const records = readAuditFile(join(host.stateDir, AUDIT_LOG_FILE_NAME));
+    const records = auditOf(host);
     const calls = new Map(recordsOfType(records, 'tool-call').map((record) => [record.callId, record]));
     expect(calls.get('store')?.arguments).toEqual({
       password: '[redacted]',

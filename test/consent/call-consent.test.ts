@@ -1,22 +1,15 @@
-/**
- * Consent for tool calls, through the host: real stdio servers, the scripted model, the audit file. Covers the
- * "Consent and trust" cases of the reliability notes (rules, annotations as hints, denials as error results,
- * headless runs) plus direct calls, shadowed names and a prompt injection in a tool's output.
- */
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AUDIT_LOG_FILE_NAME } from '../../src/audit/audit-log-path.js';
-import { createHost, type Host } from '../../src/host/create-host.js';
 import type { AgentEvent } from '../../src/loop/events.js';
 import { formatToolCallApproval } from '../../src/policy/approval-view.js';
 import { ruleDenialMessage, USER_DENIED_MESSAGE } from '../../src/policy/approver.js';
 import { headlessDenialMessage } from '../../src/policy/headless-approver.js';
 import { hostConfig } from '../helpers/configs.js';
 import {
-  freshStateDir,
+  auditOf,
+  closeHosts,
   offeredTools,
+  openHost,
   RecordingApprover,
-  readAuditFile,
   recordsOfType,
   resultText,
   scriptedModel,
@@ -31,20 +24,7 @@ const fileTools: ToolSpec[] = [
   { name: 'write_file', description: 'Writes a file.', annotations: { destructiveHint: true, openWorldHint: false } },
 ];
 
-const hosts: Host[] = [];
-afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((host) => host.close()));
-});
-
-async function open(options: Parameters<typeof createHost>[0]): Promise<Host> {
-  const host = await createHost({ stateDir: freshStateDir(), ...options });
-  hosts.push(host);
-  return host;
-}
-
-function auditOf(host: Host) {
-  return readAuditFile(join(host.stateDir, AUDIT_LOG_FILE_NAME));
-}
+afterEach(closeHosts);
 
 describe('permission rules through a run', () => {
   it('deny beats allow: x__write_* is blocked although x__* is allowed, and the run goes on', async () => {
@@ -59,7 +39,7 @@ describe('permission rules through a run', () => {
       { text: 'The write was blocked.' },
     ]);
     const diagnostics: string[] = [];
-    const host = await open({
+    const host = await openHost({
       config: hostConfig([toolSetServer('x', fileTools)], {
         permissions: { allow: ['x__*'], ask: [], deny: ['x__write_*'] },
       }),
@@ -103,7 +83,7 @@ describe('permission rules through a run', () => {
 
   it('warns at load about a rule that matches nothing and about an unanchored catch-all', async () => {
     const diagnostics: string[] = [];
-    await open({
+    await openHost({
       config: hostConfig([toolSetServer('x', fileTools)], {
         permissions: { allow: ['*'], ask: ['x__wirte_file'], deny: [] },
       }),
@@ -121,7 +101,7 @@ describe('permission rules through a run', () => {
       { toolCalls: [{ id: 'c1', name: 'x__read_file', arguments: { path: 'a' } }] },
       { text: 'done' },
     ]);
-    const host = await open({
+    const host = await openHost({
       config: hostConfig([toolSetServer('x', fileTools, { trust: 'trusted' })], {
         permissions: { allow: [], ask: ['x__read_*'], deny: [] },
       }),
@@ -143,7 +123,7 @@ describe('annotations are hints', () => {
       { toolCalls: [{ id: 'call_1', name: 'fs__read_file', arguments: args }] },
       { text: 'Read it.' },
     ]);
-    const host = await open({ config: hostConfig([toolSetServer('fs', fileTools)]), provider, approver });
+    const host = await openHost({ config: hostConfig([toolSetServer('fs', fileTools)]), provider, approver });
 
     await host.run('Read the doc.');
     expect(approver.toolCalls).toHaveLength(1);
@@ -202,7 +182,7 @@ describe('annotations are hints', () => {
       { toolCalls: [{ id: 'c1', name: 'fs__read_file', arguments: { path: 'a' } }] },
       { text: 'done' },
     ]);
-    const host = await open({
+    const host = await openHost({
       config: hostConfig([toolSetServer('fs', fileTools, { trust: 'trusted' })]),
       provider,
       approver,
@@ -223,7 +203,7 @@ describe('annotations are hints', () => {
       { toolCalls: [{ id: 'c1', name: 'fs__remove', arguments: { path: '/', recursive: true } }] },
       { text: 'It was denied.' },
     ]);
-    const host = await open({
+    const host = await openHost({
       config: hostConfig([toolSetServer('fs', [{ name: 'remove', description: 'Removes.' }], { trust: 'trusted' })]),
       provider,
       approver,
@@ -268,7 +248,7 @@ describe('annotations are hints', () => {
       { toolCalls: [{ id: 'c2', name: 'fs__write_file', arguments: { path: 'b' } }] },
       { text: 'done' },
     ]);
-    const host = await open({ config: hostConfig([toolSetServer('fs', fileTools)]), provider, approver });
+    const host = await openHost({ config: hostConfig([toolSetServer('fs', fileTools)]), provider, approver });
     await host.run('write twice');
     expect(approver.toolCalls.map((request) => request.arguments)).toEqual([{ path: 'a' }]);
     const calls = recordsOfType(auditOf(host), 'tool-call');
@@ -286,7 +266,7 @@ describe('with no one to ask', () => {
       { text: 'I could not write the file.' },
     ]);
     // No approver given: the host is headless.
-    const host = await open({ config: hostConfig([toolSetServer('fs', fileTools)]), provider });
+    const host = await openHost({ config: hostConfig([toolSetServer('fs', fileTools)]), provider });
     const result = await host.run('write a');
 
     expect(result.stopReason).toBe('end');
@@ -312,7 +292,7 @@ describe('with no one to ask', () => {
 describe('calls the user makes directly', () => {
   it('are not asked about, still obey deny rules, and are audited', async () => {
     const approver = new RecordingApprover();
-    const host = await open({
+    const host = await openHost({
       config: hostConfig([toolSetServer('fs', [...fileTools, { name: 'delete_all', description: 'Deletes.' }])], {
         permissions: { allow: [], ask: [], deny: ['fs__delete_*'] },
       }),
@@ -356,7 +336,7 @@ describe('shadowing and injection', () => {
       },
       { text: 'done' },
     ]);
-    const host = await open({
+    const host = await openHost({
       config: hostConfig([toolSetServer('web', search), toolSetServer('docs', search)]),
       provider,
       approver,
@@ -379,7 +359,7 @@ describe('shadowing and injection', () => {
       { toolCalls: [{ id: 'delete', name: 'github__delete_repo', arguments: { repo: 'acme/prod' } }] },
       { text: 'I was stopped.' },
     ]);
-    const host = await open({
+    const host = await openHost({
       config: hostConfig(
         [
           toolSetServer('web', [{ name: 'fetch_page', description: 'Fetches a page.', reply: injection }]),

@@ -1,12 +1,15 @@
 /**
- * What the consent tests share: an approver that records what it was shown and answers as told, fixture server
- * configs, a scripted model, and reading the audit log back from its file.
+ * What the consent tests share: hosts on a fresh state folder that are always closed, an approver that records what
+ * it was shown and answers as told, fixture server configs, a scripted model, and reading the audit log back from its
+ * file.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AUDIT_LOG_FILE_NAME } from '../../src/audit/audit-log-path.js';
 import type { AuditRecord } from '../../src/audit/audit-record.js';
 import type { StdioServerConfig } from '../../src/config/types.js';
+import { createHost, type Host, type HostOptions } from '../../src/host/create-host.js';
 import type {
   Approver,
   DefinitionApprovalAnswer,
@@ -69,6 +72,20 @@ export function freshStateDir(): string {
   return mkdtempSync(join(tmpdir(), 'mcp-host-consent-state-'));
 }
 
+const openHosts: Host[] = [];
+
+/** A host on a fresh state folder (unless `options` names one); closed by {@link closeHosts}, called in afterEach. */
+export async function openHost(options: HostOptions): Promise<Host> {
+  const host = await createHost({ stateDir: freshStateDir(), ...options });
+  openHosts.push(host);
+  return host;
+}
+
+/** Closes every host {@link openHost} opened. */
+export async function closeHosts(): Promise<void> {
+  await Promise.all(openHosts.splice(0).map((host) => host.close()));
+}
+
 /** A scripted model playing `turns` for any prompt. */
 export function scriptedModel(turns: ScriptTurn[]): ScriptedProvider {
   return createScriptedProvider({ scenarios: [{ turns }], fallbackText: 'out of script' });
@@ -99,6 +116,11 @@ export function readAuditFile(file: string): AuditRecord[] {
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line) as AuditRecord);
+}
+
+/** The audit log a host wrote, from its file. */
+export function auditOf(host: Host): AuditRecord[] {
+  return readAuditFile(join(host.stateDir, AUDIT_LOG_FILE_NAME));
 }
 
 export function recordsOfType<Type extends AuditRecord['type']>(

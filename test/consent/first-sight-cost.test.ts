@@ -8,13 +8,13 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createHost, type Host } from '../../src/host/create-host.js';
+import { createHost } from '../../src/host/create-host.js';
 import { MAX_STORED_DEFINITION_BYTES } from '../../src/policy/tool-definition.js';
 import { TrustStore } from '../../src/policy/trust-store.js';
 import * as trustStoreFile from '../../src/policy/trust-store-file.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
 import { cliPath, repoRoot } from '../helpers/project.js';
-import { freshStateDir } from './consent-helpers.js';
+import { closeHosts, freshStateDir, openHost } from './consent-helpers.js';
 
 // Every save of the trust store, counted (the real write still happens).
 vi.mock('../../src/policy/trust-store-file.js', async (importOriginal) => {
@@ -25,10 +25,9 @@ const writes = vi.mocked(trustStoreFile.writeTrustStoreFile);
 
 const manyToolsPath = join(repoRoot, 'test', 'fixtures', 'consent', 'many-tools-server.mjs');
 
-const hosts: Host[] = [];
 const children: ChildProcess[] = [];
 afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((host) => host.close()));
+  await closeHosts();
   for (const child of children.splice(0))
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   writes.mockClear();
@@ -50,8 +49,7 @@ async function waitForFile(file: string, child?: ChildProcess): Promise<void> {
 describe('first sight of a server with many tools', () => {
   it('pins 1,000 tools with one write of the trust store', async () => {
     const stateDir = freshStateDir();
-    const host = await createHost({ config: manyTools({ TOOL_COUNT: '1000' }), stateDir, auditSink: false });
-    hosts.push(host);
+    const host = await openHost({ config: manyTools({ TOOL_COUNT: '1000' }), stateDir, auditSink: false });
     expect(host.catalog().entries).toHaveLength(1000);
     expect(writes).toHaveBeenCalledTimes(1);
 
@@ -63,13 +61,12 @@ describe('first sight of a server with many tools', () => {
 
   it('keeps a bounded copy of a 1 MB definition, and its pin still covers every byte', async () => {
     const stateDir = freshStateDir();
-    const host = await createHost({
+    const host = await openHost({
       // Trusted: a megabyte is past the hidden-content scan, so on an untrusted server it would be withheld.
       config: manyTools({ TOOL_COUNT: '3', BIG_DESCRIPTION_KB: '1024' }, 'trusted'),
       stateDir,
       auditSink: false,
     });
-    hosts.push(host);
     const big = host.catalog().resolve('many__tool_00001')!.tool;
     expect(big.description!.length).toBeGreaterThanOrEqual(1024 * 1024);
 

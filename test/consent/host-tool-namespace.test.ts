@@ -9,18 +9,23 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config-error.js';
 import { parseConfig } from '../../src/config/parse-config.js';
-import { createHost, type Host } from '../../src/host/create-host.js';
+import { createHost } from '../../src/host/create-host.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
 import { repoRoot, runCli, temporaryDirectory } from '../helpers/project.js';
-import { freshStateDir, RecordingApprover, resultText, scriptedModel, toolResultsIn } from './consent-helpers.js';
+import {
+  closeHosts,
+  freshStateDir,
+  openHost,
+  RecordingApprover,
+  resultText,
+  scriptedModel,
+  toolResultsIn,
+} from './consent-helpers.js';
 
 const resourceServerPath = join(repoRoot, 'test', 'fixtures', 'consent', 'resource-server.mjs');
 const SERVER_TOOLS = ['read_resource', 'list_resources', 'host_read_resource', 'mcp-host__files__read_resource'];
 
-const hosts: Host[] = [];
-afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((host) => host.close()));
-});
+afterEach(closeHosts);
 
 describe("the host's own tools", () => {
   it('never share a name with a server tool, and each name runs its own tool', async () => {
@@ -34,15 +39,13 @@ describe("the host's own tools", () => {
       },
       { text: 'done' },
     ]);
-    const host = await createHost({
+    const host = await openHost({
       config: hostConfig([
         stdioServer('files', [resourceServerPath], { trust: 'trusted', env: { TOOLS: JSON.stringify(SERVER_TOOLS) } }),
       ]),
       provider,
       approver: new RecordingApprover({ toolCall: () => 'allow-once' }),
-      stateDir: freshStateDir(),
     });
-    hosts.push(host);
 
     const names = host.catalog().entries.map((entry) => entry.name);
     expect(new Set(names).size).toBe(names.length);

@@ -5,16 +5,15 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AUDIT_LOG_FILE_NAME } from '../../src/audit/audit-log-path.js';
-import { createHost, type Host } from '../../src/host/create-host.js';
 import { USER_DENIED_MESSAGE } from '../../src/policy/approver.js';
 import { headlessDenialMessage } from '../../src/policy/headless-approver.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
 import { repoRoot } from '../helpers/project.js';
 import {
-  freshStateDir,
+  auditOf,
+  closeHosts,
+  openHost,
   RecordingApprover,
-  readAuditFile,
   recordsOfType,
   resultText,
   scriptedModel,
@@ -26,16 +25,7 @@ const READ = 'mcp-host__files__read_resource';
 const LIST = 'mcp-host__files__list_resources';
 const PASSWD = 'root:x:0:0:fixture-root';
 
-const hosts: Host[] = [];
-afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((host) => host.close()));
-});
-
-async function open(options: Parameters<typeof createHost>[0]): Promise<Host> {
-  const host = await createHost({ stateDir: freshStateDir(), ...options });
-  hosts.push(host);
-  return host;
-}
+afterEach(closeHosts);
 
 function filesServer(trust: 'trusted' | 'untrusted') {
   return stdioServer('files', [resourceServerPath], { trust });
@@ -50,7 +40,7 @@ describe('resource reads ask like any call of an untrusted server', () => {
   it('asks before reading from an untrusted server; a denial keeps the file from the model', async () => {
     const approver = new RecordingApprover({ toolCall: () => 'deny' });
     const provider = scriptedModel(readPasswd);
-    const host = await open({ config: hostConfig([filesServer('untrusted')]), provider, approver });
+    const host = await openHost({ config: hostConfig([filesServer('untrusted')]), provider, approver });
     await host.run('show me the users');
 
     expect(approver.toolCalls).toHaveLength(1);
@@ -60,7 +50,7 @@ describe('resource reads ask like any call of an untrusted server', () => {
     expect(resultText(result)).toBe(USER_DENIED_MESSAGE);
     expect(JSON.stringify(provider.requests)).not.toContain(PASSWD);
 
-    const [record] = recordsOfType(readAuditFile(join(host.stateDir, AUDIT_LOG_FILE_NAME)), 'tool-call');
+    const [record] = recordsOfType(auditOf(host), 'tool-call');
     expect(record).toMatchObject({
       server: 'files',
       tool: READ,
@@ -83,13 +73,13 @@ describe('resource reads ask like any call of an untrusted server', () => {
       },
       { text: 'done' },
     ]);
-    const host = await open({ config: hostConfig([filesServer('untrusted')]), provider });
+    const host = await openHost({ config: hostConfig([filesServer('untrusted')]), provider });
     await host.run('show me the users');
     const results = toolResultsIn(provider.requests[1]);
     expect(resultText(results.get('r1'))).toBe(headlessDenialMessage(READ));
     expect(resultText(results.get('l1'))).toBe(headlessDenialMessage(LIST));
     expect(JSON.stringify(provider.requests)).not.toContain(PASSWD);
-    const records = recordsOfType(readAuditFile(join(host.stateDir, AUDIT_LOG_FILE_NAME)), 'tool-call');
+    const records = recordsOfType(auditOf(host), 'tool-call');
     expect(records.map((record) => [record.tool, record.trust, record.decision])).toEqual(
       expect.arrayContaining([
         [READ, 'untrusted', 'deny'],
@@ -101,21 +91,21 @@ describe('resource reads ask like any call of an untrusted server', () => {
   it('an allowed read from an untrusted server is audited as untrusted and approved by the user', async () => {
     const approver = new RecordingApprover({ toolCall: () => 'allow-once' });
     const provider = scriptedModel(readPasswd);
-    const host = await open({ config: hostConfig([filesServer('untrusted')]), provider, approver });
+    const host = await openHost({ config: hostConfig([filesServer('untrusted')]), provider, approver });
     await host.run('show me the users');
     expect(resultText(toolResultsIn(provider.requests[1]).get('r1'))).toContain(PASSWD);
-    const [record] = recordsOfType(readAuditFile(join(host.stateDir, AUDIT_LOG_FILE_NAME)), 'tool-call');
+    const [record] = recordsOfType(auditOf(host), 'tool-call');
     expect(record).toMatchObject({ tool: READ, trust: 'untrusted', decidedBy: 'approver', outcome: 'ok' });
   });
 
   it('a trusted server is read without asking, and the audit says trusted', async () => {
     const approver = new RecordingApprover();
     const provider = scriptedModel(readPasswd);
-    const host = await open({ config: hostConfig([filesServer('trusted')]), provider, approver });
+    const host = await openHost({ config: hostConfig([filesServer('trusted')]), provider, approver });
     await host.run('show me the users');
     expect(approver.toolCalls).toEqual([]);
     expect(resultText(toolResultsIn(provider.requests[1]).get('r1'))).toContain(PASSWD);
-    const [record] = recordsOfType(readAuditFile(join(host.stateDir, AUDIT_LOG_FILE_NAME)), 'tool-call');
+    const [record] = recordsOfType(auditOf(host), 'tool-call');
     expect(record).toMatchObject({ tool: READ, trust: 'trusted', decidedBy: 'annotation', outcome: 'ok' });
   });
 });

@@ -8,15 +8,15 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AUDIT_LOG_FILE_NAME } from '../../src/audit/audit-log-path.js';
-import { createHost, type Host } from '../../src/host/create-host.js';
+import type { Host } from '../../src/host/create-host.js';
 import type { LlmProvider } from '../../src/providers/types.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
 import { repoRoot } from '../helpers/project.js';
 import {
-  freshStateDir,
+  auditOf,
+  closeHosts,
   offeredTools,
-  readAuditFile,
+  openHost,
   recordsOfType,
   resultText,
   scriptedModel,
@@ -25,10 +25,7 @@ import {
 
 const raceServerPath = join(repoRoot, 'test', 'fixtures', 'consent', 'rug-pull-race-server.mjs');
 
-const hosts: Host[] = [];
-afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((host) => host.close()));
-});
+afterEach(closeHosts);
 
 function stderrOf(host: Host): string {
   return host.servers().find((server) => server.name === 'race')?.stderrTail ?? '';
@@ -61,7 +58,7 @@ async function raceOnce(relistDelay: string) {
       return scripted.generate(request, options);
     },
   };
-  host = await createHost({
+  host = await openHost({
     config: hostConfig(
       [stdioServer('race', [raceServerPath], { env: { RELIST_DELAY_MS: relistDelay, CHANGE_ON: 'SIGUSR1' } })],
       {
@@ -69,9 +66,7 @@ async function raceOnce(relistDelay: string) {
       },
     ),
     provider,
-    stateDir: freshStateDir(),
   });
-  hosts.push(host);
   await host.run('fetch the data');
   return { host, scripted };
 }
@@ -90,7 +85,7 @@ describe('rug pull race', () => {
     // The next turn does not offer the changed tool either: it waits for the user's approval.
     expect(offeredTools(scripted.requests[2])).toEqual(['race__first']);
 
-    const calls = recordsOfType(readAuditFile(join(host.stateDir, AUDIT_LOG_FILE_NAME)), 'tool-call');
+    const calls = recordsOfType(auditOf(host), 'tool-call');
     expect(calls.find((record) => record.callId === 'two')).toMatchObject({
       tool: 'race__fetch_data',
       outcome: 'denied',

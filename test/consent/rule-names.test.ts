@@ -6,12 +6,12 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { assignToolNames } from '../../src/catalog/tool-naming.js';
-import { createHost, type Host } from '../../src/host/create-host.js';
 import { ruleDenialMessage } from '../../src/policy/approver.js';
 import { headlessDenialMessage } from '../../src/policy/headless-approver.js';
 import { hostConfig } from '../helpers/configs.js';
 import {
-  freshStateDir,
+  closeHosts,
+  openHost,
   RecordingApprover,
   resultText,
   scriptedModel,
@@ -22,16 +22,7 @@ import {
 const LONG = 'summarise_the_quarterly_sales_figures_for_each_region_then_permanently_delete_the_source_rows';
 const longNamespaced = assignToolNames([{ server: 'x', tool: LONG }])[0]!.name;
 
-const hosts: Host[] = [];
-afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((host) => host.close()));
-});
-
-async function open(options: Parameters<typeof createHost>[0]): Promise<Host> {
-  const host = await createHost({ stateDir: freshStateDir(), ...options });
-  hosts.push(host);
-  return host;
-}
+afterEach(closeHosts);
 
 function callOnce(name: string) {
   return scriptedModel([{ toolCalls: [{ id: 'c1', name, arguments: { region: 'north' } }] }, { text: 'done' }]);
@@ -46,7 +37,7 @@ describe('rules match original server and tool names', () => {
   it('deny "*delete*" stops the truncated tool, in a run and in a direct call', async () => {
     const provider = callOnce(longNamespaced);
     const diagnostics: string[] = [];
-    const host = await open({
+    const host = await openHost({
       config: hostConfig([toolSetServer('x', [{ name: LONG }], { trust: 'trusted' })], {
         permissions: { allow: [], ask: [], deny: ['*delete*'] },
       }),
@@ -69,7 +60,7 @@ describe('rules match original server and tool names', () => {
 
   it('an allow rule written as server__tool with the full name allows the truncated tool without asking', async () => {
     const provider = callOnce(longNamespaced);
-    const host = await open({
+    const host = await openHost({
       config: hostConfig([toolSetServer('x', [{ name: LONG }])], {
         permissions: { allow: [`x__${LONG}`], ask: [], deny: [] },
       }),
@@ -95,7 +86,7 @@ describe('rules match original server and tool names', () => {
       { text: 'done' },
     ]);
     const approver = new RecordingApprover({ toolCall: () => 'deny' });
-    const host = await open({
+    const host = await openHost({
       config: hostConfig(
         [
           toolSetServer('one', [{ name: 'delete_everything' }], { trust: 'trusted' }),
@@ -118,7 +109,7 @@ describe('rules match original server and tool names', () => {
   it('an allow rule never matches a server-chosen tool name alone', async () => {
     // The user allowed fs__write_file for their server "fs"; an untrusted server names its tool the same.
     const provider = callOnce('evil__fs__write_file');
-    const host = await open({
+    const host = await openHost({
       config: hostConfig(
         [
           toolSetServer('fs', [{ name: 'write_file' }]),

@@ -7,12 +7,14 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AUDIT_LOG_FILE_NAME } from '../../src/audit/audit-log-path.js';
-import { createHost, type Host } from '../../src/host/create-host.js';
 import type { ToolApprovalAnswer, ToolApprovalRequest } from '../../src/policy/approver.js';
 import { createTerminalApprover } from '../../src/policy/terminal-approver.js';
 import { hostConfig } from '../helpers/configs.js';
 import {
+  auditOf,
+  closeHosts,
   freshStateDir,
+  openHost,
   RecordingApprover,
   readAuditFile,
   recordsOfType,
@@ -24,10 +26,7 @@ import {
 } from './consent-helpers.js';
 
 const tools: ToolSpec[] = [{ name: 'write_file' }, { name: 'delete_file' }];
-const hosts: Host[] = [];
-afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((host) => host.close()));
-});
+afterEach(closeHosts);
 
 function calls(name: string, count: number, prefix: string) {
   return Array.from({ length: count }, (_, index) => ({ id: `${prefix}${index}`, name, arguments: { n: index } }));
@@ -41,13 +40,12 @@ async function open(
 ) {
   const approver = new RecordingApprover({ toolCall: answer });
   const provider = scriptedModel(turns);
-  const host = await createHost({
+  const host = await openHost({
     config: hostConfig([toolSetServer('fs', tools), toolSetServer('web', [{ name: 'fetch' }])], { permissions }),
     provider,
     approver,
     stateDir,
   });
-  hosts.push(host);
   return { host, provider, approver };
 }
 
@@ -69,7 +67,7 @@ describe('approvals for this run', () => {
     expect(resultText(second.get('again0'))).toBe('fs/write_file {"n":0}');
     expect(second.get('d0')?.isError).toBe(true);
 
-    const records = readAuditFile(join(host.stateDir, AUDIT_LOG_FILE_NAME));
+    const records = auditOf(host);
     expect(recordsOfType(records, 'approval').map((record) => [record.tool, record.answer])).toEqual([
       ['fs__write_file', 'allow-tool-for-run'],
       ['fs__delete_file', 'deny'],

@@ -8,28 +8,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerConfig, StdioServerConfig } from '../../src/config/types.js';
-import { createHost, type Host } from '../../src/host/create-host.js';
 import { serverIdentity } from '../../src/policy/server-identity.js';
 import { TrustStore } from '../../src/policy/trust-store.js';
 import { hostConfig } from '../helpers/configs.js';
-import { freshStateDir, toolSetServer } from './consent-helpers.js';
+import { closeHosts, freshStateDir, openHost, toolSetServer } from './consent-helpers.js';
 
-const hosts: Host[] = [];
-afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((host) => host.close()));
-});
+afterEach(closeHosts);
 
 const TOOLS = [{ name: 'read', description: 'Reads a file.' }];
 
 async function offered(stateDir: string, server: StdioServerConfig): Promise<{ names: string[]; notes: string[] }> {
   const notes: string[] = [];
-  const host = await createHost({
+  const host = await openHost({
     config: hostConfig([server]),
     stateDir,
     auditSink: false,
     onDiagnostic: (line) => notes.push(line),
   });
-  hosts.push(host);
   return { names: host.catalog().entries.map((entry) => entry.name), notes };
 }
 

@@ -6,11 +6,13 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHost, type Host, type HostOptions } from '../../src/host/create-host.js';
+import type { HostOptions } from '../../src/host/create-host.js';
 import { hostConfig } from '../helpers/configs.js';
 import { writeConfig } from '../helpers/project.js';
 import {
+  closeHosts,
   freshStateDir,
+  openHost,
   RecordingApprover,
   type ToolSpec,
   toolSetServer,
@@ -21,19 +23,10 @@ const tools: ToolSpec[] = [
   { name: 'read_file', description: 'Reads a file.', annotations: { readOnlyHint: true, openWorldHint: false } },
 ];
 
-const hosts: Host[] = [];
-afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((host) => host.close()));
-});
-
-async function open(options: HostOptions): Promise<Host> {
-  const host = await createHost(options);
-  hosts.push(host);
-  return host;
-}
+afterEach(closeHosts);
 
 async function openAndClose(options: HostOptions): Promise<string[]> {
-  const host = await open(options);
+  const host = await openHost(options);
   const names = host.catalog().entries.map((entry) => entry.name);
   await host.close();
   return names;

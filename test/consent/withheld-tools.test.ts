@@ -10,11 +10,12 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { McpServer } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RemoteServerConfig } from '../../src/config/types.js';
-import { createHost, type Host, type HostOptions } from '../../src/host/create-host.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
 import {
+  closeHosts,
   freshStateDir,
   offeredTools,
+  openHost,
   RecordingApprover,
   resultText,
   rugPullServerPath,
@@ -22,21 +23,14 @@ import {
   toolResultsIn,
 } from './consent-helpers.js';
 
-const hosts: Host[] = [];
 const httpServers: Server[] = [];
 afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((host) => host.close()));
+  await closeHosts();
   for (const server of httpServers.splice(0)) {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 });
-
-async function open(options: HostOptions): Promise<Host> {
-  const host = await createHost({ stateDir: freshStateDir(), ...options });
-  hosts.push(host);
-  return host;
-}
 
 const rug = stdioServer('rug', [rugPullServerPath]);
 const allowRugTools = { allow: ['rug__mutate', 'rug__add_tool', 'notes__add_formatter'], ask: [], deny: [] };
@@ -123,7 +117,7 @@ describe('calling a withheld tool', () => {
       },
       { text: 'done' },
     ]);
-    const host = await open({
+    const host = await openHost({
       config: hostConfig([rug], { permissions: allowRugTools }),
       provider,
       approver: new RecordingApprover({ definition: () => 'reject' }),
@@ -158,12 +152,12 @@ describe('calling a withheld tool', () => {
 
   it('names the server command when the server itself is withheld', async () => {
     const stateDir = freshStateDir();
-    const first = await open({ config: hostConfig([rug]), stateDir });
+    const first = await openHost({ config: hostConfig([rug]), stateDir });
     expect(first.catalog().resolve('rug__fetch_data')).toBeDefined();
     await first.close();
 
     const moved = stdioServer('rug', [rugPullServerPath, '--somewhere-else']);
-    const host = await open({
+    const host = await openHost({
       config: hostConfig([moved]),
       stateDir,
       approver: new RecordingApprover({ server: () => 'reject' }),
@@ -187,7 +181,7 @@ describe('descriptions that name another server’s tools', () => {
       { toolCalls: [{ id: 'format', name: 'notes__format_text', arguments: {} }] },
       { text: 'done' },
     ]);
-    const host = await open({
+    const host = await openHost({
       config: hostConfig([rug, notes], { permissions: allowRugTools }),
       provider,
       approver,
