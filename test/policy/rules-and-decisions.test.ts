@@ -24,6 +24,19 @@ describe('glob patterns over namespaced names', () => {
     expect(matchesGlob('fs__rea?', 'fs__rea')).toBe(false);
     expect(matchesGlob('a.b__(x)+', 'a.b__(x)+')).toBe(true);
     expect(matchesGlob('a.b__x', 'aXb__x')).toBe(false);
+    expect(matchesGlob('??', '\u{1F600}x')).toBe(true);
+  });
+
+  it('backtracks over several stars, and a pattern full of stars cannot stall the host', () => {
+    expect(matchesGlob('*a*b*c', 'xxaxxbxxbxc')).toBe(true);
+    expect(matchesGlob('*a*b*c', 'xxaxxbxxbxcd')).toBe(false);
+    expect(matchesGlob('a**', 'a')).toBe(true);
+    expect(matchesGlob('', '')).toBe(true);
+    expect(matchesGlob('', 'a')).toBe(false);
+    // A backtracking regular expression would take on the order of 200^40 steps here.
+    const hostile = `${'a*'.repeat(40)}b`;
+    expect(matchesGlob(hostile, 'a'.repeat(200))).toBe(false);
+    expect(matchesGlob(hostile, `${'a'.repeat(200)}b`)).toBe(true);
   });
 });
 

@@ -2,6 +2,7 @@
 
 import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import { Command } from 'commander';
+import { linearPattern } from '../../catalog/linear-regexp.js';
 import type { ServerResources } from '../../client-features/server-resources.js';
 import { blobAsText, describeServerResources } from '../../client-features/server-resources.js';
 import { base64DecodedSize, formatByteSize } from '../../content/describe-content.js';
@@ -10,13 +11,16 @@ import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js
 import { addCommonOptions, addServerFilterOption, type CommonOptions, openHost } from '../open-host.js';
 import { writeJson, writeLine, writeOut } from '../output.js';
 
-/** Whether `uri` could come from `template` (RFC 6570 variables as wildcards). */
-function matchesTemplate(uri: string, template: string): boolean {
+/**
+ * Whether `uri` could come from `template` (RFC 6570 variables as wildcards). The template is the server's: with
+ * many variables a backtracking engine would take exponential time on a near miss, so RE2 (linear time) matches.
+ */
+export function matchesTemplate(uri: string, template: string): boolean {
   const pattern = template
     .split(/\{[^}]*\}/)
     .map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     .join('.+');
-  return new RegExp(`^${pattern}$`).test(uri);
+  return linearPattern(`^${pattern}$`).test(uri);
 }
 
 /** The server to read `uri` from: the one named, else the one listing it (or a template for it), else the only one. */
