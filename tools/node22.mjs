@@ -4,7 +4,7 @@
  * plain install of the project stays small and on the project's own Node.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,7 +19,43 @@ export function installNode22Tools(log = (line) => process.stderr.write(`${line}
     join(node22PackageDirectory, 'node_modules', '@modelcontextprotocol', 'conformance', 'package.json'),
     join(node22PackageDirectory, 'node_modules', 'conformance-2026', 'package.json'),
   ];
-  if (wanted.every((file) => existsSync(file))) return;
+  const installed = () => wanted.every((file) => existsSync(file));
+  if (installed()) return;
+  // Test files running at the same time may all need the tools: one installs, the others wait for it and use what
+  // it installed, instead of running `npm ci` into the same folder at once.
+  const release = takeInstallLock();
+  try {
+    if (installed()) return;
+    runInstall(log);
+  } finally {
+    release();
+  }
+}
+
+const installLock = join(node22PackageDirectory, '.install-lock');
+/** An install holding the lock longer than this has died; its lock is taken over. */
+const STALE_LOCK_MS = 10 * 60_000;
+
+function takeInstallLock() {
+  for (;;) {
+    try {
+      mkdirSync(installLock);
+      return () => rmSync(installLock, { recursive: true, force: true });
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+    }
+    try {
+      if (Date.now() - statSync(installLock).mtimeMs > STALE_LOCK_MS)
+        rmSync(installLock, { recursive: true, force: true });
+    } catch {
+      // Released meanwhile.
+    }
+    // A synchronous pause: this function is synchronous for its callers.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+  }
+}
+
+function runInstall(log) {
   log('Installing the Node 22 tools once (tools/node22: the Node 22 binary and the benchmarks’ peers) …');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const install = spawnSync(
