@@ -14,6 +14,8 @@ export type AgentEvent =
   | { type: 'provider-request'; turn: number; provider: string; body: unknown }
   | { type: 'text-delta'; text: string }
   | { type: 'model-response'; turn: number; message: AssistantMessage; stopReason: StopReason; usage?: Usage }
+  /** A piece of a tool call's arguments while the model streams them; `index` counts the turn's calls from 0. */
+  | { type: 'tool-call-delta'; turn: number; index: number; name: string; argumentsDelta: string }
   | { type: 'tool-call-start'; turn: number; callId: string; name: string; argumentsText: string }
   /** Translation #2: the `tools/call` about to be sent. */
   | {

@@ -10,6 +10,9 @@ import { mapBounded } from './bounded-parallel.js';
 import type { AgentEvent, RunStopReason } from './events.js';
 import type { ExecuteToolCall } from './tool-call-types.js';
 
+/** Arguments streamed to interfaces per call, at most; a view gets the whole input when the call starts anyway. */
+const MAX_STREAMED_ARGUMENT_CHARS = 64 * 1024;
+
 /** Model turns in one run before the host stops a model that keeps calling tools. */
 export const DEFAULT_MAX_TURNS = 20;
 /** Tool calls of one turn that run at the same time; the rest wait for a free slot. */
@@ -62,6 +65,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
     if (signal.aborted) return finish('aborted', turn - 1, 'the run was aborted');
     options.emit({ type: 'turn-start', turn });
     let response: ModelResponse;
+    const streamedArguments = new Map<number, number>();
     try {
       const tools = await options.tools();
       response = await options.provider.generate(
@@ -75,6 +79,12 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
           signal,
           stream: options.stream,
           onTextDelta: (delta) => options.emit({ type: 'text-delta', text: delta }),
+          onToolCallDelta: (delta) => {
+            // Past a bound the rest of the arguments arrive whole with the call.
+            const sent = (streamedArguments.get(delta.index) ?? 0) + delta.argumentsDelta.length;
+            streamedArguments.set(delta.index, sent);
+            if (sent <= MAX_STREAMED_ARGUMENT_CHARS) options.emit({ type: 'tool-call-delta', turn, ...delta });
+          },
           onProviderRequest: (body) =>
             options.emit({ type: 'provider-request', turn, provider: options.provider.provider, body }),
         },

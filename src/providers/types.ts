@@ -76,11 +76,25 @@ export interface ModelResponse {
   usage?: Usage;
 }
 
+/** A fragment of a streamed tool call's arguments. */
+export interface ToolCallDelta {
+  /** Which tool call of the answer, counted from 0 in the order they started. */
+  index: number;
+  name: string;
+  /** The next piece of the arguments' JSON text (appended to the pieces before it). */
+  argumentsDelta: string;
+}
+
 export interface GenerateOptions {
   signal?: AbortSignal;
   /** Stream the answer: text deltas are reported as they arrive. */
   stream?: boolean;
   onTextDelta?: (text: string) => void;
+  /**
+   * A piece of a tool call's arguments as the model streams them (before the call is complete). Providers that send
+   * calls whole never call it.
+   */
+  onToolCallDelta?: (delta: ToolCallDelta) => void;
   /** Called with the exact request body sent to the provider (for `--trace` and tests). */
   onProviderRequest?: (body: unknown) => void;
 }

@@ -63,12 +63,20 @@ export function createScriptedProvider(script: Script, options: ScriptedProvider
         }
         content.push({ type: 'text', text: answer.text });
       }
-      for (const call of answer.toolCalls) {
+      for (const [index, call] of answer.toolCalls.entries()) {
+        const argumentsText = JSON.stringify(call.arguments);
+        // Streamed in pieces, as a model streams a call's arguments.
+        if (stream) {
+          for (const piece of splitIntoChunks(argumentsText)) {
+            generateOptions.signal?.throwIfAborted();
+            generateOptions.onToolCallDelta?.({ index, name: call.name, argumentsDelta: piece });
+          }
+        }
         content.push({
           type: 'tool-call',
           id: call.id,
           name: call.name,
-          argumentsText: JSON.stringify(call.arguments),
+          argumentsText,
         });
       }
       const outputCharacters = content.reduce(

@@ -59,14 +59,21 @@ describe('createScriptedProvider', () => {
   it('streams text through onTextDelta in several chunks and reports the request it received', async () => {
     const provider = createScriptedProvider(script);
     const deltas: string[] = [];
+    const pieces: string[] = [];
     const seen: unknown[] = [];
     const response = await provider.generate(firstRequest('add 2 and 3'), {
       stream: true,
       onTextDelta: (text) => deltas.push(text),
+      onToolCallDelta: (piece) => {
+        expect(piece).toMatchObject({ index: 0, name: 'calc__add' });
+        pieces.push(piece.argumentsDelta);
+      },
       onProviderRequest: (body) => seen.push(body),
     });
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join('')).toBe('Let me add those.');
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(JSON.parse(pieces.join(''))).toEqual({ a: 2, b: 3 });
     expect(response.message.content[0]).toEqual({ type: 'text', text: 'Let me add those.' });
     expect(seen).toEqual([firstRequest('add 2 and 3')]);
   });

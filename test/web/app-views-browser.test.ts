@@ -8,7 +8,7 @@
  * hostile view reaches nothing of the page. One UI and one browser for the file.
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { appendFile, cp, readFile } from 'node:fs/promises';
+import { appendFile, cp, readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type FrameLocator, type Page } from 'playwright-core';
@@ -112,8 +112,9 @@ beforeAll(async () => {
       },
     },
     permissions: {
-      allow: ['views__counter', 'views__fetcher', 'views__hostile', 'views__wanderer', 'monitor__get-system-info'],
-      ask: ['basic__get-time'],
+      allow: ['views__fetcher', 'views__hostile', 'views__wanderer', 'monitor__get-system-info'],
+      // The model's call of the counter waits for the user, so its view is seen with the streamed input alone.
+      ask: ['basic__get-time', 'views__counter'],
       deny: [],
     },
   });
@@ -272,6 +273,44 @@ describe('MCP Apps views in Chromium', () => {
       expect(line).toContain('monitor__get-system-info');
       expect(line).not.toContain('poll-system-stats');
     }
+  });
+
+  it('gives a view the arguments the model is still streaming, before the whole input', async () => {
+    const scriptFile = join(await temporaryDirectory(), 'counter-script.json');
+    await writeFile(
+      scriptFile,
+      JSON.stringify({
+        scenarios: [
+          {
+            match: 'count from (\\d+)',
+            turns: [
+              { toolCalls: [{ name: 'views__counter', arguments: { start: '{{match.1}}' } }] },
+              { text: 'The counter says {{lastToolResult}}.' },
+            ],
+          },
+        ],
+      }),
+    );
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByLabel('Switch model').fill(`scripted:${scriptFile}`);
+    await page.getByRole('button', { name: 'Use this model' }).click();
+    await page
+      .getByRole('status')
+      .getByText(/counter-script\.json/)
+      .waitFor(WAIT);
+    await page.getByLabel('Message').fill('Please count from 12');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const dialog = page.getByRole('dialog', { name: 'A tool call needs your approval' });
+    await dialog.waitFor(WAIT);
+    // The call waits for the user: the view has only what the model streamed, not the call's input.
+    const card = page.getByRole('article', { name: 'Tool call views__counter' });
+    const view = viewFrame('views__counter', card);
+    await view.locator('#partial').getByText('{"start":12}').waitFor(WAIT);
+    expect(await view.locator('#input').textContent()).toBe('(none yet)');
+    await dialog.getByRole('button', { name: 'Allow once' }).click();
+    await view.locator('#input').getByText('{"start":12}').waitFor(WAIT);
+    await view.getByText('count: 12').waitFor(WAIT);
+    await page.getByText('The counter says count: 12.').waitFor(WAIT);
   });
 
   it("lets a view call its app-only tool, with the call's input and result shown in the view", async () => {

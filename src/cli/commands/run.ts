@@ -154,7 +154,7 @@ async function runCommand(prompt: string, options: RunCommandOptions): Promise<n
           if (note !== undefined) showWarning(note);
         }
         if (options.json) {
-          if (event.type !== 'text-delta') events.push(event);
+          if (event.type !== 'text-delta' && event.type !== 'tool-call-delta') events.push(event);
           return;
         }
         if (event.type === 'text-delta') {

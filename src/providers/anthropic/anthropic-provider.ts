@@ -66,7 +66,12 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): LlmP
       try {
         if (body.stream) {
           const events = await client.messages.create(body, { signal });
-          return await readAnthropicStream(events, generateOptions.onTextDelta, { wrappedTools });
+          return await readAnthropicStream(
+            events,
+            generateOptions.onTextDelta,
+            { wrappedTools },
+            generateOptions.onToolCallDelta,
+          );
         }
         const message = await client.messages.create(body, { signal });
         return fromAnthropicResponse(message, { wrappedTools });

@@ -12,7 +12,14 @@ import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages
 import type { ErrorType } from '@anthropic-ai/sdk/resources/shared';
 import { textExceedsJsonDepth } from '../../json/json-depth.js';
 import { toolArgumentsText } from '../tool-arguments-text.js';
-import { type AssistantPart, type ModelResponse, ProviderError, type StopReason, type Usage } from '../types.js';
+import {
+  type AssistantPart,
+  type ModelResponse,
+  ProviderError,
+  type StopReason,
+  type ToolCallDelta,
+  type Usage,
+} from '../types.js';
 import { type AnthropicResponseContext, inputForServer } from './from-anthropic-response.js';
 import { mapAnthropicError } from './map-anthropic-error.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
@@ -25,7 +32,7 @@ export type AnthropicStreamEvent =
 
 type BlockState =
   | { kind: 'text'; text: string }
-  | { kind: 'tool'; id: string; name: string; json: string; startInput: unknown }
+  | { kind: 'tool'; id: string; name: string; json: string; startInput: unknown; ordinal: number }
   | { kind: 'other' };
 
 export class AnthropicStreamAccumulator {
@@ -34,10 +41,12 @@ export class AnthropicStreamAccumulator {
   #stopped = false;
   #stopReason: StopReason = 'other';
   #usage: AnthropicUsageFields = {};
+  #toolCalls = 0;
 
   constructor(
     private readonly onTextDelta?: (text: string) => void,
     private readonly context?: AnthropicResponseContext,
+    private readonly onToolCallDelta?: (delta: ToolCallDelta) => void,
   ) {}
 
   /** True once `message_stop` has arrived. */
@@ -68,6 +77,7 @@ export class AnthropicStreamAccumulator {
             name: block.name,
             json: '',
             startInput: block.input,
+            ordinal: this.#toolCalls++,
           });
         } else this.#blocks.set(event.index, { kind: 'other' });
         return;
@@ -80,6 +90,14 @@ export class AnthropicStreamAccumulator {
           if (event.delta.text !== '') this.onTextDelta?.(event.delta.text);
         } else if (event.delta.type === 'input_json_delta' && block.kind === 'tool') {
           block.json += event.delta.partial_json;
+          // A wrapped tool's pieces are of the wrapper, not of what its server takes: those are not reported.
+          if (event.delta.partial_json !== '' && !this.context?.wrappedTools.has(block.name)) {
+            this.onToolCallDelta?.({
+              index: block.ordinal,
+              name: block.name,
+              argumentsDelta: event.delta.partial_json,
+            });
+          }
         }
         return;
       }
@@ -145,8 +163,9 @@ export async function readAnthropicStream(
   events: AsyncIterable<AnthropicStreamEvent>,
   onTextDelta?: (text: string) => void,
   context?: AnthropicResponseContext,
+  onToolCallDelta?: (delta: ToolCallDelta) => void,
 ): Promise<ModelResponse> {
-  const accumulator = new AnthropicStreamAccumulator(onTextDelta, context);
+  const accumulator = new AnthropicStreamAccumulator(onTextDelta, context, onToolCallDelta);
   for await (const event of events) accumulator.add(event);
   return accumulator.result();
 }

@@ -46,7 +46,7 @@ export function createOpenAiChatProvider(options: OpenAiChatProviderOptions): Ll
       local: connection.local,
       providerOptionsKey: provider,
     });
-    const { signal, onTextDelta, onProviderRequest } = generateOptions;
+    const { signal, onTextDelta, onToolCallDelta, onProviderRequest } = generateOptions;
     signal?.throwIfAborted();
     let response: ModelResponse;
     try {
@@ -58,7 +58,7 @@ export function createOpenAiChatProvider(options: OpenAiChatProviderOptions): Ll
         };
         onProviderRequest?.(streamBody);
         const stream = await client.chat.completions.create(streamBody, { signal });
-        const accumulator = new OpenAiChatStreamAccumulator({ onTextDelta, toolShapes });
+        const accumulator = new OpenAiChatStreamAccumulator({ onTextDelta, onToolCallDelta, toolShapes });
         for await (const chunk of stream) accumulator.push(chunk);
         // The SDK ends an aborted stream quietly; a partial answer must not pass for a whole one.
         signal?.throwIfAborted();

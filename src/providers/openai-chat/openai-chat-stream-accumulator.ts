@@ -7,7 +7,7 @@
  * object, no `[DONE]`, a usage chunk with `choices: []`, and `finish_reason: 'stop'` after calls.
  */
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import type { AssistantPart, ModelResponse } from '../types.js';
+import type { AssistantPart, ModelResponse, ToolCallDelta } from '../types.js';
 import { argumentsAsText, callIdMaker, fromOpenAiChatUsage } from './from-openai-chat-response.js';
 import { mapOpenAiChatFinishReason } from './map-openai-chat-finish-reason.js';
 import { type ToolArgumentShapes, withServerArguments } from './openai-tool-arguments.js';
@@ -29,6 +29,7 @@ interface CallSlot {
 
 export interface OpenAiChatStreamAccumulatorOptions {
   onTextDelta?: (text: string) => void;
+  onToolCallDelta?: (delta: ToolCallDelta) => void;
   /** The request's tool shapes: calls' arguments are put into the shape their servers declared. */
   toolShapes?: ToolArgumentShapes;
 }
@@ -88,8 +89,12 @@ export class OpenAiChatStreamAccumulator {
     // Some servers repeat the name in every chunk: the first one stands.
     if (slot.name === '' && typeof name === 'string') slot.name = name;
     const fragment = delta.function?.arguments;
-    if (typeof fragment === 'string') slot.argumentsText += fragment;
-    else if (fragment !== undefined && fragment !== null && slot.argumentsText === '') {
+    if (typeof fragment === 'string') {
+      slot.argumentsText += fragment;
+      if (fragment !== '' && slot.name !== '') {
+        this.options.onToolCallDelta?.({ index: this.calls.indexOf(slot), name: slot.name, argumentsDelta: fragment });
+      }
+    } else if (fragment !== undefined && fragment !== null && slot.argumentsText === '') {
       slot.argumentsText = argumentsAsText(fragment);
     }
   }

@@ -33,14 +33,14 @@ export function createOpenAiResponsesProvider(options: OpenAiResponsesProviderOp
 
   async function generate(request: ModelRequest, generateOptions: GenerateOptions = {}): Promise<ModelResponse> {
     const { body, toolShapes } = translateOpenAiResponsesRequest(request, { model: options.model });
-    const { signal, onTextDelta, onProviderRequest } = generateOptions;
+    const { signal, onTextDelta, onToolCallDelta, onProviderRequest } = generateOptions;
     signal?.throwIfAborted();
     try {
       if (generateOptions.stream) {
         const streamBody: ResponseCreateParamsStreaming = { ...body, stream: true };
         onProviderRequest?.(streamBody);
         const stream = await client.responses.create(streamBody, { signal });
-        const accumulator = new OpenAiResponsesStreamAccumulator({ onTextDelta, toolShapes });
+        const accumulator = new OpenAiResponsesStreamAccumulator({ onTextDelta, onToolCallDelta, toolShapes });
         for await (const event of stream) accumulator.push(event);
         // The SDK ends an aborted stream quietly; a partial answer must not pass for a whole one.
         signal?.throwIfAborted();

@@ -11,12 +11,13 @@ import type {
   ResponseStreamEvent,
 } from 'openai/resources/responses/responses';
 import type { ToolArgumentShapes } from '../openai-chat/openai-tool-arguments.js';
-import { type ModelResponse, ProviderError } from '../types.js';
+import { type ModelResponse, ProviderError, type ToolCallDelta } from '../types.js';
 import { fromOpenAiResponsesResponse } from './from-openai-responses-response.js';
 import { responsesProviderId } from './openai-responses-replay.js';
 
 export interface OpenAiResponsesStreamAccumulatorOptions {
   onTextDelta?: (text: string) => void;
+  onToolCallDelta?: (delta: ToolCallDelta) => void;
   /** The request's tool shapes: calls' arguments are put into the shape their servers declared. */
   toolShapes?: ToolArgumentShapes;
 }
@@ -43,7 +44,14 @@ export class OpenAiResponsesStreamAccumulator {
         break;
       case 'response.function_call_arguments.delta': {
         const item = this.items[event.output_index];
-        if (item?.type === 'function_call') item.arguments = (item.arguments ?? '') + event.delta;
+        if (item?.type === 'function_call') {
+          item.arguments = (item.arguments ?? '') + event.delta;
+          if (event.delta !== '') {
+            // Calls are counted among the answer's items that are calls, in order.
+            const index = this.items.slice(0, event.output_index).filter((other) => other?.type === 'function_call');
+            this.options.onToolCallDelta?.({ index: index.length, name: item.name, argumentsDelta: event.delta });
+          }
+        }
         break;
       }
       case 'response.function_call_arguments.done': {

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createAnthropicProvider } from '../../../src/providers/anthropic/anthropic-provider.js';
-import { type Message, type ModelRequest, ProviderError, type ToolDefinition } from '../../../src/providers/types.js';
+import {
+  type Message,
+  type ModelRequest,
+  ProviderError,
+  type ToolCallDelta,
+  type ToolDefinition,
+} from '../../../src/providers/types.js';
 import type { Script } from '../../../src/testing/script-types.js';
 import { unreachableBaseUrl, useMockLlmServer } from '../../helpers/mock-llm.js';
 
@@ -63,9 +69,11 @@ describe('createAnthropicProvider against the mock LLM server', () => {
       const anthropic = provider();
       const sentBodies: unknown[] = [];
       const deltas: string[] = [];
+      const argumentPieces: ToolCallDelta[] = [];
       const options = {
         stream,
         onTextDelta: (text: string) => deltas.push(text),
+        onToolCallDelta: (delta: ToolCallDelta) => argumentPieces.push(delta),
         onProviderRequest: (body: unknown) => sentBodies.push(body),
       };
       const first = await anthropic.generate({ system: 'Be brief.', tools, messages: [question] }, options);
@@ -82,6 +90,17 @@ describe('createAnthropicProvider against the mock LLM server', () => {
       expect(first.usage?.inputTokens).toBeGreaterThan(0);
       if (stream) expect(deltas.join('')).toBe('Checking Paris.');
       else expect(deltas).toEqual([]);
+      // The arguments as they streamed, in more than one piece, joining up to the call's (the empty one sends none).
+      if (stream) {
+        expect(argumentPieces.length).toBeGreaterThan(1);
+        expect(new Set(argumentPieces.map((piece) => `${piece.index}:${piece.name}`))).toEqual(
+          new Set(['0:weather__get']),
+        );
+        expect(JSON.parse(argumentPieces.map((piece) => piece.argumentsDelta).join(''))).toEqual({
+          city: 'Paris',
+          days: 2,
+        });
+      } else expect(argumentPieces).toEqual([]);
 
       const second: ModelRequest = {
         system: 'Be brief.',

@@ -1,7 +1,7 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { describe, expect, it } from 'vitest';
 import { OpenAiChatStreamAccumulator } from '../../../src/providers/openai-chat/openai-chat-stream-accumulator.js';
-import type { ModelResponse } from '../../../src/providers/types.js';
+import type { ModelResponse, ToolCallDelta } from '../../../src/providers/types.js';
 
 type Delta = Record<string, unknown>;
 
@@ -15,11 +15,19 @@ function chunk(delta: Delta, finishReason: string | null = null): ChatCompletion
   } as unknown as ChatCompletionChunk;
 }
 
-function accumulate(chunks: ChatCompletionChunk[]): { response: ModelResponse; deltas: string[] } {
+function accumulate(chunks: ChatCompletionChunk[]): {
+  response: ModelResponse;
+  deltas: string[];
+  pieces: ToolCallDelta[];
+} {
   const deltas: string[] = [];
-  const accumulator = new OpenAiChatStreamAccumulator({ onTextDelta: (text) => deltas.push(text) });
+  const pieces: ToolCallDelta[] = [];
+  const accumulator = new OpenAiChatStreamAccumulator({
+    onTextDelta: (text) => deltas.push(text),
+    onToolCallDelta: (piece) => pieces.push(piece),
+  });
   for (const item of chunks) accumulator.push(item);
-  return { response: accumulator.finish(), deltas };
+  return { response: accumulator.finish(), deltas, pieces };
 }
 
 function calls(response: ModelResponse) {
@@ -28,7 +36,7 @@ function calls(response: ModelResponse) {
 
 describe('OpenAiChatStreamAccumulator', () => {
   it('joins calls split over many chunks by index, interleaved, after a text part', () => {
-    const { response, deltas } = accumulate([
+    const { response, deltas, pieces } = accumulate([
       chunk({ role: 'assistant', content: '' }),
       chunk({ content: 'Let me ' }),
       chunk({ content: 'check.' }),
@@ -44,6 +52,13 @@ describe('OpenAiChatStreamAccumulator', () => {
       chunk({}, 'tool_calls'),
     ]);
     expect(deltas).toEqual(['Let me ', 'check.']);
+    // Each call's arguments as they streamed, numbered by call.
+    expect(pieces).toEqual([
+      { index: 1, name: 'clock__now', argumentsDelta: '{"zo' },
+      { index: 0, name: 'weather__get', argumentsDelta: '{"city":' },
+      { index: 1, name: 'clock__now', argumentsDelta: 'ne":"UTC"}' },
+      { index: 0, name: 'weather__get', argumentsDelta: '"Oslo"}' },
+    ]);
     expect(response.message.content).toEqual([
       { type: 'text', text: 'Let me check.' },
       { type: 'tool-call', id: 'call_a', name: 'weather__get', argumentsText: '{"city":"Oslo"}' },

@@ -2,7 +2,7 @@ import type { Response, ResponseStreamEvent } from 'openai/resources/responses/r
 import { describe, expect, it } from 'vitest';
 import { fromOpenAiResponsesResponse } from '../../../src/providers/openai-responses/from-openai-responses-response.js';
 import { OpenAiResponsesStreamAccumulator } from '../../../src/providers/openai-responses/openai-responses-stream-accumulator.js';
-import { ProviderError } from '../../../src/providers/types.js';
+import { ProviderError, type ToolCallDelta } from '../../../src/providers/types.js';
 
 const usage = {
   input_tokens: 80,
@@ -32,7 +32,11 @@ function event(type: string, fields: Record<string, unknown>): ResponseStreamEve
 describe('OpenAiResponsesStreamAccumulator', () => {
   it('assembles text and calls from deltas and takes usage from response.completed', () => {
     const deltas: string[] = [];
-    const accumulator = new OpenAiResponsesStreamAccumulator({ onTextDelta: (text) => deltas.push(text) });
+    const pieces: ToolCallDelta[] = [];
+    const accumulator = new OpenAiResponsesStreamAccumulator({
+      onTextDelta: (text) => deltas.push(text),
+      onToolCallDelta: (piece) => pieces.push(piece),
+    });
     const events = [
       event('response.created', { response: response({ status: 'in_progress' }) }),
       event('response.output_item.added', {
@@ -65,6 +69,11 @@ describe('OpenAiResponsesStreamAccumulator', () => {
     for (const item of events) accumulator.push(item);
     const result = accumulator.finish();
     expect(deltas).toEqual(['Check', 'ing.']);
+    // The call is the answer's first call (the message item before it is not counted).
+    expect(pieces).toEqual([
+      { index: 0, name: 'weather__get', argumentsDelta: '{"city":' },
+      { index: 0, name: 'weather__get', argumentsDelta: '"Oslo"}' },
+    ]);
     expect(result.message.content).toEqual([
       { type: 'text', text: 'Checking.' },
       { type: 'tool-call', id: 'call_a', name: 'weather__get', argumentsText: '{"city":"Oslo"}' },

@@ -18,6 +18,7 @@ const MAX_NOTICE_CHARS = 4_000;
 const MAX_NOTICES = 50;
 const MIN_HEIGHT = 60;
 const MAX_HEIGHT = 1_200;
+const PARTIAL_INPUT_EVERY_MS = 100;
 
 interface Notice {
   kind: 'message' | 'model-context' | 'log' | 'link';
@@ -51,6 +52,8 @@ function theme(): 'light' | 'dark' {
 export interface AppViewProps {
   /** The namespaced tool whose view this is. */
   tool: string;
+  /** The arguments so far, while the model still streams them. */
+  partialInput?: Record<string, unknown>;
   input?: Record<string, unknown>;
   /** The result as the server sent it, once the call ended. */
   result?: Record<string, unknown>;
@@ -58,12 +61,13 @@ export interface AppViewProps {
   cancelled?: string;
 }
 
-export function AppView({ tool, input, result, cancelled }: AppViewProps) {
+export function AppView({ tool, partialInput, input, result, cancelled }: AppViewProps) {
   const container = useRef<HTMLDivElement>(null);
   const bridgeRef = useRef<AppBridge>(undefined);
-  const sent = useRef({ initialized: false, input: false, result: false, cancelled: false });
-  const latest = useRef({ input, result, cancelled });
-  latest.current = { input, result, cancelled };
+  const sent = useRef({ initialized: false, input: false, result: false, cancelled: false, partial: '' });
+  const partialTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const latest = useRef({ partialInput, input, result, cancelled });
+  latest.current = { partialInput, input, result, cancelled };
   const [info, setInfo] = useState<AppViewInfo>();
   const [error, setError] = useState<string>();
   const [notices, setNotices] = useState<Notice[]>([]);
@@ -75,6 +79,23 @@ export function AppView({ tool, input, result, cancelled }: AppViewProps) {
     const state = sent.current;
     if (bridge === undefined || !state.initialized) return;
     const now = latest.current;
+    // Partial input only before the whole input, at most every PARTIAL_INPUT_EVERY_MS, and only when it changed.
+    if (
+      !state.input &&
+      now.input === undefined &&
+      now.partialInput !== undefined &&
+      partialTimer.current === undefined
+    ) {
+      const text = JSON.stringify(now.partialInput);
+      if (text !== state.partial) {
+        state.partial = text;
+        void bridge.sendToolInputPartial({ arguments: now.partialInput });
+        partialTimer.current = setTimeout(() => {
+          partialTimer.current = undefined;
+          deliver();
+        }, PARTIAL_INPUT_EVERY_MS);
+      }
+    }
     if (!state.input && now.input !== undefined) {
       state.input = true;
       void bridge.sendToolInput({ arguments: now.input });
@@ -89,7 +110,7 @@ export function AppView({ tool, input, result, cancelled }: AppViewProps) {
     }
   };
   // biome-ignore lint/correctness/useExhaustiveDependencies: deliver reads the latest props through a ref.
-  useEffect(deliver, [input, result, cancelled]);
+  useEffect(deliver, [partialInput, input, result, cancelled]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: one view per mount; the tool never changes under it.
   useEffect(() => {
@@ -234,6 +255,7 @@ export function AppView({ tool, input, result, cancelled }: AppViewProps) {
     scheme.addEventListener('change', onScheme);
     return () => {
       live = false;
+      clearTimeout(partialTimer.current);
       resized.disconnect();
       scheme.removeEventListener('change', onScheme);
       // Normally torn down already (before navigation); otherwise now, as far as a removed frame allows.

@@ -13,15 +13,23 @@ import type {
 } from '../../../src/web/api-types';
 import { postJson, useJson, useLiveEvents } from '../api';
 import { teardownViews } from '../app-views/live-views';
+import { parsePartialArguments } from '../app-views/partial-json';
 import { AppView } from '../components/AppView';
 import { JsonTree } from '../components/JsonTree';
 
 type Event = { type: string; [key: string]: unknown };
 
 interface ToolCard {
+  /** Stays the same from the first streamed piece of the call's arguments to its end. */
+  key: string;
   callId: string;
   name: string;
   turn: number;
+  /**
+   * A call the model streamed: its place among the turn's calls and the arguments' text so far (all of it once the
+   * call started, until the call's input is sent after its approval).
+   */
+  streaming?: { index: number; argumentsText: string; started?: boolean };
   request?: Event;
   end?: Event;
 }
@@ -103,12 +111,19 @@ function Translations({ card, turn }: { card: ToolCard; turn: Turn }) {
 function Card({ card, turn, hasView }: { card: ToolCard; turn: Turn; hasView: boolean }) {
   const [open, setOpen] = useState(false);
   const input = card.request?.arguments as Record<string, unknown> | undefined;
+  const partialInput = card.streaming === undefined ? undefined : parsePartialArguments(card.streaming.argumentsText);
   const raw = card.end?.rawResult as Record<string, unknown> | undefined;
   return (
     <article className="tool-card" aria-label={`Tool call ${card.name}`}>
       <header>
         <strong>{card.name}</strong>{' '}
-        <span className="badge">{card.end === undefined ? 'running' : String(card.end.outcome)}</span>{' '}
+        <span className="badge">
+          {card.end !== undefined
+            ? String(card.end.outcome)
+            : card.streaming !== undefined && card.streaming.started !== true
+              ? 'streaming'
+              : 'running'}
+        </span>{' '}
         {card.end !== undefined && <span className="muted">{String(card.end.durationMs)} ms</span>}
       </header>
       <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
@@ -118,6 +133,7 @@ function Card({ card, turn, hasView }: { card: ToolCard; turn: Turn; hasView: bo
       {hasView && (card.end === undefined || card.end.outcome === 'ok' || card.end.outcome === 'cancelled') && (
         <AppView
           tool={card.name}
+          {...(partialInput === undefined ? {} : { partialInput })}
           {...(input === undefined ? {} : { input })}
           {...(card.end?.outcome === 'ok' && raw !== undefined ? { result: raw } : {})}
           {...(card.end?.outcome === 'cancelled' ? { cancelled: 'the call was cancelled' } : {})}
@@ -210,14 +226,62 @@ export function ChatPage() {
           return { ...turn, text: turn.text + String(event.text) };
         case 'provider-request':
           return { ...turn, requests: [...turn.requests, { turn: Number(event.turn), body: event.body }] };
-        case 'tool-call-start':
+        case 'tool-call-delta': {
+          const index = Number(event.index);
+          const streaming = turn.calls.find(
+            (call) => call.turn === Number(event.turn) && call.streaming?.index === index,
+          );
+          if (streaming?.streaming?.started === true) return turn;
+          if (streaming?.streaming !== undefined) {
+            const argumentsText = streaming.streaming.argumentsText + String(event.argumentsDelta);
+            return {
+              ...turn,
+              calls: turn.calls.map((call) =>
+                call === streaming ? { ...call, streaming: { index, argumentsText } } : call,
+              ),
+            };
+          }
+          const key = `streaming:${String(event.turn)}:${index}`;
+          const card: ToolCard = {
+            key,
+            callId: key,
+            name: String(event.name),
+            turn: Number(event.turn),
+            streaming: { index, argumentsText: String(event.argumentsDelta) },
+          };
+          return { ...turn, calls: [...turn.calls, card] };
+        }
+        case 'tool-call-start': {
+          // The call the model streamed, if it did: the first of this turn's still streaming with the same name.
+          const streamed = turn.calls.find(
+            (call) =>
+              call.turn === Number(event.turn) &&
+              call.streaming !== undefined &&
+              call.streaming.started !== true &&
+              call.name === event.name,
+          );
+          if (streamed?.streaming !== undefined) {
+            const streaming = { ...streamed.streaming, argumentsText: String(event.argumentsText), started: true };
+            return {
+              ...turn,
+              calls: turn.calls.map((call) =>
+                call === streamed ? { ...call, callId: String(event.callId), streaming } : call,
+              ),
+            };
+          }
           return {
             ...turn,
             calls: [
               ...turn.calls,
-              { callId: String(event.callId), name: String(event.name), turn: Number(event.turn) },
+              {
+                key: String(event.callId),
+                callId: String(event.callId),
+                name: String(event.name),
+                turn: Number(event.turn),
+              },
             ],
           };
+        }
         case 'tool-call-request':
           return {
             ...turn,
@@ -314,7 +378,7 @@ export function ChatPage() {
                 {turn.prompt}
               </div>
               {turn.calls.map((card) => (
-                <Card key={card.callId} card={card} turn={turn} hasView={withViews.has(card.name)} />
+                <Card key={card.key} card={card} turn={turn} hasView={withViews.has(card.name)} />
               ))}
               <div className="assistant-message">
                 <span className="visually-hidden">Model: </span>
