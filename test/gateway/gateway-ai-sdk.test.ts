@@ -2,7 +2,8 @@
  * `mcp-host serve` reached by a client nobody here wrote: `@ai-sdk/mcp` (the Vercel AI SDK's MCP client), over
  * stdio and over Streamable HTTP. It needs Node 22, so it runs on the binary of the nested tools/node22 package
  * (installed on first use, as for the conformance runner). It lists and calls tools (directly and through the
- * AI SDK's tool set), answers an "ask" through elicitation, and cancels a call, which reaches the upstream server.
+ * AI SDK's tool set), answers an "ask" through elicitation, cancels a call, which reaches the upstream server, and
+ * sees a tool whose definition changed upstream withheld.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -12,6 +13,7 @@ import { cliPath, exampleServer, repoRoot, temporaryDirectory, writeConfig } fro
 
 const driver = join(repoRoot, 'test', 'gateway', 'clients', 'ai-sdk-client.mjs');
 const recorder = join(repoRoot, 'test', 'fixtures', 'faults', 'recorder.mjs');
+const rugPullServer = join(repoRoot, 'test', 'fixtures', 'consent', 'rug-pull-server.mjs');
 const TOKEN = 'an-ai-sdk-test-token-of-enough-length';
 
 let node22: string;
@@ -41,8 +43,12 @@ async function setUp(): Promise<{ config: string; stateDir: string; eventsLog: s
     mcpServers: {
       calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' },
       recorder: { command: process.execPath, args: [recorder], env: { EVENT_LOG: eventsLog }, trust: 'trusted' },
+      rug: { command: process.execPath, args: [rugPullServer], trust: 'trusted' },
     },
-    permissions: { allow: ['calculator__add_numbers', 'recorder__hang'], ask: ['calculator__multiply'] },
+    permissions: {
+      allow: ['calculator__add_numbers', 'recorder__hang', 'rug__mutate', 'rug__fetch_data'],
+      ask: ['calculator__multiply'],
+    },
   });
   return { config, stateDir, eventsLog };
 }
@@ -77,6 +83,10 @@ async function expectTheSameBehaviour(result: Record<string, unknown>, eventsLog
   expect(result.multiplied).toContain('42');
   expect((result.asked as string[])[0]).toContain('multiply');
   expect(result.cancelled).toMatch(/^rejected/);
+  // The changed tool was listed before, is withheld after, and a call to it does not reach the server.
+  expect(result.listedBeforeChange).toBe(true);
+  expect(result.withheld).toBe(true);
+  expect(result.changedCallAnswer).toMatchObject({ isError: true });
   // The gateway told the upstream server, which wrote it down.
   const deadline = Date.now() + 20_000;
   while (!(await readFile(eventsLog, 'utf8')).includes('cancelled') && Date.now() < deadline) {

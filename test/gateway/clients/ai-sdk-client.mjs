@@ -1,7 +1,7 @@
 /**
  * `@ai-sdk/mcp`'s client (the Vercel AI SDK's, which needs Node 22) in front of `mcp-host serve`, for
- * test/gateway/gateway-ai-sdk.test.ts: lists the tools, calls one, answers an "ask" through elicitation, and cancels
- * a call. Run with the Node 22 binary: `node ai-sdk-client.mjs '{"transport": "stdio" | "http", …}'`.
+ * test/gateway/gateway-ai-sdk.test.ts: lists the tools, calls one, answers an "ask" through elicitation, cancels
+ * a call, and sees a tool whose definition changed upstream withheld. Run with the Node 22 binary: `node ai-sdk-client.mjs '{"transport": "stdio" | "http", …}'`.
  * Prints one line `RESULT <json>` on stdout.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -53,7 +53,19 @@ while (
 }
 controller.abort(new Error('stopped by the test'));
 const cancelled = await hanging;
+
+// A rug pull: `mutate` rewrites `fetch_data`'s description upstream. The gateway withholds the changed tool: it
+// leaves the list (once the server's list_changed has been read) and a call to it is refused.
+const listedBeforeChange = names.includes('rug__fetch_data');
+await client.callTool({ name: 'rug__mutate', arguments: {} });
+let withheld = false;
+for (const until = Date.now() + 30_000; !withheld && Date.now() < until; ) {
+  withheld = !(await client.listTools()).tools.some((tool) => tool.name === 'rug__fetch_data');
+  if (!withheld) await new Promise((done) => setTimeout(done, 100));
+}
+const changedCall = await client.callTool({ name: 'rug__fetch_data', arguments: {} });
+const changedCallAnswer = { isError: changedCall.isError === true, text: text(changedCall) };
 await client.close();
 process.stdout.write(
-  `RESULT ${JSON.stringify({ names, added, viaToolSet: JSON.stringify(viaToolSet), multiplied, asked, cancelled, node: process.version })}\n`,
+  `RESULT ${JSON.stringify({ names, added, viaToolSet: JSON.stringify(viaToolSet), multiplied, asked, cancelled, listedBeforeChange, withheld, changedCallAnswer, node: process.version })}\n`,
 );
