@@ -1,21 +1,11 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${VAR}` is the config syntax under test, not a template mistake.
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/config-error.js';
 import { substituteEnvironment } from '../../src/config/env-substitution.js';
 import { parseConfig } from '../../src/config/parse-config.js';
 import type { RemoteServerConfig, StdioServerConfig } from '../../src/config/types.js';
+import { thrownConfigError } from '../helpers/config-errors.js';
 
 const FILE = '/projects/demo/mcp-host.json';
-
-function failure(run: () => unknown): ConfigError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 function substitute(text: string, env: Record<string, string | undefined>) {
   const secrets = new Set<string>();
@@ -53,7 +43,7 @@ describe('substituteEnvironment', () => {
   });
 
   it('names a missing variable and the key path', () => {
-    const error = failure(() => substitute('Bearer ${env:API_TOKEN}', {}));
+    const error = thrownConfigError(() => substitute('Bearer ${env:API_TOKEN}', {}));
     expect(error.code).toBe('config-missing-variable');
     expect(error.variable).toBe('API_TOKEN');
     expect(error.keyPath).toBe('key');
@@ -62,10 +52,10 @@ describe('substituteEnvironment', () => {
   });
 
   it('rejects references it cannot resolve', () => {
-    expect(failure(() => substitute('${input:token}', { token: 'x' })).hint).toContain('Input prompts');
-    expect(failure(() => substitute('${not valid}', {})).found).toBe('`${not valid}`');
-    expect(failure(() => substitute('${1ABC}', {})).code).toBe('config-invalid');
-    expect(failure(() => substitute('abc ${HOME', { HOME: 'h' })).expected).toContain('closing `}`');
+    expect(thrownConfigError(() => substitute('${input:token}', { token: 'x' })).hint).toContain('Input prompts');
+    expect(thrownConfigError(() => substitute('${not valid}', {})).found).toBe('`${not valid}`');
+    expect(thrownConfigError(() => substitute('${1ABC}', {})).code).toBe('config-invalid');
+    expect(thrownConfigError(() => substitute('abc ${HOME', { HOME: 'h' })).expected).toContain('closing `}`');
   });
 
   it('keeps references to unset variables when lenient', () => {
@@ -145,7 +135,7 @@ describe('substitution in a config file', () => {
   });
 
   it('still fails the whole config on a missing variable outside server entries', () => {
-    const error = failure(() => parseConfig(JSON.stringify({ model: 'anthropic:${MISSING}' }), FILE, {}));
+    const error = thrownConfigError(() => parseConfig(JSON.stringify({ model: 'anthropic:${MISSING}' }), FILE, {}));
     expect(error.code).toBe('config-missing-variable');
     expect(error.variable).toBe('MISSING');
     expect(error.keyPath).toBe('model');

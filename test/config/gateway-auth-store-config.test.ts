@@ -2,8 +2,9 @@
 /** `gateway.oauth`, `gateway.stateless` and `gateway.store`: defaults, substitution, and errors naming the exact key. */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/config-error.js';
+import type { ConfigError } from '../../src/config/config-error.js';
 import { parseConfig } from '../../src/config/parse-config.js';
+import { thrownConfigError } from '../helpers/config-errors.js';
 
 const FILE = path.resolve('/projects/demo/mcp-host.json');
 
@@ -12,13 +13,7 @@ function parse(oauth: unknown, env: Record<string, string | undefined> = {}) {
 }
 
 function failure(oauth: unknown): ConfigError {
-  try {
-    parse(oauth);
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
+  return thrownConfigError(() => parse(oauth));
 }
 
 describe('gateway.oauth', () => {
@@ -86,15 +81,7 @@ describe('gateway.stateless and gateway.store', () => {
   });
 
   it('names the key when the store is wrong', () => {
-    const error = (value: unknown): ConfigError => {
-      try {
-        gateway(value);
-      } catch (caught) {
-        if (caught instanceof ConfigError) return caught;
-        throw caught;
-      }
-      throw new Error('expected a ConfigError');
-    };
+    const error = (value: unknown): ConfigError => thrownConfigError(() => gateway(value));
     expect(error({ stateless: true, store: { type: 'redis', url: 'http://x' } }).keyPath).toBe('gateway.store.url');
     expect(error({ store: { type: 'redis', url: 'redis://x' } }).keyPath).toBe('gateway.stateless');
     expect(error({ stateless: true, store: { type: 'memcached' } }).keyPath).toBe('gateway.store.type');

@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/config-error.js';
+import type { ConfigError } from '../../src/config/config-error.js';
 import { findJsonSyntaxProblem, lineAndColumn } from '../../src/config/json-syntax-error.js';
 import { parseConfig } from '../../src/config/parse-config.js';
+import { thrownConfigError } from '../helpers/config-errors.js';
 
 function parseError(text: string): ConfigError {
-  try {
-    parseConfig(text, '/configs/mcp-host.json', {});
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
+  return thrownConfigError(() => parseConfig(text, '/configs/mcp-host.json', {}));
 }
 
 describe('bad JSON in a config file', () => {

@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { approveConfig } from '../../src/config/config-approvals.js';
-import { ConfigError } from '../../src/config/config-error.js';
+import type { ConfigError } from '../../src/config/config-error.js';
 import { CONFIG_FILE_NAMES, loadConfig } from '../../src/config/load-config.js';
 import { createEmptyConfig } from '../../src/config/parse-config.js';
 import type { StdioServerConfig } from '../../src/config/types.js';
+import { rejectedConfigError } from '../helpers/config-errors.js';
 
 let folder: string;
 
@@ -26,14 +27,8 @@ async function writeConfig(name: string, servers: Record<string, unknown>): Prom
   return file;
 }
 
-async function loadFailure(options: Parameters<typeof loadConfig>[0]): Promise<ConfigError> {
-  try {
-    await loadConfig(options);
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
+function loadFailure(options: Parameters<typeof loadConfig>[0]): Promise<ConfigError> {
+  return rejectedConfigError(() => loadConfig(options));
 }
 
 describe('loadConfig', () => {

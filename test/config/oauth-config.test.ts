@@ -3,9 +3,10 @@
 import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/config-error.js';
+import type { ConfigError } from '../../src/config/config-error.js';
 import { parseConfig } from '../../src/config/parse-config.js';
 import type { RemoteOAuthSettings, RemoteServerConfig } from '../../src/config/types.js';
+import { thrownConfigError } from '../helpers/config-errors.js';
 
 const FILE = path.resolve('/projects/demo/mcp-host.json');
 
@@ -22,13 +23,7 @@ function remote(oauth: unknown, env: Record<string, string | undefined> = {}): R
 }
 
 function failure(oauth: unknown, env: Record<string, string | undefined> = {}): ConfigError {
-  try {
-    parse(oauth, env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
+  return thrownConfigError(() => parse(oauth, env));
 }
 
 describe('mcpServers.NAME.oauth', () => {

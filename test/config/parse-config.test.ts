@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config-error.js';
 import { parseConfig, validateConfig } from '../../src/config/parse-config.js';
 import { DEFAULT_TOOL_TIMEOUT_MS, type RemoteServerConfig, type StdioServerConfig } from '../../src/config/types.js';
+import { thrownConfigError } from '../helpers/config-errors.js';
 
 const FOLDER = path.resolve('/projects/demo');
 const FILE = path.join(FOLDER, 'mcp-host.json');
@@ -13,13 +14,7 @@ function parse(config: unknown, env: Record<string, string | undefined> = {}) {
 }
 
 function parseFailure(config: unknown, env: Record<string, string | undefined> = {}): ConfigError {
-  try {
-    parse(config, env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
+  return thrownConfigError(() => parse(config, env));
 }
 
 describe('Claude Desktop / Claude Code / Cursor format', () => {

@@ -4,21 +4,15 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/config-error.js';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { costOf, KNOWN_MODEL_PRICES_DATE } from '../../src/providers/model-prices.js';
+import { thrownConfigError } from '../helpers/config-errors.js';
 
 const FILE = path.resolve('/projects/demo/mcp-host.json');
 const usage = { inputTokens: 1_000_000, outputTokens: 100_000, cachedInputTokens: 400_000 };
 
 function configError(modelPrices: unknown): string {
-  try {
-    parseConfig(JSON.stringify({ mcpServers: {}, modelPrices }), FILE, {});
-  } catch (error) {
-    if (error instanceof ConfigError) return error.message;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
+  return thrownConfigError(() => parseConfig(JSON.stringify({ mcpServers: {}, modelPrices }), FILE, {})).message;
 }
 
 describe('model prices', () => {
