@@ -278,6 +278,24 @@ describe('OAuth for a remote server', () => {
     expect(host.shown).toHaveLength(2);
   });
 
+  it('registers with the new authorization server when the resource metadata names another one', async () => {
+    const options: FakeOAuthOptions = {};
+    const servers = await fakeServers(options);
+    const host = await harness();
+    await (await host.connect(remoteConfig(servers.mcpUrl))).client.listTools();
+
+    // The server moves to another authorization server; the host's token no longer counts.
+    const other = await fakeServers();
+    options.authorizationServers = [other.authUrl];
+    new OAuthStore(host.stateDirectory, 'notes', servers.mcpUrl).update({ tokens: undefined });
+    // The new server's tokens mean nothing to the old fake resource server, so this connect ends refused.
+    await host.connect(remoteConfig(servers.mcpUrl)).catch(() => undefined);
+    expect(other.requestsTo('/register').length).toBeGreaterThan(0);
+    expect(other.requestsTo('/authorize').length).toBeGreaterThan(0);
+    expect(servers.requestsTo('/register')).toHaveLength(1);
+    expect(servers.requestsTo('/authorize')).toHaveLength(1);
+  });
+
   it('authorizes a server laid out the 2025-03-26 way: metadata at its own root naming an issuer on its origin', async () => {
     const servers = await fakeServers({ legacyLayout: true });
     const host = await harness();

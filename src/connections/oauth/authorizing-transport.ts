@@ -15,8 +15,11 @@ const MAX_REMEMBERED_CANCELLATIONS = 256;
 
 type Send = (message: JSONRPCMessage, options?: TransportSendOptions) => Promise<void>;
 
-/** Sent during connect; a failure there is handled by reconnecting after the authorization. */
-const HANDSHAKE_METHODS = new Set(['initialize', 'notifications/initialized']);
+/**
+ * Sent during connect (`server/discover` is the 2026-07-28 revision's); a failure there is handled by reconnecting
+ * after the authorization, so re-sending it here too would authorize once more than asked.
+ */
+const HANDSHAKE_METHODS = new Set(['initialize', 'notifications/initialized', 'server/discover']);
 
 export function wrapAuthorizingTransport<T extends Transport>(transport: T, session: AuthorizationSession): T {
   const abandoned = new Set<string | number>();

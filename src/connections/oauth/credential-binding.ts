@@ -44,7 +44,9 @@ export function protectedResource(serverName: string, serverUrl: string | URL, r
       `server "${serverName}" claims to be the protected resource ${resource}, which is not ${String(serverUrl)}; refusing to authorize`,
     );
   }
-  return new URL(resource);
+  // Sent exactly as published (RFC 9728 §3.3): a URL object would turn a pathless `https://host` into
+  // `https://host/`. The SDK writes the indicator with `typeof resource === 'string' ? resource : resource.href`.
+  return resource as unknown as URL;
 }
 
 function sameIssuer(a: string, b: string): boolean {

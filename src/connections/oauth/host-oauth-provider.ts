@@ -132,7 +132,12 @@ export class HostOAuthProvider implements OAuthClientProvider {
   }
 
   discoveryState(): OAuthDiscoveryState | undefined {
-    return this.options.store.get().discoveryState;
+    const state = this.options.store.get().discoveryState;
+    // A server with resource metadata may name another authorization server at any time (SEP-2352): outside a code
+    // exchange, discover afresh so the change is seen; the exchange needs the state its authorization began with.
+    // A server without it (the 2025-03-26 layout) keeps the state adopted for it.
+    if (state?.resourceMetadata !== undefined && this.verifierForExchange === undefined) return undefined;
+    return state;
   }
 
   invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
