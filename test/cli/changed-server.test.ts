@@ -32,7 +32,8 @@ describe('a server whose command line changed', () => {
       timeoutMs: 60_000,
     });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('counter__echo cannot be called');
+    expect(refused.stderr).toContain('counter__echo: it is withheld until the user approves it');
+    expect(refused.stderr.split('cannot be called')).toHaveLength(2);
     expect(refused.stderr).toContain('different command line');
 
     const offline = await runCli(['trust', '-c', config, '--offline'], { stateDir, timeoutMs: 60_000 });

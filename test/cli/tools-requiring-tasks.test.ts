@@ -38,7 +38,8 @@ describe('tools that require MCP tasks', () => {
       timeoutMs: 60_000,
     });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`tasks__research cannot be called: it ${REASON}`);
+    expect(refused.stderr).toContain(`tasks__research: it ${REASON}, so it cannot be called.`);
+    expect(refused.stderr.split('cannot be called')).toHaveLength(2);
 
     const echoed = await runCli(['tools', 'call', 'tasks__echo', 'text=hello', '--config', config], {
       timeoutMs: 60_000,

@@ -122,7 +122,8 @@ async function callOneTool(
     async (host, signal) => {
       const entry = host.catalog().resolve(name);
       const withheld = entry ? undefined : host.withheldReason(name);
-      if (withheld !== undefined) throw new CliError(`${name} cannot be called: ${withheld}`, EXIT_RUN_FAILED);
+      // The explanation is a whole sentence that ends by saying the tool cannot be called.
+      if (withheld !== undefined) throw new CliError(`${name}: ${withheld}`, EXIT_RUN_FAILED);
       if (!entry) {
         const close = host.catalog().suggest(name);
         throw new CliError(
