@@ -9,7 +9,7 @@ import type { CatalogEntry } from '../catalog/tool-catalog.js';
 import { ToolSearch } from '../catalog/tool-search.js';
 import type { ToolDiscovery } from '../config/types.js';
 import type { ExecuteToolCall } from '../loop/tool-call-types.js';
-import { estimateToolListTokens } from '../providers/token-estimate/index.js';
+import { estimateToolListTokens, toolListTokensExceed } from '../providers/token-estimate/index.js';
 import type { ToolDefinition } from '../providers/types.js';
 
 /**
@@ -81,7 +81,7 @@ function definitionOf(entry: CatalogEntry): ToolDefinition {
 export function discoveryApplies(setting: ToolDiscovery, entries: readonly CatalogEntry[]): boolean {
   if (setting === 'never') return false;
   if (setting === 'always') return true;
-  return estimateToolListTokens(entries.map(definitionOf)) > DISCOVERY_THRESHOLD_TOKENS;
+  return toolListTokensExceed(entries.map(definitionOf), DISCOVERY_THRESHOLD_TOKENS);
 }
 
 export type MetaAnswer =

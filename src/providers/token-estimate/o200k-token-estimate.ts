@@ -32,8 +32,28 @@ export function estimateTextTokens(text: string): number {
  * no one documents; the estimate leaves it out.
  */
 export function estimateToolTokens(tool: ToolDefinition, target: SchemaTarget = 'openai-chat'): number {
+  return estimateTextTokens(providerToolJson(tool, target));
+}
+
+/**
+ * Whether the tool list costs more than `limit` tokens, as {@link estimateToolListTokens} counts them. Every token
+ * of a byte-level encoding covers at least one byte, so a list whose JSON is no longer than `limit` bytes is
+ * decided without loading the encoding (the usual case: a few small servers).
+ */
+export function toolListTokensExceed(
+  tools: readonly ToolDefinition[],
+  limit: number,
+  target: SchemaTarget = 'openai-chat',
+): boolean {
+  const texts = tools.map((tool) => providerToolJson(tool, target));
+  const bytes = texts.reduce((total, text) => total + Buffer.byteLength(text), 0);
+  if (bytes <= limit) return false;
+  return texts.reduce((total, text) => total + estimateTextTokens(text), 0) > limit;
+}
+
+function providerToolJson(tool: ToolDefinition, target: SchemaTarget): string {
   const { schema } = normaliseToolSchema(tool.inputSchema, target);
-  return estimateTextTokens(JSON.stringify(providerToolShape(tool, schema, target)));
+  return JSON.stringify(providerToolShape(tool, schema, target));
 }
 
 /** The sum over a tool list, as offered on every request. */

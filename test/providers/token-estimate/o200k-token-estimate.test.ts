@@ -4,6 +4,7 @@ import {
   estimateTextTokens,
   estimateToolListTokens,
   estimateToolTokens,
+  toolListTokensExceed,
 } from '../../../src/providers/token-estimate/index.js';
 import type { ToolDefinition } from '../../../src/providers/types.js';
 import { loadCorpus } from '../schema/corpus.js';
@@ -63,5 +64,19 @@ describe('estimateToolTokens', () => {
     // The Responses shape carries `strict: false`, Chat nests under `function`: different bytes, different counts.
     expect(estimateToolTokens(search, 'openai-responses')).not.toBe(estimateToolTokens(search, 'anthropic'));
     expect(estimateToolListTokens([search, search], 'gemini')).toBe(2 * estimateToolTokens(search, 'gemini'));
+  });
+});
+
+describe('toolListTokensExceed', () => {
+  it('answers as the count does, on both sides of the limit, for every target', () => {
+    const tools = [search, { ...search, name: 'github__get_issue', description: 'One issue, with its comments. ✓' }];
+    for (const target of SCHEMA_TARGETS) {
+      const tokens = estimateToolListTokens(tools, target);
+      const bytes = tools.reduce((total, tool) => total + Buffer.byteLength(JSON.stringify(tool)), 0);
+      for (const limit of [0, 1, tokens - 1, tokens, tokens + 1, bytes, 10 * bytes]) {
+        expect(toolListTokensExceed(tools, limit, target), `${target}, limit ${limit}`).toBe(tokens > limit);
+      }
+    }
+    expect(toolListTokensExceed([], 0)).toBe(false);
   });
 });
