@@ -1,6 +1,7 @@
 /**
- * The layering of ARCHITECTURE.md, enforced: a lower layer never imports a higher one, and only
- * `src/providers/<name>/` imports a vendor SDK.
+ * The layering of the README's "Architecture" section, enforced: a lower layer never imports a higher one, only
+ * `src/providers/<name>/` imports a vendor SDK, the per-call duties are steps of the loop assembled in one place,
+ * and the interfaces reach every duty through the host, never around it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
@@ -31,6 +32,30 @@ const LAYERS = [
 ];
 const VENDOR_SDKS = ['@anthropic-ai/sdk', 'openai', '@google/genai'];
 
+/** The loop's per-call steps: each is its own file, and only `loop/call-executor.ts` puts them together. */
+const CALL_STEPS = [
+  'loop/call-timeouts.ts',
+  'loop/check-arguments.ts',
+  'loop/authorize-call.ts',
+  'loop/shape-result.ts',
+  'loop/record-call.ts',
+];
+const CALL_ASSEMBLY = 'src/loop/call-executor.ts';
+
+/** Modules that carry out a host duty (running the loop, deciding consent, budgeting, mapping, recording a call). */
+const DUTY_MODULES = [
+  ...CALL_STEPS,
+  'loop/call-executor.ts',
+  'loop/execute-tool-call.ts',
+  'loop/run-agent.ts',
+  'policy/authorize-tool-call.ts',
+  'policy/decide-tool-call.ts',
+  'content/budget-tool-results.ts',
+  'content/map-tool-result.ts',
+  'audit/audit-recorder.ts',
+];
+const INTERFACES = ['cli', 'web', 'gateway'];
+
 function sourceFiles(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
     const path = join(directory, entry.name);
@@ -44,6 +69,10 @@ const files = sourceFiles(source).map((path) => ({
   path: relative(repoRoot, path),
   layer: relative(source, path).split('/')[0]!,
   imports: [...readFileSync(path, 'utf8').matchAll(/(?:from|import\()\s*'([^']+)'/g)].map((match) => match[1]!),
+  /** Relative imports of values (not `import type`), resolved to paths under `src/` with a `.ts` ending. */
+  valueImports: [...readFileSync(path, 'utf8').matchAll(/^import (?!type )[^;]*? from '(\.[^']+)'/gms)].map((match) =>
+    relative(source, normalize(join(dirname(path), match[1]!))).replace(/\.js$/, '.ts'),
+  ),
 }));
 
 describe('layering', () => {
@@ -68,6 +97,30 @@ describe('layering', () => {
         file.imports
           .filter((name) => VENDOR_SDKS.some((sdk) => name === sdk || name.startsWith(`${sdk}/`)))
           .map((name) => `${file.path} imports ${name}`),
+      );
+    expect(violations).toEqual([]);
+  });
+
+  it('assembles the per-call steps in one place only: the call executor of the loop', () => {
+    const violations = files
+      .filter((file) => file.path !== CALL_ASSEMBLY)
+      .flatMap((file) =>
+        file.valueImports
+          .filter((target) => CALL_STEPS.includes(target))
+          .map((target) => `${file.path} imports ${target}`),
+      );
+    expect(violations).toEqual([]);
+    const assembly = files.find((file) => file.path === CALL_ASSEMBLY)!;
+    expect(CALL_STEPS.filter((step) => !assembly.valueImports.includes(step))).toEqual([]);
+  });
+
+  it('lets the interfaces reach every duty through the host, never around it', () => {
+    const violations = files
+      .filter((file) => INTERFACES.includes(file.layer))
+      .flatMap((file) =>
+        file.valueImports
+          .filter((target) => DUTY_MODULES.includes(target))
+          .map((target) => `${file.path} imports ${target}`),
       );
     expect(violations).toEqual([]);
   });
