@@ -24,6 +24,34 @@ describe('public API', () => {
     }
   });
 
+  it('exports every error class the host throws, so callers can tell them apart', async () => {
+    for (const name of [
+      'ServerControlError',
+      'PromptChoiceError',
+      'SessionFileError',
+      'UnknownSessionError',
+      'ConfigError',
+      'ModelChoiceError',
+      'TrustStoreError',
+      'CallFailure',
+    ]) {
+      expect(typeof (library as Record<string, unknown>)[name], name).toBe('function');
+    }
+    const host = await library.createHost({
+      config: hostConfig([stdioServer('calculator', [exampleServer('calculator')], { trust: 'trusted' })]),
+      provider: createScriptedProvider({ scenarios: [] }),
+      approver: library.createYesApprover(),
+      auditSink: library.createMemoryAuditSink(),
+      trustStore: library.TrustStore.inMemory(),
+    });
+    try {
+      await expect(host.restartServer('missing')).rejects.toBeInstanceOf(library.ServerControlError);
+      await expect(host.prompts.get('missing')).rejects.toBeInstanceOf(library.PromptChoiceError);
+    } finally {
+      await host.close();
+    }
+  }, 60_000);
+
   it('runs a host with a custom approver and an in-memory audit sink', async () => {
     const sink = library.createMemoryAuditSink();
     const asked: string[] = [];
