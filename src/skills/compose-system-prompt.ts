@@ -43,7 +43,7 @@ export function composeSystemPrompt(input: {
 }): ComposedSystemPrompt {
   const parts: SystemPromptPart[] = [];
   const add = (kind: SystemPromptPartKind, source: string, text: string): void => {
-    parts.push({ kind, source, text, tokens: estimateTextTokens(text) });
+    parts.push(withTokens({ kind, source, text }));
   };
   if (input.system !== undefined && input.system !== '') add('system', 'system option', input.system);
   for (const file of input.instructions) {
@@ -62,5 +62,20 @@ export function composeSystemPrompt(input: {
   }
   if (parts.length === 0) return { text: undefined, parts, tokens: 0 };
   const text = parts.map((part) => part.text).join('\n\n');
-  return { text, parts, tokens: estimateTextTokens(text) };
+  return withTokens({ text, parts });
+}
+
+/**
+ * Adds `tokens`, counted when first read: only `mcp-host context` reads it, and counting loads the tokenizer, which
+ * costs more than the rest of a run's start-up. (A getter, not a spread copy: spreading would count at once.)
+ */
+function withTokens<T extends { text: string }>(value: T): T & { tokens: number } {
+  let tokens: number | undefined;
+  return Object.defineProperty(value, 'tokens', {
+    enumerable: true,
+    get: () => {
+      tokens ??= estimateTextTokens(value.text);
+      return tokens;
+    },
+  }) as T & { tokens: number };
 }
