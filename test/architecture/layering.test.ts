@@ -3,7 +3,7 @@
  * `src/providers/<name>/` imports a vendor SDK, the per-call duties are steps of the loop assembled in one place,
  * and the interfaces reach every duty through the host, never around it.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/project.js';
@@ -123,6 +123,23 @@ describe('layering', () => {
           .map((target) => `${file.path} imports ${target}`),
       );
     expect(violations).toEqual([]);
+  });
+
+  it("names only modules that exist in the README's architecture section", () => {
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const section = readme.slice(
+      readme.indexOf('\n## Architecture\n'),
+      readme.indexOf('\n## ', readme.indexOf('\n## Architecture\n') + 1),
+    );
+    const named = [...section.matchAll(/`([\w./-]+\.ts|src\/[\w/-]+\/)`/g)].map((match) => match[1]!);
+    expect(named.length).toBeGreaterThan(40);
+    const paths = new Set(files.map((file) => relative(source, join(repoRoot, file.path))));
+    const missing = named.filter((name) => {
+      if (name.startsWith('src/')) return !existsSync(join(repoRoot, name));
+      if (name.includes('/')) return !paths.has(name) && !existsSync(join(repoRoot, name));
+      return ![...paths].some((path) => path.split('/').at(-1) === name);
+    });
+    expect(missing).toEqual([]);
   });
 
   it('knows every folder under src', () => {
