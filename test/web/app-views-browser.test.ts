@@ -112,7 +112,7 @@ beforeAll(async () => {
       },
     },
     permissions: {
-      allow: ['views__fetcher', 'views__hostile', 'views__wanderer', 'monitor__get-system-info'],
+      allow: ['views__fetcher', 'views__hostile', 'views__wanderer', 'views__extras', 'monitor__get-system-info'],
       // The model's call of the counter waits for the user, so its view is seen with the streamed input alone.
       ask: ['basic__get-time', 'views__counter'],
       deny: [],
@@ -444,5 +444,48 @@ describe('MCP Apps views in Chromium', () => {
     } finally {
       page.off('request', onRequest);
     }
+  });
+
+  it('shows a view full screen or in picture in picture when it asks, and saves its file only when the user says so', async () => {
+    await goTo('Tools');
+    await callByHand('views__extras');
+    const view = viewFrame('views__extras');
+    const frame = page.locator('iframe[title="View of views__extras"]');
+    await view.getByRole('button', { name: 'Full screen' }).click();
+    await view.locator('#mode').getByText('fullscreen').waitFor(WAIT);
+    await view.locator('#context').getByText('displayMode fullscreen').waitFor(WAIT);
+    const bar = page.getByRole('toolbar', { name: 'Display mode' });
+    await bar.getByText(/Full screen: view of/).waitFor(WAIT);
+    const full = await frame.boundingBox();
+    expect(full!.width).toBeGreaterThan(1200);
+    expect(full!.height).toBeGreaterThan(700);
+    // The host's bar stays above the view; its button (or Escape, with the focus on the page) brings it back inline.
+    await bar.getByRole('button', { name: 'Back to the chat' }).click();
+    await view.locator('#context').getByText('displayMode inline').waitFor(WAIT);
+    expect(await bar.count()).toBe(0);
+    await view.getByRole('button', { name: 'Picture in picture' }).click();
+    await view.locator('#mode').getByText('pip').waitFor(WAIT);
+    const pip = await frame.boundingBox();
+    expect(pip!.width).toBeLessThan(500);
+    await page.getByRole('heading', { level: 1 }).click();
+    await page.keyboard.press('Escape');
+    await view.locator('#context').getByText('displayMode inline').waitFor(WAIT);
+
+    // A download waits for the user; refused, nothing is saved.
+    const ask = page.getByRole('dialog', { name: 'The app asks to save files' });
+    await view.getByRole('button', { name: 'Save a report' }).click();
+    await ask.getByText('report.txt', { exact: true }).waitFor(WAIT);
+    await ask.getByText('(text/html, 19 bytes)').waitFor(WAIT);
+    await ask.getByRole('button', { name: "Don't save" }).click();
+    await view.locator('#download').getByText('refused').waitFor(WAIT);
+    await view.getByRole('button', { name: 'Save a report' }).click();
+    const saved = page.waitForEvent('download', WAIT);
+    await ask.getByRole('button', { name: 'Save', exact: true }).click();
+    const file = await saved;
+    expect(file.suggestedFilename()).toBe('report.txt');
+    expect(await readFile((await file.path())!, 'utf8')).toBe('hello from the view');
+    await view.locator('#download').getByText('saved').waitFor(WAIT);
+    // Saved, not opened: no page was opened for it.
+    expect(context.pages().length).toBe(1);
   });
 });

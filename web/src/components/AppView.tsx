@@ -13,6 +13,8 @@ import type { AppViewInfo } from '../../../src/web/api-types';
 import { postJson } from '../api';
 import { registerView, TEARDOWN_WAIT_MS } from '../app-views/live-views';
 import { SandboxTransport } from '../app-views/sandbox-transport';
+import { saveFiles } from '../app-views/save-files';
+import { filesOfRequest, type ViewFile } from '../app-views/view-downloads';
 
 const MAX_NOTICE_CHARS = 4_000;
 const MAX_NOTICES = 50;
@@ -21,7 +23,7 @@ const MAX_HEIGHT = 1_200;
 const PARTIAL_INPUT_EVERY_MS = 100;
 
 interface Notice {
-  kind: 'message' | 'model-context' | 'log' | 'link';
+  kind: 'message' | 'model-context' | 'log' | 'link' | 'download';
   text: string;
 }
 
@@ -29,6 +31,14 @@ interface LinkQuestion {
   url: URL;
   answer: (open: boolean) => void;
 }
+
+interface DownloadQuestion {
+  files: ViewFile[];
+  answer: (save: boolean) => void;
+}
+
+type DisplayMode = 'inline' | 'fullscreen' | 'pip';
+const DISPLAY_MODES: DisplayMode[] = ['inline', 'fullscreen', 'pip'];
 
 function bounded(text: string): string {
   return text.length <= MAX_NOTICE_CHARS
@@ -72,6 +82,11 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
   const [error, setError] = useState<string>();
   const [notices, setNotices] = useState<Notice[]>([]);
   const [link, setLink] = useState<LinkQuestion>();
+  const [download, setDownload] = useState<DownloadQuestion>();
+  const [mode, setMode] = useState<DisplayMode>('inline');
+  const modeRef = useRef<DisplayMode>('inline');
+  /** Set by the mounted view: changes the display mode and tells the view. */
+  const changeMode = useRef<(next: DisplayMode) => void>(() => undefined);
   const [closed, setClosed] = useState(false);
 
   const deliver = () => {
@@ -149,8 +164,8 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
       theme: theme(),
       locale: navigator.language,
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-      displayMode: 'inline',
-      availableDisplayModes: ['inline'],
+      displayMode: modeRef.current,
+      availableDisplayModes: DISPLAY_MODES,
       containerDimensions: { width: container.current?.clientWidth ?? 600, maxHeight: MAX_HEIGHT },
       platform: 'web',
       userAgent: 'mcp-host',
@@ -185,6 +200,7 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
         { name: 'mcp-host', version: '0.1.0' },
         {
           openLinks: {},
+          downloadFile: {},
           serverTools: {},
           logging: {},
           message: { text: {} },
@@ -237,7 +253,29 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
         window.open(parsed.href, '_blank', 'noopener,noreferrer');
         return {};
       };
-      bridge.onrequestdisplaymode = async () => ({ mode: 'inline' });
+      changeMode.current = (next) => {
+        modeRef.current = next;
+        if (live) setMode(next);
+        bridge?.setHostContext(hostContext());
+      };
+      bridge.onrequestdisplaymode = async ({ mode: asked }) => {
+        if (DISPLAY_MODES.includes(asked as DisplayMode)) changeMode.current(asked as DisplayMode);
+        return { mode: modeRef.current };
+      };
+      bridge.ondownloadfile = async ({ contents }) => {
+        const files = filesOfRequest(contents);
+        if (typeof files === 'string') {
+          note({ kind: 'download', text: `Refused a download: ${files}` });
+          return { isError: true };
+        }
+        const save = await new Promise<boolean>((answer) => setDownload({ files, answer }));
+        setDownload(undefined);
+        const names = files.map((file) => file.name).join(', ');
+        note({ kind: 'download', text: `${save ? 'Saved' : 'Did not save'} ${names}` });
+        if (!save) return { isError: true };
+        saveFiles(files);
+        return {};
+      };
       bridge.onrequestteardown = () => {
         void teardown().then(() => {
           if (live) setClosed(true);
@@ -262,6 +300,15 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
       void teardown();
     };
   }, []);
+
+  useEffect(() => {
+    if (mode === 'inline') return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') changeMode.current('inline');
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [mode]);
 
   return (
     <section className="app-view" aria-label={`View of ${tool}`}>
@@ -300,7 +347,17 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
         </p>
       )}
       {closed && <p className="muted">The view closed itself.</p>}
-      <div ref={container} className="app-view-container" />
+      {mode !== 'inline' && (
+        <div className={`app-view-bar ${mode}`} role="toolbar" aria-label="Display mode">
+          <span>
+            {mode === 'fullscreen' ? 'Full screen' : 'Picture in picture'}: view of <strong>{tool}</strong>
+          </span>
+          <button type="button" onClick={() => changeMode.current('inline')}>
+            Back to the chat
+          </button>
+        </div>
+      )}
+      <div ref={container} className={`app-view-container ${mode}`} />
       {link !== undefined && (
         <div role="dialog" aria-label="The app asks to open a link" className="inline-dialog">
           <p>
@@ -313,6 +370,33 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
             </button>
             <button type="button" onClick={() => link.answer(false)}>
               Don't open
+            </button>
+          </div>
+        </div>
+      )}
+      {download !== undefined && (
+        <div role="dialog" aria-label="The app asks to save files" className="inline-dialog">
+          <p>
+            The view asks to save {download.files.length === 1 ? 'a file' : `${download.files.length} files`} to your
+            downloads (not opened):
+          </p>
+          <ul>
+            {download.files.map((file, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the list never changes while shown.
+              <li key={index}>
+                <strong>{file.name}</strong>{' '}
+                <span className="muted">
+                  ({file.mimeType}, {file.bytes.length} bytes)
+                </span>
+              </li>
+            ))}
+          </ul>
+          <div className="actions">
+            <button type="button" onClick={() => download.answer(true)}>
+              Save
+            </button>
+            <button type="button" onClick={() => download.answer(false)}>
+              Don't save
             </button>
           </div>
         </div>
