@@ -62,9 +62,7 @@ export async function subscribeServerResource(
   if (!offersSubscriptions(connection)) {
     throw new Error(`server "${connection.name}" does not offer resource subscriptions`);
   }
-  const client = clientOf(connection);
-  if (subscribe) await client.subscribeResource({ uri });
-  else await client.unsubscribeResource({ uri });
+  await connection.subscribeResource(uri, subscribe);
 }
 
 const TEXT_MIME_TYPE = /^text\/|[/+](json|xml|yaml|javascript|csv|markdown)$|^application\/(x-)?(sh|sql|toml)$/i;

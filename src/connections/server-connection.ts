@@ -7,7 +7,14 @@
  * and refreshes its tool list on `list_changed` at most twice per burst. Every text it builds from what the server
  * said (stderr tails, error bodies, exit notes, diagnostics) has the known secrets redacted before anyone sees it.
  */
-import type { CallToolResult, Client, ClientCapabilities, Tool, Transport } from '@modelcontextprotocol/client';
+import type {
+  CallToolResult,
+  Client,
+  ClientCapabilities,
+  LoggingLevel,
+  Tool,
+  Transport,
+} from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/types.js';
 import { redactSecrets } from '../text/redact-secrets.js';
 import { CallFailure } from './call-failure.js';
@@ -84,6 +91,9 @@ export class ServerConnection {
   private restarting?: Promise<boolean>;
   private restartTimer?: NodeJS.Timeout;
   private readonly reportedRepeats = new Set<string>();
+  // What this client asked of the server's session; a new session (restart, re-initialised HTTP session) is asked again.
+  private readonly subscribedUris = new Set<string>();
+  private loggingLevel?: LoggingLevel;
   // A re-listing at once, then one more after a storm of `list_changed` has passed.
   private readonly toolRefresh = new SingleFlight(() => this.fetchTools(), {
     settleMs: LIST_CHANGED_SETTLE_MS,
@@ -147,11 +157,53 @@ export class ServerConnection {
       client.onclose = () => this.handleUnexpectedClose(client);
       this.currentState = 'connected';
       this.lastError = undefined;
+      await this.askAgain(client);
       return true;
     } catch (error) {
       if ((this.currentState as ServerState) !== 'closed') this.currentState = 'failed';
       this.lastError = this.redact(error instanceof Error ? error.message : String(error));
       return false;
+    }
+  }
+
+  /** `resources/subscribe` or `resources/unsubscribe`, remembered so that a new session is subscribed again. */
+  async subscribeResource(uri: string, subscribe: boolean): Promise<void> {
+    const client = await this.readyClient();
+    if (subscribe) {
+      await client.subscribeResource({ uri });
+      this.subscribedUris.add(uri);
+    } else {
+      await client.unsubscribeResource({ uri });
+      this.subscribedUris.delete(uri);
+    }
+  }
+
+  /** `logging/setLevel`, remembered so that a new session logs from the same level. */
+  async setLoggingLevel(level: LoggingLevel): Promise<void> {
+    const client = await this.readyClient();
+    await client.setLoggingLevel(level);
+    this.loggingLevel = level;
+  }
+
+  /** Takes over what a previous connection to the same server asked (a restart creates a new connection). */
+  carryOver(previous: ServerConnection): void {
+    for (const uri of previous.subscribedUris) this.subscribedUris.add(uri);
+    this.loggingLevel = previous.loggingLevel;
+  }
+
+  private async askAgain(client: Client): Promise<void> {
+    const failed = (what: string) => (error: unknown) =>
+      this.options.onDiagnostic?.(
+        this.name,
+        this.redact(
+          `${what} again after reconnecting failed: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
+    if (this.loggingLevel !== undefined) {
+      await client.setLoggingLevel(this.loggingLevel).catch(failed(`setting the log level "${this.loggingLevel}"`));
+    }
+    for (const uri of this.subscribedUris) {
+      await client.subscribeResource({ uri }).catch(failed(`subscribing to ${uri}`));
     }
   }
 

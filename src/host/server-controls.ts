@@ -58,11 +58,13 @@ export function createServerControls(options: ServerControlsOptions): ServerCont
     await previous.close();
     if (wasUp) await options.onStopped(name, reason);
   };
-  const start = async (config: ServerConfig) => {
+  const start = async (config: ServerConfig, previous?: ServerConnection) => {
     if (config.unavailable !== undefined) {
       throw new ServerControlError(`server "${config.name}" cannot be started: ${config.unavailable}`);
     }
     const connection = new ServerConnection(config, options.connectionOptions);
+    // A restart keeps the server's resource subscriptions and log level; switching it off and on does not.
+    if (previous !== undefined) connection.carryOver(previous);
     options.connections.set(config.name, connection);
     if (await connection.connect()) {
       await options.onStarted(connection);
@@ -74,8 +76,9 @@ export function createServerControls(options: ServerControlsOptions): ServerCont
       serially(name, async () => {
         const config = configOf(name);
         if (disabled.has(name)) throw new ServerControlError(`server "${name}" is disabled; enable it to start it`);
+        const previous = options.connections.get(name);
         await stop(name, 'restarted');
-        await start(config);
+        await start(config, previous);
         return options.status(name);
       }),
     disable: (name) =>

@@ -132,9 +132,11 @@ export function createWebApp(context: WebAppContext): Hono {
   app.post('/api/servers/:name/log-level', async (c) => {
     const { level } = await jsonBody<{ level?: string }>(c.req.raw);
     if (level === undefined || !LOG_LEVELS.has(level)) throw new BadRequest(`Unknown log level "${String(level)}".`);
-    const client = ready().connection(c.req.param('name'))?.sdkClient;
-    if (client === undefined) return c.json({ error: `No connected server "${c.req.param('name')}".` }, 404);
-    await client.setLoggingLevel(level as 'info');
+    const connection = ready().connection(c.req.param('name'));
+    if (connection?.sdkClient === undefined) {
+      return c.json({ error: `No connected server "${c.req.param('name')}".` }, 404);
+    }
+    await connection.setLoggingLevel(level as 'info');
     askedLevels.set(c.req.param('name'), level);
     return c.json({ ok: true });
   });
