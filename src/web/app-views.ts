@@ -41,6 +41,8 @@ export interface AppViews {
   close(viewId: string): boolean;
   /** A tool call the view makes, by the name its server gives the tool. */
   call(host: Host, viewId: string, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** A resource the view reads, from its own server only (bounded as a result is). */
+  readResource(host: Host, viewId: string, uri: string): Promise<Record<string, unknown>>;
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {
@@ -137,6 +139,16 @@ export function createAppViews(options: AppViewsOptions): AppViews {
         .entries.find((candidate) => candidate.server === view.server && candidate.tool.name === name);
       if (entry === undefined) throw new ViewError(`The server "${view.server}" offers no tool "${name}".`);
       return resultForView(await host.callTool(entry.name, args, { origin: 'app' }));
+    },
+    async readResource(host, viewId, uri) {
+      const view = views.get(viewId);
+      if (view === undefined) throw new ViewError('This view is closed.');
+      const read = await host.resources.read(view.server, uri);
+      const text = stringifyJsonWithinDepth(read, 'the resource');
+      if (text === undefined || text.length > MAX_VIEW_RESULT_CHARS) {
+        throw new ViewError(`The resource ${uri.slice(0, 200)} is larger than ${MAX_VIEW_RESULT_CHARS} characters.`);
+      }
+      return JSON.parse(text) as Record<string, unknown>;
     },
   };
 }

@@ -226,6 +226,13 @@ export function createWebApp(context: WebAppContext): Hono {
     }
     return c.json(await context.views.call(ready(), c.req.param('id'), body.name, args));
   });
+  app.post('/api/views/:id/resources/read', async (c) => {
+    const body = await jsonBody<{ uri?: unknown }>(c.req.raw);
+    if (typeof body.uri !== 'string' || body.uri.length > 2_048) {
+      throw new BadRequest('"uri" must be the URI of a resource of the view\'s server.');
+    }
+    return c.json(await context.views.readResource(ready(), c.req.param('id'), body.uri));
+  });
   app.post('/api/views/:id/close', (c) => c.json({ closed: context.views.close(c.req.param('id')) }));
 
   app.get('/api/approvals', (c) => c.json(context.approver.pending()));

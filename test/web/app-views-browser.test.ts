@@ -446,7 +446,7 @@ describe('MCP Apps views in Chromium', () => {
     }
   });
 
-  it('shows a view full screen or in picture in picture when it asks, and saves its file only when the user says so', async () => {
+  it('shows a view full screen or in picture in picture when it asks, saves its file only when the user says so, and reads its own resource', async () => {
     await goTo('Tools');
     await callByHand('views__extras');
     const view = viewFrame('views__extras');
@@ -487,5 +487,9 @@ describe('MCP Apps views in Chromium', () => {
     await view.locator('#download').getByText('saved').waitFor(WAIT);
     // Saved, not opened: no page was opened for it.
     expect(context.pages().length).toBe(1);
+
+    // The view reads a resource of its own server through the host.
+    await view.getByRole('button', { name: 'Read a resource' }).click();
+    await view.locator('#resource').getByText('text/html;profile=mcp-app').waitFor(WAIT);
   });
 });

@@ -201,6 +201,7 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
         {
           openLinks: {},
           downloadFile: {},
+          serverResources: {},
           serverTools: {},
           logging: {},
           message: { text: {} },
@@ -276,6 +277,9 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
         saveFiles(files);
         return {};
       };
+      // Its own server's resources only: the host reads them by the view's id, never by a server the view names.
+      bridge.onreadresource = async ({ uri }) =>
+        (await postJson<Record<string, unknown>>(`/api/views/${viewId}/resources/read`, { uri })) as never;
       bridge.onrequestteardown = () => {
         void teardown().then(() => {
           if (live) setClosed(true);
