@@ -69,6 +69,8 @@ export class ProcessGroupStdioTransport implements Transport {
   );
   /** The method of each request in flight, by id, to name the request a refused answer was for. */
   private readonly pendingMethods = new Map<string | number, string>();
+  /** Messages read after a progress notification, handed on once the client has handled it (see handOn). */
+  private heldAfterProgress?: JSONRPCMessage[];
   private closedBecause?: string;
 
   constructor(private readonly options: ProcessGroupStdioOptions) {}
@@ -179,7 +181,7 @@ export class ProcessGroupStdioTransport implements Transport {
     const verdict = screenMessageDepth(message, (id) => this.pendingMethods.get(id), tooDeep);
     if (answered !== undefined) this.pendingMethods.delete(answered);
     if (verdict.kind === 'fine') {
-      this.onmessage?.(message);
+      this.handOn(message);
       return;
     }
     this.tooDeepMessages += 1;
@@ -189,6 +191,26 @@ export class ProcessGroupStdioTransport implements Transport {
     }
     if (verdict.kind === 'answer-replaced') this.onmessage?.(verdict.replacement);
     else if (verdict.kind === 'request-refused') this.send(verdict.reply).catch(() => undefined);
+  }
+
+  /**
+   * The client handles a notification a tick later but a response at once, dropping the call's progress handler
+   * with it: a progress notification read together with its call's result would be lost. Whatever follows a
+   * progress notification waits until the client has handled it, in the order read.
+   */
+  private handOn(message: JSONRPCMessage): void {
+    if (this.heldAfterProgress) {
+      this.heldAfterProgress.push(message);
+      return;
+    }
+    this.onmessage?.(message);
+    if (!('method' in message) || message.method !== 'notifications/progress') return;
+    this.heldAfterProgress = [];
+    setImmediate(() => {
+      const held = this.heldAfterProgress ?? [];
+      this.heldAfterProgress = undefined;
+      for (const next of held) this.handOn(next);
+    });
   }
 
   private reportNoise(text: string): void {
