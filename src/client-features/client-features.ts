@@ -18,6 +18,7 @@ import { showRaw } from '../policy/hidden-content.js';
 import type { LlmProvider } from '../providers/types.js';
 import type { ClientRequestApprover } from './client-request-approver.js';
 import { auditClientRequests, type ClientRequestRecorder } from './client-request-audit.js';
+import { ELICITATION_COMPLETE_WAIT_MS, ElicitationCompletions } from './elicitation-completions.js';
 import { type ClientRequestForwarder, installForwardingHandlers } from './forward-client-requests.js';
 import { askToOpenRequiredUrl, createElicitationHandler, type UrlToOpen } from './handle-elicitation-request.js';
 import { createSamplingHandler } from './handle-sampling-request.js';
@@ -99,6 +100,7 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
   const configuredRoots = options.roots ?? config.roots;
   const roots = new RootsRegistry(resolveRoots(configuredRoots ?? [], options.cwd), configuredRoots !== undefined);
   const openUrl = options.openUrl ?? createSystemUrlOpener();
+  const completions = new ElicitationCompletions();
   const samplingTools = config.sampling?.tools ?? true;
   const form = options.elicitation?.form ?? true;
   const url = options.elicitation?.url ?? true;
@@ -173,6 +175,8 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
         );
         if (url) {
           client.setNotificationHandler('notifications/elicitation/complete', (notification) => {
+            const id = notification.params.elicitationId;
+            if (typeof id === 'string' && id.length <= 1_000) completions.complete(serverName, id);
             diagnostic(
               `server "${serverName}" says the URL elicitation ${showRaw(notification.params.elicitationId)} is complete`,
             );
@@ -208,7 +212,18 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
     async askToOpenRequiredUrl(serverName, required, signal) {
       if (!url) return 'decline';
       const handlerOptions = { serverName, approver, openUrl, onDiagnostic: diagnostic, ...(record ? { record } : {}) };
-      return askToOpenRequiredUrl(handlerOptions, required, signal);
+      const answer = await askToOpenRequiredUrl(handlerOptions, required, signal);
+      // A forwarding gateway does not see the notification: its downstream client does.
+      if (answer !== 'accept' || options.forwarder) return answer;
+      diagnostic(
+        `server "${serverName}": waiting up to ${ELICITATION_COMPLETE_WAIT_MS / 1000} s for it to say the page opened for the call is done (notifications/elicitation/complete) before sending the call again`,
+      );
+      const waited = await completions.wait(serverName, required.elicitationId, ELICITATION_COMPLETE_WAIT_MS, signal);
+      if (waited === 'cancelled') return 'cancel';
+      if (waited === 'timeout') {
+        diagnostic(`server "${serverName}" did not say the page is done; sending the call again anyway`);
+      }
+      return 'accept';
     },
     resourceTools(toolOptions) {
       const maxTokens = config.maxResultTokens ?? DEFAULT_RESULT_TOKEN_BUDGET;
