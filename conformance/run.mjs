@@ -15,17 +15,15 @@
  * Usage: node conformance/run.mjs [--revision 2026-07-28] [--scenario NAME]... [--jobs N] [--output-dir DIR] [--verbose]
  * Exit code 0 when every scenario passed or failed as expected; 1 otherwise; 2 when the tools are missing.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installNode22Tools, node22Binary, node22PackageDirectory } from '../tools/node22.mjs';
+import { indent, RUNNER, root, run, runMain } from './runner-process.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..');
 const NODE22 = node22Binary;
-const RUNNER = join(node22PackageDirectory, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const EXPECTED_FAILURES = join(here, 'expected-failures.yml');
 /** Protocol revisions whose required scenarios only the pre-release runner lists. */
 const REVISIONS = {
@@ -66,21 +64,6 @@ function parseArguments(argv) {
     else throw new Error(`unknown argument ${argument}; see the comment at the top of conformance/run.mjs`);
   }
   return options;
-}
-
-function run(command, args, options = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...options });
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.on('error', (error) => resolve({ code: -1, output: `${output}\n${error.message}` }));
-    child.on('close', (code) => resolve({ code: code ?? -1, output }));
-  });
 }
 
 /** The runner, its baseline and its scenario options: the released suite, or a revision's requirements. */
@@ -179,18 +162,4 @@ async function main() {
   return failed.length === 0 ? 0 : 1;
 }
 
-function indent(text) {
-  return `${text
-    .trimEnd()
-    .split('\n')
-    .map((line) => `    ${line}`)
-    .join('\n')}\n`;
-}
-
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runMain(main);

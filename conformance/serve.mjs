@@ -19,11 +19,10 @@ import { createServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { installNode22Tools, node22Binary, node22PackageDirectory } from '../tools/node22.mjs';
+import { installNode22Tools, node22Binary } from '../tools/node22.mjs';
+import { indent, RUNNER, root, run, runMain } from './runner-process.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..');
-const RUNNER = join(node22PackageDirectory, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const EXPECTED_FAILURES = join(here, 'expected-server-failures.yml');
 const SCENARIO_SERVER = join(here, 'scenario-server.mjs');
 const CLI = join(root, 'dist', 'src', 'cli', 'main.js');
@@ -43,21 +42,6 @@ function parseArguments(argv) {
     else throw new Error(`unknown argument ${argument}; see the comment at the top of conformance/serve.mjs`);
   }
   return options;
-}
-
-function run(command, args) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.on('error', (error) => resolve({ code: -1, output: `${output}\n${error.message}` }));
-    child.on('close', (code) => resolve({ code: code ?? -1, output }));
-  });
 }
 
 /** The suite's server scenarios, as the runner itself lists them. */
@@ -199,18 +183,4 @@ async function main() {
   }
 }
 
-function indent(text) {
-  return `${text
-    .trimEnd()
-    .split('\n')
-    .map((line) => `    ${line}`)
-    .join('\n')}\n`;
-}
-
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runMain(main);
