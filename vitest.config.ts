@@ -1,7 +1,16 @@
 import { defineConfig } from 'vitest/config';
 
-/** Test files that replace modules with `vi.mock`: they need a module graph of their own. */
-const needsOwnModules = ['test/consent/first-sight-cost.test.ts'];
+/**
+ * Test files that need a process of their own: those that replace modules with `vi.mock`, and those that measure
+ * the process's memory growth (in a shared worker, what earlier files left behind counts against them).
+ */
+const needsOwnModules = [
+  'test/consent/first-sight-cost.test.ts',
+  'test/faults/fuzz-frames.test.ts',
+  'test/faults/huge-line.test.ts',
+  'test/faults/notification-flood.test.ts',
+  'test/faults/http-response-size.test.ts',
+];
 
 export default defineConfig({
   test: {

@@ -20,6 +20,9 @@ import { StderrRing } from './stderr-ring.js';
 import { screenMessageDepth } from './too-deep-message.js';
 
 export { DEFAULT_MAX_MESSAGE_BYTES } from './message-size-limit.js';
+/** How long a server gets after its stdin is closed before SIGTERM: enough to read its last messages. */
+export const STDIN_CLOSE_WAIT_MS = 100;
+
 /** After stdin is closed and SIGTERM sent, how long a server gets before SIGKILL. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 2_000;
 /**
@@ -252,9 +255,10 @@ export class ProcessGroupStdioTransport implements Transport {
   }
 
   /**
-   * Stops the server: stdin closed and SIGTERM to the whole group at once, then SIGKILL after the grace.
-   * Many servers ignore stdin closing (timers keep them alive); waiting for them first would make every
-   * command end seconds after its output.
+   * Stops the server: stdin closed, then SIGTERM to the whole group after {@link STDIN_CLOSE_WAIT_MS} unless it
+   * exited, then SIGKILL after the grace. The short wait lets a server read what was written last (a cancellation
+   * sent as the host stops) before the signal; many servers ignore stdin closing (timers keep them alive), so
+   * waiting longer would make every command end seconds after its output.
    */
   async close(): Promise<void> {
     if (this.closing) {
@@ -268,7 +272,7 @@ export class ProcessGroupStdioTransport implements Transport {
     if (child && this.exited && !this.exitInfo) {
       const grace = this.options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
       child.stdin.end();
-      this.signalGroup('SIGTERM');
+      if (!(await waitFor(this.exited, STDIN_CLOSE_WAIT_MS))) this.signalGroup('SIGTERM');
       signalTracked(descendants, 'SIGTERM');
       if (!(await waitFor(this.exited, grace))) {
         this.signalGroup('SIGKILL');
