@@ -7,6 +7,7 @@
 
 import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
 import type { GatewayOAuthSettings } from '../config/gateway-oauth-settings.js';
+import { PRIVATE_KEY_SIGNING_ALGORITHMS } from '../config/types.js';
 import { stripControlCodes } from '../text/strip-control-codes.js';
 import type { Rejection } from './http-guard.js';
 
@@ -19,19 +20,7 @@ export interface OAuthIdentity {
 }
 
 /** Asymmetric algorithms only: a JWKS publishes public keys, and a shared secret would let anyone holding it mint tokens. */
-const ALGORITHMS = [
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'ES256',
-  'ES384',
-  'ES512',
-  'EdDSA',
-  'Ed25519',
-];
+const ALGORITHMS = [...PRIVATE_KEY_SIGNING_ALGORITHMS, 'EdDSA', 'Ed25519'];
 const MAX_METADATA_BYTES = 1024 * 1024;
 const FETCH_TIMEOUT_MS = 10_000;
 const MAX_CLAIM_CHARACTERS = 256;
