@@ -318,12 +318,13 @@ async function templateOwner(profile: ProfileHost, uriTemplate: string): Promise
   return undefined;
 }
 
+/** Through the connection, which remembers the level and sets it again on a restarted server's new session. */
 async function setServersLogLevel(profile: ProfileHost, level: LoggingLevel): Promise<void> {
   await Promise.all(
     profile.host.config.servers.map(async (entry) => {
-      const client = profile.host.connection(entry.name)?.sdkClient;
-      if (client?.getServerCapabilities()?.logging === undefined) return;
-      await client.setLoggingLevel(level).catch(() => undefined);
+      const connection = profile.host.connection(entry.name);
+      if (connection?.sdkClient?.getServerCapabilities()?.logging === undefined) return;
+      await connection.setLoggingLevel(level).catch(() => undefined);
     }),
   );
 }
