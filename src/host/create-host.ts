@@ -155,7 +155,8 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     serverOrder: config.servers.map((server) => server.name),
   });
   const catalog = live;
-  await catalog.seed(connected.tools).catch(abandon);
+  // Every server's first-sight approvals in one save of the trust store (a save is an fsync), not one per server.
+  await state.trustStore.batch(() => catalog.seed(connected.tools)).catch(abandon);
   const controls = createServerControls({
     servers: config.servers,
     connections,

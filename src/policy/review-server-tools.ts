@@ -90,7 +90,7 @@ export async function reviewServerTools(options: ReviewServerToolsOptions): Prom
       target: describeServerTarget(server, options.secrets),
       toolNames: options.tools.map((entry) => entry.name),
     };
-    if ((await approver.approveServer(request, signal)) === 'approve') {
+    if ((await store.asking(() => approver.approveServer(request, signal))) === 'approve') {
       store.approveServer(server, approvedBy ?? 'user');
       record({ serverName, change: 'server-approved', by: approver.kind, detail: request.reason });
       status = 'known';
@@ -160,7 +160,7 @@ export async function reviewServerTools(options: ReviewServerToolsOptions): Prom
     const answer =
       item.reason === 'server-changed' || item.reason === 'server-revoked'
         ? 'reject'
-        : await approver.approveToolDefinition(definitionRequest(options, item), signal);
+        : await store.asking(() => approver.approveToolDefinition(definitionRequest(options, item), signal));
     if (answer === 'approve') {
       store.approveTool(serverName, entry.tool, approvedBy ?? 'user');
       exposed.add(entry.tool.name);

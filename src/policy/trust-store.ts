@@ -359,6 +359,24 @@ export class TrustStore implements RememberedApprovals {
     return result;
   }
 
+  /**
+   * Runs `ask` (a question to a person) outside the batch in progress, if any: what the batch changed so far is saved
+   * first and the file is read again after the answer, so an answer that takes minutes neither holds back the
+   * batch's changes nor overwrites what another process saved meanwhile.
+   */
+  async asking<Result>(ask: () => Promise<Result>): Promise<Result> {
+    if (this.batchDepth === 0) return ask();
+    if (this.batchChanged) {
+      this.save();
+      this.batchChanged = false;
+    }
+    try {
+      return await ask();
+    } finally {
+      if (this.file !== undefined) this.data = readTrustStoreFile(this.file);
+    }
+  }
+
   private mutate(change: (data: TrustStoreData) => void): void {
     // Start from what is on disk now, so a change made by another process in the meantime is kept.
     if (this.file !== undefined && this.batchDepth === 0) this.data = readTrustStoreFile(this.file);

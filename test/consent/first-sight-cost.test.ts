@@ -59,6 +59,22 @@ describe('first sight of a server with many tools', () => {
     expect(server?.tools.every((tool) => tool.state === 'approved' && tool.approvedBy === 'first-sight')).toBe(true);
   }, 120_000);
 
+  it('pins the tools of every server first seen at start-up with one write of the trust store', async () => {
+    const stateDir = freshStateDir();
+    const servers = ['one', 'two', 'three'].map((name) =>
+      stdioServer(name, [manyToolsPath], { env: { TOOL_COUNT: '2' }, timeoutMs: 60_000 }),
+    );
+    const host = await openHost({ config: hostConfig(servers), stateDir, auditSink: false });
+    expect(host.catalog().entries).toHaveLength(6);
+    expect(writes).toHaveBeenCalledTimes(1);
+    const pinned = TrustStore.inStateDir(stateDir).list();
+    expect(pinned.map((server) => [server.name, server.tools.length])).toEqual([
+      ['one', 2],
+      ['three', 2],
+      ['two', 2],
+    ]);
+  }, 120_000);
+
   it('keeps a bounded copy of a 1 MB definition, and its pin still covers every byte', async () => {
     const stateDir = freshStateDir();
     const host = await openHost({

@@ -274,6 +274,31 @@ describe('TrustStore and reviewServerTools', () => {
     expect(saved.servers.calc.tools.add.definition).toEqual(ADD);
   });
 
+  it('inside a batch, saves what came before a question to a person and keeps what another process saved meanwhile', async () => {
+    const file = path.join(directory, 'trust.json');
+    const calc = stdio('calc', 'untrusted');
+    const notes = stdio('notes', 'untrusted');
+    const store = TrustStore.open(file);
+    const other = TrustStore.open(file);
+    await store.batch(async () => {
+      await review(store, calc, [ADD]);
+      // Nothing saved yet: the batch holds its changes.
+      expect(TrustStore.open(file).checkServer(calc)).toBe('new');
+      const answer = await store.asking(async () => {
+        // Saved before the question, so an answer that takes minutes holds nothing back.
+        expect(TrustStore.open(file).checkTool('calc', ADD)).toBe('approved');
+        await review(other, notes, [ECHO]);
+        return 'approve';
+      });
+      expect(answer).toBe('approve');
+      store.setAlwaysAllowed('calc', 'add');
+    });
+    const reopened = TrustStore.open(file);
+    expect(reopened.checkServer(notes)).toBe('known');
+    expect(reopened.checkTool('notes', ECHO)).toBe('approved');
+    expect(reopened.isAlwaysAllowed('calc', 'add')).toBe(true);
+  });
+
   it('names the file and the way out when the store is damaged', () => {
     const file = path.join(directory, 'trust.json');
     writeFileSync(file, '{"version": 1, "servers": ');
