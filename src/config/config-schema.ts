@@ -68,6 +68,8 @@ export const serverEntrySchema = z.object({
   /** The server's `instructions` in the system prompt: default yes for a trusted server, no for an untrusted one. */
   allowInstructions: z.boolean({ error: 'true or false' }).optional(),
   disabled: z.boolean({ error: 'true or false' }).optional(),
+  /** The server keeps state per connection: a stateless gateway sends one client session's requests to one copy. */
+  stateful: z.boolean({ error: 'true or false' }).optional(),
   versionNegotiation: z.enum(['legacy', 'auto'], { error: '"legacy" or "auto"' }).optional(),
   /** Checked by `buildOAuthSettings`, which reports the exact key inside it. */
   oauth: z.unknown().optional(),

@@ -130,6 +130,7 @@ export function buildServerConfig(
     ...(entry.startupTimeoutMs === undefined ? {} : { startupTimeoutMs: entry.startupTimeoutMs }),
     ...(entry.allowInstructions === undefined ? {} : { allowInstructions: entry.allowInstructions }),
     disabled,
+    ...(entry.stateful === undefined ? {} : { stateful: entry.stateful }),
     versionNegotiation: entry.versionNegotiation ?? DEFAULT_VERSION_NEGOTIATION,
     ...(entry.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeoutMs: entry.maxTotalTimeoutMs }),
     ...(entry.maxResultTokens === undefined ? {} : { maxResultTokens: entry.maxResultTokens }),

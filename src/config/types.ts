@@ -31,6 +31,11 @@ interface ServerConfigBase {
    * stays in the list and is reported as failed with this reason; the other servers start as usual.
    */
   unavailable?: string;
+  /**
+   * The server keeps state per connection (a counter, an open browser page, a transaction). A stateless gateway
+   * serves one client session's requests to it on one replica, so they reach the same connection. Default false.
+   */
+  stateful?: boolean;
   /** Default `legacy` (`DEFAULT_VERSION_NEGOTIATION`). */
   versionNegotiation: VersionNegotiation;
   /** Hard maximum for one call while progress notifications keep extending its timeout. */

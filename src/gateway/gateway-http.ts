@@ -13,9 +13,10 @@ import type { GatewayToken } from '../config/gateway-settings.js';
 import { createGatewayAuth, type GatewayAuth } from './gateway-auth.js';
 import { type GatewayHosts, UnknownProfileError } from './gateway-hosts.js';
 import { createGatewaySession } from './gateway-session.js';
-import { createStatelessGateway } from './gateway-stateless.js';
+import { openStatelessGateway } from './gateway-stateless.js';
 import { checkHost, checkOrigin, RateLimiter, type Rejection } from './http-guard.js';
 import { ListChangedDebouncer } from './list-changed.js';
+import type { GatewayStore } from './store/gateway-store.js';
 import { openGatewayStore } from './store/open-store.js';
 
 export const MCP_PATH = '/mcp';
@@ -29,6 +30,8 @@ export interface GatewayHttpOptions {
   hostname?: string;
   version: string;
   onDiagnostic: (message: string) => void;
+  /** With `gateway.stateless`: this store instead of the one `gateway.store` names (the caller closes it). */
+  store?: GatewayStore;
 }
 
 export interface GatewayHttp {
@@ -90,9 +93,21 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
   const sessions = new Map<string, Session>();
   const limiter = new RateLimiter(settings.requestsPerMinute);
   // Stateless: sessions, pending answers and rate counts in the store, shared by every replica using it.
-  const store = settings.stateless ? await openGatewayStore(settings.store, options.onDiagnostic) : undefined;
+  const ownStore =
+    settings.stateless && options.store === undefined
+      ? await openGatewayStore(settings.store, options.onDiagnostic)
+      : undefined;
+  const store = settings.stateless ? (options.store ?? ownStore) : undefined;
   const stateless =
-    store === undefined ? undefined : createStatelessGateway({ store, hosts, settings, version: options.version });
+    store === undefined
+      ? undefined
+      : await openStatelessGateway({
+          store,
+          hosts,
+          settings,
+          version: options.version,
+          onDiagnostic: options.onDiagnostic,
+        });
   const listChanged = new ListChangedDebouncer((profile) => {
     for (const session of sessions.values()) {
       if (session.profile === profile) void session.server.sendToolListChanged().catch(() => undefined);
@@ -248,7 +263,8 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
       sessions.clear();
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
-      await store?.close();
+      await stateless?.close();
+      await ownStore?.close();
     },
   };
 }

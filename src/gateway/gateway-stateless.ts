@@ -4,18 +4,30 @@
  * in the gateway store and hands out its id; every later POST is served by a fresh SDK server restored from that
  * record. A request the gateway sends the client during a call (an approval asked through elicitation) gets an id
  * of its own; the client's answer, posted to whichever replica, goes through the store to the replica whose call
- * waits for it. There is no standing GET stream: `list_changed` is not pushed, clients list again.
+ * waits for it. A request that reaches a stateful server (`"stateful": true`) is served by the replica that
+ * initialized the session, whose connection to that server holds the session's state: another replica relays it
+ * there through the store; when no replica answers for the owner any more, the receiving replica takes the session
+ * over (the server's state starts afresh on it). There is no standing GET stream: `list_changed` is not pushed,
+ * clients list again.
  */
 
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { isInitializeRequest, type JSONRPCMessage, type Server } from '@modelcontextprotocol/server';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import {
+  isInitializeRequest,
+  type JSONRPCMessage,
+  type McpHttpHandler,
+  type Server,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 import type { GatewaySettings } from '../config/gateway-settings.js';
 import type { GatewayIdentity } from './gateway-auth.js';
-import { type GatewayHosts, UnknownProfileError } from './gateway-hosts.js';
+import { type GatewayHosts, type ProfileHost, UnknownProfileError } from './gateway-hosts.js';
 import { createGatewaySession } from './gateway-session.js';
 import type { Rejection } from './http-guard.js';
+import { answerRelayed, ownerChannel, type RelayedRequest, relayedHeaders, relayToOwner } from './replica-relay.js';
+import { reachesStatefulServer } from './stateful-routing.js';
 import type { GatewayStore, StoredSession } from './store/gateway-store.js';
 
 /** A session unused this long is forgotten. */
@@ -32,6 +44,8 @@ export interface StatelessGateway {
     profile: string | undefined,
     sessionId: string | undefined,
   ): Promise<Rejection | undefined>;
+  /** Stops answering requests relayed to this replica. */
+  close(): Promise<void>;
 }
 
 export interface StatelessOptions {
@@ -39,6 +53,7 @@ export interface StatelessOptions {
   hosts: GatewayHosts;
   settings: GatewaySettings;
   version: string;
+  onDiagnostic: (message: string) => void;
 }
 
 type Message = Record<string, unknown>;
@@ -58,7 +73,12 @@ function bounded(text: unknown): string | undefined {
 }
 
 /** The session record of an initialize request, as its client introduced itself. */
-function sessionOf(body: Message, identity: GatewayIdentity, profile: string | undefined): StoredSession {
+function sessionOf(
+  body: Message,
+  identity: GatewayIdentity,
+  profile: string | undefined,
+  replica: string,
+): StoredSession {
   const params = (body.params ?? {}) as { clientInfo?: { name?: unknown; version?: unknown }; capabilities?: unknown };
   const version = bounded(params.clientInfo?.version);
   const capabilities = params.capabilities;
@@ -70,6 +90,7 @@ function sessionOf(body: Message, identity: GatewayIdentity, profile: string | u
     clientInfo: { name: bounded(params.clientInfo?.name) ?? 'unknown', ...(version === undefined ? {} : { version }) },
     capabilities:
       typeof capabilities === 'object' && capabilities !== null ? (capabilities as Record<string, unknown>) : {},
+    replica,
   };
 }
 
@@ -83,24 +104,37 @@ function restoreClientIdentity(server: Server, session: StoredSession): void {
   fields._clientVersion = session.clientInfo;
 }
 
-export function createStatelessGateway(options: StatelessOptions): StatelessGateway {
-  const { store, hosts, settings } = options;
+/** Closes `done` once the response's body has been read to its end or the request was abandoned. */
+function closingWhenDone(response: Response, signal: AbortSignal, done: () => void): Response {
+  let closed = false;
+  const once = (): void => {
+    if (closed) return;
+    closed = true;
+    done();
+  };
+  signal.addEventListener('abort', once, { once: true });
+  if (response.body === null) {
+    once();
+    return response;
+  }
+  const body = response.body.pipeThrough(new TransformStream({ flush: once }));
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
 
-  async function serve(
-    request: IncomingMessage,
-    response: ServerResponse,
+export async function openStatelessGateway(options: StatelessOptions): Promise<StatelessGateway> {
+  const { store, hosts, settings } = options;
+  /** This replica's name in session records: stateful servers' requests of the sessions it opened come back here. */
+  const replica = randomUUID();
+
+  /** A fresh SDK server restored from the session's record answers one HTTP request. */
+  async function respond(
+    request: Request,
     body: unknown,
     sessionId: string,
     session: StoredSession,
+    profileHost: ProfileHost,
     initializing: boolean,
-  ): Promise<Rejection | undefined> {
-    let profileHost: Awaited<ReturnType<GatewayHosts['get']>>;
-    try {
-      profileHost = await hosts.get(session.profile);
-    } catch (error) {
-      if (error instanceof UnknownProfileError) return { status: 404, message: error.message };
-      throw error;
-    }
+  ): Promise<Response> {
     const server = createGatewaySession({
       profile: profileHost,
       settings,
@@ -110,7 +144,7 @@ export function createStatelessGateway(options: StatelessOptions): StatelessGate
       session: () => sessionId,
     });
     if (!initializing) restoreClientIdentity(server, session);
-    const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     await server.connect(transport);
 
     // Requests to the client are answered through the store, wherever the answer is posted. The SDK sends them
@@ -138,13 +172,65 @@ export function createStatelessGateway(options: StatelessOptions): StatelessGate
           : { ...sendOptions, relatedRequestId: related },
       );
     };
-    response.once('close', () => {
+    const response = await transport.handleRequest(request, { parsedBody: body });
+    return closingWhenDone(response, request.signal, () => {
       pending.abort(new Error('the request ended'));
       void server.close().catch(() => undefined);
     });
-    await transport.handleRequest(request, response, body);
+  }
+
+  async function profileOf(session: StoredSession): Promise<ProfileHost | Rejection> {
+    try {
+      return await hosts.get(session.profile);
+    } catch (error) {
+      if (error instanceof UnknownProfileError) return { status: 404, message: error.message };
+      throw error;
+    }
+  }
+
+  /** Serves on this replica, writing to the client's own response. */
+  async function serveHere(
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: unknown,
+    sessionId: string,
+    session: StoredSession,
+    profileHost: ProfileHost,
+    initializing: boolean,
+  ): Promise<undefined> {
+    const handler = {
+      fetch: (webRequest: Request) => respond(webRequest, body, sessionId, session, profileHost, initializing),
+    } as McpHttpHandler;
+    await toNodeHandler(handler)(request, response, body);
     return undefined;
   }
+
+  const stopListening = await store.listen(ownerChannel(replica), (text) => {
+    const relayed = JSON.parse(text) as RelayedRequest;
+    void (async () => {
+      const session = await store.getSession(relayed.sessionId, STATELESS_SESSION_TTL_MS);
+      const profileHost = session === undefined ? undefined : await profileOf(session);
+      await answerRelayed(store, relayed, async (request) => {
+        if (session === undefined || session.profile !== relayed.profile) {
+          return Response.json(
+            { jsonrpc: '2.0', error: { code: -32600, message: `unknown session ${relayed.sessionId}` }, id: null },
+            { status: 404 },
+          );
+        }
+        if (profileHost === undefined || 'status' in profileHost) {
+          return Response.json(
+            { jsonrpc: '2.0', error: { code: -32600, message: profileHost?.message ?? 'unknown profile' }, id: null },
+            { status: 404 },
+          );
+        }
+        return respond(request, relayed.body, relayed.sessionId, session, profileHost, false);
+      });
+    })().catch((error: unknown) =>
+      options.onDiagnostic(
+        `gateway: a request relayed to this replica failed: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    );
+  });
 
   return {
     async checkRate(client) {
@@ -163,10 +249,12 @@ export function createStatelessGateway(options: StatelessOptions): StatelessGate
           return { status: 400, message: 'no Mcp-Session-Id header: start with an initialize request' };
         }
         const id = randomUUID();
-        const session = sessionOf(body as unknown as Message, identity, profile);
+        const session = sessionOf(body as unknown as Message, identity, profile, replica);
+        const profileHost = await profileOf(session);
+        if ('status' in profileHost) return profileHost;
         await store.putSession(id, session, STATELESS_SESSION_TTL_MS);
         response.setHeader('mcp-session-id', id);
-        return serve(request, response, body, id, session, true);
+        return serveHere(request, response, body, id, session, profileHost, true);
       }
       const session = await store.getSession(sessionId, STATELESS_SESSION_TTL_MS);
       // A session belongs to whoever opened it and the path it was opened on.
@@ -196,7 +284,29 @@ export function createStatelessGateway(options: StatelessOptions): StatelessGate
         response.writeHead(202).end();
         return undefined;
       }
-      return serve(request, response, Array.isArray(body) ? rest : rest[0], sessionId, session, false);
+      const restBody = Array.isArray(body) ? rest : rest[0];
+      const profileHost = await profileOf(session);
+      if ('status' in profileHost) return profileHost;
+      if (session.replica !== replica && reachesStatefulServer(rest, profileHost)) {
+        if (session.replica !== undefined) {
+          const relayed = await relayToOwner(
+            store,
+            session.replica,
+            { sessionId, profile, headers: relayedHeaders(request.headers), body: restBody },
+            response,
+          );
+          if (relayed) return undefined;
+        }
+        // Nobody answers for the owner: this replica owns the session from now on.
+        session.replica = replica;
+        await store.putSession(sessionId, session, STATELESS_SESSION_TTL_MS);
+        options.onDiagnostic(`gateway: session ${sessionId} taken over by this replica (its owner stopped)`);
+      }
+      return serveHere(request, response, restBody, sessionId, session, profileHost, false);
+    },
+
+    async close() {
+      await stopListening();
     },
   };
 }

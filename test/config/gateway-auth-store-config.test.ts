@@ -87,3 +87,19 @@ describe('gateway.stateless and gateway.store', () => {
     expect(error({ stateless: true, store: { type: 'memcached' } }).keyPath).toBe('gateway.store.type');
   });
 });
+
+describe("a server's `stateful`", () => {
+  const servers = (entry: Record<string, unknown>) =>
+    parseConfig(JSON.stringify({ mcpServers: { browser: { command: 'node', ...entry } } }), FILE, {});
+
+  it('marks a server that keeps state per connection, and is absent by default', () => {
+    expect(servers({ stateful: true }).servers[0]).toMatchObject({ name: 'browser', stateful: true });
+    expect(servers({}).servers[0]?.stateful).toBeUndefined();
+  });
+
+  it('names the key when it is not true or false', () => {
+    const error = thrownConfigError(() => servers({ stateful: 'yes' }));
+    expect(error.keyPath).toBe('mcpServers.browser.stateful');
+    expect(error.message).toContain('true or false');
+  });
+});

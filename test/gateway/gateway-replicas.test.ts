@@ -1,12 +1,10 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${env:VAR}` is the config syntax, not a template mistake.
 /**
  * Stateless gateway replicas sharing one real `redis-server` (started here on a free port, stopped in afterAll):
- * the store's contract holds in memory and in Redis; two `mcp-host serve` processes answer one client whose
+ * the store's contract (sessions, answers, messages between replicas, counts) holds in memory and in Redis; two `mcp-host serve` processes answer one client whose
  * requests alternate between them, and an approval asked on one replica is answered through the other.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,40 +13,18 @@ import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
 import { RedisGatewayStore } from '../../src/gateway/store/redis-store.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { exampleServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
 
 const TOKEN = 'a-shared-replica-token';
-let redis: ChildProcess | undefined;
+let redis: RedisServer | undefined;
 let redisUrl: string;
 const replicas: GatewayProcess[] = [];
 const stateDirs: string[] = [];
 const opened: Array<{ close(): Promise<void> }> = [];
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 beforeAll(async () => {
-  const port = await freePort();
-  redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  redis.stdout?.on('data', (chunk) => {
-    output += String(chunk);
-  });
-  redis.once('error', (error) => {
-    output += `\n${error.message} (install the redis-server package)`;
-  });
-  await waitUntil(
-    () => output.includes('Ready to accept connections') || redis?.exitCode !== null || output.includes('ENOENT'),
-    'redis-server',
-  );
-  if (!output.includes('Ready to accept connections')) throw new Error(`redis-server did not start:\n${output}`);
-  redisUrl = `redis://127.0.0.1:${port}`;
+  redis = await startRedisServer();
+  redisUrl = redis.url;
 
   const config = await writeConfig({
     mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
@@ -74,11 +50,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const item of opened) await item.close().catch(() => undefined);
   for (const replica of replicas) await replica.stop();
-  if (redis && redis.exitCode === null && redis.signalCode === null) {
-    const exited = new Promise((resolve) => redis?.once('exit', resolve));
-    redis.kill('SIGTERM');
-    await exited;
-  }
+  await redis?.stop();
 });
 
 async function storeContract(store: GatewayStore): Promise<void> {
@@ -104,6 +76,16 @@ async function storeContract(store: GatewayStore): Promise<void> {
   const abandoned = store.waitForAnswer('s1:never', controller.signal);
   controller.abort(new Error('gone'));
   await expect(abandoned).rejects.toThrow('gone');
+
+  // Messages between replicas reach whoever listens, in order; publishing says how many did.
+  const heard: string[] = [];
+  const stop = await store.listen('relay-test', (message) => heard.push(message));
+  expect(await store.publish('relay-test', 'one')).toBe(1);
+  expect(await store.publish('relay-test', 'two')).toBe(1);
+  await waitUntil(() => heard.length === 2, 'the published messages');
+  expect(heard).toEqual(['one', 'two']);
+  await stop();
+  expect(await store.publish('relay-test', 'three')).toBe(0);
 
   const client = `client-${Math.random()}`;
   expect((await store.countRequest(client, 60_000)).count).toBe(1);

@@ -1,7 +1,8 @@
 /**
  * What the replicas of a stateless gateway share. A session is opened on one replica and used from any; a request
  * the gateway sends to a client (an approval asked through elicitation) waits on one replica while the client's
- * answer may arrive at another; rate limits count a client's requests wherever they land.
+ * answer may arrive at another; a request for a stateful server is passed to the replica that owns the session;
+ * rate limits count a client's requests wherever they land.
  */
 
 /** What any replica needs to answer a session's later requests. */
@@ -14,6 +15,8 @@ export interface StoredSession {
   clientInfo: { name: string; version?: string };
   /** The client's declared capabilities, from its initialize request (untrusted, bounded by the body limit). */
   capabilities: Record<string, unknown>;
+  /** The replica whose connections to stateful servers this session uses (`GatewayReplica.id`). */
+  replica?: string;
 }
 
 export interface GatewayStore {
@@ -25,6 +28,10 @@ export interface GatewayStore {
   postAnswer(key: string, message: string): Promise<void>;
   /** Resolves with the answer posted under `key` (before or after the call); rejects when `signal` aborts. */
   waitForAnswer(key: string, signal: AbortSignal): Promise<string>;
+  /** Delivers `message` to whoever listens on `channel` now; answers how many listeners got it (0: nobody). */
+  publish(channel: string, message: string): Promise<number>;
+  /** Passes every message later published on `channel` to `onMessage`, in order, until the returned stop is called. */
+  listen(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>>;
   /** Counts one request of `client` in the current window; answers the count and ms until the window ends. */
   countRequest(client: string, windowMs: number): Promise<{ count: number; resetInMs: number }>;
   close(): Promise<void>;

@@ -7,6 +7,7 @@ export class MemoryGatewayStore implements GatewayStore {
   private readonly answers = new Map<string, { message: string; expires: number }>();
   private readonly waiters = new Map<string, (message: string) => void>();
   private readonly counts = new Map<string, { window: number; count: number }>();
+  private readonly listeners = new Map<string, Set<(message: string) => void>>();
 
   async putSession(id: string, session: StoredSession, ttlMs: number): Promise<void> {
     this.sweep();
@@ -51,6 +52,24 @@ export class MemoryGatewayStore implements GatewayStore {
     });
   }
 
+  async publish(channel: string, message: string): Promise<number> {
+    const listening = [...(this.listeners.get(channel) ?? [])];
+    for (const listener of listening) listener(message);
+    return listening.length;
+  }
+
+  async listen(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>> {
+    // Each listen is its own entry, even for the same function, so one stop never ends another's.
+    const listener = (message: string): void => onMessage(message);
+    const listening = this.listeners.get(channel) ?? new Set();
+    listening.add(listener);
+    this.listeners.set(channel, listening);
+    return async () => {
+      listening.delete(listener);
+      if (listening.size === 0 && this.listeners.get(channel) === listening) this.listeners.delete(channel);
+    };
+  }
+
   async countRequest(client: string, windowMs: number): Promise<{ count: number; resetInMs: number }> {
     const now = Date.now();
     const window = Math.floor(now / windowMs);
@@ -63,6 +82,7 @@ export class MemoryGatewayStore implements GatewayStore {
   async close(): Promise<void> {
     this.sessions.clear();
     this.answers.clear();
+    this.listeners.clear();
   }
 
   /** Drops what expired, so an idle gateway's maps do not only grow. */

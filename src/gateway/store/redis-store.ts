@@ -1,7 +1,8 @@
 /**
  * The store shared by replicas, in Redis: sessions as JSON strings with a TTL refreshed on use, answers as keys
  * with a TTL plus a publish on one pattern-subscribed channel (a waiter checks the key after subscribing, so an
- * answer posted first is not missed), and rate-limit counts as one INCR per client and window.
+ * answer posted first is not missed), other messages between replicas as plain PUBLISH/SUBSCRIBE (PUBLISH answers
+ * how many received it), and rate-limit counts as one INCR per client and window.
  */
 
 import { createClient } from 'redis';
@@ -17,6 +18,8 @@ interface RedisClient {
   publish(channel: string, message: string): Promise<number>;
   sendCommand<T>(args: string[]): Promise<T>;
   pSubscribe(pattern: string, listener: (message: string, channel: string) => void): Promise<void>;
+  subscribe(channel: string, listener: (message: string) => void): Promise<void>;
+  unsubscribe(channel: string, listener: (message: string) => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -107,6 +110,16 @@ export class RedisGatewayStore implements GatewayStore {
         () => undefined,
       );
     });
+  }
+
+  publish(channel: string, message: string): Promise<number> {
+    return this.client.publish(this.key('channel', channel), message);
+  }
+
+  async listen(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>> {
+    const listener = (message: string): void => onMessage(message);
+    await this.subscriber.subscribe(this.key('channel', channel), listener);
+    return () => this.subscriber.unsubscribe(this.key('channel', channel), listener);
   }
 
   async countRequest(client: string, windowMs: number): Promise<{ count: number; resetInMs: number }> {

@@ -1,0 +1,47 @@
+/**
+ * Which requests of a stateless gateway's session must reach a stateful server (`"stateful": true`) through the
+ * replica that owns the session: a call of one of its tools (directly or through the `call_tool` meta-tool) and a
+ * prompt of its own. Resource reads, subscriptions and completions carry no server name, so they go to the owner
+ * whenever the profile has a stateful server. Everything else (listing, ping, initialize) any replica answers.
+ */
+
+import { CALL_TOOL } from '../host/tool-discovery.js';
+import type { ProfileHost } from './gateway-hosts.js';
+import { NAME_SEPARATOR } from './gateway-session.js';
+
+const UNNAMED_SERVER_METHODS: ReadonlySet<string> = new Set([
+  'resources/read',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'completion/complete',
+]);
+
+function fieldsOf(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+export function statefulServersOf(profile: ProfileHost): ReadonlySet<string> {
+  return new Set(profile.host.config.servers.filter((server) => server.stateful === true).map((server) => server.name));
+}
+
+/** Whether any of the body's requests may reach a stateful server of the profile. */
+export function reachesStatefulServer(messages: readonly unknown[], profile: ProfileHost): boolean {
+  const stateful = statefulServersOf(profile);
+  if (stateful.size === 0) return false;
+  return messages.some((message) => {
+    const { method, params } = fieldsOf(message);
+    if (typeof method !== 'string') return false;
+    if (UNNAMED_SERVER_METHODS.has(method)) return true;
+    const fields = fieldsOf(params);
+    if (method === 'prompts/get') {
+      const name = typeof fields.name === 'string' ? fields.name : '';
+      return stateful.has(name.slice(0, Math.max(0, name.indexOf(NAME_SEPARATOR))));
+    }
+    if (method !== 'tools/call') return false;
+    let name = fields.name;
+    if (name === CALL_TOOL) name = fieldsOf(fields.arguments).name;
+    if (typeof name !== 'string') return false;
+    const entry = profile.host.catalog().resolve(name);
+    return entry !== undefined && stateful.has(entry.server);
+  });
+}

@@ -1,0 +1,213 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${env:VAR}` is the config syntax, not a template mistake.
+/**
+ * Session affinity for stateful servers in a stateless gateway. Behind each replica runs its own copy of the counter
+ * fixture twice: `tally` marked `"stateful": true`, `loose` not. One client whose requests alternate between two
+ * replicas sees `tally` count every call it made (its calls all reach the copy of the replica that opened the
+ * session, relayed through the store when they land elsewhere, an approval included), while `loose` counts only the
+ * calls that landed on one replica. When the owning replica stops, the other takes the session over with its own
+ * copy. Two `mcp-host serve` processes share a real `redis-server`; two gateways in one process share the memory
+ * store.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/config/gateway-settings.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { createGatewayHosts, type GatewayHosts } from '../../src/gateway/gateway-hosts.js';
+import { type GatewayHttp, startGatewayHttp } from '../../src/gateway/gateway-http.js';
+import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
+import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
+import { type GatewayProcess, startGatewayProcess } from '../helpers/gateway-process.js';
+import { temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
+
+const TOKEN = 'an-affinity-test-token-of-enough-length';
+const counter = { command: process.execPath, args: [fixtureServerPath('counter')], trust: 'trusted' };
+const SERVERS = { tally: { ...counter, stateful: true }, loose: counter };
+
+let redis: RedisServer | undefined;
+const processes: GatewayProcess[] = [];
+const processStateDirs: string[] = [];
+const toClose: Array<{ close(): Promise<void> }> = [];
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  const config = await writeConfig({
+    mcpServers: SERVERS,
+    permissions: { ask: ['tally__sleep'] },
+    gateway: {
+      tokens: [{ name: 'team', token: '${env:AFFINITY_TOKEN}' }],
+      stateless: true,
+      store: { type: 'redis', url: '${env:AFFINITY_REDIS_URL}', keyPrefix: 'test-affinity:' },
+    },
+  });
+  for (let index = 0; index < 2; index++) {
+    const stateDir = await temporaryDirectory(`mcp-host-affinity-${index}-`);
+    processStateDirs.push(stateDir);
+    processes.push(
+      await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
+        AFFINITY_TOKEN: TOKEN,
+        AFFINITY_REDIS_URL: redis.url,
+      }),
+    );
+  }
+}, 90_000);
+
+afterAll(async () => {
+  for (const item of toClose.reverse()) await item.close().catch(() => undefined);
+  for (const replica of processes) await replica.stop();
+  await redis?.stop();
+});
+
+interface Sent {
+  replica: number;
+  method: string;
+}
+
+/** A client behind a load balancer without affinity: each request goes to the next of `origins()`. */
+async function alternatingClient(
+  origins: () => string[],
+): Promise<{ client: Client; sent: Sent[]; asked: string[]; nextReplica: () => number }> {
+  const sent: Sent[] = [];
+  const asked: string[] = [];
+  let next = 0;
+  const alternating: typeof fetch = async (input, init) => {
+    const targets = origins();
+    const replica = next++ % targets.length;
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : undefined;
+    sent.push({ replica, method: String(body?.method ?? (body && 'result' in body ? 'answer' : init?.method)) });
+    return fetch(`${targets[replica]}${url.pathname}${url.search}`, init);
+  };
+  const client = new Client(
+    { name: 'affinity-test-client', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } } },
+  );
+  client.setRequestHandler('elicitation/create', async (request) => {
+    asked.push(request.params.message);
+    return { action: 'accept', content: { decision: 'allow-once' } };
+  });
+  const transport = new StreamableHTTPClientTransport(new URL(`${origins()[0]}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+    fetch: alternating,
+  });
+  await client.connect(transport);
+  toClose.push(client);
+  return { client, sent, asked, nextReplica: () => next % origins().length };
+}
+
+function textOf(result: unknown): string {
+  const content = (result as { content: Array<{ type: string; text?: string }> }).content;
+  return content.map((part) => part.text ?? '').join('');
+}
+
+async function callsCounted(client: Client, server: string): Promise<number> {
+  const stats = await client.callTool({ name: `${server}__stats`, arguments: {} });
+  return (JSON.parse(textOf(stats)) as { calls: number }).calls;
+}
+
+/** Four calls to each copy, alternating replicas: `tally` counts them all, `loose` the half one replica got. */
+async function expectAffinity(client: Client, sent: Sent[]): Promise<void> {
+  for (let round = 0; round < 4; round++) {
+    expect(textOf(await client.callTool({ name: 'loose__echo', arguments: { text: `loose ${round}` } }))).toBe(
+      `loose ${round}`,
+    );
+  }
+  const tallyFrom = sent.length;
+  for (let round = 0; round < 4; round++) {
+    expect(textOf(await client.callTool({ name: 'tally__echo', arguments: { text: `tally ${round}` } }))).toBe(
+      `tally ${round}`,
+    );
+  }
+  // The tally calls did arrive at both replicas.
+  const tallyCalls = sent.slice(tallyFrom).filter((entry) => entry.method === 'tools/call');
+  expect(new Set(tallyCalls.map((entry) => entry.replica))).toEqual(new Set([0, 1]));
+  expect(await callsCounted(client, 'tally')).toBe(4);
+  expect(await callsCounted(client, 'loose')).toBe(2);
+}
+
+async function auditedTools(stateDir: string): Promise<Array<Record<string, unknown>>> {
+  const text = await readFile(join(stateDir, 'audit.jsonl'), 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((entry) => entry.type === 'tool-call');
+}
+
+describe('a stateful server behind stateless replicas sharing Redis', () => {
+  it('keeps one session on the copy of the replica that opened it, and moves it when that replica stops', async () => {
+    const origins = processes.map((replica) => new URL(replica.url).origin);
+    let reachable = origins;
+    const { client, sent, asked, nextReplica } = await alternatingClient(() => reachable);
+    expect(sent[0]).toEqual({ replica: 0, method: 'initialize' });
+    await expectAffinity(client, sent);
+
+    // An approval asked by the owner during a relayed call is answered through the store, from either replica.
+    if (nextReplica() === 0) await client.ping();
+    const slept = await client.callTool({ name: 'tally__sleep', arguments: { ms: 1 } });
+    expect(textOf(slept)).toBe('slept 1 ms');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('tally__sleep');
+    expect(sent.findLast((entry) => entry.method === 'tools/call')?.replica).toBe(1);
+
+    // Every tally call was run and audited by the owner, with the client's identity.
+    const owner = (await auditedTools(processStateDirs[0]!)).filter((entry) =>
+      String(entry.tool).startsWith('tally__'),
+    );
+    expect(owner.filter((entry) => entry.tool === 'tally__echo')).toHaveLength(4);
+    expect(owner.find((entry) => entry.tool === 'tally__sleep')).toMatchObject({
+      decision: 'allow',
+      approver: 'gateway-client',
+      client: { name: 'affinity-test-client', principal: 'team' },
+    });
+    const other = await auditedTools(processStateDirs[1]!);
+    expect(other.filter((entry) => String(entry.tool).startsWith('tally__'))).toEqual([]);
+    expect(other.filter((entry) => entry.tool === 'loose__echo').length).toBeGreaterThan(0);
+
+    // The owner stops: the other replica takes the session over, with its own copy's state from then on.
+    await processes[0]!.stop();
+    reachable = [origins[1]!];
+    await client.callTool({ name: 'tally__echo', arguments: { text: 'after' } });
+    expect(await callsCounted(client, 'tally')).toBe(1);
+    await client.callTool({ name: 'tally__echo', arguments: { text: 'again' } });
+    expect(await callsCounted(client, 'tally')).toBe(2);
+    expect(processes[1]!.stderr()).toContain('taken over by this replica');
+  }, 120_000);
+});
+
+describe('a stateful server behind two gateways sharing the memory store', () => {
+  const hosts: GatewayHosts[] = [];
+  const gateways: GatewayHttp[] = [];
+
+  afterAll(async () => {
+    for (const gateway of gateways) await gateway.close();
+    for (const host of hosts) await host.close();
+  });
+
+  it('relays one session’s stateful calls to the gateway that opened it', async () => {
+    const configPath = await writeConfig({ mcpServers: SERVERS, gateway: { stateless: true } });
+    const store = new MemoryGatewayStore();
+    toClose.push(store);
+    for (let index = 0; index < 2; index++) {
+      const stateDir = await temporaryDirectory(`mcp-host-affinity-memory-${index}-`);
+      const config = await loadConfig({ configPath, cwd: stateDir, env: process.env, stateDir });
+      const gatewayHosts = createGatewayHosts(config, { cwd: stateDir, stateDir, onDiagnostic: () => undefined });
+      hosts.push(gatewayHosts);
+      gateways.push(
+        await startGatewayHttp({
+          hosts: gatewayHosts,
+          tokens: [{ name: 'team', sha256: sha256Hex(TOKEN) }],
+          port: 0,
+          version: '0.0.0',
+          onDiagnostic: () => undefined,
+          store,
+        }),
+      );
+    }
+    const origins = gateways.map((gateway) => new URL(gateway.url).origin);
+    const { client, sent } = await alternatingClient(() => origins);
+    await expectAffinity(client, sent);
+  }, 90_000);
+});

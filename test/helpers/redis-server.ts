@@ -1,0 +1,56 @@
+/**
+ * A real `redis-server` (the Debian package) on a free loopback port, without persistence, for the gateway store's
+ * tests; `stop` ends it by its pid.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { waitUntil } from './gateway-process.js';
+
+export interface RedisServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export async function startRedisServer(): Promise<RedisServer> {
+  const port = await freePort();
+  const redis: ChildProcess = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const stop = async (): Promise<void> => {
+    if (redis.exitCode !== null || redis.signalCode !== null) return;
+    const exited = new Promise((resolve) => redis.once('exit', resolve));
+    redis.kill('SIGTERM');
+    await exited;
+  };
+  let output = '';
+  redis.stdout?.on('data', (chunk) => {
+    output += String(chunk);
+  });
+  redis.once('error', (error) => {
+    output += `\n${error.message} (install the redis-server package)`;
+  });
+  try {
+    await waitUntil(
+      () => output.includes('Ready to accept connections') || redis.exitCode !== null || output.includes('ENOENT'),
+      'redis-server',
+    );
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  if (!output.includes('Ready to accept connections')) {
+    await stop();
+    throw new Error(`redis-server did not start:\n${output}`);
+  }
+  return { url: `redis://127.0.0.1:${port}`, stop };
+}
