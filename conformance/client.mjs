@@ -52,8 +52,24 @@ function sampleArguments(tool) {
   return values;
 }
 
-/** The server's `oauth` settings a user would write for the scenario: unattended for the client-credentials ones. */
+/**
+ * The server's `oauth` settings a user would write for the scenario: unattended for the client-credentials ones;
+ * for cross-app access, the person's ID token and the identity provider's token endpoint that the scenario hands
+ * over (its OpenID metadata lacks fields the spec requires, so it is not discovered from the issuer).
+ */
 function oauthSettings() {
+  if (scenario.startsWith('auth/cross-app-access-')) {
+    return {
+      grant: 'cross_app_access',
+      clientId: context.client_id,
+      clientSecret: context.client_secret,
+      identityProvider: {
+        tokenEndpoint: context.idp_token_endpoint,
+        clientId: context.idp_client_id,
+        idToken: context.idp_id_token,
+      },
+    };
+  }
   if (scenario.startsWith('auth/client-credentials-')) {
     const settings = { grant: 'client_credentials', clientId: context.client_id };
     if (context.client_secret !== undefined) settings.clientSecret = context.client_secret;

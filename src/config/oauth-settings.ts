@@ -1,24 +1,27 @@
 /**
  * The `oauth` key of a remote server entry: its shape, and its meaning once substituted. `false` turns OAuth off
  * for the server; an object adjusts it. The client secret and private key go into the config's secrets, so they
- * are redacted wherever the host prints or records data. A `client_credentials` client acts without a person, so
- * its credential must come from the environment (`${env:NAME}`), never be written into the file.
+ * are redacted wherever the host prints or records data. A `client_credentials` or `cross_app_access` client acts
+ * without a person at a browser, so its credential must come from the environment (`${env:NAME}`), never be written
+ * into the file.
  */
 
 import { z } from 'zod';
 import { ConfigError, describeConfigFile } from './config-error.js';
 import { firstIssue } from './config-schema.js';
+import { buildIdentityProviderSettings, ENVIRONMENT_REFERENCE } from './identity-provider-settings.js';
 import { describeValue, formatKeyPath, isPlainObject, type KeyPathSegment, valueAtPath } from './key-path.js';
 import { isPrivateKeyProblem, readPrivateKeySetting } from './private-key-setting.js';
-import { PRIVATE_KEY_SIGNING_ALGORITHMS, type RemoteOAuthSettings } from './types.js';
+import { type OAuthGrant, PRIVATE_KEY_SIGNING_ALGORITHMS, type RemoteOAuthSettings } from './types.js';
 
 const nonEmptyString = (what: string) => z.string({ error: what }).min(1, { error: `a non-empty ${what}` });
 
 /** What `oauth` must be when it is not `false`. */
 export const oauthSettingsSchema = z.object({
   grant: z
-    .enum(['authorization_code', 'client_credentials'], {
-      error: '"authorization_code" (a person authorizes in the browser) or "client_credentials" (unattended)',
+    .enum(['authorization_code', 'client_credentials', 'cross_app_access'], {
+      error:
+        '"authorization_code" (a person authorizes in the browser), "client_credentials" (unattended) or "cross_app_access" (with the ID token from an enterprise identity provider)',
     })
     .optional(),
   clientId: nonEmptyString('client ID as a string').optional(),
@@ -34,17 +37,23 @@ export const oauthSettingsSchema = z.object({
     .min(1, { error: 'a port number from 1 to 65535' })
     .max(65535, { error: 'a port number from 1 to 65535' })
     .optional(),
+  /** Checked by `buildIdentityProviderSettings`, which reports the exact key inside it. */
+  identityProvider: z.unknown().optional(),
 });
 
 const EXPECTED_OAUTH =
-  'false (no OAuth) or an object with `grant`, `clientId`, `clientSecret`, `privateKey`, `signingAlgorithm`, `scopes`, `clientMetadataUrl` or `redirectPort`';
+  'false (no OAuth) or an object with `grant`, `clientId`, `clientSecret`, `privateKey`, `signingAlgorithm`, `identityProvider`, `scopes`, `clientMetadataUrl` or `redirectPort`';
 
-/** Settings that only the browser flow uses, and those that only `client_credentials` uses. */
-const AUTHORIZATION_CODE_ONLY = ['clientMetadataUrl', 'redirectPort'] as const;
-const CLIENT_CREDENTIALS_ONLY = ['privateKey', 'signingAlgorithm'] as const;
-
-/** A whole value that is one environment reference: `${env:NAME}` or `${NAME}`, without a fallback. */
-const ENVIRONMENT_REFERENCE = /^\$\{(env:)?[A-Za-z_][A-Za-z0-9_]*\}$/;
+/** Settings that only one grant uses: the browser flow, `client_credentials`, `cross_app_access`. */
+const GRANT_ONLY: ReadonlyArray<
+  readonly ['clientMetadataUrl' | 'redirectPort' | 'privateKey' | 'signingAlgorithm' | 'identityProvider', OAuthGrant]
+> = [
+  ['clientMetadataUrl', 'authorization_code'],
+  ['redirectPort', 'authorization_code'],
+  ['privateKey', 'client_credentials'],
+  ['signingAlgorithm', 'client_credentials'],
+  ['identityProvider', 'cross_app_access'],
+];
 
 export const OAUTH_SETTING_KEYS: ReadonlySet<string> = new Set(Object.keys(oauthSettingsSchema.shape));
 
@@ -52,6 +61,8 @@ export interface OAuthSettingsContext {
   file: string | undefined;
   /** Where the server entry is, e.g. `['mcpServers', 'remote']`. */
   serverPath: ReadonlyArray<KeyPathSegment>;
+  /** Folder that relative paths resolve against (the config file's). */
+  baseDirectory: string;
   /** Substitutes `${env:VAR}` in a value at the given path below the server entry. */
   substitute: (text: string, ...segments: KeyPathSegment[]) => string;
   secrets: Set<string>;
@@ -86,18 +97,25 @@ export function buildOAuthSettings(raw: unknown, context: OAuthSettingsContext):
     }
   }
   const settings: RemoteOAuthSettings = {};
-  const unattended = entry.grant === 'client_credentials';
+  const grant = entry.grant ?? 'authorization_code';
+  const unattended = grant !== 'authorization_code';
   if (entry.grant !== undefined) settings.grant = entry.grant;
-  for (const key of unattended ? AUTHORIZATION_CODE_ONLY : CLIENT_CREDENTIALS_ONLY) {
-    if (entry[key] !== undefined) {
-      const grant = unattended ? 'authorization_code' : 'client_credentials';
-      throw invalid([key], `no \`${key}\`: it is only used with \`"grant": "${grant}"\``, describeValue(raw[key]));
+  for (const [key, onlyWith] of GRANT_ONLY) {
+    if (entry[key] !== undefined && grant !== onlyWith) {
+      throw invalid([key], `no \`${key}\`: it is only used with \`"grant": "${onlyWith}"\``, describeValue(raw[key]));
     }
   }
-  if (unattended) {
-    if (entry.clientId === undefined) {
-      throw invalid(['clientId'], 'the client ID registered for `client_credentials`', 'nothing');
-    }
+  if (unattended && entry.clientId === undefined) {
+    throw invalid(['clientId'], `the client ID registered for \`${grant}\``, 'nothing');
+  }
+  if (grant === 'cross_app_access' && entry.identityProvider === undefined) {
+    throw invalid(
+      ['identityProvider'],
+      'the identity provider the ID token is exchanged at, with `"grant": "cross_app_access"`',
+      'nothing',
+    );
+  }
+  if (grant === 'client_credentials') {
     if ((entry.clientSecret === undefined) === (entry.privateKey === undefined)) {
       const found = entry.clientSecret === undefined ? 'neither' : 'both';
       throw invalid([], 'either `clientSecret` or `privateKey` with `"grant": "client_credentials"`', found);
@@ -105,6 +123,8 @@ export function buildOAuthSettings(raw: unknown, context: OAuthSettingsContext):
     if (entry.signingAlgorithm !== undefined && entry.privateKey === undefined) {
       throw invalid(['privateKey'], 'the private key that `signingAlgorithm` signs with', 'nothing');
     }
+  }
+  if (unattended) {
     for (const key of ['clientSecret', 'privateKey'] as const) {
       const value = entry[key];
       if (value !== undefined && !ENVIRONMENT_REFERENCE.test(value)) {
@@ -152,6 +172,18 @@ export function buildOAuthSettings(raw: unknown, context: OAuthSettingsContext):
     settings.clientMetadataUrl = url;
   }
   if (entry.redirectPort !== undefined) settings.redirectPort = entry.redirectPort;
+  if (entry.identityProvider !== undefined) {
+    settings.identityProvider = buildIdentityProviderSettings(entry.identityProvider, {
+      baseDirectory: context.baseDirectory,
+      substitute: context.substitute,
+      secrets: context.secrets,
+      invalid,
+      ignored: (segments) =>
+        context.warnings.push(
+          `${describeConfigFile(context.file)}: ${at(segments)}: not an OAuth setting mcp-host uses; ignored`,
+        ),
+    });
+  }
   return settings;
 }
 

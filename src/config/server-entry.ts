@@ -187,6 +187,7 @@ export function buildServerConfig(
   const oauth = buildOAuthSettings(entryObject.oauth, {
     file: context.file,
     serverPath: basePath,
+    baseDirectory: context.baseDirectory,
     substitute,
     secrets: context.secrets,
     warnings: context.warnings,

@@ -77,9 +77,30 @@ export interface RemoteServerConfig extends ServerConfigBase {
 
 /**
  * How the host obtains tokens: `authorization_code` (the default) has a person authorize in the browser, with
- * PKCE; `client_credentials` is for unattended use, the client authenticating as itself (SEP-1046).
+ * PKCE; `client_credentials` is for unattended use, the client authenticating as itself (SEP-1046);
+ * `cross_app_access` is enterprise-managed authorization (SEP-990): the person's ID token from their enterprise
+ * identity provider is exchanged there for an ID-JAG, and that at the server's authorization server for a token.
  */
-export type OAuthGrant = 'authorization_code' | 'client_credentials';
+export type OAuthGrant = 'authorization_code' | 'client_credentials' | 'cross_app_access';
+
+/**
+ * The enterprise identity provider a `cross_app_access` client exchanges the person's ID token at (RFC 8693 token
+ * exchange for an ID-JAG). Exactly one of `issuer` and `tokenEndpoint`, and one of `idToken` and `idTokenFile`.
+ */
+export interface IdentityProviderSettings {
+  /** The identity provider's issuer URL; its token endpoint is discovered from its metadata. */
+  issuer?: string;
+  /** The identity provider's token endpoint, when it is known (no discovery). */
+  tokenEndpoint?: string;
+  /** This host's client ID at the identity provider. */
+  clientId: string;
+  /** This host's client secret at the identity provider, if it is a confidential client there. A secret. */
+  clientSecret?: string;
+  /** The person's ID token, from the environment. A secret. */
+  idToken?: string;
+  /** Absolute path of a file holding the ID token, read at each exchange so a tool can keep it fresh. */
+  idTokenFile?: string;
+}
 
 /** JWS algorithms a `private_key_jwt` client assertion can be signed with. */
 export const PRIVATE_KEY_SIGNING_ALGORITHMS = [
@@ -110,6 +131,8 @@ export interface RemoteOAuthSettings {
   privateKey?: string;
   /** The algorithm the client assertion is signed with; set whenever `privateKey` is. */
   signingAlgorithm?: PrivateKeySigningAlgorithm;
+  /** With `cross_app_access`: where the ID-JAG comes from. */
+  identityProvider?: IdentityProviderSettings;
   /** Scopes to request when the server does not say which it needs. */
   scopes?: string[];
   /** An `https:` URL of this client's metadata document, used as its client ID where the server supports that. */

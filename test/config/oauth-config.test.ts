@@ -158,7 +158,7 @@ describe('mcpServers.NAME.oauth', () => {
         'mcpServers.remote.oauth.privateKey',
       );
       expect(failure({ grant: 'password' }).message).toMatch(
-        /oauth\.grant: expected "authorization_code" \(a person authorizes in the browser\) or "client_credentials"/,
+        /oauth\.grant: expected "authorization_code" \(a person authorizes in the browser\), "client_credentials" \(unattended\) or "cross_app_access"/,
       );
     });
 
@@ -172,6 +172,96 @@ describe('mcpServers.NAME.oauth', () => {
       );
       expect(mismatch.keyPath).toBe('mcpServers.remote.oauth.signingAlgorithm');
       expect(mismatch.expected).toBe('an algorithm this key can sign with: ES384');
+    });
+  });
+
+  describe('grant cross_app_access', () => {
+    const idp = {
+      tokenEndpoint: 'https://idp.example.test/token',
+      clientId: 'host-at-idp',
+      idToken: '${env:ID_TOKEN}',
+    };
+    const xaa = (identityProvider: unknown = idp) => ({
+      grant: 'cross_app_access',
+      clientId: 'host-at-notes',
+      clientSecret: '${env:NOTES_SECRET}',
+      identityProvider,
+    });
+    const env = { ID_TOKEN: 'eyJ.id-token.value', NOTES_SECRET: 'notes-secret-value', IDP_SECRET: 'idp-secret-value' };
+
+    it('reads the identity provider, takes the ID token and both secrets from the environment and keeps them secret', () => {
+      const config = parse(xaa({ ...idp, clientSecret: '${env:IDP_SECRET}' }), env);
+      expect((config.servers[0] as RemoteServerConfig).oauth).toEqual({
+        grant: 'cross_app_access',
+        clientId: 'host-at-notes',
+        clientSecret: 'notes-secret-value',
+        identityProvider: {
+          tokenEndpoint: 'https://idp.example.test/token',
+          clientId: 'host-at-idp',
+          clientSecret: 'idp-secret-value',
+          idToken: 'eyJ.id-token.value',
+        },
+      });
+      expect(config.secrets).toEqual(
+        expect.arrayContaining(['eyJ.id-token.value', 'notes-secret-value', 'idp-secret-value']),
+      );
+    });
+
+    it('takes an issuer instead of a token endpoint, and an ID token file relative to the config file', () => {
+      const oauth = remote(
+        xaa({ issuer: 'http://127.0.0.1:9000', clientId: 'host-at-idp', idTokenFile: 'secrets/id-token' }),
+        env,
+      ).oauth as RemoteOAuthSettings;
+      expect(oauth.identityProvider).toEqual({
+        issuer: 'http://127.0.0.1:9000',
+        clientId: 'host-at-idp',
+        idTokenFile: path.join(path.dirname(FILE), 'secrets', 'id-token'),
+      });
+    });
+
+    it('refuses an ID token or a secret written into the file, without repeating it', () => {
+      const token = failure(xaa({ ...idp, idToken: 'eyJ.written-down' }), env);
+      expect(token.keyPath).toBe('mcpServers.remote.oauth.identityProvider.idToken');
+      expect(token.message).toMatch(/expected a reference to an environment variable such as `\$\{env:IDP_ID_TOKEN\}`/);
+      expect(token.message).not.toContain('written-down');
+      expect(failure(xaa({ ...idp, clientSecret: 'idp-written' }), env).keyPath).toBe(
+        'mcpServers.remote.oauth.identityProvider.clientSecret',
+      );
+      expect(failure({ ...xaa(), clientSecret: 'notes-written' }, env).keyPath).toBe(
+        'mcpServers.remote.oauth.clientSecret',
+      );
+    });
+
+    it('names the missing, conflicting or insecure setting', () => {
+      expect(failure({ grant: 'cross_app_access', clientId: 'host-at-notes' }, env).message).toMatch(
+        /mcpServers\.remote\.oauth\.identityProvider: expected the identity provider the ID token is exchanged at/,
+      );
+      expect(failure({ ...xaa(), clientId: undefined }, env).message).toMatch(
+        /oauth\.clientId: expected the client ID registered for `cross_app_access`, found nothing/,
+      );
+      const neither = failure(xaa({ clientId: 'host-at-idp', idToken: '${env:ID_TOKEN}' }), env);
+      expect(neither.keyPath).toBe('mcpServers.remote.oauth.identityProvider');
+      expect(neither.message).toMatch(/expected either `issuer` .* or `tokenEndpoint`, found neither/);
+      expect(failure(xaa({ ...idp, idTokenFile: 'token' }), env).found).toBe('both');
+      expect(failure(xaa({ ...idp, clientId: undefined }), env).keyPath).toBe(
+        'mcpServers.remote.oauth.identityProvider.clientId',
+      );
+      const insecure = failure(xaa({ ...idp, tokenEndpoint: 'http://idp.example.test/token' }), env);
+      expect(insecure.keyPath).toBe('mcpServers.remote.oauth.identityProvider.tokenEndpoint');
+      expect(insecure.expected).toBe('an https URL (http only on 127.0.0.1, localhost or [::1])');
+      expect(failure(xaa('https://idp.example.test'), env).message).toMatch(
+        /oauth\.identityProvider: expected an object with `issuer` or `tokenEndpoint`/,
+      );
+      expect(failure({ clientId: 'a', identityProvider: idp }, env).message).toMatch(
+        /oauth\.identityProvider: expected no `identityProvider`: it is only used with `"grant": "cross_app_access"`/,
+      );
+      expect(failure({ ...xaa(), redirectPort: 8976 }, env).keyPath).toBe('mcpServers.remote.oauth.redirectPort');
+    });
+
+    it('warns about keys it does not use inside identityProvider', () => {
+      expect(parse(xaa({ ...idp, audience: 'x' }), env).warnings).toEqual([
+        `${FILE}: mcpServers.remote.oauth.identityProvider.audience: not an OAuth setting mcp-host uses; ignored`,
+      ]);
     });
   });
 });

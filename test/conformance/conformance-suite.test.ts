@@ -1,6 +1,7 @@
 /**
- * The official MCP conformance client scenarios that CI runs on every change: the ones without OAuth and the OAuth
- * metadata-discovery ones, plus one the host fails on purpose (to prove the expected-failures file is honoured).
+ * The official MCP conformance client scenarios that CI runs on every change: the ones without OAuth, the OAuth
+ * metadata-discovery ones and enterprise-managed authorization (cross-app access), plus one the host fails on
+ * purpose (to prove the expected-failures file is honoured).
  * They go through the same runner as `npm run conformance` (conformance/run.mjs), which drives the host's
  * connection layer from dist/ — build first, as `npm test` does.
  */
@@ -19,6 +20,7 @@ const PASSING = [
   'auth/metadata-var1',
   'auth/metadata-var2',
   'auth/metadata-var3',
+  'auth/cross-app-access-complete-flow',
 ];
 /** Refused by design: no authorization server metadata, so PKCE support cannot be verified. */
 const EXPECTED_FAILURE = 'auth/2025-03-26-oauth-endpoint-fallback';
@@ -66,14 +68,14 @@ describe('MCP conformance (client scenarios)', () => {
     );
   }, 300_000);
 
-  it('passes the scenarios without OAuth and the OAuth metadata ones, and fails only where expected', async () => {
+  it('passes the scenarios without OAuth, the OAuth metadata ones and cross-app access, and fails only where expected', async () => {
     const scenarios = [...PASSING, EXPECTED_FAILURE].flatMap((name) => ['--scenario', name]);
     const { code, output } = await runConformance([...scenarios, '--jobs', '2']);
     for (const name of PASSING) expect(output).toMatch(new RegExp(`✓ passed\\s+${escapeRegExp(name)} \\(`));
     expect(output).toMatch(new RegExp(`~ expected failure\\s+${escapeRegExp(EXPECTED_FAILURE)} \\(`));
     expect(output).toContain(`${PASSING.length} passed, 1 failed as expected, 0 unexpected`);
     expect(code, output).toBe(0);
-  }, 170_000);
+  }, 240_000);
 });
 
 function escapeRegExp(text: string): string {

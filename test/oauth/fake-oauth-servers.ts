@@ -12,6 +12,8 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { jwtVerify } from 'jose';
 import { z } from 'zod';
 
+const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
 export interface FakeOAuthOptions {
   /** `null` leaves `code_challenge_methods_supported` out of the metadata. Default `['S256']`. */
   codeChallengeMethods?: string[] | null;
@@ -44,6 +46,12 @@ export interface FakeOAuthOptions {
   legacyLayout?: boolean;
   /** Replaces `issuer` in the authorization server metadata. */
   issuer?: string;
+  /**
+   * A client allowed the JWT bearer grant of cross-app access: it authenticates with its secret (HTTP Basic) and
+   * presents an ID-JAG for itself and the MCP server, issued for this authorization server by the identity provider
+   * `idpIssuer` and signed with the key that goes with `idJagKey`.
+   */
+  crossAppAccess?: { clientId: string; clientSecret: string; idpIssuer: string; idJagKey: KeyObject };
 }
 
 export interface RecordedRequest {
@@ -98,7 +106,7 @@ export async function startFakeOAuthServers(options: FakeOAuthOptions = {}): Pro
         token_endpoint: `${authUrl}/token`,
         ...(options.registration === false ? {} : { registration_endpoint: `${authUrl}/register` }),
         response_types_supported: ['code'],
-        grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+        grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials', JWT_BEARER_GRANT],
         token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'private_key_jwt'],
         ...(options.codeChallengeMethods === null
           ? {}
@@ -144,6 +152,13 @@ export async function startFakeOAuthServers(options: FakeOAuthOptions = {}): Pro
         authUrl,
       );
       if (denial !== undefined) return json(response, 401, { error: 'invalid_client', error_description: denial });
+      const token = `token-${randomBytes(8).toString('hex')}`;
+      tokens.set(token, (body.scope ?? '').split(' ').filter(Boolean));
+      return json(response, 200, { access_token: token, token_type: 'Bearer', expires_in: 3600 });
+    }
+    if (path === '/token' && request.method === 'POST' && body.grant_type === JWT_BEARER_GRANT) {
+      const denial = await checkIdJag(options.crossAppAccess, body, request.headers.authorization, authUrl, mcpUrl);
+      if (denial !== undefined) return json(response, denial.status, denial.error);
       const token = `token-${randomBytes(8).toString('hex')}`;
       tokens.set(token, (body.scope ?? '').split(' ').filter(Boolean));
       return json(response, 200, { access_token: token, token_type: 'Bearer', expires_in: 3600 });
@@ -283,15 +298,46 @@ async function checkClientCredentials(
   }
 }
 
+/** Why a JWT bearer grant (cross-app access) is refused, as the error response; undefined when it is good. */
+async function checkIdJag(
+  client: FakeOAuthOptions['crossAppAccess'],
+  body: Record<string, string>,
+  authorization: string | undefined,
+  issuer: string,
+  mcpOrigin: string,
+): Promise<{ status: number; error: { error: string; error_description: string } } | undefined> {
+  const refuse = (status: number, error: string, description: string) => ({
+    status,
+    error: { error, error_description: description },
+  });
+  if (client === undefined) return refuse(400, 'unsupported_grant_type', 'no client may use the JWT bearer grant');
+  if (authorization !== basic(client.clientId, client.clientSecret)) {
+    return refuse(401, 'invalid_client', 'wrong Basic credentials');
+  }
+  try {
+    const { payload } = await jwtVerify(body.assertion ?? '', client.idJagKey, {
+      typ: 'oauth-id-jag+jwt',
+      issuer: client.idpIssuer,
+      audience: [issuer, `${issuer}/`],
+    });
+    if (payload.client_id !== client.clientId) return refuse(400, 'invalid_grant', 'ID-JAG for another client');
+    if (payload.resource !== `${mcpOrigin}/mcp`) return refuse(400, 'invalid_grant', 'ID-JAG for another resource');
+    if (body.resource !== `${mcpOrigin}/mcp`) return refuse(400, 'invalid_target', 'no or another resource');
+    return undefined;
+  } catch (error) {
+    return refuse(400, 'invalid_grant', `ID-JAG rejected: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 function basic(id: string, secret: string): string {
   return `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 }
 
-function json(response: ServerResponse, status: number, value: unknown): void {
+export function json(response: ServerResponse, status: number, value: unknown): void {
   response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
 }
 
-async function readRequest(request: IncomingMessage) {
+export async function readRequest(request: IncomingMessage) {
   const url = new URL(request.url ?? '/', 'http://127.0.0.1');
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -303,7 +349,7 @@ async function readRequest(request: IncomingMessage) {
   return { path: url.pathname, query: Object.fromEntries(url.searchParams), body, raw };
 }
 
-async function listen(
+export async function listen(
   handler: (request: IncomingMessage, response: ServerResponse) => Promise<void>,
 ): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((request, response) => {

@@ -38,10 +38,10 @@ export class HostClientCredentialsProvider implements OAuthClientProvider {
   readonly addClientAuthentication: AddClientAuthentication | undefined;
   private readonly clientId: string;
 
-  constructor(private readonly options: ClientCredentialsProviderOptions) {
+  constructor(protected readonly options: ClientCredentialsProviderOptions) {
     const { clientId, privateKey, signingAlgorithm } = options.settings;
     if (clientId === undefined) {
-      throw new Error(`server "${options.serverName}": client_credentials needs oauth.clientId`);
+      throw new Error(`server "${options.serverName}": ${this.grant} needs oauth.clientId`);
     }
     this.clientId = clientId;
     if (privateKey !== undefined) {
@@ -55,6 +55,11 @@ export class HostClientCredentialsProvider implements OAuthClientProvider {
         lifetimeSeconds: ASSERTION_LIFETIME_SECONDS,
       });
     }
+  }
+
+  /** The configured grant, for messages. */
+  protected get grant(): string {
+    return this.options.settings.grant ?? 'client_credentials';
   }
 
   /** No redirect: the SDK then takes the non-interactive path straight to the token endpoint. */
@@ -91,7 +96,7 @@ export class HostClientCredentialsProvider implements OAuthClientProvider {
     this.options.store.update({ tokens });
   }
 
-  prepareTokenRequest(scope?: string): URLSearchParams {
+  prepareTokenRequest(scope?: string): URLSearchParams | Promise<URLSearchParams> {
     const params = new URLSearchParams({ grant_type: 'client_credentials' });
     if (scope) params.set('scope', scope);
     return params;
@@ -116,7 +121,7 @@ export class HostClientCredentialsProvider implements OAuthClientProvider {
 
   redirectToAuthorization(): never {
     throw new OAuthRefusedError(
-      `server "${this.options.serverName}" is configured for client_credentials, which never sends anyone to a browser`,
+      `server "${this.options.serverName}" is configured for ${this.grant}, which never sends anyone to a browser`,
     );
   }
 
@@ -125,8 +130,6 @@ export class HostClientCredentialsProvider implements OAuthClientProvider {
   }
 
   codeVerifier(): never {
-    throw new OAuthRefusedError(
-      `server "${this.options.serverName}" uses client_credentials: there is no code verifier`,
-    );
+    throw new OAuthRefusedError(`server "${this.options.serverName}" uses ${this.grant}: there is no code verifier`);
   }
 }

@@ -7,6 +7,7 @@ import type { RemoteServerConfig } from '../../config/types.js';
 import { createUrlGuard, type HostLookup } from './address-guard.js';
 import { type AuthorizationRequest, AuthorizationSession } from './authorization-session.js';
 import { HostClientCredentialsProvider } from './client-credentials-provider.js';
+import { HostCrossAppAccessProvider } from './cross-app-access-provider.js';
 import { createGuardedFetch } from './guarded-fetch.js';
 import { HostOAuthProvider } from './host-oauth-provider.js';
 import { OAuthStore } from './oauth-store.js';
@@ -47,16 +48,27 @@ export function createRemoteAuthorization(options: RemoteAuthorizationOptions): 
       const settings = config.oauth ?? {};
       const store = new OAuthStore(options.stateDirectory, config.name, config.url);
       const clientName = options.clientName ?? 'mcp-host';
-      if (settings.grant === 'client_credentials') {
+      if (settings.grant === 'client_credentials' || settings.grant === 'cross_app_access') {
         const session = new AuthorizationSession({
           serverName: config.name,
           serverUrl: config.url,
-          // Never listened on: a client-credentials client has no redirect.
+          // Never listened on: an unattended client has no redirect.
           redirectPort: 0,
           authorizationTimeoutMs: options.authorizationTimeoutMs ?? DEFAULT_AUTHORIZATION_TIMEOUT_MS,
           fetch: guardedFetch(config, options),
         });
-        session.attach(new HostClientCredentialsProvider({ serverName: config.name, store, settings, clientName }));
+        const provider =
+          settings.grant === 'client_credentials'
+            ? new HostClientCredentialsProvider({ serverName: config.name, store, settings, clientName })
+            : new HostCrossAppAccessProvider({
+                serverName: config.name,
+                store,
+                settings,
+                clientName,
+                // The identity provider is the user's own choice in the config, not a URL the server handed over.
+                identityProviderFetch: options.fetch ?? ((url, init) => fetch(url, init)),
+              });
+        session.attach(provider);
         return session;
       }
       const redirectPort = settings.redirectPort ?? registeredLoopbackPort(store) ?? (await findFreePort());
