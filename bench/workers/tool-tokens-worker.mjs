@@ -37,8 +37,8 @@ const PROVIDERS = ['openai-chat', 'openai-responses', 'anthropic', 'gemini'];
 function hostTools(definitions) {
   const request = { messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: definitions };
   return {
-    'openai-chat': toChatTools(definitions, false),
-    'openai-responses': toResponsesTools(definitions),
+    'openai-chat': toChatTools(definitions, { local: false }),
+    'openai-responses': toResponsesTools(definitions, {}),
     anthropic: toAnthropicRequest(request, { model: 'm', maxOutputTokens: 1024, stream: false }).tools ?? [],
     gemini: toGeminiRequest(request).request.config.tools ?? [],
   };

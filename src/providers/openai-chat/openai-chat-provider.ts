@@ -1,8 +1,8 @@
 /**
  * The OpenAI Chat Completions provider (`openai:MODEL`), also used for OpenAI-compatible local
  * servers (`ollama:MODEL`, `openai-compatible:MODEL`): pure mappings around one `openai` client.
- * Local servers get no strict schemas, a placeholder key, and a note when the model printed a tool
- * call as text instead of making it.
+ * Local servers get no strict schemas even when asked for, a placeholder key, and a note when the
+ * model printed a tool call as text instead of making it.
  */
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { appendTextualToolCallNote } from '../openai-compatible/detect-textual-tool-call.js';
@@ -31,6 +31,11 @@ export interface OpenAiChatProviderOptions {
   env?: Environment;
   /** Default `openai`. */
   provider?: OpenAiChatProviderId;
+  /**
+   * Ask OpenAI for strict mode on each tool whose schema can be strict (the model's arguments then
+   * follow the schema exactly, except in parallel calls). Default false: see `openai-tool-schema.ts`.
+   */
+  strictTools?: boolean;
 }
 
 export function createOpenAiChatProvider(options: OpenAiChatProviderOptions): LlmProvider {
@@ -44,6 +49,7 @@ export function createOpenAiChatProvider(options: OpenAiChatProviderOptions): Ll
     const { body, toolShapes } = translateOpenAiChatRequest(request, {
       model: options.model,
       local: connection.local,
+      strictTools: options.strictTools,
       providerOptionsKey: provider,
     });
     const { signal, onTextDelta, onToolCallDelta, onProviderRequest } = generateOptions;

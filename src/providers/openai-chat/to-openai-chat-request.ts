@@ -48,6 +48,8 @@ export interface OpenAiChatRequestSettings {
   model: string;
   /** A local server: no strict schemas (most ignore or reject it), `max_tokens` instead of `max_completion_tokens`. */
   local: boolean;
+  /** Ask for strict mode on each tool whose schema can be strict (never for a local server). Default false. */
+  strictTools?: boolean;
   /** The key of this adapter's options in `request.providerOptions` (its provider id). */
   providerOptionsKey?: string;
 }
@@ -82,7 +84,7 @@ export function translateOpenAiChatRequest(
     model: settings.model,
     messages: [],
   };
-  if (request.tools.length > 0) body.tools = toChatTools(request.tools, settings.local, toolShapes);
+  if (request.tools.length > 0) body.tools = toChatTools(request.tools, settings, toolShapes);
   body.messages = toChatMessages(fitRequestImages(request, OPENAI_IMAGE_LIMITS), toolShapes);
   if (request.maxOutputTokens !== undefined) {
     if (settings.local) body.max_tokens = request.maxOutputTokens;
@@ -97,14 +99,15 @@ export function translateOpenAiChatRequest(
  */
 export function toChatTools(
   tools: readonly ToolDefinition[],
-  local: boolean,
+  settings: Pick<OpenAiChatRequestSettings, 'local' | 'strictTools'>,
   shapes?: Map<string, ToolArgumentShape>,
 ): ChatCompletionFunctionTool[] {
+  const { local } = settings;
   return [...tools]
     .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))
     .map((tool) => {
       const schema = toOpenAiFunctionSchema(tool.inputSchema, {
-        allowStrict: !local,
+        allowStrict: !local && settings.strictTools === true,
         target: local ? 'openai-compatible' : 'openai-chat',
       });
       shapes?.set(tool.name, toolArgumentShape(schema));
@@ -112,8 +115,9 @@ export function toChatTools(
       const definition: ChatCompletionFunctionTool['function'] = { name: tool.name };
       if (tool.description !== '') definition.description = tool.description;
       definition.parameters = parameters;
-      // Local servers get no `strict` at all: some reject fields they do not know.
-      if (!local) definition.strict = strict;
+      // `strict` is left out unless it is true: false is the API's default, and some local servers
+      // reject fields they do not know.
+      if (strict) definition.strict = true;
       return { type: 'function', function: definition };
     });
 }

@@ -22,6 +22,11 @@ export interface OpenAiResponsesProviderOptions {
   maxRetries?: number;
   /** Where keys and URLs are read from. Default `process.env`. */
   env?: Environment;
+  /**
+   * Ask OpenAI for strict mode on each tool whose schema can be strict (the model's arguments then
+   * follow the schema exactly, except in parallel calls). Default false: see `openai-tool-schema.ts`.
+   */
+  strictTools?: boolean;
 }
 
 export function createOpenAiResponsesProvider(options: OpenAiResponsesProviderOptions): LlmProvider {
@@ -32,7 +37,10 @@ export function createOpenAiResponsesProvider(options: OpenAiResponsesProviderOp
   const errorContext: OpenAiErrorContext = { provider, model: options.model, baseUrl: connection.baseUrl };
 
   async function generate(request: ModelRequest, generateOptions: GenerateOptions = {}): Promise<ModelResponse> {
-    const { body, toolShapes } = translateOpenAiResponsesRequest(request, { model: options.model });
+    const { body, toolShapes } = translateOpenAiResponsesRequest(request, {
+      model: options.model,
+      strictTools: options.strictTools,
+    });
     const { signal, onTextDelta, onToolCallDelta, onProviderRequest } = generateOptions;
     signal?.throwIfAborted();
     try {

@@ -4,9 +4,9 @@
  * came from this adapter. Each call is answered by one `function_call_output` keyed on `call_id`;
  * the error flag is said in the text and images go in the output itself as `input_image`.
  *
- * Tool schemas go through the shared normaliser (`openai-responses`), strict whenever the schema
- * can be made strict; the translation also returns how each tool's arguments differ from what its
- * server declared, so the answer's calls can be put back into the server's shape.
+ * Tool schemas go through the shared normaliser (`openai-responses`), strict only when asked for and
+ * the schema can be made strict; the translation also returns how each tool's arguments differ from
+ * what its server declared, so the answer's calls can be put back into the server's shape.
  */
 import type {
   FunctionTool,
@@ -32,6 +32,8 @@ import { replayItems, responsesProviderId } from './openai-responses-replay.js';
 
 export interface OpenAiResponsesRequestSettings {
   model: string;
+  /** Ask for strict mode on each tool whose schema can be strict. Default false. */
+  strictTools?: boolean;
 }
 
 /**
@@ -59,7 +61,7 @@ export function translateOpenAiResponsesRequest(
   settings: OpenAiResponsesRequestSettings,
 ): OpenAiResponsesTranslation {
   const toolShapes = new Map<string, ToolArgumentShape>();
-  const tools = request.tools.length > 0 ? toResponsesTools(request.tools, toolShapes) : undefined;
+  const tools = request.tools.length > 0 ? toResponsesTools(request.tools, settings, toolShapes) : undefined;
   const vendorOptions = request.providerOptions?.[responsesProviderId];
   const body: ResponseCreateParamsNonStreaming = {
     // Vendor-only options (reasoning, prompt_cache_key …) first, so they never replace what the host decided.
@@ -84,12 +86,16 @@ export function translateOpenAiResponsesRequest(
  */
 export function toResponsesTools(
   tools: readonly ToolDefinition[],
+  settings: Pick<OpenAiResponsesRequestSettings, 'strictTools'>,
   shapes?: Map<string, ToolArgumentShape>,
 ): FunctionTool[] {
   return [...tools]
     .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))
     .map((tool) => {
-      const schema = toOpenAiFunctionSchema(tool.inputSchema, { allowStrict: true, target: 'openai-responses' });
+      const schema = toOpenAiFunctionSchema(tool.inputSchema, {
+        allowStrict: settings.strictTools === true,
+        target: 'openai-responses',
+      });
       shapes?.set(tool.name, toolArgumentShape(schema));
       const { parameters, strict } = schema;
       const definition: FunctionTool = { type: 'function', name: tool.name, parameters, strict };

@@ -144,7 +144,14 @@ describe('history replays the call as the model sent it', () => {
   it('OpenAI Chat', () => {
     const { body, toolShapes } = translateOpenAiChatRequest(history('{"name":"Ada"}'), { model: 'm', local: false });
     expect(toolShapes.get(union.name)).toEqual({ wrapped: true });
-    expect(toolShapes.get(optional.name)?.strictFrom).toBeDefined();
+    // Strict mode is opt-in: only then are the model's null placeholders to be removed.
+    expect(toolShapes.get(optional.name)).toEqual({ wrapped: false });
+    const strict = translateOpenAiChatRequest(history('{"name":"Ada"}'), {
+      model: 'm',
+      local: false,
+      strictTools: true,
+    });
+    expect(strict.toolShapes.get(optional.name)?.strictFrom).toBeDefined();
     const assistant = body.messages.find((message) => message.role === 'assistant');
     expect(assistant && 'tool_calls' in assistant ? assistant.tool_calls : undefined).toEqual([
       { id: 'call_1', type: 'function', function: { name: union.name, arguments: '{"value":{"name":"Ada"}}' } },

@@ -3,7 +3,8 @@
  * declared", end to end for every provider: a real host, the official SDK of the provider against
  * the mock LLM server, and a real MCP server over stdio that validates what it receives against
  * the schema it declared. One tool's root is a union (offered wrapped as `{value: …}`); the other
- * has optional properties (sent strict to OpenAI, whose model then sends `null` for them).
+ * has optional properties, which stay optional for every provider (OpenAI's strict mode, which would
+ * make them required and nullable, is opt-in and the host does not ask for it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../src/loop/events.js';
@@ -13,19 +14,17 @@ import { PROVIDER_WIRES, type ProviderWireName, SERVER_NAME, startFixtureHost } 
 const pick = `${SERVER_NAME}__pick`;
 const search = `${SERVER_NAME}__search`;
 
-/** What the model sends, in the shape it was offered: wrapped, and with strict nulls where strict. */
-function modelArguments(strict: boolean) {
-  return {
-    pick: { value: { name: 'Ada Lovelace' } },
-    search: strict ? { query: 'engines', limit: null, exact: true } : { query: 'engines', exact: true },
-  };
-}
+/** What the model sends, in the shape it was offered: the union wrapped. */
+const modelArguments = {
+  pick: { value: { name: 'Ada Lovelace' } },
+  search: { query: 'engines', exact: true },
+};
 
 /** What the server declared, so what it must receive. */
 const serverArguments = { pick: { name: 'Ada Lovelace' }, search: { query: 'engines', exact: true } };
 
-function scriptFor(strict: boolean) {
-  const sent = modelArguments(strict);
+function script() {
+  const sent = modelArguments;
   return parseScript({
     scenarios: [
       {
@@ -99,7 +98,7 @@ describe.each(Object.keys(PROVIDER_WIRES) as ProviderWireName[])(
     let mock: MockLlmServer;
 
     beforeAll(async () => {
-      mock = await startMockLlmServer({ script: scriptFor(wire.strict) });
+      mock = await startMockLlmServer({ script: script() });
     });
 
     afterAll(async () => {
@@ -130,8 +129,8 @@ describe.each(Object.keys(PROVIDER_WIRES) as ProviderWireName[])(
           ]);
           expect(result.text).toContain(JSON.stringify(serverArguments.pick));
 
-          // What went over the wire: the wrapped schema and (for OpenAI) strict mode, then the calls
-          // replayed in the shape the model sent them.
+          // What went over the wire: the wrapped schema, no strict mode, then the calls replayed in
+          // the shape the model sent them.
           expect(mock.requests).toHaveLength(2);
           for (const request of mock.requests) expect(request.path.split('?')[0]).toMatch(wire.route);
           const [first, second] = mock.requests.map((request) => request.body as Body) as [Body, Body];
@@ -139,21 +138,10 @@ describe.each(Object.keys(PROVIDER_WIRES) as ProviderWireName[])(
           expect(pickTool.schema).toMatchObject({ type: 'object', required: ['value'] });
           expect(Object.keys(pickTool.schema.properties as Body)).toEqual(['value']);
           const searchTool = offeredTool(name, first, search);
-          if (wire.strict) {
-            // A wrapped union still says `type: 'object'` beside its branches after the strict
-            // conversion, which OpenAI rejects as an open object: it goes non-strict.
-            expect(pickTool.strict).toBe(false);
-            expect(searchTool.strict).toBe(true);
-            expect(searchTool.schema).toMatchObject({
-              required: ['query', 'limit', 'exact'],
-              additionalProperties: false,
-              properties: { limit: { type: ['integer', 'null'] } },
-            });
-          } else {
-            expect(searchTool.strict ?? false).toBe(false);
-            expect(searchTool.schema.required).toEqual(['query']);
-          }
-          expect(replayedArguments(name, second, pick)).toEqual(modelArguments(wire.strict).pick);
+          expect(pickTool.strict ?? false).toBe(false);
+          expect(searchTool.strict ?? false).toBe(false);
+          expect(searchTool.schema.required).toEqual(['query']);
+          expect(replayedArguments(name, second, pick)).toEqual(modelArguments.pick);
         } finally {
           await fixture.close();
         }

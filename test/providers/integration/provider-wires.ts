@@ -25,8 +25,6 @@ export interface ProviderWire {
   route: RegExp;
   baseUrl(mockUrl: string): string;
   env: Record<string, string>;
-  /** OpenAI strict mode is used: the model sends `null` for optional properties it leaves out. */
-  strict: boolean;
   /** The part of the body that describes the tools, as sent. */
   toolsOf(body: Body): unknown;
   /** The part of the body that holds the system prompt, as sent. */
@@ -39,7 +37,6 @@ export const PROVIDER_WIRES = {
     route: /^\/v1\/messages$/,
     baseUrl: (url) => url,
     env: { ANTHROPIC_API_KEY: 'test-key' },
-    strict: false,
     toolsOf: (body) => body.tools,
     systemOf: (body) => body.system,
   },
@@ -48,7 +45,6 @@ export const PROVIDER_WIRES = {
     route: /^\/v1\/chat\/completions$/,
     baseUrl: (url) => `${url}/v1`,
     env: { OPENAI_API_KEY: 'test-key' },
-    strict: true,
     toolsOf: (body) => body.tools,
     systemOf: (body) => (body.messages as Body[] | undefined)?.[0],
   },
@@ -57,7 +53,6 @@ export const PROVIDER_WIRES = {
     route: /^\/v1\/responses$/,
     baseUrl: (url) => `${url}/v1`,
     env: { OPENAI_API_KEY: 'test-key' },
-    strict: true,
     toolsOf: (body) => body.tools,
     systemOf: (body) => body.instructions,
   },
@@ -66,7 +61,6 @@ export const PROVIDER_WIRES = {
     route: /^\/v1beta\/models\/gemini-test:(stream)?[gG]enerateContent$/,
     baseUrl: (url) => url,
     env: { GEMINI_API_KEY: 'test-key' },
-    strict: false,
     toolsOf: (body) => body.tools,
     systemOf: (body) => body.systemInstruction,
   },
@@ -75,7 +69,6 @@ export const PROVIDER_WIRES = {
     route: /^\/v1\/chat\/completions$/,
     baseUrl: (url) => `${url}/v1`,
     env: {},
-    strict: false,
     toolsOf: (body) => body.tools,
     systemOf: (body) => (body.messages as Body[] | undefined)?.[0],
   },

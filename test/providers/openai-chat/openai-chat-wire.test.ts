@@ -59,17 +59,20 @@ describe('the openai-chat wire of the mock LLM server', () => {
     await expect(imageInTool).rejects.toThrow(/Image URLs are only allowed for messages with role 'user'/);
   });
 
-  it('strict fallback: a schema that cannot be strict goes with strict: false, which the API accepts as it is', async () => {
+  it('strict fallback: a schema that cannot be strict goes without strict mode, which the API accepts as it is', async () => {
     const open = {
       type: 'object',
       properties: { path: { type: 'string' } },
       required: ['path'],
       additionalProperties: true,
     };
-    const [tool] = toChatTools([{ name: 'files__read', description: 'Read a file', inputSchema: open }], false);
+    const [tool] = toChatTools([{ name: 'files__read', description: 'Read a file', inputSchema: open }], {
+      local: false,
+      strictTools: true,
+    });
     expect(tool).toEqual({
       type: 'function',
-      function: { name: 'files__read', description: 'Read a file', parameters: open, strict: false },
+      function: { name: 'files__read', description: 'Read a file', parameters: open },
     });
     const messages = [{ role: 'user' as const, content: 'Read a file' }];
     await expect(

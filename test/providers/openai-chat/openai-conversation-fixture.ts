@@ -22,7 +22,7 @@ export const tools: ToolDefinition[] = [
   {
     name: 'camera__snap',
     description: 'Take a picture',
-    // An open object (extra keys allowed): cannot be strict, so it is sent with strict: false.
+    // An open object (extra keys allowed): cannot be strict, so it goes without strict mode even when asked for.
     inputSchema: { type: 'object', properties: { zoom: { type: 'number' } }, additionalProperties: true },
   },
   { name: 'clock__now', description: 'The time', inputSchema: {} },

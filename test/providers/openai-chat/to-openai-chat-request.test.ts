@@ -63,8 +63,32 @@ function conversation(): ModelRequest {
 }
 
 describe('toOpenAiChatRequest', () => {
-  it('offers tools sorted by name, strict where the SDK can make the schema strict', () => {
+  it('offers tools sorted by name, as normalised and without a strict flag unless strict mode is asked for', () => {
     const body = toOpenAiChatRequest(conversation(), { model: 'gpt-test', local: false });
+    expect(body.tools?.map((tool) => (tool.type === 'function' ? tool.function.name : ''))).toEqual([
+      'camera__snap',
+      'clock__now',
+      'weather__get',
+    ]);
+    const [camera, , weather] = (body.tools ?? []).map((tool) =>
+      tool.type === 'function' ? tool.function : undefined,
+    );
+    // No parameters at all: an object with (empty) properties, or OpenAI answers 400.
+    expect(camera).toEqual({ name: 'camera__snap', parameters: { type: 'object', properties: {} } });
+    // `days` stays optional: nothing is added that the model would have to fill in.
+    expect(weather).toEqual({
+      name: 'weather__get',
+      description: 'Weather for a city',
+      parameters: {
+        type: 'object',
+        properties: { city: { type: 'string' }, days: { type: 'integer' } },
+        required: ['city'],
+      },
+    });
+  });
+
+  it('offers tools strict where the SDK can make the schema strict, when strict mode is asked for', () => {
+    const body = toOpenAiChatRequest(conversation(), { model: 'gpt-test', local: false, strictTools: true });
     expect(body.tools?.map((tool) => (tool.type === 'function' ? tool.function.name : ''))).toEqual([
       'camera__snap',
       'clock__now',
@@ -96,7 +120,10 @@ describe('toOpenAiChatRequest', () => {
   });
 
   it('sends no strict flag to a local server, and max_tokens instead of max_completion_tokens', () => {
-    const local = toOpenAiChatRequest({ ...conversation(), maxOutputTokens: 100 }, { model: 'qwen', local: true });
+    const local = toOpenAiChatRequest(
+      { ...conversation(), maxOutputTokens: 100 },
+      { model: 'qwen', local: true, strictTools: true },
+    );
     for (const tool of local.tools ?? []) expect(tool.type === 'function' && 'strict' in tool.function).toBe(false);
     expect(local.max_tokens).toBe(100);
     expect(local.max_completion_tokens).toBeUndefined();

@@ -53,7 +53,14 @@ describe('toOpenAiResponsesRequest', () => {
     expect(body.instructions).toBe('Be brief.');
     expect(body.max_output_tokens).toBe(500);
     expect(body.include).toBeUndefined();
+    // Strict mode is opt-in; `strict: false` is still said, as the API's type requires.
     expect(body.tools?.map((tool) => (tool.type === 'function' ? [tool.name, tool.strict] : []))).toEqual([
+      ['camera__snap', false],
+      ['clock__now', false],
+      ['weather__get', false],
+    ]);
+    const strict = toOpenAiResponsesRequest(conversation(), { model: 'gpt-4.1', strictTools: true });
+    expect(strict.tools?.map((tool) => (tool.type === 'function' ? [tool.name, tool.strict] : []))).toEqual([
       ['camera__snap', false],
       ['clock__now', true],
       ['weather__get', true],
