@@ -168,13 +168,14 @@ export class ServerConnection {
 
   /** `resources/subscribe` or `resources/unsubscribe`, remembered so that a new session is subscribed again. */
   async subscribeResource(uri: string, subscribe: boolean): Promise<void> {
+    // Forgotten first: a server that cannot be told now (it is down) is not subscribed again when it restarts.
+    if (!subscribe) this.subscribedUris.delete(uri);
     const client = await this.readyClient();
     if (subscribe) {
       await client.subscribeResource({ uri });
       this.subscribedUris.add(uri);
     } else {
       await client.unsubscribeResource({ uri });
-      this.subscribedUris.delete(uri);
     }
   }
 

@@ -10,6 +10,7 @@ import { createHost, HOST_TOOLS_SERVER, type Host, type HostOptions } from '../h
 import { matchesGlob } from '../policy/glob.js';
 import { createGatewayApprover } from './gateway-approver.js';
 import { ProfileSessions } from './profile-sessions.js';
+import { ResourceSubscriptions } from './resource-subscriptions.js';
 
 /** What a session needs of its profile. */
 export interface ProfileHost {
@@ -21,6 +22,8 @@ export interface ProfileHost {
   offersServer(server: string): boolean;
   /** Its downstream sessions: where servers' log messages, list changes, sampling and elicitation go. */
   sessions: ProfileSessions;
+  /** Its sessions' resource subscriptions, one upstream subscription per resource. */
+  subscriptions: ResourceSubscriptions;
 }
 
 /** The config as a profile sees it: its servers only, its rules added to the config's own. */
@@ -67,12 +70,25 @@ export function createGatewayHosts(
       );
     }
     const sessions = new ProfileSessions(settings.approvalTimeoutMs);
+    let running: Host | undefined;
+    const subscriptions = new ResourceSubscriptions({
+      subscribe: async (server, uri) => {
+        if (running === undefined) throw new Error('the gateway is still starting');
+        await running.resources.subscribe(server, uri);
+      },
+      // Through the connection even when its server is down: it then forgets the URI instead of renewing it.
+      unsubscribe: async (server, uri) => running?.connection(server)?.subscribeResource(uri, false),
+    });
     const host = await createHost({
       ...hostOptions,
       config: profileConfig(config, profile),
       approver: createGatewayApprover(),
       onToolsChanged: () => {
         for (const listener of listeners) listener(name);
+      },
+      onResourceUpdated: (update) => {
+        hostOptions.onResourceUpdated?.(update);
+        subscriptions.updated(update);
       },
       onServerLog: (entry) => {
         hostOptions.onServerLog?.(entry);
@@ -84,12 +100,14 @@ export function createGatewayHosts(
         onListChanged: (_server, kind) => sessions.changed(kind),
       },
     });
+    running = host;
     const toolGlobs = profile?.tools ?? [];
     return {
       name,
       host,
       consent: profile?.consent ?? settings.consent,
       sessions,
+      subscriptions,
       offersServer: (server) => host.config.servers.some((entry) => entry.name === server),
       offersTool: (tool, server) =>
         (server === HOST_TOOLS_SERVER || host.config.servers.some((entry) => entry.name === server)) &&

@@ -14,9 +14,10 @@ import type {
   ResourceTemplateType,
   Tool,
 } from '@modelcontextprotocol/server';
-import { Server } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import type { CallingClient } from '../audit/audit-record.js';
 import type { ToolCatalog } from '../catalog/tool-catalog.js';
+import { offersSubscriptions } from '../client-features/server-resources.js';
 import type { GatewaySettings } from '../config/gateway-settings.js';
 import type { ServerTrust } from '../config/types.js';
 import { DiscoveryCatalog, discoveryApplies, isMetaTool, metaToolDefinitions } from '../host/tool-discovery.js';
@@ -39,6 +40,8 @@ export interface GatewaySessionOptions {
   clientId?: string;
   /** `stdio`, or the HTTP session id once known. */
   session: () => string | undefined;
+  /** False where a session lasts one request (stateless HTTP): nothing would be left to send updates to. */
+  resourceSubscriptions?: boolean;
 }
 
 function trustOf(profile: ProfileHost, server: string): ServerTrust {
@@ -111,12 +114,14 @@ function splitName(name: string): { server: string; name: string } | undefined {
 export function createGatewaySession(options: GatewaySessionOptions): Server {
   const { profile, settings } = options;
   const host = profile.host;
+  // Only over a connection that lasts (not stateless HTTP), and only when a server has subscriptions to offer.
+  const subscribable = options.resourceSubscriptions !== false && anyOffersSubscriptions(profile);
   const server = new Server(
     { name: GATEWAY_SERVER_NAME, version: options.version },
     {
       capabilities: {
         tools: { listChanged: true },
-        resources: { listChanged: true },
+        resources: { listChanged: true, ...(subscribable ? { subscribe: true } : {}) },
         prompts: { listChanged: true },
         logging: {},
         completions: {},
@@ -142,6 +147,7 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
   const previousOnClose = server.onclose;
   server.onclose = () => {
     profile.sessions.remove(session);
+    void profile.subscriptions.sessionClosed(session);
     previousOnClose?.();
   };
 
@@ -233,17 +239,33 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
 
   server.setRequestHandler('resources/read', async (request) => {
     const { uri } = request.params;
-    // The first server that lists the URI (or a template's prefix of it) answers; URIs carry no server name.
-    const listings = (await host.resources.list()).filter((listing) => profile.offersServer(listing.server));
-    const owner =
-      listings.find((listing) => listing.resources.some((resource) => resource.uri === uri)) ??
-      listings.find((listing) =>
-        listing.templates.some((template) => uri.startsWith(template.uriTemplate.split('{')[0] ?? '\u0000')),
-      ) ??
-      (listings.length === 1 ? listings[0] : undefined);
+    const owner = await resourceOwner(profile, uri);
     if (owner === undefined) throw new Error(`no server of this gateway lists the resource ${uri}`);
-    return host.resources.read(owner.server, uri);
+    return host.resources.read(owner, uri);
   });
+
+  if (subscribable) {
+    server.setRequestHandler('resources/subscribe', async (request) => {
+      const { uri } = request.params;
+      const owner = await resourceOwner(profile, uri);
+      if (owner === undefined) {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no server of this gateway lists the resource ${uri}`);
+      }
+      const connection = host.connection(owner);
+      if (connection === undefined || !offersSubscriptions(connection)) {
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `server "${owner}", which lists the resource ${uri}, does not offer resource subscriptions${connection?.state === 'connected' ? '' : ` (it is ${connection?.state ?? 'not running'})`}`,
+        );
+      }
+      await profile.subscriptions.subscribe(session, owner, uri);
+      return {};
+    });
+    server.setRequestHandler('resources/unsubscribe', async (request) => {
+      await profile.subscriptions.unsubscribe(session, request.params.uri);
+      return {};
+    });
+  }
 
   server.setRequestHandler('prompts/list', async () => {
     const prompts: Prompt[] = [];
@@ -307,6 +329,26 @@ const NO_COMPLETIONS: CompleteResult = { completion: { values: [], hasMore: fals
 function promptOwner(profile: ProfileHost, name: string): { server: string; name: string } | undefined {
   const reference = splitName(name);
   return reference !== undefined && profile.offersServer(reference.server) ? reference : undefined;
+}
+
+/** The first server that lists the URI (or a template's prefix of it) owns it; URIs carry no server name. */
+async function resourceOwner(profile: ProfileHost, uri: string): Promise<string | undefined> {
+  const listings = (await profile.host.resources.list()).filter((listing) => profile.offersServer(listing.server));
+  const owner =
+    listings.find((listing) => listing.resources.some((resource) => resource.uri === uri)) ??
+    listings.find((listing) =>
+      listing.templates.some((template) => uri.startsWith(template.uriTemplate.split('{')[0] ?? '\u0000')),
+    ) ??
+    (listings.length === 1 ? listings[0] : undefined);
+  return owner?.server;
+}
+
+/** Whether any of the profile's servers lets clients subscribe to its resources. */
+function anyOffersSubscriptions(profile: ProfileHost): boolean {
+  return profile.host.config.servers.some((entry) => {
+    const connection = profile.host.connection(entry.name);
+    return connection !== undefined && offersSubscriptions(connection);
+  });
 }
 
 /** Templates are passed through unchanged, so the server that lists the same template owns it. */

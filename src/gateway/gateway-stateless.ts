@@ -142,6 +142,7 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
       principal: session.principal,
       ...(session.clientId === undefined ? {} : { clientId: session.clientId }),
       session: () => sessionId,
+      resourceSubscriptions: false,
     });
     if (!initializing) restoreClientIdentity(server, session);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });

@@ -1,0 +1,120 @@
+/**
+ * The resource subscriptions of one profile's downstream sessions, shared upstream: one `resources/subscribe` to a
+ * server per URI however many sessions want it, undone when the last of them unsubscribes or closes. A server's
+ * `notifications/resources/updated` goes to every session subscribed to that URI of that server, and to no other.
+ * A restarted server is subscribed again by its connection, which remembers what it was asked; nothing here changes.
+ */
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { DownstreamSession } from './profile-sessions.js';
+
+/** Subscriptions one session may hold; one more is refused (a client cannot make the gateway hold unbounded state). */
+export const MAX_SUBSCRIPTIONS_PER_SESSION = 100;
+/** Longer URIs are refused: the host cuts a server's update URIs at this length, so they would never match. */
+export const MAX_SUBSCRIBED_URI_CHARACTERS = 4_000;
+
+/** The owning server's side: `resources/subscribe` and `resources/unsubscribe` through its connection. */
+export interface UpstreamSubscriptions {
+  subscribe(server: string, uri: string): Promise<void>;
+  unsubscribe(server: string, uri: string): Promise<void>;
+}
+
+function keyOf(server: string, uri: string): string {
+  return JSON.stringify([server, uri]);
+}
+
+export class ResourceSubscriptions {
+  /** Per server and URI, the sessions subscribed to it. */
+  private readonly subscribers = new Map<string, Set<DownstreamSession>>();
+  /** Per session, its subscribed URIs with the server of each. */
+  private readonly bySession = new Map<DownstreamSession, Map<string, string>>();
+  /** Per server and URI, the upstream work in progress: requests for one resource reach the server in order. */
+  private readonly queues = new Map<string, Promise<void>>();
+
+  constructor(private readonly upstream: UpstreamSubscriptions) {}
+
+  /** Subscribes `session` to `uri` of `server`, asking the server only when no other session already has. */
+  async subscribe(session: DownstreamSession, server: string, uri: string): Promise<void> {
+    if (uri.length > MAX_SUBSCRIBED_URI_CHARACTERS) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `the resource URI is ${uri.length} characters long; at most ${MAX_SUBSCRIBED_URI_CHARACTERS} can be subscribed to`,
+      );
+    }
+    const mine = this.bySession.get(session) ?? new Map<string, string>();
+    if (mine.get(uri) === server) return;
+    if (mine.has(uri)) await this.unsubscribe(session, uri);
+    if (mine.size >= MAX_SUBSCRIPTIONS_PER_SESSION) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidRequest,
+        `this session already holds ${MAX_SUBSCRIPTIONS_PER_SESSION} resource subscriptions, the most the gateway keeps per session; unsubscribe from one first`,
+      );
+    }
+    // Counted at once, so that many subscriptions sent together cannot pass the bound before any is recorded.
+    mine.set(uri, server);
+    this.bySession.set(session, mine);
+    const key = keyOf(server, uri);
+    try {
+      await this.serially(key, async () => {
+        const sessions = this.subscribers.get(key) ?? new Set<DownstreamSession>();
+        if (sessions.size === 0) await this.upstream.subscribe(server, uri);
+        sessions.add(session);
+        this.subscribers.set(key, sessions);
+      });
+    } catch (error) {
+      if (mine.get(uri) === server) mine.delete(uri);
+      if (mine.size === 0 && this.bySession.get(session) === mine) this.bySession.delete(session);
+      throw error;
+    }
+  }
+
+  /** Unsubscribes `session` from `uri`; the server is told when no session is left subscribed to it. */
+  async unsubscribe(session: DownstreamSession, uri: string): Promise<void> {
+    const mine = this.bySession.get(session);
+    const server = mine?.get(uri);
+    if (mine === undefined || server === undefined) return;
+    mine.delete(uri);
+    if (mine.size === 0) this.bySession.delete(session);
+    await this.leave(session, server, uri);
+  }
+
+  /** The session ended: each of its subscriptions is left as if it had unsubscribed. */
+  async sessionClosed(session: DownstreamSession): Promise<void> {
+    const mine = this.bySession.get(session);
+    if (mine === undefined) return;
+    this.bySession.delete(session);
+    await Promise.all([...mine].map(([uri, server]) => this.leave(session, server, uri)));
+  }
+
+  /** How many subscriptions `session` holds. */
+  count(session: DownstreamSession): number {
+    return this.bySession.get(session)?.size ?? 0;
+  }
+
+  /** A server's `notifications/resources/updated`, to each session subscribed to that URI of that server. */
+  updated(update: { server: string; uri: string }): void {
+    for (const session of this.subscribers.get(keyOf(update.server, update.uri)) ?? []) {
+      void session.server.sendResourceUpdated({ uri: update.uri }).catch(() => undefined);
+    }
+  }
+
+  private leave(session: DownstreamSession, server: string, uri: string): Promise<void> {
+    const key = keyOf(server, uri);
+    return this.serially(key, async () => {
+      const sessions = this.subscribers.get(key);
+      if (sessions === undefined || !sessions.delete(session) || sessions.size > 0) return;
+      this.subscribers.delete(key);
+      // Left whatever the server answers; its connection forgets the URI either way, so a restart does not renew it.
+      await this.upstream.unsubscribe(server, uri).catch(() => undefined);
+    });
+  }
+
+  private serially(key: string, work: () => Promise<void>): Promise<void> {
+    const next = (this.queues.get(key) ?? Promise.resolve()).catch(() => undefined).then(work);
+    this.queues.set(key, next);
+    const forget = () => {
+      if (this.queues.get(key) === next) this.queues.delete(key);
+    };
+    next.then(forget, forget);
+    return next;
+  }
+}
