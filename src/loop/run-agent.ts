@@ -5,9 +5,12 @@
  * A tool failure is a result for the model, never the end of the run; what ends a run is the
  * model stopping, the turn bound, the caller's abort, or a provider error.
  */
+
+import { setMaxListeners } from 'node:events';
 import type { LlmProvider, Message, ModelResponse, ToolCallPart, ToolDefinition, Usage } from '../providers/types.js';
 import { mapBounded } from './bounded-parallel.js';
 import type { AgentEvent, RunStopReason } from './events.js';
+import { linkSignals } from './linked-signal.js';
 import type { ExecuteToolCall } from './tool-call-types.js';
 
 /** Arguments streamed to interfaces per call, at most; a view gets the whole input when the call starts anyway. */
@@ -49,9 +52,20 @@ export interface RunResult {
 }
 
 export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
+  // Every parallel call of a turn listens to the run's signal: one of the loop's own, without Node's limit of 10
+  // listeners (past it Node warns of a leak on stderr), follows the caller's.
+  const linked = linkSignals(options.signal === undefined ? [] : [options.signal]);
+  setMaxListeners(0, linked.signal);
+  try {
+    return await runTurns(options, linked.signal);
+  } finally {
+    linked.dispose();
+  }
+}
+
+async function runTurns(options: RunAgentOptions, signal: AbortSignal): Promise<RunResult> {
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   const maxParallel = options.maxParallelCalls ?? DEFAULT_MAX_PARALLEL_CALLS;
-  const signal = options.signal ?? new AbortController().signal;
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
   const messages = options.messages;
   let text = '';

@@ -52,6 +52,38 @@ describe('a parallel turn', () => {
     }
   });
 
+  it("runs more than ten calls at once on the caller's signal without Node warning of a listener leak", async () => {
+    const calls = Array.from({ length: 16 }, (_, index) => ({
+      id: `c${index}`,
+      name: 'timer__sleep',
+      arguments: { ms: 20 },
+    }));
+    const provider = createScriptedProvider({ scenarios: [{ turns: [{ toolCalls: calls }, { text: 'ok' }] }] });
+    const host = await createHost({
+      config: hostConfig([stdioServer('timer', [flexible])], {
+        permissions: { allow: ['timer__*'], ask: [], deny: [] },
+      }),
+      provider,
+      maxParallelCalls: 16,
+    });
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      const caller = new AbortController();
+      const result = await host.run('go', { signal: caller.signal });
+      expect(result.stopReason).toBe('end');
+      const results = (result.messages.find((message) => message.role === 'tool') as ToolResultsMessage).results;
+      expect(results.filter((entry) => !entry.isError)).toHaveLength(16);
+      // Node emits a warning on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((warning) => warning.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      await host.close();
+    }
+  });
+
   it('bounds the number of calls in flight', async () => {
     const calls = Array.from({ length: 4 }, (_, index) => ({
       id: `c${index}`,
