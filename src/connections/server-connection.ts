@@ -18,6 +18,7 @@ import type {
 import type { ServerConfig } from '../config/types.js';
 import { redactSecrets } from '../text/redact-secrets.js';
 import { CallFailure } from './call-failure.js';
+import { callResultSchema } from './call-result-schema.js';
 import { createTransport } from './create-transport.js';
 import { isSessionExpired, toCallFailure } from './describe-call-error.js';
 import { firstOfEachName } from './first-of-each-name.js';
@@ -87,6 +88,9 @@ export class ServerConnection {
   private currentState: ServerState = 'idle';
   private lastError?: string;
   private tools?: Tool[];
+  /** Names the latest listing gave an `outputSchema` (under any of its definitions): their calls go through the
+   * SDK's `callTool`, which checks `structuredContent` against it. */
+  private toolsWithOutputSchema?: ReadonlySet<string>;
   private restarts = 0;
   private restarting?: Promise<boolean>;
   private restartTimer?: NodeJS.Timeout;
@@ -225,6 +229,9 @@ export class ServerConnection {
     if (!client.getServerCapabilities()?.tools) return [];
     const result = await client.listTools();
     const { tools, repeated } = firstOfEachName(result.tools);
+    this.toolsWithOutputSchema = new Set(
+      result.tools.filter((tool) => tool.outputSchema !== undefined).map((tool) => tool.name),
+    );
     // Once per name for the life of the connection: every re-listing would otherwise say it again.
     const fresh = repeated.filter((name) => !this.reportedRepeats.has(name));
     if (fresh.length > 0) {
@@ -242,17 +249,19 @@ export class ServerConnection {
   async callTool(name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult> {
     let client = await this.readyClient();
     const send = (target: Client) =>
-      withHardMaximum(options.maxTotalTimeoutMs, options.signal, (signal) =>
-        target.callTool(
-          { name, arguments: args },
-          {
-            timeout: options.timeoutMs,
-            signal,
-            resetTimeoutOnProgress: true,
-            onprogress: options.onProgress ?? (() => undefined),
-          },
-        ),
-      );
+      withHardMaximum(options.maxTotalTimeoutMs, options.signal, (signal) => {
+        const requestOptions = {
+          timeout: options.timeoutMs,
+          signal,
+          resetTimeoutOnProgress: true,
+          onprogress: options.onProgress ?? (() => undefined),
+        };
+        const params = { name, arguments: args };
+        const schema = this.needsOnlyResultCheck(target, name) ? callResultSchema(target) : undefined;
+        return schema === undefined
+          ? target.callTool(params, requestOptions)
+          : target.request({ method: 'tools/call', params }, schema, requestOptions);
+      });
     try {
       return await send(client);
     } catch (error) {
@@ -284,6 +293,14 @@ export class ServerConnection {
         throw this.toFailure(retryError, options);
       }
     }
+  }
+
+  /**
+   * Whether checking the result against the `tools/call` schema is all `Client.callTool` would do for this call: the
+   * tool was listed without an `outputSchema` and the legacy protocol era sends no `Mcp-Param-*` headers.
+   */
+  private needsOnlyResultCheck(client: Client, name: string): boolean {
+    return this.toolsWithOutputSchema?.has(name) === false && client.getProtocolEra() === 'legacy';
   }
 
   async close(): Promise<void> {
@@ -360,6 +377,7 @@ export class ServerConnection {
     if (ok) {
       this.options.onDiagnostic?.(this.name, `reconnected (${why})`);
       this.tools = undefined;
+      this.toolsWithOutputSchema = undefined;
       // Its tools may differ after a restart; the host re-lists between turns.
       this.options.onToolsChanged?.(this.name);
       this.lastError = lastFailure ? `recovered; before that: ${lastFailure}` : undefined;
