@@ -3,7 +3,8 @@
  * I/O, so it is tested against fixtures.
  *
  * Gemini's rules applied here (PROVIDERS.md): tools go as `functionDeclarations` with
- * `parametersJsonSchema` (legacy `parameters` rejects most real schemas); the model's own `Content`
+ * `parametersJsonSchema` (legacy `parameters` rejects most real schemas), none for a tool that
+ * takes no parameters (a call then may come without `args`: read as `{}`); the model's own `Content`
  * is replayed exactly as it came back, thought signatures included; all results of one turn go in
  * ONE user `Content` holding one `functionResponse` per call, an error as `response.error`.
  */
@@ -12,7 +13,7 @@ import type { Content, FunctionDeclaration, GenerateContentConfig, Part, Tool } 
 import { parseJsonWithinDepth } from '../../json/json-depth.js';
 import { fitRequestImages } from '../images/fit-request-images.js';
 import { GEMINI_IMAGE_LIMITS } from '../images/image-limits.js';
-import { checkToolName, normaliseToolSchema, WRAPPED_ARGUMENT_NAME } from '../schema/index.js';
+import { checkToolName, normaliseToolSchema, takesNoParameters, WRAPPED_ARGUMENT_NAME } from '../schema/index.js';
 import {
   type AssistantMessage,
   type ImagePart,
@@ -81,7 +82,8 @@ function toFunctionDeclaration(tool: ToolDefinition, wrappedTools: Set<string>):
   return {
     name: tool.name,
     ...(tool.description !== '' && { description: tool.description }),
-    parametersJsonSchema: schema,
+    // A declaration without parameters is a function that takes none: the same, in fewer tokens.
+    ...(!takesNoParameters(schema) && { parametersJsonSchema: schema }),
   };
 }
 

@@ -19,4 +19,5 @@ export {
   type SchemaRules,
   type SchemaTarget,
 } from './schema-rules.js';
+export { takesNoParameters } from './takes-no-parameters.js';
 export { removeStrictNullPlaceholders, STRICT_LIMITS, toStrictSchema } from './to-strict-schema.js';

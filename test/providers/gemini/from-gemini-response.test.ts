@@ -45,6 +45,14 @@ describe('fromGeminiResponse', () => {
     expect(response.usage).toEqual({ inputTokens: 10, outputTokens: 12, cacheReadTokens: 4 });
   });
 
+  it('reads a call without args (a tool declared without parameters) as an empty object', () => {
+    const content = { role: 'model', parts: [{ functionCall: { name: 'clock__now' } }] };
+    const response = fromGeminiResponse({ candidates: [{ content, finishReason: 'STOP' as never }] }, context);
+    expect(response.message.content).toEqual([
+      { type: 'tool-call', id: 'gemini_call_2_0', name: 'clock__now', argumentsText: '{}' },
+    ]);
+  });
+
   it('maps finish reasons and a blocked prompt', () => {
     expect(mapGeminiFinishReason('STOP')).toBe('end');
     expect(mapGeminiFinishReason('MAX_TOKENS')).toBe('max-tokens');

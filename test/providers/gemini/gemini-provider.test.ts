@@ -132,11 +132,8 @@ describe.each([false, true])('createGeminiProvider through @google/genai (stream
     expect(firstBody.tools).toEqual([
       {
         functionDeclarations: [
-          {
-            name: 'camera__snap',
-            description: 'Take a picture',
-            parametersJsonSchema: { type: 'object', properties: {} },
-          },
+          // No parameters: declared without a schema.
+          { name: 'camera__snap', description: 'Take a picture' },
           {
             name: 'echo__say',
             description: 'Say something',

@@ -64,6 +64,26 @@ describe('toGeminiRequest', () => {
     expect([...wrappedTools]).toEqual(['z__echo']);
   });
 
+  it('declares a tool that takes no parameters without a schema, and keeps one that says more', () => {
+    const declared = (inputSchema: Record<string, unknown>) =>
+      toGeminiRequest({
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+        tools: [{ name: 'clock__now', description: 'The time', inputSchema }],
+      }).request.config.tools;
+    const bare = [{ functionDeclarations: [{ name: 'clock__now', description: 'The time' }] }];
+    expect(declared({})).toEqual(bare);
+    expect(declared({ $schema: 'x', type: 'object', properties: {}, additionalProperties: false })).toEqual(bare);
+    // Any keys allowed, or a note about the arguments: the schema says something, so it goes.
+    const open = { type: 'object', properties: {}, additionalProperties: true };
+    expect(declared(open)).toEqual([
+      { functionDeclarations: [{ name: 'clock__now', description: 'The time', parametersJsonSchema: open }] },
+    ]);
+    const described = { type: 'object', properties: {}, description: 'No arguments needed.' };
+    expect(declared(described)).toEqual([
+      { functionDeclarations: [{ name: 'clock__now', description: 'The time', parametersJsonSchema: described }] },
+    ]);
+  });
+
   it('replays the model Content exactly and answers its calls in one user Content, text after them', () => {
     const request: ModelRequest = {
       system: 'sys',
