@@ -25,8 +25,6 @@ import { createCallExecutor } from '../loop/call-executor.js';
 import { createHeadlessApprover } from '../policy/headless-approver.js';
 import { checkRules } from '../policy/permission-rules.js';
 import { RunApprovals } from '../policy/run-approvals.js';
-import { openConversation } from '../sessions/open-conversation.js';
-import { openSessionStore } from '../sessions/session-store.js';
 import { connectedServerInstructions, withheldInstructionNotices } from '../skills/connected-server-instructions.js';
 import { abandonStart, closeHost } from './close-host.js';
 import { connectServers } from './connect-servers.js';
@@ -258,8 +256,13 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     provider: model.provider,
     run,
     stream: (prompt, streamOptions) => streamRun(run, prompt, streamOptions),
-    conversation: async (conversationOptions = {}) =>
-      openConversation(
+    conversation: async (conversationOptions = {}) => {
+      // Loaded on first use: listing tools or a single run never opens a conversation.
+      const [{ openConversation }, { openSessionStore }] = await Promise.all([
+        import('../sessions/open-conversation.js'),
+        import('../sessions/session-store.js'),
+      ]);
+      return openConversation(
         {
           store: openSessionStore(state.stateDir),
           config: config.file ?? null,
@@ -274,7 +277,8 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
           onDiagnostic: diagnostic,
         },
         conversationOptions,
-      ),
+      );
+    },
     callTool: createDirectCall({
       runId,
       forUser: executorFor('user', catalogNow),

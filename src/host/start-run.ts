@@ -4,7 +4,7 @@
  */
 import type { ServerFeatureAccess } from '../client-features/server-feature-access.js';
 import type { HostConfig } from '../config/types.js';
-import { type RunResult, runAgent } from '../loop/run-agent.js';
+import type { RunResult } from '../loop/run-agent.js';
 import type { ExecuteToolCall } from '../loop/tool-call-types.js';
 import type { LlmProvider, Message, ToolDefinition, UserPart } from '../providers/types.js';
 import type { HostSkills } from './host-skills.js';
@@ -47,6 +47,8 @@ export function createRun(settings: RunSettings): (prompt: string, runOptions?: 
     const thisRun = `${settings.runId}-${runCount}`;
     // Composed once per run: every turn of it sends the same bytes, so provider prompt caches hold.
     const systemText = settings.skills.systemPrompt().text;
+    // Loaded on the first run: a host that only lists or calls tools never runs the loop.
+    const { runAgent } = await import('../loop/run-agent.js');
     return runAgent({
       runId: thisRun,
       provider: model,

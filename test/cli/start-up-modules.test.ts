@@ -46,6 +46,7 @@ function sourceFolders(modules: string[]): string[] {
 
 let help: Started;
 let toolsList: Started;
+let runWithoutKey: Started;
 
 beforeAll(async () => {
   help = await startRecorded(['--help']);
@@ -53,6 +54,7 @@ beforeAll(async () => {
     mcpServers: { calc: { command: process.execPath, args: [exampleServer('calculator')] } },
   });
   toolsList = await startRecorded(['tools', 'list', '--config', config]);
+  runWithoutKey = await startRecorded(['run', '--model', 'anthropic:claude-sonnet-4-6', '--config', config, 'hello']);
 }, 240_000);
 
 describe('start-up loads only what the command uses', () => {
@@ -88,5 +90,16 @@ describe('start-up loads only what the command uses', () => {
     for (const vendor of ['anthropic', 'gemini', 'openai-chat', 'openai-responses', 'openai-compatible']) {
       expect(folders).not.toContain(`providers/${vendor}`);
     }
+    // Conversations, the agent loop and calling a tool are loaded when used, not to list.
+    expect(folders).not.toContain('sessions');
+    expect(toolsList.modules.some((url) => url.endsWith('/loop/run-agent.js'))).toBe(false);
+    expect(toolsList.modules.some((url) => url.endsWith('/cli/commands/tools-call.js'))).toBe(false);
+  });
+
+  it('run with no key for its model stops before loading the host, the MCP client or any server', () => {
+    expect(runWithoutKey.code).toBe(2);
+    expect(packages(runWithoutKey.modules)).not.toContain('@modelcontextprotocol/client');
+    expect(runWithoutKey.modules.some((url) => url.endsWith('/host/create-host.js'))).toBe(false);
+    expect(sourceFolders(runWithoutKey.modules)).not.toContain('connections');
   });
 });

@@ -14,9 +14,10 @@ import { modelLabel } from '../chat/model-label.js';
 import { formatProgressLine } from '../chat/progress-line.js';
 import { checkModelKey } from '../check-model-key.js';
 import { chooseApprover } from '../choose-approver.js';
+import { addCommonOptions, type CommonOptions } from '../common-options.js';
 import { CliError, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
 import { handleInterruptions } from '../interrupt.js';
-import { addCommonOptions, type CommonOptions, openHost } from '../open-host.js';
+import { openHost } from '../open-host.js';
 import { writeError } from '../output.js';
 
 interface ChatCommandOptions extends CommonOptions {

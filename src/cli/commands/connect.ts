@@ -8,9 +8,10 @@ import { createInterface } from 'node:readline';
 import { Command } from 'commander';
 import type { Host } from '../../host/create-host.js';
 import { callOutcomeSentence } from '../call-outcome-sentence.js';
+import { addCommonOptions, type CommonOptions } from '../common-options.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
 import { withInterruptibleHost } from '../interrupt.js';
-import { addCommonOptions, type CommonOptions, openHost } from '../open-host.js';
+import { openHost } from '../open-host.js';
 import { writeError, writeJson, writeLine } from '../output.js';
 import { parseKeyValues } from '../parse-key-values.js';
 

@@ -6,9 +6,10 @@
  */
 import { Command } from 'commander';
 import { estimateToolListTokens } from '../../providers/token-estimate/index.js';
+import { addCommonOptions, type CommonOptions } from '../common-options.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { withInterruptibleHost } from '../interrupt.js';
-import { addCommonOptions, type CommonOptions, openHost } from '../open-host.js';
+import { openHost } from '../open-host.js';
 import { writeJson, writeLine } from '../output.js';
 
 interface ContextOptions extends CommonOptions {

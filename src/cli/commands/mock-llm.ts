@@ -3,8 +3,8 @@ import { Command } from 'commander';
 import { loadScript } from '../../testing/load-script.js';
 import { startMockLlmServer } from '../../testing/mock-llm/mock-llm-server.js';
 import { openAiChatQuirks } from '../../testing/mock-llm/wires/openai-chat-read-request.js';
+import { parsePositiveInteger } from '../common-options.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
-import { parsePositiveInteger } from '../open-host.js';
 import { writeError, writeLine } from '../output.js';
 
 export function createMockLlmCommand(): Command {

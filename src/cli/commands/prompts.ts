@@ -4,8 +4,9 @@ import type { GetPromptResult } from '@modelcontextprotocol/client';
 import { Command } from 'commander';
 import { parsePromptReference } from '../../client-features/server-prompts.js';
 import { base64DecodedSize, formatByteSize } from '../../content/describe-content.js';
+import { addCommonOptions, addServerFilterOption, type CommonOptions } from '../common-options.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
-import { addCommonOptions, addServerFilterOption, type CommonOptions, openHost } from '../open-host.js';
+import { openHost } from '../open-host.js';
 import { writeJson, writeLine } from '../output.js';
 import { summaryLine } from '../summary-line.js';
 

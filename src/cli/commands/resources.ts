@@ -7,8 +7,9 @@ import type { ServerResources } from '../../client-features/server-resources.js'
 import { blobAsText, describeServerResources } from '../../client-features/server-resources.js';
 import { base64DecodedSize, formatByteSize } from '../../content/describe-content.js';
 import type { Host } from '../../host/create-host.js';
+import { addCommonOptions, addServerFilterOption, type CommonOptions } from '../common-options.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
-import { addCommonOptions, addServerFilterOption, type CommonOptions, openHost } from '../open-host.js';
+import { openHost } from '../open-host.js';
 import { writeJson, writeLine, writeOut } from '../output.js';
 
 /**

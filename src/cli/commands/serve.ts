@@ -13,9 +13,9 @@ import { loadConfig } from '../../config/load-config.js';
 import { createGatewayHosts } from '../../gateway/gateway-hosts.js';
 import { startGatewayHttp } from '../../gateway/gateway-http.js';
 import { startGatewayStdio } from '../../gateway/gateway-stdio.js';
+import { parsePositiveInteger } from '../common-options.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
 import { handleInterruptions } from '../interrupt.js';
-import { parsePositiveInteger } from '../open-host.js';
 import { writeError } from '../output.js';
 
 /** A token given in the environment, for clients configured with it; else one is made for this run. */

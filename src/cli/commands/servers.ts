@@ -1,8 +1,9 @@
 /** `mcp-host servers`: each server's state, protocol version, tool count, last error. */
 import { Command } from 'commander';
+import { addCommonOptions, addServerFilterOption, type CommonOptions } from '../common-options.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from '../exit-codes.js';
 import { withInterruptibleHost } from '../interrupt.js';
-import { addCommonOptions, addServerFilterOption, type CommonOptions, openHost } from '../open-host.js';
+import { openHost } from '../open-host.js';
 import { writeJson, writeLine } from '../output.js';
 
 export function createServersCommand(): Command {

@@ -7,9 +7,9 @@ import { Command, InvalidArgumentError } from 'commander';
 import { createSystemUrlOpener } from '../../client-features/open-url.js';
 import { isLoopbackAddress } from '../../web/loopback.js';
 import { startWebUi } from '../../web/start-web-ui.js';
+import { parsePositiveInteger } from '../common-options.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
 import { handleInterruptions } from '../interrupt.js';
-import { parsePositiveInteger } from '../open-host.js';
 import { writeError, writeLine } from '../output.js';
 
 interface UiOptions {

@@ -1,0 +1,132 @@
+/**
+ * `mcp-host tools call NAME key=value …`: one tool called directly, no model needed. Loaded only when that command
+ * runs, so `tools list` does not load the terminal's approvers, argument parsing and result printing.
+ */
+import { redactValues } from '../../audit/redact.js';
+import { createTerminalClientFeatures } from '../../client-features/terminal-client-features.js';
+import { loadConfig } from '../../config/load-config.js';
+import type { Host, HostOptions } from '../../host/create-host.js';
+import { callOutcomeSentence } from '../call-outcome-sentence.js';
+import { chooseApprover } from '../choose-approver.js';
+import { serversForToolName } from '../choose-servers.js';
+import type { CommonOptions } from '../common-options.js';
+import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
+import { withInterruptibleHost } from '../interrupt.js';
+import { openHost } from '../open-host.js';
+import { writeError, writeJson } from '../output.js';
+import { parseKeyValues } from '../parse-key-values.js';
+import { printCallResult } from '../print-call-result.js';
+import { viewNote } from '../view-note.js';
+
+export interface CallOptions {
+  args?: string;
+  json?: boolean;
+  save?: string;
+  allowSampling?: boolean;
+}
+
+export async function callToolCommand(
+  name: string,
+  pairs: string[],
+  options: CommonOptions & CallOptions,
+): Promise<void> {
+  // As `run` does: on a terminal the person there answers consent, sampling and elicitation and sees progress;
+  // without one, what is declined is said on stderr.
+  const terminal = createTerminalClientFeatures({
+    interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
+    input: process.stdin,
+    output: process.stderr,
+    allowSampling: options.allowSampling,
+    prefix: 'mcp-host: ',
+  });
+  const extra: Partial<HostOptions> = {
+    clientRequestApprover: terminal.clientRequestApprover,
+    approver: chooseApprover(options, terminal.prompter),
+    allowSampling: terminal.allowSampling,
+    ...(terminal.onProgress ? { onProgress: terminal.onProgress } : {}),
+  };
+  try {
+    await callOneTool(name, pairs, options, extra);
+  } finally {
+    terminal.close();
+  }
+}
+
+async function callOneTool(
+  name: string,
+  pairs: string[],
+  options: CommonOptions & CallOptions,
+  extra: Partial<HostOptions>,
+): Promise<void> {
+  await withInterruptibleHost(
+    (signal) => openHostForTool(name, options, signal, extra),
+    async (host, signal) => {
+      const entry = host.catalog().resolve(name);
+      const withheld = entry ? undefined : host.withheldReason(name);
+      // The explanation is a whole sentence that ends by saying the tool cannot be called.
+      if (withheld !== undefined) throw new CliError(`${name}: ${withheld}`, EXIT_RUN_FAILED);
+      if (!entry) {
+        const close = host.catalog().suggest(name);
+        throw new CliError(
+          `unknown tool "${name}"${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}`,
+          EXIT_USAGE,
+        );
+      }
+      let args: Record<string, unknown> = {};
+      if (options.args !== undefined) {
+        try {
+          args = JSON.parse(options.args) as Record<string, unknown>;
+        } catch (error) {
+          throw new CliError(
+            `--args is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+            EXIT_USAGE,
+          );
+        }
+        if (args === null || typeof args !== 'object' || Array.isArray(args)) {
+          throw new CliError('--args must be a JSON object', EXIT_USAGE);
+        }
+      }
+      Object.assign(args, parseKeyValues(pairs, entry.tool.inputSchema));
+      const executed = await host.callTool(name, args, { signal });
+      const note = viewNote(host.catalog(), name);
+      if (note !== undefined) writeError(`mcp-host: ${note}`);
+      if (options.json) {
+        writeJson({
+          outcome: executed.outcome,
+          isError: executed.result.isError,
+          result: redactValues(executed.rawResult ?? executed.result, { secrets: host.config.secrets }),
+        });
+      } else {
+        // The server's own result; the host's when the call never reached it (denied, unknown, timed out).
+        printCallResult((executed.rawResult ?? executed.result) as Parameters<typeof printCallResult>[0], {
+          isError: executed.result.isError === true,
+          secrets: host.config.secrets,
+          ...(options.save === undefined ? {} : { saveDirectory: options.save }),
+        });
+      }
+      if (executed.result.isError) writeError(`mcp-host: ${callOutcomeSentence(executed.outcome)}`);
+      process.exitCode = executed.result.isError ? EXIT_RUN_FAILED : EXIT_OK;
+    },
+  );
+}
+
+/**
+ * A host with only the server the tool's name points at, when that is fewer than all; every server when the name
+ * points at none or the tool is not there (a hashed or mistyped name), so suggestions cover the whole catalog.
+ */
+async function openHostForTool(
+  name: string,
+  options: CommonOptions,
+  signal: AbortSignal,
+  extra: Partial<HostOptions>,
+): Promise<Host> {
+  const config = await loadConfig({ configPath: options.config, stateDir: options.stateDir });
+  const owners = serversForToolName(config, name);
+  const enabled = config.servers.filter((server) => !server.disabled).length;
+  if (owners.length > 0 && owners.length < enabled) {
+    const host = await openHost({ ...options, server: owners }, { ...extra, signal });
+    if (host.catalog().resolve(name) !== undefined || signal.aborted) return host;
+    await host.close();
+  }
+  return openHost(options, { ...extra, signal });
+}

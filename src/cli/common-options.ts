@@ -1,0 +1,47 @@
+/** The options every command that opens a host takes, and the number parser several commands share. */
+import { type Command, InvalidArgumentError } from 'commander';
+
+export interface CommonOptions {
+  config?: string;
+  model?: string;
+  baseUrl?: string;
+  timeout?: number;
+  stateDir?: string;
+  yes?: boolean;
+  /** `--root DIR`, repeatable: the folders offered to servers as roots (over the config's `roots`). */
+  root?: string[];
+  /** `--server NAME`, repeatable: start only these servers. */
+  server?: string[];
+}
+
+/** `--server NAME` for the commands that list what servers offer: only those servers are started. */
+export function addServerFilterOption(command: Command): Command {
+  return command.option(
+    '--server <name>',
+    'only this server: the others are not started (repeatable)',
+    (value: string, previous: string[] = []) => [...previous, value],
+  );
+}
+
+export function addCommonOptions(command: Command): Command {
+  return command
+    .option('-c, --config <file>', 'config file (default: mcp-host.json, then .mcp.json in the current folder)')
+    .option('-m, --model <provider:model>', 'model, e.g. anthropic:claude-sonnet-4-6 or scripted:PATH')
+    .option('--base-url <url>', "the provider's base URL (mock servers, proxies, local servers)")
+    .option('--timeout <ms>', 'per tool call timeout in milliseconds (overrides every server)', parsePositiveInteger)
+    .option('--state-dir <dir>', 'where the trust store, audit log and stored results live (default: XDG state home)')
+    .option(
+      '--root <dir>',
+      "offer this folder to servers as a root (repeatable; replaces the config's roots). Without roots, none are declared",
+      (value: string, previous: string[] = []) => [...previous, value],
+    );
+}
+
+export function parsePositiveInteger(value: string): number {
+  const number = Number(value);
+  // Commander reports this as a usage error naming the option and the value.
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(number) || number <= 0) {
+    throw new InvalidArgumentError('It must be a whole number of 1 or more.');
+  }
+  return number;
+}
