@@ -23,6 +23,17 @@ export interface ApprovalElicitation {
 
 export type ElicitAnswer = { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
 
+/**
+ * On the 2026-07-28 revision a server cannot send the client a request: the approval is returned as an
+ * `input_required` result, and the client's answer comes with its retry of the call. Thrown out of the call (it has
+ * not run, and nothing is recorded) so the session can return that result.
+ */
+export class ApprovalInputRequired extends Error {
+  constructor(readonly elicitation: ApprovalElicitation) {
+    super("the call needs the client's approval");
+  }
+}
+
 /** The downstream call being decided: how to ask its client, if at all. */
 export interface DownstreamCall {
   /** Present when the client declared elicitation. */
@@ -106,6 +117,7 @@ export function createGatewayApprover(): Approver {
         return answer;
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
+        if (error instanceof ApprovalInputRequired) throw error;
         call.denial = `${request.toolName} needs approval and asking the client failed: ${error instanceof Error ? error.message : String(error)}`;
         return 'deny';
       }

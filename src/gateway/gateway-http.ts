@@ -12,6 +12,7 @@ import { isInitializeRequest, type Server } from '@modelcontextprotocol/server';
 import type { GatewayToken } from '../config/gateway-settings.js';
 import { createGatewayAuth, type GatewayAuth } from './gateway-auth.js';
 import { type GatewayHosts, UnknownProfileError } from './gateway-hosts.js';
+import { createModernGateway } from './gateway-modern.js';
 import { createGatewaySession } from './gateway-session.js';
 import { openStatelessGateway } from './gateway-stateless.js';
 import { checkHost, checkOrigin, RateLimiter, type Rejection } from './http-guard.js';
@@ -108,6 +109,7 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
           version: options.version,
           onDiagnostic: options.onDiagnostic,
         });
+  const modern = createModernGateway({ settings, version: options.version, onDiagnostic: options.onDiagnostic });
   const listChanged = new ListChangedDebouncer((profile) => {
     for (const session of sessions.values()) {
       if (session.profile === profile) void session.server.sendToolListChanged().catch(() => undefined);
@@ -186,6 +188,20 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
       }
     }
 
+    // A 2026-07-28 request has no session: any replica answers it, in either mode.
+    if (request.method === 'POST' && sessionId === undefined && !isInitializeRequest(body)) {
+      if (await modern.isModern(request, body)) {
+        let profileHost: Awaited<ReturnType<GatewayHosts['get']>>;
+        try {
+          profileHost = await hosts.get(route.profile);
+        } catch (error) {
+          if (error instanceof UnknownProfileError) return reject(response, { status: 404, message: error.message });
+          throw error;
+        }
+        await modern.handle(request, response, body, identity, profileHost);
+        return;
+      }
+    }
     if (stateless !== undefined) {
       const rejection = await stateless.handle(request, response, body, identity, route.profile, sessionId);
       if (rejection) reject(response, rejection);
@@ -259,6 +275,7 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
     url: listeningUrl(),
     async close() {
       listChanged.close();
+      await modern.close();
       await Promise.allSettled([...sessions.values()].map((session) => session.transport.close()));
       sessions.clear();
       httpServer.closeAllConnections();

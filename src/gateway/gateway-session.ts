@@ -14,7 +14,7 @@ import type {
   ResourceTemplateType,
   Tool,
 } from '@modelcontextprotocol/server';
-import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import { inputRequired, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import type { CallingClient } from '../audit/audit-record.js';
 import type { ToolCatalog } from '../catalog/tool-catalog.js';
 import { offersSubscriptions } from '../client-features/server-resources.js';
@@ -22,7 +22,12 @@ import type { GatewaySettings } from '../config/gateway-settings.js';
 import type { ServerTrust } from '../config/types.js';
 import { DiscoveryCatalog, discoveryApplies, isMetaTool, metaToolDefinitions } from '../host/tool-discovery.js';
 import type { ExecutedToolCall } from '../loop/tool-call-types.js';
-import { type DownstreamCall, type ElicitAnswer, withDownstreamCall } from './gateway-approver.js';
+import {
+  ApprovalInputRequired,
+  type DownstreamCall,
+  type ElicitAnswer,
+  withDownstreamCall,
+} from './gateway-approver.js';
 import type { ProfileHost } from './gateway-hosts.js';
 import type { DownstreamSession } from './profile-sessions.js';
 
@@ -42,6 +47,20 @@ export interface GatewaySessionOptions {
   session: () => string | undefined;
   /** False where a session lasts one request (stateless HTTP): nothing would be left to send updates to. */
   resourceSubscriptions?: boolean;
+  /** `modern`: serving one request of the 2026-07-28 revision, where an approval is asked by `input_required`. */
+  era?: 'legacy' | 'modern';
+}
+
+/** The key of the approval in an `input_required` result and in the retry's `inputResponses`. */
+export const APPROVAL_INPUT = 'approval';
+
+function elicitAnswerOf(value: unknown): ElicitAnswer | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { action, content } = value as { action?: unknown; content?: unknown };
+  if (action !== 'accept' && action !== 'decline' && action !== 'cancel') return undefined;
+  return typeof content === 'object' && content !== null && !Array.isArray(content)
+    ? { action, content: content as Record<string, unknown> }
+    : { action };
 }
 
 function trustOf(profile: ProfileHost, server: string): ServerTrust {
@@ -175,15 +194,24 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
       consent: profile.consent,
       approvalTimeoutMs: settings.approvalTimeoutMs,
       secrets: host.config.secrets,
-      ...(supportsElicitation
-        ? {
-            elicit: async (form, timeoutMs): Promise<ElicitAnswer> =>
-              ctx.mcpReq.elicitInput(
-                { mode: 'form', message: form.message, requestedSchema: form.requestedSchema },
-                { timeout: timeoutMs, signal: ctx.mcpReq.signal },
-              ) as Promise<ElicitAnswer>,
-          }
-        : {}),
+      ...(!supportsElicitation
+        ? {}
+        : options.era === 'modern'
+          ? {
+              // The answer comes with the client's retry of this call; without one, the call returns the question.
+              elicit: async (form): Promise<ElicitAnswer> => {
+                const answer = elicitAnswerOf(ctx.mcpReq.inputResponses?.[APPROVAL_INPUT]);
+                if (answer === undefined) throw new ApprovalInputRequired(form);
+                return answer;
+              },
+            }
+          : {
+              elicit: async (form, timeoutMs): Promise<ElicitAnswer> =>
+                ctx.mcpReq.elicitInput(
+                  { mode: 'form', message: form.message, requestedSchema: form.requestedSchema },
+                  { timeout: timeoutMs, signal: ctx.mcpReq.signal },
+                ) as Promise<ElicitAnswer>,
+            }),
     };
     // A server's sampling or elicitation request during this call goes to this client, on this request's stream.
     const callEnded = profile.sessions.callStarted(entry.server, session, {
@@ -191,7 +219,7 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
       elicit: (params, options) => ctx.mcpReq.elicitInput(params, options),
     });
     let progressSent = Promise.resolve();
-    const executed = await withDownstreamCall(downstream, () =>
+    const executing = withDownstreamCall(downstream, () =>
       host.callTool(name, args, {
         signal: ctx.mcpReq.signal,
         client: client(),
@@ -216,6 +244,14 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
             }),
       }),
     ).finally(callEnded);
+    let executed: ExecutedToolCall;
+    try {
+      executed = await executing;
+    } catch (error) {
+      if (!(error instanceof ApprovalInputRequired)) throw error;
+      const { message, requestedSchema } = error.elicitation;
+      return inputRequired({ inputRequests: { [APPROVAL_INPUT]: inputRequired.elicit({ message, requestedSchema }) } });
+    }
     // The result closes the request's stream: progress still on its way would be dropped after it.
     await progressSent;
     return toCallToolResult(executed);

@@ -197,3 +197,70 @@ describe('two stateless replicas sharing Redis', () => {
     expect(after.status).toBe(404);
   }, 90_000);
 });
+
+describe('the 2026-07-28 revision through two replicas', () => {
+  it('answers stateless requests at whichever replica gets them, an approval asked by input_required', async () => {
+    const origins = replicas.map((replica) => new URL(replica.url).origin);
+    const sent: Array<{ replica: number; method: string; session: string | null }> = [];
+    let next = 0;
+    const alternating: typeof fetch = async (input, init) => {
+      const replica = next++ % 2;
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : undefined;
+      const headers = new Headers(init?.headers);
+      sent.push({ replica, method: String(body?.method ?? init?.method), session: headers.get('mcp-session-id') });
+      return fetch(`${origins[replica]}${url.pathname}${url.search}`, init);
+    };
+    const asked: string[] = [];
+    const client = new Client(
+      { name: 'modern-test-client', version: '2.0.0' },
+      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { decision: 'allow-once' } };
+    });
+    const transport = new StreamableHTTPClientTransport(new URL(`${origins[0]}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+      fetch: alternating,
+    });
+    await client.connect(transport);
+    opened.push(client);
+
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toContain('calculator__multiply');
+    const sum = await client.callTool({ name: 'calculator__add_numbers', arguments: { a: 2, b: 40 } });
+    expect(JSON.stringify(sum.content)).toContain('42');
+    const product = await client.callTool({ name: 'calculator__multiply', arguments: { a: 6, b: 7 } });
+    expect(product.isError).toBeFalsy();
+    expect(JSON.stringify(product.content)).toContain('42');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('multiply');
+
+    // No handshake and no session: every request stands alone, and they were spread over both replicas.
+    expect(sent.map((entry) => entry.method)).not.toContain('initialize');
+    expect(sent.every((entry) => entry.session === null)).toBe(true);
+    const multiplyCalls = sent.filter((entry) => entry.method === 'tools/call').slice(-2);
+    expect(multiplyCalls).toHaveLength(2);
+    expect(new Set(multiplyCalls.map((entry) => entry.replica))).toEqual(new Set([0, 1]));
+
+    // The retry carrying the answer ran the call, audited once, with the client's identity.
+    const records = (
+      await Promise.all(stateDirs.map((dir) => readFile(join(dir, 'audit.jsonl'), 'utf8').catch(() => '')))
+    )
+      .flatMap((text) => text.split('\n').filter(Boolean))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter(
+        (entry) =>
+          entry.type === 'tool-call' &&
+          entry.tool === 'calculator__multiply' &&
+          (entry.client as { name?: string } | undefined)?.name === 'modern-test-client',
+      );
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({
+      decision: 'allow',
+      approver: 'gateway-client',
+      client: { name: 'modern-test-client', version: '2.0.0', principal: 'team' },
+    });
+  }, 90_000);
+});
