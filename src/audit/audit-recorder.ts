@@ -17,6 +17,7 @@ import type {
   ToolCallRecord,
 } from './audit-record.js';
 import type { AuditSink } from './audit-sink.js';
+import { isoTime } from './iso-time.js';
 
 export interface ToolCallAuditInput {
   call: ToolCallToAuthorize;
@@ -51,7 +52,7 @@ export function createAuditRecorder(options: { sink: AuditSink; runId: string })
   const write = async (record: AuditRecord): Promise<void> => {
     await sink.write(record);
   };
-  const stamp = () => ({ time: new Date().toISOString(), runId });
+  const stamp = () => ({ time: isoTime(Date.now()), runId });
 
   return {
     runId,
@@ -72,7 +73,7 @@ export function createAuditRecorder(options: { sink: AuditSink; runId: string })
         ...(authorization.approver === undefined ? {} : { approver: authorization.approver }),
         ...(authorization.decision.rule === undefined ? {} : { rule: authorization.decision.rule }),
         reason: authorization.reason,
-        ...(input.startedAt === undefined ? {} : { startedAt: input.startedAt.toISOString() }),
+        ...(input.startedAt === undefined ? {} : { startedAt: isoTime(input.startedAt.getTime()) }),
         ...(input.durationMs === undefined ? {} : { durationMs: input.durationMs }),
         outcome: input.outcome,
         ...(input.resultBytes === undefined ? {} : { resultBytes: input.resultBytes }),

@@ -64,7 +64,9 @@ export function createJsonlAuditLog(file: string, options: JsonlAuditLogOptions 
       if (closed) throw new Error(`The audit log ${file} is closed; records after close are not kept.`);
       const line = `${JSON.stringify(redactRecord(record, secrets))}\n`;
       try {
-        writeFully(open, Buffer.from(line, 'utf8'));
+        // Written as text, without a buffer of its own; a partial write (rare on a file) finishes from bytes.
+        const written = writeSync(open, line);
+        if (written < Buffer.byteLength(line)) writeFully(open, Buffer.from(line, 'utf8').subarray(written));
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
         throw new Error(`Could not append to the audit log ${file} (${code}); check free space and permissions.`);
