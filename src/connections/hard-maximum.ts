@@ -4,27 +4,42 @@
  * The SDK checks `maxTotalTimeout` only when a progress notification arrives, and when it trips it fails the
  * call without sending `notifications/cancelled`, so the server keeps working on a call nobody waits for.
  * A timer of our own that aborts the request fires on time, and the SDK's abort path sends the cancellation.
+ *
+ * The timer is set at the call's first progress notification, for what is left of the maximum: until then the call's
+ * own timeout, never longer than the maximum, ends it first. Most calls send no progress and so cost no timer.
  */
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 
 /** The message the SDK uses for the same condition; `toCallFailure` recognises it. */
 export const HARD_MAXIMUM_MESSAGE = 'Maximum total timeout exceeded';
 
+/**
+ * `call` gets the signal to send the request with and `progressed`, to call on each progress notification. With no
+ * `maxTotalMs`, the caller's signal is passed through and `progressed` does nothing.
+ */
 export async function withHardMaximum<T>(
   maxTotalMs: number | undefined,
   signal: AbortSignal | undefined,
-  call: (signal: AbortSignal | undefined) => Promise<T>,
+  call: (signal: AbortSignal | undefined, progressed: () => void) => Promise<T>,
 ): Promise<T> {
-  if (maxTotalMs === undefined) return call(signal);
+  if (maxTotalMs === undefined) return call(signal, () => undefined);
+  const started = performance.now();
   const controller = new AbortController();
   const forward = () => controller.abort(signal?.reason);
   if (signal?.aborted) forward();
   else signal?.addEventListener('abort', forward, { once: true });
-  const timer = setTimeout(() => {
-    controller.abort(new SdkError(SdkErrorCode.RequestTimeout, HARD_MAXIMUM_MESSAGE, { maxTotalTimeout: maxTotalMs }));
-  }, maxTotalMs);
+  let timer: NodeJS.Timeout | undefined;
+  const progressed = () => {
+    if (timer !== undefined || controller.signal.aborted) return;
+    const left = Math.max(0, maxTotalMs - (performance.now() - started));
+    timer = setTimeout(() => {
+      controller.abort(
+        new SdkError(SdkErrorCode.RequestTimeout, HARD_MAXIMUM_MESSAGE, { maxTotalTimeout: maxTotalMs }),
+      );
+    }, left);
+  };
   try {
-    return await call(controller.signal);
+    return await call(controller.signal, progressed);
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', forward);

@@ -249,12 +249,16 @@ export class ServerConnection {
   async callTool(name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult> {
     let client = await this.readyClient();
     const send = (target: Client) =>
-      withHardMaximum(options.maxTotalTimeoutMs, options.signal, (signal) => {
+      withHardMaximum(options.maxTotalTimeoutMs, options.signal, (signal, progressed) => {
+        const onProgress = options.onProgress;
         const requestOptions = {
           timeout: options.timeoutMs,
           signal,
           resetTimeoutOnProgress: true,
-          onprogress: options.onProgress ?? (() => undefined),
+          onprogress: (progress: Parameters<NonNullable<CallToolOptions['onProgress']>>[0]) => {
+            progressed();
+            onProgress?.(progress);
+          },
         };
         const params = { name, arguments: args };
         const schema = this.needsOnlyResultCheck(target, name) ? callResultSchema(target) : undefined;
