@@ -153,6 +153,8 @@ export const topLevelSchema = z.object(
     maxInstructionTokens: positiveCount('tokens').optional(),
     /** Meta-tools (search, describe, call) instead of every definition: above a token threshold, always or never. */
     toolDiscovery: z.enum(['auto', 'always', 'never'], { error: '"auto", "always" or "never"' }).optional(),
+    /** Discovery through the provider's own tool search: for the models it lists, for any of its models, or never. */
+    nativeToolSearch: z.enum(['auto', 'always', 'never'], { error: '"auto", "always" or "never"' }).optional(),
     /** `mcp-host serve`: who may connect and how much they may send. */
     gateway: gatewaySchema.optional(),
     /** `mcp-host serve --profile NAME`: named subsets of servers and tools. */

@@ -126,6 +126,7 @@ export function validateConfig(input: unknown, options: ValidateConfigOptions = 
   if (top.instructions !== undefined) config.instructions = top.instructions;
   if (top.system !== undefined) config.system = top.system;
   if (top.toolDiscovery !== undefined) config.toolDiscovery = top.toolDiscovery;
+  if (top.nativeToolSearch !== undefined) config.nativeToolSearch = top.nativeToolSearch;
   if (top.modelPrices !== undefined) config.modelPrices = top.modelPrices;
   if (top.skills !== undefined) {
     config.skills =

@@ -207,6 +207,13 @@ export interface HostConfig {
    * definitions exceed 10,000 estimated tokens, "always", or "never". In the host's loop and in `mcp-host serve`.
    */
   toolDiscovery?: ToolDiscovery;
+  /**
+   * When discovery is in force in the host's own loop, whether a model whose provider searches deferred tools
+   * itself (Anthropic's tool search, OpenAI Responses' `tool_search`) gets every definition deferred to that search
+   * instead of the meta-tools: "auto" (default) for the models each provider lists, "always" for any model of those
+   * two providers, "never" for the meta-tools everywhere. Other providers always get the meta-tools.
+   */
+  nativeToolSearch?: NativeToolSearch;
   /** `mcp-host serve`: authentication and limits of the HTTP gateway. */
   gateway?: GatewaySettings;
   /** `mcp-host serve --profile NAME`: named subsets of servers and tools with their own permissions. */
@@ -214,6 +221,8 @@ export interface HostConfig {
 }
 
 export type ToolDiscovery = 'auto' | 'always' | 'never';
+
+export type NativeToolSearch = 'auto' | 'always' | 'never';
 
 /** The `sampling` key: the model that answers servers' sampling requests, when not the host's own. */
 export interface SamplingSettings {

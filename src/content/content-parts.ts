@@ -8,6 +8,11 @@ export interface ToolDefinition {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  /**
+   * Loaded only when the provider's own tool search finds it (Anthropic's and OpenAI's `defer_loading`). The host
+   * sets it only for a provider that says it searches natively (`LlmProvider.nativeToolSearch`).
+   */
+  deferLoading?: boolean;
 }
 
 export interface TextPart {

@@ -219,7 +219,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     cwd,
     onDiagnostic: diagnostic,
   });
-  const offered = createOfferedTools(config.toolDiscovery);
+  const offered = createOfferedTools(config.toolDiscovery, config.nativeToolSearch);
   const forModel = executorFor('model', () => offered.modelCatalog(catalogNow()));
   const run = createRun({
     runId,
@@ -229,7 +229,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     prompts: access.prompts,
     skills,
     // The catalog is swapped only here, when a turn begins.
-    toolsForTurn: async () => offered.forTurn(await catalog.beginTurn()),
+    toolsForTurn: async (provider) => offered.forTurn(await catalog.beginTurn(), provider),
     execute: offered.withDiscovery(forModel),
   });
 

@@ -11,6 +11,11 @@ export interface ProviderSettings {
   /** Folder that a relative `scripted:PATH` resolves against. */
   cwd: string;
   maxRetries?: number;
+  /**
+   * The `nativeToolSearch` setting: `true` or `false` overrides the provider's own table of models with a tool
+   * search; absent keeps it. Only Anthropic and OpenAI Responses have one.
+   */
+  nativeToolSearch?: boolean;
 }
 
 export async function createProvider(spec: string, settings: ProviderSettings): Promise<LlmProvider> {
@@ -19,7 +24,7 @@ export async function createProvider(spec: string, settings: ProviderSettings): 
   switch (provider) {
     case 'anthropic': {
       const { createAnthropicProvider } = await import('../providers/anthropic/anthropic-provider.js');
-      return createAnthropicProvider(common);
+      return createAnthropicProvider({ ...common, ...nativeToolSearchOf(settings) });
     }
     case 'openai': {
       const { createOpenAiChatProvider } = await import('../providers/openai-chat/openai-chat-provider.js');
@@ -34,7 +39,7 @@ export async function createProvider(spec: string, settings: ProviderSettings): 
       const { createOpenAiResponsesProvider } = await import(
         '../providers/openai-responses/openai-responses-provider.js'
       );
-      return createOpenAiResponsesProvider(common);
+      return createOpenAiResponsesProvider({ ...common, ...nativeToolSearchOf(settings) });
     }
     case 'gemini': {
       const { createGeminiProvider } = await import('../providers/gemini/gemini-provider.js');
@@ -53,4 +58,8 @@ export async function createProvider(spec: string, settings: ProviderSettings): 
       return createScriptedProvider(script, { model: path });
     }
   }
+}
+
+function nativeToolSearchOf(settings: ProviderSettings): { nativeToolSearch?: boolean } {
+  return settings.nativeToolSearch === undefined ? {} : { nativeToolSearch: settings.nativeToolSearch };
 }

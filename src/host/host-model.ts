@@ -31,6 +31,10 @@ export interface HostModel {
 export function createHostModel(settings: HostModelSettings): HostModel {
   const { config, env, cwd, baseUrl } = settings;
   const configFolder = config.file ? dirname(config.file) : cwd;
+  // "auto" leaves each provider's own table of models in force.
+  const nativeToolSearch =
+    config.nativeToolSearch === 'always' ? true : config.nativeToolSearch === 'never' ? false : undefined;
+  const common = nativeToolSearch === undefined ? {} : { nativeToolSearch };
   let created: Promise<LlmProvider> | undefined;
   return {
     provider() {
@@ -38,11 +42,16 @@ export function createHostModel(settings: HostModelSettings): HostModel {
       created ??= (async () => {
         const choice = chooseModel({ flag: settings.model, config: config.model, env });
         // A path on the command line is the user's, relative to where they are; one in the config is relative to it.
-        return createProvider(choice.spec, { baseUrl, env, cwd: choice.source === 'flag' ? cwd : configFolder });
+        return createProvider(choice.spec, {
+          baseUrl,
+          env,
+          cwd: choice.source === 'flag' ? cwd : configFolder,
+          ...common,
+        });
       })();
       return created;
     },
-    configured: (spec) => createProvider(spec, { baseUrl, env, cwd: configFolder }),
-    named: (spec) => createProvider(spec, { baseUrl, env, cwd }),
+    configured: (spec) => createProvider(spec, { baseUrl, env, cwd: configFolder, ...common }),
+    named: (spec) => createProvider(spec, { baseUrl, env, cwd, ...common }),
   };
 }

@@ -18,8 +18,8 @@ export interface RunSettings {
   provider: () => Promise<LlmProvider>;
   prompts: ServerFeatureAccess['prompts'];
   skills: Pick<HostSkills, 'systemPrompt' | 'active'>;
-  /** The tools offered for a turn; the catalog changes only here. */
-  toolsForTurn: () => Promise<ToolDefinition[]>;
+  /** The tools offered for a turn to this run's model; the catalog changes only here. */
+  toolsForTurn: (provider: LlmProvider) => Promise<ToolDefinition[]>;
   execute: ExecuteToolCall;
 }
 
@@ -52,7 +52,7 @@ export function createRun(settings: RunSettings): (prompt: string, runOptions?: 
     return runAgent({
       runId: thisRun,
       provider: model,
-      tools: settings.toolsForTurn,
+      tools: () => settings.toolsForTurn(model),
       executeToolCall: settings.execute,
       messages,
       ...(systemText === undefined ? {} : { system: systemText }),

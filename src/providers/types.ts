@@ -103,6 +103,12 @@ export interface LlmProvider {
   /** The provider id, as in `provider:model` (e.g. `anthropic`). */
   readonly provider: string;
   readonly model: string;
+  /**
+   * The provider searches deferred tools itself (a server-side tool search over definitions sent with
+   * `deferLoading`), for this model. When true, a large catalog is sent deferred instead of as the host's
+   * discovery meta-tools. Absent means no.
+   */
+  readonly nativeToolSearch?: boolean;
   generate(request: ModelRequest, options?: GenerateOptions): Promise<ModelResponse>;
 }
 

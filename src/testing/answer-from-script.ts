@@ -6,6 +6,7 @@
 import { checkExpectation } from './check-expectation.js';
 import { fillArguments, fillText, type PlaceholderValues } from './fill-placeholders.js';
 import type { ConversationView, Script, ScriptAnswer, ScriptScenario } from './script-types.js';
+import { searchDeferredTools } from './search-deferred-tools.js';
 
 export const defaultFallbackText =
   'This is the scripted model: no scenario of its script matches this prompt, or the matching scenario has no ' +
@@ -41,8 +42,31 @@ export function answerFromScript(script: Script, view: ConversationView): Script
     name: call.name,
     arguments: fillArguments(call.arguments ?? {}, values) as Record<string, unknown>,
   }));
-  const answer: ScriptAnswer = { kind: 'turn', toolCalls };
+  const answer: ScriptAnswer & { kind: 'turn' } = { kind: 'turn', toolCalls };
   if (turn.text !== undefined) answer.text = fillText(turn.text, values);
+  const where = `${describeScenario(scenario, index)}, turn ${turnNumber}`;
+  if (turn.toolSearch !== undefined) {
+    if (view.toolSearch !== true) {
+      return {
+        kind: 'error',
+        status: 400,
+        message: `${where} runs the provider's tool search, but the request offers none (no tool search tool among its tools).`,
+      };
+    }
+    const query = fillText(turn.toolSearch.query, values);
+    answer.toolSearch = { query, found: searchDeferredTools(view, query) };
+  }
+  // A deferred tool is out of the model's reach until a search loaded it: the real API refuses such a call.
+  const deferred = new Set((view.deferredTools ?? []).map((tool) => tool.name));
+  const loaded = new Set([...(view.loadedTools ?? []), ...(answer.toolSearch?.found ?? [])]);
+  const unreachable = toolCalls.find((call) => deferred.has(call.name) && !loaded.has(call.name));
+  if (unreachable !== undefined) {
+    return {
+      kind: 'error',
+      status: 400,
+      message: `${where} calls the deferred tool "${unreachable.name}", which no tool search has loaded.`,
+    };
+  }
   return answer;
 }
 

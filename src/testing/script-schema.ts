@@ -22,11 +22,17 @@ const turnSchema = z
     expect: expectationSchema.optional(),
     text: z.string().optional(),
     toolCalls: z.array(toolCallSchema).optional(),
+    toolSearch: z.strictObject({ query: z.string().min(1) }).optional(),
     error: z.strictObject({ status: z.number().int().min(400).max(599), message: z.string() }).optional(),
   })
-  .refine((turn) => turn.text !== undefined || turn.toolCalls !== undefined || turn.error !== undefined, {
-    message: 'a turn needs at least one of "text", "toolCalls" or "error"',
-  });
+  .refine(
+    (turn) =>
+      turn.text !== undefined ||
+      turn.toolCalls !== undefined ||
+      turn.toolSearch !== undefined ||
+      turn.error !== undefined,
+    { message: 'a turn needs at least one of "text", "toolCalls", "toolSearch" or "error"' },
+  );
 
 const scenarioSchema = z.strictObject({
   match: z.string().refine(isValidRegularExpression, { message: 'not a valid regular expression' }).optional(),

@@ -36,6 +36,13 @@ export interface ScriptTurn {
    */
   text?: string;
   toolCalls?: ScriptToolCall[];
+  /**
+   * The model first runs the provider's own tool search with this query (Anthropic's tool search, OpenAI's hosted
+   * `tool_search`), before its text and calls: the mock searches the request's deferred tools, answers with the
+   * search blocks or items of its wire, and the calls that follow may use what it found. A request that offers no
+   * native tool search is answered with an error.
+   */
+  toolSearch?: { query: string };
   /** Answer with a provider error instead (e.g. 429, 500, 529). */
   error?: { status: number; message: string };
 }
@@ -62,9 +69,21 @@ export interface ConversationView {
   assistantTurns: number;
   /** Results of the most recent tool turn, in call order. */
   lastToolResults: { text: string; isError: boolean }[];
+  /** The request offers the provider's own tool search (its search tool is among the tools). */
+  toolSearch?: boolean;
+  /** Tools sent with `defer_loading`, as the provider's search sees them; `definition` is the tool as sent. */
+  deferredTools?: { name: string; description: string; definition: unknown }[];
+  /** Deferred tools that a tool search earlier in the conversation loaded: the model may call them. */
+  loadedTools?: string[];
 }
 
 /** What the engine decided to answer. Wires render it in their provider's format. */
 export type ScriptAnswer =
-  | { kind: 'turn'; text?: string; toolCalls: { id: string; name: string; arguments: Record<string, unknown> }[] }
+  | {
+      kind: 'turn';
+      text?: string;
+      toolCalls: { id: string; name: string; arguments: Record<string, unknown> }[];
+      /** The provider's tool search ran first: its query and the deferred tools it found, best first. */
+      toolSearch?: { query: string; found: string[] };
+    }
   | { kind: 'error'; status: number; message: string };

@@ -13,6 +13,7 @@ import {
   ProviderError,
 } from '../types.js';
 import { readAnthropicStream } from './anthropic-stream-accumulator.js';
+import { anthropicModelHasToolSearch } from './anthropic-tool-search.js';
 import { fromAnthropicResponse } from './from-anthropic-response.js';
 import { mapAnthropicError } from './map-anthropic-error.js';
 import { translateAnthropicRequest } from './to-anthropic-request.js';
@@ -34,6 +35,11 @@ export interface AnthropicProviderOptions {
   maxOutputTokens?: number;
   /** Environment to read the key and base URL from. Default `process.env`. */
   env?: Record<string, string | undefined>;
+  /**
+   * Whether the model searches deferred tools itself (Anthropic's tool search). Default: whether the model is one
+   * the documentation lists (see `anthropicModelHasToolSearch`).
+   */
+  nativeToolSearch?: boolean;
 }
 
 export function createAnthropicProvider(options: AnthropicProviderOptions): LlmProvider {
@@ -54,6 +60,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): LlmP
   return {
     provider: 'anthropic',
     model,
+    nativeToolSearch: options.nativeToolSearch ?? anthropicModelHasToolSearch(model),
     async generate(request: ModelRequest, generateOptions: GenerateOptions = {}): Promise<ModelResponse> {
       const { signal } = generateOptions;
       signal?.throwIfAborted();

@@ -8,11 +8,16 @@
  * `message_stop` is an error, never a silently truncated answer.
  */
 import { APIError } from '@anthropic-ai/sdk';
-import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  RawMessageStreamEvent,
+  ServerToolUseBlock,
+  ToolSearchToolResultBlock,
+} from '@anthropic-ai/sdk/resources/messages';
 import type { ErrorType } from '@anthropic-ai/sdk/resources/shared';
 import { textExceedsJsonDepth } from '../../json/json-depth.js';
 import { toolArgumentsText } from '../tool-arguments-text.js';
 import {
+  type AssistantMessage,
   type AssistantPart,
   type ModelResponse,
   ProviderError,
@@ -20,6 +25,7 @@ import {
   type ToolCallDelta,
   type Usage,
 } from '../types.js';
+import { type AnthropicAnswerBlock, toAnthropicReplay } from './anthropic-replay.js';
 import { type AnthropicResponseContext, inputForServer } from './from-anthropic-response.js';
 import { mapAnthropicError } from './map-anthropic-error.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
@@ -33,6 +39,8 @@ export type AnthropicStreamEvent =
 type BlockState =
   | { kind: 'text'; text: string }
   | { kind: 'tool'; id: string; name: string; json: string; startInput: unknown; ordinal: number }
+  | { kind: 'server-tool'; id: string; name: ServerToolUseBlock['name']; json: string; startInput: unknown }
+  | { kind: 'search-result'; block: ToolSearchToolResultBlock }
   | { kind: 'other' };
 
 export class AnthropicStreamAccumulator {
@@ -79,6 +87,17 @@ export class AnthropicStreamAccumulator {
             startInput: block.input,
             ordinal: this.#toolCalls++,
           });
+        } else if (block.type === 'server_tool_use') {
+          // Run by the provider (its tool search): kept to be sent back, never a call for the host to run.
+          this.#blocks.set(event.index, {
+            kind: 'server-tool',
+            id: block.id,
+            name: block.name,
+            json: '',
+            startInput: block.input,
+          });
+        } else if (block.type === 'tool_search_tool_result') {
+          this.#blocks.set(event.index, { kind: 'search-result', block: structuredClone(block) });
         } else this.#blocks.set(event.index, { kind: 'other' });
         return;
       }
@@ -98,6 +117,8 @@ export class AnthropicStreamAccumulator {
               argumentsDelta: event.delta.partial_json,
             });
           }
+        } else if (event.delta.type === 'input_json_delta' && block.kind === 'server-tool') {
+          block.json += event.delta.partial_json;
         }
         return;
       }
@@ -141,7 +162,30 @@ export class AnthropicStreamAccumulator {
       }
     }
     const usage: Usage = mapAnthropicUsage(this.#usage);
-    return { message: { role: 'assistant', content }, stopReason: this.#stopReason, usage };
+    const message: AssistantMessage = { role: 'assistant', content };
+    const providerReplay = toAnthropicReplay(this.answerBlocks());
+    if (providerReplay !== undefined) message.providerReplay = providerReplay;
+    return { message, stopReason: this.#stopReason, usage };
+  }
+
+  /** The answer's blocks in order, inputs as the model wrote them: what a replay sends back. */
+  private answerBlocks(): AnthropicAnswerBlock[] {
+    const blocks: AnthropicAnswerBlock[] = [];
+    for (const index of [...this.#blocks.keys()].sort((a, b) => a - b)) {
+      const block = this.#blocks.get(index);
+      if (block?.kind === 'text') blocks.push({ type: 'text', text: block.text });
+      else if (block?.kind === 'tool') {
+        blocks.push({ type: 'tool_use', id: block.id, name: block.name, input: parsedInput(argumentsText(block)) });
+      } else if (block?.kind === 'server-tool') {
+        blocks.push({
+          type: 'server_tool_use',
+          id: block.id,
+          name: block.name,
+          input: parsedInput(argumentsText(block)),
+        });
+      } else if (block?.kind === 'search-result') blocks.push(block.block);
+    }
+    return blocks;
   }
 
   /** Unwraps a wrapped tool's input; text that does not parse is kept as sent. */
@@ -175,6 +219,17 @@ function argumentsText(block: { json: string; startInput: unknown }): string {
   // No fragments: the input was empty, or (from some proxies) sent whole in content_block_start.
   const start = block.startInput;
   return start !== null && typeof start === 'object' && Object.keys(start).length > 0 ? toolArgumentsText(start) : '{}';
+}
+
+/** The input as an object for a replayed block; text that does not parse (the loop reports it) replays as `{}`. */
+function parsedInput(text: string): unknown {
+  if (textExceedsJsonDepth(text)) return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
+  } catch {
+    return {};
+  }
 }
 
 function outOfOrder(what: string): ProviderError {

@@ -8,7 +8,12 @@
  *
  * https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching
  */
-import type { CacheControlEphemeral, MessageParam, TextBlockParam, Tool } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  CacheControlEphemeral,
+  MessageParam,
+  TextBlockParam,
+  ToolUnion,
+} from '@anthropic-ai/sdk/resources/messages';
 
 /** The API rejects a request with more cache_control blocks than this. */
 export const maxAnthropicCacheBreakpoints = 4;
@@ -19,7 +24,7 @@ interface Cacheable {
 
 /** Marks the breakpoints in place on freshly built request parts; returns how many were set. */
 export function applyAnthropicCacheControl(parts: {
-  tools: Tool[];
+  tools: ToolUnion[];
   system: TextBlockParam[];
   messages: MessageParam[];
 }): number {

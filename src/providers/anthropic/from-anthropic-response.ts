@@ -2,12 +2,14 @@
  * Anthropic Message (non-streamed answer) → neutral ModelResponse. Text blocks become text parts,
  * tool_use blocks become tool calls whose `argumentsText` is the input as JSON — unwrapped for a
  * tool whose schema root was wrapped, so the server gets the shape it declared. Block types the
- * host does not use (thinking, server tools) are left out.
+ * host does not use (thinking, server tools) are left out of the parts; the server tool search's blocks are kept in
+ * `providerReplay`, to be sent back.
  */
 import type { Message } from '@anthropic-ai/sdk/resources/messages';
 import { unwrapArguments } from '../schema/index.js';
 import { toolArgumentsText } from '../tool-arguments-text.js';
-import type { AssistantPart, ModelResponse } from '../types.js';
+import type { AssistantMessage, AssistantPart, ModelResponse } from '../types.js';
+import { toAnthropicReplay } from './anthropic-replay.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 import { mapAnthropicUsage } from './map-anthropic-usage.js';
 
@@ -30,8 +32,11 @@ export function fromAnthropicResponse(message: Message, context?: AnthropicRespo
       });
     }
   }
+  const assistant: AssistantMessage = { role: 'assistant', content };
+  const providerReplay = toAnthropicReplay(message.content);
+  if (providerReplay !== undefined) assistant.providerReplay = providerReplay;
   return {
-    message: { role: 'assistant', content },
+    message: assistant,
     stopReason: mapAnthropicStopReason(message.stop_reason),
     usage: mapAnthropicUsage(message.usage),
   };

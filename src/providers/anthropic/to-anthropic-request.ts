@@ -17,12 +17,15 @@ import type {
   TextBlockParam,
   Tool,
   ToolResultBlockParam,
+  ToolUnion,
 } from '@anthropic-ai/sdk/resources/messages';
 import { parseJsonWithinDepth } from '../../json/json-depth.js';
 import { fitRequestImages } from '../images/fit-request-images.js';
 import { ANTHROPIC_IMAGE_LIMITS } from '../images/image-limits.js';
 import { WRAPPED_ARGUMENT_NAME } from '../schema/index.js';
 import type { ImagePart, Message, ModelRequest, TextPart, ToolDefinition } from '../types.js';
+import { anthropicReplayBlocks } from './anthropic-replay.js';
+import { anthropicToolSearchTool } from './anthropic-tool-search.js';
 import { applyAnthropicCacheControl } from './apply-anthropic-cache-control.js';
 import { toAnthropicToolSchema } from './to-anthropic-input-schema.js';
 
@@ -52,7 +55,9 @@ export function translateAnthropicRequest(
   settings: AnthropicRequestSettings,
 ): AnthropicTranslation {
   const wrappedTools = new Set<string>();
-  const tools = request.tools.map((tool) => toAnthropicTool(tool, wrappedTools));
+  const tools: ToolUnion[] = request.tools.map((tool) => toAnthropicTool(tool, wrappedTools));
+  // Deferred tools are found by the provider's own search, offered after them and never deferred itself.
+  if (request.tools.some((tool) => tool.deferLoading === true)) tools.push({ ...anthropicToolSearchTool });
   const system: TextBlockParam[] = request.system ? [{ type: 'text', text: request.system }] : [];
   const messages = toAnthropicMessages(fitRequestImages(request, ANTHROPIC_IMAGE_LIMITS).messages, wrappedTools);
   applyAnthropicCacheControl({ tools, system, messages });
@@ -75,6 +80,7 @@ function toAnthropicTool(tool: ToolDefinition, wrappedTools: Set<string>): Tool 
     name: tool.name,
     ...(tool.description !== '' && { description: tool.description }),
     input_schema: inputSchema,
+    ...(tool.deferLoading === true && { defer_loading: true }),
   };
 }
 
@@ -107,18 +113,21 @@ function convertMessage(
     case 'assistant':
       return {
         role: 'assistant',
-        content: message.content.flatMap((part): ContentBlockParam[] =>
-          part.type === 'text'
-            ? toContentBlock(part)
-            : [
-                {
-                  type: 'tool_use',
-                  id: part.id,
-                  name: part.name,
-                  input: parseArguments(part.argumentsText, wrappedTools.has(part.name)),
-                },
-              ],
-        ),
+        // An answer that used the provider's tool search goes back as it came, its search blocks in place.
+        content:
+          anthropicReplayBlocks(message) ??
+          message.content.flatMap((part): ContentBlockParam[] =>
+            part.type === 'text'
+              ? toContentBlock(part)
+              : [
+                  {
+                    type: 'tool_use',
+                    id: part.id,
+                    name: part.name,
+                    input: parseArguments(part.argumentsText, wrappedTools.has(part.name)),
+                  },
+                ],
+          ),
       };
     case 'tool':
       return {

@@ -64,9 +64,28 @@ function stopReasonOf(response: ResponsesResult, hasToolCalls: boolean, refused:
   return 'end';
 }
 
-/** Items worth sending back: what the model said, thought and called. */
+/** Items worth sending back: what the model said, thought and called, and what its tool search loaded. */
+const replayedTypes: ReadonlySet<string> = new Set([
+  'message',
+  'function_call',
+  'reasoning',
+  'tool_search_call',
+  'tool_search_output',
+]);
+
+/** A search loads a handful of tools; an output past this is not the provider's search answering. */
+const maxLoadedTools = 100;
+
 function replayable(output: ResponseOutputItem[]): ResponseOutputItem[] {
-  return output.filter((item) => item.type === 'message' || item.type === 'function_call' || item.type === 'reasoning');
+  for (const item of output) {
+    if (item.type === 'tool_search_output' && (!Array.isArray(item.tools) || item.tools.length > maxLoadedTools)) {
+      throw new ProviderError(
+        `${responsesProviderId}: a tool_search_output item loads ${Array.isArray(item.tools) ? item.tools.length : 'no list of'} tools (at most ${maxLoadedTools} are kept); the answer is not used.`,
+        { provider: responsesProviderId, retryable: false },
+      );
+    }
+  }
+  return output.filter((item) => replayedTypes.has(item.type));
 }
 
 /** `inputTokens` is the whole prompt; the cache counts are parts of it. */

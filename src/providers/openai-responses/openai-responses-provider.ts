@@ -10,6 +10,7 @@ import type { GenerateOptions, LlmProvider, ModelRequest, ModelResponse } from '
 import { fromOpenAiResponsesResponse } from './from-openai-responses-response.js';
 import { responsesProviderId } from './openai-responses-replay.js';
 import { OpenAiResponsesStreamAccumulator } from './openai-responses-stream-accumulator.js';
+import { responsesModelHasToolSearch } from './openai-responses-tool-search.js';
 import { translateOpenAiResponsesRequest } from './to-openai-responses-request.js';
 
 export interface OpenAiResponsesProviderOptions {
@@ -27,6 +28,11 @@ export interface OpenAiResponsesProviderOptions {
    * follow the schema exactly, except in parallel calls). Default false: see `openai-tool-schema.ts`.
    */
   strictTools?: boolean;
+  /**
+   * Whether the model searches deferred tools itself (OpenAI's hosted tool search). Default: whether the model is
+   * one the documentation names (see `responsesModelHasToolSearch`).
+   */
+  nativeToolSearch?: boolean;
 }
 
 export function createOpenAiResponsesProvider(options: OpenAiResponsesProviderOptions): LlmProvider {
@@ -63,5 +69,6 @@ export function createOpenAiResponsesProvider(options: OpenAiResponsesProviderOp
     }
   }
 
-  return { provider, model: options.model, generate };
+  const nativeToolSearch = options.nativeToolSearch ?? responsesModelHasToolSearch(options.model);
+  return { provider, model: options.model, nativeToolSearch, generate };
 }

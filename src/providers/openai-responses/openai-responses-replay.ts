@@ -1,6 +1,7 @@
 /**
  * An assistant turn of the Responses API, kept so it can be sent back exactly: its output items
- * (reasoning, messages, function calls) with their item ids, in `AssistantMessage.providerReplay`.
+ * (reasoning, messages, function calls, the hosted tool search's call and output) with their item ids, in
+ * `AssistantMessage.providerReplay`.
  *
  * With `store: false` nothing is kept server-side, so an item id alone refers to nothing, and a
  * function call or message item sent with its id but without the reasoning item that preceded it is
@@ -43,6 +44,16 @@ export function replayItems(message: AssistantMessage): ResponseInputItem[] | un
       result.push(item as ResponseInputItem);
     } else if (item.type === 'function_call') {
       result.push({ type: 'function_call', call_id: item.call_id, name: item.name, arguments: item.arguments });
+    } else if (item.type === 'tool_search_call') {
+      // Run by OpenAI, never by the host: sent back so the functions it loaded stay loaded.
+      const replayed: ResponseInputItem = { type: 'tool_search_call', arguments: item.arguments };
+      if (item.call_id !== null) replayed.call_id = item.call_id;
+      replayed.execution = item.execution;
+      result.push(replayed);
+    } else if (item.type === 'tool_search_output') {
+      const replayed: ResponseInputItem = { type: 'tool_search_output', tools: item.tools, execution: item.execution };
+      if (item.call_id !== null) replayed.call_id = item.call_id;
+      result.push(replayed);
     } else if (item.type === 'message') {
       const text = item.content.map((part) => (part.type === 'output_text' ? part.text : part.refusal)).join('');
       const replayed: ResponseInputItem = { type: 'message', role: 'assistant', content: text };

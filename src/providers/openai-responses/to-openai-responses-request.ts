@@ -15,6 +15,7 @@ import type {
   ResponseIncludable,
   ResponseInputContent,
   ResponseInputItem,
+  Tool,
 } from 'openai/resources/responses/responses';
 import { fitRequestImages } from '../images/fit-request-images.js';
 import { OPENAI_IMAGE_LIMITS } from '../images/image-limits.js';
@@ -29,6 +30,7 @@ import { toOpenAiFunctionSchema } from '../openai-chat/openai-tool-schema.js';
 import { missingResultText } from '../openai-chat/to-openai-chat-request.js';
 import type { AssistantMessage, ModelRequest, ToolDefinition, ToolResultsMessage, UserMessage } from '../types.js';
 import { replayItems, responsesProviderId } from './openai-responses-replay.js';
+import { responsesToolSearchTool } from './openai-responses-tool-search.js';
 
 export interface OpenAiResponsesRequestSettings {
   model: string;
@@ -82,9 +84,19 @@ export function translateOpenAiResponsesRequest(
 
 /**
  * Sorted by name (a reordered tools array defeats prefix caching); `strict` always set, as the type
- * requires. `shapes`, when given, receives each tool's argument shape.
+ * requires. `shapes`, when given, receives each tool's argument shape. Deferred tools are marked and the
+ * hosted tool search follows them.
  */
 export function toResponsesTools(
+  tools: readonly ToolDefinition[],
+  settings: Pick<OpenAiResponsesRequestSettings, 'strictTools'>,
+  shapes?: Map<string, ToolArgumentShape>,
+): Tool[] {
+  const functions = toResponsesFunctions(tools, settings, shapes);
+  return tools.some((tool) => tool.deferLoading === true) ? [...functions, { ...responsesToolSearchTool }] : functions;
+}
+
+function toResponsesFunctions(
   tools: readonly ToolDefinition[],
   settings: Pick<OpenAiResponsesRequestSettings, 'strictTools'>,
   shapes?: Map<string, ToolArgumentShape>,
@@ -100,6 +112,7 @@ export function toResponsesTools(
       const { parameters, strict } = schema;
       const definition: FunctionTool = { type: 'function', name: tool.name, parameters, strict };
       if (tool.description !== '') definition.description = tool.description;
+      if (tool.deferLoading === true) definition.defer_loading = true;
       return definition;
     });
 }

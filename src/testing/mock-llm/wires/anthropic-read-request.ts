@@ -1,8 +1,9 @@
 /**
  * Reads an Anthropic Messages request body for the mock server, and rejects what the real API
  * rejects with a 400 (unpaired tool_use, tool_result after text, empty text blocks, invalid tool
- * names, non-object schemas, more than 4 cache breakpoints), so host bugs show up in tests instead
- * of in production.
+ * names, non-object schemas, more than 4 cache breakpoints, every tool deferred, a tool reference to
+ * no deferred tool), so host bugs show up in tests instead of in production. A call of a deferred tool
+ * that no search result in the history loaded is refused too: that is a host dropping the search blocks.
  */
 import type { ConversationView } from '../../script-types.js';
 
@@ -10,6 +11,12 @@ import type { ConversationView } from '../../script-types.js';
 const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
 const maxCacheBreakpoints = 4;
 const imageMediaTypes = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+const toolSearchToolTypes: ReadonlySet<string> = new Set([
+  'tool_search_tool_bm25_20251119',
+  'tool_search_tool_regex_20251119',
+  'tool_search_tool_bm25',
+  'tool_search_tool_regex',
+]);
 
 type Block = Record<string, unknown> & { type: string };
 
@@ -23,10 +30,11 @@ export function readAnthropicRequest(body: unknown): ConversationView {
     throw new Error('messages: Field required (a non-empty array)');
   }
   if (body.stream !== undefined && typeof body.stream !== 'boolean') throw new Error('stream: must be a boolean');
-  const toolNames = readToolNames(body.tools);
+  const tools = readTools(body.tools);
   checkSystem(body.system);
   const messages = body.messages.map((message, index, all) => readMessage(message, index, index === all.length - 1));
   checkToolPairing(messages);
+  const loadedTools = checkToolSearchHistory(messages, tools);
   const breakpoints = countCacheBreakpoints([body.tools, body.system, body.messages]);
   if (breakpoints > maxCacheBreakpoints) {
     throw new Error(
@@ -39,7 +47,9 @@ export function readAnthropicRequest(body: unknown): ConversationView {
   return {
     model: body.model,
     stream: body.stream === true,
-    toolNames,
+    toolNames: tools.names,
+    ...(tools.searchToolName === undefined ? {} : { toolSearch: true }),
+    ...(tools.deferred.length === 0 ? {} : { deferredTools: tools.deferred, loadedTools }),
     firstUserText: firstUser ? textOfBlocks(firstUser.blocks.filter((block) => block.type !== 'tool_result')) : '',
     assistantTurns: messages.filter((message) => message.role === 'assistant').length,
     lastToolResults:
@@ -56,10 +66,19 @@ interface ReadMessage {
   blocks: Block[];
 }
 
-function readToolNames(tools: unknown): string[] {
-  if (tools === undefined) return [];
+interface ReadTools {
+  names: string[];
+  /** Tools sent with `defer_loading: true`. */
+  deferred: { name: string; description: string; definition: unknown }[];
+  /** The name of the server-side tool search tool, when one is offered. */
+  searchToolName?: string;
+}
+
+function readTools(tools: unknown): ReadTools {
+  const read: ReadTools = { names: [], deferred: [] };
+  if (tools === undefined) return read;
   if (!Array.isArray(tools)) throw new Error('tools: must be an array');
-  return tools.map((tool, index) => {
+  for (const [index, tool] of tools.entries()) {
     if (!isRecord(tool) || typeof tool.name !== 'string') throw new Error(`tools.${index}.name: Field required`);
     if (!toolNamePattern.test(tool.name)) {
       throw new Error(`tools.${index}.name: String should match pattern '${toolNamePattern.source}'`);
@@ -68,8 +87,73 @@ function readToolNames(tools: unknown): string[] {
     if (isCustom && (!isRecord(tool.input_schema) || tool.input_schema.type !== 'object')) {
       throw new Error(`tools.${index}.input_schema: JSON schema is invalid - the root must have "type": "object"`);
     }
-    return tool.name;
-  });
+    if (tool.defer_loading !== undefined && tool.defer_loading !== null && typeof tool.defer_loading !== 'boolean') {
+      throw new Error(`tools.${index}.defer_loading: Input should be a valid boolean`);
+    }
+    if (toolSearchToolTypes.has(String(tool.type))) {
+      if (tool.defer_loading === true) throw new Error(`tools.${index}: the tool search tool cannot be deferred`);
+      read.searchToolName = tool.name;
+    } else if (tool.defer_loading === true) {
+      const description = typeof tool.description === 'string' ? tool.description : '';
+      read.deferred.push({ name: tool.name, description, definition: tool });
+    }
+    read.names.push(tool.name);
+  }
+  if (read.deferred.length > 0 && read.deferred.length === read.names.length) {
+    throw new Error('All tools have defer_loading set. At least one tool must be non-deferred.');
+  }
+  if (read.deferred.length > 0 && read.searchToolName === undefined) {
+    throw new Error(
+      'tools: tools with defer_loading need a tool search tool (tool_search_tool_bm25_20251119 or tool_search_tool_regex_20251119) among the tools; this mock knows only the server-side search.',
+    );
+  }
+  return read;
+}
+
+/**
+ * The server-side search's blocks as the API requires them back: a `tool_search_tool_result` answers a
+ * `server_tool_use` before it in the same message, its references name deferred tools defined in `tools`, and a
+ * `tool_use` of a deferred tool comes after a result that loaded it. Returns the tools loaded so far.
+ */
+function checkToolSearchHistory(messages: ReadMessage[], tools: ReadTools): string[] {
+  const deferred = new Set(tools.deferred.map((tool) => tool.name));
+  const loaded = new Set<string>();
+  for (const [index, message] of messages.entries()) {
+    const searches = new Set<string>();
+    for (const [blockIndex, block] of message.blocks.entries()) {
+      const where = `messages.${index}.content.${blockIndex}`;
+      if (
+        (block.type === 'server_tool_use' || block.type === 'tool_search_tool_result') &&
+        message.role !== 'assistant'
+      ) {
+        throw new Error(`${where}: ${block.type} blocks belong in assistant messages`);
+      }
+      if (block.type === 'server_tool_use') searches.add(String(block.id));
+      if (block.type === 'tool_search_tool_result') {
+        if (!searches.has(String(block.tool_use_id))) {
+          throw new Error(
+            `${where}: tool_search_tool_result answers no server_tool_use before it (${String(block.tool_use_id)})`,
+          );
+        }
+        const content = block.content;
+        if (isRecord(content) && content.type === 'tool_search_tool_search_result') {
+          for (const reference of Array.isArray(content.tool_references) ? content.tool_references : []) {
+            const name = isRecord(reference) ? reference.tool_name : undefined;
+            if (typeof name !== 'string' || !deferred.has(name)) {
+              throw new Error(`Tool reference '${String(name)}' has no corresponding tool definition`);
+            }
+            loaded.add(name);
+          }
+        }
+      }
+      if (block.type === 'tool_use' && deferred.has(String(block.name)) && !loaded.has(String(block.name))) {
+        throw new Error(
+          `${where}: tool_use of the deferred tool '${String(block.name)}', which no tool_search_tool_result before it loaded`,
+        );
+      }
+    }
+  }
+  return [...loaded];
 }
 
 function checkSystem(system: unknown): void {
@@ -123,6 +207,18 @@ function checkBlock(block: Block, where: string): void {
   }
   if (block.type === 'tool_use' && (typeof block.id !== 'string' || !isRecord(block.input))) {
     throw new Error(`${where}: a tool_use block needs an id and an object input`);
+  }
+  if (block.type === 'server_tool_use' && (typeof block.id !== 'string' || typeof block.name !== 'string')) {
+    throw new Error(`${where}: a server_tool_use block needs an id and a name`);
+  }
+  if (block.type === 'tool_search_tool_result') {
+    const content = block.content;
+    const valid =
+      typeof block.tool_use_id === 'string' &&
+      isRecord(content) &&
+      ((content.type === 'tool_search_tool_search_result' && Array.isArray(content.tool_references)) ||
+        (content.type === 'tool_search_tool_result_error' && typeof content.error_code === 'string'));
+    if (!valid) throw new Error(`${where}: a tool_search_tool_result needs a tool_use_id and a search result or error`);
   }
   if (block.type === 'tool_result') {
     if (typeof block.tool_use_id !== 'string') throw new Error(`${where}.tool_use_id: Field required`);

@@ -59,7 +59,7 @@ export const anthropicWire: MockWire = {
 };
 
 function toMessage(answer: TurnAnswer, view: ConversationView): Record<string, unknown> {
-  const content: Record<string, unknown>[] = [];
+  const content: Record<string, unknown>[] = toolSearchBlocks(answer, view);
   if (answer.text !== undefined && answer.text !== '') content.push({ type: 'text', text: answer.text });
   for (const call of answer.toolCalls) {
     content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
@@ -93,6 +93,17 @@ function writeStream(res: ServerResponse, answer: TurnAnswer, view: Conversation
   });
   send('ping');
   let index = 0;
+  // The server-side search first: its call's input streams like a tool's, its result arrives whole.
+  for (const block of toolSearchBlocks(answer, view)) {
+    if (block.type === 'server_tool_use') {
+      send('content_block_start', { index, content_block: { ...block, input: {} } });
+      for (const fragment of splitIntoChunks(JSON.stringify(block.input))) {
+        send('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: fragment } });
+      }
+    } else send('content_block_start', { index, content_block: block });
+    send('content_block_stop', { index });
+    index++;
+  }
   let pinged = false;
   const pingOnce = () => {
     if (pinged) return;
@@ -128,6 +139,24 @@ function writeStream(res: ServerResponse, answer: TurnAnswer, view: Conversation
   });
   send('message_stop');
   res.end();
+}
+
+/** The blocks of the server-side tool search the answer ran, as the API sends them: the call, then its result. */
+function toolSearchBlocks(answer: TurnAnswer, view: ConversationView): Record<string, unknown>[] {
+  if (answer.toolSearch === undefined) return [];
+  const id = `srvtoolu_mock_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
+  const name = view.toolNames.find((tool) => tool.startsWith('tool_search_tool_')) ?? 'tool_search_tool_bm25';
+  return [
+    { type: 'server_tool_use', id, name, input: { query: answer.toolSearch.query } },
+    {
+      type: 'tool_search_tool_result',
+      tool_use_id: id,
+      content: {
+        type: 'tool_search_tool_search_result',
+        tool_references: answer.toolSearch.found.map((tool) => ({ type: 'tool_reference', tool_name: tool })),
+      },
+    },
+  ];
 }
 
 function stopReason(answer: TurnAnswer): 'tool_use' | 'end_turn' {

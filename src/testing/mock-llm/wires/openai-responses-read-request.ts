@@ -14,7 +14,7 @@ export interface OpenAiResponsesView extends ConversationView {
 
 type Item = Record<string, unknown>;
 
-const assistantSideTypes = new Set(['function_call', 'reasoning']);
+const assistantSideTypes = new Set(['function_call', 'reasoning', 'tool_search_call', 'tool_search_output']);
 const imageUrlPattern = /^(data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=]+|https?:\/\/\S+)$/;
 
 export function readOpenAiResponsesRequest(body: unknown): OpenAiResponsesView {
@@ -23,17 +23,20 @@ export function readOpenAiResponsesRequest(body: unknown): OpenAiResponsesView {
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') {
     throw new Error("Invalid type for 'stream': expected a boolean.");
   }
-  const toolNames = readTools(body.tools);
+  const tools = readTools(body.tools);
   const stored = body.store !== false;
   const items = readInput(body.input, stored);
   checkCallPairing(items);
+  const loadedTools = checkToolSearchHistory(items, tools);
 
   const firstUser = items.find((item) => isMessage(item) && item.role === 'user');
   const lastAssistantSide = items.findLastIndex(isAssistantSide);
   return {
     model: body.model,
     stream: body.stream === true,
-    toolNames,
+    toolNames: tools.names,
+    ...(tools.toolSearch ? { toolSearch: true } : {}),
+    ...(tools.deferred.length === 0 ? {} : { deferredTools: tools.deferred, loadedTools }),
     firstUserText: firstUser ? textOf(firstUser.content) : '',
     assistantTurns: countAssistantTurns(items),
     lastToolResults:
@@ -51,19 +54,80 @@ export function readOpenAiResponsesRequest(body: unknown): OpenAiResponsesView {
   };
 }
 
-function readTools(tools: unknown): string[] {
-  if (tools === undefined || tools === null) return [];
+interface ReadTools {
+  names: string[];
+  /** Function tools sent with `defer_loading: true`. */
+  deferred: { name: string; description: string; definition: unknown }[];
+  /** The hosted `tool_search` tool is offered. */
+  toolSearch: boolean;
+}
+
+function readTools(tools: unknown): ReadTools {
+  const read: ReadTools = { names: [], deferred: [], toolSearch: false };
+  if (tools === undefined || tools === null) return read;
   if (!Array.isArray(tools)) throw new Error("Invalid type for 'tools': expected an array.");
-  return tools.map((tool, index) => {
+  for (const [index, tool] of tools.entries()) {
+    if (isRecord(tool) && tool.type === 'tool_search') {
+      if (tool.execution !== undefined && tool.execution !== 'server') {
+        throw new Error(`Invalid value for 'tools[${index}].execution': this mock runs only the hosted search.`);
+      }
+      read.toolSearch = true;
+      continue;
+    }
     if (!isRecord(tool) || tool.type !== 'function') {
-      throw new Error(`Invalid value for 'tools[${index}].type': this mock knows only function tools.`);
+      throw new Error(`Invalid value for 'tools[${index}].type': this mock knows only function and tool_search tools.`);
     }
     if (tool.strict !== undefined && tool.strict !== null && typeof tool.strict !== 'boolean') {
       throw new Error(`Invalid type for 'tools[${index}].strict': expected a boolean.`);
     }
+    if (tool.defer_loading !== undefined && typeof tool.defer_loading !== 'boolean') {
+      throw new Error(`Invalid type for 'tools[${index}].defer_loading': expected a boolean.`);
+    }
     // The Responses API treats a function tool without `strict` as strict.
-    return checkFunctionTool(tool.name, tool.parameters, tool.strict !== false, `tools[${index}]`);
-  });
+    const name = checkFunctionTool(tool.name, tool.parameters, tool.strict !== false, `tools[${index}]`);
+    if (tool.defer_loading === true) {
+      const description = typeof tool.description === 'string' ? tool.description : '';
+      read.deferred.push({ name, description, definition: tool });
+    }
+    read.names.push(name);
+  }
+  if (read.deferred.length > 0 && !read.toolSearch) {
+    throw new Error(
+      "Invalid 'tools': deferred functions (defer_loading: true) need a tool_search tool among the tools.",
+    );
+  }
+  return read;
+}
+
+/**
+ * The hosted search's items as they must come back: a `tool_search_output` after a `tool_search_call`, loading
+ * deferred functions of `tools`, and a `function_call` of a deferred function only after an output that loaded it.
+ * Returns the functions loaded so far.
+ */
+function checkToolSearchHistory(items: Item[], tools: ReadTools): string[] {
+  const deferred = new Set(tools.deferred.map((tool) => tool.name));
+  const loaded = new Set<string>();
+  let searches = 0;
+  for (const [index, item] of items.entries()) {
+    if (item.type === 'tool_search_call') searches++;
+    if (item.type === 'tool_search_output') {
+      if (searches === 0)
+        throw new Error(`Invalid 'input[${index}]': a tool_search_output without a tool_search_call before it.`);
+      for (const tool of Array.isArray(item.tools) ? item.tools : []) {
+        const name = isRecord(tool) ? tool.name : undefined;
+        if (typeof name !== 'string' || !deferred.has(name)) {
+          throw new Error(`Invalid 'input[${index}].tools': ${String(name)} is no deferred function of this request.`);
+        }
+        loaded.add(name);
+      }
+    }
+    if (item.type === 'function_call' && deferred.has(String(item.name)) && !loaded.has(String(item.name))) {
+      throw new Error(
+        `Invalid 'input[${index}]': a call of the deferred function ${String(item.name)}, which no tool_search_output before it loaded.`,
+      );
+    }
+  }
+  return [...loaded];
 }
 
 function readInput(input: unknown, stored: boolean): Item[] {
@@ -82,6 +146,12 @@ function readInput(input: unknown, stored: boolean): Item[] {
     } else if (item.type === 'function_call_output') {
       if (typeof item.call_id !== 'string') throw new Error(`Missing required parameter: '${where}.call_id'.`);
       checkOutput(item.output, `${where}.output`);
+    } else if (item.type === 'tool_search_call') {
+      if (item.execution !== undefined && item.execution !== 'server') {
+        throw new Error(`Invalid '${where}.execution': this mock runs only the hosted search.`);
+      }
+    } else if (item.type === 'tool_search_output') {
+      if (!Array.isArray(item.tools)) throw new Error(`Missing required parameter: '${where}.tools'.`);
     } else if (item.type === 'reasoning' || item.type === 'item_reference') {
       const hasContent = typeof item.encrypted_content === 'string' && item.encrypted_content !== '';
       if (!stored && !hasContent) {

@@ -32,9 +32,25 @@ export const openAiResponsesWire: MockWire = {
   writeError: writeOpenAiError,
 };
 
-/** The items of a turn: one assistant message when there is text, then one function_call per call. */
-function outputItems(answer: TurnAnswer): Item[] {
+/**
+ * The items of a turn: the hosted tool search's call and output when it searched, one assistant message when there
+ * is text, then one function_call per call.
+ */
+function outputItems(answer: TurnAnswer, view: OpenAiResponsesView): Item[] {
   const items: Item[] = [];
+  if (answer.toolSearch !== undefined) {
+    const found = new Set(answer.toolSearch.found);
+    const loaded = (view.deferredTools ?? []).filter((tool) => found.has(tool.name)).map((tool) => tool.definition);
+    const callId = `call_search_mock${shortId()}`;
+    const common = { call_id: callId, execution: 'server', status: 'completed' };
+    items.push({
+      id: `tsc_mock${shortId()}`,
+      type: 'tool_search_call',
+      arguments: { query: answer.toolSearch.query },
+      ...common,
+    });
+    items.push({ id: `tso_mock${shortId()}`, type: 'tool_search_output', tools: loaded, ...common });
+  }
   if (answer.text !== undefined && answer.text !== '') {
     items.push({
       id: `msg_mock${shortId()}`,
@@ -61,7 +77,7 @@ function toResponse(
   answer: TurnAnswer,
   view: OpenAiResponsesView,
   status: 'in_progress' | 'completed',
-  output: Item[] = status === 'completed' ? outputItems(answer) : [],
+  output: Item[] = status === 'completed' ? outputItems(answer, view) : [],
   id = `resp_mock${shortId()}`,
 ): Record<string, unknown> {
   const outputTokens = estimateTokens((answer.text ?? '') + JSON.stringify(answer.toolCalls));
@@ -103,7 +119,7 @@ function writeStream(res: ServerResponse, answer: TurnAnswer, view: OpenAiRespon
   const responseId = `resp_mock${shortId()}`;
   send('response.created', { response: toResponse(answer, view, 'in_progress', [], responseId) });
   send('response.in_progress', { response: toResponse(answer, view, 'in_progress', [], responseId) });
-  const items = outputItems(answer);
+  const items = outputItems(answer, view);
   for (const [outputIndex, item] of items.entries()) {
     const itemId = String(item.id);
     if (item.type === 'message') {
@@ -136,6 +152,9 @@ function writeStream(res: ServerResponse, answer: TurnAnswer, view: OpenAiRespon
         content_index: 0,
         part: { ...part, text },
       });
+    } else if (item.type === 'tool_search_call' || item.type === 'tool_search_output') {
+      // Run on the provider's side: each item arrives whole.
+      send('response.output_item.added', { output_index: outputIndex, item });
     } else {
       const argumentsText = String(item.arguments);
       send('response.output_item.added', {
