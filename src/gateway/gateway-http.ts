@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, type Server } from '@modelcontextprotocol/server';
 import type { GatewayToken } from '../config/gateway-settings.js';
+import { BoundedEventStore } from './bounded-event-store.js';
 import { createGatewayAuth, type GatewayAuth } from './gateway-auth.js';
 import { type GatewayHosts, UnknownProfileError } from './gateway-hosts.js';
 import { createModernGateway } from './gateway-modern.js';
@@ -237,6 +238,8 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
     });
     transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // A client whose event stream dropped resumes it (`Last-Event-ID`) without losing what was sent meanwhile.
+      eventStore: new BoundedEventStore(),
       onsessioninitialized: (id) => {
         sessions.set(id, { transport: transport!, server, principal: identity.key, profile: route.profile });
       },

@@ -1,0 +1,155 @@
+/**
+ * Resumable event streams of `mcp-host serve --http`: a client whose standing event stream dropped opens it again with
+ * `Last-Event-ID` and gets what the gateway sent meanwhile, over plain Streamable HTTP against the built CLI fronting a
+ * real fixture server; and the store behind it keeps a bounded number of events and characters per session.
+ */
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BoundedEventStore } from '../../src/gateway/bounded-event-store.js';
+import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+
+const TOKEN = 'an-event-store-test-token-of-enough-length';
+const PROTOCOL_VERSION = '2025-11-25';
+
+function notification(index: number): JSONRPCMessage {
+  return { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `message ${index}` } };
+}
+
+async function replayed(store: BoundedEventStore, after: string): Promise<string[]> {
+  const sent: string[] = [];
+  await store.replayEventsAfter(after, {
+    send: async (_id, message) => {
+      sent.push(String((message as { params?: { data?: unknown } }).params?.data));
+    },
+  });
+  return sent;
+}
+
+describe('the bounded event store', () => {
+  it('replays the events of the same stream after the given one, without priming events', async () => {
+    const store = new BoundedEventStore();
+    const primed = await store.storeEvent('stream-a', {} as JSONRPCMessage);
+    await store.storeEvent('stream-a', notification(1));
+    await store.storeEvent('stream-b', notification(2));
+    await store.storeEvent('stream-a', notification(3));
+    expect(await replayed(store, primed)).toEqual(['message 1', 'message 3']);
+    expect(await store.getStreamIdForEventId(primed)).toBe('stream-a');
+  });
+
+  it('drops the oldest events past its bounds, and an id it dropped resolves to no stream', async () => {
+    const byCount = new BoundedEventStore(3, Number.MAX_SAFE_INTEGER);
+    const first = await byCount.storeEvent('s', notification(1));
+    const second = await byCount.storeEvent('s', notification(2));
+    for (const index of [3, 4]) await byCount.storeEvent('s', notification(index));
+    expect(await byCount.getStreamIdForEventId(first)).toBeUndefined();
+    expect(await replayed(byCount, second)).toEqual(['message 3', 'message 4']);
+
+    const size = JSON.stringify(notification(1)).length;
+    const bySize = new BoundedEventStore(1_000, size * 2);
+    const oldest = await bySize.storeEvent('s', notification(1));
+    const kept = await bySize.storeEvent('s', notification(2));
+    await bySize.storeEvent('s', notification(3));
+    expect(await bySize.getStreamIdForEventId(oldest)).toBeUndefined();
+    expect(await replayed(bySize, kept)).toEqual(['message 3']);
+  });
+});
+
+describe('mcp-host serve --http', () => {
+  let gateway: GatewayProcess;
+  beforeAll(async () => {
+    const stateDir = await temporaryDirectory('mcp-host-event-store-state-');
+    const config = await writeConfig({
+      mcpServers: {
+        memory: { command: process.execPath, args: [fixtureServer('session-memory.mjs')], trust: 'trusted' },
+      },
+      permissions: { allow: ['memory__*'] },
+    });
+    gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
+      MCP_HOST_GATEWAY_TOKEN: TOKEN,
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await gateway?.stop();
+  });
+
+  it('lets a client resume its dropped event stream and get what was sent meanwhile', async () => {
+    let sessionId = '';
+    const headers = (extra: Record<string, string> = {}): Record<string, string> => ({
+      authorization: `Bearer ${TOKEN}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(sessionId === '' ? {} : { 'mcp-session-id': sessionId, 'mcp-protocol-version': PROTOCOL_VERSION }),
+      ...extra,
+    });
+    let nextId = 1;
+    const post = async (method: string, params: Record<string, unknown>, notify = false) => {
+      const response = await fetch(gateway.url, {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify({ jsonrpc: '2.0', method, params, ...(notify ? {} : { id: nextId++ }) }),
+      });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`${method} answered ${response.status}: ${text}`);
+      return { response, text };
+    };
+    /** Opens the standing stream and keeps reading it until it is dropped. */
+    const readStream = async (extra: Record<string, string> = {}) => {
+      const controller = new AbortController();
+      const response = await fetch(gateway.url, {
+        method: 'GET',
+        headers: { ...headers(extra), accept: 'text/event-stream' },
+        signal: controller.signal,
+      });
+      expect(response.status).toBe(200);
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      let received = '';
+      const reading = (async () => {
+        try {
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) return;
+            received += decoder.decode(value, { stream: true });
+          }
+        } catch {
+          // Dropped on purpose.
+        }
+      })();
+      return { received: () => received, drop: () => controller.abort(), reading };
+    };
+
+    const initialized = await post('initialize', {
+      protocolVersion: PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: 'resuming-test-client', version: '1.0.0' },
+    });
+    sessionId = initialized.response.headers.get('mcp-session-id') ?? '';
+    expect(sessionId).not.toBe('');
+    await post('notifications/initialized', {}, true);
+    await post('resources/subscribe', { uri: 'note://resumed' });
+
+    const first = await readStream();
+    await post('tools/call', { name: 'memory__touch', arguments: {} });
+    await waitUntil(() => first.received().includes('notifications/resources/updated'), 'the first update');
+    const lastEventId = /^id: (\S+)$/m.exec(first.received())?.[1];
+    expect(lastEventId).toBeDefined();
+    first.drop();
+    await first.reading;
+
+    // Sent while no stream is open: kept by the store.
+    await post('tools/call', { name: 'memory__touch', arguments: {} });
+    await post('logging/setLevel', { level: 'debug' });
+    await post('tools/call', { name: 'memory__log', arguments: {} });
+
+    const resumed = await readStream({ 'last-event-id': lastEventId! });
+    await waitUntil(
+      () => resumed.received().includes('notifications/resources/updated') && resumed.received().includes('debug-line'),
+      'the missed update and log message',
+    );
+    resumed.drop();
+    await resumed.reading;
+    // The event already received is not sent again.
+    expect(resumed.received()).not.toContain(`id: ${lastEventId}\n`);
+  }, 60_000);
+});
