@@ -5,6 +5,7 @@
  *
  * https://platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool — generally available (no beta
  * header) in the API version `@anthropic-ai/sdk` 1.14 speaks, which types the tool as `ToolSearchToolBm25_20251119`.
+ * Verified only against this project's mock LLM server (no provider is reachable from where it is developed).
  */
 import type { ToolSearchToolBm25_20251119 } from '@anthropic-ai/sdk/resources/messages';
 

@@ -6,6 +6,7 @@
  *
  * https://developers.openai.com/api/docs/guides/tools-tool-search — typed by `openai` 6.49 as `ToolSearchTool`,
  * `FunctionTool.defer_loading`, `ResponseToolSearchCall` and `ResponseToolSearchOutputItem`.
+ * Verified only against this project's mock LLM server (no provider is reachable from where it is developed).
  */
 import type { ToolSearchTool } from 'openai/resources/responses/responses';
 
