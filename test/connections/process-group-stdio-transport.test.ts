@@ -5,8 +5,9 @@
  * size limit closes the connection with the reason.
  */
 import { readFileSync } from 'node:fs';
+import type { Writable } from 'node:stream';
 import { Client, type JSONRPCMessage } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ProcessGroupStdioTransport } from '../../src/connections/process-group-stdio-transport.js';
 import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
 import { repoRoot } from '../helpers/project.js';
@@ -139,6 +140,32 @@ describe.runIf(process.platform === 'linux')('ProcessGroupStdioTransport', () =>
     expect(transport.exit).toEqual({ code: null, signal: 'SIGKILL' });
     expect(transport.stderr.tail()).toContain('ignored SIGTERM');
     expect(isRunning(transport.pid!)).toBe(false);
+  });
+
+  it('writes the messages sent in one tick to the server in one write, in order', async () => {
+    // Echoes every line it reads: each request comes back as a message from the server.
+    const { transport } = transportFor(
+      "require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => process.stdout.write(line + '\\n'));",
+    );
+    const received: JSONRPCMessage[] = [];
+    const allBack = new Promise<void>((resolve) => {
+      transport.onmessage = (message) => {
+        received.push(message);
+        if (received.length === 5) resolve();
+      };
+    });
+    await transport.start();
+    started.add(transport.pid!);
+    const stdin = (transport as unknown as { child: { stdin: Writable } }).child.stdin;
+    const writes = vi.spyOn(stdin, '_write');
+    const batchedWrites = vi.spyOn(stdin as Required<Writable>, '_writev');
+    const sent = [1, 2, 3, 4, 5].map((id) => transport.send({ jsonrpc: '2.0', id, method: 'ping' }));
+    await Promise.all(sent);
+    await allBack;
+    expect(received.map((message) => ('id' in message ? message.id : undefined))).toEqual([1, 2, 3, 4, 5]);
+    expect(writes).not.toHaveBeenCalled();
+    expect(batchedWrites).toHaveBeenCalledTimes(1);
+    await transport.close();
   });
 
   it('reports stdout noise, keeps a message glued to it, and closes on a message over the size limit', async () => {
