@@ -168,8 +168,8 @@ describe('mcp-host audit', () => {
       );
       expect((await cli(where, ['tools', 'call', 'fs__read_file', 'path=one'])).code).toBe(0);
       expect((await cli(where, ['tools', 'call', 'web__fetch', 'url=http://127.0.0.1/'])).code).toBe(0);
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
-      const between = new Date(Date.now() - 500).toISOString();
+      // Just after the last record of the first two calls: the third call's records all come later.
+      const between = new Date(Date.parse(auditOf(where).at(-1)!.time) + 1).toISOString();
       expect((await cli(where, ['tools', 'call', 'fs__write_file', 'path=two'])).code).toBe(0);
 
       const all = await cli(where, ['audit', '--json']);
