@@ -129,6 +129,8 @@ const STOP_REASONS: Record<StopReason, string> = {
   'tool-calls': 'toolUse',
   'max-tokens': 'maxTokens',
   refusal: 'refusal',
+  // A paused server-side turn; sampling offers no server tools, so it is not expected here.
+  paused: 'other',
   other: 'other',
 };
 

@@ -7,7 +7,15 @@
  */
 
 import { setMaxListeners } from 'node:events';
-import type { LlmProvider, Message, ModelResponse, ToolCallPart, ToolDefinition, Usage } from '../providers/types.js';
+import {
+  type LlmProvider,
+  type Message,
+  type ModelResponse,
+  ProviderError,
+  type ToolCallPart,
+  type ToolDefinition,
+  type Usage,
+} from '../providers/types.js';
 import { mapBounded } from './bounded-parallel.js';
 import type { AgentEvent, RunStopReason } from './events.js';
 import { linkSignals } from './linked-signal.js';
@@ -20,6 +28,12 @@ const MAX_STREAMED_ARGUMENT_CHARS = 64 * 1024;
 export const DEFAULT_MAX_TURNS = 20;
 /** Tool calls of one turn that run at the same time; the rest wait for a free slot. */
 export const DEFAULT_MAX_PARALLEL_CALLS = 8;
+/**
+ * Paused turns in a row the host continues (a provider's server tool ran long, e.g. Anthropic's `pause_turn`); one
+ * more ends the run with an error, so a provider that keeps pausing cannot keep the run going. Continuations do not
+ * count against `maxTurns`.
+ */
+export const MAX_PAUSED_TURN_CONTINUATIONS = 5;
 
 export interface RunAgentOptions {
   runId: string;
@@ -69,6 +83,8 @@ async function runTurns(options: RunAgentOptions, signal: AbortSignal): Promise<
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
   const messages = options.messages;
   let text = '';
+  let pausedInARow = 0;
+  let pausedTurns = 0;
 
   const finish = (stopReason: RunStopReason, turns: number, message?: string): RunResult => {
     options.emit({ type: 'run-end', stopReason, text, turns, usage: { ...usage }, message });
@@ -124,6 +140,21 @@ async function runTurns(options: RunAgentOptions, signal: AbortSignal): Promise<
       .join('');
     if (turnText) text = turnText;
 
+    if (response.stopReason === 'paused' && calls.length === 0) {
+      // Nothing to run: the answer so far goes back as it came, and the provider continues its turn.
+      options.emit({ type: 'turn-end', turn });
+      pausedInARow += 1;
+      pausedTurns += 1;
+      if (pausedInARow > MAX_PAUSED_TURN_CONTINUATIONS) {
+        throw new ProviderError(
+          `${options.provider.provider} paused its turn ${pausedInARow} times in a row (a server-side tool kept running); the host continues a paused turn at most ${MAX_PAUSED_TURN_CONTINUATIONS} times in a row`,
+          { provider: options.provider.provider, retryable: false },
+        );
+      }
+      continue;
+    }
+    pausedInARow = 0;
+
     if (calls.length === 0) {
       options.emit({ type: 'turn-end', turn });
       const stop: RunStopReason =
@@ -167,7 +198,7 @@ async function runTurns(options: RunAgentOptions, signal: AbortSignal): Promise<
     options.emit({ type: 'turn-end', turn });
 
     if (signal.aborted) return finish('aborted', turn, 'the run was aborted');
-    if (turn >= maxTurns) {
+    if (turn - pausedTurns >= maxTurns) {
       return finish(
         'max-turns',
         turn,

@@ -49,7 +49,11 @@ export interface ToolResultsMessage {
 
 export type Message = UserMessage | AssistantMessage | ToolResultsMessage;
 
-export type StopReason = 'end' | 'tool-calls' | 'max-tokens' | 'refusal' | 'other';
+/**
+ * Why the model stopped. `paused`: the provider paused a long turn of its own server-side tools (Anthropic's
+ * `pause_turn`); the turn goes on when the conversation is sent back with the paused answer as it came.
+ */
+export type StopReason = 'end' | 'tool-calls' | 'max-tokens' | 'refusal' | 'paused' | 'other';
 
 export interface Usage {
   /** All input tokens of the request, cached ones included (as OpenAI and Gemini count them). */

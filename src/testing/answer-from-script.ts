@@ -56,6 +56,16 @@ export function answerFromScript(script: Script, view: ConversationView): Script
     const query = fillText(turn.toolSearch.query, values);
     answer.toolSearch = { query, found: searchDeferredTools(view, query) };
   }
+  if (turn.pauseTurn === true) {
+    if (view.canPauseTurn !== true) {
+      return {
+        kind: 'error',
+        status: 400,
+        message: `${where} pauses the turn ("pauseTurn"), which only the Anthropic wire and the scripted provider can.`,
+      };
+    }
+    answer.pauseTurn = true;
+  }
   // A deferred tool is out of the model's reach until a search loaded it: the real API refuses such a call.
   const deferred = new Set((view.deferredTools ?? []).map((tool) => tool.name));
   const loaded = new Set([...(view.loadedTools ?? []), ...(answer.toolSearch?.found ?? [])]);

@@ -23,6 +23,7 @@ const turnSchema = z
     text: z.string().optional(),
     toolCalls: z.array(toolCallSchema).optional(),
     toolSearch: z.strictObject({ query: z.string().min(1) }).optional(),
+    pauseTurn: z.boolean().optional(),
     error: z.strictObject({ status: z.number().int().min(400).max(599), message: z.string() }).optional(),
   })
   .refine(
@@ -32,7 +33,11 @@ const turnSchema = z
       turn.toolSearch !== undefined ||
       turn.error !== undefined,
     { message: 'a turn needs at least one of "text", "toolCalls", "toolSearch" or "error"' },
-  );
+  )
+  .refine((turn) => turn.pauseTurn !== true || (turn.toolCalls ?? []).length === 0, {
+    message: 'a paused turn ("pauseTurn") has no "toolCalls": the model calls tools once the turn goes on',
+    path: ['toolCalls'],
+  });
 
 const scenarioSchema = z.strictObject({
   match: z.string().refine(isValidRegularExpression, { message: 'not a valid regular expression' }).optional(),

@@ -43,6 +43,12 @@ export interface ScriptTurn {
    * native tool search is answered with an error.
    */
   toolSearch?: { query: string };
+  /**
+   * The provider pauses this turn (Anthropic's `pause_turn`: a server tool ran long): the answer's text and tool
+   * search come back with that stop reason, and the next turn of the script answers the request that sends the
+   * paused answer back. No `toolCalls` in a paused turn; only the Anthropic wire and the scripted provider pause.
+   */
+  pauseTurn?: boolean;
   /** Answer with a provider error instead (e.g. 429, 500, 529). */
   error?: { status: number; message: string };
 }
@@ -75,6 +81,8 @@ export interface ConversationView {
   deferredTools?: { name: string; description: string; definition: unknown }[];
   /** Deferred tools that a tool search earlier in the conversation loaded: the model may call them. */
   loadedTools?: string[];
+  /** The wire can answer with a paused turn (a script's `pauseTurn`). */
+  canPauseTurn?: boolean;
 }
 
 /** What the engine decided to answer. Wires render it in their provider's format. */
@@ -85,5 +93,7 @@ export type ScriptAnswer =
       toolCalls: { id: string; name: string; arguments: Record<string, unknown> }[];
       /** The provider's tool search ran first: its query and the deferred tools it found, best first. */
       toolSearch?: { query: string; found: string[] };
+      /** The provider paused the turn: its stop reason says so, and the conversation comes back to continue it. */
+      pauseTurn?: boolean;
     }
   | { kind: 'error'; status: number; message: string };

@@ -43,7 +43,7 @@ export function createScriptedProvider(script: Script, options: ScriptedProvider
       generateOptions.onProviderRequest?.(structuredClone(request));
 
       const stream = generateOptions.stream === true;
-      const view = conversationViewFromModelRequest(request, { model, stream });
+      const view = { ...conversationViewFromModelRequest(request, { model, stream }), canPauseTurn: true };
       const answer = answerFromScript(script, view);
       if (answer.kind === 'error') {
         throw new ProviderError(`Scripted provider error ${answer.status}: ${answer.message}`, {
@@ -85,7 +85,7 @@ export function createScriptedProvider(script: Script, options: ScriptedProvider
       );
       return {
         message: { role: 'assistant', content },
-        stopReason: answer.toolCalls.length > 0 ? 'tool-calls' : 'end',
+        stopReason: answer.pauseTurn === true ? 'paused' : answer.toolCalls.length > 0 ? 'tool-calls' : 'end',
         usage: {
           inputTokens: Math.ceil(JSON.stringify(request).length / charactersPerToken),
           outputTokens: Math.ceil(outputCharacters / charactersPerToken),

@@ -17,8 +17,11 @@ export function mapAnthropicStopReason(reason: AnthropicStopReason | string | nu
       return 'max-tokens';
     case 'refusal':
       return 'refusal';
+    case 'pause_turn':
+      // A server tool (the tool search) ran long: the API continues the turn when the answer is sent back.
+      return 'paused';
     default:
-      // 'pause_turn' (a server tool paused the turn) and reasons newer than this code.
+      // Reasons newer than this code.
       return 'other';
   }
 }

@@ -94,7 +94,9 @@ export function toAnthropicMessages(
     const converted = convertMessage(message, wrappedTools);
     if (converted.content.length === 0) continue;
     const previous = result.at(-1);
-    if (previous?.role === converted.role) {
+    // Tool results and the user's next words are one user turn. Assistant messages in a row stay apart: each is one
+    // answer (a paused turn, then its continuation), and the API joins them itself.
+    if (previous?.role === 'user' && converted.role === 'user') {
       previous.content = toolResultsFirst([...previous.content, ...converted.content]);
     } else {
       result.push(converted);

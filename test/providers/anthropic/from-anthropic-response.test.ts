@@ -72,7 +72,7 @@ describe('mapAnthropicStopReason', () => {
     ['max_tokens', 'max-tokens'],
     ['model_context_window_exceeded', 'max-tokens'],
     ['refusal', 'refusal'],
-    ['pause_turn', 'other'],
+    ['pause_turn', 'paused'],
     [null, 'other'],
     ['something_new', 'other'],
   ])('%s → %s', (reason, expected) => {

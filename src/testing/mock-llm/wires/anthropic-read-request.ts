@@ -50,6 +50,7 @@ export function readAnthropicRequest(body: unknown): ConversationView {
     toolNames: tools.names,
     ...(tools.searchToolName === undefined ? {} : { toolSearch: true }),
     ...(tools.deferred.length === 0 ? {} : { deferredTools: tools.deferred, loadedTools }),
+    canPauseTurn: true,
     firstUserText: firstUser ? textOfBlocks(firstUser.blocks.filter((block) => block.type !== 'tool_result')) : '',
     assistantTurns: messages.filter((message) => message.role === 'assistant').length,
     lastToolResults:

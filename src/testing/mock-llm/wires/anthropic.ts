@@ -159,7 +159,8 @@ function toolSearchBlocks(answer: TurnAnswer, view: ConversationView): Record<st
   ];
 }
 
-function stopReason(answer: TurnAnswer): 'tool_use' | 'end_turn' {
+function stopReason(answer: TurnAnswer): 'pause_turn' | 'tool_use' | 'end_turn' {
+  if (answer.pauseTurn === true) return 'pause_turn';
   return answer.toolCalls.length > 0 ? 'tool_use' : 'end_turn';
 }
 
