@@ -34,6 +34,12 @@ export interface GatewaySettings {
   consent: GatewayConsent;
   /** How long an elicited approval may take before the call is denied. */
   approvalTimeoutMs: number;
+  /** Open stateful HTTP sessions at most, all clients together. */
+  maxSessions: number;
+  /** Open stateful HTTP sessions at most per client (token, or OAuth subject). */
+  maxSessionsPerClient: number;
+  /** A stateful HTTP session with no request and no open stream for this long is closed. */
+  sessionIdleTimeoutMs: number;
   /** OAuth 2.1 resource-server mode: JWT access tokens from this issuer are accepted besides `tokens`. */
   oauth?: GatewayOAuthSettings;
   /** Sessions kept in the store, so that any replica answers any request. */
@@ -60,6 +66,9 @@ export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
   requestsPerMinute: 600,
   consent: 'elicit',
   approvalTimeoutMs: 120_000,
+  maxSessions: 200,
+  maxSessionsPerClient: 20,
+  sessionIdleTimeoutMs: 30 * 60_000,
   stateless: false,
   store: { type: 'memory' },
 };
@@ -93,13 +102,16 @@ export const gatewaySchema = z.strictObject(
     requestsPerMinute: positive('requests').optional(),
     consent: consentSchema.optional(),
     approvalTimeoutMs: positive('milliseconds').optional(),
+    maxSessions: positive('sessions').optional(),
+    maxSessionsPerClient: positive('sessions').optional(),
+    sessionIdleTimeoutMs: positive('milliseconds').optional(),
     oauth: gatewayOAuthSchema.optional(),
     stateless: z.boolean({ error: 'true or false' }).optional(),
     store: gatewayStoreSchema.optional(),
   },
   {
     error:
-      'an object with `tokens`, `allowedOrigins`, `allowedHosts`, `maxRequestBytes`, `requestsPerMinute`, `consent`, `approvalTimeoutMs`, `oauth`, `stateless` or `store`',
+      'an object with `tokens`, `allowedOrigins`, `allowedHosts`, `maxRequestBytes`, `requestsPerMinute`, `consent`, `approvalTimeoutMs`, `maxSessions`, `maxSessionsPerClient`, `sessionIdleTimeoutMs`, `oauth`, `stateless` or `store`',
   },
 );
 

@@ -18,6 +18,7 @@ import { createGatewaySession } from './gateway-session.js';
 import { openStatelessGateway } from './gateway-stateless.js';
 import { checkHost, checkOrigin, RateLimiter, type Rejection } from './http-guard.js';
 import { ListChangedDebouncer } from './list-changed.js';
+import { type SessionSlot, SessionTable } from './session-table.js';
 import type { GatewayStore } from './store/gateway-store.js';
 import { openGatewayStore } from './store/open-store.js';
 
@@ -47,6 +48,7 @@ interface Session {
   /** The caller's identity key (`GatewayIdentity.key`). */
   principal: string;
   profile: string | undefined;
+  slot: SessionSlot;
 }
 
 const INVALID_REQUEST = -32600;
@@ -93,6 +95,7 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
   const { hosts } = options;
   const settings = hosts.settings;
   const sessions = new Map<string, Session>();
+  const sessionTable = new SessionTable(settings);
   const limiter = new RateLimiter(settings.requestsPerMinute);
   // Stateless: sessions, pending answers and rate counts in the store, shared by every replica using it.
   const ownStore =
@@ -214,6 +217,7 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
       if (session === undefined || session.principal !== identity.key || session.profile !== route.profile) {
         return reject(response, { status: 404, message: `unknown session ${sessionId}: initialize a new session` });
       }
+      session.slot.track(response);
       await session.transport.handleRequest(request, response, body);
       return;
     }
@@ -228,6 +232,9 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
       throw error;
     }
     let transport: NodeStreamableHTTPServerTransport | undefined;
+    // Idle: closing the transport ends the session as a DELETE does (subscriptions released, event store dropped).
+    const slot = sessionTable.reserve(identity.key, () => void transport?.close());
+    if ('status' in slot) return reject(response, slot);
     const server = createGatewaySession({
       profile: profileHost,
       settings,
@@ -241,12 +248,21 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
       // A client whose event stream dropped resumes it (`Last-Event-ID`) without losing what was sent meanwhile.
       eventStore: new BoundedEventStore(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport: transport!, server, principal: identity.key, profile: route.profile });
+        sessions.set(id, { transport: transport!, server, principal: identity.key, profile: route.profile, slot });
       },
     });
     transport.onclose = () => {
+      slot.release();
       if (transport?.sessionId !== undefined) sessions.delete(transport.sessionId);
     };
+    slot.track(response);
+    // An initialize that did not open a session gives its place back.
+    response.once('close', () => {
+      if (transport?.sessionId === undefined || !sessions.has(transport.sessionId)) {
+        slot.release();
+        void transport?.close();
+      }
+    });
     await server.connect(transport);
     await transport.handleRequest(request, response, body);
   }

@@ -88,6 +88,27 @@ describe('gateway.stateless and gateway.store', () => {
   });
 });
 
+describe('gateway.maxSessions, gateway.maxSessionsPerClient and gateway.sessionIdleTimeoutMs', () => {
+  const gateway = (value: unknown) => parseConfig(JSON.stringify({ mcpServers: {}, gateway: value }), FILE, {}).gateway;
+
+  it('defaults to 200 sessions, 20 per client, closed after 30 idle minutes; takes other values', () => {
+    expect(gateway({})).toMatchObject({ maxSessions: 200, maxSessionsPerClient: 20, sessionIdleTimeoutMs: 1_800_000 });
+    expect(gateway({ maxSessions: 5, maxSessionsPerClient: 1, sessionIdleTimeoutMs: 60_000 })).toMatchObject({
+      maxSessions: 5,
+      maxSessionsPerClient: 1,
+      sessionIdleTimeoutMs: 60_000,
+    });
+  });
+
+  it('names the key when a bound is not a positive whole number', () => {
+    const error = (value: unknown): ConfigError => thrownConfigError(() => gateway(value));
+    expect(error({ maxSessions: 0 }).keyPath).toBe('gateway.maxSessions');
+    expect(error({ maxSessionsPerClient: 1.5 }).keyPath).toBe('gateway.maxSessionsPerClient');
+    expect(error({ sessionIdleTimeoutMs: '30m' }).keyPath).toBe('gateway.sessionIdleTimeoutMs');
+    expect(error({ sessionIdleTimeoutMs: '30m' }).message).toContain('a positive whole number of milliseconds');
+  });
+});
+
 describe("a server's `stateful`", () => {
   const servers = (entry: Record<string, unknown>) =>
     parseConfig(JSON.stringify({ mcpServers: { browser: { command: 'node', ...entry } } }), FILE, {});
