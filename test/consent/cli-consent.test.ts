@@ -1,7 +1,9 @@
 /**
  * Consent, trust and audit through the real CLI (the built `mcp-host`): `run --yes`, headless runs, `tools call`,
  * `audit` with its filters, `trust` / `trust approve` / `trust revoke`, a changed launch command, and a host
- * killed with SIGKILL in the middle of a run. Needs `npm run build` first.
+ * killed with SIGKILL in the middle of a run. Needs `npm run build` first. Runs, tool calls and listings are real
+ * processes; reading the audit log back with filters, and changing trust between runs, run the same commands in
+ * this process (each `mcp-host` start costs a second), with `audit --json` and `trust` kept as processes too.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -9,10 +11,14 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../src/audit/audit-record.js';
+import { createAuditCommand } from '../../src/cli/commands/audit.js';
+import { createTrustCommand } from '../../src/cli/commands/trust.js';
+import { loadServersAndTools } from '../../src/cli/load-servers-and-tools.js';
 import { headlessDenialMessage } from '../../src/policy/headless-approver.js';
 import type { TrustReportServer } from '../../src/policy/trust-report.js';
 import { YES_MODE_NOTICE } from '../../src/policy/yes-approver.js';
 import type { ScriptTurn } from '../../src/testing/script-types.js';
+import { runCommandInProcess } from '../helpers/in-process-command.js';
 import { cliPath, isAlive, runCli, temporaryDirectory } from '../helpers/project.js';
 import { freshStateDir, readAuditFile, recordsOfType, type ToolSpec, toolSetServerEntry } from './consent-helpers.js';
 
@@ -53,6 +59,28 @@ function cli(where: Project, args: string[]) {
     stateDir: where.stateDir,
     timeoutMs: 60_000,
   });
+}
+
+/** `mcp-host audit ARGS` in this process, as the CLI would run it in the project's folder. */
+function auditInProcess(where: Project, args: string[]) {
+  return runCommandInProcess(
+    (output) => createAuditCommand({ ...output, env: { MCP_HOST_STATE_DIR: where.stateDir }, cwd: where.directory }),
+    [...args, '--config', where.config],
+  );
+}
+
+/** `mcp-host trust ARGS` in this process; listing tools starts the configured servers for real. */
+function trustInProcess(where: Project, args: string[]) {
+  return runCommandInProcess(
+    (output) =>
+      createTrustCommand({
+        loadServersAndTools,
+        ...output,
+        env: { MCP_HOST_STATE_DIR: where.stateDir },
+        cwd: where.directory,
+      }),
+    [...args, '--config', where.config],
+  );
 }
 
 function auditOf(where: Project): AuditRecord[] {
@@ -140,7 +168,7 @@ describe('mcp-host tools call', () => {
       expect(read.stderr).toContain('Denied by rule fs__read_*.');
       expect(read.stderr).toContain('the call was denied');
 
-      const audit = await cli(where, ['audit', '--json', '--tool', 'fs__*']);
+      const audit = await auditInProcess(where, ['--json', '--tool', 'fs__*']);
       expect(audit.code).toBe(0);
       const calls = jsonLines(audit.stdout);
       expect(
@@ -186,30 +214,30 @@ describe('mcp-host audit', () => {
         new Set(['server-start', 'trust-change', 'tool-call', 'server-exit']),
       );
 
-      const web = jsonLines((await cli(where, ['audit', '--json', '--server', 'web'])).stdout);
+      const web = jsonLines((await auditInProcess(where, ['--json', '--server', 'web'])).stdout);
       expect(web.length).toBeGreaterThan(0);
       expect(web.every((record) => 'server' in record && record.server === 'web')).toBe(true);
 
-      const writes = jsonLines((await cli(where, ['audit', '--json', '--tool', 'fs__write_*'])).stdout);
+      const writes = jsonLines((await auditInProcess(where, ['--json', '--tool', 'fs__write_*'])).stdout);
       expect(writes.map((record) => record.type === 'tool-call' && record.tool)).toEqual(['fs__write_file']);
 
-      const recent = jsonLines((await cli(where, ['audit', '--json', '--since', between])).stdout);
+      const recent = jsonLines((await auditInProcess(where, ['--json', '--since', between])).stdout);
       expect(recordsOfType(recent, 'tool-call').map((record) => record.tool)).toEqual(['fs__write_file']);
       expect(recent.every((record) => record.time >= between)).toBe(true);
-      const lastHour = jsonLines((await cli(where, ['audit', '--json', '--since', '1h'])).stdout);
+      const lastHour = jsonLines((await auditInProcess(where, ['--json', '--since', '1h'])).stdout);
       expect(lastHour).toHaveLength(records.length);
 
-      const none = await cli(where, ['audit', '--since', '2999-01-01']);
+      const none = await auditInProcess(where, ['--since', '2999-01-01']);
       expect(none.code).toBe(0);
       expect(none.stdout).toBe('');
       expect(none.stderr).toContain('No records match.');
 
-      const table = await cli(where, ['audit', '--tool', 'web__*']);
+      const table = await auditInProcess(where, ['--tool', 'web__*']);
       expect(table.code).toBe(0);
       expect(table.stdout).toMatch(/web__fetch/);
       expect(table.stdout).not.toMatch(/fs__read_file/);
 
-      const bad = await cli(where, ['audit', '--since', 'yesterday-ish']);
+      const bad = await auditInProcess(where, ['--since', 'yesterday-ish']);
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain('--since expects a duration');
     },
@@ -232,7 +260,7 @@ describe('mcp-host trust', () => {
       };
       expect((await listTools()).names).toEqual(['fs__read_file', 'fs__write_file']);
 
-      const listed = await cli(where, ['trust', 'list', '--json']);
+      const listed = await trustInProcess(where, ['list', '--json']);
       expect(listed.code).toBe(0);
       const report = JSON.parse(listed.stdout) as TrustReportServer[];
       expect(report).toEqual([
@@ -244,32 +272,32 @@ describe('mcp-host trust', () => {
       ]);
 
       // Revoke one tool: a run no longer offers it, and says how to bring it back.
-      const revoked = await cli(where, ['trust', 'revoke', 'fs', 'fs__write_file']);
+      const revoked = await trustInProcess(where, ['revoke', 'fs', 'fs__write_file']);
       expect(revoked.code).toBe(0);
       expect(revoked.stdout).toContain('Revoked fs tool write_file');
       let now = await listTools();
       expect(now.names).toEqual(['fs__read_file']);
       expect(now.stderr).toContain('Tool fs__write_file was revoked');
       expect(now.stderr).toContain('mcp-host trust approve fs write_file');
-      const text = (await cli(where, ['trust'])).stdout;
+      const text = (await trustInProcess(where, [])).stdout;
       expect(text).toMatch(/fs__write_file\s+WITHHELD \(revoked\)/);
 
-      const approved = await cli(where, ['trust', 'approve', 'fs', 'write_file']);
+      const approved = await trustInProcess(where, ['approve', 'fs', 'write_file']);
       expect(approved.code).toBe(0);
       expect(approved.stdout).toContain('Approved tool fs__write_file (was revoked).');
       expect((await listTools()).names).toEqual(['fs__read_file', 'fs__write_file']);
 
       // Revoke the whole server, then approve it again.
-      expect((await cli(where, ['trust', 'revoke', 'fs'])).stdout).toContain('Revoked server fs');
+      expect((await trustInProcess(where, ['revoke', 'fs'])).stdout).toContain('Revoked server fs');
       now = await listTools();
       expect(now.names).toEqual([]);
       expect(now.stderr).toContain('Server fs was revoked');
-      const again = await cli(where, ['trust', 'approve', 'fs']);
+      const again = await trustInProcess(where, ['approve', 'fs']);
       expect(again.code).toBe(0);
       expect(again.stdout).toContain('Approved server fs (was revoked).');
       expect((await listTools()).names).toEqual(['fs__read_file', 'fs__write_file']);
 
-      const unknown = await cli(where, ['trust', 'revoke', 'nope']);
+      const unknown = await trustInProcess(where, ['revoke', 'nope']);
       expect(unknown.code).toBe(2);
       expect(unknown.stderr).toContain('not in the trust store');
 
