@@ -131,6 +131,22 @@ describe('answerFromScript', () => {
     expect(none.kind === 'error' && none.message).toContain('found none');
   });
 
+  it('pauses a turn only where the wire can, and refuses it elsewhere with a 400', () => {
+    const pausing: Script = { scenarios: [{ turns: [{ text: 'Searching', pauseTurn: true }] }] };
+    expect(answerFromScript(pausing, view({ canPauseTurn: true }))).toEqual({
+      kind: 'turn',
+      text: 'Searching',
+      toolCalls: [],
+      pauseTurn: true,
+    });
+    expect(answerFromScript(pausing, view())).toEqual({
+      kind: 'error',
+      status: 400,
+      message:
+        'scenario 0, turn 0 pauses the turn ("pauseTurn"), which only the Anthropic wire and the scripted provider can.',
+    });
+  });
+
   it('answers a scripted provider error', () => {
     expect(answerFromScript(script, view({ firstUserText: 'busy day' }))).toEqual({
       kind: 'error',

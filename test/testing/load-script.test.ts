@@ -74,4 +74,12 @@ describe('loadScript', () => {
     );
     expect(parseScript({ scenarios: [] })).toEqual({ scenarios: [] });
   });
+
+  it('rejects tool calls in a paused turn', () => {
+    const turn = { pauseTurn: true, text: 'Searching', toolCalls: [{ name: 'a__b' }] };
+    expect(() => parseScript({ scenarios: [{ turns: [turn] }] }, 'inline script')).toThrow(
+      /scenarios\[0\]\.turns\[0\]\.toolCalls: a paused turn \("pauseTurn"\) has no "toolCalls"/,
+    );
+    expect(parseScript({ scenarios: [{ turns: [{ pauseTurn: true, text: 'Searching' }] }] })).toBeDefined();
+  });
 });

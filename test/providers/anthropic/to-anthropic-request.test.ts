@@ -161,6 +161,22 @@ describe('toAnthropicRequest', () => {
     ]);
   });
 
+  it('keeps assistant messages in a row apart: a paused answer, then its continuation', () => {
+    const body = toAnthropicRequest(
+      request({
+        tools: [],
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'go' }] },
+          { role: 'assistant', content: [{ type: 'text', text: 'Searching' }] },
+          { role: 'assistant', content: [{ type: 'text', text: 'Found it' }] },
+        ],
+      }),
+      settings,
+    );
+    expect(body.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'assistant']);
+    expect(body.messages[2]?.content).toEqual([expect.objectContaining({ type: 'text', text: 'Found it' })]);
+  });
+
   it('passes vendor options from providerOptions.anthropic without letting them override owned keys', () => {
     const body = toAnthropicRequest(
       request({
