@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, temporaryDirectory } from '../helpers/project.js';
+import { type CliResult, runCli, temporaryDirectory } from '../helpers/project.js';
 import { packageBin } from './helpers.js';
 
 const everything = packageBin('@modelcontextprotocol/server-everything');
@@ -35,15 +35,10 @@ beforeAll(async () => {
             { text: 'Tool said: {{lastToolResult}}' },
           ],
         },
+        // One run shows two things: what it does with the server's request, and whether the log messages it
+        // sent meanwhile are shown (each run starts the host and the server: a second of CPU or more).
         {
-          match: '^form',
-          turns: [
-            { toolCalls: [{ name: 'everything__trigger-elicitation-request' }] },
-            { text: 'Tool said: {{lastToolResult}}' },
-          ],
-        },
-        {
-          match: '^log',
+          match: '^with logging: form',
           turns: [
             { toolCalls: [{ name: 'everything__toggle-simulated-logging' }] },
             {
@@ -52,7 +47,22 @@ beforeAll(async () => {
               ],
             },
             { toolCalls: [{ name: 'everything__toggle-simulated-logging' }] },
-            { text: 'done' },
+            { toolCalls: [{ name: 'everything__trigger-elicitation-request' }] },
+            { text: 'Tool said: {{lastToolResult}}' },
+          ],
+        },
+        {
+          match: '^with logging: sample',
+          turns: [
+            { toolCalls: [{ name: 'everything__toggle-simulated-logging' }] },
+            {
+              toolCalls: [
+                { name: 'everything__trigger-long-running-operation', arguments: { duration: 0.3, steps: 1 } },
+              ],
+            },
+            { toolCalls: [{ name: 'everything__toggle-simulated-logging' }] },
+            { toolCalls: [{ name: 'everything__trigger-sampling-request', arguments: { prompt: 'a haiku' } }] },
+            { text: 'Tool said: {{lastToolResult}}' },
           ],
         },
       ],
@@ -70,6 +80,20 @@ beforeAll(async () => {
 });
 
 const cli = (args: string[]) => runCli([...args, '--config', config], { env, timeoutMs: 60_000 });
+
+/** A run started by the first test that needs it; the tests after it assert on the same output. */
+function sharedRun(args: string[]): () => Promise<CliResult> {
+  let result: Promise<CliResult> | undefined;
+  return () => {
+    result ??= cli(args);
+    return result;
+  };
+}
+
+/** Logs with --verbose, then asks for a form. */
+const verboseFormRun = sharedRun(['run', 'with logging: form', '--yes', '--verbose']);
+/** Logs without --verbose, then asks to sample. */
+const quietSamplingRun = sharedRun(['run', 'with logging: sample', '--yes']);
 
 describe('mcp-host resources', () => {
   it('lists resources and templates by server', async () => {
@@ -169,7 +193,7 @@ describe('mcp-host run with servers asking the client', () => {
   }, 60_000);
 
   it('declines sampling with no terminal, and allows it with --allow-sampling', async () => {
-    const declined = await cli(['run', 'sample', '--yes']);
+    const declined = await quietSamplingRun();
     expect(declined.code).toBe(0);
     expect(declined.stdout).toContain('User rejected sampling request');
     expect(declined.stdout).not.toContain('A sampled haiku.');
@@ -181,16 +205,16 @@ describe('mcp-host run with servers asking the client', () => {
   }, 90_000);
 
   it('declines a form with no terminal', async () => {
-    const result = await cli(['run', 'form', '--yes']);
+    const result = await verboseFormRun();
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('User declined to provide the requested information.');
   }, 60_000);
 
   it("shows servers' log messages on stderr with --verbose only", async () => {
-    const verbose = await cli(['run', 'log', '--yes', '--verbose']);
+    const verbose = await verboseFormRun();
     expect(verbose.code).toBe(0);
     expect(verbose.stderr).toMatch(/^mcp-host: \[everything\] \d{4}-\d{2}-\d{2}T\S+ \w+ .*[Ll]evel[- ]message/m);
-    const quiet = await cli(['run', 'log', '--yes']);
+    const quiet = await quietSamplingRun();
     expect(quiet.code).toBe(0);
     expect(quiet.stderr).not.toMatch(/[Ll]evel[- ]message/);
   }, 90_000);
