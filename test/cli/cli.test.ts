@@ -32,14 +32,8 @@ describe('mcp-host CLI', () => {
     expect(result.stderr).toMatch(/broken\.json:3:\d+: /);
   });
 
-  it('exits 2 naming every way to configure a model when none is configured', async () => {
-    const config = await calculatorConfig();
-    const result = await runCli(['run', '--config', config, 'hello']);
-    expect(result.code).toBe(2);
-    for (const way of ['--model', 'ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'ollama', 'scripted']) {
-      expect(result.stderr).toContain(way);
-    }
-  });
+  // A run with no model configured (exit 2, naming every way to configure one): test/providers/integration/
+  // cli-provider-runs.test.ts, which also checks that nothing reached a provider.
 
   it('exits 2 on an unknown option', async () => {
     const result = await runCli(['run', '--no-such-flag', 'x']);

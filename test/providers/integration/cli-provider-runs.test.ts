@@ -126,7 +126,7 @@ describe('mcp-host run: the model picked from the key in the environment, usage 
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('no model is configured');
-    for (const way of ['--model', 'ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY']) {
+    for (const way of ['--model', 'ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'ollama', 'scripted']) {
       expect(result.stderr).toContain(way);
     }
     expect(mock.requests).toHaveLength(0);
