@@ -84,13 +84,15 @@ describe('mcp-host CLI', () => {
     expect(result.stderr).toContain('division by zero');
   });
 
-  it('lists tools as JSON and shows server state', async () => {
+  it('finds mcp-host.json here once approved; lists its tools as JSON and shows server state', async () => {
     const config = await calculatorConfig();
-    const tools = await runCli(['tools', 'list', '--json', '--config', config]);
+    const where = { cwd: join(config, '..'), stateDir: await temporaryDirectory('mcp-host-state-') };
+    expect((await runCli(['trust', 'config'], where)).code).toBe(0);
+    const tools = await runCli(['tools', 'list', '--json'], where);
     expect(tools.code, tools.stderr).toBe(0);
     const list = JSON.parse(tools.stdout) as Array<{ name: string; server: string }>;
     expect(list.map((tool) => tool.name)).toContain('calculator__add_numbers');
-    const servers = await runCli(['servers', '--json', '--config', config]);
+    const servers = await runCli(['servers', '--json'], where);
     expect(JSON.parse(servers.stdout)).toEqual([
       expect.objectContaining({
         name: 'calculator',
@@ -99,14 +101,5 @@ describe('mcp-host CLI', () => {
         toolCount: 4,
       }),
     ]);
-  });
-
-  it('finds mcp-host.json in the current folder without --config, once its content is approved', async () => {
-    const config = await calculatorConfig();
-    const where = { cwd: join(config, '..'), stateDir: await temporaryDirectory('mcp-host-state-') };
-    expect((await runCli(['trust', 'config'], where)).code).toBe(0);
-    const result = await runCli(['tools', 'list'], where);
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain('calculator__add_numbers');
   });
 });
