@@ -3,7 +3,10 @@
  * channel approval answers already take), so replicas need no address of each other. The sender publishes the
  * request on the owner's channel and writes what comes back on its own: the status and headers, then the body as it
  * is produced (an event stream's progress and approval requests arrive as they are sent), then its end. The client
- * going away is passed on as a cancel, which ends the request on the owner as a closed connection would.
+ * going away is passed on as a cancel, which ends the request on the owner as a closed connection would. While it
+ * answers, the owner listens on the relay's liveness channel; the sender probes it, and when nobody has listened
+ * there twice in a row (the owner died: its subscriptions went with it) the relay ends with an error for the client
+ * instead of waiting until the client gives up.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -32,6 +35,34 @@ const RELAYED_RESPONSE_HEADERS: ReadonlySet<string> = new Set(['content-type', '
 export const ownerChannel = (replica: string): string => `replica:${replica}`;
 const replyChannel = (relay: string): string => `relay:${relay}`;
 const cancelChannel = (relay: string): string => `relay:${relay}:cancel`;
+const aliveChannel = (relay: string): string => `relay:${relay}:alive`;
+
+/** How often the sender checks that the owner still answers a relayed request. */
+export const RELAY_LIVENESS_INTERVAL_MS = 2_000;
+/**
+ * Probes in a row that nobody heard before the relay is given up. One is not enough: the owner stops listening just
+ * after sending the end, and a probe may reach the store before the sender has read that end.
+ */
+const MISSED_PROBES_TO_FAIL = 2;
+const INTERNAL_ERROR = -32603;
+
+/** Ends a relay whose owner went away, with a JSON-RPC error for the client's request wherever the answer had got to. */
+function failRelay(response: ServerResponse, streaming: boolean, body: unknown, owner: string): void {
+  const id = typeof body === 'object' && body !== null && 'id' in body ? (body as { id: unknown }).id : null;
+  const error = {
+    jsonrpc: '2.0',
+    error: { code: INTERNAL_ERROR, message: `the gateway replica ${owner} owning this session stopped answering` },
+    id: id ?? null,
+  };
+  if (!response.headersSent) {
+    response.writeHead(502, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(error));
+    return;
+  }
+  if (streaming && id !== undefined && id !== null)
+    response.write(`\nevent: message\ndata: ${JSON.stringify(error)}\n\n`);
+  response.end();
+}
 
 export function relayedHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const kept: Record<string, string> = {};
@@ -59,12 +90,17 @@ export async function relayToOwner(
     finish = resolve;
   });
   let ended = false;
+  /** Whether the owner answered with an event stream, which can still carry an error after its head was written. */
+  let streaming = false;
   const stop = await store.listen(replyChannel(relay), (text) => {
+    // Nothing more is written once the answer ended, or was given up for a silent owner.
+    if (ended) return;
     const frame = JSON.parse(text) as Frame;
     if (frame.type === 'head') {
       const headers = Object.fromEntries(
         Object.entries(frame.headers).filter(([name]) => RELAYED_RESPONSE_HEADERS.has(name.toLowerCase())),
       );
+      streaming = String(headers['content-type'] ?? '').startsWith('text/event-stream');
       response.writeHead(frame.status, headers);
     } else if (frame.type === 'chunk') {
       response.write(frame.text);
@@ -78,12 +114,27 @@ export async function relayToOwner(
     if (!ended) void store.publish(cancelChannel(relay), 'cancel').catch(() => undefined);
     finish();
   });
+  let liveness: NodeJS.Timeout | undefined;
   try {
     const receivers = await store.publish(ownerChannel(owner), JSON.stringify({ relay, ...request }));
     if (receivers === 0) return false;
+    let missed = 0;
+    liveness = setInterval(() => {
+      void store.publish(aliveChannel(relay), 'probe').then(
+        (heard) => {
+          missed = heard === 0 ? missed + 1 : 0;
+          if (missed < MISSED_PROBES_TO_FAIL || ended) return;
+          ended = true;
+          failRelay(response, streaming, request.body, owner);
+          finish();
+        },
+        () => undefined,
+      );
+    }, RELAY_LIVENESS_INTERVAL_MS);
     await finished;
     return true;
   } finally {
+    clearInterval(liveness);
     await stop().catch(() => undefined);
   }
 }
@@ -104,6 +155,8 @@ export async function answerRelayed(
   };
   const cancelled = new AbortController();
   const stopCancel = await store.listen(cancelChannel(relayed.relay), () => cancelled.abort());
+  // Heard by the sender's probes: while this listens, this replica is alive and answering.
+  const stopAlive = await store.listen(aliveChannel(relayed.relay), () => undefined);
   try {
     const request = new Request('http://gateway.invalid/mcp', {
       method: 'POST',
@@ -136,5 +189,6 @@ export async function answerRelayed(
     await sent;
   } finally {
     await stopCancel().catch(() => undefined);
+    await stopAlive().catch(() => undefined);
   }
 }

@@ -18,7 +18,7 @@ import { createGatewayHosts, type GatewayHosts } from '../../src/gateway/gateway
 import { type GatewayHttp, startGatewayHttp } from '../../src/gateway/gateway-http.js';
 import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
 import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
-import { type GatewayProcess, startGatewayProcess } from '../helpers/gateway-process.js';
+import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
 
@@ -30,10 +30,20 @@ let redis: RedisServer | undefined;
 const processes: GatewayProcess[] = [];
 const processStateDirs: string[] = [];
 const toClose: Array<{ close(): Promise<void> }> = [];
+let configPath: string;
+const replicaEnv = (): Record<string, string> => ({ AFFINITY_TOKEN: TOKEN, AFFINITY_REDIS_URL: redis!.url });
+
+async function startReplica(name: string): Promise<GatewayProcess> {
+  const stateDir = await temporaryDirectory(`mcp-host-affinity-${name}-`);
+  processStateDirs.push(stateDir);
+  const replica = await startGatewayProcess(['--config', configPath, '--state-dir', stateDir], replicaEnv());
+  processes.push(replica);
+  return replica;
+}
 
 beforeAll(async () => {
   redis = await startRedisServer();
-  const config = await writeConfig({
+  configPath = await writeConfig({
     mcpServers: SERVERS,
     permissions: { ask: ['tally__sleep'] },
     gateway: {
@@ -42,16 +52,7 @@ beforeAll(async () => {
       store: { type: 'redis', url: '${env:AFFINITY_REDIS_URL}', keyPrefix: 'test-affinity:' },
     },
   });
-  for (let index = 0; index < 2; index++) {
-    const stateDir = await temporaryDirectory(`mcp-host-affinity-${index}-`);
-    processStateDirs.push(stateDir);
-    processes.push(
-      await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
-        AFFINITY_TOKEN: TOKEN,
-        AFFINITY_REDIS_URL: redis.url,
-      }),
-    );
-  }
+  for (let index = 0; index < 2; index++) await startReplica(String(index));
 }, 90_000);
 
 afterAll(async () => {
@@ -174,6 +175,34 @@ describe('a stateful server behind stateless replicas sharing Redis', () => {
     await client.callTool({ name: 'tally__echo', arguments: { text: 'again' } });
     expect(await callsCounted(client, 'tally')).toBe(2);
     expect(processes[1]!.stderr()).toContain('taken over by this replica');
+  }, 120_000);
+
+  it('fails a relayed call with a clear error when the owning replica dies without answering', async () => {
+    const owner = await startReplica('dying-owner');
+    const relaying = await startReplica('relaying');
+    const origins = [owner, relaying].map((replica) => new URL(replica.url).origin);
+    const { client, sent, asked, nextReplica } = await alternatingClient(() => origins);
+    expect(sent[0]).toEqual({ replica: 0, method: 'initialize' });
+    if (nextReplica() === 0) await client.ping();
+    const call = client.callTool({ name: 'tally__sleep', arguments: { ms: 30_000 } });
+    const outcome = call.then(
+      () => 'answered',
+      (error: unknown) => String(error),
+    );
+    // Shorter than the client's own request timeout (60 s), so only the relay's liveness check can end the call in
+    // time; the owner's orphaned server exits when its sleep ends.
+    // The approval was asked by the owner: the call reached it through the relay and now sleeps there.
+    await waitUntil(() => asked.length === 1, 'the owner to ask for approval');
+    await waitUntil(async () => {
+      const stats = await client.callTool({ name: 'tally__stats', arguments: {} });
+      return (JSON.parse(textOf(stats)) as { inFlight: number }).inFlight === 1;
+    }, 'the owner’s copy to be running the call');
+    expect(sent.findLast((entry) => entry.method === 'tools/call')?.replica).toBe(1);
+    const exited = new Promise((resolve) => owner.child.once('exit', resolve));
+    owner.child.kill('SIGKILL');
+    await exited;
+    expect(await outcome).toContain(`the gateway replica`);
+    expect(await outcome).toContain('owning this session stopped answering');
   }, 120_000);
 });
 
