@@ -14,6 +14,7 @@ import type { Script, ScriptTurn } from '../../src/testing/script-types.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
 import { useMockLlmServer } from '../helpers/mock-llm.js';
 import { repoRoot } from '../helpers/project.js';
+import { recordingApprover } from '../helpers/recording-approver.js';
 
 const catalogServer = join(repoRoot, 'test', 'fixtures', 'discovery', 'catalog-server.mjs');
 const TARGET = 'catalog__github_create_issue';
@@ -44,16 +45,7 @@ describe("a paused turn of Anthropic's native tool search", () => {
 
   async function hostFor(stream: boolean, maxTurns?: number) {
     const sink = library.createMemoryAuditSink();
-    const asked: string[] = [];
-    const approver: library.Approver = {
-      kind: 'test',
-      approveToolCall: async (request) => {
-        asked.push(request.toolName);
-        return 'allow-once';
-      },
-      approveToolDefinition: async () => 'approve',
-      approveServer: async () => 'approve',
-    };
+    const { approver, asked } = recordingApprover('allow-once');
     const provider = await createProvider('anthropic:claude-sonnet-4-6', {
       baseUrl: mock.url,
       env: { ANTHROPIC_API_KEY: 'test-key' },

@@ -14,6 +14,7 @@ import type { Script } from '../../src/testing/script-types.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
 import { useMockLlmServer } from '../helpers/mock-llm.js';
 import { repoRoot } from '../helpers/project.js';
+import { recordingApprover } from '../helpers/recording-approver.js';
 
 const catalogServer = join(repoRoot, 'test', 'fixtures', 'discovery', 'catalog-server.mjs');
 const TARGET = 'catalog__github_create_issue';
@@ -47,16 +48,7 @@ describe('native tool search for large catalogs', () => {
 
   async function hostFor(spec: string, baseUrl: string, extra: Partial<library.HostConfig> = {}, stream = true) {
     const sink = library.createMemoryAuditSink();
-    const asked: string[] = [];
-    const approver: library.Approver = {
-      kind: 'test',
-      approveToolCall: async (request) => {
-        asked.push(request.toolName);
-        return 'allow-once';
-      },
-      approveToolDefinition: async () => 'approve',
-      approveServer: async () => 'approve',
-    };
+    const { approver, asked } = recordingApprover('allow-once');
     const provider = await createProvider(spec, {
       baseUrl,
       env: { ANTHROPIC_API_KEY: 'test-key', OPENAI_API_KEY: 'test-key', GEMINI_API_KEY: 'test-key' },

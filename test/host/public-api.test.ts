@@ -4,6 +4,7 @@ import * as library from '../../src/index.js';
 import { createScriptedProvider } from '../../src/testing/scripted-provider.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
 import { exampleServer } from '../helpers/project.js';
+import { recordingApprover } from '../helpers/recording-approver.js';
 
 describe('public API', () => {
   it('exports the host, the approvers, the trust store and the audit sinks', () => {
@@ -54,16 +55,7 @@ describe('public API', () => {
 
   it('runs a host with a custom approver and an in-memory audit sink', async () => {
     const sink = library.createMemoryAuditSink();
-    const asked: string[] = [];
-    const approver: library.Approver = {
-      kind: 'test',
-      approveToolCall: async (request) => {
-        asked.push(request.toolName);
-        return 'deny';
-      },
-      approveToolDefinition: async () => 'approve',
-      approveServer: async () => 'approve',
-    };
+    const { approver, asked } = recordingApprover('deny');
     const provider = createScriptedProvider({
       scenarios: [
         {

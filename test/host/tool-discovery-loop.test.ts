@@ -7,20 +7,12 @@ import * as library from '../../src/index.js';
 import { createScriptedProvider } from '../../src/testing/scripted-provider.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
 import { exampleServer } from '../helpers/project.js';
+import { recordingApprover } from '../helpers/recording-approver.js';
 
 describe('toolDiscovery in host.run()', () => {
   it('offers the meta-tools, finds a tool and calls it through consent and the audit', async () => {
     const sink = library.createMemoryAuditSink();
-    const asked: string[] = [];
-    const approver: library.Approver = {
-      kind: 'test',
-      approveToolCall: async (request) => {
-        asked.push(request.toolName);
-        return 'allow-once';
-      },
-      approveToolDefinition: async () => 'approve',
-      approveServer: async () => 'approve',
-    };
+    const { approver, asked } = recordingApprover('allow-once');
     const provider = createScriptedProvider({
       scenarios: [
         {
