@@ -8,6 +8,7 @@
  * copy. Two `mcp-host serve` processes share a real `redis-server`; two gateways in one process share the memory
  * store.
  */
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -190,7 +191,7 @@ describe('a stateful server behind stateless replicas sharing Redis', () => {
       (error: unknown) => String(error),
     );
     // Shorter than the client's own request timeout (60 s), so only the relay's liveness check can end the call in
-    // time; the owner's orphaned server exits when its sleep ends.
+    // time.
     // The approval was asked by the owner: the call reached it through the relay and now sleeps there.
     await waitUntil(() => asked.length === 1, 'the owner to ask for approval');
     await waitUntil(async () => {
@@ -198,11 +199,17 @@ describe('a stateful server behind stateless replicas sharing Redis', () => {
       return (JSON.parse(textOf(stats)) as { inFlight: number }).inFlight === 1;
     }, 'the owner’s copy to be running the call');
     expect(sent.findLast((entry) => entry.method === 'tools/call')?.replica).toBe(1);
+    // SIGKILL leaves the owner's server copies running (each has a process group of its own): end them afterwards.
+    const orphans = childPids(owner.child.pid);
     const exited = new Promise((resolve) => owner.child.once('exit', resolve));
     owner.child.kill('SIGKILL');
-    await exited;
-    expect(await outcome).toContain(`the gateway replica`);
-    expect(await outcome).toContain('owning this session stopped answering');
+    try {
+      await exited;
+      expect(await outcome).toContain(`the gateway replica`);
+      expect(await outcome).toContain('owning this session stopped answering');
+    } finally {
+      for (const pid of orphans) killIfRunning(pid);
+    }
   }, 120_000);
 });
 
@@ -240,3 +247,21 @@ describe('a stateful server behind two gateways sharing the memory store', () =>
     await expectAffinity(client, sent);
   }, 90_000);
 });
+
+/** The direct children of a process, read from Linux's /proc (empty where that file does not exist). */
+function childPids(pid: number | undefined): number[] {
+  if (pid === undefined) return [];
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function killIfRunning(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
