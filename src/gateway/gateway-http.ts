@@ -139,6 +139,18 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
     return auth;
   };
 
+  /** The host serving a profile, or the 404 that names a profile the config does not have. */
+  async function profileHostOrRejection(
+    profile: string | undefined,
+  ): Promise<{ host: Awaited<ReturnType<GatewayHosts['get']>> } | { rejection: Rejection }> {
+    try {
+      return { host: await hosts.get(profile) };
+    } catch (error) {
+      if (error instanceof UnknownProfileError) return { rejection: { status: 404, message: error.message } };
+      throw error;
+    }
+  }
+
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const guard = checkHost(request, settings) ?? checkOrigin(request, settings);
     if (guard) return reject(response, guard);
@@ -195,14 +207,9 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
     // A 2026-07-28 request has no session: any replica answers it, in either mode.
     if (request.method === 'POST' && sessionId === undefined && !isInitializeRequest(body)) {
       if (await modern.isModern(request, body)) {
-        let profileHost: Awaited<ReturnType<GatewayHosts['get']>>;
-        try {
-          profileHost = await hosts.get(route.profile);
-        } catch (error) {
-          if (error instanceof UnknownProfileError) return reject(response, { status: 404, message: error.message });
-          throw error;
-        }
-        await modern.handle(request, response, body, identity, profileHost);
+        const found = await profileHostOrRejection(route.profile);
+        if ('rejection' in found) return reject(response, found.rejection);
+        await modern.handle(request, response, body, identity, found.host);
         return;
       }
     }
@@ -224,13 +231,9 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
     if (request.method !== 'POST' || !isInitializeRequest(body)) {
       return reject(response, { status: 400, message: 'no Mcp-Session-Id header: start with an initialize request' });
     }
-    let profileHost: Awaited<ReturnType<GatewayHosts['get']>>;
-    try {
-      profileHost = await hosts.get(route.profile);
-    } catch (error) {
-      if (error instanceof UnknownProfileError) return reject(response, { status: 404, message: error.message });
-      throw error;
-    }
+    const found = await profileHostOrRejection(route.profile);
+    if ('rejection' in found) return reject(response, found.rejection);
+    const profileHost = found.host;
     let transport: NodeStreamableHTTPServerTransport | undefined;
     // Idle: closing the transport ends the session as a DELETE does (subscriptions released, event store dropped).
     const slot = sessionTable.reserve(identity.key, () => void transport?.close());

@@ -1,8 +1,6 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
-import { type Command, CommanderError } from 'commander';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readAuditLog } from '../../src/audit/read-audit-log.js';
 import {
@@ -14,6 +12,7 @@ import type { StdioServerConfig } from '../../src/config/types.js';
 import type { PinnableTool } from '../../src/policy/tool-definition.js';
 import type { TrustReportServer } from '../../src/policy/trust-report.js';
 import { TrustStore } from '../../src/policy/trust-store.js';
+import { runCommandInProcess } from '../helpers/in-process-command.js';
 
 const ADD: PinnableTool = { name: 'add', description: 'Adds two numbers.', inputSchema: { type: 'object' } };
 const ECHO: PinnableTool = { name: 'echo', description: 'Echoes text.', inputSchema: { type: 'object' } };
@@ -47,43 +46,24 @@ afterEach(() => {
   rmSync(directory, { recursive: true, force: true });
 });
 
-function prepare(command: Command, write: (text: string) => void): void {
-  command.exitOverride().configureOutput({ writeOut: write, writeErr: write });
-  for (const sub of command.commands) prepare(sub, write);
-}
-
 async function trust(...args: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-  });
-  stderr.on('data', (chunk: Buffer) => {
-    err += chunk.toString();
-  });
-  const command = createTrustCommand({
-    loadServersAndTools: async (options) => {
-      loadCalls.push(options);
-      return {
-        servers: servers.map((server) => (options.listTools ? server : { config: server.config })),
-        secrets: ['secret-arg'],
-      };
-    },
-    stdout,
-    stderr,
-    env: { MCP_HOST_STATE_DIR: path.join(directory, 'state') },
-  });
-  prepare(command, (text) => stderr.write(text));
-  let exitCode = 0;
-  try {
-    await command.parseAsync(args, { from: 'user' });
-  } catch (error) {
-    if (!(error instanceof CommanderError)) throw error;
-    exitCode = error.exitCode;
-  }
-  return { exitCode, stdout: out, stderr: err };
+  const result = await runCommandInProcess(
+    ({ stdout, stderr }) =>
+      createTrustCommand({
+        loadServersAndTools: async (options) => {
+          loadCalls.push(options);
+          return {
+            servers: servers.map((server) => (options.listTools ? server : { config: server.config })),
+            secrets: ['secret-arg'],
+          };
+        },
+        stdout,
+        stderr,
+        env: { MCP_HOST_STATE_DIR: path.join(directory, 'state') },
+      }),
+    args,
+  );
+  return { exitCode: result.code, stdout: result.stdout, stderr: result.stderr };
 }
 
 function store(): TrustStore {
