@@ -25,7 +25,7 @@ import { indent, RUNNER, root, run, runMain } from './runner-process.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 const EXPECTED_FAILURES = join(here, 'expected-server-failures.yml');
 const SCENARIO_SERVER = join(here, 'scenario-server.mjs');
-const CLI = join(root, 'dist', 'src', 'cli', 'main.js');
+const CLI = join(root, 'dist', 'bundle', 'cli', 'main.js');
 /** The fixture server's name in the config, and so the prefix of its tools' and prompts' names. */
 const SERVER_NAME = 'scenarios';
 const START_TIMEOUT_MS = 120_000;

@@ -13,7 +13,7 @@ import { benchDirectory, projectDirectory } from '../lib/paths.mjs';
 import { createStateFolder } from '../lib/state-folder.mjs';
 import { addToSeries, pairedRatios, summarise } from '../lib/statistics.mjs';
 
-const CLI = join(projectDirectory, 'dist', 'src', 'cli', 'main.js');
+const CLI = join(projectDirectory, 'dist', 'bundle', 'cli', 'main.js');
 const RAW_CLIENT = join(benchDirectory, 'clients', 'raw-sdk-tools-list.mjs');
 const HELP_LIMIT = 2;
 const TOOLS_LIST_LIMIT = 1.15;

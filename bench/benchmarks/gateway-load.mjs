@@ -16,7 +16,7 @@ import { createStateFolder } from '../lib/state-folder.mjs';
 import { addToSeries, pairedRatios, summarise } from '../lib/statistics.mjs';
 
 const httpServerPath = join(projectDirectory, 'bench', 'servers', 'http-server.mjs');
-const cliPath = join(projectDirectory, 'dist', 'src', 'cli', 'main.js');
+const cliPath = join(projectDirectory, 'dist', 'bundle', 'cli', 'main.js');
 const TOKEN = 'bench-gateway-token-of-enough-length';
 /** Linux reports CPU times in clock ticks of 1/100 s. */
 const TICKS_PER_SECOND = 100;

@@ -1,12 +1,19 @@
 /**
  * A command loads only what it uses: `--help` no host at all, `tools list` no model provider, no tokenizer and
- * no gateway. The CLI runs with a preload that records every module it loads (test/fixtures/loaded-modules).
+ * no gateway. tsc's output of the CLI (one file per module) runs with a preload that records every module it loads (test/fixtures/loaded-modules).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { exampleServer, repoRoot, runCli, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import {
+  exampleServer,
+  repoRoot,
+  runCli,
+  temporaryDirectory,
+  unbundledCliPath,
+  writeConfig,
+} from '../helpers/project.js';
 
 const recorder = pathToFileURL(join(repoRoot, 'test', 'fixtures', 'loaded-modules', 'record.mjs')).href;
 
@@ -19,6 +26,7 @@ interface Started {
 async function startRecorded(args: string[]): Promise<Started> {
   const list = join(await temporaryDirectory(), 'modules.txt');
   const result = await runCli(args, {
+    cli: unbundledCliPath,
     env: { NODE_OPTIONS: `--import=${recorder}`, MCP_HOST_TEST_LOADED_MODULES: list },
     timeoutMs: 120_000,
   });

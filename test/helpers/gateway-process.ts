@@ -3,7 +3,7 @@
  * pid (also when a test fails, through the returned `stop`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cliPath } from './project.js';
+import { bundledCliPath } from './project.js';
 
 export interface GatewayProcess {
   /** `http://127.0.0.1:PORT/mcp` */
@@ -26,7 +26,7 @@ export async function waitUntil(
 }
 
 export async function startGatewayProcess(args: string[], env: Record<string, string> = {}): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, [cliPath, 'serve', '--http', '0', ...args], {
+  const child = spawn(process.execPath, [bundledCliPath(), 'serve', '--http', '0', ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

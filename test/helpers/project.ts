@@ -1,13 +1,30 @@
 /** Paths and small utilities shared by the end-to-end tests. */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const cliPath = join(repoRoot, 'dist', 'src', 'cli', 'main.js');
+/** The `mcp-host` command as the package's `bin` runs it: the bundle (`npm run build:bundle`). */
+export const cliPath = join(repoRoot, 'dist', 'bundle', 'cli', 'main.js');
+/** The same command as tsc wrote it, one file per module (for tests that look at which modules load). */
+export const unbundledCliPath = join(repoRoot, 'dist', 'src', 'cli', 'main.js');
+
+/** `cliPath`, after checking the bundle is there and up to date. */
+export function bundledCliPath(): string {
+  checkBundle(cliPath, unbundledCliPath);
+  return cliPath;
+}
+
+/** Throws, saying what to run, when the bundle is missing or older than what it was built from. */
+export function checkBundle(bundled: string, builtFrom: string): void {
+  if (!existsSync(bundled)) throw new Error(`${bundled} is missing: run \`npm run build:bundle\``);
+  if (existsSync(builtFrom) && statSync(bundled).mtimeMs < statSync(builtFrom).mtimeMs) {
+    throw new Error(`${bundled} is older than ${builtFrom}: run \`npm run build:bundle\``);
+  }
+}
 
 /** A compiled example server, e.g. `calculator` → dist/examples/servers/calculator.js. */
 export function exampleServer(name: string): string {
@@ -43,6 +60,8 @@ export interface CliOptions {
   env?: Record<string, string>;
   input?: string;
   stateDir?: string;
+  /** Another build of the command to run instead of the bundle. */
+  cli?: string;
 }
 
 export interface StartedCli {
@@ -54,7 +73,8 @@ export interface StartedCli {
 
 /** Starts the real CLI as a user would, with a clean environment plus `env`; the caller waits and stops it. */
 export function startCli(args: string[], options: CliOptions = {}): StartedCli {
-  const child = spawn(process.execPath, [cliPath, ...args], {
+  const cli = options.cli ?? bundledCliPath();
+  const child = spawn(process.execPath, [cli, ...args], {
     cwd: options.cwd ?? repoRoot,
     env: {
       PATH: process.env.PATH ?? '',

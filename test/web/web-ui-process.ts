@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cliPath } from '../helpers/project.js';
+import { bundledCliPath } from '../helpers/project.js';
 
 export interface RunningUi {
   url: string;
@@ -20,7 +20,7 @@ export async function startUi(
   options: { cwd?: string; stateDir?: string; waitForHost?: boolean } = {},
 ): Promise<RunningUi> {
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'mcp-host-state-'));
-  const child: ChildProcess = spawn(process.execPath, [cliPath, 'ui', ...args], {
+  const child: ChildProcess = spawn(process.execPath, [bundledCliPath(), 'ui', ...args], {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', MCP_HOST_STATE_DIR: stateDir },
     stdio: ['ignore', 'pipe', 'pipe'],
