@@ -1,5 +1,5 @@
 /**
- * The compiled CLI against the mock LLM server (build first: `npx tsc -p tsconfig.build.json`).
+ * The compiled CLI against the mock LLM server (build first: `npx tsc -p tsconfig.json`).
  * With no --model and no model in the config, the provider is picked by the key in the
  * environment, and the run really goes through that provider's SDK and wire; with no key at all,
  * the run is a usage error (exit 2). `run --json` carries the usage the provider reported.
