@@ -1,15 +1,22 @@
 /**
  * "Arguments the model sends for a normalised schema reach the server in the shape the server
  * declared", end to end for every provider: a real host, the official SDK of the provider against
- * the mock LLM server, and a real MCP server over stdio that validates what it receives against
- * the schema it declared. One tool's root is a union (offered wrapped as `{value: …}`); the other
+ * the mock LLM server, and a real MCP server (one process for the file, over Streamable HTTP) that
+ * validates what it receives against the schema it declared. One tool's root is a union (offered wrapped as `{value: …}`); the other
  * has optional properties, which stay optional for every provider (OpenAI's strict mode, which would
  * make them required and nullable, is opt-in and the host does not ask for it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../src/loop/events.js';
 import { type MockLlmServer, parseScript, startMockLlmServer } from '../../../src/testing/index.js';
-import { PROVIDER_WIRES, type ProviderWireName, SERVER_NAME, startFixtureHost } from './provider-wires.js';
+import {
+  type HttpFixtureServer,
+  PROVIDER_WIRES,
+  type ProviderWireName,
+  SERVER_NAME,
+  startFixtureHost,
+  startShuffledToolsOverHttp,
+} from './provider-wires.js';
 
 const pick = `${SERVER_NAME}__pick`;
 const search = `${SERVER_NAME}__search`;
@@ -91,6 +98,16 @@ function replayedArguments(wire: ProviderWireName, body: Body, name: string): un
   return JSON.parse(((call?.function as Body | undefined)?.arguments as string | undefined) ?? 'null');
 }
 
+let server: HttpFixtureServer | undefined;
+
+beforeAll(async () => {
+  server = await startShuffledToolsOverHttp();
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
 describe.each(Object.keys(PROVIDER_WIRES) as ProviderWireName[])(
   '%s: arguments reach the server as declared',
   (name) => {
@@ -108,7 +125,7 @@ describe.each(Object.keys(PROVIDER_WIRES) as ProviderWireName[])(
     for (const stream of [true, false]) {
       it(stream ? 'streamed' : 'not streamed', async () => {
         mock.requests.length = 0;
-        const fixture = await startFixtureHost(wire, mock.url, { stream });
+        const fixture = await startFixtureHost(wire, mock.url, { stream, serverUrl: server?.url });
         try {
           const events: AgentEvent[] = [];
           const result = await fixture.host.run('Find Ada and engines', { onEvent: (event) => events.push(event) });

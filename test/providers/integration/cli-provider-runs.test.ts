@@ -2,12 +2,13 @@
  * The compiled CLI against the mock LLM server (build first: `npx tsc -p tsconfig.json`).
  * With no --model and no model in the config, the provider is picked by the key in the
  * environment, and the run really goes through that provider's SDK and wire; with no key at all,
- * the run is a usage error (exit 2). `run --json` carries the usage the provider reported.
+ * the run is a usage error (exit 2). `run --json` carries the usage the provider reported. The
+ * runs share one copy of the shuffled-tools server, over Streamable HTTP.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type MockLlmServer, parseScript, startMockLlmServer } from '../../../src/testing/index.js';
 import { runCli, writeConfig } from '../../helpers/project.js';
-import { SERVER_NAME, shuffledToolsServer } from './provider-wires.js';
+import { type HttpFixtureServer, SERVER_NAME, startShuffledToolsOverHttp } from './provider-wires.js';
 
 const script = parseScript({
   scenarios: [
@@ -58,17 +59,20 @@ const keyCases = [
 
 describe('mcp-host run: the model picked from the key in the environment, usage in --json', () => {
   let mock: MockLlmServer;
+  let server: HttpFixtureServer | undefined;
   let config: string;
 
   beforeAll(async () => {
     mock = await startMockLlmServer({ script });
+    server = await startShuffledToolsOverHttp();
     config = await writeConfig({
-      mcpServers: { [SERVER_NAME]: { command: process.execPath, args: [shuffledToolsServer], trust: 'trusted' } },
+      mcpServers: { [SERVER_NAME]: { url: server.url, trust: 'trusted' } },
       permissions: { allow: [`${SERVER_NAME}__*`] },
     });
   });
 
   afterAll(async () => {
+    await server?.close();
     await mock?.close();
   });
 

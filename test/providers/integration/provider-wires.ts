@@ -1,12 +1,14 @@
 /**
  * What the provider integration tests share: one entry per provider wire (the model spec, where its
  * SDK is pointed on the mock LLM server, its key, and where the tools and the system prompt sit in
- * its request body), and a host wired to the shuffled-tools fixture server over real stdio.
+ * its request body), and a host wired to the shuffled-tools fixture server over real stdio, or over
+ * Streamable HTTP to one copy of it that a whole test file shares.
  */
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { HostConfig } from '../../../src/config/types.js';
+import type { HostConfig, RemoteServerConfig } from '../../../src/config/types.js';
 import { createHost, type Host, type HostOptions } from '../../../src/host/create-host.js';
 import { hostConfig, stdioServer } from '../../helpers/configs.js';
 import { repoRoot, temporaryDirectory } from '../../helpers/project.js';
@@ -85,6 +87,63 @@ export function hashJson(value: unknown): string {
     .digest('hex');
 }
 
+export interface HttpFixtureServer {
+  /** Its Streamable HTTP endpoint, `http://127.0.0.1:PORT/mcp`. */
+  url: string;
+  /** Ends the server process (by its pid) and waits for it to exit. */
+  close(): Promise<void>;
+}
+
+/**
+ * One shuffled-tools server process serving Streamable HTTP (stateless: every connection gets the same tools, in a
+ * new order per `tools/list`), so a test file starts one process instead of one per host. Stopped on failure too.
+ */
+export async function startShuffledToolsOverHttp(env: Record<string, string> = {}): Promise<HttpFixtureServer> {
+  const child = spawn(process.execPath, [shuffledToolsServer, '--http'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const close = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        const match = /listening (http:\S+)/.exec(stdout);
+        if (match) resolve(match[1] as string);
+      });
+      child.once('exit', (code) => reject(new Error(`shuffled-tools --http exited with ${code}:\n${stderr}`)));
+    });
+    return { url, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** A server entry named `name` for the shuffled-tools server at `url`, trusted. */
+export function remoteShuffledTools(name: string, url: string): RemoteServerConfig {
+  return {
+    name,
+    transport: 'http',
+    url,
+    headers: {},
+    trust: 'trusted',
+    timeoutMs: 10_000,
+    disabled: false,
+    versionNegotiation: 'legacy',
+    oauth: false,
+  };
+}
+
 export interface FixtureHost {
   host: Host;
   /** Closes the host (stopping the server) and removes its state folder. */
@@ -92,22 +151,22 @@ export interface FixtureHost {
 }
 
 /**
- * A host with the shuffled-tools server over real stdio, trusted and allowed (a headless host
- * denies calls that need asking), a fresh state folder (pinning starts clean), audit in memory.
+ * A host with the shuffled-tools server over real stdio (or, given `serverUrl`, over Streamable HTTP
+ * at that address), trusted and allowed (a headless host denies calls that need asking), a fresh
+ * state folder (pinning starts clean), audit in memory.
  */
 export async function startFixtureHost(
   wire: ProviderWire,
   mockUrl: string,
-  options: { shuffleLog?: string; stream?: boolean } & Partial<HostOptions> = {},
+  options: { serverUrl?: string; stream?: boolean } & Partial<HostOptions> = {},
 ): Promise<FixtureHost> {
-  const { shuffleLog, ...hostOptions } = options;
+  const { serverUrl, ...hostOptions } = options;
   const stateDir = await temporaryDirectory('mcp-host-provider-state-');
   const config: HostConfig = hostConfig(
     [
-      stdioServer(SERVER_NAME, [shuffledToolsServer], {
-        trust: 'trusted',
-        env: shuffleLog ? { SHUFFLE_LOG: shuffleLog } : {},
-      }),
+      serverUrl
+        ? remoteShuffledTools(SERVER_NAME, serverUrl)
+        : stdioServer(SERVER_NAME, [shuffledToolsServer], { trust: 'trusted' }),
     ],
     { permissions: { allow: [`${SERVER_NAME}__*`], ask: [], deny: [] } },
   );

@@ -2,10 +2,11 @@
  * "Tools array hash identical across 10 reconnects while the servers answer tools/list in shuffled
  * order": providers cache prompts by exact prefix (tools, then system), so a host that sends its
  * tools in the order a server happened to list them pays for the whole prompt on every request.
- * A host is started 10 times against a real stdio server that shuffles its tools (and their keys)
- * on every tools/list; each of those hosts runs once through every provider's official SDK against
- * the mock LLM server (so every provider sees all 10 listings), and each provider's test hashes the
- * tools and system parts of the request bodies the mock recorded on its route.
+ * A host is started 10 times against a real MCP server (one process, over Streamable HTTP, each host
+ * a new connection) that shuffles its tools (and their keys) on every tools/list; each of those hosts
+ * runs once through every provider's official SDK against the mock LLM server (so every provider sees
+ * all 10 listings), and each provider's test hashes the tools and system parts of the request bodies
+ * the mock recorded on its route.
  */
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,7 +20,14 @@ import {
   startMockLlmServer,
 } from '../../../src/testing/index.js';
 import { repoRoot, temporaryDirectory } from '../../helpers/project.js';
-import { hashJson, PROVIDER_WIRES, SERVER_NAME, startFixtureHost } from './provider-wires.js';
+import {
+  type HttpFixtureServer,
+  hashJson,
+  PROVIDER_WIRES,
+  SERVER_NAME,
+  startFixtureHost,
+  startShuffledToolsOverHttp,
+} from './provider-wires.js';
 
 const RECONNECTS = 10;
 const WIRES = ['anthropic', 'openai-chat', 'openai-responses', 'gemini'] as const;
@@ -38,6 +46,7 @@ const script = parseScript({
 
 describe('the tools prefix is byte-identical whatever order the server lists its tools in', () => {
   let mock: MockLlmServer;
+  let server: HttpFixtureServer | undefined;
   let logDirectory: string;
   let shuffleLog: string;
   /** Per provider: what each of its runs ended with, and the requests it sent. */
@@ -48,6 +57,7 @@ describe('the tools prefix is byte-identical whatever order the server lists its
     mock = await startMockLlmServer({ script });
     logDirectory = await temporaryDirectory('mcp-host-shuffle-log-');
     shuffleLog = join(logDirectory, 'orders.jsonl');
+    server = await startShuffledToolsOverHttp({ SHUFFLE_LOG: shuffleLog });
     const providers = new Map<string, LlmProvider>();
     for (const name of WIRES) {
       const wire = PROVIDER_WIRES[name];
@@ -59,7 +69,7 @@ describe('the tools prefix is byte-identical whatever order the server lists its
       requests.set(name, []);
     }
     for (let attempt = 0; attempt < RECONNECTS; attempt += 1) {
-      const fixture = await startFixtureHost(PROVIDER_WIRES.anthropic, mock.url, { shuffleLog });
+      const fixture = await startFixtureHost(PROVIDER_WIRES.anthropic, mock.url, { serverUrl: server.url });
       try {
         for (const name of WIRES) {
           mock.requests.length = 0;
@@ -74,6 +84,7 @@ describe('the tools prefix is byte-identical whatever order the server lists its
   }, 300_000);
 
   afterAll(async () => {
+    await server?.close();
     await mock?.close();
     if (logDirectory) await rm(logDirectory, { recursive: true, force: true });
   });
