@@ -3,11 +3,9 @@
  * failing field, no one is asked, and the audit log records the call as not run. A schema the validator cannot
  * compile does not block its tool: calls are forwarded, with one warning.
  */
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Host } from '../../src/host/create-host.js';
-import { hostConfig, stdioServer } from '../helpers/configs.js';
-import { repoRoot } from '../helpers/project.js';
+import { hostConfig } from '../helpers/configs.js';
 import {
   auditOf,
   closeHosts,
@@ -18,8 +16,7 @@ import {
   scriptedModel,
   toolResultsIn,
 } from './consent-helpers.js';
-
-const schemaServerPath = join(repoRoot, 'test', 'fixtures', 'consent', 'schema-server.mjs');
+import { type HttpFixtures, type SchemaTool, startHttpFixtures } from './http-fixtures.js';
 
 const writeFile = {
   name: 'write_file',
@@ -70,14 +67,19 @@ const lookaheadPattern = {
   inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^(?=a)a$' } } },
 };
 
+// The servers (schema-server.mjs as served over Streamable HTTP from this process) check nothing, so what is refused
+// was refused by the host.
+let servers: HttpFixtures;
+beforeAll(async () => {
+  servers = await startHttpFixtures();
+});
 afterEach(closeHosts);
+afterAll(() => servers.close());
 
-async function open(tools: object[], turns: Parameters<typeof scriptedModel>[0], diagnostics: string[] = []) {
+async function open(tools: SchemaTool[], turns: Parameters<typeof scriptedModel>[0], diagnostics: string[] = []) {
   const provider = scriptedModel(turns);
   const host = await openHost({
-    config: hostConfig([
-      stdioServer('x', [schemaServerPath], { trust: 'trusted', env: { TOOLS: JSON.stringify(tools) } }),
-    ]),
+    config: hostConfig([servers.schemaTools('x', tools, { trust: 'trusted' })]),
     provider,
     // Asked about nothing: an invalid call is refused before consent, and the rule allows the rest.
     approver: new RecordingApprover(),

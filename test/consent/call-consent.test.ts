@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/loop/events.js';
 import { formatToolCallApproval } from '../../src/policy/approval-view.js';
 import { ruleDenialMessage, USER_DENIED_MESSAGE } from '../../src/policy/approver.js';
@@ -15,8 +15,8 @@ import {
   scriptedModel,
   type ToolSpec,
   toolResultsIn,
-  toolSetServer,
 } from './consent-helpers.js';
+import { type HttpFixtures, startHttpFixtures } from './http-fixtures.js';
 
 const quiet = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
 const fileTools: ToolSpec[] = [
@@ -24,7 +24,13 @@ const fileTools: ToolSpec[] = [
   { name: 'write_file', description: 'Writes a file.', annotations: { destructiveHint: true, openWorldHint: false } },
 ];
 
+// The servers are served over Streamable HTTP from this process; what is tested is the host's decisions.
+let servers: HttpFixtures;
+beforeAll(async () => {
+  servers = await startHttpFixtures();
+});
 afterEach(closeHosts);
+afterAll(() => servers.close());
 
 describe('permission rules through a run', () => {
   it('deny beats allow: x__write_* is blocked although x__* is allowed, and the run goes on', async () => {
@@ -40,7 +46,7 @@ describe('permission rules through a run', () => {
     ]);
     const diagnostics: string[] = [];
     const host = await openHost({
-      config: hostConfig([toolSetServer('x', fileTools)], {
+      config: hostConfig([servers.toolSet('x', fileTools)], {
         permissions: { allow: ['x__*'], ask: [], deny: ['x__write_*'] },
       }),
       provider,
@@ -84,7 +90,7 @@ describe('permission rules through a run', () => {
   it('warns at load about a rule that matches nothing and about an unanchored catch-all', async () => {
     const diagnostics: string[] = [];
     await openHost({
-      config: hostConfig([toolSetServer('x', fileTools)], {
+      config: hostConfig([servers.toolSet('x', fileTools)], {
         permissions: { allow: ['*'], ask: ['x__wirte_file'], deny: [] },
       }),
       onDiagnostic: (message) => diagnostics.push(message),
@@ -102,7 +108,7 @@ describe('permission rules through a run', () => {
       { text: 'done' },
     ]);
     const host = await openHost({
-      config: hostConfig([toolSetServer('x', fileTools, { trust: 'trusted' })], {
+      config: hostConfig([servers.toolSet('x', fileTools, { trust: 'trusted' })], {
         permissions: { allow: [], ask: ['x__read_*'], deny: [] },
       }),
       provider,
@@ -123,7 +129,7 @@ describe('annotations are hints', () => {
       { toolCalls: [{ id: 'call_1', name: 'fs__read_file', arguments: args }] },
       { text: 'Read it.' },
     ]);
-    const host = await openHost({ config: hostConfig([toolSetServer('fs', fileTools)]), provider, approver });
+    const host = await openHost({ config: hostConfig([servers.toolSet('fs', fileTools)]), provider, approver });
 
     await host.run('Read the doc.');
     expect(approver.toolCalls).toHaveLength(1);
@@ -183,7 +189,7 @@ describe('annotations are hints', () => {
       { text: 'done' },
     ]);
     const host = await openHost({
-      config: hostConfig([toolSetServer('fs', fileTools, { trust: 'trusted' })]),
+      config: hostConfig([servers.toolSet('fs', fileTools, { trust: 'trusted' })]),
       provider,
       approver,
     });
@@ -204,7 +210,7 @@ describe('annotations are hints', () => {
       { text: 'It was denied.' },
     ]);
     const host = await openHost({
-      config: hostConfig([toolSetServer('fs', [{ name: 'remove', description: 'Removes.' }], { trust: 'trusted' })]),
+      config: hostConfig([servers.toolSet('fs', [{ name: 'remove', description: 'Removes.' }], { trust: 'trusted' })]),
       provider,
       approver,
     });
@@ -248,7 +254,7 @@ describe('annotations are hints', () => {
       { toolCalls: [{ id: 'c2', name: 'fs__write_file', arguments: { path: 'b' } }] },
       { text: 'done' },
     ]);
-    const host = await openHost({ config: hostConfig([toolSetServer('fs', fileTools)]), provider, approver });
+    const host = await openHost({ config: hostConfig([servers.toolSet('fs', fileTools)]), provider, approver });
     await host.run('write twice');
     expect(approver.toolCalls.map((request) => request.arguments)).toEqual([{ path: 'a' }]);
     const calls = recordsOfType(auditOf(host), 'tool-call');
@@ -266,7 +272,7 @@ describe('with no one to ask', () => {
       { text: 'I could not write the file.' },
     ]);
     // No approver given: the host is headless.
-    const host = await openHost({ config: hostConfig([toolSetServer('fs', fileTools)]), provider });
+    const host = await openHost({ config: hostConfig([servers.toolSet('fs', fileTools)]), provider });
     const result = await host.run('write a');
 
     expect(result.stopReason).toBe('end');
@@ -293,7 +299,7 @@ describe('calls the user makes directly', () => {
   it('are not asked about, still obey deny rules, and are audited', async () => {
     const approver = new RecordingApprover();
     const host = await openHost({
-      config: hostConfig([toolSetServer('fs', [...fileTools, { name: 'delete_all', description: 'Deletes.' }])], {
+      config: hostConfig([servers.toolSet('fs', [...fileTools, { name: 'delete_all', description: 'Deletes.' }])], {
         permissions: { allow: [], ask: [], deny: ['fs__delete_*'] },
       }),
       approver,
@@ -337,7 +343,7 @@ describe('shadowing and injection', () => {
       { text: 'done' },
     ]);
     const host = await openHost({
-      config: hostConfig([toolSetServer('web', search), toolSetServer('docs', search)]),
+      config: hostConfig([servers.toolSet('web', search), servers.toolSet('docs', search)]),
       provider,
       approver,
     });
@@ -362,8 +368,8 @@ describe('shadowing and injection', () => {
     const host = await openHost({
       config: hostConfig(
         [
-          toolSetServer('web', [{ name: 'fetch_page', description: 'Fetches a page.', reply: injection }]),
-          toolSetServer('github', [{ name: 'delete_repo', description: 'Deletes a repository.' }], {
+          servers.toolSet('web', [{ name: 'fetch_page', description: 'Fetches a page.', reply: injection }]),
+          servers.toolSet('github', [{ name: 'delete_repo', description: 'Deletes a repository.' }], {
             trust: 'trusted',
           }),
         ],

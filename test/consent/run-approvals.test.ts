@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_LOG_FILE_NAME } from '../../src/audit/audit-log-path.js';
 import type { ToolApprovalAnswer, ToolApprovalRequest } from '../../src/policy/approver.js';
 import { createTerminalApprover } from '../../src/policy/terminal-approver.js';
@@ -22,11 +22,17 @@ import {
   scriptedModel,
   type ToolSpec,
   toolResultsIn,
-  toolSetServer,
 } from './consent-helpers.js';
+import { type HttpFixtures, startHttpFixtures } from './http-fixtures.js';
 
 const tools: ToolSpec[] = [{ name: 'write_file' }, { name: 'delete_file' }];
+// Servers that need no process of their own are served over Streamable HTTP from this process.
+let servers: HttpFixtures;
+beforeAll(async () => {
+  servers = await startHttpFixtures();
+});
 afterEach(closeHosts);
+afterAll(() => servers.close());
 
 function calls(name: string, count: number, prefix: string) {
   return Array.from({ length: count }, (_, index) => ({ id: `${prefix}${index}`, name, arguments: { n: index } }));
@@ -41,7 +47,7 @@ async function open(
   const approver = new RecordingApprover({ toolCall: answer });
   const provider = scriptedModel(turns);
   const host = await openHost({
-    config: hostConfig([toolSetServer('fs', tools), toolSetServer('web', [{ name: 'fetch' }])], { permissions }),
+    config: hostConfig([servers.toolSet('fs', tools), servers.toolSet('web', [{ name: 'fetch' }])], { permissions }),
     provider,
     approver,
     stateDir,
