@@ -2,7 +2,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exampleServer, runCli, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
+import { exampleServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
 
 async function calculatorConfig(extra: Record<string, unknown> = {}): Promise<string> {
   return writeConfig({
@@ -16,7 +17,7 @@ describe('mcp-host CLI', () => {
     const directory = await temporaryDirectory();
     const file = join(directory, 'bad.json');
     await writeFile(file, JSON.stringify({ mcpServers: { calc: { command: 'node', timeoutMs: 'soon' } } }));
-    const result = await runCli(['tools', 'list', '--config', file]);
+    const result = await runCliInProcess(['tools', 'list', '--config', file]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(file);
     expect(result.stderr).toContain('mcpServers.calc.timeoutMs');
@@ -27,7 +28,7 @@ describe('mcp-host CLI', () => {
     const directory = await temporaryDirectory();
     const file = join(directory, 'broken.json');
     await writeFile(file, '{\n  "mcpServers": {\n    "a": { "command": "node" "args": [] }\n  }\n}\n');
-    const result = await runCli(['servers', '--config', file]);
+    const result = await runCliInProcess(['servers', '--config', file]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/broken\.json:3:\d+: /);
   });
@@ -36,20 +37,20 @@ describe('mcp-host CLI', () => {
   // cli-provider-runs.test.ts, which also checks that nothing reached a provider.
 
   it('exits 2 on an unknown option', async () => {
-    const result = await runCli(['run', '--no-such-flag', 'x']);
+    const result = await runCliInProcess(['run', '--no-such-flag', 'x']);
     expect(result.code).toBe(2);
   });
 
   it('calls a tool directly with key=value arguments typed by its schema', async () => {
     const config = await calculatorConfig();
-    const result = await runCli(['tools', 'call', 'calculator__multiply', 'a=6', 'b=7', '--config', config]);
+    const result = await runCliInProcess(['tools', 'call', 'calculator__multiply', 'a=6', 'b=7', '--config', config]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.trim()).toBe('42');
   });
 
   it('takes --args JSON and prints the raw result with --json', async () => {
     const config = await calculatorConfig();
-    const result = await runCli([
+    const result = await runCliInProcess([
       'tools',
       'call',
       'calculator__add_numbers',
@@ -68,17 +69,25 @@ describe('mcp-host CLI', () => {
 
   it('rejects a value that does not fit the schema, and an unknown tool, with exit 2', async () => {
     const config = await calculatorConfig();
-    const wrongType = await runCli(['tools', 'call', 'calculator__add_numbers', 'a=five', 'b=7', '--config', config]);
+    const wrongType = await runCliInProcess([
+      'tools',
+      'call',
+      'calculator__add_numbers',
+      'a=five',
+      'b=7',
+      '--config',
+      config,
+    ]);
     expect(wrongType.code).toBe(2);
     expect(wrongType.stderr).toContain('a=five: expected a number');
-    const unknown = await runCli(['tools', 'call', 'calculator__add', 'a=1', '--config', config]);
+    const unknown = await runCliInProcess(['tools', 'call', 'calculator__add', 'a=1', '--config', config]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('calculator__add_numbers');
   });
 
   it('exits 1 when a direct call ends in an error result', async () => {
     const config = await calculatorConfig();
-    const result = await runCli(['tools', 'call', 'calculator__divide', 'a=1', 'b=0', '--config', config]);
+    const result = await runCliInProcess(['tools', 'call', 'calculator__divide', 'a=1', 'b=0', '--config', config]);
     expect(result.code).toBe(1);
     // A failed call's text goes to stderr.
     expect(result.stderr).toContain('division by zero');
@@ -87,12 +96,12 @@ describe('mcp-host CLI', () => {
   it('finds mcp-host.json here once approved; lists its tools as JSON and shows server state', async () => {
     const config = await calculatorConfig();
     const where = { cwd: join(config, '..'), stateDir: await temporaryDirectory('mcp-host-state-') };
-    expect((await runCli(['trust', 'config'], where)).code).toBe(0);
-    const tools = await runCli(['tools', 'list', '--json'], where);
+    expect((await runCliInProcess(['trust', 'config'], where)).code).toBe(0);
+    const tools = await runCliInProcess(['tools', 'list', '--json'], where);
     expect(tools.code, tools.stderr).toBe(0);
     const list = JSON.parse(tools.stdout) as Array<{ name: string; server: string }>;
     expect(list.map((tool) => tool.name)).toContain('calculator__add_numbers');
-    const servers = await runCli(['servers', '--json'], where);
+    const servers = await runCliInProcess(['servers', '--json'], where);
     expect(JSON.parse(servers.stdout)).toEqual([
       expect.objectContaining({
         name: 'calculator',
