@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cliPath, exampleServer, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
 
 const recorder = join(repoRoot, 'test', 'fixtures', 'faults', 'recorder.mjs');
@@ -60,17 +60,25 @@ async function openStdio(
     stderr: 'pipe',
   });
   await client.connect(transport);
-  const opened = { client, close: () => client.close() };
-  cleanups.push(opened.close);
-  return opened;
+  return { client, close: () => client.close() };
 }
 
 async function auditRecords(stateDir: string): Promise<Array<Record<string, unknown>>> {
-  const text = await readFile(join(stateDir, 'audit.jsonl'), 'utf8');
+  const text = await readFile(join(stateDir, 'audit.jsonl'), 'utf8').catch(() => '');
   return text
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** The audit's tool-call records of `tool`, once `count` of them are written (the gateway stays open). */
+async function toolCallRecords(stateDir: string, tool: string, count = 1): Promise<Array<Record<string, unknown>>> {
+  let calls: Array<Record<string, unknown>> = [];
+  await waitFor(async () => {
+    calls = (await auditRecords(stateDir)).filter((record) => record.type === 'tool-call' && record.tool === tool);
+    return calls.length >= count;
+  });
+  return calls;
 }
 
 function textOf(result: unknown): string {
@@ -78,10 +86,25 @@ function textOf(result: unknown): string {
   return content.map((part) => part.text ?? '').join('');
 }
 
-describe('mcp-host serve --stdio', () => {
+/** Asked before `calculator__multiply`; `recorder__hang` allowed outright. */
+const stdioPermissions = { permissions: { ask: ['calculator__multiply'], allow: ['recorder__hang'] } };
+
+describe('mcp-host serve --stdio, to a client that cannot answer elicitation', () => {
+  let stateDir: string;
+  let opened: Opened | undefined;
+
+  beforeAll(async () => {
+    const base = await baseConfig(stdioPermissions);
+    stateDir = base.stateDir;
+    opened = await openStdio(['--config', base.config, '--state-dir', stateDir]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await opened?.close();
+  });
+
   it('lists every server under namespaced names and calls through the host, audited with the client', async () => {
-    const { config, stateDir } = await baseConfig();
-    const { client } = await openStdio(['--config', config, '--state-dir', stateDir]);
+    const client = opened!.client;
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(['calculator__add_numbers', 'recorder__ping']));
 
@@ -90,10 +113,7 @@ describe('mcp-host serve --stdio', () => {
     const unknown = await client.callTool({ name: 'nope__nothing', arguments: {} });
     expect(unknown.isError).toBe(true);
 
-    await client.close();
-    const call = (await auditRecords(stateDir)).find(
-      (record) => record.type === 'tool-call' && record.tool === 'calculator__add_numbers',
-    );
+    const [call] = await toolCallRecords(stateDir, 'calculator__add_numbers');
     expect(call).toMatchObject({
       decision: 'allow',
       outcome: 'ok',
@@ -101,16 +121,51 @@ describe('mcp-host serve --stdio', () => {
     });
   }, 60_000);
 
-  it('asks the client through elicitation when a rule asks, and runs only what was allowed', async () => {
-    const { config, stateDir } = await baseConfig({ permissions: { ask: ['calculator__*'] } });
-    const asked: string[] = [];
-    let answer: ElicitationAnswer = { action: 'accept', content: { decision: 'allow-once' } };
-    const { client } = await openStdio(['--config', config, '--state-dir', stateDir], {
+  it('denies with the reason when the client cannot be asked', async () => {
+    const result = await opened!.client.callTool({ name: 'calculator__multiply', arguments: { a: 1, b: 2 } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('does not support elicitation');
+  }, 60_000);
+
+  it('forwards cancellation to the upstream server', async () => {
+    const controller = new AbortController();
+    const call = opened!.client.callTool({ name: 'recorder__hang', arguments: {} }, { signal: controller.signal });
+    const events = join(stateDir, 'events.log');
+    await waitFor(async () => (await readFile(events, 'utf8').catch(() => '')).includes(' hang '));
+    controller.abort(new Error('user cancelled'));
+    await expect(call).rejects.toThrow();
+    await waitFor(async () => (await readFile(events, 'utf8')).includes('cancelled'));
+    const [record] = await toolCallRecords(stateDir, 'recorder__hang');
+    expect(record).toMatchObject({ outcome: 'cancelled', client: { name: 'gateway-test-client' } });
+  }, 60_000);
+});
+
+describe('mcp-host serve --stdio --profile, to a client that answers elicitation', () => {
+  let stateDir: string;
+  let opened: Opened | undefined;
+  const asked: string[] = [];
+  let answer: ElicitationAnswer = { action: 'accept', content: { decision: 'allow-once' } };
+
+  beforeAll(async () => {
+    const base = await baseConfig({
+      ...stdioPermissions,
+      profiles: { maths: { servers: ['calculator'], tools: ['calculator__add_*', 'calculator__multiply'] } },
+    });
+    stateDir = base.stateDir;
+    opened = await openStdio(['--config', base.config, '--state-dir', stateDir, '--profile', 'maths'], {
       elicit: (message) => {
         asked.push(message);
         return answer;
       },
     });
+  }, 60_000);
+
+  afterAll(async () => {
+    await opened?.close();
+  });
+
+  it('asks the client through elicitation when a rule asks, and runs only what was allowed', async () => {
+    const client = opened!.client;
     const allowed = await client.callTool({ name: 'calculator__multiply', arguments: { a: 6, b: 7 } });
     expect(allowed.isError).toBeFalsy();
     expect(textOf(allowed)).toContain('42');
@@ -127,8 +182,7 @@ describe('mcp-host serve --stdio', () => {
     expect(declined.isError).toBe(true);
     expect(asked).toHaveLength(3);
 
-    await client.close();
-    const calls = (await auditRecords(stateDir)).filter((record) => record.type === 'tool-call');
+    const calls = await toolCallRecords(stateDir, 'calculator__multiply', 3);
     expect(calls.map((record) => [record.decision, record.approver])).toEqual([
       ['allow', 'gateway-client'],
       ['deny', 'gateway-client'],
@@ -136,36 +190,8 @@ describe('mcp-host serve --stdio', () => {
     ]);
   }, 60_000);
 
-  it('denies with the reason when the client cannot be asked', async () => {
-    const { config, stateDir } = await baseConfig({ permissions: { ask: ['calculator__*'] } });
-    const { client } = await openStdio(['--config', config, '--state-dir', stateDir]);
-    const result = await client.callTool({ name: 'calculator__add_numbers', arguments: { a: 1, b: 2 } });
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain('does not support elicitation');
-  }, 60_000);
-
-  it('forwards cancellation to the upstream server', async () => {
-    const { config, stateDir } = await baseConfig({ permissions: { allow: ['recorder__hang'] } });
-    const { client } = await openStdio(['--config', config, '--state-dir', stateDir]);
-    const controller = new AbortController();
-    const call = client.callTool({ name: 'recorder__hang', arguments: {} }, { signal: controller.signal });
-    const events = join(stateDir, 'events.log');
-    await waitFor(async () => (await readFile(events, 'utf8').catch(() => '')).includes(' hang '));
-    controller.abort(new Error('user cancelled'));
-    await expect(call).rejects.toThrow();
-    await waitFor(async () => (await readFile(events, 'utf8')).includes('cancelled'));
-    await client.close();
-    const record = (await auditRecords(stateDir)).find(
-      (entry) => entry.type === 'tool-call' && entry.tool === 'recorder__hang',
-    );
-    expect(record).toMatchObject({ outcome: 'cancelled', client: { name: 'gateway-test-client' } });
-  }, 60_000);
-
   it('serves only the tools of the chosen profile', async () => {
-    const { config, stateDir } = await baseConfig({
-      profiles: { maths: { servers: ['calculator'], tools: ['calculator__add_*', 'calculator__multiply'] } },
-    });
-    const { client } = await openStdio(['--config', config, '--state-dir', stateDir, '--profile', 'maths']);
+    const client = opened!.client;
     const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
     expect(names).toEqual(['calculator__add_numbers', 'calculator__multiply']);
     const outside = await client.callTool({ name: 'calculator__divide', arguments: { a: 4, b: 2 } });
