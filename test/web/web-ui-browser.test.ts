@@ -24,10 +24,23 @@ let ui: RunningUi | undefined;
 let browser: Browser | undefined;
 let context: BrowserContext;
 let page: Page;
+/** A second tab, for what another tab sees live; see `otherTab`. */
+let second: Page | undefined;
 let configFolder: string;
 
 async function screenshot(name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
+}
+
+/** The second tab at `path`: loaded once, then moved by the app's own navigation rather than loaded again. */
+async function otherTab(path: string): Promise<Page> {
+  if (second === undefined || second.isClosed()) {
+    second = await context.newPage();
+    await second.goto(`${ui!.base}/#/${path}`);
+  } else {
+    await second.evaluate(`location.hash = '#/${path}'`);
+  }
+  return second;
 }
 
 async function goTo(label: string): Promise<void> {
@@ -82,8 +95,39 @@ afterAll(async () => {
 });
 
 describe('the web UI in Chromium', () => {
-  it('shows every server with its state, protocol and instructions', async () => {
+  it('works with the keyboard alone: skip link, navigation, a tool chosen, filled in and called', async () => {
+    // First, on the page as beforeAll loaded it: the focus starts at the top of the page.
     await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor(WAIT);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
+    // Through the navigation to the Tools link, and Enter follows it.
+    for (let presses = 0; presses < 10; presses += 1) {
+      await page.keyboard.press('Tab');
+      if ((await page.evaluate('document.activeElement?.textContent')) === 'Tools') break;
+    }
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Tools' }).waitFor(WAIT);
+    // Tab (only) until `target` has the focus.
+    const tabTo = async (target: ReturnType<Page['locator']>) => {
+      await target.waitFor(WAIT);
+      for (let presses = 0; presses < 80; presses += 1) {
+        if (await target.evaluate((element) => element === element.ownerDocument.activeElement)) return;
+        await page.keyboard.press('Tab');
+      }
+      throw new Error('the keyboard never reached the control');
+    };
+    await tabTo(page.getByRole('button', { name: /^calculator__add_numbers/ }));
+    await page.keyboard.press('Enter');
+    await tabTo(page.getByRole('spinbutton', { name: /^a/ }));
+    await page.keyboard.type('6');
+    await tabTo(page.getByRole('spinbutton', { name: /^b/ }));
+    await page.keyboard.type('7');
+    await page.keyboard.press('Enter');
+    await page.getByRole('region', { name: 'Result' }).getByText('13', { exact: true }).waitFor(WAIT);
+  });
+
+  it('shows every server with its state, protocol and instructions', async () => {
+    await goTo('Servers');
     for (const name of ['calculator', 'inventory', 'everything', 'rug']) {
       await page.getByRole('heading', { level: 2, name: new RegExp(`^${name}`) }).waitFor(WAIT);
     }
@@ -140,8 +184,7 @@ describe('the web UI in Chromium', () => {
   });
 
   it('runs a chat turn, asks before a call the rules say to ask about, shows its translations, the audit grows live, and the session resumes', async () => {
-    const audit = await context.newPage();
-    await audit.goto(`${ui!.base}/#/audit`);
+    const audit = await otherTab('audit');
     await audit.getByRole('heading', { level: 1, name: 'Audit' }).waitFor(WAIT);
 
     await goTo('Chat');
@@ -171,7 +214,6 @@ describe('the web UI in Chromium', () => {
     await expect(row.first().getByText('allow', { exact: true })).toBeTruthy();
     await audit.setViewportSize({ width: 1280, height: 860 });
     await audit.screenshot({ path: join(SCREENSHOTS, 'audit.png') });
-    await audit.close();
 
     // The turn was saved as a session: a new conversation starts empty, and the saved one resumes with its messages.
     await page
@@ -383,8 +425,7 @@ describe('the web UI in Chromium', () => {
     await screenshot('resources');
 
     // Another tab follows the subscription while this one asks the server to send updates.
-    const other = await context.newPage();
-    await other.goto(`${ui!.base}/#/resources`);
+    const other = await otherTab('resources');
     const followed = other.getByRole('region', { name: 'Subscriptions' });
     await followed.getByText('0 updates').waitFor(WAIT);
     await callEverything('toggle-subscriber-updates', /Started simulated resource updated/);
@@ -403,39 +444,6 @@ describe('the web UI in Chromium', () => {
     await everything.getByText(/Received Unsubscribe Resource request/).waitFor(WAIT);
     expect(await everything.getByText(/Received Subscribe Resource request/).count()).toBe(0);
   }, 90_000);
-  it('works with the keyboard alone: skip link, navigation, a tool chosen, filled in and called', async () => {
-    // A fresh load: the focus starts at the top of the page.
-    await page.goto(`${ui!.base}/#/servers`);
-    await page.reload();
-    await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor(WAIT);
-    await page.keyboard.press('Tab');
-    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
-    // Through the navigation to the Tools link, and Enter follows it.
-    for (let presses = 0; presses < 10; presses += 1) {
-      await page.keyboard.press('Tab');
-      if ((await page.evaluate('document.activeElement?.textContent')) === 'Tools') break;
-    }
-    await page.keyboard.press('Enter');
-    await page.getByRole('heading', { level: 1, name: 'Tools' }).waitFor(WAIT);
-    // Tab (only) until `target` has the focus.
-    const tabTo = async (target: ReturnType<Page['locator']>) => {
-      await target.waitFor(WAIT);
-      for (let presses = 0; presses < 80; presses += 1) {
-        if (await target.evaluate((element) => element === element.ownerDocument.activeElement)) return;
-        await page.keyboard.press('Tab');
-      }
-      throw new Error('the keyboard never reached the control');
-    };
-    await tabTo(page.getByRole('button', { name: /^calculator__add_numbers/ }));
-    await page.keyboard.press('Enter');
-    await tabTo(page.getByRole('spinbutton', { name: /^a/ }));
-    await page.keyboard.type('6');
-    await tabTo(page.getByRole('spinbutton', { name: /^b/ }));
-    await page.keyboard.type('7');
-    await page.keyboard.press('Enter');
-    await page.getByRole('region', { name: 'Result' }).getByText('13', { exact: true }).waitFor(WAIT);
-  });
-
   it('reads at 200 % zoom: no page scrolls sideways and no control is cut off, in the light and the dark theme', async () => {
     // 200 % zoom of a 1280 × 860 window lays the page out in 640 × 430 CSS pixels.
     const zoomed = await browser!.newContext({ viewport: { width: 640, height: 430 }, deviceScaleFactor: 2 });
