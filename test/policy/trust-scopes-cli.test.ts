@@ -1,16 +1,20 @@
 /**
  * `mcp-host trust` looks at the approvals of the config it is given, exactly where a run of that config keeps
  * them: two projects whose configs both name `fs` (with different folders) share one state folder without
- * undoing each other's approvals. Runs the compiled CLI (`npm run build` first) with real stdio servers.
+ * undoing each other's approvals. Runs of the compiled CLI (`npm run build` first) with real stdio servers list the
+ * tools; `trust` itself runs in this process.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createTrustCommand } from '../../src/cli/commands/trust.js';
+import { loadServersAndTools } from '../../src/cli/load-servers-and-tools.js';
 import { serverIdentity } from '../../src/policy/server-identity.js';
 import { fingerprintDefinition } from '../../src/policy/tool-definition.js';
 import type { TrustReportServer } from '../../src/policy/trust-report.js';
 import { freshStateDir, type ToolSpec, toolSetServerEntry, toolSetServerPath } from '../consent/consent-helpers.js';
 import { stdioServer } from '../helpers/configs.js';
+import { runCommandInProcess } from '../helpers/in-process-command.js';
 import { runCli, writeConfig } from '../helpers/project.js';
 
 /** Each CLI run starts Node and a server; on a busy machine this needs minutes. */
@@ -25,28 +29,33 @@ async function projects() {
   const configA = await writeConfig({ mcpServers: { fs: toolSetServerEntry(tools, { args: ['--root', 'a'] }) } });
   const configB = await writeConfig({ mcpServers: { fs: toolSetServerEntry(tools, { args: ['--root', 'b'] }) } });
   const stateDir = freshStateDir();
-  const cli = (...args: string[]) => runCli(args, { stateDir, timeoutMs: 60_000 });
+  // `mcp-host trust` decides from files alone here, so it runs in this process (the CLI tests start it for real).
+  const trust = (...args: string[]) =>
+    runCommandInProcess(
+      (output) => createTrustCommand({ loadServersAndTools, ...output, env: { MCP_HOST_STATE_DIR: stateDir } }),
+      args,
+    );
   const report = async (config: string): Promise<TrustReportServer | undefined> => {
-    const result = await cli('trust', 'list', '--offline', '--json', '--config', config);
+    const result = await trust('list', '--offline', '--json', '--config', config);
     expect(result.code, result.stderr).toBe(0);
     return (JSON.parse(result.stdout) as TrustReportServer[]).find((server) => server.name === 'fs');
   };
   const toolNames = async (config: string) => {
-    const result = await cli('tools', 'list', '--json', '--config', config);
+    const result = await runCli(['tools', 'list', '--json', '--config', config], { stateDir, timeoutMs: 60_000 });
     expect(result.code, result.stderr).toBe(0);
     return {
       names: (JSON.parse(result.stdout) as Array<{ name: string }>).map((tool) => tool.name).sort(),
       stderr: result.stderr,
     };
   };
-  return { configA, configB, stateDir, cli, report, toolNames };
+  return { configA, configB, stateDir, trust, report, toolNames };
 }
 
 describe('mcp-host trust with two projects in one state folder', () => {
   it(
     'sees the approvals a run of the same --config made, and changes only those',
     async () => {
-      const { configA, configB, stateDir, cli, report, toolNames } = await projects();
+      const { configA, configB, stateDir, trust, report, toolNames } = await projects();
 
       // A run of project A approves its fs on first sight; `trust` sees that for A only.
       expect((await toolNames(configA)).names).toEqual(['fs__read_file', 'fs__write_file']);
@@ -60,7 +69,7 @@ describe('mcp-host trust with two projects in one state folder', () => {
       expect((await toolNames(configA)).names).toEqual(['fs__read_file', 'fs__write_file']);
 
       // Revoking from the command line for project A withholds the tool in A's runs only.
-      const revoked = await cli('trust', 'revoke', 'fs', 'read_file', '--config', configA);
+      const revoked = await trust('revoke', 'fs', 'read_file', '--config', configA);
       expect(revoked.code, revoked.stderr).toBe(0);
       expect(revoked.stdout).toContain('Revoked fs tool read_file');
       const afterRevoke = await toolNames(configA);
@@ -70,7 +79,7 @@ describe('mcp-host trust with two projects in one state folder', () => {
       expect((await report(configB))?.tools.find((tool) => tool.name === 'read_file')?.storedState).toBe('approved');
 
       // Approving it again for A brings it back there.
-      const approved = await cli('trust', 'approve', 'fs', 'read_file', '--config', configA);
+      const approved = await trust('approve', 'fs', 'read_file', '--config', configA);
       expect(approved.code, approved.stderr).toBe(0);
       expect(approved.stdout).toContain('Approved tool fs__read_file (was revoked)');
       expect((await toolNames(configA)).names).toEqual(['fs__read_file', 'fs__write_file']);
