@@ -1,5 +1,5 @@
 /**
- * The compiled CLI against the mock LLM server (build first: `npx tsc -p tsconfig.json`).
+ * The `mcp-host` command line, run in the test worker, against the mock LLM server.
  * With no --model and no model in the config, the provider is picked by the key in the
  * environment, and the run really goes through that provider's SDK and wire; with no key at all,
  * the run is a usage error (exit 2). `run --json` carries the usage the provider reported. The
@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type MockLlmServer, parseScript, startMockLlmServer } from '../../../src/testing/index.js';
-import { runCli, writeConfig } from '../../helpers/project.js';
+import { runCliInProcess } from '../../helpers/in-process-cli.js';
+import { writeConfig } from '../../helpers/project.js';
 import { type HttpFixtureServer, SERVER_NAME, startShuffledToolsOverHttp } from './provider-wires.js';
 
 const script = parseScript({
@@ -82,7 +83,7 @@ describe('mcp-host run: the model picked from the key in the environment, usage 
 
   for (const { key, model, baseUrl, route } of keyCases) {
     it(`${key} alone picks ${model}`, async () => {
-      const result = await runCli(
+      const result = await runCliInProcess(
         ['run', 'Echo hello', '--json', '--config', config, '--base-url', baseUrl(mock.url)],
         {
           env: { [key]: 'test-key' },
@@ -117,16 +118,19 @@ describe('mcp-host run: the model picked from the key in the environment, usage 
   }
 
   it('the first key in the documented order wins when several are set', async () => {
-    const result = await runCli(['run', 'Echo both', '--json', '--config', config, '--base-url', `${mock.url}/v1`], {
-      env: { OPENAI_API_KEY: 'test-key', GEMINI_API_KEY: 'test-key' },
-    });
+    const result = await runCliInProcess(
+      ['run', 'Echo both', '--json', '--config', config, '--base-url', `${mock.url}/v1`],
+      {
+        env: { OPENAI_API_KEY: 'test-key', GEMINI_API_KEY: 'test-key' },
+      },
+    );
     expect(result.code, result.stderr).toBe(0);
     expect((JSON.parse(result.stdout) as RunJson).model).toBe('openai:gpt-5');
     expect(mock.requests).toHaveLength(2);
   });
 
   it('with no key and no model: exit 2, naming the ways to configure one, and nothing sent', async () => {
-    const result = await runCli(['run', 'Echo nobody', '--json', '--config', config, '--base-url', mock.url]);
+    const result = await runCliInProcess(['run', 'Echo nobody', '--json', '--config', config, '--base-url', mock.url]);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('no model is configured');

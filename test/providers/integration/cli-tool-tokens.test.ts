@@ -1,5 +1,5 @@
 /**
- * `mcp-host tools list --tokens` (compiled CLI; build first): what each tool definition costs on
+ * `mcp-host tools list --tokens` (the command line, run in the test worker): what each tool definition costs on
  * every request, per tool and per server, in the tool format of the chosen model's provider
  * (OpenAI Chat when no model is chosen), offline. The numbers must be the library's own estimate
  * for the definitions the host would send. Both configured servers are connections to one copy of
@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SchemaTarget } from '../../../src/providers/schema/index.js';
 import { estimateToolTokens } from '../../../src/providers/token-estimate/index.js';
 import type { ToolDefinition } from '../../../src/providers/types.js';
-import { runCli, writeConfig } from '../../helpers/project.js';
+import { runCliInProcess } from '../../helpers/in-process-cli.js';
+import { writeConfig } from '../../helpers/project.js';
 import {
   type HttpFixtureServer,
   PROVIDER_WIRES,
@@ -84,7 +85,7 @@ describe('mcp-host tools list --tokens', () => {
       model: 'ollama:qwen3',
     },
   ] as const)('--json with $label', async ({ args, env, format, model }) => {
-    const result = await runCli(['tools', 'list', '--tokens', '--json', '--config', config, ...args], {
+    const result = await runCliInProcess(['tools', 'list', '--tokens', '--json', '--config', config, ...args], {
       env: { ...env } as Record<string, string>,
     });
     expect(result.code, result.stderr).toBe(0);
@@ -113,7 +114,7 @@ describe('mcp-host tools list --tokens', () => {
   });
 
   it('prints one line per tool, one per server and a total', async () => {
-    const result = await runCli(['tools', 'list', '--tokens', '--config', config]);
+    const result = await runCliInProcess(['tools', 'list', '--tokens', '--config', config]);
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.trim().split('\n');
     const wanted = expected('openai-chat', SERVER_NAME);
