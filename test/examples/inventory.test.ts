@@ -1,14 +1,16 @@
 /**
- * The inventory example against its compiled process and a real SQLite file per test: lookups,
- * reservations checked in the database itself, refusals that change nothing, and no overselling
- * under parallel calls, from one process or from two sharing the file.
+ * The inventory example against its compiled process and a real SQLite file: lookups, reservations checked in the
+ * database itself, refusals that change nothing, and no overselling under parallel calls, from one process or from
+ * two sharing the file. One server serves the file's tests; the file goes back to its seeded stock after each test,
+ * since the server keeps nothing but what the file holds.
  */
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   connectOverHttp,
   connectOverStdio,
@@ -19,14 +21,25 @@ import {
 
 const readsOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
+/** The stock a new database is seeded with, as the README describes it. */
+const SEEDED_STOCK: Record<string, number> = { 'WIDGET-1': 10, 'GADGET-7': 3, 'SPROCKET-3': 25, 'GIZMO-42': 0 };
+
 let folder: string;
 let databasePath: string;
-const clients: Client[] = [];
+let fileExistedBeforeStart: boolean;
+/** The server most tests talk to, started once for the file. */
+let client: Client;
+/** Servers a test starts besides the shared one; closed after it. */
+const extraClients: Client[] = [];
 
 async function connect(): Promise<Client> {
-  const client = await connectOverStdio('inventory', { INVENTORY_DB: databasePath });
-  clients.push(client);
-  return client;
+  return connectOverStdio('inventory', { INVENTORY_DB: databasePath });
+}
+
+async function connectExtra(): Promise<Client> {
+  const extra = await connect();
+  extraClients.push(extra);
+  return extra;
 }
 
 /** Reads straight from the file, not through the server. */
@@ -45,19 +58,44 @@ function stockInDatabase(sku: string): number {
   return row.stock;
 }
 
-beforeEach(async () => {
+/** Puts the file back to its seeded stock with no reservations, as a fresh server would find it. */
+function restoreSeededStock(): void {
+  const database = new Database(databasePath);
+  try {
+    database.pragma('busy_timeout = 5000');
+    database
+      .transaction(() => {
+        database.prepare('DELETE FROM reservations').run();
+        const setStock = database.prepare('UPDATE products SET stock = ? WHERE sku = ?');
+        for (const [sku, stock] of Object.entries(SEEDED_STOCK)) setStock.run(stock, sku);
+      })
+      .immediate();
+  } finally {
+    database.close();
+  }
+}
+
+beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'inventory-example-'));
   databasePath = join(folder, 'inventory.db');
+  fileExistedBeforeStart = existsSync(databasePath);
+  client = await connect();
 });
 
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await Promise.all(extraClients.splice(0).map((extra) => extra.close()));
+  restoreSeededStock();
+});
+
+afterAll(async () => {
+  await client?.close();
   await rm(folder, { recursive: true, force: true });
 });
 
 describe('inventory example', () => {
   it('creates and seeds the database file on first start', async () => {
-    const client = await connect();
+    expect(fileExistedBeforeStart).toBe(false);
+    expect(existsSync(databasePath)).toBe(true);
     const listing = await client.callTool({ name: 'list_skus', arguments: {} });
     expect(listing.isError).toBeFalsy();
     const products = (listing.structuredContent as { products: { sku: string; stock: number }[] }).products;
@@ -73,14 +111,12 @@ describe('inventory example', () => {
   });
 
   it('looks up a stock level, with the SKU matched case-insensitively', async () => {
-    const client = await connect();
     const result = await client.callTool({ name: 'get_stock_level', arguments: { sku: 'widget-1' } });
     expect(result.isError).toBeFalsy();
     expect(resultText(result)).toBe('10 units of WIDGET-1 in stock');
   });
 
   it('answers an unknown SKU with an error result naming it', async () => {
-    const client = await connect();
     for (const call of [
       { name: 'get_stock_level', arguments: { sku: 'NOPE-9' } },
       { name: 'reserve', arguments: { sku: 'NOPE-9', quantity: 1 } },
@@ -93,7 +129,6 @@ describe('inventory example', () => {
   });
 
   it('reserves: lowers the stock in the database and records the reservation', async () => {
-    const client = await connect();
     const result = await client.callTool({ name: 'reserve', arguments: { sku: 'WIDGET-1', quantity: 2 } });
     expect(result.isError).toBeFalsy();
     const reservationId = Number(/reservation (\d+)/.exec(resultText(result))?.[1]);
@@ -108,7 +143,6 @@ describe('inventory example', () => {
   });
 
   it('refuses a reservation larger than the stock and changes nothing', async () => {
-    const client = await connect();
     const result = await client.callTool({ name: 'reserve', arguments: { sku: 'GADGET-7', quantity: 4 } });
     expect(result.isError).toBe(true);
     expect(resultText(result)).toMatch(/^insufficient stock: 3 left/);
@@ -117,7 +151,6 @@ describe('inventory example', () => {
   });
 
   it('accepts only a positive whole quantity', async () => {
-    const client = await connect();
     for (const quantity of [0, -1, 1.5, '2']) {
       const result = await client.callTool({ name: 'reserve', arguments: { sku: 'WIDGET-1', quantity } });
       expect(result.isError, `quantity ${JSON.stringify(quantity)}`).toBe(true);
@@ -126,7 +159,6 @@ describe('inventory example', () => {
   });
 
   it('never oversells under parallel reservations: 5 × 3 on a stock of 10 → exactly 3 succeed', async () => {
-    const client = await connect();
     const results = await Promise.all(
       Array.from({ length: 5 }, () =>
         client.callTool({ name: 'reserve', arguments: { sku: 'WIDGET-1', quantity: 3 } }),
@@ -141,7 +173,8 @@ describe('inventory example', () => {
   });
 
   it('never oversells when two server processes share the file', async () => {
-    const [first, second] = await Promise.all([connect(), connect()]);
+    const first = client;
+    const second = await connectExtra();
     const reserveThree = (client: Client) =>
       client.callTool({ name: 'reserve', arguments: { sku: 'SPROCKET-3', quantity: 3 } });
     const results = await Promise.all([
@@ -155,16 +188,15 @@ describe('inventory example', () => {
   });
 
   it('keeps reservations across restarts instead of seeding again', async () => {
-    const first = await connect();
-    await first.callTool({ name: 'reserve', arguments: { sku: 'GADGET-7', quantity: 3 } });
-    await first.close();
-    const second = await connect();
-    const result = await second.callTool({ name: 'get_stock_level', arguments: { sku: 'GADGET-7' } });
+    await client.callTool({ name: 'reserve', arguments: { sku: 'GADGET-7', quantity: 3 } });
+    await client.close();
+    // The restarted server serves the remaining tests.
+    client = await connect();
+    const result = await client.callTool({ name: 'get_stock_level', arguments: { sku: 'GADGET-7' } });
     expect(resultText(result)).toBe('0 units of GADGET-7 in stock');
   });
 
   it('declares honest annotations and titles', async () => {
-    const client = await connect();
     const { tools } = await client.listTools();
     const annotations = Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations]));
     expect(annotations).toEqual({
