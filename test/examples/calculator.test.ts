@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { type Client, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   compiledServerPath,
   connectOverHttp,
@@ -17,11 +17,12 @@ import {
 const pureFunction = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 describe('calculator example over stdio', () => {
+  // The calculator keeps no state between calls: one process serves every test here.
   let client: Client;
-  beforeEach(async () => {
+  beforeAll(async () => {
     client = await connectOverStdio('calculator');
   });
-  afterEach(async () => {
+  afterAll(async () => {
     await client?.close();
   });
 
@@ -131,14 +132,16 @@ describe('calculator example stdout', () => {
 });
 
 describe('calculator example over Streamable HTTP', () => {
-  let server: HttpServerProcess | undefined;
-  afterEach(async () => {
+  // One process for the describe; the last test stops it.
+  let server: HttpServerProcess;
+  beforeAll(async () => {
+    server = await startOverHttp('calculator');
+  });
+  afterAll(async () => {
     await server?.stop();
-    server = undefined;
   });
 
   it('announces one readiness line on stderr and answers tools on that port', async () => {
-    server = await startOverHttp('calculator');
     expect(server.stderr()).toMatch(/^listening http:\/\/127\.0\.0\.1:\d+\/mcp\n$/);
     expect(Number(server.url.port)).toBeGreaterThan(0);
 
@@ -155,7 +158,6 @@ describe('calculator example over Streamable HTTP', () => {
   });
 
   it('keeps sessions apart and refuses an unknown session id with 404', async () => {
-    server = await startOverHttp('calculator');
     const first = await connectOverHttp(server.url);
     const second = await connectOverHttp(server.url);
     try {
@@ -183,7 +185,6 @@ describe('calculator example over Streamable HTTP', () => {
   });
 
   it('stops cleanly on SIGTERM with a session still open', async () => {
-    server = await startOverHttp('calculator');
     const { client } = await connectOverHttp(server.url);
     try {
       expect(resultText(await client.callTool({ name: 'add_numbers', arguments: { a: 1, b: 1 } }))).toBe('2');
