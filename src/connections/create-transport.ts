@@ -19,6 +19,7 @@ import { DEFAULT_MAX_MESSAGE_BYTES } from './message-size-limit.js';
 import type { AuthorizationSession } from './oauth/authorization-session.js';
 import type { RemoteAuthorization } from './oauth/remote-authorization.js';
 import { ProcessGroupStdioTransport } from './process-group-stdio-transport.js';
+import type { OpenSpill } from './spilled-text.js';
 
 /** What to do about a start-up timeout, in the config's words. */
 const STARTUP_TIMEOUT_HINT = "raise the server's `startupTimeoutMs` if it needs longer";
@@ -36,6 +37,8 @@ export interface CreateTransportOptions {
   transportFactory?: (config: ServerConfig) => Transport | undefined;
   /** OAuth for remote servers (`createRemoteAuthorization`); undefined = remote servers get no OAuth. */
   authorization?: RemoteAuthorization;
+  /** Where a stdio server's tool result text too long to hold in memory is written (see spilled-text.ts). */
+  openSpill?: OpenSpill;
 }
 
 export function createClient(options: CreateTransportOptions, config: ServerConfig): Client {
@@ -71,6 +74,7 @@ async function connectStdio(config: StdioServerConfig, options: CreateTransportO
     cwd: config.cwd,
     onDiagnostic: options.onDiagnostic,
     maxMessageBytes: config.maxMessageBytes,
+    openSpill: options.openSpill,
   });
   const client = createClient(options, config);
   try {

@@ -6,8 +6,21 @@
  * times at once: the pieces, the joined line and the parsed string. Taken out as it arrives, the line that is
  * parsed is small (each long string replaced by a placeholder, see {@link restoreLongStrings}) and the string is
  * held as its unescaped parts and then once whole.
+ *
+ * Given somewhere to write (`openSpill`), a tool result's text (`result.content[i].text`) longer than
+ * {@link SPILL_MIN_CHARS} is not held at all: it is written out as it arrives and only its two ends are kept (see
+ * spilled-text.ts). To know where a string is, the builder follows the line's objects, arrays and keys as it reads.
  */
 import { randomBytes } from 'node:crypto';
+import {
+  type OpenSpill,
+  rememberSpilledText,
+  SPILL_KEPT_EDGE_CHARS,
+  SPILL_MIN_CHARS,
+  type SpilledText,
+  type SpillWriter,
+  spilledStandIn,
+} from './spilled-text.js';
 
 /** Strings up to this many characters stay in the line; only longer ones are worth taking out. */
 export const LONG_STRING_CHARS = 64 * 1024;
@@ -31,6 +44,39 @@ export interface BuiltLine {
   longStrings: string[];
 }
 
+export interface JsonLineBuilderOptions {
+  /** Where a tool result's very long text is written; without it every string is kept in memory. */
+  openSpill?: OpenSpill;
+  /** Texts longer than this are written out; default {@link SPILL_MIN_CHARS}. */
+  spillMinChars?: number;
+  /** Characters of each end of a written-out text kept in memory; default {@link SPILL_KEPT_EDGE_CHARS}. */
+  keptEdgeChars?: number;
+}
+
+/** An object or array the builder is inside; for an object, its latest key and whether a key comes next. */
+interface Frame {
+  array: boolean;
+  key?: string;
+  expectKey: boolean;
+}
+
+/** Only the first levels are followed (a tool result's text is at the fourth); deeper ones are only counted. */
+const FOLLOWED_DEPTH = 4;
+const TOOL_TEXT_PATH = ['result', 'content', undefined, 'text'] as const;
+
+/** A text being written out, with what is kept of it. */
+interface Spill {
+  writer: SpillWriter;
+  head: string;
+  tail: string[];
+  tailLength: number;
+  length: number;
+  nonAsciiUnits: number;
+  utf8Bytes: number;
+  /** A high surrogate that ended the last piece: counted with the piece that brings its other half. */
+  unpairedEnd: string;
+}
+
 export class JsonLineBuilder {
   private readonly text: string[] = [];
   private readonly longStrings: string[] = [];
@@ -42,8 +88,24 @@ export class JsonLineBuilder {
   private parts: string[] | undefined;
   /** An escape cut off at the end of the last piece, read again with the next one. */
   private carry = '';
+  private partsLength = 0;
   /** Set when a string did not unescape: the line is not JSON, and the rest of it is kept as sent. */
   private broken = false;
+  private readonly frames: Frame[] = [];
+  /** Levels deeper than the followed ones. */
+  private unfollowedDepth = 0;
+  /** Whether the string being read is an object's key. */
+  private stringIsKey = false;
+  /** Whether the string being read is a tool result's text, and so may be written out. */
+  private stringMaySpill = false;
+  private spill: Spill | undefined;
+  private readonly spillMinChars: number;
+  private readonly keptEdgeChars: number;
+
+  constructor(private readonly options: JsonLineBuilderOptions = {}) {
+    this.spillMinChars = options.spillMinChars ?? SPILL_MIN_CHARS;
+    this.keptEdgeChars = options.keptEdgeChars ?? SPILL_KEPT_EDGE_CHARS;
+  }
 
   add(piece: string): void {
     if (this.broken) {
@@ -57,11 +119,13 @@ export class JsonLineBuilder {
       if (!this.inString) {
         const quote = text.indexOf(QUOTE, index);
         if (quote === -1) {
+          this.followStructure(text, index, text.length);
           this.text.push(index === 0 ? text : text.slice(index));
           return;
         }
+        this.followStructure(text, index, quote);
         this.text.push(text.slice(index, quote + 1));
-        this.inString = true;
+        this.openString();
         index = quote + 1;
         continue;
       }
@@ -81,10 +145,17 @@ export class JsonLineBuilder {
     }
   }
 
+  /** The line will not be used (it was too long): a text being written out is deleted. */
+  discard(): void {
+    this.spill?.writer.abort();
+    this.spill = undefined;
+  }
+
   /** The whole line. A line that ends inside a string is not JSON; it keeps its text (long parts re-escaped). */
   finish(): BuiltLine {
     if (this.inString) {
-      if (this.parts !== undefined) this.text.push(escapeStringText(this.parts.join('')));
+      if (this.spill !== undefined) this.text.push(escapeStringText(this.abandonSpill()));
+      else if (this.parts !== undefined) this.text.push(escapeStringText(this.parts.join('')));
       else this.text.push(...this.raw);
     }
     this.text.push(this.carry);
@@ -96,7 +167,7 @@ export class JsonLineBuilder {
       this.text.push(segment);
       return;
     }
-    if (this.parts === undefined) {
+    if (this.parts === undefined && this.spill === undefined) {
       this.raw.push(segment);
       this.rawLength += segment.length;
       if (this.rawLength <= LONG_STRING_CHARS) return;
@@ -104,29 +175,160 @@ export class JsonLineBuilder {
       this.raw = [];
       this.rawLength = 0;
       this.parts = [];
+      this.partsLength = 0;
     }
+    let unescaped: string;
     try {
-      this.parts.push(JSON.parse(`"${segment}"`) as string);
+      unescaped = JSON.parse(`"${segment}"`) as string;
     } catch {
       // Not a JSON string (a raw control character, a bad escape): the line will fail to parse as it stands.
       this.broken = true;
-      this.text.push(escapeStringText(this.parts.join('')), segment);
+      const sofar = this.spill !== undefined ? this.abandonSpill() : (this.parts ?? []).join('');
+      this.text.push(escapeStringText(sofar), segment);
       this.parts = undefined;
+      return;
+    }
+    if (this.spill !== undefined) {
+      this.spillPart(this.spill, unescaped);
+      return;
+    }
+    const parts = this.parts as string[];
+    parts.push(unescaped);
+    this.partsLength += unescaped.length;
+    if (this.stringMaySpill && this.partsLength > this.spillMinChars) this.startSpill(parts);
+  }
+
+  /** Writes out what was read of the text so far and from now on everything that follows, keeping its two ends. */
+  private startSpill(parts: string[]): void {
+    this.stringMaySpill = false;
+    const writer = this.options.openSpill?.();
+    if (writer === undefined) return;
+    let head = '';
+    for (const part of parts) {
+      if (head.length >= this.keptEdgeChars) break;
+      head += part;
+    }
+    const spill: Spill = {
+      writer,
+      head: head.slice(0, this.keptEdgeChars),
+      tail: [],
+      tailLength: 0,
+      length: 0,
+      nonAsciiUnits: 0,
+      utf8Bytes: 0,
+      unpairedEnd: '',
+    };
+    this.spill = spill;
+    this.parts = undefined;
+    this.partsLength = 0;
+    for (const part of parts) this.spillPart(spill, part);
+  }
+
+  private spillPart(spill: Spill, part: string): void {
+    spill.writer.write(part);
+    spill.length += part.length;
+    let counted = spill.unpairedEnd + part;
+    const last = counted.charCodeAt(counted.length - 1);
+    spill.unpairedEnd = last >= 0xd800 && last <= 0xdbff ? counted.slice(-1) : '';
+    if (spill.unpairedEnd !== '') counted = counted.slice(0, -1);
+    const bytes = Buffer.byteLength(counted, 'utf8');
+    spill.utf8Bytes += bytes;
+    if (bytes !== counted.length) spill.nonAsciiUnits += countNonAscii(counted);
+    spill.tail.push(part);
+    spill.tailLength += part.length;
+    while (spill.tail.length > 1 && spill.tailLength - (spill.tail[0] as string).length >= this.keptEdgeChars) {
+      spill.tailLength -= (spill.tail.shift() as string).length;
     }
   }
 
+  /** Deletes the written-out text; what is left of it in memory is its head. */
+  private abandonSpill(): string {
+    const head = this.spill?.head ?? '';
+    this.discard();
+    return head;
+  }
+
   private closeString(): void {
-    if (this.parts !== undefined) {
+    if (this.spill !== undefined) {
+      const spill = this.spill;
+      this.spill = undefined;
+      spill.writer.end();
+      const facts: SpilledText = {
+        id: spill.writer.id,
+        length: spill.length,
+        nonAsciiUnits: spill.nonAsciiUnits + spill.unpairedEnd.length,
+        utf8Bytes: spill.utf8Bytes + Buffer.byteLength(spill.unpairedEnd, 'utf8'),
+        head: spill.head,
+        tail: spill.tail.join('').slice(-this.keptEdgeChars),
+      };
+      const standIn = spilledStandIn(facts);
+      rememberSpilledText(standIn, facts);
+      const index = this.longStrings.push(standIn) - 1;
+      this.text.push(`\\u0000${PLACEHOLDER_NONCE}#${index}"`);
+    } else if (this.parts !== undefined) {
       const index = this.longStrings.push(this.parts.join('')) - 1;
       this.parts = undefined;
+      this.partsLength = 0;
       this.text.push(`\\u0000${PLACEHOLDER_NONCE}#${index}"`);
     } else {
+      if (this.stringIsKey) {
+        const frame = this.frames.at(-1);
+        if (frame !== undefined && this.unfollowedDepth === 0) frame.key = this.raw.join('');
+      }
       this.text.push(...this.raw, QUOTE);
       this.raw = [];
       this.rawLength = 0;
     }
     this.inString = false;
   }
+
+  /** A string begins: is it a key, and is it a tool result's text? */
+  private openString(): void {
+    this.inString = true;
+    const frame = this.unfollowedDepth === 0 ? this.frames.at(-1) : undefined;
+    this.stringIsKey = frame !== undefined && !frame.array && frame.expectKey;
+    // Set again when the key ends; a key too long to keep names nothing that matters here.
+    if (this.stringIsKey && frame !== undefined) frame.key = undefined;
+    this.stringMaySpill =
+      this.options.openSpill !== undefined &&
+      !this.stringIsKey &&
+      this.unfollowedDepth === 0 &&
+      this.frames.length === FOLLOWED_DEPTH &&
+      this.frames.every((each, level) => {
+        const key = TOOL_TEXT_PATH[level];
+        return key === undefined ? each.array : !each.array && each.key === key;
+      });
+  }
+
+  /** Follows objects, arrays and keys in `text` from `from` to `to`, outside strings. */
+  private followStructure(text: string, from: number, to: number): void {
+    for (let index = from; index < to; index++) {
+      const code = text.charCodeAt(index);
+      if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+        if (this.unfollowedDepth > 0 || this.frames.length >= FOLLOWED_DEPTH) this.unfollowedDepth++;
+        else this.frames.push({ array: code === OPEN_BRACKET, expectKey: code === OPEN_BRACE });
+      } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+        if (this.unfollowedDepth > 0) this.unfollowedDepth--;
+        else this.frames.pop();
+      } else if (this.unfollowedDepth === 0 && (code === COLON || code === COMMA)) {
+        const frame = this.frames.at(-1);
+        if (frame !== undefined && !frame.array) frame.expectKey = code === COMMA;
+      }
+    }
+  }
+}
+
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+
+function countNonAscii(text: string): number {
+  let count = 0;
+  for (let index = 0; index < text.length; index++) if (text.charCodeAt(index) >= 0x80) count++;
+  return count;
 }
 
 /** The index of the quote that ends the string being read from `from`, or -1 when it does not end in `text`. */

@@ -11,7 +11,7 @@
  * json-line-builder.ts). A 100 MB answer is then never held as its chunks, their joined copy and its text at once.
  */
 import { StringDecoder } from 'node:string_decoder';
-import { type BuiltLine, JsonLineBuilder } from './json-line-builder.js';
+import { type BuiltLine, JsonLineBuilder, type JsonLineBuilderOptions } from './json-line-builder.js';
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -19,7 +19,7 @@ const CARRIAGE_RETURN_TEXT = '\r';
 
 export class LineSplitter {
   /** The unfinished line, decoded so far (a multi-byte character cut by a chunk waits in the decoder). */
-  private pending = new JsonLineBuilder();
+  private pending: JsonLineBuilder;
   private pendingBytes = 0;
   /** Whether the decoded text so far ends with a CR, which is dropped if the newline follows it. */
   private pendingCarriageReturn = false;
@@ -30,7 +30,16 @@ export class LineSplitter {
     private readonly maxLineBytes: number,
     private readonly onLine: (line: BuiltLine) => void,
     private readonly onOversize: (bytesSoFar: number) => void,
-  ) {}
+    /** How lines are built (where a tool result's very long text is written out). */
+    private readonly builderOptions: JsonLineBuilderOptions = {},
+  ) {
+    this.pending = new JsonLineBuilder(builderOptions);
+  }
+
+  /** The stream ended: a line left unfinished is let go (a text it was writing out is deleted). */
+  close(): void {
+    this.dropPending();
+  }
 
   push(chunk: Buffer): void {
     let start = 0;
@@ -84,11 +93,12 @@ export class LineSplitter {
 
   private dropPending(): void {
     this.decoder.end();
+    this.pending.discard();
     this.resetPending();
   }
 
   private resetPending(): void {
-    this.pending = new JsonLineBuilder();
+    this.pending = new JsonLineBuilder(this.builderOptions);
     this.pendingBytes = 0;
     this.pendingCarriageReturn = false;
   }

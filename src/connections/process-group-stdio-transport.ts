@@ -16,6 +16,7 @@ import { DEFAULT_MAX_MESSAGE_BYTES, tooLargeMessageText } from './message-size-l
 import { parseJsonRpcLine, readJsonRpcLine } from './parse-json-rpc-line.js';
 import { descendantsOf, signalTracked, type TrackedProcess } from './process-tree.js';
 import { trackServerProcess, untrackServerProcess } from './server-process-registry.js';
+import type { OpenSpill } from './spilled-text.js';
 import { StderrRing } from './stderr-ring.js';
 import { screenMessageDepth } from './too-deep-message.js';
 
@@ -44,6 +45,11 @@ export interface ProcessGroupStdioOptions {
   shutdownGraceMs?: number;
   /** Non-fatal problems: stdout noise and the like. */
   onDiagnostic?: (message: string) => void;
+  /**
+   * Where a tool result's text too long to hold in memory is written as it arrives (see spilled-text.ts); without
+   * it every text is held whole.
+   */
+  openSpill?: OpenSpill;
 }
 
 export interface ProcessExit {
@@ -124,8 +130,10 @@ export class ProcessGroupStdioTransport implements Transport {
         this.onerror?.(new Error(this.closedBecause));
         void this.close();
       },
+      { openSpill: this.options.openSpill },
     );
     child.stdout.on('data', (chunk: Buffer) => splitter.push(chunk));
+    child.stdout.once('close', () => splitter.close());
     child.stderr.on('data', (chunk: Buffer) => this.stderr.push(chunk));
     child.stdin.on('error', (error) => {
       if (!this.closing) this.onerror?.(error);

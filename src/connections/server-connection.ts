@@ -28,6 +28,7 @@ import type { ProcessGroupStdioTransport } from './process-group-stdio-transport
 import { restartDelay } from './restart-policy.js';
 import { type ServerExit, serverExit } from './server-exit.js';
 import { SingleFlight } from './single-flight.js';
+import type { OpenSpill } from './spilled-text.js';
 
 /** How long `initialize` (spawn included) may take before the server is reported as failed, unless the server's
  * `startupTimeoutMs` says otherwise. */
@@ -75,6 +76,8 @@ export interface ServerConnectionOptions {
   transportFactory?: (config: ServerConfig) => Transport | undefined;
   /** OAuth for remote servers that ask for it (401); absent: no authorization is attempted. */
   authorization?: RemoteAuthorization;
+  /** Where a stdio server's tool result text too long to hold in memory is written (see spilled-text.ts). */
+  openSpill?: OpenSpill;
   /**
    * Values redacted from every text built from the server's output (`HostConfig.secrets`). Read at each use, so a
    * list that grows during the run (values the model sent under secret-named keys) is honoured.
@@ -151,6 +154,7 @@ export class ServerConnection {
         configureClient: this.options.configureClient,
         transportFactory: this.options.transportFactory,
         authorization: this.options.authorization,
+        openSpill: this.options.openSpill,
       });
       if ((this.currentState as ServerState) === 'closed') {
         await transport.close().catch(() => undefined);

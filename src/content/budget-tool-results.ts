@@ -4,9 +4,16 @@
  * point the model (and the audit) at it. Synchronous: the store hands out the id at once and writes the file
  * in the background (`read_stored_result` waits for it; call `store.flush()` before exiting).
  */
+import { claimSpilledText, type SpilledText } from '../connections/spilled-text.js';
 import type { ToolResultPart } from './content-parts.js';
-import { estimatePartsTokens } from './linear-token-estimate.js';
-import { applyOutputBudget, type BudgetedResult, DEFAULT_RESULT_TOKEN_BUDGET, storedTextOf } from './output-budget.js';
+import { estimatePartsTokens, quartersToTokens } from './linear-token-estimate.js';
+import {
+  applyOutputBudget,
+  type BudgetedResult,
+  DEFAULT_RESULT_TOKEN_BUDGET,
+  spilledQuarters,
+  storedTextOf,
+} from './output-budget.js';
 import type { ResultStore } from './result-store.js';
 import { turnAllowances } from './turn-budget.js';
 
@@ -36,7 +43,16 @@ export function budgetToolResults(
 ): StoredBudgetedResult[] {
   const imageTokenCost = options.imageTokenCost;
   const perResult = options.maxTokensPerResult ?? DEFAULT_RESULT_TOKEN_BUDGET;
-  const sizes = results.map((parts) => estimatePartsTokens(parts, imageTokenCost));
+  const spilled = results.map(spilledParts);
+  const sizes = results.map((parts, index) => {
+    const facts = spilled[index];
+    return facts === undefined
+      ? estimatePartsTokens(parts, imageTokenCost)
+      : estimatePartsTokens(
+          parts.filter((part) => part.type !== 'text'),
+          imageTokenCost,
+        ) + quartersToTokens(spilledQuarters(facts));
+  });
   const allowances =
     options.maxTokensPerTurn === undefined
       ? sizes.map(() => perResult)
@@ -45,16 +61,34 @@ export function budgetToolResults(
   const budgeted: StoredBudgetedResult[] = [];
   for (const [index, parts] of results.entries()) {
     const maxTokens = allowances[index] ?? 0;
-    if ((sizes[index] ?? 0) <= maxTokens) {
+    const facts = spilled[index];
+    if (facts === undefined && (sizes[index] ?? 0) <= maxTokens) {
       budgeted.push(applyOutputBudget(parts, { maxTokens, imageTokenCost }));
       continue;
     }
     const hasText = parts.some((part) => part.type === 'text');
-    const storedResultId = hasText ? options.store.startSave(storedTextOf(parts)) : undefined;
-    const result = applyOutputBudget(parts, { maxTokens, resultId: storedResultId, imageTokenCost });
+    // A text kept out of memory is stored already, as the result's only text.
+    const storedResultId =
+      facts !== undefined ? facts.id : hasText ? options.store.startSave(storedTextOf(parts)) : undefined;
+    const result = applyOutputBudget(parts, {
+      maxTokens,
+      resultId: storedResultId,
+      imageTokenCost,
+      spilled: facts === undefined ? undefined : parts.map((part) => (part.type === 'text' ? facts : undefined)),
+    });
     budgeted.push(storedResultId === undefined ? result : { ...result, storedResultId });
   }
   return budgeted;
+}
+
+/**
+ * The text kept out of memory that a result's only text part stands in for, if it is one. A result with several
+ * text parts is budgeted from their texts as they are (a stand-in names the stored copy of its whole text itself).
+ */
+function spilledParts(parts: readonly ToolResultPart[]): SpilledText | undefined {
+  const texts = parts.filter((part) => part.type === 'text');
+  if (texts.length !== 1) return undefined;
+  return claimSpilledText((texts[0] as { text: string }).text);
 }
 
 /** Budgets a single result; see {@link budgetToolResults}. */

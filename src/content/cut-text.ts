@@ -59,7 +59,25 @@ function isLowSurrogate(code: number): boolean {
 
 /** Keeps the head and tail of `text` within `maxTokens`, half each, with a notice between them. */
 export function cutText(text: string, options: CutTextOptions): CutTextResult {
-  const totalQuarters = options.quarters ?? estimateQuarterTokens(text);
+  return cutEdges({ head: text, tail: text, length: text.length }, options);
+}
+
+/**
+ * A text known by its two ends: `head` is its first characters, `tail` its last, `length` the whole length.
+ * For a text in memory both are the text itself; for one kept out of memory, what was kept of each end.
+ */
+export interface TextEdges {
+  head: string;
+  tail: string;
+  length: number;
+}
+
+/**
+ * As {@link cutText}, for a text known by its ends: nothing beyond them is kept, however large the allowance
+ * (`quarters`, the whole text's cost, must then be given).
+ */
+export function cutEdges(text: TextEdges, options: CutTextOptions): CutTextResult {
+  const totalQuarters = options.quarters ?? estimateQuarterTokens(text.head);
   const storedOffset = options.storedOffset ?? 0;
   // The numbers in the real notice are no longer than these, so this bounds the notice's cost.
   const worstNotice = cutNotice({
@@ -70,20 +88,23 @@ export function cutText(text: string, options: CutTextOptions): CutTextResult {
   });
   const noticeAllowance = quartersToTokens(estimateQuarterTokens(worstNotice));
   const contentQuarters = Math.max(0, options.maxTokens - noticeAllowance) * 4;
+  // Where the tail string starts in the whole text.
+  const tailOffset = text.length - text.tail.length;
 
-  const head = prefixWithin(text, Math.floor(contentQuarters / 2));
-  const tail = suffixWithin(text, contentQuarters - head.quarters, head.end);
+  const head = prefixWithin(text.head, Math.floor(contentQuarters / 2));
+  const tail = suffixWithin(text.tail, contentQuarters - head.quarters, Math.max(0, head.end - tailOffset));
   let headEnd = head.end;
   let headQuarters = head.quarters;
-  let tailStart = tail.start;
+  let tailStart = tailOffset + tail.start;
   let tailQuarters = tail.quarters;
+  const tailCodeAt = (index: number) => text.tail.charCodeAt(index - tailOffset);
   // Never split a surrogate pair: a lone half is not a character and some APIs reject it.
-  if (headEnd > 0 && headEnd < text.length && isHighSurrogate(text.charCodeAt(headEnd - 1))) {
+  if (headEnd > 0 && headEnd < text.length && isHighSurrogate(text.head.charCodeAt(headEnd - 1))) {
     headEnd--;
-    headQuarters -= estimateQuarterTokens(text.charAt(headEnd));
+    headQuarters -= estimateQuarterTokens(text.head.charAt(headEnd));
   }
-  if (tailStart < text.length && tailStart > headEnd && isLowSurrogate(text.charCodeAt(tailStart))) {
-    tailQuarters -= estimateQuarterTokens(text.charAt(tailStart));
+  if (tailStart < text.length && tailStart > headEnd && isLowSurrogate(tailCodeAt(tailStart))) {
+    tailQuarters -= estimateQuarterTokens(text.tail.charAt(tailStart - tailOffset));
     tailStart++;
   }
 
@@ -95,7 +116,7 @@ export function cutText(text: string, options: CutTextOptions): CutTextResult {
     resultId: options.resultId,
     readOffset: storedOffset + headEnd,
   });
-  const kept = text.slice(0, headEnd) + notice + text.slice(tailStart);
+  const kept = text.head.slice(0, headEnd) + notice + text.tail.slice(tailStart - tailOffset);
   const tokens = quartersToTokens(headQuarters + tailQuarters + estimateQuarterTokens(notice));
   return { text: kept, tokens, omittedCharacters, omittedTokens };
 }

@@ -6,8 +6,9 @@
  * was left out and how to read the rest from the stored copy; an image is never cut or turned into text — it
  * is either shown whole or replaced by a notice.
  */
+import type { SpilledText } from '../connections/spilled-text.js';
 import type { ToolResultPart } from './content-parts.js';
-import { cutText } from './cut-text.js';
+import { cutEdges, cutText } from './cut-text.js';
 import { base64DecodedSize, formatByteSize, formatCount } from './describe-content.js';
 import {
   estimatePartTokens,
@@ -37,6 +38,16 @@ export interface OutputBudgetOptions {
   resultId?: string;
   /** Tokens charged per image; default by its pixels where its header says them (`estimateImageTokens`). */
   imageTokenCost?: number;
+  /**
+   * By part index, the texts kept out of memory (see connections/spilled-text.ts): such a part's text is a
+   * stand-in, and it is cut from the kept ends of the whole text, which is always cut.
+   */
+  spilled?: readonly (SpilledText | undefined)[];
+}
+
+/** A kept-out text's cost in quarter tokens, by the budget's estimate (ASCII a quarter, any other unit a token). */
+export function spilledQuarters(facts: SpilledText): number {
+  return facts.length + 3 * facts.nonAsciiUnits;
 }
 
 export interface BudgetedResult {
@@ -73,12 +84,17 @@ function imageNotice(part: { mimeType: string; data: string }, maxTokens: number
  */
 export function applyOutputBudget(parts: readonly ToolResultPart[], options: OutputBudgetOptions): BudgetedResult {
   const maxTokens = Math.max(0, Math.floor(options.maxTokens));
-  const quarters = parts.map((part) => (part.type === 'text' ? estimateQuarterTokens(part.text) : 0));
+  const spilled = options.spilled ?? [];
+  const quarters = parts.map((part, index) => {
+    const facts = spilled[index];
+    if (facts !== undefined) return spilledQuarters(facts);
+    return part.type === 'text' ? estimateQuarterTokens(part.text) : 0;
+  });
   const costs = parts.map((part, index) =>
     part.type === 'text' ? quartersToTokens(quarters[index] ?? 0) : estimatePartTokens(part, options.imageTokenCost),
   );
   const originalTokens = costs.reduce((sum, cost) => sum + cost, 0);
-  if (originalTokens <= maxTokens) {
+  if (originalTokens <= maxTokens && !spilled.some((facts) => facts !== undefined)) {
     return { content: [...parts], cut: false, originalTokens, keptTokens: originalTokens };
   }
 
@@ -107,17 +123,19 @@ export function applyOutputBudget(parts: readonly ToolResultPart[], options: Out
   for (const [position, index] of textIndexes.entries()) {
     const part = parts[index] as { type: 'text'; text: string };
     const allowance = allowances[position] ?? 0;
-    if ((costs[index] ?? 0) > allowance) {
-      const cut = cutText(part.text, {
+    const facts = spilled[index];
+    if (facts !== undefined || (costs[index] ?? 0) > allowance) {
+      const cutOptions = {
         maxTokens: allowance,
         quarters: quarters[index] ?? 0,
         resultId: options.resultId,
         storedOffset,
-      });
+      };
+      const cut = facts !== undefined ? cutEdges(facts, cutOptions) : cutText(part.text, cutOptions);
       content[index] = { type: 'text', text: cut.text };
       keptCosts[index] = cut.tokens;
     }
-    storedOffset += part.text.length + STORED_TEXT_SEPARATOR.length;
+    storedOffset += (facts?.length ?? part.text.length) + STORED_TEXT_SEPARATOR.length;
   }
 
   const keptTokens = keptCosts.reduce((sum, cost) => sum + cost, 0);

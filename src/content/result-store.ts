@@ -66,6 +66,11 @@ export interface ResultStore {
    */
   startSave(text: string): string;
   /**
+   * Starts a stored text that arrives in pieces (a tool result's text too long to hold in memory): each piece is
+   * written in the background, in order, and let go. Reads of its id wait for `end`. Undefined once closed.
+   */
+  startStream(): StoredTextStream | undefined;
+  /**
    * Reads `length` characters from `offset` (at most {@link MAX_STORED_READ_LENGTH}; longer requests are
    * shortened, and `nextOffset`/`hasMore` say where to go on). Throws {@link ResultStoreError} for an id that
    * is malformed or unknown, an offset past the end, or a text whose write failed.
@@ -79,6 +84,15 @@ export interface ResultStore {
   readonly storedBytes: number;
   /** The path of a stored result's file, e.g. for an audit record. */
   pathOf(id: string): string;
+}
+
+/** A stored text written as it arrives; see {@link ResultStore.startStream}. */
+export interface StoredTextStream {
+  readonly id: string;
+  write(text: string): void;
+  end(): void;
+  /** Deletes what was written; reads of the id fail. */
+  abort(): void;
 }
 
 export interface ResultStoreOptions {
@@ -123,18 +137,25 @@ const WRITE_SLICE_UNITS = 512 * 1024;
 async function writeEncoded(path: string, text: string): Promise<void> {
   const file = await open(path, 'wx', 0o600);
   try {
-    const buffer = Buffer.allocUnsafe(HEADER_BYTES + Math.min(text.length, WRITE_SLICE_UNITS) * BYTES_PER_UNIT);
-    buffer.writeUInt16LE(BYTE_ORDER_MARK, 0);
-    let used = HEADER_BYTES;
-    for (let start = 0; start < text.length || used > 0; start += WRITE_SLICE_UNITS) {
-      const slice = text.slice(start, start + WRITE_SLICE_UNITS);
-      used += buffer.write(slice, used, 'utf16le');
-      let written = 0;
-      while (written < used) written += (await file.write(buffer, written, used - written)).bytesWritten;
-      used = 0;
-    }
+    await appendEncoded(file, text, true);
   } finally {
     await file.close();
+  }
+}
+
+type FileHandle = Awaited<ReturnType<typeof open>>;
+
+/** Appends `text` as UTF-16LE, slice by slice through one buffer; `header`: the byte-order mark first. */
+async function appendEncoded(file: FileHandle, text: string, header: boolean): Promise<void> {
+  const buffer = Buffer.allocUnsafe(HEADER_BYTES + Math.min(text.length, WRITE_SLICE_UNITS) * BYTES_PER_UNIT);
+  let used = 0;
+  if (header) used = buffer.writeUInt16LE(BYTE_ORDER_MARK, 0);
+  for (let start = 0; start < text.length || used > 0; start += WRITE_SLICE_UNITS) {
+    const slice = text.slice(start, start + WRITE_SLICE_UNITS);
+    used += buffer.write(slice, used, 'utf16le');
+    let written = 0;
+    while (written < used) written += (await file.write(buffer, written, used - written)).bytesWritten;
+    used = 0;
   }
 }
 
@@ -142,6 +163,9 @@ async function writeEncoded(path: string, text: string): Promise<void> {
 export function createResultStore(directory: string, options: ResultStoreOptions = {}): ResultStore {
   let directoryReady: Promise<unknown> | undefined;
   const writes = new Map<string, Promise<void>>();
+  /** Streams not yet ended, by id: a read waits for its stream's end before waiting for its writes. */
+  const streaming = new Map<string, Promise<void>>();
+  const openStreams = new Set<StoredTextStream>();
   const failures = new Map<string, Error>();
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_STORED_BYTES;
   // What is on disk, oldest first, to delete from the front when over the cap.
@@ -168,10 +192,11 @@ export function createResultStore(directory: string, options: ResultStoreOptions
     return id;
   }
 
-  /** Deletes the oldest results until `bytes` more fit under the cap. */
-  function makeRoom(bytes: number): void {
+  /** Deletes the oldest results (but `except`) until `bytes` more fit under the cap. */
+  function makeRoom(bytes: number, except?: string): void {
     for (const [oldest, size] of kept) {
       if (storedBytes + bytes <= maxBytes) return;
+      if (oldest === except) continue;
       kept.delete(oldest);
       evicted.add(oldest);
       storedBytes -= size;
@@ -210,6 +235,81 @@ export function createResultStore(directory: string, options: ResultStoreOptions
     return id;
   }
 
+  function startStream(): StoredTextStream | undefined {
+    if (closed) return undefined;
+    const id = ID_PREFIX + randomBytes(ID_RANDOM_BYTES).toString('base64url');
+    let bytes = HEADER_BYTES;
+    let failure: Error | undefined;
+    let ended = false;
+    makeRoom(bytes);
+    kept.set(id, bytes);
+    storedBytes += bytes;
+    directoryReady ??= mkdir(directory, { recursive: true, mode: 0o700 });
+    const opened = directoryReady.then(() => open(pathOf(id), 'wx', 0o600));
+    let chain: Promise<unknown> = opened.then((file) => appendEncoded(file, '', true));
+    // A failure is taken up when the stream ends; until then it must not count as unhandled.
+    chain.catch(() => undefined);
+    const fail = (error: Error): void => {
+      if (failure !== undefined) return;
+      failure = error;
+      if (kept.delete(id)) storedBytes -= bytes;
+      failures.set(id, error);
+    };
+    // Until it ends, reads of it wait (flush and close do not: a stream left open is aborted by close).
+    let release: () => void = () => undefined;
+    streaming.set(
+      id,
+      new Promise<void>((resolve) => {
+        release = resolve;
+      }),
+    );
+    const finish = (remove: boolean): void => {
+      ended = true;
+      openStreams.delete(stream);
+      const done = chain
+        .catch((reason: unknown) => fail(reason instanceof Error ? reason : new Error(String(reason))))
+        .then(() => opened.then((file) => file.close()))
+        .catch(() => undefined)
+        .then(() => (remove || failure !== undefined ? unlink(pathOf(id)).catch(() => undefined) : undefined))
+        .finally(() => {
+          writes.delete(id);
+          if (failure !== undefined && !remove) options.onWriteError?.(failure, id);
+        });
+      writes.set(id, done);
+      streaming.delete(id);
+      release();
+    };
+    const stream: StoredTextStream = {
+      id,
+      write(text: string): void {
+        if (ended || failure !== undefined || text.length === 0) return;
+        const more = text.length * BYTES_PER_UNIT;
+        if (bytes + more > maxBytes) {
+          fail(new Error(`the text (over ${bytes + more} bytes) is larger than the store's cap of ${maxBytes} bytes`));
+          return;
+        }
+        makeRoom(more, id);
+        bytes += more;
+        kept.set(id, bytes);
+        storedBytes += more;
+        chain = chain.then(() =>
+          failure === undefined ? opened.then((file) => appendEncoded(file, text, false)) : undefined,
+        );
+        chain.catch(() => undefined);
+      },
+      end(): void {
+        if (!ended) finish(false);
+      },
+      abort(): void {
+        if (ended) return;
+        fail(new Error('the text was not complete'));
+        finish(true);
+      },
+    };
+    openStreams.add(stream);
+    return stream;
+  }
+
   async function save(text: string): Promise<string> {
     const id = startSave(text);
     await writes.get(id);
@@ -221,6 +321,7 @@ export function createResultStore(directory: string, options: ResultStoreOptions
   async function read(id: string, offset: number, length: number): Promise<StoredResultSlice> {
     const path = pathOf(id);
     checkRange(offset, length);
+    await streaming.get(id);
     await writes.get(id);
     const failure = failures.get(id);
     if (failure !== undefined) {
@@ -260,6 +361,7 @@ export function createResultStore(directory: string, options: ResultStoreOptions
 
   async function close(): Promise<void> {
     closed = true;
+    for (const stream of [...openStreams]) stream.abort();
     await flush();
     await rm(directory, { recursive: true, force: true });
     kept.clear();
@@ -270,6 +372,7 @@ export function createResultStore(directory: string, options: ResultStoreOptions
     directory,
     save,
     startSave,
+    startStream,
     read,
     flush,
     close,

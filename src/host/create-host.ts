@@ -124,6 +124,8 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       void audit.serverExit({ server, ...fields });
     },
     transportFactory: options.transportFactory,
+    // A tool result's text too long to hold in memory goes to the result store as it arrives.
+    openSpill: () => state.results.startStream(),
     authorization: await remoteServerAuthorization(config, state.stateDir, options, diagnostic),
     secrets,
   };

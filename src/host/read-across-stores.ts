@@ -15,6 +15,7 @@ export function readAcrossStores(primary: ResultStore, others: () => readonly Re
     },
     save: (text) => primary.save(text),
     startSave: (text) => primary.startSave(text),
+    startStream: () => primary.startStream(),
     flush: () => primary.flush(),
     close: () => primary.close(),
     pathOf: (id) => primary.pathOf(id),

@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { CatalogEntry } from '../catalog/tool-catalog.js';
 import { serverConfigOf } from '../config/server-config-of.js';
 import type { HostConfig } from '../config/types.js';
+import { spilledTextOf } from '../connections/spilled-text.js';
 import { budgetToolResult } from '../content/budget-tool-results.js';
 import { mapToolResult } from '../content/map-tool-result.js';
 import { DEFAULT_RESULT_TOKEN_BUDGET } from '../content/output-budget.js';
@@ -37,6 +38,8 @@ export function resultTokenBudget(config: HostConfig, entry: CatalogEntry, overr
 
 export function createShapeResult(settings: ShapeResultSettings): ToolCallDependencies['shapeResult'] {
   return (raw, entry, context) => {
+    // Measured before the budget takes up a text kept out of memory, whose size only its facts know.
+    const resultBytes = resultSize(raw);
     const mapped = mapToolResult(raw, { outputSchema: entry.tool.outputSchema });
     const perResult = resultTokenBudget(settings.config, entry, settings.maxResultTokens);
     // The per-turn total is shared evenly by the turn's calls, decided before any of them ends.
@@ -51,7 +54,7 @@ export function createShapeResult(settings: ShapeResultSettings): ToolCallDepend
       content: budgeted.content,
       isError: mapped.isError,
       cut: budgeted.cut,
-      resultBytes: resultSize(raw),
+      resultBytes,
     };
   };
 }
@@ -63,7 +66,7 @@ export function createShapeResult(settings: ShapeResultSettings): ToolCallDepend
 function resultSize(raw: CallToolResult): number {
   let bytes = 0;
   for (const block of raw.content ?? []) {
-    if (block.type === 'text') bytes += Buffer.byteLength(block.text);
+    if (block.type === 'text') bytes += spilledTextOf(block.text)?.utf8Bytes ?? Buffer.byteLength(block.text);
     else if (block.type === 'image' || block.type === 'audio') bytes += block.data.length;
     else bytes += Buffer.byteLength(stringifyJsonWithinDepth(block) ?? '');
   }

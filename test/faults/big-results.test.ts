@@ -1,22 +1,37 @@
 /**
  * 5 MB and 50 MB results (one JSON-RPC line each, arriving in 64 KB pieces) through the host: parsed in linear
  * time, the model sees at most the budget plus a notice, the whole result is kept, and the model reads the rest
- * through `read_stored_result` in its next turn. Budgets are set globally, per server, per tool and per turn.
+ * through `read_stored_result` in its next turn. The 50 MB text is over the size the host holds in memory: it is
+ * written to the result store as it arrives, and the raw result carries a stand-in naming the stored copy.
+ * Budgets are set globally, per server, per tool and per turn.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SPILL_KEPT_EDGE_CHARS, SPILL_MIN_CHARS } from '../../src/connections/spilled-text.js';
 import { estimateTokens } from '../../src/content/linear-token-estimate.js';
 import { DEFAULT_RESULT_TOKEN_BUDGET } from '../../src/content/output-budget.js';
 import type { AgentEvent } from '../../src/loop/events.js';
 import { parseCut } from '../content/notice.js';
 import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
-import { closeHosts, openFaultHost, resultText } from './fault-helpers.js';
+import { closeHosts, freshDirectory, openFaultHost, resultText } from './fault-helpers.js';
 import { createTurnProvider, lastToolResults, toolCall } from './turn-provider.js';
 
 afterEach(closeHosts);
 
 const bigResult = fixtureServerPath('big-result');
 const allowBig = { permissions: { allow: ['big__*'], ask: [], deny: [] } };
+
+/** The full text of a stored result, straight from its file (UTF-16LE after a byte-order mark). */
+function storedText(stateDir: string, id: string): string {
+  const results = join(stateDir, 'results');
+  for (const session of readdirSync(results)) {
+    const names = readdirSync(join(results, session));
+    if (names.includes(`${id}.txt`)) return readFileSync(join(results, session, `${id}.txt`)).toString('utf16le', 2);
+  }
+  throw new Error(`no stored result ${id} under ${results}`);
+}
 
 describe('very large tool results', () => {
   for (const megabytes of [5, 50]) {
@@ -31,11 +46,10 @@ describe('very large tool results', () => {
         },
         () => [{ type: 'text', text: 'read it' }],
       ]);
+      const stateDir = freshDirectory('mcp-host-big-results-');
       const host = await openFaultHost(
         hostConfig([stdioServer('big', [bigResult], { timeoutMs: 120_000 })], allowBig),
-        {
-          provider,
-        },
+        { provider, stateDir },
       );
       const events: AgentEvent[] = [];
       const started = performance.now();
@@ -50,13 +64,25 @@ describe('very large tool results', () => {
       const ends = events.filter((event) => event.type === 'tool-call-end');
       expect(ends.map((event) => event.outcome)).toEqual(['ok', 'ok']);
       const raw = ends[0]!.rawResult as { content: Array<{ text: string }> };
-      const original = raw.content[0]!.text;
-      expect(original.length).toBe(megabytes * 1024 * 1024);
+      const rawText = raw.content[0]!.text;
 
       // What the model was shown: the budget, head and tail, and a notice naming the stored copy.
       const shown = resultText(lastToolResults(provider.requests[1]!)[0]!);
       expect(estimateTokens(shown)).toBeLessThanOrEqual(DEFAULT_RESULT_TOKEN_BUDGET);
       const cut = parseCut(shown);
+      const original = storedText(stateDir, cut.resultId!);
+      expect(original.length).toBe(megabytes * 1024 * 1024);
+      expect(original.startsWith('BEGIN big result\nline 0000001 ')).toBe(true);
+      expect(original.endsWith('\nEND big result')).toBe(true);
+      if (original.length > SPILL_MIN_CHARS) {
+        // Never held whole: the raw result has the two kept ends around a notice naming the stored copy.
+        expect(rawText.startsWith(original.slice(0, SPILL_KEPT_EDGE_CHARS))).toBe(true);
+        expect(rawText.endsWith(original.slice(-SPILL_KEPT_EDGE_CHARS))).toBe(true);
+        expect(rawText).toContain(`its full text is stored result ${cut.resultId}.]`);
+        expect(rawText.length).toBeLessThan(2 * SPILL_KEPT_EDGE_CHARS + 500);
+      } else {
+        expect(rawText).toBe(original);
+      }
       expect(original.startsWith(cut.head)).toBe(true);
       expect(original.endsWith(cut.tail)).toBe(true);
       expect(cut.omittedCharacters).toBe(original.length - cut.head.length - cut.tail.length);
