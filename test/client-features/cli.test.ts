@@ -1,12 +1,13 @@
 /**
- * The real CLI against server-everything: `resources`, `prompts`, `run --prompt`, and what a run without a
+ * The `mcp-host` command line (run in the test worker) against server-everything: `resources`, `prompts`, `run --prompt`, and what a run without a
  * terminal does with servers' requests (sampling declined unless `--allow-sampling`, forms declined, log messages
  * shown with `--verbose`).
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type CliResult, runCli, temporaryDirectory } from '../helpers/project.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
+import { type CliResult, temporaryDirectory } from '../helpers/project.js';
 import { packageBin } from './helpers.js';
 
 const everything = packageBin('@modelcontextprotocol/server-everything');
@@ -36,7 +37,7 @@ beforeAll(async () => {
           ],
         },
         // One run shows two things: what it does with the server's request, and whether the log messages it
-        // sent meanwhile are shown (each run starts the host and the server: a second of CPU or more).
+        // sent meanwhile are shown (each run starts the server: most of a second of CPU).
         {
           match: '^with logging: form',
           turns: [
@@ -79,7 +80,7 @@ beforeAll(async () => {
   env = { MCP_HOST_STATE_DIR: join(folder, 'state') };
 });
 
-const cli = (args: string[]) => runCli([...args, '--config', config], { env, timeoutMs: 60_000 });
+const cli = (args: string[]) => runCliInProcess([...args, '--config', config], { env, timeoutMs: 60_000 });
 
 /** A run started by the first test that needs it; the tests after it assert on the same output. */
 function sharedRun(args: string[]): () => Promise<CliResult> {
