@@ -7,7 +7,7 @@
  * torn down before the page holding it goes; a view's fetch to an origin it did not declare is blocked; and a
  * hostile view reaches nothing of the page. One UI and one browser for the file.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, type FSWatcher, mkdirSync, watch } from 'node:fs';
 import { appendFile, cp, readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -43,6 +43,7 @@ let context: BrowserContext;
 let page: Page;
 const consoleLines: string[] = [];
 let viewsFolder: string;
+let stateWatcher: FSWatcher | undefined;
 
 async function goTo(label: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label }).click();
@@ -67,13 +68,31 @@ async function auditRecords(): Promise<Array<Record<string, unknown>>> {
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
+/** Tells whoever waits that something they probe may have changed (a console line came, the state folder changed). */
+const changes = {
+  waiting: [] as Array<() => void>,
+  notify(): void {
+    for (const wake of changes.waiting.splice(0)) wake();
+  },
+  next(): Promise<void> {
+    return new Promise((resolve) => changes.waiting.push(resolve));
+  },
+};
+
+/** Probes again after each change, until `probe` finds something or the wait runs out. */
 async function waitFor<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
+  const deadline = Date.now() + WAIT.timeout;
+  for (;;) {
+    // Asked for before probing, so a change during the probe is not missed.
+    const changed = changes.next();
     const found = await probe();
     if (found !== undefined) return found;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const left = deadline - Date.now();
+    if (left <= 0) throw new Error(`never saw ${what}`);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([changed, new Promise((resolve) => (timer = setTimeout(resolve, left)))]);
+    clearTimeout(timer);
   }
-  throw new Error(`never saw ${what}`);
 }
 
 /** Reads the UI's own event stream until `until` matches, and returns everything read. */
@@ -124,12 +143,18 @@ beforeAll(async () => {
   ]);
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
   page = await context.newPage();
-  page.on('console', (message) => consoleLines.push(message.text()));
+  page.on('console', (message) => {
+    consoleLines.push(message.text());
+    changes.notify();
+  });
+  // The audit log is written in the state folder.
+  stateWatcher = watch(ui.stateDir, () => changes.notify());
   await page.goto(ui.url);
   await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor(WAIT);
 }, 90_000);
 
 afterAll(async () => {
+  stateWatcher?.close();
   await browser?.close().catch(() => undefined);
   await ui?.stop();
 });
