@@ -6,7 +6,8 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
-import { runCli, writeConfig } from '../helpers/project.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
+import { writeConfig } from '../helpers/project.js';
 import { faultFixture } from './fault-helpers.js';
 
 async function configWithDuplicates(): Promise<string> {
@@ -49,7 +50,7 @@ describe('a server that lists one tool twice', () => {
   }, async () => {
     const config = await configWithDuplicates();
 
-    const tools = await runCli(['tools', 'list', '--json', '--config', config]);
+    const tools = await runCliInProcess(['tools', 'list', '--json', '--config', config]);
     expect(tools.stderr).not.toContain('listed twice');
     expect(tools.code).toBe(0);
     const names = (JSON.parse(tools.stdout) as Array<{ name: string; description?: string }>).map((tool) => tool.name);
@@ -57,19 +58,19 @@ describe('a server that lists one tool twice', () => {
     expect(names).toEqual(expect.arrayContaining(['twice__echo', 'twice__other', 'counter__echo']));
     expect(tools.stderr.match(warning)).toHaveLength(1);
 
-    const servers = await runCli(['servers', '--json', '--config', config]);
+    const servers = await runCliInProcess(['servers', '--json', '--config', config]);
     expect(servers.code).toBe(0);
     const statuses = JSON.parse(servers.stdout) as Array<{ name: string; state: string; toolCount?: number }>;
     expect(statuses.find((status) => status.name === 'twice')).toMatchObject({ state: 'connected', toolCount: 2 });
     expect(statuses.find((status) => status.name === 'counter')).toMatchObject({ state: 'connected' });
 
-    const run = await runCli(['run', '--config', config, 'call both']);
+    const run = await runCliInProcess(['run', '--config', config, 'call both']);
     expect(run.stderr).not.toContain('listed twice');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('done:');
     expect(run.stderr.match(warning)).toHaveLength(1);
 
-    const call = await runCli(['tools', 'call', 'twice__echo', 'text=hello', '--config', config]);
+    const call = await runCliInProcess(['tools', 'call', 'twice__echo', 'text=hello', '--config', config]);
     expect(call.code).toBe(0);
     expect(call.stdout).toContain('first echo: hello');
   });

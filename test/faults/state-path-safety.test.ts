@@ -10,7 +10,8 @@ import { createHost } from '../../src/host/create-host.js';
 import { TrustStore } from '../../src/policy/trust-store.js';
 import { fixtureServerLaunch } from '../fixtures/servers/fixture-servers.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
-import { runCli, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
+import { temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { closeHosts, freshDirectory } from './fault-helpers.js';
 
 afterEach(closeHosts);
@@ -30,7 +31,7 @@ describe('state paths others could change', () => {
     const stateDir = await temporaryDirectory('mcp-host-state-');
     chmodSync(stateDir, 0o777);
     const file = await writeConfig({ mcpServers: {} });
-    const result = await runCli(['tools', 'list', '--config', file], { stateDir, timeoutMs: 60_000 });
+    const result = await runCliInProcess(['tools', 'list', '--config', file], { stateDir, timeoutMs: 60_000 });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain(`mcp-host: The state folder ${stateDir} is writable by everyone (mode 777)`);
     expect(result.stderr).toContain(`chmod 700 ${stateDir}`);
