@@ -3,7 +3,8 @@
  * environment and command line to stderr (at start, then again as it crashes mid-call), a remote server whose error
  * body echoes the request headers, and a server that logs an environment value: the known secrets (values taken from
  * the environment, header values, literal values of secret-named env keys and flags) are redacted before the text
- * reaches the model, the terminal, `servers --json` or the audit log. Runs the built CLI.
+ * reaches the model, the terminal, `servers --json` or the audit log. The run that crashes is the built CLI's own
+ * process; the other commands run the same program in the test worker.
  */
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { repoRoot, runCli, temporaryDirectory, writeConfig } from '../helpers/project.js';
 
 const leakyServer = join(repoRoot, 'test', 'fixtures', 'secrets', 'leaky-server.mjs');
@@ -18,7 +20,7 @@ const ENV_SECRET = 'tok-from-the-environment-5521';
 const LITERAL_ENV_SECRET = 'literal-api-key-7734';
 const FLAG_SECRET = 'sk-given-as-a-flag-9910';
 const SECRETS = [ENV_SECRET, LITERAL_ENV_SECRET, FLAG_SECRET];
-/** Each CLI run starts Node and a server; generous for a busy machine. */
+/** Each CLI run starts a server (the real-process run, Node too); generous for a busy machine. */
 const TIMEOUT_MS = 120_000;
 
 function leakyEntry(env: Record<string, string> = {}): Record<string, unknown> {
@@ -62,6 +64,7 @@ describe('text built from server output is redacted', () => {
         }),
       );
       const stateDir = join(directory, 'state');
+      // A real process: the terminal here is the process's own stderr.
       const result = await runCli(
         ['run', '--config', config, '--yes', '--json', '--model', `scripted:${script}`, 'crash it'],
         {
@@ -93,7 +96,7 @@ describe('text built from server output is redacted', () => {
     'a server that prints its env and fails to start: servers --json lastError and stderrTail are redacted',
     async () => {
       const config = await writeConfig({ mcpServers: { leaky: leakyEntry({ FAIL_AT_START: '1' }) } });
-      const result = await runCli(['servers', '--json', '--config', config], {
+      const result = await runCliInProcess(['servers', '--json', '--config', config], {
         env: { SERVICE_TOKEN: ENV_SECRET },
         timeoutMs: 60_000,
       });
@@ -104,7 +107,7 @@ describe('text built from server output is redacted', () => {
       expectNoSecret(result.stdout, 'servers --json');
       expectNoSecret(result.stderr, 'stderr');
 
-      const text = await runCli(['servers', '--config', config], { env: { SERVICE_TOKEN: ENV_SECRET } });
+      const text = await runCliInProcess(['servers', '--config', config], { env: { SERVICE_TOKEN: ENV_SECRET } });
       expect(text.stdout).toContain('env PLAIN_API_KEY=[redacted]');
       expectNoSecret(text.stdout + text.stderr, 'servers');
     },
@@ -117,14 +120,16 @@ describe('text built from server output is redacted', () => {
       const directory = await temporaryDirectory('mcp-host-secrets-');
       const config = join(directory, 'mcp-host.json');
       await writeFile(config, JSON.stringify({ mcpServers: { leaky: leakyEntry({ LOG_ENV: 'PLAIN_API_KEY' }) } }));
-      const status = await runCli(['servers', '--json', '--config', config], { env: { SERVICE_TOKEN: ENV_SECRET } });
+      const status = await runCliInProcess(['servers', '--json', '--config', config], {
+        env: { SERVICE_TOKEN: ENV_SECRET },
+      });
       const [server] = JSON.parse(status.stdout) as Array<{ state: string; stderrTail?: string }>;
       expect(server?.state).toBe('connected');
       expect(server?.stderrTail).toContain('env SERVICE_TOKEN=[redacted]');
       expectNoSecret(status.stdout, 'servers --json');
 
       const stateDir = join(directory, 'state');
-      const call = await runCli(['tools', 'call', 'leaky__log_env', '--config', config], {
+      const call = await runCliInProcess(['tools', 'call', 'leaky__log_env', '--config', config], {
         env: { SERVICE_TOKEN: ENV_SECRET },
         stateDir,
       });
@@ -159,7 +164,7 @@ describe('text built from server output is redacted', () => {
           },
         },
       });
-      const result = await runCli(['servers', '--json', '--config', config], { env: { REMOTE_TOKEN: token } });
+      const result = await runCliInProcess(['servers', '--json', '--config', config], { env: { REMOTE_TOKEN: token } });
       const [status] = JSON.parse(result.stdout) as Array<{ state: string; lastError?: string }>;
       expect(status?.state).toBe('failed');
       expect(status?.lastError).toContain('request headers');

@@ -7,10 +7,11 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stripControlCodes } from '../../src/text/strip-control-codes.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { repoRoot, runCli, writeConfig } from '../helpers/project.js';
 
 const codesServer = join(repoRoot, 'test', 'fixtures', 'secrets', 'terminal-codes-server.mjs');
-/** Each CLI run starts Node and a server; generous for a busy machine. */
+/** Each CLI run starts a server (and the one real-process run, Node); generous for a busy machine. */
 const TIMEOUT_MS = 120_000;
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
@@ -42,21 +43,21 @@ describe('terminal control codes from servers are not printed', () => {
     'tools list, servers and tools call print the words without the codes',
     async () => {
       const config = await codesConfig();
-      const list = await runCli(['tools', 'list', '--config', config]);
+      const list = await runCliInProcess(['tools', 'list', '--config', config]);
       expect(list.stdout).toContain('description-marker');
       expectNoControlCodes(list.stdout, 'tools list');
       expectNoControlCodes(list.stderr, 'tools list stderr');
 
-      const servers = await runCli(['servers', '--config', config]);
+      const servers = await runCliInProcess(['servers', '--config', config]);
       expect(servers.stdout).toContain('codes: connected');
       expectNoControlCodes(servers.stdout, 'servers');
 
-      const call = await runCli(['tools', 'call', 'codes__paint', '--config', config]);
+      const call = await runCliInProcess(['tools', 'call', 'codes__paint', '--config', config]);
       expect(call.stdout).toContain('result-marker');
       expectNoControlCodes(call.stdout, 'tools call stdout');
       expectNoControlCodes(call.stderr, 'tools call stderr');
 
-      const failed = await runCli(['tools', 'call', 'codes__fail', '--config', config]);
+      const failed = await runCliInProcess(['tools', 'call', 'codes__fail', '--config', config]);
       expect(failed.stdout + failed.stderr).toContain('tail-marker');
       expectNoControlCodes(failed.stdout, 'a crash stdout');
       expectNoControlCodes(failed.stderr, 'a crash stderr');
@@ -76,6 +77,7 @@ describe('terminal control codes from servers are not printed', () => {
           scenarios: [{ turns: [{ toolCalls: [{ id: 'p1', name: 'codes__paint' }] }, { text: '{{lastToolResult}}' }] }],
         }),
       );
+      // The one real process here: what reaches a real stdout and stderr through every writer the run uses.
       const run = await runCli([
         'run',
         '--yes',
@@ -99,7 +101,7 @@ describe('terminal control codes from servers are not printed', () => {
     'JSON output keeps the characters, escaped',
     async () => {
       const config = await codesConfig();
-      const servers = await runCli(['servers', '--json', '--config', config]);
+      const servers = await runCliInProcess(['servers', '--json', '--config', config]);
       expectNoControlCodes(servers.stdout, 'servers --json');
       const [status] = JSON.parse(servers.stdout) as Array<{ serverInfo?: { name: string }; stderrTail?: string }>;
       expect(status?.serverInfo?.name).toContain('\u001b]0;pwned title\u0007');
