@@ -6,7 +6,8 @@
 import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, temporaryDirectory } from '../helpers/project.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
+import { temporaryDirectory } from '../helpers/project.js';
 import { packageBin } from './helpers.js';
 
 const filesystem = packageBin('@modelcontextprotocol/server-filesystem');
@@ -45,10 +46,13 @@ describe('filesystem server', () => {
       roots: ['./work'],
       model: `scripted:${script}`,
     });
-    const result = await runCli(['run', 'Write a note and read it back', '--config', config, '--yes', '--json'], {
-      env: { MCP_HOST_STATE_DIR: stateDir },
-      timeoutMs: 60_000,
-    });
+    const result = await runCliInProcess(
+      ['run', 'Write a note and read it back', '--config', config, '--yes', '--json'],
+      {
+        env: { MCP_HOST_STATE_DIR: stateDir },
+        timeoutMs: 60_000,
+      },
+    );
     expect(result.stderr).not.toMatch(/failed/);
     expect(result.code).toBe(0);
     expect(await readFile(notes, 'utf8')).toBe('MCP roots work.\n');
@@ -83,7 +87,7 @@ describe('filesystem server', () => {
       roots: [work],
       model: `scripted:${script}`,
     });
-    const result = await runCli(['run', 'Write outside', '--config', config, '--yes'], {
+    const result = await runCliInProcess(['run', 'Write outside', '--config', config, '--yes'], {
       env: { MCP_HOST_STATE_DIR: stateDir },
       timeoutMs: 60_000,
     });
@@ -133,12 +137,15 @@ describe('memory server', () => {
       model: `scripted:${script}`,
     });
     const options = { env: { MCP_HOST_STATE_DIR: stateDir }, timeoutMs: 60_000 };
-    const stored = await runCli(['run', 'Remember Ada Lovelace', '--config', config, '--yes'], options);
+    const stored = await runCliInProcess(['run', 'Remember Ada Lovelace', '--config', config, '--yes'], options);
     expect(stored.code).toBe(0);
     expect(stored.stdout.trim()).toBe('Stored.');
     expect(await readFile(memoryFile, 'utf8')).toContain('"name":"Ada Lovelace"');
 
-    const recalled = await runCli(['run', 'What do you know about Ada?', '--config', config, '--yes'], options);
+    const recalled = await runCliInProcess(
+      ['run', 'What do you know about Ada?', '--config', config, '--yes'],
+      options,
+    );
     expect(recalled.code).toBe(0);
     expect(recalled.stdout).toContain('I recall:');
     expect(recalled.stdout).toContain('wrote the first program');

@@ -6,6 +6,7 @@
 import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { runCli, temporaryDirectory } from '../helpers/project.js';
 import { packageBin } from './helpers.js';
 
@@ -35,12 +36,13 @@ const allowed = ['tools', 'call', 'fs__list_allowed_directories'];
 describe('roots are declared only when configured', () => {
   it('without roots, server-filesystem keeps the folder from its command line wherever the host runs', async () => {
     const { notes, elsewhere, config } = await setUp();
+    // One real process; the other runs use the same program in the test worker.
     const result = await runCli([...allowed, '--config', config], { cwd: elsewhere, timeoutMs: 60_000 });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(notes);
     expect(result.stdout).not.toContain(elsewhere);
 
-    const read = await runCli(
+    const read = await runCliInProcess(
       ['tools', 'call', 'fs__read_text_file', `path=${join(notes, 'today.md')}`, '--config', config],
       {
         cwd: elsewhere,
@@ -52,7 +54,7 @@ describe('roots are declared only when configured', () => {
 
   it('with --root DIR, that folder is declared and replaces the server’s own', async () => {
     const { notes, elsewhere, other, config } = await setUp();
-    const result = await runCli([...allowed, '--config', config, '--root', other], {
+    const result = await runCliInProcess([...allowed, '--config', config, '--root', other], {
       cwd: elsewhere,
       timeoutMs: 60_000,
     });
@@ -63,7 +65,7 @@ describe('roots are declared only when configured', () => {
 
   it('with `roots` in the config, those folders are declared', async () => {
     const { notes, elsewhere, other, config } = await setUp({ roots: ['other'] });
-    const result = await runCli([...allowed, '--config', config], { cwd: elsewhere, timeoutMs: 60_000 });
+    const result = await runCliInProcess([...allowed, '--config', config], { cwd: elsewhere, timeoutMs: 60_000 });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(other);
     expect(result.stdout).not.toContain(notes);

@@ -11,7 +11,8 @@ import type { Host } from '../../src/host/create-host.js';
 import { closeHosts, openFaultHost, resultText, waitUntil } from '../faults/fault-helpers.js';
 import { createTurnProvider, lastToolResults, toolCall } from '../faults/turn-provider.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
-import { runCli, temporaryDirectory } from '../helpers/project.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
+import { temporaryDirectory } from '../helpers/project.js';
 import { createRecordingApprover } from './helpers.js';
 
 const server = join(import.meta.dirname, 'fixtures', 'url-required-server.mjs');
@@ -91,7 +92,7 @@ describe('URL elicitation required (-32042)', { timeout: 60_000 }, () => {
         permissions: { allow: ['login__*'] },
       }),
     );
-    const result = await runCli(['tools', 'call', 'login__whoami', '--config', config], {
+    const result = await runCliInProcess(['tools', 'call', 'login__whoami', '--config', config], {
       cwd: directory,
       timeoutMs: 30_000,
     });

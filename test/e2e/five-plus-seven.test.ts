@@ -8,6 +8,7 @@ import { createHost, type Host } from '../../src/host/create-host.js';
 import type { AgentEvent } from '../../src/loop/events.js';
 import { loadScript } from '../../src/testing/load-script.js';
 import { type MockLlmServer, startMockLlmServer } from '../../src/testing/mock-llm/mock-llm-server.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { exampleServer, repoRoot, runCli, writeConfig } from '../helpers/project.js';
 
 let mock: MockLlmServer;
@@ -109,7 +110,7 @@ describe('five plus seven through the CLI', () => {
     const config = await writeConfig({
       mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
     });
-    const result = await runCli(
+    const result = await runCliInProcess(
       [
         'run',
         '--config',
@@ -142,6 +143,8 @@ describe('five plus seven through the CLI', () => {
   });
 
   it('runs the README command offline with the scripted model', async () => {
+    // The command as the README gives it, in a process of its own; the other CLI runs here use the same program in
+    // the test worker.
     const result = await runCli(['run', '--config', 'examples/mcp-host.json', 'What is 5 plus 7?']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/\b12\b/);
@@ -150,7 +153,7 @@ describe('five plus seven through the CLI', () => {
   });
 
   it('writes the transcript as JSON with --json', async () => {
-    const result = await runCli(['run', '--json', '--config', 'examples/mcp-host.json', 'What is 2 plus 40?']);
+    const result = await runCliInProcess(['run', '--json', '--config', 'examples/mcp-host.json', 'What is 2 plus 40?']);
     expect(result.code, result.stderr).toBe(0);
     const transcript = JSON.parse(result.stdout) as {
       text: string;

@@ -5,11 +5,11 @@
  */
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/project.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
 
 describe('examples/mcp-apps.json', () => {
   it("answers from the system monitor's tool, and names the web UI for its view", async () => {
-    const result = await runCli(['run', '--config', 'examples/mcp-apps.json', 'Show the system monitor']);
+    const result = await runCliInProcess(['run', '--config', 'examples/mcp-apps.json', 'Show the system monitor']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("The system monitor's view above shows this machine live.");
     // The server's own reading of this machine, not the script's.

@@ -1,4 +1,7 @@
-/** `mcp-host sessions list|show|export|delete`, run as the built CLI against sessions a conversation saved. */
+/**
+ * `mcp-host sessions list|show|export|delete` against sessions a conversation saved: list and delete as the built
+ * CLI's own process, the rest as the same program in the test worker.
+ */
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -7,6 +10,7 @@ import { EXIT_OK, EXIT_USAGE } from '../../src/cli/exit-codes.js';
 import { createHost } from '../../src/host/create-host.js';
 import { createScriptedProvider } from '../../src/testing/scripted-provider.js';
 import { hostConfig } from '../helpers/configs.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { runCli, temporaryDirectory } from '../helpers/project.js';
 
 let stateDir: string;
@@ -40,14 +44,14 @@ afterAll(async () => {
 
 describe('mcp-host sessions', () => {
   it('lists, shows and exports saved sessions, without terminal control codes', async () => {
-    // Independent reads run side by side: each CLI start costs seconds on a busy machine.
+    // The listing is a real process; the other reads run the same program in the test worker, one after another.
     const [listed, shown, markdown, json, wrongFormat, notAnId] = await Promise.all([
       runCli(['sessions', 'list', '--json'], { stateDir }),
-      runCli(['sessions', 'show', ids[0]!], { stateDir }),
-      runCli(['sessions', 'export', ids[0]!, '--format', 'markdown'], { stateDir }),
-      runCli(['sessions', 'export', ids[0]!, '--format', 'json'], { stateDir }),
-      runCli(['sessions', 'export', ids[0]!, '--format', 'html'], { stateDir }),
-      runCli(['sessions', 'show', '../../x'], { stateDir }),
+      runCliInProcess(['sessions', 'show', ids[0]!], { stateDir }),
+      runCliInProcess(['sessions', 'export', ids[0]!, '--format', 'markdown'], { stateDir }),
+      runCliInProcess(['sessions', 'export', ids[0]!, '--format', 'json'], { stateDir }),
+      runCliInProcess(['sessions', 'export', ids[0]!, '--format', 'html'], { stateDir }),
+      runCliInProcess(['sessions', 'show', '../../x'], { stateDir }),
     ]);
     expect(listed.code).toBe(EXIT_OK);
     const summaries = JSON.parse(listed.stdout) as { id: string; title: string; model: string }[];
@@ -84,11 +88,12 @@ describe('mcp-host sessions', () => {
   });
 
   it('deletes a session, and names an unknown id with a usage error', async () => {
+    // A real process deletes; the check after it runs in the worker.
     const deleted = await runCli(['sessions', 'delete', ids[1]!], { stateDir });
     expect(deleted.code).toBe(EXIT_OK);
     expect(existsSync(join(stateDir, 'sessions', `${ids[1]}.jsonl`))).toBe(false);
 
-    const unknown = await runCli(['sessions', 'show', ids[1]!], { stateDir });
+    const unknown = await runCliInProcess(['sessions', 'show', ids[1]!], { stateDir });
     expect(unknown.code).toBe(EXIT_USAGE);
     expect(unknown.stderr).toMatch(new RegExp(`^mcp-host: no saved session "${ids[1]}"`));
   });

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { createHost } from '../../src/host/create-host.js';
 import { loadInstructions } from '../../src/skills/project-instructions.js';
 import { createScriptedProvider } from '../../src/testing/scripted-provider.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { runCli } from '../helpers/project.js';
 
 const SLOW = 180_000;
@@ -109,13 +110,14 @@ describe('mcp-host memory and context', () => {
     async () => {
       const { folder, user } = project();
       const env = { MCP_HOST_CONFIG_DIR: user };
+      // One real process for each command (memory add, context); the rest run the same program in the worker.
       const added = await runCli(['memory', 'add', 'staging', 'is', 'at', 'port', '8080'], { cwd: folder, env });
       expect(added.code).toBe(0);
       expect(added.stdout).toContain('Remembered in');
-      await runCli(['memory', 'add', 'the release branch is main'], { cwd: folder, env });
+      await runCliInProcess(['memory', 'add', 'the release branch is main'], { cwd: folder, env });
       const file = readFileSync(join(folder, '.mcp-host', 'memory.md'), 'utf8');
       expect(file).toContain('- staging is at port 8080\n- the release branch is main\n');
-      const list = await runCli(['memory', 'list'], { cwd: folder, env });
+      const list = await runCliInProcess(['memory', 'list'], { cwd: folder, env });
       expect(list.stdout).toBe('1. staging is at port 8080\n2. the release branch is main\n');
 
       const context = await runCli(['context', '--json'], { cwd: folder, env });
@@ -133,16 +135,18 @@ describe('mcp-host memory and context', () => {
       ]);
       expect(parsed.systemPrompt.parts.every((part) => part.tokens > 0)).toBe(true);
       expect(parsed.systemPrompt.text).toContain('- the release branch is main');
-      const table = await runCli(['context'], { cwd: folder, env });
+      const table = await runCliInProcess(['context'], { cwd: folder, env });
       expect(table.stdout).toMatch(/memory +\d+ {2}.*memory\.md/);
 
-      const none = await runCli(['context', '--json', '--no-instructions'], { cwd: folder, env });
+      const none = await runCliInProcess(['context', '--json', '--no-instructions'], { cwd: folder, env });
       expect((JSON.parse(none.stdout) as { systemPrompt: { tokens: number } }).systemPrompt.tokens).toBe(0);
 
-      const forgot = await runCli(['memory', 'forget', '1'], { cwd: folder, env });
+      const forgot = await runCliInProcess(['memory', 'forget', '1'], { cwd: folder, env });
       expect(forgot.stdout).toBe('Forgot: staging is at port 8080\n');
-      expect((await runCli(['memory', 'list'], { cwd: folder, env })).stdout).toBe('1. the release branch is main\n');
-      const wrong = await runCli(['memory', 'forget', '7'], { cwd: folder, env });
+      expect((await runCliInProcess(['memory', 'list'], { cwd: folder, env })).stdout).toBe(
+        '1. the release branch is main\n',
+      );
+      const wrong = await runCliInProcess(['memory', 'forget', '7'], { cwd: folder, env });
       expect(wrong.code).toBe(2);
       expect(wrong.stderr).toContain('mcp-host: no memory entry 7; there is 1');
     },

@@ -11,7 +11,8 @@ import { createHost } from '../../src/host/create-host.js';
 import { discoverSkills } from '../../src/skills/discover-skills.js';
 import { readSkillFile } from '../../src/skills/read-skill-file.js';
 import { createScriptedProvider } from '../../src/testing/scripted-provider.js';
-import { runCli, writeConfig } from '../helpers/project.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
+import { writeConfig } from '../helpers/project.js';
 import { writeSkill } from './skill-fixtures.js';
 
 const temporary = (prefix = 'mcp-host-skills-') => mkdtempSync(join(tmpdir(), prefix));
@@ -103,7 +104,7 @@ describe('pinning', () => {
       await second.host.close();
     }
 
-    const approved = await runCli(['trust', 'approve', 'skill:deploy', '--config', config], { stateDir });
+    const approved = await runCliInProcess(['trust', 'approve', 'skill:deploy', '--config', config], { stateDir });
     expect(approved.stderr).toBe('');
     expect(approved.stdout).toContain('Approved skill deploy (was changed;');
     expect(approved.code).toBe(0);

@@ -1,11 +1,15 @@
-/** `mcp-host skills list|show` on the built CLI: what a user sees of the skills a config finds. */
+/**
+ * `mcp-host skills list|show`: what a user sees of the skills a config finds. The first listing is the built CLI's
+ * own process; the rest run the same program in the test worker.
+ */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { runCli, temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { PUBLISHED_SKILL_NAMES, publishedSkills, writeSkill } from './skill-fixtures.js';
 
-/** The built CLI starts slowly on a busy machine: generous bounds, behaviour asserted, never speed. */
+/** The CLI runs slowly on a busy machine: generous bounds, behaviour asserted, never speed. */
 const SLOW = 180_000;
 
 describe('mcp-host skills', () => {
@@ -27,7 +31,7 @@ describe('mcp-host skills', () => {
         /test-specialist {2}\[config, new\] {2}This skill should be used when writing test/,
       );
 
-      const json = await runCli(['skills', 'list', '--config', config, '--json']);
+      const json = await runCliInProcess(['skills', 'list', '--config', config, '--json']);
       const parsed = JSON.parse(json.stdout) as {
         skills: Array<{ name: string; folder: string; fingerprint: string }>;
       };
@@ -41,7 +45,7 @@ describe('mcp-host skills', () => {
     'shows one skill: front matter, files and body',
     async () => {
       const config = await writeConfig({ mcpServers: {}, skills: [publishedSkills] });
-      const result = await runCli(['skills', 'show', 'test-specialist', '--config', config]);
+      const result = await runCliInProcess(['skills', 'show', 'test-specialist', '--config', config]);
       expect(result.code).toBe(0);
       expect(result.stdout).toContain('name: test-specialist\n');
       expect(result.stdout).toContain('source: config (');
@@ -60,13 +64,13 @@ describe('mcp-host skills', () => {
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, '---\nname: broken\ndescription: 42\n---\nbody\n');
       writeFileSync(join(directory, 'mcp-host.json'), '{"mcpServers": {}}');
-      const list = await runCli(['skills', 'list'], { cwd: directory });
+      const list = await runCliInProcess(['skills', 'list'], { cwd: directory });
       expect(list.code).toBe(1);
       expect(list.stderr).toContain(`mcp-host: ${file}: front matter field "description": expected a non-empty string`);
-      const show = await runCli(['skills', 'show', 'broken'], { cwd: directory });
+      const show = await runCliInProcess(['skills', 'show', 'broken'], { cwd: directory });
       expect(show.code).toBe(1);
       expect(show.stderr).toContain('front matter field "description"');
-      const unknown = await runCli(['skills', 'show', 'nothing'], { cwd: directory });
+      const unknown = await runCliInProcess(['skills', 'show', 'nothing'], { cwd: directory });
       expect(unknown.code).toBe(2);
       expect(unknown.stderr).toContain('mcp-host: no skill named "nothing"');
     },
