@@ -4,9 +4,16 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { toolSetServerEntry } from '../consent/consent-helpers.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type HttpFixtures, startHttpFixtures } from '../consent/http-fixtures.js';
 import { runCli, temporaryDirectory } from '../helpers/project.js';
+
+// The server is served over Streamable HTTP from this process: the warning is the CLI's, whatever the transport.
+let servers: HttpFixtures;
+beforeAll(async () => {
+  servers = await startHttpFixtures();
+});
+afterAll(() => servers.close());
 
 function count(text: string, part: string): number {
   return text.split(part).length - 1;
@@ -20,13 +27,12 @@ describe('open-world warning', () => {
       join(directory, 'mcp-host.json'),
       JSON.stringify({
         mcpServers: {
-          web: toolSetServerEntry(
-            [
+          web: {
+            url: servers.toolSet('web', [
               { name: 'fetch', reply: 'fetched' },
               { name: 'local_note', reply: 'noted', annotations: { openWorldHint: false } },
-            ],
-            { label: 'web' },
-          ),
+            ]).url,
+          },
         },
       }),
     );

@@ -2,14 +2,16 @@
  * Consent, trust and audit through the real CLI (the built `mcp-host`): `run --yes`, headless runs, `tools call`,
  * `audit` with its filters, `trust` / `trust approve` / `trust revoke`, a changed launch command, and a host
  * killed with SIGKILL in the middle of a run. Needs `npm run build` first. Runs, tool calls and listings are real
- * processes; reading the audit log back with filters, and changing trust between runs, run the same commands in
- * this process (each `mcp-host` start costs a second), with `audit --json` and `trust` kept as processes too.
+ * processes; reading the audit log back, and changing trust between runs, run the same commands in this process
+ * (each `mcp-host` start costs a second), with `audit --json` (of a killed host's log) and `trust` kept as processes
+ * too. Servers are stdio processes where their launch command or process matters, and otherwise served over
+ * Streamable HTTP from this process.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../src/audit/audit-record.js';
 import { createAuditCommand } from '../../src/cli/commands/audit.js';
 import { createTrustCommand } from '../../src/cli/commands/trust.js';
@@ -21,6 +23,7 @@ import type { ScriptTurn } from '../../src/testing/script-types.js';
 import { runCommandInProcess } from '../helpers/in-process-command.js';
 import { cliPath, isAlive, runCli, temporaryDirectory } from '../helpers/project.js';
 import { freshStateDir, readAuditFile, recordsOfType, type ToolSpec, toolSetServerEntry } from './consent-helpers.js';
+import { type HttpFixtures, startHttpFixtures } from './http-fixtures.js';
 
 /** Each CLI run starts Node and a server; on a busy machine a test of many runs needs minutes. */
 const CLI_TEST_TIMEOUT_MS = 240_000;
@@ -30,6 +33,19 @@ const fileTools: ToolSpec[] = [
   // openWorldHint unset: the run warns that it may reach outside systems.
   { name: 'write_file', description: 'Writes a file.', annotations: { destructiveHint: true } },
 ];
+
+// Where the server's process or launch command is not what a test is about, the CLI connects over Streamable HTTP
+// to a server this process serves, instead of starting one of its own.
+let servers: HttpFixtures;
+beforeAll(async () => {
+  servers = await startHttpFixtures();
+});
+afterAll(() => servers.close());
+
+/** A config entry for a tool set served over Streamable HTTP by this process. */
+function servedEntry(name: string, tools: ToolSpec[]): Record<string, unknown> {
+  return { url: servers.toolSet(name, tools).url };
+}
 
 interface Project {
   directory: string;
@@ -135,7 +151,7 @@ describe('mcp-host run', () => {
   it(
     'without a terminal or --yes, the call is denied with how to allow it and the run goes on',
     async () => {
-      const where = await project({ fs: toolSetServerEntry(fileTools) }, [
+      const where = await project({ fs: servedEntry('fs', fileTools) }, [
         { toolCalls: [{ id: 'w1', name: 'fs__write_file', arguments: { path: 'a.txt' } }] },
         { text: 'Result: {{lastToolResult}}' },
       ]);
@@ -156,7 +172,7 @@ describe('mcp-host tools call', () => {
   it(
     'is not prompted for (the user asked for it), still obeys deny rules, and is audited',
     async () => {
-      const where = await project({ fs: toolSetServerEntry(fileTools, { label: 'fs' }) }, undefined, {
+      const where = await project({ fs: servedEntry('fs', fileTools) }, undefined, {
         permissions: { deny: ['fs__read_*'] },
       });
       const written = await cli(where, ['tools', 'call', 'fs__write_file', 'path=a.txt', 'content=hi']);
@@ -188,8 +204,8 @@ describe('mcp-host audit', () => {
     async () => {
       const where = await project(
         {
-          fs: toolSetServerEntry(fileTools),
-          web: toolSetServerEntry([{ name: 'fetch', description: 'Fetches.', annotations: { openWorldHint: true } }]),
+          fs: servedEntry('fs', fileTools),
+          web: servedEntry('web', [{ name: 'fetch', description: 'Fetches.', annotations: { openWorldHint: true } }]),
         },
         undefined,
         { permissions: { allow: ['fs__*', 'web__*'] } },
@@ -200,7 +216,7 @@ describe('mcp-host audit', () => {
       const between = new Date(Date.parse(auditOf(where).at(-1)!.time) + 1).toISOString();
       expect((await cli(where, ['tools', 'call', 'fs__write_file', 'path=two'])).code).toBe(0);
 
-      const all = await cli(where, ['audit', '--json']);
+      const all = await auditInProcess(where, ['--json']);
       expect(all.code).toBe(0);
       const records = jsonLines(all.stdout);
       // The same records as the file, in order.
@@ -249,7 +265,7 @@ describe('mcp-host trust', () => {
   it(
     'lists, revokes and approves tools and servers, and runs respect it',
     async () => {
-      const where = await project({ fs: toolSetServerEntry(fileTools) });
+      const where = await project({ fs: servedEntry('fs', fileTools) });
       const listTools = async () => {
         const result = await cli(where, ['tools', 'list']);
         expect(result.code).toBe(0);
@@ -345,7 +361,7 @@ describe('mcp-host trust', () => {
       const run = await cli(where, ['run', '--yes', '--model', `scripted:${where.script}`, 'read']);
       expect(run.stdout).toContain('Unknown tool "fs__read_file"');
 
-      const approved = await cli(where, ['trust', 'approve', 'fs']);
+      const approved = await trustInProcess(where, ['approve', 'fs']);
       expect(approved.code).toBe(0);
       expect(approved.stdout).toContain('Approved server fs (was changed).');
       const restored = await cli(where, ['tools', 'list']);
