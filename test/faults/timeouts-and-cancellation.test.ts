@@ -3,14 +3,15 @@
  * progress extends the timeout up to a hard maximum; the user's abort cancels calls in flight the same way;
  * timeouts come from the tool's override, then `--timeout` (toolTimeoutMs), then the server's setting.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/loop/events.js';
 import { createScriptedProvider } from '../../src/testing/scripted-provider.js';
 import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
 import { closeHosts, faultFixture, openFaultHost, resultText, waitUntil } from './fault-helpers.js';
 
-afterEach(closeHosts);
+// Hosts a describe shares stay open until the file ends; each stops its server then, also after a failure.
+afterAll(closeHosts);
 
 const hang = fixtureServerPath('hang');
 const recorder = faultFixture('recorder.mjs');
@@ -26,9 +27,20 @@ function lastCallId(stderr: string, tool: string): string {
   return ids.at(-1)!;
 }
 
+/** How many calls of `tool` the hang fixture has logged. */
+function callCount(stderr: string, tool: string): number {
+  return [...stderr.matchAll(new RegExp(`^call (\\S+) ${tool}$`, 'gm'))].length;
+}
+
 describe('a server that never answers', () => {
+  /** A 500 ms timeout, which progress extends up to 2 s in all. */
+  let host: Awaited<ReturnType<typeof openFaultHost>>;
+
+  beforeAll(async () => {
+    host = await openFaultHost(hostConfig([stdioServer('hang', [hang], { timeoutMs: 500, maxTotalTimeoutMs: 2_000 })]));
+  });
+
   it('fails the call at its timeout and sends notifications/cancelled', async () => {
-    const host = await openFaultHost(hostConfig([stdioServer('hang', [hang], { timeoutMs: 500 })]));
     const started = performance.now();
     const call = await host.callTool('hang__hang', {});
     const elapsed = performance.now() - started;
@@ -44,9 +56,6 @@ describe('a server that never answers', () => {
   });
 
   it('lets progress notifications extend the timeout, up to the hard maximum', async () => {
-    const host = await openFaultHost(
-      hostConfig([stdioServer('hang', [hang], { timeoutMs: 500, maxTotalTimeoutMs: 2_000 })]),
-    );
     // Progress every 200 ms keeps a 500 ms timeout alive for 1.2 s.
     const kept = await host.callTool('hang__slow_progress', { seconds: 1.2, intervalMs: 200 });
     expect(kept.outcome).toBe('ok');
@@ -85,28 +94,33 @@ describe('a server that never answers', () => {
 });
 
 describe('the user aborts', () => {
-  it('cancels the calls in flight and ends the run cleanly', async () => {
-    const provider = createScriptedProvider({
-      scenarios: [
-        {
-          turns: [
-            {
-              toolCalls: [
-                { id: 'a', name: 'hang__hang', arguments: {} },
-                { id: 'b', name: 'hang__slow_progress', arguments: { seconds: 60, intervalMs: 60_000 } },
-              ],
-            },
-            { text: 'never reached' },
-          ],
-        },
-      ],
-    });
-    const host = await openFaultHost(
+  const provider = createScriptedProvider({
+    scenarios: [
+      {
+        turns: [
+          {
+            toolCalls: [
+              { id: 'a', name: 'hang__hang', arguments: {} },
+              { id: 'b', name: 'hang__slow_progress', arguments: { seconds: 60, intervalMs: 60_000 } },
+            ],
+          },
+          { text: 'never reached' },
+        ],
+      },
+    ],
+  });
+  let host: Awaited<ReturnType<typeof openFaultHost>>;
+
+  beforeAll(async () => {
+    host = await openFaultHost(
       hostConfig([stdioServer('hang', [hang], { timeoutMs: 60_000 })], {
         permissions: { allow: ['hang__*'], ask: [], deny: [] },
       }),
       { provider },
     );
+  });
+
+  it('cancels the calls in flight and ends the run cleanly', async () => {
     const abort = new AbortController();
     const events: AgentEvent[] = [];
     const running = host.run('wait forever', { signal: abort.signal, onEvent: (event) => events.push(event) });
@@ -135,11 +149,11 @@ describe('the user aborts', () => {
   });
 
   it('cancels a direct call through its AbortSignal', async () => {
-    const host = await openFaultHost(hostConfig([stdioServer('hang', [hang], { timeoutMs: 60_000 })]));
+    const earlier = callCount(stderrOf(host, 'hang'), 'hang');
     const abort = new AbortController();
     const pending = host.callTool('hang__hang', {}, { signal: abort.signal });
     // Aborted once the server has the call, so the cancellation has something to cancel.
-    await waitUntil(() => /^call \S+ hang$/m.test(stderrOf(host, 'hang')), 'the server to receive the call');
+    await waitUntil(() => callCount(stderrOf(host, 'hang'), 'hang') > earlier, 'the server to receive the call');
     abort.abort();
     const call = await pending;
     expect(call.outcome).toBe('cancelled');
