@@ -7,7 +7,8 @@
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fixtureServer, repoRoot, runCli, writeConfig } from '../helpers/project.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
+import { fixtureServer, repoRoot, writeConfig } from '../helpers/project.js';
 
 const basicServer = join(
   repoRoot,
@@ -49,14 +50,18 @@ beforeAll(async () => {
 
 describe('MCP Apps in the terminal', () => {
   it('declares the extension in the client capabilities', async () => {
-    const result = await runCli(['tools', 'call', 'views__capabilities', '--config', config], { timeoutMs: 60_000 });
+    const result = await runCliInProcess(['tools', 'call', 'views__capabilities', '--config', config], {
+      timeoutMs: 60_000,
+    });
     expect(result.code, result.stderr).toBe(0);
     const capabilities = JSON.parse(result.stdout) as { extensions?: Record<string, { mimeTypes?: string[] }> };
     expect(capabilities.extensions?.['io.modelcontextprotocol/ui']?.mimeTypes).toEqual(['text/html;profile=mcp-app']);
   }, 120_000);
 
   it('tools call prints the result and says where the view is', async () => {
-    const result = await runCli(['tools', 'call', 'basic__get-time', '--config', config], { timeoutMs: 60_000 });
+    const result = await runCliInProcess(['tools', 'call', 'basic__get-time', '--config', config], {
+      timeoutMs: 60_000,
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     expect(result.stderr).toContain(
@@ -65,15 +70,15 @@ describe('MCP Apps in the terminal', () => {
   }, 120_000);
 
   it('run: the model gets the normal result, is not offered the app-only tool and cannot call it', async () => {
-    const listed = await runCli(['tools', 'list', '--json', '--config', config], { timeoutMs: 60_000 });
+    const listed = await runCliInProcess(['tools', 'list', '--json', '--config', config], { timeoutMs: 60_000 });
     const names = (JSON.parse(listed.stdout) as Array<{ name: string }>).map((tool) => tool.name);
     expect(names).toContain('views__bump');
-    const context = await runCli(['context', '--json', '--config', config], { timeoutMs: 60_000 });
+    const context = await runCliInProcess(['context', '--json', '--config', config], { timeoutMs: 60_000 });
     expect(context.code, context.stderr).toBe(0);
     // Every listed tool but views__bump.
     expect((JSON.parse(context.stdout) as { tools: { count: number } }).tools.count).toBe(names.length - 1);
 
-    const run = await runCli(['run', 'what time is it', '--config', config], { timeoutMs: 60_000 });
+    const run = await runCliInProcess(['run', 'what time is it', '--config', config], { timeoutMs: 60_000 });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('basic__get-time has an interactive view (ui://get-time/mcp-app.html)');
     expect(run.stdout).toContain('Unknown tool "views__bump"');

@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixtureServer, runCli, temporaryDirectory } from '../helpers/project.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
+import { fixtureServer, temporaryDirectory } from '../helpers/project.js';
 
 describe("the config's auditFile", () => {
   it('is read by audit and written by trust, with --config or found in the current folder', async () => {
@@ -19,21 +20,24 @@ describe("the config's auditFile", () => {
     const stateDir = await temporaryDirectory('mcp-host-state-');
     const log = join(dirname(config), 'logs', 'project-audit.jsonl');
 
-    const called = await runCli(['tools', 'call', 'counter__echo', 'text=hello', '--config', config], {
+    const called = await runCliInProcess(['tools', 'call', 'counter__echo', 'text=hello', '--config', config], {
       stateDir,
       timeoutMs: 60_000,
     });
     expect(called.code).toBe(0);
     expect(readFileSync(log, 'utf8')).toContain('"tool":"counter__echo"');
 
-    const withFlag = await runCli(['audit', '--json', '--config', config], { stateDir, timeoutMs: 60_000 });
+    const withFlag = await runCliInProcess(['audit', '--json', '--config', config], { stateDir, timeoutMs: 60_000 });
     expect(withFlag.stdout).toContain('counter__echo');
     // A config found in the folder is used once its content is approved.
-    expect((await runCli(['trust', 'config'], { stateDir, cwd: folder, timeoutMs: 60_000 })).code).toBe(0);
-    const fromFolder = await runCli(['audit', '--json'], { stateDir, cwd: folder, timeoutMs: 60_000 });
+    expect((await runCliInProcess(['trust', 'config'], { stateDir, cwd: folder, timeoutMs: 60_000 })).code).toBe(0);
+    const fromFolder = await runCliInProcess(['audit', '--json'], { stateDir, cwd: folder, timeoutMs: 60_000 });
     expect(fromFolder.stdout).toContain('counter__echo');
 
-    const revoked = await runCli(['trust', 'revoke', 'counter', '--config', config], { stateDir, timeoutMs: 60_000 });
+    const revoked = await runCliInProcess(['trust', 'revoke', 'counter', '--config', config], {
+      stateDir,
+      timeoutMs: 60_000,
+    });
     expect(revoked.code).toBe(0);
     expect(readFileSync(log, 'utf8')).toContain('"type":"trust-change"');
     // The default log holds at most the approval of the config itself (made before its auditFile applied).

@@ -5,7 +5,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { fixtureServer, runCli, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
+import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
 
 describe('a server whose command line changed', () => {
   it('is reported once, refused with the reason, and approved by the exact command suggested', async () => {
@@ -13,21 +14,21 @@ describe('a server whose command line changed', () => {
     const config = await writeConfig({
       mcpServers: { counter: { command: process.execPath, args: [fixtureServer('counter.mjs')] } },
     });
-    const first = await runCli(['tools', 'list', '--config', config], { stateDir, timeoutMs: 60_000 });
+    const first = await runCliInProcess(['tools', 'list', '--config', config], { stateDir, timeoutMs: 60_000 });
     expect(first.stdout).toContain('counter__echo');
 
     const edited = JSON.parse(await readFile(config, 'utf8'));
     edited.mcpServers.counter.args.push('--changed');
     await writeFile(config, JSON.stringify(edited));
 
-    const listed = await runCli(['tools', 'list', '--config', config], { stateDir, timeoutMs: 60_000 });
+    const listed = await runCliInProcess(['tools', 'list', '--config', config], { stateDir, timeoutMs: 60_000 });
     const notices = listed.stderr.split('\n').filter((line) => line.includes('different command line'));
     expect(notices).toHaveLength(1);
     expect(notices[0]).toContain('3 tool(s)');
     const suggested = /(mcp-host trust approve counter --config \S+)/.exec(notices[0] ?? '')?.[1];
     expect(suggested).toBeDefined();
 
-    const refused = await runCli(['tools', 'call', 'counter__echo', 'text=hi', '--config', config], {
+    const refused = await runCliInProcess(['tools', 'call', 'counter__echo', 'text=hi', '--config', config], {
       stateDir,
       timeoutMs: 60_000,
     });
@@ -36,13 +37,17 @@ describe('a server whose command line changed', () => {
     expect(refused.stderr.split('cannot be called')).toHaveLength(2);
     expect(refused.stderr).toContain('different command line');
 
-    const offline = await runCli(['trust', '-c', config, '--offline'], { stateDir, timeoutMs: 60_000 });
+    const offline = await runCliInProcess(['trust', '-c', config, '--offline'], { stateDir, timeoutMs: 60_000 });
     expect(offline.code).toBe(0);
 
     // The command as printed, run from another folder.
-    const approved = await runCli(suggested!.split(' ').slice(1), { stateDir, cwd: tmpdir(), timeoutMs: 60_000 });
+    const approved = await runCliInProcess(suggested!.split(' ').slice(1), {
+      stateDir,
+      cwd: tmpdir(),
+      timeoutMs: 60_000,
+    });
     expect(approved.code).toBe(0);
-    const called = await runCli(['tools', 'call', 'counter__echo', 'text=hi', '--config', config], {
+    const called = await runCliInProcess(['tools', 'call', 'counter__echo', 'text=hi', '--config', config], {
       stateDir,
       timeoutMs: 60_000,
     });

@@ -7,6 +7,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { exampleServer, repoRoot, runCli, temporaryDirectory } from '../helpers/project.js';
 
 const flexibleServer = join(repoRoot, 'test', 'fixtures', 'host', 'flexible-server.mjs');
@@ -26,7 +27,7 @@ describe('config files as other tools write them', { timeout: 120_000 }, () => {
 }
 `,
     );
-    const result = await runCli(['tools', 'call', 'calc__add_numbers', 'a=5', 'b=7', '--config', file]);
+    const result = await runCliInProcess(['tools', 'call', 'calc__add_numbers', 'a=5', 'b=7', '--config', file]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.trim()).toBe('12');
   });
@@ -35,7 +36,7 @@ describe('config files as other tools write them', { timeout: 120_000 }, () => {
     const directory = await temporaryDirectory();
     const file = join(directory, 'mcp-host.json');
     await writeFile(file, '{\n  // servers\n  "mcpServers": { "a": { "command": } }\n}\n');
-    const result = await runCli(['servers', '--config', file]);
+    const result = await runCliInProcess(['servers', '--config', file]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`${file}:3:37:`);
   });
@@ -64,7 +65,7 @@ describe('config files as other tools write them', { timeout: 120_000 }, () => {
 }
 `,
     );
-    const result = await runCli(['tools', 'call', 'flex__hello', '--config', file]);
+    const result = await runCliInProcess(['tools', 'call', 'flex__hello', '--config', file]);
     expect(result.code, result.stderr).toBe(0);
     // The label came from the env file; values from an env file count as secrets, so `tools call` prints it redacted.
     expect(result.stdout.trim()).toBe('[redacted]/hello');
@@ -76,12 +77,12 @@ describe('config files as other tools write them', { timeout: 120_000 }, () => {
     const entry = { command: process.execPath, args: [flexibleServer], envFile: '.env', env: { SERVER_LABEL: 'env' } };
     const file = join(directory, 'mcp-host.json');
     await writeFile(file, JSON.stringify({ mcpServers: { flex: entry } }));
-    const result = await runCli(['tools', 'call', 'flex__hello', '--config', file]);
+    const result = await runCliInProcess(['tools', 'call', 'flex__hello', '--config', file]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.trim()).toBe('env/hello');
 
     await writeFile(file, JSON.stringify({ mcpServers: { flex: { ...entry, envFile: 'missing.env' } } }));
-    const missing = await runCli(['tools', 'list', '--config', file]);
+    const missing = await runCliInProcess(['tools', 'list', '--config', file]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('mcpServers.flex.envFile');
     expect(missing.stderr).toContain('missing.env');
@@ -103,7 +104,7 @@ describe('config files as other tools write them', { timeout: 120_000 }, () => {
 }
 `,
     );
-    const result = await runCli(['tools', 'list', '--config', file]);
+    const result = await runCliInProcess(['tools', 'list', '--config', file]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('calc__add_numbers');
     expect(result.stderr).not.toContain('editor.fontSize');
@@ -119,7 +120,7 @@ describe('config files as other tools write them', { timeout: 120_000 }, () => {
         mcpServers: { calc: { command: process.execPath, args: [calculator()] } },
       }),
     );
-    const result = await runCli(['tools', 'call', 'calc__multiply', 'a=6', 'b=7', '--config', file]);
+    const result = await runCliInProcess(['tools', 'call', 'calc__multiply', 'a=6', 'b=7', '--config', file]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.trim()).toBe('42');
   });
@@ -130,7 +131,7 @@ describe('mcp-host add / remove', { timeout: 120_000 }, () => {
     const directory = await temporaryDirectory();
     const file = join(directory, 'mcp-host.json');
     await writeFile(file, '{\n  // my servers\n  "model": "scripted:x.json",\n  "mcpServers": {},\n}\n');
-    const added = await runCli([
+    const added = await runCliInProcess([
       'add',
       '--config',
       file,
@@ -146,11 +147,11 @@ describe('mcp-host add / remove', { timeout: 120_000 }, () => {
     const text = await readFile(file, 'utf8');
     expect(text).toContain('// my servers');
     expect(text).toContain('"model": "scripted:x.json"');
-    const called = await runCli(['tools', 'call', 'calc__pid', '--config', file]);
+    const called = await runCliInProcess(['tools', 'call', 'calc__pid', '--config', file]);
     expect(called.code, called.stderr).toBe(0);
     expect(Number(called.stdout.trim())).toBeGreaterThan(0);
 
-    const again = await runCli(['add', '--config', file, 'calc', '--', process.execPath]);
+    const again = await runCliInProcess(['add', '--config', file, 'calc', '--', process.execPath]);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('calc');
 
@@ -170,7 +171,7 @@ describe('mcp-host add / remove', { timeout: 120_000 }, () => {
 
   it('creates mcp-host.json in the current folder when there is no config, and adds a remote server', async () => {
     const directory = await temporaryDirectory();
-    const added = await runCli(
+    const added = await runCliInProcess(
       ['add', '--transport', 'http', '-H', 'X-Team: blue', 'remote', 'https://tools.example.test/mcp'],
       { cwd: directory },
     );
@@ -187,6 +188,7 @@ describe('mcp-host add / remove', { timeout: 120_000 }, () => {
       file,
       '{\n  "servers": {\n    // keep me\n    "keep": { "type": "stdio", "command": "node" },\n  },\n  "inputs": [],\n}\n',
     );
+    // The real process, once for each of add and remove.
     expect((await runCli(['add', '-c', file, 'calc', '--', process.execPath, calculator()])).code).toBe(0);
     let text = await readFile(file, 'utf8');
     expect(text).toContain('// keep me');
@@ -200,14 +202,14 @@ describe('mcp-host add / remove', { timeout: 120_000 }, () => {
     expect(text).toContain('// keep me');
     expect(text).toContain('"keep"');
 
-    const unknown = await runCli(['remove', '-c', file, 'calc']);
+    const unknown = await runCliInProcess(['remove', '-c', file, 'calc']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no server "calc"');
   });
 
   it('exits 2 on add without a command or URL', async () => {
     const directory = await temporaryDirectory();
-    const result = await runCli(['add', 'lonely'], { cwd: directory });
+    const result = await runCliInProcess(['add', 'lonely'], { cwd: directory });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('mcp-host:');
   });

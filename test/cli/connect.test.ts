@@ -3,6 +3,7 @@
  * process, and a bad line is an error on stderr, not the end of the session.
  */
 import { describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { fixtureServer, runCli, writeConfig } from '../helpers/project.js';
 
 describe('mcp-host connect', () => {
@@ -20,7 +21,7 @@ describe('mcp-host connect', () => {
       'exit',
       'call counter__echo text=never',
     ].join('\n');
-    const result = await runCli(['connect', '--config', config], { input, timeoutMs: 60_000 });
+    const result = await runCliInProcess(['connect', '--config', config], { input, timeoutMs: 60_000 });
     expect(result.stderr).toContain('unknown tool "counter__nope"');
     expect(result.stderr).toContain('unknown command "bogus"');
     const lines = result.stdout.trim().split('\n');
@@ -34,6 +35,7 @@ describe('mcp-host connect', () => {
     expect(result.code).toBe(0);
   }, 90_000);
 
+  // The real process: the command's one run as a process of its own.
   it('exits 1 when a call in the session ended in an error', async () => {
     const config = await writeConfig({
       mcpServers: { counter: { command: process.execPath, args: [fixtureServer('counter.mjs')], trust: 'trusted' } },

@@ -3,7 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { packageBin } from '../client-features/helpers.js';
-import { exampleServer, runCli, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
+import { exampleServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
 
 // The CLI starts real processes on two shared cores: generous timeouts, no timing assertions.
 const TIMEOUT = { timeoutMs: 120_000 };
@@ -22,13 +23,16 @@ beforeAll(async () => {
 
 describe('prompt errors are usage errors, like an unknown tool', () => {
   it('an unknown prompt exits 2 naming it and the prompts there are', async () => {
-    const result = await runCli(['prompts', 'get', 'everything:no-such-prompt', '--config', twoServers], TIMEOUT);
+    const result = await runCliInProcess(
+      ['prompts', 'get', 'everything:no-such-prompt', '--config', twoServers],
+      TIMEOUT,
+    );
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toMatch(/^mcp-host: .*has no prompt "no-such-prompt" \(its prompts: .*simple-prompt/m);
   }, 150_000);
 
   it('an ambiguous prompt exits 2 naming both ways to write it', async () => {
-    const result = await runCli(['prompts', 'get', 'simple-prompt', '--config', twoServers], TIMEOUT);
+    const result = await runCliInProcess(['prompts', 'get', 'simple-prompt', '--config', twoServers], TIMEOUT);
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toMatch(
       /several servers have a prompt "simple-prompt": write it as (again|everything):simple-prompt or (again|everything):simple-prompt/,
@@ -36,7 +40,7 @@ describe('prompt errors are usage errors, like an unknown tool', () => {
   }, 150_000);
 
   it('a missing required argument exits 2 naming it', async () => {
-    const result = await runCli(['prompts', 'get', 'everything:args-prompt', '--config', twoServers], TIMEOUT);
+    const result = await runCliInProcess(['prompts', 'get', 'everything:args-prompt', '--config', twoServers], TIMEOUT);
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toContain('needs the argument city: pass city=VALUE');
   }, 150_000);
@@ -45,7 +49,7 @@ describe('prompt errors are usage errors, like an unknown tool', () => {
 describe('configs with no servers', () => {
   it('run with `{}` as its config exits 2 saying the file configures no servers', async () => {
     const config = await writeConfig({});
-    const result = await runCli(
+    const result = await runCliInProcess(
       ['run', '--model', 'scripted:examples/scripts/five-plus-seven.json', '--config', config, 'hi'],
       TIMEOUT,
     );
@@ -55,10 +59,10 @@ describe('configs with no servers', () => {
 
   it('run with no config found exits 2 saying so; servers says so in a note', async () => {
     const directory = await temporaryDirectory();
-    const run = await runCli(['run', '--model', 'scripted:x.json', 'hi'], { ...TIMEOUT, cwd: directory });
+    const run = await runCliInProcess(['run', '--model', 'scripted:x.json', 'hi'], { ...TIMEOUT, cwd: directory });
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toContain('mcp-host: no config file found');
-    const servers = await runCli(['servers'], { ...TIMEOUT, cwd: directory });
+    const servers = await runCliInProcess(['servers'], { ...TIMEOUT, cwd: directory });
     expect(servers.code, servers.stderr).toBe(0);
     expect(servers.stderr).toContain('mcp-host: no config file found');
   }, 150_000);
@@ -74,7 +78,7 @@ describe('wording', () => {
         mcpServers: { calc: { command: process.execPath, args: [exampleServer('calculator')], timeotMs: 5 } },
       }),
     );
-    const result = await runCli(['servers', '--config', config], TIMEOUT);
+    const result = await runCliInProcess(['servers', '--config', config], TIMEOUT);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(
       'mcpServers.calc.timeotMs: not a setting mcp-host uses; ignored (did you mean "timeoutMs"?)',
@@ -82,7 +86,7 @@ describe('wording', () => {
   }, 150_000);
 
   it('--help describes every command in one capitalisation', async () => {
-    const result = await runCli(['--help']);
+    const result = await runCliInProcess(['--help']);
     expect(result.code).toBe(0);
     const commands = result.stdout.split('Commands:')[1] ?? '';
     const descriptions = commands

@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exampleServer, runCli, writeConfig } from '../helpers/project.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
+import { exampleServer, writeConfig } from '../helpers/project.js';
 
 // The CLI starts real processes on two shared cores: generous timeouts, no timing assertions.
 
@@ -29,7 +30,7 @@ describe('run without the key its model needs', () => {
         mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')] } },
       });
       const stateDir = mkdtempSync(join(tmpdir(), 'mcp-host-state-'));
-      const result = await runCli(['run', '--model', model, '--config', config, 'hello'], {
+      const result = await runCliInProcess(['run', '--model', model, '--config', config, 'hello'], {
         stateDir,
         timeoutMs: 90_000,
       });

@@ -6,7 +6,8 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot, runCli, temporaryDirectory } from '../helpers/project.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
+import { repoRoot, temporaryDirectory } from '../helpers/project.js';
 
 const flexibleServer = join(repoRoot, 'test', 'fixtures', 'host', 'flexible-server.mjs');
 
@@ -31,7 +32,7 @@ async function twoServers(): Promise<{ file: string; marker: string }> {
 describe('starting only the servers a command needs', { timeout: 120_000 }, () => {
   it('tools call starts only the server of the tool', async () => {
     const { file, marker } = await twoServers();
-    const result = await runCli(['tools', 'call', 'flex__pid', '--config', file]);
+    const result = await runCliInProcess(['tools', 'call', 'flex__pid', '--config', file]);
     expect(result.code, result.stderr).toBe(0);
     expect(Number(result.stdout.trim())).toBeGreaterThan(0);
     expect(existsSync(marker)).toBe(false);
@@ -40,7 +41,7 @@ describe('starting only the servers a command needs', { timeout: 120_000 }, () =
 
   it('tools list --server NAME lists and starts only that server', async () => {
     const { file, marker } = await twoServers();
-    const result = await runCli(['tools', 'list', '--server', 'flex', '--config', file]);
+    const result = await runCliInProcess(['tools', 'list', '--server', 'flex', '--config', file]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('flex__pid');
     expect(existsSync(marker)).toBe(false);
@@ -48,14 +49,14 @@ describe('starting only the servers a command needs', { timeout: 120_000 }, () =
 
   it('servers, resources list and prompts list take --server too', async () => {
     const { file, marker } = await twoServers();
-    const servers = await runCli(['servers', '--json', '--server', 'flex', '--config', file]);
+    const servers = await runCliInProcess(['servers', '--json', '--server', 'flex', '--config', file]);
     expect(servers.code, servers.stderr).toBe(0);
     expect((JSON.parse(servers.stdout) as Array<{ name: string }>).map((server) => server.name)).toEqual(['flex']);
     for (const command of [
       ['resources', 'list'],
       ['prompts', 'list'],
     ]) {
-      const result = await runCli([...command, '--server', 'flex', '--config', file]);
+      const result = await runCliInProcess([...command, '--server', 'flex', '--config', file]);
       expect(result.stderr).not.toContain('"other"');
     }
     expect(existsSync(marker)).toBe(false);
@@ -63,7 +64,7 @@ describe('starting only the servers a command needs', { timeout: 120_000 }, () =
 
   it('exits 2 naming an unknown --server', async () => {
     const { file, marker } = await twoServers();
-    const result = await runCli(['tools', 'list', '--server', 'flx', '--config', file]);
+    const result = await runCliInProcess(['tools', 'list', '--server', 'flx', '--config', file]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('mcp-host: no server "flx"');
     expect(result.stderr).toContain('flex');

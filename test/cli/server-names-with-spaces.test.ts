@@ -3,7 +3,8 @@
  * `MCP_SQLite_Server__tool`, spaces turned into `_` and no hash suffix, and such a name can be called directly.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fixtureServer, runCli, writeConfig } from '../helpers/project.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
+import { fixtureServer, writeConfig } from '../helpers/project.js';
 
 let config: string;
 
@@ -22,12 +23,12 @@ beforeAll(async () => {
 
 describe('a server name with spaces', () => {
   it('becomes MCP_SQLite_Server__ in tool names, without a hash, and such a tool can be called', async () => {
-    const listed = await runCli(['tools', 'list', '--json', '--config', config], { timeoutMs: 60_000 });
+    const listed = await runCliInProcess(['tools', 'list', '--json', '--config', config], { timeoutMs: 60_000 });
     expect(listed.code, listed.stderr).toBe(0);
     const tools = JSON.parse(listed.stdout) as Array<{ name: string; server: string }>;
     expect(tools.map((tool) => tool.name)).toEqual(['MCP_SQLite_Server__ping']);
 
-    const called = await runCli(['tools', 'call', 'MCP_SQLite_Server__ping', '--config', config], {
+    const called = await runCliInProcess(['tools', 'call', 'MCP_SQLite_Server__ping', '--config', config], {
       timeoutMs: 60_000,
     });
     expect(called.code, called.stderr).toBe(0);

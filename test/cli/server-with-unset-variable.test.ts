@@ -1,6 +1,7 @@
 /** One server's unset environment variable makes only that server unavailable; the others run. */
 import { describe, expect, it } from 'vitest';
-import { exampleServer, runCli, writeConfig } from '../helpers/project.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
+import { exampleServer, writeConfig } from '../helpers/project.js';
 
 // The CLI starts real processes on two shared cores: generous timeouts, no timing assertions.
 
@@ -18,14 +19,14 @@ async function configWithUnsetVariable(): Promise<string> {
 describe('a server whose config references an unset variable', () => {
   it('is reported failed with the variable named while the other servers run', async () => {
     const config = await configWithUnsetVariable();
-    const call = await runCli(['tools', 'call', 'calculator__add_numbers', 'a=5', 'b=7', '--config', config], {
+    const call = await runCliInProcess(['tools', 'call', 'calculator__add_numbers', 'a=5', 'b=7', '--config', config], {
       timeoutMs: 90_000,
     });
     expect(call.code, call.stderr).toBe(0);
     expect(call.stdout.trim()).toBe('12');
 
     // `tools call` starts only the calculator; `servers` starts every server and reports the one it could not.
-    const servers = await runCli(['servers', '--json', '--config', config], { timeoutMs: 90_000 });
+    const servers = await runCliInProcess(['servers', '--json', '--config', config], { timeoutMs: 90_000 });
     expect(servers.stderr).toMatch(
       /server "search" was not started: .*mcpServers\.search\.headers\.Authorization.*SEARCH_TOKEN/,
     );

@@ -5,7 +5,8 @@
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, runCli, writeConfig } from '../helpers/project.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
+import { repoRoot, writeConfig } from '../helpers/project.js';
 
 const resourceServer = join(repoRoot, 'test', 'fixtures', 'consent', 'resource-server.mjs');
 let config: string;
@@ -18,7 +19,7 @@ beforeAll(async () => {
 
 describe('a server without tools', () => {
   it('keeps stdout clean: resources list --json is JSON and nothing but', async () => {
-    const result = await runCli(['resources', 'list', '--json', '--config', config], { timeoutMs: 60_000 });
+    const result = await runCliInProcess(['resources', 'list', '--json', '--config', config], { timeoutMs: 60_000 });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).not.toContain('advertise');
     const listings = JSON.parse(result.stdout) as Array<{ server: string; resources: Array<{ uri: string }> }>;

@@ -6,7 +6,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fixtureServer, runCli, temporaryDirectory } from '../helpers/project.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
+import { fixtureServer, temporaryDirectory } from '../helpers/project.js';
 
 let directory: string;
 let config: string;
@@ -19,7 +20,10 @@ interface ListedTool {
 }
 
 async function listTools(): Promise<ListedTool[]> {
-  const result = await runCli(['tools', 'list', '--json', '--config', config], { stateDir, timeoutMs: 60_000 });
+  const result = await runCliInProcess(['tools', 'list', '--json', '--config', config], {
+    stateDir,
+    timeoutMs: 60_000,
+  });
   expect(result.code, result.stderr).toBe(0);
   return JSON.parse(result.stdout) as ListedTool[];
 }
@@ -37,7 +41,7 @@ describe('adding a server whose tool names clash', () => {
     const before = await listTools();
     expect(before).toEqual([expect.objectContaining({ name: 'my_server__ping', server: 'my server', tool: 'ping' })]);
 
-    const added = await runCli(
+    const added = await runCliInProcess(
       [
         'add',
         'my_server',
@@ -59,7 +63,7 @@ describe('adding a server whose tool names clash', () => {
     expect(byServer.get('my_server')).toMatch(/^my_server__ping_[0-9a-f]{6}$/);
 
     const audit = join(directory, 'audit.jsonl');
-    const called = await runCli(['tools', 'call', 'my_server__ping', '--config', config], {
+    const called = await runCliInProcess(['tools', 'call', 'my_server__ping', '--config', config], {
       stateDir,
       env: { MCP_HOST_AUDIT_FILE: audit },
       timeoutMs: 60_000,

@@ -3,7 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
-import { runCli, temporaryDirectory } from '../helpers/project.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
+import { temporaryDirectory } from '../helpers/project.js';
 
 describe('startupTimeoutMs', () => {
   it('fails a server that does not finish initialize within its own startupTimeoutMs', async () => {
@@ -23,7 +24,7 @@ describe('startupTimeoutMs', () => {
         },
       }),
     );
-    const result = await runCli(['tools', 'list', '--config', config], { cwd: directory, timeoutMs: 60_000 });
+    const result = await runCliInProcess(['tools', 'list', '--config', config], { cwd: directory, timeoutMs: 60_000 });
     expect(result.stderr).not.toContain('startupTimeoutMs: unknown');
     expect(result.stderr).toContain('server "slow" failed to start');
     expect(result.stderr).toContain('did not finish initialize within 1500 ms');
@@ -36,7 +37,7 @@ describe('startupTimeoutMs', () => {
     const directory = await temporaryDirectory();
     const config = join(directory, 'mcp-host.json');
     writeFileSync(config, JSON.stringify({ mcpServers: { slow: { command: 'node', startupTimeoutMs: 'soon' } } }));
-    const result = await runCli(['servers', '--config', config], { cwd: directory });
+    const result = await runCliInProcess(['servers', '--config', config], { cwd: directory });
     expect(result.stderr).toContain(
       'mcpServers.slow.startupTimeoutMs: expected a positive whole number of milliseconds',
     );

@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
-import { runCli, temporaryDirectory } from '../helpers/project.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
+import { temporaryDirectory } from '../helpers/project.js';
 
 /** Every file under `directory`, as paths relative to it. */
 function filesUnder(directory: string): string[] {
@@ -42,7 +43,7 @@ describe('stored cut results belong to their session', () => {
       }),
     );
     const text = 'many words here '.repeat(2_000);
-    const result = await runCli(['tools', 'call', 'counter__echo', `text=${text}`, '--config', config], {
+    const result = await runCliInProcess(['tools', 'call', 'counter__echo', `text=${text}`, '--config', config], {
       cwd: directory,
       stateDir,
       timeoutMs: 60_000,

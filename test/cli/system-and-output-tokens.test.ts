@@ -8,7 +8,8 @@ import { dirname } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_SERVER_INSTRUCTION_CHARACTERS } from '../../src/skills/server-instructions.js';
 import { type MockLlmServer, parseScript, startMockLlmServer } from '../../src/testing/index.js';
-import { fixtureServer, runCli, writeConfig } from '../helpers/project.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
+import { fixtureServer, writeConfig } from '../helpers/project.js';
 
 const script = parseScript({ scenarios: [{ match: 'Hello', turns: [{ text: 'Hi.' }] }] });
 let mock: MockLlmServer;
@@ -47,7 +48,7 @@ beforeEach(() => {
 
 describe('system prompt and output tokens', () => {
   it("Anthropic: the config's system and maxOutputTokens, and the allowed servers' instructions", async () => {
-    const result = await runCli(
+    const result = await runCliInProcess(
       ['run', 'Hello', '--config', config, '--model', 'anthropic:claude-sonnet-4-6', '--base-url', mock.url],
       {
         cwd: dirname(config),
@@ -82,7 +83,7 @@ describe('system prompt and output tokens', () => {
   }, 120_000);
 
   it('OpenAI: --system and --max-output-tokens replace the config values', async () => {
-    const result = await runCli(
+    const result = await runCliInProcess(
       [
         'run',
         'Hello',
@@ -114,7 +115,7 @@ describe('system prompt and output tokens', () => {
   }, 120_000);
 
   it('rejects a bad --max-output-tokens as a usage error', async () => {
-    const result = await runCli(['run', 'Hello', '--config', config, '--max-output-tokens', 'lots'], {
+    const result = await runCliInProcess(['run', 'Hello', '--config', config, '--max-output-tokens', 'lots'], {
       cwd: dirname(config),
     });
     expect(result.code).toBe(2);

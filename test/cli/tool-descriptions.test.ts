@@ -1,6 +1,7 @@
 /** `tools list` shows the first line of a description that has text, however the server starts it. */
 import { describe, expect, it } from 'vitest';
-import { fixtureServer, runCli, writeConfig } from '../helpers/project.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
+import { fixtureServer, writeConfig } from '../helpers/project.js';
 
 // The CLI starts real processes on two shared cores: generous timeouts, no timing assertions.
 
@@ -9,7 +10,7 @@ describe('tools list descriptions', () => {
     const config = await writeConfig({
       mcpServers: { files: { command: process.execPath, args: [fixtureServer('indented-descriptions.mjs')] } },
     });
-    const result = await runCli(['tools', 'list', '--config', config], { timeoutMs: 90_000 });
+    const result = await runCliInProcess(['tools', 'list', '--config', config], { timeoutMs: 90_000 });
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toContain('files__read_file  Read the contents of a file.');

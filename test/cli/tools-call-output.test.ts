@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { packageBin } from '../client-features/helpers.js';
 import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
-import { runCli, temporaryDirectory } from '../helpers/project.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
+import { temporaryDirectory } from '../helpers/project.js';
 
 let directory: string;
 let config: string;
@@ -30,7 +31,7 @@ beforeAll(async () => {
 
 describe('tools call output', () => {
   it("prints the server's text, not compact structuredContent", async () => {
-    const result = await runCli(['tools', 'call', 'fs__list_allowed_directories', '--config', config], {
+    const result = await runCliInProcess(['tools', 'call', 'fs__list_allowed_directories', '--config', config], {
       cwd: directory,
       timeoutMs: 60_000,
     });
@@ -41,10 +42,13 @@ describe('tools call output', () => {
 
   it('writes an image to a file with --save DIR', async () => {
     const saveTo = join(directory, 'saved');
-    const result = await runCli(['tools', 'call', 'everything__get-tiny-image', '--save', saveTo, '--config', config], {
-      cwd: directory,
-      timeoutMs: 60_000,
-    });
+    const result = await runCliInProcess(
+      ['tools', 'call', 'everything__get-tiny-image', '--save', saveTo, '--config', config],
+      {
+        cwd: directory,
+        timeoutMs: 60_000,
+      },
+    );
     expect(result.code, result.stderr).toBe(0);
     const files = readdirSync(saveTo);
     expect(files).toEqual(['image-1.png']);
@@ -54,7 +58,7 @@ describe('tools call output', () => {
   }, 90_000);
 
   it("prints a failed call's text on stderr", async () => {
-    const result = await runCli(['tools', 'call', 'hang__hang', '--timeout', '300', '--config', config], {
+    const result = await runCliInProcess(['tools', 'call', 'hang__hang', '--timeout', '300', '--config', config], {
       cwd: directory,
       timeoutMs: 60_000,
     });

@@ -4,7 +4,8 @@
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, runCli, writeConfig } from '../helpers/project.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
+import { repoRoot, writeConfig } from '../helpers/project.js';
 
 const leakyServer = join(repoRoot, 'test', 'fixtures', 'secrets', 'leaky-server.mjs');
 const SECRET = 'tok-echoed-by-the-server-8812';
@@ -27,12 +28,15 @@ beforeAll(async () => {
 describe('tools call redacts the server result', () => {
   it('in text and in --json', async () => {
     const env = { SERVICE_TOKEN: SECRET };
-    const text = await runCli(['tools', 'call', 'leaky__show_env', '--config', config], { env, timeoutMs: 60_000 });
+    const text = await runCliInProcess(['tools', 'call', 'leaky__show_env', '--config', config], {
+      env,
+      timeoutMs: 60_000,
+    });
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain('SERVICE_TOKEN is [redacted]');
     expect(text.stdout + text.stderr).not.toContain(SECRET);
 
-    const json = await runCli(['tools', 'call', 'leaky__show_env', '--json', '--config', config], {
+    const json = await runCliInProcess(['tools', 'call', 'leaky__show_env', '--json', '--config', config], {
       env,
       timeoutMs: 60_000,
     });
