@@ -1,10 +1,9 @@
 /**
  * Consent, trust and audit through the real CLI (the built `mcp-host`): `run --yes`, headless runs, `tools call`,
  * `audit` with its filters, `trust` / `trust approve` / `trust revoke`, a changed launch command, and a host
- * killed with SIGKILL in the middle of a run. Needs `npm run build` first. Runs, tool calls and listings are real
- * processes; reading the audit log back, and changing trust between runs, run the same commands in this process
- * (each `mcp-host` start costs a second), with `audit --json` (of a killed host's log) and `trust` kept as processes
- * too. Servers are stdio processes where their launch command or process matters, and otherwise served over
+ * killed with SIGKILL in the middle of a run. Needs `npm run build` first. Runs that test the process (a terminal
+ * or none, exit codes, a kill) are real processes, and each command keeps one real run; what a command decides is
+ * checked with the same command line run in this process (each `mcp-host` start costs a second). Servers are stdio processes where their launch command or process matters, and otherwise served over
  * Streamable HTTP from this process.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -20,6 +19,7 @@ import { headlessDenialMessage } from '../../src/policy/headless-approver.js';
 import type { TrustReportServer } from '../../src/policy/trust-report.js';
 import { YES_MODE_NOTICE } from '../../src/policy/yes-approver.js';
 import type { ScriptTurn } from '../../src/testing/script-types.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { runCommandInProcess } from '../helpers/in-process-command.js';
 import { cliPath, isAlive, runCli, temporaryDirectory } from '../helpers/project.js';
 import { freshStateDir, readAuditFile, recordsOfType, type ToolSpec, toolSetServerEntry } from './consent-helpers.js';
@@ -71,6 +71,15 @@ async function project(
 /** Names the config: a config found by discovery would wait for `mcp-host trust config` (not what these test). */
 function cli(where: Project, args: string[]) {
   return runCli([...args, '--config', where.config], {
+    cwd: where.directory,
+    stateDir: where.stateDir,
+    timeoutMs: 60_000,
+  });
+}
+
+/** The same command line as {@link cli}, run in this process: for what a command decides, not for the process. */
+function cliInProcess(where: Project, args: string[]) {
+  return runCliInProcess([...args, '--config', where.config], {
     cwd: where.directory,
     stateDir: where.stateDir,
     timeoutMs: 60_000,
@@ -179,7 +188,7 @@ describe('mcp-host tools call', () => {
       expect(written.code).toBe(0);
       expect(written.stdout.trim()).toBe('fs/write_file {"path":"a.txt","content":"hi"}');
 
-      const read = await cli(where, ['tools', 'call', 'fs__read_file', 'path=a.txt']);
+      const read = await cliInProcess(where, ['tools', 'call', 'fs__read_file', 'path=a.txt']);
       expect(read.code).toBe(1);
       expect(read.stderr).toContain('Denied by rule fs__read_*.');
       expect(read.stderr).toContain('the call was denied');
@@ -210,11 +219,11 @@ describe('mcp-host audit', () => {
         undefined,
         { permissions: { allow: ['fs__*', 'web__*'] } },
       );
-      expect((await cli(where, ['tools', 'call', 'fs__read_file', 'path=one'])).code).toBe(0);
-      expect((await cli(where, ['tools', 'call', 'web__fetch', 'url=http://127.0.0.1/'])).code).toBe(0);
+      expect((await cliInProcess(where, ['tools', 'call', 'fs__read_file', 'path=one'])).code).toBe(0);
+      expect((await cliInProcess(where, ['tools', 'call', 'web__fetch', 'url=http://127.0.0.1/'])).code).toBe(0);
       // Just after the last record of the first two calls: the third call's records all come later.
       const between = new Date(Date.parse(auditOf(where).at(-1)!.time) + 1).toISOString();
-      expect((await cli(where, ['tools', 'call', 'fs__write_file', 'path=two'])).code).toBe(0);
+      expect((await cliInProcess(where, ['tools', 'call', 'fs__write_file', 'path=two'])).code).toBe(0);
 
       const all = await auditInProcess(where, ['--json']);
       expect(all.code).toBe(0);
@@ -267,7 +276,7 @@ describe('mcp-host trust', () => {
     async () => {
       const where = await project({ fs: servedEntry('fs', fileTools) });
       const listTools = async () => {
-        const result = await cli(where, ['tools', 'list']);
+        const result = await cliInProcess(where, ['tools', 'list']);
         expect(result.code).toBe(0);
         return {
           names: result.stdout.split('\n').flatMap((line) => line.split(/\s+/)[0] || []),
@@ -334,7 +343,7 @@ describe('mcp-host trust', () => {
     'a changed launch command withholds the server’s tools until `trust approve NAME`',
     async () => {
       const where = await project({ fs: toolSetServerEntry(fileTools, { args: ['--root', 'project-a'] }) });
-      const first = await cli(where, ['tools', 'list']);
+      const first = await cliInProcess(where, ['tools', 'list']);
       expect(first.stdout).toContain('fs__write_file');
 
       // Same state folder, same name, different arguments.
@@ -358,13 +367,13 @@ describe('mcp-host trust', () => {
           ],
         }),
       );
-      const run = await cli(where, ['run', '--yes', '--model', `scripted:${where.script}`, 'read']);
+      const run = await cliInProcess(where, ['run', '--yes', '--model', `scripted:${where.script}`, 'read']);
       expect(run.stdout).toContain('Unknown tool "fs__read_file"');
 
       const approved = await trustInProcess(where, ['approve', 'fs']);
       expect(approved.code).toBe(0);
       expect(approved.stdout).toContain('Approved server fs (was changed).');
-      const restored = await cli(where, ['tools', 'list']);
+      const restored = await cliInProcess(where, ['tools', 'list']);
       expect(restored.stdout).toContain('fs__read_file');
       expect(restored.stdout).toContain('fs__write_file');
       expect(restored.stderr).not.toContain('different command line');

@@ -1,8 +1,8 @@
 /**
  * `mcp-host trust` looks at the approvals of the config it is given, exactly where a run of that config keeps
  * them: two projects whose configs both name `fs` (with different folders) share one state folder without
- * undoing each other's approvals. Runs of the compiled CLI (`npm run build` first) with real stdio servers list the
- * tools; `trust` itself runs in this process.
+ * undoing each other's approvals. The command line runs in this process (the CLI consent tests start it for real)
+ * and starts real stdio servers.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,10 +14,11 @@ import { fingerprintDefinition } from '../../src/policy/tool-definition.js';
 import type { TrustReportServer } from '../../src/policy/trust-report.js';
 import { freshStateDir, type ToolSpec, toolSetServerEntry, toolSetServerPath } from '../consent/consent-helpers.js';
 import { stdioServer } from '../helpers/configs.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { runCommandInProcess } from '../helpers/in-process-command.js';
-import { runCli, writeConfig } from '../helpers/project.js';
+import { writeConfig } from '../helpers/project.js';
 
-/** Each CLI run starts Node and a server; on a busy machine this needs minutes. */
+/** Each listing starts a server; on a busy machine this needs minutes. */
 const CLI_TEST_TIMEOUT_MS = 240_000;
 
 const tools: ToolSpec[] = [
@@ -29,7 +30,6 @@ async function projects() {
   const configA = await writeConfig({ mcpServers: { fs: toolSetServerEntry(tools, { args: ['--root', 'a'] }) } });
   const configB = await writeConfig({ mcpServers: { fs: toolSetServerEntry(tools, { args: ['--root', 'b'] }) } });
   const stateDir = freshStateDir();
-  // `mcp-host trust` decides from files alone here, so it runs in this process (the CLI tests start it for real).
   const trust = (...args: string[]) =>
     runCommandInProcess(
       (output) => createTrustCommand({ loadServersAndTools, ...output, env: { MCP_HOST_STATE_DIR: stateDir } }),
@@ -41,7 +41,10 @@ async function projects() {
     return (JSON.parse(result.stdout) as TrustReportServer[]).find((server) => server.name === 'fs');
   };
   const toolNames = async (config: string) => {
-    const result = await runCli(['tools', 'list', '--json', '--config', config], { stateDir, timeoutMs: 60_000 });
+    const result = await runCliInProcess(['tools', 'list', '--json', '--config', config], {
+      stateDir,
+      timeoutMs: 60_000,
+    });
     expect(result.code, result.stderr).toBe(0);
     return {
       names: (JSON.parse(result.stdout) as Array<{ name: string }>).map((tool) => tool.name).sort(),
