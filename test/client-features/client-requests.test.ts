@@ -22,7 +22,7 @@ afterEach(async () => {
 
 async function open(options: Partial<HostOptions> = {}, extra: Partial<HostConfig> = {}): Promise<Host> {
   host = await createHost({
-    config: hostConfig([stdioServer('requests', [clientRequestsServer], { trust: 'trusted' })], extra),
+    config: hostConfig([stdioServer('requests', [clientRequestsServer()], { trust: 'trusted' })], extra),
     approver: createYesApprover(),
     trustStore: TrustStore.inMemory(),
     auditSink: false,

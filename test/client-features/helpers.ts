@@ -12,6 +12,7 @@ import type {
   UrlElicitationRequest,
 } from '../../src/client-features/client-request-approver.js';
 import type { ModelRequest, ToolResult } from '../../src/providers/types.js';
+import { checkBundle, repoRoot } from '../helpers/project.js';
 
 const require = createRequire(import.meta.url);
 
@@ -24,11 +25,16 @@ export function packageBin(packageName: string): string {
   return join(dirname(manifestPath), bin);
 }
 
-export const clientRequestsServer = join(
-  dirname(new URL(import.meta.url).pathname),
-  'fixtures',
-  'client-requests-server.mjs',
-);
+/**
+ * The client-requests fixture server as `npm run build:bundle` bundled it: the same server, started with a fraction
+ * of the module loading its source needs.
+ */
+export function clientRequestsServer(): string {
+  const source = join(dirname(new URL(import.meta.url).pathname), 'fixtures', 'client-requests-server.mjs');
+  const bundled = join(repoRoot, 'dist', 'bundle', 'test', 'client-features', 'fixtures', 'client-requests-server.mjs');
+  checkBundle(bundled, source);
+  return bundled;
+}
 
 /** Answers as the test sets `answers`, and remembers every question. */
 export interface RecordingApprover extends ClientRequestApprover {

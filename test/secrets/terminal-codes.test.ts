@@ -8,11 +8,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stripControlCodes } from '../../src/text/strip-control-codes.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
-import { repoRoot, runCli, writeConfig } from '../helpers/project.js';
+import { checkBundle, repoRoot, runCli, writeConfig } from '../helpers/project.js';
 
-const codesServer = join(repoRoot, 'test', 'fixtures', 'secrets', 'terminal-codes-server.mjs');
+/** The fixture as `npm run build:bundle` bundled it: the same server, with a fraction of the module loading. */
+const codesServer = join(repoRoot, 'dist', 'bundle', 'test', 'fixtures', 'secrets', 'terminal-codes-server.mjs');
+checkBundle(codesServer, join(repoRoot, 'test', 'fixtures', 'secrets', 'terminal-codes-server.mjs'));
 /** Each CLI run starts a server (and the one real-process run, Node); generous for a busy machine. */
 const TIMEOUT_MS = 120_000;
+/** Per CLI run: the first one in a worker also loads the command line's modules. */
+const RUN = { timeoutMs: 90_000 };
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/u;
@@ -43,21 +47,21 @@ describe('terminal control codes from servers are not printed', () => {
     'tools list, servers and tools call print the words without the codes',
     async () => {
       const config = await codesConfig();
-      const list = await runCliInProcess(['tools', 'list', '--config', config]);
+      const list = await runCliInProcess(['tools', 'list', '--config', config], RUN);
       expect(list.stdout).toContain('description-marker');
       expectNoControlCodes(list.stdout, 'tools list');
       expectNoControlCodes(list.stderr, 'tools list stderr');
 
-      const servers = await runCliInProcess(['servers', '--config', config]);
+      const servers = await runCliInProcess(['servers', '--config', config], RUN);
       expect(servers.stdout).toContain('codes: connected');
       expectNoControlCodes(servers.stdout, 'servers');
 
-      const call = await runCliInProcess(['tools', 'call', 'codes__paint', '--config', config]);
+      const call = await runCliInProcess(['tools', 'call', 'codes__paint', '--config', config], RUN);
       expect(call.stdout).toContain('result-marker');
       expectNoControlCodes(call.stdout, 'tools call stdout');
       expectNoControlCodes(call.stderr, 'tools call stderr');
 
-      const failed = await runCliInProcess(['tools', 'call', 'codes__fail', '--config', config]);
+      const failed = await runCliInProcess(['tools', 'call', 'codes__fail', '--config', config], RUN);
       expect(failed.stdout + failed.stderr).toContain('tail-marker');
       expectNoControlCodes(failed.stdout, 'a crash stdout');
       expectNoControlCodes(failed.stderr, 'a crash stderr');
@@ -78,17 +82,10 @@ describe('terminal control codes from servers are not printed', () => {
         }),
       );
       // The one real process here: what reaches a real stdout and stderr through every writer the run uses.
-      const run = await runCli([
-        'run',
-        '--yes',
-        '--trace',
-        '--verbose',
-        '--config',
-        config,
-        '--model',
-        `scripted:${script}`,
-        'paint',
-      ]);
+      const run = await runCli(
+        ['run', '--yes', '--trace', '--verbose', '--config', config, '--model', `scripted:${script}`, 'paint'],
+        RUN,
+      );
       expect(run.stdout).toContain('result-marker');
       expect(run.stderr).toContain('description-marker');
       expectNoControlCodes(run.stdout, 'run stdout');
@@ -101,7 +98,7 @@ describe('terminal control codes from servers are not printed', () => {
     'JSON output keeps the characters, escaped',
     async () => {
       const config = await codesConfig();
-      const servers = await runCliInProcess(['servers', '--json', '--config', config]);
+      const servers = await runCliInProcess(['servers', '--json', '--config', config], RUN);
       expectNoControlCodes(servers.stdout, 'servers --json');
       const [status] = JSON.parse(servers.stdout) as Array<{ serverInfo?: { name: string }; stderrTail?: string }>;
       expect(status?.serverInfo?.name).toContain('\u001b]0;pwned title\u0007');
