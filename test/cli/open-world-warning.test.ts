@@ -6,6 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFixtures, startHttpFixtures } from '../consent/http-fixtures.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { runCli, temporaryDirectory } from '../helpers/project.js';
 
 // The server is served over Streamable HTTP from this process: the warning is the CLI's, whatever the transport.
@@ -52,7 +53,9 @@ describe('open-world warning', () => {
       }),
     );
     for (const extra of [[], ['--trace']]) {
-      const result = await runCli(
+      // The warning is the command's; the second run, with --trace, runs it in this process.
+      const run = extra.length === 0 ? runCli : runCliInProcess;
+      const result = await run(
         ['run', '--yes', ...extra, '--config', join(directory, 'mcp-host.json'), '--model', `scripted:${script}`, 'go'],
         {
           cwd: directory,

@@ -1,14 +1,15 @@
 /**
  * A config found in the working folder (not named with --config) may come with a cloned repository: its servers
  * start only after the user approved its content with `mcp-host trust config`, and again after it changes. Until
- * then nothing of it runs, and one line says how to approve. Runs the built CLI in a folder holding a `.mcp.json`
- * that marks its server trusted and allows everything.
+ * then nothing of it runs, and one line says how to approve. Runs the command line (the built CLI once, then in this
+ * process) in a folder holding a `.mcp.json` that marks its server trusted and allows everything.
  */
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { faultFixture } from '../faults/fault-helpers.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { runCli } from '../helpers/project.js';
 
 let folder: string;
@@ -38,6 +39,8 @@ beforeAll(() => {
 });
 
 const cli = (args: string[]) => runCli(args, { cwd: folder, stateDir, timeoutMs: 60_000 });
+/** The same command line in this process: for what it decides; the first listing stays a real process. */
+const cliInProcess = (args: string[]) => runCliInProcess(args, { cwd: folder, stateDir, timeoutMs: 60_000 });
 const starts = () =>
   existsSync(events)
     ? readFileSync(events, 'utf8')
@@ -55,7 +58,7 @@ describe('a config found in the working folder', () => {
       `mcp-host: ${configFile} was found in the working folder and is not approved yet, so its servers were not started; review it, then approve it with: mcp-host trust config`,
     ]);
 
-    const approved = await cli(['trust', 'config']);
+    const approved = await cliInProcess(['trust', 'config']);
     expect(approved.code).toBe(0);
     expect(approved.stdout).toContain(`Approved ${configFile}`);
     expect(approved.stdout).toContain('planted: ');
@@ -63,7 +66,7 @@ describe('a config found in the working folder', () => {
     expect(approved.stdout).toContain('allow rule: *');
     expect(starts()).toBe(0);
 
-    const after = await cli(['tools', 'list']);
+    const after = await cliInProcess(['tools', 'list']);
     expect(after.code).toBe(0);
     expect(after.stdout).toContain('planted__ping');
     expect(after.stderr).not.toContain('mcp-host trust config');
@@ -72,12 +75,12 @@ describe('a config found in the working folder', () => {
 
   it('asks again once the file changed, and a file named with --config needs no approval', async () => {
     appendFileSync(configFile, '\n');
-    const changed = await cli(['tools', 'list']);
+    const changed = await cliInProcess(['tools', 'list']);
     expect(changed.stdout).not.toContain('planted__');
     expect(changed.stderr).toContain('has changed since you approved it, so its servers were not started');
     expect(starts()).toBe(1);
 
-    const named = await cli(['tools', 'list', '--config', configFile]);
+    const named = await cliInProcess(['tools', 'list', '--config', configFile]);
     expect(named.code).toBe(0);
     expect(named.stdout).toContain('planted__ping');
     expect(starts()).toBe(2);
