@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
-import { repoRoot, temporaryDirectory } from '../helpers/project.js';
+import { repoRoot, runCli, temporaryDirectory } from '../helpers/project.js';
 
 const flexibleServer = join(repoRoot, 'test', 'fixtures', 'host', 'flexible-server.mjs');
 
@@ -47,16 +47,17 @@ describe('starting only the servers a command needs', { timeout: 120_000 }, () =
     expect(existsSync(marker)).toBe(false);
   });
 
+  // The real process: the one run of servers, resources and prompts as a process of its own.
   it('servers, resources list and prompts list take --server too', async () => {
     const { file, marker } = await twoServers();
-    const servers = await runCliInProcess(['servers', '--json', '--server', 'flex', '--config', file]);
+    const servers = await runCli(['servers', '--json', '--server', 'flex', '--config', file]);
     expect(servers.code, servers.stderr).toBe(0);
     expect((JSON.parse(servers.stdout) as Array<{ name: string }>).map((server) => server.name)).toEqual(['flex']);
     for (const command of [
       ['resources', 'list'],
       ['prompts', 'list'],
     ]) {
-      const result = await runCliInProcess([...command, '--server', 'flex', '--config', file]);
+      const result = await runCli([...command, '--server', 'flex', '--config', file]);
       expect(result.stderr).not.toContain('"other"');
     }
     expect(existsSync(marker)).toBe(false);
