@@ -7,10 +7,11 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { exampleServer, repoRoot, runCli, temporaryDirectory } from '../helpers/project.js';
 
-const flexibleServer = join(repoRoot, 'test', 'fixtures', 'host', 'flexible-server.mjs');
+const flexibleServer = bundledFixture(join(repoRoot, 'test', 'fixtures', 'host', 'flexible-server.mjs'));
 const calculator = (): string => exampleServer('calculator');
 
 describe('config files as other tools write them', { timeout: 120_000 }, () => {

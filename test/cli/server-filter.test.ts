@@ -6,10 +6,11 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { repoRoot, runCli, temporaryDirectory } from '../helpers/project.js';
 
-const flexibleServer = join(repoRoot, 'test', 'fixtures', 'host', 'flexible-server.mjs');
+const flexibleServer = bundledFixture(join(repoRoot, 'test', 'fixtures', 'host', 'flexible-server.mjs'));
 
 /** A config with the flexible server and a second server that leaves a marker file when it is started. */
 async function twoServers(): Promise<{ file: string; marker: string }> {

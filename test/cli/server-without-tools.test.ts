@@ -5,10 +5,11 @@
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { repoRoot, writeConfig } from '../helpers/project.js';
 
-const resourceServer = join(repoRoot, 'test', 'fixtures', 'consent', 'resource-server.mjs');
+const resourceServer = bundledFixture(join(repoRoot, 'test', 'fixtures', 'consent', 'resource-server.mjs'));
 let config: string;
 
 beforeAll(async () => {

@@ -4,10 +4,11 @@
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { repoRoot, writeConfig } from '../helpers/project.js';
 
-const leakyServer = join(repoRoot, 'test', 'fixtures', 'secrets', 'leaky-server.mjs');
+const leakyServer = bundledFixture(join(repoRoot, 'test', 'fixtures', 'secrets', 'leaky-server.mjs'));
 const SECRET = 'tok-echoed-by-the-server-8812';
 let config: string;
 

@@ -6,11 +6,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { cliPath, fixtureServer, repoRoot, runCli, temporaryDirectory } from '../helpers/project.js';
 import { startTmuxServer, type TmuxServer } from '../helpers/tmux-terminal.js';
 
 const STEP = 90_000;
-const requestsServer = join(repoRoot, 'test', 'client-features', 'fixtures', 'client-requests-server.mjs');
+const requestsServer = bundledFixture(
+  join(repoRoot, 'test', 'client-features', 'fixtures', 'client-requests-server.mjs'),
+);
 const formArgs = JSON.stringify({
   params: {
     message: 'Who are you?',

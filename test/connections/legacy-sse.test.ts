@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost } from '../../src/host/create-host.js';
+import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { hostConfig } from '../helpers/configs.js';
 import { repoRoot, temporaryDirectory } from '../helpers/project.js';
 
@@ -9,7 +10,7 @@ let server: ChildProcess | undefined;
 let url = '';
 
 beforeAll(async () => {
-  server = spawn(process.execPath, [`${repoRoot}/test/fixtures/host/legacy-sse-server.mjs`], {
+  server = spawn(process.execPath, [bundledFixture(`${repoRoot}/test/fixtures/host/legacy-sse-server.mjs`)], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   url = await new Promise<string>((resolve, reject) => {

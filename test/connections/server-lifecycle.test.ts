@@ -1,10 +1,11 @@
 /** Servers that fail to start, die mid-call, or hide a grandchild: the host survives each. */
 import { describe, expect, it } from 'vitest';
 import { createHost } from '../../src/host/create-host.js';
+import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
 import { exampleServer, isAlive, processGroupMembers, repoRoot } from '../helpers/project.js';
 
-const flexible = `${repoRoot}/test/fixtures/host/flexible-server.mjs`;
+const flexible = bundledFixture(`${repoRoot}/test/fixtures/host/flexible-server.mjs`);
 
 describe('server lifecycle', () => {
   it('reports a server that fails to start, with its exit code and stderr tail, while the others work', async () => {

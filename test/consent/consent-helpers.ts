@@ -21,12 +21,13 @@ import type {
 import type { ModelRequest, ToolResult } from '../../src/providers/types.js';
 import type { ScriptTurn } from '../../src/testing/script-types.js';
 import { createScriptedProvider, type ScriptedProvider } from '../../src/testing/scripted-provider.js';
+import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { stdioServer } from '../helpers/configs.js';
 import { repoRoot } from '../helpers/project.js';
 
-export const toolSetServerPath = join(repoRoot, 'test', 'fixtures', 'consent', 'tool-set-server.mjs');
-export const rugPullServerPath = join(repoRoot, 'test', 'fixtures', 'consent', 'rug-pull-server.mjs');
-export const headerServerPath = join(repoRoot, 'test', 'fixtures', 'consent', 'header-server.mjs');
+export const toolSetServerPath = bundledFixture(join(repoRoot, 'test', 'fixtures', 'consent', 'tool-set-server.mjs'));
+export const rugPullServerPath = bundledFixture(join(repoRoot, 'test', 'fixtures', 'consent', 'rug-pull-server.mjs'));
+export const headerServerPath = bundledFixture(join(repoRoot, 'test', 'fixtures', 'consent', 'header-server.mjs'));
 
 export interface ToolSpec {
   name: string;

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config-error.js';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { createHost } from '../../src/host/create-host.js';
+import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
 import { repoRoot, runCli, temporaryDirectory } from '../helpers/project.js';
 import {
@@ -22,7 +23,7 @@ import {
   toolResultsIn,
 } from './consent-helpers.js';
 
-const resourceServerPath = join(repoRoot, 'test', 'fixtures', 'consent', 'resource-server.mjs');
+const resourceServerPath = bundledFixture(join(repoRoot, 'test', 'fixtures', 'consent', 'resource-server.mjs'));
 const SERVER_TOOLS = ['read_resource', 'list_resources', 'host_read_resource', 'mcp-host__files__read_resource'];
 
 afterEach(closeHosts);

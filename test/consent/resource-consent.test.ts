@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { USER_DENIED_MESSAGE } from '../../src/policy/approver.js';
 import { headlessDenialMessage } from '../../src/policy/headless-approver.js';
+import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
 import { repoRoot } from '../helpers/project.js';
 import {
@@ -20,7 +21,7 @@ import {
   toolResultsIn,
 } from './consent-helpers.js';
 
-const resourceServerPath = join(repoRoot, 'test', 'fixtures', 'consent', 'resource-server.mjs');
+const resourceServerPath = bundledFixture(join(repoRoot, 'test', 'fixtures', 'consent', 'resource-server.mjs'));
 const READ = 'mcp-host__files__read_resource';
 const LIST = 'mcp-host__files__list_resources';
 const PASSWD = 'root:x:0:0:fixture-root';

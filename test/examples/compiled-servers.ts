@@ -1,5 +1,5 @@
 /**
- * Starts the compiled example servers the way users and host configs do (`node dist/examples/servers/NAME.js`)
+ * Starts the bundled example servers the way users and host configs do (`node dist/bundle/examples/servers/NAME.js`)
  * and connects the official MCP client to them, so the example tests exercise the real processes over
  * real stdio and real HTTP.
  */
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { exampleServer } from '../helpers/project.js';
 
 export type ExampleServerName = 'calculator' | 'inventory';
 
@@ -22,7 +23,7 @@ const READINESS_TIMEOUT_MILLISECONDS = 10_000;
 const EXIT_GRACE_MILLISECONDS = 5_000;
 
 /**
- * The compiled entry point of an example server. Fails with what to do when the build is missing or
+ * The bundled entry point of an example server. Fails with what to do when the build is missing or
  * older than the sources, since a stale build would make these tests check old code.
  */
 export function compiledServerPath(name: ExampleServerName): string {
@@ -36,7 +37,7 @@ export function compiledServerPath(name: ExampleServerName): string {
       throw new Error(`${compiled} is missing or older than examples/servers/${file}: run \`npm run build\``);
     }
   }
-  return path;
+  return exampleServer(name);
 }
 
 export function newClient(): Client {

@@ -11,10 +11,11 @@ import { fileURLToPath } from 'node:url';
 import type { HostConfig } from '../../src/config/types.js';
 import { createHost, type Host, type HostOptions } from '../../src/host/create-host.js';
 import type { ToolResult } from '../../src/providers/types.js';
+import { bundledFixture } from '../helpers/bundled-fixture.js';
 
 /** A script in test/fixtures/faults/. */
 export function faultFixture(name: string): string {
-  return fileURLToPath(new URL(`../fixtures/faults/${name}`, import.meta.url));
+  return bundledFixture(fileURLToPath(new URL(`../fixtures/faults/${name}`, import.meta.url)));
 }
 
 export function freshDirectory(prefix: string): string {

@@ -9,11 +9,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { cliPath, exampleServer, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
 
 const driver = join(repoRoot, 'test', 'gateway', 'clients', 'ai-sdk-client.mjs');
-const recorder = join(repoRoot, 'test', 'fixtures', 'faults', 'recorder.mjs');
-const rugPullServer = join(repoRoot, 'test', 'fixtures', 'consent', 'rug-pull-server.mjs');
+const recorder = bundledFixture(join(repoRoot, 'test', 'fixtures', 'faults', 'recorder.mjs'));
+const rugPullServer = bundledFixture(join(repoRoot, 'test', 'fixtures', 'consent', 'rug-pull-server.mjs'));
 const TOKEN = 'an-ai-sdk-test-token-of-enough-length';
 
 let node22: string;

@@ -9,9 +9,10 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { cliPath, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
 
-const catalogServer = join(repoRoot, 'test', 'fixtures', 'discovery', 'catalog-server.mjs');
+const catalogServer = bundledFixture(join(repoRoot, 'test', 'fixtures', 'discovery', 'catalog-server.mjs'));
 
 let client: Client;
 let stateDir: string;

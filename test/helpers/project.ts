@@ -5,6 +5,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundledFixture } from './bundled-fixture.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The `mcp-host` command as the package's `bin` runs it: the bundle (`npm run build:bundle`). */
@@ -26,15 +27,18 @@ export function checkBundle(bundled: string, builtFrom: string): void {
   }
 }
 
-/** A compiled example server, e.g. `calculator` → dist/examples/servers/calculator.js. */
+/** A bundled example server, e.g. `calculator` → dist/bundle/examples/servers/calculator.js. */
 export function exampleServer(name: string): string {
-  const path = join(repoRoot, 'dist', 'examples', 'servers', `${name}.js`);
-  if (!existsSync(path)) throw new Error(`${path} is missing: run \`npm run build\` first`);
-  return path;
+  const compiled = join(repoRoot, 'dist', 'examples', 'servers', `${name}.js`);
+  if (!existsSync(compiled)) throw new Error(`${compiled} is missing: run \`npm run build\` first`);
+  const bundled = join(repoRoot, 'dist', 'bundle', 'examples', 'servers', `${name}.js`);
+  checkBundle(bundled, compiled);
+  return bundled;
 }
 
+/** A fixture in test/fixtures/servers/ (its bundle where there is one), e.g. `counter.mjs`. */
 export function fixtureServer(name: string): string {
-  return join(repoRoot, 'test', 'fixtures', 'servers', name);
+  return bundledFixture(join(repoRoot, 'test', 'fixtures', 'servers', name));
 }
 
 export async function temporaryDirectory(prefix = 'mcp-host-test-'): Promise<string> {

@@ -11,12 +11,13 @@ import { describe, expect, it } from 'vitest';
 import { createProvider } from '../../src/host/create-provider.js';
 import * as library from '../../src/index.js';
 import type { Script } from '../../src/testing/script-types.js';
+import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
 import { useMockLlmServer } from '../helpers/mock-llm.js';
 import { repoRoot } from '../helpers/project.js';
 import { recordingApprover } from '../helpers/recording-approver.js';
 
-const catalogServer = join(repoRoot, 'test', 'fixtures', 'discovery', 'catalog-server.mjs');
+const catalogServer = bundledFixture(join(repoRoot, 'test', 'fixtures', 'discovery', 'catalog-server.mjs'));
 const TARGET = 'catalog__github_create_issue';
 
 const script: Script = {

@@ -2,10 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { createHost } from '../../src/host/create-host.js';
 import { TrustStore } from '../../src/policy/trust-store.js';
+import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
 import { repoRoot } from '../helpers/project.js';
 
-const flexible = `${repoRoot}/test/fixtures/host/flexible-server.mjs`;
+const flexible = bundledFixture(`${repoRoot}/test/fixtures/host/flexible-server.mjs`);
 const awkward = [
   'read.file',
   'read/file',

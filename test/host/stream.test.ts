@@ -8,10 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../../src/host/create-host.js';
 import type { AgentEvent } from '../../src/loop/events.js';
 import { type MockLlmServer, startMockLlmServer } from '../../src/testing/mock-llm/mock-llm-server.js';
+import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
 import { repoRoot } from '../helpers/project.js';
 
-const flexible = `${repoRoot}/test/fixtures/host/flexible-server.mjs`;
+const flexible = bundledFixture(`${repoRoot}/test/fixtures/host/flexible-server.mjs`);
 
 let mock: MockLlmServer;
 let host: Host;

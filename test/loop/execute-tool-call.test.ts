@@ -17,10 +17,11 @@ import {
 import type { ToolCallContext } from '../../src/loop/tool-call-types.js';
 import type { Authorization } from '../../src/policy/authorize-tool-call.js';
 import type { ToolCallPart } from '../../src/providers/types.js';
+import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { stdioServer } from '../helpers/configs.js';
 import { repoRoot } from '../helpers/project.js';
 
-const flexible = `${repoRoot}/test/fixtures/host/flexible-server.mjs`;
+const flexible = bundledFixture(`${repoRoot}/test/fixtures/host/flexible-server.mjs`);
 
 let connection: ServerConnection;
 let catalog: ToolCatalog;

@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { createHost } from '../../src/host/create-host.js';
 import type { ToolResultsMessage } from '../../src/providers/types.js';
 import { createScriptedProvider } from '../../src/testing/scripted-provider.js';
+import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
 import { repoRoot } from '../helpers/project.js';
 
-const flexible = `${repoRoot}/test/fixtures/host/flexible-server.mjs`;
+const flexible = bundledFixture(`${repoRoot}/test/fixtures/host/flexible-server.mjs`);
 
 describe('a parallel turn', () => {
   it('runs the calls concurrently and returns every result in call order in one message', async () => {

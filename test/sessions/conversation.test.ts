@@ -10,10 +10,11 @@ import { createHost, type Host } from '../../src/host/create-host.js';
 import type { AgentEvent } from '../../src/loop/events.js';
 import type { Conversation } from '../../src/sessions/conversation-types.js';
 import { createScriptedProvider } from '../../src/testing/scripted-provider.js';
+import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
 import { repoRoot, temporaryDirectory } from '../helpers/project.js';
 
-const recorder = join(repoRoot, 'test', 'fixtures', 'faults', 'recorder.mjs');
+const recorder = bundledFixture(join(repoRoot, 'test', 'fixtures', 'faults', 'recorder.mjs'));
 
 // The script's turn is picked by the number of assistant messages so far: one script serves the whole conversation.
 const provider = createScriptedProvider({

@@ -8,10 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../../src/host/create-host.js';
 import type { AgentEvent } from '../../src/loop/events.js';
 import { type MockLlmServer, parseScript, startMockLlmServer } from '../../src/testing/index.js';
+import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
 import { repoRoot, temporaryDirectory } from '../helpers/project.js';
 
-const recorder = join(repoRoot, 'test', 'fixtures', 'faults', 'recorder.mjs');
+const recorder = bundledFixture(join(repoRoot, 'test', 'fixtures', 'faults', 'recorder.mjs'));
 type Body = Record<string, unknown>;
 
 let mock: MockLlmServer;

@@ -10,10 +10,13 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HostConfig, RemoteServerConfig } from '../../../src/config/types.js';
 import { createHost, type Host, type HostOptions } from '../../../src/host/create-host.js';
+import { bundledFixture } from '../../helpers/bundled-fixture.js';
 import { hostConfig, stdioServer } from '../../helpers/configs.js';
 import { repoRoot, temporaryDirectory } from '../../helpers/project.js';
 
-export const shuffledToolsServer = join(repoRoot, 'test', 'fixtures', 'providers', 'shuffled-tools.mjs');
+export const shuffledToolsServer = bundledFixture(
+  join(repoRoot, 'test', 'fixtures', 'providers', 'shuffled-tools.mjs'),
+);
 
 /** The fixture's tools as the host names them (server `shop`). */
 export const SERVER_NAME = 'shop';

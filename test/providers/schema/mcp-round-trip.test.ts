@@ -3,9 +3,10 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normaliseToolSchema, SCHEMA_TARGETS, unwrapArguments } from '../../../src/providers/schema/index.js';
+import { bundledFixture } from '../../helpers/bundled-fixture.js';
 import { isMcpDeclarable, loadCorpus, validate } from './corpus.js';
 
-const serverScript = fileURLToPath(new URL('../../fixtures/echo-schema-server.mjs', import.meta.url));
+const serverScript = bundledFixture(fileURLToPath(new URL('../../fixtures/echo-schema-server.mjs', import.meta.url)));
 const corpus = loadCorpus();
 
 describe('arguments reach a real MCP server unchanged', () => {
