@@ -12,7 +12,7 @@ import type {
   UrlElicitationRequest,
 } from '../../src/client-features/client-request-approver.js';
 import type { ModelRequest, ToolResult } from '../../src/providers/types.js';
-import { checkBundle, repoRoot } from '../helpers/project.js';
+import { bundledFixture } from '../helpers/bundled-fixture.js';
 
 const require = createRequire(import.meta.url);
 
@@ -25,15 +25,9 @@ export function packageBin(packageName: string): string {
   return join(dirname(manifestPath), bin);
 }
 
-/**
- * The client-requests fixture server as `npm run build:bundle` bundled it: the same server, started with a fraction
- * of the module loading its source needs.
- */
+/** The client-requests fixture server, started from its bundle (less module loading per start). */
 export function clientRequestsServer(): string {
-  const source = join(dirname(new URL(import.meta.url).pathname), 'fixtures', 'client-requests-server.mjs');
-  const bundled = join(repoRoot, 'dist', 'bundle', 'test', 'client-features', 'fixtures', 'client-requests-server.mjs');
-  checkBundle(bundled, source);
-  return bundled;
+  return bundledFixture(join(dirname(new URL(import.meta.url).pathname), 'fixtures', 'client-requests-server.mjs'));
 }
 
 /** Answers as the test sets `answers`, and remembers every question. */

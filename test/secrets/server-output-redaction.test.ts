@@ -12,12 +12,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
-import { checkBundle, repoRoot, runCli, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { repoRoot, runCli, temporaryDirectory, writeConfig } from '../helpers/project.js';
 
-/** The fixture as `npm run build:bundle` bundled it: the same server, with a fraction of the module loading. */
-const leakyServer = join(repoRoot, 'dist', 'bundle', 'test', 'fixtures', 'secrets', 'leaky-server.mjs');
-checkBundle(leakyServer, join(repoRoot, 'test', 'fixtures', 'secrets', 'leaky-server.mjs'));
+const leakyServer = bundledFixture(join(repoRoot, 'test', 'fixtures', 'secrets', 'leaky-server.mjs'));
 const ENV_SECRET = 'tok-from-the-environment-5521';
 const LITERAL_ENV_SECRET = 'literal-api-key-7734';
 const FLAG_SECRET = 'sk-given-as-a-flag-9910';

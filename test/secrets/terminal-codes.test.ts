@@ -7,12 +7,11 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stripControlCodes } from '../../src/text/strip-control-codes.js';
+import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
-import { checkBundle, repoRoot, runCli, writeConfig } from '../helpers/project.js';
+import { repoRoot, runCli, writeConfig } from '../helpers/project.js';
 
-/** The fixture as `npm run build:bundle` bundled it: the same server, with a fraction of the module loading. */
-const codesServer = join(repoRoot, 'dist', 'bundle', 'test', 'fixtures', 'secrets', 'terminal-codes-server.mjs');
-checkBundle(codesServer, join(repoRoot, 'test', 'fixtures', 'secrets', 'terminal-codes-server.mjs'));
+const codesServer = bundledFixture(join(repoRoot, 'test', 'fixtures', 'secrets', 'terminal-codes-server.mjs'));
 /** Each CLI run starts a server (and the one real-process run, Node); generous for a busy machine. */
 const TIMEOUT_MS = 120_000;
 /** Per CLI run: the first one in a worker also loads the command line's modules. */
