@@ -6,7 +6,6 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { sha256Hex } from '../../config/gateway-settings.js';
 import { loadConfig } from '../../config/load-config.js';
@@ -17,6 +16,7 @@ import { parsePositiveInteger } from '../common-options.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
 import { handleInterruptions } from '../interrupt.js';
 import { writeError } from '../output.js';
+import { packageVersion } from '../package-version.js';
 
 /** A token given in the environment, for clients configured with it; else one is made for this run. */
 export const GATEWAY_TOKEN_VARIABLE = 'MCP_HOST_GATEWAY_TOKEN';
@@ -29,11 +29,6 @@ interface ServeOptions {
   profile?: string;
   timeout?: number;
   stateDir?: string;
-}
-
-function packageVersion(): string {
-  const url = new URL('../../../../package.json', import.meta.url);
-  return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
 }
 
 function parsePort(value: string): number {
