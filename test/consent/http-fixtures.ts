@@ -5,12 +5,12 @@
  * built from the same spec, so hosts of different tests never share a session. For tests about what the host decides
  * with a server's tools, not about stdio or the server's process (those keep the stdio fixtures).
  */
-import { createServer, type Server as HttpServer, type IncomingMessage } from 'node:http';
+import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { McpServer, Server } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { RemoteServerConfig } from '../../src/config/types.js';
+import { answerStatelessMcp } from '../helpers/stateless-mcp-http.js';
 import type { ToolSpec } from './consent-helpers.js';
 
 type McpServerLike = Pick<McpServer, 'connect'>;
@@ -80,12 +80,6 @@ function schemaServer(tools: SchemaTool[], counter: { received: number }): Serve
   return server;
 }
 
-async function readBody(request: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return chunks.length === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString('utf8'));
-}
-
 /** Starts the listener; call in beforeAll and close in afterAll. */
 export async function startHttpFixtures(): Promise<HttpFixtures> {
   const routes = new Map<string, () => McpServerLike>();
@@ -95,21 +89,7 @@ export async function startHttpFixtures(): Promise<HttpFixtures> {
       response.writeHead(404).end();
       return;
     }
-    // Stateless servers have no stream to open with GET, nor a session to end with DELETE.
-    if (request.method !== 'POST') {
-      response.writeHead(405).end();
-      return;
-    }
-    void (async () => {
-      const body = await readBody(request);
-      const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-      response.on('close', () => void transport.close());
-      await route().connect(transport);
-      await transport.handleRequest(request, response, body);
-    })().catch(() => {
-      if (!response.headersSent) response.writeHead(500);
-      response.end();
-    });
+    answerStatelessMcp(request, response, route);
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;

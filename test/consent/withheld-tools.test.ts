@@ -4,13 +4,13 @@
  * servers' tools as they are listed now, after `list_changed`, not as they were at start-up. Real servers: the
  * rug-pull fixture over stdio and a small server over Streamable HTTP on 127.0.0.1 in this process.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { McpServer } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RemoteServerConfig } from '../../src/config/types.js';
-import { hostConfig, stdioServer } from '../helpers/configs.js';
+import { hostConfig, httpServer, stdioServer } from '../helpers/configs.js';
+import { answerStatelessMcp } from '../helpers/stateless-mcp-http.js';
 import {
   closeHosts,
   freshStateDir,
@@ -67,40 +67,10 @@ async function startNotesServer(): Promise<RemoteServerConfig> {
     }
     return server;
   };
-  const readBody = async (request: IncomingMessage): Promise<unknown> => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    return chunks.length === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  };
-  const http = createServer((request, response) => {
-    if (request.method !== 'POST') {
-      response.writeHead(405).end();
-      return;
-    }
-    void (async () => {
-      const body = await readBody(request);
-      const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-      response.on('close', () => void transport.close());
-      await mcpServer().connect(transport);
-      await transport.handleRequest(request, response, body);
-    })().catch(() => {
-      if (!response.headersSent) response.writeHead(500);
-      response.end();
-    });
-  });
+  const http = createServer((request, response) => answerStatelessMcp(request, response, mcpServer));
   httpServers.push(http);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return {
-    name: 'notes',
-    transport: 'http',
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
-    headers: {},
-    trust: 'untrusted',
-    timeoutMs: 10_000,
-    disabled: false,
-    versionNegotiation: 'legacy',
-    oauth: false,
-  };
+  return httpServer('notes', `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
 }
 
 describe('calling a withheld tool', () => {

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RemoteServerConfig } from '../../src/config/types.js';
 import { type ForgetfulServer, startForgetfulServer } from '../fixtures/faults/forgetful-http-server.js';
-import { hostConfig } from '../helpers/configs.js';
+import { hostConfig, httpServer } from '../helpers/configs.js';
 import { closeHosts, openFaultHost, resultText } from './fault-helpers.js';
 
 let server: ForgetfulServer;
@@ -20,18 +20,8 @@ afterEach(async () => {
 });
 
 function remote(url: string): RemoteServerConfig {
-  return {
-    name: 'remote',
-    transport: 'http',
-    url,
-    headers: {},
-    // Trusted, so that the read-only `lookup` counts as safe to repeat.
-    trust: 'trusted',
-    timeoutMs: 10_000,
-    disabled: false,
-    versionNegotiation: 'legacy',
-    oauth: false,
-  };
+  // Trusted, so that the read-only `lookup` counts as safe to repeat.
+  return httpServer('remote', url, { trust: 'trusted' });
 }
 
 describe('an expired Streamable HTTP session', () => {

@@ -1,5 +1,5 @@
 /** Builds loaded host configs for tests without a config file. */
-import type { HostConfig, StdioServerConfig } from '../../src/config/types.js';
+import type { HostConfig, RemoteServerConfig, StdioServerConfig } from '../../src/config/types.js';
 import { repoRoot } from './project.js';
 
 export function stdioServer(name: string, args: string[], extra: Partial<StdioServerConfig> = {}): StdioServerConfig {
@@ -14,6 +14,22 @@ export function stdioServer(name: string, args: string[], extra: Partial<StdioSe
     timeoutMs: 10_000,
     disabled: false,
     versionNegotiation: 'legacy',
+    ...extra,
+  };
+}
+
+/** A Streamable HTTP server entry at `url`, untrusted unless `extra` says otherwise. */
+export function httpServer(name: string, url: string, extra: Partial<RemoteServerConfig> = {}): RemoteServerConfig {
+  return {
+    name,
+    transport: 'http',
+    url,
+    headers: {},
+    trust: 'untrusted',
+    timeoutMs: 10_000,
+    disabled: false,
+    versionNegotiation: 'legacy',
+    oauth: false,
     ...extra,
   };
 }

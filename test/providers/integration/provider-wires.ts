@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { HostConfig, RemoteServerConfig } from '../../../src/config/types.js';
 import { createHost, type Host, type HostOptions } from '../../../src/host/create-host.js';
 import { bundledFixture } from '../../helpers/bundled-fixture.js';
-import { hostConfig, stdioServer } from '../../helpers/configs.js';
+import { hostConfig, httpServer, stdioServer } from '../../helpers/configs.js';
 import { repoRoot, temporaryDirectory } from '../../helpers/project.js';
 
 export const shuffledToolsServer = bundledFixture(
@@ -134,17 +134,7 @@ export async function startShuffledToolsOverHttp(env: Record<string, string> = {
 
 /** A server entry named `name` for the shuffled-tools server at `url`, trusted. */
 export function remoteShuffledTools(name: string, url: string): RemoteServerConfig {
-  return {
-    name,
-    transport: 'http',
-    url,
-    headers: {},
-    trust: 'trusted',
-    timeoutMs: 10_000,
-    disabled: false,
-    versionNegotiation: 'legacy',
-    oauth: false,
-  };
+  return httpServer(name, url, { trust: 'trusted' });
 }
 
 export interface FixtureHost {
