@@ -24,13 +24,13 @@ function serverSets(serverNode, inventoryDatabase) {
         {
           name: 'calculator',
           command: serverNode,
-          args: [join(projectDirectory, 'dist/examples/servers/calculator.js')],
+          args: [join(projectDirectory, 'dist/bundle/examples/servers/calculator.js')],
           trust: 'trusted',
         },
         {
           name: 'inventory',
           command: serverNode,
-          args: [join(projectDirectory, 'dist/examples/servers/inventory.js')],
+          args: [join(projectDirectory, 'dist/bundle/examples/servers/inventory.js')],
           env: { INVENTORY_DB: inventoryDatabase },
           trust: 'trusted',
         },
