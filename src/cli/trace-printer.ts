@@ -3,7 +3,7 @@
  * #1 (the provider tool definitions), the model's decision, translation #2 (the `tools/call`), the
  * result, translation #3 (the provider tool result), the final answer.
  */
-import { redactArguments, redactArgumentText } from '../audit/redact.js';
+import { redactArguments, redactArgumentText, redactValues } from '../audit/redact.js';
 import type { Host } from '../host/create-host.js';
 import type { AgentEvent } from '../loop/events.js';
 import { writeError } from './output.js';
@@ -20,9 +20,13 @@ export function traceDiscovery(host: Host): void {
   for (const entry of host.catalog().entries) writeError(`  ${entry.name} → ${entry.server} / ${entry.tool.name}`);
 }
 
-/** `secrets`: the config's known secrets; values under secret-named argument keys are hidden too. */
+/**
+ * `secrets`: the run's known secrets (read at each event: the list grows during the run), replaced wherever they
+ * occur, as in the audit log; values under secret-named argument keys are hidden too.
+ */
 export function createTracer(secrets: readonly string[] = []): (event: AgentEvent) => void {
   let toolsShown = false;
+  const json = (value: unknown): void => printJson(secrets.length === 0 ? value : redactValues(value, { secrets }));
   return (event) => {
     switch (event.type) {
       case 'provider-request': {
@@ -73,7 +77,7 @@ function section(title: string, detail: string): void {
   writeError(`\n── ${title} ── ${detail}`);
 }
 
-function json(value: unknown): void {
+function printJson(value: unknown): void {
   writeError(indent(JSON.stringify(value, null, 2) ?? 'undefined'));
 }
 

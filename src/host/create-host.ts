@@ -17,7 +17,7 @@ import { createClientFeatures } from '../client-features/client-features.js';
 import { createServerFeatureAccess } from '../client-features/server-feature-access.js';
 import { loadConfig } from '../config/load-config.js';
 import { assertNoReservedServerNames } from '../config/reserved-names.js';
-import type { ServerConfig } from '../config/types.js';
+import type { HostConfig, ServerConfig } from '../config/types.js';
 import type { ServerConnection, ServerConnectionOptions } from '../connections/server-connection.js';
 import { budgetToolResult } from '../content/budget-tool-results.js';
 import { estimateTokens } from '../content/linear-token-estimate.js';
@@ -58,8 +58,10 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   for (const warning of config.warnings ?? []) diagnostic(warning);
 
   // The run's secrets: the config's, plus values the model sends under secret-looking keys (see loop/authorize-call).
+  // Credentials the OAuth flow reads at run time join it too (see connections/oauth/remote-authorization).
   const secrets = [...config.secrets];
-  const state = openHostState({ ...config, secrets }, options, env, cwd, diagnostic);
+  const runConfig: HostConfig = { ...config, secrets };
+  const state = openHostState(runConfig, options, env, cwd, diagnostic);
   const runId = createRunId();
   const audit: AuditRecorder = createAuditRecorder({ sink: state.audit, runId });
   const approver = options.approver ?? createHeadlessApprover();
@@ -126,7 +128,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     transportFactory: options.transportFactory,
     // A tool result's text too long to hold in memory goes to the result store as it arrives.
     openSpill: () => state.results.startStream(),
-    authorization: await remoteServerAuthorization(config, state.stateDir, options, diagnostic),
+    authorization: await remoteServerAuthorization(runConfig, state.stateDir, options, diagnostic),
     secrets,
   };
   const connected = await connectServers(config.servers, connectionOptions);
@@ -237,7 +239,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
 
   let closed = false;
   return {
-    config,
+    config: runConfig,
     runId,
     stateDir: state.stateDir,
     catalog: catalogNow,

@@ -4,7 +4,8 @@ import type { RemoteAuthorization } from '../connections/oauth/remote-authorizat
 import type { HostOptions } from './host-types.js';
 
 /**
- * OAuth for remote servers, only when the config has any; tokens live in the state folder. Its modules are loaded
+ * OAuth for remote servers, only when the config has any; tokens live in the state folder. The credentials it reads
+ * at run time are added to `config.secrets`. Its modules are loaded
  * only then: a host of stdio servers never loads them.
  */
 export async function remoteServerAuthorization(
@@ -25,6 +26,7 @@ export async function remoteServerAuthorization(
       : (options.openAuthorizationUrl ?? (isHeadless() ? undefined : createSystemUrlOpener()));
   return createRemoteAuthorization({
     stateDirectory,
+    secrets: config.secrets,
     openUrl,
     onAuthorizationRequired: (request) =>
       diagnostic(

@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RemoteOAuthSettings, RemoteServerConfig } from '../../src/config/types.js';
 import { createTransport } from '../../src/connections/create-transport.js';
 import { createRemoteAuthorization, OAuthStore } from '../../src/connections/oauth/index.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { runCli, temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { type FakeIdentityProvider, startFakeIdentityProvider } from './fake-identity-provider.js';
 import { type FakeOAuthServers, startFakeOAuthServers } from './fake-oauth-servers.js';
@@ -236,5 +237,105 @@ describe('cross-app access (enterprise-managed authorization)', () => {
     expect(refusedOutput).toContain('(oauth.identityProvider) did not exchange the ID token for an ID-JAG');
     expect(refusedOutput).toContain('ID token rejected (ERR_JWT_EXPIRED)');
     expect(refusedOutput).not.toContain(expired);
+  });
+});
+
+describe("credentials read from files are redacted like the config's secrets", () => {
+  let carelessIdp: FakeIdentityProvider;
+  let carelessServers: FakeOAuthServers;
+  beforeAll(async () => {
+    carelessIdp = await startFakeIdentityProvider({
+      ...IDP_CLIENT,
+      idJagClientId: NOTES_CLIENT.clientId,
+      echoRefusedToken: true,
+    });
+    carelessServers = await startFakeOAuthServers({
+      registration: false,
+      crossAppAccess: { ...NOTES_CLIENT, idpIssuer: carelessIdp.issuer, idJagKey: carelessIdp.idJagKey },
+      echoBearer: true,
+    });
+  });
+  afterAll(async () => {
+    await Promise.all([carelessServers?.close(), carelessIdp?.close()]);
+  });
+
+  async function configWithIdTokenFile(directory: string, idTokenFile: string): Promise<string> {
+    const config = join(directory, 'mcp-host.json');
+    await writeFile(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          notes: {
+            type: 'http',
+            url: carelessServers.mcpUrl,
+            oauth: {
+              grant: 'cross_app_access',
+              clientId: NOTES_CLIENT.clientId,
+              clientSecret: '${env:NOTES_SECRET}',
+              identityProvider: {
+                tokenEndpoint: carelessIdp.tokenEndpoint,
+                clientId: IDP_CLIENT.clientId,
+                clientSecret: '${env:IDP_SECRET}',
+                idTokenFile,
+              },
+            },
+          },
+        },
+      }),
+    );
+    return config;
+  }
+  const env = { NOTES_SECRET: NOTES_CLIENT.clientSecret, IDP_SECRET: IDP_CLIENT.clientSecret };
+
+  it('an identity provider quoting the refused ID token from idTokenFile: the CLI shows [redacted]', async () => {
+    const directory = await temporaryDirectory('mcp-host-xaa-echo-');
+    const idTokenFile = join(directory, 'id-token');
+    const expired = await carelessIdp.idToken('erin', { expiresInSeconds: -600 });
+    await writeFile(idTokenFile, `${expired}\n`);
+    const config = await configWithIdTokenFile(directory, idTokenFile);
+    const listed = await runCliInProcess(['trust', '--json', '--config', config], {
+      cwd: directory,
+      stateDir: join(directory, 'state'),
+      env,
+    });
+    const output = listed.stdout + listed.stderr;
+    // The provider did quote it: the exchange reached it and its refusal is shown, with the token replaced.
+    expect(carelessIdp.exchanges.at(-1)?.subject_token).toBe(expired);
+    expect(output).toContain('ID token rejected (ERR_JWT_EXPIRED): [redacted]');
+    expect(output).not.toContain(expired);
+  });
+
+  it("a server echoing its bearer token: the trace and the audit log hold none of the run's credentials", async () => {
+    const directory = await temporaryDirectory('mcp-host-xaa-echo-');
+    const stateDir = join(directory, 'state');
+    const idTokenFile = join(directory, 'id-token');
+    const idToken = await carelessIdp.idToken('frank');
+    await writeFile(idTokenFile, idToken);
+    const config = await configWithIdTokenFile(directory, idTokenFile);
+    const script = join(directory, 'script.json');
+    await writeFile(
+      script,
+      JSON.stringify({
+        scenarios: [{ turns: [{ toolCalls: [{ id: 'w1', name: 'notes__whoami' }] }, { text: 'done' }] }],
+      }),
+    );
+    const issuedBefore = carelessIdp.issued.length;
+    const result = await runCliInProcess(
+      ['run', '--yes', '--trace', '--config', config, '--model', `scripted:${script}`, 'who am I'],
+      { cwd: directory, stateDir, env, timeoutMs: 60_000 },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const accessToken = new OAuthStore(stateDir, 'notes', carelessServers.mcpUrl).get().tokens?.access_token;
+    expect(accessToken).toMatch(/^token-/);
+    const idJag = carelessIdp.issued[issuedBefore];
+    expect(idJag).toBeDefined();
+    // The server did echo it; the trace shows the result with the token replaced.
+    expect(result.stderr).toContain('you are Bearer [redacted]');
+    const audit = await readFile(join(stateDir, 'audit.jsonl'), 'utf8');
+    expect(audit).toContain('"tool":"notes__whoami"');
+    for (const secret of [accessToken ?? '', idToken, idJag ?? '']) {
+      expect(result.stderr).not.toContain(secret);
+      expect(audit).not.toContain(secret);
+    }
   });
 });

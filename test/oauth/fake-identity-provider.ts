@@ -15,6 +15,8 @@ export interface FakeIdentityProviderOptions {
   clientSecret?: string;
   /** The `client_id` the ID-JAG names: the host's client at the MCP server's authorization server. */
   idJagClientId: string;
+  /** A careless provider: its refusals quote the ID token they refused. */
+  echoRefusedToken?: boolean;
 }
 
 export interface FakeIdentityProvider {
@@ -75,7 +77,8 @@ export async function startFakeIdentityProvider(options: FakeIdentityProviderOpt
       subject = String(payload.sub);
     } catch (error) {
       const code = (error as { code?: string }).code ?? 'invalid';
-      return refuse('invalid_grant', `ID token rejected (${code})`);
+      const quoted = options.echoRefusedToken ? `: ${body.subject_token}` : '';
+      return refuse('invalid_grant', `ID token rejected (${code})${quoted}`);
     }
     const idJag = await new SignJWT({ client_id: options.idJagClientId, resource: body.resource, scope: body.scope })
       .setProtectedHeader({ alg: 'ES256', typ: 'oauth-id-jag+jwt' })

@@ -52,6 +52,8 @@ export interface FakeOAuthOptions {
    * `idpIssuer` and signed with the key that goes with `idJagKey`.
    */
   crossAppAccess?: { clientId: string; clientSecret: string; idpIssuer: string; idJagKey: KeyObject };
+  /** A careless server: its `whoami` tool answers with the bearer token the request carried. */
+  echoBearer?: boolean;
 }
 
 export interface RecordedRequest {
@@ -234,7 +236,7 @@ export async function startFakeOAuthServers(options: FakeOAuthOptions = {}): Pro
       return;
     }
     const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    const server = notesServer();
+    const server = notesServer(options.echoBearer ? bearer : undefined);
     response.on('close', () => {
       void transport.close();
       void server.close();
@@ -256,8 +258,13 @@ export async function startFakeOAuthServers(options: FakeOAuthOptions = {}): Pro
   };
 }
 
-function notesServer(): McpServer {
+function notesServer(echoedBearer?: string): McpServer {
   const server = new McpServer({ name: 'notes', version: '1.0.0' });
+  if (echoedBearer !== undefined) {
+    server.registerTool('whoami', { description: 'Says who is asking.', inputSchema: z.object({}) }, async () => ({
+      content: [{ type: 'text', text: `you are Bearer ${echoedBearer}` }],
+    }));
+  }
   server.registerTool('read_notes', { description: 'Reads the notes.', inputSchema: z.object({}) }, async () => ({
     content: [{ type: 'text', text: 'no notes yet' }],
   }));

@@ -32,6 +32,8 @@ const MAX_ID_TOKEN_FILE_BYTES = 64 * 1024;
 export interface CrossAppAccessProviderOptions extends ClientCredentialsProviderOptions {
   /** The fetch for the identity provider, which the user configured (not a URL the server handed over). */
   identityProviderFetch: FetchLike;
+  /** Told the ID token read from its file and each ID-JAG, so they are redacted like the config's secrets. */
+  rememberSecret?: (value: string) => void;
 }
 
 export class HostCrossAppAccessProvider extends HostClientCredentialsProvider {
@@ -99,6 +101,7 @@ export class HostCrossAppAccessProvider extends HostClientCredentialsProvider {
         idp.tokenEndpoint === undefined
           ? await discoverAndRequestJwtAuthGrant({ ...request, idpUrl: idp.issuer ?? '' })
           : await requestJwtAuthorizationGrant({ ...request, tokenEndpoint: idp.tokenEndpoint });
+      this.crossAppOptions.rememberSecret?.(result.jwtAuthGrant);
       return result.jwtAuthGrant;
     } catch (error) {
       // The SDK's messages carry the identity provider's error code and description, never the tokens sent.
@@ -119,7 +122,10 @@ export class HostCrossAppAccessProvider extends HostClientCredentialsProvider {
         `server "${this.options.serverName}": oauth.identityProvider.${setting} holds no ID token${idTokenFile === undefined ? '' : ` (${idTokenFile} is empty)`}`,
       );
     }
-    return token.trim();
+    const trimmed = token.trim();
+    // Known before the identity provider sees it: an error that echoes it is redacted too.
+    this.crossAppOptions.rememberSecret?.(trimmed);
+    return trimmed;
   }
 
   private async readIdTokenFile(file: string): Promise<string> {

@@ -36,13 +36,19 @@ export class OAuthStore {
   readonly file: string;
   private state: StoredOAuthState;
 
+  /**
+   * `onCredential` is told every token and client secret the file holds or is given, so the host can redact them
+   * from what it prints and records as it does the config's secrets.
+   */
   constructor(
     stateDirectory: string,
     serverName: string,
     readonly serverUrl: string,
+    private readonly onCredential?: (value: string) => void,
   ) {
     this.file = path.join(stateDirectory, OAUTH_FOLDER_NAME, oauthFileName(serverName, serverUrl));
     this.state = readState(this.file, serverUrl);
+    this.reportCredentials();
   }
 
   get(): Readonly<StoredOAuthState> {
@@ -56,6 +62,20 @@ export class OAuthStore {
       if (this.state[key] === undefined) delete this.state[key];
     }
     writeState(this.file, this.state);
+    this.reportCredentials();
+  }
+
+  private reportCredentials(): void {
+    if (this.onCredential === undefined) return;
+    const { tokens, clientInformation } = this.state;
+    for (const value of [
+      tokens?.access_token,
+      tokens?.refresh_token,
+      tokens?.id_token,
+      clientInformation?.client_secret,
+    ]) {
+      if (typeof value === 'string' && value !== '') this.onCredential(value);
+    }
   }
 }
 

@@ -34,6 +34,12 @@ export interface RemoteAuthorizationOptions {
   lookup?: HostLookup;
   /** The fetch under the guard; the global fetch by default. */
   fetch?: (url: string | URL, init?: RequestInit) => Promise<Response>;
+  /**
+   * The run's secrets (`HostConfig.secrets`): every credential the flow reads or is given (an ID token read from its
+   * file, an ID-JAG, the tokens and a registered client's secret from the server's OAuth file) is added, so it is
+   * redacted wherever the host prints or records data, like the config's own.
+   */
+  secrets?: string[];
 }
 
 export interface RemoteAuthorization {
@@ -42,11 +48,14 @@ export interface RemoteAuthorization {
 }
 
 export function createRemoteAuthorization(options: RemoteAuthorizationOptions): RemoteAuthorization {
+  const rememberSecret = (value: string): void => {
+    if (options.secrets !== undefined && value !== '' && !options.secrets.includes(value)) options.secrets.push(value);
+  };
   return {
     async forServer(config) {
       if (config.oauth === false) return undefined;
       const settings = config.oauth ?? {};
-      const store = new OAuthStore(options.stateDirectory, config.name, config.url);
+      const store = new OAuthStore(options.stateDirectory, config.name, config.url, rememberSecret);
       const clientName = options.clientName ?? 'mcp-host';
       if (settings.grant === 'client_credentials' || settings.grant === 'cross_app_access') {
         const session = new AuthorizationSession({
@@ -67,6 +76,7 @@ export function createRemoteAuthorization(options: RemoteAuthorizationOptions): 
                 clientName,
                 // The identity provider is the user's own choice in the config, not a URL the server handed over.
                 identityProviderFetch: options.fetch ?? ((url, init) => fetch(url, init)),
+                rememberSecret,
               });
         session.attach(provider);
         return session;
