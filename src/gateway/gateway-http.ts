@@ -235,6 +235,7 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
     if ('rejection' in found) return reject(response, found.rejection);
     const profileHost = found.host;
     let transport: NodeStreamableHTTPServerTransport | undefined;
+    const eventStore = new BoundedEventStore();
     // Idle: closing the transport ends the session as a DELETE does (subscriptions released, event store dropped).
     const slot = sessionTable.reserve(identity.key, () => void transport?.close());
     if ('status' in slot) return reject(response, slot);
@@ -249,13 +250,15 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
     transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       // A client whose event stream dropped resumes it (`Last-Event-ID`) without losing what was sent meanwhile.
-      eventStore: new BoundedEventStore(),
+      eventStore,
       onsessioninitialized: (id) => {
         sessions.set(id, { transport: transport!, server, principal: identity.key, profile: route.profile, slot });
       },
     });
     transport.onclose = () => {
       slot.release();
+      // Its events no longer count against what all sessions may keep together.
+      eventStore.release();
       if (transport?.sessionId !== undefined) sessions.delete(transport.sessionId);
     };
     slot.track(response);

@@ -1,11 +1,12 @@
 /**
  * Resumable event streams of `mcp-host serve --http`: a client whose standing event stream dropped opens it again with
  * `Last-Event-ID` and gets what the gateway sent meanwhile, over plain Streamable HTTP against the built CLI fronting a
- * real fixture server; and the store behind it keeps a bounded number of events and characters per session.
+ * real fixture server; and the store behind it keeps a bounded number of events and characters per session, and all
+ * sessions' stores together a bounded number, the largest store giving up its oldest events first.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BoundedEventStore } from '../../src/gateway/bounded-event-store.js';
+import { BoundedEventStore, EventStorePool } from '../../src/gateway/bounded-event-store.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
 
@@ -52,6 +53,62 @@ describe('the bounded event store', () => {
     await bySize.storeEvent('s', notification(3));
     expect(await bySize.getStreamIdForEventId(oldest)).toBeUndefined();
     expect(await replayed(bySize, kept)).toEqual(['message 3']);
+  });
+
+  it('keeps all sessions together within the pool, dropping the oldest events of the largest store first', async () => {
+    const size = JSON.stringify(notification(10)).length;
+    const pool = new EventStorePool(1_000, size * 10);
+    const [large, middle, small] = [0, 1, 2].map(() => new BoundedEventStore(1_000, Number.MAX_SAFE_INTEGER, pool));
+    const largeIds: string[] = [];
+    for (let index = 10; index < 16; index++) largeIds.push(await large!.storeEvent('s', notification(index)));
+    const middleFirst = await middle!.storeEvent('s', notification(20));
+    for (const index of [21, 22]) await middle!.storeEvent('s', notification(index));
+    const smallFirst = await small!.storeEvent('s', notification(30));
+    expect(pool.held).toEqual({ characters: size * 10, events: 10 });
+
+    // One more event anywhere: the largest store (six events) gives up its oldest, even though another wrote.
+    await small!.storeEvent('s', notification(31));
+    expect(pool.held).toEqual({ characters: size * 10, events: 10 });
+    expect(await large!.getStreamIdForEventId(largeIds[0]!)).toBeUndefined();
+    expect(await large!.replayEventsAfter(largeIds[0]!, { send: async () => undefined })).toBe('');
+    expect(await replayed(large!, largeIds[1]!)).toEqual(['message 12', 'message 13', 'message 14', 'message 15']);
+    expect(await replayed(middle!, middleFirst)).toEqual(['message 21', 'message 22']);
+    expect(await replayed(small!, smallFirst)).toEqual(['message 31']);
+
+    // A closed session's events no longer count: the others keep theirs as they grow.
+    large!.release();
+    expect(pool.held).toEqual({ characters: size * 5, events: 5 });
+    for (let index = 32; index < 37; index++) await small!.storeEvent('s', notification(index));
+    expect(pool.held.characters).toBe(size * 10);
+    expect(await replayed(middle!, middleFirst)).toEqual(['message 21', 'message 22']);
+    expect(await small!.getStreamIdForEventId(smallFirst)).toBe('s');
+    // A released store keeps nothing more, and nothing it is handed counts.
+    await large!.storeEvent('s', notification(99));
+    expect(pool.held.events).toBe(10);
+  });
+
+  it('drops by event count across sessions too, and keeps the newest event of the store that wrote it', async () => {
+    const pool = new EventStorePool(4, Number.MAX_SAFE_INTEGER);
+    const busy = new BoundedEventStore(1_000, Number.MAX_SAFE_INTEGER, pool);
+    const quiet = new BoundedEventStore(1_000, Number.MAX_SAFE_INTEGER, pool);
+    const quietFirst = await quiet.storeEvent('q', notification(1));
+    for (let index = 2; index < 6; index++) await busy.storeEvent('b', notification(index));
+    // Five events, four allowed: the busier store drops its oldest.
+    expect(pool.held.events).toBe(4);
+    expect(busy.eventCount).toBe(3);
+    expect(await quiet.getStreamIdForEventId(quietFirst)).toBe('q');
+
+    // An event larger than the whole pool: every other event goes, but the one just stored is kept.
+    const tight = new EventStorePool(1_000, 10);
+    const writer = new BoundedEventStore(1_000, Number.MAX_SAFE_INTEGER, tight);
+    const other = new BoundedEventStore(1_000, Number.MAX_SAFE_INTEGER, tight);
+    const otherId = await other.storeEvent('o', notification(1));
+    const older = await writer.storeEvent('w', notification(2));
+    const newest = await writer.storeEvent('w', notification(3));
+    expect(await other.getStreamIdForEventId(otherId)).toBeUndefined();
+    expect(await writer.getStreamIdForEventId(older)).toBeUndefined();
+    expect(await writer.getStreamIdForEventId(newest)).toBe('w');
+    expect(tight.held.events).toBe(1);
   });
 });
 
