@@ -7,10 +7,13 @@
  * its consent, budget and audit steps together. The check itself is the SDK's own: the negotiated era's codec
  * validates the result exactly as `callTool` would have.
  *
+ * The common text-only result is recognised without the schema (see plain-call-result.ts), exactly as it accepts it.
+ *
  * `callTool` does two more things, so the caller keeps it where they apply: validating `structuredContent` against a
  * listed tool's `outputSchema`, and mirroring arguments into `Mcp-Param-*` headers on the modern protocol era.
  */
 import type { CallToolResult, Client, StandardSchemaV1 } from '@modelcontextprotocol/client';
+import { isPlainTextCallResult } from './plain-call-result.js';
 
 type Outcome = { ok: true; value: unknown } | { ok: false; reason: string; message?: string };
 
@@ -38,6 +41,8 @@ export function callResultSchema(client: Client): StandardSchemaV1<unknown, Call
         version: 1,
         vendor: 'mcp-host',
         validate(value: unknown) {
+          // The common text-only answer is recognised by hand; whatever it does not recognise, the SDK judges.
+          if (isPlainTextCallResult(value)) return { value };
           const outcome = codec.validateResult(METHOD, value);
           if (outcome.ok) return { value: outcome.value as CallToolResult };
           const message = outcome.reason === 'invalid' ? String(outcome.message) : `not-in-era: ${METHOD}`;

@@ -15,8 +15,8 @@ beforeAll(async () => {
 afterAll(closeHosts);
 
 describe('a malformed tool result', () => {
-  it('is refused when its content is not a list, or its isError not a boolean', async () => {
-    for (const tool of ['bad_content', 'bad_error_flag']) {
+  it('is refused when its content is not a list, its isError not a boolean, or an item is not valid content', async () => {
+    for (const tool of ['bad_content', 'bad_error_flag', 'bad_text', 'bad_item']) {
       const call = await host.callTool(`bad__${tool}`, {});
       expect(call.outcome, tool).toBe('error');
       expect(call.result.isError, tool).toBe(true);
@@ -39,5 +39,8 @@ describe('a malformed tool result', () => {
     expect(resultText(structured.result)).toBe('{"count":3}');
     const echo = await host.callTool('bad__echo', { text: 'fine' });
     expect(echo.result).toMatchObject({ isError: false, content: [{ type: 'text', text: 'fine' }] });
+    const annotated = await host.callTool('bad__annotated', {});
+    expect(annotated.outcome).toBe('ok');
+    expect(resultText(annotated.result)).toBe('noted');
   });
 });
