@@ -30,6 +30,23 @@ describe('counter', () => {
     expect(stats).toMatchObject({ calls: 4, inFlight: 0 });
     expect(stats.maxInFlight).toBeGreaterThanOrEqual(2);
   });
+
+  it('exits when its stdin closes, even with a call still running', async () => {
+    const session = startRawSession('counter');
+    await session.initialize();
+    session.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'sleep', arguments: { ms: 600_000 } },
+    });
+    session.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'stats', arguments: {} } });
+    const stats = (await session.response(2)) as { result: { content: Array<{ text: string }> } };
+    expect(JSON.parse(stats.result.content[0]?.text ?? '')).toMatchObject({ inFlight: 1 });
+    session.child.stdin.end();
+    expect(await session.exit).toEqual({ code: 0, signal: null });
+    expect(session.lines.some((line) => line.includes('"id":1'))).toBe(false);
+  });
 });
 
 describe('hang', () => {
