@@ -2,18 +2,19 @@
  * ModelRequest (provider-neutral) → the parameters of Gemini's generateContent. Pure: no client, no
  * I/O, so it is tested against fixtures.
  *
- * Gemini's rules applied here (PROVIDERS.md): tools go as `functionDeclarations` with
+ * Gemini's rules applied here (PROVIDERS.md): tools go as `functionDeclarations`, a schema in
+ * `parameters` when it lies in the small subset Gemini's own `Schema` type takes, else in
  * `parametersJsonSchema` (legacy `parameters` rejects most real schemas), none for a tool that
  * takes no parameters (a call then may come without `args`: read as `{}`); the model's own `Content`
  * is replayed exactly as it came back, thought signatures included; all results of one turn go in
  * ONE user `Content` holding one `functionResponse` per call, an error as `response.error`.
  */
 
-import type { Content, FunctionDeclaration, GenerateContentConfig, Part, Tool } from '@google/genai';
+import type { Content, FunctionDeclaration, GenerateContentConfig, Part, Schema, Tool } from '@google/genai';
 import { parseJsonWithinDepth } from '../../json/json-depth.js';
 import { fitRequestImages } from '../images/fit-request-images.js';
 import { GEMINI_IMAGE_LIMITS } from '../images/image-limits.js';
-import { checkToolName, normaliseToolSchema, takesNoParameters, WRAPPED_ARGUMENT_NAME } from '../schema/index.js';
+import { checkToolName, geminiParameterFields, normaliseToolSchema, WRAPPED_ARGUMENT_NAME } from '../schema/index.js';
 import {
   type AssistantMessage,
   type ImagePart,
@@ -79,11 +80,14 @@ function toFunctionDeclaration(tool: ToolDefinition, wrappedTools: Set<string>):
   }
   const { schema, wrapped } = normaliseToolSchema(tool.inputSchema, 'gemini');
   if (wrapped) wrappedTools.add(tool.name);
+  // No schema for a tool that takes no parameters; `parameters` (two tokens shorter) when Gemini's Schema type holds it.
+  const { parameters, parametersJsonSchema } = geminiParameterFields(schema);
   return {
     name: tool.name,
     ...(tool.description !== '' && { description: tool.description }),
-    // A declaration without parameters is a function that takes none: the same, in fewer tokens.
-    ...(!takesNoParameters(schema) && { parametersJsonSchema: schema }),
+    // Already in the Schema type's spelling (upper-case type names): the SDK passes it on unchanged.
+    ...(parameters && { parameters: parameters as Schema }),
+    ...(parametersJsonSchema && { parametersJsonSchema }),
   };
 }
 

@@ -5,6 +5,7 @@
 
 export { checkProviderSchema, checkToolName } from './check-provider-schema.js';
 export { MAX_DESCRIBED_VALUE_LENGTH } from './describe-constraints.js';
+export { type GeminiParameterFields, geminiParameterFields } from './gemini-parameters.js';
 export {
   type NormalisedSchema,
   normaliseToolSchema,

@@ -123,7 +123,7 @@ export const SCHEMA_RULES: Readonly<Record<SchemaTarget, SchemaRules>> = {
   'openai-responses': { target: 'openai-responses', strict: 'explicit', ...OPENAI_RULES },
   gemini: {
     target: 'gemini',
-    // Kept because the adapter sends `parametersJsonSchema`; legacy `parameters` would need inlining.
+    // Kept: a schema holding `$ref` goes as `parametersJsonSchema`; legacy `parameters` would need inlining.
     references: 'keep',
     allOf: 'merge',
     // Gemini documents `oneOf` as read like `anyOf`.

@@ -7,7 +7,7 @@
  */
 
 import { createRequire } from 'node:module';
-import { normaliseToolSchema, type SchemaTarget, takesNoParameters } from '../schema/index.js';
+import { geminiParameterFields, normaliseToolSchema, type SchemaTarget } from '../schema/index.js';
 import type { ToolDefinition } from '../types.js';
 
 /** Text like `<|endoftext|>` in a tool description is counted as text, never rejected. */
@@ -67,7 +67,7 @@ function providerToolShape(tool: ToolDefinition, schema: Record<string, unknown>
     case 'anthropic':
       return { name: tool.name, ...description, input_schema: schema };
     case 'gemini':
-      return { name: tool.name, ...description, ...(!takesNoParameters(schema) && { parametersJsonSchema: schema }) };
+      return { name: tool.name, ...description, ...geminiParameterFields(schema) };
     case 'openai-responses':
       return { type: 'function', name: tool.name, ...description, parameters: schema, strict: false };
     case 'openai-chat':

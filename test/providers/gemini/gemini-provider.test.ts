@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createGeminiProvider } from '../../../src/providers/gemini/index.js';
+import { createGeminiProvider, toGeminiRequest } from '../../../src/providers/gemini/index.js';
 import {
   type AssistantMessage,
   type Message,
@@ -58,6 +58,19 @@ const script: Script = {
       match: 'shout',
       turns: [{ toolCalls: [{ name: 'echo__say', arguments: { value: 'hello' } }] }],
     },
+    {
+      match: 'file a ticket',
+      turns: [
+        {
+          expect: { toolsInclude: ['tickets__file', 'tickets__tag'] },
+          toolCalls: [
+            { name: 'tickets__file', arguments: { title: 'Broken', labels: ['bug'] } },
+            { name: 'tickets__tag', arguments: { tags: { team: 'core' } } },
+          ],
+        },
+        { expect: { lastToolResultIncludes: 'tagged' }, text: 'Filed and tagged.' },
+      ],
+    },
     { match: 'busy', turns: [{ error: { status: 429, message: 'Resource has been exhausted (e.g. check quota).' } }] },
   ],
 };
@@ -74,6 +87,46 @@ const tools: ToolDefinition[] = [
   },
   { name: 'camera__snap', description: 'Take a picture', inputSchema: { type: 'object' } },
   { name: 'echo__say', description: 'Say something', inputSchema: { type: 'string' } },
+];
+
+/** One tool inside the subset Gemini's Schema type takes, and some outside it. */
+const ticketTools: ToolDefinition[] = [
+  {
+    name: 'tickets__file',
+    description: 'File a ticket',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        title: { type: 'string', description: 'One line' },
+        labels: { type: 'array', items: { type: 'string', enum: ['bug', 'idea'] } },
+        due: { type: 'string', format: 'date-time' },
+        estimate: { type: 'integer', minimum: 1, maximum: 40 },
+      },
+      required: ['title'],
+    },
+  },
+  {
+    name: 'tickets__tag',
+    description: 'Tag a ticket',
+    inputSchema: {
+      type: 'object',
+      properties: { tags: { type: 'object', additionalProperties: { type: 'string' } } },
+      required: ['tags'],
+    },
+  },
+  {
+    name: 'tickets__link',
+    description: 'Link tickets',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        from: { $ref: '#/$defs/ticket' },
+        kind: { oneOf: [{ const: 1 }, { type: 'string' }] },
+        meta: { type: 'object', patternProperties: { '^x-': { type: 'string' } } },
+      },
+      $defs: { ticket: { type: 'object', properties: { id: { type: 'string' }, parent: { $ref: '#/$defs/ticket' } } } },
+    },
+  },
 ];
 
 const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
@@ -134,15 +187,16 @@ describe.each([false, true])('createGeminiProvider through @google/genai (stream
         functionDeclarations: [
           // No parameters: declared without a schema.
           { name: 'camera__snap', description: 'Take a picture' },
+          // Inside the subset Gemini's Schema type takes: `parameters`, in its spelling, as the SDK passes it on.
           {
             name: 'echo__say',
             description: 'Say something',
-            parametersJsonSchema: { type: 'object', properties: { value: { type: 'string' } }, required: ['value'] },
+            parameters: { type: 'OBJECT', properties: { value: { type: 'STRING' } }, required: ['value'] },
           },
           {
             name: 'weather__get',
             description: 'Weather for a city',
-            parametersJsonSchema: { type: 'object', properties: { city: { type: 'string' } } },
+            parameters: { type: 'OBJECT', properties: { city: { type: 'STRING' } } },
           },
         ],
       },
@@ -179,6 +233,51 @@ describe.each([false, true])('createGeminiProvider through @google/genai (stream
     expect(contents[2]?.parts).toEqual([
       { functionResponse: { id: 'call_0_0', name: 'weather__get', response: { output: 'sunny' } } },
     ]);
+  });
+
+  it('declares a schema Gemini’s Schema type takes as `parameters`, others as JSON Schema, and calls to both round-trip', async () => {
+    const request: ModelRequest = { messages: [ask('file a ticket')], tools: ticketTools };
+    const first = await run(request);
+    const declarations = (bodyOf(server, 0).tools?.[0]?.functionDeclarations ?? []) as Json[];
+    // The SDK passes every declaration on exactly as the adapter built it.
+    expect(bodyOf(server, 0).tools).toEqual(toGeminiRequest(request).request.config.tools);
+    expect(declarations.map((declaration) => [declaration.name, Object.keys(declaration).at(-1)])).toEqual([
+      ['tickets__file', 'parameters'],
+      ['tickets__link', 'parametersJsonSchema'],
+      ['tickets__tag', 'parametersJsonSchema'],
+    ]);
+    expect(declarations[0]?.parameters).toEqual({
+      type: 'OBJECT',
+      properties: {
+        title: { type: 'STRING', description: 'One line' },
+        labels: { type: 'ARRAY', items: { type: 'STRING', enum: ['bug', 'idea'] } },
+        due: { type: 'STRING', format: 'date-time' },
+        estimate: { type: 'INTEGER', minimum: 1, maximum: 40 },
+      },
+      required: ['title'],
+    });
+    expect(JSON.stringify(declarations[2]?.parametersJsonSchema)).toContain('"additionalProperties":{"type":"string"}');
+    expect(JSON.stringify(declarations[1]?.parametersJsonSchema)).toMatch(/"\$ref":"#\/\$defs\/ticket".*"anyOf"/);
+
+    const calls = first.response.message.content.filter((part) => part.type === 'tool-call');
+    expect(calls.map((call) => [call.name, JSON.parse(call.argumentsText)])).toEqual([
+      ['tickets__file', { title: 'Broken', labels: ['bug'] }],
+      ['tickets__tag', { tags: { team: 'core' } }],
+    ]);
+    const second = await run({
+      messages: [
+        ask('file a ticket'),
+        first.response.message,
+        results(first.response.message, (call) => ({
+          callId: call.id,
+          toolName: call.name,
+          content: [{ type: 'text', text: call.name === 'tickets__tag' ? 'tagged' : 'filed' }],
+          isError: false,
+        })),
+      ],
+      tools: ticketTools,
+    });
+    expect(second.response.message.content).toEqual([{ type: 'text', text: 'Filed and tagged.' }]);
   });
 
   it('answers parallel calls with ONE user Content holding one functionResponse per call', async () => {

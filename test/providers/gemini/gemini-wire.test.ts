@@ -72,4 +72,27 @@ describe('the Gemini mock wire', () => {
       },
     });
   });
+
+  it('answers 400 to a legacy `parameters` schema Gemini’s Schema type refuses, naming where', async () => {
+    const declare = (parameters: unknown) =>
+      post(
+        '/v1beta/models/m:generateContent',
+        { ...hello, tools: [{ functionDeclarations: [{ name: 'f', parameters }] }] },
+        { 'x-goog-api-key': 'k' },
+      );
+    const refused = await declare({
+      type: 'OBJECT',
+      properties: { a: { type: 'STRING' } },
+      additionalProperties: false,
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      error: {
+        status: 'INVALID_ARGUMENT',
+        message:
+          'Invalid JSON payload received. Unknown name "additionalProperties" at \'* GenerateContentRequest.tools[0].function_declarations[0].parameters\': Cannot find field.',
+      },
+    });
+    expect((await declare({ type: 'OBJECT', properties: { a: { type: 'STRING' } } })).status).toBe(200);
+  });
 });

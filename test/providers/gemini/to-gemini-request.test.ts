@@ -21,7 +21,7 @@ const replayedTurn: AssistantMessage = {
 };
 
 describe('toGeminiRequest', () => {
-  it('declares tools sorted by name with normalised parametersJsonSchema', () => {
+  it('declares tools sorted by name, schemas Gemini’s Schema type takes as `parameters`', () => {
     const { request, wrappedTools } = toGeminiRequest({
       messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
       tools: [
@@ -44,16 +44,16 @@ describe('toGeminiRequest', () => {
             {
               name: 'a__find',
               description: 'Find things',
-              parametersJsonSchema: {
-                type: 'object',
-                properties: { q: { type: 'string', description: 'Constraints: format: uri' } },
+              parameters: {
+                type: 'OBJECT',
+                properties: { q: { type: 'STRING', description: 'Constraints: format: uri' } },
               },
             },
             {
               name: 'z__echo',
-              parametersJsonSchema: {
-                type: 'object',
-                properties: { value: { type: 'array', items: { type: 'string' } } },
+              parameters: {
+                type: 'OBJECT',
+                properties: { value: { type: 'ARRAY', items: { type: 'STRING' } } },
                 required: ['value'],
               },
             },

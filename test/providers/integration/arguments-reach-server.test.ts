@@ -62,7 +62,9 @@ function offeredTool(wire: ProviderWireName, body: Body, name: string): { schema
   }
   if (wire === 'gemini') {
     const declarations = (tools[0]?.functionDeclarations ?? []) as Body[];
-    return { schema: declarations.find((candidate) => candidate.name === name)?.parametersJsonSchema as Body };
+    const declaration = declarations.find((candidate) => candidate.name === name);
+    // A schema inside the subset Gemini's Schema type takes goes as `parameters`, the rest as JSON Schema.
+    return { schema: (declaration?.parametersJsonSchema ?? declaration?.parameters) as Body };
   }
   if (wire === 'openai-responses') {
     const tool = tools.find((candidate) => candidate.name === name);

@@ -6,7 +6,8 @@
  *
  * Like the real API, every function-call turn carries a `thoughtSignature` on its first call part
  * (a test can check it comes back byte for byte), and a request is rejected when a function-call
- * turn is not followed by exactly one function response per call.
+ * turn is not followed by exactly one function response per call, or when a declaration's legacy
+ * `parameters` holds what Gemini's `Schema` type refuses (`gemini-schema-check.ts`).
  *
  * Call ids: Gemini often sends function calls without an `id`. `createGeminiWire({ callIds: 'omit' })`
  * builds a wire that leaves them out (pass it as `wires` to `startMockLlmServer`); the default wire
@@ -19,6 +20,7 @@ import { splitIntoChunks } from '../../split-into-chunks.js';
 import { sendJson } from '../http-io.js';
 import { startSse, writeSseFrame } from '../sse.js';
 import type { MockWire } from '../wire.js';
+import { checkGeminiParameters } from './gemini-schema-check.js';
 
 type TurnAnswer = ScriptAnswer & { kind: 'turn' };
 type Json = Record<string, unknown>;
@@ -117,6 +119,7 @@ function readToolNames(tools: unknown): string[] {
       if (declaration.parameters !== undefined && declaration.parametersJsonSchema !== undefined) {
         throw new Error(`${where}: only one of parameters or parameters_json_schema may be set`);
       }
+      if (declaration.parameters !== undefined) checkGeminiParameters(declaration.parameters, `${where}.parameters`);
       return declaration.name;
     });
   });

@@ -1,0 +1,129 @@
+/**
+ * Which of Gemini's two fields a tool's normalised schema travels in.
+ *
+ * `parametersJsonSchema` takes JSON Schema; `parameters` takes Gemini's own `Schema` type, a small OpenAPI 3.0
+ * subset, and answers 400 to much of what MCP servers publish: a key it does not know (`additionalProperties`,
+ * `$ref`, `const`…), a list of types, an enum of numbers, a string format other than `date-time`, an object without
+ * properties, an array without `items`, a schema without a type. `parameters` is two tokens shorter per tool, so a
+ * schema goes there when every node of it lies in the subset below, which that field is documented to take and the
+ * SDK passes on unchanged (type names already upper-case). Nothing is rewritten or moved on the way: the model is
+ * told the same keywords in either field. (Unverified against the real API: no provider can be reached from here.)
+ */
+
+import { isPlainObject, type JsonObject } from './json-value.js';
+import { MAX_SCHEMA_DEPTH } from './schema-rules.js';
+import { takesNoParameters } from './takes-no-parameters.js';
+
+/** The fields of a function declaration that carry its parameters: none, `parameters` or `parametersJsonSchema`. */
+export interface GeminiParameterFields {
+  parameters?: JsonObject;
+  parametersJsonSchema?: JsonObject;
+}
+
+/** JSON Schema's type names as Gemini's `Type` enum spells them (`null` has no place in the subset). */
+const GEMINI_TYPE_NAMES: Readonly<Record<string, string>> = {
+  string: 'STRING',
+  number: 'NUMBER',
+  integer: 'INTEGER',
+  boolean: 'BOOLEAN',
+  array: 'ARRAY',
+  object: 'OBJECT',
+};
+
+/** The keywords a node of each type may hold in the subset, besides `type`, `title` and `description`. */
+const KEYWORDS_BY_TYPE: Readonly<Record<string, ReadonlySet<string>>> = {
+  string: new Set(['enum', 'format']),
+  number: new Set(['format', 'minimum', 'maximum']),
+  integer: new Set(['format', 'minimum', 'maximum']),
+  boolean: new Set(),
+  array: new Set(['items', 'minItems', 'maxItems']),
+  object: new Set(['properties', 'required']),
+};
+
+/** The formats Gemini takes for each type in `parameters` (any other string format answers 400). */
+const FORMATS_BY_TYPE: Readonly<Record<string, ReadonlySet<string>>> = {
+  string: new Set(['date-time']),
+  number: new Set(['float', 'double']),
+  integer: new Set(['int32', 'int64']),
+};
+
+/**
+ * The fields for a schema `normaliseToolSchema(…, 'gemini')` returned: none for a tool that takes no parameters,
+ * `parameters` when the schema lies in the subset, else `parametersJsonSchema`.
+ */
+export function geminiParameterFields(schema: JsonObject): GeminiParameterFields {
+  if (takesNoParameters(schema)) return {};
+  const parameters = toGeminiSchema(schema, 0);
+  return parameters ? { parameters } : { parametersJsonSchema: schema };
+}
+
+/** The node in Gemini's `Schema` spelling, or undefined when it (or anything under it) lies outside the subset. */
+function toGeminiSchema(node: unknown, depth: number): JsonObject | undefined {
+  if (depth > MAX_SCHEMA_DEPTH || !isPlainObject(node) || typeof node.type !== 'string') return undefined;
+  const type = node.type;
+  const allowed = KEYWORDS_BY_TYPE[type];
+  const typeName = GEMINI_TYPE_NAMES[type];
+  if (!allowed || !typeName) return undefined;
+  const result: JsonObject = {};
+  for (const [keyword, value] of Object.entries(node)) {
+    const converted =
+      keyword === 'type'
+        ? typeName
+        : keyword === 'title' || keyword === 'description'
+          ? typeof value === 'string'
+            ? value
+            : undefined
+          : allowed.has(keyword)
+            ? convertKeyword(keyword, value, type, depth)
+            : undefined;
+    if (converted === undefined) return undefined;
+    result[keyword] = converted;
+  }
+  // Gemini refuses an object without properties, a required name it does not declare, and an array without items.
+  if (type === 'object') {
+    const properties = result.properties;
+    if (!isPlainObject(properties)) return undefined;
+    const required = Array.isArray(result.required) ? result.required : [];
+    if (!required.every((name) => Object.hasOwn(properties, name))) return undefined;
+  }
+  if (type === 'array' && !('items' in result)) return undefined;
+  return result;
+}
+
+function convertKeyword(keyword: string, value: unknown, type: string, depth: number): unknown {
+  switch (keyword) {
+    case 'enum':
+      return Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string')
+        ? value
+        : undefined;
+    case 'format':
+      return typeof value === 'string' && FORMATS_BY_TYPE[type]?.has(value) ? value : undefined;
+    case 'minimum':
+    case 'maximum':
+      return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+    case 'minItems':
+    case 'maxItems':
+      return Number.isSafeInteger(value) && (value as number) >= 0 ? value : undefined;
+    case 'items':
+      return toGeminiSchema(value, depth + 1);
+    case 'properties':
+      return convertProperties(value, depth);
+    case 'required':
+      return Array.isArray(value) && value.every((name) => typeof name === 'string') ? value : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function convertProperties(value: unknown, depth: number): JsonObject | undefined {
+  if (!isPlainObject(value)) return undefined;
+  const entries = Object.entries(value);
+  if (entries.length === 0) return undefined;
+  const properties: JsonObject = {};
+  for (const [name, schema] of entries) {
+    const converted = toGeminiSchema(schema, depth + 1);
+    if (!converted) return undefined;
+    properties[name] = converted;
+  }
+  return properties;
+}
