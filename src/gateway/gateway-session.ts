@@ -177,7 +177,7 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
     let args = (request.params.arguments ?? {}) as Record<string, unknown>;
     const { discovery } = offeredOf(profile, host.catalog());
     if (discovery !== undefined && isMetaTool(name)) {
-      const answer = discovery.answer(name, args);
+      const answer = await discovery.answer(name, args);
       if (answer.kind === 'text') return { content: [{ type: 'text', text: answer.text }], isError: answer.isError };
       // call_tool: the named tool goes through the same checks and call path as a directly listed one.
       name = answer.name;

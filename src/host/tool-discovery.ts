@@ -6,7 +6,7 @@
  * apply to the named tool exactly as if it had been offered directly.
  */
 import type { CatalogEntry } from '../catalog/tool-catalog.js';
-import { ToolSearch } from '../catalog/tool-search.js';
+import type { ToolSearch } from '../catalog/tool-search.js';
 import type { ToolDiscovery } from '../config/types.js';
 import type { ExecuteToolCall } from '../loop/tool-call-types.js';
 import { estimateToolListTokens, toolListTokensExceed } from '../providers/token-estimate/index.js';
@@ -90,20 +90,28 @@ export type MetaAnswer =
 
 /** Search and describe answered from the offered entries; a call is handed back to the caller's own call path. */
 export class DiscoveryCatalog {
-  private readonly search: ToolSearch;
+  private search: Promise<ToolSearch> | undefined;
   private readonly byName: ReadonlyMap<string, CatalogEntry>;
 
   constructor(readonly entries: readonly CatalogEntry[]) {
-    this.search = new ToolSearch(
-      entries.map((entry) => ({
-        name: entry.name,
-        server: entry.server,
-        ...(entry.tool.title === undefined ? {} : { title: entry.tool.title }),
-        description: entry.tool.description ?? '',
-        inputSchema: entry.tool.inputSchema as { properties?: Record<string, unknown> },
-      })),
-    );
     this.byName = new Map(entries.map((entry) => [entry.name, entry]));
+  }
+
+  /** Built, and its module loaded, on the first search: offering or listing the tools never searches. */
+  private searchIndex(): Promise<ToolSearch> {
+    this.search ??= import('../catalog/tool-search.js').then(
+      ({ ToolSearch }) =>
+        new ToolSearch(
+          this.entries.map((entry) => ({
+            name: entry.name,
+            server: entry.server,
+            ...(entry.tool.title === undefined ? {} : { title: entry.tool.title }),
+            description: entry.tool.description ?? '',
+            inputSchema: entry.tool.inputSchema as { properties?: Record<string, unknown> },
+          })),
+        ),
+    );
+    return this.search;
   }
 
   /** Tokens of the meta-tools, as offered instead of the catalog. */
@@ -111,7 +119,7 @@ export class DiscoveryCatalog {
     return estimateToolListTokens(metaToolDefinitions(this.entries.length));
   }
 
-  answer(name: string, args: Record<string, unknown>): MetaAnswer {
+  async answer(name: string, args: Record<string, unknown>): Promise<MetaAnswer> {
     const text = (value: string, isError = false): MetaAnswer => ({ kind: 'text', text: value, isError });
     if (name === SEARCH_TOOLS) {
       if (typeof args.query !== 'string' || args.query.trim() === '') {
@@ -121,7 +129,7 @@ export class DiscoveryCatalog {
         typeof args.limit === 'number' && Number.isInteger(args.limit)
           ? Math.min(Math.max(args.limit, 1), MAX_RESULTS)
           : DEFAULT_RESULTS;
-      const hits = this.search.search(args.query, limit);
+      const hits = (await this.searchIndex()).search(args.query, limit);
       if (hits.length === 0) return text(`No tool matches "${args.query.slice(0, 100)}". Try other words.`);
       return text(hits.map((hit) => `${hit.name}: ${hit.summary}`).join('\n'));
     }
@@ -159,7 +167,7 @@ export function withDiscovery(execute: ExecuteToolCall, current: () => Discovery
     }
     const answer =
       typeof args === 'object' && args !== null && !Array.isArray(args)
-        ? discovery.answer(call.name, args as Record<string, unknown>)
+        ? await discovery.answer(call.name, args as Record<string, unknown>)
         : ({ kind: 'text', text: `${call.name}: the arguments must be a JSON object.`, isError: true } as const);
     if (answer.kind === 'call') {
       const executed = await execute(

@@ -1,6 +1,6 @@
 /**
- * A command loads only what it uses: `--help` no host at all, `tools list` no model provider, no tokenizer and
- * no gateway. tsc's output of the CLI (one file per module) runs with a preload that records every module it loads (test/fixtures/loaded-modules).
+ * A command loads only what it uses: `--help` no host at all, `tools list` no model provider, no tokenizer, no
+ * search index and no gateway. tsc's output of the CLI (one file per module) runs with a preload that records every module it loads (test/fixtures/loaded-modules).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -74,7 +74,7 @@ describe('start-up loads only what the command uses', () => {
     expect(sourceFolders(help.modules)).toEqual(['cli', 'text']);
   });
 
-  it('tools list loads no model provider SDK, no tokenizer, no gateway, no OAuth, no validator, no YAML', () => {
+  it('tools list loads no model provider SDK, no tokenizer, no gateway, no OAuth, no validator, no YAML, no search index', () => {
     expect(toolsList.code).toBe(0);
     expect(toolsList.stdout).toContain('calc__add_numbers');
     const loaded = packages(toolsList.modules);
@@ -88,6 +88,8 @@ describe('start-up loads only what the command uses', () => {
       // Argument validation loads Ajv on a tool's first call; skills load YAML on the first SKILL.md.
       'ajv',
       'yaml',
+      // Tool discovery builds its search index on the model's first search; listing never searches.
+      'minisearch',
     ]) {
       expect(loaded).not.toContain(name);
     }
@@ -102,6 +104,7 @@ describe('start-up loads only what the command uses', () => {
     expect(folders).not.toContain('sessions');
     expect(toolsList.modules.some((url) => url.endsWith('/loop/run-agent.js'))).toBe(false);
     expect(toolsList.modules.some((url) => url.endsWith('/cli/commands/tools-call.js'))).toBe(false);
+    expect(toolsList.modules.some((url) => url.endsWith('/catalog/tool-search.js'))).toBe(false);
   });
 
   it('run with no key for its model stops before loading the host, the MCP client or any server', () => {

@@ -33,8 +33,8 @@ const definitions = catalog.entries.map((entry) => ({
   inputSchema: entry.tool.inputSchema as Record<string, unknown>,
 }));
 
-function search(query: string): string[] {
-  const answer = discovery.answer('search_tools', { query });
+async function search(query: string): Promise<string[]> {
+  const answer = await discovery.answer('search_tools', { query });
   if (answer.kind !== 'text') throw new Error('search_tools answered with a call');
   return answer.text.split('\n').map((line) => line.slice(0, line.indexOf(':')));
 }
@@ -47,18 +47,20 @@ describe('tool discovery over real servers’ published tool lists', () => {
     expect(queries.filter((query) => !names.has(query.tool))).toEqual([]);
   });
 
-  it('finds the labelled tool in the top 5 for at least 95 % of queries', () => {
-    const misses = queries.filter((query) => !search(query.query).includes(query.tool));
+  it('finds the labelled tool in the top 5 for at least 95 % of queries', async () => {
+    const misses: typeof queries = [];
+    for (const query of queries) if (!(await search(query.query)).includes(query.tool)) misses.push(query);
     const recall = (queries.length - misses.length) / queries.length;
     process.stderr.write(`discovery: top-5 recall ${(recall * 100).toFixed(1)} % over ${queries.length} queries\n`);
     expect(misses.length, JSON.stringify(misses, null, 1)).toBeLessThanOrEqual(Math.floor(queries.length * 0.05));
   });
 
-  it('offers at most 10 % of the full catalog’s tokens, a search answer and a definition included', () => {
+  it('offers at most 10 % of the full catalog’s tokens, a search answer and a definition included', async () => {
     const full = estimateToolListTokens(definitions);
     const offered = estimateToolListTokens(metaToolDefinitions(catalog.entries.length));
-    const searchAnswer = (discovery.answer('search_tools', { query: queries[0]!.query }) as { text: string }).text;
-    const described = (discovery.answer('describe_tool', { name: queries[0]!.tool }) as { text: string }).text;
+    const searchAnswer = ((await discovery.answer('search_tools', { query: queries[0]!.query })) as { text: string })
+      .text;
+    const described = ((await discovery.answer('describe_tool', { name: queries[0]!.tool })) as { text: string }).text;
     const perTurn = offered + estimateTextTokens(searchAnswer) + estimateTextTokens(described);
     process.stderr.write(
       `discovery: full catalog ${full} tokens (${catalog.entries.length} tools); meta-tools ${offered}; with one search and one definition ${perTurn}\n`,
@@ -76,18 +78,18 @@ describe('tool discovery over real servers’ published tool lists', () => {
     expect(discoveryApplies('always', few)).toBe(true);
   });
 
-  it('answers describe and call with the named tool, and rejects unknown names and bad arguments clearly', () => {
-    const described = discovery.answer('describe_tool', { name: 'github__create_issue' });
+  it('answers describe and call with the named tool, and rejects unknown names and bad arguments clearly', async () => {
+    const described = await discovery.answer('describe_tool', { name: 'github__create_issue' });
     expect(described.kind === 'text' && JSON.parse(described.text).inputSchema.required).toContain('title');
-    expect(discovery.answer('call_tool', { name: 'github__create_issue', arguments: { title: 't' } })).toEqual({
+    expect(await discovery.answer('call_tool', { name: 'github__create_issue', arguments: { title: 't' } })).toEqual({
       kind: 'call',
       name: 'github__create_issue',
       args: { title: 't' },
     });
-    expect(discovery.answer('call_tool', { name: 'nope__nothing' })).toMatchObject({ isError: true });
-    expect(discovery.answer('call_tool', { name: 'github__create_issue', arguments: [1] })).toMatchObject({
+    expect(await discovery.answer('call_tool', { name: 'nope__nothing' })).toMatchObject({ isError: true });
+    expect(await discovery.answer('call_tool', { name: 'github__create_issue', arguments: [1] })).toMatchObject({
       isError: true,
     });
-    expect(discovery.answer('search_tools', {})).toMatchObject({ isError: true });
+    expect(await discovery.answer('search_tools', {})).toMatchObject({ isError: true });
   });
 });
