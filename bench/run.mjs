@@ -1,15 +1,12 @@
 /**
  * `npm run bench`: runs every benchmark, prints the tables and writes bench/results.json and
  * bench/RESULTS.md. Each measurement runs in a child process of its own; see bench/README.md.
- *
- *   node bench/run.mjs            the full run (about 10 minutes on 2 cores)
- *   node bench/run.mjs --quick    a short smoke run of everything; prints, writes no files
- *   node bench/run.mjs --only=per-call,fan-out,start-up,loop,big,cli,conversation,keystroke,tokens,gateway
- *   node bench/run.mjs --only=gateway --repetitions=1    fewer repetitions of the full shapes (a partial run too)
+ * The options are in USAGE below (`node bench/run.mjs --help` prints them).
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { runBigResults } from './benchmarks/big-results.mjs';
 import { runCliStartUp } from './benchmarks/cli-start-up.mjs';
 import { runConversationMemory } from './benchmarks/conversation-memory.mjs';
@@ -50,20 +47,53 @@ const QUICK = {
 };
 const ALL = ['per-call', 'fan-out', 'start-up', 'loop', 'big', 'cli', 'conversation', 'keystroke', 'tokens', 'gateway'];
 
+const USAGE = `usage: node bench/run.mjs [--quick] [--only=NAME,...] [--repetitions=N]
+
+  (no option)        the full run (about 10 minutes on 2 cores); writes bench/results.json and bench/RESULTS.md
+  --quick            a short smoke run of everything; prints, writes no files
+  --only=NAME,...    only these benchmarks (a partial run), from:
+                     ${ALL.join(',')}
+  --repetitions=N    N repetitions of each full shape instead of its own count (a partial run too),
+                     e.g. --only=gateway --repetitions=1
+  -h, --help         print this and exit`;
+
 const log = (line) => process.stderr.write(`${line}\n`);
-const quick = process.argv.includes('--quick');
-const onlyFlag = process.argv.find((argument) => argument.startsWith('--only='));
-const only = onlyFlag ? onlyFlag.slice('--only='.length).split(',') : ALL;
+/** Exit code for a command line that cannot be understood, as most Unix tools use. */
+const USAGE_EXIT_CODE = 2;
+
+let options;
+try {
+  ({ values: options } = parseArgs({
+    options: {
+      quick: { type: 'boolean' },
+      only: { type: 'string' },
+      repetitions: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  }));
+} catch (error) {
+  // parseArgs names the option or argument it did not understand.
+  log(`bench/run.mjs: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+  process.exit(USAGE_EXIT_CODE);
+}
+if (options.help) {
+  // Nothing runs, so stdout is free for the usage text.
+  console.log(USAGE);
+  process.exit(0);
+}
+const quick = options.quick === true;
+const only = options.only === undefined ? ALL : options.only.split(',');
 const unknown = only.filter((name) => !ALL.includes(name));
 if (unknown.length > 0) {
   log(`Unknown benchmark(s) ${unknown.join(', ')}; choose from ${ALL.join(', ')}.`);
-  process.exit(2);
+  process.exit(USAGE_EXIT_CODE);
 }
-const repetitionsFlag = process.argv.find((argument) => argument.startsWith('--repetitions='));
-const repetitions = repetitionsFlag ? Number(repetitionsFlag.slice('--repetitions='.length)) : undefined;
-if (repetitions !== undefined && !(Number.isInteger(repetitions) && repetitions >= 1)) {
-  log(`--repetitions wants a whole number of at least 1, not ${repetitionsFlag.slice('--repetitions='.length)}.`);
-  process.exit(2);
+const repetitions = options.repetitions === undefined ? undefined : Number(options.repetitions);
+if (repetitions !== undefined && !(/^\d+$/.test(options.repetitions) && repetitions >= 1)) {
+  log(`--repetitions wants a whole number of at least 1, not ${options.repetitions}.`);
+  process.exit(USAGE_EXIT_CODE);
 }
 const settings = Object.fromEntries(
   Object.entries(quick ? QUICK : FULL).map(([name, shape]) => [
