@@ -28,38 +28,42 @@ export function redactText(text: string, secrets: readonly string[]): string {
  * secret-looking keys replaced by `[redacted]`. The input is not modified.
  */
 export function redactArguments(value: unknown, options: RedactOptions): unknown {
-  return redactDeep(value, orderedSecrets(options.secrets), true, new WeakSet(), 0);
+  return redactDeep(value, orderedSecrets(options.secrets), true, [], 0);
 }
 
 /** Like `redactArguments` but only removes secret values, leaving key names alone (for the record's own fields). */
 export function redactValues(value: unknown, options: RedactOptions): unknown {
-  return redactDeep(value, orderedSecrets(options.secrets), false, new WeakSet(), 0);
+  return redactDeep(value, orderedSecrets(options.secrets), false, [], 0);
 }
 
+/**
+ * `ancestors`: the objects on the path to `value`, to stop at a cycle. At most {@link MAX_JSON_DEPTH} long, so a
+ * look through it costs less than a `WeakSet` made for every record.
+ */
 function redactDeep(
   value: unknown,
   secrets: readonly string[],
   byKey: boolean,
-  seen: WeakSet<object>,
+  ancestors: object[],
   depth: number,
 ): unknown {
-  if (typeof value === 'string') return replaceSecrets(value, secrets);
+  if (typeof value === 'string') return secrets.length === 0 ? value : replaceSecrets(value, secrets);
   if (typeof value !== 'object' || value === null) return value;
-  if (seen.has(value)) return '[circular]';
+  if (ancestors.includes(value)) return '[circular]';
   if (depth >= MAX_JSON_DEPTH) return TOO_DEEP;
-  seen.add(value);
+  ancestors.push(value);
   let copy: unknown;
   if (Array.isArray(value)) {
-    copy = value.map((item) => redactDeep(item, secrets, byKey, seen, depth + 1));
+    copy = value.map((item) => redactDeep(item, secrets, byKey, ancestors, depth + 1));
   } else {
     const result: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-      const safeKey = replaceSecrets(key, secrets);
+      const safeKey = secrets.length === 0 ? key : replaceSecrets(key, secrets);
       result[safeKey] =
-        byKey && SECRET_KEY_PATTERN.test(key) ? REDACTED : redactDeep(item, secrets, byKey, seen, depth + 1);
+        byKey && SECRET_KEY_PATTERN.test(key) ? REDACTED : redactDeep(item, secrets, byKey, ancestors, depth + 1);
     }
     copy = result;
   }
-  seen.delete(value);
+  ancestors.pop();
   return copy;
 }

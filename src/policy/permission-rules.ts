@@ -27,6 +27,8 @@ export interface RuleMatch {
 export function findMatchingRule(rules: PermissionRules, tool: string | ToolRuleNames): RuleMatch | undefined {
   const named = typeof tool === 'string' ? { toolName: tool, serverName: '' } : tool;
   for (const list of RULE_PRECEDENCE) {
+    // Most configs have empty lists: their names are not worth building on every call.
+    if (rules[list].length === 0) continue;
     const names = namesFor(list, named);
     const pattern = rules[list].find((candidate) => names.some((name) => matchesGlob(candidate, name)));
     if (pattern !== undefined) return { list, pattern };

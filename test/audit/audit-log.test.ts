@@ -7,7 +7,7 @@ import { createAuditRecorder } from '../../src/audit/audit-recorder.js';
 import { followAuditLog } from '../../src/audit/follow-audit-log.js';
 import { createJsonlAuditLog } from '../../src/audit/jsonl-audit-log.js';
 import { readAuditLog } from '../../src/audit/read-audit-log.js';
-import { redactArguments } from '../../src/audit/redact.js';
+import { redactArguments, TOO_DEEP } from '../../src/audit/redact.js';
 import { authorizeToolCall } from '../../src/policy/authorize-tool-call.js';
 import { createYesApprover } from '../../src/policy/yes-approver.js';
 
@@ -62,6 +62,28 @@ describe('redactArguments', () => {
       count: 3,
     });
     expect(input.url).toContain('tok-123456');
+  });
+
+  it('stops at a cycle and below the depth limit, but copies a value shared by two branches whole', () => {
+    const shared = { token: 't', note: 'n' };
+    const cyclic: Record<string, unknown> = { name: 'loop', left: shared, right: shared };
+    cyclic.self = cyclic;
+    expect(redactArguments(cyclic, { secrets: [] })).toEqual({
+      name: 'loop',
+      left: { token: '[redacted]', note: 'n' },
+      right: { token: '[redacted]', note: 'n' },
+      self: '[circular]',
+    });
+    let deep: unknown = 'leaf';
+    for (let level = 0; level < 200; level += 1) deep = { next: deep };
+    let walked = redactArguments(deep, { secrets: [] }) as { next: unknown };
+    let levels = 0;
+    while (typeof walked === 'object') {
+      walked = walked.next as { next: unknown };
+      levels += 1;
+    }
+    expect(walked).toBe(TOO_DEEP);
+    expect(levels).toBeLessThan(200);
   });
 
   it('replaces longer secrets before shorter ones they contain', () => {
