@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost } from '../../src/host/create-host.js';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
-import { hostConfig } from '../helpers/configs.js';
+import { hostConfig, httpServer } from '../helpers/configs.js';
 import { repoRoot, temporaryDirectory } from '../helpers/project.js';
 
 let server: ChildProcess | undefined;
@@ -29,19 +29,7 @@ afterAll(() => {
 });
 
 function remote(transport: 'http' | 'sse') {
-  return hostConfig([
-    {
-      name: 'legacy',
-      transport,
-      url,
-      headers: {},
-      trust: 'trusted',
-      timeoutMs: 10_000,
-      disabled: false,
-      versionNegotiation: 'legacy',
-      oauth: false,
-    } as never,
-  ]);
+  return hostConfig([httpServer('legacy', url, { transport, trust: 'trusted' })]);
 }
 
 describe('legacy HTTP+SSE servers', () => {

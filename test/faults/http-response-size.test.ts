@@ -5,10 +5,9 @@
  * on the same server works.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RemoteServerConfig } from '../../src/config/types.js';
 import type { Host } from '../../src/host/create-host.js';
 import { type OversizedServer, startOversizedServer } from '../fixtures/faults/oversized-http-server.js';
-import { hostConfig } from '../helpers/configs.js';
+import { hostConfig, httpServer } from '../helpers/configs.js';
 import { closeHosts, openFaultHost, resultText } from './fault-helpers.js';
 
 const MEBIBYTE = 1024 * 1024;
@@ -20,18 +19,7 @@ let host: Host;
 
 beforeAll(async () => {
   server = await startOversizedServer();
-  const remote: RemoteServerConfig = {
-    name: 'remote',
-    transport: 'http',
-    url: server.url,
-    headers: {},
-    trust: 'trusted',
-    timeoutMs: 60_000,
-    disabled: false,
-    versionNegotiation: 'legacy',
-    oauth: false,
-    maxMessageBytes: LIMIT,
-  };
+  const remote = httpServer('remote', server.url, { trust: 'trusted', timeoutMs: 60_000, maxMessageBytes: LIMIT });
   host = await openFaultHost(hostConfig([remote]));
 });
 

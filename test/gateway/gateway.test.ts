@@ -3,13 +3,13 @@
  * client over stdio and over Streamable HTTP. Calls pass the host's duties (rules, consent through elicitation,
  * audit with the client's identity, cancellation forwarded upstream).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
+import { startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { cliPath, exampleServer, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
 
 const recorder = bundledFixture(join(repoRoot, 'test', 'fixtures', 'faults', 'recorder.mjs'));
@@ -75,10 +75,10 @@ async function auditRecords(stateDir: string): Promise<Array<Record<string, unkn
 /** The audit's tool-call records of `tool`, once `count` of them are written (the gateway stays open). */
 async function toolCallRecords(stateDir: string, tool: string, count = 1): Promise<Array<Record<string, unknown>>> {
   let calls: Array<Record<string, unknown>> = [];
-  await waitFor(async () => {
+  await waitUntil(async () => {
     calls = (await auditRecords(stateDir)).filter((record) => record.type === 'tool-call' && record.tool === tool);
     return calls.length >= count;
-  });
+  }, `${count} audited call(s) of ${tool}`);
   return calls;
 }
 
@@ -132,10 +132,16 @@ describe('mcp-host serve --stdio, to a client that cannot answer elicitation', (
     const controller = new AbortController();
     const call = opened!.client.callTool({ name: 'recorder__hang', arguments: {} }, { signal: controller.signal });
     const events = join(stateDir, 'events.log');
-    await waitFor(async () => (await readFile(events, 'utf8').catch(() => '')).includes(' hang '));
+    await waitUntil(
+      async () => (await readFile(events, 'utf8').catch(() => '')).includes(' hang '),
+      'the upstream server to record the hanging call',
+    );
     controller.abort(new Error('user cancelled'));
     await expect(call).rejects.toThrow();
-    await waitFor(async () => (await readFile(events, 'utf8')).includes('cancelled'));
+    await waitUntil(
+      async () => (await readFile(events, 'utf8')).includes('cancelled'),
+      'the upstream server to record the cancellation',
+    );
     const [record] = await toolCallRecords(stateDir, 'recorder__hang');
     expect(record).toMatchObject({ outcome: 'cancelled', client: { name: 'gateway-test-client' } });
   }, 60_000);
@@ -200,51 +206,15 @@ describe('mcp-host serve --stdio --profile, to a client that answers elicitation
   }, 60_000);
 });
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-interface HttpGateway {
-  url: string;
-  child: ChildProcess;
-  stderr: () => string;
-}
-
-async function startHttpGateway(args: string[], env: Record<string, string>): Promise<HttpGateway> {
-  const child = spawn(process.execPath, [cliPath, 'serve', '--http', '0', ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk) => {
-    stderr += String(chunk);
-  });
-  cleanups.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
-  });
-  // Start-up connects every configured server first: on a busy shared machine that can take a while.
-  await waitFor(async () => /serving (http:\S+)/.test(stderr) || child.exitCode !== null, 60_000);
-  const match = /serving (http:\S+)/.exec(stderr);
-  if (!match) throw new Error(`the gateway did not start:\n${stderr}`);
-  return { url: match[1]!, child, stderr: () => stderr };
-}
-
 describe('mcp-host serve --http', () => {
   const token = 'a-test-token-of-enough-length';
 
   it('guards the endpoint and serves an authenticated client, per profile path', async () => {
     const { config, stateDir } = await baseConfig({ profiles: { maths: { servers: ['calculator'] } } });
-    const gateway = await startHttpGateway(['--config', config, '--state-dir', stateDir], {
+    const gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
       MCP_HOST_GATEWAY_TOKEN: token,
     });
+    cleanups.push(gateway.stop);
     const base = new URL(gateway.url);
     const initialize = JSON.stringify({
       jsonrpc: '2.0',

@@ -18,7 +18,10 @@ export function stdioServer(name: string, args: string[], extra: Partial<StdioSe
   };
 }
 
-/** A Streamable HTTP server entry at `url`, untrusted unless `extra` says otherwise. */
+/**
+ * A Streamable HTTP server entry at `url`, untrusted unless `extra` says otherwise (`{ transport: 'sse' }` for a
+ * legacy HTTP+SSE one).
+ */
 export function httpServer(name: string, url: string, extra: Partial<RemoteServerConfig> = {}): RemoteServerConfig {
   return {
     name,

@@ -25,6 +25,8 @@ export async function waitUntil(
   }
 }
 
+const GATEWAY_START_TIMEOUT_MS = 60_000;
+
 export async function startGatewayProcess(args: string[], env: Record<string, string> = {}): Promise<GatewayProcess> {
   const child = spawn(process.execPath, [bundledCliPath(), 'serve', '--http', '0', ...args], {
     env: { ...process.env, ...env },
@@ -41,7 +43,12 @@ export async function startGatewayProcess(args: string[], env: Record<string, st
     await exited;
   };
   try {
-    await waitUntil(() => /serving (http:\S+)/.test(stderr) || child.exitCode !== null, 'the gateway to start');
+    // Start-up connects every configured server first: on a busy shared machine that can take a while.
+    await waitUntil(
+      () => /serving (http:\S+)/.test(stderr) || child.exitCode !== null,
+      'the gateway to start',
+      GATEWAY_START_TIMEOUT_MS,
+    );
   } catch (error) {
     await stop();
     throw error;
