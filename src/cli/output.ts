@@ -44,6 +44,26 @@ function write(stream: NodeJS.WriteStream, text: string): void {
   stream.write(text);
 }
 
+/**
+ * Writes text the caller has made safe to print (control codes stripped, or escaped as JSON) and resolves when the
+ * stream can take more: a long text printed a piece at a time waits for a slow reader instead of piling up in memory.
+ */
+export function writeCleaned(target: 'stdout' | 'stderr', text: string): Promise<void> {
+  const stream = target === 'stdout' ? process.stdout : process.stderr;
+  if (closedStreams.has(stream) || stream.destroyed || stream.write(text)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      stream.off('error', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+    stream.on('error', done);
+  });
+}
+
 export function writeOut(text: string): void {
   write(process.stdout, stripControlCodes(text));
 }

@@ -1,12 +1,15 @@
 /**
  * How `tools call` shows a result: the server's own text (not the compact JSON the model may be sent), images,
  * audio and blobs written to files with `--save DIR` (else one line saying what they are), `structuredContent`
- * only when the server gave no text. A failed call's text goes to stderr.
+ * only when the server gave no text. A failed call's text goes to stderr. A text too long to hold in memory is printed
+ * whole, read back from its stored copy a piece at a time.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { redactText } from '../audit/redact.js';
-import { writeError, writeLine } from './output.js';
+import { stripControlCodes } from '../text/strip-control-codes.js';
+import { writeCleaned, writeError, writeLine } from './output.js';
+import { openWholeText, type WholeTextOf, wholeTextRuns } from './whole-text-runs.js';
 
 interface RawPart {
   type?: unknown;
@@ -44,12 +47,44 @@ export interface PrintCallResultOptions {
   isError: boolean;
   /** Known secrets, replaced by `[redacted]` in everything printed (a server may echo a key it was given). */
   secrets?: readonly string[];
+  /** The whole text a result's text stands in for, when it was too long to hold in memory. */
+  wholeTextOf?: WholeTextOf;
+  /** Stops printing a whole text (Ctrl-C). */
+  signal?: AbortSignal;
 }
 
-/** Prints `result` (the server's raw result, or the host's own when the call never reached a server). */
-export function printCallResult(result: PrintableResult, options: PrintCallResultOptions): void {
+/**
+ * Prints `result` (the server's raw result, or the host's own when the call never reached a server). Resolves to
+ * false when a text too long to hold in memory could not be read back whole: its two ends were printed instead.
+ */
+export async function printCallResult(result: PrintableResult, options: PrintCallResultOptions): Promise<boolean> {
   const write = options.isError ? writeError : writeLine;
-  const print = (text: string): void => write(redactText(text, options.secrets ?? []));
+  const secrets = options.secrets ?? [];
+  const print = (text: string): void => write(redactText(text, secrets));
+  let whole = true;
+  const printText = async (text: string): Promise<void> => {
+    const pieces = options.wholeTextOf?.(text);
+    const opened = pieces === undefined ? undefined : await openWholeText(pieces);
+    if (opened === undefined || 'unreadable' in opened) {
+      if (opened !== undefined) {
+        whole = false;
+        writeError(`mcp-host: the whole text cannot be printed, only its two ends: ${opened.unreadable}`);
+      }
+      print(text);
+      return;
+    }
+    // As `print` would write the whole text: redacted, without control codes, then a newline.
+    const target = options.isError ? 'stderr' : 'stdout';
+    let last = '';
+    for await (const run of wholeTextRuns(opened.pieces, secrets)) {
+      if (options.signal?.aborted) return;
+      const cleaned = stripControlCodes(redactText(run, secrets));
+      if (cleaned !== '') last = cleaned;
+      await writeCleaned(target, cleaned);
+    }
+    // stderr gets a newline only where the text has none at its end, as `writeError` adds it.
+    if (target === 'stdout' || !last.endsWith('\n')) await writeCleaned(target, '\n');
+  };
   const parts = Array.isArray(result.content) ? (result.content as RawPart[]) : [];
   let saved = 0;
   const binary = (kind: string, data: unknown, mimeType: unknown): void => {
@@ -68,7 +103,7 @@ export function printCallResult(result: PrintableResult, options: PrintCallResul
   let printedText = false;
   for (const part of parts) {
     if (part.type === 'text' && typeof part.text === 'string') {
-      print(part.text);
+      await printText(part.text);
       printedText = true;
     } else if (part.type === 'image' || part.type === 'audio') {
       binary(part.type, part.data, part.mimeType);
@@ -84,4 +119,5 @@ export function printCallResult(result: PrintableResult, options: PrintCallResul
   if (!printedText && result.structuredContent !== undefined) {
     print(JSON.stringify(result.structuredContent, null, 2));
   }
+  return whole;
 }

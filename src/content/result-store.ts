@@ -76,6 +76,12 @@ export interface ResultStore {
    * is malformed or unknown, an offset past the end, or a text whose write failed.
    */
   read(id: string, offset: number, length: number): Promise<StoredResultSlice>;
+  /**
+   * The whole stored text, in pieces read from its file one at a time as they are asked for (never the whole text in
+   * memory; no piece ends between the halves of a surrogate pair). Waits for the text to be complete; the first
+   * piece throws {@link ResultStoreError} as `read` does.
+   */
+  readWhole(id: string): AsyncIterable<string>;
   /** Waits until every background write (and deletion of results over the cap) has finished. */
   flush(): Promise<void>;
   /** Waits for the writes, then deletes the store's folder and everything in it; later saves are not kept. */
@@ -319,8 +325,27 @@ export function createResultStore(directory: string, options: ResultStoreOptions
   }
 
   async function read(id: string, offset: number, length: number): Promise<StoredResultSlice> {
-    const path = pathOf(id);
     checkRange(offset, length);
+    const file = await openStored(id);
+    try {
+      return await readSlice(file, id, offset, length);
+    } finally {
+      await file.close();
+    }
+  }
+
+  async function* readWhole(id: string): AsyncIterable<string> {
+    const file = await openStored(id);
+    try {
+      yield* readPieces(file);
+    } finally {
+      await file.close();
+    }
+  }
+
+  /** The stored text's file, once complete; a {@link ResultStoreError} when it cannot be read. */
+  async function openStored(id: string): Promise<FileHandle> {
+    const path = pathOf(id);
     await streaming.get(id);
     await writes.get(id);
     const failure = failures.get(id);
@@ -336,9 +361,8 @@ export function createResultStore(directory: string, options: ResultStoreOptions
         'not-stored',
       );
     }
-    let file: Awaited<ReturnType<typeof open>>;
     try {
-      file = await open(path, 'r');
+      return await open(path, 'r');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
         throw new ResultStoreError(
@@ -347,11 +371,6 @@ export function createResultStore(directory: string, options: ResultStoreOptions
         );
       }
       throw error;
-    }
-    try {
-      return await readSlice(file, id, offset, length);
-    } finally {
-      await file.close();
     }
   }
 
@@ -374,6 +393,7 @@ export function createResultStore(directory: string, options: ResultStoreOptions
     startSave,
     startStream,
     read,
+    readWhole,
     flush,
     close,
     pathOf,
@@ -383,12 +403,32 @@ export function createResultStore(directory: string, options: ResultStoreOptions
   };
 }
 
-async function readSlice(
-  file: Awaited<ReturnType<typeof open>>,
-  id: string,
-  offset: number,
-  length: number,
-): Promise<StoredResultSlice> {
+/** Characters per piece of {@link ResultStore.readWhole}: a megabyte read at a time. */
+const WHOLE_PIECE_UNITS = 512 * 1024;
+
+/** The text after the byte-order mark, a piece at a time; a high surrogate at a piece's end waits for the next. */
+async function* readPieces(file: FileHandle): AsyncIterable<string> {
+  const buffer = Buffer.allocUnsafe(WHOLE_PIECE_UNITS * BYTES_PER_UNIT);
+  let position = HEADER_BYTES;
+  let held = '';
+  for (;;) {
+    const { bytesRead } = await file.read(buffer, 0, buffer.length, position);
+    // An odd byte at the very end (a file cut short) is no character: it is left out, as `read` leaves it.
+    const units = Math.floor(bytesRead / BYTES_PER_UNIT);
+    if (units === 0) break;
+    position += units * BYTES_PER_UNIT;
+    let text = held + buffer.toString('utf16le', 0, units * BYTES_PER_UNIT);
+    held = '';
+    if (isHighSurrogate(text.charCodeAt(text.length - 1))) {
+      held = text.slice(-1);
+      text = text.slice(0, -1);
+    }
+    if (text !== '') yield text;
+  }
+  if (held !== '') yield held;
+}
+
+async function readSlice(file: FileHandle, id: string, offset: number, length: number): Promise<StoredResultSlice> {
   const { size } = await file.stat();
   const totalLength = Math.max(0, Math.floor((size - HEADER_BYTES) / BYTES_PER_UNIT));
   if (offset > totalLength || (offset === totalLength && totalLength > 0)) {

@@ -296,6 +296,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       return catalog.beginTurn();
     },
     withheldReason: (name) => catalog.describeMissing(name),
+    readStoredText: (id) => state.results.readWhole(id),
     resources: access.resources,
     prompts: access.prompts,
     roots: access.roots,

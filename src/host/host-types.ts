@@ -173,6 +173,12 @@ export interface Host {
    * the call is a downstream MCP client's (the gateway): the policy applies as for the model, asking the approver.
    */
   callTool(name: string, args: Record<string, unknown>, options?: CallToolOptions): Promise<ExecutedToolCall>;
+  /**
+   * The whole text of one of this session's stored results (a cut result, or a text kept out of memory: an id from
+   * `ExecutedToolCall.spilledTexts`), in pieces read from its file as they are asked for. Throws
+   * `ResultStoreError` for an id it does not hold or a text it could not keep.
+   */
+  readStoredText(id: string): AsyncIterable<string>;
   /** Why a tool the servers list is not in the catalog (withheld until approved, and the command that approves it). */
   withheldReason(name: string): string | undefined;
   /** The catalog after re-reading every server whose tools changed since the last turn or refresh. */

@@ -19,6 +19,8 @@ export function readAcrossStores(primary: ResultStore, others: () => readonly Re
     flush: () => primary.flush(),
     close: () => primary.close(),
     pathOf: (id) => primary.pathOf(id),
+    // Only `tools call` reads a whole text, and only the host's own.
+    readWhole: (id) => primary.readWhole(id),
     async read(id, offset, length) {
       try {
         return await primary.read(id, offset, length);

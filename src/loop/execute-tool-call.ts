@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { CatalogEntry, ToolCatalog } from '../catalog/tool-catalog.js';
 import { CallFailure, type RequiredUrlElicitation } from '../connections/call-failure.js';
 import type { CallToolOptions } from '../connections/server-connection.js';
+import type { SpilledText } from '../connections/spilled-text.js';
 import { describeTooDeep, exceedsJsonDepth } from '../json/json-depth.js';
 import type { Authorization } from '../policy/authorize-tool-call.js';
 import type { ToolCallPart, ToolResult, ToolResultPart } from '../providers/types.js';
@@ -25,6 +26,8 @@ export interface ShapedResult {
   cut?: boolean;
   /** Size of the full result before any budget, in bytes. */
   resultBytes?: number;
+  /** The raw result's texts kept out of memory (it carries a stand-in for each; see connections/spilled-text.ts). */
+  spilledTexts?: readonly SpilledText[];
 }
 
 /** A tool the host itself provides (e.g. reading a stored result); it has no MCP server. */
@@ -100,6 +103,7 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
       shaped: ShapedResult,
       extra: Partial<Omit<CallRecord, 'shaped' | 'call' | 'context' | 'outcome' | 'result'>> & {
         rawResult?: unknown;
+        spilledTexts?: readonly SpilledText[];
       } = {},
     ): Promise<ExecutedToolCall> => {
       const result: ToolResult = {
@@ -108,7 +112,7 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
         content: shaped.content,
         isError: shaped.isError,
       };
-      const { rawResult, ...recordExtra } = extra;
+      const { rawResult, spilledTexts, ...recordExtra } = extra;
       await dependencies.record?.({
         call,
         context,
@@ -120,7 +124,13 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
         ...(outcome !== 'ok' && shaped.isError ? { error: textOf(shaped) } : {}),
         ...recordExtra,
       });
-      return { result, outcome, server: extra.entry?.server, rawResult };
+      return {
+        result,
+        outcome,
+        server: extra.entry?.server,
+        rawResult,
+        ...(spilledTexts === undefined ? {} : { spilledTexts }),
+      };
     };
     const errorText = (text: string): ShapedResult => ({ content: [{ type: 'text', text }], isError: true });
 
@@ -259,7 +269,13 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
         );
       }
       const shaped = dependencies.shapeResult(raw, entry as CatalogEntry, context, call);
-      return done(shaped.isError ? 'error' : 'ok', shaped, { entry, arguments: args, authorization, rawResult: raw });
+      return done(shaped.isError ? 'error' : 'ok', shaped, {
+        entry,
+        arguments: args,
+        authorization,
+        rawResult: raw,
+        ...(shaped.spilledTexts === undefined ? {} : { spilledTexts: shaped.spilledTexts }),
+      });
     }
   };
 }

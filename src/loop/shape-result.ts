@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { CatalogEntry } from '../catalog/tool-catalog.js';
 import { serverConfigOf } from '../config/server-config-of.js';
 import type { HostConfig } from '../config/types.js';
-import { spilledTextOf } from '../connections/spilled-text.js';
+import { type SpilledText, spilledTextOf } from '../connections/spilled-text.js';
 import { budgetToolResult } from '../content/budget-tool-results.js';
 import { mapToolResult } from '../content/map-tool-result.js';
 import { DEFAULT_RESULT_TOKEN_BUDGET } from '../content/output-budget.js';
@@ -39,6 +39,7 @@ export function resultTokenBudget(config: HostConfig, entry: CatalogEntry, overr
 export function createShapeResult(settings: ShapeResultSettings): ToolCallDependencies['shapeResult'] {
   return (raw, entry, context) => {
     // Measured before the budget takes up a text kept out of memory, whose size only its facts know.
+    const spilledTexts = spilledTextsOf(raw);
     const resultBytes = resultSize(raw);
     const mapped = mapToolResult(raw, { outputSchema: entry.tool.outputSchema });
     const perResult = resultTokenBudget(settings.config, entry, settings.maxResultTokens);
@@ -55,8 +56,19 @@ export function createShapeResult(settings: ShapeResultSettings): ToolCallDepend
       isError: mapped.isError,
       cut: budgeted.cut,
       resultBytes,
+      ...(spilledTexts.length === 0 ? {} : { spilledTexts }),
     };
   };
+}
+
+/** What stands behind each text of the raw result that is a stand-in for one kept out of memory. */
+function spilledTextsOf(raw: CallToolResult): SpilledText[] {
+  const found: SpilledText[] = [];
+  for (const block of raw.content ?? []) {
+    const facts = block.type === 'text' ? spilledTextOf(block.text) : undefined;
+    if (facts !== undefined) found.push(facts);
+  }
+  return found;
 }
 
 /**

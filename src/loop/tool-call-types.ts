@@ -1,5 +1,6 @@
 /** The contract between the loop and whatever executes one tool call. */
 import type { CallingClient, CallOrigin } from '../audit/audit-record.js';
+import type { SpilledText } from '../connections/spilled-text.js';
 import type { ToolCallPart, ToolResult } from '../providers/types.js';
 import type { AgentEvent, CallOutcome } from './events.js';
 
@@ -32,6 +33,11 @@ export interface ExecutedToolCall {
   outcome: CallOutcome;
   server?: string;
   rawResult?: unknown;
+  /**
+   * The texts of `rawResult` too long to hold in memory: each is there as a stand-in (its two ends around a notice)
+   * and kept whole in the result store under `id` (`host.readStoredText`).
+   */
+  spilledTexts?: readonly SpilledText[];
 }
 
 /** Executes one call. Never throws: every failure becomes an error result for the model. */

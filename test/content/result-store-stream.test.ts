@@ -43,6 +43,24 @@ describe('a stored text written as it arrives', () => {
     expect(store.storedBytes).toBe(2 + whole.length * 2);
   });
 
+  it('reads a whole text back in pieces, none ending inside a surrogate pair, once it is complete', async () => {
+    const stream = store.startStream()!;
+    // A pair across the first megabyte the reader takes, and an odd total.
+    const text = `${'a'.repeat(512 * 1024 - 1)}\ud83d\ude00${'b'.repeat(300_001)}\u00e9`;
+    stream.write(text.slice(0, 100));
+    const reading = (async () => {
+      const pieces: string[] = [];
+      for await (const piece of store.readWhole(stream.id)) pieces.push(piece);
+      return pieces;
+    })();
+    stream.write(text.slice(100));
+    stream.end();
+    const pieces = await reading;
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces.every((piece) => !/[\ud800-\udbff]$/.test(piece))).toBe(true);
+    expect(pieces.join('') === text).toBe(true);
+  });
+
   it('refuses reads of an aborted text or one over the cap, and close ends a text left open', async () => {
     const aborted = store.startStream()!;
     aborted.write('partial');
@@ -59,6 +77,9 @@ describe('a stored text written as it arrives', () => {
     tooBig.write('y'.repeat(400));
     tooBig.end();
     await expect(capped.read(tooBig.id, 0, 10)).rejects.toThrow(/larger than the store's cap of 1000 bytes/);
+    await expect(capped.readWhole(tooBig.id)[Symbol.asyncIterator]().next()).rejects.toMatchObject({
+      code: 'not-stored',
+    });
     expect(errors).toHaveLength(1);
 
     const open = capped.startStream()!;

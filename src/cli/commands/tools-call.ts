@@ -2,10 +2,11 @@
  * `mcp-host tools call NAME key=value …`: one tool called directly, no model needed. Loaded only when that command
  * runs, so `tools list` does not load the terminal's approvers, argument parsing and result printing.
  */
-import { redactValues } from '../../audit/redact.js';
 import { createTerminalClientFeatures } from '../../client-features/terminal-client-features.js';
 import { loadConfig } from '../../config/load-config.js';
+import { spilledStandIn } from '../../connections/spilled-text.js';
 import type { Host, HostOptions } from '../../host/create-host.js';
+import type { ExecutedToolCall } from '../../loop/tool-call-types.js';
 import { callOutcomeSentence } from '../call-outcome-sentence.js';
 import { chooseApprover } from '../choose-approver.js';
 import { serversForToolName } from '../choose-servers.js';
@@ -13,10 +14,12 @@ import type { CommonOptions } from '../common-options.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
 import { withInterruptibleHost } from '../interrupt.js';
 import { openHost } from '../open-host.js';
-import { writeError, writeJson } from '../output.js';
+import { writeError } from '../output.js';
 import { parseKeyValues } from '../parse-key-values.js';
+import { printCallJson } from '../print-call-json.js';
 import { printCallResult } from '../print-call-result.js';
 import { viewNote } from '../view-note.js';
+import type { WholeTextOf } from '../whole-text-runs.js';
 
 export interface CallOptions {
   args?: string;
@@ -90,24 +93,40 @@ async function callOneTool(
       const executed = await host.callTool(name, args, { signal });
       const note = viewNote(host.catalog(), name);
       if (note !== undefined) writeError(`mcp-host: ${note}`);
-      if (options.json) {
-        writeJson({
-          outcome: executed.outcome,
-          isError: executed.result.isError,
-          result: redactValues(executed.rawResult ?? executed.result, { secrets: host.config.secrets }),
-        });
-      } else {
-        // The server's own result; the host's when the call never reached it (denied, unknown, timed out).
-        printCallResult((executed.rawResult ?? executed.result) as Parameters<typeof printCallResult>[0], {
-          isError: executed.result.isError === true,
-          secrets: host.config.secrets,
-          ...(options.save === undefined ? {} : { saveDirectory: options.save }),
-        });
-      }
+      // A text too long to hold in memory is printed whole, from its stored copy.
+      const wholeTextOf = wholeTextsOf(host, executed);
+      const printed = options.json
+        ? await printCallJson(
+            {
+              outcome: executed.outcome,
+              isError: executed.result.isError,
+              result: executed.rawResult ?? executed.result,
+            },
+            { secrets: host.config.secrets, signal, ...(wholeTextOf === undefined ? {} : { wholeTextOf }) },
+          )
+        : // The server's own result; the host's when the call never reached it (denied, unknown, timed out).
+          await printCallResult((executed.rawResult ?? executed.result) as Parameters<typeof printCallResult>[0], {
+            isError: executed.result.isError === true,
+            secrets: host.config.secrets,
+            signal,
+            ...(wholeTextOf === undefined ? {} : { wholeTextOf }),
+            ...(options.save === undefined ? {} : { saveDirectory: options.save }),
+          });
       if (executed.result.isError) writeError(`mcp-host: ${callOutcomeSentence(executed.outcome)}`);
-      process.exitCode = executed.result.isError ? EXIT_RUN_FAILED : EXIT_OK;
+      // Only part of what the tool gave was printed: a script must not take it for the whole.
+      process.exitCode = executed.result.isError || !printed ? EXIT_RUN_FAILED : EXIT_OK;
     },
   );
+}
+
+/** The whole texts behind the stand-ins of a result whose texts were too long to hold in memory. */
+function wholeTextsOf(host: Host, executed: ExecutedToolCall): WholeTextOf | undefined {
+  if (executed.spilledTexts === undefined) return undefined;
+  const byStandIn = new Map(executed.spilledTexts.map((facts) => [spilledStandIn(facts), facts.id]));
+  return (text) => {
+    const id = byStandIn.get(text);
+    return id === undefined ? undefined : host.readStoredText(id);
+  };
 }
 
 /**
