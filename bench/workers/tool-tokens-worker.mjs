@@ -7,7 +7,9 @@
  * - @ai-sdk/mcp: `tools()`; each tool's description and JSON Schema (`inputSchema.jsonSchema`) in the shape the AI SDK's
  *   provider packages give them: OpenAI Chat `{type, function: {name, description, parameters}}`, Responses
  *   `{type, name, description, parameters, strict: false}`, Anthropic `{name, description, input_schema}`, Gemini
- *   `{name, description, parameters}` without `$schema` and `additionalProperties`, which its converter drops.
+ *   `{name, description, parameters}` without `$schema` and `additionalProperties`: the listed information. (The AI
+ *   SDK's own Gemini converter drops more — `default`, `minimum`/`maximum`, `title`… — and the real API would refuse
+ *   some of what is left in `parameters`, such as `format: "uri"`; see RESULTS.md, section 9.)
  * - mcp-use: its connector's `tools` (the definitions as listed), in the same shapes. Its agent hands them to LangChain,
  *   which is not installed; LangChain sends name, description and the schema, so the listed schema stands for it.
  *

@@ -52,7 +52,10 @@ const ARRAY_BOUNDS = ['minItems', 'maxItems'];
 const ANTHROPIC_FORMATS = ['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'uri', 'ipv4', 'ipv6', 'uuid'];
 /** Formats OpenAI documents for Structured Outputs (strict). */
 const OPENAI_FORMATS = ['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid'];
-/** Formats Gemini documents for its Schema type and JSON Schema support (unverified for parametersJsonSchema). */
+/**
+ * Formats Gemini documents for JSON Schema (`parametersJsonSchema`; unverified). Its legacy `parameters` takes fewer
+ * (`gemini-parameters.ts`): a schema with another format keeps `parametersJsonSchema`.
+ */
 const GEMINI_FORMATS = ['date-time', 'date', 'time', 'int32', 'int64', 'float', 'double'];
 
 const OPENAI_NAME = {
