@@ -155,6 +155,8 @@ export const topLevelSchema = z.object(
     toolDiscovery: z.enum(['auto', 'always', 'never'], { error: '"auto", "always" or "never"' }).optional(),
     /** Discovery through the provider's own tool search: for the models it lists, for any of its models, or never. */
     nativeToolSearch: z.enum(['auto', 'always', 'never'], { error: '"auto", "always" or "never"' }).optional(),
+    /** OpenAI (Chat Completions and Responses): ask for strict mode on each tool whose schema can be strict. */
+    strictTools: z.boolean({ error: 'true or false' }).optional(),
     /** `mcp-host serve`: who may connect and how much they may send. */
     gateway: gatewaySchema.optional(),
     /** `mcp-host serve --profile NAME`: named subsets of servers and tools. */

@@ -127,6 +127,7 @@ export function validateConfig(input: unknown, options: ValidateConfigOptions = 
   if (top.system !== undefined) config.system = top.system;
   if (top.toolDiscovery !== undefined) config.toolDiscovery = top.toolDiscovery;
   if (top.nativeToolSearch !== undefined) config.nativeToolSearch = top.nativeToolSearch;
+  if (top.strictTools !== undefined) config.strictTools = top.strictTools;
   if (top.modelPrices !== undefined) config.modelPrices = top.modelPrices;
   if (top.skills !== undefined) {
     config.skills =

@@ -214,6 +214,12 @@ export interface HostConfig {
    * two providers, "never" for the meta-tools everywhere. Other providers always get the meta-tools.
    */
   nativeToolSearch?: NativeToolSearch;
+  /**
+   * `openai:` and `openai-responses:` models: ask OpenAI for strict mode on each tool whose schema can be strict
+   * (`strict: true`, the schema rewritten with every object closed and every property required). Default false.
+   * Other providers have no such mode and ignore it; local OpenAI-compatible servers get no strict schemas.
+   */
+  strictTools?: boolean;
   /** `mcp-host serve`: authentication and limits of the HTTP gateway. */
   gateway?: GatewaySettings;
   /** `mcp-host serve --profile NAME`: named subsets of servers and tools with their own permissions. */

@@ -16,6 +16,8 @@ export interface ProviderSettings {
    * search; absent keeps it. Only Anthropic and OpenAI Responses have one.
    */
   nativeToolSearch?: boolean;
+  /** The `strictTools` setting: OpenAI's strict mode for tools. Only the OpenAI adapters have one. */
+  strictTools?: boolean;
 }
 
 export async function createProvider(spec: string, settings: ProviderSettings): Promise<LlmProvider> {
@@ -28,18 +30,23 @@ export async function createProvider(spec: string, settings: ProviderSettings): 
     }
     case 'openai': {
       const { createOpenAiChatProvider } = await import('../providers/openai-chat/openai-chat-provider.js');
-      return createOpenAiChatProvider(common);
+      return createOpenAiChatProvider({ ...common, ...strictToolsOf(settings) });
     }
     case 'ollama':
     case 'openai-compatible': {
       const { createOpenAiChatProvider } = await import('../providers/openai-chat/openai-chat-provider.js');
+      // No strictTools: a local server gets no strict schemas.
       return createOpenAiChatProvider({ ...common, provider });
     }
     case 'openai-responses': {
       const { createOpenAiResponsesProvider } = await import(
         '../providers/openai-responses/openai-responses-provider.js'
       );
-      return createOpenAiResponsesProvider({ ...common, ...nativeToolSearchOf(settings) });
+      return createOpenAiResponsesProvider({
+        ...common,
+        ...nativeToolSearchOf(settings),
+        ...strictToolsOf(settings),
+      });
     }
     case 'gemini': {
       const { createGeminiProvider } = await import('../providers/gemini/gemini-provider.js');
@@ -58,6 +65,10 @@ export async function createProvider(spec: string, settings: ProviderSettings): 
       return createScriptedProvider(script, { model: path });
     }
   }
+}
+
+function strictToolsOf(settings: ProviderSettings): { strictTools?: boolean } {
+  return settings.strictTools === undefined ? {} : { strictTools: settings.strictTools };
 }
 
 function nativeToolSearchOf(settings: ProviderSettings): { nativeToolSearch?: boolean } {

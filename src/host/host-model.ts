@@ -34,7 +34,10 @@ export function createHostModel(settings: HostModelSettings): HostModel {
   // "auto" leaves each provider's own table of models in force.
   const nativeToolSearch =
     config.nativeToolSearch === 'always' ? true : config.nativeToolSearch === 'never' ? false : undefined;
-  const common = nativeToolSearch === undefined ? {} : { nativeToolSearch };
+  const common = {
+    ...(nativeToolSearch === undefined ? {} : { nativeToolSearch }),
+    ...(config.strictTools === undefined ? {} : { strictTools: config.strictTools }),
+  };
   let created: Promise<LlmProvider> | undefined;
   return {
     provider() {

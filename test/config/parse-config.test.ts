@@ -198,6 +198,7 @@ describe('errors name the file, the key path and what was expected', () => {
     ],
     ['servers not object', { mcpServers: [] }, 'mcpServers', 'mapping server names'],
     ['model type', { model: 42 }, 'model', 'a model as a string'],
+    ['strict tools', { strictTools: 'yes' }, 'strictTools', 'true or false'],
     ['permissions list', { permissions: { deny: 'fs__*' } }, 'permissions.deny', 'an array of strings'],
     ['permission rule', { permissions: { ask: ['a', null] } }, 'permissions.ask[1]', 'a string'],
     ['top level', ['not', 'an', 'object'], '', 'a JSON object'],

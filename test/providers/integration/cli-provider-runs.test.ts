@@ -139,4 +139,48 @@ describe('mcp-host run: the model picked from the key in the environment, usage 
     }
     expect(mock.requests).toHaveLength(0);
   });
+
+  // The config's strictTools reaches each OpenAI adapter: strict mode and its schema rewrite only when set.
+  for (const { model, route } of [
+    { model: 'openai:gpt-5', route: '/v1/chat/completions' },
+    { model: 'openai-responses:gpt-5', route: '/v1/responses' },
+  ]) {
+    it(`${model}: "strictTools": true asks for strict tools, and only then`, async () => {
+      const searchToolOf = async (strictTools: boolean | undefined) => {
+        const strictConfig = await writeConfig({
+          mcpServers: { [SERVER_NAME]: { url: server?.url, trust: 'trusted' } },
+          permissions: { allow: [`${SERVER_NAME}__*`] },
+          ...(strictTools === undefined ? {} : { strictTools }),
+        });
+        mock.requests.length = 0;
+        const result = await runCliInProcess(
+          ['run', 'Echo strict', '--model', model, '--config', strictConfig, '--base-url', `${mock.url}/v1`],
+          { env: { OPENAI_API_KEY: 'test-key' } },
+        );
+        expect(result.code, result.stderr).toBe(0);
+        const first = mock.requests[0];
+        if (first === undefined) throw new Error(`${model} sent nothing`);
+        expect(first.path).toBe(route);
+        const tools = (first.body as { tools: Array<Record<string, unknown>> }).tools;
+        // Chat nests the definition under `function`; Responses has it flat.
+        const definitions = tools.map((tool) => (tool.function ?? tool) as Record<string, unknown>);
+        return definitions.find((tool) => tool.name === `${SERVER_NAME}__search`) as {
+          strict?: boolean;
+          parameters: { required?: string[]; additionalProperties?: boolean };
+        };
+      };
+
+      const strict = await searchToolOf(true);
+      expect(strict.strict).toBe(true);
+      // The strict rewrite: the object closed, every optional property required (and nullable).
+      expect(strict.parameters.additionalProperties).toBe(false);
+      expect([...(strict.parameters.required ?? [])].sort()).toEqual(['exact', 'limit', 'query']);
+
+      for (const setting of [undefined, false]) {
+        const plain = await searchToolOf(setting);
+        expect(plain.strict === undefined || plain.strict === false, JSON.stringify(plain)).toBe(true);
+        expect(plain.parameters.required).toEqual(['query']);
+      }
+    });
+  }
 });
