@@ -76,6 +76,8 @@ export class ProcessGroupStdioTransport implements Transport {
       `sent log messages faster than ${LOG_MESSAGES_PER_SECOND} a second; dropped ${dropped.toLocaleString('en-US')} log messages`,
     ),
   );
+  /** A message was sent in this tick: the ones after it wait for the end of the tick to go out together. */
+  private sendingThisTick = false;
   /** The method of each request in flight, by id, to name the request a refused answer was for. */
   private readonly pendingMethods = new Map<string | number, string>();
   /** Messages read after a progress notification, handed on once the client has handled it (see handOn). */
@@ -244,11 +246,17 @@ export class ProcessGroupStdioTransport implements Transport {
         this.pendingMethods.delete(this.pendingMethods.keys().next().value!);
     }
     const text = serializeMessage(message);
-    // Messages sent in one tick (the parallel calls of a turn) reach the pipe in one write: every write wakes the
-    // server process, and waking it once per message made a turn's writes cost several times as much.
-    if (stdin.writableCorked === 0) {
-      stdin.cork();
-      process.nextTick(() => stdin.uncork());
+    // The first message of a tick goes out at once, so a lone call waits for nothing; the others sent in the same
+    // tick (the parallel calls of a turn) follow in one write: every write wakes the server process, and waking it
+    // once per message made a turn's writes cost several times as much.
+    if (this.sendingThisTick) {
+      if (stdin.writableCorked === 0) stdin.cork();
+    } else {
+      this.sendingThisTick = true;
+      process.nextTick(() => {
+        this.sendingThisTick = false;
+        if (stdin.writableCorked > 0) stdin.uncork();
+      });
     }
     // Resolve as soon as the pipe takes the message; wait only when it pushes back. Waiting for every write's
     // callback would add a round of the event loop to each call. Write errors surface through `onerror`.
