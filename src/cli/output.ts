@@ -47,16 +47,19 @@ function write(stream: NodeJS.WriteStream, text: string): void {
 /**
  * Writes text the caller has made safe to print (control codes stripped, or escaped as JSON) and resolves when the
  * stream can take more: a long text printed a piece at a time waits for a slow reader instead of piling up in memory.
+ * Resolves to false once the reader is gone (`| head`), so the writer can stop reading what nobody will see.
  */
-export function writeCleaned(target: 'stdout' | 'stderr', text: string): Promise<void> {
+export function writeCleaned(target: 'stdout' | 'stderr', text: string): Promise<boolean> {
   const stream = target === 'stdout' ? process.stdout : process.stderr;
-  if (closedStreams.has(stream) || stream.destroyed || stream.write(text)) return Promise.resolve();
+  const open = (): boolean => !closedStreams.has(stream) && !stream.destroyed;
+  if (!open()) return Promise.resolve(false);
+  if (stream.write(text)) return Promise.resolve(true);
   return new Promise((resolve) => {
     const done = (): void => {
       stream.off('drain', done);
       stream.off('close', done);
       stream.off('error', done);
-      resolve();
+      resolve(open());
     };
     stream.on('drain', done);
     stream.on('close', done);

@@ -56,10 +56,8 @@ export async function printCallJson(
     for await (const run of wholeTextRuns(pieces, options.secrets)) {
       if (options.signal?.aborted) return whole;
       // Runs never split a surrogate pair, so each escapes as it would inside the whole string.
-      await writeCleaned(
-        'stdout',
-        escapeJsonControlCodes(JSON.stringify(redactText(run, options.secrets)).slice(1, -1)),
-      );
+      const escaped = escapeJsonControlCodes(JSON.stringify(redactText(run, options.secrets)).slice(1, -1));
+      if (!(await writeCleaned('stdout', escaped))) return whole;
     }
     from = at + 1 + marker.length;
   }

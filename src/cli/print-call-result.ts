@@ -80,7 +80,7 @@ export async function printCallResult(result: PrintableResult, options: PrintCal
       if (options.signal?.aborted) return;
       const cleaned = stripControlCodes(redactText(run, secrets));
       if (cleaned !== '') last = cleaned;
-      await writeCleaned(target, cleaned);
+      if (!(await writeCleaned(target, cleaned))) return;
     }
     // stderr gets a newline only where the text has none at its end, as `writeError` adds it.
     if (target === 'stdout' || !last.endsWith('\n')) await writeCleaned(target, '\n');
