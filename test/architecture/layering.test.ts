@@ -69,10 +69,15 @@ const files = sourceFiles(source).map((path) => ({
   path: relative(repoRoot, path),
   layer: relative(source, path).split('/')[0]!,
   imports: [...readFileSync(path, 'utf8').matchAll(/(?:from|import\()\s*'([^']+)'/g)].map((match) => match[1]!),
-  /** Relative imports of values (not `import type`), resolved to paths under `src/` with a `.ts` ending. */
-  valueImports: [...readFileSync(path, 'utf8').matchAll(/^import (?!type )[^;]*? from '(\.[^']+)'/gms)].map((match) =>
-    relative(source, normalize(join(dirname(path), match[1]!))).replace(/\.js$/, '.ts'),
-  ),
+  /**
+   * Relative imports and re-exports of values (not `import type` / `export type`), static or dynamic (`import()`),
+   * resolved to paths under `src/` with a `.ts` ending.
+   */
+  valueImports: [
+    ...readFileSync(path, 'utf8').matchAll(
+      /^(?:import|export) (?!type )[^;]*? from '(\.[^']+)'|import\(\s*'(\.[^']+)'/gms,
+    ),
+  ].map((match) => relative(source, normalize(join(dirname(path), (match[1] ?? match[2])!))).replace(/\.js$/, '.ts')),
 }));
 
 describe('layering', () => {
