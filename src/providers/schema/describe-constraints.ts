@@ -6,6 +6,7 @@
  * would then reject the call. Moving it into the description keeps the rule in front of the model.
  */
 
+import { setOwnProperty } from '../../json/own-property.js';
 import { isPlainObject, type JsonObject } from './json-value.js';
 
 /**
@@ -65,7 +66,7 @@ function sortedJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedJson);
   if (!isPlainObject(value)) return value;
   const sorted: JsonObject = {};
-  for (const key of Object.keys(value).sort()) sorted[key] = sortedJson(value[key]);
+  for (const key of Object.keys(value).sort()) setOwnProperty(sorted, key, sortedJson(value[key]));
   return sorted;
 }
 

@@ -10,6 +10,7 @@
  * told the same keywords in either field. (Unverified against the real API: no provider can be reached from here.)
  */
 
+import { setOwnProperty } from '../../json/own-property.js';
 import { isPlainObject, type JsonObject } from './json-value.js';
 import { MAX_SCHEMA_DEPTH } from './schema-rules.js';
 import { takesNoParameters } from './takes-no-parameters.js';
@@ -123,7 +124,7 @@ function convertProperties(value: unknown, depth: number): JsonObject | undefine
   for (const [name, schema] of entries) {
     const converted = toGeminiSchema(schema, depth + 1);
     if (!converted) return undefined;
-    properties[name] = converted;
+    setOwnProperty(properties, name, converted);
   }
   return properties;
 }

@@ -3,8 +3,12 @@
  *
  * Schemas arrive from MCP servers we do not control: they may hold `undefined`, shared sub-objects or
  * values that are not JSON at all. Everything in `providers/schema/` works on a private deep copy made
- * here, so the caller's object is never mutated and the output is always JSON-serialisable.
+ * here, so the caller's object is never mutated and the output is always JSON-serialisable. Keys are
+ * copied with `setOwnProperty` (a property named `__proto__` stays a property) and so must every
+ * later copy that goes key by key; spreads are safe.
  */
+
+import { setOwnProperty } from '../../json/own-property.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -26,7 +30,7 @@ export function cloneJson(value: unknown): unknown {
     const copy: JsonObject = {};
     for (const [key, item] of Object.entries(value)) {
       const itemCopy = cloneJson(item);
-      if (itemCopy !== undefined) copy[key] = itemCopy;
+      if (itemCopy !== undefined) setOwnProperty(copy, key, itemCopy);
     }
     return copy;
   }

@@ -7,6 +7,7 @@
  * different `anyOf`s, contradicting values) is returned as a conflict, which the caller describes.
  */
 
+import { setOwnProperty } from '../../json/own-property.js';
 import { isPlainObject, type JsonObject, jsonEqual, typeList } from './json-value.js';
 
 export interface AllOfMerge {
@@ -73,14 +74,14 @@ function flattenBranch(
 function mergeInto(target: JsonObject, source: JsonObject, conflicts: AllOfMerge['conflicts']): void {
   for (const [keyword, value] of Object.entries(source)) {
     if (!Object.hasOwn(target, keyword)) {
-      target[keyword] = value;
+      setOwnProperty(target, keyword, value);
       continue;
     }
     const current = target[keyword];
     if (jsonEqual(current, value)) continue;
     const merged = mergeKeyword(keyword, current, value);
     if (merged === CONFLICT) conflicts.push([keyword, value]);
-    else target[keyword] = merged;
+    else setOwnProperty(target, keyword, merged);
   }
 }
 
@@ -92,7 +93,11 @@ function mergeKeyword(keyword: string, current: unknown, value: unknown): unknow
   if (keyword === 'properties' && isPlainObject(current) && isPlainObject(value)) {
     const properties: JsonObject = { ...current };
     for (const [name, schema] of Object.entries(value)) {
-      properties[name] = Object.hasOwn(properties, name) ? { allOf: [properties[name], schema] } : schema;
+      setOwnProperty(
+        properties,
+        name,
+        Object.hasOwn(properties, name) ? { allOf: [properties[name], schema] } : schema,
+      );
     }
     return properties;
   }

@@ -7,6 +7,7 @@
  * passed in is never modified: shared definitions may be visited many times.
  */
 
+import { setOwnProperty } from '../../json/own-property.js';
 import { DescriptionAdditions, formatDescribedValue } from './describe-constraints.js';
 import { isPlainObject, type JsonObject, jsonEqual, typeList } from './json-value.js';
 import { mergeAllOf } from './merge-all-of.js';
@@ -229,7 +230,7 @@ function normaliseChildren(
     if (isPlainObject(node.properties)) {
       const properties: JsonObject = {};
       for (const [name, schema] of Object.entries(node.properties)) {
-        properties[name] = child(schema, `${path}/properties/${escapePointerSegment(name)}`);
+        setOwnProperty(properties, name, child(schema, `${path}/properties/${escapePointerSegment(name)}`));
       }
       node.properties = properties;
     } else {

@@ -8,6 +8,7 @@
  * `{value: …}` and `unwrapArguments` undoes it, so the server receives the shape it declared.
  */
 
+import { setOwnProperty } from '../../json/own-property.js';
 import { DescriptionAdditions, describeRequiredGroups } from './describe-constraints.js';
 import { cloneJson, isPlainObject, type JsonObject, typeList } from './json-value.js';
 import { mergeAllOf } from './merge-all-of.js';
@@ -168,6 +169,6 @@ function normaliseDefinitions(context: NormaliseContext): JsonObject {
     pending = [...context.referenced.values()].filter((definition) => !done.has(definition.name));
   }
   const definitions: JsonObject = {};
-  for (const name of [...done.keys()].sort()) definitions[name] = done.get(name);
+  for (const name of [...done.keys()].sort()) setOwnProperty(definitions, name, done.get(name));
   return definitions;
 }

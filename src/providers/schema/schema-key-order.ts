@@ -7,6 +7,7 @@
  * and values (`enum`, `default`…) are never touched.
  */
 
+import { setOwnProperty } from '../../json/own-property.js';
 import type { JsonObject } from './json-value.js';
 
 const KEYWORD_ORDER = [
@@ -48,7 +49,7 @@ const RANK = new Map(KEYWORD_ORDER.map((keyword, index) => [keyword, index]));
 export function orderSchemaKeys(node: JsonObject): JsonObject {
   const keys = Object.keys(node).sort((left, right) => rankOf(left) - rankOf(right) || compareText(left, right));
   const ordered: JsonObject = {};
-  for (const key of keys) ordered[key] = node[key];
+  for (const key of keys) setOwnProperty(ordered, key, node[key]);
   return ordered;
 }
 

@@ -8,6 +8,7 @@
  * `null` for such a property back into "not given" before the call reaches the server.
  */
 
+import { setOwnProperty } from '../../json/own-property.js';
 import { cloneJson, isPlainObject, type JsonObject, typeList } from './json-value.js';
 import { orderSchemaKeys } from './schema-key-order.js';
 
@@ -67,7 +68,7 @@ export function toStrictSchema(schema: Record<string, unknown>): Record<string, 
     for (const [name, definition] of Object.entries(definitions)) {
       const strict = strictNode(definition, 1, tally);
       if (!strict) return undefined;
-      strictDefinitions[name] = strict;
+      setOwnProperty(strictDefinitions, name, strict);
     }
     result.$defs = strictDefinitions;
   }
@@ -97,7 +98,7 @@ function strictNode(node: unknown, level: number, tally: StrictTally): JsonObjec
       tally.properties += 1;
       const strict = strictNode(child, level + 1, tally);
       if (!strict) return undefined;
-      strictProperties[name] = required.has(name) ? strict : withNull(strict);
+      setOwnProperty(strictProperties, name, required.has(name) ? strict : withNull(strict));
     }
     result.properties = strictProperties;
     result.required = Object.keys(strictProperties);
@@ -168,14 +169,14 @@ function cleanValue(value: unknown, schema: unknown, definitions: JsonObject, de
   for (const [name, item] of Object.entries(value)) {
     const property = Object.hasOwn(properties, name) ? properties[name] : undefined;
     if (property === undefined) {
-      cleaned[name] = item;
+      setOwnProperty(cleaned, name, item);
       continue;
     }
     if (item === null && !required.includes(name)) {
       const propertySchema = resolveReference(property, definitions);
       if (propertySchema && !acceptsNullOrAnything(propertySchema, definitions)) continue;
     }
-    cleaned[name] = cleanValue(item, property, definitions, depth + 1);
+    setOwnProperty(cleaned, name, cleanValue(item, property, definitions, depth + 1));
   }
   return cleaned;
 }
@@ -184,7 +185,8 @@ function resolveReference(schema: unknown, definitions: JsonObject): JsonObject 
   let node = schema;
   for (let hop = 0; hop < MAX_CLEANING_DEPTH && isPlainObject(node) && typeof node.$ref === 'string'; hop += 1) {
     const name = node.$ref.startsWith('#/$defs/') ? node.$ref.slice('#/$defs/'.length) : undefined;
-    node = name === undefined ? undefined : definitions[name.replace(/~1/g, '/').replace(/~0/g, '~')];
+    const key = name?.replace(/~1/g, '/').replace(/~0/g, '~');
+    node = key !== undefined && Object.hasOwn(definitions, key) ? definitions[key] : undefined;
   }
   return isPlainObject(node) ? node : undefined;
 }
