@@ -62,8 +62,10 @@ export function budgetToolResults(
   for (const [index, parts] of results.entries()) {
     const maxTokens = allowances[index] ?? 0;
     const facts = spilled[index];
-    if (facts === undefined && (sizes[index] ?? 0) <= maxTokens) {
-      budgeted.push(applyOutputBudget(parts, { maxTokens, imageTokenCost }));
+    const size = sizes[index] ?? 0;
+    if (facts === undefined && size <= maxTokens) {
+      // Within its allowance: passed on whole, without estimating its text a second time.
+      budgeted.push({ content: [...parts], cut: false, originalTokens: size, keptTokens: size });
       continue;
     }
     const hasText = parts.some((part) => part.type === 'text');

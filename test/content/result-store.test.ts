@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  applyOutputBudget,
   budgetToolResult,
   budgetToolResults,
   createResultStore,
@@ -208,6 +209,23 @@ describe('budgetToolResults', () => {
     const parts: ToolResultPart[] = [{ type: 'text', text: 'fine' }];
     const budgeted = budgetToolResult(parts, { store });
     expect(budgeted).toEqual({ content: parts, cut: false, originalTokens: 1, keptTokens: 1 });
+  });
+
+  it('passes a result within its allowance on exactly as the output budget would, up to the last token', () => {
+    const parts: ToolResultPart[] = [
+      { type: 'text', text: 'ünïcode and ascii '.repeat(50) },
+      { type: 'image', data: 'aGVsbG8=', mimeType: 'image/png' },
+      { type: 'text', text: '' },
+    ];
+    const whole = applyOutputBudget(parts, { maxTokens: 1_000_000, imageTokenCost: 7 });
+    for (const maxTokensPerResult of [whole.originalTokens, whole.originalTokens + 0.5, 1_000_000]) {
+      const budgeted = budgetToolResult(parts, { store, maxTokensPerResult, imageTokenCost: 7 });
+      expect(budgeted).toEqual(applyOutputBudget(parts, { maxTokens: maxTokensPerResult, imageTokenCost: 7 }));
+      expect(budgeted.cut).toBe(false);
+    }
+    expect(
+      budgetToolResult(parts, { store, maxTokensPerResult: whole.originalTokens - 1, imageTokenCost: 7 }).cut,
+    ).toBe(true);
   });
 
   it('stores a cut result so that following the notice gives back every left-out character', async () => {
