@@ -6,8 +6,9 @@
  * of its own; the client's answer, posted to whichever replica, goes through the store to the replica whose call
  * waits for it. A request that reaches a stateful server (`"stateful": true`) is served by the replica that
  * initialized the session, whose connection to that server holds the session's state: another replica relays it
- * there through the store; when no replica answers for the owner any more, the receiving replica takes the session
- * over (the server's state starts afresh on it). There is no standing GET stream: `list_changed` is not pushed,
+ * there through the store; when no replica answers for the owner any more, the receiving replica claims the session
+ * (the server's state starts afresh on it) by a compare-and-set in the store, so of replicas claiming it at once one
+ * wins and the others relay to it. There is no standing GET stream: `list_changed` is not pushed,
  * clients list again.
  */
 
@@ -33,6 +34,11 @@ import type { GatewayStore, StoredSession } from './store/gateway-store.js';
 /** A session unused this long is forgotten. */
 export const STATELESS_SESSION_TTL_MS = 60 * 60_000;
 const MAX_CLIENT_NAME_CHARACTERS = 200;
+/**
+ * How often one request claims a session whose owner stopped, each time losing to another replica that then stopped
+ * too, before it gives up.
+ */
+const MAX_CLAIMS = 3;
 
 export interface StatelessGateway {
   checkRate(client: string): Promise<Rejection | undefined>;
@@ -206,6 +212,44 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
     return undefined;
   }
 
+  /**
+   * Serves a request for a stateful server at the replica owning the session: relayed there, or, when nobody answers
+   * for the owner, here after claiming the session. The claim is a compare-and-set, so of replicas taking one
+   * session over at once only one wins; the others relay to it.
+   */
+  async function serveAtOwner(
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: unknown,
+    sessionId: string,
+    read: StoredSession,
+    profileHost: ProfileHost,
+  ): Promise<Rejection | undefined> {
+    let session = read;
+    for (let claims = 0; session.replica !== replica; claims++) {
+      if (session.replica !== undefined) {
+        const relayed = await relayToOwner(
+          store,
+          session.replica,
+          { sessionId, profile: session.profile, headers: relayedHeaders(request.headers), body },
+          response,
+        );
+        if (relayed) return undefined;
+      }
+      if (claims === MAX_CLAIMS) {
+        return { status: 502, message: `the gateway replica ${session.replica} owning this session stopped answering` };
+      }
+      const claim = await store.claimSession(sessionId, session, replica, STATELESS_SESSION_TTL_MS);
+      if (claim === undefined)
+        return { status: 404, message: `unknown session ${sessionId}: initialize a new session` };
+      if (claim.won) {
+        options.onDiagnostic(`gateway: session ${sessionId} taken over by this replica (its owner stopped)`);
+      }
+      session = claim.session;
+    }
+    return serveHere(request, response, body, sessionId, session, profileHost, false);
+  }
+
   const stopListening = await store.listen(ownerChannel(replica), (text) => {
     const relayed = JSON.parse(text) as RelayedRequest;
     void (async () => {
@@ -288,22 +332,10 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
       const restBody = Array.isArray(body) ? rest : rest[0];
       const profileHost = await profileOf(session);
       if ('status' in profileHost) return profileHost;
-      if (session.replica !== replica && reachesStatefulServer(rest, profileHost)) {
-        if (session.replica !== undefined) {
-          const relayed = await relayToOwner(
-            store,
-            session.replica,
-            { sessionId, profile, headers: relayedHeaders(request.headers), body: restBody },
-            response,
-          );
-          if (relayed) return undefined;
-        }
-        // Nobody answers for the owner: this replica owns the session from now on.
-        session.replica = replica;
-        await store.putSession(sessionId, session, STATELESS_SESSION_TTL_MS);
-        options.onDiagnostic(`gateway: session ${sessionId} taken over by this replica (its owner stopped)`);
+      if (session.replica === replica || !reachesStatefulServer(rest, profileHost)) {
+        return serveHere(request, response, restBody, sessionId, session, profileHost, false);
       }
-      return serveHere(request, response, restBody, sessionId, session, profileHost, false);
+      return serveAtOwner(request, response, restBody, sessionId, session, profileHost);
     },
 
     async close() {

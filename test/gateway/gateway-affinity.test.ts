@@ -68,9 +68,13 @@ interface Sent {
 }
 
 /** A client behind a load balancer without affinity: each request goes to the next of `origins()`. */
-async function alternatingClient(
-  origins: () => string[],
-): Promise<{ client: Client; sent: Sent[]; asked: string[]; nextReplica: () => number }> {
+async function alternatingClient(origins: () => string[]): Promise<{
+  client: Client;
+  sent: Sent[];
+  asked: string[];
+  nextReplica: () => number;
+  sessionId: () => string | undefined;
+}> {
   const sent: Sent[] = [];
   const asked: string[] = [];
   let next = 0;
@@ -96,7 +100,7 @@ async function alternatingClient(
   });
   await client.connect(transport);
   toClose.push(client);
-  return { client, sent, asked, nextReplica: () => next % origins().length };
+  return { client, sent, asked, nextReplica: () => next % origins().length, sessionId: () => transport.sessionId };
 }
 
 function textOf(result: unknown): string {
@@ -213,21 +217,49 @@ describe('a stateful server behind stateless replicas sharing Redis', () => {
   }, 120_000);
 });
 
+/** A memory store whose next `claims` session claims wait for each other, so they are made at the same moment. */
+class GatheringStore extends MemoryGatewayStore {
+  private waiting: Array<() => void> = [];
+  private gathering = 0;
+
+  gatherClaims(claims: number): void {
+    this.gathering = claims;
+  }
+
+  override async claimSession(...args: Parameters<MemoryGatewayStore['claimSession']>) {
+    if (this.gathering > 0) {
+      await new Promise<void>((resolve) => {
+        this.waiting.push(resolve);
+        if (this.waiting.length < this.gathering) return;
+        this.gathering = 0;
+        for (const release of this.waiting.splice(0)) release();
+      });
+    }
+    return super.claimSession(...args);
+  }
+}
+
 describe('a stateful server behind two gateways sharing the memory store', () => {
   const hosts: GatewayHosts[] = [];
   const gateways: GatewayHttp[] = [];
+  const diagnostics: string[][] = [];
+  const stateDirs: string[] = [];
+  const store = new GatheringStore();
+  let origins: string[] = [];
 
   afterAll(async () => {
     for (const gateway of gateways) await gateway.close();
     for (const host of hosts) await host.close();
   });
 
-  it('relays one session’s stateful calls to the gateway that opened it', async () => {
+  beforeAll(async () => {
     const configPath = await writeConfig({ mcpServers: SERVERS, gateway: { stateless: true } });
-    const store = new MemoryGatewayStore();
     toClose.push(store);
     for (let index = 0; index < 2; index++) {
       const stateDir = await temporaryDirectory(`mcp-host-affinity-memory-${index}-`);
+      stateDirs.push(stateDir);
+      const said: string[] = [];
+      diagnostics.push(said);
       const config = await loadConfig({ configPath, cwd: stateDir, env: process.env, stateDir });
       const gatewayHosts = createGatewayHosts(config, { cwd: stateDir, stateDir, onDiagnostic: () => undefined });
       hosts.push(gatewayHosts);
@@ -237,14 +269,50 @@ describe('a stateful server behind two gateways sharing the memory store', () =>
           tokens: [{ name: 'team', sha256: sha256Hex(TOKEN) }],
           port: 0,
           version: '0.0.0',
-          onDiagnostic: () => undefined,
+          onDiagnostic: (message) => said.push(message),
           store,
         }),
       );
     }
-    const origins = gateways.map((gateway) => new URL(gateway.url).origin);
+    origins = gateways.map((gateway) => new URL(gateway.url).origin);
+  }, 60_000);
+
+  it('relays one session’s stateful calls to the gateway that opened it', async () => {
     const { client, sent } = await alternatingClient(() => origins);
     await expectAffinity(client, sent);
+  }, 90_000);
+
+  it('lets one of two gateways taking a stopped owner’s session over at once win; the other relays to it', async () => {
+    const { client, sessionId } = await alternatingClient(() => origins);
+    await client.listTools();
+    // The replica the record names answers no more, as if it had stopped.
+    const id = sessionId()!;
+    const record = (await store.getSession(id, 60_000))!;
+    await store.putSession(id, { ...record, replica: 'a-stopped-replica' }, 60_000);
+    const tallyEchoes = async (): Promise<number[]> =>
+      Promise.all(
+        stateDirs.map(
+          async (dir) =>
+            (await auditedTools(dir)).filter(
+              (entry) => entry.tool === 'tally__echo' && JSON.stringify(entry).includes(id),
+            ).length,
+        ),
+      );
+    expect(await tallyEchoes()).toEqual([0, 0]);
+
+    store.gatherClaims(2);
+    const calls = await Promise.all(
+      ['race one', 'race two'].map((text) => client.callTool({ name: 'tally__echo', arguments: { text } })),
+    );
+    expect(calls.map(textOf)).toEqual(['race one', 'race two']);
+
+    const takeovers = diagnostics.map((said) => said.filter((line) => line.includes(`session ${id} taken over`)));
+    expect(takeovers.map((lines) => lines.length).sort()).toEqual([0, 1]);
+    const winner = takeovers.findIndex((lines) => lines.length === 1);
+    expect((await store.getSession(id, 60_000))?.replica).not.toBe('a-stopped-replica');
+    // Both calls ran on the winner's copy of the server, the loser's one relayed there.
+    await waitUntil(async () => (await tallyEchoes()).reduce((sum, count) => sum + count, 0) === 2, 'the audit');
+    expect(await tallyEchoes()).toEqual(winner === 0 ? [2, 0] : [0, 2]);
   }, 90_000);
 });
 

@@ -1,7 +1,8 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${env:VAR}` is the config syntax, not a template mistake.
 /**
  * Stateless gateway replicas sharing one real `redis-server` (started here on a free port, stopped in afterAll):
- * the store's contract (sessions, answers, messages between replicas, counts) holds in memory and in Redis; two `mcp-host serve` processes answer one client whose
+ * the store's contract (sessions, answers, messages between replicas, counts, a session claimed by compare-and-set)
+ * holds in memory and in Redis; two `mcp-host serve` processes answer one client whose
  * requests alternate between them, and an approval asked on one replica is answered through the other.
  */
 import { readFile } from 'node:fs/promises';
@@ -95,9 +96,46 @@ async function storeContract(store: GatewayStore): Promise<void> {
   expect(second.resetInMs).toBeLessThanOrEqual(60_000);
 }
 
+/**
+ * Taking a session over is a compare-and-set: it writes only while the record is still the one read, and of two
+ * claims made at once from the same read (through `one` and `two`, which may be one store) exactly one wins.
+ */
+async function claimContract(one: GatewayStore, two: GatewayStore): Promise<void> {
+  const read = { owner: 'o', principal: 'p', clientInfo: { name: 'n' }, capabilities: { x: [] }, replica: 'gone' };
+  await one.putSession('claimed', read, 60_000);
+  const claims = await Promise.all([
+    one.claimSession('claimed', read, 'replica-a', 60_000),
+    two.claimSession('claimed', read, 'replica-b', 60_000),
+  ]);
+  expect(claims.map((claim) => claim?.won).sort()).toEqual([false, true]);
+  const winner = claims.find((claim) => claim?.won)?.session.replica;
+  expect(['replica-a', 'replica-b']).toContain(winner);
+  // The loser learns who won, and the record names the winner with everything else kept.
+  expect(claims.map((claim) => claim?.session)).toEqual([
+    { ...read, replica: winner },
+    { ...read, replica: winner },
+  ]);
+  expect(await two.getSession('claimed', 60_000)).toEqual({ ...read, replica: winner });
+
+  // A claim from a record read before another replica's takeover changes nothing.
+  const stale = await one.claimSession('claimed', read, 'replica-c', 60_000);
+  expect(stale).toEqual({ won: false, session: { ...read, replica: winner } });
+  expect((await one.getSession('claimed', 60_000))?.replica).toBe(winner);
+
+  // A session ended meanwhile is not brought back by a claim.
+  await two.deleteSession('claimed');
+  expect(await one.claimSession('claimed', { ...read, replica: winner }, 'replica-c', 60_000)).toBeUndefined();
+  expect(await one.getSession('claimed', 60_000)).toBeUndefined();
+}
+
 describe('gateway store', () => {
   it('keeps sessions, answers and counts in memory', async () => {
     await storeContract(new MemoryGatewayStore());
+  });
+
+  it('lets exactly one of two replicas claim a session in memory', async () => {
+    const store = new MemoryGatewayStore();
+    await claimContract(store, store);
   });
 
   it('keeps sessions, answers and counts in Redis, shared between two connections', async () => {
@@ -110,6 +148,13 @@ describe('gateway store', () => {
     const waiting = one.waitForAnswer('shared:answer', new AbortController().signal);
     await two.postAnswer('shared:answer', 'from the other one');
     expect(await waiting).toBe('from the other one');
+  });
+
+  it('lets exactly one of two replicas claim a session in Redis, each on its own connection', async () => {
+    const one = await RedisGatewayStore.connect({ url: redisUrl, keyPrefix: 'claim:', onDiagnostic: () => {} });
+    const two = await RedisGatewayStore.connect({ url: redisUrl, keyPrefix: 'claim:', onDiagnostic: () => {} });
+    opened.push(one, two);
+    await claimContract(one, two);
   });
 });
 

@@ -19,11 +19,22 @@ export interface StoredSession {
   replica?: string;
 }
 
+export interface SessionClaim {
+  won: boolean;
+  session: StoredSession;
+}
+
 export interface GatewayStore {
   /** Kept for `ttlMs` after the last `getSession`. */
   putSession(id: string, session: StoredSession, ttlMs: number): Promise<void>;
   getSession(id: string, ttlMs: number): Promise<StoredSession | undefined>;
   deleteSession(id: string): Promise<void>;
+  /**
+   * Makes `replica` the session's replica if its record is still exactly `read` (compare-and-set: of replicas
+   * claiming one session at once, exactly one wins). Answers whether this claim won and the record as it stands
+   * afterwards (the winner's when another write came first); undefined when the session is gone.
+   */
+  claimSession(id: string, read: StoredSession, replica: string, ttlMs: number): Promise<SessionClaim | undefined>;
   /** A client's answer to a request the gateway sent, under a key only that request knows. */
   postAnswer(key: string, message: string): Promise<void>;
   /** Resolves with the answer posted under `key` (before or after the call); rejects when `signal` aborts. */

@@ -1,6 +1,12 @@
 /** The store of one process: sessions, answers and counts in maps, expired lazily. */
 
-import { ANSWER_TTL_MS, abortError, type GatewayStore, type StoredSession } from './gateway-store.js';
+import {
+  ANSWER_TTL_MS,
+  abortError,
+  type GatewayStore,
+  type SessionClaim,
+  type StoredSession,
+} from './gateway-store.js';
 
 export class MemoryGatewayStore implements GatewayStore {
   private readonly sessions = new Map<string, { session: StoredSession; expires: number }>();
@@ -23,6 +29,21 @@ export class MemoryGatewayStore implements GatewayStore {
 
   async deleteSession(id: string): Promise<void> {
     this.sessions.delete(id);
+  }
+
+  async claimSession(
+    id: string,
+    read: StoredSession,
+    replica: string,
+    ttlMs: number,
+  ): Promise<SessionClaim | undefined> {
+    const entry = this.sessions.get(id);
+    if (entry === undefined || entry.expires < Date.now()) return undefined;
+    entry.expires = Date.now() + ttlMs;
+    if (JSON.stringify(entry.session) !== JSON.stringify(read)) return { won: false, session: entry.session };
+    // A new record, not a change to the stored one: whoever read the old record keeps what it read.
+    entry.session = { ...read, replica };
+    return { won: true, session: entry.session };
   }
 
   async postAnswer(key: string, message: string): Promise<void> {

@@ -6,7 +6,13 @@
  */
 
 import { createClient } from 'redis';
-import { ANSWER_TTL_MS, abortError, type GatewayStore, type StoredSession } from './gateway-store.js';
+import {
+  ANSWER_TTL_MS,
+  abortError,
+  type GatewayStore,
+  type SessionClaim,
+  type StoredSession,
+} from './gateway-store.js';
 
 /** The commands used here; the client's own generic type is too wide to pass around. */
 interface RedisClient {
@@ -22,6 +28,22 @@ interface RedisClient {
   unsubscribe(channel: string, listener: (message: string) => void): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * Compare-and-set of a session record, atomic in Redis: KEYS[1] the session, ARGV the record's text as read, the
+ * claimed record's text and the TTL. Answers nil when the session is gone, else {1 if set, the record's text now}.
+ * Texts are compared whole (each was written by JSON.stringify, which a parse and stringify gives back unchanged).
+ */
+const CLAIM_SESSION_SCRIPT = `
+local stored = redis.call('GET', KEYS[1])
+if not stored then return false end
+if stored ~= ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+  return {0, stored}
+end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return {1, ARGV[2]}
+`;
 
 export interface RedisStoreOptions {
   url: string;
@@ -71,6 +93,26 @@ export class RedisGatewayStore implements GatewayStore {
 
   async deleteSession(id: string): Promise<void> {
     await this.client.del(this.key('session', id));
+  }
+
+  async claimSession(
+    id: string,
+    read: StoredSession,
+    replica: string,
+    ttlMs: number,
+  ): Promise<SessionClaim | undefined> {
+    const claimed = JSON.stringify({ ...read, replica });
+    const reply = await this.client.sendCommand<[number, string] | null>([
+      'EVAL',
+      CLAIM_SESSION_SCRIPT,
+      '1',
+      this.key('session', id),
+      JSON.stringify(read),
+      claimed,
+      String(ttlMs),
+    ]);
+    if (reply === null) return undefined;
+    return { won: reply[0] === 1, session: JSON.parse(reply[1]) as StoredSession };
   }
 
   async postAnswer(key: string, message: string): Promise<void> {
