@@ -3,6 +3,7 @@
  * downstream session of that profile: the servers run once, whatever the number of clients.
  */
 
+import { InMemoryServerEventBus, type ServerEventBus } from '@modelcontextprotocol/server';
 import type { GatewayConsent, GatewayProfile } from '../config/gateway-settings.js';
 import { DEFAULT_GATEWAY_SETTINGS, type GatewaySettings } from '../config/gateway-settings.js';
 import type { HostConfig } from '../config/types.js';
@@ -22,8 +23,10 @@ export interface ProfileHost {
   offersServer(server: string): boolean;
   /** Its downstream sessions: where servers' log messages, list changes, sampling and elicitation go. */
   sessions: ProfileSessions;
-  /** Its sessions' resource subscriptions, one upstream subscription per resource. */
+  /** Its sessions' and listen streams' resource subscriptions, one upstream subscription per resource. */
   subscriptions: ResourceSubscriptions;
+  /** What its `subscriptions/listen` streams (2026-07-28 revision) hear: list changes and resource updates. */
+  events: ServerEventBus;
 }
 
 /** The config as a profile sees it: its servers only, its rules added to the config's own. */
@@ -69,16 +72,20 @@ export function createGatewayHosts(
         `no profile is named "${name}" (profiles: ${known.length > 0 ? known.join(', ') : 'none configured'})`,
       );
     }
-    const sessions = new ProfileSessions(settings.approvalTimeoutMs);
+    const events = new InMemoryServerEventBus();
+    const sessions = new ProfileSessions(settings.approvalTimeoutMs, events);
     let running: Host | undefined;
-    const subscriptions = new ResourceSubscriptions({
-      subscribe: async (server, uri) => {
-        if (running === undefined) throw new Error('the gateway is still starting');
-        await running.resources.subscribe(server, uri);
+    const subscriptions = new ResourceSubscriptions(
+      {
+        subscribe: async (server, uri) => {
+          if (running === undefined) throw new Error('the gateway is still starting');
+          await running.resources.subscribe(server, uri);
+        },
+        // Through the connection even when its server is down: it then forgets the URI instead of renewing it.
+        unsubscribe: async (server, uri) => running?.connection(server)?.subscribeResource(uri, false),
       },
-      // Through the connection even when its server is down: it then forgets the URI instead of renewing it.
-      unsubscribe: async (server, uri) => running?.connection(server)?.subscribeResource(uri, false),
-    });
+      events,
+    );
     const host = await createHost({
       ...hostOptions,
       config: profileConfig(config, profile),
@@ -108,6 +115,7 @@ export function createGatewayHosts(
       consent: profile?.consent ?? settings.consent,
       sessions,
       subscriptions,
+      events,
       offersServer: (server) => host.config.servers.some((entry) => entry.name === server),
       offersTool: (tool, server) =>
         (server === HOST_TOOLS_SERVER || host.config.servers.some((entry) => entry.name === server)) &&

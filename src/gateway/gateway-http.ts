@@ -118,6 +118,11 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
     for (const session of sessions.values()) {
       if (session.profile === profile) void session.server.sendToolListChanged().catch(() => undefined);
     }
+    // And the profile's listen streams (2026-07-28 revision); the profile has started, or nothing changed.
+    void hosts.get(profile).then(
+      (host) => host.events.publish({ kind: 'tools_list_changed' }),
+      () => undefined,
+    );
   });
   hosts.onToolsChanged((profile) => listChanged.changed(profile));
 

@@ -5,15 +5,19 @@
  * with the client's identity, progress and logging on the request's own stream). An approval is returned as an
  * `input_required` result; the client's retry, at any replica, carries the answer. Servers' sampling and elicitation
  * requests cannot reach such a client (the revision has no request from server to client) and are refused.
+ * A client hears of changes on a `subscriptions/listen` stream, which the SDK serves from the profile's event bus
+ * (one handler per profile, so a stream hears only its own profile); the resources it names are subscribed upstream
+ * while it is open.
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
-import { type AuthInfo, createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import { type AuthInfo, createMcpHandler, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { GatewaySettings } from '../config/gateway-settings.js';
 import type { GatewayIdentity } from './gateway-auth.js';
 import type { ProfileHost } from './gateway-hosts.js';
 import { createGatewaySession } from './gateway-session.js';
+import { openListenSubscriptions } from './listen-subscriptions.js';
 
 export interface ModernGateway {
   /** Whether a POST without a session is a 2026-07-28 request (it carries the revision's `_meta` claim). */
@@ -39,30 +43,37 @@ export function createModernGateway(options: {
   version: string;
   onDiagnostic: (message: string) => void;
 }): ModernGateway {
-  const handler = createMcpHandler(
-    (context) => {
-      const caller = context.authInfo?.extra?.caller as Caller | undefined;
-      if (caller === undefined) throw new Error('a 2026-07-28 request reached the gateway without its caller');
-      return createGatewaySession({
-        profile: caller.profile,
-        settings: options.settings,
-        version: options.version,
-        principal: caller.identity.principal,
-        ...(caller.identity.clientId === undefined ? {} : { clientId: caller.identity.clientId }),
-        session: () => undefined,
-        // The server lasts one request: nothing would be left to send resource updates to.
-        resourceSubscriptions: false,
-        era: context.era,
-      });
-    },
-    {
-      // 2025 requests keep their sessions; only this revision's requests come here.
-      legacy: 'reject',
-      maxRequestBodySize: options.settings.maxRequestBytes,
-      onerror: (error) => options.onDiagnostic(`gateway (2026-07-28 request): ${error.message}`),
-    },
-  );
-  const nodeHandler = toNodeHandler(handler);
+  const handlers = new Map<ProfileHost, { handler: McpHttpHandler; node: ReturnType<typeof toNodeHandler> }>();
+  const handlerOf = (profile: ProfileHost) => {
+    const known = handlers.get(profile);
+    if (known !== undefined) return known;
+    const handler = createMcpHandler(
+      (context) => {
+        const caller = context.authInfo?.extra?.caller as Caller | undefined;
+        if (caller === undefined) throw new Error('a 2026-07-28 request reached the gateway without its caller');
+        return createGatewaySession({
+          profile: caller.profile,
+          settings: options.settings,
+          version: options.version,
+          principal: caller.identity.principal,
+          ...(caller.identity.clientId === undefined ? {} : { clientId: caller.identity.clientId }),
+          session: () => undefined,
+          era: context.era,
+        });
+      },
+      {
+        // 2025 requests keep their sessions; only this revision's requests come here.
+        legacy: 'reject',
+        maxRequestBodySize: options.settings.maxRequestBytes,
+        // List changes and resource updates of this profile only.
+        bus: profile.events,
+        onerror: (error) => options.onDiagnostic(`gateway (2026-07-28 request): ${error.message}`),
+      },
+    );
+    const made = { handler, node: toNodeHandler(handler) };
+    handlers.set(profile, made);
+    return made;
+  };
 
   return {
     async isModern(request, body) {
@@ -78,8 +89,16 @@ export function createModernGateway(options: {
         extra: { caller },
       };
       (request as IncomingMessage & { auth?: AuthInfo }).auth = auth;
-      await nodeHandler(request, response, body);
+      const listen = await openListenSubscriptions(profile, body);
+      if (listen === undefined) return handlerOf(profile).node(request, response, body);
+      // However the stream ends (the client closes it, the gateway shuts down, the request is refused).
+      if (response.closed) return listen.release();
+      response.once('close', listen.release);
+      await handlerOf(profile).node(request, response, listen.body);
     },
-    close: () => handler.close(),
+    async close() {
+      // Each open listen stream gets its final response before the connections go.
+      await Promise.all([...handlers.values()].map(({ handler }) => handler.close()));
+    },
   };
 }

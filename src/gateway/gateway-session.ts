@@ -133,8 +133,10 @@ function splitName(name: string): { server: string; name: string } | undefined {
 export function createGatewaySession(options: GatewaySessionOptions): Server {
   const { profile, settings } = options;
   const host = profile.host;
-  // Only over a connection that lasts (not stateless HTTP), and only when a server has subscriptions to offer.
-  const subscribable = options.resourceSubscriptions !== false && anyOffersSubscriptions(profile);
+  // Only when a server has subscriptions to offer, and over a connection that lasts (not stateless HTTP) or on the
+  // 2026-07-28 revision's listen streams, which this capability announces there (it has no `resources/subscribe`).
+  const subscribable =
+    (options.resourceSubscriptions !== false || options.era === 'modern') && anyOffersSubscriptions(profile);
   const server = new Server(
     { name: GATEWAY_SERVER_NAME, version: options.version },
     {
@@ -280,21 +282,10 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
     return host.resources.read(owner, uri);
   });
 
-  if (subscribable) {
+  if (subscribable && options.era !== 'modern') {
     server.setRequestHandler('resources/subscribe', async (request) => {
       const { uri } = request.params;
-      const owner = await resourceOwner(profile, uri);
-      if (owner === undefined) {
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no server of this gateway lists the resource ${uri}`);
-      }
-      const connection = host.connection(owner);
-      if (connection === undefined || !offersSubscriptions(connection)) {
-        throw new ProtocolError(
-          ProtocolErrorCode.InvalidParams,
-          `server "${owner}", which lists the resource ${uri}, does not offer resource subscriptions${connection?.state === 'connected' ? '' : ` (it is ${connection?.state ?? 'not running'})`}`,
-        );
-      }
-      await profile.subscriptions.subscribe(session, owner, uri);
+      await profile.subscriptions.subscribe(session, await subscribableOwner(profile, uri), uri);
       return {};
     });
     server.setRequestHandler('resources/unsubscribe', async (request) => {
@@ -377,6 +368,22 @@ async function resourceOwner(profile: ProfileHost, uri: string): Promise<string 
     ) ??
     (listings.length === 1 ? listings[0] : undefined);
   return owner?.server;
+}
+
+/** The server that owns `uri` and lets clients subscribe to it; otherwise an error naming what is missing. */
+export async function subscribableOwner(profile: ProfileHost, uri: string): Promise<string> {
+  const owner = await resourceOwner(profile, uri);
+  if (owner === undefined) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no server of this gateway lists the resource ${uri}`);
+  }
+  const connection = profile.host.connection(owner);
+  if (connection === undefined || !offersSubscriptions(connection)) {
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `server "${owner}", which lists the resource ${uri}, does not offer resource subscriptions${connection?.state === 'connected' ? '' : ` (it is ${connection?.state ?? 'not running'})`}`,
+    );
+  }
+  return owner;
 }
 
 /** Whether any of the profile's servers lets clients subscribe to its resources. */

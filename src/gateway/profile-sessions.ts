@@ -19,6 +19,7 @@ import {
   ProtocolErrorCode,
   type RequestOptions,
   type Server,
+  type ServerEventBus,
 } from '@modelcontextprotocol/server';
 import type { ClientRequestForwarder } from '../client-features/forward-client-requests.js';
 import type { ServerLogEntry } from '../client-features/server-log.js';
@@ -71,10 +72,17 @@ export class ProfileSessions implements ClientRequestForwarder {
         kind === 'resources' ? session.server.sendResourceListChanged() : session.server.sendPromptListChanged();
       void sent.catch(() => undefined);
     }
+    this.events?.publish({ kind: kind === 'resources' ? 'resources_list_changed' : 'prompts_list_changed' });
   });
 
-  /** @param timeoutMs how long a forwarded request may wait for the client (its user may be answering). */
-  constructor(private readonly timeoutMs: number) {}
+  /**
+   * @param timeoutMs how long a forwarded request may wait for the client (its user may be answering).
+   * @param events where the profile's `subscriptions/listen` streams (2026-07-28 revision) hear of changes.
+   */
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly events?: ServerEventBus,
+  ) {}
 
   add(session: DownstreamSession): void {
     this.sessions.add(session);

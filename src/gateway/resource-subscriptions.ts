@@ -3,9 +3,18 @@
  * server per URI however many sessions want it, undone when the last of them unsubscribes or closes. A server's
  * `notifications/resources/updated` goes to every session subscribed to that URI of that server, and to no other.
  * A restarted server is subscribed again by its connection, which remembers what it was asked; nothing here changes.
+ * A `subscriptions/listen` stream of the 2026-07-28 revision holds subscriptions as a session does; its updates go
+ * out once on the profile's event bus, whose listen streams each pass on only the URIs they named.
  */
-import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type ServerEventBus } from '@modelcontextprotocol/server';
 import type { DownstreamSession } from './profile-sessions.js';
+
+/** An open `subscriptions/listen` stream: it has no server of its own to send updates with. */
+export interface ListenStream {
+  readonly listen: true;
+}
+
+type Subscriber = DownstreamSession | ListenStream;
 
 /** Subscriptions one session may hold; one more is refused (a client cannot make the gateway hold unbounded state). */
 export const MAX_SUBSCRIPTIONS_PER_SESSION = 100;
@@ -24,16 +33,20 @@ function keyOf(server: string, uri: string): string {
 
 export class ResourceSubscriptions {
   /** Per server and URI, the sessions subscribed to it. */
-  private readonly subscribers = new Map<string, Set<DownstreamSession>>();
+  private readonly subscribers = new Map<string, Set<Subscriber>>();
   /** Per session, its subscribed URIs with the server of each. */
-  private readonly bySession = new Map<DownstreamSession, Map<string, string>>();
+  private readonly bySession = new Map<Subscriber, Map<string, string>>();
   /** Per server and URI, the upstream work in progress: requests for one resource reach the server in order. */
   private readonly queues = new Map<string, Promise<void>>();
 
-  constructor(private readonly upstream: UpstreamSubscriptions) {}
+  constructor(
+    private readonly upstream: UpstreamSubscriptions,
+    /** Where listen streams' updates go. */
+    private readonly events?: ServerEventBus,
+  ) {}
 
   /** Subscribes `session` to `uri` of `server`, asking the server only when no other session already has. */
-  async subscribe(session: DownstreamSession, server: string, uri: string): Promise<void> {
+  async subscribe(session: Subscriber, server: string, uri: string): Promise<void> {
     if (uri.length > MAX_SUBSCRIBED_URI_CHARACTERS) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
@@ -55,7 +68,7 @@ export class ResourceSubscriptions {
     const key = keyOf(server, uri);
     try {
       await this.serially(key, async () => {
-        const sessions = this.subscribers.get(key) ?? new Set<DownstreamSession>();
+        const sessions = this.subscribers.get(key) ?? new Set<Subscriber>();
         if (sessions.size === 0) await this.upstream.subscribe(server, uri);
         sessions.add(session);
         this.subscribers.set(key, sessions);
@@ -68,7 +81,7 @@ export class ResourceSubscriptions {
   }
 
   /** Unsubscribes `session` from `uri`; the server is told when no session is left subscribed to it. */
-  async unsubscribe(session: DownstreamSession, uri: string): Promise<void> {
+  async unsubscribe(session: Subscriber, uri: string): Promise<void> {
     const mine = this.bySession.get(session);
     const server = mine?.get(uri);
     if (mine === undefined || server === undefined) return;
@@ -78,7 +91,7 @@ export class ResourceSubscriptions {
   }
 
   /** The session ended: each of its subscriptions is left as if it had unsubscribed. */
-  async sessionClosed(session: DownstreamSession): Promise<void> {
+  async sessionClosed(session: Subscriber): Promise<void> {
     const mine = this.bySession.get(session);
     if (mine === undefined) return;
     this.bySession.delete(session);
@@ -86,18 +99,22 @@ export class ResourceSubscriptions {
   }
 
   /** How many subscriptions `session` holds. */
-  count(session: DownstreamSession): number {
+  count(session: Subscriber): number {
     return this.bySession.get(session)?.size ?? 0;
   }
 
   /** A server's `notifications/resources/updated`, to each session subscribed to that URI of that server. */
   updated(update: { server: string; uri: string }): void {
-    for (const session of this.subscribers.get(keyOf(update.server, update.uri)) ?? []) {
-      void session.server.sendResourceUpdated({ uri: update.uri }).catch(() => undefined);
+    let toListenStreams = false;
+    for (const subscriber of this.subscribers.get(keyOf(update.server, update.uri)) ?? []) {
+      if ('listen' in subscriber) toListenStreams = true;
+      else void subscriber.server.sendResourceUpdated({ uri: update.uri }).catch(() => undefined);
     }
+    // Once however many streams hold it: the bus reaches every stream, each keeping the URIs it named.
+    if (toListenStreams) this.events?.publish({ kind: 'resource_updated', uri: update.uri });
   }
 
-  private leave(session: DownstreamSession, server: string, uri: string): Promise<void> {
+  private leave(session: Subscriber, server: string, uri: string): Promise<void> {
     const key = keyOf(server, uri);
     return this.serially(key, async () => {
       const sessions = this.subscribers.get(key);
