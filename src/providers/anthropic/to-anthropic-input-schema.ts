@@ -15,8 +15,12 @@ export interface AnthropicToolSchema {
   wrapped: boolean;
 }
 
-export function toAnthropicToolSchema(schema: Readonly<Record<string, unknown>>): AnthropicToolSchema {
-  const normalised = normaliseToolSchema(schema, 'anthropic');
+/** `toolName` names the tool in the error for a schema nested too deep to translate. */
+export function toAnthropicToolSchema(
+  schema: Readonly<Record<string, unknown>>,
+  toolName?: string,
+): AnthropicToolSchema {
+  const normalised = normaliseToolSchema(schema, 'anthropic', toolName);
   return { inputSchema: normalised.schema as AnthropicInputSchema, wrapped: normalised.wrapped };
 }
 

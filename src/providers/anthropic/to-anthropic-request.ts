@@ -74,7 +74,7 @@ export function translateAnthropicRequest(
 }
 
 function toAnthropicTool(tool: ToolDefinition, wrappedTools: Set<string>): Tool {
-  const { inputSchema, wrapped } = toAnthropicToolSchema(tool.inputSchema);
+  const { inputSchema, wrapped } = toAnthropicToolSchema(tool.inputSchema, tool.name);
   if (wrapped) wrappedTools.add(tool.name);
   return {
     name: tool.name,

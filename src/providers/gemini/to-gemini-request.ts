@@ -78,7 +78,7 @@ function toFunctionDeclaration(tool: ToolDefinition, wrappedTools: Set<string>):
       retryable: false,
     });
   }
-  const { schema, wrapped } = normaliseToolSchema(tool.inputSchema, 'gemini');
+  const { schema, wrapped } = normaliseToolSchema(tool.inputSchema, 'gemini', tool.name);
   if (wrapped) wrappedTools.add(tool.name);
   // No schema for a tool that takes no parameters; `parameters` (two tokens shorter) when Gemini's Schema type holds it.
   const { parameters, parametersJsonSchema } = geminiParameterFields(schema);

@@ -30,9 +30,13 @@ export interface OpenAiFunctionSchema {
 /** Parameters plus the strict flag: strict when allowed and the schema can be made strict. */
 export function toOpenAiFunctionSchema(
   schema: Readonly<Record<string, unknown>>,
-  settings: { allowStrict: boolean; target?: OpenAiSchemaTarget },
+  settings: { allowStrict: boolean; target?: OpenAiSchemaTarget; toolName?: string },
 ): OpenAiFunctionSchema {
-  const { schema: normalised, wrapped } = normaliseToolSchema(schema, settings.target ?? 'openai-chat');
+  const { schema: normalised, wrapped } = normaliseToolSchema(
+    schema,
+    settings.target ?? 'openai-chat',
+    settings.toolName,
+  );
   const strictSchema = settings.allowStrict ? toStrictSchema(normalised) : undefined;
   if (strictSchema === undefined || !everyObjectClosed(strictSchema)) {
     return { parameters: normalised, strict: false, wrapped, normalised };

@@ -109,6 +109,7 @@ export function toChatTools(
       const schema = toOpenAiFunctionSchema(tool.inputSchema, {
         allowStrict: !local && settings.strictTools === true,
         target: local ? 'openai-compatible' : 'openai-chat',
+        toolName: tool.name,
       });
       shapes?.set(tool.name, toolArgumentShape(schema));
       const { parameters, strict } = schema;

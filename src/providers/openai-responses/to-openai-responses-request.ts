@@ -107,6 +107,7 @@ function toResponsesFunctions(
       const schema = toOpenAiFunctionSchema(tool.inputSchema, {
         allowStrict: settings.strictTools === true,
         target: 'openai-responses',
+        toolName: tool.name,
       });
       shapes?.set(tool.name, toolArgumentShape(schema));
       const { parameters, strict } = schema;

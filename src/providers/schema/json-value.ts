@@ -8,6 +8,7 @@
  * later copy that goes key by key; spreads are safe.
  */
 
+import { JsonTooDeepError, MAX_JSON_DEPTH } from '../../json/json-depth.js';
 import { setOwnProperty } from '../../json/own-property.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -16,25 +17,33 @@ export function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A deep copy holding only JSON values: `undefined`, functions, symbols and non-finite numbers are dropped. */
-export function cloneJson(value: unknown): unknown {
+/**
+ * A deep copy holding only JSON values: `undefined`, functions, symbols and non-finite numbers are dropped. A value
+ * nested deeper than {@link MAX_JSON_DEPTH} (or holding a cycle) throws a {@link JsonTooDeepError} naming `what`,
+ * instead of overflowing the stack here or in any walk after.
+ */
+export function cloneJson(value: unknown, what = 'the value'): unknown {
+  return cloneWithinDepth(value, what, 0);
+}
+
+/** `depth`: how many objects and arrays enclose `value`. */
+function cloneWithinDepth(value: unknown, what: string, depth: number): unknown {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value !== 'object') return undefined;
+  if (depth >= MAX_JSON_DEPTH) throw new JsonTooDeepError(what);
   if (Array.isArray(value)) {
     return value.map((item) => {
-      const copy = cloneJson(item);
+      const copy = cloneWithinDepth(item, what, depth + 1);
       return copy === undefined ? null : copy;
     });
   }
-  if (isPlainObject(value)) {
-    const copy: JsonObject = {};
-    for (const [key, item] of Object.entries(value)) {
-      const itemCopy = cloneJson(item);
-      if (itemCopy !== undefined) setOwnProperty(copy, key, itemCopy);
-    }
-    return copy;
+  const copy: JsonObject = {};
+  for (const [key, item] of Object.entries(value)) {
+    const itemCopy = cloneWithinDepth(item, what, depth + 1);
+    if (itemCopy !== undefined) setOwnProperty(copy, key, itemCopy);
   }
-  return undefined;
+  return copy;
 }
 
 /** Structural equality of two JSON values; object key order does not matter, array order does. */

@@ -36,9 +36,15 @@ const NON_OBJECT_KEYWORDS = ['anyOf', 'oneOf', 'enum', 'const', 'items', 'prefix
 /** Bound on chains of root references (`$ref` to a `$ref` to …). */
 const MAX_ROOT_REFERENCE_HOPS = 8;
 
-export function normaliseToolSchema(schema: unknown, target: SchemaTarget): NormalisedSchema {
+/**
+ * `toolName` names the tool in the error for a schema nested deeper than `MAX_JSON_DEPTH` levels, which is
+ * refused (a `JsonTooDeepError`), as the host refuses a server's message nested that deep: no server's schema
+ * reaches here that deep, but a library caller's own tool definition can.
+ */
+export function normaliseToolSchema(schema: unknown, target: SchemaTarget, toolName?: string): NormalisedSchema {
   const notes: string[] = [];
-  const document = rootDocument(schema, notes);
+  const what = toolName === undefined ? 'the input schema' : `the input schema of tool ${JSON.stringify(toolName)}`;
+  const document = rootDocument(schema, what, notes);
   const context: NormaliseContext = {
     rules: SCHEMA_RULES[target],
     notes,
@@ -81,9 +87,9 @@ export function unwrapArguments(args: Record<string, unknown>, wrapped: boolean)
   return Object.hasOwn(args, WRAPPED_ARGUMENT_NAME) ? args[WRAPPED_ARGUMENT_NAME] : args;
 }
 
-function rootDocument(schema: unknown, notes: string[]): JsonObject {
+function rootDocument(schema: unknown, what: string, notes: string[]): JsonObject {
   if (schema === undefined || schema === true) return {};
-  const copy = cloneJson(schema);
+  const copy = cloneJson(schema, what);
   if (isPlainObject(copy)) return copy;
   notes.push('(root): the input schema is not a JSON Schema object; the tool is offered without parameters');
   return {};

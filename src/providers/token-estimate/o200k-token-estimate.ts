@@ -52,7 +52,7 @@ export function toolListTokensExceed(
 }
 
 function providerToolJson(tool: ToolDefinition, target: SchemaTarget): string {
-  const { schema } = normaliseToolSchema(tool.inputSchema, target);
+  const { schema } = normaliseToolSchema(tool.inputSchema, target, tool.name);
   return JSON.stringify(providerToolShape(tool, schema, target));
 }
 
