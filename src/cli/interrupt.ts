@@ -7,10 +7,10 @@
  */
 import { stopAllServerProcessesNow } from '../connections/server-process-registry.js';
 import type { Host } from '../host/create-host.js';
+import { EXIT_SIGINT, EXIT_SIGTERM } from './exit-codes.js';
 import { writeError } from './output.js';
 
-/** Exit codes after a signal, as shells report them: 128 + the signal number. */
-const SIGNAL_EXIT_CODES: Record<'SIGINT' | 'SIGTERM', number> = { SIGINT: 130, SIGTERM: 143 };
+const SIGNAL_EXIT_CODES: Record<'SIGINT' | 'SIGTERM', number> = { SIGINT: EXIT_SIGINT, SIGTERM: EXIT_SIGTERM };
 
 export interface Interruption {
   /** Aborted by the first SIGINT or SIGTERM. */

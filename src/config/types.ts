@@ -3,7 +3,6 @@
 import type { GatewayProfile, GatewaySettings } from './gateway-settings.js';
 
 export type ServerTrust = 'trusted' | 'untrusted';
-export type ServerTransportKind = 'stdio' | 'http' | 'sse';
 /**
  * How the client negotiates the MCP protocol version. `legacy` (the default) asks for one version and accepts the
  * server's answer; `auto` probes newer versions first, which for a stdio server means starting the process twice.

@@ -242,14 +242,14 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
         }
         return finish(raw);
       }
-      // Only a tool safe to repeat is sent again, once; anything else could do its work twice.
+      // Only a call safe to retry is sent again, once; anything else could do its work twice.
       const retry =
         (failure.kind === 'timeout' || failure.kind === 'crashed') && !context.signal.aborted && safeToRetry;
       if (!retry) return fail(failure);
       context.emit({
         type: 'tool-call-warning',
         callId: call.id,
-        message: `${call.name} ${failure.kind === 'timeout' ? 'timed out' : 'lost its server'}; trying once more, as the tool is marked safe to repeat (${failure.message})`,
+        message: `${call.name} ${failure.kind === 'timeout' ? 'timed out' : 'lost its server'}; trying once more, as the tool is marked safe to retry (${failure.message})`,
       });
       try {
         raw = await callServer();

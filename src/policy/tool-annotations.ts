@@ -56,7 +56,7 @@ export function effectiveAnnotations(
 /**
  * Whether a call that timed out may be sent once more. Only a trusted server's word counts, and only a tool that
  * says repeating it has no further effect (idempotent) or that it changes nothing (read-only). A call that is not
- * safe to repeat is never replayed.
+ * safe to retry is never replayed.
  */
 export function isSafeToRetry(annotations: ToolAnnotations | undefined, trust: ServerTrust): boolean {
   const effective = effectiveAnnotations(annotations, trust);

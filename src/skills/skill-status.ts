@@ -15,7 +15,3 @@ export function skillStatus(skill: Skill, pins: SkillPins): SkillStatus {
   if (check === 'new' && hiddenContentInSkill(skill).length > 0) return 'flagged';
   return check;
 }
-
-export function isOffered(status: SkillStatus): boolean {
-  return status === 'approved' || status === 'new';
-}

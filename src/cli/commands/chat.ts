@@ -15,7 +15,7 @@ import { formatProgressLine } from '../chat/progress-line.js';
 import { checkModelKey } from '../check-model-key.js';
 import { chooseApprover } from '../choose-approver.js';
 import { addCommonOptions, type CommonOptions } from '../common-options.js';
-import { CliError, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
+import { CliError, EXIT_OK, EXIT_SIGHUP, EXIT_SIGTERM, EXIT_USAGE } from '../exit-codes.js';
 import { handleInterruptions } from '../interrupt.js';
 import { openHost } from '../open-host.js';
 import { writeError } from '../output.js';
@@ -100,8 +100,8 @@ async function chat(options: ChatCommandOptions): Promise<number> {
       stoppedBy = code;
       void loop.stop();
     };
-    const onTerminate = stop(143);
-    const onHangUp = stop(129);
+    const onTerminate = stop(EXIT_SIGTERM);
+    const onHangUp = stop(EXIT_SIGHUP);
     process.on('SIGTERM', onTerminate);
     process.on('SIGHUP', onHangUp);
     try {

@@ -7,7 +7,7 @@ import type { HostConfig } from '../../config/types.js';
 import type { Host } from '../../host/create-host.js';
 import type { AgentEvent } from '../../loop/events.js';
 import { chooseApprover } from '../choose-approver.js';
-import { CliError, EXIT_OK, EXIT_RUN_FAILED } from '../exit-codes.js';
+import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_SIGINT } from '../exit-codes.js';
 import { handleInterruptions } from '../interrupt.js';
 import { openHost } from '../open-host.js';
 import { writeError, writeJson, writeOut } from '../output.js';
@@ -130,7 +130,7 @@ export async function runWithHost({
         messages: result.messages,
       });
     }
-    if (result.stopReason === 'aborted') return interruption.exitCode ?? 130;
+    if (result.stopReason === 'aborted') return interruption.exitCode ?? EXIT_SIGINT;
     if (result.stopReason === 'max-turns') {
       writeError(`mcp-host: ${result.message}`);
       return EXIT_RUN_FAILED;
