@@ -20,7 +20,6 @@ import { assertNoReservedServerNames } from '../config/reserved-names.js';
 import type { HostConfig, ServerConfig } from '../config/types.js';
 import type { ServerConnection, ServerConnectionOptions } from '../connections/server-connection.js';
 import { budgetToolResult } from '../content/budget-tool-results.js';
-import { estimateTokens } from '../content/linear-token-estimate.js';
 import { createCallExecutor } from '../loop/call-executor.js';
 import { createHeadlessApprover } from '../policy/headless-approver.js';
 import { checkRules } from '../policy/permission-rules.js';
@@ -29,6 +28,7 @@ import { connectedServerInstructions, withheldInstructionNotices } from '../skil
 import { abandonStart, closeHost } from './close-host.js';
 import { connectServers } from './connect-servers.js';
 import { createDirectCall } from './direct-call.js';
+import { createHostConversation } from './host-conversation.js';
 import { createHostModel } from './host-model.js';
 import { openHostSkills } from './host-skills.js';
 import { openHostState } from './host-state.js';
@@ -260,29 +260,18 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     provider: model.provider,
     run,
     stream: (prompt, streamOptions) => streamRun(run, prompt, streamOptions),
-    conversation: async (conversationOptions = {}) => {
-      // Loaded on first use: listing tools or a single run never opens a conversation.
-      const [{ openConversation }, { openSessionStore }] = await Promise.all([
-        import('../sessions/open-conversation.js'),
-        import('../sessions/session-store.js'),
-      ]);
-      return openConversation(
-        {
-          store: openSessionStore(state.stateDir),
-          config: config.file ?? null,
-          provider: await model.provider(),
-          createProvider: model.named,
-          runTurn: (text, turn) => run(text, turn),
-          ...(config.contextTokens === undefined ? {} : { contextTokens: config.contextTokens }),
-          fixedTokens: () =>
-            estimateTokens(skills.systemPrompt().text ?? '') +
-            estimateTokens(JSON.stringify(offered.definitions(catalogNow()))),
-          onResultStore: hostTools.addConversationStore,
-          onDiagnostic: diagnostic,
-        },
-        conversationOptions,
-      );
-    },
+    conversation: createHostConversation({
+      stateDir: state.stateDir,
+      configFile: config.file,
+      contextTokens: config.contextTokens,
+      provider: model.provider,
+      createProvider: model.named,
+      runTurn: (text, turn) => run(text, turn),
+      systemPrompt: () => skills.systemPrompt().text,
+      toolDefinitions: () => offered.definitions(catalogNow()),
+      onResultStore: hostTools.addConversationStore,
+      onDiagnostic: diagnostic,
+    }),
     callTool: createDirectCall({
       runId,
       forUser: executorFor('user', catalogNow),
