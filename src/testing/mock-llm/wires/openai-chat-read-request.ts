@@ -8,7 +8,7 @@
  * the base URL it gives the SDK: `<mock url>/quirks/no-ids,no-done/v1`.
  */
 import type { ConversationView } from '../../script-types.js';
-import { checkFunctionTool, estimateTokens, isRecord, looksLikeToolError } from './openai-wire-common.js';
+import { checkFunctionTool, isRecord, looksLikeToolError, madeUpTokenCount } from './openai-wire-common.js';
 
 /**
  * What local OpenAI-compatible servers really do differently, one switch each:
@@ -98,7 +98,7 @@ export function readOpenAiChatRequest(body: unknown, path: string): OpenAiChatVi
             }),
     quirks: quirksOfPath(path),
     includeUsage: isRecord(body.stream_options) && body.stream_options.include_usage === true,
-    promptTokens: estimateTokens(body.messages) + estimateTokens(body.tools),
+    promptTokens: madeUpTokenCount(body.messages) + madeUpTokenCount(body.tools),
   };
 }
 

@@ -20,7 +20,7 @@ import {
   openAiChatQuirks,
   readOpenAiChatRequest,
 } from './openai-chat-read-request.js';
-import { checkBearerAuth, estimateTokens, requestId, shortId, writeOpenAiError } from './openai-wire-common.js';
+import { checkBearerAuth, madeUpTokenCount, requestId, shortId, writeOpenAiError } from './openai-wire-common.js';
 
 type TurnAnswer = ScriptAnswer & { kind: 'turn' };
 type Call = TurnAnswer['toolCalls'][number];
@@ -131,7 +131,7 @@ function finishReason(answer: TurnAnswer, view: OpenAiChatView): string {
 }
 
 function usage(answer: TurnAnswer, view: OpenAiChatView): Record<string, unknown> {
-  const completionTokens = estimateTokens((answer.text ?? '') + JSON.stringify(answer.toolCalls));
+  const completionTokens = madeUpTokenCount((answer.text ?? '') + JSON.stringify(answer.toolCalls));
   return {
     prompt_tokens: view.promptTokens,
     completion_tokens: completionTokens,

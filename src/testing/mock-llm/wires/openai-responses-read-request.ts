@@ -5,7 +5,7 @@
  * `strict` defaults to true here), so host bugs show up in tests instead of in production.
  */
 import type { ConversationView } from '../../script-types.js';
-import { checkFunctionTool, estimateTokens, isRecord, looksLikeToolError } from './openai-wire-common.js';
+import { checkFunctionTool, isRecord, looksLikeToolError, madeUpTokenCount } from './openai-wire-common.js';
 
 export interface OpenAiResponsesView extends ConversationView {
   promptTokens: number;
@@ -49,7 +49,7 @@ export function readOpenAiResponsesRequest(body: unknown): OpenAiResponsesView {
               const text = textOf(item.output);
               return { text, isError: looksLikeToolError(text) };
             }),
-    promptTokens: estimateTokens(body.input) + estimateTokens(body.tools) + estimateTokens(body.instructions),
+    promptTokens: madeUpTokenCount(body.input) + madeUpTokenCount(body.tools) + madeUpTokenCount(body.instructions),
     instructions: typeof body.instructions === 'string' ? body.instructions : null,
   };
 }

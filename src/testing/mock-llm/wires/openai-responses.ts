@@ -11,7 +11,7 @@ import { sendJson } from '../http-io.js';
 import { startSse, writeSseFrame } from '../sse.js';
 import type { MockWire } from '../wire.js';
 import { type OpenAiResponsesView, readOpenAiResponsesRequest } from './openai-responses-read-request.js';
-import { checkBearerAuth, estimateTokens, requestId, shortId, writeOpenAiError } from './openai-wire-common.js';
+import { checkBearerAuth, madeUpTokenCount, requestId, shortId, writeOpenAiError } from './openai-wire-common.js';
 
 type TurnAnswer = ScriptAnswer & { kind: 'turn' };
 type Item = Record<string, unknown>;
@@ -80,7 +80,7 @@ function toResponse(
   output: Item[] = status === 'completed' ? outputItems(answer, view) : [],
   id = `resp_mock${shortId()}`,
 ): Record<string, unknown> {
-  const outputTokens = estimateTokens((answer.text ?? '') + JSON.stringify(answer.toolCalls));
+  const outputTokens = madeUpTokenCount((answer.text ?? '') + JSON.stringify(answer.toolCalls));
   return {
     id,
     object: 'response',

@@ -103,7 +103,7 @@ export function looksLikeToolError(text: string): boolean {
 }
 
 /** Made-up but stable token counts: roughly four characters a token. */
-export function estimateTokens(value: unknown): number {
+export function madeUpTokenCount(value: unknown): number {
   const text = typeof value === 'string' ? value : JSON.stringify(value ?? '');
   return Math.max(1, Math.ceil(text.length / 4));
 }
