@@ -12,8 +12,6 @@ import { writeJsonFileAtomically } from '../json/write-json-file.js';
 import { ensureStateDir } from './state-dir.js';
 
 export const CONFIG_APPROVALS_FILE_NAME = 'approved-configs.json';
-/** The command that approves the config found in the working folder. */
-export const APPROVE_CONFIG_COMMAND = 'mcp-host trust config';
 
 interface ApprovedConfig {
   sha256: string;

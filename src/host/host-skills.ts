@@ -69,7 +69,7 @@ export function openHostSkills(options: HostSkillsOptions): HostSkills {
   for (const problem of discovered.problems) options.onDiagnostic(`skill not used: ${problem.message}`);
   for (const warning of discovered.warnings) options.onDiagnostic(warning);
   const pins = SkillPins.inStateDir(options.stateDir, { scope: config.file ?? '' });
-  const review = reviewSkills(discovered.skills, pins);
+  const review = reviewSkills(discovered.skills, pins, config.file);
   for (const withheld of review.withheld) options.onDiagnostic(withheld.message);
 
   const active = new ActiveSkills();

@@ -7,8 +7,9 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { AuditRecorder } from '../audit/audit-recorder.js';
 import { serverConfigOf } from '../config/server-config-of.js';
+import { trustApproveCommand } from '../config/trust-commands.js';
 import type { HostConfig } from '../config/types.js';
-import { type Approver, trustApproveCommand, type WithholdReason } from '../policy/approver.js';
+import type { Approver, WithholdReason } from '../policy/approver.js';
 import { reviewServerTools } from '../policy/review-server-tools.js';
 import type { TrustStore } from '../policy/trust-store.js';
 import type { ReviewedTools } from './live-catalog.js';
@@ -67,7 +68,7 @@ const WHY: Record<WithholdReason, (server: string) => string> = {
 function explainWithheld(server: string, toolName: string, reason: WithholdReason, configFile?: string): string {
   const command =
     reason === 'server-changed' || reason === 'server-revoked'
-      ? trustApproveCommand(server, undefined, configFile)
-      : trustApproveCommand(server, toolName, configFile);
+      ? trustApproveCommand({ server }, configFile)
+      : trustApproveCommand({ server, tool: toolName }, configFile);
   return `it is withheld until the user approves it, because ${WHY[reason](server)}. The user can approve it with \`${command}\`; until then it cannot be called.`;
 }

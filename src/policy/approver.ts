@@ -110,17 +110,3 @@ export interface Approver {
   /** The error text the model gets when this approver denies a call. Default `USER_DENIED_MESSAGE`. */
   denialMessage?(request: ToolApprovalRequest): string;
 }
-
-/** The shell command that approves a server or one of its tools, for messages. */
-export function trustApproveCommand(serverName: string, toolName?: string, configFile?: string): string {
-  // Approvals are kept per config file: the command names the file so it works from any folder.
-  const words = [
-    'mcp-host',
-    'trust',
-    'approve',
-    serverName,
-    ...(toolName === undefined ? [] : [toolName]),
-    ...(configFile === undefined ? [] : ['--config', configFile]),
-  ];
-  return words.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)).join(' ');
-}

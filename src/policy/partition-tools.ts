@@ -19,8 +19,9 @@
  * Tools that disappeared keep their pins: if they come back unchanged they need no new approval.
  */
 
+import { trustApproveCommand } from '../config/trust-commands.js';
 import type { ServerTrust } from '../config/types.js';
-import { trustApproveCommand, type WithholdReason } from './approver.js';
+import type { WithholdReason } from './approver.js';
 import { describeHiddenContent, type HiddenContentFlag } from './hidden-content.js';
 import type { PinnableTool } from './tool-definition.js';
 import type { ServerCheck, ToolCheck } from './trust-store.js';
@@ -113,7 +114,7 @@ export function serverWithheldSummary(
       ? `Server ${serverName} now runs a different command line or URL than the one approved`
       : `Server ${serverName} was revoked`;
   const shown = toolNames.length > 5 ? [...toolNames.slice(0, 5), `and ${toolNames.length - 5} more`] : toolNames;
-  return `${why}; its ${toolNames.length} tool(s) (${shown.join(', ')}) are withheld until you approve it: ${trustApproveCommand(serverName, undefined, configFile)}`;
+  return `${why}; its ${toolNames.length} tool(s) (${shown.join(', ')}) are withheld until you approve it: ${trustApproveCommand({ server: serverName }, configFile)}`;
 }
 
 function withholdMessage(
@@ -122,8 +123,8 @@ function withholdMessage(
   reason: WithholdReason,
   configFile?: string,
 ): string {
-  const approveTool = trustApproveCommand(serverName, entry.tool.name, configFile);
-  const approveServer = trustApproveCommand(serverName, undefined, configFile);
+  const approveTool = trustApproveCommand({ server: serverName, tool: entry.tool.name }, configFile);
+  const approveServer = trustApproveCommand({ server: serverName }, configFile);
   switch (reason) {
     case 'server-changed':
       return `Server ${serverName} now runs a different command line or URL than the one approved; ${entry.name} is withheld from the model until you approve the server again (${approveServer}).`;

@@ -58,7 +58,16 @@ export interface TrustReportServer {
   tools: TrustReportTool[];
 }
 
-export function buildTrustReport(store: TrustStore, servers: readonly TrustReportServerInput[]): TrustReportServer[] {
+export interface TrustReportOptions {
+  /** The config file the approvals belong to, named in the approve commands of withheld tools. */
+  configFile?: string;
+}
+
+export function buildTrustReport(
+  store: TrustStore,
+  servers: readonly TrustReportServerInput[],
+  options: TrustReportOptions = {},
+): TrustReportServer[] {
   const stored = new Map(store.list().map((server) => [server.name, server]));
   const allEntries = servers.flatMap((server) =>
     (server.tools ?? []).map((entry) => ({ ...entry, server: server.config.name })),
@@ -82,6 +91,7 @@ export function buildTrustReport(store: TrustStore, servers: readonly TrustRepor
       trust: server.config.trust,
       serverStatus: status,
       tools: entries,
+      ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
     });
     const recordedNext = new Set(partition.toRecord.map(({ entry }) => entry.tool.name));
     const withheld = new Map(partition.withheld.map((item) => [item.entry.tool.name, item.message]));

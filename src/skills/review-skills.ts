@@ -8,6 +8,7 @@
  * A withheld skill is neither listed in the system prompt nor loadable.
  */
 
+import { trustApproveCommand } from '../config/trust-commands.js';
 import { describeHiddenContent, findHiddenContent, type HiddenContentFlag } from '../policy/hidden-content.js';
 import type { Skill } from './discover-skills.js';
 import type { SkillCheck, SkillPins } from './skill-pins.js';
@@ -26,10 +27,6 @@ export interface SkillReview {
   pinned: Skill[];
 }
 
-export function skillApproveCommand(name: string): string {
-  return `mcp-host trust approve skill:${name}`;
-}
-
 export function hiddenContentInSkill(skill: Pick<Skill, 'name' | 'description'>): HiddenContentFlag[] {
   return [
     ...findHiddenContent(skill.description),
@@ -37,11 +34,14 @@ export function hiddenContentInSkill(skill: Pick<Skill, 'name' | 'description'>)
   ];
 }
 
-export function reviewSkills(skills: readonly Skill[], pins: SkillPins): SkillReview {
+/**
+ * `configFile`: the config the pins belong to, named in the approve commands of the messages.
+ */
+export function reviewSkills(skills: readonly Skill[], pins: SkillPins, configFile?: string): SkillReview {
   const review: SkillReview = { offered: [], withheld: [], pinned: [] };
   for (const skill of skills) {
     const status = pins.check(skill.name, skill.fingerprint);
-    const approve = skillApproveCommand(skill.name);
+    const approve = trustApproveCommand({ skill: skill.name }, configFile);
     if (status === 'approved') {
       review.offered.push(skill);
     } else if (status === 'new') {

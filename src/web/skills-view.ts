@@ -5,11 +5,11 @@
  */
 
 import path from 'node:path';
+import { trustApproveCommand } from '../config/trust-commands.js';
 import type { Host } from '../host/create-host.js';
 import { estimateTextTokens } from '../providers/token-estimate/index.js';
 import type { Message } from '../providers/types.js';
 import type { Skill } from '../skills/discover-skills.js';
-import { skillApproveCommand } from '../skills/review-skills.js';
 import { LOAD_SKILL_TOOL } from '../skills/skill-tools.js';
 import { listedDescription } from '../skills/skills-listing.js';
 import type { SkillsView, SkillView } from './api-types.js';
@@ -38,11 +38,17 @@ export function skillsView(host: Host, history: readonly Message[]): SkillsView 
   });
   return {
     offered: offered.map(view),
-    withheld: withheld.map((entry) => ({
-      ...view(entry.skill),
-      reason: withoutPaths(entry.message, entry.skill.folder),
-      approveCommand: skillApproveCommand(entry.skill.name),
-    })),
+    withheld: withheld.map((entry) => {
+      // This page names no machine path, so its command is the one to run in the config's folder, where every
+      // folder it shows is relative to.
+      const approveCommand = trustApproveCommand({ skill: entry.skill.name });
+      const withConfig = trustApproveCommand({ skill: entry.skill.name }, host.config.file);
+      return {
+        ...view(entry.skill),
+        reason: withoutPaths(entry.message.split(withConfig).join(approveCommand), entry.skill.folder),
+        approveCommand,
+      };
+    }),
     problems: problems.map((problem) => {
       const folder = path.dirname(problem.file);
       return { folder: shown(folder), message: withoutPaths(problem.message, folder) };

@@ -55,7 +55,7 @@ describe('a config found in the working folder', () => {
     expect(before.stdout).not.toContain('planted__');
     const notes = before.stderr.split('\n').filter((line) => line.includes('mcp-host trust config'));
     expect(notes).toEqual([
-      `mcp-host: ${configFile} was found in the working folder and is not approved yet, so its servers were not started; review it, then approve it with: mcp-host trust config`,
+      `mcp-host: ${configFile} was found in the working folder and is not approved yet, so its servers were not started; review it, then approve it with: mcp-host trust config ${configFile}`,
     ]);
 
     const approved = await cliInProcess(['trust', 'config']);

@@ -36,11 +36,14 @@ let directory: string;
 /** What the (injected) loader reports: the config's servers and what they list now. */
 let servers: TrustCommandServer[];
 let loadCalls: LoadServersAndToolsOptions[];
+/** The config file the loader reports, when the test names one. */
+let configFile: string | undefined;
 
 beforeEach(() => {
   directory = mkdtempSync(path.join(tmpdir(), 'mcp-host-trust-cli-'));
   servers = [{ config: calcServer(), tools: [ADD, ECHO].map((tool) => ({ name: `calc__${tool.name}`, tool })) }];
   loadCalls = [];
+  configFile = undefined;
 });
 afterEach(() => {
   rmSync(directory, { recursive: true, force: true });
@@ -55,6 +58,7 @@ async function trust(...args: string[]) {
           return {
             servers: servers.map((server) => (options.listTools ? server : { config: server.config })),
             secrets: ['secret-arg'],
+            ...(configFile === undefined ? {} : { configFile }),
           };
         },
         stdout,
@@ -126,6 +130,19 @@ describe('mcp-host trust', () => {
     expect(approved.stdout).toContain('Approved tool calc__add (was changed).');
     expect(approved.stderr).toMatch(/Warning: calc__add: instruction-tag/);
     expect(store().checkTool('calc', changed)).toBe('approved');
+  });
+
+  it('names the config in the commands it suggests, quoted for a shell, so they work from any folder', async () => {
+    configFile = "/home/ana/o'brien project/mcp-host.json";
+    await trust('approve', 'calc');
+    await trust('revoke', 'calc', 'calc__echo');
+    const listed = await trust('list', '--json');
+    const echo = (JSON.parse(listed.stdout) as TrustReportServer[])[0]!.tools.find((tool) => tool.name === 'echo')!;
+    expect(echo.availability).toBe('withheld');
+    expect(echo.withheldBecause).toContain(
+      `(mcp-host trust approve calc echo --config '/home/ana/o'\\''brien project/mcp-host.json').`,
+    );
+    expect((await trust()).stdout).toContain("--config '/home/ana/o'\\''brien project/mcp-host.json'");
   });
 
   it('revoke withholds until approved again; unknown names are usage errors', async () => {

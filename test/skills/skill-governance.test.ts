@@ -95,7 +95,8 @@ describe('pinning', () => {
       expect(second.diagnostics.join('\n')).toContain(
         'skill "deploy" is withheld: its files changed since it was approved',
       );
-      expect(second.diagnostics.join('\n')).toContain('mcp-host trust approve skill:deploy');
+      // Pins are kept per config: the command names it, so it approves in this config from any folder.
+      expect(second.diagnostics.join('\n')).toContain(`mcp-host trust approve skill:deploy --config ${config}`);
       await second.host.run('deploy');
       // Not listed, no skill tools offered, so nothing to load.
       expect(second.provider.requests[0]!.system ?? '').not.toContain('deploy');

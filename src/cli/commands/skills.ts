@@ -9,9 +9,10 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
 import { ensureStateDir, resolveStateDir } from '../../config/state-dir.js';
+import { trustApproveCommand } from '../../config/trust-commands.js';
 import { describeHiddenContent, showRaw } from '../../policy/hidden-content.js';
 import { type DiscoveredSkills, discoverSkills, type Skill } from '../../skills/discover-skills.js';
-import { hiddenContentInSkill, skillApproveCommand } from '../../skills/review-skills.js';
+import { hiddenContentInSkill } from '../../skills/review-skills.js';
 import { SkillPins } from '../../skills/skill-pins.js';
 import { skillSources } from '../../skills/skill-sources.js';
 import { skillStatus } from '../../skills/skill-status.js';
@@ -66,7 +67,7 @@ export function createSkillsCommand(): Command {
     .description('one skill: its front matter, files, pin, and the body the model gets when it loads the skill')
     .argument('<name>', 'the skill name');
   show.action(async (name: string, options: SkillsOptions) => {
-    const { discovered, pins } = await openSkills(options);
+    const { discovered, pins, configFile } = await openSkills(options);
     const skill = discovered.skills.find((candidate) => candidate.name === name);
     if (skill === undefined) {
       const problem = discovered.problems.find((entry) => path.basename(path.dirname(entry.file)) === name);
@@ -91,7 +92,7 @@ export function createSkillsCommand(): Command {
       writeLine(`metadata.${showRaw(key)}: ${showRaw(value)}`);
     }
     writeLine(`fingerprint: ${skill.fingerprint}`);
-    writeLine(`status: ${describeStatus(status, skill.name)}`);
+    writeLine(`status: ${describeStatus(status, trustApproveCommand({ skill: skill.name }, configFile))}`);
     for (const line of describeHiddenContent(hiddenContentInSkill(skill))) writeLine(`warning: ${line}`);
     writeLine('files:');
     for (const file of files) writeLine(`  ${showRaw(file.path)} (${file.bytes} bytes)`);
@@ -102,11 +103,17 @@ export function createSkillsCommand(): Command {
   return skills;
 }
 
-async function openSkills(options: SkillsOptions): Promise<{ discovered: DiscoveredSkills; pins: SkillPins }> {
+async function openSkills(
+  options: SkillsOptions,
+): Promise<{ discovered: DiscoveredSkills; pins: SkillPins; configFile?: string }> {
   const config = await loadConfig({ configPath: options.config });
   const discovered = discoverSkills(skillSources(config, { cwd: process.cwd(), env: process.env }));
   const stateDir = ensureStateDir(resolveStateDir({ flag: options.stateDir }));
-  return { discovered, pins: SkillPins.inStateDir(stateDir, { scope: config.file ?? '' }) };
+  return {
+    discovered,
+    pins: SkillPins.inStateDir(stateDir, { scope: config.file ?? '' }),
+    ...(config.file === undefined ? {} : { configFile: config.file }),
+  };
 }
 
 function summary(skill: Skill) {
@@ -123,18 +130,18 @@ function summary(skill: Skill) {
   };
 }
 
-function describeStatus(status: ReturnType<typeof skillStatus>, name: string): string {
+function describeStatus(status: ReturnType<typeof skillStatus>, approveCommand: string): string {
   switch (status) {
     case 'approved':
       return 'approved (offered to the model)';
     case 'new':
       return 'new (pinned and offered on the next run)';
     case 'flagged':
-      return `withheld: its description hides content; approve with ${skillApproveCommand(name)}`;
+      return `withheld: its description hides content; approve with ${approveCommand}`;
     case 'changed':
-      return `withheld: its files changed since approval; approve with ${skillApproveCommand(name)}`;
+      return `withheld: its files changed since approval; approve with ${approveCommand}`;
     case 'revoked':
-      return `withheld: revoked; approve with ${skillApproveCommand(name)}`;
+      return `withheld: revoked; approve with ${approveCommand}`;
   }
 }
 

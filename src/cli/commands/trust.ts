@@ -218,7 +218,11 @@ async function listTrust(
     listTools: options.offline !== true,
   });
   const store = openStore(stateDir, loaded);
-  const report = buildTrustReport(store, loaded.servers);
+  const report = buildTrustReport(
+    store,
+    loaded.servers,
+    loaded.configFile === undefined ? {} : { configFile: loaded.configFile },
+  );
   stdout.write(
     options.json === true ? `${escapeJsonControlCodes(JSON.stringify(report, null, 2))}\n` : formatTrustReport(report),
   );

@@ -1,0 +1,59 @@
+/**
+ * The commands the host prints for the user to approve something: a server or one of its tools, a skill, a config
+ * file found in the working folder. Approvals are kept per config file, so a command names the config by its
+ * absolute path whenever the host has one: pasted into a shell in any folder, it approves in the same config.
+ * Every place that prints such a command builds it here, so none can forget the config.
+ */
+
+/** What an approve command is for. */
+export type ApproveTarget = { server: string; tool?: string } | { skill: string };
+
+/** `mcp-host trust approve …`, with `--config FILE` when the approvals belong to a config file. */
+export function trustApproveCommand(target: ApproveTarget, configFile?: string): string {
+  const subject =
+    'skill' in target
+      ? [`skill:${target.skill}`]
+      : [target.server, ...(target.tool === undefined ? [] : [target.tool])];
+  return shellCommand([
+    'mcp-host',
+    'trust',
+    'approve',
+    ...subject,
+    ...(configFile === undefined ? [] : ['--config', configFile]),
+  ]);
+}
+
+/** `mcp-host trust config FILE`: approves the content of a config file found by discovery. */
+export function trustConfigCommand(configFile: string): string {
+  return shellCommand(['mcp-host', 'trust', 'config', configFile]);
+}
+
+/** Words joined into one command line a POSIX shell reads back as the same words. */
+export function shellCommand(words: readonly string[]): string {
+  return words.map(quoteShellWord).join(' ');
+}
+
+/** Characters that need no quoting in any POSIX shell. */
+const PLAIN_WORD = /^[\w@%+=:,./-]+$/;
+/** Control, format (bidirectional, zero-width) and line-separator characters: never printed raw. */
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
+/**
+ * One word for a shell: as it is when plain, else in single quotes (inside which nothing is special but the quote
+ * itself). A word holding characters a terminal would act on or hide is written as `$'…'` with escapes instead, so
+ * the printed command shows every character and still pastes back as the same word (bash, zsh, ksh; POSIX 2024).
+ */
+export function quoteShellWord(word: string): string {
+  if (PLAIN_WORD.test(word)) return word;
+  if (!UNPRINTABLE.test(word)) return `'${word.replace(/'/g, `'\\''`)}'`;
+  let escaped = '';
+  for (const character of word) {
+    const code = character.codePointAt(0)!;
+    if (character === '\\' || character === "'") escaped += `\\${character}`;
+    else if (!UNPRINTABLE.test(character)) escaped += character;
+    else if (code < 0x80) escaped += `\\x${code.toString(16).padStart(2, '0')}`;
+    else if (code <= 0xffff) escaped += `\\u${code.toString(16).padStart(4, '0')}`;
+    else escaped += `\\U${code.toString(16).padStart(8, '0')}`;
+  }
+  return `$'${escaped}'`;
+}

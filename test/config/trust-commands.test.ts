@@ -1,0 +1,60 @@
+/**
+ * The approve commands the host prints: they name the config by its path whenever there is one, and a shell reads
+ * each back as the same words however odd the path (spaces, quotes, non-ASCII, control characters).
+ */
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { quoteShellWord, trustApproveCommand, trustConfigCommand } from '../../src/config/trust-commands.js';
+import { hasControlCodes } from '../../src/text/strip-control-codes.js';
+
+const ODD_PATHS = [
+  '/home/ana/my project/mcp-host.json',
+  "/home/o'brien/mcp-host.json",
+  '/home/zoë/проекты/設定 "main"/mcp-host.json',
+  '/tmp/$HOME `id` \\n *.json',
+  '/tmp/line\nbreak\u001b[31m\u202eevil.json',
+  '/tmp/-dash/mcp-host.json',
+];
+
+/** The words bash reads from `commandLine`: each printed NUL-terminated by printf, in one bash for all lines. */
+function wordsAsBashReadsThem(commandLines: readonly string[]): string[][] {
+  const script = commandLines.map((line) => `printf '%s\\0' ${line}; printf '\\1'`).join('\n');
+  const result = spawnSync('bash', ['--norc', '--noprofile', '-c', script], { encoding: 'utf8' });
+  expect(result.status).toBe(0);
+  return result.stdout
+    .split('\u0001')
+    .slice(0, -1)
+    .map((words) => words.split('\0').slice(0, -1));
+}
+
+describe('the approve commands', () => {
+  it('name the config with --config when there is one, and only then', () => {
+    expect(trustApproveCommand({ server: 'calc' })).toBe('mcp-host trust approve calc');
+    expect(trustApproveCommand({ server: 'calc', tool: 'add' }, '/srv/app/mcp-host.json')).toBe(
+      'mcp-host trust approve calc add --config /srv/app/mcp-host.json',
+    );
+    expect(trustApproveCommand({ skill: 'deploy' }, '/srv/app/mcp-host.json')).toBe(
+      'mcp-host trust approve skill:deploy --config /srv/app/mcp-host.json',
+    );
+    expect(trustConfigCommand('/srv/app/.mcp.json')).toBe('mcp-host trust config /srv/app/.mcp.json');
+  });
+
+  it('quote every word so that a shell reads back the same words', () => {
+    const cases = ODD_PATHS.map((file) => ({
+      words: ['mcp-host', 'trust', 'approve', "my server's", 'tool name', '--config', file],
+      line: trustApproveCommand({ server: "my server's", tool: 'tool name' }, file),
+    }));
+    cases.push({ words: ['mcp-host', 'trust', 'config', ''], line: trustConfigCommand('') });
+    const read = wordsAsBashReadsThem(cases.map((entry) => entry.line));
+    expect(read).toEqual(cases.map((entry) => entry.words));
+  });
+
+  it('never print a control, direction or invisible character raw', () => {
+    const line = trustApproveCommand({ server: 'calc' }, ODD_PATHS[4]);
+    expect(hasControlCodes(line)).toBe(false);
+    expect(line).not.toMatch(/[\u202e\n]/);
+    expect(line).toContain("$'/tmp/line\\x0abreak\\x1b[31m\\u202eevil.json'");
+    expect(quoteShellWord('plain-word_1.json')).toBe('plain-word_1.json');
+    expect(quoteShellWord('zoë')).toBe("'zoë'");
+  });
+});
