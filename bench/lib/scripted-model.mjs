@@ -8,7 +8,7 @@ import { distUrl } from './paths.mjs';
 
 export async function createBenchModel(script) {
   const { createScriptedProvider } = await import(new URL('testing/scripted-provider.js', distUrl).href);
-  const scripted = createScriptedProvider(script);
+  const scripted = createScriptedProvider(script, { keepRequests: false });
   const model = {
     provider: scripted.provider,
     model: scripted.model,
@@ -22,7 +22,6 @@ export async function createBenchModel(script) {
         model.lastMessages = request.messages;
         return await scripted.generate(request, options);
       } finally {
-        scripted.requests.length = 0;
         model.modelMs += performance.now() - started;
       }
     },

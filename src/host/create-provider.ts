@@ -62,7 +62,7 @@ export async function createProvider(spec: string, settings: ProviderSettings): 
           `cannot load the script for model "${spec}": ${error instanceof Error ? error.message : String(error)}`,
         );
       });
-      return createScriptedProvider(script, { model: path });
+      return createScriptedProvider(script, { model: path, keepRequests: false });
     }
   }
 }

@@ -19,10 +19,16 @@ import { splitIntoChunks } from './split-into-chunks.js';
 export interface ScriptedProviderOptions {
   /** Model name reported by the provider and shown to the script. Default `scripted`. */
   model?: string;
+  /**
+   * Whether to keep a deep copy of every request in `requests` (default true, for tests to assert on). A long
+   * conversation makes each request larger, so keeping them all grows memory with the square of its length: the
+   * command line's `scripted:` model and the benchmarks keep none.
+   */
+  keepRequests?: boolean;
 }
 
 export interface ScriptedProvider extends LlmProvider {
-  /** Every request received, deep-copied at the time of the call, in order. */
+  /** Every request received, deep-copied at the time of the call, in order (empty with `keepRequests: false`). */
   readonly requests: ModelRequest[];
 }
 
@@ -32,14 +38,14 @@ const charactersPerToken = 4;
 export function createScriptedProvider(script: Script, options: ScriptedProviderOptions = {}): ScriptedProvider {
   const model = options.model ?? 'scripted';
   const requests: ModelRequest[] = [];
+  const keepRequests = options.keepRequests ?? true;
   return {
     provider: 'scripted',
     model,
     requests,
     async generate(request: ModelRequest, generateOptions: GenerateOptions = {}): Promise<ModelResponse> {
       generateOptions.signal?.throwIfAborted();
-      const copy = structuredClone(request);
-      requests.push(copy);
+      if (keepRequests) requests.push(structuredClone(request));
       generateOptions.onProviderRequest?.(structuredClone(request));
 
       const stream = generateOptions.stream === true;

@@ -96,6 +96,17 @@ describe('createScriptedProvider', () => {
     });
   });
 
+  it('keeps no requests with keepRequests: false, and still answers and reports each request', async () => {
+    const provider = createScriptedProvider(script, { keepRequests: false });
+    const reported: ModelRequest[] = [];
+    const response = await provider.generate(firstRequest('add 2 and 3'), {
+      onProviderRequest: (request) => reported.push(request as ModelRequest),
+    });
+    expect(response.message.content).toContainEqual(expect.objectContaining({ type: 'tool-call', name: 'calc__add' }));
+    expect(provider.requests).toHaveLength(0);
+    expect(reported).toHaveLength(1);
+  });
+
   it('throws a ProviderError for a failed expectation and for a scripted error', async () => {
     const provider = createScriptedProvider(script);
     const wrongResult: ModelRequest = {
