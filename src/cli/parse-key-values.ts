@@ -2,6 +2,8 @@
  * `tools call NAME a=5 b=7`: turns key=value pairs into arguments, typed by the tool's input
  * schema (numbers, booleans, JSON for objects and arrays), with errors naming the bad pair.
  */
+
+import { setOwnProperty } from '../json/own-property.js';
 import { CliError, EXIT_USAGE } from './exit-codes.js';
 
 type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema> };
@@ -15,14 +17,14 @@ export function parseKeyValues(pairs: readonly string[], inputSchema: unknown): 
     if (equals <= 0) throw new CliError(`argument "${pair}" is not key=value`, EXIT_USAGE);
     const key = pair.slice(0, equals);
     const raw = pair.slice(equals + 1);
-    const declared = properties[key];
+    const declared = Object.hasOwn(properties, key) ? properties[key] : undefined;
     if (!declared && Object.keys(properties).length > 0) {
       throw new CliError(
         `the tool has no parameter "${key}" (parameters: ${Object.keys(properties).join(', ')})`,
         EXIT_USAGE,
       );
     }
-    result[key] = convert(key, raw, declared?.type);
+    setOwnProperty(result, key, convert(key, raw, declared?.type));
   }
   return result;
 }

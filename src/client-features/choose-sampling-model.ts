@@ -12,7 +12,7 @@ export function chooseSamplingModel(
   hints: readonly string[],
 ): string | undefined {
   if (settings === undefined) return undefined;
-  const forServer = settings.servers[serverName];
+  const forServer = Object.hasOwn(settings.servers, serverName) ? settings.servers[serverName] : undefined;
   if (forServer !== undefined) return forServer;
   // Longest keys first, so the most specific mapping wins when several match one hint.
   const keys = Object.keys(settings.hints).sort(

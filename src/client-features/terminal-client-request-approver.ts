@@ -5,6 +5,7 @@
  * Input that ends answers no (deny, cancel).
  */
 
+import { setOwnProperty } from '../json/own-property.js';
 import type { LinePrompter } from '../policy/line-prompter.js';
 import type {
   ClientRequestApprover,
@@ -79,13 +80,16 @@ export function createTerminalClientRequestApprover(
           prompter.write(`${answer.error}\n`);
           continue;
         }
-        if (answer.value !== undefined) content[field.name] = answer.value;
+        if (answer.value !== undefined) setOwnProperty(content, field.name, answer.value);
         break;
       }
     }
     prompter.write(
       `\nYou entered:\n${request.fields
-        .map((field) => `  ${field.label}: ${formatFieldValue(field, content[field.name])}`)
+        .map(
+          (field) =>
+            `  ${field.label}: ${formatFieldValue(field, Object.hasOwn(content, field.name) ? content[field.name] : undefined)}`,
+        )
         .join('\n')}\n`,
     );
     return choose(

@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
+import { setOwnProperty } from '../json/own-property.js';
 import { ConfigError, describeConfigFile } from './config-error.js';
 import { formatKeyPath } from './key-path.js';
 import type { SamplingSettings } from './types.js';
@@ -90,11 +91,11 @@ export function buildSamplingSettings(
       );
       continue;
     }
-    servers[name] = resolveScriptedModel(model, context.baseDirectory);
+    setOwnProperty(servers, name, resolveScriptedModel(model, context.baseDirectory));
   }
   const hints: Record<string, string> = {};
   for (const [hint, model] of Object.entries(sampling.hints ?? {})) {
-    hints[hint] = resolveScriptedModel(model, context.baseDirectory);
+    setOwnProperty(hints, hint, resolveScriptedModel(model, context.baseDirectory));
   }
   return {
     ...(sampling.model !== undefined ? { model: resolveScriptedModel(sampling.model, context.baseDirectory) } : {}),

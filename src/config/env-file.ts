@@ -6,6 +6,7 @@
  */
 
 import { readFileSync, statSync } from 'node:fs';
+import { setOwnProperty } from '../json/own-property.js';
 import { ConfigError } from './config-error.js';
 
 /** An env file is a handful of variables; a larger file is more likely a wrong path than a real one. */
@@ -51,7 +52,11 @@ function parseEnvText(text: string, fail: (found: string, line: number) => Confi
     if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
     const match = LINE.exec(line);
     if (match === null) throw fail('a line that is not NAME=value', index + 1);
-    variables[match[1]!] = unquote(match[2]!.trim(), () => fail('an unterminated quoted value', index + 1));
+    setOwnProperty(
+      variables,
+      match[1]!,
+      unquote(match[2]!.trim(), () => fail('an unterminated quoted value', index + 1)),
+    );
   }
   return variables;
 }

@@ -85,7 +85,7 @@ function resolveReference(reference: string, inner: string, keyPath: string, con
     return context.workspaceFolder;
   }
   const fallback = match[3];
-  const value = context.env[name];
+  const value = Object.hasOwn(context.env, name) ? context.env[name] : undefined;
   if (fallback !== undefined && (value === undefined || value === '')) return fallback;
   if (value === undefined) {
     if (context.lenient === true) return reference;

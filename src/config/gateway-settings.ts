@@ -6,6 +6,7 @@
 
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { setOwnProperty } from '../json/own-property.js';
 import { ConfigError } from './config-error.js';
 import { type Environment, substituteEnvironment } from './env-substitution.js';
 import { buildGatewayOAuthSettings, type GatewayOAuthSettings, gatewayOAuthSchema } from './gateway-oauth-settings.js';
@@ -178,7 +179,7 @@ export function buildProfiles(
         });
       }
     }
-    profiles[name] = {
+    setOwnProperty(profiles, name, {
       servers: profile.servers ?? [],
       tools: profile.tools ?? [],
       permissions: {
@@ -187,7 +188,7 @@ export function buildProfiles(
         deny: profile.permissions?.deny ?? [],
       },
       ...(profile.consent === undefined ? {} : { consent: profile.consent }),
-    };
+    });
   }
   return profiles;
 }

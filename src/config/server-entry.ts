@@ -4,6 +4,7 @@
  */
 
 import path from 'node:path';
+import { setOwnProperty } from '../json/own-property.js';
 import { SECRET_KEY_PATTERN } from '../text/redact-secrets.js';
 import { ConfigError, describeConfigFile } from './config-error.js';
 import {
@@ -147,13 +148,14 @@ export function buildServerConfig(
       for (const [key, value] of Object.entries(readEnvFile(envPath, { file: context.file, keyPath }))) {
         // An env file holds credentials as often as not: its values are redacted like substituted ones.
         if (value !== '') context.secrets.add(value);
-        env[key] = value;
+        setOwnProperty(env, key, value);
       }
     }
     for (const [key, value] of Object.entries(entry.env ?? {})) {
-      env[key] = substitute(value, 'env', key);
+      const substituted = substitute(value, 'env', key);
+      setOwnProperty(env, key, substituted);
       // `"API_KEY": "sk-…"` written literally is as secret as one taken from the environment.
-      if (SECRET_KEY_PATTERN.test(key) && env[key] !== '') context.secrets.add(env[key]);
+      if (SECRET_KEY_PATTERN.test(key) && substituted !== '') context.secrets.add(substituted);
     }
     const cwd = entry.cwd === undefined ? context.baseDirectory : substitute(entry.cwd, 'cwd');
     const command = substitute(entry.command!, 'command');
@@ -181,7 +183,7 @@ export function buildServerConfig(
     const header = substitute(value, 'headers', key);
     // Header values carry credentials (Authorization, API keys) even when written literally in the file.
     if (header !== '') context.secrets.add(header);
-    headers[key] = header;
+    setOwnProperty(headers, key, header);
   }
   if (entryObject.oauth === undefined) return { ...common, transport, url, headers, ...availability() };
   const oauth = buildOAuthSettings(entryObject.oauth, {

@@ -12,6 +12,7 @@
  * spilled-text.ts). To know where a string is, the builder follows the line's objects, arrays and keys as it reads.
  */
 import { randomBytes } from 'node:crypto';
+import { setOwnProperty } from '../json/own-property.js';
 import {
   type OpenSpill,
   rememberSpilledText,
@@ -389,7 +390,7 @@ export function restoreLongStrings(value: unknown, longStrings: readonly string[
       // A long key: rebuild the object so its keys keep their order.
       const entries = keys.map((key) => [restore(key), record[key]] as const);
       for (const key of keys) delete record[key];
-      for (const [key, item] of entries) record[key] = item;
+      for (const [key, item] of entries) setOwnProperty(record, key, item);
     }
     for (const key of Object.keys(record)) {
       const item = record[key];

@@ -65,9 +65,11 @@ export function createGatewayHosts(
   const started = new Map<string, Promise<ProfileHost>>();
   const listeners: Array<(profile: string | undefined) => void> = [];
   const start = async (name: string | undefined): Promise<ProfileHost> => {
-    const profile = name === undefined ? undefined : config.profiles?.[name];
+    // The name comes from the request path: `constructor` must not find Object's.
+    const profiles = config.profiles ?? {};
+    const profile = name !== undefined && Object.hasOwn(profiles, name) ? profiles[name] : undefined;
     if (name !== undefined && profile === undefined) {
-      const known = Object.keys(config.profiles ?? {});
+      const known = Object.keys(profiles);
       throw new UnknownProfileError(
         `no profile is named "${name}" (profiles: ${known.length > 0 ? known.join(', ') : 'none configured'})`,
       );

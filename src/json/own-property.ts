@@ -6,15 +6,15 @@
  */
 
 /** `target[key] = value`, as an own enumerable property even when `key` is `__proto__`. */
-export function setOwnProperty(target: object, key: string, value: unknown): void {
+export function setOwnProperty<Value>(target: Record<string, Value>, key: string, value: NoInfer<Value>): void {
   if (key === '__proto__') {
     Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
   } else {
-    (target as Record<string, unknown>)[key] = value;
+    target[key] = value;
   }
 }
 
 /** `Object.assign(target, source)` for untrusted keys: each of `source`'s own enumerable keys becomes an own property. */
-export function assignOwnProperties(target: object, source: object): void {
+export function assignOwnProperties<Value>(target: Record<string, Value>, source: Record<string, Value>): void {
   for (const [key, value] of Object.entries(source)) setOwnProperty(target, key, value);
 }

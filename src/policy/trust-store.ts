@@ -17,6 +17,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { ServerConfig } from '../config/types.js';
+import { setOwnProperty } from '../json/own-property.js';
 import { serverIdentity } from './server-identity.js';
 import {
   fingerprintDefinition,
@@ -175,7 +176,7 @@ export class TrustStore implements RememberedApprovals {
     this.mutate((data) => {
       const stored = this.entryToChange(data, server.name);
       const sameProgram = stored !== undefined && stored.identity === identity && stored.state === 'approved';
-      this.ownServers(data)[server.name] = {
+      setOwnProperty(this.ownServers(data), server.name, {
         state: 'approved',
         identity,
         approvedAt: new Date().toISOString(),
@@ -184,7 +185,7 @@ export class TrustStore implements RememberedApprovals {
         alwaysAllowed: sameProgram ? stored.alwaysAllowed : [],
         // Still the program approved before scopes existed, so other scopes may go on accepting it.
         ...(stored?.fromVersion1 === true && stored.identity === identity ? { fromVersion1: true as const } : {}),
-      };
+      });
     });
   }
 
@@ -207,13 +208,13 @@ export class TrustStore implements RememberedApprovals {
         // "Always allow" was said about the old definition.
         server.alwaysAllowed = server.alwaysAllowed.filter((name) => name !== tool.name);
       }
-      server.tools[tool.name] = {
+      setOwnProperty(server.tools, tool.name, {
         state: 'approved',
         fingerprint,
         definition: storedToolDefinition(tool),
         approvedAt: new Date().toISOString(),
         approvedBy: by,
-      };
+      });
     });
   }
 
@@ -297,7 +298,7 @@ export class TrustStore implements RememberedApprovals {
     const existing = ownValue(data.scopes, this.scope);
     if (existing !== undefined || !create) return existing?.servers;
     const scope = { servers: {} };
-    data.scopes[this.scope] = scope;
+    setOwnProperty(data.scopes, this.scope, scope);
     return scope.servers;
   }
 
@@ -327,7 +328,7 @@ export class TrustStore implements RememberedApprovals {
     const inherited = this.inherited(data, name);
     if (inherited === undefined) return undefined;
     const { fromVersion1: _, ...copy } = structuredClone(inherited);
-    this.ownServers(data)[name] = copy;
+    setOwnProperty(this.ownServers(data), name, copy);
     return copy;
   }
 

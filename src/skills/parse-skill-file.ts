@@ -7,6 +7,7 @@
  */
 
 import { createRequire } from 'node:module';
+import { setOwnProperty } from '../json/own-property.js';
 import { SkillError } from './skill-error.js';
 
 /** The YAML parser (CommonJS), required when a skill file is first read: without skills it is never loaded. */
@@ -128,7 +129,7 @@ function metadataOf(value: unknown, file: string): Record<string, string> {
   const metadata: Record<string, string> = {};
   for (const [key, item] of Object.entries(value)) {
     if (typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean') {
-      metadata[key] = String(item);
+      setOwnProperty(metadata, key, String(item));
     } else {
       throw new SkillError(file, `expected a string, found ${describe(item)}`, `metadata.${key}`);
     }

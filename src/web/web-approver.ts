@@ -15,6 +15,7 @@ import {
   PLAIN_HOSTNAME_MARK,
 } from '../client-features/client-request-views.js';
 import { type FormField, parseFieldAnswer } from '../client-features/elicitation-form-fields.js';
+import { setOwnProperty } from '../json/own-property.js';
 import { formatDefinitionApproval, formatServerApproval, formatToolCallApproval } from '../policy/approval-view.js';
 import type { Approver, ToolApprovalAnswer } from '../policy/approver.js';
 import type { ToolDefinitionSnapshot } from '../policy/tool-definition.js';
@@ -271,11 +272,11 @@ function checkForm(
   const content: ElicitationContent = {};
   const problems: string[] = [];
   for (const field of fields) {
-    const given = values[field.name];
+    const given = Object.hasOwn(values, field.name) ? values[field.name] : undefined;
     const typed = given === undefined ? '' : Array.isArray(given) ? given.join(', ') : String(given);
     const parsed = parseFieldAnswer(field, typed);
     if (!parsed.ok) problems.push(`${field.label}: ${parsed.error}`);
-    else if (parsed.value !== undefined) content[field.name] = parsed.value;
+    else if (parsed.value !== undefined) setOwnProperty(content, field.name, parsed.value);
   }
   return problems.length === 0 ? { content } : { content, error: problems.join(' ') };
 }

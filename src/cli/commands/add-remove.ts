@@ -15,6 +15,7 @@ import {
 } from '../../config/edit-config-text.js';
 import { CONFIG_FILE_NAMES } from '../../config/load-config.js';
 import { resolveStateDir } from '../../config/state-dir.js';
+import { setOwnProperty } from '../../json/own-property.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
 import { writeLine } from '../output.js';
 
@@ -130,7 +131,7 @@ function keyValues(items: string[], separator: string, flag: string, shape: stri
     const at = item.indexOf(separator);
     const key = at === -1 ? '' : item.slice(0, at).trim();
     if (key === '') throw new CliError(`${flag} expects ${shape}, got "${item}"`, EXIT_USAGE);
-    result[key] = item.slice(at + 1).trim();
+    setOwnProperty(result, key, item.slice(at + 1).trim());
   }
   return result;
 }

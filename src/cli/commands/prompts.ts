@@ -4,6 +4,7 @@ import type { GetPromptResult } from '@modelcontextprotocol/client';
 import { Command } from 'commander';
 import { parsePromptReference } from '../../client-features/server-prompts.js';
 import { base64DecodedSize, formatByteSize } from '../../content/describe-content.js';
+import { setOwnProperty } from '../../json/own-property.js';
 import { addCommonOptions, addServerFilterOption, type CommonOptions } from '../common-options.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
 import { openHost } from '../open-host.js';
@@ -24,7 +25,7 @@ export function parsePromptArguments(reference: string, pairs: readonly string[]
   for (const pair of pairs) {
     const equals = pair.indexOf('=');
     if (equals <= 0) throw new CliError(`prompt argument "${pair}" is not key=value`, EXIT_USAGE);
-    args[pair.slice(0, equals)] = pair.slice(equals + 1);
+    setOwnProperty(args, pair.slice(0, equals), pair.slice(equals + 1));
   }
   return { ...parsed, arguments: args };
 }

@@ -6,6 +6,7 @@ import { createTerminalClientFeatures } from '../../client-features/terminal-cli
 import { loadConfig } from '../../config/load-config.js';
 import { spilledStandIn } from '../../connections/spilled-text.js';
 import type { Host, HostOptions } from '../../host/create-host.js';
+import { assignOwnProperties } from '../../json/own-property.js';
 import type { ExecutedToolCall } from '../../loop/tool-call-types.js';
 import { callOutcomeSentence } from '../call-outcome-sentence.js';
 import { chooseApprover } from '../choose-approver.js';
@@ -89,7 +90,7 @@ async function callOneTool(
           throw new CliError('--args must be a JSON object', EXIT_USAGE);
         }
       }
-      Object.assign(args, parseKeyValues(pairs, entry.tool.inputSchema));
+      assignOwnProperties(args, parseKeyValues(pairs, entry.tool.inputSchema));
       const executed = await host.callTool(name, args, { signal });
       const note = viewNote(host.catalog(), name);
       if (note !== undefined) writeError(`mcp-host: ${note}`);

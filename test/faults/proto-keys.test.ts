@@ -1,0 +1,140 @@
+/**
+ * `__proto__`, `constructor` and the like as names in untrusted data (server messages, elicitation forms, config,
+ * gateway request paths, tool names, command-line pairs). `JSON.parse` makes `"__proto__"` an ordinary key, and a
+ * copy made with `copy[key] = value` would drop it (or take the value as the copy's prototype); a lookup
+ * `object[name]` would find Object's own members. Each place keeps such a key as data and finds only what is there.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseKeyValues } from '../../src/cli/parse-key-values.js';
+import { chooseSamplingModel } from '../../src/client-features/choose-sampling-model.js';
+import { ConfigError } from '../../src/config/config-error.js';
+import { substituteEnvironment } from '../../src/config/env-substitution.js';
+import { validateConfig } from '../../src/config/parse-config.js';
+import type { StdioServerConfig } from '../../src/config/types.js';
+import { JsonLineBuilder, LONG_STRING_CHARS, restoreLongStrings } from '../../src/connections/json-line-builder.js';
+import { createGatewayHosts, UnknownProfileError } from '../../src/gateway/gateway-hosts.js';
+import { setOwnProperty } from '../../src/json/own-property.js';
+import { TrustStore } from '../../src/policy/trust-store.js';
+import { hostConfig, stdioServer } from '../helpers/configs.js';
+
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+function temporaryFolder(): string {
+  const folder = mkdtempSync(path.join(tmpdir(), 'proto-keys-'));
+  folders.push(folder);
+  return folder;
+}
+
+function ownValue(object: unknown, key: string): unknown {
+  expect(Object.hasOwn(object as object, key), `own ${key}`).toBe(true);
+  return Object.getOwnPropertyDescriptor(object, key)?.value;
+}
+
+describe('setOwnProperty', () => {
+  it('makes __proto__ an own property and leaves the prototype alone', () => {
+    const target: Record<string, unknown> = {};
+    setOwnProperty(target, '__proto__', { type: 'string' });
+    setOwnProperty(target, 'name', 'x');
+    expect(Object.getPrototypeOf(target)).toBe(Object.prototype);
+    expect(target.type).toBeUndefined();
+    expect(JSON.stringify(target)).toBe('{"__proto__":{"type":"string"},"name":"x"}');
+  });
+});
+
+describe('a server message', () => {
+  it('keeps a __proto__ key beside a key too long to hold in the line', () => {
+    const longKey = 'k'.repeat(LONG_STRING_CHARS + 10);
+    const text = `{"jsonrpc":"2.0","id":1,"result":{"__proto__":{"isError":true},"${longKey}":1,"after":2}}`;
+    const builder = new JsonLineBuilder();
+    builder.add(text);
+    const line = builder.finish();
+    expect(line.longStrings.length).toBeGreaterThan(0);
+    const message = restoreLongStrings(JSON.parse(line.text), line.longStrings) as { result: Record<string, unknown> };
+    expect(Object.keys(message.result)).toEqual(['__proto__', longKey, 'after']);
+    expect(ownValue(message.result, '__proto__')).toEqual({ isError: true });
+    expect(Object.getPrototypeOf(message.result)).toBe(Object.prototype);
+    expect(message.result.isError).toBeUndefined();
+  });
+});
+
+describe('the config', () => {
+  it('keeps a variable named __proto__ from an env file; such keys written in the config are dropped', () => {
+    const folder = temporaryFolder();
+    writeFileSync(path.join(folder, 'server.env'), '__proto__=one\nPLAIN=two\n');
+    const config = validateConfig(
+      JSON.parse(`{
+        "mcpServers": {"local": {"command": "x", "envFile": "server.env", "env": {"__proto__": "three"}}},
+        "profiles": {"__proto__": {"servers": ["local"]}}
+      }`),
+      { env: {}, cwd: folder },
+    );
+    const local = config.servers[0] as StdioServerConfig;
+    expect(ownValue(local.env, '__proto__')).toBe('one');
+    expect(local.env.PLAIN).toBe('two');
+    expect(Object.getPrototypeOf(local.env)).toBe(Object.prototype);
+    expect(Object.keys(config.profiles ?? {})).toEqual([]);
+    expect(Object.getPrototypeOf(config.profiles ?? {})).toBe(Object.prototype);
+  });
+
+  it('treats a reference to constructor as an unset variable, not as Object.prototype.constructor', () => {
+    const context = { env: {}, file: undefined, secrets: new Set<string>() };
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's reference syntax.
+    expect(() => substituteEnvironment('${constructor}', 'command', context)).toThrow(ConfigError);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's reference syntax.
+    expect(substituteEnvironment('${toString:-fallback}', 'command', context)).toBe('fallback');
+  });
+
+  it("a server named constructor gets the sampling model, not Object's constructor", () => {
+    const settings = { model: 'scripted:model.json', servers: {}, hints: {}, tools: true };
+    expect(chooseSamplingModel(settings, 'constructor', [])).toBe('scripted:model.json');
+  });
+});
+
+describe('a gateway request for a profile named like an Object member', () => {
+  it.each(['constructor', '__proto__', 'toString'])('/mcp/%s is an unknown profile', async (name) => {
+    const team = { servers: [], tools: [], permissions: { allow: [], ask: [], deny: [] } };
+    const hosts = createGatewayHosts(hostConfig([], { profiles: { team } }), {});
+    try {
+      await expect(hosts.get(name)).rejects.toBeInstanceOf(UnknownProfileError);
+    } finally {
+      await hosts.close();
+    }
+  });
+});
+
+describe('a tool named __proto__', () => {
+  it('is pinned in the trust store and found approved after reopening', () => {
+    const folder = temporaryFolder();
+    const file = path.join(folder, 'trust.json');
+    const server = stdioServer('hostile', ['server.mjs']);
+    const tool = { name: '__proto__', description: 'A tool.', inputSchema: { type: 'object' } };
+    const store = TrustStore.open(file);
+    store.checkServer(server);
+    store.approveServer(server);
+    store.approveTool('hostile', tool);
+    const reopened = TrustStore.open(file);
+    reopened.checkServer(server);
+    expect(reopened.checkTool('hostile', tool)).toBe('approved');
+    expect(reopened.checkTool('hostile', { ...tool, name: 'constructor' })).toBe('new');
+  });
+});
+
+describe('tools call key=value pairs', () => {
+  it('sets a declared __proto__ parameter as an argument', () => {
+    const schema = JSON.parse(
+      '{"type":"object","properties":{"__proto__":{"type":"object"},"name":{"type":"string"}}}',
+    );
+    const args = parseKeyValues(['__proto__={"a":1}', 'name=x'], schema);
+    expect(ownValue(args, '__proto__')).toEqual({ a: 1 });
+    expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
+    expect(() =>
+      parseKeyValues(['constructor=1'], { type: 'object', properties: { name: { type: 'string' } } }),
+    ).toThrow(/no parameter "constructor"/);
+  });
+});
