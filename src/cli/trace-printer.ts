@@ -6,18 +6,25 @@
 import { redactArguments, redactArgumentText, redactValues } from '../audit/redact.js';
 import type { Host } from '../host/create-host.js';
 import type { AgentEvent } from '../loop/events.js';
+import { redactSecrets } from '../text/redact-secrets.js';
 import { writeError } from './output.js';
 
-export function traceDiscovery(host: Host): void {
+/** Every trace line goes out through this: with the run's known secrets replaced, whatever printed them. */
+function traceWriter(secrets: readonly string[]): (text: string) => void {
+  return (text) => writeError(redactSecrets(text, secrets));
+}
+
+export function traceDiscovery(host: Host, secrets: readonly string[] = []): void {
+  const write = traceWriter(secrets);
   const servers = host.servers();
-  section('discovery', `${servers.length} server(s), ${host.catalog().size} tool(s)`);
+  write(section('discovery', `${servers.length} server(s), ${host.catalog().size} tool(s)`));
   for (const server of servers) {
     const version = server.protocolVersion ? ` protocol ${server.protocolVersion}` : '';
-    writeError(
+    write(
       `  ${server.name}: ${server.state}${version}${server.toolCount !== undefined ? `, ${server.toolCount} tool(s)` : ''}`,
     );
   }
-  for (const entry of host.catalog().entries) writeError(`  ${entry.name} → ${entry.server} / ${entry.tool.name}`);
+  for (const entry of host.catalog().entries) write(`  ${entry.name} → ${entry.server} / ${entry.tool.name}`);
 }
 
 /**
@@ -26,46 +33,47 @@ export function traceDiscovery(host: Host): void {
  */
 export function createTracer(secrets: readonly string[] = []): (event: AgentEvent) => void {
   let toolsShown = false;
-  const json = (value: unknown): void => printJson(secrets.length === 0 ? value : redactValues(value, { secrets }));
+  const write = traceWriter(secrets);
+  const json = (value: unknown): void => write(asJson(secrets.length === 0 ? value : redactValues(value, { secrets })));
   return (event) => {
     switch (event.type) {
       case 'provider-request': {
         const body = event.body as Record<string, unknown>;
         if (!toolsShown) {
           toolsShown = true;
-          section('translation #1: tool definitions sent to the provider', event.provider);
+          write(section('translation #1: tool definitions sent to the provider', event.provider));
           json(findTools(body));
         }
         const results = toolResultsPart(body);
         if (event.turn > 1 && results !== undefined) {
-          section('translation #3: tool results as the provider receives them', `turn ${event.turn}`);
+          write(section('translation #3: tool results as the provider receives them', `turn ${event.turn}`));
           json(results);
         }
         break;
       }
       case 'model-response': {
         const calls = event.message.content.filter((part) => part.type === 'tool-call');
-        section("the model's decision", `turn ${event.turn}, stop: ${event.stopReason}`);
-        if (calls.length === 0) writeError('  no tool calls: the model answers');
+        write(section("the model's decision", `turn ${event.turn}, stop: ${event.stopReason}`));
+        if (calls.length === 0) write('  no tool calls: the model answers');
         for (const call of calls) {
-          writeError(`  call ${call.id}: ${call.name}(${redactArgumentText(call.argumentsText, secrets)})`);
+          write(`  call ${call.id}: ${call.name}(${redactArgumentText(call.argumentsText, secrets)})`);
         }
         break;
       }
       case 'tool-call-request':
-        section('translation #2: tools/call sent to the server', `server ${event.server}`);
+        write(section('translation #2: tools/call sent to the server', `server ${event.server}`));
         json({
           method: 'tools/call',
           params: { name: event.tool, arguments: redactArguments(event.arguments, { secrets }) },
         });
         break;
       case 'tool-call-end':
-        section('result', `${event.name}: ${event.outcome} in ${event.durationMs} ms`);
+        write(section('result', `${event.name}: ${event.outcome} in ${event.durationMs} ms`));
         json(event.rawResult ?? event.result);
         break;
       case 'run-end':
-        section('final answer', `${event.stopReason} after ${event.turns} turn(s)`);
-        writeError(indent(event.text || '(no text)'));
+        write(section('final answer', `${event.stopReason} after ${event.turns} turn(s)`));
+        write(indent(event.text || '(no text)'));
         break;
       default:
         break;
@@ -73,12 +81,12 @@ export function createTracer(secrets: readonly string[] = []): (event: AgentEven
   };
 }
 
-function section(title: string, detail: string): void {
-  writeError(`\n── ${title} ── ${detail}`);
+function section(title: string, detail: string): string {
+  return `\n── ${title} ── ${detail}`;
 }
 
-function printJson(value: unknown): void {
-  writeError(indent(JSON.stringify(value, null, 2) ?? 'undefined'));
+function asJson(value: unknown): string {
+  return indent(JSON.stringify(value, null, 2) ?? 'undefined');
 }
 
 function indent(text: string): string {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { redactArgumentText } from '../../src/text/redact-secrets.js';
 import { toolSetServerEntry } from '../consent/consent-helpers.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { runCli, temporaryDirectory } from '../helpers/project.js';
 
 const ROUTED_SECRET = 'routed-password-4471';
@@ -93,4 +94,42 @@ describe('secret-named argument values', () => {
     expect(unrouted?.arguments).toContain('"api_token":"[redacted]"');
     for (const secret of [ROUTED_SECRET, UNROUTED_SECRET, CONFIG_SECRET]) expect(audit).not.toContain(secret);
   }, 120_000);
+
+  it('are redacted in every --trace line, the final answer and the names the model gave included', async () => {
+    const directory = await temporaryDirectory('mcp-host-trace-secrets-');
+    const config = join(directory, 'mcp-host.json');
+    const script = join(directory, 'script.json');
+    await writeFile(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          // Never started: it is here for the secret its environment names.
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own substitution syntax.
+          vault: { command: 'node', args: ['vault.js'], env: { VAULT_KEY: '${env:X}' }, disabled: true },
+        },
+      }),
+    );
+    await writeFile(
+      script,
+      JSON.stringify({
+        scenarios: [
+          {
+            turns: [
+              { toolCalls: [{ id: `call-${CONFIG_SECRET}`, name: `vault__open_${CONFIG_SECRET}`, arguments: {} }] },
+              { text: `The vault key is ${CONFIG_SECRET}.` },
+            ],
+          },
+        ],
+      }),
+    );
+    const result = await runCliInProcess(
+      ['run', '--yes', '--trace', '--config', config, '--model', `scripted:${script}`, 'what is the key?'],
+      { cwd: directory, stateDir: join(directory, 'state'), env: { X: CONFIG_SECRET }, timeoutMs: 60_000 },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('── final answer ──');
+    expect(result.stderr).toContain('  The vault key is [redacted].');
+    expect(result.stderr).toContain('call call-[redacted]: vault__open_[redacted](');
+    expect(result.stderr).not.toContain(CONFIG_SECRET);
+  });
 });

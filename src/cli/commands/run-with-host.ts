@@ -69,7 +69,7 @@ export async function runWithHost({
         `mcp-host: using the offline scripted model (${provider.model}); it answers only the prompts its script knows. To use a real model, set ANTHROPIC_API_KEY (or another provider's key) and pass --model, e.g. --model anthropic:claude-sonnet-4-6.`,
       );
     }
-    if (options.trace) traceDiscovery(host);
+    if (options.trace) traceDiscovery(host, host.config.secrets);
     const tracer = options.trace ? createTracer(host.config.secrets) : undefined;
     const events: AgentEvent[] = [];
     let printedText = false;
