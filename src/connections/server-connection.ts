@@ -16,6 +16,7 @@ import type {
   Transport,
 } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/types.js';
+import { ownJsonCopy } from '../json/own-property.js';
 import { redactSecrets } from '../text/redact-secrets.js';
 import { CallFailure } from './call-failure.js';
 import { callResultSchema } from './call-result-schema.js';
@@ -232,7 +233,8 @@ export class ServerConnection {
     // Asked anyway, the client library prints a notice on stdout, which may be a protocol channel (`serve --stdio`).
     if (!client.getServerCapabilities()?.tools) return [];
     const result = await client.listTools();
-    const { tools, repeated } = firstOfEachName(result.tools);
+    // A `__proto__` key in a definition would otherwise be its prototype (see `ownJsonCopy`).
+    const { tools, repeated } = firstOfEachName(result.tools.map((tool) => ownJsonCopy(tool) as Tool));
     this.toolsWithOutputSchema = new Set(
       result.tools.filter((tool) => tool.outputSchema !== undefined).map((tool) => tool.name),
     );

@@ -18,3 +18,22 @@ export function setOwnProperty<Value>(target: Record<string, Value>, key: string
 export function assignOwnProperties<Value>(target: Record<string, Value>, source: Record<string, Value>): void {
   for (const [key, value] of Object.entries(source)) setOwnProperty(target, key, value);
 }
+
+/**
+ * A copy of a value the MCP client library parsed, in which every object is a plain one holding only own
+ * properties. The library's schemas copy unknown keys by assignment, so a `"__proto__"` key a server sent becomes
+ * the object's prototype: unseen by `Object.keys` (fingerprints, scans, the schema normaliser) yet found by every
+ * property read. The copy puts it back as the own `__proto__` key it was on the wire. `value` must already be
+ * within the depth limit (messages from servers are screened for it when read).
+ */
+export function ownJsonCopy(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(ownJsonCopy);
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) setOwnProperty(copy, key, ownJsonCopy(item));
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null && !Object.hasOwn(copy, '__proto__')) {
+    setOwnProperty(copy, '__proto__', ownJsonCopy(prototype));
+  }
+  return copy;
+}

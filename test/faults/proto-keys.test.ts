@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parseKeyValues } from '../../src/cli/parse-key-values.js';
 import { chooseSamplingModel } from '../../src/client-features/choose-sampling-model.js';
 import { ConfigError } from '../../src/config/config-error.js';
@@ -18,7 +18,12 @@ import { JsonLineBuilder, LONG_STRING_CHARS, restoreLongStrings } from '../../sr
 import { createGatewayHosts, UnknownProfileError } from '../../src/gateway/gateway-hosts.js';
 import { setOwnProperty } from '../../src/json/own-property.js';
 import { TrustStore } from '../../src/policy/trust-store.js';
+import { toAnthropicRequest } from '../../src/providers/anthropic/to-anthropic-request.js';
+import { toGeminiRequest } from '../../src/providers/gemini/index.js';
+import { toOpenAiChatRequest } from '../../src/providers/openai-chat/to-openai-chat-request.js';
+import { toOpenAiResponsesRequest } from '../../src/providers/openai-responses/to-openai-responses-request.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
+import { closeHosts, faultFixture, openFaultHost } from './fault-helpers.js';
 
 const folders: string[] = [];
 afterAll(() => {
@@ -136,5 +141,51 @@ describe('tools call key=value pairs', () => {
     expect(() =>
       parseKeyValues(['constructor=1'], { type: 'object', properties: { name: { type: 'string' } } }),
     ).toThrow(/no parameter "constructor"/);
+  });
+});
+
+/** Every object in `value` is a plain one: nothing of the server's is inherited anywhere. */
+function expectNothingInherited(value: unknown, at = '(root)'): void {
+  if (value === null || typeof value !== 'object') return;
+  if (!Array.isArray(value)) expect(Object.getPrototypeOf(value), at).toBe(Object.prototype);
+  for (const [key, item] of Object.entries(value)) expectNothingInherited(item, `${at}/${key}`);
+}
+
+describe('a real stdio server listing a tool whose schema has __proto__ keys', () => {
+  afterEach(closeHosts);
+
+  it('the host lists it with nothing inherited and offers it to every provider as the object it declares', async () => {
+    const host = await openFaultHost(
+      hostConfig([stdioServer('hostile', [faultFixture('hostile-server.mjs'), 'proto-schema'])]),
+    );
+    const tools = host.toolDefinitions().filter((tool) => tool.name === 'hostile__proto_tool');
+    expect(tools).toHaveLength(1);
+    const listed = tools[0]!.inputSchema;
+    expectNothingInherited(listed);
+    // The `__proto__` keyword is a key again, as the server wrote it. (The client library's parser drops the
+    // property named `__proto__` inside `properties` before the host sees the list.)
+    expect(ownValue(listed, '__proto__')).toEqual({ type: 'string' });
+    expect(listed.type).toBe('object');
+
+    const request = { messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hi' }] }], tools };
+    const anthropic = toAnthropicRequest(request, { model: 'claude-test', maxOutputTokens: 1024, stream: false });
+    const chat = toOpenAiChatRequest(request, { model: 'gpt-test', local: false, strictTools: true });
+    const responses = toOpenAiResponsesRequest(request, { model: 'gpt-test' });
+    const gemini = toGeminiRequest(request).request.config.tools?.[0] as {
+      functionDeclarations: { parameters?: unknown; parametersJsonSchema?: unknown }[];
+    };
+    const declaration = gemini.functionDeclarations[0]!;
+    const sent = [
+      (anthropic.tools![0] as { input_schema: unknown }).input_schema,
+      (chat.tools![0] as { function: { parameters: unknown } }).function.parameters,
+      (responses.tools![0] as { parameters: unknown }).parameters,
+      declaration.parameters ?? declaration.parametersJsonSchema,
+    ] as { type: string; properties: Record<string, unknown>; description?: string }[];
+    for (const schema of sent) {
+      expectNothingInherited(schema);
+      expect(schema.type.toLowerCase()).toBe('object');
+      expect(Object.keys(schema.properties)).toContain('name');
+      expect(schema.description).toContain('__proto__');
+    }
   });
 });
