@@ -7,14 +7,23 @@
 
 import type {
   CallToolResult,
+  ClientCapabilities,
   CompleteResult,
+  Implementation,
   LoggingLevel,
   Prompt,
   Resource,
   ResourceTemplateType,
   Tool,
 } from '@modelcontextprotocol/server';
-import { inputRequired, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  inputRequired,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+} from '@modelcontextprotocol/server';
 import type { CallingClient } from '../audit/audit-record.js';
 import type { ToolCatalog } from '../catalog/tool-catalog.js';
 import { offersSubscriptions } from '../client-features/server-resources.js';
@@ -151,8 +160,20 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
     },
   );
 
-  const client = (): CallingClient => {
-    const info = server.getClientVersion();
+  /**
+   * Who is calling and what it can answer. A 2026-07-28 request says so in its own `_meta`: over stdio one server
+   * serves every request of the connection and is never told at an `initialize`.
+   */
+  const requestClient = (envelope: unknown): { info?: Implementation; capabilities?: ClientCapabilities } => {
+    const claimed = options.era === 'modern' ? (envelope as Record<string, unknown> | undefined) : undefined;
+    const info = (claimed?.[CLIENT_INFO_META_KEY] as Implementation | undefined) ?? server.getClientVersion();
+    const capabilities =
+      (claimed?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.getClientCapabilities();
+    return { ...(info === undefined ? {} : { info }), ...(capabilities === undefined ? {} : { capabilities }) };
+  };
+
+  const client = (envelope: unknown): CallingClient => {
+    const info = requestClient(envelope).info;
     const session = options.session();
     return {
       name: info?.name ?? 'unknown',
@@ -191,7 +212,7 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
       return { content: [{ type: 'text', text: `Unknown tool "${name}". List the tools again.` }], isError: true };
     }
     const progressToken = ctx.mcpReq._meta?.progressToken;
-    const supportsElicitation = server.getClientCapabilities()?.elicitation !== undefined;
+    const supportsElicitation = requestClient(ctx.mcpReq.envelope).capabilities?.elicitation !== undefined;
     const downstream: DownstreamCall = {
       consent: profile.consent,
       approvalTimeoutMs: settings.approvalTimeoutMs,
@@ -224,7 +245,7 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
     const executing = withDownstreamCall(downstream, () =>
       host.callTool(name, args, {
         signal: ctx.mcpReq.signal,
-        client: client(),
+        client: client(ctx.mcpReq.envelope),
         ...(progressToken === undefined
           ? {}
           : {

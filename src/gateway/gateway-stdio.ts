@@ -1,12 +1,18 @@
 /**
- * `mcp-host serve --stdio`: one session over standard input and output, for clients that start their servers as
+ * `mcp-host serve --stdio`: one connection over standard input and output, for clients that start their servers as
  * commands (Claude Desktop, Cursor, VS Code). Stdout is the protocol channel: diagnostics go to stderr only.
+ * The SDK's `serveStdio` picks the revision from the client's first message: an `initialize` (2025 revisions) or a
+ * 2026-07-28 request (`server/discover` first, as a rule). Either way one session server of the gateway serves the
+ * whole connection, with the same duties as over HTTP. A 2026-07-28 client hears of changes on
+ * `subscriptions/listen`, which the SDK serves from that server's own change notifications.
  */
 
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import type { Server } from '@modelcontextprotocol/server';
+import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { GatewayHosts } from './gateway-hosts.js';
 import { createGatewaySession } from './gateway-session.js';
 import { ListChangedDebouncer } from './list-changed.js';
+import { StdioListenTransport } from './stdio-listen-transport.js';
 
 export interface GatewayStdio {
   /** Resolves when the client closes the connection. */
@@ -18,30 +24,48 @@ export async function startGatewayStdio(options: {
   hosts: GatewayHosts;
   profile: string | undefined;
   version: string;
+  onDiagnostic?: (message: string) => void;
 }): Promise<GatewayStdio> {
   const profile = await options.hosts.get(options.profile);
-  const server = createGatewaySession({
-    profile,
-    settings: options.hosts.settings,
-    version: options.version,
-    session: () => 'stdio',
-  });
+  /** The server the SDK made last: the connection's, once its revision is known. */
+  let current: { server: Server; era: 'legacy' | 'modern' } | undefined;
   const listChanged = new ListChangedDebouncer(() => {
-    void server.sendToolListChanged().catch(() => undefined);
+    void current?.server.sendToolListChanged().catch(() => undefined);
   });
   options.hosts.onToolsChanged((changed) => {
     if (changed === options.profile) listChanged.changed(changed);
   });
-  const transport = new StdioServerTransport();
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
+  // Updates of the resources a listen named come on the profile's bus (as over HTTP); the SDK passes them on to
+  // the listens that named them when this connection's server sends them.
+  const stopForwardingUpdates = profile.events.subscribe((event) => {
+    if (event.kind !== 'resource_updated' || current?.era !== 'modern') return;
+    void current.server.sendResourceUpdated({ uri: event.uri }).catch(() => undefined);
   });
-  await server.connect(transport);
+
+  const transport = new StdioListenTransport(new StdioServerTransport(), profile, () => current?.era !== 'legacy');
+  const served = serveStdio(
+    ({ era }) => {
+      const server = createGatewaySession({
+        profile,
+        settings: options.hosts.settings,
+        version: options.version,
+        session: () => 'stdio',
+        era,
+      });
+      current = { server, era };
+      return server;
+    },
+    {
+      transport,
+      onerror: (error) => options.onDiagnostic?.(`gateway (stdio): ${error.message}`),
+    },
+  );
   return {
-    closed,
+    closed: transport.closed,
     async close() {
       listChanged.close();
-      await server.close();
+      stopForwardingUpdates();
+      await served.close();
     },
   };
 }

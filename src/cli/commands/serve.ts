@@ -76,7 +76,12 @@ export function createServeCommand(): Command {
       const interruption = handleInterruptions();
       try {
         if (options.http === undefined) {
-          const gateway = await startGatewayStdio({ hosts, profile: options.profile, version: packageVersion() });
+          const gateway = await startGatewayStdio({
+            hosts,
+            profile: options.profile,
+            version: packageVersion(),
+            onDiagnostic: (message) => writeError(`mcp-host: ${message}`),
+          });
           interruption.serversOpened();
           process.stdin.once('end', () => void gateway.close());
           await Promise.race([gateway.closed, abortedPromise(interruption.signal)]);
