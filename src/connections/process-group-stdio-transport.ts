@@ -78,6 +78,8 @@ export class ProcessGroupStdioTransport implements Transport {
   );
   /** A message was sent in this tick: the ones after it wait for the end of the tick to go out together. */
   private sendingThisTick = false;
+  /** The wait for stdin to drain that the sends it pushed back on share, while there is one. */
+  private drain?: Promise<void>;
   /** The method of each request in flight, by id, to name the request a refused answer was for. */
   private readonly pendingMethods = new Map<string | number, string>();
   /** Messages read after a progress notification, handed on once the client has handled it (see handOn). */
@@ -260,20 +262,28 @@ export class ProcessGroupStdioTransport implements Transport {
     }
     // Resolve as soon as the pipe takes the message; wait only when it pushes back. Waiting for every write's
     // callback would add a round of the event loop to each call. Write errors surface through `onerror`.
-    if (!stdin.write(text)) {
-      await new Promise<void>((resolve, reject) => {
-        const onDrain = () => {
-          stdin.off('error', onError);
-          resolve();
-        };
-        const onError = (error: Error) => {
-          stdin.off('drain', onDrain);
-          reject(error);
-        };
-        stdin.once('drain', onDrain);
-        stdin.once('error', onError);
-      });
-    }
+    if (!stdin.write(text)) await this.drainOf(stdin);
+  }
+
+  /**
+   * Resolves when `stdin` drains; rejects if it fails first. One wait is shared by every send the pipe pushed back
+   * on, renewed after each drain: a listener per waiting send would pile up past Node's limit of ten and warn.
+   */
+  private drainOf(stdin: Writable): Promise<void> {
+    this.drain ??= new Promise<void>((resolve, reject) => {
+      const settle = (error?: Error) => {
+        stdin.off('drain', onDrain);
+        stdin.off('error', onError);
+        this.drain = undefined;
+        if (error === undefined) resolve();
+        else reject(error);
+      };
+      const onDrain = () => settle();
+      const onError = (error: Error) => settle(error);
+      stdin.once('drain', onDrain);
+      stdin.once('error', onError);
+    });
+    return this.drain;
   }
 
   /**

@@ -207,4 +207,71 @@ describe.runIf(process.platform === 'linux')('ProcessGroupStdioTransport', () =>
     );
     await waitUntil(() => !isRunning(transport.pid!), 'the server to end');
   });
+
+  it('lets many sends wait on a full pipe with one shared drain wait, and delivers them in order once it reads', async () => {
+    // Reads nothing until SIGUSR2; then echoes the number of every message it reads, in order.
+    const script = [
+      `process.on('SIGUSR2', () => {`,
+      `  let buffered = '';`,
+      `  process.stdin.setEncoding('utf8');`,
+      `  process.stdin.on('data', (chunk) => {`,
+      `    buffered += chunk;`,
+      `    for (let end = buffered.indexOf('\\n'); end !== -1; end = buffered.indexOf('\\n')) {`,
+      `      const n = JSON.parse(buffered.slice(0, end)).params.n;`,
+      `      buffered = buffered.slice(end + 1);`,
+      `      process.stdout.write(JSON.stringify({ jsonrpc: '2.0', method: 'test/echo', params: { n } }) + '\\n');`,
+      `    }`,
+      `  });`,
+      `});`,
+      `process.stdout.write(JSON.stringify({ jsonrpc: '2.0', method: 'test/ready' }) + '\\n');`,
+      'setInterval(() => {}, 1000);',
+    ].join('\n');
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    const { transport } = transportFor(script, { shutdownGraceMs: 500 });
+    const echoed: number[] = [];
+    let ready!: () => void;
+    const isReady = new Promise<void>((resolve, reject) => {
+      ready = resolve;
+      transport.onclose = () => reject(new Error(`the server ended early: ${transport.stderr.tail()}`));
+    });
+    const count = 50;
+    let allEchoed!: () => void;
+    const everyEcho = new Promise<void>((resolve) => {
+      allEchoed = resolve;
+    });
+    transport.onmessage = (message) => {
+      if (!('method' in message)) return;
+      if (message.method === 'test/ready') ready();
+      if (message.method === 'test/echo') {
+        echoed.push((message.params as { n: number }).n);
+        if (echoed.length === count) allEchoed();
+      }
+    };
+    try {
+      await transport.start();
+      started.add(transport.pid!);
+      await isReady;
+      // 50 messages of 8 KB: far more than the pipe and the stream's buffer hold while nothing reads.
+      const padding = 'x'.repeat(8 * 1024);
+      let delivered = 0;
+      const sends = Array.from({ length: count }, (_, n) =>
+        transport.send({ jsonrpc: '2.0', method: 'test/message', params: { n, padding } }).then(() => {
+          delivered += 1;
+        }),
+      );
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(count - delivered).toBeGreaterThan(10);
+
+      process.kill(transport.pid!, 'SIGUSR2');
+      await Promise.all(sends);
+      await everyEcho;
+      expect(echoed).toEqual(Array.from({ length: count }, (_, n) => n));
+      expect(warnings.map((warning) => `${warning.name}: ${warning.message}`)).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      await transport.close();
+    }
+  });
 });
