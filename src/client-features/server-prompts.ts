@@ -57,7 +57,9 @@ export async function getServerPrompt(
     const known = prompts.map((candidate) => candidate.name).join(', ') || 'none';
     throw new PromptChoiceError(`server "${connection.name}" has no prompt "${name}" (its prompts: ${known})`);
   }
-  const missing = (prompt.arguments ?? []).filter((argument) => argument.required === true && !(argument.name in args));
+  const missing = (prompt.arguments ?? []).filter(
+    (argument) => argument.required === true && !Object.hasOwn(args, argument.name),
+  );
   if (missing.length > 0) {
     const names = missing.map((argument) => argument.name);
     throw new PromptChoiceError(

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseKeyValues } from '../../src/cli/parse-key-values.js';
 import { chooseSamplingModel } from '../../src/client-features/choose-sampling-model.js';
 import { ConfigError } from '../../src/config/config-error.js';
@@ -16,6 +16,7 @@ import { validateConfig } from '../../src/config/parse-config.js';
 import type { StdioServerConfig } from '../../src/config/types.js';
 import { JsonLineBuilder, LONG_STRING_CHARS, restoreLongStrings } from '../../src/connections/json-line-builder.js';
 import { createGatewayHosts, UnknownProfileError } from '../../src/gateway/gateway-hosts.js';
+import type { Host } from '../../src/host/create-host.js';
 import { setOwnProperty } from '../../src/json/own-property.js';
 import { TrustStore } from '../../src/policy/trust-store.js';
 import { toAnthropicRequest } from '../../src/providers/anthropic/to-anthropic-request.js';
@@ -151,13 +152,16 @@ function expectNothingInherited(value: unknown, at = '(root)'): void {
   for (const [key, item] of Object.entries(value)) expectNothingInherited(item, `${at}/${key}`);
 }
 
-describe('a real stdio server listing a tool whose schema has __proto__ keys', () => {
-  afterEach(closeHosts);
-
-  it('the host lists it with nothing inherited and offers it to every provider as the object it declares', async () => {
-    const host = await openFaultHost(
+describe('a real stdio server with __proto__ and constructor in its tools and prompts', () => {
+  let host: Host;
+  beforeAll(async () => {
+    host = await openFaultHost(
       hostConfig([stdioServer('hostile', [faultFixture('hostile-server.mjs'), 'proto-schema'])]),
     );
+  });
+  afterAll(closeHosts);
+
+  it('lists a tool whose schema has __proto__ keys with nothing inherited; every provider gets the declared object', () => {
     const tools = host.toolDefinitions().filter((tool) => tool.name === 'hostile__proto_tool');
     expect(tools).toHaveLength(1);
     const listed = tools[0]!.inputSchema;
@@ -187,5 +191,13 @@ describe('a real stdio server listing a tool whose schema has __proto__ keys', (
       expect(Object.keys(schema.properties)).toContain('name');
       expect(schema.description).toContain('__proto__');
     }
+  });
+
+  it('refuses a prompt whose required argument is named constructor until it is given', async () => {
+    await expect(host.prompts.get('hostile:proto_prompt', {})).rejects.toThrow(
+      'needs the argument constructor: pass constructor=VALUE',
+    );
+    const { result } = await host.prompts.get('hostile:proto_prompt', { constructor: 'Ada' });
+    expect(result.messages[0]?.content).toEqual({ type: 'text', text: 'built by Ada' });
   });
 });
