@@ -7,6 +7,7 @@
  *   read and never keeps more than `maxLineBytes` of an unfinished line.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { basename } from 'node:path';
 import { Client, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { type FixtureServerName, fixtureServerLaunch } from '../fixtures/servers/fixture-servers.js';
@@ -108,11 +109,20 @@ export interface RawSession {
   response: (id: number, timeoutMs?: number) => Promise<Record<string, unknown>>;
 }
 
+/** `server`: a fixture of test/fixtures/servers by name, or another fixture script by its path. */
 export function startRawSession(
-  name: FixtureServerName,
+  server: FixtureServerName | { script: string },
   options: { env?: Record<string, string>; maxLineBytes?: number } = {},
 ): RawSession {
-  const launch = fixtureServerLaunch(name, options.env);
+  const name = typeof server === 'string' ? server : basename(server.script);
+  const launch =
+    typeof server === 'string'
+      ? fixtureServerLaunch(server, options.env)
+      : {
+          command: process.execPath,
+          args: [server.script],
+          ...(options.env === undefined ? {} : { env: { ...process.env, ...options.env } as Record<string, string> }),
+        };
   const child = spawn(launch.command, launch.args, { env: launch.env ?? process.env, stdio: 'pipe' });
   trackPid(child.pid);
   closers.push(async () => {

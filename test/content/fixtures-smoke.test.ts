@@ -4,6 +4,8 @@
  */
 import { readlinkSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { bundledFixture } from '../helpers/bundled-fixture.js';
+import { repoRoot } from '../helpers/project.js';
 import {
   firstText,
   isAlive,
@@ -43,6 +45,25 @@ describe('counter', () => {
     session.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'stats', arguments: {} } });
     const stats = (await session.response(2)) as { result: { content: Array<{ text: string }> } };
     expect(JSON.parse(stats.result.content[0]?.text ?? '')).toMatchObject({ inFlight: 1 });
+    session.child.stdin.end();
+    expect(await session.exit).toEqual({ code: 0, signal: null });
+    expect(session.lines.some((line) => line.includes('"id":1'))).toBe(false);
+  });
+});
+
+describe('flexible-server', () => {
+  it('exits when its stdin closes, even with a sleep still running', async () => {
+    const session = startRawSession({ script: bundledFixture(`${repoRoot}/test/fixtures/host/flexible-server.mjs`) });
+    await session.initialize();
+    session.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'sleep', arguments: { ms: 600_000 } },
+    });
+    session.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'pid', arguments: {} } });
+    // Answered after the sleep began: the sleep's timer is pending when stdin closes.
+    await session.response(2);
     session.child.stdin.end();
     expect(await session.exit).toEqual({ code: 0, signal: null });
     expect(session.lines.some((line) => line.includes('"id":1'))).toBe(false);
