@@ -6,6 +6,7 @@ import { openAiChatQuirks } from '../../testing/mock-llm/wires/openai-chat-read-
 import { parsePositiveInteger } from '../common-options.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
 import { writeError, writeLine } from '../output.js';
+import { untilSignal } from '../until-signal.js';
 
 export function createMockLlmCommand(): Command {
   return new Command('mock-llm')
@@ -30,11 +31,7 @@ export function createMockLlmCommand(): Command {
       writeError(
         `mcp-host: mock LLM listening on ${server.url} (recorded requests: GET ${server.url}/_mock/requests); Ctrl-C to stop`,
       );
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
+      await untilSignal(['SIGINT', 'SIGTERM']);
       await server.close();
     });
 }
