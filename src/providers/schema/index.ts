@@ -5,6 +5,7 @@
 
 export { checkProviderSchema, checkToolName } from './check-provider-schema.js';
 export { MAX_DESCRIBED_VALUE_LENGTH } from './describe-constraints.js';
+export { MAX_REFERENCE_CHAIN, MAX_SCHEMA_EXPANSION_STEPS, SchemaExpansionError } from './expansion-budget.js';
 export { type GeminiParameterFields, geminiParameterFields } from './gemini-parameters.js';
 export {
   type NormalisedSchema,
@@ -12,6 +13,7 @@ export {
   unwrapArguments,
   WRAPPED_ARGUMENT_NAME,
 } from './normalise-tool-schema.js';
+export { schemaExpansionProblem } from './schema-expansion-problem.js';
 export {
   MAX_SCHEMA_DEPTH,
   RECURSION_EXPANSION_LIMIT,

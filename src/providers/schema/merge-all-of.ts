@@ -8,6 +8,7 @@
  */
 
 import { setOwnProperty } from '../../json/own-property.js';
+import type { ExpansionBudget } from './expansion-budget.js';
 import { isPlainObject, type JsonObject, jsonEqual, typeList } from './json-value.js';
 
 export interface AllOfMerge {
@@ -21,12 +22,26 @@ const UPPER_BOUNDS = new Set(['maximum', 'exclusiveMaximum', 'maxLength', 'maxIt
 /** On a clash the first branch's annotation wins; annotations do not constrain values. */
 const ANNOTATIONS = new Set(['title', 'default', 'examples', 'example', '$comment', 'deprecated']);
 
-/** Merges `node.allOf` into `node`; `resolve` turns a `$ref` into its target schema (or undefined). */
-export function mergeAllOf(node: JsonObject, resolve: (reference: string) => unknown): AllOfMerge {
-  return mergeWithSeen(node, resolve, new Set());
+/**
+ * Merges `node.allOf` into `node`; `resolve` turns a `$ref` into its target schema (or undefined). `budget` counts
+ * each reference followed and bounds chains of them (it throws past either bound).
+ */
+export function mergeAllOf(
+  node: JsonObject,
+  resolve: (reference: string) => unknown,
+  budget?: ExpansionBudget,
+): AllOfMerge {
+  const resolveCounted = (reference: string, chain: number) => {
+    budget?.step();
+    budget?.checkChain(chain);
+    return resolve(reference);
+  };
+  return mergeWithSeen(node, resolveCounted, new Set());
 }
 
-function mergeWithSeen(node: JsonObject, resolve: (reference: string) => unknown, seen: Set<string>): AllOfMerge {
+type CountedResolve = (reference: string, chain: number) => unknown;
+
+function mergeWithSeen(node: JsonObject, resolve: CountedResolve, seen: Set<string>): AllOfMerge {
   const { allOf, ...rest } = node;
   const conflicts: AllOfMerge['conflicts'] = [];
   const merged: JsonObject = { ...rest };
@@ -40,7 +55,7 @@ function mergeWithSeen(node: JsonObject, resolve: (reference: string) => unknown
 
 function flattenBranch(
   branch: unknown,
-  resolve: (reference: string) => unknown,
+  resolve: CountedResolve,
   seen: Set<string>,
   conflicts: AllOfMerge['conflicts'],
 ): JsonObject | undefined {
@@ -52,7 +67,7 @@ function flattenBranch(
   let schema = branch;
   if (typeof schema.$ref === 'string') {
     const reference = schema.$ref;
-    const target = seen.has(reference) ? undefined : resolve(reference);
+    const target = seen.has(reference) ? undefined : resolve(reference, seen.size + 1);
     if (!isPlainObject(target)) {
       // A recursive or unresolvable reference cannot be folded in: keep it visible in the description.
       conflicts.push(['allOf', branch]);

@@ -9,6 +9,7 @@
 
 import { setOwnProperty } from '../../json/own-property.js';
 import { DescriptionAdditions, formatDescribedValue } from './describe-constraints.js';
+import type { ExpansionBudget } from './expansion-budget.js';
 import { isPlainObject, type JsonObject, jsonEqual, typeList } from './json-value.js';
 import { mergeAllOf } from './merge-all-of.js';
 import {
@@ -34,6 +35,8 @@ export interface NormaliseContext {
   readonly referenced: Map<string, SchemaDefinition>;
   /** Pointers of the definitions being expanded on the current path (to bound recursion). */
   readonly expanding: string[];
+  /** Bounds the references followed and the nodes normalised inside definitions. */
+  readonly budget: ExpansionBudget;
 }
 
 /** Keywords that identify or document a schema but do not belong in a provider's copy. */
@@ -63,6 +66,8 @@ export function normaliseSchemaNode(
   path: string,
   depth: number,
 ): JsonObject {
+  // The schema's own nodes are bounded by the message's size; what references bring in is counted.
+  if (context.expanding.length > 0) context.budget.step();
   if (depth > MAX_SCHEMA_DEPTH) {
     context.notes.push(`${where(path)}: nested deeper than ${MAX_SCHEMA_DEPTH} levels; offered as any value`);
     return { description: 'Nested too deeply to describe here; any value is accepted.' };
@@ -82,7 +87,11 @@ export function normaliseSchemaNode(
   const additions = new DescriptionAdditions();
   const moved: string[] = [];
   if ('allOf' in node && (context.rules.allOf === 'merge' || !Array.isArray(node.allOf))) {
-    const { merged, conflicts } = mergeAllOf(node, (reference) => context.registry.resolve(reference)?.schema);
+    const { merged, conflicts } = mergeAllOf(
+      node,
+      (reference) => context.registry.resolve(reference)?.schema,
+      context.budget,
+    );
     node = withoutMetadata(merged);
     for (const [keyword, value] of conflicts) additions.addConstraint(`allOf ${keyword}`, value);
     if (conflicts.length > 0) moved.push('allOf parts that could not be merged');
@@ -166,6 +175,7 @@ function normaliseReference(node: JsonObject, context: NormaliseContext, path: s
     additions.addConstraint('defined at', reference);
     return normaliseSchemaNode(withDescription(siblings, additions), context, path, depth);
   }
+  context.budget.step();
   const timesOnPath = context.expanding.filter((pointer) => pointer === definition.pointer).length;
   const hasSiblings = Object.keys(siblings).length > 0;
   if (context.rules.references === 'keep') {
@@ -182,6 +192,7 @@ function normaliseReference(node: JsonObject, context: NormaliseContext, path: s
   } else if (timesOnPath >= RECURSION_EXPANSION_LIMIT) {
     return truncatedRecursion(definition, siblings, context, path);
   }
+  context.budget.checkChain(context.expanding.length + 1);
   context.expanding.push(definition.pointer);
   try {
     return normaliseSchemaNode(combineWithSiblings(definition.schema, siblings), context, path, depth);

@@ -10,6 +10,7 @@
 
 import { setOwnProperty } from '../../json/own-property.js';
 import { DescriptionAdditions, describeRequiredGroups } from './describe-constraints.js';
+import { ExpansionBudget, SchemaExpansionError } from './expansion-budget.js';
 import { cloneJson, isPlainObject, type JsonObject, typeList } from './json-value.js';
 import { mergeAllOf } from './merge-all-of.js';
 import { escapePointerSegment, type NormaliseContext, normaliseSchemaNode } from './normalise-node.js';
@@ -39,11 +40,20 @@ const MAX_ROOT_REFERENCE_HOPS = 8;
 /**
  * `toolName` names the tool in the error for a schema nested deeper than `MAX_JSON_DEPTH` levels, which is
  * refused (a `JsonTooDeepError`), as the host refuses a server's message nested that deep: no server's schema
- * reaches here that deep, but a library caller's own tool definition can.
+ * reaches here that deep, but a library caller's own tool definition can. A schema whose `$ref`/`allOf` resolution
+ * passes the bounds of `expansion-budget.ts` is refused the same way, with a `SchemaExpansionError` naming the tool.
  */
 export function normaliseToolSchema(schema: unknown, target: SchemaTarget, toolName?: string): NormalisedSchema {
-  const notes: string[] = [];
   const what = toolName === undefined ? 'the input schema' : `the input schema of tool ${JSON.stringify(toolName)}`;
+  try {
+    return normaliseWithinBudget(schema, target, what);
+  } catch (error) {
+    throw error instanceof SchemaExpansionError ? error.naming(what) : error;
+  }
+}
+
+function normaliseWithinBudget(schema: unknown, target: SchemaTarget, what: string): NormalisedSchema {
+  const notes: string[] = [];
   const document = rootDocument(schema, what, notes);
   const context: NormaliseContext = {
     rules: SCHEMA_RULES[target],
@@ -51,6 +61,7 @@ export function normaliseToolSchema(schema: unknown, target: SchemaTarget, toolN
     registry: new DefinitionRegistry(document),
     referenced: new Map(),
     expanding: [],
+    budget: new ExpansionBudget(),
   };
   const root = flattenRoot(document, context);
   const shape = classifyRoot(root);
@@ -113,7 +124,11 @@ function flattenRoot(document: JsonObject, context: NormaliseContext): JsonObjec
     context.notes.push('(root): could not resolve the root $ref; described instead');
   }
   if (Array.isArray(root.allOf)) {
-    const { merged, conflicts } = mergeAllOf(root, (reference) => context.registry.resolve(reference)?.schema);
+    const { merged, conflicts } = mergeAllOf(
+      root,
+      (reference) => context.registry.resolve(reference)?.schema,
+      context.budget,
+    );
     root = merged;
     if (conflicts.length > 0) {
       const additions = new DescriptionAdditions();
@@ -165,14 +180,13 @@ function isRequiredOnlyBranch(branch: unknown): branch is JsonObject {
 /** Normalises every definition a kept `$ref` points to (which may reach further definitions). */
 function normaliseDefinitions(context: NormaliseContext): JsonObject {
   const done = new Map<string, JsonObject>();
-  for (let pending = [...context.referenced.values()]; pending.length > 0; ) {
-    for (const definition of pending) {
-      context.expanding.push(definition.pointer);
-      const path = `/$defs/${escapePointerSegment(definition.name)}`;
-      done.set(definition.name, normaliseSchemaNode(definition.schema, context, path, 1));
-      context.expanding.pop();
-    }
-    pending = [...context.referenced.values()].filter((definition) => !done.has(definition.name));
+  // `referenced` grows while its definitions are normalised; a Map's iterator visits entries added meanwhile, so
+  // each is normalised once, in first-use order, however long a chain of definitions naming the next.
+  for (const definition of context.referenced.values()) {
+    context.expanding.push(definition.pointer);
+    const path = `/$defs/${escapePointerSegment(definition.name)}`;
+    done.set(definition.name, normaliseSchemaNode(definition.schema, context, path, 1));
+    context.expanding.pop();
   }
   const definitions: JsonObject = {};
   for (const name of [...done.keys()].sort()) setOwnProperty(definitions, name, done.get(name));
