@@ -123,7 +123,10 @@ export interface CallToolOptions {
   onProgress?: (update: ToolProgressUpdate) => void;
 }
 
-/** A server's state, plus the listed tools the host cannot run (they require MCP tasks) and why. */
+/**
+ * A server's state, plus the listed tools the host cannot run (they require MCP tasks, or their input schema passes the
+ * bounds on resolving `$ref`/`allOf`) and why.
+ */
 export interface HostServerStatus extends ServerStatus {
   /** Switched off for this host (`disableServer`, or `"disabled": true` in the config until `enableServer`). */
   disabled?: boolean;

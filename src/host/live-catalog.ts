@@ -9,6 +9,7 @@ import { type CatalogEntry, ToolCatalog } from '../catalog/tool-catalog.js';
 import { assignToolNames, type NamedToolEntry } from '../catalog/tool-naming.js';
 import { LIST_CHANGED_SETTLE_MS, type ServerConnection, type ServerState } from '../connections/server-connection.js';
 import { fingerprintDefinition } from '../policy/tool-definition.js';
+import { schemaExpansionProblem } from '../providers/schema/index.js';
 
 /** How long a turn waits for re-listings already in flight before going on with the last catalog. */
 export const REFRESH_WAIT_MS = 5_000;
@@ -40,9 +41,11 @@ export interface UnsupportedTool {
 export const TASKS_REQUIRED_REASON =
   'it requires MCP tasks (execution.taskSupport "required"), which this host does not run';
 
+/** Tools whose input schema no provider could be offered (see `providers/schema/expansion-budget.ts`) are withheld too. */
 function unsupportedReason(tool: Tool): string | undefined {
   const execution = (tool as { execution?: { taskSupport?: unknown } }).execution;
-  return execution?.taskSupport === 'required' ? TASKS_REQUIRED_REASON : undefined;
+  if (execution?.taskSupport === 'required') return TASKS_REQUIRED_REASON;
+  return schemaExpansionProblem(tool.inputSchema);
 }
 
 export interface LiveCatalogOptions {
@@ -341,11 +344,20 @@ export class LiveCatalog {
     const names = unsupported.map((item) => JSON.stringify(item.tool.slice(0, 100))).join(', ');
     if ((this.unsupportedSaid.get(server) ?? '') === names) return;
     this.unsupportedSaid.set(server, names);
-    if (unsupported.length === 0) return;
-    const count = unsupported.length === 1 ? 'its tool' : `${unsupported.length} of its tools`;
-    this.options.onDiagnostic?.(
-      `server "${server}": ${count} ${names} ${unsupported.length === 1 ? 'is' : 'are'} withheld: ${unsupported.length === 1 ? 'it requires' : 'they require'} MCP tasks (execution.taskSupport "required"), which this host does not run`,
-    );
+    const needTasks = unsupported.filter((item) => item.reason === TASKS_REQUIRED_REASON);
+    if (needTasks.length > 0) {
+      const count = needTasks.length === 1 ? 'its tool' : `${needTasks.length} of its tools`;
+      const taskNames = needTasks.map((item) => JSON.stringify(item.tool.slice(0, 100))).join(', ');
+      this.options.onDiagnostic?.(
+        `server "${server}": ${count} ${taskNames} ${needTasks.length === 1 ? 'is' : 'are'} withheld: ${needTasks.length === 1 ? 'it requires' : 'they require'} MCP tasks (execution.taskSupport "required"), which this host does not run`,
+      );
+    }
+    for (const item of unsupported) {
+      if (item.reason === TASKS_REQUIRED_REASON) continue;
+      this.options.onDiagnostic?.(
+        `server "${server}": its tool ${JSON.stringify(item.tool.slice(0, 100))} is withheld: ${item.reason}`,
+      );
+    }
   }
 }
 

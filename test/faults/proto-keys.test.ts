@@ -23,6 +23,8 @@ import { toAnthropicRequest } from '../../src/providers/anthropic/to-anthropic-r
 import { toGeminiRequest } from '../../src/providers/gemini/index.js';
 import { toOpenAiChatRequest } from '../../src/providers/openai-chat/to-openai-chat-request.js';
 import { toOpenAiResponsesRequest } from '../../src/providers/openai-responses/to-openai-responses-request.js';
+import { MAX_REFERENCE_CHAIN, MAX_SCHEMA_EXPANSION_STEPS, SCHEMA_TARGETS } from '../../src/providers/schema/index.js';
+import { estimateToolTokens } from '../../src/providers/token-estimate/o200k-token-estimate.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
 import { closeHosts, faultFixture, openFaultHost } from './fault-helpers.js';
 
@@ -152,11 +154,13 @@ function expectNothingInherited(value: unknown, at = '(root)'): void {
   for (const [key, item] of Object.entries(value)) expectNothingInherited(item, `${at}/${key}`);
 }
 
-describe('a real stdio server with __proto__ and constructor in its tools and prompts', () => {
+describe('a real stdio server with __proto__ and constructor in its tools and prompts, and $defs without end', () => {
   let host: Host;
+  const diagnostics: string[] = [];
   beforeAll(async () => {
     host = await openFaultHost(
-      hostConfig([stdioServer('hostile', [faultFixture('hostile-server.mjs'), 'proto-schema'])]),
+      hostConfig([stdioServer('hostile', [faultFixture('hostile-server.mjs'), 'proto-schema', 'wide-schema'])]),
+      { onDiagnostic: (message) => diagnostics.push(message) },
     );
   });
   afterAll(closeHosts);
@@ -191,6 +195,46 @@ describe('a real stdio server with __proto__ and constructor in its tools and pr
       expect(Object.keys(schema.properties)).toContain('name');
       expect(schema.description).toContain('__proto__');
     }
+  });
+
+  it('withholds the tools whose $defs name one another past the bounds, naming each; the rest go to every provider', () => {
+    const names = host.toolDefinitions().map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(['hostile__echo', 'hostile__proto_tool', 'hostile__ref_cycle']));
+    expect(names).not.toContain('hostile__ref_chain');
+    expect(names).not.toContain('hostile__ref_fanout');
+    expect(diagnostics).toContain(
+      `server "hostile": its tool "ref_chain" is withheld: its input schema chains more than ${MAX_REFERENCE_CHAIN} $ref or allOf references one inside another`,
+    );
+    expect(diagnostics).toContain(
+      `server "hostile": its tool "ref_fanout" is withheld: its input schema expands past ${MAX_SCHEMA_EXPANSION_STEPS} steps while its $ref and allOf are resolved`,
+    );
+    const tools = host.toolDefinitions();
+    const request = { messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hi' }] }], tools };
+    const sent = [
+      toAnthropicRequest(request, { model: 'claude-test', maxOutputTokens: 1024, stream: false }),
+      toOpenAiChatRequest(request, { model: 'gpt-test', local: false, strictTools: true }),
+      toOpenAiChatRequest(request, { model: 'local', local: true, strictTools: false }),
+      toOpenAiResponsesRequest(request, { model: 'gpt-test' }),
+      toGeminiRequest(request),
+    ];
+    for (const body of sent) expect(JSON.stringify(body)).toContain('ref_cycle');
+    for (const target of SCHEMA_TARGETS) {
+      for (const tool of tools) expect(estimateToolTokens(tool, target)).toBeGreaterThan(0);
+    }
+  });
+
+  it("lists the withheld tools in the server's status with the reason", () => {
+    const status = host.servers().find((server) => server.name === 'hostile');
+    expect(status?.unsupportedTools?.map((item) => [item.tool, item.reason])).toEqual([
+      [
+        'ref_chain',
+        `its input schema chains more than ${MAX_REFERENCE_CHAIN} $ref or allOf references one inside another`,
+      ],
+      [
+        'ref_fanout',
+        `its input schema expands past ${MAX_SCHEMA_EXPANSION_STEPS} steps while its $ref and allOf are resolved`,
+      ],
+    ]);
   });
 
   it('refuses a prompt whose required argument is named constructor until it is given', async () => {
