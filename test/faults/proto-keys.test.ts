@@ -26,7 +26,7 @@ import { toOpenAiResponsesRequest } from '../../src/providers/openai-responses/t
 import { MAX_REFERENCE_CHAIN, MAX_SCHEMA_EXPANSION_STEPS, SCHEMA_TARGETS } from '../../src/providers/schema/index.js';
 import { estimateToolTokens } from '../../src/providers/token-estimate/o200k-token-estimate.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
-import { closeHosts, faultFixture, openFaultHost } from './fault-helpers.js';
+import { closeHosts, faultFixture, openFaultHost, resultText } from './fault-helpers.js';
 
 const folders: string[] = [];
 afterAll(() => {
@@ -223,7 +223,15 @@ describe('a real stdio server with __proto__ and constructor in its tools and pr
     }
   });
 
-  it("lists the withheld tools in the server's status with the reason", () => {
+  it("lists the withheld tools in the server's status with the reason; a call of one is refused", async () => {
+    expect(host.withheldReason('hostile__ref_fanout')).toBe(
+      `its input schema expands past ${MAX_SCHEMA_EXPANSION_STEPS} steps while its $ref and allOf are resolved, so it cannot be called.`,
+    );
+    const called = await host.callTool('hostile__ref_chain', { value: 'x' });
+    expect(called.outcome).toBe('invalid');
+    expect(resultText(called.result)).toBe(
+      `Unknown tool "hostile__ref_chain": its input schema chains more than ${MAX_REFERENCE_CHAIN} $ref or allOf references one inside another, so it cannot be called.`,
+    );
     const status = host.servers().find((server) => server.name === 'hostile');
     expect(status?.unsupportedTools?.map((item) => [item.tool, item.reason])).toEqual([
       [
