@@ -6,7 +6,6 @@
  * would then reject the call. Moving it into the description keeps the rule in front of the model.
  */
 
-import { setOwnProperty } from '../../json/own-property.js';
 import { isPlainObject, type JsonObject } from './json-value.js';
 
 /**
@@ -61,19 +60,53 @@ function compareKeywords(left: string, right: string): number {
   return left < right ? -1 : left > right ? 1 : 0;
 }
 
-/** Object keys sorted at every level (array order kept), so the text is the same for any key order. */
-function sortedJson(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortedJson);
-  if (!isPlainObject(value)) return value;
-  const sorted: JsonObject = {};
-  for (const key of Object.keys(value).sort()) setOwnProperty(sorted, key, sortedJson(value[key]));
-  return sorted;
-}
-
 export function formatDescribedValue(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(sortedJson(value));
+  const text = typeof value === 'string' ? value : sortedJsonPrefix(value, MAX_DESCRIBED_VALUE_LENGTH);
   if (text === undefined) return String(value);
   return text.length > MAX_DESCRIBED_VALUE_LENGTH ? `${text.slice(0, MAX_DESCRIBED_VALUE_LENGTH)}…` : text;
+}
+
+/**
+ * The JSON text of `value` with object keys sorted at every level (array order kept), so the text is the same for
+ * any key order; writing stops once it is longer than `limit`, so a huge value described many times (once per
+ * merged `allOf` part) costs only what is shown. Undefined for a value JSON cannot write.
+ */
+function sortedJsonPrefix(value: unknown, limit: number): string | undefined {
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return undefined;
+  const parts: string[] = [];
+  let length = 0;
+  const write = (text: string) => {
+    parts.push(text);
+    length += text.length;
+  };
+  const visit = (item: unknown): void => {
+    if (Array.isArray(item)) {
+      write('[');
+      for (let index = 0; index < item.length && length <= limit; index++) {
+        if (index > 0) write(',');
+        const element = item[index];
+        visit(element === undefined || typeof element === 'function' || typeof element === 'symbol' ? null : element);
+      }
+      write(']');
+    } else if (isPlainObject(item)) {
+      write('{');
+      let first = true;
+      for (const key of Object.keys(item).sort()) {
+        if (length > limit) break;
+        const member = item[key];
+        if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
+        if (!first) write(',');
+        first = false;
+        write(`${JSON.stringify(key)}:`);
+        visit(member);
+      }
+      write('}');
+    } else {
+      write(JSON.stringify(item) ?? 'null');
+    }
+  };
+  visit(value);
+  return parts.join('');
 }
 
 /**

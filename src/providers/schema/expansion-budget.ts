@@ -10,6 +10,8 @@
 
 /** Steps (references followed, nodes normalised inside definitions) one tool schema may take. */
 export const MAX_SCHEMA_EXPANSION_STEPS = 20_000;
+/** Pairs of values compared while `allOf` parts are merged (two enums of 1,000 values intersect in 1,000,000). */
+export const MAX_SCHEMA_COMPARISONS = 2_000_000;
 /** References followed one inside another (a definition whose `$ref` or `allOf` names the next…). */
 export const MAX_REFERENCE_CHAIN = 64;
 
@@ -30,6 +32,15 @@ export class SchemaExpansionError extends RangeError {
 
 export class ExpansionBudget {
   private steps = 0;
+  private comparisons = 0;
+
+  /** Counts one pair of values compared; throws past {@link MAX_SCHEMA_COMPARISONS}. */
+  readonly compared = (): void => {
+    this.comparisons += 1;
+    if (this.comparisons > MAX_SCHEMA_COMPARISONS) {
+      throw new SchemaExpansionError(`takes more than ${MAX_SCHEMA_COMPARISONS} comparisons while its allOf is merged`);
+    }
+  };
 
   /** Counts one step; throws once the schema has taken more than {@link MAX_SCHEMA_EXPANSION_STEPS}. */
   step(): void {

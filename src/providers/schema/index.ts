@@ -5,7 +5,12 @@
 
 export { checkProviderSchema, checkToolName } from './check-provider-schema.js';
 export { MAX_DESCRIBED_VALUE_LENGTH } from './describe-constraints.js';
-export { MAX_REFERENCE_CHAIN, MAX_SCHEMA_EXPANSION_STEPS, SchemaExpansionError } from './expansion-budget.js';
+export {
+  MAX_REFERENCE_CHAIN,
+  MAX_SCHEMA_COMPARISONS,
+  MAX_SCHEMA_EXPANSION_STEPS,
+  SchemaExpansionError,
+} from './expansion-budget.js';
 export { type GeminiParameterFields, geminiParameterFields } from './gemini-parameters.js';
 export {
   type NormalisedSchema,

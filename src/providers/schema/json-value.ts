@@ -46,16 +46,20 @@ function cloneWithinDepth(value: unknown, what: string, depth: number): unknown 
   return copy;
 }
 
-/** Structural equality of two JSON values; object key order does not matter, array order does. */
-export function jsonEqual(left: unknown, right: unknown): boolean {
+/**
+ * Structural equality of two JSON values; object key order does not matter, array order does. `visit` is called for
+ * each pair of values compared, so a caller can bound the work.
+ */
+export function jsonEqual(left: unknown, right: unknown, visit?: () => void): boolean {
+  visit?.();
   if (left === right) return true;
   if (Array.isArray(left) && Array.isArray(right)) {
-    return left.length === right.length && left.every((item, index) => jsonEqual(item, right[index]));
+    return left.length === right.length && left.every((item, index) => jsonEqual(item, right[index], visit));
   }
   if (isPlainObject(left) && isPlainObject(right)) {
     const leftKeys = Object.keys(left);
     if (leftKeys.length !== Object.keys(right).length) return false;
-    return leftKeys.every((key) => Object.hasOwn(right, key) && jsonEqual(left[key], right[key]));
+    return leftKeys.every((key) => Object.hasOwn(right, key) && jsonEqual(left[key], right[key], visit));
   }
   return false;
 }

@@ -24,38 +24,36 @@ const ANNOTATIONS = new Set(['title', 'default', 'examples', 'example', '$commen
 
 /**
  * Merges `node.allOf` into `node`; `resolve` turns a `$ref` into its target schema (or undefined). `budget` counts
- * each reference followed and bounds chains of them (it throws past either bound).
+ * each reference followed and each value compared, and bounds chains of references (it throws past a bound).
  */
 export function mergeAllOf(
   node: JsonObject,
   resolve: (reference: string) => unknown,
-  budget?: ExpansionBudget,
+  budget: ExpansionBudget,
 ): AllOfMerge {
-  const resolveCounted = (reference: string, chain: number) => {
-    budget?.step();
-    budget?.checkChain(chain);
-    return resolve(reference);
-  };
-  return mergeWithSeen(node, resolveCounted, new Set());
+  return mergeWithSeen(node, { resolve, budget }, new Set());
 }
 
-type CountedResolve = (reference: string, chain: number) => unknown;
+interface Merging {
+  resolve: (reference: string) => unknown;
+  budget: ExpansionBudget;
+}
 
-function mergeWithSeen(node: JsonObject, resolve: CountedResolve, seen: Set<string>): AllOfMerge {
+function mergeWithSeen(node: JsonObject, merging: Merging, seen: Set<string>): AllOfMerge {
   const { allOf, ...rest } = node;
   const conflicts: AllOfMerge['conflicts'] = [];
   const merged: JsonObject = { ...rest };
   if (!Array.isArray(allOf)) return { merged, conflicts };
   for (const branch of allOf) {
-    const flat = flattenBranch(branch, resolve, seen, conflicts);
-    if (flat) mergeInto(merged, flat, conflicts);
+    const flat = flattenBranch(branch, merging, seen, conflicts);
+    if (flat) mergeInto(merged, flat, conflicts, merging.budget);
   }
   return { merged, conflicts };
 }
 
 function flattenBranch(
   branch: unknown,
-  resolve: CountedResolve,
+  merging: Merging,
   seen: Set<string>,
   conflicts: AllOfMerge['conflicts'],
 ): JsonObject | undefined {
@@ -67,7 +65,7 @@ function flattenBranch(
   let schema = branch;
   if (typeof schema.$ref === 'string') {
     const reference = schema.$ref;
-    const target = seen.has(reference) ? undefined : resolve(reference, seen.size + 1);
+    const target = seen.has(reference) ? undefined : follow(reference, merging, seen.size + 1);
     if (!isPlainObject(target)) {
       // A recursive or unresolvable reference cannot be folded in: keep it visible in the description.
       conflicts.push(['allOf', branch]);
@@ -76,25 +74,36 @@ function flattenBranch(
     const { $ref: _reference, ...siblings } = schema;
     schema = { ...target, ...siblings };
     if ('allOf' in target && !('allOf' in siblings)) schema.allOf = target.allOf;
-    const inner = mergeWithSeen(schema, resolve, new Set([...seen, reference]));
+    const inner = mergeWithSeen(schema, merging, new Set([...seen, reference]));
     conflicts.push(...inner.conflicts);
     return inner.merged;
   }
   if (!Array.isArray(schema.allOf)) return schema;
-  const inner = mergeWithSeen(schema, resolve, seen);
+  const inner = mergeWithSeen(schema, merging, seen);
   conflicts.push(...inner.conflicts);
   return inner.merged;
 }
 
-function mergeInto(target: JsonObject, source: JsonObject, conflicts: AllOfMerge['conflicts']): void {
+function follow(reference: string, merging: Merging, chain: number): unknown {
+  merging.budget.step();
+  merging.budget.checkChain(chain);
+  return merging.resolve(reference);
+}
+
+function mergeInto(
+  target: JsonObject,
+  source: JsonObject,
+  conflicts: AllOfMerge['conflicts'],
+  budget: ExpansionBudget,
+): void {
   for (const [keyword, value] of Object.entries(source)) {
     if (!Object.hasOwn(target, keyword)) {
       setOwnProperty(target, keyword, value);
       continue;
     }
     const current = target[keyword];
-    if (jsonEqual(current, value)) continue;
-    const merged = mergeKeyword(keyword, current, value);
+    if (jsonEqual(current, value, budget.compared)) continue;
+    const merged = mergeKeyword(keyword, current, value, budget);
     if (merged === CONFLICT) conflicts.push([keyword, value]);
     else setOwnProperty(target, keyword, merged);
   }
@@ -102,7 +111,7 @@ function mergeInto(target: JsonObject, source: JsonObject, conflicts: AllOfMerge
 
 const CONFLICT = Symbol('conflict');
 
-function mergeKeyword(keyword: string, current: unknown, value: unknown): unknown {
+function mergeKeyword(keyword: string, current: unknown, value: unknown, budget: ExpansionBudget): unknown {
   if (ANNOTATIONS.has(keyword)) return current;
   if (keyword === 'description') return `${String(current)}\n${String(value)}`;
   if (keyword === 'properties' && isPlainObject(current) && isPlainObject(value)) {
@@ -121,7 +130,7 @@ function mergeKeyword(keyword: string, current: unknown, value: unknown): unknow
   }
   if (keyword === 'type') return intersectTypes(current, value);
   if (keyword === 'enum' && Array.isArray(current) && Array.isArray(value)) {
-    return current.filter((item) => value.some((other) => jsonEqual(item, other)));
+    return current.filter((item) => value.some((other) => jsonEqual(item, other, budget.compared)));
   }
   if (typeof current === 'number' && typeof value === 'number') {
     if (LOWER_BOUNDS.has(keyword)) return Math.max(current, value);

@@ -272,7 +272,7 @@ function normaliseChildren(
     }
   }
   if (isPlainObject(node.patternProperties) && !context.rules.keywords.has('patternProperties')) {
-    widenForPatternProperties(node, node.patternProperties, (schema, pattern) =>
+    widenForPatternProperties(node, node.patternProperties, context.budget.compared, (schema, pattern) =>
       child(schema, `${path}/patternProperties/${escapePointerSegment(pattern)}`),
     );
   }
@@ -297,6 +297,7 @@ function normaliseChildren(
 function widenForPatternProperties(
   node: JsonObject,
   patterns: JsonObject,
+  compared: () => void,
   normalise: (schema: unknown, pattern: string) => JsonObject,
 ): void {
   const additional = node.additionalProperties;
@@ -304,7 +305,7 @@ function widenForPatternProperties(
   const accepted: JsonObject[] = isPlainObject(additional) ? [additional] : [];
   for (const [pattern, schema] of Object.entries(patterns)) {
     const normalised = normalise(schema, pattern);
-    if (!accepted.some((known) => jsonEqual(known, normalised))) accepted.push(normalised);
+    if (!accepted.some((known) => jsonEqual(known, normalised, compared))) accepted.push(normalised);
   }
   if (accepted.some((schema) => Object.keys(schema).length === 0)) delete node.additionalProperties;
   else node.additionalProperties = accepted.length === 1 ? accepted[0] : { anyOf: accepted };

@@ -16,7 +16,7 @@ const MOST_EXPANDING_TARGETS: readonly SchemaTarget[] = ['openai-compatible', 'o
 
 /** `its input schema …` saying which bound it passed, or undefined when every provider can be offered it. */
 export function schemaExpansionProblem(schema: unknown): string | undefined {
-  if (!holdsReference(schema)) return undefined;
+  if (!holdsResolvedKeyword(schema)) return undefined;
   for (const target of MOST_EXPANDING_TARGETS) {
     try {
       normaliseToolSchema(schema, target);
@@ -28,13 +28,15 @@ export function schemaExpansionProblem(schema: unknown): string | undefined {
   return undefined;
 }
 
-/** Whether any object in `value` has a `$ref`: without one, resolution is bounded by the schema's own size. */
-function holdsReference(value: unknown): boolean {
+/** Keywords whose resolution or merging is bounded; without them the work is in proportion to the schema's size. */
+const RESOLVED_KEYWORDS = ['$ref', 'allOf', 'patternProperties'];
+
+function holdsResolvedKeyword(value: unknown): boolean {
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const current = stack.pop();
     if (current === null || typeof current !== 'object') continue;
-    if (!Array.isArray(current) && Object.hasOwn(current, '$ref')) return true;
+    if (!Array.isArray(current) && RESOLVED_KEYWORDS.some((keyword) => Object.hasOwn(current, keyword))) return true;
     for (const child of Object.values(current)) if (child !== null && typeof child === 'object') stack.push(child);
   }
   return false;

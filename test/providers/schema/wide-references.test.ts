@@ -11,7 +11,9 @@ import { toOpenAiChatRequest } from '../../../src/providers/openai-chat/to-opena
 import { toOpenAiResponsesRequest } from '../../../src/providers/openai-responses/to-openai-responses-request.js';
 import {
   checkProviderSchema,
+  MAX_DESCRIBED_VALUE_LENGTH,
   MAX_REFERENCE_CHAIN,
+  MAX_SCHEMA_COMPARISONS,
   MAX_SCHEMA_EXPANSION_STEPS,
   normaliseToolSchema,
   SCHEMA_TARGETS,
@@ -118,6 +120,32 @@ describe('definitions that name each other in a cycle', () => {
 
   it('pass the check made when a tool is listed', () => {
     expect(schemaExpansionProblem(cycle)).toBeUndefined();
+  });
+});
+
+describe('allOf parts whose merging compares large values', () => {
+  const COMPARISONS = `takes more than ${MAX_SCHEMA_COMPARISONS} comparisons while its allOf is merged`;
+  const values = (prefix: string) => Array.from({ length: 50_000 }, (_, index) => `${prefix}${index}`);
+  const disjointEnums = {
+    type: 'object',
+    properties: { value: { allOf: [{ enum: values('a') }, { enum: values('b') }] } },
+  };
+
+  it('two enums of 50,000 values each are refused where allOf is merged, and the listing check says so', () => {
+    expectRefused(disjointEnums, 'openai-chat', COMPARISONS);
+    expect(schemaExpansionProblem(disjointEnums)).toBe(`its input schema ${COMPARISONS}`);
+  });
+
+  it('a large conflicting value merged from many parts is described in bounded text', () => {
+    const large = { const: values('c') };
+    const parts = Array.from({ length: 50 }, (_, index) => ({ $ref: `#/$defs/c${index}` }));
+    const definitions = Object.fromEntries(parts.map((_, index) => [`c${index}`, { const: [index, ...large.const] }]));
+    const schema = { type: 'object', properties: { value: { allOf: parts } }, $defs: definitions };
+    const { schema: normalised } = normaliseToolSchema(schema, 'gemini', 'wide_tool');
+    const description = (normalised.properties as Record<string, { description: string }>).value?.description ?? '';
+    const lines = description.split('; ');
+    expect(lines.length).toBeGreaterThanOrEqual(49);
+    for (const line of lines) expect(line.length).toBeLessThan(MAX_DESCRIBED_VALUE_LENGTH + 40);
   });
 });
 
