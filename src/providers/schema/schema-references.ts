@@ -21,12 +21,21 @@ export interface SchemaDefinition {
 
 export class DefinitionRegistry {
   private readonly byPointer = new Map<string, SchemaDefinition>();
+  /** Each `$ref` text resolved so far (undefined when it points nowhere): a long one is decoded and walked once. */
+  private readonly byReference = new Map<string, SchemaDefinition | undefined>();
   private readonly usedNames = new Set<string>();
 
   constructor(private readonly document: JsonObject) {}
 
   /** The definition a `$ref` names, or undefined when it is remote, malformed or points nowhere. */
   resolve(reference: string): SchemaDefinition | undefined {
+    if (this.byReference.has(reference)) return this.byReference.get(reference);
+    const definition = this.resolveUncached(reference);
+    this.byReference.set(reference, definition);
+    return definition;
+  }
+
+  private resolveUncached(reference: string): SchemaDefinition | undefined {
     const pointer = fragmentPointer(reference);
     if (pointer === undefined) return undefined;
     const known = this.byPointer.get(pointer);
