@@ -35,38 +35,18 @@ describe('counter', () => {
 
   it('exits when its stdin closes, even with a call still running', async () => {
     const session = startRawSession('counter');
-    await session.initialize();
-    session.send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: 'sleep', arguments: { ms: 600_000 } },
-    });
-    session.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'stats', arguments: {} } });
-    const stats = (await session.response(2)) as { result: { content: Array<{ text: string }> } };
+    const stats = (await startLongSleep(session, 'stats')) as { result: { content: Array<{ text: string }> } };
     expect(JSON.parse(stats.result.content[0]?.text ?? '')).toMatchObject({ inFlight: 1 });
-    session.child.stdin.end();
-    expect(await session.exit).toEqual({ code: 0, signal: null });
-    expect(session.lines.some((line) => line.includes('"id":1'))).toBe(false);
+    await expectExitOnStdinClose(session);
   });
 });
 
 describe('flexible-server', () => {
   it('exits when its stdin closes, even with a sleep still running', async () => {
     const session = startRawSession({ script: bundledFixture(`${repoRoot}/test/fixtures/host/flexible-server.mjs`) });
-    await session.initialize();
-    session.send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: 'sleep', arguments: { ms: 600_000 } },
-    });
-    session.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'pid', arguments: {} } });
     // Answered after the sleep began: the sleep's timer is pending when stdin closes.
-    await session.response(2);
-    session.child.stdin.end();
-    expect(await session.exit).toEqual({ code: 0, signal: null });
-    expect(session.lines.some((line) => line.includes('"id":1'))).toBe(false);
+    await startLongSleep(session, 'pid');
+    await expectExitOnStdinClose(session);
   });
 });
 
@@ -313,3 +293,20 @@ describe('idempotent-flaky', () => {
     await waitFor(() => (stderr.text.match(/cancelled \d+/g) ?? []).length === 2, 'two cancelled lines');
   });
 });
+
+type RawSession = ReturnType<typeof startRawSession>;
+
+/** Starts a ten-minute `sleep` call (id 1), then calls `probe` (id 2) and returns its answer. */
+async function startLongSleep(session: RawSession, probe: string): Promise<unknown> {
+  await session.initialize();
+  session.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'sleep', arguments: { ms: 600_000 } } });
+  session.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: probe, arguments: {} } });
+  return session.response(2);
+}
+
+/** Closes the server's stdin: it exits cleanly without answering the sleep still running. */
+async function expectExitOnStdinClose(session: RawSession): Promise<void> {
+  session.child.stdin.end();
+  expect(await session.exit).toEqual({ code: 0, signal: null });
+  expect(session.lines.some((line) => line.includes('"id":1'))).toBe(false);
+}
