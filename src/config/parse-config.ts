@@ -13,6 +13,7 @@ import { buildGatewaySettings, buildProfiles } from './gateway-settings.js';
 import { findJsonSyntaxProblem } from './json-syntax-error.js';
 import { blankJsoncExtras } from './jsonc-text.js';
 import { describeValue, formatKeyPath, isPlainObject, type KeyPathSegment, valueAtPath } from './key-path.js';
+import { findPrototypeKey, PROTOTYPE_KEY } from './prototype-key.js';
 import { buildServerConfig } from './server-entry.js';
 import type { HostConfig, ServerConfig } from './types.js';
 import { unknownKeyNote } from './unknown-key.js';
@@ -59,6 +60,17 @@ export function validateConfig(input: unknown, options: ValidateConfigOptions = 
   const invalid = (keyPath: string, expected: string, found?: string): ConfigError =>
     new ConfigError({ code: 'config-invalid', file, keyPath, expected, ...(found === undefined ? {} : { found }) });
 
+  const prototypeKey = findPrototypeKey(input);
+  if (prototypeKey !== undefined) {
+    throw new ConfigError({
+      code: 'config-invalid',
+      file,
+      keyPath: formatKeyPath(prototypeKey),
+      expected: 'no key named `__proto__`',
+      found: 'one',
+      hint: `No setting is called ${PROTOTYPE_KEY}, and it would be dropped without effect; remove or rename it.`,
+    });
+  }
   const parsed = topLevelSchema.safeParse(value);
   if (!parsed.success) {
     const issue = firstIssue(parsed.error);

@@ -104,6 +104,42 @@ describe('loadConfig', () => {
   });
 });
 
+describe('loadConfig of a file holding a __proto__ key', () => {
+  // Written as text: an object literal's `__proto__` sets the prototype instead of a key, JSON.parse keeps the key.
+  const cases = [
+    {
+      keyPath: 'mcpServers.fs.env.__proto__',
+      text: '{"mcpServers": {"fs": {"command": "x", "env": {"__proto__": "1"}}}}',
+    },
+    {
+      keyPath: 'mcpServers.web.headers.__proto__',
+      text: '{"mcpServers": {"web": {"url": "https://example.com/mcp", "headers": {"X": "1", "__proto__": "2"}}}}',
+    },
+    {
+      keyPath: 'profiles.__proto__',
+      text: '{"mcpServers": {"fs": {"command": "x"}}, "profiles": {"__proto__": {"servers": ["fs"]}}}',
+    },
+    { keyPath: '__proto__', text: '{"__proto__": {"maxTurns": 3}, "mcpServers": {}}' },
+    { keyPath: 'roots[1].__proto__', text: '{"roots": [".", {"__proto__": 1}]}' },
+  ];
+
+  it.each(cases)('refuses it at $keyPath, naming the file and the key', async ({ keyPath, text }) => {
+    const file = path.join(folder, 'mcp-host.json');
+    await writeFile(file, text);
+    const error = await loadFailure({ configPath: file, env: {} });
+    expect(error.code).toBe('config-invalid');
+    expect(error.keyPath).toBe(keyPath);
+    expect(error.message).toContain(`${file}: ${keyPath}: expected no key named \`__proto__\``);
+  });
+
+  it('loads the same file with the key renamed', async () => {
+    const file = path.join(folder, 'mcp-host.json');
+    await writeFile(file, cases[0]!.text.replace('__proto__', 'PROTO'));
+    const config = await loadConfig({ configPath: file, env: {} });
+    expect((config.servers[0] as StdioServerConfig).env).toEqual({ PROTO: '1' });
+  });
+});
+
 describe('loadConfig of a file found by discovery', () => {
   it('uses nothing of it until its content is approved, and again after it changes', async () => {
     const stateDir = await mkdtemp(path.join(tmpdir(), 'mcp-host-state-'));
