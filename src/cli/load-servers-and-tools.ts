@@ -15,7 +15,8 @@ import { writeError } from './output.js';
 export async function loadServersAndTools(options: LoadServersAndToolsOptions): Promise<LoadedServersAndTools> {
   const config = await loadConfig({ configPath: options.configPath, stateDir: options.stateDir });
   // A config found here but not approved names no servers yet; say how to approve it rather than "no such server".
-  if (config.awaitingApproval !== undefined) throw new Error(noServersNote(config));
+  if (config.awaitingApproval !== undefined)
+    throw new Error(noServersNote(config, { stateDir: options.chosenStateDir }));
   // The trust store keeps approvals per config file: the command must look where a run of this config would.
   const configFile = {
     ...(config.file === undefined ? {} : { configFile: config.file }),

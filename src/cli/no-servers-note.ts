@@ -1,12 +1,16 @@
 /** What to tell a user whose config names no MCP server: no file was found, or the file has none. */
-import { trustConfigCommand } from '../config/trust-commands.js';
+import { type ApprovalsPlace, trustConfigCommand } from '../config/trust-commands.js';
 import type { HostConfig } from '../config/types.js';
 
-/** Undefined when at least one server is configured. */
-export function noServersNote(config: HostConfig, cwd: string = process.cwd()): string | undefined {
+/** Undefined when at least one server is configured. `approvals.stateDir`: a state folder chosen for the run. */
+export function noServersNote(
+  config: HostConfig,
+  approvals: Pick<ApprovalsPlace, 'stateDir'> = {},
+  cwd: string = process.cwd(),
+): string | undefined {
   if (config.awaitingApproval !== undefined && config.file !== undefined) {
     const why = config.awaitingApproval === 'changed' ? 'has changed since you approved it' : 'is not approved yet';
-    return `${config.file} was found in the working folder and ${why}, so its servers were not started; review it, then approve it with: ${trustConfigCommand(config.file)}`;
+    return `${config.file} was found in the working folder and ${why}, so its servers were not started; review it, then approve it with: ${trustConfigCommand(config.file, approvals)}`;
   }
   if (config.servers.length > 0) return undefined;
   if (config.file === undefined) {

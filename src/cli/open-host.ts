@@ -29,7 +29,7 @@ export async function openHost(options: CommonOptions, extra: Partial<HostOption
     config,
     approver: extra.approver ?? chooseApprover(options),
   });
-  const note = noServersNote(host.config);
+  const note = noServersNote(host.config, host.approvals);
   if (note !== undefined) writeError(`mcp-host: ${note}`);
   return host;
 }

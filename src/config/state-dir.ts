@@ -44,6 +44,14 @@ export function resolveStateDir(options: ResolveStateDirOptions = {}): string {
 }
 
 /**
+ * The state folder when one was chosen for this run (`--state-dir`), absolute; undefined when the default (or
+ * `MCP_HOST_STATE_DIR`) applies. Commands the host prints name a chosen folder, so they act on the same one.
+ */
+export function chosenStateDir(flag: string | undefined, cwd: string = process.cwd()): string | undefined {
+  return flag === undefined || flag === '' ? undefined : path.resolve(cwd, flag);
+}
+
+/**
  * Creates the folder (and missing parents) with mode 0700 and returns it. A folder that already exists must be
  * private: owned by the user, not writable by group or others, not a symbolic link. Throws an error naming the
  * folder and what to do when it cannot be created, is not a folder or is not private.

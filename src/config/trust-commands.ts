@@ -1,15 +1,29 @@
 /**
  * The commands the host prints for the user to approve something: a server or one of its tools, a skill, a config
  * file found in the working folder. Approvals are kept per config file, so a command names the config by its
- * absolute path whenever the host has one: pasted into a shell in any folder, it approves in the same config.
+ * absolute path whenever the host has one (and the state folder when one was chosen for the run): pasted into a
+ * shell in any folder, it approves in the same config and state folder.
  * Every place that prints such a command builds it here, so none can forget the config.
  */
 
 /** What an approve command is for. */
 export type ApproveTarget = { server: string; tool?: string } | { skill: string };
 
-/** `mcp-host trust approve …`, with `--config FILE` when the approvals belong to a config file. */
-export function trustApproveCommand(target: ApproveTarget, configFile?: string): string {
+/**
+ * Where the approvals are kept, as a printed command must name it to approve in the same place from any folder and
+ * shell: the config file, and the state folder when the host runs with one chosen for the run (`--state-dir`, or
+ * `stateDir` in code). The default folder (or one set by `MCP_HOST_STATE_DIR`, which the command inherits from the
+ * same environment) is left out, so everyday commands stay short.
+ */
+export interface ApprovalsPlace {
+  /** Absolute path of the config file the approvals belong to. */
+  configFile?: string;
+  /** Absolute path of the state folder chosen for this run; unset for the default one. */
+  stateDir?: string;
+}
+
+/** `mcp-host trust approve …`, with `--config FILE` and `--state-dir DIR` when the approvals are kept there. */
+export function trustApproveCommand(target: ApproveTarget, place: ApprovalsPlace = {}): string {
   const subject =
     'skill' in target
       ? [`skill:${target.skill}`]
@@ -19,13 +33,18 @@ export function trustApproveCommand(target: ApproveTarget, configFile?: string):
     'trust',
     'approve',
     ...subject,
-    ...(configFile === undefined ? [] : ['--config', configFile]),
+    ...(place.configFile === undefined ? [] : ['--config', place.configFile]),
+    ...stateDirWords(place),
   ]);
 }
 
 /** `mcp-host trust config FILE`: approves the content of a config file found by discovery. */
-export function trustConfigCommand(configFile: string): string {
-  return shellCommand(['mcp-host', 'trust', 'config', configFile]);
+export function trustConfigCommand(configFile: string, place: Pick<ApprovalsPlace, 'stateDir'> = {}): string {
+  return shellCommand(['mcp-host', 'trust', 'config', configFile, ...stateDirWords(place)]);
+}
+
+function stateDirWords(place: Pick<ApprovalsPlace, 'stateDir'>): string[] {
+  return place.stateDir === undefined ? [] : ['--state-dir', place.stateDir];
 }
 
 /** Words joined into one command line a POSIX shell reads back as the same words. */

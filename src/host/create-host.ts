@@ -17,6 +17,8 @@ import { createClientFeatures } from '../client-features/client-features.js';
 import { createServerFeatureAccess } from '../client-features/server-feature-access.js';
 import { loadConfig } from '../config/load-config.js';
 import { assertNoReservedServerNames } from '../config/reserved-names.js';
+import { chosenStateDir } from '../config/state-dir.js';
+import type { ApprovalsPlace } from '../config/trust-commands.js';
 import type { HostConfig, ServerConfig } from '../config/types.js';
 import type { ServerConnection, ServerConnectionOptions } from '../connections/server-connection.js';
 import { budgetToolResult } from '../content/budget-tool-results.js';
@@ -62,6 +64,10 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const secrets = [...config.secrets];
   const runConfig: HostConfig = { ...config, secrets };
   const state = openHostState(runConfig, options, env, cwd, diagnostic);
+  const approvals: ApprovalsPlace = {
+    ...(config.file === undefined ? {} : { configFile: config.file }),
+    ...(chosenStateDir(options.stateDir, cwd) === undefined ? {} : { stateDir: state.stateDir }),
+  };
   const runId = createRunId();
   const audit: AuditRecorder = createAuditRecorder({ sink: state.audit, runId });
   const approver = options.approver ?? createHeadlessApprover();
@@ -75,6 +81,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     cwd,
     env,
     stateDir: state.stateDir,
+    approvals,
     ...(system === undefined ? {} : { system }),
     serverInstructions: () => connectedServerInstructions(config.servers, connections),
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
@@ -143,6 +150,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   live = new LiveCatalog(connections, {
     review: createToolReview({
       config,
+      approvals,
       trustStore: state.trustStore,
       approver,
       audit: () => audit,
@@ -242,6 +250,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     config: runConfig,
     runId,
     stateDir: state.stateDir,
+    approvals,
     catalog: catalogNow,
     servers: () => config.servers.map(statusOf),
     restartServer: (server) => controls.restart(server),

@@ -8,6 +8,7 @@
 import path from 'node:path';
 import type { AuditRecorder } from '../audit/audit-recorder.js';
 import type { CatalogEntry } from '../catalog/tool-catalog.js';
+import type { ApprovalsPlace } from '../config/trust-commands.js';
 import type { HostConfig } from '../config/types.js';
 import { resolveUserConfigDir } from '../config/user-config-dir.js';
 import type { HostToolHandler } from '../loop/execute-tool-call.js';
@@ -30,6 +31,8 @@ export interface HostSkillsOptions {
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
   stateDir: string;
+  /** Where the pins are kept, named in the approve commands of withheld skills. */
+  approvals: ApprovalsPlace;
   /** The caller's own system text, first in the prompt. */
   system?: string;
   /** The connected servers' instructions that may go into the prompt, bounded. */
@@ -69,7 +72,7 @@ export function openHostSkills(options: HostSkillsOptions): HostSkills {
   for (const problem of discovered.problems) options.onDiagnostic(`skill not used: ${problem.message}`);
   for (const warning of discovered.warnings) options.onDiagnostic(warning);
   const pins = SkillPins.inStateDir(options.stateDir, { scope: config.file ?? '' });
-  const review = reviewSkills(discovered.skills, pins, config.file);
+  const review = reviewSkills(discovered.skills, pins, options.approvals);
   for (const withheld of review.withheld) options.onDiagnostic(withheld.message);
 
   const active = new ActiveSkills();

@@ -6,6 +6,7 @@ import type { ClientFeaturesOptions } from '../client-features/client-features.j
 import type { ClientRequestApprover } from '../client-features/client-request-approver.js';
 import type { ServerFeatureAccess } from '../client-features/server-feature-access.js';
 import type { ServerLogEntry } from '../client-features/server-log.js';
+import type { ApprovalsPlace } from '../config/trust-commands.js';
 import type { HostConfig } from '../config/types.js';
 import type { ServerConnection, ServerConnectionOptions, ServerStatus } from '../connections/server-connection.js';
 import type { AgentEvent } from '../loop/events.js';
@@ -138,6 +139,8 @@ export interface Host {
   /** Ties this host's audit records together. */
   readonly runId: string;
   readonly stateDir: string;
+  /** Where this host's approvals are kept, as the approve commands it prints name it (see `trustApproveCommand`). */
+  readonly approvals: ApprovalsPlace;
   /** The catalog in force (it changes between turns when servers change their tools). */
   catalog(): ToolCatalog;
   servers(): HostServerStatus[];

@@ -7,7 +7,7 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { AuditRecorder } from '../audit/audit-recorder.js';
 import { serverConfigOf } from '../config/server-config-of.js';
-import { trustApproveCommand } from '../config/trust-commands.js';
+import { type ApprovalsPlace, trustApproveCommand } from '../config/trust-commands.js';
 import type { HostConfig } from '../config/types.js';
 import type { Approver, WithholdReason } from '../policy/approver.js';
 import { reviewServerTools } from '../policy/review-server-tools.js';
@@ -16,6 +16,8 @@ import type { ReviewedTools } from './live-catalog.js';
 
 export interface ReviewToolsOptions {
   config: HostConfig;
+  /** Where the approvals are kept, named in the approve commands of withheld tools. */
+  approvals: ApprovalsPlace;
   trustStore: TrustStore;
   approver: Approver;
   audit: () => AuditRecorder;
@@ -42,13 +44,13 @@ export function createToolReview(options: ReviewToolsOptions) {
       onNotice: options.onNotice,
       onTrustChange: (change) => void options.audit().trustChange(change),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.config.file === undefined ? {} : { configFile: options.config.file }),
+      approvals: options.approvals,
     });
     return {
       exposed: tools.filter((tool) => review.exposed.has(tool.name)),
       withheld: review.withheld.map((item) => ({
         name: item.toolName,
-        explanation: explainWithheld(server, item.originalToolName, item.reason, options.config.file),
+        explanation: explainWithheld(server, item.originalToolName, item.reason, options.approvals),
       })),
     };
   };
@@ -65,10 +67,10 @@ const WHY: Record<WithholdReason, (server: string) => string> = {
 };
 
 /** For the model (it follows "Unknown tool …"): why the tool is not offered, and what the user can do about it. */
-function explainWithheld(server: string, toolName: string, reason: WithholdReason, configFile?: string): string {
+function explainWithheld(server: string, toolName: string, reason: WithholdReason, approvals: ApprovalsPlace): string {
   const command =
     reason === 'server-changed' || reason === 'server-revoked'
-      ? trustApproveCommand({ server }, configFile)
-      : trustApproveCommand({ server, tool: toolName }, configFile);
+      ? trustApproveCommand({ server }, approvals)
+      : trustApproveCommand({ server, tool: toolName }, approvals);
   return `it is withheld until the user approves it, because ${WHY[reason](server)}. The user can approve it with \`${command}\`; until then it cannot be called.`;
 }

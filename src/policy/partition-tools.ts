@@ -19,7 +19,7 @@
  * Tools that disappeared keep their pins: if they come back unchanged they need no new approval.
  */
 
-import { trustApproveCommand } from '../config/trust-commands.js';
+import { type ApprovalsPlace, trustApproveCommand } from '../config/trust-commands.js';
 import type { ServerTrust } from '../config/types.js';
 import type { WithholdReason } from './approver.js';
 import { describeHiddenContent, type HiddenContentFlag } from './hidden-content.js';
@@ -36,8 +36,8 @@ export interface ToolUnderReview {
 }
 
 export interface PartitionInput {
-  /** The config file the approvals belong to, named in the approve commands suggested. */
-  configFile?: string;
+  /** Where the approvals are kept (config file, chosen state folder), named in the approve commands suggested. */
+  approvals?: ApprovalsPlace;
   serverName: string;
   trust: ServerTrust;
   serverStatus: ServerCheck;
@@ -65,7 +65,7 @@ export function partitionTools(input: PartitionInput): ToolPartition {
   const { serverName, trust, serverStatus } = input;
   const result: ToolPartition = { exposed: [], toRecord: [], withheld: [], notices: [] };
   const withhold = (entry: ToolUnderReview, reason: WithholdReason): void => {
-    result.withheld.push({ entry, reason, message: withholdMessage(serverName, entry, reason, input.configFile) });
+    result.withheld.push({ entry, reason, message: withholdMessage(serverName, entry, reason, input.approvals) });
   };
 
   for (const entry of input.tools) {
@@ -107,24 +107,24 @@ export function serverWithheldSummary(
   serverName: string,
   reason: 'server-changed' | 'server-revoked',
   toolNames: readonly string[],
-  configFile?: string,
+  approvals?: ApprovalsPlace,
 ): string {
   const why =
     reason === 'server-changed'
       ? `Server ${serverName} now runs a different command line or URL than the one approved`
       : `Server ${serverName} was revoked`;
   const shown = toolNames.length > 5 ? [...toolNames.slice(0, 5), `and ${toolNames.length - 5} more`] : toolNames;
-  return `${why}; its ${toolNames.length} tool(s) (${shown.join(', ')}) are withheld until you approve it: ${trustApproveCommand({ server: serverName }, configFile)}`;
+  return `${why}; its ${toolNames.length} tool(s) (${shown.join(', ')}) are withheld until you approve it: ${trustApproveCommand({ server: serverName }, approvals)}`;
 }
 
 function withholdMessage(
   serverName: string,
   entry: ToolUnderReview,
   reason: WithholdReason,
-  configFile?: string,
+  approvals?: ApprovalsPlace,
 ): string {
-  const approveTool = trustApproveCommand({ server: serverName, tool: entry.tool.name }, configFile);
-  const approveServer = trustApproveCommand({ server: serverName }, configFile);
+  const approveTool = trustApproveCommand({ server: serverName, tool: entry.tool.name }, approvals);
+  const approveServer = trustApproveCommand({ server: serverName }, approvals);
   switch (reason) {
     case 'server-changed':
       return `Server ${serverName} now runs a different command line or URL than the one approved; ${entry.name} is withheld from the model until you approve the server again (${approveServer}).`;

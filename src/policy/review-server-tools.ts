@@ -5,6 +5,7 @@
  * the model may see. The policy itself is `partitionTools`; this is the part that talks to the store and people.
  */
 
+import type { ApprovalsPlace } from '../config/trust-commands.js';
 import type { ServerConfig } from '../config/types.js';
 import type { Approver, DefinitionApprovalRequest, ServerApprovalRequest } from './approver.js';
 import { createBreather } from './cooperative-loop.js';
@@ -51,8 +52,8 @@ export interface ReviewServerToolsOptions {
   /** Record these in the audit log. */
   onTrustChange?: (change: TrustChange) => void;
   signal?: AbortSignal;
-  /** The config file the approvals belong to, named in the approve commands suggested. */
-  configFile?: string;
+  /** Where the approvals are kept (config file, chosen state folder), named in the approve commands suggested. */
+  approvals?: ApprovalsPlace;
   /**
    * Set when a person asked for this review to approve (`mcp-host trust approve`): every approval it records, those
    * the policy would make on first sight or for a trusted server too, is theirs, kept in the store under this name.
@@ -117,7 +118,7 @@ export async function reviewServerTools(options: ReviewServerToolsOptions): Prom
     trust: server.trust,
     serverStatus: status,
     tools: entries,
-    ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
+    ...(options.approvals === undefined ? {} : { approvals: options.approvals }),
   });
 
   const exposed = new Set<string>();
@@ -191,7 +192,7 @@ export async function reviewServerTools(options: ReviewServerToolsOptions): Prom
         serverName,
         status === 'revoked' ? 'server-revoked' : 'server-changed',
         serverWithheld,
-        options.configFile,
+        options.approvals,
       ),
     );
   }

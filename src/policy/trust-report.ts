@@ -4,6 +4,7 @@
  * same `partitionTools` policy a run applies, so the listing cannot disagree with what a run would do.
  */
 
+import type { ApprovalsPlace } from '../config/trust-commands.js';
 import type { ServerConfig, ServerTrust } from '../config/types.js';
 import { describeHiddenContent, showRaw } from './hidden-content.js';
 import { partitionTools, type ToolUnderReview } from './partition-tools.js';
@@ -59,8 +60,8 @@ export interface TrustReportServer {
 }
 
 export interface TrustReportOptions {
-  /** The config file the approvals belong to, named in the approve commands of withheld tools. */
-  configFile?: string;
+  /** Where the approvals are kept (config file, chosen state folder), named in the approve commands of withheld tools. */
+  approvals?: ApprovalsPlace;
 }
 
 export function buildTrustReport(
@@ -91,7 +92,7 @@ export function buildTrustReport(
       trust: server.config.trust,
       serverStatus: status,
       tools: entries,
-      ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
+      ...(options.approvals === undefined ? {} : { approvals: options.approvals }),
     });
     const recordedNext = new Set(partition.toRecord.map(({ entry }) => entry.tool.name));
     const withheld = new Map(partition.withheld.map((item) => [item.entry.tool.name, item.message]));

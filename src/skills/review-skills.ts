@@ -8,7 +8,7 @@
  * A withheld skill is neither listed in the system prompt nor loadable.
  */
 
-import { trustApproveCommand } from '../config/trust-commands.js';
+import { type ApprovalsPlace, trustApproveCommand } from '../config/trust-commands.js';
 import { describeHiddenContent, findHiddenContent, type HiddenContentFlag } from '../policy/hidden-content.js';
 import type { Skill } from './discover-skills.js';
 import type { SkillCheck, SkillPins } from './skill-pins.js';
@@ -35,13 +35,13 @@ export function hiddenContentInSkill(skill: Pick<Skill, 'name' | 'description'>)
 }
 
 /**
- * `configFile`: the config the pins belong to, named in the approve commands of the messages.
+ * `approvals`: where the pins are kept (config file, chosen state folder), named in the approve commands of the messages.
  */
-export function reviewSkills(skills: readonly Skill[], pins: SkillPins, configFile?: string): SkillReview {
+export function reviewSkills(skills: readonly Skill[], pins: SkillPins, approvals: ApprovalsPlace = {}): SkillReview {
   const review: SkillReview = { offered: [], withheld: [], pinned: [] };
   for (const skill of skills) {
     const status = pins.check(skill.name, skill.fingerprint);
-    const approve = trustApproveCommand({ skill: skill.name }, configFile);
+    const approve = trustApproveCommand({ skill: skill.name }, approvals);
     if (status === 'approved') {
       review.offered.push(skill);
     } else if (status === 'new') {

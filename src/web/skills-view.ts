@@ -40,9 +40,14 @@ export function skillsView(host: Host, history: readonly Message[]): SkillsView 
     offered: offered.map(view),
     withheld: withheld.map((entry) => {
       // This page names no machine path, so its command is the one to run in the config's folder, where every
-      // folder it shows is relative to.
-      const approveCommand = trustApproveCommand({ skill: entry.skill.name });
-      const withConfig = trustApproveCommand({ skill: entry.skill.name }, host.config.file);
+      // folder it shows is relative to; but a state folder chosen for the run is named, or the command would
+      // approve in another one.
+      const chosen = host.approvals.stateDir;
+      const approveCommand = trustApproveCommand(
+        { skill: entry.skill.name },
+        chosen === undefined ? {} : { stateDir: chosen },
+      );
+      const withConfig = trustApproveCommand({ skill: entry.skill.name }, host.approvals);
       return {
         ...view(entry.skill),
         reason: withoutPaths(entry.message.split(withConfig).join(approveCommand), entry.skill.folder),

@@ -228,7 +228,7 @@ export async function trustViews(host: Host, store: TrustStore): Promise<TrustSe
         ? {}
         : { error: host.servers().find((status) => status.name === config.name)!.lastError! }),
     })),
-    host.config.file === undefined ? {} : { configFile: host.config.file },
+    { approvals: host.approvals },
   );
   return report.map((server) => ({
     name: server.name,

@@ -30,27 +30,48 @@ function wordsAsBashReadsThem(commandLines: readonly string[]): string[][] {
 describe('the approve commands', () => {
   it('name the config with --config when there is one, and only then', () => {
     expect(trustApproveCommand({ server: 'calc' })).toBe('mcp-host trust approve calc');
-    expect(trustApproveCommand({ server: 'calc', tool: 'add' }, '/srv/app/mcp-host.json')).toBe(
+    expect(trustApproveCommand({ server: 'calc', tool: 'add' }, { configFile: '/srv/app/mcp-host.json' })).toBe(
       'mcp-host trust approve calc add --config /srv/app/mcp-host.json',
     );
-    expect(trustApproveCommand({ skill: 'deploy' }, '/srv/app/mcp-host.json')).toBe(
+    expect(trustApproveCommand({ skill: 'deploy' }, { configFile: '/srv/app/mcp-host.json' })).toBe(
       'mcp-host trust approve skill:deploy --config /srv/app/mcp-host.json',
     );
     expect(trustConfigCommand('/srv/app/.mcp.json')).toBe('mcp-host trust config /srv/app/.mcp.json');
   });
 
+  it('name a state folder chosen for the run with --state-dir, and only then', () => {
+    const place = { configFile: '/srv/app/mcp-host.json', stateDir: '/srv/state' };
+    expect(trustApproveCommand({ server: 'calc', tool: 'add' }, place)).toBe(
+      'mcp-host trust approve calc add --config /srv/app/mcp-host.json --state-dir /srv/state',
+    );
+    expect(trustApproveCommand({ skill: 'deploy' }, { stateDir: '/srv/state' })).toBe(
+      'mcp-host trust approve skill:deploy --state-dir /srv/state',
+    );
+    expect(trustConfigCommand('/srv/app/.mcp.json', { stateDir: '/srv/state' })).toBe(
+      'mcp-host trust config /srv/app/.mcp.json --state-dir /srv/state',
+    );
+    expect(trustConfigCommand('/srv/app/.mcp.json', {})).toBe('mcp-host trust config /srv/app/.mcp.json');
+  });
+
   it('quote every word so that a shell reads back the same words', () => {
     const cases = ODD_PATHS.map((file) => ({
-      words: ['mcp-host', 'trust', 'approve', "my server's", 'tool name', '--config', file],
-      line: trustApproveCommand({ server: "my server's", tool: 'tool name' }, file),
+      words: ['mcp-host', 'trust', 'approve', "my server's", 'tool name', '--config', file, '--state-dir', `${file}.d`],
+      line: trustApproveCommand(
+        { server: "my server's", tool: 'tool name' },
+        { configFile: file, stateDir: `${file}.d` },
+      ),
     }));
     cases.push({ words: ['mcp-host', 'trust', 'config', ''], line: trustConfigCommand('') });
+    cases.push({
+      words: ['mcp-host', 'trust', 'config', ODD_PATHS[1]!, '--state-dir', ODD_PATHS[4]!],
+      line: trustConfigCommand(ODD_PATHS[1]!, { stateDir: ODD_PATHS[4]! }),
+    });
     const read = wordsAsBashReadsThem(cases.map((entry) => entry.line));
     expect(read).toEqual(cases.map((entry) => entry.words));
   });
 
   it('never print a control, direction or invisible character raw', () => {
-    const line = trustApproveCommand({ server: 'calc' }, ODD_PATHS[4]);
+    const line = trustApproveCommand({ server: 'calc' }, { configFile: ODD_PATHS[4]! });
     expect(hasControlCodes(line)).toBe(false);
     expect(line).not.toMatch(/[\u202e\n]/);
     expect(line).toContain("$'/tmp/line\\x0abreak\\x1b[31m\\u202eevil.json'");

@@ -145,6 +145,29 @@ describe('mcp-host trust', () => {
     expect((await trust()).stdout).toContain("--config '/home/ana/o'\\''brien project/mcp-host.json'");
   });
 
+  it('names a state folder chosen with --state-dir in the commands it suggests, and that command approves there', async () => {
+    configFile = path.join(directory, 'my project', 'mcp-host.json');
+    const chosen = path.join(directory, 'chosen state');
+    await trust('approve', 'calc', '--state-dir', chosen);
+    await trust('revoke', 'calc', 'calc__echo', '--state-dir', chosen);
+    const listed = await trust('list', '--json', '--state-dir', chosen);
+    const echo = (JSON.parse(listed.stdout) as TrustReportServer[])[0]!.tools.find((tool) => tool.name === 'echo')!;
+    const printed = /\((mcp-host trust approve .*)\)\.$/.exec(echo.withheldBecause ?? '')?.[1];
+    expect(printed).toBe(`mcp-host trust approve calc echo --config '${configFile}' --state-dir '${chosen}'`);
+    // Without --state-dir the default folder applies, and the commands leave it out.
+    expect((await trust('list', '--json')).stdout).not.toContain('--state-dir');
+
+    // The printed words, as a shell reads them (every quoted word here is plain inside its quotes).
+    const words = [...printed!.matchAll(/'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2]!);
+    expect(words.slice(0, 2)).toEqual(['mcp-host', 'trust']);
+    const approved = await trust(...words.slice(2));
+    expect(approved).toMatchObject({ exitCode: 0, stdout: 'Approved tool calc__echo (was revoked).\n' });
+    expect(TrustStore.inStateDir(chosen, { scope: configFile }).checkTool('calc', ECHO)).toBe('approved');
+    expect(TrustStore.inStateDir(path.join(directory, 'state'), { scope: configFile }).checkTool('calc', ECHO)).toBe(
+      'new',
+    );
+  });
+
   it('revoke withholds until approved again; unknown names are usage errors', async () => {
     await trust('approve', 'calc');
     const revoked = await trust('revoke', 'calc', 'calc__echo');

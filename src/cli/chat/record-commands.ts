@@ -26,7 +26,7 @@ export const trustCommand: SlashCommand = {
           .filter((entry) => entry.server === config.name)
           .map((entry) => ({ name: entry.name, tool: entry.tool })),
       })),
-      host.config.file === undefined ? {} : { configFile: host.config.file },
+      { approvals: host.approvals },
     );
     output.write(formatTrustReport(report));
   },

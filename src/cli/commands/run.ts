@@ -2,6 +2,7 @@
 
 import { Command } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
+import { chosenStateDir } from '../../config/state-dir.js';
 import { checkModelKey } from '../check-model-key.js';
 import { addCommonOptions, type CommonOptions, parsePositiveInteger } from '../common-options.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
@@ -77,7 +78,7 @@ async function runCommand(prompt: string, options: RunCommandOptions): Promise<n
   // The model and its key are checked before any server starts, and before the host's modules load: a missing key
   // is found in a moment, not after them.
   const config = await loadConfig({ configPath: options.config, stateDir: options.stateDir });
-  const noServers = noServersNote(config);
+  const noServers = noServersNote(config, { stateDir: chosenStateDir(options.stateDir) });
   // A run with no tools at all is almost always a config in the wrong place; say so instead of running without them.
   if (noServers !== undefined) throw new CliError(noServers, EXIT_USAGE);
   checkModelKey({ model: options.model, baseUrl: options.baseUrl, config, env: process.env });

@@ -8,8 +8,8 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
-import { ensureStateDir, resolveStateDir } from '../../config/state-dir.js';
-import { trustApproveCommand } from '../../config/trust-commands.js';
+import { chosenStateDir, ensureStateDir, resolveStateDir } from '../../config/state-dir.js';
+import { type ApprovalsPlace, trustApproveCommand } from '../../config/trust-commands.js';
 import { describeHiddenContent, showRaw } from '../../policy/hidden-content.js';
 import { type DiscoveredSkills, discoverSkills, type Skill } from '../../skills/discover-skills.js';
 import { hiddenContentInSkill } from '../../skills/review-skills.js';
@@ -67,7 +67,7 @@ export function createSkillsCommand(): Command {
     .description('one skill: its front matter, files, pin, and the body the model gets when it loads the skill')
     .argument('<name>', 'the skill name');
   show.action(async (name: string, options: SkillsOptions) => {
-    const { discovered, pins, configFile } = await openSkills(options);
+    const { discovered, pins, approvals } = await openSkills(options);
     const skill = discovered.skills.find((candidate) => candidate.name === name);
     if (skill === undefined) {
       const problem = discovered.problems.find((entry) => path.basename(path.dirname(entry.file)) === name);
@@ -92,7 +92,7 @@ export function createSkillsCommand(): Command {
       writeLine(`metadata.${showRaw(key)}: ${showRaw(value)}`);
     }
     writeLine(`fingerprint: ${skill.fingerprint}`);
-    writeLine(`status: ${describeStatus(status, trustApproveCommand({ skill: skill.name }, configFile))}`);
+    writeLine(`status: ${describeStatus(status, trustApproveCommand({ skill: skill.name }, approvals))}`);
     for (const line of describeHiddenContent(hiddenContentInSkill(skill))) writeLine(`warning: ${line}`);
     writeLine('files:');
     for (const file of files) writeLine(`  ${showRaw(file.path)} (${file.bytes} bytes)`);
@@ -105,14 +105,18 @@ export function createSkillsCommand(): Command {
 
 async function openSkills(
   options: SkillsOptions,
-): Promise<{ discovered: DiscoveredSkills; pins: SkillPins; configFile?: string }> {
-  const config = await loadConfig({ configPath: options.config });
+): Promise<{ discovered: DiscoveredSkills; pins: SkillPins; approvals: ApprovalsPlace }> {
+  const config = await loadConfig({ configPath: options.config, stateDir: options.stateDir });
   const discovered = discoverSkills(skillSources(config, { cwd: process.cwd(), env: process.env }));
   const stateDir = ensureStateDir(resolveStateDir({ flag: options.stateDir }));
+  const chosen = chosenStateDir(options.stateDir);
   return {
     discovered,
     pins: SkillPins.inStateDir(stateDir, { scope: config.file ?? '' }),
-    ...(config.file === undefined ? {} : { configFile: config.file }),
+    approvals: {
+      ...(config.file === undefined ? {} : { configFile: config.file }),
+      ...(chosen === undefined ? {} : { stateDir: chosen }),
+    },
   };
 }
 

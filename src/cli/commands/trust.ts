@@ -9,7 +9,8 @@ import type { Command } from 'commander';
 import { resolveAuditLogPath } from '../../audit/audit-log-path.js';
 import { createRunId } from '../../audit/audit-record.js';
 import { createJsonlAuditLog } from '../../audit/jsonl-audit-log.js';
-import { ensureStateDir, resolveStateDir } from '../../config/state-dir.js';
+import { chosenStateDir, ensureStateDir, resolveStateDir } from '../../config/state-dir.js';
+import type { ApprovalsPlace } from '../../config/trust-commands.js';
 import type { ServerConfig } from '../../config/types.js';
 import { showRaw } from '../../policy/hidden-content.js';
 import { crossReferenceNames, reviewServerTools } from '../../policy/review-server-tools.js';
@@ -41,6 +42,8 @@ export interface LoadServersAndToolsOptions {
   serverNames?: string[];
   /** The state folder, resolved: where the config approvals and remote servers' OAuth tokens are kept. */
   stateDir: string;
+  /** The same folder when chosen for this run (`--state-dir`): the commands printed name it. */
+  chosenStateDir?: string;
 }
 
 export interface LoadedServersAndTools {
@@ -153,6 +156,24 @@ function skillContext(options: TrustOptions, dependencies: TrustCommandDependenc
   };
 }
 
+/** Where the approvals are kept, as the commands printed name it. */
+function approvalsPlace(
+  options: TrustOptions,
+  loaded: LoadedServersAndTools,
+  dependencies: TrustCommandDependencies,
+): ApprovalsPlace {
+  const stateDir = chosenStateDir(options.stateDir, environment(dependencies).cwd);
+  return {
+    ...(loaded.configFile === undefined ? {} : { configFile: loaded.configFile }),
+    ...(stateDir === undefined ? {} : { stateDir }),
+  };
+}
+
+function chosenStateDirOption(options: TrustOptions, dependencies: TrustCommandDependencies) {
+  const chosen = chosenStateDir(options.stateDir, environment(dependencies).cwd);
+  return chosen === undefined ? {} : { chosenStateDir: chosen };
+}
+
 function stateDirOf(options: TrustOptions, dependencies: TrustCommandDependencies): string {
   const { env, cwd } = environment(dependencies);
   return resolveStateDir({ ...(options.stateDir === undefined ? {} : { flag: options.stateDir }), env, cwd });
@@ -215,14 +236,11 @@ async function listTrust(
   const loaded = await dependencies.loadServersAndTools({
     ...(options.config === undefined ? {} : { configPath: options.config }),
     stateDir,
+    ...chosenStateDirOption(options, dependencies),
     listTools: options.offline !== true,
   });
   const store = openStore(stateDir, loaded);
-  const report = buildTrustReport(
-    store,
-    loaded.servers,
-    loaded.configFile === undefined ? {} : { configFile: loaded.configFile },
-  );
+  const report = buildTrustReport(store, loaded.servers, { approvals: approvalsPlace(options, loaded, dependencies) });
   stdout.write(
     options.json === true ? `${escapeJsonControlCodes(JSON.stringify(report, null, 2))}\n` : formatTrustReport(report),
   );
@@ -253,6 +271,7 @@ async function approve(
   const loaded = await dependencies.loadServersAndTools({
     ...(options.config === undefined ? {} : { configPath: options.config }),
     stateDir,
+    ...chosenStateDirOption(options, dependencies),
     listTools: true,
     serverNames: [serverName],
   });
@@ -314,7 +333,7 @@ async function approve(
           audit.record(serverName, change.change, change.detail, change.toolName, change.fingerprint);
         }
       },
-      ...(loaded.configFile === undefined ? {} : { configFile: loaded.configFile }),
+      approvals: approvalsPlace(options, loaded, dependencies),
     });
   } finally {
     audit.close();
@@ -341,6 +360,7 @@ async function revoke(
   const loaded = await dependencies.loadServersAndTools({
     ...(options.config === undefined ? {} : { configPath: options.config }),
     stateDir,
+    ...chosenStateDirOption(options, dependencies),
     listTools: false,
   });
   ensureStateDir(stateDir);
