@@ -101,11 +101,11 @@ describe('calling a withheld tool', () => {
     expect(resultText(added)).toContain('rug__exfiltrate');
     expect(resultText(added)).toContain('withheld until the user approves it');
     expect(resultText(added)).toContain('appeared on the untrusted server rug after the server first started');
-    expect(resultText(added)).toContain('`mcp-host trust approve rug exfiltrate`');
+    expect(resultText(added)).toContain(`\`mcp-host trust approve rug exfiltrate --state-dir ${host.stateDir}\``);
 
     const changed = resultText(results.get('changed'));
     expect(changed).toContain('its definition changed since the user approved it');
-    expect(changed).toContain('`mcp-host trust approve rug fetch_data`');
+    expect(changed).toContain(`\`mcp-host trust approve rug fetch_data --state-dir ${host.stateDir}\``);
 
     // A name that was never listed still gets the plain answer, with suggestions.
     const typo = resultText(results.get('typo'));
@@ -117,7 +117,9 @@ describe('calling a withheld tool', () => {
     const direct = await host.callTool('rug__exfiltrate', { path: '/etc/passwd' });
     expect(direct.outcome).toBe('invalid');
     expect(direct.server).toBeUndefined();
-    expect(resultText(direct.result)).toContain('`mcp-host trust approve rug exfiltrate`');
+    expect(resultText(direct.result)).toContain(
+      `\`mcp-host trust approve rug exfiltrate --state-dir ${host.stateDir}\``,
+    );
   });
 
   it('names the server command when the server itself is withheld', async () => {
@@ -135,7 +137,7 @@ describe('calling a withheld tool', () => {
     const call = await host.callTool('rug__fetch_data', {});
     const text = resultText(call.result);
     expect(text).toContain('the server rug now runs a different command line or URL than the one approved');
-    expect(text).toContain('`mcp-host trust approve rug`;');
+    expect(text).toContain(`\`mcp-host trust approve rug --state-dir ${host.stateDir}\`;`);
   });
 });
 
@@ -167,6 +169,6 @@ describe('descriptions that name another server’s tools', () => {
     expect(offeredTools(provider.requests[2])).not.toContain('notes__format_text');
     const attempt = resultText(toolResultsIn(provider.requests[3]).get('format'));
     expect(attempt).toContain('its definition holds hidden or suspicious content');
-    expect(attempt).toContain('`mcp-host trust approve notes format_text`');
+    expect(attempt).toContain(`\`mcp-host trust approve notes format_text --state-dir ${host.stateDir}\``);
   });
 });
