@@ -72,22 +72,29 @@ describe('a server message', () => {
 });
 
 describe('the config', () => {
-  it('keeps a variable named __proto__ from an env file; such keys written in the config are dropped', () => {
+  it('keeps a variable named __proto__ from an env file', () => {
     const folder = temporaryFolder();
     writeFileSync(path.join(folder, 'server.env'), '__proto__=one\nPLAIN=two\n');
     const config = validateConfig(
-      JSON.parse(`{
-        "mcpServers": {"local": {"command": "x", "envFile": "server.env", "env": {"__proto__": "three"}}},
-        "profiles": {"__proto__": {"servers": ["local"]}}
-      }`),
+      JSON.parse('{"mcpServers": {"local": {"command": "x", "envFile": "server.env", "env": {"OTHER": "three"}}}}'),
       { env: {}, cwd: folder },
     );
     const local = config.servers[0] as StdioServerConfig;
     expect(ownValue(local.env, '__proto__')).toBe('one');
     expect(local.env.PLAIN).toBe('two');
+    expect(local.env.OTHER).toBe('three');
     expect(Object.getPrototypeOf(local.env)).toBe(Object.prototype);
-    expect(Object.keys(config.profiles ?? {})).toEqual([]);
-    expect(Object.getPrototypeOf(config.profiles ?? {})).toBe(Object.prototype);
+  });
+
+  it('refuses a __proto__ key written in the config, naming where it is', () => {
+    const folder = temporaryFolder();
+    const withKey = (json: string) => () => validateConfig(JSON.parse(json), { env: {}, cwd: folder });
+    expect(withKey('{"mcpServers": {"local": {"command": "x", "env": {"__proto__": "three"}}}}')).toThrow(
+      /mcpServers\.local\.env\.__proto__: expected no key named `__proto__`/,
+    );
+    expect(
+      withKey('{"mcpServers": {"local": {"command": "x"}}, "profiles": {"__proto__": {"servers": ["local"]}}}'),
+    ).toThrow(/profiles\.__proto__: expected no key named `__proto__`/);
   });
 
   it('treats a reference to constructor as an unset variable, not as Object.prototype.constructor', () => {
