@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { McpServer, Server } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { RemoteServerConfig } from '../../src/config/types.js';
+import { httpServer } from '../helpers/configs.js';
 import { answerStatelessMcp } from '../helpers/stateless-mcp-http.js';
 import type { ToolSpec } from './consent-helpers.js';
 
@@ -103,19 +104,7 @@ export async function startHttpFixtures(): Promise<HttpFixtures> {
       paths.set(key, path);
       routes.set(path, create);
     }
-    const config: RemoteServerConfig = {
-      name,
-      transport: 'http',
-      url: `${origin}${path}`,
-      headers: {},
-      trust: 'untrusted',
-      timeoutMs: 10_000,
-      disabled: false,
-      versionNegotiation: 'legacy',
-      oauth: false,
-      ...extra,
-    };
-    return config;
+    return httpServer(name, `${origin}${path}`, extra);
   };
 
   return {

@@ -17,6 +17,7 @@ import {
   oauthFileName,
   type RemoteAuthorizationOptions,
 } from '../../src/connections/oauth/index.js';
+import { httpServer } from '../helpers/configs.js';
 import { temporaryDirectory } from '../helpers/project.js';
 import { type FakeOAuthOptions, type FakeOAuthServers, startFakeOAuthServers } from './fake-oauth-servers.js';
 
@@ -31,18 +32,9 @@ async function fakeServers(options: FakeOAuthOptions = {}): Promise<FakeOAuthSer
   return servers;
 }
 
+/** The notes server's entry; without `oauth`, the host's OAuth defaults apply. */
 function remoteConfig(url: string, oauth?: RemoteOAuthSettings | false): RemoteServerConfig {
-  return {
-    name: 'notes',
-    transport: 'http',
-    url,
-    headers: {},
-    trust: 'untrusted',
-    timeoutMs: 10_000,
-    disabled: false,
-    versionNegotiation: 'legacy',
-    ...(oauth === undefined ? {} : { oauth }),
-  };
+  return httpServer('notes', url, { oauth });
 }
 
 /** A browser that goes where the authorization server sends it, without a person clicking anything. */
