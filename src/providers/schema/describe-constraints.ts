@@ -72,7 +72,7 @@ export function formatDescribedValue(value: unknown): string {
  * merged `allOf` part) costs only what is shown. Undefined for a value JSON cannot write.
  */
 function sortedJsonPrefix(value: unknown, limit: number): string | undefined {
-  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return undefined;
+  if (notJson(value)) return undefined;
   const parts: string[] = [];
   let length = 0;
   const write = (text: string) => {
@@ -84,8 +84,7 @@ function sortedJsonPrefix(value: unknown, limit: number): string | undefined {
       write('[');
       for (let index = 0; index < item.length && length <= limit; index++) {
         if (index > 0) write(',');
-        const element = item[index];
-        visit(element === undefined || typeof element === 'function' || typeof element === 'symbol' ? null : element);
+        visit(notJson(item[index]) ? null : item[index]);
       }
       write(']');
     } else if (isPlainObject(item)) {
@@ -94,7 +93,7 @@ function sortedJsonPrefix(value: unknown, limit: number): string | undefined {
       for (const key of Object.keys(item).sort()) {
         if (length > limit) break;
         const member = item[key];
-        if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
+        if (notJson(member)) continue;
         if (!first) write(',');
         first = false;
         write(`${JSON.stringify(key)}:`);
@@ -107,6 +106,11 @@ function sortedJsonPrefix(value: unknown, limit: number): string | undefined {
   };
   visit(value);
   return parts.join('');
+}
+
+/** What `JSON.stringify` leaves out of an object, writes as `null` in an array, and cannot write on its own. */
+function notJson(value: unknown): boolean {
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol';
 }
 
 /**
