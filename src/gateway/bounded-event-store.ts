@@ -100,9 +100,9 @@ export class BoundedEventStore implements EventStore {
 
   async storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {
     this.next += 1;
+    // A closed session's transport may still store an event on its way out: handed an id, kept nowhere (nor measured).
+    if (this.released) return String(this.next);
     const event: StoredEvent = { id: String(this.next), streamId, message, size: JSON.stringify(message).length };
-    // A closed session's transport may still store an event on its way out: handed an id, kept nowhere.
-    if (this.released) return event.id;
     this.events.push(event);
     this.byId.set(event.id, event);
     this.held += event.size;
