@@ -60,7 +60,7 @@ export function validateConfig(input: unknown, options: ValidateConfigOptions = 
   const invalid = (keyPath: string, expected: string, found?: string): ConfigError =>
     new ConfigError({ code: 'config-invalid', file, keyPath, expected, ...(found === undefined ? {} : { found }) });
 
-  const prototypeKey = findPrototypeKey(input);
+  const prototypeKey = findPrototypeKey(value);
   if (prototypeKey !== undefined) {
     throw new ConfigError({
       code: 'config-invalid',

@@ -138,6 +138,21 @@ describe('loadConfig of a file holding a __proto__ key', () => {
     const config = await loadConfig({ configPath: file, env: {} });
     expect((config.servers[0] as StdioServerConfig).env).toEqual({ PROTO: '1' });
   });
+
+  it("loads an editor's settings file whose __proto__ key is in a setting that is not about servers", async () => {
+    const file = path.join(folder, 'settings.json');
+    await writeFile(file, '{"editor.x": {"__proto__": 1}, "mcp": {"servers": {"fs": {"command": "x"}}}}');
+    const config = await loadConfig({ configPath: file, env: {} });
+    expect(config.servers.map((server) => server.name)).toEqual(['fs']);
+  });
+
+  it('refuses a deeply nested file with the key at the bottom, naming its whole path', async () => {
+    const file = path.join(folder, 'mcp-host.json');
+    const depth = 1_500;
+    await writeFile(file, `{"mcpServers": {}, "x": ${'['.repeat(depth)}{"__proto__": 1}${']'.repeat(depth)}}`);
+    const error = await loadFailure({ configPath: file, env: {} });
+    expect(error.keyPath).toBe(`x${'[0]'.repeat(depth)}.__proto__`);
+  });
 });
 
 describe('loadConfig of a file found by discovery', () => {
