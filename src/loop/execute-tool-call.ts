@@ -103,7 +103,6 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
       shaped: ShapedResult,
       extra: Partial<Omit<CallRecord, 'shaped' | 'call' | 'context' | 'outcome' | 'result'>> & {
         rawResult?: unknown;
-        spilledTexts?: readonly SpilledText[];
       } = {},
     ): Promise<ExecutedToolCall> => {
       const result: ToolResult = {
@@ -112,7 +111,7 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
         content: shaped.content,
         isError: shaped.isError,
       };
-      const { rawResult, spilledTexts, ...recordExtra } = extra;
+      const { rawResult, ...recordExtra } = extra;
       await dependencies.record?.({
         call,
         context,
@@ -129,7 +128,7 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
         outcome,
         server: extra.entry?.server,
         rawResult,
-        ...(spilledTexts === undefined ? {} : { spilledTexts }),
+        ...(shaped.spilledTexts === undefined ? {} : { spilledTexts: shaped.spilledTexts }),
       };
     };
     const errorText = (text: string): ShapedResult => ({ content: [{ type: 'text', text }], isError: true });
@@ -269,13 +268,7 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
         );
       }
       const shaped = dependencies.shapeResult(raw, entry as CatalogEntry, context, call);
-      return done(shaped.isError ? 'error' : 'ok', shaped, {
-        entry,
-        arguments: args,
-        authorization,
-        rawResult: raw,
-        ...(shaped.spilledTexts === undefined ? {} : { spilledTexts: shaped.spilledTexts }),
-      });
+      return done(shaped.isError ? 'error' : 'ok', shaped, { entry, arguments: args, authorization, rawResult: raw });
     }
   };
 }
