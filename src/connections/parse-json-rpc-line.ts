@@ -12,17 +12,12 @@
  * them: a server spewing garbage costs a parse per line, not a failed four-way validation.
  */
 import { type JSONRPCMessage, parseJSONRPCMessage } from '@modelcontextprotocol/client';
+import { isPlainObject } from '../json/is-plain-object.js';
 import { cutTooDeepText } from '../json/json-depth.js';
 import { restoreLongStrings } from './json-line-builder.js';
 
 const NOTIFICATION_KEYS = new Set(['jsonrpc', 'method', 'params']);
 const RESULT_KEYS = new Set(['jsonrpc', 'id', 'result']);
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
 
 function isPlainNotification(value: unknown): value is JSONRPCMessage {
   if (!isPlainObject(value) || value.jsonrpc !== '2.0' || typeof value.method !== 'string') return false;

@@ -11,12 +11,7 @@
  * itself, which JSON cannot carry, are not looked at; the SDK accepts them too, and drops them.)
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
+import { isPlainObject } from '../json/is-plain-object.js';
 
 function isPlainTextItem(item: unknown): boolean {
   if (!isPlainObject(item) || item.type !== 'text' || typeof item.text !== 'string') return false;
