@@ -6,14 +6,14 @@
  */
 import { ResultStoreError } from '../content/result-store.js';
 import { orderedSecrets } from '../text/redact-secrets.js';
+import { CONTROL_SEQUENCE_INTRODUCER } from '../text/strip-control-codes.js';
 
 /** The pieces of the whole text a result's text stands in for, or undefined when it is an ordinary text. */
 export type WholeTextOf = (text: string) => AsyncIterable<string> | undefined;
 
 /** How far back from a run's end a control sequence's start moves the end before it. */
 const CONTROL_CARRY = 4_096;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the introducers of terminal control sequences.
-const INTRODUCER = /[\u001b\u0090\u0098\u009b\u009d-\u009f]/gu;
+const INTRODUCER = new RegExp(CONTROL_SEQUENCE_INTRODUCER.source, 'gu');
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;

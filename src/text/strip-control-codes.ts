@@ -9,6 +9,12 @@
 const CONTROL_SEQUENCE =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching terminal control sequences is the point.
   /(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[\s\S]*?(?:\u0007|\u001b\\|\u009c|$)|(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]?|\u001b[ -/]*[0-~]?/gu;
+/**
+ * Every character that can begin one of {@link CONTROL_SEQUENCE}'s sequences: text cut into runs to be cleaned one at
+ * a time must not be cut between one and the rest of its sequence, or the tail would be printed as plain text.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the introducers of terminal control sequences.
+export const CONTROL_SEQUENCE_INTRODUCER = /[\u001b\u0090\u0098\u009b\u009d-\u009f]/u;
 /** Single control characters left after the sequences: C0 except tab and newline, DEL, C1. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters to remove.
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/gu;
