@@ -48,7 +48,7 @@ function stateDirWords(place: Pick<ApprovalsPlace, 'stateDir'>): string[] {
 }
 
 /** Words joined into one command line a POSIX shell reads back as the same words. */
-export function shellCommand(words: readonly string[]): string {
+function shellCommand(words: readonly string[]): string {
   return words.map(quoteShellWord).join(' ');
 }
 
