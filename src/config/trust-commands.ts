@@ -22,6 +22,14 @@ export interface ApprovalsPlace {
   stateDir?: string;
 }
 
+/** The place of approvals kept for `configFile` (when the host has one), in `stateDir` when one was chosen for the run. */
+export function approvalsPlace(configFile: string | undefined, stateDir: string | undefined): ApprovalsPlace {
+  return {
+    ...(configFile === undefined ? {} : { configFile }),
+    ...(stateDir === undefined ? {} : { stateDir }),
+  };
+}
+
 /** `mcp-host trust approve …`, with `--config FILE` and `--state-dir DIR` when the approvals are kept there. */
 export function trustApproveCommand(target: ApproveTarget, place: ApprovalsPlace = {}): string {
   const subject =

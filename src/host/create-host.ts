@@ -18,7 +18,7 @@ import { createServerFeatureAccess } from '../client-features/server-feature-acc
 import { loadConfig } from '../config/load-config.js';
 import { assertNoReservedServerNames } from '../config/reserved-names.js';
 import { chosenStateDir } from '../config/state-dir.js';
-import type { ApprovalsPlace } from '../config/trust-commands.js';
+import { approvalsPlace } from '../config/trust-commands.js';
 import type { HostConfig, ServerConfig } from '../config/types.js';
 import type { ServerConnection, ServerConnectionOptions } from '../connections/server-connection.js';
 import { budgetToolResult } from '../content/budget-tool-results.js';
@@ -64,10 +64,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const secrets = [...config.secrets];
   const runConfig: HostConfig = { ...config, secrets };
   const state = openHostState(runConfig, options, env, cwd, diagnostic);
-  const approvals: ApprovalsPlace = {
-    ...(config.file === undefined ? {} : { configFile: config.file }),
-    ...(chosenStateDir(options.stateDir, cwd) === undefined ? {} : { stateDir: state.stateDir }),
-  };
+  const approvals = approvalsPlace(config.file, chosenStateDir(options.stateDir, cwd));
   const runId = createRunId();
   const audit: AuditRecorder = createAuditRecorder({ sink: state.audit, runId });
   const approver = options.approver ?? createHeadlessApprover();

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
 import { chosenStateDir, ensureStateDir, resolveStateDir } from '../../config/state-dir.js';
-import { type ApprovalsPlace, trustApproveCommand } from '../../config/trust-commands.js';
+import { type ApprovalsPlace, approvalsPlace, trustApproveCommand } from '../../config/trust-commands.js';
 import { describeHiddenContent, showRaw } from '../../policy/hidden-content.js';
 import { type DiscoveredSkills, discoverSkills, type Skill } from '../../skills/discover-skills.js';
 import { hiddenContentInSkill } from '../../skills/review-skills.js';
@@ -109,14 +109,10 @@ async function openSkills(
   const config = await loadConfig({ configPath: options.config, stateDir: options.stateDir });
   const discovered = discoverSkills(skillSources(config, { cwd: process.cwd(), env: process.env }));
   const stateDir = ensureStateDir(resolveStateDir({ flag: options.stateDir }));
-  const chosen = chosenStateDir(options.stateDir);
   return {
     discovered,
     pins: SkillPins.inStateDir(stateDir, { scope: config.file ?? '' }),
-    approvals: {
-      ...(config.file === undefined ? {} : { configFile: config.file }),
-      ...(chosen === undefined ? {} : { stateDir: chosen }),
-    },
+    approvals: approvalsPlace(config.file, chosenStateDir(options.stateDir)),
   };
 }
 

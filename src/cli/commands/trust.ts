@@ -10,7 +10,7 @@ import { resolveAuditLogPath } from '../../audit/audit-log-path.js';
 import { createRunId } from '../../audit/audit-record.js';
 import { createJsonlAuditLog } from '../../audit/jsonl-audit-log.js';
 import { chosenStateDir, ensureStateDir, resolveStateDir } from '../../config/state-dir.js';
-import type { ApprovalsPlace } from '../../config/trust-commands.js';
+import { type ApprovalsPlace, approvalsPlace } from '../../config/trust-commands.js';
 import type { ServerConfig } from '../../config/types.js';
 import { showRaw } from '../../policy/hidden-content.js';
 import { crossReferenceNames, reviewServerTools } from '../../policy/review-server-tools.js';
@@ -157,16 +157,12 @@ function skillContext(options: TrustOptions, dependencies: TrustCommandDependenc
 }
 
 /** Where the approvals are kept, as the commands printed name it. */
-function approvalsPlace(
+function approvalsOf(
   options: TrustOptions,
   loaded: LoadedServersAndTools,
   dependencies: TrustCommandDependencies,
 ): ApprovalsPlace {
-  const stateDir = chosenStateDir(options.stateDir, environment(dependencies).cwd);
-  return {
-    ...(loaded.configFile === undefined ? {} : { configFile: loaded.configFile }),
-    ...(stateDir === undefined ? {} : { stateDir }),
-  };
+  return approvalsPlace(loaded.configFile, chosenStateDir(options.stateDir, environment(dependencies).cwd));
 }
 
 function chosenStateDirOption(options: TrustOptions, dependencies: TrustCommandDependencies) {
@@ -240,7 +236,7 @@ async function listTrust(
     listTools: options.offline !== true,
   });
   const store = openStore(stateDir, loaded);
-  const report = buildTrustReport(store, loaded.servers, { approvals: approvalsPlace(options, loaded, dependencies) });
+  const report = buildTrustReport(store, loaded.servers, { approvals: approvalsOf(options, loaded, dependencies) });
   stdout.write(
     options.json === true ? `${escapeJsonControlCodes(JSON.stringify(report, null, 2))}\n` : formatTrustReport(report),
   );
@@ -333,7 +329,7 @@ async function approve(
           audit.record(serverName, change.change, change.detail, change.toolName, change.fingerprint);
         }
       },
-      approvals: approvalsPlace(options, loaded, dependencies),
+      approvals: approvalsOf(options, loaded, dependencies),
     });
   } finally {
     audit.close();
