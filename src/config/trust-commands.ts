@@ -6,6 +6,8 @@
  * Every place that prints such a command builds it here, so none can forget the config.
  */
 
+import { quoteShellWord } from '../json/quote-shell-word.js';
+
 /** What an approve command is for. */
 export type ApproveTarget = { server: string; tool?: string } | { skill: string };
 
@@ -58,29 +60,4 @@ function stateDirWords(place: Pick<ApprovalsPlace, 'stateDir'>): string[] {
 /** Words joined into one command line a POSIX shell reads back as the same words. */
 function shellCommand(words: readonly string[]): string {
   return words.map(quoteShellWord).join(' ');
-}
-
-/** Characters that need no quoting in any POSIX shell. */
-const PLAIN_WORD = /^[\w@%+=:,./-]+$/;
-/** Control, format (bidirectional, zero-width) and line-separator characters: never printed raw. */
-const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
-
-/**
- * One word for a shell: as it is when plain, else in single quotes (inside which nothing is special but the quote
- * itself). A word holding characters a terminal would act on or hide is written as `$'…'` with escapes instead, so
- * the printed command shows every character and still pastes back as the same word (bash, zsh, ksh; POSIX 2024).
- */
-export function quoteShellWord(word: string): string {
-  if (PLAIN_WORD.test(word)) return word;
-  if (!UNPRINTABLE.test(word)) return `'${word.replace(/'/g, `'\\''`)}'`;
-  let escaped = '';
-  for (const character of word) {
-    const code = character.codePointAt(0)!;
-    if (character === '\\' || character === "'") escaped += `\\${character}`;
-    else if (!UNPRINTABLE.test(character)) escaped += character;
-    else if (code < 0x80) escaped += `\\x${code.toString(16).padStart(2, '0')}`;
-    else if (code <= 0xffff) escaped += `\\u${code.toString(16).padStart(4, '0')}`;
-    else escaped += `\\U${code.toString(16).padStart(8, '0')}`;
-  }
-  return `$'${escaped}'`;
 }

@@ -5,6 +5,7 @@
  * and links planted in advance; a program running as the user can change these files anyway.)
  */
 import { lstatSync, readlinkSync } from 'node:fs';
+import { quoteShellWord } from './quote-shell-word.js';
 
 export type PrivatePathKind = 'folder' | 'file';
 
@@ -41,7 +42,7 @@ export function assertPrivatePath(path: string, kind: PrivatePathKind, what: str
   if (process.platform !== 'win32' && (stats.mode & 0o022) !== 0) {
     const who = (stats.mode & 0o002) !== 0 ? 'everyone' : 'its group';
     throw new UnsafePathError(
-      `The ${what} ${path} is writable by ${who} (mode ${(stats.mode & 0o777).toString(8)}), so others could change it. Make it private: chmod ${mode} ${quoteForShell(path)}`,
+      `The ${what} ${path} is writable by ${who} (mode ${(stats.mode & 0o777).toString(8)}), so others could change it. Make it private: chmod ${mode} ${quoteShellWord(path)}`,
     );
   }
 }
@@ -52,8 +53,4 @@ function targetOf(path: string): string {
   } catch {
     return 'somewhere else';
   }
-}
-
-function quoteForShell(path: string): string {
-  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
 }

@@ -8,6 +8,7 @@
 
 import { createHash } from 'node:crypto';
 import type { ServerConfig } from '../config/types.js';
+import { quoteShellWord } from '../json/quote-shell-word.js';
 
 export interface ServerIdentity {
   name: string;
@@ -44,14 +45,10 @@ function sha256(text: string): string {
 /** The command line or URL for people, every secret value replaced by `[redacted]`. */
 export function describeServerTarget(server: ServerConfig, secrets: readonly string[] = []): string {
   const text =
-    server.transport === 'stdio' ? [server.command, ...server.args].map(quoteArgument).join(' ') : server.url;
+    server.transport === 'stdio' ? [server.command, ...server.args].map(quoteShellWord).join(' ') : server.url;
   let redacted = text;
   for (const secret of secrets) {
     if (secret !== '') redacted = redacted.split(secret).join('[redacted]');
   }
   return redacted;
-}
-
-function quoteArgument(argument: string): string {
-  return /^[\w@%+=:,./-]+$/.test(argument) ? argument : `'${argument.replace(/'/g, `'\\''`)}'`;
 }

@@ -2,10 +2,10 @@
  * The approve commands the host prints: they name the config by its path whenever there is one, and a shell reads
  * each back as the same words however odd the path (spaces, quotes, non-ASCII, control characters).
  */
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { quoteShellWord, trustApproveCommand, trustConfigCommand } from '../../src/config/trust-commands.js';
+import { trustApproveCommand, trustConfigCommand } from '../../src/config/trust-commands.js';
 import { hasControlCodes } from '../../src/text/strip-control-codes.js';
+import { wordsAsBashReadsThem } from '../helpers/shell-words.js';
 
 const ODD_PATHS = [
   '/home/ana/my project/mcp-host.json',
@@ -15,17 +15,6 @@ const ODD_PATHS = [
   '/tmp/line\nbreak\u001b[31m\u202eevil.json',
   '/tmp/-dash/mcp-host.json',
 ];
-
-/** The words bash reads from `commandLine`: each printed NUL-terminated by printf, in one bash for all lines. */
-function wordsAsBashReadsThem(commandLines: readonly string[]): string[][] {
-  const script = commandLines.map((line) => `printf '%s\\0' ${line}; printf '\\1'`).join('\n');
-  const result = spawnSync('bash', ['--norc', '--noprofile', '-c', script], { encoding: 'utf8' });
-  expect(result.status).toBe(0);
-  return result.stdout
-    .split('\u0001')
-    .slice(0, -1)
-    .map((words) => words.split('\0').slice(0, -1));
-}
 
 describe('the approve commands', () => {
   it('name the config with --config when there is one, and only then', () => {
@@ -75,7 +64,5 @@ describe('the approve commands', () => {
     expect(hasControlCodes(line)).toBe(false);
     expect(line).not.toMatch(/[\u202e\n]/);
     expect(line).toContain("$'/tmp/line\\x0abreak\\x1b[31m\\u202eevil.json'");
-    expect(quoteShellWord('plain-word_1.json')).toBe('plain-word_1.json');
-    expect(quoteShellWord('zoë')).toBe("'zoë'");
   });
 });

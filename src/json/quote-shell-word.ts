@@ -1,0 +1,31 @@
+/**
+ * One word of a command the host prints for a person to paste into a shell (an approve command, a `chmod` fix, a
+ * server's command line). Paths and arguments can come from configs and servers, so a printed word must paste back
+ * as exactly that word and must not hide or act on any of its characters in the terminal.
+ */
+
+/** Characters that need no quoting in any POSIX shell. */
+const PLAIN_WORD = /^[\w@%+=:,./-]+$/;
+/** Control, format (bidirectional, zero-width) and line-separator characters: never printed raw. */
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
+/**
+ * The word as it is when plain, else in single quotes (inside which nothing is special but the quote itself,
+ * written `'\''`). A word holding characters a terminal would act on or hide is written as `$'…'` with escapes
+ * instead, so the printed command shows every character and still pastes back as the same word (bash, zsh, ksh;
+ * POSIX 2024).
+ */
+export function quoteShellWord(word: string): string {
+  if (PLAIN_WORD.test(word)) return word;
+  if (!UNPRINTABLE.test(word)) return `'${word.replace(/'/g, `'\\''`)}'`;
+  let escaped = '';
+  for (const character of word) {
+    const code = character.codePointAt(0)!;
+    if (character === '\\' || character === "'") escaped += `\\${character}`;
+    else if (!UNPRINTABLE.test(character)) escaped += character;
+    else if (code < 0x80) escaped += `\\x${code.toString(16).padStart(2, '0')}`;
+    else if (code <= 0xffff) escaped += `\\u${code.toString(16).padStart(4, '0')}`;
+    else escaped += `\\U${code.toString(16).padStart(8, '0')}`;
+  }
+  return `$'${escaped}'`;
+}
