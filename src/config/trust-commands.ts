@@ -1,6 +1,6 @@
 /**
  * The commands the host prints for the user to approve something: a server or one of its tools, a skill, a config
- * file found in the working folder. Approvals are kept per config file, so a command names the config by its
+ * file found in the working folder (and to review a withheld skill before approving it). Approvals are kept per config file, so a command names the config by its
  * absolute path whenever the host has one (and the state folder when one was chosen for the run): pasted into a
  * shell in any folder, it approves in the same config and state folder.
  * Every place that prints such a command builds it here, so none can forget the config.
@@ -38,19 +38,25 @@ export function trustApproveCommand(target: ApproveTarget, place: ApprovalsPlace
     'skill' in target
       ? [`skill:${target.skill}`]
       : [target.server, ...(target.tool === undefined ? [] : [target.tool])];
-  return shellCommand([
-    'mcp-host',
-    'trust',
-    'approve',
-    ...subject,
-    ...(place.configFile === undefined ? [] : ['--config', place.configFile]),
-    ...stateDirWords(place),
-  ]);
+  return shellCommand(['mcp-host', 'trust', 'approve', ...subject, ...placeWords(place)]);
+}
+
+/**
+ * `mcp-host skills show NAME`, to review a withheld skill before approving it: it names the same config and state
+ * folder as the approve command printed beside it, so it shows the skill, and its pin, that the command approves.
+ */
+export function skillsShowCommand(skill: string, place: ApprovalsPlace = {}): string {
+  return shellCommand(['mcp-host', 'skills', 'show', skill, ...placeWords(place)]);
 }
 
 /** `mcp-host trust config FILE`: approves the content of a config file found by discovery. */
 export function trustConfigCommand(configFile: string, place: Pick<ApprovalsPlace, 'stateDir'> = {}): string {
   return shellCommand(['mcp-host', 'trust', 'config', configFile, ...stateDirWords(place)]);
+}
+
+/** `--config FILE` and `--state-dir DIR`, for those of them the approvals are kept in. */
+function placeWords(place: ApprovalsPlace): string[] {
+  return [...(place.configFile === undefined ? [] : ['--config', place.configFile]), ...stateDirWords(place)];
 }
 
 function stateDirWords(place: Pick<ApprovalsPlace, 'stateDir'>): string[] {

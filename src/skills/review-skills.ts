@@ -8,7 +8,7 @@
  * A withheld skill is neither listed in the system prompt nor loadable.
  */
 
-import { type ApprovalsPlace, trustApproveCommand } from '../config/trust-commands.js';
+import { type ApprovalsPlace, skillsShowCommand, trustApproveCommand } from '../config/trust-commands.js';
 import { describeHiddenContent, findHiddenContent, type HiddenContentFlag } from '../policy/hidden-content.js';
 import type { Skill } from './discover-skills.js';
 import type { SkillCheck, SkillPins } from './skill-pins.js';
@@ -35,7 +35,7 @@ export function hiddenContentInSkill(skill: Pick<Skill, 'name' | 'description'>)
 }
 
 /**
- * `approvals`: where the pins are kept (config file, chosen state folder), named in the approve commands of the messages.
+ * `approvals`: where the pins are kept (config file, chosen state folder), named in the commands of the messages.
  */
 export function reviewSkills(skills: readonly Skill[], pins: SkillPins, approvals: ApprovalsPlace = {}): SkillReview {
   const review: SkillReview = { offered: [], withheld: [], pinned: [] };
@@ -62,7 +62,7 @@ export function reviewSkills(skills: readonly Skill[], pins: SkillPins, approval
       review.withheld.push({
         skill,
         status,
-        message: `skill "${skill.name}" is withheld: ${why}; review it with \`mcp-host skills show ${skill.name}\`, then run: ${approve}`,
+        message: `skill "${skill.name}" is withheld: ${why}; review it with \`${skillsShowCommand(skill.name, approvals)}\`, then run: ${approve}`,
       });
     }
   }

@@ -3,7 +3,7 @@
  * each back as the same words however odd the path (spaces, quotes, non-ASCII, control characters).
  */
 import { describe, expect, it } from 'vitest';
-import { trustApproveCommand, trustConfigCommand } from '../../src/config/trust-commands.js';
+import { skillsShowCommand, trustApproveCommand, trustConfigCommand } from '../../src/config/trust-commands.js';
 import { hasControlCodes } from '../../src/text/strip-control-codes.js';
 import { wordsAsBashReadsThem } from '../helpers/shell-words.js';
 
@@ -42,6 +42,16 @@ describe('the approve commands', () => {
     expect(trustConfigCommand('/srv/app/.mcp.json', {})).toBe('mcp-host trust config /srv/app/.mcp.json');
   });
 
+  it('name the same config and state folder in the command that shows a skill to review', () => {
+    expect(skillsShowCommand('deploy')).toBe('mcp-host skills show deploy');
+    expect(skillsShowCommand('deploy', { configFile: '/srv/app/mcp-host.json', stateDir: '/srv/state' })).toBe(
+      'mcp-host skills show deploy --config /srv/app/mcp-host.json --state-dir /srv/state',
+    );
+    expect(skillsShowCommand("it's", { configFile: '/srv/my app/mcp-host.json' })).toBe(
+      "mcp-host skills show 'it'\\''s' --config '/srv/my app/mcp-host.json'",
+    );
+  });
+
   it('quote every word so that a shell reads back the same words', () => {
     const cases = ODD_PATHS.map((file) => ({
       words: ['mcp-host', 'trust', 'approve', "my server's", 'tool name', '--config', file, '--state-dir', `${file}.d`],
@@ -51,6 +61,10 @@ describe('the approve commands', () => {
       ),
     }));
     cases.push({ words: ['mcp-host', 'trust', 'config', ''], line: trustConfigCommand('') });
+    cases.push({
+      words: ['mcp-host', 'skills', 'show', "my skill's", '--config', ODD_PATHS[2]!, '--state-dir', ODD_PATHS[3]!],
+      line: skillsShowCommand("my skill's", { configFile: ODD_PATHS[2]!, stateDir: ODD_PATHS[3]! }),
+    });
     cases.push({
       words: ['mcp-host', 'trust', 'config', ODD_PATHS[1]!, '--state-dir', ODD_PATHS[4]!],
       line: trustConfigCommand(ODD_PATHS[1]!, { stateDir: ODD_PATHS[4]! }),
