@@ -7,6 +7,7 @@
 import type { Client, GetPromptResult, Prompt, PromptMessage } from '@modelcontextprotocol/client';
 import type { ServerConnection } from '../connections/server-connection.js';
 import { mapContentBlock } from '../content/map-tool-result.js';
+import { restoreOwnKeys } from '../json/own-property.js';
 import type { AssistantPart, Message, UserPart } from '../providers/types.js';
 import { resourceContentsToParts } from './server-resources.js';
 
@@ -41,7 +42,7 @@ function clientOf(connection: ServerConnection): Client {
 export async function listServerPrompts(connection: ServerConnection): Promise<ServerPrompts> {
   if (!offersPrompts(connection)) return { server: connection.name, prompts: [] };
   const result = await clientOf(connection).listPrompts(undefined, { cacheMode: 'refresh' });
-  return { server: connection.name, prompts: result.prompts };
+  return { server: connection.name, prompts: restoreOwnKeys(result.prompts) };
 }
 
 export async function getServerPrompt(
@@ -66,7 +67,7 @@ export async function getServerPrompt(
       `prompt "${connection.name}:${name}" needs the argument${names.length > 1 ? 's' : ''} ${names.join(', ')}: pass ${names.map((argument) => `${argument}=VALUE`).join(' ')}`,
     );
   }
-  return clientOf(connection).getPrompt({ name, arguments: args });
+  return restoreOwnKeys(await clientOf(connection).getPrompt({ name, arguments: args }));
 }
 
 /** `server:NAME` → both; `NAME` → the name only. A server name itself may not contain `:`. */

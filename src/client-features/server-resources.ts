@@ -11,6 +11,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { ServerConnection } from '../connections/server-connection.js';
 import { describeBlobResource, describeTextResource } from '../content/describe-content.js';
+import { restoreOwnKeys } from '../json/own-property.js';
 import type { ToolResultPart } from '../providers/types.js';
 
 export interface ServerResources {
@@ -40,12 +41,16 @@ export async function listServerResources(connection: ServerConnection): Promise
     client.listResources(undefined, { cacheMode: 'refresh' }),
     client.listResourceTemplates(undefined, { cacheMode: 'refresh' }).catch(() => ({ resourceTemplates: [] })),
   ]);
-  return { server: connection.name, resources: resources.resources, templates: templates.resourceTemplates };
+  return {
+    server: connection.name,
+    resources: restoreOwnKeys(resources.resources),
+    templates: restoreOwnKeys(templates.resourceTemplates),
+  };
 }
 
 export async function readServerResource(connection: ServerConnection, uri: string): Promise<ReadResourceResult> {
   if (!offersResources(connection)) throw new Error(`server "${connection.name}" does not offer resources`);
-  return clientOf(connection).readResource({ uri }, { cacheMode: 'bypass' });
+  return restoreOwnKeys(await clientOf(connection).readResource({ uri }, { cacheMode: 'bypass' }));
 }
 
 /** Whether a connected server lets clients subscribe to its resources' changes. */

@@ -16,7 +16,7 @@ import type {
   Transport,
 } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/types.js';
-import { ownJsonCopy } from '../json/own-property.js';
+import { ownJsonCopy, restoreOwnKeys } from '../json/own-property.js';
 import { redactSecrets } from '../text/redact-secrets.js';
 import { CallFailure } from './call-failure.js';
 import { callResultSchema } from './call-result-schema.js';
@@ -268,9 +268,11 @@ export class ServerConnection {
         };
         const params = { name, arguments: args };
         const schema = this.needsOnlyResultCheck(target, name) ? callResultSchema(target) : undefined;
-        return schema === undefined
-          ? target.callTool(params, requestOptions)
-          : target.request({ method: 'tools/call', params }, schema, requestOptions);
+        const answer =
+          schema === undefined
+            ? target.callTool(params, requestOptions)
+            : target.request({ method: 'tools/call', params }, schema, requestOptions);
+        return answer.then(restoreOwnKeys);
       });
     try {
       return await send(client);

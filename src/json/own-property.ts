@@ -37,3 +37,32 @@ export function ownJsonCopy(value: unknown): unknown {
   }
   return copy;
 }
+
+/**
+ * Puts back, in place, every `__proto__` key that the MCP client library turned into a prototype while checking a
+ * server's answer (see {@link ownJsonCopy}); returns `value`, or its copy when `value` itself had one. Left as a
+ * prototype, the server's object answers every read of a missing field: a result with
+ * `"__proto__": {"isError": true}` reads as failed, and the key is missing from the JSON the model is sent.
+ * Objects with a normal prototype are walked, not copied, so an ordinary answer costs one visit per object.
+ */
+export function restoreOwnKeys<Value>(value: Value): Value {
+  if (value === null || typeof value !== 'object') return value;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      if (item !== null && typeof item === 'object') value[index] = restoreOwnKeys(item);
+    }
+    return value;
+  }
+  if (prototype !== Object.prototype && prototype !== null) return ownJsonCopy(value) as Value;
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const item = record[key];
+    if (item !== null && typeof item === 'object') {
+      const restored = restoreOwnKeys(item);
+      if (restored !== item) setOwnProperty(record, key, restored);
+    }
+  }
+  return value;
+}

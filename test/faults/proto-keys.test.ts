@@ -17,7 +17,7 @@ import type { StdioServerConfig } from '../../src/config/types.js';
 import { JsonLineBuilder, LONG_STRING_CHARS, restoreLongStrings } from '../../src/connections/json-line-builder.js';
 import { createGatewayHosts, UnknownProfileError } from '../../src/gateway/gateway-hosts.js';
 import type { Host } from '../../src/host/create-host.js';
-import { setOwnProperty } from '../../src/json/own-property.js';
+import { restoreOwnKeys, setOwnProperty } from '../../src/json/own-property.js';
 import { TrustStore } from '../../src/policy/trust-store.js';
 import { toAnthropicRequest } from '../../src/providers/anthropic/to-anthropic-request.js';
 import { toGeminiRequest } from '../../src/providers/gemini/index.js';
@@ -52,6 +52,23 @@ describe('setOwnProperty', () => {
     expect(Object.getPrototypeOf(target)).toBe(Object.prototype);
     expect(target.type).toBeUndefined();
     expect(JSON.stringify(target)).toBe('{"__proto__":{"type":"string"},"name":"x"}');
+  });
+});
+
+describe('restoreOwnKeys', () => {
+  it('turns a prototype the client library made of a __proto__ key back into the key, at any depth', () => {
+    const parsed = { content: [Object.create({ text: 'inherited' }) as object], plain: { a: 1 } };
+    const top = Object.create({ isError: true }) as Record<string, unknown>;
+    top.inner = parsed;
+    const restored = restoreOwnKeys(top);
+    expectNothingInherited(restored);
+    expect(JSON.stringify(restored)).toBe(
+      '{"inner":{"content":[{"__proto__":{"text":"inherited"}}],"plain":{"a":1}},"__proto__":{"isError":true}}',
+    );
+    // An ordinary value is walked, not copied.
+    const ordinary = { content: [{ type: 'text', text: 'x' }] };
+    expect(restoreOwnKeys(ordinary)).toBe(ordinary);
+    expect(restoreOwnKeys(ordinary).content[0]).toBe(ordinary.content[0]);
   });
 });
 
@@ -250,6 +267,35 @@ describe('a real stdio server with __proto__ and constructor in its tools and pr
         `its input schema expands past ${MAX_SCHEMA_EXPANSION_STEPS} steps while its $ref and allOf are resolved`,
       ],
     ]);
+  });
+
+  // The client library's schemas keep a `__proto__` key at the top of a result as the result's prototype (the host
+  // puts it back as a key) and drop one inside a content item, a message or `structuredContent`. Either way no
+  // field of the answer is read through a server's `__proto__` object.
+  it('reads nothing of a call result through a __proto__ key', async () => {
+    const called = await host.callTool('hostile__proto_result', {});
+    // The result's `"__proto__": {"isError": true}` does not make it a failure.
+    expect(called.outcome).toBe('ok');
+    expect(called.result.isError).toBe(false);
+    expect(resultText(called.result)).toBe('{"shown":1}');
+
+    // `name` only under `__proto__` is no `name`: the outputSchema check refuses the answer.
+    const structured = await host.callTool('hostile__proto_structured', {});
+    expect(structured.outcome).toBe('error');
+    expect(resultText(structured.result)).toContain("data must have required property 'name'");
+  });
+
+  it('keeps a __proto__ key of a prompt and a resource as a key, and reads nothing through one', async () => {
+    const { result: prompt } = await host.prompts.get('hostile:proto_result', {});
+    expectNothingInherited(prompt);
+    expect(ownValue(prompt, '__proto__')).toEqual({ description: 'inherited' });
+    expect(prompt.description).toBeUndefined();
+    expect(JSON.stringify(prompt.messages)).toBe('[{"role":"user","content":{"type":"text","text":"built"}}]');
+
+    const resource = await host.resources.read('hostile', 'proto://one');
+    expectNothingInherited(resource);
+    expect(ownValue(resource, '__proto__')).toEqual({ note: 'inherited' });
+    expect(resource.contents[0]?.mimeType).toBeUndefined();
   });
 
   it('refuses a prompt whose required argument is named constructor until it is given', async () => {
