@@ -6,7 +6,7 @@
  * to the old program must not carry over. Only hashes are kept: env values and command lines can hold secrets.
  */
 
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { ServerConfig } from '../config/types.js';
 import { quoteShellWord } from '../json/quote-shell-word.js';
 
@@ -44,11 +44,18 @@ function sha256(text: string): string {
 
 /** The command line or URL for people, every secret value replaced by `[redacted]`. */
 export function describeServerTarget(server: ServerConfig, secrets: readonly string[] = []): string {
-  const text =
-    server.transport === 'stdio' ? [server.command, ...server.args].map(quoteShellWord).join(' ') : server.url;
-  let redacted = text;
-  for (const secret of secrets) {
-    if (secret !== '') redacted = redacted.split(secret).join('[redacted]');
-  }
-  return redacted;
+  const present = secrets.filter((secret) => secret !== '');
+  if (server.transport !== 'stdio') return replaceAll(server.url, present, '[redacted]');
+  // Secrets are taken out of each word before it is quoted: quoting rewrites a `'` or a control character inside
+  // a secret, and the quoted text would no longer contain the secret to replace. A mark of letters only stands in
+  // for it meanwhile, which quoting leaves as it is.
+  const mark = `redacted${randomBytes(8).toString('hex')}`;
+  const words = [server.command, ...server.args].map((word) => quoteShellWord(replaceAll(word, present, mark)));
+  return words.join(' ').split(mark).join('[redacted]');
+}
+
+function replaceAll(text: string, secrets: readonly string[], replacement: string): string {
+  let replaced = text;
+  for (const secret of secrets) replaced = replaced.split(secret).join(replacement);
+  return replaced;
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerConfig, StdioServerConfig } from '../../src/config/types.js';
-import { serverIdentity } from '../../src/policy/server-identity.js';
+import { describeServerTarget, serverIdentity } from '../../src/policy/server-identity.js';
 import { TrustStore } from '../../src/policy/trust-store.js';
 import { hostConfig } from '../helpers/configs.js';
 import { closeHosts, freshStateDir, openHost, toolSetServer } from './consent-helpers.js';
@@ -83,5 +83,24 @@ describe('server identity', () => {
       versionNegotiation: 'legacy',
     };
     expect(serverIdentity(remote).hash).not.toBe(serverIdentity({ ...remote, url: 'https://two.example/mcp' }).hash);
+  });
+
+  it('the command line for people hides each secret, also one that quoting rewrites', () => {
+    const local: StdioServerConfig = {
+      name: 'db',
+      transport: 'stdio',
+      command: 'db-server',
+      args: ["--password=it's-secret", 'plain', '--token', 'tok\u001bxyz', 'tok\u001bxyz and more'],
+      env: {},
+      trust: 'untrusted',
+      timeoutMs: 1000,
+      disabled: false,
+      cwd: '/srv',
+      versionNegotiation: 'legacy',
+    };
+    const shown = describeServerTarget(local, ["it's-secret", 'tok\u001bxyz', '']);
+    expect(shown).toBe("db-server --password=[redacted] plain --token [redacted] '[redacted] and more'");
+    expect(shown).not.toContain('secret');
+    expect(shown).not.toContain('xyz');
   });
 });
