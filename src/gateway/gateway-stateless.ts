@@ -8,8 +8,10 @@
  * initialized the session, whose connection to that server holds the session's state: another replica relays it
  * there through the store; when no replica answers for the owner any more, the receiving replica claims the session
  * (the server's state starts afresh on it) by a compare-and-set in the store, so of replicas claiming it at once one
- * wins and the others relay to it. There is no standing GET stream: `list_changed` is not pushed,
- * clients list again.
+ * wins and the others relay to it. A replica relayed a request for a session it no longer owns (taken over while it
+ * was thought stopped, or sent by a replica that read the record before the takeover) declines it rather than serve
+ * it beside the new owner; the sender reads the record again and relays to the owner it names. There is no standing
+ * GET stream: `list_changed` is not pushed, clients list again.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -27,7 +29,15 @@ import type { GatewayIdentity } from './gateway-auth.js';
 import { type GatewayHosts, type ProfileHost, UnknownProfileError } from './gateway-hosts.js';
 import { createGatewaySession } from './gateway-session.js';
 import type { Rejection } from './http-guard.js';
-import { answerRelayed, ownerChannel, type RelayedRequest, relayedHeaders, relayToOwner } from './replica-relay.js';
+import {
+  answerRelayed,
+  declineRelayed,
+  ownerChannel,
+  type RelayedRequest,
+  type RelayOutcome,
+  relayedHeaders,
+  relayToOwner,
+} from './replica-relay.js';
 import { reachesStatefulServer } from './stateful-routing.js';
 import type { GatewayStore, StoredSession } from './store/gateway-store.js';
 
@@ -35,10 +45,10 @@ import type { GatewayStore, StoredSession } from './store/gateway-store.js';
 export const STATELESS_SESSION_TTL_MS = 60 * 60_000;
 const MAX_CLIENT_NAME_CHARACTERS = 200;
 /**
- * How often one request claims a session whose owner stopped, each time losing to another replica that then stopped
- * too, before it gives up.
+ * How often one request finds the session's owner gone (stopped, or no longer owning the session) and looks again,
+ * each time finding a replica that then went too, before it gives up.
  */
-const MAX_CLAIMS = 3;
+const MAX_OWNER_CHANGES = 3;
 
 export interface StatelessGateway {
   checkRate(client: string): Promise<Rejection | undefined>;
@@ -212,6 +222,14 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
     return undefined;
   }
 
+  /** The session's record after this replica claimed it from an owner that stopped, won or lost to another claim. */
+  async function claimed(sessionId: string, read: StoredSession): Promise<StoredSession | undefined> {
+    const claim = await store.claimSession(sessionId, read, replica, STATELESS_SESSION_TTL_MS);
+    if (claim?.won)
+      options.onDiagnostic(`gateway: session ${sessionId} taken over by this replica (its owner stopped)`);
+    return claim?.session;
+  }
+
   /**
    * Serves a request for a stateful server at the replica owning the session: relayed there, or, when nobody answers
    * for the owner, here after claiming the session. The claim is a compare-and-set, so of replicas taking one
@@ -226,26 +244,33 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
     profileHost: ProfileHost,
   ): Promise<Rejection | undefined> {
     let session = read;
-    for (let claims = 0; session.replica !== replica; claims++) {
-      if (session.replica !== undefined) {
-        const relayed = await relayToOwner(
-          store,
-          session.replica,
-          { sessionId, profile: session.profile, headers: relayedHeaders(request.headers), body },
-          response,
-        );
-        if (relayed) return undefined;
+    for (let changes = 0; session.replica !== replica; changes++) {
+      const owner = session.replica;
+      const outcome: RelayOutcome =
+        owner === undefined
+          ? 'unheard'
+          : await relayToOwner(
+              store,
+              owner,
+              { sessionId, profile: session.profile, headers: relayedHeaders(request.headers), body },
+              response,
+            );
+      if (outcome === 'answered') return undefined;
+      if (changes === MAX_OWNER_CHANGES) {
+        const last = outcome === 'declined' ? 'no longer owns it' : 'stopped answering';
+        return {
+          status: 502,
+          message: `no gateway replica answered for session ${sessionId} in ${changes + 1} tries (the last, ${owner}, ${last})`,
+        };
       }
-      if (claims === MAX_CLAIMS) {
-        return { status: 502, message: `the gateway replica ${session.replica} owning this session stopped answering` };
-      }
-      const claim = await store.claimSession(sessionId, session, replica, STATELESS_SESSION_TTL_MS);
-      if (claim === undefined)
-        return { status: 404, message: `unknown session ${sessionId}: initialize a new session` };
-      if (claim.won) {
-        options.onDiagnostic(`gateway: session ${sessionId} taken over by this replica (its owner stopped)`);
-      }
-      session = claim.session;
+      // A replica that declined is alive and saw another take the session over: the record names the new owner.
+      // Claiming instead could take the session from that live owner, should the record read back as it was.
+      const next =
+        outcome === 'declined'
+          ? await store.getSession(sessionId, STATELESS_SESSION_TTL_MS)
+          : await claimed(sessionId, session);
+      if (next === undefined) return { status: 404, message: `unknown session ${sessionId}: initialize a new session` };
+      session = next;
     }
     return serveHere(request, response, body, sessionId, session, profileHost, false);
   }
@@ -254,6 +279,12 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
     const relayed = JSON.parse(text) as RelayedRequest;
     void (async () => {
       const session = await store.getSession(relayed.sessionId, STATELESS_SESSION_TTL_MS);
+      // Answering here for a session another replica took over would run its calls on two copies of a stateful
+      // server, splitting its state: the sender is told to look the owner up again instead.
+      if (session !== undefined && session.replica !== replica) {
+        await declineRelayed(store, relayed);
+        return;
+      }
       const profileHost = session === undefined ? undefined : await profileOf(session);
       await answerRelayed(store, relayed, async (request) => {
         if (session === undefined || session.profile !== relayed.profile) {

@@ -6,7 +6,8 @@
  * going away is passed on as a cancel, which ends the request on the owner as a closed connection would. While it
  * answers, the owner listens on the relay's liveness channel; the sender probes it, and when nobody has listened
  * there twice in a row (the owner died: its subscriptions went with it) the relay ends with an error for the client
- * instead of waiting until the client gives up.
+ * instead of waiting until the client gives up. A replica that owns the session no more declines the request,
+ * writing nothing, so the sender can look the owner up again.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -25,7 +26,15 @@ export interface RelayedRequest {
 type Frame =
   | { type: 'head'; status: number; headers: Record<string, string> }
   | { type: 'chunk'; text: string }
-  | { type: 'end' };
+  | { type: 'end' }
+  | { type: 'declined' };
+
+/**
+ * How a relay ended: the owner's answer was written (`answered`); nobody listens for that replica (`unheard`: it
+ * stopped); or the replica heard it but answers for the session no more (`declined`). Nothing is written but for
+ * `answered`.
+ */
+export type RelayOutcome = 'answered' | 'unheard' | 'declined';
 
 /** Request headers the owner's transport reads; nothing else (credentials included) is passed on. */
 const RELAYED_REQUEST_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id'] as const;
@@ -74,29 +83,31 @@ export function relayedHeaders(headers: Record<string, string | string[] | undef
   return kept;
 }
 
-/**
- * Sends the request to `owner` and writes its answer to `response`. Answers false, having written nothing, when no
- * replica listens on the owner's channel (it stopped): the caller then serves the request itself.
- */
+/** Sends the request to `owner` and writes its answer to `response`. */
 export async function relayToOwner(
   store: GatewayStore,
   owner: string,
   request: Omit<RelayedRequest, 'relay'>,
   response: ServerResponse,
-): Promise<boolean> {
+): Promise<RelayOutcome> {
   const relay = randomUUID();
   let finish = (): void => undefined;
   const finished = new Promise<void>((resolve) => {
     finish = resolve;
   });
   let ended = false;
+  let declined = false;
   /** Whether the owner answered with an event stream, which can still carry an error after its head was written. */
   let streaming = false;
   const stop = await store.listen(replyChannel(relay), (text) => {
     // Nothing more is written once the answer ended, or was given up for a silent owner.
     if (ended) return;
     const frame = JSON.parse(text) as Frame;
-    if (frame.type === 'head') {
+    if (frame.type === 'declined') {
+      ended = true;
+      declined = true;
+      finish();
+    } else if (frame.type === 'head') {
       const headers = Object.fromEntries(
         Object.entries(frame.headers).filter(([name]) => RELAYED_RESPONSE_HEADERS.has(name.toLowerCase())),
       );
@@ -117,7 +128,7 @@ export async function relayToOwner(
   let liveness: NodeJS.Timeout | undefined;
   try {
     const receivers = await store.publish(ownerChannel(owner), JSON.stringify({ relay, ...request }));
-    if (receivers === 0) return false;
+    if (receivers === 0) return 'unheard';
     let missed = 0;
     liveness = setInterval(() => {
       void store.publish(aliveChannel(relay), 'probe').then(
@@ -132,11 +143,16 @@ export async function relayToOwner(
       );
     }, RELAY_LIVENESS_INTERVAL_MS);
     await finished;
-    return true;
+    return declined ? 'declined' : 'answered';
   } finally {
     clearInterval(liveness);
     await stop().catch(() => undefined);
   }
+}
+
+/** Tells the sender of a relayed request that this replica does not answer for its session: nothing else is sent. */
+export async function declineRelayed(store: GatewayStore, relayed: RelayedRequest): Promise<void> {
+  await store.publish(replyChannel(relayed.relay), JSON.stringify({ type: 'declined' } satisfies Frame));
 }
 
 /**
