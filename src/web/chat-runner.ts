@@ -78,6 +78,14 @@ export function conversationCost(open: Conversation, host: Host): CostView {
 export function createChatRunner(events: LiveEvents): ChatRunner {
   let conversation: Conversation | undefined;
   let current: { turnId: string; conversation: Conversation } | undefined;
+  // Opening a conversation, switching its model and starting a turn each wait for the one before: a model switch
+  // that arrives while a new conversation is still being opened applies to that new conversation, not the old one.
+  let changes: Promise<unknown> = Promise.resolve();
+  const inOrder = <T>(change: () => Promise<T>): Promise<T> => {
+    const next = changes.then(change, change);
+    changes = next.catch(() => undefined);
+    return next;
+  };
 
   const view = (open: Conversation, host: Host): ChatSessionView => ({
     id: open.id,
@@ -86,6 +94,55 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
     cost: conversationCost(open, host),
     messages: messageViews(open.history),
   });
+
+  const openConversation = async (host: Host, sessionId: string | undefined): Promise<ChatSessionView> => {
+    if (current !== undefined) throw new ChatBusyError('A turn is still running: wait for it or stop it first.');
+    try {
+      conversation = await host.conversation(sessionId === undefined ? {} : { sessionId });
+    } catch (error) {
+      if (error instanceof UnknownSessionError) throw new ChatSessionError(error.message);
+      throw error;
+    }
+    return view(conversation, host);
+  };
+
+  const startTurn = async (host: Host, text: string, chosenId: string | undefined) => {
+    if (current !== undefined) throw new ChatBusyError('A turn is still running: wait for it or stop it.');
+    conversation ??= await host.conversation();
+    const open = conversation;
+    const turnId = chosenId?.slice(0, 100) ?? randomUUID();
+    current = { turnId, conversation: open };
+    const publish = (event: { type: string; [key: string]: unknown }) =>
+      events.publish({ type: 'chat', chat: { turnId, event } });
+    void (async () => {
+      try {
+        for await (const event of open.send(text)) publish(eventForPage(event));
+      } catch (error) {
+        publish({ type: 'run-error', message: error instanceof Error ? error.message : String(error) });
+      } finally {
+        current = undefined;
+        publish({
+          type: 'turn-done',
+          sessionId: open.id,
+          model: displayModel(open.model()),
+          usage: { ...open.usage() },
+          cost: conversationCost(open, host),
+        });
+      }
+    })();
+    return { turnId, sessionId: open.id };
+  };
+
+  const switchModel = async (host: Host, spec: string): Promise<ChatSessionView> => {
+    if (current !== undefined) throw new ChatBusyError('A turn is still running: change the model after it.');
+    conversation ??= await host.conversation();
+    try {
+      await conversation.setModel(spec);
+    } catch (error) {
+      throw new ChatSessionError(error instanceof Error ? error.message : String(error));
+    }
+    return view(conversation, host);
+  };
 
   return {
     sessions(host) {
@@ -101,52 +158,9 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
           current: session.id === conversation?.id,
         }));
     },
-    async open(host, sessionId) {
-      if (current !== undefined) throw new ChatBusyError('A turn is still running: wait for it or stop it first.');
-      try {
-        conversation = await host.conversation(sessionId === undefined ? {} : { sessionId });
-      } catch (error) {
-        if (error instanceof UnknownSessionError) throw new ChatSessionError(error.message);
-        throw error;
-      }
-      return view(conversation, host);
-    },
-    async send(host, text, chosenId) {
-      if (current !== undefined) throw new ChatBusyError('A turn is still running: wait for it or stop it.');
-      conversation ??= await host.conversation();
-      const open = conversation;
-      const turnId = chosenId?.slice(0, 100) ?? randomUUID();
-      current = { turnId, conversation: open };
-      const publish = (event: { type: string; [key: string]: unknown }) =>
-        events.publish({ type: 'chat', chat: { turnId, event } });
-      void (async () => {
-        try {
-          for await (const event of open.send(text)) publish(eventForPage(event));
-        } catch (error) {
-          publish({ type: 'run-error', message: error instanceof Error ? error.message : String(error) });
-        } finally {
-          current = undefined;
-          publish({
-            type: 'turn-done',
-            sessionId: open.id,
-            model: displayModel(open.model()),
-            usage: { ...open.usage() },
-            cost: conversationCost(open, host),
-          });
-        }
-      })();
-      return { turnId, sessionId: open.id };
-    },
-    async setModel(host, spec) {
-      if (current !== undefined) throw new ChatBusyError('A turn is still running: change the model after it.');
-      conversation ??= await host.conversation();
-      try {
-        await conversation.setModel(spec);
-      } catch (error) {
-        throw new ChatSessionError(error instanceof Error ? error.message : String(error));
-      }
-      return view(conversation, host);
-    },
+    open: (host, sessionId) => inOrder(() => openConversation(host, sessionId)),
+    send: (host, text, chosenId) => inOrder(() => startTurn(host, text, chosenId)),
+    setModel: (host, spec) => inOrder(() => switchModel(host, spec)),
     history() {
       return conversation?.history ?? [];
     },

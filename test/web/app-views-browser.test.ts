@@ -316,13 +316,8 @@ describe('MCP Apps views in Chromium', () => {
         ],
       }),
     );
+    // The model is switched at once, before the new conversation's answer: the switch is the last choice and wins.
     await page.getByRole('button', { name: 'New conversation' }).click();
-    // As a person would, switch the model once the new conversation is on screen (the earlier turn's cards gone):
-    // switched before, the new conversation's answer would arrive after the switch's and show the model before it.
-    await page
-      .locator('article.tool-card')
-      .first()
-      .waitFor({ state: 'detached', ...WAIT });
     await page.getByLabel('Switch model').fill(`scripted:${scriptFile}`);
     await page.getByRole('button', { name: 'Use this model' }).click();
     await page

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page, type Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageBin } from '../client-features/helpers.js';
 import { rugPullServerPath } from '../consent/consent-helpers.js';
@@ -290,6 +290,48 @@ describe('the web UI in Chromium', () => {
     await dialog.waitFor({ state: 'hidden', ...WAIT });
     const card = page.getByRole('article', { name: 'Tool call inventory__reserve' }).last();
     await card.getByText('denied', { exact: true }).waitFor(WAIT);
+  });
+
+  it('keeps the model switched to while a new conversation is still opening: the page and the server end on the last choice', async () => {
+    const scriptFile = join(await temporaryDirectory(), 'switched-model.json');
+    await writeFile(scriptFile, JSON.stringify({ fallbackText: 'The model switched to answers.', scenarios: [] }));
+    await goTo('Chat');
+    // The new conversation's request is held until the model has been switched, so that its answer comes late.
+    let held: Route | undefined;
+    let holding: () => void = () => undefined;
+    const newHeld = new Promise<void>((resolve) => {
+      holding = resolve;
+    });
+    await page.route('**/api/sessions/new', (route) => {
+      held = route;
+      holding();
+    });
+    try {
+      await page.getByRole('button', { name: 'New conversation' }).click();
+      await newHeld;
+      await page.getByLabel('Switch model').fill(`scripted:${scriptFile}`);
+      await page.getByRole('button', { name: 'Use this model' }).click();
+    } finally {
+      await held?.continue();
+      await page.unroute('**/api/sessions/new');
+    }
+    // Both answers are in: the earlier turns are gone (the new conversation's), the model field is empty (the switch's).
+    await page
+      .locator('li.turn')
+      .first()
+      .waitFor({ state: 'detached', ...WAIT });
+    await page.getByRole('button', { name: 'Use this model', disabled: true }).waitFor(WAIT);
+    const status = page.getByRole('status').filter({ hasText: /^Session / });
+    expect(await status.textContent()).toContain('scripted:switched-model.json');
+
+    // The server's conversation uses the model shown: the next reply is that model's.
+    await page.getByLabel('Message').fill('Which model answers?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await status.filter({ hasText: /tokens in [1-9]/ }).waitFor(WAIT);
+    expect(await status.textContent()).toContain('scripted:switched-model.json');
+    expect(await page.locator('li.turn .assistant-message').last().textContent()).toContain(
+      'The model switched to answers.',
+    );
   });
 
   it("fills in a server's form (elicitation) in a dialog, checked field by field as the terminal would", async () => {

@@ -3,7 +3,7 @@
  * that call — the tool definition as the provider got it, the `tools/call` request, the result as the provider
  * got it back.
  */
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type {
   ChatMessageView,
   ChatSessionView,
@@ -312,8 +312,17 @@ export function ChatPage() {
       setError(failure instanceof Error ? failure.message : String(failure));
     }
   };
+  // Each change to the server's conversation (open one, switch its model, send a message) is sent once the one
+  // before it is answered: the server applies them, and the page shows their answers, in the order the person made
+  // them, so a late answer never undoes a later choice.
+  const changes = useRef(Promise.resolve());
+  const inOrder = (work: () => Promise<void>): Promise<void> => {
+    const next = changes.current.then(() => act(work));
+    changes.current = next;
+    return next;
+  };
   const open = (id?: string) =>
-    void act(async () => {
+    void inOrder(async () => {
       const opened = await postJson<ChatSessionView>(
         id === undefined ? '/api/sessions/new' : '/api/sessions/resume',
         id === undefined ? {} : { id },
@@ -323,15 +332,20 @@ export function ChatPage() {
       setTurns([]);
       setTick((value) => value + 1);
     });
-  const send = async () => {
+  const switchModel = (model: string) =>
+    void inOrder(async () => {
+      setSession(await postJson<ChatSessionView>('/api/chat/model', { model }));
+      setModelText((typed) => (typed === model ? '' : typed));
+    });
+  const send = () => {
     const prompt = text;
-    // The turn exists before its first event can arrive.
-    const turnId = crypto.randomUUID();
-    setTurns((old) => [...old, { id: turnId, prompt, text: '', calls: [], requests: [], done: false }]);
-    await act(async () => {
+    return inOrder(async () => {
+      // The turn exists before its first event can arrive.
+      const turnId = crypto.randomUUID();
+      setTurns((old) => [...old, { id: turnId, prompt, text: '', calls: [], requests: [], done: false }]);
       try {
         await postJson<{ turnId: string }>('/api/chat', { text: prompt, turnId });
-        setText('');
+        setText((typed) => (typed === prompt ? '' : typed));
       } catch (failure) {
         setTurns((old) => old.filter((turn) => turn.id !== turnId));
         throw failure;
@@ -352,10 +366,7 @@ export function ChatPage() {
           aria-label="Model"
           onSubmit={(event) => {
             event.preventDefault();
-            void act(async () => {
-              setSession(await postJson<ChatSessionView>('/api/chat/model', { model: modelText }));
-              setModelText('');
-            });
+            switchModel(modelText);
           }}
         >
           <label htmlFor="chat-model">Switch model</label>
