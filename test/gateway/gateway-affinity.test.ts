@@ -13,15 +13,14 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../src/config/gateway-settings.js';
-import { loadConfig } from '../../src/config/load-config.js';
-import { createGatewayHosts, type GatewayHosts } from '../../src/gateway/gateway-hosts.js';
-import { type GatewayHttp, startGatewayHttp } from '../../src/gateway/gateway-http.js';
+import type { GatewayHosts } from '../../src/gateway/gateway-hosts.js';
+import type { GatewayHttp } from '../../src/gateway/gateway-http.js';
 import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
 import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
+import { startInProcessReplica } from './in-process-replica.js';
 
 const TOKEN = 'an-affinity-test-token-of-enough-length';
 const counter = { command: process.execPath, args: [fixtureServerPath('counter')], trust: 'trusted' };
@@ -256,23 +255,18 @@ describe('a stateful server behind two gateways sharing the memory store', () =>
     const configPath = await writeConfig({ mcpServers: SERVERS, gateway: { stateless: true } });
     toClose.push(store);
     for (let index = 0; index < 2; index++) {
-      const stateDir = await temporaryDirectory(`mcp-host-affinity-memory-${index}-`);
-      stateDirs.push(stateDir);
       const said: string[] = [];
       diagnostics.push(said);
-      const config = await loadConfig({ configPath, cwd: stateDir, env: process.env, stateDir });
-      const gatewayHosts = createGatewayHosts(config, { cwd: stateDir, stateDir, onDiagnostic: () => undefined });
-      hosts.push(gatewayHosts);
-      gateways.push(
-        await startGatewayHttp({
-          hosts: gatewayHosts,
-          tokens: [{ name: 'team', sha256: sha256Hex(TOKEN) }],
-          port: 0,
-          version: '0.0.0',
-          onDiagnostic: (message) => said.push(message),
-          store,
-        }),
-      );
+      const replica = await startInProcessReplica({
+        configPath,
+        store,
+        token: TOKEN,
+        stateDirPrefix: `mcp-host-affinity-memory-${index}-`,
+        onDiagnostic: (message) => said.push(message),
+      });
+      stateDirs.push(replica.stateDir);
+      hosts.push(replica.hosts);
+      gateways.push(replica.gateway);
     }
     origins = gateways.map((gateway) => new URL(gateway.url).origin);
   }, 60_000);

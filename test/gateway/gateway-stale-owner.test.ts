@@ -7,14 +7,13 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../src/config/gateway-settings.js';
-import { loadConfig } from '../../src/config/load-config.js';
-import { createGatewayHosts, type GatewayHosts } from '../../src/gateway/gateway-hosts.js';
-import { type GatewayHttp, startGatewayHttp } from '../../src/gateway/gateway-http.js';
+import type { GatewayHosts } from '../../src/gateway/gateway-hosts.js';
+import type { GatewayHttp } from '../../src/gateway/gateway-http.js';
 import type { StoredSession } from '../../src/gateway/store/gateway-store.js';
 import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
 import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
-import { temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { writeConfig } from '../helpers/project.js';
+import { startInProcessReplica } from './in-process-replica.js';
 
 const TOKEN = 'a-stale-owner-test-token-of-enough-length';
 const TTL_MS = 60_000;
@@ -58,20 +57,14 @@ beforeAll(async () => {
   const counter = { command: process.execPath, args: [fixtureServerPath('counter')], trust: 'trusted', stateful: true };
   const configPath = await writeConfig({ mcpServers: { tally: counter }, gateway: { stateless: true } });
   for (let index = 0; index < 3; index++) {
-    const stateDir = await temporaryDirectory(`mcp-host-stale-owner-${index}-`);
-    const config = await loadConfig({ configPath, cwd: stateDir, env: process.env, stateDir });
-    const gatewayHosts = createGatewayHosts(config, { cwd: stateDir, stateDir, onDiagnostic: () => undefined });
-    hosts.push(gatewayHosts);
-    gateways.push(
-      await startGatewayHttp({
-        hosts: gatewayHosts,
-        tokens: [{ name: 'team', sha256: sha256Hex(TOKEN) }],
-        port: 0,
-        version: '0.0.0',
-        onDiagnostic: () => undefined,
-        store,
-      }),
-    );
+    const replica = await startInProcessReplica({
+      configPath,
+      store,
+      token: TOKEN,
+      stateDirPrefix: `mcp-host-stale-owner-${index}-`,
+    });
+    hosts.push(replica.hosts);
+    gateways.push(replica.gateway);
   }
   origins = gateways.map((gateway) => new URL(gateway.url).origin);
 }, 60_000);

@@ -1,0 +1,38 @@
+/**
+ * A gateway replica started in this process on one config, with a state folder of its own and a store shared with
+ * the other replicas: what the replica tests start several of, to see which one serves a session.
+ */
+import { sha256Hex } from '../../src/config/gateway-settings.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { createGatewayHosts, type GatewayHosts } from '../../src/gateway/gateway-hosts.js';
+import { type GatewayHttp, startGatewayHttp } from '../../src/gateway/gateway-http.js';
+import type { GatewayStore } from '../../src/gateway/store/gateway-store.js';
+import { temporaryDirectory } from '../helpers/project.js';
+
+export interface InProcessReplica {
+  hosts: GatewayHosts;
+  gateway: GatewayHttp;
+  stateDir: string;
+}
+
+export async function startInProcessReplica(options: {
+  configPath: string;
+  store: GatewayStore;
+  /** The bearer token clients use (its hash is the gateway's only token, named `team`). */
+  token: string;
+  stateDirPrefix: string;
+  onDiagnostic?: (message: string) => void;
+}): Promise<InProcessReplica> {
+  const stateDir = await temporaryDirectory(options.stateDirPrefix);
+  const config = await loadConfig({ configPath: options.configPath, cwd: stateDir, env: process.env, stateDir });
+  const hosts = createGatewayHosts(config, { cwd: stateDir, stateDir, onDiagnostic: () => undefined });
+  const gateway = await startGatewayHttp({
+    hosts,
+    tokens: [{ name: 'team', sha256: sha256Hex(options.token) }],
+    port: 0,
+    version: '0.0.0',
+    onDiagnostic: options.onDiagnostic ?? (() => undefined),
+    store: options.store,
+  });
+  return { hosts, gateway, stateDir };
+}
