@@ -334,6 +334,41 @@ describe('the web UI in Chromium', () => {
     );
   });
 
+  it('sends a message once however often Enter is pressed, and nothing from an empty box', async () => {
+    await goTo('Chat');
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page
+      .locator('li.turn')
+      .first()
+      .waitFor({ state: 'detached', ...WAIT });
+    const posted: string[] = [];
+    const onRequest = (request: { url(): string; method(): string }) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/chat') posted.push(request.url());
+    };
+    page.on('request', onRequest);
+    try {
+      const box = page.getByLabel('Message');
+      await box.press('Enter');
+      await box.fill('Just once, please.');
+      await box.press('Enter');
+      await box.press('Enter');
+      await box.press('Enter');
+      const status = page.getByRole('status').filter({ hasText: /^Session / });
+      await status.filter({ hasText: /tokens in [1-9]/ }).waitFor(WAIT);
+      expect(await page.locator('li.turn').count()).toBe(1);
+      expect(posted).toHaveLength(1);
+      expect(await page.getByRole('alert').count()).toBe(0);
+      // The box was emptied for the message sent; Enter there sends nothing.
+      expect(await box.inputValue()).toBe('');
+      await box.press('Enter');
+      await page.getByRole('button', { name: 'Send', disabled: true }).waitFor(WAIT);
+      expect(posted).toHaveLength(1);
+      expect(await page.getByRole('alert').count()).toBe(0);
+    } finally {
+      page.off('request', onRequest);
+    }
+  });
+
   it("fills in a server's form (elicitation) in a dialog, checked field by field as the terminal would", async () => {
     await goTo('Tools');
     await page.getByRole('button', { name: /^everything__trigger-elicitation-request/ }).click();

@@ -337,9 +337,15 @@ export function ChatPage() {
       setSession(await postJson<ChatSessionView>('/api/chat/model', { model }));
       setModelText((typed) => (typed === model ? '' : typed));
     });
+  // From Send (or Enter) until the server has the message: a second press meanwhile is the same message, not another.
+  const sending = useRef(false);
+  const [waitingToSend, setWaitingToSend] = useState(false);
   const send = () => {
     const prompt = text;
-    return inOrder(async () => {
+    if (running || sending.current || prompt.trim() === '') return;
+    sending.current = true;
+    setWaitingToSend(true);
+    void inOrder(async () => {
       // The turn exists before its first event can arrive.
       const turnId = crypto.randomUUID();
       setTurns((old) => [...old, { id: turnId, prompt, text: '', calls: [], requests: [], done: false }]);
@@ -350,6 +356,9 @@ export function ChatPage() {
         setTurns((old) => old.filter((turn) => turn.id !== turnId));
         throw failure;
       }
+    }).finally(() => {
+      sending.current = false;
+      setWaitingToSend(false);
     });
   };
   return (
@@ -403,7 +412,7 @@ export function ChatPage() {
           className="composer"
           onSubmit={(event) => {
             event.preventDefault();
-            void send();
+            send();
           }}
         >
           <label htmlFor="chat-input">Message</label>
@@ -415,12 +424,12 @@ export function ChatPage() {
             onKeyDown={(event) => {
               if (event.key === 'Enter' && !event.shiftKey) {
                 event.preventDefault();
-                void send();
+                send();
               }
             }}
           />
           <div className="actions">
-            <button type="submit" disabled={running || text.trim() === ''}>
+            <button type="submit" disabled={running || waitingToSend || text.trim() === ''}>
               Send
             </button>
             {running && (
