@@ -1,8 +1,9 @@
 /**
  * The commands the host prints for the user to approve something: a server or one of its tools, a skill, a config
- * file found in the working folder (and to review a withheld skill before approving it). Approvals are kept per config file, so a command names the config by its
- * absolute path whenever the host has one (and the state folder when one was chosen for the run): pasted into a
- * shell in any folder, it approves in the same config and state folder.
+ * file found in the working folder (and to review a withheld skill before approving it). Approvals are kept per
+ * config file, so a command names the config by its absolute path whenever the host has one (and the state folder
+ * when one was chosen for the run): pasted into a shell in any folder, it approves in the same config and state
+ * folder.
  * Every place that prints such a command builds it here, so none can forget the config.
  */
 
