@@ -8,7 +8,7 @@ import type { ModelPrice } from '../config/types.js';
 /** When the prices below were the vendors' list prices. */
 export const KNOWN_MODEL_PRICES_DATE = '2025-11-01';
 
-export const KNOWN_MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
+const KNOWN_MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
   'anthropic:claude-opus-4-5': { inputPerMillion: 5, outputPerMillion: 25, cachedInputPerMillion: 0.5 },
   'anthropic:claude-opus-4-1': { inputPerMillion: 15, outputPerMillion: 75, cachedInputPerMillion: 1.5 },
   'anthropic:claude-sonnet-4-5': { inputPerMillion: 3, outputPerMillion: 15, cachedInputPerMillion: 0.3 },
@@ -24,7 +24,7 @@ export const KNOWN_MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
   'gemini:gemini-2.5-flash': { inputPerMillion: 0.3, outputPerMillion: 2.5, cachedInputPerMillion: 0.075 },
 };
 
-export interface TokenUsage {
+interface TokenUsage {
   /** All input tokens, cached ones included. */
   inputTokens: number;
   outputTokens: number;
@@ -32,12 +32,10 @@ export interface TokenUsage {
   cachedInputTokens: number;
 }
 
-export type ModelCost =
-  | { known: true; usd: number; source: 'config' | 'table'; pricesDate?: string }
-  | { known: false };
+type ModelCost = { known: true; usd: number; source: 'config' | 'table'; pricesDate?: string } | { known: false };
 
 /** The price of `provider:model`: the config's first, then the table's. */
-export function priceOf(
+function priceOf(
   spec: string,
   overrides: Readonly<Record<string, ModelPrice>> = {},
 ): { price: ModelPrice; source: 'config' | 'table' } | undefined {

@@ -19,7 +19,7 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import { type AssistantMessage, ProviderError } from '../types.js';
 
-export const anthropicProviderId = 'anthropic';
+const anthropicProviderId = 'anthropic';
 
 /** More blocks than a tool-using answer has; a search returns 3–5 references. */
 const maxReplayBlocks = 200;
@@ -29,7 +29,7 @@ const maxToolNameLength = 256;
 /** The search input is a short query (the regex variant caps it at 200 characters). */
 const maxSearchInputLength = 4_000;
 
-export interface AnthropicReplayData {
+interface AnthropicReplayData {
   blocks: ContentBlockParam[];
 }
 

@@ -16,7 +16,7 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 
 /** The API rejects a request with more cache_control blocks than this. */
-export const maxAnthropicCacheBreakpoints = 4;
+const maxAnthropicCacheBreakpoints = 4;
 
 interface Cacheable {
   cache_control?: CacheControlEphemeral | null;

@@ -10,7 +10,7 @@ import { ProviderError } from '../types.js';
 const retryableStatuses = new Set([408, 409, 429, 500, 502, 503, 504, 529]);
 const retryableTypes = new Set(['rate_limit_error', 'overloaded_error', 'api_error', 'timeout_error']);
 
-export interface AnthropicErrorContext {
+interface AnthropicErrorContext {
   /** The base URL in use, named when the server cannot be reached. */
   baseUrl?: string;
 }

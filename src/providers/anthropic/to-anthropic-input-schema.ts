@@ -7,9 +7,9 @@
  */
 import { normaliseToolSchema } from '../schema/index.js';
 
-export type AnthropicInputSchema = { type: 'object'; [key: string]: unknown };
+type AnthropicInputSchema = { type: 'object'; [key: string]: unknown };
 
-export interface AnthropicToolSchema {
+interface AnthropicToolSchema {
   inputSchema: AnthropicInputSchema;
   /** True when the root was wrapped as `{value: …}`. */
   wrapped: boolean;

@@ -29,7 +29,7 @@ import { anthropicToolSearchTool } from './anthropic-tool-search.js';
 import { applyAnthropicCacheControl } from './apply-anthropic-cache-control.js';
 import { toAnthropicToolSchema } from './to-anthropic-input-schema.js';
 
-export interface AnthropicRequestSettings {
+interface AnthropicRequestSettings {
   model: string;
   /** `max_tokens` when the request sets no `maxOutputTokens`. */
   maxOutputTokens: number;
@@ -40,7 +40,7 @@ export interface AnthropicRequestSettings {
 const ownedKeys = new Set(['model', 'max_tokens', 'system', 'tools', 'messages', 'stream']);
 const imageMediaTypes = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 
-export interface AnthropicTranslation {
+interface AnthropicTranslation {
   body: MessageCreateParams;
   /** Tools whose schema root was wrapped as `{value: …}`: their call arguments are unwrapped. */
   wrappedTools: ReadonlySet<string>;
@@ -85,7 +85,7 @@ function toAnthropicTool(tool: ToolDefinition, wrappedTools: Set<string>): Tool 
 }
 
 /** `wrappedTools` names the tools whose calls go back wrapped as `{value: …}`. */
-export function toAnthropicMessages(
+function toAnthropicMessages(
   messages: readonly Message[],
   wrappedTools: ReadonlySet<string> = new Set(),
 ): MessageParam[] {

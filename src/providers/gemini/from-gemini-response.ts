@@ -20,7 +20,7 @@ export interface GeminiResponseContext {
 }
 
 /** The fields read here; a whole response or one accumulated from stream frames. */
-export type GeminiResponseFields = Pick<GenerateContentResponse, 'candidates' | 'usageMetadata' | 'promptFeedback'>;
+type GeminiResponseFields = Pick<GenerateContentResponse, 'candidates' | 'usageMetadata' | 'promptFeedback'>;
 
 /** The id for the `index`-th function call of turn `turnIndex` when Gemini sent none. */
 export function madeUpCallId(turnIndex: number, index: number): string {

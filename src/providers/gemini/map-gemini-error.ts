@@ -11,7 +11,7 @@ import { ProviderError } from '../types.js';
 
 const retryableStatuses = new Set([408, 429, 500, 502, 503, 504]);
 
-export interface GeminiErrorContext {
+interface GeminiErrorContext {
   /** The base URL in use, named when the server cannot be reached. */
   baseUrl?: string;
 }

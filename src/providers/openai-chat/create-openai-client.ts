@@ -6,7 +6,7 @@
 import OpenAI from 'openai';
 import type { Environment, OpenAiConnection } from '../openai-compatible/resolve-openai-connection.js';
 
-export interface OpenAiClientSettings {
+interface OpenAiClientSettings {
   /** Retries the SDK makes on 408/409/429/5xx and connection errors, with backoff. Default 2 (the SDK's). */
   maxRetries?: number;
   env: Environment;

@@ -13,7 +13,7 @@ import { mapOpenAiChatFinishReason } from './map-openai-chat-finish-reason.js';
 import { type ToolArgumentShapes, withServerArguments } from './openai-tool-arguments.js';
 
 /** A call as some server sent it: every field may be missing, `arguments` may be an object. */
-export interface LooseToolCall {
+interface LooseToolCall {
   id?: string | null;
   type?: string | null;
   function?: { name?: string | null; arguments?: unknown } | null;

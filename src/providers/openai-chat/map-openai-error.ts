@@ -52,7 +52,7 @@ export function mapOpenAiError(error: unknown, context: OpenAiErrorContext): Pro
 }
 
 /** Rate limits, timeouts, conflicts and server errors may pass; the rest will fail the same way again. */
-export function isRetryableStatus(status: number): boolean {
+function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 

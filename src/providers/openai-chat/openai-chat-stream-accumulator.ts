@@ -27,7 +27,7 @@ interface CallSlot {
   argumentsText: string;
 }
 
-export interface OpenAiChatStreamAccumulatorOptions {
+interface OpenAiChatStreamAccumulatorOptions {
   onTextDelta?: (text: string) => void;
   onToolCallDelta?: (delta: ToolCallDelta) => void;
   /** The request's tool shapes: calls' arguments are put into the shape their servers declared. */

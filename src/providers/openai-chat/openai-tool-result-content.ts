@@ -12,7 +12,7 @@ export const toolErrorPrefix = 'Error: ';
 export const imageInNextMessagePlaceholder = '[image returned; see the next message]';
 
 /** Said instead of an empty string, which some servers reject and which reads as nothing happened. */
-export const emptyToolResultText = '(the tool returned no content)';
+const emptyToolResultText = '(the tool returned no content)';
 
 export function imageDataUrl(image: ImagePart): string {
   return `data:${image.mimeType};base64,${image.data}`;

@@ -15,7 +15,7 @@
 import { normaliseToolSchema, toStrictSchema } from '../schema/index.js';
 
 /** The normaliser's targets an OpenAI-protocol adapter sends to. */
-export type OpenAiSchemaTarget = 'openai-chat' | 'openai-responses' | 'openai-compatible';
+type OpenAiSchemaTarget = 'openai-chat' | 'openai-responses' | 'openai-compatible';
 
 export interface OpenAiFunctionSchema {
   /** What goes in the request's `parameters`. */

@@ -44,7 +44,7 @@ import {
 } from './openai-tool-result-content.js';
 import { toOpenAiFunctionSchema } from './openai-tool-schema.js';
 
-export interface OpenAiChatRequestSettings {
+interface OpenAiChatRequestSettings {
   model: string;
   /** A local server: no strict schemas (most ignore or reject it), `max_tokens` instead of `max_completion_tokens`. */
   local: boolean;
@@ -57,7 +57,7 @@ export interface OpenAiChatRequestSettings {
 /** Answers a call that the history has no result for, so the request stays well-formed. */
 export const missingResultText = `${toolErrorPrefix}no result was recorded for this call.`;
 
-export interface OpenAiChatTranslation {
+interface OpenAiChatTranslation {
   body: ChatCompletionCreateParamsNonStreaming;
   /** Per offered tool: how the model's arguments differ from the server's shape (see `argumentsForServer`). */
   toolShapes: ToolArgumentShapes;
@@ -124,7 +124,7 @@ export function toChatTools(
 }
 
 /** `toolShapes` re-wraps the arguments of calls to tools whose schema root was wrapped. */
-export function toChatMessages(
+function toChatMessages(
   request: ModelRequest,
   toolShapes: ToolArgumentShapes = new Map(),
 ): ChatCompletionMessageParam[] {

@@ -5,7 +5,7 @@
  */
 import type { ModelResponse } from '../types.js';
 
-export interface TextualToolCall {
+interface TextualToolCall {
   /** The known tool the text names. */
   name: string;
   /** The JSON text that looked like the call. */
@@ -34,7 +34,7 @@ export function detectTextualToolCall(text: string, toolNames: readonly string[]
 }
 
 /** The note appended to the answer, worded for both the user and the model reading it back. */
-export function textualToolCallNote(call: TextualToolCall): string {
+function textualToolCallNote(call: TextualToolCall): string {
   return (
     `[Note from the host: the model wrote a call to the tool "${call.name}" as text instead of calling it, ` +
     'so the tool was not run.]'

@@ -9,11 +9,11 @@
 import { ProviderError } from '../types.js';
 
 /** Provider ids served by the OpenAI protocol adapters. */
-export type OpenAiProtocolProvider = 'openai' | 'openai-responses' | 'ollama' | 'openai-compatible';
+type OpenAiProtocolProvider = 'openai' | 'openai-responses' | 'ollama' | 'openai-compatible';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
-export interface OpenAiConnectionOptions {
+interface OpenAiConnectionOptions {
   provider: OpenAiProtocolProvider;
   apiKey?: string;
   baseUrl?: string;

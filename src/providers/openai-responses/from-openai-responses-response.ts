@@ -11,7 +11,7 @@ import { type AssistantPart, type ModelResponse, ProviderError, type StopReason,
 import { responsesProviderId, toProviderReplay } from './openai-responses-replay.js';
 
 /** The parts of a Response this mapping reads; a streamed response is rebuilt into this shape. */
-export type ResponsesResult = Pick<Response, 'output' | 'status' | 'incomplete_details' | 'error' | 'usage'>;
+type ResponsesResult = Pick<Response, 'output' | 'status' | 'incomplete_details' | 'error' | 'usage'>;
 
 export function fromOpenAiResponsesResponse(response: ResponsesResult, toolShapes?: ToolArgumentShapes): ModelResponse {
   if (response.status === 'failed' || response.error) {
@@ -89,7 +89,7 @@ function replayable(output: ResponseOutputItem[]): ResponseOutputItem[] {
 }
 
 /** `inputTokens` is the whole prompt; the cache counts are parts of it. */
-export function fromOpenAiResponsesUsage(usage: ResponseUsage | null | undefined): Usage | undefined {
+function fromOpenAiResponsesUsage(usage: ResponseUsage | null | undefined): Usage | undefined {
   if (usage === undefined || usage === null) return undefined;
   const result: Usage = { inputTokens: usage.input_tokens ?? 0, outputTokens: usage.output_tokens ?? 0 };
   const details = usage.input_tokens_details;

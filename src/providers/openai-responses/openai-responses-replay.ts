@@ -13,7 +13,7 @@ import type { AssistantMessage } from '../types.js';
 
 export const responsesProviderId = 'openai-responses';
 
-export interface ResponsesReplayData {
+interface ResponsesReplayData {
   /** The response's output items as the API returned them. */
   items: ResponseOutputItem[];
 }

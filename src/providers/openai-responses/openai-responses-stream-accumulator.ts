@@ -15,7 +15,7 @@ import { type ModelResponse, ProviderError, type ToolCallDelta } from '../types.
 import { fromOpenAiResponsesResponse } from './from-openai-responses-response.js';
 import { responsesProviderId } from './openai-responses-replay.js';
 
-export interface OpenAiResponsesStreamAccumulatorOptions {
+interface OpenAiResponsesStreamAccumulatorOptions {
   onTextDelta?: (text: string) => void;
   onToolCallDelta?: (delta: ToolCallDelta) => void;
   /** The request's tool shapes: calls' arguments are put into the shape their servers declared. */

@@ -32,7 +32,7 @@ import type { AssistantMessage, ModelRequest, ToolDefinition, ToolResultsMessage
 import { replayItems, responsesProviderId } from './openai-responses-replay.js';
 import { responsesToolSearchTool } from './openai-responses-tool-search.js';
 
-export interface OpenAiResponsesRequestSettings {
+interface OpenAiResponsesRequestSettings {
   model: string;
   /** Ask for strict mode on each tool whose schema can be strict. Default false. */
   strictTools?: boolean;
@@ -45,7 +45,7 @@ export interface OpenAiResponsesRequestSettings {
  */
 const reasoningModelPattern = /^(o\d|gpt-5|codex)/i;
 
-export interface OpenAiResponsesTranslation {
+interface OpenAiResponsesTranslation {
   body: ResponseCreateParamsNonStreaming;
   /** Per offered tool: how the model's arguments differ from the server's shape (see `argumentsForServer`). */
   toolShapes: ToolArgumentShapes;
@@ -119,10 +119,7 @@ function toResponsesFunctions(
 }
 
 /** `toolShapes` re-wraps the arguments of calls to tools whose schema root was wrapped. */
-export function toResponsesInput(
-  request: ModelRequest,
-  toolShapes: ToolArgumentShapes = new Map(),
-): ResponseInputItem[] {
+function toResponsesInput(request: ModelRequest, toolShapes: ToolArgumentShapes = new Map()): ResponseInputItem[] {
   const input: ResponseInputItem[] = [];
   const history = request.messages;
   for (const [index, message] of history.entries()) {

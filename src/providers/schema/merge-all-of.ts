@@ -11,7 +11,7 @@ import { setOwnProperty } from '../../json/own-property.js';
 import type { ExpansionBudget } from './expansion-budget.js';
 import { isPlainObject, type JsonObject, jsonEqual, typeList } from './json-value.js';
 
-export interface AllOfMerge {
+interface AllOfMerge {
   merged: JsonObject;
   /** Keyword/value pairs that could not be merged; the merged schema is looser by exactly these. */
   conflicts: [keyword: string, value: unknown][];

@@ -52,7 +52,7 @@ const METADATA_KEYWORDS = [
 ];
 const SUBSCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf'];
 
-export function where(path: string): string {
+function where(path: string): string {
   return path === '' ? '(root)' : path;
 }
 

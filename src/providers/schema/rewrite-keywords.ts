@@ -81,7 +81,7 @@ export function normaliseType(node: JsonObject, additions: DescriptionAdditions,
 }
 
 /** A value quoted as JSON, so `"true"` and `true` read differently. */
-export function formatDescribedLiteral(value: unknown): string {
+function formatDescribedLiteral(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : formatDescribedValue(value);
 }
 
