@@ -36,7 +36,7 @@ export const samplingSchema = z.object(
   { error: 'an object with optional `model`, `servers`, `hints` and `tools`' },
 );
 
-export const SAMPLING_KEYS: ReadonlySet<string> = new Set(Object.keys(samplingSchema.shape));
+const SAMPLING_KEYS: ReadonlySet<string> = new Set(Object.keys(samplingSchema.shape));
 
 const URI_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 const SCRIPTED_PREFIX = 'scripted:';

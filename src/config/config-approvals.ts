@@ -11,7 +11,7 @@ import { assertPrivatePath } from '../json/private-path.js';
 import { writeJsonFileAtomically } from '../json/write-json-file.js';
 import { ensureStateDir } from './state-dir.js';
 
-export const CONFIG_APPROVALS_FILE_NAME = 'approved-configs.json';
+const CONFIG_APPROVALS_FILE_NAME = 'approved-configs.json';
 
 interface ApprovedConfig {
   sha256: string;
@@ -24,9 +24,9 @@ interface ConfigApprovals {
 }
 
 /** `approved`; `new`: never approved; `changed`: approved with other content. */
-export type ConfigApprovalState = 'approved' | 'new' | 'changed';
+type ConfigApprovalState = 'approved' | 'new' | 'changed';
 
-export function configTextHash(text: string): string {
+function configTextHash(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 

@@ -3,7 +3,7 @@
  * message alone, so every error names the file, the key path inside it and what was expected there.
  */
 
-export type ConfigErrorCode =
+type ConfigErrorCode =
   /** An explicitly named config file does not exist. */
   | 'config-not-found'
   /** The file exists but could not be read (permissions, a directory, …). */
@@ -15,7 +15,7 @@ export type ConfigErrorCode =
   /** A `${env:VAR}` / `${VAR}` reference names a variable that is not set. `variable` holds its name. */
   | 'config-missing-variable';
 
-export interface ConfigErrorDetails {
+interface ConfigErrorDetails {
   code: ConfigErrorCode;
   /** Absolute path of the config file; undefined for a config that came from memory. */
   file: string | undefined;
@@ -67,7 +67,7 @@ export class ConfigError extends Error {
 }
 
 /** How a config with no file is named in messages. */
-export const INLINE_CONFIG_LABEL = '<inline config>';
+const INLINE_CONFIG_LABEL = '<inline config>';
 
 export function describeConfigFile(file: string | undefined): string {
   return file ?? INLINE_CONFIG_LABEL;

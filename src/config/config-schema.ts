@@ -22,7 +22,7 @@ export const TRANSPORT_TYPES = {
   sse: 'sse',
 } as const;
 
-export type TransportType = keyof typeof TRANSPORT_TYPES;
+type TransportType = keyof typeof TRANSPORT_TYPES;
 
 const transportTypeNames = Object.keys(TRANSPORT_TYPES) as [TransportType, ...TransportType[]];
 
@@ -34,7 +34,7 @@ const positiveCount = (what: string) =>
   z.int({ error: `a positive whole number of ${what}` }).positive({ error: `a positive whole number of ${what}` });
 
 /** Per-tool overrides under a server's `tools` key, by the tool's original name. */
-export const toolOverrideSchema = z.object(
+const toolOverrideSchema = z.object(
   {
     timeoutMs: positiveMilliseconds.optional(),
     maxTotalTimeoutMs: positiveMilliseconds.optional(),
@@ -89,7 +89,7 @@ export const REMOTE_ONLY_KEYS = ['url', 'headers', 'oauth'] as const;
 
 const serverMap = z.record(z.string(), z.unknown(), { error: 'an object mapping server names to server entries' });
 
-export const permissionsSchema = z.object(
+const permissionsSchema = z.object(
   { allow: stringList.optional(), ask: stringList.optional(), deny: stringList.optional() },
   { error: 'an object with `allow`, `ask` and `deny` arrays of rule strings' },
 );

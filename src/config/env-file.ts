@@ -10,11 +10,11 @@ import { setOwnProperty } from '../json/own-property.js';
 import { ConfigError } from './config-error.js';
 
 /** An env file is a handful of variables; a larger file is more likely a wrong path than a real one. */
-export const MAX_ENV_FILE_BYTES = 1024 * 1024;
+const MAX_ENV_FILE_BYTES = 1024 * 1024;
 
 const LINE = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*)$/;
 
-export interface EnvFileContext {
+interface EnvFileContext {
   /** The config file, for messages. */
   file: string | undefined;
   /** The key path of `envFile`, for messages. */

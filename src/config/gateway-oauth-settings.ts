@@ -27,7 +27,7 @@ export interface GatewayOAuthSettings {
   clockToleranceSeconds: number;
 }
 
-export const DEFAULT_CLOCK_TOLERANCE_SECONDS = 30;
+const DEFAULT_CLOCK_TOLERANCE_SECONDS = 30;
 
 export const gatewayOAuthSchema = z.strictObject(
   {

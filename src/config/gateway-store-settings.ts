@@ -11,7 +11,7 @@ import { type Environment, substituteEnvironment } from './env-substitution.js';
 
 export type GatewayStoreSettings = { type: 'memory' } | { type: 'redis'; url: string; keyPrefix: string };
 
-export const DEFAULT_STORE_KEY_PREFIX = 'mcp-host:';
+const DEFAULT_STORE_KEY_PREFIX = 'mcp-host:';
 
 export const gatewayStoreSchema = z.discriminatedUnion(
   'type',

@@ -31,7 +31,7 @@ const EXPECTED_IDENTITY_PROVIDER =
 /** A whole value that is one environment reference: `${env:NAME}` or `${NAME}`, without a fallback. */
 export const ENVIRONMENT_REFERENCE = /^\$\{(env:)?[A-Za-z_][A-Za-z0-9_]*\}$/;
 
-export interface IdentityProviderContext {
+interface IdentityProviderContext {
   /** Folder a relative `idTokenFile` resolves against (the config file's). */
   baseDirectory: string;
   /** Substitutes `${env:VAR}` in a value at the given path below the server entry. */

@@ -5,7 +5,7 @@
  * Only called after `JSON.parse` failed; it validates the grammar without building values.
  */
 
-export interface JsonSyntaxProblem {
+interface JsonSyntaxProblem {
   /** Offset in UTF-16 code units from the start of the text. */
   offset: number;
   /** 1-based. */

@@ -17,7 +17,7 @@ import type { HostConfig } from './types.js';
 /** Looked for in this order in the working folder. */
 export const CONFIG_FILE_NAMES = ['mcp-host.json', '.mcp.json'] as const;
 
-export interface LoadConfigOptions {
+interface LoadConfigOptions {
   /** An explicit config file; relative to `cwd`. It must exist. */
   configPath?: string;
   /** Where to look for a config file and what a relative `configPath` is relative to. Default `process.cwd()`. */

@@ -17,7 +17,7 @@ import { type OAuthGrant, PRIVATE_KEY_SIGNING_ALGORITHMS, type RemoteOAuthSettin
 const nonEmptyString = (what: string) => z.string({ error: what }).min(1, { error: `a non-empty ${what}` });
 
 /** What `oauth` must be when it is not `false`. */
-export const oauthSettingsSchema = z.object({
+const oauthSettingsSchema = z.object({
   grant: z
     .enum(['authorization_code', 'client_credentials', 'cross_app_access'], {
       error:
@@ -55,9 +55,9 @@ const GRANT_ONLY: ReadonlyArray<
   ['identityProvider', 'cross_app_access'],
 ];
 
-export const OAUTH_SETTING_KEYS: ReadonlySet<string> = new Set(Object.keys(oauthSettingsSchema.shape));
+const OAUTH_SETTING_KEYS: ReadonlySet<string> = new Set(Object.keys(oauthSettingsSchema.shape));
 
-export interface OAuthSettingsContext {
+interface OAuthSettingsContext {
   file: string | undefined;
   /** Where the server entry is, e.g. `['mcpServers', 'remote']`. */
   serverPath: ReadonlyArray<KeyPathSegment>;

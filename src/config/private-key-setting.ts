@@ -6,13 +6,13 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { PRIVATE_KEY_SIGNING_ALGORITHMS, type PrivateKeySigningAlgorithm } from './types.js';
 
-export interface PrivateKeySetting {
+interface PrivateKeySetting {
   pkcs8Pem: string;
   algorithm: PrivateKeySigningAlgorithm;
 }
 
 /** What went wrong, for the config error: `expected` describes a good value, `found` the bad one without its text. */
-export interface PrivateKeyProblem {
+interface PrivateKeyProblem {
   key: 'privateKey' | 'signingAlgorithm';
   expected: string;
   found: string;

@@ -24,7 +24,7 @@ import { isReservedServerName, RESERVED_SERVER_NAME_EXPECTED } from './reserved-
 import { DEFAULT_TOOL_TIMEOUT_MS, DEFAULT_VERSION_NEGOTIATION, type ServerConfig } from './types.js';
 import { unknownKeyNote } from './unknown-key.js';
 
-export interface ServerEntryContext {
+interface ServerEntryContext {
   file: string | undefined;
   /** Folder that relative paths resolve against. */
   baseDirectory: string;

@@ -10,13 +10,13 @@ import path from 'node:path';
 import { assertPrivatePath } from '../json/private-path.js';
 
 /** Overrides the default state folder; `--state-dir` wins over it. */
-export const STATE_DIR_ENV_VARIABLE = 'MCP_HOST_STATE_DIR';
+const STATE_DIR_ENV_VARIABLE = 'MCP_HOST_STATE_DIR';
 /** The folder name under `$XDG_STATE_HOME` or `~/.local/state`. */
-export const STATE_DIR_NAME = 'mcp-host';
+const STATE_DIR_NAME = 'mcp-host';
 /** Owner only: the folder holds approvals and an audit log of everything the model did. */
-export const STATE_DIR_MODE = 0o700;
+const STATE_DIR_MODE = 0o700;
 
-export interface ResolveStateDirOptions {
+interface ResolveStateDirOptions {
   /** The `--state-dir` value, if given. Relative paths resolve against `cwd`. */
   flag?: string;
   /** Default `process.env`. */

@@ -10,7 +10,7 @@
 import { quoteShellWord } from '../json/quote-shell-word.js';
 
 /** What an approve command is for. */
-export type ApproveTarget = { server: string; tool?: string } | { skill: string };
+type ApproveTarget = { server: string; tool?: string } | { skill: string };
 
 /**
  * Where the approvals are kept, as a printed command must name it to approve in the same place from any folder and

@@ -7,7 +7,7 @@ export type ServerTrust = 'trusted' | 'untrusted';
  * How the client negotiates the MCP protocol version. `legacy` (the default) asks for one version and accepts the
  * server's answer; `auto` probes newer versions first, which for a stdio server means starting the process twice.
  */
-export type VersionNegotiation = 'legacy' | 'auto';
+type VersionNegotiation = 'legacy' | 'auto';
 
 interface ServerConfigBase {
   /** The key under `mcpServers` (or `servers`). */
@@ -47,7 +47,7 @@ interface ServerConfigBase {
   tools?: Record<string, ToolOverride>;
 }
 
-export interface ToolOverride {
+interface ToolOverride {
   timeoutMs?: number;
   maxTotalTimeoutMs?: number;
   maxResultTokens?: number;

@@ -8,9 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 
 /** Overrides the default user config folder. */
-export const CONFIG_DIR_ENV_VARIABLE = 'MCP_HOST_CONFIG_DIR';
+const CONFIG_DIR_ENV_VARIABLE = 'MCP_HOST_CONFIG_DIR';
 /** The folder name under `$XDG_CONFIG_HOME` or `~/.config`. */
-export const CONFIG_DIR_NAME = 'mcp-host';
+const CONFIG_DIR_NAME = 'mcp-host';
 
 /**
  * The user config folder, absolute, without creating it: `MCP_HOST_CONFIG_DIR` > `$XDG_CONFIG_HOME/mcp-host` >
