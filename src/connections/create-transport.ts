@@ -24,7 +24,7 @@ import type { OpenSpill } from './spilled-text.js';
 /** What to do about a start-up timeout, in the config's words. */
 const STARTUP_TIMEOUT_HINT = "raise the server's `startupTimeoutMs` if it needs longer";
 
-export interface CreateTransportOptions {
+interface CreateTransportOptions {
   connectTimeoutMs: number;
   clientInfo: Implementation;
   onDiagnostic: (message: string) => void;
@@ -41,7 +41,7 @@ export interface CreateTransportOptions {
   openSpill?: OpenSpill;
 }
 
-export function createClient(options: CreateTransportOptions, config: ServerConfig): Client {
+function createClient(options: CreateTransportOptions, config: ServerConfig): Client {
   const client = new Client(options.clientInfo, {
     capabilities: options.capabilities ?? {},
     versionNegotiation: { mode: config.versionNegotiation ?? 'legacy' },

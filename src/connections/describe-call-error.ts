@@ -3,7 +3,7 @@ import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/cli
 import { CallFailure, type RequiredUrlElicitation } from './call-failure.js';
 import { responseTooLargeText } from './limit-response-size.js';
 
-export interface CallErrorContext {
+interface CallErrorContext {
   server: string;
   aborted: boolean;
   timeoutMs: number;
@@ -72,7 +72,7 @@ export function isSessionExpired(error: unknown): boolean {
 }
 
 /** The JSON-RPC error code of "URL elicitation required" (MCP 2025-11-25). */
-export const URL_ELICITATION_REQUIRED = -32042;
+const URL_ELICITATION_REQUIRED = -32042;
 /** A server's error data is untrusted: a few URLs of bounded length are taken, the rest ignored. */
 const MAX_REQUIRED_URLS = 3;
 const MAX_FIELD_LENGTH = 4_096;

@@ -11,7 +11,7 @@
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 
 /** The message the SDK uses for the same condition; `toCallFailure` recognises it. */
-export const HARD_MAXIMUM_MESSAGE = 'Maximum total timeout exceeded';
+const HARD_MAXIMUM_MESSAGE = 'Maximum total timeout exceeded';
 
 /**
  * `call` gets the signal to send the request with and `progressed`, to call on each progress notification. With no

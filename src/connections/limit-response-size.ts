@@ -12,12 +12,12 @@ import type { FetchLike } from '@modelcontextprotocol/client';
 import { tooLargeMessageText } from './message-size-limit.js';
 
 /** The JSON-RPC error code of the answer the host puts in place of a response past the limit. */
-export const RESPONSE_TOO_LARGE_CODE = -32_090;
+const RESPONSE_TOO_LARGE_CODE = -32_090;
 
 const OUTCOME = 'the host stopped reading the response';
 
 /** The failure of a response body past the limit. */
-export class ResponseTooLargeError extends Error {
+class ResponseTooLargeError extends Error {
   override readonly name = 'ResponseTooLargeError';
 }
 

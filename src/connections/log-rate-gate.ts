@@ -7,9 +7,9 @@
  */
 
 export const LOG_MESSAGES_PER_SECOND = 100;
-export const LOG_BURST = 500;
+const LOG_BURST = 500;
 const QUIET_BEFORE_REPORT_MS = 1_000;
-export const LOG_DROP_REPORT_MAX_MS = 30_000;
+const LOG_DROP_REPORT_MAX_MS = 30_000;
 
 export interface LogRateGate {
   /** Whether this message may pass; a dropped one is counted for the warning. */

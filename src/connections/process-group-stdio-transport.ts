@@ -21,8 +21,9 @@ import { StderrRing } from './stderr-ring.js';
 import { screenMessageDepth } from './too-deep-message.js';
 
 export { DEFAULT_MAX_MESSAGE_BYTES } from './message-size-limit.js';
+
 /** How long a server gets after its stdin is closed before SIGTERM: enough to read its last messages. */
-export const STDIN_CLOSE_WAIT_MS = 100;
+const STDIN_CLOSE_WAIT_MS = 100;
 
 /** After stdin is closed and SIGTERM sent, how long a server gets before SIGKILL. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 2_000;
@@ -30,13 +31,13 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 2_000;
  * After the server process exits, how long its stdout may stay open before the connection counts as closed.
  * A grandchild that inherited stdout (a wrapper's child) would otherwise keep a call waiting for its timeout.
  */
-export const EXIT_STDIO_GRACE_MS = 300;
+const EXIT_STDIO_GRACE_MS = 300;
 /** Non-protocol stdout lines reported one by one before further ones are only counted. */
 const MAX_NOISE_REPORTS = 5;
 /** Requests in flight whose method is remembered, to name it in an error. */
 const MAX_PENDING_METHODS = 1_000;
 
-export interface ProcessGroupStdioOptions {
+interface ProcessGroupStdioOptions {
   command: string;
   args: string[];
   env: Record<string, string>;

@@ -33,7 +33,7 @@ import type { OpenSpill } from './spilled-text.js';
 
 /** How long `initialize` (spawn included) may take before the server is reported as failed, unless the server's
  * `startupTimeoutMs` says otherwise. */
-export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 
 /** Quiet time after the latest `list_changed` before the trailing re-listing of a burst. */
 export const LIST_CHANGED_SETTLE_MS = 100;

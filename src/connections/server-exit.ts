@@ -15,7 +15,7 @@ export interface ServerExit {
   description: string;
 }
 
-export interface ServerExitFacts {
+interface ServerExitFacts {
   server: string;
   /** The process's exit, when the server is a process the host started. */
   exit?: ProcessExit;

@@ -5,7 +5,7 @@
  * `exit` handler can do. A host killed with SIGKILL runs nothing; its servers see stdin close and should exit.
  */
 
-export interface StoppableServerProcess {
+interface StoppableServerProcess {
   /** Sends SIGKILL to the server's whole process group. */
   killNow(): void;
 }

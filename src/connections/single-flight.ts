@@ -6,7 +6,7 @@
  * also waits until requests have stopped for `settleMs` (but never longer than `maxWaitMs`): such a storm
  * costs two runs, the first at once and one after it has passed.
  */
-export interface SingleFlightOptions {
+interface SingleFlightOptions {
   /** Quiet time the trailing run waits for after the latest request. Default 0 (start at once). */
   settleMs?: number;
   /** The trailing run starts at the latest this long after the first run ended. Default 1,000 ms. */

@@ -2,7 +2,7 @@
  * Keeps the last bytes a server wrote to stderr, bounded, so failures can show their tail
  * without a chatty or flooding server growing the host's memory.
  */
-export const DEFAULT_STDERR_RING_BYTES = 64 * 1024;
+const DEFAULT_STDERR_RING_BYTES = 64 * 1024;
 
 export class StderrRing {
   private chunks: Buffer[] = [];

@@ -11,7 +11,7 @@ import { describeTooDeep, exceedsJsonDepth } from '../json/json-depth.js';
 /** JSON-RPC "Invalid Request": the message was well-formed JSON but not one the host can take. */
 const INVALID_REQUEST = -32600;
 
-export type TooDeepVerdict =
+type TooDeepVerdict =
   | { kind: 'fine' }
   /** Deliver this error answer in place of the server's answer. */
   | { kind: 'answer-replaced'; replacement: JSONRPCMessage; what: string }

@@ -32,7 +32,7 @@ export interface AuthorizationRequest {
   openError?: string;
 }
 
-export interface AuthorizationSessionOptions {
+interface AuthorizationSessionOptions {
   serverName: string;
   serverUrl: string;
   redirectPort: number;

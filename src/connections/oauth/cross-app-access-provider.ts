@@ -29,7 +29,7 @@ const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 /** An ID token is a few kilobytes; a bigger file is not one. */
 const MAX_ID_TOKEN_FILE_BYTES = 64 * 1024;
 
-export interface CrossAppAccessProviderOptions extends ClientCredentialsProviderOptions {
+interface CrossAppAccessProviderOptions extends ClientCredentialsProviderOptions {
   /** The fetch for the identity provider, which the user configured (not a URL the server handed over). */
   identityProviderFetch: FetchLike;
   /** Told the ID token read from its file and each ID-JAG, so they are redacted like the config's secrets. */

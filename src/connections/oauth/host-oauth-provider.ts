@@ -20,7 +20,7 @@ import type { OAuthStore } from './oauth-store.js';
 
 export { OAuthRefusedError };
 
-export interface HostOAuthProviderOptions {
+interface HostOAuthProviderOptions {
   serverName: string;
   store: OAuthStore;
   settings: RemoteOAuthSettings;

@@ -20,7 +20,7 @@ export interface RedirectListener {
   close(): Promise<void>;
 }
 
-export interface RedirectListenerOptions {
+interface RedirectListenerOptions {
   port: number;
   /** The `state` sent in the authorization request; callbacks carrying another value are answered 400 and ignored. */
   expectedState: string;
