@@ -7,16 +7,16 @@
 import type { EventId, EventStore, JSONRPCMessage, StreamId } from '@modelcontextprotocol/server';
 
 /** Events kept per session. */
-export const MAX_STORED_EVENTS = 1_000;
+const MAX_STORED_EVENTS = 1_000;
 /** Characters of JSON kept per session (about 4 MB): a few large results do not pin unbounded memory. */
-export const MAX_STORED_CHARACTERS = 4_000_000;
+const MAX_STORED_CHARACTERS = 4_000_000;
 /**
  * Characters of JSON kept by all sessions together (about 64 MB): without it, 200 sessions at their own bound
  * would pin 800 MB. Sixteen sessions can be full at once; most sessions hold far less.
  */
-export const MAX_POOLED_CHARACTERS = 64_000_000;
+const MAX_POOLED_CHARACTERS = 64_000_000;
 /** Events kept by all sessions together: a gateway allowed many sessions still holds a bounded number. */
-export const MAX_POOLED_EVENTS = 100_000;
+const MAX_POOLED_EVENTS = 100_000;
 
 interface StoredEvent {
   id: EventId;
@@ -74,7 +74,7 @@ export class EventStorePool {
 }
 
 /** The pool every session store of this process shares unless given another. */
-export const processEventStorePool = new EventStorePool();
+const processEventStorePool = new EventStorePool();
 
 export class BoundedEventStore implements EventStore {
   private readonly events: StoredEvent[] = [];

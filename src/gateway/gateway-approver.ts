@@ -12,7 +12,7 @@ import type { Approver, ToolApprovalAnswer, ToolApprovalRequest } from '../polic
 import { stripControlCodes } from '../text/strip-control-codes.js';
 
 /** A form elicitation as the downstream client receives it. */
-export interface ApprovalElicitation {
+interface ApprovalElicitation {
   message: string;
   requestedSchema: {
     type: 'object';
@@ -54,7 +54,7 @@ export function withDownstreamCall<T>(call: DownstreamCall, work: () => Promise<
 
 const MAX_SHOWN_ARGUMENT_CHARACTERS = 2_000;
 
-export const DECISION_FIELD = 'decision';
+const DECISION_FIELD = 'decision';
 
 function describeCall(request: ToolApprovalRequest, secrets: readonly string[]): string {
   let shown = JSON.stringify(redactArguments(request.arguments, { secrets })) ?? '{}';
@@ -68,7 +68,7 @@ function describeCall(request: ToolApprovalRequest, secrets: readonly string[]):
   return stripControlCodes(lines.join('\n'));
 }
 
-export function approvalElicitation(request: ToolApprovalRequest, secrets: readonly string[]): ApprovalElicitation {
+function approvalElicitation(request: ToolApprovalRequest, secrets: readonly string[]): ApprovalElicitation {
   const answers = ['allow-once', ...(request.canAlwaysAllow ? ['allow-always'] : []), 'deny'];
   return {
     message: describeCall(request, secrets),

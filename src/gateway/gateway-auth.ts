@@ -11,7 +11,7 @@ import type { GatewayToken } from '../config/gateway-settings.js';
 import { authenticate as authenticateToken, type Rejection } from './http-guard.js';
 import { createOAuthVerifier, oauthChallenge, oauthMissingTokenRejection } from './oauth-resource-server.js';
 
-export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
+const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
 
 export interface GatewayIdentity {
   /** Distinct per caller across both kinds: what sessions are bound to and rate limits count. */
@@ -28,7 +28,7 @@ export interface GatewayAuth {
   protectedResourceMetadata(pathname: string): Record<string, unknown> | undefined;
 }
 
-export interface GatewayAuthOptions {
+interface GatewayAuthOptions {
   tokens: readonly GatewayToken[];
   oauth: GatewayOAuthSettings | undefined;
   /** The URL the gateway's `/mcp` is reached at, when `oauth.resource` does not say. */
@@ -44,7 +44,7 @@ function resourceOf(base: string, profile: string | undefined): string {
 }
 
 /** RFC 9728 §3.1: the well-known segment goes between the origin and the resource's path. */
-export function metadataUrlOf(resource: string): string {
+function metadataUrlOf(resource: string): string {
   const url = new URL(resource);
   const path = url.pathname === '/' ? '' : url.pathname.replace(/\/+$/, '');
   return `${url.origin}${PROTECTED_RESOURCE_PATH}${path}`;

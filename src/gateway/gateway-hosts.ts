@@ -30,7 +30,7 @@ export interface ProfileHost {
 }
 
 /** The config as a profile sees it: its servers only, its rules added to the config's own. */
-export function profileConfig(config: HostConfig, profile: GatewayProfile | undefined): HostConfig {
+function profileConfig(config: HostConfig, profile: GatewayProfile | undefined): HostConfig {
   if (profile === undefined) return config;
   const servers =
     profile.servers.length === 0

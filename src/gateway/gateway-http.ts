@@ -22,9 +22,9 @@ import { type SessionSlot, SessionTable } from './session-table.js';
 import type { GatewayStore } from './store/gateway-store.js';
 import { openGatewayStore } from './store/open-store.js';
 
-export const MCP_PATH = '/mcp';
+const MCP_PATH = '/mcp';
 
-export interface GatewayHttpOptions {
+interface GatewayHttpOptions {
   hosts: GatewayHosts;
   /** Everyone who may connect with a static token; empty only when `gateway.oauth` is configured. */
   tokens: readonly GatewayToken[];
@@ -57,7 +57,7 @@ const INVALID_REQUEST = -32600;
  * balancers still hold in their pools: a client under load sends its next request on one just as the gateway
  * drops it and gets ECONNRESET (a POST is never retried). Longer than common load-balancer idle timeouts (60 s).
  */
-export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 /** Headers must arrive within this; above the keep-alive timeout, as Node asks, so an idle socket is never cut by it. */
 const HEADERS_TIMEOUT_MS = KEEP_ALIVE_TIMEOUT_MS + 1_000;
 const PARSE_ERROR = -32700;

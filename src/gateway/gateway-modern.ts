@@ -19,7 +19,7 @@ import type { ProfileHost } from './gateway-hosts.js';
 import { createGatewaySession } from './gateway-session.js';
 import { openListenSubscriptions } from './listen-subscriptions.js';
 
-export interface ModernGateway {
+interface ModernGateway {
   /** Whether a POST without a session is a 2026-07-28 request (it carries the revision's `_meta` claim). */
   isModern(request: IncomingMessage, body: unknown): Promise<boolean>;
   handle(

@@ -40,11 +40,11 @@ import {
 import type { ProfileHost } from './gateway-hosts.js';
 import type { DownstreamSession } from './profile-sessions.js';
 
-export const GATEWAY_SERVER_NAME = 'mcp-host-gateway';
+const GATEWAY_SERVER_NAME = 'mcp-host-gateway';
 /** Prompts and resources keep their server's name in front, as tools do. */
 export const NAME_SEPARATOR = '__';
 
-export interface GatewaySessionOptions {
+interface GatewaySessionOptions {
   profile: ProfileHost;
   settings: GatewaySettings;
   version: string;
@@ -61,7 +61,7 @@ export interface GatewaySessionOptions {
 }
 
 /** The key of the approval in an `input_required` result and in the retry's `inputResponses`. */
-export const APPROVAL_INPUT = 'approval';
+const APPROVAL_INPUT = 'approval';
 
 function elicitAnswerOf(value: unknown): ElicitAnswer | undefined {
   if (typeof value !== 'object' || value === null) return undefined;

@@ -42,7 +42,7 @@ import { reachesStatefulServer } from './stateful-routing.js';
 import type { GatewayStore, StoredSession } from './store/gateway-store.js';
 
 /** A session unused this long is forgotten. */
-export const STATELESS_SESSION_TTL_MS = 60 * 60_000;
+const STATELESS_SESSION_TTL_MS = 60 * 60_000;
 const MAX_CLIENT_NAME_CHARACTERS = 200;
 /**
  * How often one request finds the session's owner gone (stopped, or no longer owning the session) and looks again,
@@ -50,7 +50,7 @@ const MAX_CLIENT_NAME_CHARACTERS = 200;
  */
 const MAX_OWNER_CHANGES = 3;
 
-export interface StatelessGateway {
+interface StatelessGateway {
   checkRate(client: string): Promise<Rejection | undefined>;
   handle(
     request: IncomingMessage,
@@ -64,7 +64,7 @@ export interface StatelessGateway {
   close(): Promise<void>;
 }
 
-export interface StatelessOptions {
+interface StatelessOptions {
   store: GatewayStore;
   hosts: GatewayHosts;
   settings: GatewaySettings;

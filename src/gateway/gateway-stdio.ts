@@ -14,7 +14,7 @@ import { createGatewaySession } from './gateway-session.js';
 import { ListChangedDebouncer } from './list-changed.js';
 import { StdioListenTransport } from './stdio-listen-transport.js';
 
-export interface GatewayStdio {
+interface GatewayStdio {
   /** Resolves when the client closes the connection. */
   closed: Promise<void>;
   close(): Promise<void>;

@@ -3,7 +3,7 @@
  * once per quiet interval per profile.
  */
 
-export const LIST_CHANGED_DEBOUNCE_MS = 200;
+const LIST_CHANGED_DEBOUNCE_MS = 200;
 
 export class ListChangedDebouncer {
   private readonly timers = new Map<string, NodeJS.Timeout>();

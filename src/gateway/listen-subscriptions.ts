@@ -24,7 +24,7 @@ function isListenWithResources(body: unknown): body is ListenRequest {
   return Array.isArray(resourceSubscriptions) && resourceSubscriptions.every((uri) => typeof uri === 'string');
 }
 
-export interface OpenedListen {
+interface OpenedListen {
   /** The request as the SDK is to serve it: its resources are those now subscribed. */
   body: unknown;
   /** The stream ended: its subscriptions are given back. */

@@ -12,7 +12,7 @@ import { stripControlCodes } from '../text/strip-control-codes.js';
 import type { Rejection } from './http-guard.js';
 
 /** Who a verified access token speaks for. */
-export interface OAuthIdentity {
+interface OAuthIdentity {
   /** `sub`, else the client id (a client acting for itself). */
   subject: string;
   /** `client_id` (RFC 9068), else `azp`. */
@@ -63,7 +63,7 @@ async function fetchJsonBounded(url: URL): Promise<unknown> {
 }
 
 /** The issuer's `jwks_uri` from its metadata, which must name the same issuer. */
-export async function discoverJwksUri(issuer: string): Promise<string> {
+async function discoverJwksUri(issuer: string): Promise<string> {
   const problems: string[] = [];
   for (const url of metadataUrls(issuer)) {
     try {
@@ -80,7 +80,7 @@ export async function discoverJwksUri(issuer: string): Promise<string> {
   );
 }
 
-export interface OAuthChallengeContext {
+interface OAuthChallengeContext {
   /** The protected-resource metadata URL of the requested path. */
   resourceMetadata: string;
 }
@@ -136,7 +136,7 @@ function describeFailure(error: unknown): { status: number; description: string 
   return { status: 503, description: "the issuer's keys could not be fetched" };
 }
 
-export interface OAuthVerifier {
+interface OAuthVerifier {
   /** `audiences`: what `aud` may hold for the requested path. */
   verify(
     token: string,

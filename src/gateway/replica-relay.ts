@@ -47,7 +47,7 @@ const cancelChannel = (relay: string): string => `relay:${relay}:cancel`;
 const aliveChannel = (relay: string): string => `relay:${relay}:alive`;
 
 /** How often the sender checks that the owner still answers a relayed request. */
-export const RELAY_LIVENESS_INTERVAL_MS = 2_000;
+const RELAY_LIVENESS_INTERVAL_MS = 2_000;
 /**
  * Probes in a row that nobody heard before the relay is given up. One is not enough: the owner stops listening just
  * after sending the end, and a probe may reach the store before the sender has read that end.

@@ -19,10 +19,10 @@ type Subscriber = DownstreamSession | ListenStream;
 /** Subscriptions one session may hold; one more is refused (a client cannot make the gateway hold unbounded state). */
 export const MAX_SUBSCRIPTIONS_PER_SESSION = 100;
 /** Longer URIs are refused: the host cuts a server's update URIs at this length, so they would never match. */
-export const MAX_SUBSCRIBED_URI_CHARACTERS = 4_000;
+const MAX_SUBSCRIBED_URI_CHARACTERS = 4_000;
 
 /** The owning server's side: `resources/subscribe` and `resources/unsubscribe` through its connection. */
-export interface UpstreamSubscriptions {
+interface UpstreamSubscriptions {
   subscribe(server: string, uri: string): Promise<void>;
   unsubscribe(server: string, uri: string): Promise<void>;
 }

@@ -8,7 +8,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Rejection } from './http-guard.js';
 
-export interface SessionLimits {
+interface SessionLimits {
   maxSessions: number;
   maxSessionsPerClient: number;
   sessionIdleTimeoutMs: number;

@@ -20,7 +20,7 @@ function fieldsOf(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
-export function statefulServersOf(profile: ProfileHost): ReadonlySet<string> {
+function statefulServersOf(profile: ProfileHost): ReadonlySet<string> {
   return new Set(profile.host.config.servers.filter((server) => server.stateful === true).map((server) => server.name));
 }
 

@@ -4,7 +4,7 @@ import type { AuditSink } from '../audit/audit-sink.js';
 import type { ServerConnection } from '../connections/server-connection.js';
 import type { ResultStore } from '../content/result-store.js';
 
-export interface StartedParts {
+interface StartedParts {
   /** The connections as they are now (a restart replaces one). */
   connections: () => Iterable<ServerConnection>;
   features: { close(): Promise<void> };

@@ -5,7 +5,7 @@
 import type { LlmProvider } from '../providers/types.js';
 import { ModelChoiceError, parseModelSpec } from './model-choice.js';
 
-export interface ProviderSettings {
+interface ProviderSettings {
   baseUrl?: string;
   env: Record<string, string | undefined>;
   /** Folder that a relative `scripted:PATH` resolves against. */

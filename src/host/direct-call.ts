@@ -7,7 +7,7 @@ import { createRunId } from '../audit/audit-record.js';
 import type { ExecuteToolCall, ToolCallContext } from '../loop/tool-call-types.js';
 import type { Host } from './host-types.js';
 
-export interface DirectCallExecutors {
+interface DirectCallExecutors {
   runId: string;
   forUser: ExecuteToolCall;
   forModel: ExecuteToolCall;

@@ -7,7 +7,7 @@ import type { ResultStore } from '../content/result-store.js';
 import type { LlmProvider, ToolDefinition } from '../providers/types.js';
 import type { Conversation, ConversationOptions, TurnRunner } from '../sessions/conversation-types.js';
 
-export interface HostConversationSettings {
+interface HostConversationSettings {
   stateDir: string;
   /** The config file the conversation is held with (absolute), or undefined for a config given as an object. */
   configFile: string | undefined;

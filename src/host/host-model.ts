@@ -8,7 +8,7 @@ import type { LlmProvider } from '../providers/types.js';
 import { createProvider } from './create-provider.js';
 import { chooseModel } from './model-choice.js';
 
-export interface HostModelSettings {
+interface HostModelSettings {
   config: HostConfig;
   /** A provider built by the caller; overrides `model`. */
   provider?: LlmProvider;
@@ -19,7 +19,7 @@ export interface HostModelSettings {
   cwd: string;
 }
 
-export interface HostModel {
+interface HostModel {
   /** The host's model, created on the first call. */
   provider(): Promise<LlmProvider>;
   /** A model the config names (servers' sampling preferences): a relative script path is relative to the config. */

@@ -26,7 +26,7 @@ import { createSkillToolHandlers, skillToolDefinitions } from '../skills/skill-t
 import { skillsListing } from '../skills/skills-listing.js';
 import { HOST_TOOLS_SERVER } from './host-tools-server.js';
 
-export interface HostSkillsOptions {
+interface HostSkillsOptions {
   config: HostConfig;
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;

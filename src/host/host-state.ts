@@ -14,7 +14,7 @@ import { removeStaleResultFolders, resultSessionFolderName } from '../content/st
 import { TrustStore } from '../policy/trust-store.js';
 import { stripControlCodes } from '../text/strip-control-codes.js';
 
-export interface HostStateOptions {
+interface HostStateOptions {
   /** `--state-dir`; default `MCP_HOST_STATE_DIR`, then the XDG state home. */
   stateDir?: string;
   /** `--audit-file`; default the config's `auditFile`, `MCP_HOST_AUDIT_FILE`, then `audit.jsonl` in the state folder. */
@@ -25,7 +25,7 @@ export interface HostStateOptions {
   trustStore?: TrustStore;
 }
 
-export interface HostState {
+interface HostState {
   stateDir: string;
   trustStore: TrustStore;
   audit: AuditSink & { file?: string; close?: () => void };

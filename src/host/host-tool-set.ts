@@ -15,7 +15,7 @@ interface ToolSource {
   readonly handlers: ReadonlyMap<string, HostToolHandler>;
 }
 
-export interface HostToolSetOptions {
+interface HostToolSetOptions {
   /** The host's store of cut results. */
   results: ResultStore;
   skills: ToolSource;
@@ -24,7 +24,7 @@ export interface HostToolSetOptions {
   onOfferChanged: () => void;
 }
 
-export interface HostToolSet {
+interface HostToolSet {
   /** Every host tool's handler by its catalog name (resource tools as of the last `entries()`). */
   readonly handlers: ReadonlyMap<string, HostToolHandler>;
   /** The host tools to add to the catalog now. */

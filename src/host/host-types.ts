@@ -111,7 +111,7 @@ export interface RunOptions {
 
 export type { Conversation, ConversationOptions } from '../sessions/conversation-types.js';
 
-export interface CallToolOptions {
+interface CallToolOptions {
   signal?: AbortSignal;
   /** The downstream MCP client making the call (gateway); recorded in the audit. */
   client?: CallingClient;

@@ -12,7 +12,7 @@ import { fingerprintDefinition } from '../policy/tool-definition.js';
 import { schemaExpansionProblem } from '../providers/schema/index.js';
 
 /** How long a turn waits for re-listings already in flight before going on with the last catalog. */
-export const REFRESH_WAIT_MS = 5_000;
+const REFRESH_WAIT_MS = 5_000;
 /** The longest pause between re-listings while `list_changed` keeps coming (and after a failed one). */
 export const RELIST_MAX_PAUSE_MS = 1_000;
 
@@ -25,7 +25,7 @@ export interface ReviewedTools {
 }
 
 /** A listed tool the host cannot run at all, whatever the user approves: withheld, and why. */
-export interface UnsupportedTool {
+interface UnsupportedTool {
   /** The catalog name it would have. */
   name: string;
   /** The server's own name for it. */
@@ -38,8 +38,7 @@ export interface UnsupportedTool {
  * server, and the client library has no task client (no task-augmented call, `tasks/get` polling or `tasks/result`)
  * while the protocol is moving tasks out of its core into an extension.
  */
-export const TASKS_REQUIRED_REASON =
-  'it requires MCP tasks (execution.taskSupport "required"), which this host does not run';
+const TASKS_REQUIRED_REASON = 'it requires MCP tasks (execution.taskSupport "required"), which this host does not run';
 
 /** Tools whose input schema no provider could be offered (see `providers/schema/expansion-budget.ts`) are withheld too. */
 function unsupportedReason(tool: Tool): string | undefined {
@@ -48,7 +47,7 @@ function unsupportedReason(tool: Tool): string | undefined {
   return schemaExpansionProblem(tool.inputSchema);
 }
 
-export interface LiveCatalogOptions {
+interface LiveCatalogOptions {
   /** Decides which of a server's listed tools the model may see (pinning withholds some). */
   review?: (server: string, tools: Tool[]) => Promise<Tool[] | ReviewedTools> | Tool[] | ReviewedTools;
   /** Tools the host itself provides, added to every catalog. */

@@ -16,7 +16,7 @@ export const KNOWN_PROVIDERS = [
 export type ProviderId = (typeof KNOWN_PROVIDERS)[number];
 
 /** Picked when no model is named, in this order, by the key found in the environment. */
-export const DEFAULT_MODELS_BY_KEY: ReadonlyArray<{ variables: string[]; model: string }> = [
+const DEFAULT_MODELS_BY_KEY: ReadonlyArray<{ variables: string[]; model: string }> = [
   { variables: ['ANTHROPIC_API_KEY'], model: 'anthropic:claude-sonnet-4-6' },
   { variables: ['OPENAI_API_KEY'], model: 'openai:gpt-5' },
   { variables: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'], model: 'gemini:gemini-2.5-flash' },
@@ -26,7 +26,7 @@ export class ModelChoiceError extends Error {
   override readonly name = 'ModelChoiceError';
 }
 
-export interface ModelSpec {
+interface ModelSpec {
   provider: ProviderId;
   model: string;
 }
@@ -72,7 +72,7 @@ export function chooseModel(options: { flag?: string; config?: string; env: Reco
   throw new ModelChoiceError(noModelMessage());
 }
 
-export function noModelMessage(): string {
+function noModelMessage(): string {
   return [
     'no model is configured. Configure one of these ways:',
     '  --model provider:model          e.g. --model anthropic:claude-sonnet-4-6',

@@ -16,7 +16,7 @@ import type { LlmProvider, ToolDefinition } from '../providers/types.js';
 import { HOST_TOOLS_SERVER } from './host-tools-server.js';
 import { DiscoveryCatalog, discoveryApplies, metaToolDefinitions, withDiscovery } from './tool-discovery.js';
 
-export interface OfferedTools {
+interface OfferedTools {
   /** The tools the model may call: an app's own tools are neither offered to it nor callable by it. */
   modelCatalog(catalog: ToolCatalog): ToolCatalog;
   /** Every tool the model may call, as definitions. */

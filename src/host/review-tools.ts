@@ -14,7 +14,7 @@ import { reviewServerTools } from '../policy/review-server-tools.js';
 import type { TrustStore } from '../policy/trust-store.js';
 import type { ReviewedTools } from './live-catalog.js';
 
-export interface ReviewToolsOptions {
+interface ReviewToolsOptions {
   config: HostConfig;
   /** Where the approvals are kept, named in the approve commands of withheld tools. */
   approvals: ApprovalsPlace;

@@ -10,7 +10,7 @@ import type { HostServerStatus } from './host-types.js';
 
 export class ServerControlError extends Error {}
 
-export interface ServerControlsOptions {
+interface ServerControlsOptions {
   servers: readonly ServerConfig[];
   /** The host's live connections, changed in place: the catalog, resources and prompts read them at each use. */
   connections: Map<string, ServerConnection>;
@@ -24,7 +24,7 @@ export interface ServerControlsOptions {
   status(server: string): HostServerStatus;
 }
 
-export interface ServerControls {
+interface ServerControls {
   restart(server: string): Promise<HostServerStatus>;
   disable(server: string): Promise<HostServerStatus>;
   enable(server: string): Promise<HostServerStatus>;

@@ -3,7 +3,7 @@ import type { ServerConfig } from '../config/types.js';
 import type { ServerConnection, ServerStatus } from '../connections/server-connection.js';
 import type { HostServerStatus } from './host-types.js';
 
-export interface ServerStatusSources {
+interface ServerStatusSources {
   connections: ReadonlyMap<string, ServerConnection>;
   /** The listed tools the host cannot run (they require MCP tasks). */
   unsupportedTools: (server: string) => NonNullable<HostServerStatus['unsupportedTools']>;

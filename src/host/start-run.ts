@@ -10,7 +10,7 @@ import type { LlmProvider, Message, ToolDefinition, UserPart } from '../provider
 import type { HostSkills } from './host-skills.js';
 import type { HostOptions, RunOptions } from './host-types.js';
 
-export interface RunSettings {
+interface RunSettings {
   /** Ties the runs' audit records together; each run adds its number. */
   runId: string;
   config: HostConfig;

@@ -19,8 +19,8 @@ import type { ToolDefinition } from '../providers/types.js';
  */
 export const DISCOVERY_THRESHOLD_TOKENS = 10_000;
 
-export const SEARCH_TOOLS = 'search_tools';
-export const DESCRIBE_TOOL = 'describe_tool';
+const SEARCH_TOOLS = 'search_tools';
+const DESCRIBE_TOOL = 'describe_tool';
 export const CALL_TOOL = 'call_tool';
 const META_TOOL_NAMES: ReadonlySet<string> = new Set([SEARCH_TOOLS, DESCRIBE_TOOL, CALL_TOOL]);
 
@@ -84,7 +84,7 @@ export function discoveryApplies(setting: ToolDiscovery, entries: readonly Catal
   return toolListTokensExceed(entries.map(definitionOf), DISCOVERY_THRESHOLD_TOKENS);
 }
 
-export type MetaAnswer =
+type MetaAnswer =
   | { kind: 'text'; text: string; isError: boolean }
   | { kind: 'call'; name: string; args: Record<string, unknown> };
 

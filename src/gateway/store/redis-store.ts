@@ -45,7 +45,7 @@ redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 return {1, ARGV[2]}
 `;
 
-export interface RedisStoreOptions {
+interface RedisStoreOptions {
   url: string;
   keyPrefix: string;
   onDiagnostic: (message: string) => void;
