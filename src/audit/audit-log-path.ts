@@ -3,9 +3,9 @@
 import path from 'node:path';
 
 export const AUDIT_LOG_FILE_NAME = 'audit.jsonl';
-export const AUDIT_FILE_ENV_VARIABLE = 'MCP_HOST_AUDIT_FILE';
+const AUDIT_FILE_ENV_VARIABLE = 'MCP_HOST_AUDIT_FILE';
 
-export interface ResolveAuditLogPathOptions {
+interface ResolveAuditLogPathOptions {
   /** The `--audit-file` value (or a config setting), relative to `cwd`. */
   flag?: string;
   stateDir: string;

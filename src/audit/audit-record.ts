@@ -94,7 +94,7 @@ export interface ServerExitRecord extends AuditRecordBase {
   stderrTail?: string;
 }
 
-export interface TrustChangeRecord extends AuditRecordBase {
+interface TrustChangeRecord extends AuditRecordBase {
   type: 'trust-change';
   server: string;
   /** The server's own tool name; absent for a change to the server itself. */
@@ -121,9 +121,9 @@ export interface ApprovalRecord extends AuditRecordBase {
 }
 
 export type AuditRecord = ToolCallRecord | ServerStartRecord | ServerExitRecord | TrustChangeRecord | ApprovalRecord;
-export type AuditRecordType = AuditRecord['type'];
+type AuditRecordType = AuditRecord['type'];
 
-export const AUDIT_RECORD_TYPES: readonly AuditRecordType[] = [
+const AUDIT_RECORD_TYPES: readonly AuditRecordType[] = [
   'tool-call',
   'server-start',
   'server-exit',

@@ -19,7 +19,7 @@ import type {
 import type { AuditSink } from './audit-sink.js';
 import { isoTime } from './iso-time.js';
 
-export interface ToolCallAuditInput {
+interface ToolCallAuditInput {
   call: ToolCallToAuthorize;
   authorization: Authorization;
   /** When the call was sent to the server; absent when it never was (denied). */

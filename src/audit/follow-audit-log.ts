@@ -11,9 +11,9 @@ import type { AuditRecord } from './audit-record.js';
 import { type AuditLogFilter, matchesAuditFilter, parseAuditLine, takeCompleteLines } from './read-audit-log.js';
 
 /** How often the file is checked for new records. */
-export const DEFAULT_FOLLOW_POLL_MS = 250;
+const DEFAULT_FOLLOW_POLL_MS = 250;
 
-export interface FollowAuditLogOptions {
+interface FollowAuditLogOptions {
   filter?: AuditLogFilter;
   /** Following stops (the iteration ends) when this aborts. */
   signal: AbortSignal;

@@ -6,10 +6,10 @@
 import { showRaw } from '../policy/hidden-content.js';
 import type { AuditRecord } from './audit-record.js';
 
-export const AUDIT_TABLE_COLUMNS = ['TIME', 'EVENT', 'SERVER', 'TOOL', 'DECISION', 'OUTCOME', 'DETAIL'] as const;
+const AUDIT_TABLE_COLUMNS = ['TIME', 'EVENT', 'SERVER', 'TOOL', 'DECISION', 'OUTCOME', 'DETAIL'] as const;
 
 /** Widths used when rows are printed one by one (`--follow`), where the widest value is not known in advance. */
-export const FOLLOW_COLUMN_WIDTHS: readonly number[] = [20, 12, 12, 24, 22, 22];
+const FOLLOW_COLUMN_WIDTHS: readonly number[] = [20, 12, 12, 24, 22, 22];
 
 function formatTime(time: string): string {
   const parsed = new Date(time);
@@ -23,7 +23,7 @@ function formatBytes(bytes: number): string {
 }
 
 /** The cells of one row, in `AUDIT_TABLE_COLUMNS` order. */
-export function auditRecordCells(record: AuditRecord): string[] {
+function auditRecordCells(record: AuditRecord): string[] {
   const time = formatTime(record.time);
   switch (record.type) {
     case 'tool-call': {

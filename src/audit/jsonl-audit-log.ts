@@ -14,14 +14,14 @@ import type { AuditSink } from './audit-sink.js';
 import { redactArguments, redactValues } from './redact.js';
 
 /** Owner only: the log holds what the model did, with which arguments. */
-export const AUDIT_LOG_FILE_MODE = 0o600;
+const AUDIT_LOG_FILE_MODE = 0o600;
 
-export interface JsonlAuditLogOptions {
+interface JsonlAuditLogOptions {
   /** Values to redact wherever they occur (`HostConfig.secrets`). */
   secrets?: readonly string[];
 }
 
-export interface JsonlAuditLog extends AuditSink {
+interface JsonlAuditLog extends AuditSink {
   readonly file: string;
   write(record: AuditRecord): void;
   close(): void;
@@ -85,7 +85,7 @@ export function createJsonlAuditLog(file: string, options: JsonlAuditLogOptions 
  * walked once (they can be the largest part), and with no secrets to look for the record's own fields are taken as
  * they are: they are the host's strings and numbers, and copying them cost a third of the write.
  */
-export function redactRecord(record: AuditRecord, secrets: readonly string[]): AuditRecord {
+function redactRecord(record: AuditRecord, secrets: readonly string[]): AuditRecord {
   const none = secrets.every((secret) => secret === '');
   if (record.type !== 'tool-call') return none ? record : (redactValues(record, { secrets }) as AuditRecord);
   const fields = none ? { ...record } : (redactValues({ ...record, arguments: null }, { secrets }) as ToolCallRecord);

@@ -17,7 +17,7 @@ export interface AuditLogFilter {
   tool?: string;
 }
 
-export interface AuditLogContents {
+interface AuditLogContents {
   records: AuditRecord[];
   /** False when there is no log at the path yet. */
   exists: boolean;

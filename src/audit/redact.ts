@@ -13,7 +13,7 @@ export { REDACTED, redactArgumentText, SECRET_KEY_PATTERN } from '../text/redact
 /** What stands in for a part nested deeper than {@link MAX_JSON_DEPTH}: the copy stays walkable. */
 export const TOO_DEEP = `[${describeTooDeep('this value')}]`;
 
-export interface RedactOptions {
+interface RedactOptions {
   /** Exact values to remove (`HostConfig.secrets`). Empty strings are ignored. */
   secrets: readonly string[];
 }

@@ -20,11 +20,11 @@ import { linearRegExp } from './linear-regexp.js';
 /** Ajv is CommonJS: required on first use, the validator stays synchronous. */
 const load = createRequire(import.meta.url);
 
-export type ArgumentCheck =
+type ArgumentCheck =
   /** `warning`: the schema could not be compiled, so the arguments were not checked (given once per schema). */
   { valid: true; warning?: string } | { valid: false; problems: ArgumentProblem[]; message: string };
 
-export interface ArgumentProblem {
+interface ArgumentProblem {
   /** Where in the arguments: `path`, `items[2].name`, or `(arguments)` for the object as a whole. */
   field: string;
   /** What is wrong there, e.g. `must be string (got a number)`, `is required`. */
@@ -142,7 +142,7 @@ function chooseDialect(schema: object): { dialect: Dialect; schema: unknown } {
   return { dialect: match[1], schema: rest };
 }
 
-export function invalidArgumentsMessage(toolName: string, problems: readonly ArgumentProblem[]): string {
+function invalidArgumentsMessage(toolName: string, problems: readonly ArgumentProblem[]): string {
   const listed = problems.slice(0, MAX_LISTED_PROBLEMS).map((item) => `- ${item.field}: ${item.problem}`);
   const more = problems.length - listed.length;
   return [

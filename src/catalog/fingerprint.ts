@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { stableStringify } from './stable-json.js';
 
-export interface FingerprintedToolFields {
+interface FingerprintedToolFields {
   name: string;
   title?: string;
   description?: string;

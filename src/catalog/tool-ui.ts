@@ -5,11 +5,11 @@
  */
 import type { Tool } from '@modelcontextprotocol/client';
 
-export const UI_EXTENSION_ID = 'io.modelcontextprotocol/ui';
+const UI_EXTENSION_ID = 'io.modelcontextprotocol/ui';
 export const APP_HTML_MIME_TYPE = 'text/html;profile=mcp-app';
 const MAX_RESOURCE_URI_LENGTH = 2_048;
 
-export interface ToolUi {
+interface ToolUi {
   /** The `ui://` resource holding the tool's view, when it has one. */
   resourceUri?: string;
   /** True when `_meta.ui.visibility` names the app but not the model: the model is never offered the tool. */

@@ -14,7 +14,7 @@ export function applyCommandConventions(command: Command): Command {
 }
 
 /** Commander writes `error: …`; the CLI's single prefix replaces it. */
-export function oneErrorLine(message: string): string {
+function oneErrorLine(message: string): string {
   const text = message.trim().replace(/^error:\s*/i, '');
   return `mcp-host: ${text}`;
 }

@@ -6,7 +6,7 @@ import { packageVersion } from './package-version.js';
 import { reportError } from './report-error.js';
 
 /** The program for this command line: the command it runs is loaded in full, the others only for `--help`. */
-export async function createProgram(argv: readonly string[]): Promise<Command> {
+async function createProgram(argv: readonly string[]): Promise<Command> {
   const program = new Command('mcp-host')
     .description('An MCP host: tools from any number of MCP servers, for any model provider.')
     .version(packageVersion());

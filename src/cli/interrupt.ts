@@ -12,7 +12,7 @@ import { writeError } from './output.js';
 
 const SIGNAL_EXIT_CODES: Record<'SIGINT' | 'SIGTERM', number> = { SIGINT: EXIT_SIGINT, SIGTERM: EXIT_SIGTERM };
 
-export interface Interruption {
+interface Interruption {
   /** Aborted by the first SIGINT or SIGTERM. */
   readonly signal: AbortSignal;
   /** 130 after SIGINT, 143 after SIGTERM; undefined while not interrupted. */

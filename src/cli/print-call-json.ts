@@ -9,7 +9,7 @@ import { escapeJsonControlCodes } from '../text/strip-control-codes.js';
 import { writeCleaned, writeError, writeJson } from './output.js';
 import { openWholeText, type WholeTextOf, wholeTextRuns } from './whole-text-runs.js';
 
-export interface PrintCallJsonOptions {
+interface PrintCallJsonOptions {
   secrets: readonly string[];
   wholeTextOf?: WholeTextOf;
   /** Stops printing a whole text (Ctrl-C). */

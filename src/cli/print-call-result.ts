@@ -40,7 +40,7 @@ const EXTENSIONS: Record<string, string> = {
   'application/json': 'json',
 };
 
-export interface PrintCallResultOptions {
+interface PrintCallResultOptions {
   /** `--save DIR`: where images, audio and blobs are written (created if missing). */
   saveDirectory?: string;
   /** The call failed: its text goes to stderr. */

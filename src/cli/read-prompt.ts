@@ -4,7 +4,7 @@
  */
 import { CliError, EXIT_USAGE } from './exit-codes.js';
 
-export const MAX_STDIN_PROMPT_BYTES = 1024 * 1024;
+const MAX_STDIN_PROMPT_BYTES = 1024 * 1024;
 
 /** The prompt, or undefined when the input is empty and `required` is false. */
 export async function readPromptFromStdin(

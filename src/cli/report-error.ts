@@ -17,7 +17,7 @@ const USER_FIXABLE_ERRORS = new Set([
   'UnknownSessionError',
 ]);
 
-export function debugEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+function debugEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   const value = env.MCP_HOST_DEBUG;
   return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
 }

@@ -10,7 +10,7 @@ import type { AuditSink } from '../audit/audit-sink.js';
 import { redactArguments } from '../audit/redact.js';
 import { base64DecodedSize } from '../content/describe-content.js';
 
-export type ClientRequestMethod = 'sampling/createMessage' | 'elicitation/create';
+type ClientRequestMethod = 'sampling/createMessage' | 'elicitation/create';
 
 export interface ClientRequestRecord {
   server: string;
@@ -46,7 +46,7 @@ export function auditClientRequests(options: {
   };
 }
 
-export function toAuditRecord(record: ClientRequestRecord, runId: string, secrets: readonly string[]): ToolCallRecord {
+function toAuditRecord(record: ClientRequestRecord, runId: string, secrets: readonly string[]): ToolCallRecord {
   const allowed = record.answer === 'allow' || record.answer === 'accept';
   return {
     type: 'tool-call',

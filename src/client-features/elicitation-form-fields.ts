@@ -7,7 +7,7 @@
  * from asking for sensitive information through forms, so such a request deserves the user's suspicion.
  */
 
-export interface FormChoice {
+interface FormChoice {
   value: string;
   label: string;
 }
@@ -44,7 +44,7 @@ export type FormField =
 export type FieldValue = string | number | boolean | string[];
 
 /** `value` undefined: the field is left out (optional, no default). */
-export type FieldAnswer = { ok: true; value: FieldValue | undefined } | { ok: false; error: string };
+type FieldAnswer = { ok: true; value: FieldValue | undefined } | { ok: false; error: string };
 
 const SECRET_NAME_PATTERN =
   /pass(word|phrase|code)|passwd|\bpwd\b|secret|token|api[-_ ]?key|credential|private[-_ ]?key|\bpin\b/i;

@@ -13,7 +13,7 @@ import { describeUrl } from './describe-url.js';
 import { formFields } from './elicitation-form-fields.js';
 import type { UrlOpener } from './open-url.js';
 
-export interface ElicitationHandlerOptions {
+interface ElicitationHandlerOptions {
   serverName: string;
   approver: ClientRequestApprover;
   openUrl: UrlOpener;
@@ -22,7 +22,7 @@ export interface ElicitationHandlerOptions {
   record?: ClientRequestRecorder;
 }
 
-export type ElicitationHandler = (request: ElicitRequest, context: ClientContext) => Promise<ElicitResult>;
+type ElicitationHandler = (request: ElicitRequest, context: ClientContext) => Promise<ElicitResult>;
 
 export function createElicitationHandler(options: ElicitationHandlerOptions): ElicitationHandler {
   return async (request, context) => {
@@ -83,7 +83,7 @@ function elicitationRecorder(options: ElicitationHandlerOptions, reason: (answer
  * The URL-mode consent: the approver is shown the full URL and its domain, nothing is fetched, and the URL is
  * opened only on `accept` (and only if it is one the host opens). Returns what the user (or the host) decided.
  */
-export async function askToOpenUrl(
+async function askToOpenUrl(
   options: ElicitationHandlerOptions,
   params: UrlToOpen,
   signal: AbortSignal | undefined,

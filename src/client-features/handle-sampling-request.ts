@@ -26,10 +26,10 @@ import {
 import { modelResponseToSamplingResult, samplingToModelRequest, samplingUsesTools } from './translate-sampling.js';
 
 /** The JSON-RPC error code the MCP specification shows for a sampling request the user rejected. */
-export const SAMPLING_REJECTED_CODE = -1;
-export const SAMPLING_REJECTED_MESSAGE = 'User rejected sampling request';
+const SAMPLING_REJECTED_CODE = -1;
+const SAMPLING_REJECTED_MESSAGE = 'User rejected sampling request';
 
-export interface SamplingHandlerOptions {
+interface SamplingHandlerOptions {
   serverName: string;
   approver: ClientRequestApprover;
   /** The provider for a `provider:model` from the config, or the host's own model for undefined. */
@@ -40,7 +40,7 @@ export interface SamplingHandlerOptions {
   record?: ClientRequestRecorder;
 }
 
-export type SamplingHandler = (
+type SamplingHandler = (
   request: CreateMessageRequest,
   context: ClientContext,
 ) => Promise<CreateMessageResult | CreateMessageResultWithTools>;

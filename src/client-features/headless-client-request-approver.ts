@@ -5,7 +5,7 @@
  */
 import type { ClientRequestApprover } from './client-request-approver.js';
 
-export interface HeadlessClientRequestApproverOptions {
+interface HeadlessClientRequestApproverOptions {
   /** Let servers use the host's model without asking. Default false. */
   allowSampling?: boolean;
   /** Told what was declined (one sentence), so a command line can say it on stderr instead of declining silently. */

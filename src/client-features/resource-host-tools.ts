@@ -20,16 +20,16 @@ import {
   resourceContentsToParts,
 } from './server-resources.js';
 
-export const LIST_RESOURCES_TOOL = 'list_resources';
-export const READ_RESOURCE_TOOL = 'read_resource';
+const LIST_RESOURCES_TOOL = 'list_resources';
+const READ_RESOURCE_TOOL = 'read_resource';
 
 /** Fits parts into the output budget; the host passes one that keeps the full text for `read_stored_result`. */
 export type ResultBudget = (parts: ToolResultPart[]) => Promise<ToolResultPart[]> | ToolResultPart[];
 
-export const defaultResultBudget: ResultBudget = (parts) =>
+const defaultResultBudget: ResultBudget = (parts) =>
   applyOutputBudget(parts, { maxTokens: DEFAULT_RESULT_TOKEN_BUDGET }).content;
 
-export interface ResourceHostToolsOptions {
+interface ResourceHostToolsOptions {
   connections: () => Iterable<ServerConnection>;
   budget?: ResultBudget;
 }

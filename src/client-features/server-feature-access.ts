@@ -26,7 +26,7 @@ import {
   subscribeServerResource,
 } from './server-resources.js';
 
-export interface HostResources {
+interface HostResources {
   /** Every server that offers resources, with its resources and URI templates. */
   list(): Promise<ServerResources[]>;
   read(server: string, uri: string): Promise<ReadResourceResult>;
@@ -42,7 +42,7 @@ export interface HostResources {
   ): Promise<string[]>;
 }
 
-export interface HostPrompts {
+interface HostPrompts {
   /** Every server that offers prompts, with its prompts. */
   list(): Promise<ServerPrompts[]>;
   /** `server:NAME`, or `NAME` when only one server has it. */
@@ -54,7 +54,7 @@ export interface HostPrompts {
   messages(reference: string | PromptReference, args?: Record<string, string>): Promise<Message[]>;
 }
 
-export interface HostRoots {
+interface HostRoots {
   list(): Root[];
   /** Replaces the roots (paths resolved against the host's folder, or `file://` URIs) and tells every server. */
   set(roots: readonly string[]): Promise<void>;

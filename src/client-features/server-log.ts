@@ -12,7 +12,7 @@ import { stringifyJsonWithinDepth } from '../json/json-depth.js';
 import { showRaw } from '../policy/hidden-content.js';
 
 /** A log file past this size is renamed to `<name>.log.1` (replacing an older one) before the next run writes. */
-export const MAX_SERVER_LOG_BYTES = 5 * 1024 * 1024;
+const MAX_SERVER_LOG_BYTES = 5 * 1024 * 1024;
 /** Lines of one server waiting for the disk past which further lines are dropped (the disk cannot keep up). */
 const MAX_QUEUED_LOG_LINES = 10_000;
 

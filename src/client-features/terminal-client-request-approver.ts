@@ -28,7 +28,7 @@ import {
 } from './client-request-views.js';
 import { parseFieldAnswer } from './elicitation-form-fields.js';
 
-export interface TerminalClientRequestApproverOptions {
+interface TerminalClientRequestApproverOptions {
   prompter: LinePrompter;
   /** How a URL's domain is marked; default brackets. Pass `TERMINAL_HOSTNAME_MARK` on a colour terminal. */
   hostnameMark?: HostnameMark;

@@ -11,7 +11,7 @@ import { estimateQuarterTokens, prefixWithin, quartersToTokens, suffixWithin } f
 import { READ_STORED_RESULT_TOOL_NAME } from './read-stored-result-tool.js';
 import { MAX_STORED_READ_LENGTH } from './result-store.js';
 
-export interface CutNoticeFacts {
+interface CutNoticeFacts {
   omittedCharacters: number;
   omittedTokens: number;
   /** The stored copy of the full text, if one was kept. */
@@ -21,7 +21,7 @@ export interface CutNoticeFacts {
 }
 
 /** The notice that replaces the middle of a cut text, blank lines around it included. */
-export function cutNotice(facts: CutNoticeFacts): string {
+function cutNotice(facts: CutNoticeFacts): string {
   const what = `[… ${formatCount(facts.omittedCharacters)} characters (about ${formatCount(facts.omittedTokens)} tokens) left out here to keep this tool result within its output budget`;
   if (facts.resultId === undefined) return `\n\n${what}; the full text was not kept.]\n\n`;
   const length = Math.min(facts.omittedCharacters, MAX_STORED_READ_LENGTH);
@@ -66,7 +66,7 @@ export function cutText(text: string, options: CutTextOptions): CutTextResult {
  * A text known by its two ends: `head` is its first characters, `tail` its last, `length` the whole length.
  * For a text in memory both are the text itself; for one kept out of memory, what was kept of each end.
  */
-export interface TextEdges {
+interface TextEdges {
   head: string;
   tail: string;
   length: number;

@@ -93,7 +93,7 @@ export interface ResultStore {
 }
 
 /** A stored text written as it arrives; see {@link ResultStore.startStream}. */
-export interface StoredTextStream {
+interface StoredTextStream {
   readonly id: string;
   write(text: string): void;
   end(): void;

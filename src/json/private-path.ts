@@ -7,7 +7,7 @@
 import { lstatSync, readlinkSync } from 'node:fs';
 import { quoteShellWord } from './quote-shell-word.js';
 
-export type PrivatePathKind = 'folder' | 'file';
+type PrivatePathKind = 'folder' | 'file';
 
 /** The state folder, trust store or audit file is not private to the user. */
 export class UnsafePathError extends Error {

@@ -18,7 +18,7 @@ import { createRecordCall } from './record-call.js';
 import { createShapeResult } from './shape-result.js';
 import type { ExecuteToolCall, ToolProgressUpdate } from './tool-call-types.js';
 
-export interface CallExecutorSettings
+interface CallExecutorSettings
   extends Pick<
     ToolCallDependencies,
     'describeMissing' | 'server' | 'hostTools' | 'confirmCurrent' | 'askToOpenRequiredUrl'

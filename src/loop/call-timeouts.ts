@@ -10,9 +10,9 @@ import type { ToolCallDependencies } from './execute-tool-call.js';
 import type { ToolProgressUpdate } from './tool-call-types.js';
 
 /** Progress notifications extend a call's timeout, but never past this, unless configured. */
-export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 10 * 60_000;
+const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 10 * 60_000;
 
-export function callTimeouts(
+function callTimeouts(
   config: HostConfig,
   entry: CatalogEntry,
   timeoutOverride?: number,
@@ -27,7 +27,7 @@ export function callTimeouts(
   return { timeoutMs, maxTotalTimeoutMs };
 }
 
-export interface CallOptionsSettings {
+interface CallOptionsSettings {
   config: HostConfig;
   /** Overrides every server's `timeoutMs` (a per-tool override still wins). */
   toolTimeoutMs?: number;

@@ -15,7 +15,7 @@ import type { CallOutcome } from './events.js';
 import { parseToolArguments } from './parse-tool-arguments.js';
 import type { ExecutedToolCall, ToolCallContext } from './tool-call-types.js';
 
-export interface CallableServer {
+interface CallableServer {
   callTool(name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult>;
 }
 

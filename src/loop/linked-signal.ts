@@ -3,7 +3,7 @@
  * sources live, so a long-lived source (a conversation's, a server's) would gain one per turn; this one is released
  * by `dispose()`.
  */
-export interface LinkedSignal {
+interface LinkedSignal {
   /** Aborts the linked signal itself (the sources are left alone). */
   readonly controller: AbortController;
   readonly signal: AbortSignal;

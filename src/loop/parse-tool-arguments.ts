@@ -1,7 +1,7 @@
 /** Turns the model's argument text into an object, or says exactly what was wrong with it. */
 import { describeTooDeep, MAX_JSON_DEPTH, textExceedsJsonDepth } from '../json/json-depth.js';
 
-export type ParsedArguments = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
+type ParsedArguments = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
 
 export function parseToolArguments(argumentsText: string): ParsedArguments {
   const text = argumentsText.trim();

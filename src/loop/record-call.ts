@@ -10,7 +10,7 @@ import type { Authorization, ToolCallToAuthorize } from '../policy/authorize-too
 import { callToAuthorize, trustOf } from '../policy/catalog-call.js';
 import type { CallRecord } from './execute-tool-call.js';
 
-export interface RecordCallSettings {
+interface RecordCallSettings {
   config: HostConfig;
   audit: () => AuditRecorder;
   /** Redacted from the record (default: the config's); read at each call, as the run adds to it. */

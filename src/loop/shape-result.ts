@@ -15,7 +15,7 @@ import type { ResultStore } from '../content/result-store.js';
 import { stringifyJsonWithinDepth } from '../json/json-depth.js';
 import type { ToolCallDependencies } from './execute-tool-call.js';
 
-export interface ShapeResultSettings {
+interface ShapeResultSettings {
   config: HostConfig;
   /** Where the full text of a cut result is kept, for the model to read on. */
   results: ResultStore;
@@ -25,7 +25,7 @@ export interface ShapeResultSettings {
   onCut?: () => void;
 }
 
-export function resultTokenBudget(config: HostConfig, entry: CatalogEntry, override?: number): number {
+function resultTokenBudget(config: HostConfig, entry: CatalogEntry, override?: number): number {
   const server = serverConfigOf(config, entry.server);
   return (
     server?.tools?.[entry.tool.name]?.maxResultTokens ??

@@ -31,7 +31,7 @@ export interface ToolCallToAuthorize {
   tool?: PinnableTool;
 }
 
-export interface AuthorizeToolCallOptions {
+interface AuthorizeToolCallOptions {
   call: ToolCallToAuthorize;
   trust: ServerTrust;
   rules: PermissionRules;
@@ -51,7 +51,7 @@ export interface AuthorizeToolCallOptions {
 }
 
 /** Who made the final call: the policy's source, the approver, or the user acting directly. */
-export type DecidedBy = PolicySource | 'approver' | 'direct-call' | 'run-approval';
+type DecidedBy = PolicySource | 'approver' | 'direct-call' | 'run-approval';
 
 export interface Authorization {
   allowed: boolean;

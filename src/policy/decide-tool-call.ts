@@ -15,7 +15,7 @@ import type { PermissionRules, ServerTrust } from '../config/types.js';
 import { findMatchingRule } from './permission-rules.js';
 import { effectiveAnnotations, isSafeToRetry, type ToolAnnotations } from './tool-annotations.js';
 
-export type PolicyAction = 'allow' | 'ask' | 'deny';
+type PolicyAction = 'allow' | 'ask' | 'deny';
 /** `skill`: an active skill's `allowed-tools` do not name the tool (see the skills layer). */
 export type PolicySource = 'rule' | 'annotation' | 'trust' | 'default' | 'remembered' | 'skill';
 
@@ -32,7 +32,7 @@ export interface PolicyDecision {
   safeToRetry: boolean;
 }
 
-export interface ToolCallPolicyInput {
+interface ToolCallPolicyInput {
   /** The namespaced name (`fs__write_file`): what rules are written against. */
   toolName: string;
   serverName: string;

@@ -7,7 +7,7 @@
  * user approves is exactly what the model gets.
  */
 
-export type HiddenContentKind =
+type HiddenContentKind =
   | 'ansi-escape'
   | 'control-character'
   | 'invisible-character'
@@ -69,7 +69,7 @@ const ANSI_SEQUENCE =
 
 const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/gu;
 /** Longest text scanned; past it the verdict is "could not check". */
-export const MAX_SCANNED_CHARACTERS = 100_000;
+const MAX_SCANNED_CHARACTERS = 100_000;
 
 function isVisibleControl(codePoint: number): boolean {
   return codePoint === 0x09 || codePoint === 0x0a;

@@ -6,7 +6,7 @@
  * (test/fixtures/tool-descriptions/): every poisoned one is flagged, no benign one is.
  */
 
-export interface InstructionPhrase {
+interface InstructionPhrase {
   /** What the move is, in words, for the flag. */
   what: string;
   pattern: RegExp;

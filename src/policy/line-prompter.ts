@@ -21,7 +21,7 @@ export interface LinePrompter {
   close(): void;
 }
 
-export interface LinePrompterOptions {
+interface LinePrompterOptions {
   input: NodeJS.ReadableStream;
   output: NodeJS.WritableStream;
 }

@@ -35,7 +35,7 @@ export interface ToolUnderReview {
   hiddenContent: HiddenContentFlag[];
 }
 
-export interface PartitionInput {
+interface PartitionInput {
   /** Where the approvals are kept (config file, chosen state folder), named in the approve commands suggested. */
   approvals?: ApprovalsPlace;
   serverName: string;
@@ -51,7 +51,7 @@ export interface WithheldTool {
   message: string;
 }
 
-export interface ToolPartition {
+interface ToolPartition {
   /** Tools the model may see. */
   exposed: ToolUnderReview[];
   /** Exposed tools whose approval must be saved now, and why they are approved. */

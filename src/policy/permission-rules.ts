@@ -10,12 +10,12 @@ import type { PermissionRules } from '../config/types.js';
 import { literalPartOf, matchesGlob } from './glob.js';
 import { allowRuleNames, restrictRuleNames, type ToolRuleNames } from './rule-names.js';
 
-export type RuleList = keyof PermissionRules;
+type RuleList = keyof PermissionRules;
 
 /** Strongest first: the first list with a matching pattern decides. */
-export const RULE_PRECEDENCE: readonly RuleList[] = ['deny', 'ask', 'allow'];
+const RULE_PRECEDENCE: readonly RuleList[] = ['deny', 'ask', 'allow'];
 
-export interface RuleMatch {
+interface RuleMatch {
   list: RuleList;
   pattern: string;
 }

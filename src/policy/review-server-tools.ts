@@ -37,7 +37,7 @@ export interface TrustChange {
   fingerprint?: string;
 }
 
-export interface ReviewServerToolsOptions {
+interface ReviewServerToolsOptions {
   store: TrustStore;
   server: ServerConfig;
   /** The server's tools as the catalog names them; a `CatalogEntry` fits. */
@@ -61,7 +61,7 @@ export interface ReviewServerToolsOptions {
   approvedBy?: Extract<ApprovalOrigin, 'user' | 'command-line'>;
 }
 
-export interface ServerToolsReview {
+interface ServerToolsReview {
   /** The server's status before this review. */
   serverStatus: ServerCheck;
   /** Original (server) names of the tools the model may see. */

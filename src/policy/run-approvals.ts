@@ -8,7 +8,7 @@
  * without asking.
  */
 
-export type RunApprovalScope = 'tool' | 'server';
+type RunApprovalScope = 'tool' | 'server';
 
 export class RunApprovals {
   private readonly tools = new Set<string>();

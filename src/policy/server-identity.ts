@@ -10,7 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { ServerConfig } from '../config/types.js';
 import { quoteShellWord } from '../json/quote-shell-word.js';
 
-export interface ServerIdentity {
+interface ServerIdentity {
   name: string;
   /** sha256 hex of the command, args, cwd and env (values hashed) of a local server, or of a remote server's URL. */
   hash: string;

@@ -18,7 +18,7 @@ import type {
 import { showRaw } from './hidden-content.js';
 import { createLinePrompter, type LinePrompter } from './line-prompter.js';
 
-export interface TerminalApproverOptions {
+interface TerminalApproverOptions {
   /** Usually `process.stdin`; use only when it is a TTY (`process.stdin.isTTY`). */
   input: NodeJS.ReadableStream;
   /** Usually `process.stderr`, so answers never mix with output a script reads from stdout. */
@@ -27,7 +27,7 @@ export interface TerminalApproverOptions {
   prompter?: LinePrompter;
 }
 
-export interface TerminalApprover extends Approver {
+interface TerminalApprover extends Approver {
   /** Stops reading the input. Pending questions are answered no. */
   close(): void;
 }

@@ -20,7 +20,7 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
-export interface EffectiveAnnotations {
+interface EffectiveAnnotations {
   readOnly: boolean;
   destructive: boolean;
   idempotent: boolean;
@@ -30,7 +30,7 @@ export interface EffectiveAnnotations {
 }
 
 /** The defaults the MCP specification gives a tool without annotations. */
-export const SPECIFICATION_DEFAULTS = {
+const SPECIFICATION_DEFAULTS = {
   readOnly: false,
   destructive: true,
   idempotent: false,

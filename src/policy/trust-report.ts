@@ -13,14 +13,14 @@ import type { PinnableTool } from './tool-definition.js';
 import { findHiddenContentInTool } from './tool-hidden-content.js';
 import type { ServerCheck, ToolCheck, TrustStore } from './trust-store.js';
 
-export interface TrustReportServerInput {
+interface TrustReportServerInput {
   config: ServerConfig;
   /** The tools it lists now, with namespaced names; absent when not listed. */
   tools?: ReadonlyArray<{ name: string; tool: PinnableTool }>;
   error?: string;
 }
 
-export type ToolAvailability =
+type ToolAvailability =
   /** The model sees it. */
   | 'available'
   /** Not approved yet, but the next start approves it (first sight, or a new tool of a trusted server). */
@@ -29,7 +29,7 @@ export type ToolAvailability =
   /** In the store but the server does not list it now (or could not be listed). */
   | 'not-listed';
 
-export interface TrustReportTool {
+interface TrustReportTool {
   /** The server's own name. */
   name: string;
   /** As the model sees it, when listed now. */
@@ -59,7 +59,7 @@ export interface TrustReportServer {
   tools: TrustReportTool[];
 }
 
-export interface TrustReportOptions {
+interface TrustReportOptions {
   /** Where the approvals are kept (config file, chosen state folder), named in the approve commands of withheld tools. */
   approvals?: ApprovalsPlace;
 }

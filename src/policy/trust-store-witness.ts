@@ -12,7 +12,7 @@ import { jsonFileText, writeJsonFileAtomically } from '../json/write-json-file.j
 import { describeTrustStoreChanges } from './trust-store-changes.js';
 import { readTrustStoreFile, TRUST_STORE_FILE_MODE, type TrustStoreData } from './trust-store-file.js';
 
-export const TRUST_WITNESS_FILE_NAME = 'trust-written.json';
+const TRUST_WITNESS_FILE_NAME = 'trust-written.json';
 
 interface Witness {
   version: 1;

@@ -41,7 +41,7 @@ export type ServerCheck = 'known' | 'new' | 'changed' | 'revoked';
 /** `approved`: the fingerprint matches; `changed`: the definition differs from the approved one. */
 export type ToolCheck = 'approved' | 'new' | 'changed' | 'revoked';
 
-export interface TrustedToolEntry {
+interface TrustedToolEntry {
   name: string;
   state: 'approved' | 'revoked';
   fingerprint: string;
@@ -51,7 +51,7 @@ export interface TrustedToolEntry {
   alwaysAllowed: boolean;
 }
 
-export interface TrustedServerEntry {
+interface TrustedServerEntry {
   name: string;
   state: 'approved' | 'revoked';
   identity: string;
@@ -66,7 +66,7 @@ export interface RememberedApprovals {
   setAlwaysAllowed(serverName: string, toolName: string, allowed?: boolean): void;
 }
 
-export interface TrustStoreOptions {
+interface TrustStoreOptions {
   /**
    * The config the approvals belong to: the config file's absolute path (`HostConfig.file`), or `''` (the
    * default) for a config given in code. The host and `mcp-host trust` must agree on it for the same config.

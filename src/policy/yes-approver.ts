@@ -14,7 +14,7 @@ import type { Approver, ToolApprovalRequest } from './approver.js';
 export const YES_MODE_NOTICE =
   '--yes: every tool call not denied by a rule runs without asking (each one is audited as approved by --yes). New or changed tool definitions stay withheld until approved with `mcp-host trust approve`.';
 
-export interface YesApproverOptions {
+interface YesApproverOptions {
   /** Called for each call approved this way, with a line for stderr. */
   onNotice?: (message: string) => void;
   /** Also approve new or changed tool definitions and changed servers. Default false. */

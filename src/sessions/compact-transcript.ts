@@ -11,7 +11,7 @@ import type { LlmProvider, Message, Usage } from '../providers/types.js';
 import { estimateMessagesTokens } from './estimate-message-tokens.js';
 
 /** The first words of a summary message: how a summary is told apart from the user's own words. */
-export const SUMMARY_HEADING = '[Summary of the earlier conversation, written when it was compacted]';
+const SUMMARY_HEADING = '[Summary of the earlier conversation, written when it was compacted]';
 const SUMMARY_ACKNOWLEDGEMENT = 'Understood. I will continue from this summary.';
 const SUMMARY_INSTRUCTION =
   'Summarise the conversation below for yourself, to continue it without the full text: the user’s goals and ' +
@@ -19,7 +19,7 @@ const SUMMARY_INSTRUCTION =
   'open. Keep every stored result id (res_…) that may be needed again. Answer with the summary only.';
 const SUMMARY_SYSTEM = 'You write faithful, compact summaries of conversations between a user, an assistant and tools.';
 
-export interface CompactionPlan {
+interface CompactionPlan {
   /** Index of the first kept message (a user message: turns are never split). */
   keepFrom: number;
 }
@@ -53,7 +53,7 @@ export function isSummary(message: Message): boolean {
   );
 }
 
-export interface SummariseOptions {
+interface SummariseOptions {
   provider: LlmProvider;
   /** The older messages (everything before the kept turns). */
   older: readonly Message[];
@@ -65,7 +65,7 @@ export interface SummariseOptions {
   signal?: AbortSignal;
 }
 
-export interface Summary {
+interface Summary {
   /** The messages that stand for the older turns: the summary (user) and its acknowledgement (assistant). */
   messages: Message[];
   usage?: Usage;

@@ -2,7 +2,7 @@
  * How many tokens a model's context holds, for deciding when a conversation is compacted. The config's
  * `contextTokens` wins; otherwise the window of well-known model families; otherwise a size every current model has.
  */
-export const DEFAULT_CONTEXT_TOKENS = 128_000;
+const DEFAULT_CONTEXT_TOKENS = 128_000;
 
 /** Compaction starts when the next request would fill this share of the window. */
 export const COMPACT_AT_SHARE = 0.75;

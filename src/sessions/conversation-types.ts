@@ -40,7 +40,7 @@ export interface Conversation {
 }
 
 /** What a conversation needs from the host to run a turn: the host's own run, so every duty is the same one. */
-export interface TurnRunnerOptions {
+interface TurnRunnerOptions {
   history: Message[];
   images?: UserPart[];
   provider: LlmProvider;

@@ -8,7 +8,7 @@ import type { Message } from '../providers/types.js';
 
 const measured = new WeakMap<Message, number>();
 
-export function estimateMessageTokens(message: Message): number {
+function estimateMessageTokens(message: Message): number {
   const known = measured.get(message);
   if (known !== undefined) return known;
   let images = 0;

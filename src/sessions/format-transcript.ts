@@ -8,7 +8,7 @@ import { stripControlCodes } from '../text/strip-control-codes.js';
 import type { SavedSession } from './read-session-file.js';
 
 /** Characters of one part shown by `sessions show`; `export` has the rest. */
-export const SHOWN_PART_LENGTH = 2_000;
+const SHOWN_PART_LENGTH = 2_000;
 
 function bounded(text: string, limit: number | undefined): string {
   const clean = stripControlCodes(text);

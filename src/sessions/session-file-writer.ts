@@ -11,8 +11,8 @@ import { errorCodeOf } from '../json/write-json-file.js';
 import { boundMessage } from './bound-message.js';
 import { MAX_SESSION_RECORD_BYTES, type SessionRecord } from './session-records.js';
 
-export const SESSION_FILE_MODE = 0o600;
-export const SESSIONS_FOLDER_MODE = 0o700;
+const SESSION_FILE_MODE = 0o600;
+const SESSIONS_FOLDER_MODE = 0o700;
 
 export interface SessionFileWriter {
   readonly file: string;

@@ -23,21 +23,21 @@ export interface SessionHeaderRecord {
 }
 
 /** One completed message of the transcript. */
-export interface SessionMessageRecord {
+interface SessionMessageRecord {
   type: 'message';
   at: string;
   message: Message;
 }
 
 /** The model was switched; later turns use it. */
-export interface SessionModelRecord {
+interface SessionModelRecord {
   type: 'model';
   at: string;
   model: string;
 }
 
 /** Older turns were replaced by a summary: the transcript is now `[...messages, ...transcript.slice(keptFrom)]`. */
-export interface SessionCompactionRecord {
+interface SessionCompactionRecord {
   type: 'compaction';
   at: string;
   /** The messages standing for the older turns (the summary and its acknowledgement). */

@@ -2,7 +2,7 @@
 import type { Message } from '../providers/types.js';
 import { stripControlCodes } from '../text/strip-control-codes.js';
 
-export const MAX_TITLE_LENGTH = 80;
+const MAX_TITLE_LENGTH = 80;
 
 export function sessionTitle(messages: readonly Message[]): string {
   const first = messages.find((message) => message.role === 'user');
@@ -10,7 +10,7 @@ export function sessionTitle(messages: readonly Message[]): string {
   return boundTitle(text ?? '');
 }
 
-export function boundTitle(text: string): string {
+function boundTitle(text: string): string {
   const line = stripControlCodes(text.slice(0, MAX_TITLE_LENGTH * 4))
     .replace(/\s+/g, ' ')
     .trim();

@@ -9,7 +9,7 @@
 import { matchesGlob } from '../policy/glob.js';
 import type { Skill } from './discover-skills.js';
 
-export interface SkillNarrowing {
+interface SkillNarrowing {
   allowed: boolean;
   /** For the model and the audit log, when refused. */
   reason?: string;

@@ -8,7 +8,7 @@ import { estimateTextTokens } from '../providers/token-estimate/index.js';
 import type { InstructionFile } from './project-instructions.js';
 import { type ServerInstructions, serverInstructionsSection } from './server-instructions.js';
 
-export type SystemPromptPartKind =
+type SystemPromptPartKind =
   | 'system'
   | 'user-instructions'
   | 'instructions'
@@ -16,7 +16,7 @@ export type SystemPromptPartKind =
   | 'server-instructions'
   | 'skills';
 
-export interface SystemPromptPart {
+interface SystemPromptPart {
   kind: SystemPromptPartKind;
   /** The file it came from; for the skills listing, how many skills; for the caller's text, `options.system`. */
   source: string;

@@ -10,9 +10,9 @@ import { SkillError } from './skill-error.js';
 import { fingerprintSkillFolder } from './skill-fingerprint.js';
 import type { SkillSource, SkillSourceKind } from './skill-sources.js';
 
-export const SKILL_FILE_NAME = 'SKILL.md';
+const SKILL_FILE_NAME = 'SKILL.md';
 /** Skills taken from all sources together; more would make the listing in every request a cost of its own. */
-export const MAX_SKILLS = 200;
+const MAX_SKILLS = 200;
 
 export interface Skill extends SkillFrontMatter {
   /** The skill's folder, with symbolic links resolved: files are read only from inside it. */

@@ -18,7 +18,7 @@ function loadYaml(): typeof import('yaml') {
 /** A SKILL.md larger than this is refused: its body goes into the conversation whole when the skill is loaded. */
 export const MAX_SKILL_FILE_BYTES = 256 * 1024;
 /** Front matter is a few fields; anything larger is not front matter. */
-export const MAX_FRONT_MATTER_BYTES = 16 * 1024;
+const MAX_FRONT_MATTER_BYTES = 16 * 1024;
 const MAX_NAME_LENGTH = 64;
 const MAX_DESCRIPTION_LENGTH = 1_024;
 const MAX_COMPATIBILITY_LENGTH = 500;
@@ -36,7 +36,7 @@ export interface SkillFrontMatter {
   allowedTools?: string[];
 }
 
-export interface ParsedSkillFile {
+interface ParsedSkillFile {
   frontMatter: SkillFrontMatter;
   /** The Markdown after the front matter, as written. */
   body: string;

@@ -12,15 +12,15 @@ import { estimateTextTokens } from '../providers/token-estimate/index.js';
 import { readBoundedText } from './discover-skills.js';
 import { MEMORY_FILE } from './project-memory.js';
 
-export const INSTRUCTION_FILE_NAMES = ['AGENTS.md', 'CLAUDE.md'] as const;
+const INSTRUCTION_FILE_NAMES = ['AGENTS.md', 'CLAUDE.md'] as const;
 /** Instructions and memory together, in tokens (o200k estimate), unless `maxInstructionTokens` says otherwise. */
 export const DEFAULT_MAX_INSTRUCTION_TOKENS = 8_000;
 /** A larger instruction file is not read at all (it could not fit the budget anyway). */
-export const MAX_INSTRUCTION_FILE_BYTES = 1024 * 1024;
+const MAX_INSTRUCTION_FILE_BYTES = 1024 * 1024;
 /** Folders walked up from the config's folder looking for the repository root. */
 const MAX_FOLDERS_UP = 32;
 
-export type InstructionKind = 'user' | 'project' | 'memory';
+type InstructionKind = 'user' | 'project' | 'memory';
 
 export interface InstructionFile {
   kind: InstructionKind;
@@ -31,14 +31,14 @@ export interface InstructionFile {
   cut?: boolean;
 }
 
-export interface LoadedInstructions {
+interface LoadedInstructions {
   files: InstructionFile[];
   /** Files left out or cut, and files that could not be read: one line each, for stderr. */
   notes: string[];
 }
 
 /** The repository root: the nearest folder at or above `folder` holding `.git`; none when there is no repository. */
-export function findRepositoryRoot(folder: string): string | undefined {
+function findRepositoryRoot(folder: string): string | undefined {
   let current = path.resolve(folder);
   for (let step = 0; step < MAX_FOLDERS_UP; step += 1) {
     if (existsSync(path.join(current, '.git'))) return current;
@@ -50,7 +50,7 @@ export function findRepositoryRoot(folder: string): string | undefined {
 }
 
 /** Every instruction file that exists, in the order they go into the system prompt. */
-export function findInstructionFiles(
+function findInstructionFiles(
   projectFolder: string,
   userConfigDir: string,
 ): Array<{ kind: InstructionKind; file: string }> {

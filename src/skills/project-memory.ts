@@ -10,9 +10,9 @@ import path from 'node:path';
 /** Relative to the project folder (the config's folder, or the working folder without a config). */
 export const MEMORY_FILE = path.join('.mcp-host', 'memory.md');
 /** One remembered fact, in characters: memory is for short facts, not documents. */
-export const MAX_MEMORY_ENTRY_CHARACTERS = 1_000;
+const MAX_MEMORY_ENTRY_CHARACTERS = 1_000;
 /** The memory file as a whole; adding beyond this is refused (forget something first). */
-export const MAX_MEMORY_FILE_BYTES = 64 * 1024;
+const MAX_MEMORY_FILE_BYTES = 64 * 1024;
 
 const HEADER = `# Project memory
 

@@ -10,10 +10,10 @@ import path from 'node:path';
 import { readBoundedText } from './discover-skills.js';
 
 /** One supporting file handed to the model, in bytes. */
-export const MAX_SKILL_FILE_READ_BYTES = 256 * 1024;
+const MAX_SKILL_FILE_READ_BYTES = 256 * 1024;
 const MAX_PATH_LENGTH = 1_024;
 
-export type ReadSkillFileResult = { ok: true; text: string } | { ok: false; error: string };
+type ReadSkillFileResult = { ok: true; text: string } | { ok: false; error: string };
 
 export function readSkillFile(skill: { name: string; folder: string }, requested: unknown): ReadSkillFileResult {
   const fail = (error: string): ReadSkillFileResult => ({ ok: false, error });

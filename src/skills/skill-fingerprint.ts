@@ -10,7 +10,7 @@ import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync } f
 import path from 'node:path';
 
 /** Files counted in one skill; a folder with more is fingerprinted by the first ones and their count. */
-export const MAX_FINGERPRINT_FILES = 2_000;
+const MAX_FINGERPRINT_FILES = 2_000;
 /** Folder depth walked below the skill's folder. */
 const MAX_FINGERPRINT_DEPTH = 8;
 const CHUNK_BYTES = 1024 * 1024;

@@ -12,14 +12,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { errorCodeOf, writeJsonFileAtomically } from '../json/write-json-file.js';
 
-export const SKILL_PINS_FILE_NAME = 'skill-pins.json';
+const SKILL_PINS_FILE_NAME = 'skill-pins.json';
 const FORMAT_VERSION = 1;
 
 /** `approved`: the fingerprint matches; `changed`: the files differ from the approved ones. */
 export type SkillCheck = 'approved' | 'new' | 'changed' | 'revoked';
-export type SkillApprovalOrigin = 'first-sight' | 'command-line' | 'user';
+type SkillApprovalOrigin = 'first-sight' | 'command-line' | 'user';
 
-export interface SkillPin {
+interface SkillPin {
   state: 'approved' | 'revoked';
   fingerprint: string;
   /** Where the skill was when approved, for people reading `skills show`. */

@@ -17,7 +17,7 @@ export interface SkillSource {
 }
 
 /** The folder beside the config (or in `cwd`) that holds the project's skills. */
-export const PROJECT_SKILLS_FOLDER = 'skills';
+const PROJECT_SKILLS_FOLDER = 'skills';
 
 export function skillSources(
   config: Pick<HostConfig, 'file' | 'skills'>,

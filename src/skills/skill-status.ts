@@ -8,7 +8,7 @@ import type { SkillPins } from './skill-pins.js';
  * `approved`: offered; `new`: pinned and offered on the next run; `flagged`: new, but withheld because its
  * description hides content; `changed` / `revoked`: withheld until `mcp-host trust approve skill:NAME`.
  */
-export type SkillStatus = 'approved' | 'new' | 'flagged' | 'changed' | 'revoked';
+type SkillStatus = 'approved' | 'new' | 'flagged' | 'changed' | 'revoked';
 
 export function skillStatus(skill: Skill, pins: SkillPins): SkillStatus {
   const check = pins.check(skill.name, skill.fingerprint);

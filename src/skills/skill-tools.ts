@@ -10,9 +10,9 @@ import type { Skill } from './discover-skills.js';
 import { readSkillFile } from './read-skill-file.js';
 
 export const LOAD_SKILL_TOOL = 'load_skill';
-export const READ_SKILL_FILE_TOOL = 'read_skill_file';
+const READ_SKILL_FILE_TOOL = 'read_skill_file';
 
-export interface SkillToolDefinition {
+interface SkillToolDefinition {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
@@ -46,12 +46,12 @@ export const skillToolDefinitions: readonly SkillToolDefinition[] = [
   },
 ];
 
-export interface SkillToolResult {
+interface SkillToolResult {
   text: string;
   isError: boolean;
 }
 
-export interface SkillToolsOptions {
+interface SkillToolsOptions {
   /** Skills the model may load, by name. */
   offered: ReadonlyMap<string, Skill>;
   /** Skills found but withheld, by name, with why (so the model can tell the user). */

@@ -10,9 +10,9 @@ import type { Skill } from './discover-skills.js';
  * The description as listed, in characters: enough to say when the skill applies, bounded so that each listed
  * skill costs about 60 tokens at most. The whole description is in `mcp-host skills show` and the skill itself.
  */
-export const MAX_LISTED_DESCRIPTION_CHARACTERS = 200;
+const MAX_LISTED_DESCRIPTION_CHARACTERS = 200;
 
-export const SKILLS_HEADING = '# Skills';
+const SKILLS_HEADING = '# Skills';
 
 const PREAMBLE = `Skills are folders of instructions for particular tasks. When a task matches a skill below, call \`load_skill\` with its name and follow what it says; \`read_skill_file\` reads a file the skill refers to. A skill never grants permissions: its tools still need the user's consent.`;
 

@@ -35,6 +35,6 @@ function latestToolResults(request: ModelRequest): ConversationView['lastToolRes
 }
 
 /** Text parts joined by newlines; an image stands as `[image: <mime type>]` so scripts can see it. */
-export function textOfParts(parts: readonly (UserPart | ToolResultPart)[]): string {
+function textOfParts(parts: readonly (UserPart | ToolResultPart)[]): string {
   return parts.map((part) => (part.type === 'text' ? part.text : `[image: ${part.mimeType}]`)).join('\n');
 }

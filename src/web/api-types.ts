@@ -4,7 +4,7 @@
  * Every string in here may come from a server or a model: the browser renders it as text.
  */
 
-export type HostPhase = 'starting' | 'ready' | 'failed';
+type HostPhase = 'starting' | 'ready' | 'failed';
 
 export interface HostStateView {
   phase: HostPhase;
@@ -120,9 +120,9 @@ export interface CallToolBody {
   callId?: string;
 }
 
-export type ApprovalKind = 'tool-call' | 'tool-definition' | 'server' | 'sampling' | 'elicit-form' | 'elicit-url';
+type ApprovalKind = 'tool-call' | 'tool-definition' | 'server' | 'sampling' | 'elicit-form' | 'elicit-url';
 
-export interface FormFieldView {
+interface FormFieldView {
   name: string;
   label: string;
   description?: string;
@@ -162,7 +162,7 @@ export interface ApprovalAnswerBody {
   content?: Record<string, string | number | boolean | string[]>;
 }
 
-export interface TrustToolView {
+interface TrustToolView {
   name: string;
   namespacedName?: string;
   status?: string;
@@ -308,7 +308,7 @@ export interface ChatSessionView {
 }
 
 /** One event of a chat turn, as the loop emitted it (JSON, bounded). */
-export interface ChatEventView {
+interface ChatEventView {
   turnId: string;
   event: { type: string; [key: string]: unknown };
 }

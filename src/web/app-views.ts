@@ -15,7 +15,7 @@ import type { AppViewInfo } from './api-types.js';
 import { buildViewCsp } from './view-csp.js';
 
 /** A view's HTML past this size is refused (the published examples are a few hundred kilobytes). */
-export const MAX_VIEW_HTML_BYTES = 5 * 1024 * 1024;
+const MAX_VIEW_HTML_BYTES = 5 * 1024 * 1024;
 /** A result handed to a view past this size is replaced by a short error. */
 const MAX_VIEW_RESULT_CHARS = 2_000_000;
 /** Views a page may hold open at once; the oldest is forgotten past it. */
@@ -24,7 +24,7 @@ const PERMISSIONS = ['camera', 'microphone', 'geolocation', 'clipboardWrite'] as
 
 export class ViewError extends Error {}
 
-export interface OpenView {
+interface OpenView {
   info: AppViewInfo;
   html: string;
   policy: string;
@@ -69,7 +69,7 @@ export function resultForView(executed: ExecutedToolCall): Record<string, unknow
   return { isError: true, content: [{ type: 'text', text: text || executed.outcome }] };
 }
 
-export interface AppViewsOptions {
+interface AppViewsOptions {
   sandboxOrigin: () => string;
   /** Pins the view's HTML (first sight) or asks about a changed one; rejects when it may not be shown. */
   pin(host: Host, server: string, uri: string, sha256: string): Promise<unknown>;

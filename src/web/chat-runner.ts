@@ -49,7 +49,7 @@ function cut(text: string): string {
 }
 
 /** The transcript as the page shows a resumed session: who said what, and which tools were called. */
-export function messageViews(history: readonly Message[]): ChatMessageView[] {
+function messageViews(history: readonly Message[]): ChatMessageView[] {
   return history.flatMap((message): ChatMessageView[] => {
     if (message.role === 'tool') {
       return message.results.map((result) => ({
@@ -71,7 +71,7 @@ export function messageViews(history: readonly Message[]): ChatMessageView[] {
 }
 
 /** Priced by the model as the page names it (a scripted model by its file name), from the config or the table. */
-export function conversationCost(open: Conversation, host: Host): CostView {
+function conversationCost(open: Conversation, host: Host): CostView {
   return costOf(displayModel(open.model()), open.usage(), host.config.modelPrices);
 }
 

@@ -12,9 +12,9 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 
-export const SESSION_COOKIE = 'mcp_host_ui';
+const SESSION_COOKIE = 'mcp_host_ui';
 
-export interface GuardOptions {
+interface GuardOptions {
   token: string;
   /** `host:port` values accepted in `Host` (known once the server listens). */
   hosts: () => ReadonlySet<string>;

@@ -6,7 +6,7 @@ import type { ResourceSubscriptionView } from './api-types.js';
 import type { LiveEvents } from './live-events.js';
 
 /** Subscriptions kept at once; one past this is refused (a page cannot make the host hold unbounded state). */
-export const MAX_SUBSCRIPTIONS = 200;
+const MAX_SUBSCRIPTIONS = 200;
 
 export interface ResourceSubscriptions {
   list(): ResourceSubscriptionView[];

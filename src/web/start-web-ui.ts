@@ -27,11 +27,11 @@ import { createWebApprover } from './web-approver.js';
 import { createWebTrust } from './web-trust.js';
 
 /** Server log messages the Servers page starts with (all servers together); older ones stay in the log files. */
-export const SERVER_LOG_HISTORY_LIMIT = 1_000;
+const SERVER_LOG_HISTORY_LIMIT = 1_000;
 /** The audit records the Audit page starts with; older ones stay in the log (`mcp-host audit`). */
-export const AUDIT_HISTORY_LIMIT = 1_000;
+const AUDIT_HISTORY_LIMIT = 1_000;
 
-export interface WebUiOptions {
+interface WebUiOptions {
   /** Default 127.0.0.1. Only loopback addresses are accepted. */
   hostname?: string;
   /** Default 0: a free port. */
@@ -42,7 +42,7 @@ export interface WebUiOptions {
   assetFolder?: string;
 }
 
-export interface WebUi {
+interface WebUi {
   /** The address to open, with this start's token. */
   readonly url: string;
   /** Resolves when the host has started (or rejects when it could not). */
@@ -50,7 +50,7 @@ export interface WebUi {
   close(): Promise<void>;
 }
 
-export class WebUiError extends Error {}
+class WebUiError extends Error {}
 
 export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
   const hostname = options.hostname ?? '127.0.0.1';

@@ -10,14 +10,14 @@ const MAX_DOMAINS = 32;
 const ORIGIN = /^(https|wss|http|ws):\/\/(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$/i;
 const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)$/i;
 
-export interface DeclaredCsp {
+interface DeclaredCsp {
   connectDomains?: unknown;
   resourceDomains?: unknown;
   frameDomains?: unknown;
   baseUriDomains?: unknown;
 }
 
-export interface ViewCsp {
+interface ViewCsp {
   /** The header value. */
   policy: string;
   /** The origins taken, per kind, as the page shows them. */

@@ -12,7 +12,7 @@ import type { TrustStore } from '../policy/trust-store.js';
 
 export class ViewNotApprovedError extends Error {}
 
-export type ViewPin = 'approved' | 'first-sight' | 'trusted-server' | 'user';
+type ViewPin = 'approved' | 'first-sight' | 'trusted-server' | 'user';
 
 function pinnable(uri: string, sha256: string): PinnableTool {
   return { name: uri, description: `MCP Apps view (text/html;profile=mcp-app), HTML SHA-256 ${sha256}` };

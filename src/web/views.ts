@@ -32,9 +32,9 @@ import type {
 } from './api-types.js';
 
 /** Longest text block sent to the browser; a longer one is cut with a note (the audit and CLI keep the whole). */
-export const MAX_TEXT_CHARS = 200_000;
+const MAX_TEXT_CHARS = 200_000;
 /** Largest base64 image or audio sent to the browser. */
-export const MAX_MEDIA_BASE64_CHARS = 8_000_000;
+const MAX_MEDIA_BASE64_CHARS = 8_000_000;
 const MEDIA_TYPE = /^(image\/(png|jpeg|gif|webp)|audio\/[a-z0-9.+-]+)$/;
 
 function bounded(text: string, max = MAX_TEXT_CHARS): string {

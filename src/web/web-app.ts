@@ -40,7 +40,7 @@ import { callResultView, serverViews, toolsView, trustViews } from './views.js';
 import type { WebApprover } from './web-approver.js';
 import { TrustChangeError, type WebTrust } from './web-trust.js';
 
-export interface WebAppContext {
+interface WebAppContext {
   token: string;
   hosts: () => ReadonlySet<string>;
   assetFolder: string;

@@ -21,7 +21,7 @@ import type { Approver, ToolApprovalAnswer } from '../policy/approver.js';
 import type { ToolDefinitionSnapshot } from '../policy/tool-definition.js';
 import type { ApprovalAnswerBody, PendingApproval } from './api-types.js';
 
-export const WEB_APPROVER_KIND = 'web';
+const WEB_APPROVER_KIND = 'web';
 
 interface Waiting {
   approval: PendingApproval;

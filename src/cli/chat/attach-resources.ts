@@ -10,12 +10,12 @@ import { ChatCommandError } from './slash-command.js';
 
 const MENTION = /(?<=^|\s)@([\w.-]+):(\S+)/g;
 
-export interface Mention {
+interface Mention {
   server: string;
   uri: string;
 }
 
-export function findMentions(context: ChatContext, text: string): Mention[] {
+function findMentions(context: ChatContext, text: string): Mention[] {
   return [...text.matchAll(MENTION)]
     .map((match) => ({ server: match[1]!, uri: match[2]! }))
     .filter((mention) => context.host.connection(mention.server) !== undefined);

@@ -11,7 +11,7 @@ import { PassThrough } from 'node:stream';
 import { createLinePrompter, type LinePrompter } from '../../policy/line-prompter.js';
 import type { ChatOutput } from './chat-output.js';
 
-export type CompleteLine = (line: string) => Promise<[string[], string]>;
+type CompleteLine = (line: string) => Promise<[string[], string]>;
 
 export interface ChatInput {
   /** Shows `prompt` and resolves with the next line, or undefined once the input has ended. */
@@ -32,7 +32,7 @@ export interface ChatInput {
   close(): void;
 }
 
-export interface ChatInputOptions {
+interface ChatInputOptions {
   input: NodeJS.ReadStream;
   output: ChatOutput;
   terminal: NodeJS.WriteStream;

@@ -14,7 +14,7 @@ import { runSlashCommand } from './slash-commands.js';
 import { createToolCallLog } from './tool-call-log.js';
 import { createTurnRenderer } from './turn-renderer.js';
 
-export interface ChatLoop {
+interface ChatLoop {
   readonly context: ChatContext;
   /** Reads and answers until the person leaves or the input ends. */
   run(): Promise<void>;

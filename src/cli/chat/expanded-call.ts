@@ -9,7 +9,7 @@ import type { ChatStyles } from './chat-output.js';
 import type { LoggedToolCall } from './tool-call-log.js';
 
 /** Characters of the arguments shown. */
-export const MAX_EXPANDED_ARGUMENTS = 4_000;
+const MAX_EXPANDED_ARGUMENTS = 4_000;
 /** Characters of the result shown (all parts together). */
 export const MAX_EXPANDED_RESULT = 16_000;
 

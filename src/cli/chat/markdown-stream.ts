@@ -6,7 +6,7 @@
  */
 import type { ChatStyles } from './chat-output.js';
 
-export interface MarkdownStream {
+interface MarkdownStream {
   /** Renders the next piece of text; returns what to write. */
   push(text: string): string;
   /** Whatever was held back, with styles closed; the stream starts afresh after. */

@@ -25,7 +25,7 @@ function cut(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-export function describeArguments(view: ToolCallView, secrets: readonly string[]): string {
+function describeArguments(view: ToolCallView, secrets: readonly string[]): string {
   if (view.arguments !== undefined)
     return cut(JSON.stringify(redactArguments(view.arguments, { secrets })), MAX_ARGUMENTS);
   return cut(redactArgumentText(view.argumentsText ?? '', secrets), MAX_ARGUMENTS);

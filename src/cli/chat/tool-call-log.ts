@@ -27,7 +27,7 @@ export interface ToolCallLog {
 }
 
 /** How many calls are kept for `/expand`. */
-export const KEPT_CALLS = 100;
+const KEPT_CALLS = 100;
 
 export function createToolCallLog(kept = KEPT_CALLS): ToolCallLog {
   let calls: LoggedToolCall[] = [];

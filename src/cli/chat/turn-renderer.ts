@@ -9,7 +9,7 @@ import { createMarkdownStream } from './markdown-stream.js';
 import { formatToolCallLine, type ToolCallView } from './tool-call-line.js';
 import { createToolCallLog, type ToolCallLog } from './tool-call-log.js';
 
-export interface TurnRenderer {
+interface TurnRenderer {
   event(event: AgentEvent): void;
   /** Closes what is open (styles, the live line). */
   finish(): void;

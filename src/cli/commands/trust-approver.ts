@@ -6,7 +6,7 @@
 import type { Approver, DefinitionApprovalRequest } from '../../policy/approver.js';
 import { describeHiddenContent, showRaw } from '../../policy/hidden-content.js';
 
-export interface CommandLineApproverOptions {
+interface CommandLineApproverOptions {
   /** True for `trust approve SERVER`; false when one tool was named. */
   wholeServer: boolean;
   stdout: NodeJS.WritableStream;

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** Largest request body accepted; a host sending more than this has a bug worth seeing. */
-export const maxRequestBodyBytes = 64 * 1024 * 1024;
+const maxRequestBodyBytes = 64 * 1024 * 1024;
 
 export class BodyTooLargeError extends Error {
   constructor() {

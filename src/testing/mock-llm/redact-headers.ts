@@ -4,7 +4,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 
-export const redactedValue = '<redacted>';
+const redactedValue = '<redacted>';
 
 const credentialHeaders = new Set([
   'authorization',

@@ -45,7 +45,7 @@ export function matchesOpenAiChatPath(path: string): boolean {
   return pathPattern.test(path);
 }
 
-export function quirksOfPath(path: string): Set<OpenAiChatQuirk> {
+function quirksOfPath(path: string): Set<OpenAiChatQuirk> {
   const pathname = path.split('?')[0] ?? '';
   const listed = pathPattern.exec(pathname)?.[1];
   const quirks = new Set<OpenAiChatQuirk>();
