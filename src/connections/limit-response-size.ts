@@ -7,12 +7,20 @@
  * events are passed on. An event past the limit is dropped, the stream is ended, and each request the POST carried
  * is answered with an error saying so (without that, the request would wait for its timeout). A stream with no
  * request of ours behind it (the standing GET stream) fails with the size error instead.
+ *
+ * Nesting is bounded the same way, as the stdio transport bounds each line: a message whose brackets open deeper
+ * than `MAX_JSON_DEPTH` would overflow the stack of the client library's validation, so the requests it answers
+ * get an error answer naming the depth instead, and the rest of the response is not read. A JSON body is therefore
+ * held until it is whole (the client library reads it whole anyway) and an event until it ends.
  */
 import type { FetchLike } from '@modelcontextprotocol/client';
+import { describeTooDeep, JsonDepthGauge } from '../json/json-depth.js';
 import { tooLargeMessageText } from './message-size-limit.js';
 
 /** The JSON-RPC error code of the answer the host puts in place of a response past the limit. */
 const RESPONSE_TOO_LARGE_CODE = -32_090;
+/** JSON-RPC "Invalid Request", as for a too-deep line from a stdio server. */
+const INVALID_REQUEST = -32_600;
 
 const OUTCOME = 'the host stopped reading the response';
 
@@ -39,33 +47,66 @@ export function limitResponseSize(fetchImpl: FetchLike, limit: number): FetchLik
     const response = await fetchImpl(url, init);
     if (!response.body) return response;
     const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    const requests = requestsOf(init?.body);
     const limited =
       mediaType === 'text/event-stream'
-        ? response.body.pipeThrough(eventSizeLimit(limit, requestIdsOf(init?.body)))
-        : response.body.pipeThrough(bodySizeLimit(limit));
+        ? response.body.pipeThrough(eventLimits(limit, requests))
+        : response.body.pipeThrough(bodyLimits(limit, JSON_MEDIA_TYPE.test(mediaType) ? requests : undefined));
     return withBody(response, limited);
   };
 }
 
-function bodySizeLimit(limit: number): TransformStream<Uint8Array, Uint8Array> {
+/** A request the host sent in the POST whose response this is: its id, and its method for messages. */
+interface SentRequest {
+  id: string | number;
+  method: string;
+}
+
+/** `application/json` and the `+json` types: a body that is one JSON-RPC message (or a batch). */
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/;
+
+/**
+ * `requests`: those of the POST, when the body is JSON and so has its depth measured; a body of another type (an
+ * error page) is only counted, and passed on as it comes.
+ */
+function bodyLimits(
+  limit: number,
+  requests: readonly SentRequest[] | undefined,
+): TransformStream<Uint8Array, Uint8Array> {
   let seen = 0;
+  let held: Uint8Array[] = [];
+  const depth = new JsonDepthGauge();
   return new TransformStream({
     transform(chunk, controller) {
       seen += chunk.byteLength;
       if (seen > limit) {
+        held = [];
         controller.error(new ResponseTooLargeError(tooLargeMessageText(limit, seen, OUTCOME)));
         return;
       }
-      controller.enqueue(chunk);
+      if (requests === undefined) {
+        controller.enqueue(chunk);
+        return;
+      }
+      if (depth.feed(chunk)) {
+        held = [];
+        refuseTooDeep(controller, requests, (answers) => JSON.stringify(answers.length === 1 ? answers[0] : answers));
+        return;
+      }
+      held.push(chunk);
+    },
+    flush(controller) {
+      for (const piece of held) controller.enqueue(piece);
     },
   });
 }
 
-function eventSizeLimit(limit: number, requestIds: Array<string | number>): TransformStream<Uint8Array, Uint8Array> {
+function eventLimits(limit: number, requests: readonly SentRequest[]): TransformStream<Uint8Array, Uint8Array> {
   // The current event's bytes not yet passed on, and how many there are.
   let pending: Uint8Array[] = [];
   let eventBytes = 0;
   let lineHasContent = false;
+  const data = new EventDataDepth();
   return new TransformStream({
     transform(chunk, controller) {
       let start = 0;
@@ -79,7 +120,14 @@ function eventSizeLimit(limit: number, requestIds: Array<string | number>): Tran
         eventBytes += next - start;
         if (eventBytes > limit) {
           pending = [];
-          refuseEvent(controller, limit, eventBytes, requestIds);
+          refuseEvent(controller, limit, eventBytes, requests);
+          return;
+        }
+        if (data.read(chunk, start, lineEnd, newline !== -1)) {
+          pending = [];
+          refuseTooDeep(controller, requests, (answers) =>
+            answers.map((answer) => `event: message\ndata: ${JSON.stringify(answer)}\n\n`).join(''),
+          );
           return;
         }
         if (newline !== -1) {
@@ -90,6 +138,7 @@ function eventSizeLimit(limit: number, requestIds: Array<string | number>): Tran
             controller.enqueue(chunk.subarray(passFrom, next));
             passFrom = next;
             eventBytes = 0;
+            data.endEvent();
           }
           lineHasContent = false;
         }
@@ -103,27 +152,92 @@ function eventSizeLimit(limit: number, requestIds: Array<string | number>): Tran
   });
 }
 
+const DATA_FIELD = [0x64, 0x61, 0x74, 0x61, 0x3a]; // "data:"
+
+/**
+ * How deep the `data` of the current event nests, read line by line as the lines arrive in pieces. Only `data`
+ * lines are JSON; a comment or an `id` may hold any bracket.
+ */
+class EventDataDepth {
+  private readonly gauge = new JsonDepthGauge();
+  /** The current line's first bytes, until they show whether it is a `data` line. */
+  private head: number[] = [];
+  private kind: 'data' | 'other' | undefined;
+
+  /** Reads a piece `bytes[from, to)` of the current line; `ends`: the line ends after it. True once too deep. */
+  read(bytes: Uint8Array, from: number, to: number, ends: boolean): boolean {
+    let tooDeep = false;
+    let index = from;
+    while (this.kind === undefined && index < to) {
+      this.head.push(bytes[index]!);
+      index++;
+      if (this.head.length === DATA_FIELD.length) {
+        this.kind = this.head.every((byte, at) => byte === DATA_FIELD[at]) ? 'data' : 'other';
+      }
+    }
+    if (this.kind === 'data') tooDeep = this.gauge.feed(bytes, index, to);
+    if (ends) {
+      this.head = [];
+      this.kind = undefined;
+      this.gauge.newLine();
+    }
+    return tooDeep;
+  }
+
+  endEvent(): void {
+    this.gauge.reset();
+  }
+}
+
 function refuseEvent(
   controller: TransformStreamDefaultController<Uint8Array>,
   limit: number,
   bytes: number,
-  requestIds: Array<string | number>,
+  requests: readonly SentRequest[],
 ): void {
   const message = tooLargeMessageText(limit, bytes, OUTCOME);
-  if (requestIds.length === 0) {
+  if (requests.length === 0) {
     controller.error(new ResponseTooLargeError(message));
     return;
   }
   const encoder = new TextEncoder();
-  for (const id of requestIds) {
+  for (const { id } of requests) {
     const answer = { jsonrpc: '2.0', id, error: { code: RESPONSE_TOO_LARGE_CODE, message } };
     controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(answer)}\n\n`));
   }
   controller.terminate();
 }
 
-/** The ids of the requests in a POST body the host serialised (one message or a batch). */
-function requestIdsOf(body: unknown): Array<string | number> {
+/**
+ * Answers each request of the POST with the error a too-deep line from a stdio server gets, written by `frame` as
+ * the response's media type carries messages, and stops reading. With no request behind the response (the standing
+ * GET stream), the stream fails instead.
+ */
+function refuseTooDeep(
+  controller: TransformStreamDefaultController<Uint8Array>,
+  requests: readonly SentRequest[],
+  frame: (answers: object[]) => string,
+): void {
+  if (requests.length === 0) {
+    controller.error(
+      new Error(`${describeTooDeep("a message in the server's event stream")}; the host stopped reading it`),
+    );
+    return;
+  }
+  const answers = requests.map(({ id, method }) => ({
+    jsonrpc: '2.0',
+    id,
+    error: {
+      code: INVALID_REQUEST,
+      message: `${describeTooDeep(`the server's answer to ${method}`)}, so the host refused it`,
+    },
+  }));
+  controller.enqueue(new TextEncoder().encode(frame(answers)));
+  controller.terminate();
+}
+
+/** The requests in a POST body the host serialised (one message or a batch). */
+function requestsOf(body: unknown): SentRequest[] {
   if (typeof body !== 'string') return [];
   let parsed: unknown;
   try {
@@ -131,12 +245,14 @@ function requestIdsOf(body: unknown): Array<string | number> {
   } catch {
     return [];
   }
-  const ids: Array<string | number> = [];
+  const requests: SentRequest[] = [];
   for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
     const { id, method } = (message ?? {}) as { id?: unknown; method?: unknown };
-    if (typeof method === 'string' && (typeof id === 'string' || typeof id === 'number')) ids.push(id);
+    if (typeof method === 'string' && (typeof id === 'string' || typeof id === 'number')) {
+      requests.push({ id, method: method.slice(0, 100) });
+    }
   }
-  return ids;
+  return requests;
 }
 
 /** The same response with another body; what the SDK reads besides the body is carried over. */

@@ -121,3 +121,51 @@ export function stringifyJsonWithinDepth(
   if (exceedsJsonDepth(value)) return placeholder;
   return JSON.stringify(value);
 }
+
+/**
+ * {@link textExceedsJsonDepth} for UTF-8 bytes arriving in pieces (an HTTP body, an event stream): fed each piece in
+ * turn, it says once the brackets opened at once pass `maxDepth`, so a response can be refused before anything
+ * parses it. Bytes of multi-byte characters never equal a quote, a backslash or a bracket, so they need no decoding.
+ */
+export class JsonDepthGauge {
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+
+  constructor(private readonly maxDepth = MAX_JSON_DEPTH) {}
+
+  /** Reads `bytes[from, to)`; true when the nesting has passed the limit (and stays true until {@link reset}). */
+  feed(bytes: Uint8Array, from = 0, to = bytes.length): boolean {
+    if (this.depth > this.maxDepth) return true;
+    for (let index = from; index < to; index++) {
+      const code = bytes[index]!;
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (code === 0x5c) this.escaped = true;
+        else if (code === 0x22) this.inString = false;
+        continue;
+      }
+      if (code === 0x22) this.inString = true;
+      else if (code === 0x5b || code === 0x7b) {
+        this.depth++;
+        if (this.depth > this.maxDepth) return true;
+      } else if (code === 0x5d || code === 0x7d) this.depth--;
+    }
+    return false;
+  }
+
+  /**
+   * A new line of an event stream's `data`: JSON cannot hold a raw line break inside a string, so none is open; a
+   * quote in another field (an event's `id`) cannot hide brackets past its own line.
+   */
+  newLine(): void {
+    this.inString = false;
+    this.escaped = false;
+  }
+
+  /** Starts over, for the next message. */
+  reset(): void {
+    this.depth = 0;
+    this.newLine();
+  }
+}

@@ -1,13 +1,14 @@
 /**
  * A tool result nested 10,000 levels deep (in `structuredContent`, `_meta` or inside a content block), and model
  * arguments nested as deep: each becomes an error result for that one call, the call is audited, and the run
- * goes on to its end instead of dying of a stack overflow.
+ * goes on to its end instead of dying of a stack overflow. From a remote server too, as a JSON body or an event.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolCallRecord } from '../../src/audit/audit-record.js';
 import { createMemoryAuditSink } from '../../src/audit/audit-sink.js';
+import { startOversizedServer } from '../fixtures/faults/oversized-http-server.js';
 import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
-import { hostConfig, stdioServer } from '../helpers/configs.js';
+import { hostConfig, httpServer, stdioServer } from '../helpers/configs.js';
 import { closeHosts, faultFixture, openFaultHost, resultText } from './fault-helpers.js';
 import { createTurnProvider, lastToolResults, toolCall } from './turn-provider.js';
 
@@ -95,5 +96,24 @@ describe('values nested 10,000 levels deep', () => {
     expect(resultText(called.result)).toMatch(/answer to tools\/call is nested deeper than 128 levels/);
     const fine = await host.callTool('hostile__echo', { text: 'after' });
     expect(resultText(fine.result)).toBe('after');
+  });
+
+  it('a remote answer nested as deep, as a JSON body or an event, is an error for that call, named as from stdio', {
+    timeout: 60_000,
+  }, async () => {
+    const server = await startOversizedServer();
+    try {
+      const host = await openFaultHost(hostConfig([httpServer('remote', server.url, { trust: 'trusted' })]));
+      for (const tool of ['deep_json', 'deep_sse']) {
+        const called = await host.callTool(`remote__${tool}`, {});
+        expect(called.outcome, tool).toBe('error');
+        expect(resultText(called.result)).toMatch(/answer to tools\/call is nested deeper than 128 levels/);
+      }
+      const fine = await host.callTool('remote__small', {});
+      expect(resultText(fine.result)).toBe('small answer');
+    } finally {
+      await closeHosts();
+      await server.close();
+    }
   });
 });
