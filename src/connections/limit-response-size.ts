@@ -9,12 +9,13 @@
  * request of ours behind it (the standing GET stream) fails with the size error instead.
  *
  * Nesting is bounded the same way, as the stdio transport bounds each line: a message whose brackets open deeper
- * than `MAX_JSON_DEPTH` would overflow the stack of the client library's validation, so the requests it answers
- * get an error answer naming the depth instead, and the rest of the response is not read. A JSON body is therefore
- * held until it is whole (the client library reads it whole anyway) and an event until it ends.
+ * than `MAX_JSON_DEPTH` would overflow the stack of the client library's validation. A JSON body that deep is
+ * replaced by an error answer naming the depth for each request of the POST, and the rest is not read; it is
+ * therefore held until it is whole (the client library reads it whole anyway). An event that deep is read to its
+ * end, within the size limit: an answer becomes that error answer, anything else is dropped, and the stream goes on.
  */
 import type { FetchLike } from '@modelcontextprotocol/client';
-import { describeTooDeep, JsonDepthGauge } from '../json/json-depth.js';
+import { cutTooDeepText, describeTooDeep, JsonDepthGauge } from '../json/json-depth.js';
 import { tooLargeMessageText } from './message-size-limit.js';
 
 /** The JSON-RPC error code of the answer the host puts in place of a response past the limit. */
@@ -107,6 +108,8 @@ function eventLimits(limit: number, requests: readonly SentRequest[]): Transform
   let eventBytes = 0;
   let lineHasContent = false;
   const data = new EventDataDepth();
+  // The current event nests too deep: it is read to its end (within the size limit) and answered for, not passed on.
+  let tooDeep = false;
   return new TransformStream({
     transform(chunk, controller) {
       let start = 0;
@@ -123,22 +126,21 @@ function eventLimits(limit: number, requests: readonly SentRequest[]): Transform
           refuseEvent(controller, limit, eventBytes, requests);
           return;
         }
-        if (data.read(chunk, start, lineEnd, newline !== -1)) {
-          pending = [];
-          refuseTooDeep(controller, requests, (answers) =>
-            answers.map((answer) => `event: message\ndata: ${JSON.stringify(answer)}\n\n`).join(''),
-          );
-          return;
-        }
+        if (!tooDeep) tooDeep = data.read(chunk, start, lineEnd, newline !== -1);
         if (newline !== -1) {
-          // A blank line ends an event: pass the whole event on.
+          // A blank line ends an event: pass the whole event on, or what stands in for a too-deep one.
           if (!lineHasContent) {
-            for (const piece of pending) controller.enqueue(piece);
+            const event = [...pending, chunk.subarray(passFrom, next)];
             pending = [];
-            controller.enqueue(chunk.subarray(passFrom, next));
             passFrom = next;
             eventBytes = 0;
             data.endEvent();
+            if (tooDeep) {
+              tooDeep = false;
+              if (!refuseTooDeepEvent(controller, event, requests)) return;
+            } else {
+              for (const piece of event) controller.enqueue(piece);
+            }
           }
           lineHasContent = false;
         }
@@ -150,6 +152,53 @@ function eventLimits(limit: number, requests: readonly SentRequest[]): Transform
       for (const piece of pending) controller.enqueue(piece);
     },
   });
+}
+
+/**
+ * What stands in for an event whose message nests too deep, as for a too-deep line from a stdio server: an answer
+ * becomes an error answer to its request; a notification or a request from the server is dropped (the server's
+ * request then goes unanswered: nothing here can write to the server). The message is read from the event's data
+ * with its too-deep parts cut. False when the stream was ended instead (a message that cannot be read even cut).
+ */
+function refuseTooDeepEvent(
+  controller: TransformStreamDefaultController<Uint8Array>,
+  event: readonly Uint8Array[],
+  requests: readonly SentRequest[],
+): boolean {
+  const message = eventMessage(event);
+  if (message === undefined) {
+    refuseTooDeep(controller, requests, (answers) => answers.map(sseMessage).join(''));
+    return false;
+  }
+  const { id, method } = message as { id?: unknown; method?: unknown };
+  if (method === undefined && (typeof id === 'string' || typeof id === 'number')) {
+    const request = requests.find((sent) => sent.id === id)?.method ?? `request ${JSON.stringify(id)}`;
+    const what = describeTooDeep(`the server's answer to ${request}`);
+    const answer = { jsonrpc: '2.0', id, error: { code: INVALID_REQUEST, message: `${what}, so the host refused it` } };
+    controller.enqueue(new TextEncoder().encode(sseMessage(answer)));
+  }
+  return true;
+}
+
+/** The JSON-RPC message an event carries (its `data` lines joined), read with its too-deep parts cut. */
+function eventMessage(event: readonly Uint8Array[]): object | undefined {
+  const decoder = new TextDecoder();
+  const text = event.map((piece) => decoder.decode(piece, { stream: true })).join('') + decoder.decode();
+  const data = text
+    .split(/\r?\n/)
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5))
+    .join('\n');
+  try {
+    const message: unknown = JSON.parse(cutTooDeepText(data) ?? data);
+    return message !== null && typeof message === 'object' && !Array.isArray(message) ? message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function sseMessage(message: object): string {
+  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
 }
 
 const DATA_FIELD = [0x64, 0x61, 0x74, 0x61, 0x3a]; // "data:"
@@ -210,8 +259,8 @@ function refuseEvent(
 
 /**
  * Answers each request of the POST with the error a too-deep line from a stdio server gets, written by `frame` as
- * the response's media type carries messages, and stops reading. With no request behind the response (the standing
- * GET stream), the stream fails instead.
+ * the response's media type carries messages, and stops reading: for a JSON body, and for an event whose message
+ * cannot be read. With no request behind the response (the standing GET stream), the stream fails instead.
  */
 function refuseTooDeep(
   controller: TransformStreamDefaultController<Uint8Array>,
