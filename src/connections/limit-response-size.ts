@@ -14,14 +14,13 @@
  * therefore held until it is whole (the client library reads it whole anyway). An event that deep is read to its
  * end, within the size limit: an answer becomes that error answer, anything else is dropped, and the stream goes on.
  */
-import type { FetchLike } from '@modelcontextprotocol/client';
+import type { FetchLike, JSONRPCMessage } from '@modelcontextprotocol/client';
 import { cutTooDeepText, describeTooDeep, JsonDepthGauge } from '../json/json-depth.js';
 import { tooLargeMessageText } from './message-size-limit.js';
+import { tooDeepAnswer } from './too-deep-message.js';
 
 /** The JSON-RPC error code of the answer the host puts in place of a response past the limit. */
 const RESPONSE_TOO_LARGE_CODE = -32_090;
-/** JSON-RPC "Invalid Request", as for a too-deep line from a stdio server. */
-const INVALID_REQUEST = -32_600;
 
 const OUTCOME = 'the host stopped reading the response';
 
@@ -130,17 +129,17 @@ function eventLimits(limit: number, requests: readonly SentRequest[]): Transform
         if (newline !== -1) {
           // A blank line ends an event: pass the whole event on, or what stands in for a too-deep one.
           if (!lineHasContent) {
-            const event = [...pending, chunk.subarray(passFrom, next)];
+            pending.push(chunk.subarray(passFrom, next));
+            if (tooDeep) {
+              tooDeep = false;
+              if (!refuseTooDeepEvent(controller, pending, requests)) return;
+            } else {
+              for (const piece of pending) controller.enqueue(piece);
+            }
             pending = [];
             passFrom = next;
             eventBytes = 0;
             data.endEvent();
-            if (tooDeep) {
-              tooDeep = false;
-              if (!refuseTooDeepEvent(controller, event, requests)) return;
-            } else {
-              for (const piece of event) controller.enqueue(piece);
-            }
           }
           lineHasContent = false;
         }
@@ -172,10 +171,8 @@ function refuseTooDeepEvent(
   }
   const { id, method } = message as { id?: unknown; method?: unknown };
   if (method === undefined && (typeof id === 'string' || typeof id === 'number')) {
-    const request = requests.find((sent) => sent.id === id)?.method ?? `request ${JSON.stringify(id)}`;
-    const what = describeTooDeep(`the server's answer to ${request}`);
-    const answer = { jsonrpc: '2.0', id, error: { code: INVALID_REQUEST, message: `${what}, so the host refused it` } };
-    controller.enqueue(new TextEncoder().encode(sseMessage(answer)));
+    const request = requests.find((sent) => sent.id === id)?.method;
+    controller.enqueue(new TextEncoder().encode(sseMessage(tooDeepAnswer(id, request).replacement)));
   }
   return true;
 }
@@ -197,7 +194,7 @@ function eventMessage(event: readonly Uint8Array[]): object | undefined {
   }
 }
 
-function sseMessage(message: object): string {
+function sseMessage(message: JSONRPCMessage): string {
   return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
 }
 
@@ -251,8 +248,9 @@ function refuseEvent(
   }
   const encoder = new TextEncoder();
   for (const { id } of requests) {
-    const answer = { jsonrpc: '2.0', id, error: { code: RESPONSE_TOO_LARGE_CODE, message } };
-    controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(answer)}\n\n`));
+    controller.enqueue(
+      encoder.encode(sseMessage({ jsonrpc: '2.0', id, error: { code: RESPONSE_TOO_LARGE_CODE, message } })),
+    );
   }
   controller.terminate();
 }
@@ -265,7 +263,7 @@ function refuseEvent(
 function refuseTooDeep(
   controller: TransformStreamDefaultController<Uint8Array>,
   requests: readonly SentRequest[],
-  frame: (answers: object[]) => string,
+  frame: (answers: JSONRPCMessage[]) => string,
 ): void {
   if (requests.length === 0) {
     controller.error(
@@ -273,14 +271,7 @@ function refuseTooDeep(
     );
     return;
   }
-  const answers = requests.map(({ id, method }) => ({
-    jsonrpc: '2.0',
-    id,
-    error: {
-      code: INVALID_REQUEST,
-      message: `${describeTooDeep(`the server's answer to ${method}`)}, so the host refused it`,
-    },
-  }));
+  const answers = requests.map(({ id, method }) => tooDeepAnswer(id, method).replacement);
   controller.enqueue(new TextEncoder().encode(frame(answers)));
   controller.terminate();
 }

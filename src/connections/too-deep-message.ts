@@ -32,17 +32,7 @@ export function screenMessageDepth(
   const fields = message as { id?: string | number; method?: unknown };
   const method = typeof fields.method === 'string' ? fields.method.slice(0, 100) : undefined;
   if (method === undefined && fields.id !== undefined) {
-    const request = answering(fields.id);
-    const what = describeTooDeep(`the server's answer to ${request ?? `request ${JSON.stringify(fields.id)}`}`);
-    return {
-      kind: 'answer-replaced',
-      what,
-      replacement: {
-        jsonrpc: '2.0',
-        id: fields.id,
-        error: { code: INVALID_REQUEST, message: `${what}, so the host refused it` },
-      },
-    };
+    return { kind: 'answer-replaced', ...tooDeepAnswer(fields.id, answering(fields.id)) };
   }
   if (fields.id !== undefined) {
     const what = describeTooDeep(`the server's request ${JSON.stringify(method)}`);
@@ -53,4 +43,20 @@ export function screenMessageDepth(
     };
   }
   return { kind: 'notification-dropped', what: describeTooDeep(`the notification ${JSON.stringify(method)}`) };
+}
+
+/**
+ * The error answer that stands in for a server's answer nested too deep (from a stdio line, an HTTP body or an
+ * event), and what it says. `request`: the method of the host's request with that id, when known.
+ */
+export function tooDeepAnswer(
+  id: string | number,
+  request: string | undefined,
+): { what: string; replacement: JSONRPCMessage } {
+  // The id is the server's: an unknown one is named only in part.
+  const what = describeTooDeep(`the server's answer to ${request ?? `request ${JSON.stringify(id).slice(0, 100)}`}`);
+  return {
+    what,
+    replacement: { jsonrpc: '2.0', id, error: { code: INVALID_REQUEST, message: `${what}, so the host refused it` } },
+  };
 }

@@ -15,11 +15,14 @@ export function orderedSecrets(secrets: readonly string[]): string[] {
   return [...new Set(secrets)].filter((secret) => secret !== '').sort((left, right) => right.length - left.length);
 }
 
-/** `text` with every occurrence of every secret (already ordered by `orderedSecrets`) replaced by `[redacted]`. */
-export function replaceSecrets(text: string, ordered: readonly string[]): string {
+/**
+ * `text` with every occurrence of every secret (already ordered by `orderedSecrets`) replaced by `replacement`
+ * (`[redacted]` unless a caller needs a stand-in that survives further processing first).
+ */
+export function replaceSecrets(text: string, ordered: readonly string[], replacement = REDACTED): string {
   let result = text;
   for (const secret of ordered) {
-    if (result.includes(secret)) result = result.split(secret).join(REDACTED);
+    if (result.includes(secret)) result = result.split(secret).join(replacement);
   }
   return result;
 }
