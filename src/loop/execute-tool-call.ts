@@ -1,6 +1,6 @@
 /**
  * One tool call from the model, through every duty the host owes it, in order:
- * parse → route → check the arguments → authorize → call with a timeout → map and budget the result → record.
+ * route → parse → check the arguments → authorize → call with a timeout → map and budget the result → record.
  * Each duty is a dependency, so the loop stays wiring and each duty is tested on its own.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';

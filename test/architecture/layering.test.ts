@@ -9,7 +9,6 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/project.js';
 
 /** Lowest first. `testing` holds public stand-ins built on the layers below the host. */
-// Planned layers are listed before their folders exist: an absent folder has no files to check.
 const LAYERS = [
   'json',
   'text',
