@@ -7,7 +7,7 @@
  * The CLI and the example servers are bundled from tsc's output (run tsc first), the fixtures from their sources.
  * The library (dist/src/index.js) is not bundled: its users import tsc's output.
  */
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
@@ -87,6 +87,11 @@ async function bundle(name, input, extension = 'js') {
 }
 
 await bundle('cli', { main: join(root, 'dist', 'src', 'cli', 'main.js') });
+// The bundler writes new files without the execute bit. npm sets it when it links a bin, which `npx mcp-host` does
+// once per checkout: after a rebuild (`npm test` rebuilds) the command would then fail with "Permission denied".
+for (const target of Object.values(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).bin ?? {})) {
+  chmodSync(join(root, target), 0o755);
+}
 const examples = join(root, 'dist', 'examples', 'servers');
 await bundle(
   'examples',
