@@ -92,6 +92,11 @@ describe('five-plus-seven script with the calculator', () => {
     expect(played.text).toMatch(/5 plus 7/);
     expect(played.text).toMatch(/ANTHROPIC_API_KEY/);
     expect(played.text).toMatch(/--model anthropic:claude-sonnet-4-6/);
+    // Every provider the host has, not only the first one it had.
+    expect(played.text).toMatch(/OPENAI_API_KEY/);
+    expect(played.text).toMatch(/GEMINI_API_KEY/);
+    expect(played.text).toMatch(/ollama:/);
+    expect(played.text).not.toMatch(/come later/);
   });
 
   it('refuses to run without the calculator tool on offer', async () => {
