@@ -22,6 +22,9 @@ describe('usage errors', () => {
     [['run', '--max-turns', '0', 'hi'], '--max-turns'],
     [['tools', 'list', '--timeout', 'x'], '--timeout'],
     [['mock-llm', '--port', 'x'], '--port'],
+    [['serve', '--http', 'x'], '--http'],
+    [['serve', '--http', '70000'], '--http'],
+    [['serve', '--host', '0.0.0.0'], '--host'],
     [['run', '--no-such-flag', 'x'], '--no-such-flag'],
     [['no-such-command'], 'no-such-command'],
   ])(

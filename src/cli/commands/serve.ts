@@ -6,7 +6,7 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { sha256Hex } from '../../config/gateway-settings.js';
 import { loadConfig } from '../../config/load-config.js';
 import { createGatewayHosts } from '../../gateway/gateway-hosts.js';
@@ -33,8 +33,9 @@ interface ServeOptions {
 
 function parsePort(value: string): number {
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new Error(`expected a port number from 0 to 65535, got "${value}"`);
+  // Commander reports this as a usage error naming the option and the value.
+  if (!/^\d+$/.test(value.trim()) || port > 65_535) {
+    throw new InvalidArgumentError('It must be a port number from 0 to 65535 (0 picks a free one).');
   }
   return port;
 }
@@ -54,6 +55,9 @@ export function createServeCommand(): Command {
     .action(async (options: ServeOptions) => {
       if (options.stdio && options.http !== undefined)
         throw new CliError('choose one of --stdio and --http', EXIT_USAGE);
+      // Otherwise the address would be ignored and the gateway would serve stdio instead of listening on it.
+      if (options.host !== undefined && options.http === undefined)
+        throw new CliError('--host is the address to listen on with --http PORT; add --http', EXIT_USAGE);
       const config = await loadConfig({
         configPath: options.config,
         cwd: process.cwd(),
