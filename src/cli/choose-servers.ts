@@ -20,7 +20,11 @@ export function onlyServers(config: HostConfig, names: readonly string[]): HostC
       EXIT_USAGE,
     );
   }
-  return { ...config, servers: config.servers.filter((server) => names.includes(server.name)) };
+  return {
+    ...config,
+    servers: config.servers.filter((server) => names.includes(server.name)),
+    serversNotStarted: [...(config.serversNotStarted ?? []), ...known.filter((name) => !names.includes(name))],
+  };
 }
 
 /**

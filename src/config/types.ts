@@ -157,6 +157,11 @@ export interface HostConfig {
    */
   awaitingApproval?: 'new' | 'changed';
   servers: ServerConfig[];
+  /**
+   * Servers of the file that this command leaves out (`--server NAME`, `tools call`): not started and not in
+   * `servers`, so a permission rule naming one of their tools is not reported as matching nothing.
+   */
+  serversNotStarted?: string[];
   /** `provider:model`, e.g. `anthropic:claude-sonnet-4-6` or `scripted:./script.json` (resolved against the file's folder). */
   model?: string;
   permissions: PermissionRules;

@@ -13,6 +13,7 @@ import { type AuditRecorder, createAuditRecorder } from '../audit/audit-recorder
 import { recordServerStart } from '../audit/record-server-start.js';
 import { createArgumentValidator } from '../catalog/argument-validation.js';
 import type { CatalogEntry, ToolCatalog } from '../catalog/tool-catalog.js';
+import { sanitiseName } from '../catalog/tool-naming.js';
 import { createClientFeatures } from '../client-features/client-features.js';
 import { createServerFeatureAccess } from '../client-features/server-feature-access.js';
 import { loadConfig } from '../config/load-config.js';
@@ -179,7 +180,13 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   });
   if (options.signal?.aborted) await abandon(options.signal.reason);
   const catalogNow = (): ToolCatalog => catalog.current();
-  for (const warning of checkRules(config.permissions, catalogNow().entries.map(ruleTarget))) diagnostic(warning);
+  const serversNotStarted = [
+    ...(config.serversNotStarted ?? []),
+    ...config.servers.filter((server) => server.disabled).map((server) => server.name),
+  ].map(sanitiseName);
+  for (const warning of checkRules(config.permissions, catalogNow().entries.map(ruleTarget), { serversNotStarted })) {
+    diagnostic(warning);
+  }
   const statusOf = (server: ServerConfig) =>
     serverStatus(server, {
       connections,

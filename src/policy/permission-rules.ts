@@ -6,6 +6,7 @@
  * that silently matches nothing is a rule the user believes protects them and does not.
  */
 
+import { TOOL_NAME_SEPARATOR } from '../catalog/tool-naming.js';
 import type { PermissionRules } from '../config/types.js';
 import { literalPartOf, matchesGlob } from './glob.js';
 import { allowRuleNames, restrictRuleNames, type ToolRuleNames } from './rule-names.js';
@@ -53,10 +54,17 @@ export function isCatchAllPattern(pattern: string): boolean {
  * One warning per pattern that matches none of `tools` (every tool the host knows, by namespaced name or by all
  * its names),
  * and one per catch-all pattern in `allow`. Call it once the catalog is built (and again after a refresh if
- * you like); a server that failed to start makes its patterns look unmatched, which is worth saying too.
+ * you like); a server that failed to start makes its patterns look unmatched, which is worth saying too. A server
+ * the command chose not to start (`serversNotStarted`: `--server`, `tools call`) is another matter: a pattern that
+ * may name one of its tools is not reported, as nothing is known of them.
  */
-export function checkRules(rules: PermissionRules, tools: ReadonlyArray<string | ToolRuleNames>): string[] {
+export function checkRules(
+  rules: PermissionRules,
+  tools: ReadonlyArray<string | ToolRuleNames>,
+  options: { serversNotStarted?: readonly string[] } = {},
+): string[] {
   const named = tools.map((tool) => (typeof tool === 'string' ? { toolName: tool, serverName: '' } : tool));
+  const notStarted = options.serversNotStarted ?? [];
   const warnings: string[] = [];
   for (const list of RULE_PRECEDENCE) {
     for (const pattern of rules[list]) {
@@ -68,6 +76,7 @@ export function checkRules(rules: PermissionRules, tools: ReadonlyArray<string |
         continue;
       }
       if (named.some((tool) => namesFor(list, tool).some((name) => matchesGlob(pattern, name)))) continue;
+      if (mayNameServerNotStarted(pattern, notStarted)) continue;
       const hint = pattern.includes('__')
         ? 'check the server and tool names (`mcp-host tools list` shows them)'
         : 'tool names are namespaced as server__tool, e.g. "fs__read_file"';
@@ -75,4 +84,16 @@ export function checkRules(rules: PermissionRules, tools: ReadonlyArray<string |
     }
   }
   return warnings;
+}
+
+/**
+ * Whether `pattern` may name a tool of one of `servers` (sanitised names): its server part (before `__`) matches one,
+ * or it has no server part, so it may name any server's tool by the tool's own name.
+ */
+function mayNameServerNotStarted(pattern: string, servers: readonly string[]): boolean {
+  if (servers.length === 0) return false;
+  const separator = pattern.indexOf(TOOL_NAME_SEPARATOR);
+  if (separator === -1) return true;
+  const serverPart = pattern.slice(0, separator);
+  return servers.some((server) => matchesGlob(serverPart, server));
 }

@@ -3,7 +3,7 @@
  * limits `tools list`, `servers`, `resources list` and `prompts list` to the named servers.
  */
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
@@ -38,6 +38,17 @@ describe('starting only the servers a command needs', { timeout: 120_000 }, () =
     expect(Number(result.stdout.trim())).toBeGreaterThan(0);
     expect(existsSync(marker)).toBe(false);
     expect(result.stderr).not.toContain('"other"');
+  });
+
+  it('does not warn that a rule for a server it left out matches no tool, but does for a misspelt one', async () => {
+    const { file } = await twoServers();
+    const config = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    config.permissions = { allow: ['other__read'], ask: ['flx__pid'], deny: ['other__*'] };
+    await writeFile(file, JSON.stringify(config));
+    const result = await runCliInProcess(['tools', 'call', 'flex__pid', '--config', file]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).not.toContain('other__');
+    expect(result.stderr).toContain('permissions.ask pattern "flx__pid" matches no tool');
   });
 
   it('tools list --server NAME lists and starts only that server', async () => {

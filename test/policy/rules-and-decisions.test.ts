@@ -109,6 +109,20 @@ describe('permission rules', () => {
     ).toEqual([]);
   });
 
+  it('does not report patterns that may name a tool of a server not started, and still reports the others', () => {
+    const patterns = rules({
+      allow: ['github__list_*', 'git*__read', 'fs__raed_*', 'read_file'],
+      ask: ['*__push'],
+      deny: ['github__*'],
+    });
+    const tools = ['fs__read_file'];
+    expect(checkRules(patterns, tools, { serversNotStarted: ['github'] })).toEqual([
+      expect.stringMatching(/permissions\.allow pattern "fs__raed_\*" matches no tool/),
+    ]);
+    // The same rules with every server started: each unmatched one is reported.
+    expect(checkRules(patterns, tools)).toHaveLength(6);
+  });
+
   it('recognises catch-all patterns', () => {
     expect(isCatchAllPattern('*')).toBe(true);
     expect(isCatchAllPattern('**')).toBe(true);
