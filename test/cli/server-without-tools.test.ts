@@ -26,5 +26,17 @@ describe('a server without tools', () => {
     const listings = JSON.parse(result.stdout) as Array<{ server: string; resources: Array<{ uri: string }> }>;
     expect(listings[0]?.resources.map((resource) => resource.uri)).toContain('file:///notes/todo.md');
     expect(result.stderr).not.toContain('listTools');
+    // Listed: no note that nothing is offered.
+    expect(result.stderr).not.toContain('offers no');
+  }, 90_000);
+
+  it('says on stderr which servers were asked when none offers any, keeping stdout empty', async () => {
+    const prompts = await runCliInProcess(['prompts', 'list', '--config', config], { timeoutMs: 60_000 });
+    expect(prompts.code, prompts.stderr).toBe(0);
+    expect(prompts.stdout).toBe('');
+    expect(prompts.stderr).toContain('mcp-host: the server "files" offers no prompts');
+    const json = await runCliInProcess(['prompts', 'list', '--json', '--config', config], { timeoutMs: 60_000 });
+    expect(JSON.parse(json.stdout)).toEqual([]);
+    expect(json.stderr).not.toContain('offers no');
   }, 90_000);
 });

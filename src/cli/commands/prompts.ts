@@ -7,8 +7,9 @@ import { base64DecodedSize, formatByteSize } from '../../content/describe-conten
 import { setOwnProperty } from '../../json/own-property.js';
 import { addCommonOptions, addServerFilterOption, type CommonOptions } from '../common-options.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
+import { noneOfferedNote } from '../none-offered-note.js';
 import { openHost } from '../open-host.js';
-import { writeJson, writeLine } from '../output.js';
+import { writeError, writeJson, writeLine } from '../output.js';
 import { summaryLine } from '../summary-line.js';
 
 export interface PromptInvocation {
@@ -75,6 +76,9 @@ export function createPromptsCommand(): Command {
             );
           }
         }
+        const offered = listings.some((listing) => listing.prompts.length > 0);
+        const note = offered ? undefined : noneOfferedNote('prompts', host.servers());
+        if (note !== undefined) writeError(`mcp-host: ${note}`);
       }
       process.exitCode = EXIT_OK;
     } catch (error) {

@@ -9,8 +9,9 @@ import { base64DecodedSize, formatByteSize } from '../../content/describe-conten
 import type { Host } from '../../host/create-host.js';
 import { addCommonOptions, addServerFilterOption, type CommonOptions } from '../common-options.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
+import { noneOfferedNote } from '../none-offered-note.js';
 import { openHost } from '../open-host.js';
-import { writeJson, writeLine, writeOut } from '../output.js';
+import { writeError, writeJson, writeLine, writeOut } from '../output.js';
 
 /**
  * Whether `uri` could come from `template` (RFC 6570 variables as wildcards). The template is the server's: with
@@ -71,9 +72,13 @@ export function createResourcesCommand(): Command {
     try {
       const listings = await host.resources.list();
       if (options.json) writeJson(listings);
-      else
+      else {
         for (const listing of listings)
           for (const line of describeServerResources(listing)) writeLine(`${listing.server}  ${line}`);
+        const offered = listings.some((listing) => listing.resources.length + listing.templates.length > 0);
+        const note = offered ? undefined : noneOfferedNote('resources', host.servers());
+        if (note !== undefined) writeError(`mcp-host: ${note}`);
+      }
       process.exitCode = EXIT_OK;
     } catch (error) {
       if (error instanceof CliError) throw error;
