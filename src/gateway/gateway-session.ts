@@ -25,7 +25,8 @@ import {
   Server,
 } from '@modelcontextprotocol/server';
 import type { CallingClient } from '../audit/audit-record.js';
-import type { ToolCatalog } from '../catalog/tool-catalog.js';
+import type { CatalogEntry, ToolCatalog } from '../catalog/tool-catalog.js';
+import { toolUiOf } from '../catalog/tool-ui.js';
 import { offersSubscriptions } from '../client-features/server-resources.js';
 import type { GatewaySettings } from '../config/gateway-settings.js';
 import type { ServerTrust } from '../config/types.js';
@@ -84,11 +85,21 @@ interface Offered {
 
 const offeredByCatalog = new WeakMap<ProfileHost, Offered>();
 
+/**
+ * The profile's tools a client may call. An MCP App's own tools (`_meta.ui.visibility: ["app"]`) are left out: the
+ * host refuses them to any caller but a view, and a client would hand them to its model.
+ */
+function callableEntries(profile: ProfileHost, catalog: ToolCatalog): CatalogEntry[] {
+  return catalog.entries.filter(
+    (entry) => profile.offersTool(entry.name, entry.server) && !toolUiOf(entry.tool).appOnly,
+  );
+}
+
 /** Built once per catalog: the search index and the token estimate are not redone on every list or call. */
 function offeredOf(profile: ProfileHost, catalog: ToolCatalog): Offered {
   const known = offeredByCatalog.get(profile);
   if (known?.catalog === catalog) return known;
-  const entries = catalog.entries.filter((entry) => profile.offersTool(entry.name, entry.server));
+  const entries = callableEntries(profile, catalog);
   const setting = profile.host.config.toolDiscovery ?? 'auto';
   const offered = {
     catalog,
@@ -109,17 +120,15 @@ async function listTools(profile: ProfileHost): Promise<Tool[]> {
       inputSchema: tool.inputSchema as Tool['inputSchema'],
     }));
   }
-  return catalog.entries
-    .filter((entry) => profile.offersTool(entry.name, entry.server))
-    .map((entry) => ({
-      name: entry.name,
-      ...(entry.tool.title === undefined ? {} : { title: entry.tool.title }),
-      description: entry.tool.description ?? '',
-      inputSchema: entry.tool.inputSchema,
-      ...(entry.tool.annotations !== undefined && trustOf(profile, entry.server) === 'trusted'
-        ? { annotations: entry.tool.annotations }
-        : {}),
-    }));
+  return callableEntries(profile, catalog).map((entry) => ({
+    name: entry.name,
+    ...(entry.tool.title === undefined ? {} : { title: entry.tool.title }),
+    description: entry.tool.description ?? '',
+    inputSchema: entry.tool.inputSchema,
+    ...(entry.tool.annotations !== undefined && trustOf(profile, entry.server) === 'trusted'
+      ? { annotations: entry.tool.annotations }
+      : {}),
+  }));
 }
 
 function toCallToolResult(executed: ExecutedToolCall): CallToolResult {
@@ -207,7 +216,7 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
       args = answer.args;
     }
     const entry = host.catalog().resolve(name);
-    if (entry === undefined || !profile.offersTool(name, entry.server)) {
+    if (entry === undefined || !profile.offersTool(name, entry.server) || toolUiOf(entry.tool).appOnly) {
       // Same wording as the host gives the model: the name may be withheld, unknown or outside this profile.
       return { content: [{ type: 'text', text: `Unknown tool "${name}". List the tools again.` }], isError: true };
     }
