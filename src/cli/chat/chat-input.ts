@@ -63,7 +63,12 @@ export function createChatInput(options: ChatInputOptions): ChatInput {
   const questions = createLinePrompter({ input: answers, output: options.output.stream });
   let waiting: ((line: string | undefined) => void) | undefined;
   const queued: string[] = [];
-  let asking = 0;
+  /**
+   * Questions waiting for their line, oldest first. A typed line answers one of them and is then no longer theirs
+   * to take: a second line typed in the same breath must not be kept for a question not yet asked (a later approval
+   * would be answered before it is shown).
+   */
+  const waitingQuestions: Array<{ answered: boolean }> = [];
   let ended = false;
   let interruptHandler: () => void = () => {};
   let queuedHandler: (line: string) => void = () => {};
@@ -74,7 +79,8 @@ export function createChatInput(options: ChatInputOptions): ChatInput {
       const deliver = waiting;
       waiting = undefined;
       deliver(line);
-    } else if (asking > 0) {
+    } else if (waitingQuestions.length > 0) {
+      waitingQuestions.shift()!.answered = true;
       answers.write(`${line}\n`);
     } else {
       // Typed ahead (or from a pipe, all at once): each line waits for its turn.
@@ -96,13 +102,15 @@ export function createChatInput(options: ChatInputOptions): ChatInput {
   const prompter: LinePrompter = {
     write: (text) => questions.write(text),
     async ask(prompt, signal) {
-      asking += 1;
+      const question = { answered: false };
+      waitingQuestions.push(question);
       // The line editor redraws its prompt when the answer is edited: give it the question's last line.
       if (interactive) reader.setPrompt(prompt.slice(prompt.lastIndexOf('\n') + 1));
       try {
         return await questions.ask(prompt, signal);
       } finally {
-        asking -= 1;
+        // Cancelled or ended before a line came: it waits no more.
+        if (!question.answered) waitingQuestions.splice(waitingQuestions.indexOf(question), 1);
         if (interactive) reader.setPrompt('');
       }
     },
