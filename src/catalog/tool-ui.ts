@@ -14,6 +14,8 @@ interface ToolUi {
   resourceUri?: string;
   /** True when `_meta.ui.visibility` names the app but not the model: the model is never offered the tool. */
   appOnly: boolean;
+  /** False when `_meta.ui.visibility` is given and leaves the app out (`["model"]`): no view may call the tool. */
+  appCallable: boolean;
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {
@@ -35,7 +37,8 @@ export function toolUiOf(tool: Pick<Tool, '_meta'>): ToolUi {
   const resourceUri = viewUri(ui?.resourceUri) ?? viewUri(meta?.['ui/resourceUri']);
   const visibility = Array.isArray(ui?.visibility) ? ui.visibility.slice(0, 8) : undefined;
   const appOnly = visibility?.includes('app') === true && !visibility.includes('model');
-  return { ...(resourceUri === undefined ? {} : { resourceUri }), appOnly };
+  const appCallable = visibility === undefined || visibility.includes('app');
+  return { ...(resourceUri === undefined ? {} : { resourceUri }), appOnly, appCallable };
 }
 
 /** The client capability that tells servers this host renders MCP Apps views. */

@@ -2,7 +2,7 @@
  * MCP Apps views opened in the web UI. Opening one reads the tool's `ui://` resource through the host (never from
  * the page), checks it is a view (`text/html;profile=mcp-app`, bounded), fingerprints it and builds its
  * Content-Security-Policy; the sandbox server then serves it under an unguessable id until the page closes it. A
- * view's own tool calls are resolved here against its server alone and made through `host.callTool` with the app as
+ * view's own tool calls are resolved here against its server alone (never a tool whose visibility leaves out the app) and made through `host.callTool` with the app as
  * origin, so they pass the same consent, pinning, bounds and audit as the model's.
  */
 
@@ -138,6 +138,10 @@ export function createAppViews(options: AppViewsOptions): AppViews {
         .catalog()
         .entries.find((candidate) => candidate.server === view.server && candidate.tool.name === name);
       if (entry === undefined) throw new ViewError(`The server "${view.server}" offers no tool "${name}".`);
+      // The extension's visibility: a tool for the model alone is not the view's to call.
+      if (!toolUiOf(entry.tool).appCallable) {
+        throw new ViewError(`The tool "${name}" is for the model only (its visibility leaves out the app).`);
+      }
       return resultForView(await host.callTool(entry.name, args, { origin: 'app' }));
     },
     async readResource(host, viewId, uri) {

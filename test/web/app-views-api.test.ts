@@ -1,0 +1,74 @@
+/**
+ * What an MCP Apps view may ask of the host, over the UI's own HTTP API (as the page relays it): its own server's
+ * tools that let the app call them, nothing else. The calls are allowed by the rules, so a refusal is the view's
+ * limit and not a question left waiting.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exampleServer, fixtureServer, writeConfig } from '../helpers/project.js';
+import { type RunningUi, startUi } from './web-ui-process.js';
+
+let ui: RunningUi;
+
+async function post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${ui.base}${path}`, {
+    method: 'POST',
+    headers: { cookie: `mcp_host_ui=${ui.token}`, origin: ui.base, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+async function auditedTools(): Promise<string[]> {
+  const text = await readFile(join(ui.stateDir, 'audit.jsonl'), 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as { type?: string; tool?: string })
+    .filter((record) => record.type === 'tool-call')
+    .map((record) => String(record.tool));
+}
+
+beforeAll(async () => {
+  const config = await writeConfig({
+    mcpServers: {
+      views: { command: process.execPath, args: [fixtureServer('app-views.mjs')] },
+      calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' },
+    },
+    permissions: { allow: ['views__bump', 'views__model_only', 'calculator__add_numbers'], ask: [], deny: [] },
+  });
+  ui = await startUi(['--config', config]);
+}, 60_000);
+
+afterAll(async () => {
+  await ui?.stop();
+});
+
+describe("a view's tool calls", () => {
+  it("reach its own server's tools for the app, and neither a tool for the model alone nor another server's", async () => {
+    const opened = await post('/api/views/open', { tool: 'views__counter' });
+    expect(opened.status).toBe(200);
+    const viewId = String(opened.body.viewId);
+
+    const bump = await post(`/api/views/${viewId}/call`, { name: 'bump', arguments: { by: 2 } });
+    expect(bump.status).toBe(200);
+    expect(bump.body.content).toEqual([{ type: 'text', text: 'bumped by 2' }]);
+
+    const modelOnly = await post(`/api/views/${viewId}/call`, { name: 'model_only', arguments: {} });
+    expect(modelOnly.status).toBe(400);
+    expect(modelOnly.body.error).toBe(
+      'The tool "model_only" is for the model only (its visibility leaves out the app).',
+    );
+
+    const other = await post(`/api/views/${viewId}/call`, { name: 'add_numbers', arguments: { a: 1, b: 2 } });
+    expect(other.status).toBe(400);
+    expect(other.body.error).toBe('The server "views" offers no tool "add_numbers".');
+
+    // Only the bump ran: the audit records each call that was made, and the bump's record is written first.
+    const audited = await auditedTools();
+    expect(audited).toContain('views__bump');
+    expect(audited).not.toContain('views__model_only');
+    expect(audited).not.toContain('calculator__add_numbers');
+  });
+});
