@@ -199,6 +199,8 @@ describe('the web UI in Chromium', () => {
       .getByText(/read ~\/\.ssh\/id_rsa/)
       .first()
       .waitFor(WAIT);
+    // Shown once its answers take clicks (they wait a moment after the question shows).
+    await dialog.getByRole('button', { name: 'Approve', disabled: false }).waitFor(WAIT);
     await screenshot('approval-definition');
     await dialog.getByRole('button', { name: 'Keep withheld' }).click();
     await dialog.waitFor({ state: 'hidden', ...WAIT });
@@ -226,6 +228,7 @@ describe('the web UI in Chromium', () => {
     const dialog = page.getByRole('dialog', { name: 'A tool call needs your approval' });
     await dialog.waitFor(WAIT);
     await dialog.getByText(/"sku": "WIDGET-1"/).waitFor(WAIT);
+    await dialog.getByRole('button', { name: 'Allow once', disabled: false }).waitFor(WAIT);
     await screenshot('approval-call');
     await dialog.getByRole('button', { name: 'Allow once' }).click();
 
@@ -281,11 +284,15 @@ describe('the web UI in Chromium', () => {
     expect(await dialog.evaluate((element) => element.contains(element.ownerDocument.activeElement))).toBe(true);
     await page.keyboard.press('Escape');
     expect(await dialog.isVisible()).toBe(true);
+    // The focus starts on the question, not on an answer: an Enter meant for the message box answers nothing.
+    expect(await page.evaluate('document.activeElement?.tagName')).toBe('H2');
     for (let presses = 0; presses < 20; presses += 1) {
       const focused = await page.evaluate('document.activeElement?.textContent');
       if (focused === 'Deny') break;
       await page.keyboard.press('Tab');
     }
+    // The answers take keys a moment after the question shows.
+    await dialog.getByRole('button', { name: 'Deny', disabled: false }).waitFor(WAIT);
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'hidden', ...WAIT });
     const card = page.getByRole('article', { name: 'Tool call inventory__reserve' }).last();
@@ -607,4 +614,63 @@ describe('the web UI in Chromium', () => {
       await zoomed.close();
     }
   }, 90_000);
+
+  it('takes the second click of a double click as nothing: the question that comes next in its place waits for its own answer', async () => {
+    const scriptFile = join(await temporaryDirectory(), 'two-reservations.json');
+    await writeFile(
+      scriptFile,
+      JSON.stringify({
+        scenarios: [
+          {
+            match: 'Reserve two things',
+            turns: [
+              {
+                toolCalls: [
+                  { name: 'inventory__reserve', arguments: { sku: 'WIDGET-1', quantity: 1 } },
+                  { name: 'inventory__reserve', arguments: { sku: 'GADGET-7', quantity: 1 } },
+                ],
+              },
+              { text: 'Both reservations were answered.' },
+            ],
+          },
+        ],
+      }),
+    );
+    await goTo('Chat');
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByLabel('Switch model').fill(`scripted:${scriptFile}`);
+    await page.getByRole('button', { name: 'Use this model' }).click();
+    await page
+      .getByRole('status')
+      .getByText(/two-reservations\.json/)
+      .waitFor(WAIT);
+    await page.getByLabel('Message').fill('Reserve two things');
+    await page.getByRole('button', { name: 'Send' }).click();
+    // The two calls run in parallel; their questions are asked one after the other, in the same dialog.
+    const dialog = page.getByRole('dialog', { name: 'A tool call needs your approval' });
+    const asked = await dialog.getByText(/"sku": "(WIDGET-1|GADGET-7)"/).textContent();
+    const next = asked?.includes('WIDGET-1') ? 'GADGET-7' : 'WIDGET-1';
+    // The second click lands the moment the next question is shown, as a double click's does.
+    await page.evaluate(`(() => {
+      const dialog = document.querySelector('dialog.approval');
+      const observer = new MutationObserver(() => {
+        if (!dialog.textContent.includes('"sku": "${next}"')) return;
+        observer.disconnect();
+        const allow = [...dialog.querySelectorAll('button')].find((button) => button.textContent === 'Allow once');
+        allow.click();
+        window.secondClickLanded = allow.getAttribute('aria-disabled');
+      });
+      observer.observe(dialog, { subtree: true, childList: true, characterData: true });
+    })()`);
+    await dialog.getByRole('button', { name: 'Allow once' }).click();
+    await dialog.getByText(`"sku": "${next}"`).waitFor(WAIT);
+    expect(await page.evaluate('window.secondClickLanded')).toBe('true');
+    await dialog.getByRole('button', { name: 'Deny' }).click();
+    await dialog.waitFor({ state: 'hidden', ...WAIT });
+    await page.getByText('Both reservations were answered.').waitFor(WAIT);
+    const cards = page.getByRole('article', { name: 'Tool call inventory__reserve' });
+    await cards.getByText('denied', { exact: true }).waitFor(WAIT);
+    expect(await cards.getByText('ok', { exact: true }).count()).toBe(1);
+    expect(await cards.getByText('denied', { exact: true }).count()).toBe(1);
+  });
 });

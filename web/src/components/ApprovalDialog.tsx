@@ -1,11 +1,18 @@
 /**
  * Whatever the host waits on — a tool call, a changed definition, a changed server, a sampling request, a form,
  * a URL — opens here as a modal dialog with the facts the terminal would show, answered with the same choices.
+ * A question's answers take no click or key for a moment after it is shown, and none after one was given: the second
+ * click of a double click, a repeated Enter, or a click meant for the question before (answered in another tab,
+ * withdrawn) never answers the next question, which appears in the same place. The focus starts on the question's
+ * title, not on an answer.
  */
 import { useEffect, useRef, useState } from 'react';
 import type { PendingApproval } from '../../../src/web/api-types';
 import { postJson, useLiveEvents } from '../api';
 import { SideBySide } from './SideBySide';
+
+/** How long a newly shown question's answers stay inert: longer than a double click, shorter than reading it. */
+const ANSWERS_ARM_MS = 600;
 
 function ElicitationFields({
   approval,
@@ -100,11 +107,15 @@ export function ApprovalDialog() {
   const [pending, setPending] = useState<PendingApproval[]>([]);
   const [values, setValues] = useState<Record<string, string | number | boolean | string[]>>({});
   const [error, setError] = useState<string>();
+  /** The question whose answers take input now: set a moment after it is shown, cleared once one is given. */
+  const [armed, setArmed] = useState<string>();
   const dialog = useRef<HTMLDialogElement>(null);
+  const title = useRef<HTMLHeadingElement>(null);
   useLiveEvents((event) => {
     if (event.type === 'approvals') setPending(event.pending);
   });
   const approval = pending[0];
+  const answerable = approval !== undefined && armed === approval.id;
   useEffect(() => {
     const element = dialog.current;
     if (element === null) return;
@@ -119,10 +130,15 @@ export function ApprovalDialog() {
     }
     setValues(initial);
     setError(undefined);
+    if (approval === undefined) return;
+    title.current?.focus();
+    const timer = setTimeout(() => setArmed(approval.id), ANSWERS_ARM_MS);
+    return () => clearTimeout(timer);
   }, [approval?.id]);
 
   const answer = async (value: string) => {
-    if (approval === undefined) return;
+    if (approval === undefined || !answerable) return;
+    setArmed(undefined);
     try {
       await postJson(`/api/approvals/${approval.id}`, {
         answer: value,
@@ -130,6 +146,7 @@ export function ApprovalDialog() {
       });
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure));
+      setArmed(approval.id);
     }
   };
   const titleId = 'approval-title';
@@ -145,7 +162,9 @@ export function ApprovalDialog() {
     >
       {approval !== undefined && (
         <div>
-          <h2 id={titleId}>{approval.title}</h2>
+          <h2 id={titleId} ref={title} tabIndex={-1}>
+            {approval.title}
+          </h2>
           {pending.length > 1 && <p className="muted">{pending.length - 1} more waiting after this one.</p>}
           <p>
             Server <strong>{approval.server}</strong>
@@ -179,6 +198,7 @@ export function ApprovalDialog() {
                 type="button"
                 key={choice.value}
                 className={choice.value === 'deny' || choice.value === 'reject' ? 'danger' : ''}
+                aria-disabled={answerable ? undefined : true}
                 onClick={() => void answer(choice.value)}
               >
                 {choice.label}
