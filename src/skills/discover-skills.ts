@@ -91,10 +91,18 @@ function isFile(file: string): boolean {
 }
 
 function readSkill(folder: string, file: string, source: SkillSourceKind, warnings: string[]): Skill {
+  const realFolder = realpathSync(folder);
+  // The fingerprint hashes a symbolic link's target text, not what it leads to: a SKILL.md kept outside the folder
+  // could change without the skill's pin noticing. It is refused, as read_skill_file refuses such links.
+  if (!isInside(realpathSync(file), realFolder)) {
+    throw new SkillError(
+      file,
+      "leads outside the skill's folder (a symbolic link); a skill is read only from its folder",
+    );
+  }
   const text = readBoundedText(file, MAX_SKILL_FILE_BYTES);
   const parsed = parseSkillFile(text, file, path.basename(folder));
   warnings.push(...parsed.warnings);
-  const realFolder = realpathSync(folder);
   return {
     ...parsed.frontMatter,
     folder: realFolder,
@@ -103,6 +111,11 @@ function readSkill(folder: string, file: string, source: SkillSourceKind, warnin
     body: parsed.body,
     fingerprint: fingerprintSkillFolder(realFolder),
   };
+}
+
+/** Whether `real` (a resolved path) is `folder` or lies inside it. */
+export function isInside(real: string, folder: string): boolean {
+  return real === folder || real.startsWith(`${folder}${path.sep}`);
 }
 
 /** The file as UTF-8, refused (not cut) when larger than `maxBytes`: a skill is used whole or not at all. */

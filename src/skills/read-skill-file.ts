@@ -7,7 +7,7 @@
 
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { readBoundedText } from './discover-skills.js';
+import { isInside, readBoundedText } from './discover-skills.js';
 
 /** One supporting file handed to the model, in bytes. */
 const MAX_SKILL_FILE_READ_BYTES = 256 * 1024;
@@ -33,7 +33,7 @@ export function readSkillFile(skill: { name: string; folder: string }, requested
   } catch {
     return fail(`skill "${skill.name}" has no file "${requested}"`);
   }
-  if (real !== skill.folder && !real.startsWith(`${skill.folder}${path.sep}`)) {
+  if (!isInside(real, skill.folder)) {
     return fail(`"${requested}" leads outside the skill's folder (a symbolic link); it is not read`);
   }
   const stat = statSync(real);

@@ -8,10 +8,13 @@
 import { createHash } from 'node:crypto';
 import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
 import path from 'node:path';
+import { SkillError } from './skill-error.js';
 
-/** Files counted in one skill; a folder with more is fingerprinted by the first ones and their count. */
+/**
+ * Entries (files and folders) in one skill, and folder depth below the skill's folder. A skill beyond either is not
+ * used: a file left out of the fingerprint could change unnoticed and still be read with read_skill_file.
+ */
 const MAX_FINGERPRINT_FILES = 2_000;
-/** Folder depth walked below the skill's folder. */
 const MAX_FINGERPRINT_DEPTH = 8;
 const CHUNK_BYTES = 1024 * 1024;
 
@@ -19,7 +22,12 @@ export function fingerprintSkillFolder(folder: string): string {
   const entries: string[] = [];
   let count = 0;
   const walk = (directory: string, relative: string, depth: number): void => {
-    if (depth > MAX_FINGERPRINT_DEPTH) return;
+    if (depth > MAX_FINGERPRINT_DEPTH) {
+      throw new SkillError(
+        directory,
+        `is nested more than ${MAX_FINGERPRINT_DEPTH} folders deep in the skill ${folder}; a skill is pinned by all its files, so it is not used`,
+      );
+    }
     let names: string[];
     try {
       names = readdirSync(directory).sort();
@@ -28,7 +36,12 @@ export function fingerprintSkillFolder(folder: string): string {
     }
     for (const name of names) {
       count += 1;
-      if (count > MAX_FINGERPRINT_FILES) return;
+      if (count > MAX_FINGERPRINT_FILES) {
+        throw new SkillError(
+          folder,
+          `has more than ${MAX_FINGERPRINT_FILES} files and folders; a skill is pinned by all its files, so it is not used`,
+        );
+      }
       const absolute = path.join(directory, name);
       const relativeName = relative === '' ? name : `${relative}/${name}`;
       const stat = lstatSync(absolute, { throwIfNoEntry: false });

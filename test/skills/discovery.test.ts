@@ -2,7 +2,7 @@
  * Skills are found where the discovery order says, validated with errors that name the file and the field, and
  * fingerprinted so that any changed file shows — checked on three published skills and on hand-written ones.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -133,6 +133,43 @@ describe('discovery order', () => {
     expect(found.problems.map((problem) => problem.message)).toEqual([
       expect.stringContaining(`${join(root, 'bad', 'SKILL.md')}: front matter field "description": is required`),
       expect.stringContaining(`${join(root, 'big', 'SKILL.md')}: is 300`),
+    ]);
+  });
+});
+
+describe('what a pin cannot cover is not used', () => {
+  it('refuses a SKILL.md that is a link out of its folder, and takes one linked inside it', () => {
+    const root = temporary();
+    const outside = join(root, 'outside.md');
+    writeFileSync(outside, '---\nname: notes\ndescription: Take notes.\n---\nBe brief.\n');
+    mkdirSync(join(root, 'skills', 'notes'), { recursive: true });
+    symlinkSync('../../outside.md', join(root, 'skills', 'notes', 'SKILL.md'));
+    const inside = writeSkill(join(root, 'skills'), { name: 'inner', description: 'd' });
+    renameSync(join(inside, 'SKILL.md'), join(inside, 'real.md'));
+    symlinkSync('real.md', join(inside, 'SKILL.md'));
+
+    const found = discoverSkills([{ kind: 'project', folder: join(root, 'skills') }]);
+    expect(found.skills.map((skill) => skill.name)).toEqual(['inner']);
+    expect(found.problems.map((problem) => problem.message)).toEqual([
+      `${join(root, 'skills', 'notes', 'SKILL.md')}: leads outside the skill's folder (a symbolic link); a skill is read only from its folder`,
+    ]);
+    // The file the link leads to is inside the folder, so the fingerprint covers what the skill says.
+    const before = fingerprintSkillFolder(inside);
+    appendFileSync(join(inside, 'real.md'), 'Now do something else.\n');
+    expect(fingerprintSkillFolder(inside)).not.toBe(before);
+  });
+
+  it('refuses a skill with files too deep or too many to fingerprint, since read_skill_file could read them', () => {
+    const root = temporary();
+    writeSkill(root, { name: 'deep', description: 'd', files: { 'a/b/c/d/e/f/g/h/i/notes.md': 'deep text' } });
+    writeSkill(root, { name: 'shallow', description: 'd', files: { 'a/b/c/d/e/f/g/h/notes.md': 'deep enough' } });
+    const many = Object.fromEntries(Array.from({ length: 2_000 }, (_, index) => [`data/${index}.txt`, 'x']));
+    writeSkill(root, { name: 'many', description: 'd', files: many });
+    const found = discoverSkills([{ kind: 'project', folder: root }]);
+    expect(found.skills.map((skill) => skill.name)).toEqual(['shallow']);
+    expect(found.problems.map((problem) => problem.message)).toEqual([
+      `${join(root, 'deep', 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i')}: is nested more than 8 folders deep in the skill ${join(root, 'deep')}; a skill is pinned by all its files, so it is not used`,
+      `${join(root, 'many')}: has more than 2000 files and folders; a skill is pinned by all its files, so it is not used`,
     ]);
   });
 });
