@@ -16,6 +16,7 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../config/types.js';
 import { limitResponseSize } from './limit-response-size.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './message-size-limit.js';
+import { messageWithCause } from './message-with-cause.js';
 import type { AuthorizationSession } from './oauth/authorization-session.js';
 import type { RemoteAuthorization } from './oauth/remote-authorization.js';
 import { ProcessGroupStdioTransport } from './process-group-stdio-transport.js';
@@ -129,9 +130,12 @@ async function connectRemoteOnce(
       options.connectTimeoutMs,
       `did not connect within ${options.connectTimeoutMs} ms (${STARTUP_TIMEOUT_HINT})`,
     ).catch((error) => {
-      throw new Error(`server "${config.name}" (${config.url}, legacy SSE) failed to connect: ${messageOf(error)}`, {
-        cause: error,
-      });
+      throw new Error(
+        `server "${config.name}" (${config.url}, legacy SSE) failed to connect: ${messageWithCause(error)}`,
+        {
+          cause: error,
+        },
+      );
     });
     return { client, transport };
   }
@@ -148,9 +152,12 @@ async function connectRemoteOnce(
     await transport.close().catch(() => undefined);
     // A server that speaks only the legacy HTTP+SSE transport answers the POST with 4xx.
     if (!speaksOnlyLegacySse(streamableError)) {
-      throw new Error(`server "${config.name}" (${config.url}) failed to connect: ${messageOf(streamableError)}`, {
-        cause: streamableError,
-      });
+      throw new Error(
+        `server "${config.name}" (${config.url}) failed to connect: ${messageWithCause(streamableError)}`,
+        {
+          cause: streamableError,
+        },
+      );
     }
     const sseClient = createClient(options, config);
     const sseTransport = wrap(new SSEClientTransport(url, transportOptions));
@@ -163,7 +170,7 @@ async function connectRemoteOnce(
       return { client: sseClient, transport: sseTransport };
     } catch (sseError) {
       throw new Error(
-        `server "${config.name}" (${config.url}) failed to connect over Streamable HTTP (${messageOf(streamableError)}) and legacy SSE (${messageOf(sseError)})`,
+        `server "${config.name}" (${config.url}) failed to connect over Streamable HTTP (${messageWithCause(streamableError)}) and legacy SSE (${messageWithCause(sseError)})`,
         { cause: sseError },
       );
     }

@@ -1,7 +1,9 @@
 /** Turns whatever the SDK threw for a call into a `CallFailure` that says what happened. */
+
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { CallFailure, type RequiredUrlElicitation } from './call-failure.js';
 import { responseTooLargeText } from './limit-response-size.js';
+import { messageWithCause } from './message-with-cause.js';
 
 interface CallErrorContext {
   server: string;
@@ -57,8 +59,12 @@ export function toCallFailure(error: unknown, context: CallErrorContext): CallFa
   if (error instanceof ProtocolError) {
     return new CallFailure('protocol', `the server answered with an error: ${error.message}`, context.server, options);
   }
-  const message = error instanceof Error ? error.message : String(error);
-  return new CallFailure(context.remote ? 'disconnected' : 'protocol', message, context.server, options);
+  return new CallFailure(
+    context.remote ? 'disconnected' : 'protocol',
+    messageWithCause(error),
+    context.server,
+    options,
+  );
 }
 
 /** A Streamable HTTP server answered 404 to a request carrying our session id: the session is gone. */
