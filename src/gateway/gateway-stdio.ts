@@ -1,6 +1,7 @@
 /**
  * `mcp-host serve --stdio`: one connection over standard input and output, for clients that start their servers as
- * commands (Claude Desktop, Cursor, VS Code). Stdout is the protocol channel: diagnostics go to stderr only.
+ * commands (Claude Desktop, Cursor, VS Code). Stdout is the protocol channel: diagnostics go to stderr only. A line
+ * that is not a message the gateway can take is answered with a JSON-RPC error and the connection goes on.
  * The SDK's `serveStdio` picks the revision from the client's first message: an `initialize` (2025 revisions) or a
  * 2026-07-28 request (`server/discover` first, as a rule). Either way one session server of the gateway serves the
  * whole connection, with the same duties as over HTTP. A 2026-07-28 client hears of changes on
@@ -8,7 +9,8 @@
  */
 
 import type { Server } from '@modelcontextprotocol/server';
-import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { ClientStdioTransport } from './client-stdio-transport.js';
 import type { GatewayHosts } from './gateway-hosts.js';
 import { createGatewaySession } from './gateway-session.js';
 import { ListChangedDebouncer } from './list-changed.js';
@@ -42,7 +44,11 @@ export async function startGatewayStdio(options: {
     void current.server.sendResourceUpdated({ uri: event.uri }).catch(() => undefined);
   });
 
-  const transport = new StdioListenTransport(new StdioServerTransport(), profile, () => current?.era !== 'legacy');
+  const transport = new StdioListenTransport(
+    new ClientStdioTransport(options.hosts.settings.maxRequestBytes),
+    profile,
+    () => current?.era !== 'legacy',
+  );
   const served = serveStdio(
     ({ era }) => {
       const server = createGatewaySession({

@@ -1,0 +1,100 @@
+/**
+ * One line from the gateway's stdio client → a JSON-RPC message, or the error answer JSON-RPC prescribes for a line
+ * that is not one. The SDK's stdio transport drops such lines without a word, so a client that sent a request with
+ * a bad id or cut-off JSON waited for an answer that never came. A notification or an answer that is not well formed
+ * has no one to answer to: it is only reported.
+ */
+import { INVALID_REQUEST, type JSONRPCMessage, PARSE_ERROR, parseJSONRPCMessage } from '@modelcontextprotocol/server';
+import { isPlainObject } from '../json/is-plain-object.js';
+
+type ClientLine =
+  | { kind: 'message'; message: JSONRPCMessage }
+  | { kind: 'refused'; reply: JSONRPCMessage; what: string }
+  | { kind: 'ignored'; what: string };
+
+const MAX_SHOWN_REASON_CHARS = 200;
+
+/** An id the answer may carry: one the client could have sent with a request. */
+function answerableId(id: unknown): string | number | null {
+  return typeof id === 'string' || Number.isSafeInteger(id) ? (id as string | number) : null;
+}
+
+export function refusal(id: string | number | null, code: number, what: string): ClientLine {
+  return { kind: 'refused', what, reply: { jsonrpc: '2.0', id, error: { code, message: what } } as JSONRPCMessage };
+}
+
+export function readClientLine(text: string): ClientLine | undefined {
+  if (text.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const reason = (error instanceof Error ? error.message : String(error)).slice(0, MAX_SHOWN_REASON_CHARS);
+    return refusal(null, PARSE_ERROR, `Parse error: the line is not JSON (${reason})`);
+  }
+  if (Array.isArray(value)) {
+    return refusal(
+      null,
+      INVALID_REQUEST,
+      'Invalid Request: batches (JSON arrays) are not accepted; send one message per line',
+    );
+  }
+  if (!isPlainObject(value)) {
+    return refusal(null, INVALID_REQUEST, 'Invalid Request: a JSON-RPC message is a JSON object');
+  }
+  try {
+    return { kind: 'message', message: parseJSONRPCMessage(value) };
+  } catch {
+    // Not well formed: said below in the terms of what is wrong, not the schema's.
+  }
+  const { jsonrpc, id, method } = value;
+  if (typeof method !== 'string' || !('id' in value)) {
+    const what = typeof method === 'string' ? `the notification ${JSON.stringify(method.slice(0, 100))}` : 'an answer';
+    return { kind: 'ignored', what: `ignored ${what} from the client: it is not a well-formed JSON-RPC message` };
+  }
+  const shownMethod = JSON.stringify(method.slice(0, 100));
+  if (answerableId(id) === null) {
+    return refusal(
+      null,
+      INVALID_REQUEST,
+      `Invalid Request: the id of request ${shownMethod} must be a string or an integer`,
+    );
+  }
+  if (jsonrpc !== '2.0') {
+    return refusal(
+      answerableId(id),
+      INVALID_REQUEST,
+      `Invalid Request: "jsonrpc" must be "2.0" in request ${shownMethod}`,
+    );
+  }
+  return refusal(
+    answerableId(id),
+    INVALID_REQUEST,
+    `Invalid Request: request ${shownMethod} is not a well-formed JSON-RPC request`,
+  );
+}
+
+const ID_VALUE = String.raw`("(?:[^"\\]|\\.){0,256}"|-?\d{1,16})`;
+/** Where clients put the id: first (perhaps after `jsonrpc`), as most write it, or last, as the SDKs do. */
+const LEADING_ID = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*${ID_VALUE}\s*,`);
+const TRAILING_ID = new RegExp(String.raw`,\s*"id"\s*:\s*${ID_VALUE}\s*\}\s*$`);
+
+/**
+ * The answer to a line longer than the limit, which was skipped unread: it carries the request's id when the line's
+ * first or last bytes (`head`, `tail`) show it at the top level, so the client's call fails at once instead of
+ * waiting for its own timeout.
+ */
+export function oversizeRefusal(head: string, tail: string, limit: number): ClientLine {
+  const found = LEADING_ID.exec(head)?.[1] ?? TRAILING_ID.exec(tail)?.[1];
+  let id: string | number | null = null;
+  try {
+    id = found === undefined ? null : answerableId(JSON.parse(found));
+  } catch {
+    id = null;
+  }
+  return refusal(
+    id,
+    INVALID_REQUEST,
+    `Invalid Request: the message is larger than ${limit} bytes (gateway.maxRequestBytes), so it was not read`,
+  );
+}

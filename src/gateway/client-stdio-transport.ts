@@ -1,0 +1,129 @@
+/**
+ * Standard input and output as the gateway's connection to its stdio client, in place of the SDK's
+ * `StdioServerTransport`, which ends the whole connection on a line over 10 MB (the gateway then exited) and drops
+ * lines that are not messages without answering them. Here a line longer than `maxMessageBytes` is skipped to its
+ * end and refused, every line that is not a message is answered as JSON-RPC prescribes (see client-line.ts), and
+ * the connection goes on. Lines are split in linear time: a long line's chunks are joined once, at its end.
+ * Stdout carries only what `send` writes.
+ */
+import type { Readable, Writable } from 'node:stream';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
+import { oversizeRefusal, readClientLine } from './client-line.js';
+
+const NEWLINE = 0x0a;
+/** Bytes kept of each end of a line too long to read, where its id may be found. */
+const KEPT_EDGE_BYTES = 1_024;
+
+export class ClientStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private chunks: Buffer[] = [];
+  private lineBytes = 0;
+  /** Set while a line past the limit is skipped: its first bytes, and its latest ones. */
+  private oversize: { head: Buffer; tail: Buffer } | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly maxMessageBytes: number,
+    private readonly stdin: Readable = process.stdin,
+    private readonly stdout: Writable = process.stdout,
+  ) {}
+
+  async start(): Promise<void> {
+    this.stdin.on('data', this.received);
+    this.stdin.on('error', this.failed);
+    this.stdin.on('end', this.ended);
+    this.stdin.on('close', this.ended);
+    // A client gone away makes writes fail (EPIPE): that ends the connection, and later failures are expected.
+    this.stdout.on('error', (error: Error) => {
+      if (this.closed) return;
+      this.onerror?.(error);
+      void this.close();
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('the stdio connection is closed'));
+    return new Promise((resolve, reject) => {
+      const flushed = this.stdout.write(`${JSON.stringify(message)}\n`, (error) => {
+        if (error) reject(error);
+      });
+      if (flushed) resolve();
+      else this.stdout.once('drain', resolve);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.stdin.off('data', this.received);
+    this.stdin.off('error', this.failed);
+    this.stdin.off('end', this.ended);
+    this.stdin.off('close', this.ended);
+    // Nothing else reads it: let the process exit.
+    this.stdin.pause();
+    this.chunks = [];
+    this.oversize = undefined;
+    this.onclose?.();
+  }
+
+  private readonly failed = (error: Error): void => {
+    this.onerror?.(error);
+  };
+
+  private readonly ended = (): void => {
+    void this.close();
+  };
+
+  private readonly received = (chunk: Buffer): void => {
+    let start = 0;
+    while (start < chunk.length && !this.closed) {
+      const newline = chunk.indexOf(NEWLINE, start);
+      const end = newline === -1 ? chunk.length : newline;
+      this.keep(chunk.subarray(start, end));
+      if (newline === -1) return;
+      this.lineEnded();
+      start = newline + 1;
+    }
+  };
+
+  private keep(piece: Buffer): void {
+    if (piece.length === 0) return;
+    if (this.oversize !== undefined) {
+      this.oversize.tail = lastBytes(Buffer.concat([this.oversize.tail, piece]));
+      return;
+    }
+    this.lineBytes += piece.length;
+    if (this.lineBytes <= this.maxMessageBytes) {
+      this.chunks.push(Buffer.from(piece));
+      return;
+    }
+    const line = Buffer.concat([...this.chunks, piece]);
+    this.oversize = { head: line.subarray(0, KEPT_EDGE_BYTES), tail: lastBytes(line) };
+    this.chunks = [];
+  }
+
+  private lineEnded(): void {
+    const oversize = this.oversize;
+    const text = oversize === undefined ? Buffer.concat(this.chunks).toString('utf8') : '';
+    this.chunks = [];
+    this.lineBytes = 0;
+    this.oversize = undefined;
+    const read =
+      oversize === undefined
+        ? readClientLine(text)
+        : oversizeRefusal(oversize.head.toString('utf8'), oversize.tail.toString('utf8'), this.maxMessageBytes);
+    if (read === undefined) return;
+    if (read.kind === 'message') {
+      this.onmessage?.(read.message);
+      return;
+    }
+    this.onerror?.(new Error(read.what));
+    if (read.kind === 'refused') void this.send(read.reply).catch(() => undefined);
+  }
+}
+
+function lastBytes(bytes: Buffer): Buffer {
+  return bytes.length <= KEPT_EDGE_BYTES ? bytes : Buffer.from(bytes.subarray(bytes.length - KEPT_EDGE_BYTES));
+}

@@ -1,0 +1,120 @@
+/**
+ * `mcp-host serve --stdio` given lines that are not messages it can take: each is answered with the JSON-RPC error
+ * it calls for (parse error, invalid request naming what is wrong, the request's id when it has a usable one), on
+ * stdout and nothing else there, and the connection goes on. A message over `gateway.maxRequestBytes` is skipped
+ * and refused by its id: the official v2 SDK client's call fails at once, and its next call is answered.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterEach, describe, expect, it } from 'vitest';
+import { waitUntil } from '../helpers/gateway-process.js';
+import { bundledCliPath, exampleServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+
+const MAX_REQUEST_BYTES = 100_000;
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+});
+
+async function gatewayArgs(): Promise<string[]> {
+  const stateDir = await temporaryDirectory('mcp-host-stdio-lines-');
+  const config = await writeConfig({
+    mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
+    permissions: { allow: ['calculator__*'] },
+    gateway: { maxRequestBytes: MAX_REQUEST_BYTES },
+  });
+  return [bundledCliPath(), 'serve', '--config', config, '--state-dir', stateDir];
+}
+
+/** The gateway as a child process spoken to in raw lines, which no MCP client would send. */
+async function rawGateway(): Promise<{ child: ChildProcess; send(line: string): void; answers: unknown[] }> {
+  const child = spawn(process.execPath, await gatewayArgs(), { stdio: ['pipe', 'pipe', 'pipe'] });
+  cleanups.push(async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  });
+  const answers: unknown[] = [];
+  let pending = '';
+  child.stdout?.on('data', (chunk) => {
+    pending += String(chunk);
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    // Every line on stdout must be JSON: anything else would break the client.
+    for (const line of lines) answers.push(JSON.parse(line));
+  });
+  child.stderr?.resume();
+  return { child, send: (line) => child.stdin?.write(`${line}\n`), answers };
+}
+
+function answerTo(answers: unknown[], id: unknown): Record<string, unknown> | undefined {
+  return answers.find((answer) => (answer as { id?: unknown }).id === id) as Record<string, unknown> | undefined;
+}
+
+describe('mcp-host serve --stdio, given lines that are not messages', () => {
+  it('answers each with a JSON-RPC error naming what is wrong, and keeps serving', async () => {
+    const gateway = await rawGateway();
+    gateway.send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    );
+    await waitUntil(() => answerTo(gateway.answers, 1) !== undefined, 'the answer to initialize');
+    gateway.send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    const refused = [
+      'not json at all',
+      '{"jsonrpc":"2.0","id":2,"method":"ping"',
+      '[{"jsonrpc":"2.0","id":3,"method":"ping"}]',
+      '{"jsonrpc":"2.0","id":{"nested":true},"method":"ping"}',
+      '{"jsonrpc":"2.0","id":1.5,"method":"ping"}',
+      '{"id":4,"method":"ping"}',
+      '42',
+    ];
+    for (const line of refused) gateway.send(line);
+    gateway.send('{"jsonrpc":"2.0","id":5,"method":"ping"}');
+    await waitUntil(() => answerTo(gateway.answers, 5) !== undefined, 'the answer to the ping after them');
+
+    const errors = gateway.answers.filter((answer) => 'error' in (answer as object)) as Array<{
+      id: unknown;
+      error: { code: number; message: string };
+    }>;
+    expect(errors.map((answer) => [answer.id, answer.error.code])).toEqual([
+      [null, -32700],
+      [null, -32700],
+      [null, -32600],
+      [null, -32600],
+      [null, -32600],
+      [4, -32600],
+      [null, -32600],
+    ]);
+    expect(errors[0]?.error.message).toContain('not JSON');
+    expect(errors[2]?.error.message).toContain('batches');
+    expect(errors[3]?.error.message).toContain('must be a string or an integer');
+    expect(errors[5]?.error.message).toContain('"jsonrpc" must be "2.0"');
+    expect(answerTo(gateway.answers, 5)).toMatchObject({ result: {} });
+    expect(gateway.child.exitCode).toBeNull();
+  }, 60_000);
+});
+
+describe('mcp-host serve --stdio, given a message over gateway.maxRequestBytes', () => {
+  it("refuses that call by its id at once and answers the client's next call", async () => {
+    const client = new Client({ name: 'big-message-client', version: '1.0.0' });
+    cleanups.push(() => client.close());
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: await gatewayArgs() }));
+
+    const tooLarge = client.callTool(
+      { name: 'calculator__add_numbers', arguments: { a: 1, b: 2, padding: 'x'.repeat(MAX_REQUEST_BYTES * 3) } },
+      { timeout: 30_000 },
+    );
+    await expect(tooLarge).rejects.toThrow(`larger than ${MAX_REQUEST_BYTES} bytes (gateway.maxRequestBytes)`);
+    const added = await client.callTool({ name: 'calculator__add_numbers', arguments: { a: 5, b: 7 } });
+    expect(added.isError).toBe(false);
+    expect(JSON.stringify(added.content)).toContain('12');
+  }, 60_000);
+});
