@@ -518,4 +518,19 @@ describe('MCP Apps views in Chromium', () => {
     await view.getByRole('button', { name: 'Read a resource' }).click();
     await view.locator('#resource').getByText('text/html;profile=mcp-app').waitFor(WAIT);
   });
+
+  it("asks about one of a view's links at a time: a second one asked meanwhile is refused, not put in the first one's place", async () => {
+    const view = viewFrame('views__extras');
+    await view.getByRole('button', { name: 'Ask two links' }).click();
+    await view.locator('#links').getByText('second refused').waitFor(WAIT);
+    const ask = page.getByRole('dialog', { name: 'The app asks to open a link' });
+    await ask.getByText('first.example', { exact: true }).waitFor(WAIT);
+    const said = page.getByRole('list', { name: 'What the view of views__extras said' });
+    await said.getByText("Refused https://second.example/: another question of the view's is waiting").waitFor(WAIT);
+    await ask.getByRole('button', { name: "Don't open" }).click();
+    await view.locator('#links').getByText('second refused, first refused').waitFor(WAIT);
+    await said.getByText('Did not open https://first.example/').waitFor(WAIT);
+    expect(await ask.count()).toBe(0);
+    expect(context.pages().length).toBe(1);
+  });
 });

@@ -134,6 +134,9 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
     let bridge: AppBridge | undefined;
     let opened: AppViewInfo | undefined;
     let torn = false;
+    // One question (a link, a download) at a time: a second request while one waits is refused, so what the user
+    // answers is never swapped under the pointer for something else.
+    let asking = false;
     let unregister: () => void = () => undefined;
     const note = (notice: Notice) =>
       setNotices((old) => [...old, { ...notice, text: bounded(notice.text) }].slice(-MAX_NOTICES));
@@ -247,7 +250,13 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
           return { isError: true };
         }
         if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return { isError: true };
+        if (asking) {
+          note({ kind: 'link', text: `Refused ${parsed.href}: another question of the view's is waiting` });
+          return { isError: true };
+        }
+        asking = true;
         const open = await new Promise<boolean>((answer) => setLink({ url: parsed, answer }));
+        asking = false;
         setLink(undefined);
         note({ kind: 'link', text: `${open ? 'Opened' : 'Did not open'} ${parsed.href}` });
         if (!open) return { isError: true };
@@ -269,7 +278,13 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
           note({ kind: 'download', text: `Refused a download: ${files}` });
           return { isError: true };
         }
+        if (asking) {
+          note({ kind: 'download', text: "Refused a download: another question of the view's is waiting" });
+          return { isError: true };
+        }
+        asking = true;
         const save = await new Promise<boolean>((answer) => setDownload({ files, answer }));
+        asking = false;
         setDownload(undefined);
         const names = files.map((file) => file.name).join(', ');
         note({ kind: 'download', text: `${save ? 'Saved' : 'Did not save'} ${names}` });
