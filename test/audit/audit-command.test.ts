@@ -73,13 +73,32 @@ function writeLog(): void {
   log.close();
 }
 
-async function run(args: string[], signal?: AbortSignal) {
+/** Polls until `condition` holds, failing after `timeoutMs` with `what`. */
+async function waitUntil(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Starts the command; `output()` reads its stdout so far, `done` is its result. */
+function start(args: string[], signal?: AbortSignal) {
+  let out = '';
+  const done = run(args, signal, (chunk) => {
+    out += chunk;
+  });
+  return { done, output: () => out };
+}
+
+async function run(args: string[], signal?: AbortSignal, onStdout?: (text: string) => void) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
   let err = '';
   stdout.on('data', (chunk: Buffer) => {
     out += chunk.toString();
+    onStdout?.(chunk.toString());
   });
   stderr.on('data', (chunk: Buffer) => {
     err += chunk.toString();
@@ -175,15 +194,17 @@ describe('mcp-host audit', () => {
   it('--follow prints new records until stopped', async () => {
     writeLog();
     const controller = new AbortController();
-    const running = run(['--follow', '--json', '--server', 'fs'], controller.signal);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const running = start(['--follow', '--json', '--server', 'fs'], controller.signal);
+    // The records already there are printed first: after them, the command is following the file.
+    await waitUntil(() => running.output().split('\n').length > 2, 'the records already in the log');
     const log = createJsonlAuditLog(file);
-    log.write(call({ callId: 'live-1' }));
+    // Another server's record first: once the one after it is printed, it has been read and left out.
     log.write(call({ callId: 'live-2', server: 'other' }));
+    log.write(call({ callId: 'live-1' }));
     log.close();
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await waitUntil(() => running.output().includes('live-1'), 'the record written while following');
     controller.abort();
-    const result = await running;
+    const result = await running.done;
     expect(result.exitCode).toBe(0);
     const ids = result.stdout
       .trim()
