@@ -21,7 +21,7 @@ import { DEFAULT_MAX_INSTRUCTION_TOKENS, loadInstructions } from '../skills/proj
 import { reviewSkills, type SkillReview } from '../skills/review-skills.js';
 import type { ServerInstructions } from '../skills/server-instructions.js';
 import { SkillPins } from '../skills/skill-pins.js';
-import { skillSources } from '../skills/skill-sources.js';
+import { skillSources, unapprovedProjectSkillsNote } from '../skills/skill-sources.js';
 import { createSkillToolHandlers, skillToolDefinitions } from '../skills/skill-tools.js';
 import { skillsListing } from '../skills/skills-listing.js';
 import { HOST_TOOLS_SERVER } from './host-tools-server.js';
@@ -69,6 +69,8 @@ export function openHostSkills(options: HostSkillsOptions): HostSkills {
   const projectFolder = config.file === undefined ? path.resolve(cwd) : path.dirname(config.file);
   const userConfigDir = resolveUserConfigDir(env, cwd);
   const discovered = discoverSkills(skillSources(config, { cwd, env }));
+  const unapproved = unapprovedProjectSkillsNote(config, options.approvals);
+  if (unapproved !== undefined) options.onDiagnostic(unapproved);
   for (const problem of discovered.problems) options.onDiagnostic(`skill not used: ${problem.message}`);
   for (const warning of discovered.warnings) options.onDiagnostic(warning);
   const pins = SkillPins.inStateDir(options.stateDir, { scope: config.file ?? '' });

@@ -2,7 +2,7 @@
  * `mcp-host skills list|show`: what a user sees of the skills a config finds. The first listing is the built CLI's
  * own process; the rest run the same program in the test worker.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
@@ -64,15 +64,44 @@ describe('mcp-host skills', () => {
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, '---\nname: broken\ndescription: 42\n---\nbody\n');
       writeFileSync(join(directory, 'mcp-host.json'), '{"mcpServers": {}}');
-      const list = await runCliInProcess(['skills', 'list'], { cwd: directory });
+      const stateDir = join(directory, 'state');
+      await runCliInProcess(['trust', 'config'], { cwd: directory, stateDir });
+      const list = await runCliInProcess(['skills', 'list'], { cwd: directory, stateDir });
       expect(list.code).toBe(1);
       expect(list.stderr).toContain(`mcp-host: ${file}: front matter field "description": expected a non-empty string`);
-      const show = await runCliInProcess(['skills', 'show', 'broken'], { cwd: directory });
+      const show = await runCliInProcess(['skills', 'show', 'broken'], { cwd: directory, stateDir });
       expect(show.code).toBe(1);
       expect(show.stderr).toContain('front matter field "description"');
-      const unknown = await runCliInProcess(['skills', 'show', 'nothing'], { cwd: directory });
+      const unknown = await runCliInProcess(['skills', 'show', 'nothing'], { cwd: directory, stateDir });
       expect(unknown.code).toBe(2);
       expect(unknown.stderr).toContain('mcp-host: no skill named "nothing"');
+    },
+    SLOW,
+  );
+
+  it(
+    'uses no skill beside a config found in the working folder until that config is approved, and says why',
+    async () => {
+      const directory = await temporaryDirectory();
+      writeSkill(join(directory, 'skills'), { name: 'helper', description: 'Load me before anything else.' });
+      writeFileSync(join(directory, 'mcp-host.json'), '{"mcpServers": {}}');
+      const stateDir = join(directory, 'state');
+      const note = `mcp-host: the skills in ${join(directory, 'skills')} are not used until ${join(directory, 'mcp-host.json')} is approved: mcp-host trust config`;
+
+      const before = await runCli(['skills', 'list'], { cwd: directory, stateDir });
+      expect(before.code).toBe(0);
+      expect(before.stdout).not.toContain('helper');
+      expect(before.stderr).toContain(note);
+      // Not pinned either: a run of the host before approval neither offers it nor records it.
+      const context = await runCliInProcess(['context', '--json'], { cwd: directory, stateDir });
+      expect(context.stdout).not.toContain('helper');
+      expect(context.stderr).toContain(note);
+      expect(existsSync(join(stateDir, 'skill-pins.json'))).toBe(false);
+
+      await runCliInProcess(['trust', 'config'], { cwd: directory, stateDir });
+      const after = await runCliInProcess(['skills', 'list'], { cwd: directory, stateDir });
+      expect(after.stderr).toBe('');
+      expect(after.stdout).toContain('helper  [project, new]  Load me before anything else.');
     },
     SLOW,
   );

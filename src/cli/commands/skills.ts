@@ -14,7 +14,7 @@ import { describeHiddenContent, showRaw } from '../../policy/hidden-content.js';
 import { type DiscoveredSkills, discoverSkills, type Skill } from '../../skills/discover-skills.js';
 import { hiddenContentInSkill } from '../../skills/review-skills.js';
 import { SkillPins } from '../../skills/skill-pins.js';
-import { skillSources } from '../../skills/skill-sources.js';
+import { skillSources, unapprovedProjectSkillsNote } from '../../skills/skill-sources.js';
 import { skillStatus } from '../../skills/skill-status.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
 import { writeError, writeJson, writeLine } from '../output.js';
@@ -108,12 +108,11 @@ async function openSkills(
 ): Promise<{ discovered: DiscoveredSkills; pins: SkillPins; approvals: ApprovalsPlace }> {
   const config = await loadConfig({ configPath: options.config, stateDir: options.stateDir });
   const discovered = discoverSkills(skillSources(config, { cwd: process.cwd(), env: process.env }));
+  const approvals = approvalsPlace(config.file, chosenStateDir(options.stateDir));
+  const unapproved = unapprovedProjectSkillsNote(config, approvals);
+  if (unapproved !== undefined) writeError(`mcp-host: ${unapproved}`);
   const stateDir = ensureStateDir(resolveStateDir({ flag: options.stateDir }));
-  return {
-    discovered,
-    pins: SkillPins.inStateDir(stateDir, { scope: config.file ?? '' }),
-    approvals: approvalsPlace(config.file, chosenStateDir(options.stateDir)),
-  };
+  return { discovered, pins: SkillPins.inStateDir(stateDir, { scope: config.file ?? '' }), approvals };
 }
 
 function summary(skill: Skill) {
