@@ -4,6 +4,7 @@
  * (decided as the model's, but it may reach the app's own tools). Each gets its own call id and audit run id.
  */
 import { createRunId } from '../audit/audit-record.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../json/json-depth.js';
 import type { ExecuteToolCall, ToolCallContext } from '../loop/tool-call-types.js';
 import type { Host } from './host-types.js';
 
@@ -13,6 +14,12 @@ interface DirectCallExecutors {
   forModel: ExecuteToolCall;
   forApp: ExecuteToolCall;
 }
+
+/**
+ * Arguments nested too deep to write out (`JSON.stringify` would overflow the stack on a client's 10,000 levels):
+ * text that the argument check refuses for its depth, as it refuses the model's, so the call is answered and audited.
+ */
+const TOO_DEEP_ARGUMENTS_TEXT = '['.repeat(MAX_JSON_DEPTH + 1);
 
 export function createDirectCall(executors: DirectCallExecutors): Host['callTool'] {
   return (name, args, callOptions = {}) => {
@@ -29,7 +36,12 @@ export function createDirectCall(executors: DirectCallExecutors): Host['callTool
     };
     const execute = kind === 'app' ? executors.forApp : kind === 'client' ? executors.forModel : executors.forUser;
     return execute(
-      { type: 'tool-call', id: `${kind}-${createRunId()}`, name, argumentsText: JSON.stringify(args) },
+      {
+        type: 'tool-call',
+        id: `${kind}-${createRunId()}`,
+        name,
+        argumentsText: exceedsJsonDepth(args) ? TOO_DEEP_ARGUMENTS_TEXT : JSON.stringify(args),
+      },
       context,
     );
   };

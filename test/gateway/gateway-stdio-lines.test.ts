@@ -102,6 +102,30 @@ describe('mcp-host serve --stdio, given lines that are not messages', () => {
   }, 60_000);
 });
 
+describe('mcp-host serve --stdio, given arguments nested 10,000 levels deep', () => {
+  // No SDK client can write them (its JSON.stringify overflows too), so they are sent as a raw line.
+  it('answers the call with a tool error naming the depth, as the host answers its model', async () => {
+    const gateway = await rawGateway();
+    gateway.send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    );
+    gateway.send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    gateway.send(
+      `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"calculator__add_numbers","arguments":{"a":${deep},"b":1}}}`,
+    );
+    await waitUntil(() => answerTo(gateway.answers, 2) !== undefined, 'the answer to the call');
+    const answer = answerTo(gateway.answers, 2) as { result?: { isError: boolean; content: Array<{ text: string }> } };
+    expect(answer.result?.isError).toBe(true);
+    expect(answer.result?.content[0]?.text).toContain('nested deeper than 128 levels');
+  }, 60_000);
+});
+
 describe('mcp-host serve --stdio, given a message over gateway.maxRequestBytes', () => {
   it("refuses that call by its id at once and answers the client's next call", async () => {
     const client = new Client({ name: 'big-message-client', version: '1.0.0' });
