@@ -87,6 +87,15 @@ describe('mcp-host sessions', () => {
     expect(notAnId.stderr).toContain('is not a session id');
   });
 
+  it('names a misspelt command as such, not as extra words for the listing', async () => {
+    const misspelt = await runCliInProcess(['sessions', 'shwo', ids[0]!], { stateDir });
+    expect(misspelt.code).toBe(EXIT_USAGE);
+    expect(misspelt.stderr).toBe(
+      "mcp-host: unknown command 'sessions shwo' — did you mean show? (commands: list, show, export, delete)\n",
+    );
+    expect(misspelt.stdout).toBe('');
+  });
+
   it('deletes a session, and names an unknown id with a usage error', async () => {
     // A real process deletes; the check after it runs in the worker.
     const deleted = await runCli(['sessions', 'delete', ids[1]!], { stateDir });

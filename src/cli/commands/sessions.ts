@@ -8,6 +8,7 @@ import { resolveStateDir } from '../../config/state-dir.js';
 import { formatTranscriptLines, formatTranscriptMarkdown } from '../../sessions/format-transcript.js';
 import { SessionFileError } from '../../sessions/read-session-file.js';
 import { openSessionStore, type SessionStore, UnknownSessionError } from '../../sessions/session-store.js';
+import { closeNames } from '../../text/close-names.js';
 import { stripControlCodes } from '../../text/strip-control-codes.js';
 import { CliError, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
 import { writeError, writeJson, writeLine, writeOut } from '../output.js';
@@ -47,7 +48,11 @@ export function createSessionsCommand(): Command {
   withStateDir(sessions.command('list', { isDefault: true }))
     .description('saved sessions, newest first')
     .option('--json', 'print JSON')
+    // As the default command, `list` receives a misspelt command's words (`sessions shwo ID`): named below.
+    .allowExcessArguments()
     .action((_options: SessionsOptions, self: Command) => {
+      const [word] = self.args;
+      if (word !== undefined) throw unknownCommand(word, sessions);
       const options = self.optsWithGlobals<SessionsOptions>();
       const store = storeFor(options);
       const summaries = store.list((warning) => writeError(`mcp-host: ${warning}`));
@@ -108,4 +113,11 @@ export function createSessionsCommand(): Command {
       writeLine(`Deleted session ${id}.`);
     });
   return sessions;
+}
+
+function unknownCommand(word: string, parent: Command): CliError {
+  const known = parent.commands.map((command) => command.name());
+  const close = closeNames(word, known, 2);
+  const hint = close.length > 0 ? ` — did you mean ${close.join(' or ')}?` : '';
+  return new CliError(`unknown command 'sessions ${word}'${hint} (commands: ${known.join(', ')})`, EXIT_USAGE);
 }
