@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ToolCallRecord } from '../../src/audit/audit-record.js';
 import { createJsonlAuditLog } from '../../src/audit/jsonl-audit-log.js';
 import { createAuditCommand, parseSince } from '../../src/cli/commands/audit.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 let directory: string;
 let file: string;
@@ -71,15 +72,6 @@ function writeLog(): void {
     stderrTail: 'boom\n\u001b[31mpanic',
   });
   log.close();
-}
-
-/** Polls until `condition` holds, failing after `timeoutMs` with `what`. */
-async function waitUntil(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** Starts the command; `output()` reads its stdout so far, `done` is its result. */

@@ -8,20 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cliPath, fixtureServer, isAlive, temporaryDirectory } from '../helpers/project.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 const started: number[] = [];
 
 afterAll(() => {
   for (const pid of started) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
 });
-
-async function waitFor(check: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('Ctrl-C during start-up', () => {
   it('says each server was stopped, not that it failed to start', async () => {
@@ -55,7 +48,7 @@ describe('Ctrl-C during start-up', () => {
     });
     const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     try {
-      await waitFor(() => markers.every((marker) => existsSync(marker)), 'both servers to start');
+      await waitUntil(() => markers.every((marker) => existsSync(marker)), 'both servers to start', 60_000);
       const serverPids = markers.map((marker) => Number(readFileSync(marker, 'utf8').trim()));
       started.push(...serverPids);
       child.kill('SIGINT');
@@ -67,7 +60,7 @@ describe('Ctrl-C during start-up', () => {
       expect(stderr).toContain('server "second" stopped: start-up was interrupted');
       expect(stderr).not.toContain('failed to start');
       expect(stderr).not.toContain('killed by');
-      for (const pid of serverPids) await waitFor(() => !isAlive(pid), `server ${pid} to exit`, 10_000);
+      for (const pid of serverPids) await waitUntil(() => !isAlive(pid), `server ${pid} to exit`, 10_000);
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }

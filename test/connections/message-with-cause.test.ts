@@ -1,19 +1,10 @@
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { messageWithCause } from '../../src/connections/message-with-cause.js';
-
-/** A port nothing listens on: one the system just gave out and took back. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { freePort } from '../helpers/free-port.js';
 
 describe('messageWithCause', () => {
   it("adds why a real fetch failed: Node's own error for a refused connection", async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const error = await fetch(`http://127.0.0.1:${port}/mcp`).catch((caught: unknown) => caught);
     expect((error as Error).message).toBe('fetch failed');
     expect(messageWithCause(error)).toBe(`fetch failed (connect ECONNREFUSED 127.0.0.1:${port})`);

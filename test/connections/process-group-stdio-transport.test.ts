@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ProcessGroupStdioTransport } from '../../src/connections/process-group-stdio-transport.js';
 import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
 import { repoRoot } from '../helpers/project.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 /** State and process group of a process from /proc; undefined once it is gone. */
 function procStat(pid: number): { state: string; ppid: number; pgid: number } | undefined {
@@ -28,14 +29,6 @@ function procStat(pid: number): { state: string; ppid: number; pgid: number } | 
 function isRunning(pid: number): boolean {
   const stat = procStat(pid);
   return stat !== undefined && stat.state !== 'Z';
-}
-
-async function waitUntil(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** Every pid a test learnt of is killed at the end, whatever happened. */

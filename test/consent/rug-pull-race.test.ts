@@ -12,6 +12,7 @@ import type { Host } from '../../src/host/create-host.js';
 import type { LlmProvider } from '../../src/providers/types.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
 import { repoRoot } from '../helpers/project.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import {
   auditOf,
   closeHosts,
@@ -31,14 +32,6 @@ function stderrOf(host: Host): string {
   return host.servers().find((server) => server.name === 'race')?.stderrTail ?? '';
 }
 
-async function waitFor(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 async function raceOnce(relistDelay: string) {
   const scripted = scriptedModel([
     { toolCalls: [{ id: 'one', name: 'race__first', arguments: {} }] },
@@ -53,7 +46,7 @@ async function raceOnce(relistDelay: string) {
     generate: async (request, options) => {
       if (scripted.requests.length === 1) {
         process.kill(host!.servers().find((server) => server.name === 'race')!.pid!, 'SIGUSR1');
-        await waitFor(() => stderrOf(host!).includes('relist requested'), 'the host to re-list');
+        await waitUntil(() => stderrOf(host!).includes('relist requested'), 'the host to re-list', 20_000, 10);
       }
       return scripted.generate(request, options);
     },

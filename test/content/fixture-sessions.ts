@@ -11,6 +11,9 @@ import { basename } from 'node:path';
 import { Client, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { type FixtureServerName, fixtureServerLaunch } from '../fixtures/servers/fixture-servers.js';
+import { waitUntil as waitFor } from '../helpers/wait-until.js';
+
+export { waitFor };
 
 const startedPids = new Set<number>();
 const closers: Array<() => Promise<void>> = [];
@@ -35,14 +38,6 @@ export async function stopAll(): Promise<void> {
     if (isAlive(pid)) process.kill(pid, 'SIGKILL');
   }
   startedPids.clear();
-}
-
-export async function waitFor(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** Keeps the total byte count of a stream and its last `keep` characters. */

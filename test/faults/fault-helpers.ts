@@ -40,13 +40,7 @@ export function resultText(result: Pick<ToolResult, 'content'>): string {
   return result.content.map((part) => (part.type === 'text' ? part.text : `[${part.mimeType}]`)).join('\n');
 }
 
-export async function waitUntil(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+export { waitUntil } from '../helpers/wait-until.js';
 
 /** The lines of a fixture's EVENT_LOG file (empty until it exists). */
 export function eventLines(file: string): string[] {

@@ -3,20 +3,12 @@
  * tests; `stop` ends it by its pid.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.js';
 import { waitUntil } from './gateway-process.js';
 
 export interface RedisServer {
   url: string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 export async function startRedisServer(): Promise<RedisServer> {
