@@ -45,6 +45,22 @@ function jsonText(value: unknown): string {
   return bounded(stringifyJsonWithinDepth(value, 'the value') ?? 'undefined');
 }
 
+/**
+ * A JSON value for the page: the value itself when its text is within the bound, else that text cut, as a string
+ * (cut JSON no longer parses, and the whole answer would fail with it).
+ */
+function boundedJson(value: unknown): unknown {
+  const text = stringifyJsonWithinDepth(value, 'the value') ?? 'null';
+  return text.length <= MAX_TEXT_CHARS ? JSON.parse(text) : bounded(text);
+}
+
+function boundedObject(value: unknown): Record<string, unknown> {
+  const shown = boundedJson(value);
+  return typeof shown === 'object' && shown !== null && !Array.isArray(shown)
+    ? (shown as Record<string, unknown>)
+    : { '(not shown whole)': shown };
+}
+
 export function serverViews(host: Host): ServerView[] {
   return host.servers().map((status) => {
     const config = host.config.servers.find((server) => server.name === status.name);
@@ -55,9 +71,7 @@ export function serverViews(host: Host): ServerView[] {
       ...status,
       trust: config?.trust ?? 'untrusted',
       disabled: status.disabled === true,
-      ...(capabilities === undefined
-        ? {}
-        : { capabilities: JSON.parse(jsonText(capabilities)) as Record<string, unknown> }),
+      ...(capabilities === undefined ? {} : { capabilities: boundedObject(capabilities) }),
       ...(instructions === undefined ? {} : { instructions: bounded(instructions) }),
     };
   });
@@ -158,7 +172,7 @@ export function callResultView(executed: ExecutedToolCall, durationMs: number, o
     content: blocks.map(contentView),
   };
   if (raw?.structuredContent !== undefined) {
-    view.structuredContent = JSON.parse(jsonText(raw.structuredContent));
+    view.structuredContent = boundedJson(raw.structuredContent);
     if (outputSchema !== undefined) {
       const check = outputValidator.check('outputSchema', outputSchema as never, raw.structuredContent as never);
       view.outputSchemaErrors = check.valid ? [] : [check.message];
