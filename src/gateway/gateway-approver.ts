@@ -41,6 +41,11 @@ export interface DownstreamCall {
   consent: GatewayConsent;
   approvalTimeoutMs: number;
   secrets: readonly string[];
+  /**
+   * Whether "always allow" may be offered: it is kept in the trust store for every client and the host's own chat,
+   * so only a client of the machine's own user (over stdio) may give it, never a token holder over HTTP.
+   */
+  mayAlwaysAllow: boolean;
   /** Set by the approver: why the call was denied, for the error result. */
   denial?: string;
 }
@@ -68,10 +73,14 @@ function describeCall(request: ToolApprovalRequest, secrets: readonly string[]):
   return stripControlCodes(lines.join('\n'));
 }
 
-function approvalElicitation(request: ToolApprovalRequest, secrets: readonly string[]): ApprovalElicitation {
-  const answers = ['allow-once', ...(request.canAlwaysAllow ? ['allow-always'] : []), 'deny'];
+function offersAlwaysAllow(request: ToolApprovalRequest, call: DownstreamCall): boolean {
+  return request.canAlwaysAllow && call.mayAlwaysAllow;
+}
+
+function approvalElicitation(request: ToolApprovalRequest, call: DownstreamCall): ApprovalElicitation {
+  const answers = ['allow-once', ...(offersAlwaysAllow(request, call) ? ['allow-always'] : []), 'deny'];
   return {
-    message: describeCall(request, secrets),
+    message: describeCall(request, call.secrets),
     requestedSchema: {
       type: 'object',
       properties: {
@@ -87,11 +96,12 @@ function approvalElicitation(request: ToolApprovalRequest, secrets: readonly str
   };
 }
 
-function answerOf(reply: ElicitAnswer, request: ToolApprovalRequest): ToolApprovalAnswer {
+function answerOf(reply: ElicitAnswer, request: ToolApprovalRequest, call: DownstreamCall): ToolApprovalAnswer {
   if (reply.action !== 'accept') return 'deny';
   const decision = reply.content?.[DECISION_FIELD];
   if (decision === 'allow-once') return 'allow-once';
-  if (decision === 'allow-always' && request.canAlwaysAllow) return 'allow-always';
+  // An answer that was not offered is not taken.
+  if (decision === 'allow-always' && offersAlwaysAllow(request, call)) return 'allow-always';
   return 'deny';
 }
 
@@ -111,8 +121,8 @@ export function createGatewayApprover(): Approver {
       }
       signal?.throwIfAborted();
       try {
-        const reply = await call.elicit(approvalElicitation(request, call.secrets), call.approvalTimeoutMs);
-        const answer = answerOf(reply, request);
+        const reply = await call.elicit(approvalElicitation(request, call), call.approvalTimeoutMs);
+        const answer = answerOf(reply, request, call);
         if (answer === 'deny') call.denial = `The user denied this call (${reply.action}).`;
         return answer;
       } catch (error) {

@@ -57,6 +57,8 @@ interface GatewaySessionOptions {
   session: () => string | undefined;
   /** False where a session lasts one request (stateless HTTP): nothing would be left to send updates to. */
   resourceSubscriptions?: boolean;
+  /** Over stdio: the client is the machine's own user's, whose "always allow" may be kept (see gateway-approver.ts). */
+  mayAlwaysAllow?: boolean;
   /** `modern`: serving one request of the 2026-07-28 revision, where an approval is asked by `input_required`. */
   era?: 'legacy' | 'modern';
 }
@@ -226,6 +228,7 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
       consent: profile.consent,
       approvalTimeoutMs: settings.approvalTimeoutMs,
       secrets: host.config.secrets,
+      mayAlwaysAllow: options.mayAlwaysAllow === true,
       ...(!supportsElicitation
         ? {}
         : options.era === 'modern'

@@ -56,6 +56,7 @@ export async function startGatewayStdio(options: {
         settings: options.hosts.settings,
         version: options.version,
         session: () => 'stdio',
+        mayAlwaysAllow: true,
         era,
       });
       current = { server, era };
