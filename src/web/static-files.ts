@@ -24,7 +24,12 @@ const TYPES: Record<string, string> = {
 export function staticFiles(folder: string) {
   const root = normalize(folder.endsWith(sep) ? folder : `${folder}${sep}`);
   return async (context: Context): Promise<Response> => {
-    const path = decodeURIComponent(new URL(context.req.url).pathname);
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(context.req.url).pathname);
+    } catch {
+      return context.text('The address has a broken %-escape.', 400);
+    }
     const candidate = normalize(join(root, path));
     const file = candidate.startsWith(root) && extname(candidate) !== '' ? candidate : join(root, 'index.html');
     try {

@@ -426,6 +426,10 @@ export function createWebApp(context: WebAppContext): Hono {
     }),
   );
 
+  // An API path that names nothing says so, rather than answering with the app's page.
+  app.all('/api/*', (c) =>
+    c.json({ error: `No API route ${c.req.method} ${new URL(c.req.url).pathname.slice(0, 200)}.` }, 404),
+  );
   app.get('*', staticFiles(context.assetFolder));
   return app;
 }

@@ -1,6 +1,7 @@
 /**
  * The web UI's API with what a server may send that is too large to show whole: a structuredContent or capabilities
  * past the bound on what the page is sent still answer (cut, and said to be), instead of failing the whole answer.
+ * And requests that name nothing get an answer that says what was wrong.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureServer, writeConfig } from '../helpers/project.js';
@@ -62,5 +63,21 @@ describe('the web UI API with large server data', () => {
     const shown = big!.capabilities['(not shown whole)'];
     expect(shown).toMatch(/"experimental":\{"x0":\{"n":0\}/);
     expect(shown).toMatch(/\n… \(\d+ more characters not shown\)$/);
+  });
+
+  it('answers an API path that names nothing with a 404 that names it, and a broken address with a 400', async () => {
+    const unknown = await api('/api/nothing-here');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ error: 'No API route GET /api/nothing-here.' });
+    const posted = await api('/api/tools/nothing', {});
+    expect(posted.status).toBe(404);
+    expect(posted.body).toEqual({ error: 'No API route POST /api/tools/nothing.' });
+    const broken = await fetch(`${ui.base}/%E0%A4%A`, { headers: { cookie: `mcp_host_ui=${ui.token}` } });
+    expect(broken.status).toBe(400);
+    expect(await broken.text()).toBe('The address has a broken %-escape.');
+    // The app's own routes still get the page.
+    const route = await fetch(`${ui.base}/tools`, { headers: { cookie: `mcp_host_ui=${ui.token}` } });
+    expect(route.status).toBe(200);
+    expect(await route.text()).toContain('<!doctype html>');
   });
 });
