@@ -1,4 +1,5 @@
 /** A host opened from the options every command takes (see common-options.ts). */
+import { configFromObject } from '../config/config-from-object.js';
 import { loadConfig } from '../config/load-config.js';
 import { createHost, type Host, type HostOptions } from '../host/create-host.js';
 import { chooseApprover } from './choose-approver.js';
@@ -10,7 +11,7 @@ import { writeError } from './output.js';
 export async function openHost(options: CommonOptions, extra: Partial<HostOptions> = {}): Promise<Host> {
   // With --server, the config is read here so only the named servers reach the host (and are started).
   // A command may have read the config already (run does, to check its model first).
-  const given = typeof extra.config === 'object' ? extra.config : undefined;
+  const given = typeof extra.config === 'object' ? configFromObject(extra.config) : undefined;
   const config =
     options.server === undefined
       ? (given ?? options.config)

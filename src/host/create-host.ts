@@ -16,6 +16,7 @@ import type { CatalogEntry, ToolCatalog } from '../catalog/tool-catalog.js';
 import { sanitiseName } from '../catalog/tool-naming.js';
 import { createClientFeatures } from '../client-features/client-features.js';
 import { createServerFeatureAccess } from '../client-features/server-feature-access.js';
+import { configFromObject } from '../config/config-from-object.js';
 import { loadConfig } from '../config/load-config.js';
 import { assertNoReservedServerNames } from '../config/reserved-names.js';
 import { chosenStateDir } from '../config/state-dir.js';
@@ -54,7 +55,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const cwd = options.cwd ?? process.cwd();
   const config =
     typeof options.config === 'object'
-      ? options.config
+      ? configFromObject(options.config, { cwd, env })
       : await loadConfig({ configPath: options.config, cwd, env, stateDir: options.stateDir });
   assertNoReservedServerNames(config);
   const diagnostic = options.onDiagnostic ?? (() => undefined);

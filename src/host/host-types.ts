@@ -26,8 +26,11 @@ export interface HostOptions {
    * nothing when headless (the URL is then reported through `onDiagnostic` for the user to open).
    */
   openAuthorizationUrl?: ((url: string) => Promise<void>) | false;
-  /** A config file path, or a config already loaded. Default: `mcp-host.json`, then `.mcp.json` in `cwd`. */
-  config?: string | HostConfig;
+  /**
+   * A config file path; a config object in the file's own format (`{ mcpServers: { … } }`), checked as a file's
+   * content is; or a config already loaded (`loadConfig`). Default: `mcp-host.json`, then `.mcp.json` in `cwd`.
+   */
+  config?: string | HostConfig | Record<string, unknown>;
   cwd?: string;
   /** `provider:model`; overrides the config's `model`. */
   model?: string;
