@@ -35,6 +35,8 @@ import type {
 const MAX_TEXT_CHARS = 200_000;
 /** Largest base64 image or audio sent to the browser. */
 const MAX_MEDIA_BASE64_CHARS = 8_000_000;
+/** Content blocks of one result sent to the browser (each is an element on the page); the rest are counted. */
+const MAX_CONTENT_BLOCKS = 500;
 const MEDIA_TYPE = /^(image\/(png|jpeg|gif|webp)|audio\/[a-z0-9.+-]+)$/;
 
 function bounded(text: string, max = MAX_TEXT_CHARS): string {
@@ -169,8 +171,11 @@ export function callResultView(executed: ExecutedToolCall, durationMs: number, o
     outcome: executed.outcome,
     isError: executed.result.isError,
     durationMs,
-    content: blocks.map(contentView),
+    content: blocks.slice(0, MAX_CONTENT_BLOCKS).map(contentView),
   };
+  if (blocks.length > MAX_CONTENT_BLOCKS) {
+    view.content.push({ type: 'other', json: `… ${blocks.length - MAX_CONTENT_BLOCKS} more content blocks not shown` });
+  }
   if (raw?.structuredContent !== undefined) {
     view.structuredContent = boundedJson(raw.structuredContent);
     if (outputSchema !== undefined) {

@@ -55,6 +55,16 @@ describe('the web UI API with large server data', () => {
     expect(view.structuredContent).toMatch(/\n… \(\d+ more characters not shown\)$/);
   });
 
+  it('answers a call of very many content blocks with the first ones and a count of the rest', async () => {
+    const answer = await api('/api/tools/call', { name: 'big__many_blocks', arguments: { count: 20_000 } });
+    expect(answer.status).toBe(200);
+    const content = (answer.body as { content: Array<Record<string, unknown>> }).content;
+    expect(content).toHaveLength(501);
+    expect(content[0]).toEqual({ type: 'text', text: 'block 0' });
+    expect(content[499]).toEqual({ type: 'text', text: 'block 499' });
+    expect(content[500]).toEqual({ type: 'other', json: '… 19500 more content blocks not shown' });
+  });
+
   it('lists a server whose capabilities are past the bound, with them cut and said to be', async () => {
     const servers = await api('/api/servers');
     expect(servers.status).toBe(200);
