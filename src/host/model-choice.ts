@@ -4,6 +4,8 @@
  * configure one.
  */
 
+import { closeNames } from '../text/close-names.js';
+
 export const KNOWN_PROVIDERS = [
   'anthropic',
   'openai',
@@ -43,8 +45,10 @@ export function parseModelSpec(spec: string): ModelSpec {
   const provider = spec.slice(0, colon);
   const model = spec.slice(colon + 1);
   if (!(KNOWN_PROVIDERS as readonly string[]).includes(provider)) {
+    const close = closeNames(provider, KNOWN_PROVIDERS, 1);
+    const guess = close.length > 0 ? `did you mean ${close[0]}? ` : '';
     throw new ModelChoiceError(
-      `unknown provider "${provider}" in model "${spec}" (known: ${KNOWN_PROVIDERS.join(', ')})`,
+      `unknown provider "${provider}" in model "${spec}" (${guess}known: ${KNOWN_PROVIDERS.join(', ')})`,
     );
   }
   if (model === '') throw new ModelChoiceError(`model "${spec}" names no model after "${provider}:"`);

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { chooseModel, ModelChoiceError, parseModelSpec } from '../../src/host/model-choice.js';
+
+describe('parseModelSpec', () => {
+  it('splits provider and model', () => {
+    expect(parseModelSpec('anthropic:claude-sonnet-4-6')).toEqual({
+      provider: 'anthropic',
+      model: 'claude-sonnet-4-6',
+    });
+    expect(parseModelSpec('ollama:qwen2.5:7b')).toEqual({ provider: 'ollama', model: 'qwen2.5:7b' });
+  });
+
+  it('names a misspelt provider with the one it was probably meant to be, and every known one', () => {
+    expect(() => parseModelSpec('antropic:claude')).toThrow(
+      /unknown provider "antropic" in model "antropic:claude" \(did you mean anthropic\? known: anthropic, openai/,
+    );
+    expect(() => parseModelSpec('zzz:m')).toThrow(/unknown provider "zzz" in model "zzz:m" \(known: anthropic/);
+    expect(() => parseModelSpec('zzz:m')).toThrow(ModelChoiceError);
+  });
+
+  it('refuses a spec without provider or model', () => {
+    expect(() => parseModelSpec('claude')).toThrow(/has no provider: write it as provider:model/);
+    expect(() => parseModelSpec('gemini:')).toThrow(/names no model after "gemini:"/);
+  });
+});
+
+describe('chooseModel', () => {
+  it('takes the flag over the config over the first key set', () => {
+    const env = { OPENAI_API_KEY: 'k', GEMINI_API_KEY: 'k' };
+    expect(chooseModel({ flag: 'gemini:x', config: 'openai:y', env }).spec).toBe('gemini:x');
+    expect(chooseModel({ config: 'openai:y', env }).spec).toBe('openai:y');
+    expect(chooseModel({ env }).spec).toBe('openai:gpt-5');
+  });
+});
