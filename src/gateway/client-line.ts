@@ -1,16 +1,16 @@
 /**
- * One line from the gateway's stdio client → a JSON-RPC message, or the error answer JSON-RPC prescribes for a line
- * that is not one. The SDK's stdio transport drops such lines without a word, so a client that sent a request with
- * a bad id or cut-off JSON waited for an answer that never came. A notification or an answer that is not well formed
- * has no one to answer to: it is only reported.
+ * One line from the gateway's stdio client (or one HTTP body) → a JSON-RPC message, or the error answer JSON-RPC
+ * prescribes for one that is not. The SDK's stdio transport drops such lines without a word, so a client that sent a
+ * request with a bad id or cut-off JSON waited for an answer that never came, and its HTTP transport calls every one
+ * a parse error. Over stdio a notification or an answer that is not well formed has no one to answer to: it is only
+ * reported.
  */
 import { INVALID_REQUEST, type JSONRPCMessage, PARSE_ERROR, parseJSONRPCMessage } from '@modelcontextprotocol/server';
 import { isPlainObject } from '../json/is-plain-object.js';
 
-type ClientLine =
-  | { kind: 'message'; message: JSONRPCMessage }
-  | { kind: 'refused'; reply: JSONRPCMessage; what: string }
-  | { kind: 'ignored'; what: string };
+/** A request that is not well formed, and the error answer to it. */
+type Refused = { kind: 'refused'; reply: JSONRPCMessage; what: string };
+type ClientLine = { kind: 'message'; message: JSONRPCMessage } | Refused | { kind: 'ignored'; what: string };
 
 const MAX_SHOWN_REASON_CHARS = 200;
 
@@ -19,8 +19,13 @@ function answerableId(id: unknown): string | number | null {
   return typeof id === 'string' || Number.isSafeInteger(id) ? (id as string | number) : null;
 }
 
-export function refusal(id: string | number | null, code: number, what: string): ClientLine {
+function refusal(id: string | number | null, code: number, what: string): Refused {
   return { kind: 'refused', what, reply: { jsonrpc: '2.0', id, error: { code, message: what } } as JSONRPCMessage };
+}
+
+/** The error answer for what is not a message: a refused request's own, else one without an id. */
+export function notAMessageReply(read: Exclude<ClientLine, { kind: 'message' }>): JSONRPCMessage {
+  return read.kind === 'refused' ? read.reply : refusal(null, INVALID_REQUEST, `Invalid Request: ${read.what}`).reply;
 }
 
 export function readClientLine(text: string): ClientLine | undefined {
@@ -39,6 +44,11 @@ export function readClientLine(text: string): ClientLine | undefined {
       'Invalid Request: batches (JSON arrays) are not accepted; send one message per line',
     );
   }
+  return readClientMessage(value);
+}
+
+/** A parsed JSON value from the client (a line over stdio, an HTTP body that is not a batch) → a message or why not. */
+export function readClientMessage(value: unknown): ClientLine {
   if (!isPlainObject(value)) {
     return refusal(null, INVALID_REQUEST, 'Invalid Request: a JSON-RPC message is a JSON object');
   }
@@ -50,7 +60,7 @@ export function readClientLine(text: string): ClientLine | undefined {
   const { jsonrpc, id, method } = value;
   if (typeof method !== 'string' || !('id' in value)) {
     const what = typeof method === 'string' ? `the notification ${JSON.stringify(method.slice(0, 100))}` : 'an answer';
-    return { kind: 'ignored', what: `ignored ${what} from the client: it is not a well-formed JSON-RPC message` };
+    return { kind: 'ignored', what: `${what} from the client is not a well-formed JSON-RPC message` };
   }
   const shownMethod = JSON.stringify(method.slice(0, 100));
   if (answerableId(id) === null) {

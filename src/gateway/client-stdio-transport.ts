@@ -119,7 +119,7 @@ export class ClientStdioTransport implements Transport {
       this.onmessage?.(read.message);
       return;
     }
-    this.onerror?.(new Error(read.what));
+    this.onerror?.(new Error(read.kind === 'ignored' ? `ignored: ${read.what}` : read.what));
     if (read.kind === 'refused') void this.send(read.reply).catch(() => undefined);
   }
 }

@@ -11,6 +11,7 @@ import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, type Server } from '@modelcontextprotocol/server';
 import type { GatewayToken } from '../config/gateway-settings.js';
 import { BoundedEventStore } from './bounded-event-store.js';
+import { notAMessageReply, readClientMessage } from './client-line.js';
 import { createGatewayAuth, type GatewayAuth } from './gateway-auth.js';
 import { type GatewayHosts, UnknownProfileError } from './gateway-hosts.js';
 import { createModernGateway } from './gateway-modern.js';
@@ -205,6 +206,13 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
         response.end(
           JSON.stringify({ jsonrpc: '2.0', error: { code: PARSE_ERROR, message: 'the body is not JSON' }, id: null }),
         );
+        return;
+      }
+      // The SDK answers any message it cannot take with "Parse error: Invalid JSON-RPC message": say what is wrong.
+      const read = Array.isArray(body) ? undefined : readClientMessage(body);
+      if (read !== undefined && read.kind !== 'message') {
+        response.writeHead(400, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(notAMessageReply(read)));
         return;
       }
     }
