@@ -15,6 +15,7 @@ const USER_FIXABLE_ERRORS = new Set([
   'TrustStoreError',
   'PromptChoiceError',
   'UnknownSessionError',
+  'SessionInUseError',
 ]);
 
 function debugEnabled(env: NodeJS.ProcessEnv = process.env): boolean {

@@ -32,7 +32,7 @@ import { connectedServerInstructions, withheldInstructionNotices } from '../skil
 import { abandonStart, closeHost } from './close-host.js';
 import { connectServers } from './connect-servers.js';
 import { createDirectCall } from './direct-call.js';
-import { createHostConversation } from './host-conversation.js';
+import { createHostConversations } from './host-conversation.js';
 import { createHostModel } from './host-model.js';
 import { openHostSkills } from './host-skills.js';
 import { openHostState } from './host-state.js';
@@ -251,6 +251,18 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   });
 
   let closed = false;
+  const conversations = createHostConversations({
+    stateDir: state.stateDir,
+    configFile: config.file,
+    contextTokens: config.contextTokens,
+    provider: model.provider,
+    createProvider: model.named,
+    runTurn: (text, turn) => run(text, turn),
+    systemPrompt: () => skills.systemPrompt().text,
+    toolDefinitions: () => offered.definitions(catalogNow()),
+    onResultStore: hostTools.addConversationStore,
+    onDiagnostic: diagnostic,
+  });
   return {
     config: runConfig,
     runId,
@@ -274,18 +286,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     provider: model.provider,
     run,
     stream: (prompt, streamOptions) => streamRun(run, prompt, streamOptions),
-    conversation: createHostConversation({
-      stateDir: state.stateDir,
-      configFile: config.file,
-      contextTokens: config.contextTokens,
-      provider: model.provider,
-      createProvider: model.named,
-      runTurn: (text, turn) => run(text, turn),
-      systemPrompt: () => skills.systemPrompt().text,
-      toolDefinitions: () => offered.definitions(catalogNow()),
-      onResultStore: hostTools.addConversationStore,
-      onDiagnostic: diagnostic,
-    }),
+    conversation: conversations.open,
     callTool: createDirectCall({
       runId,
       forUser: executorFor('user', catalogNow),
@@ -306,6 +307,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     close: async () => {
       if (closed) return;
       closed = true;
+      conversations.releaseAll();
       await closeHost(started, audit);
     },
   };

@@ -6,6 +6,7 @@ import { estimateTokens } from '../content/linear-token-estimate.js';
 import type { ResultStore } from '../content/result-store.js';
 import type { LlmProvider, ToolDefinition } from '../providers/types.js';
 import type { Conversation, ConversationOptions, TurnRunner } from '../sessions/conversation-types.js';
+import type { SessionStore } from '../sessions/session-store.js';
 
 interface HostConversationSettings {
   stateDir: string;
@@ -24,28 +25,53 @@ interface HostConversationSettings {
   onDiagnostic: (message: string) => void;
 }
 
-export function createHostConversation(
-  settings: HostConversationSettings,
-): (options?: ConversationOptions) => Promise<Conversation> {
-  return async (options = {}) => {
-    const [{ openConversation }, { openSessionStore }] = await Promise.all([
-      import('../sessions/open-conversation.js'),
-      import('../sessions/session-store.js'),
-    ]);
-    return openConversation(
-      {
-        store: openSessionStore(settings.stateDir),
-        config: settings.configFile ?? null,
-        provider: await settings.provider(),
-        createProvider: settings.createProvider,
-        runTurn: settings.runTurn,
-        ...(settings.contextTokens === undefined ? {} : { contextTokens: settings.contextTokens }),
-        fixedTokens: () =>
-          estimateTokens(settings.systemPrompt() ?? '') + estimateTokens(JSON.stringify(settings.toolDefinitions())),
-        onResultStore: settings.onResultStore,
-        onDiagnostic: settings.onDiagnostic,
-      },
-      options,
-    );
+interface HostConversations {
+  open(options?: ConversationOptions): Promise<Conversation>;
+  /** Lets go of every session the host's conversations hold, so other processes may resume them (host.close). */
+  releaseAll(): void;
+}
+
+/** Each conversation's sessions are held through the host, so closing the host lets them go. */
+export function createHostConversations(settings: HostConversationSettings): HostConversations {
+  const held: Array<{ store: SessionStore; id: string }> = [];
+  return {
+    releaseAll() {
+      for (const { store, id } of held.splice(0)) store.release(id);
+    },
+    open: async (options = {}) => {
+      const [{ openConversation }, { openSessionStore }] = await Promise.all([
+        import('../sessions/open-conversation.js'),
+        import('../sessions/session-store.js'),
+      ]);
+      const store = openSessionStore(settings.stateDir);
+      const tracked: SessionStore = {
+        ...store,
+        hold(id) {
+          store.hold(id);
+          held.push({ store, id });
+        },
+        release(id) {
+          const index = held.findIndex((entry) => entry.id === id);
+          if (index === -1) return;
+          held.splice(index, 1);
+          store.release(id);
+        },
+      };
+      return openConversation(
+        {
+          store: tracked,
+          config: settings.configFile ?? null,
+          provider: await settings.provider(),
+          createProvider: settings.createProvider,
+          runTurn: settings.runTurn,
+          ...(settings.contextTokens === undefined ? {} : { contextTokens: settings.contextTokens }),
+          fixedTokens: () =>
+            estimateTokens(settings.systemPrompt() ?? '') + estimateTokens(JSON.stringify(settings.toolDefinitions())),
+          onResultStore: settings.onResultStore,
+          onDiagnostic: settings.onDiagnostic,
+        },
+        options,
+      );
+    },
   };
 }

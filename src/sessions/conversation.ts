@@ -89,6 +89,12 @@ export function createConversation(dependencies: ConversationDependencies): Conv
   const saveMessage = (session: LiveSession, message: Message): void => {
     if (!session.started) {
       session.started = true;
+      try {
+        store.hold(session.id);
+      } catch (error) {
+        saveError = error as Error;
+        diagnostic(saveError.message);
+      }
       write(session, {
         type: 'session',
         version: SESSION_FORMAT_VERSION,
@@ -230,6 +236,7 @@ export function createConversation(dependencies: ConversationDependencies): Conv
     },
     clear() {
       turn?.controller.abort(new Error('the conversation was cleared'));
+      if (current.started) store.release(current.id);
       current = newSession();
     },
     async save() {

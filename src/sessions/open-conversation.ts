@@ -10,5 +10,12 @@ export function openConversation(
   const { store } = dependencies;
   const id = options.sessionId ?? (options.continueLast ? store.newestFor(dependencies.config)?.id : undefined);
   if (id === undefined) return createConversation(dependencies);
-  return createConversation({ ...dependencies, resume: { id, saved: store.read(id) } });
+  // Held before it is read, so no other process appends between the reading and this conversation's first record.
+  store.hold(id);
+  try {
+    return createConversation({ ...dependencies, resume: { id, saved: store.read(id) } });
+  } catch (error) {
+    store.release(id);
+    throw error;
+  }
 }

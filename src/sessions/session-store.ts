@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { readSessionFile, readSessionHeader, type SavedSession } from './read-session-file.js';
 import { createSessionFileWriter, type SessionFileWriter } from './session-file-writer.js';
 import { isSessionId } from './session-id.js';
+import { holdSession, releaseSession } from './session-lock.js';
 
 export const SESSIONS_FOLDER = 'sessions';
 
@@ -44,8 +45,12 @@ export interface SessionStore {
   read(id: string): SavedSession;
   /** The newest session held with this config (null: without a config file). */
   newestFor(config: string | null): SessionSummary | undefined;
+  /** Deletes the session; refused (`SessionInUseError`) while another process has it open. */
   remove(id: string): void;
   writer(id: string): SessionFileWriter;
+  /** Takes the session for this process (see session-lock.ts); `SessionInUseError` when another has it. */
+  hold(id: string): void;
+  release(id: string): void;
 }
 
 export function sessionsFolder(stateDir: string): string {
@@ -107,8 +112,20 @@ export function openSessionStore(stateDir: string): SessionStore {
     },
     remove(id) {
       if (!exists(id)) throw new UnknownSessionError(id, directory);
-      rmSync(fileOf(id));
-      rmSync(resultsFolderOf(id), { recursive: true, force: true });
+      holdSession(directory, id);
+      try {
+        rmSync(fileOf(id));
+        rmSync(resultsFolderOf(id), { recursive: true, force: true });
+      } finally {
+        releaseSession(directory, id);
+      }
+    },
+    hold(id) {
+      if (!isSessionId(id)) throw new UnknownSessionError(id, directory);
+      holdSession(directory, id);
+    },
+    release(id) {
+      if (isSessionId(id)) releaseSession(directory, id);
     },
     writer(id) {
       if (!isSessionId(id)) throw new UnknownSessionError(id, directory);

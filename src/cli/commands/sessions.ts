@@ -7,6 +7,7 @@ import { type Command, Option } from 'commander';
 import { resolveStateDir } from '../../config/state-dir.js';
 import { formatTranscriptLines, formatTranscriptMarkdown } from '../../sessions/format-transcript.js';
 import { SessionFileError } from '../../sessions/read-session-file.js';
+import { SessionInUseError } from '../../sessions/session-lock.js';
 import { openSessionStore, type SessionStore, UnknownSessionError } from '../../sessions/session-store.js';
 import { closeNames } from '../../text/close-names.js';
 import { stripControlCodes } from '../../text/strip-control-codes.js';
@@ -29,7 +30,8 @@ function withSession<T>(action: () => T): T {
   try {
     return action();
   } catch (error) {
-    if (error instanceof UnknownSessionError) throw new CliError(error.message, EXIT_USAGE);
+    if (error instanceof UnknownSessionError || error instanceof SessionInUseError)
+      throw new CliError(error.message, EXIT_USAGE);
     if (error instanceof SessionFileError) throw new CliError(error.message, EXIT_RUN_FAILED);
     throw error;
   }

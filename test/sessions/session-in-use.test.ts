@@ -1,0 +1,75 @@
+/**
+ * One session, one writer: while `mcp-host chat` has a session open in a real terminal (tmux), another chat cannot
+ * resume or continue it and `sessions delete` cannot remove it; once the first chat leaves, the session is free
+ * again, and a lock left by a process that has ended is taken over.
+ */
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT_OK, EXIT_USAGE } from '../../src/cli/exit-codes.js';
+import { cliPath, runCli, temporaryDirectory } from '../helpers/project.js';
+import { startTmuxServer, type TmuxServer } from '../helpers/tmux-terminal.js';
+
+const STEP = 90_000;
+let tmux: TmuxServer;
+
+beforeAll(() => {
+  if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run \`npm run build\` first`);
+  tmux = startTmuxServer();
+});
+
+afterAll(() => {
+  tmux?.closeAll();
+});
+
+describe('a session open in one chat', () => {
+  it('is refused to a second chat and to delete until the first leaves; a stale lock is taken over', async () => {
+    const directory = await temporaryDirectory('mcp-host-session-in-use-');
+    const stateDir = join(directory, 'state');
+    writeFileSync(join(directory, 'script.json'), JSON.stringify({ scenarios: [], fallbackText: 'Noted.' }));
+    writeFileSync(join(directory, 'mcp-host.json'), JSON.stringify({ model: 'scripted:script.json', mcpServers: {} }));
+    const chat = (args: string[], input: string) =>
+      runCli(['chat', '-c', 'mcp-host.json', ...args], { cwd: directory, stateDir, input, timeoutMs: STEP });
+
+    expect((await chat([], 'Hello\n')).code).toBe(EXIT_OK);
+    const sessions = join(stateDir, 'sessions');
+    const id = readdirSync(sessions)
+      .find((name) => name.endsWith('.jsonl'))!
+      .replace(/\.jsonl$/, '');
+    const lock = join(sessions, `${id}.lock`);
+    expect(existsSync(lock)).toBe(false);
+
+    const first = tmux.open(`cd ${directory} && ${process.execPath} ${cliPath} chat -c mcp-host.json --resume ${id}`, {
+      env: { MCP_HOST_STATE_DIR: stateDir, HOME: directory },
+    });
+    await first.waitFor('(resumed: 2 message(s), 1 from you)', STEP);
+    const holder = first.programPid()!;
+
+    const [resumed, continued, deleted] = await Promise.all([
+      chat(['--resume', id], 'Interleaved?\n'),
+      chat(['--continue'], 'Interleaved too?\n'),
+      runCli(['sessions', 'delete', id], { stateDir }),
+    ]);
+    const refusal = `mcp-host: session ${id} is open in another mcp-host (pid ${holder}); leave that chat first, or start a new conversation (if no such process is yours, delete ${lock})\n`;
+    for (const result of [resumed, continued, deleted]) {
+      expect(result.code).toBe(EXIT_USAGE);
+      expect(result.stderr).toContain(refusal);
+    }
+    expect(resumed.stdout).not.toContain('Noted.');
+    expect(existsSync(join(sessions, `${id}.jsonl`))).toBe(true);
+
+    first.type('Still mine.');
+    first.keys('Enter');
+    await first.waitFor(/Still mine\.\nNoted\./, STEP);
+    first.keys('C-d');
+    await first.waitFor('[exited 0]', STEP);
+    expect(existsSync(lock)).toBe(false);
+
+    // A lock whose process has ended (a pid above any the system hands out) does not keep the session.
+    writeFileSync(lock, '99999999\n');
+    const after = await chat(['--resume', id], 'Back again.\n');
+    expect(after.code).toBe(EXIT_OK);
+    expect(after.stdout).toContain('(resumed: 4 message(s), 2 from you)');
+    expect(existsSync(lock)).toBe(false);
+  }, 300_000);
+});
