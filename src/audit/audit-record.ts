@@ -57,8 +57,9 @@ export interface ToolCallRecord extends AuditRecordBase {
   /** The deciding pattern, when a rule decided. */
   rule?: string;
   reason: string;
-  /** ISO 8601; absent for a call that never started. */
+  /** ISO 8601: when the call was sent to its server (or the host's own tool began); absent for one never sent. */
   startedAt?: string;
+  /** From `startedAt` to the result, a retry included; the wait for the user's approval before it is not. */
   durationMs?: number;
   outcome: ToolCallOutcome;
   /** Size of the full result's payload in bytes (text as UTF-8, binary data as base64), before any output budget. */

@@ -98,6 +98,12 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
   return async function executeToolCall(call: ToolCallPart, context: ToolCallContext): Promise<ExecutedToolCall> {
     const startedAt = new Date();
     const started = performance.now();
+    // The audit's time span is the tool's own, from when it was first sent: not the routing, checks and the wait
+    // for the user's approval before it (the `tool-call-end` event's duration, taken by the loop, has those).
+    let sent: { at: Date; started: number } | undefined;
+    const markSent = () => {
+      sent ??= { at: new Date(), started: performance.now() };
+    };
     const done = async (
       outcome: CallOutcome,
       shaped: ShapedResult,
@@ -118,8 +124,8 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
         outcome,
         result,
         shaped,
-        startedAt,
-        durationMs: Math.round(performance.now() - started),
+        startedAt: sent?.at ?? startedAt,
+        durationMs: Math.round(performance.now() - (sent?.started ?? started)),
         ...(outcome !== 'ok' && shaped.isError ? { error: textOf(shaped) } : {}),
         ...recordExtra,
       });
@@ -179,6 +185,7 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
 
     if (hostTool) {
       try {
+        markSent();
         const shaped = await hostTool(args, context);
         return done(shaped.isError ? 'error' : 'ok', shaped, { entry, arguments: args, authorization });
       } catch (error) {
@@ -203,12 +210,14 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
       tool: entry.tool.name,
       arguments: args,
     });
-    const callServer = () =>
-      server.callTool(entry.tool.name, args, {
+    const callServer = () => {
+      markSent();
+      return server.callTool(entry.tool.name, args, {
         ...dependencies.callOptions(entry, context),
         safeToRetry,
         signal: context.signal,
       });
+    };
     const fail = (failure: CallFailure) =>
       done(outcomeOf(failure), errorText(`The tool call failed: ${failure.message}`), {
         entry,

@@ -124,6 +124,26 @@ const call = (name: string, argumentsText: string, id = 'call-1'): ToolCallPart 
 });
 
 describe('executeToolCall', () => {
+  it("times the call from when it is sent: the user's wait to approve it is not in the record's span", async () => {
+    let approvedAt = 0;
+    const { execute, records, context } = harness({
+      authorize: async () => {
+        // A user who takes a while to answer.
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        approvedAt = Date.now();
+        return allowed();
+      },
+    });
+    const began = Date.now();
+    await execute(call('timer__sleep', '{"ms":5}'), context);
+    const record = records[0]!;
+    expect(record.outcome).toBe('ok');
+    expect(record.startedAt.getTime()).toBeGreaterThanOrEqual(approvedAt);
+    expect(approvedAt - began).toBeGreaterThanOrEqual(390);
+    // The span ends when the result is in, so it is no longer than the time since the approval.
+    expect(record.durationMs).toBeLessThanOrEqual(Date.now() - approvedAt + 1);
+  });
+
   it('runs each duty in order and returns the mapped result after the record is written', async () => {
     const { execute, steps, records, sent, events, context } = harness();
     const executed = await execute(call('timer__sleep', '{"ms":5}'), context);
