@@ -307,6 +307,15 @@ export interface ChatSessionView {
   messages: ChatMessageView[];
 }
 
+/**
+ * The conversation the server holds open, for a page that opens Chat after it was started (another tab, a reload,
+ * a visit to another page): its messages before the turn that runs, and that turn, so the page can follow and stop it.
+ */
+export interface ChatStateView {
+  session?: ChatSessionView;
+  running?: { turnId: string; prompt: string };
+}
+
 /** One event of a chat turn, as the loop emitted it (JSON, bounded). */
 interface ChatEventView {
   turnId: string;

@@ -12,7 +12,7 @@ import type { AgentEvent } from '../loop/events.js';
 import { costOf } from '../providers/model-prices.js';
 import type { Message } from '../providers/types.js';
 import { openSessionStore, UnknownSessionError } from '../sessions/session-store.js';
-import type { ChatMessageView, ChatSessionView, CostView, SessionSummaryView } from './api-types.js';
+import type { ChatMessageView, ChatSessionView, ChatStateView, CostView, SessionSummaryView } from './api-types.js';
 import type { LiveEvents } from './live-events.js';
 import { displayModel } from './views.js';
 
@@ -28,6 +28,8 @@ export interface ChatRunner {
   send(host: Host, text: string, turnId?: string): Promise<{ turnId: string; sessionId: string }>;
   setModel(host: Host, spec: string): Promise<ChatSessionView>;
   cancel(): boolean;
+  /** The open conversation and the turn running in it, if any. */
+  state(host: Host): ChatStateView;
   /** The open conversation's messages; none before the first. */
   history(): readonly Message[];
 }
@@ -77,7 +79,7 @@ function conversationCost(open: Conversation, host: Host): CostView {
 
 export function createChatRunner(events: LiveEvents): ChatRunner {
   let conversation: Conversation | undefined;
-  let current: { turnId: string; conversation: Conversation } | undefined;
+  let current: { turnId: string; conversation: Conversation; prompt: string; messagesBefore: number } | undefined;
   // Opening a conversation, switching its model and starting a turn each wait for the one before: a model switch
   // that arrives while a new conversation is still being opened applies to that new conversation, not the old one.
   let changes: Promise<unknown> = Promise.resolve();
@@ -87,12 +89,12 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
     return next;
   };
 
-  const view = (open: Conversation, host: Host): ChatSessionView => ({
+  const view = (open: Conversation, host: Host, messages = open.history.length): ChatSessionView => ({
     id: open.id,
     model: displayModel(open.model()),
     usage: open.usage(),
     cost: conversationCost(open, host),
-    messages: messageViews(open.history),
+    messages: messageViews(open.history.slice(0, messages)),
   });
 
   const openConversation = async (host: Host, sessionId: string | undefined): Promise<ChatSessionView> => {
@@ -111,7 +113,7 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
     conversation ??= await host.conversation();
     const open = conversation;
     const turnId = chosenId?.slice(0, 100) ?? randomUUID();
-    current = { turnId, conversation: open };
+    current = { turnId, conversation: open, prompt: text, messagesBefore: open.history.length };
     const publish = (event: { type: string; [key: string]: unknown }) =>
       events.publish({ type: 'chat', chat: { turnId, event } });
     void (async () => {
@@ -163,6 +165,16 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
     setModel: (host, spec) => inOrder(() => switchModel(host, spec)),
     history() {
       return conversation?.history ?? [];
+    },
+    state(host) {
+      const running = current;
+      if (running !== undefined) {
+        return {
+          session: view(running.conversation, host, running.messagesBefore),
+          running: { turnId: running.turnId, prompt: cut(running.prompt) },
+        };
+      }
+      return conversation === undefined ? {} : { session: view(conversation, host) };
     },
     cancel() {
       if (current === undefined) return false;

@@ -378,6 +378,7 @@ export function createWebApp(context: WebAppContext): Hono {
       await context.chat.send(ready(), body.text, typeof body.turnId === 'string' ? body.turnId : undefined),
     );
   });
+  app.get('/api/chat', (c) => c.json(context.chat.state(ready())));
   app.get('/api/sessions', (c) => c.json(context.chat.sessions(ready())));
   app.post('/api/sessions/new', async (c) => c.json(await context.chat.open(ready())));
   app.post('/api/sessions/resume', async (c) => {

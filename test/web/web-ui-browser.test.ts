@@ -89,7 +89,11 @@ beforeAll(async () => {
         everything: { command: process.execPath, args: [packageBin('@modelcontextprotocol/server-everything')] },
         rug: { command: process.execPath, args: [rugPullServerPath] },
       },
-      permissions: { allow: ['inventory__list_skus', 'rug__mutate'], ask: ['inventory__reserve'], deny: [] },
+      permissions: {
+        allow: ['inventory__list_skus', 'rug__mutate', 'everything__trigger-long-running-operation'],
+        ask: ['inventory__reserve'],
+        deny: [],
+      },
       // The scripted model has no list price: the config gives it one, so the chat shows a cost.
       modelPrices: { 'scripted:inventory.json': { inputPerMillion: 3000, outputPerMillion: 15000 } },
     },
@@ -672,5 +676,58 @@ describe('the web UI in Chromium', () => {
     await cards.getByText('denied', { exact: true }).waitFor(WAIT);
     expect(await cards.getByText('ok', { exact: true }).count()).toBe(1);
     expect(await cards.getByText('denied', { exact: true }).count()).toBe(1);
+  });
+
+  it('shows a turn still running to a tab opened after it started, which can stop it', async () => {
+    const scriptFile = join(await temporaryDirectory(), 'long-call.json');
+    await writeFile(
+      scriptFile,
+      JSON.stringify({
+        scenarios: [
+          {
+            match: 'Take your time',
+            turns: [
+              {
+                toolCalls: [
+                  { name: 'everything__trigger-long-running-operation', arguments: { duration: 60, steps: 60 } },
+                ],
+              },
+              { text: 'The long call ended: {{lastToolResult}}' },
+            ],
+          },
+        ],
+      }),
+    );
+    await goTo('Chat');
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByLabel('Switch model').fill(`scripted:${scriptFile}`);
+    await page.getByRole('button', { name: 'Use this model' }).click();
+    await page
+      .getByRole('status')
+      .getByText(/long-call\.json/)
+      .waitFor(WAIT);
+    await page.getByLabel('Message').fill('Take your time');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page
+      .getByRole('article', { name: 'Tool call everything__trigger-long-running-operation' })
+      .getByText('running', { exact: true })
+      .waitFor(WAIT);
+
+    // A tab that opens Chat now sees the turn and its conversation, and can stop it.
+    const other = await otherTab('chat');
+    await other.bringToFront();
+    await other.locator('li.turn .user-message').getByText('Take your time').waitFor(WAIT);
+    await other
+      .getByRole('status')
+      .getByText(/long-call\.json/)
+      .waitFor(WAIT);
+    await other.getByRole('button', { name: 'Stop' }).click();
+    await other.getByRole('button', { name: 'Stop' }).waitFor({ state: 'detached', ...WAIT });
+    await page.bringToFront();
+    await page.getByRole('button', { name: 'Stop' }).waitFor({ state: 'detached', ...WAIT });
+    await page
+      .getByRole('article', { name: 'Tool call everything__trigger-long-running-operation' })
+      .getByText('cancelled', { exact: true })
+      .waitFor(WAIT);
   });
 });

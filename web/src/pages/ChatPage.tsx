@@ -3,15 +3,16 @@
  * that call — the tool definition as the provider got it, the `tools/call` request, the result as the provider
  * got it back.
  */
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type {
   ChatMessageView,
   ChatSessionView,
+  ChatStateView,
   CostView,
   SessionSummaryView,
   ToolsView,
 } from '../../../src/web/api-types';
-import { postJson, useJson, useLiveEvents } from '../api';
+import { getJson, postJson, useJson, useLiveEvents } from '../api';
 import { teardownViews } from '../app-views/live-views';
 import { parsePartialArguments } from '../app-views/partial-json';
 import { AppView } from '../components/AppView';
@@ -207,10 +208,35 @@ export function ChatPage() {
   );
   const update = (id: string, change: (turn: Turn) => Turn) =>
     setTurns((old) => old.map((turn) => (turn.id === id ? change(turn) : turn)));
+  // Turns seen to end while this page is open: one the server still reported running is not taken up after it ended.
+  const ended = useRef(new Set<string>());
+  // The conversation the server holds (this page may open while a turn of it runs: another tab, a reload, a visit
+  // elsewhere): its messages, and the running turn, followed from here on and stoppable.
+  useEffect(() => {
+    let live = true;
+    void getJson<ChatStateView>('/api/chat').then(
+      (state) => {
+        if (!live) return;
+        if (state.session !== undefined) setSession((shown) => shown ?? state.session);
+        const running = state.running;
+        if (running === undefined || ended.current.has(running.turnId)) return;
+        setTurns((old) =>
+          old.some((turn) => turn.id === running.turnId)
+            ? old
+            : [...old, { id: running.turnId, prompt: running.prompt, text: '', calls: [], requests: [], done: false }],
+        );
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
   useLiveEvents((live) => {
     if (live.type !== 'chat') return;
     const { turnId, event } = live.chat;
     if (event.type === 'turn-done') {
+      ended.current.add(turnId);
       setSession((old) => ({
         id: String(event.sessionId),
         model: String(event.model),
