@@ -34,6 +34,11 @@ interface GatewayHttpOptions {
   hostname?: string;
   version: string;
   onDiagnostic: (message: string) => void;
+  /**
+   * `serve --profile NAME`: the only profile served, at `/mcp` and at `/mcp/NAME`. Without it the whole config is
+   * served at `/mcp` and each profile at `/mcp/NAME`.
+   */
+  profile?: string;
   /** With `gateway.stateless`: this store instead of the one `gateway.store` names (the caller closes it). */
   store?: GatewayStore;
 }
@@ -90,6 +95,22 @@ function profileOfPath(pathname: string): { profile: string | undefined } | unde
   if (pathname === MCP_PATH || pathname === `${MCP_PATH}/`) return { profile: undefined };
   const match = /^\/mcp\/([A-Za-z0-9_-]{1,64})\/?$/.exec(pathname);
   return match ? { profile: match[1] } : undefined;
+}
+
+/**
+ * The profile a path reaches when the gateway serves only `only`: `/mcp` and `/mcp/ONLY` reach it, another profile's
+ * path is refused (its servers and rules are not this gateway's to offer).
+ */
+function servedProfile(
+  route: { profile: string | undefined },
+  only: string | undefined,
+): { profile: string | undefined } | Rejection {
+  if (only === undefined || route.profile === undefined || route.profile === only)
+    return { profile: only ?? route.profile };
+  return {
+    status: 404,
+    message: `this gateway serves only profile "${only}" (serve --profile), at ${MCP_PATH} and ${MCP_PATH}/${only}`,
+  };
 }
 
 export async function startGatewayHttp(options: GatewayHttpOptions): Promise<GatewayHttp> {
@@ -163,7 +184,7 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
     const { pathname } = new URL(request.url ?? '/', 'http://127.0.0.1');
     if (pathname === '/health') return json(response, 200, { status: 'ok' });
     if (pathname === '/ready') {
-      const ready = await hosts.get(undefined).then(
+      const ready = await hosts.get(options.profile).then(
         () => true,
         () => false,
       );
@@ -171,13 +192,15 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
     }
     const metadata = request.method === 'GET' ? authOf().protectedResourceMetadata(pathname) : undefined;
     if (metadata !== undefined) return json(response, 200, metadata);
-    const route = profileOfPath(pathname);
-    if (route === undefined) {
+    const path = profileOfPath(pathname);
+    if (path === undefined) {
       return reject(response, {
         status: 404,
         message: `not found: the MCP endpoint is ${MCP_PATH} or ${MCP_PATH}/PROFILE`,
       });
     }
+    const route = servedProfile(path, options.profile);
+    if ('status' in route) return reject(response, route);
     const identity = await authOf().authenticate(request, route.profile);
     if ('status' in identity) return reject(response, identity);
     const limited = stateless ? await stateless.checkRate(identity.key) : limiter.check(identity.key);

@@ -118,6 +118,7 @@ export function createServeCommand(): Command {
           tokens,
           port: options.http,
           hostname,
+          ...(options.profile === undefined ? {} : { profile: options.profile }),
           version: packageVersion(),
           onDiagnostic: (message) => writeError(`mcp-host: ${message}`),
         });
