@@ -1,6 +1,6 @@
 /**
  * Where the chat writes: the terminal (stdout). Every string is stripped of terminal control codes on the way in —
- * styles are added afterwards by the chat's own code only. One live line (progress, calls running) can stand at the
+ * styles are added afterwards by the chat's own code only — and of text-direction overrides on the way out. One live line (progress, calls running) can stand at the
  * bottom: it is erased before anything else is written, so it never mixes with the conversation.
  */
 import { stripControlCodes } from '../../text/strip-control-codes.js';
@@ -37,6 +37,12 @@ export interface ChatOutput {
 }
 
 const ESC = '\u001b[';
+/**
+ * Embedding, override and isolate controls: a terminal that lays out bidirectional text would reorder what follows
+ * them on the line (a call's outcome, a path), so text from others could show something other than what it says.
+ * Left-to-right and right-to-left marks reorder nothing beyond their neighbours and stay.
+ */
+const DIRECTION_OVERRIDES = /[\u202a-\u202e\u2066-\u2069]/gu;
 
 function makeStyles(styled: boolean): ChatStyles {
   const wrap = (open: string, close: string) => (text: string) =>
@@ -63,7 +69,7 @@ export function createChatOutput(options: { stream: NodeJS.WriteStream; env: Nod
       target.write(`\r${ESC}2K`);
       liveShown = false;
     }
-    target.write(text);
+    target.write(text.replace(DIRECTION_OVERRIDES, ''));
     atLineStart = text.endsWith('\n');
   };
 
@@ -93,7 +99,7 @@ export function createChatOutput(options: { stream: NodeJS.WriteStream; env: Nod
       }
       if (!atLineStart) return;
       const width = Math.max(20, (target.columns ?? 80) - 1);
-      const clean = stripControlCodes(text).replaceAll('\n', ' ');
+      const clean = stripControlCodes(text).replaceAll('\n', ' ').replace(DIRECTION_OVERRIDES, '');
       const shown = clean.length > width ? `${clean.slice(0, width - 1)}…` : clean;
       target.write(`\r${ESC}2K${ESC}2m${shown}${ESC}22m`);
       liveShown = true;

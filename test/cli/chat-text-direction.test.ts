@@ -1,0 +1,67 @@
+/**
+ * `mcp-host chat` in a real pseudo-terminal (tmux): text-direction overrides sent by the model and by a server (the
+ * `counter` fixture echoes what it is given) never reach the terminal, where a terminal that lays out bidirectional
+ * text would reorder the rest of the line — a call's arguments, its outcome, the answer.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliPath, fixtureServer, temporaryDirectory } from '../helpers/project.js';
+import { startTmuxServer, type TmuxServer } from '../helpers/tmux-terminal.js';
+
+const STEP = 90_000;
+const OVERRIDES = /[\u202a-\u202e\u2066-\u2069]/u;
+let tmux: TmuxServer;
+
+beforeAll(() => {
+  if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run \`npm run build\` first`);
+  tmux = startTmuxServer();
+});
+
+afterAll(() => {
+  tmux?.closeAll();
+});
+
+describe('mcp-host chat and text-direction controls', () => {
+  it('prints what the model and a server send without embedding, override or isolate characters', async () => {
+    const directory = await temporaryDirectory('mcp-host-chat-direction-');
+    const hidden = 'report\u202efdp.exe\u202c done';
+    writeFileSync(
+      join(directory, 'script.json'),
+      JSON.stringify({
+        scenarios: [
+          {
+            match: 'Echo',
+            turns: [
+              { toolCalls: [{ name: 'counter__echo', arguments: { text: hidden } }] },
+              { text: 'Saved \u2067as\u2069 **\u202bthis\u202c** and \u202dthat\u202c.\n- item \u202eone\u202c' },
+            ],
+          },
+        ],
+      }),
+    );
+    writeFileSync(
+      join(directory, 'mcp-host.json'),
+      JSON.stringify({
+        model: 'scripted:script.json',
+        mcpServers: { counter: { command: process.execPath, args: [fixtureServer('counter.mjs')], trust: 'trusted' } },
+        permissions: { allow: ['counter__echo'] },
+      }),
+    );
+    const terminal = tmux.open(`cd ${directory} && ${process.execPath} ${cliPath} chat -c mcp-host.json`, {
+      env: { MCP_HOST_STATE_DIR: join(directory, 'state'), HOME: directory },
+    });
+    await terminal.waitFor('/help for commands', STEP);
+    terminal.type('Echo it.');
+    terminal.keys('Enter');
+    let screen = await terminal.waitFor('• item one', STEP);
+    expect(screen).toMatch(/\[1\] ⚙ counter echo \{"text":"reportfdp\.exe done"\} · \d+ ms · ok → reportfdp\.exe done/);
+    expect(screen).toContain('Saved as this and that.');
+    terminal.type('/expand 1');
+    terminal.keys('Enter');
+    screen = await terminal.waitFor(/^result, as the model received it:\nreportfdp\.exe done$/m, STEP);
+    expect(terminal.styledScreen()).not.toMatch(OVERRIDES);
+    terminal.keys('C-d');
+    await terminal.waitFor('[exited 0]', STEP);
+  }, 300_000);
+});
