@@ -63,7 +63,13 @@ export function parseSkillFile(text: string, file: string, folderName: string): 
   if (document.errors.length > 0) {
     throw new SkillError(file, `the front matter is not valid YAML (${document.errors[0]!.message.split('\n')[0]})`);
   }
-  const data: unknown = document.toJS({ maxAliasCount: 16 });
+  let data: unknown;
+  try {
+    data = document.toJS({ maxAliasCount: 16 });
+  } catch (error) {
+    // Aliases that would expand past the cap (a "billion laughs" front matter) fail here, not in the parse.
+    throw new SkillError(file, `the front matter cannot be read (${(error as Error).message})`);
+  }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     throw new SkillError(file, 'expected the front matter to be a YAML mapping with `name` and `description`');
   }

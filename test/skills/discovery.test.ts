@@ -75,6 +75,13 @@ describe('front matter', () => {
     ['name: pdf\ndescription: d\nmetadata: [a]', 'front matter field "metadata": expected a mapping'],
     ['name: pdf\ndescription: d\nallowed-tools: 3', 'front matter field "allowed-tools": expected tool names'],
     ['name: pdf\nname: pdf\ndescription: d', 'the front matter is not valid YAML'],
+    [
+      `name: pdf\ndescription: d\na: &a [x, x, x, x, x, x, x, x, x]\n${'bcdefgh'
+        .split('')
+        .map((key, index) => `${key}: &${key} [${Array(9).fill(`*${'abcdefgh'[index]}`).join(', ')}]`)
+        .join('\n')}`,
+      'the front matter cannot be read (Excessive alias count indicates a resource exhaustion attack)',
+    ],
   ])('refuses %j naming the file and the field', (front, message) => {
     expect(parse(front)).toThrow(`${file}: ${message}`);
   });
