@@ -70,6 +70,10 @@ export function createArgumentValidator(): ArgumentValidator {
         verbose: true,
         validateFormats: false,
         addUsedSchema: false,
+        // Checking each schema against the dialect's meta-schema first means compiling that meta-schema, a tenth of
+        // a second or more on a tool's first call. Every keyword checks its own value's type when compiled anyway,
+        // so a malformed schema still fails to compile (and its tool's calls go unchecked, with the warning).
+        validateSchema: false,
         logger: false,
         code: { regExp: linearRegExp },
       } as const;

@@ -47,6 +47,11 @@ const brokenRef = {
   name: 'broken_ref',
   inputSchema: { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } },
 };
+/** A keyword with a value of the wrong kind: refused when compiled, without the meta-schema check. */
+const brokenType = {
+  name: 'broken_type',
+  inputSchema: { type: 'object', properties: { a: { type: 'strin' }, b: { type: 'object', required: 'c' } } },
+};
 const brokenPattern = {
   name: 'broken_pattern',
   inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '(?<unclosed' } } },
@@ -176,8 +181,11 @@ describe('arguments are checked against the input schema', () => {
 
   it('forwards calls of a tool whose schema cannot be compiled, with one warning per tool', async () => {
     const diagnostics: string[] = [];
-    const { host } = await open([brokenRef, brokenPattern], [], diagnostics);
+    const { host } = await open([brokenRef, brokenPattern, brokenType], [], diagnostics);
     for (const value of ['one', 'two']) {
+      expect(resultText((await host.callTool('x__broken_type', { a: value })).result)).toBe(
+        `received broken_type {"a":"${value}"}`,
+      );
       expect(resultText((await host.callTool('x__broken_ref', { a: value })).result)).toBe(
         `received broken_ref {"a":"${value}"}`,
       );
@@ -186,11 +194,14 @@ describe('arguments are checked against the input schema', () => {
       );
     }
     const warnings = diagnostics.filter((line) => line.includes('could not be compiled'));
-    expect(warnings).toHaveLength(2);
-    expect(warnings[0]).toMatch(
+    expect(warnings).toHaveLength(3);
+    expect(warnings.find((line) => line.startsWith('x__broken_type'))).toMatch(
+      /^x__broken_type: its input schema could not be compiled \(.*strin.*\), so its arguments are sent unchecked\.$/,
+    );
+    expect(warnings.find((line) => line.startsWith('x__broken_ref'))).toMatch(
       /^x__broken_ref: its input schema could not be compiled \(.*missing.*\), so its arguments are sent unchecked\.$/,
     );
-    expect(warnings[1]).toMatch(
+    expect(warnings.find((line) => line.startsWith('x__broken_pattern'))).toMatch(
       /^x__broken_pattern: its input schema could not be compiled \(.+\), so its arguments are sent unchecked\.$/,
     );
   });
