@@ -85,17 +85,18 @@ export function readClientMessage(value: unknown): ClientLine {
 }
 
 const ID_VALUE = String.raw`("(?:[^"\\]|\\.){0,256}"|-?\d{1,16})`;
-/** Where clients put the id: first (perhaps after `jsonrpc`), as most write it, or last, as the SDKs do. */
-const LEADING_ID = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*${ID_VALUE}\s*,`);
+const JSONRPC_FIRST = String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?`;
+/**
+ * Where clients put a request's id: first (perhaps after `jsonrpc`) and then the method, as most write it, or last
+ * after a method written first, as the SDKs do. An answer to the gateway's own request carries the gateway's id,
+ * which must not be echoed back: the client would take it for the answer to a request of its own.
+ */
+const LEADING_ID = new RegExp(`${JSONRPC_FIRST}"id"\\s*:\\s*${ID_VALUE}\\s*,\\s*"method"\\s*:`);
+const METHOD_FIRST = new RegExp(`${JSONRPC_FIRST}"method"\\s*:`);
 const TRAILING_ID = new RegExp(String.raw`,\s*"id"\s*:\s*${ID_VALUE}\s*\}\s*$`);
 
-/**
- * The answer to a line longer than the limit, which was skipped unread: it carries the request's id when the line's
- * first or last bytes (`head`, `tail`) show it at the top level, so the client's call fails at once instead of
- * waiting for its own timeout.
- */
 export function oversizeRefusal(head: string, tail: string, limit: number): ClientLine {
-  const found = LEADING_ID.exec(head)?.[1] ?? TRAILING_ID.exec(tail)?.[1];
+  const found = LEADING_ID.exec(head)?.[1] ?? (METHOD_FIRST.test(head) ? TRAILING_ID.exec(tail)?.[1] : undefined);
   let id: string | number | null = null;
   try {
     id = found === undefined ? null : answerableId(JSON.parse(found));

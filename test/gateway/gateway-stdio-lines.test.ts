@@ -75,6 +75,9 @@ describe('mcp-host serve --stdio, given lines that are not messages', () => {
       '{"jsonrpc":"2.0","id":1.5,"method":"ping"}',
       '{"id":4,"method":"ping"}',
       '42',
+      // Too long, each: a request with its id first, and an answer, whose id is the gateway's and is not echoed.
+      `{"jsonrpc":"2.0","id":6,"method":"ping","params":{"padding":"${'x'.repeat(MAX_REQUEST_BYTES)}"}}`,
+      `{"result":{"padding":"${'x'.repeat(MAX_REQUEST_BYTES)}"},"jsonrpc":"2.0","id":7}`,
     ];
     for (const line of refused) gateway.send(line);
     gateway.send('{"jsonrpc":"2.0","id":5,"method":"ping"}');
@@ -92,8 +95,11 @@ describe('mcp-host serve --stdio, given lines that are not messages', () => {
       [null, -32600],
       [4, -32600],
       [null, -32600],
+      [6, -32600],
+      [null, -32600],
     ]);
     expect(errors[0]?.error.message).toContain('not JSON');
+    expect(errors[7]?.error.message).toContain(`larger than ${MAX_REQUEST_BYTES} bytes`);
     expect(errors[2]?.error.message).toContain('batches');
     expect(errors[3]?.error.message).toContain('must be a string or an integer');
     expect(errors[5]?.error.message).toContain('"jsonrpc" must be "2.0"');
