@@ -37,6 +37,11 @@ export interface Conversation {
   clear(): void;
   /** Waits until everything is on disk (saving also happens after every message). */
   save(): Promise<void>;
+  /**
+   * Cancels the turn in flight and lets the session go, so another process may resume it (closing the host does the
+   * same for all its conversations). The conversation is not to be used after.
+   */
+  close(): Promise<void>;
 }
 
 /** What a conversation needs from the host to run a turn: the host's own run, so every duty is the same one. */

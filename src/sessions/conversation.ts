@@ -182,6 +182,13 @@ export function createConversation(dependencies: ConversationDependencies): Conv
     }
   };
 
+  const cancel = async (): Promise<void> => {
+    const running = turn;
+    if (!running) return;
+    running.controller.abort(new Error('the turn was cancelled'));
+    await running.stopped;
+  };
+
   return {
     get id() {
       return current.id;
@@ -217,12 +224,7 @@ export function createConversation(dependencies: ConversationDependencies): Conv
         }),
       );
     },
-    async cancel() {
-      const running = turn;
-      if (!running) return;
-      running.controller.abort(new Error('the turn was cancelled'));
-      await running.stopped;
-    },
+    cancel,
     usage: () => ({ ...current.usage }),
     model: () => providerSpec(provider),
     async setModel(spec) {
@@ -238,6 +240,11 @@ export function createConversation(dependencies: ConversationDependencies): Conv
       turn?.controller.abort(new Error('the conversation was cleared'));
       if (current.started) store.release(current.id);
       current = newSession();
+    },
+    async close() {
+      await cancel();
+      await current.results.flush();
+      if (current.started) store.release(current.id);
     },
     async save() {
       // Every completed message is already written and synced; what is left are the stored results and the report

@@ -2,7 +2,7 @@
  * The session file on its own: what a killed host leaves behind is read back without harm (torn last line,
  * calls that never got their results), records stay within their bound, and a cancelled model request is aborted.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import type { LlmProvider, Message } from '../../src/providers/types.js';
 import { readSessionFile } from '../../src/sessions/read-session-file.js';
 import { MAX_SESSION_RECORD_BYTES } from '../../src/sessions/session-records.js';
 import { openSessionStore } from '../../src/sessions/session-store.js';
+import { createScriptedProvider } from '../../src/testing/scripted-provider.js';
 import { hostConfig } from '../helpers/configs.js';
 import { temporaryDirectory } from '../helpers/project.js';
 
@@ -119,6 +120,32 @@ describe('a session file', () => {
     } finally {
       await host.close();
     }
+  });
+});
+
+describe('the hold on a session', () => {
+  it('is taken with the first record or the resumption, and let go by close() and by closing the host', async () => {
+    const provider = createScriptedProvider({ scenarios: [], fallbackText: 'ok' });
+    const store = openSessionStore(stateDir);
+    const lock = (id: string) => join(store.directory, `${id}.lock`);
+    const host = await createHost({ config: hostConfig([]), provider, stateDir, auditSink: false });
+    let id: string;
+    try {
+      const conversation = await host.conversation();
+      id = conversation.id;
+      for await (const _event of conversation.send('hello')) {
+        // drained
+      }
+      expect(readFileSync(lock(id), 'utf8')).toBe(`${process.pid}\n`);
+      await conversation.close();
+      expect(existsSync(lock(id))).toBe(false);
+
+      await host.conversation({ sessionId: id });
+      expect(existsSync(lock(id))).toBe(true);
+    } finally {
+      await host.close();
+    }
+    expect(existsSync(lock(id))).toBe(false);
   });
 });
 
