@@ -9,9 +9,10 @@ export function closeNames(unknown: string, known: readonly string[], limit: num
       // A prefix or part of the real name (`add` for `add_numbers`) is as good as a typo.
       const contains = bare.length >= 3 && (toolPart.includes(bare) || bare.includes(toolPart));
       const score = contains ? 1 : Math.min(editDistance(target, candidate), editDistance(bare, toolPart));
-      return { name, score };
+      // Close means a few edits for the shorter of the two words: `nope` is not close to `calculator__divide`.
+      return { name, score, within: Math.max(2, Math.floor(Math.min(bare.length, toolPart.length) / 3)) };
     })
-    .filter(({ score, name }) => score <= Math.max(3, Math.floor(name.length / 3)))
+    .filter(({ score, within }) => score <= within)
     .sort((left, right) => left.score - right.score || (left.name < right.name ? -1 : 1))
     .slice(0, limit)
     .map(({ name }) => name);

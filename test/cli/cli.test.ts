@@ -83,6 +83,10 @@ describe('mcp-host CLI', () => {
     const unknown = await runCliInProcess(['tools', 'call', 'calculator__add', 'a=1', '--config', config]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('calculator__add_numbers');
+    // Nothing close: where to find the names instead.
+    const unrelated = await runCliInProcess(['tools', 'call', 'weather', '--config', config]);
+    expect(unrelated.code).toBe(2);
+    expect(unrelated.stderr).toContain('unknown tool "weather"; `mcp-host tools list` lists the tools there are');
   });
 
   it('exits 1 when a direct call ends in an error result', async () => {

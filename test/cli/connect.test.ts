@@ -22,7 +22,7 @@ describe('mcp-host connect', () => {
       'call counter__echo text=never',
     ].join('\n');
     const result = await runCliInProcess(['connect', '--config', config], { input, timeoutMs: 60_000 });
-    expect(result.stderr).toContain('unknown tool "counter__nope"');
+    expect(result.stderr).toContain('unknown tool "counter__nope"; `tools` lists the tools there are');
     expect(result.stderr).toContain('unknown command "bogus"');
     const lines = result.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^counter__echo/);

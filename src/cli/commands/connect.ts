@@ -14,6 +14,7 @@ import { withInterruptibleHost } from '../interrupt.js';
 import { openHost } from '../open-host.js';
 import { writeError, writeJson, writeLine } from '../output.js';
 import { parseKeyValues } from '../parse-key-values.js';
+import { unknownToolMessage } from '../unknown-tool-message.js';
 
 const HELP = [
   'tools [TEXT]               list tools (whose name contains TEXT)',
@@ -93,10 +94,7 @@ async function runLine(host: Host, line: string, signal: AbortSignal, failed: { 
       const entry = host.catalog().resolve(name);
       if (entry === undefined) {
         const close = host.catalog().suggest(name);
-        throw new CliError(
-          `unknown tool "${name}"${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}`,
-          EXIT_USAGE,
-        );
+        throw new CliError(unknownToolMessage(name, close, '`tools`'), EXIT_USAGE);
       }
       const args = parseCallArguments(rest.slice(name.length), entry.tool.inputSchema);
       const executed = await host.callTool(name, args, { signal });

@@ -19,6 +19,7 @@ import { writeError } from '../output.js';
 import { parseKeyValues } from '../parse-key-values.js';
 import { printCallJson } from '../print-call-json.js';
 import { printCallResult } from '../print-call-result.js';
+import { unknownToolMessage } from '../unknown-tool-message.js';
 import { viewNote } from '../view-note.js';
 import type { WholeTextOf } from '../whole-text-runs.js';
 
@@ -71,10 +72,7 @@ async function callOneTool(
       if (withheld !== undefined) throw new CliError(`${name}: ${withheld}`, EXIT_RUN_FAILED);
       if (!entry) {
         const close = host.catalog().suggest(name);
-        throw new CliError(
-          `unknown tool "${name}"${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}`,
-          EXIT_USAGE,
-        );
+        throw new CliError(unknownToolMessage(name, close, '`mcp-host tools list`'), EXIT_USAGE);
       }
       let args: Record<string, unknown> = {};
       if (options.args !== undefined) {

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { closeNames } from '../../src/text/close-names.js';
+
+const tools = [
+  'calculator__add_numbers',
+  'calculator__divide',
+  'calculator__multiply',
+  'calculator__subtract',
+  'inventory__get_stock_level',
+  'inventory__list_skus',
+  'inventory__reserve',
+];
+
+describe('closeNames', () => {
+  it('suggests a name a typo, a swapped pair or a part of it points to, best first', () => {
+    expect(closeNames('calculator__add_numbrs', tools, 3)).toEqual(['calculator__add_numbers']);
+    expect(closeNames('add', tools, 3)).toEqual(['calculator__add_numbers']);
+    expect(closeNames('inventory__reserv', tools, 3)).toEqual(['inventory__reserve']);
+    expect(closeNames('shwo', ['list', 'show', 'export', 'delete'], 2)).toEqual(['show']);
+    expect(closeNames('antropic', ['anthropic', 'openai', 'gemini'], 1)).toEqual(['anthropic']);
+  });
+
+  it('suggests nothing for a word that is close to none of them', () => {
+    expect(closeNames('nope', tools, 3)).toEqual([]);
+    expect(closeNames('weather', tools, 3)).toEqual([]);
+  });
+
+  it('keeps to the limit', () => {
+    expect(closeNames('fs__read_fil', ['fs__read_file', 'fs__read_files', 'fs__read_filer'], 2)).toHaveLength(2);
+  });
+});
