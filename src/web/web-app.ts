@@ -59,7 +59,7 @@ interface WebAppContext {
   sandboxOrigin(): string | undefined;
 }
 
-/** Request bodies are small JSON; anything larger is refused before parsing. */
+/** Request bodies are small JSON; anything larger is refused as it arrives, before it is all read. */
 const MAX_BODY_BYTES = 1024 * 1024;
 const LOG_LEVELS = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
 
@@ -71,12 +71,37 @@ class NotReady extends Error {
   }
 }
 
+class BodyTooLarge extends Error {
+  constructor() {
+    super(`The body is larger than ${MAX_BODY_BYTES} bytes.`);
+  }
+}
+
+/** The body's text, read only up to the limit: a larger one (declared or sent) is refused without reading the rest. */
+async function boundedText(request: Request): Promise<string> {
+  if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) throw new BodyTooLarge();
+  const reader = request.body?.getReader();
+  if (reader === undefined) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      throw new BodyTooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 async function jsonBody<T>(request: Request): Promise<T> {
   if (!(request.headers.get('content-type') ?? '').startsWith('application/json')) {
     throw new BadRequest('The body must be JSON (Content-Type: application/json).');
   }
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) throw new BadRequest(`The body is larger than ${MAX_BODY_BYTES} bytes.`);
+  const text = await boundedText(request);
   try {
     const value = JSON.parse(text) as unknown;
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not an object');
@@ -96,6 +121,7 @@ export function createWebApp(context: WebAppContext): Hono {
   app.use('*', requestGuard({ token: context.token, hosts: context.hosts }));
   app.onError((error, c) => {
     if (error instanceof BadRequest) return c.json({ error: error.message }, 400);
+    if (error instanceof BodyTooLarge) return c.json({ error: error.message }, 413);
     if (error instanceof NotReady) return c.json({ error: error.message }, 503);
     if (
       error instanceof TrustChangeError ||

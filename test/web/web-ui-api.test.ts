@@ -3,6 +3,7 @@
  * past the bound on what the page is sent still answer (cut, and said to be), instead of failing the whole answer.
  * And requests that name nothing get an answer that says what was wrong.
  */
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureServer, writeConfig } from '../helpers/project.js';
 import { type RunningUi, startUi } from './web-ui-process.js';
@@ -89,5 +90,39 @@ describe('the web UI API with large server data', () => {
     const route = await fetch(`${ui.base}/tools`, { headers: { cookie: `mcp_host_ui=${ui.token}` } });
     expect(route.status).toBe(200);
     expect(await route.text()).toContain('<!doctype html>');
+  });
+
+  it('refuses a body past the limit as it arrives, without waiting for the rest', async () => {
+    // Two megabytes sent in pieces, and the body never ended: the answer must come anyway.
+    const sent = request(`${ui.base}/api/chat`, {
+      method: 'POST',
+      headers: { cookie: `mcp_host_ui=${ui.token}`, origin: ui.base, 'content-type': 'application/json' },
+    });
+    try {
+      const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        sent.on('response', (response) => {
+          let body = '';
+          response.on('data', (chunk: Buffer) => {
+            body += chunk.toString();
+          });
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+        });
+        sent.on('error', reject);
+      });
+      sent.write('{"text":"');
+      for (let piece = 0; piece < 32; piece += 1) sent.write('x'.repeat(64 * 1024));
+      const { status, body } = await answer;
+      expect(status).toBe(413);
+      expect(JSON.parse(body)).toEqual({ error: 'The body is larger than 1048576 bytes.' });
+    } finally {
+      sent.destroy();
+    }
+    // A declared length past the limit is refused before any of it is read.
+    const declared = await fetch(`${ui.base}/api/chat`, {
+      method: 'POST',
+      headers: { cookie: `mcp_host_ui=${ui.token}`, origin: ui.base, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'y'.repeat(1_100_000) }),
+    });
+    expect(declared.status).toBe(413);
   });
 });
