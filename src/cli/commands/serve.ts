@@ -9,12 +9,14 @@ import { randomBytes } from 'node:crypto';
 import { Command, InvalidArgumentError } from 'commander';
 import { sha256Hex } from '../../config/gateway-settings.js';
 import { loadConfig } from '../../config/load-config.js';
+import { chosenStateDir } from '../../config/state-dir.js';
 import { createGatewayHosts } from '../../gateway/gateway-hosts.js';
 import { startGatewayHttp } from '../../gateway/gateway-http.js';
 import { startGatewayStdio } from '../../gateway/gateway-stdio.js';
 import { parsePositiveInteger } from '../common-options.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
 import { handleInterruptions } from '../interrupt.js';
+import { noServersNote } from '../no-servers-note.js';
 import { writeError } from '../output.js';
 import { packageVersion } from '../package-version.js';
 
@@ -64,13 +66,18 @@ export function createServeCommand(): Command {
         env: process.env,
         stateDir: options.stateDir,
       });
+      const noServers = noServersNote(config, { stateDir: chosenStateDir(options.stateDir) });
       if (options.profile !== undefined && config.profiles?.[options.profile] === undefined) {
+        // A config awaiting approval is read without its profiles: that, not the name, is what to fix.
+        if (config.awaitingApproval !== undefined && noServers !== undefined) throw new CliError(noServers, EXIT_USAGE);
         const known = Object.keys(config.profiles ?? {});
         throw new CliError(
           `no profile is named "${options.profile}" (profiles: ${known.length > 0 ? known.join(', ') : 'none configured'})`,
           EXIT_USAGE,
         );
       }
+      // The gateway still serves (the host's own tools, if any), but a client would only see no tools: say why here.
+      if (noServers !== undefined) writeError(`mcp-host: ${noServers}`);
       const hosts = createGatewayHosts(config, {
         cwd: process.cwd(),
         toolTimeoutMs: options.timeout,
