@@ -197,7 +197,10 @@ export class ProfileSessions implements ClientRequestForwarder {
         `server "${serverName}" asked for ${mode} elicitation, and the client of this gateway (${clientName(asker.session)}) does not support ${mode} elicitation`,
       );
     }
-    return asker.elicit(params as ElicitRequestFormParams | ElicitRequestURLParams, {
+    // The client sees every request as the gateway's: without the server's name, a server's form could pass for the
+    // gateway's own approval question (and a user's answer to it for an approval it is not).
+    const named = { ...params, message: `Server "${serverName}" asks: ${params.message}` };
+    return asker.elicit(named as ElicitRequestFormParams | ElicitRequestURLParams, {
       signal,
       timeout: this.timeoutMs,
     });

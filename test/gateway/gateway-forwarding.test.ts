@@ -224,7 +224,8 @@ describe.each([
     });
     expect(JSON.parse(textOf(elicited))).toEqual({
       action: 'accept',
-      content: { answer: 'blue, to "Favourite colour?"' },
+      // Named as the server's, so that it cannot pass for the gateway's own approval question.
+      content: { answer: 'blue, to "Server "forwarding" asks: Favourite colour?"' },
     });
   }, 30_000);
 
