@@ -18,6 +18,8 @@ export interface Terminal {
   styledScreen(): string;
   /** Polls the screen until `expected` appears (or the predicate holds); throws with the screen after `timeoutMs`. */
   waitFor(expected: string | RegExp | ((screen: string) => boolean), timeoutMs?: number): Promise<string>;
+  /** The window title the program set (OSC 0 or 2), or tmux's default when it set none. */
+  title(): string;
   /** Pid of the program (the child of the pane's shell). */
   programPid(): number | undefined;
 }
@@ -77,6 +79,7 @@ export function startTmuxServer(socket = `mcp-host-test-${process.pid}-${Date.no
             await new Promise((resolve) => setTimeout(resolve, 100));
           }
         },
+        title: () => tmux('display-message', '-p', '-t', name, '#{pane_title}').trim(),
         programPid() {
           const shell = Number(tmux('list-panes', '-t', name, '-F', '#{pane_pid}').trim());
           const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(shell)], { encoding: 'utf8' }).trim();

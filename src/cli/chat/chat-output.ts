@@ -3,7 +3,7 @@
  * styles are added afterwards by the chat's own code only — and of text-direction overrides on the way out. One live line (progress, calls running) can stand at the
  * bottom: it is erased before anything else is written, so it never mixes with the conversation.
  */
-import { stripControlCodes } from '../../text/strip-control-codes.js';
+import { hasControlCodes, stripControlCodes } from '../../text/strip-control-codes.js';
 
 export interface ChatStyles {
   bold(text: string): string;
@@ -43,6 +43,11 @@ const ESC = '\u001b[';
  * Left-to-right and right-to-left marks reorder nothing beyond their neighbours and stay.
  */
 const DIRECTION_OVERRIDES = /[\u202a-\u202e\u2066-\u2069]/gu;
+
+/** Whether `text` holds a terminal control code or a text-direction override. */
+export function hasUnprintableCodes(text: string): boolean {
+  return hasControlCodes(text) || /[\u202a-\u202e\u2066-\u2069]/u.test(text);
+}
 
 function makeStyles(styled: boolean): ChatStyles {
   const wrap = (open: string, close: string) => (text: string) =>

@@ -6,10 +6,26 @@
 import type { Prompt } from '@modelcontextprotocol/client';
 import { completePromptArgument } from '../../client-features/complete-argument.js';
 import type { ChatContext } from './chat-context.js';
+import { hasUnprintableCodes } from './chat-output.js';
 import { findSlashCommand, SLASH_COMMANDS, splitCommandLine } from './slash-commands.js';
 import { splitWords } from './split-words.js';
 
+/**
+ * The line editor writes completions to the terminal as they are (the list of candidates, and the one put into the
+ * line), past the chat's output and its cleaning. Prompt names, resource URIs and suggested values come from
+ * servers: one carrying control codes or direction overrides is left out rather than printed or typed for the user.
+ */
 export function createCompleter(context: () => ChatContext | undefined): (line: string) => Promise<[string[], string]> {
+  const complete = createUncheckedCompleter(context);
+  return async (line) => {
+    const [candidates, word] = await complete(line);
+    return [candidates.filter((candidate) => !hasUnprintableCodes(candidate)), word];
+  };
+}
+
+function createUncheckedCompleter(
+  context: () => ChatContext | undefined,
+): (line: string) => Promise<[string[], string]> {
   let prompts: Promise<Array<{ server: string; prompt: Prompt }>> | undefined;
   let resources: Promise<string[]> | undefined;
   const listPrompts = (chat: ChatContext) => {
