@@ -76,7 +76,12 @@ interface AppViewsOptions {
 }
 
 export function createAppViews(options: AppViewsOptions): AppViews {
-  const views = new Map<string, OpenView & { server: string; taken?: boolean }>();
+  // Each view's calls end with it: closing it withdraws their questions and cancels what runs.
+  const views = new Map<string, OpenView & { server: string; taken?: boolean; calls: AbortController }>();
+  const forget = (viewId: string): boolean => {
+    views.get(viewId)?.calls.abort(new ViewError('The view was closed.'));
+    return views.delete(viewId);
+  };
   return {
     async open(host, toolName) {
       const entry = host.catalog().entries.find((candidate) => candidate.name === toolName);
@@ -118,8 +123,8 @@ export function createAppViews(options: AppViewsOptions): AppViews {
         prefersBorder: ui?.prefersBorder !== false,
         toolDefinition: JSON.parse(stringifyJsonWithinDepth(entry.tool, 'the tool') ?? '{}') as Record<string, unknown>,
       };
-      views.set(viewId, { info, html, policy: csp.policy, server: entry.server });
-      while (views.size > MAX_OPEN_VIEWS) views.delete(views.keys().next().value!);
+      views.set(viewId, { info, html, policy: csp.policy, server: entry.server, calls: new AbortController() });
+      while (views.size > MAX_OPEN_VIEWS) forget(views.keys().next().value!);
       return info;
     },
     get: (viewId) => views.get(viewId),
@@ -130,7 +135,7 @@ export function createAppViews(options: AppViewsOptions): AppViews {
       view.taken = true;
       return view;
     },
-    close: (viewId) => views.delete(viewId),
+    close: forget,
     async call(host, viewId, name, args) {
       const view = views.get(viewId);
       if (view === undefined) throw new ViewError('This view is closed.');
@@ -142,7 +147,7 @@ export function createAppViews(options: AppViewsOptions): AppViews {
       if (!toolUiOf(entry.tool).appCallable) {
         throw new ViewError(`The tool "${name}" is for the model only (its visibility leaves out the app).`);
       }
-      return resultForView(await host.callTool(entry.name, args, { origin: 'app' }));
+      return resultForView(await host.callTool(entry.name, args, { origin: 'app', signal: view.calls.signal }));
     },
     async readResource(host, viewId, uri) {
       const view = views.get(viewId);

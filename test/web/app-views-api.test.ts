@@ -36,7 +36,11 @@ beforeAll(async () => {
       views: { command: process.execPath, args: [fixtureServer('app-views.mjs')] },
       calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' },
     },
-    permissions: { allow: ['views__bump', 'views__model_only', 'calculator__add_numbers'], ask: [], deny: [] },
+    permissions: {
+      allow: ['views__bump', 'views__model_only', 'calculator__add_numbers'],
+      ask: ['views__capabilities'],
+      deny: [],
+    },
   });
   ui = await startUi(['--config', config]);
 }, 60_000);
@@ -71,4 +75,37 @@ describe("a view's tool calls", () => {
     expect(audited).not.toContain('views__model_only');
     expect(audited).not.toContain('calculator__add_numbers');
   });
+
+  it('end with the view: closing it withdraws the question a call of its waits on, and the call ends', async () => {
+    const opened = await post('/api/views/open', { tool: 'views__counter' });
+    const viewId = String(opened.body.viewId);
+    const asked = waitForEvent(/"kind":"tool-call"/);
+    const call = post(`/api/views/${viewId}/call`, { name: 'capabilities', arguments: {} });
+    await asked;
+    const closed = await post(`/api/views/${viewId}/close`, {});
+    expect(closed.body).toEqual({ closed: true });
+    const answer = await call;
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe('The view was closed.');
+    const pending = await fetch(`${ui.base}/api/approvals`, { headers: { cookie: `mcp_host_ui=${ui.token}` } });
+    expect(await pending.json()).toEqual([]);
+    expect(await auditedTools()).not.toContain('views__capabilities');
+  });
 });
+
+/** Reads the UI's event stream until `pattern` shows. */
+async function waitForEvent(pattern: RegExp): Promise<void> {
+  const response = await fetch(`${ui.base}/api/events`, { headers: { cookie: `mcp_host_ui=${ui.token}` } });
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the event stream ended before ${pattern}`);
+      text += value;
+      if (pattern.test(text)) return;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
