@@ -31,6 +31,8 @@ export class ClientStdioTransport implements Transport {
   ) {}
 
   async start(): Promise<void> {
+    // Read to its end by someone else already: no 'end' event will come.
+    if (this.stdin.readableEnded || this.stdin.destroyed) setImmediate(this.ended);
     this.stdin.on('data', this.received);
     this.stdin.on('error', this.failed);
     this.stdin.on('end', this.ended);
