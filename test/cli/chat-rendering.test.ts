@@ -122,6 +122,31 @@ describe('the chat renders a turn', () => {
     );
   });
 
+  it('shows a call that never reached its server by its namespaced name alone', () => {
+    const text = render(
+      [
+        { type: 'tool-call-start', turn: 1, callId: 'c1', name: 'calculator__divide', argumentsText: '{"a":1,"b":0}' },
+        {
+          type: 'tool-call-end',
+          turn: 1,
+          callId: 'c1',
+          name: 'calculator__divide',
+          server: 'calculator',
+          outcome: 'denied',
+          durationMs: 0,
+          result: {
+            callId: 'c1',
+            toolName: 'calculator__divide',
+            isError: true,
+            content: [{ type: 'text', text: 'User denied this call.' }],
+          },
+        },
+      ],
+      { isTTY: false },
+    );
+    expect(text).toBe('[1] ⚙ calculator__divide {"a":1,"b":0} · 0 ms · denied → User denied this call.\n');
+  });
+
   it('numbers the calls of a conversation, and /expand shows one in full: redacted, stripped and bounded', async () => {
     const secrets = ['sk-live-123'];
     const calls = createToolCallLog();

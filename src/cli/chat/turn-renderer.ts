@@ -72,8 +72,9 @@ export function createTurnRenderer(
           break;
         case 'tool-call-end': {
           running.delete(event.callId);
-          const started = views.get(event.callId) ?? { tool: event.name };
-          const view = { ...started, server: started.server ?? event.server };
+          // A call that never reached its server (denied, invalid, the host's own tool) is shown by its namespaced
+          // name, which already says the server: `calculator calculator__divide` said it twice.
+          const view = views.get(event.callId) ?? { tool: event.name };
           const { outcome, durationMs, result } = event;
           const number = calls.add({ view, outcome, durationMs, result });
           output.live(undefined);
