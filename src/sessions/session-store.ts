@@ -90,7 +90,8 @@ export function openSessionStore(stateDir: string): SessionStore {
           updatedAt: header.updatedAt,
         });
       } catch (error) {
-        onWarning?.(`skipped the session file ${fileOf(id)}: ${(error as Error).message}`);
+        // The reason names the file already.
+        onWarning?.(`skipped a session: ${(error as Error).message}`);
       }
     }
     return summaries.sort(

@@ -94,7 +94,8 @@ describe('a session file', () => {
     const warnings: string[] = [];
     const listed = store.list((warning) => warnings.push(warning));
     expect(listed.map((summary) => summary.id)).toContain(id);
-    expect(warnings).toEqual([expect.stringContaining('does not start with a session header')]);
+    const broken = store.fileOf('20260103-000000-0000cccc');
+    expect(warnings).toEqual([`skipped a session: ${broken} does not start with a session header`]);
   });
 
   it('shortens a message that would exceed the record bound before writing it', async () => {
