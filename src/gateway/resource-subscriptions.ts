@@ -16,6 +16,12 @@ export interface ListenStream {
 
 type Subscriber = DownstreamSession | ListenStream;
 
+/**
+ * A server's updates of one URI reach clients at most once per this interval (the first at once, the last of a burst
+ * after it): an update only says "read it again", so a storm of them tells a client nothing more than one does.
+ */
+const UPDATE_INTERVAL_MS = 200;
+
 /** Subscriptions one session may hold; one more is refused (a client cannot make the gateway hold unbounded state). */
 export const MAX_SUBSCRIPTIONS_PER_SESSION = 100;
 /** Longer URIs are refused: the host cuts a server's update URIs at this length, so they would never match. */
@@ -38,6 +44,8 @@ export class ResourceSubscriptions {
   private readonly bySession = new Map<Subscriber, Map<string, string>>();
   /** Per server and URI, the upstream work in progress: requests for one resource reach the server in order. */
   private readonly queues = new Map<string, Promise<void>>();
+  /** Per server and URI updated within the interval: whether another update came since the last one passed on. */
+  private readonly recentUpdates = new Map<string, { again: boolean }>();
 
   constructor(
     private readonly upstream: UpstreamSubscriptions,
@@ -103,8 +111,36 @@ export class ResourceSubscriptions {
     return this.bySession.get(session)?.size ?? 0;
   }
 
-  /** A server's `notifications/resources/updated`, to each session subscribed to that URI of that server. */
+  /**
+   * A server's `notifications/resources/updated`, to each session subscribed to that URI of that server, at most
+   * once per {@link UPDATE_INTERVAL_MS}.
+   */
   updated(update: { server: string; uri: string }): void {
+    const key = keyOf(update.server, update.uri);
+    // Only subscribed URIs are remembered: a server naming endless others makes no state here.
+    if (!this.subscribers.has(key)) return;
+    const recent = this.recentUpdates.get(key);
+    if (recent !== undefined) {
+      recent.again = true;
+      return;
+    }
+    this.passOn(update);
+    this.holdBack(key, update);
+  }
+
+  /** Until the interval ends; an update that came meanwhile is passed on then, and holds back the next ones. */
+  private holdBack(key: string, update: { server: string; uri: string }): void {
+    const recent = { again: false };
+    this.recentUpdates.set(key, recent);
+    setTimeout(() => {
+      this.recentUpdates.delete(key);
+      if (!recent.again) return;
+      this.passOn(update);
+      this.holdBack(key, update);
+    }, UPDATE_INTERVAL_MS).unref();
+  }
+
+  private passOn(update: { server: string; uri: string }): void {
     let toListenStreams = false;
     for (const subscriber of this.subscribers.get(keyOf(update.server, update.uri)) ?? []) {
       if ('listen' in subscriber) toListenStreams = true;

@@ -1,0 +1,51 @@
+/**
+ * A server that sends a storm of `notifications/resources/updated` for a subscribed URI: the client of `mcp-host
+ * serve` hears of it at most once per 200 ms (the first update at once, the last of the burst after it), as with
+ * `list_changed`, instead of once per update. The official v2 SDK client over stdio against the built CLI.
+ */
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, describe, expect, it } from 'vitest';
+import { waitUntil } from '../helpers/gateway-process.js';
+import { cliPath, fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+
+const STORM = 2_000;
+
+let client: Client | undefined;
+afterAll(async () => {
+  await client?.close();
+});
+
+describe('mcp-host serve and a storm of resource updates', () => {
+  it('passes on the first update at once and the rest as one, not one per update', async () => {
+    const stateDir = await temporaryDirectory('mcp-host-update-storm-');
+    const config = await writeConfig({
+      mcpServers: {
+        memory: { command: process.execPath, args: [fixtureServer('session-memory.mjs')], trust: 'trusted' },
+      },
+      permissions: { allow: ['memory__*'] },
+    });
+    const updated: string[] = [];
+    client = new Client({ name: 'update-storm-client', version: '1.0.0' });
+    client.setNotificationHandler('notifications/resources/updated', (notification) => {
+      updated.push(notification.params.uri);
+    });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [cliPath, 'serve', '--config', config, '--state-dir', stateDir],
+        stderr: 'pipe',
+      }),
+    );
+    await client.subscribeResource({ uri: 'note://a' });
+    // The updates reach the gateway before the call's answer, and each one passed on is written before it.
+    const touched = await client.callTool({ name: 'memory__touch', arguments: { times: STORM } });
+    expect(touched.isError).toBe(false);
+    expect(updated.length).toBeGreaterThanOrEqual(1);
+    expect(updated.length).toBeLessThan(10);
+    // The burst's last update comes once the interval is over.
+    const before = updated.length;
+    await waitUntil(() => updated.length > before || updated.length >= 2, 'the update that closes the burst');
+    expect(updated.every((uri) => uri === 'note://a')).toBe(true);
+  }, 60_000);
+});
