@@ -48,19 +48,23 @@ export function requestGuard(options: GuardOptions): MiddlewareHandler {
     if (!SAFE_METHODS.has(context.req.method) && origin === undefined) {
       return refuse(context, 403, 'A request that changes something must carry the Origin header.');
     }
-    // The token from the printed URL: exchanged for the cookie, then the address bar is cleaned.
+    // The token from the printed URL: exchanged for the cookie, then the address bar is cleaned. The page moves on by
+    // a refresh of its own, not a redirect: a redirect stays part of a navigation another site started (the file the
+    // browser was opened with), and the SameSite=Strict cookie is not sent on that.
     const url = new URL(context.req.url);
     const offered = url.searchParams.get('token');
     if (offered !== null && context.req.method === 'GET') {
       if (!sameToken(offered, options.token))
         return refuse(context, 401, 'The token in the address is not this run’s.');
       url.searchParams.delete('token');
+      const next = `${url.pathname}${url.search}`.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
       const headers = new Headers({
-        location: `${url.pathname}${url.search}`,
+        'content-type': 'text/html; charset=utf-8',
         'set-cookie': `${SESSION_COOKIE}=${options.token}; Path=/; HttpOnly; SameSite=Strict`,
         'cache-control': 'no-store',
       });
-      return new Response(null, { status: 303, headers });
+      const page = `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${next}"><title>mcp-host</title></head><body></body></html>`;
+      return new Response(page, { status: 200, headers });
     }
     if (!sameToken(getCookie(context, SESSION_COOKIE), options.token)) {
       return refuse(

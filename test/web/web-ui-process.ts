@@ -17,12 +17,12 @@ export interface RunningUi {
 
 export async function startUi(
   args: string[],
-  options: { cwd?: string; stateDir?: string; waitForHost?: boolean } = {},
+  options: { cwd?: string; stateDir?: string; waitForHost?: boolean; env?: Record<string, string> } = {},
 ): Promise<RunningUi> {
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'mcp-host-state-'));
   const child: ChildProcess = spawn(process.execPath, [bundledCliPath(), 'ui', ...args], {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', MCP_HOST_STATE_DIR: stateDir },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', MCP_HOST_STATE_DIR: stateDir, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

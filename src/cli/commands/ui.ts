@@ -4,8 +4,8 @@
  */
 
 import { Command, InvalidArgumentError } from 'commander';
-import { createSystemUrlOpener } from '../../client-features/open-url.js';
 import { isLoopbackAddress } from '../../web/loopback.js';
+import { openUiInBrowser } from '../../web/open-ui-in-browser.js';
 import { startWebUi } from '../../web/start-web-ui.js';
 import { parsePositiveInteger } from '../common-options.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
@@ -64,14 +64,16 @@ export function createUiCommand(): Command {
           onDiagnostic: (message) => writeError(`mcp-host: ${message}`),
         },
       });
+      let opened: { remove(): Promise<void> } | undefined;
       try {
         writeLine(`mcp-host: web UI at ${ui.url}`);
         if (options.open) {
-          await createSystemUrlOpener()(ui.url).catch((error: unknown) =>
+          opened = await openUiInBrowser(ui.url).catch((error: unknown) => {
             writeError(
               `mcp-host: could not open a browser (${error instanceof Error ? error.message : String(error)}); open the address above`,
-            ),
-          );
+            );
+            return undefined;
+          });
         }
         await ui.ready.then(
           () => interruption.serversOpened(),
@@ -82,6 +84,7 @@ export function createUiCommand(): Command {
           else interruption.signal.addEventListener('abort', () => resolve(), { once: true });
         });
       } finally {
+        await opened?.remove();
         await ui.close();
         interruption.dispose();
         if (interruption.exitCode !== undefined) process.exitCode = interruption.exitCode;
