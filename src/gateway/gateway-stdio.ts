@@ -13,7 +13,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ClientStdioTransport } from './client-stdio-transport.js';
 import type { GatewayHosts } from './gateway-hosts.js';
 import { createGatewaySession } from './gateway-session.js';
-import { ListChangedDebouncer } from './list-changed.js';
+import { ListChangedThrottle } from './list-changed.js';
 import { StdioListenTransport } from './stdio-listen-transport.js';
 
 interface GatewayStdio {
@@ -31,7 +31,7 @@ export async function startGatewayStdio(options: {
   const profile = await options.hosts.get(options.profile);
   /** The server the SDK made last: the connection's, once its revision is known. */
   let current: { server: Server; era: 'legacy' | 'modern' } | undefined;
-  const listChanged = new ListChangedDebouncer(() => {
+  const listChanged = new ListChangedThrottle(() => {
     void current?.server.sendToolListChanged().catch(() => undefined);
   });
   options.hosts.onToolsChanged((changed) => {

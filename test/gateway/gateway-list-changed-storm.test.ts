@@ -1,0 +1,45 @@
+/**
+ * A server that announces `tools/list_changed` without a quiet moment: the client of `mcp-host serve` hears of it
+ * while it goes on (at most once per 200 ms), where waiting for a quiet interval told it nothing until the server
+ * stopped. The official v2 SDK client over stdio against the built CLI and the list-changed-storm fixture.
+ */
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
+import { cliPath, temporaryDirectory, writeConfig } from '../helpers/project.js';
+
+let client: Client | undefined;
+afterAll(async () => {
+  await client?.close();
+});
+
+describe('mcp-host serve and a storm of tools/list_changed', () => {
+  it('tells the client during the storm, not only once it is over', async () => {
+    const stateDir = await temporaryDirectory('mcp-host-list-changed-storm-');
+    const config = await writeConfig({
+      mcpServers: {
+        storm: { command: process.execPath, args: [fixtureServerPath('list-changed-storm')], trust: 'trusted' },
+      },
+      permissions: { allow: ['storm__*'] },
+    });
+    let heard = 0;
+    client = new Client({ name: 'list-changed-storm-client', version: '1.0.0' });
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
+      heard += 1;
+    });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [cliPath, 'serve', '--config', config, '--state-dir', stateDir],
+        stderr: 'pipe',
+      }),
+    );
+    // Ten bursts about 130 ms apart for 1.2 s: never 200 ms without an announcement until the answer.
+    const stormed = await client.callTool({ name: 'storm__storm', arguments: { count: 2_000, durationMs: 1_200 } });
+    expect(stormed.isError).toBe(false);
+    expect(heard).toBeGreaterThanOrEqual(1);
+    // Bounded all the same: nowhere near one per announcement.
+    expect(heard).toBeLessThan(20);
+  }, 60_000);
+});
