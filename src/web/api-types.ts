@@ -140,6 +140,8 @@ export interface PendingApproval {
   server: string;
   /** The namespaced tool, for calls and definitions. */
   tool?: string;
+  /** Definitions: the tool's name as its server gives it (what the Trust page names it by). */
+  originalTool?: string;
   title: string;
   /** The same facts the terminal prints, as plain text. */
   view: string;

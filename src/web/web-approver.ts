@@ -125,6 +125,7 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
           kind: 'tool-definition',
           server: request.serverName,
           tool: request.toolName,
+          originalTool: request.originalToolName,
           title: request.toolName.startsWith('ui://')
             ? 'A view changed since you approved it'
             : request.previous === undefined

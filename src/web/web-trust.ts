@@ -58,14 +58,13 @@ export function createWebTrust(options: { auditFile: () => string; approver: Web
     async approve(host, body) {
       const config = configOf(host, body.server);
       // The host is waiting on this very question: answer it, so its own review approves and records it.
-      const waiting = options.approver
-        .pending()
-        .find(
-          (approval) =>
-            approval.server === body.server &&
-            (body.tool === undefined ? approval.kind === 'server' : approval.kind === 'tool-definition') &&
-            (body.tool === undefined || approval.tool?.endsWith(body.tool)),
-        );
+      const waiting = options.approver.pending().find(
+        (approval) =>
+          approval.server === body.server &&
+          (body.tool === undefined ? approval.kind === 'server' : approval.kind === 'tool-definition') &&
+          // Exactly the tool named: "data" is not "fetch_data".
+          (body.tool === undefined || approval.originalTool === body.tool),
+      );
       if (waiting !== undefined && options.approver.answer(waiting.id, { answer: 'approve' }) === undefined) {
         return { ok: true, message: `Approved ${body.tool ?? body.server}.` };
       }

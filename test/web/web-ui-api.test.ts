@@ -5,6 +5,7 @@
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rugPullServerPath } from '../consent/consent-helpers.js';
 import { fixtureServer, writeConfig } from '../helpers/project.js';
 import { type RunningUi, startUi } from './web-ui-process.js';
 
@@ -28,6 +29,7 @@ beforeAll(async () => {
         env: { BIG_CAPABILITIES_KEYS: '20000' },
         trust: 'trusted',
       },
+      rug: { command: process.execPath, args: [rugPullServerPath] },
     },
   });
   ui = await startUi(['--config', config]);
@@ -125,4 +127,40 @@ describe('the web UI API with large server data', () => {
     });
     expect(declared.status).toBe(413);
   });
+
+  it('approves from the Trust page only the tool it names, not a waiting question about another whose name ends the same', async () => {
+    const asked = waitForEvent(/"kind":"tool-definition"/);
+    // mutate changes fetch_data: the host asks about the changed definition.
+    await api('/api/tools/call', { name: 'rug__mutate', arguments: {} });
+    await asked;
+    const before = (await api('/api/approvals')).body as Array<{ id: string; originalTool?: string }>;
+    expect(before.map((approval) => approval.originalTool)).toEqual(['fetch_data']);
+
+    const wrong = await api('/api/trust/approve', { server: 'rug', tool: 'data' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toEqual({ error: 'rug does not list a tool named "data".' });
+    const after = (await api('/api/approvals')).body as Array<{ id: string }>;
+    expect(after.map((approval) => approval.id)).toEqual([before[0]!.id]);
+
+    const right = await api('/api/trust/approve', { server: 'rug', tool: 'fetch_data' });
+    expect(right.body).toEqual({ ok: true, message: 'Approved fetch_data.' });
+    expect((await api('/api/approvals')).body).toEqual([]);
+  });
 });
+
+/** Reads the UI's event stream until `pattern` shows. */
+async function waitForEvent(pattern: RegExp): Promise<void> {
+  const response = await fetch(`${ui.base}/api/events`, { headers: { cookie: `mcp_host_ui=${ui.token}` } });
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the event stream ended before ${pattern}`);
+      text += value;
+      if (pattern.test(text)) return;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
