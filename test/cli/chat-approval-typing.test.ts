@@ -3,23 +3,14 @@
  * an approval is answered only by a line typed while it is shown. A second answer typed in the same breath as the
  * first is not kept for a question that has not been asked yet.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cliPath, exampleServer, temporaryDirectory } from '../helpers/project.js';
-import { startTmuxServer, type TmuxServer } from '../helpers/tmux-terminal.js';
+import { useTmuxServer } from '../helpers/tmux-terminal.js';
 
 const STEP = 90_000;
-let tmux: TmuxServer;
-
-beforeAll(() => {
-  if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run \`npm run build\` first`);
-  tmux = startTmuxServer();
-});
-
-afterAll(() => {
-  tmux?.closeAll();
-});
+const terminals = useTmuxServer();
 
 describe('mcp-host chat approvals typed at the terminal', () => {
   it('never lets a line typed during one approval answer the next one', async () => {
@@ -50,7 +41,7 @@ describe('mcp-host chat approvals typed at the terminal', () => {
         permissions: { ask: ['calculator__divide'] },
       }),
     );
-    const terminal = tmux.open(`cd ${directory} && ${process.execPath} ${cliPath} chat -c mcp-host.json`, {
+    const terminal = terminals().open(`cd ${directory} && ${process.execPath} ${cliPath} chat -c mcp-host.json`, {
       env: { MCP_HOST_STATE_DIR: join(directory, 'state'), HOME: directory },
     });
     await terminal.waitFor('/help for commands', STEP);

@@ -3,23 +3,14 @@
  * suggested values carry window-title escape sequences (the `hostile-completions` fixture): the line editor writes
  * completions to the terminal itself, so those candidates are left out and the terminal's title never changes.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cliPath, fixtureServer, temporaryDirectory } from '../helpers/project.js';
-import { startTmuxServer, type TmuxServer } from '../helpers/tmux-terminal.js';
+import { useTmuxServer } from '../helpers/tmux-terminal.js';
 
 const STEP = 90_000;
-let tmux: TmuxServer;
-
-beforeAll(() => {
-  if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run \`npm run build\` first`);
-  tmux = startTmuxServer();
-});
-
-afterAll(() => {
-  tmux?.closeAll();
-});
+const terminals = useTmuxServer();
 
 describe('Tab completion in mcp-host chat', () => {
   it('offers no candidate that carries terminal escape codes, and completes the clean ones', async () => {
@@ -34,7 +25,7 @@ describe('Tab completion in mcp-host chat', () => {
         },
       }),
     );
-    const terminal = tmux.open(`cd ${directory} && ${process.execPath} ${cliPath} chat -c mcp-host.json`, {
+    const terminal = terminals().open(`cd ${directory} && ${process.execPath} ${cliPath} chat -c mcp-host.json`, {
       env: { MCP_HOST_STATE_DIR: join(directory, 'state'), HOME: directory },
     });
     await terminal.waitFor('/help for commands', STEP);

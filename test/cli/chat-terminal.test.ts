@@ -11,19 +11,13 @@ import type { Message } from '../../src/providers/types.js';
 import { type MockLlmServer, parseScript, startMockLlmServer } from '../../src/testing/index.js';
 import { packageBin } from '../client-features/helpers.js';
 import { cliPath, exampleServer, fixtureServer, isAlive, runCli, temporaryDirectory } from '../helpers/project.js';
-import { startTmuxServer, type TmuxServer } from '../helpers/tmux-terminal.js';
+import { useTmuxServer } from '../helpers/tmux-terminal.js';
 
 const STEP = 90_000;
-let tmux: TmuxServer;
+const terminals = useTmuxServer();
 const serverPids: number[] = [];
 
-beforeAll(() => {
-  if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run \`npm run build\` first`);
-  tmux = startTmuxServer();
-});
-
 afterAll(() => {
-  tmux?.closeAll();
   for (const pid of serverPids) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
 });
 
@@ -99,7 +93,7 @@ describe.concurrent('mcp-host chat in a terminal', () => {
 
     it('runs the turns, asks inline, cancels with Ctrl-C, answers commands, resumes after a kill, and leaves no server behind', async () => {
       const env = { MCP_HOST_STATE_DIR: join(directory, 'state'), HOME: directory };
-      const terminal = tmux.open(chatCommand(directory, ''), { env });
+      const terminal = terminals().open(chatCommand(directory, ''), { env });
       await terminal.waitFor('/help for commands', STEP);
 
       // Turn 1: one call, its numbered compact line, the answer rendered (heading and bold marks gone, styles on).
@@ -199,7 +193,7 @@ describe.concurrent('mcp-host chat in a terminal', () => {
       );
       expect(answers.at(-1)).toBe('Still here after the cancelled call.');
 
-      const resumed = tmux.open(chatCommand(directory, '--continue'), { env });
+      const resumed = terminals().open(chatCommand(directory, '--continue'), { env });
       screen = await resumed.waitFor('(resumed:', STEP);
       expect(screen).toContain(`session ${files[0]!.replace(/\.jsonl$/, '')}`);
       resumed.type('Are you back?');
@@ -257,15 +251,18 @@ describe.concurrent('mcp-host chat in a terminal', () => {
     });
 
     it('switches provider mid-conversation, completes prompt arguments, attaches resources, and prints no styles', async () => {
-      const terminal = tmux.open(chatCommand(directory, `--model anthropic:claude-sonnet-4-6 --base-url ${mock.url}`), {
-        env: {
-          MCP_HOST_STATE_DIR: join(directory, 'state'),
-          HOME: directory,
-          ANTHROPIC_API_KEY: 'test',
-          GEMINI_API_KEY: 'test',
-          NO_COLOR: '1',
+      const terminal = terminals().open(
+        chatCommand(directory, `--model anthropic:claude-sonnet-4-6 --base-url ${mock.url}`),
+        {
+          env: {
+            MCP_HOST_STATE_DIR: join(directory, 'state'),
+            HOME: directory,
+            ANTHROPIC_API_KEY: 'test',
+            GEMINI_API_KEY: 'test',
+            NO_COLOR: '1',
+          },
         },
-      });
+      );
       await terminal.waitFor('/help for commands', STEP);
       terminal.type('Hello there');
       terminal.keys('Enter');

@@ -3,24 +3,15 @@
  * `counter` fixture echoes what it is given) never reach the terminal, where a terminal that lays out bidirectional
  * text would reorder the rest of the line — a call's arguments, its outcome, the answer.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cliPath, fixtureServer, temporaryDirectory } from '../helpers/project.js';
-import { startTmuxServer, type TmuxServer } from '../helpers/tmux-terminal.js';
+import { useTmuxServer } from '../helpers/tmux-terminal.js';
 
 const STEP = 90_000;
 const OVERRIDES = /[\u202a-\u202e\u2066-\u2069]/u;
-let tmux: TmuxServer;
-
-beforeAll(() => {
-  if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run \`npm run build\` first`);
-  tmux = startTmuxServer();
-});
-
-afterAll(() => {
-  tmux?.closeAll();
-});
+const terminals = useTmuxServer();
 
 describe('mcp-host chat and text-direction controls', () => {
   it('prints what the model and a server send without embedding, override or isolate characters', async () => {
@@ -48,7 +39,7 @@ describe('mcp-host chat and text-direction controls', () => {
         permissions: { allow: ['counter__echo'] },
       }),
     );
-    const terminal = tmux.open(`cd ${directory} && ${process.execPath} ${cliPath} chat -c mcp-host.json`, {
+    const terminal = terminals().open(`cd ${directory} && ${process.execPath} ${cliPath} chat -c mcp-host.json`, {
       env: { MCP_HOST_STATE_DIR: join(directory, 'state'), HOME: directory },
     });
     await terminal.waitFor('/help for commands', STEP);

@@ -4,7 +4,9 @@
  * can see how it ended; the pane stays until the server is killed (`closeAll`, in afterAll).
  */
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import { afterAll, beforeAll } from 'vitest';
+import { cliPath } from './project.js';
 
 export interface Terminal {
   readonly name: string;
@@ -99,5 +101,25 @@ export function startTmuxServer(socket = `mcp-host-test-${process.pid}-${Date.no
         // Already gone.
       }
     },
+  };
+}
+
+/**
+ * The tmux server of a test file that drives the built CLI: started before its tests (after checking the CLI is
+ * built) and closed after them, whatever happened. Call it at the top level; the function it returns gives the server
+ * inside a test.
+ */
+export function useTmuxServer(): () => TmuxServer {
+  let tmux: TmuxServer | undefined;
+  beforeAll(() => {
+    if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run \`npm run build\` first`);
+    tmux = startTmuxServer();
+  });
+  afterAll(() => {
+    tmux?.closeAll();
+  });
+  return () => {
+    if (tmux === undefined) throw new Error('the tmux server starts in beforeAll: use it inside a test');
+    return tmux;
   };
 }

@@ -5,22 +5,13 @@
  */
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EXIT_OK, EXIT_USAGE } from '../../src/cli/exit-codes.js';
 import { cliPath, runCli, temporaryDirectory } from '../helpers/project.js';
-import { startTmuxServer, type TmuxServer } from '../helpers/tmux-terminal.js';
+import { useTmuxServer } from '../helpers/tmux-terminal.js';
 
 const STEP = 90_000;
-let tmux: TmuxServer;
-
-beforeAll(() => {
-  if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run \`npm run build\` first`);
-  tmux = startTmuxServer();
-});
-
-afterAll(() => {
-  tmux?.closeAll();
-});
+const terminals = useTmuxServer();
 
 describe('a session open in one chat', () => {
   it('is refused to a second chat and to delete until the first leaves; a stale lock is taken over', async () => {
@@ -39,9 +30,12 @@ describe('a session open in one chat', () => {
     const lock = join(sessions, `${id}.lock`);
     expect(existsSync(lock)).toBe(false);
 
-    const first = tmux.open(`cd ${directory} && ${process.execPath} ${cliPath} chat -c mcp-host.json --resume ${id}`, {
-      env: { MCP_HOST_STATE_DIR: stateDir, HOME: directory },
-    });
+    const first = terminals().open(
+      `cd ${directory} && ${process.execPath} ${cliPath} chat -c mcp-host.json --resume ${id}`,
+      {
+        env: { MCP_HOST_STATE_DIR: stateDir, HOME: directory },
+      },
+    );
     await first.waitFor('(resumed: 2 message(s), 1 from you)', STEP);
     const holder = first.programPid()!;
 
