@@ -79,13 +79,19 @@ const consentSchema = z.enum(['elicit', 'deny'], { error: '"elicit" or "deny"' }
 const positive = (what: string) =>
   z.int({ error: `a positive whole number of ${what}` }).positive({ error: `a positive whole number of ${what}` });
 
+/** The shortest token accepted, in the config or in `MCP_HOST_GATEWAY_TOKEN`. */
+export const MIN_GATEWAY_TOKEN_CHARACTERS = 16;
+
 const tokenSchema = z.union(
   [
     z.strictObject({
       name: z.string({ error: 'a name as a string' }).min(1),
       sha256: z.string().regex(/^[0-9a-fA-F]{64}$/, { error: '64 hexadecimal digits' }),
     }),
-    z.strictObject({ name: z.string({ error: 'a name as a string' }).min(1), token: z.string().min(16) }),
+    z.strictObject({
+      name: z.string({ error: 'a name as a string' }).min(1),
+      token: z.string().min(MIN_GATEWAY_TOKEN_CHARACTERS),
+    }),
   ],
   {
     error:

@@ -42,6 +42,18 @@ describe('usage errors', () => {
     60_000,
   );
 
+  it('refuses a gateway token in MCP_HOST_GATEWAY_TOKEN shorter than the config accepts, in one line, exit 2', async () => {
+    const config = await calculatorConfig();
+    const result = await runCli(['serve', '--http', '0', '--config', config], {
+      env: { MCP_HOST_GATEWAY_TOKEN: 'short' },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trimEnd()).toBe(
+      'mcp-host: MCP_HOST_GATEWAY_TOKEN is 5 characters long; a gateway token needs at least 16',
+    );
+  }, 60_000);
+
   it('names a corrupted trust store in one line and exits 2; MCP_HOST_DEBUG=1 adds the stack', async () => {
     const stateDir = await mkdtemp(join(tmpdir(), 'mcp-host-state-'));
     await writeFile(join(stateDir, 'trust.json'), '{ not json');

@@ -7,7 +7,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { Command, InvalidArgumentError } from 'commander';
-import { sha256Hex } from '../../config/gateway-settings.js';
+import { MIN_GATEWAY_TOKEN_CHARACTERS, sha256Hex } from '../../config/gateway-settings.js';
 import { loadConfig } from '../../config/load-config.js';
 import { chosenStateDir } from '../../config/state-dir.js';
 import { createGatewayHosts } from '../../gateway/gateway-hosts.js';
@@ -105,6 +105,13 @@ export function createServeCommand(): Command {
         // With OAuth, access tokens are the credentials: no token is made for the run.
         if (tokens.length === 0 && !oauth) {
           const given = process.env[GATEWAY_TOKEN_VARIABLE];
+          // As short a token as the config refuses would be guessed: the variable is held to the same length.
+          if (given !== undefined && given !== '' && given.length < MIN_GATEWAY_TOKEN_CHARACTERS) {
+            throw new CliError(
+              `${GATEWAY_TOKEN_VARIABLE} is ${given.length} characters long; a gateway token needs at least ${MIN_GATEWAY_TOKEN_CHARACTERS}`,
+              EXIT_USAGE,
+            );
+          }
           const token = given !== undefined && given !== '' ? given : randomBytes(24).toString('base64url');
           tokens.push({ name: 'default', sha256: sha256Hex(token) });
           if (given === undefined || given === '') {
