@@ -1,5 +1,5 @@
 /** Turns the model's argument text into an object, or says exactly what was wrong with it. */
-import { describeTooDeep, MAX_JSON_DEPTH, textExceedsJsonDepth } from '../json/json-depth.js';
+import { MAX_JSON_DEPTH, textExceedsJsonDepth } from '../json/json-depth.js';
 
 type ParsedArguments = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
 
@@ -10,7 +10,7 @@ export function parseToolArguments(argumentsText: string): ParsedArguments {
   if (textExceedsJsonDepth(text)) {
     return {
       ok: false,
-      error: `The ${describeTooDeep('arguments')}. Send the arguments as one JSON object matching the tool's input schema, nested at most ${MAX_JSON_DEPTH} levels deep.`,
+      error: `The arguments are nested deeper than ${MAX_JSON_DEPTH} levels. Send the arguments as one JSON object matching the tool's input schema, nested at most ${MAX_JSON_DEPTH} levels deep.`,
     };
   }
   let value: unknown;

@@ -25,7 +25,7 @@ function deepInput(): Record<string, unknown> {
 function refusedAsTooDeep(argumentsText: string): void {
   const parsed = parseToolArguments(argumentsText);
   expect(parsed.ok).toBe(false);
-  expect(parsed.ok === false && parsed.error).toMatch(/^The arguments is nested deeper than 128 levels\./);
+  expect(parsed.ok === false && parsed.error).toMatch(/^The arguments are nested deeper than 128 levels\./);
 }
 
 function onlyCall(parts: AssistantPart[]): string {

@@ -22,8 +22,42 @@ function encoding(): O200kBase {
   return o200kBase;
 }
 
+/**
+ * Text is counted a segment at a time: the encoder's merging takes time growing with the square of a run of letters,
+ * spaces or punctuation with no break in it, so 100,000 characters of one letter (or Chinese text, which has no
+ * spaces) took seconds, and a server's description could stall the host for a minute. A segment ends just before a
+ * space that starts a word, where the encoder splits the text too, so ordinary text counts as it would whole; a run
+ * with no such place in it is cut where it must be, which may count a token more per cut.
+ */
+const SEGMENT_CHARACTERS = 500;
+
 export function estimateTextTokens(text: string): number {
-  return text === '' ? 0 : encoding().countTokens(text, countAsText);
+  if (text === '') return 0;
+  if (text.length <= SEGMENT_CHARACTERS) return encoding().countTokens(text, countAsText);
+  let total = 0;
+  let start = 0;
+  while (start < text.length) {
+    const end = segmentEnd(text, start);
+    total += encoding().countTokens(text.slice(start, end), countAsText);
+    start = end;
+  }
+  return total;
+}
+
+/** Where the segment from `start` ends: before a space that starts a word, else at the limit (never mid-character). */
+function segmentEnd(text: string, start: number): number {
+  const limit = start + SEGMENT_CHARACTERS;
+  if (limit >= text.length) return text.length;
+  for (let index = limit; index > start + SEGMENT_CHARACTERS / 2; index -= 1) {
+    if (isSpace(text.charCodeAt(index)) && !isSpace(text.charCodeAt(index + 1))) return index;
+  }
+  const code = text.charCodeAt(limit);
+  // The second half of a surrogate pair stays with its first.
+  return code >= 0xdc00 && code <= 0xdfff ? limit - 1 : limit;
+}
+
+function isSpace(code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x09 || code === 0x0d;
 }
 
 /**

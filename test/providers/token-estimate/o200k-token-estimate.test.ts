@@ -1,3 +1,4 @@
+import * as o200kBase from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { SCHEMA_TARGETS } from '../../../src/providers/schema/index.js';
 import {
@@ -79,4 +80,23 @@ describe('toolListTokensExceed', () => {
     }
     expect(toolListTokensExceed([], 0)).toBe(false);
   });
+});
+
+describe('long text', () => {
+  it('counts ordinary text in segments exactly as whole', () => {
+    const prose = 'The inventory server answers how many units of a SKU are in stock. '.repeat(200);
+    const whole = o200kBase.countTokens(prose);
+    expect(estimateTextTokens(prose)).toBe(whole);
+  });
+
+  it('counts a long run with no break in it (one letter, Chinese, spaces) at once, a little over at most', () => {
+    for (const run of ['x'.repeat(200_000), '中'.repeat(100_000), ' '.repeat(100_000), '/'.repeat(100_000)]) {
+      const counted = estimateTextTokens(run);
+      // The encoder alone took minutes on these (its merging grows with the square of the run).
+      const slice = run.slice(0, 2_000);
+      const perSlice = o200kBase.countTokens(slice);
+      expect(counted).toBeGreaterThanOrEqual((perSlice * run.length) / 2_000);
+      expect(counted).toBeLessThanOrEqual((perSlice * run.length) / 2_000 + run.length / 250);
+    }
+  }, 30_000);
 });
