@@ -11,6 +11,7 @@ import { stringifyJsonWithinDepth } from '../json/json-depth.js';
 import type { AgentEvent } from '../loop/events.js';
 import { costOf } from '../providers/model-prices.js';
 import type { Message } from '../providers/types.js';
+import { SessionInUseError } from '../sessions/session-lock.js';
 import { openSessionStore, UnknownSessionError } from '../sessions/session-store.js';
 import type { ChatMessageView, ChatSessionView, ChatStateView, CostView, SessionSummaryView } from './api-types.js';
 import type { LiveEvents } from './live-events.js';
@@ -99,12 +100,18 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
 
   const openConversation = async (host: Host, sessionId: string | undefined): Promise<ChatSessionView> => {
     if (current !== undefined) throw new ChatBusyError('A turn is still running: wait for it or stop it first.');
+    const previous = conversation;
     try {
       conversation = await host.conversation(sessionId === undefined ? {} : { sessionId });
     } catch (error) {
-      if (error instanceof UnknownSessionError) throw new ChatSessionError(error.message);
+      // Not there, or held by another process (a terminal chat): the page says so and keeps what it had open.
+      if (error instanceof UnknownSessionError || error instanceof SessionInUseError) {
+        throw new ChatSessionError(error.message);
+      }
       throw error;
     }
+    // The one left is let go, so a terminal chat may resume it while the page stays open.
+    await previous?.close();
     return view(conversation, host);
   };
 
