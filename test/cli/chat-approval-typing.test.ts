@@ -60,7 +60,7 @@ describe('mcp-host chat approvals typed at the terminal', () => {
     expect(screen).not.toMatch(/\[2\] ⚙/);
     terminal.type('d');
     terminal.keys('Enter');
-    screen = await terminal.waitFor(/\[2\] ⚙ calculator \S*divide \{"a":12,"b":3\} .*· denied/, STEP);
+    screen = await terminal.waitFor(/\[2\] ⚙ calculator__divide \{"a":12,"b":3\} .*· denied/, STEP);
     expect(screen).not.toMatch(/\[2\] ⚙ calculator \S*divide .*· ok/);
     terminal.keys('C-d');
     await terminal.waitFor('[exited 0]', STEP);
