@@ -7,18 +7,11 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleServer, fixtureServer, writeConfig } from '../helpers/project.js';
-import { type RunningUi, startUi } from './web-ui-process.js';
+import { callUiApi, type RunningUi, startUi, waitForUiEvent } from './web-ui-process.js';
 
 let ui: RunningUi;
 
-async function post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${ui.base}${path}`, {
-    method: 'POST',
-    headers: { cookie: `mcp_host_ui=${ui.token}`, origin: ui.base, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const post = (path: string, body: unknown) => callUiApi(ui, path, body);
 
 async function auditedTools(): Promise<string[]> {
   const text = await readFile(join(ui.stateDir, 'audit.jsonl'), 'utf8').catch(() => '');
@@ -93,19 +86,4 @@ describe("a view's tool calls", () => {
   });
 });
 
-/** Reads the UI's event stream until `pattern` shows. */
-async function waitForEvent(pattern: RegExp): Promise<void> {
-  const response = await fetch(`${ui.base}/api/events`, { headers: { cookie: `mcp_host_ui=${ui.token}` } });
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let text = '';
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`the event stream ended before ${pattern}`);
-      text += value;
-      if (pattern.test(text)) return;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-}
+const waitForEvent = (pattern: RegExp) => waitForUiEvent(ui, pattern);

@@ -9,18 +9,11 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeConfig } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { type RunningUi, startUi } from './web-ui-process.js';
+import { callUiApi, type RunningUi, startUi } from './web-ui-process.js';
 
 let ui: RunningUi;
 
-async function api(path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${ui.base}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { cookie: `mcp_host_ui=${ui.token}`, origin: ui.base, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const api = (path: string, body?: unknown) => callUiApi(ui, path, body);
 
 const lockOf = (id: string) => join(ui.stateDir, 'sessions', `${id}.lock`);
 

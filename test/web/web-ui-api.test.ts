@@ -7,18 +7,11 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rugPullServerPath } from '../consent/consent-helpers.js';
 import { fixtureServer, writeConfig } from '../helpers/project.js';
-import { type RunningUi, startUi } from './web-ui-process.js';
+import { callUiApi, type RunningUi, startUi, waitForUiEvent } from './web-ui-process.js';
 
 let ui: RunningUi;
 
-async function api(path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(`${ui.base}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { cookie: `mcp_host_ui=${ui.token}`, origin: ui.base, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: await response.json() };
-}
+const api = (path: string, body?: unknown) => callUiApi<unknown>(ui, path, body);
 
 beforeAll(async () => {
   const config = await writeConfig({
@@ -148,19 +141,4 @@ describe('the web UI API with large server data', () => {
   });
 });
 
-/** Reads the UI's event stream until `pattern` shows. */
-async function waitForEvent(pattern: RegExp): Promise<void> {
-  const response = await fetch(`${ui.base}/api/events`, { headers: { cookie: `mcp_host_ui=${ui.token}` } });
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let text = '';
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`the event stream ended before ${pattern}`);
-      text += value;
-      if (pattern.test(text)) return;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-}
+const waitForEvent = (pattern: RegExp) => waitForUiEvent(ui, pattern);

@@ -83,3 +83,34 @@ async function waitForHost(base: string, token: string): Promise<void> {
     await reader.cancel().catch(() => undefined);
   }
 }
+
+/** A request to the UI's API as the page makes it (its cookie and origin): GET without a body, POST with one. */
+export async function callUiApi<Answer = Record<string, unknown>>(
+  ui: RunningUi,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Answer }> {
+  const response = await fetch(`${ui.base}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { cookie: `mcp_host_ui=${ui.token}`, origin: ui.base, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, body: (await response.json()) as Answer };
+}
+
+/** Reads the UI's event stream until `pattern` shows. */
+export async function waitForUiEvent(ui: RunningUi, pattern: RegExp): Promise<void> {
+  const response = await fetch(`${ui.base}/api/events`, { headers: { cookie: `mcp_host_ui=${ui.token}` } });
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the event stream ended before ${pattern}`);
+      text += value;
+      if (pattern.test(text)) return;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
