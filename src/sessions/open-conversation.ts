@@ -8,7 +8,9 @@ export function openConversation(
   options: ConversationOptions = {},
 ): Conversation {
   const { store } = dependencies;
-  const id = options.sessionId ?? (options.continueLast ? store.newestFor(dependencies.config)?.id : undefined);
+  // A newest session that cannot be read is passed over, and the user told so rather than left to wonder.
+  const newest = () => store.newestFor(dependencies.config, dependencies.onDiagnostic)?.id;
+  const id = options.sessionId ?? (options.continueLast ? newest() : undefined);
   if (id === undefined) return createConversation(dependencies);
   // Held before it is read, so no other process appends between the reading and this conversation's first record.
   store.hold(id);

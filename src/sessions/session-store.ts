@@ -44,7 +44,8 @@ export interface SessionStore {
   list(onWarning?: (message: string) => void): SessionSummary[];
   read(id: string): SavedSession;
   /** The newest session held with this config (null: without a config file). */
-  newestFor(config: string | null): SessionSummary | undefined;
+  /** `onWarning` hears of the session files passed over because they could not be read. */
+  newestFor(config: string | null, onWarning?: (message: string) => void): SessionSummary | undefined;
   /** Deletes the session; refused (`SessionInUseError`) while another process has it open. */
   remove(id: string): void;
   writer(id: string): SessionFileWriter;
@@ -108,8 +109,8 @@ export function openSessionStore(stateDir: string): SessionStore {
       if (!exists(id)) throw new UnknownSessionError(id, directory);
       return readSessionFile(fileOf(id));
     },
-    newestFor(config) {
-      return list().find((summary) => summary.config === config);
+    newestFor(config, onWarning) {
+      return list(onWarning).find((summary) => summary.config === config);
     },
     remove(id) {
       if (!exists(id)) throw new UnknownSessionError(id, directory);

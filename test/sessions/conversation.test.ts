@@ -2,7 +2,7 @@
  * `host.conversation()`: turns over one transcript through the host's own loop, saved after every message, resumed
  * by id or as the newest of this config, cancelled mid-call (the server sees `notifications/cancelled`).
  */
-import { appendFileSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -162,8 +162,13 @@ describe('a conversation', () => {
       expect(byId.history).toEqual(conversation.history);
       expect(diagnostics.join('\n')).toContain('torn last line');
 
+      // A newer session file that cannot be read is passed over, and said to be.
+      const unreadable = join(stateDir, 'sessions', '29991231-000000-0000ffff.jsonl');
+      writeFileSync(unreadable, 'no header\n');
       const newest = await resumingHost.conversation({ continueLast: true });
       expect(newest.id).toBe(conversation.id);
+      expect(diagnostics).toContain(`skipped a session: ${unreadable} does not start with a session header`);
+      rmSync(unreadable);
       // A record after the torn line starts a line of its own.
       await collect(newest.send('one more'));
       const again = await resumingHost.conversation({ sessionId: conversation.id });
