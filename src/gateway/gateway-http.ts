@@ -18,7 +18,7 @@ import { createModernGateway } from './gateway-modern.js';
 import { createGatewaySession } from './gateway-session.js';
 import { openStatelessGateway } from './gateway-stateless.js';
 import { checkHost, checkOrigin, RateLimiter, type Rejection } from './http-guard.js';
-import { ListChangedThrottle } from './list-changed.js';
+import { KeyedThrottle } from './keyed-throttle.js';
 import { type SessionSlot, SessionTable } from './session-table.js';
 import type { GatewayStore } from './store/gateway-store.js';
 import { openGatewayStore } from './store/open-store.js';
@@ -136,7 +136,7 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
           onDiagnostic: options.onDiagnostic,
         });
   const modern = createModernGateway({ settings, version: options.version, onDiagnostic: options.onDiagnostic });
-  const listChanged = new ListChangedThrottle((profile) => {
+  const listChanged = new KeyedThrottle((profile: string | undefined) => {
     for (const session of sessions.values()) {
       if (session.profile === profile) void session.server.sendToolListChanged().catch(() => undefined);
     }
@@ -146,7 +146,7 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
       () => undefined,
     );
   });
-  hosts.onToolsChanged((profile) => listChanged.changed(profile));
+  hosts.onToolsChanged((profile) => listChanged.changed(profile ?? '', profile));
 
   const json = (response: ServerResponse, status: number, body: unknown): void => {
     response.writeHead(status, { 'content-type': 'application/json' });

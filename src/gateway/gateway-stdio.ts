@@ -13,7 +13,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ClientStdioTransport } from './client-stdio-transport.js';
 import type { GatewayHosts } from './gateway-hosts.js';
 import { createGatewaySession } from './gateway-session.js';
-import { ListChangedThrottle } from './list-changed.js';
+import { KeyedThrottle } from './keyed-throttle.js';
 import { StdioListenTransport } from './stdio-listen-transport.js';
 
 interface GatewayStdio {
@@ -31,11 +31,11 @@ export async function startGatewayStdio(options: {
   const profile = await options.hosts.get(options.profile);
   /** The server the SDK made last: the connection's, once its revision is known. */
   let current: { server: Server; era: 'legacy' | 'modern' } | undefined;
-  const listChanged = new ListChangedThrottle(() => {
+  const listChanged = new KeyedThrottle(() => {
     void current?.server.sendToolListChanged().catch(() => undefined);
   });
   options.hosts.onToolsChanged((changed) => {
-    if (changed === options.profile) listChanged.changed(changed);
+    if (changed === options.profile) listChanged.changed('', changed);
   });
   // Updates of the resources a listen named come on the profile's bus (as over HTTP); the SDK passes them on to
   // the listens that named them when this connection's server sends them.

@@ -23,7 +23,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ClientRequestForwarder } from '../client-features/forward-client-requests.js';
 import type { ServerLogEntry } from '../client-features/server-log.js';
-import { ListChangedThrottle } from './list-changed.js';
+import { KeyedThrottle } from './keyed-throttle.js';
 
 /** Most verbose first, as the MCP specification orders them. */
 const LEVELS: readonly LoggingLevel[] = [
@@ -66,7 +66,7 @@ export class ProfileSessions implements ClientRequestForwarder {
   private readonly sessions = new Set<DownstreamSession>();
   /** Per server, the calls in progress with the asker of each, newest last. */
   private readonly calls = new Map<string, Asker[]>();
-  private readonly listChanged = new ListChangedThrottle((kind) => {
+  private readonly listChanged = new KeyedThrottle((kind: 'resources' | 'prompts') => {
     for (const session of this.sessions) {
       const sent =
         kind === 'resources' ? session.server.sendResourceListChanged() : session.server.sendPromptListChanged();
@@ -134,7 +134,7 @@ export class ProfileSessions implements ClientRequestForwarder {
   }
 
   changed(kind: 'resources' | 'prompts'): void {
-    this.listChanged.changed(kind);
+    this.listChanged.changed(kind, kind);
   }
 
   close(): void {

@@ -7,6 +7,7 @@
  * out once on the profile's event bus, whose listen streams each pass on only the URIs they named.
  */
 import { ProtocolError, ProtocolErrorCode, type ServerEventBus } from '@modelcontextprotocol/server';
+import { KeyedThrottle } from './keyed-throttle.js';
 import type { DownstreamSession } from './profile-sessions.js';
 
 /** An open `subscriptions/listen` stream: it has no server of its own to send updates with. */
@@ -15,12 +16,6 @@ export interface ListenStream {
 }
 
 type Subscriber = DownstreamSession | ListenStream;
-
-/**
- * A server's updates of one URI reach clients at most once per this interval (the first at once, the last of a burst
- * after it): an update only says "read it again", so a storm of them tells a client nothing more than one does.
- */
-const UPDATE_INTERVAL_MS = 200;
 
 /** Subscriptions one session may hold; one more is refused (a client cannot make the gateway hold unbounded state). */
 export const MAX_SUBSCRIPTIONS_PER_SESSION = 100;
@@ -44,8 +39,8 @@ export class ResourceSubscriptions {
   private readonly bySession = new Map<Subscriber, Map<string, string>>();
   /** Per server and URI, the upstream work in progress: requests for one resource reach the server in order. */
   private readonly queues = new Map<string, Promise<void>>();
-  /** Per server and URI updated within the interval: whether another update came since the last one passed on. */
-  private readonly recentUpdates = new Map<string, { again: boolean }>();
+  /** A storm of updates of one URI tells a client nothing more than one does: passed on at most once per interval. */
+  private readonly updates = new KeyedThrottle((update: { server: string; uri: string }) => this.passOn(update));
 
   constructor(
     private readonly upstream: UpstreamSubscriptions,
@@ -111,33 +106,11 @@ export class ResourceSubscriptions {
     return this.bySession.get(session)?.size ?? 0;
   }
 
-  /**
-   * A server's `notifications/resources/updated`, to each session subscribed to that URI of that server, at most
-   * once per {@link UPDATE_INTERVAL_MS}.
-   */
+  /** A server's `notifications/resources/updated`, to each session subscribed to that URI of that server. */
   updated(update: { server: string; uri: string }): void {
     const key = keyOf(update.server, update.uri);
     // Only subscribed URIs are remembered: a server naming endless others makes no state here.
-    if (!this.subscribers.has(key)) return;
-    const recent = this.recentUpdates.get(key);
-    if (recent !== undefined) {
-      recent.again = true;
-      return;
-    }
-    this.passOn(update);
-    this.holdBack(key, update);
-  }
-
-  /** Until the interval ends; an update that came meanwhile is passed on then, and holds back the next ones. */
-  private holdBack(key: string, update: { server: string; uri: string }): void {
-    const recent = { again: false };
-    this.recentUpdates.set(key, recent);
-    setTimeout(() => {
-      this.recentUpdates.delete(key);
-      if (!recent.again) return;
-      this.passOn(update);
-      this.holdBack(key, update);
-    }, UPDATE_INTERVAL_MS).unref();
+    if (this.subscribers.has(key)) this.updates.changed(key, update);
   }
 
   private passOn(update: { server: string; uri: string }): void {

@@ -28,7 +28,10 @@ async function gatewayArgs(): Promise<string[]> {
   return [bundledCliPath(), 'serve', '--config', config, '--state-dir', stateDir];
 }
 
-/** The gateway as a child process spoken to in raw lines, which no MCP client would send. */
+/**
+ * The gateway as a child process spoken to in raw lines, which no MCP client would send, past the handshake
+ * (`initialize` answered as id 1, then `notifications/initialized`).
+ */
 async function rawGateway(): Promise<{ child: ChildProcess; send(line: string): void; answers: unknown[] }> {
   const child = spawn(process.execPath, await gatewayArgs(), { stdio: ['pipe', 'pipe', 'pipe'] });
   cleanups.push(async () => {
@@ -47,7 +50,18 @@ async function rawGateway(): Promise<{ child: ChildProcess; send(line: string): 
     for (const line of lines) answers.push(JSON.parse(line));
   });
   child.stderr?.resume();
-  return { child, send: (line) => child.stdin?.write(`${line}\n`), answers };
+  const send = (line: string) => child.stdin?.write(`${line}\n`);
+  send(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    }),
+  );
+  await waitUntil(() => answerTo(answers, 1) !== undefined, 'the answer to initialize');
+  send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+  return { child, send, answers };
 }
 
 function answerTo(answers: unknown[], id: unknown): Record<string, unknown> | undefined {
@@ -57,16 +71,6 @@ function answerTo(answers: unknown[], id: unknown): Record<string, unknown> | un
 describe('mcp-host serve --stdio, given lines that are not messages', () => {
   it('answers each with a JSON-RPC error naming what is wrong, and keeps serving', async () => {
     const gateway = await rawGateway();
-    gateway.send(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-      }),
-    );
-    await waitUntil(() => answerTo(gateway.answers, 1) !== undefined, 'the answer to initialize');
-    gateway.send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
     const refused = [
       'not json at all',
       '{"jsonrpc":"2.0","id":2,"method":"ping"',
@@ -112,15 +116,6 @@ describe('mcp-host serve --stdio, given arguments nested 10,000 levels deep', ()
   // No SDK client can write them (its JSON.stringify overflows too), so they are sent as a raw line.
   it('answers the call with a tool error naming the depth, as the host answers its model', async () => {
     const gateway = await rawGateway();
-    gateway.send(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-      }),
-    );
-    gateway.send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
     const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
     gateway.send(
       `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"calculator__add_numbers","arguments":{"a":${deep},"b":1}}}`,

@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page, type Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageBin } from '../client-features/helpers.js';
@@ -62,6 +62,15 @@ async function neutralConfigFolder(): Promise<string> {
   } catch {
     return mkdtemp(`${neutral}-`);
   }
+}
+
+/** A new conversation in Chat with the scripted model of `scriptFile`, once the status shows that model. */
+async function newConversationWith(scriptFile: string): Promise<void> {
+  await goTo('Chat');
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await page.getByLabel('Switch model').fill(`scripted:${scriptFile}`);
+  await page.getByRole('button', { name: 'Use this model' }).click();
+  await page.getByRole('status').getByText(basename(scriptFile)).waitFor(WAIT);
 }
 
 async function goTo(label: string): Promise<void> {
@@ -640,14 +649,7 @@ describe('the web UI in Chromium', () => {
         ],
       }),
     );
-    await goTo('Chat');
-    await page.getByRole('button', { name: 'New conversation' }).click();
-    await page.getByLabel('Switch model').fill(`scripted:${scriptFile}`);
-    await page.getByRole('button', { name: 'Use this model' }).click();
-    await page
-      .getByRole('status')
-      .getByText(/two-reservations\.json/)
-      .waitFor(WAIT);
+    await newConversationWith(scriptFile);
     await page.getByLabel('Message').fill('Reserve two things');
     await page.getByRole('button', { name: 'Send' }).click();
     // The two calls run in parallel; their questions are asked one after the other, in the same dialog.
@@ -698,14 +700,7 @@ describe('the web UI in Chromium', () => {
         ],
       }),
     );
-    await goTo('Chat');
-    await page.getByRole('button', { name: 'New conversation' }).click();
-    await page.getByLabel('Switch model').fill(`scripted:${scriptFile}`);
-    await page.getByRole('button', { name: 'Use this model' }).click();
-    await page
-      .getByRole('status')
-      .getByText(/long-call\.json/)
-      .waitFor(WAIT);
+    await newConversationWith(scriptFile);
     await page.getByLabel('Message').fill('Take your time');
     await page.getByRole('button', { name: 'Send' }).click();
     await page
