@@ -2,6 +2,7 @@
 import { Command, Help } from 'commander';
 import { applyCommandConventions } from './command-conventions.js';
 import { COMMANDS, type CommandEntry, commandToLoad } from './command-list.js';
+import { placeLeadingOptions, splitLeadingOptions } from './leading-options.js';
 import { packageVersion } from './package-version.js';
 import { reportError } from './report-error.js';
 
@@ -37,8 +38,13 @@ async function createProgram(argv: readonly string[]): Promise<Command> {
  */
 export async function runCommandLine(argv: readonly string[]): Promise<number> {
   try {
-    const program = await createProgram(argv);
-    await program.parseAsync([...argv]);
+    const [node = 'node', script = 'mcp-host', ...args] = argv;
+    const split = splitLeadingOptions(
+      args,
+      COMMANDS.map((entry) => entry.name),
+    );
+    const program = await createProgram([node, script, ...split.rest]);
+    await program.parseAsync([node, script, ...placeLeadingOptions(program, split)]);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
     return reportError(error);

@@ -1,0 +1,72 @@
+/**
+ * Options written before the command name (`mcp-host --config team.json tools list`), as many command lines accept
+ * them, are moved to just after the command they belong to, where commander reads them. Without this, commander took
+ * `--config` for an unknown option of `mcp-host` itself and its value for the command's name.
+ *
+ * Only when what follows the options is a command: anything else is left exactly as typed, for commander's own
+ * error. Which leading options take a value is known from the options every host command shares, so
+ * `-c FILE` keeps its value while a flag such as `--json` moves alone.
+ */
+import { Command } from 'commander';
+import { addCommonOptions, addServerFilterOption } from './common-options.js';
+
+export interface LeadingOptions {
+  /** The option words before the command, in their order (values included). */
+  options: string[];
+  /** The arguments from the command's name on. */
+  rest: string[];
+}
+
+/** Splits `args` (without node and the script) into the options before the command and the rest. */
+export function splitLeadingOptions(args: readonly string[], commandNames: readonly string[]): LeadingOptions {
+  const takesValue = optionsTakingValue();
+  let index = 0;
+  while (index < args.length) {
+    const word = args[index] as string;
+    if (word === '--' || !word.startsWith('-') || word === '-') break;
+    index += 1;
+    if (!word.includes('=') && takesValue.has(word) && index < args.length) index += 1;
+  }
+  const next = args[index];
+  if (index === 0 || next === undefined || !commandNames.includes(next)) {
+    return { options: [], rest: [...args] };
+  }
+  return { options: args.slice(0, index), rest: args.slice(index) };
+}
+
+/**
+ * `rest` with `options` placed after the command path it names in `program` (`tools call`, not just `tools`), so the
+ * command that takes them reads them.
+ */
+export function placeLeadingOptions(program: Command, { options, rest }: LeadingOptions): string[] {
+  if (options.length === 0) return [...rest];
+  let command = program;
+  let index = 0;
+  while (index < rest.length) {
+    const child = command.commands.find((candidate) => isNamed(candidate, rest[index] as string));
+    if (child === undefined) break;
+    command = child;
+    index += 1;
+  }
+  return [...rest.slice(0, index), ...options, ...rest.slice(index)];
+}
+
+function isNamed(command: Command, word: string): boolean {
+  return command.name() === word || command.aliases().includes(word);
+}
+
+let valueOptions: Set<string> | undefined;
+
+/** The short and long spellings of the shared options that take a value. */
+function optionsTakingValue(): Set<string> {
+  if (valueOptions === undefined) {
+    const shared = addServerFilterOption(addCommonOptions(new Command()));
+    valueOptions = new Set();
+    for (const option of shared.options) {
+      if (!option.required && !option.optional) continue;
+      if (option.short) valueOptions.add(option.short);
+      if (option.long) valueOptions.add(option.long);
+    }
+  }
+  return valueOptions;
+}

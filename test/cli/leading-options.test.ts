@@ -1,0 +1,39 @@
+/** Options written before the command name reach the command, as in `mcp-host --config FILE tools list`. */
+import { describe, expect, it } from 'vitest';
+import { exampleServer, runCli, writeConfig } from '../helpers/project.js';
+
+async function calculatorConfig(): Promise<string> {
+  return writeConfig({
+    mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')] } },
+  });
+}
+
+describe('options before the command', () => {
+  it('--config FILE before `tools list` is the config the command uses', async () => {
+    const config = await calculatorConfig();
+    const result = await runCli(['--config', config, 'tools', 'list']);
+    expect(result.stderr).not.toContain('unknown option');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('calculator__add_numbers');
+  }, 60_000);
+
+  it('-c FILE and a flag before `tools call` reach the subcommand, its own arguments untouched', async () => {
+    const config = await calculatorConfig();
+    const result = await runCli(['-c', config, '--json', 'tools', 'call', 'calculator__add_numbers', 'a=5', 'b=7']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ outcome: 'ok', result: { content: [{ text: '12' }] } });
+  }, 60_000);
+
+  it('--config=FILE before the command works as after it', async () => {
+    const config = await calculatorConfig();
+    const result = await runCli([`--config=${config}`, 'tools', 'call', 'calculator__multiply', 'a=6', 'b=7']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim()).toBe('42');
+  }, 60_000);
+
+  it('an option the command does not take is still refused, by its name, exit 2', async () => {
+    const result = await runCli(['--no-such-flag', 'tools', 'list']);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe("mcp-host: unknown option '--no-such-flag'");
+  }, 60_000);
+});
