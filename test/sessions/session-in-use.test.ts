@@ -1,9 +1,11 @@
 /**
  * One session, one writer: while `mcp-host chat` has a session open in a real terminal (tmux), another chat cannot
  * resume or continue it and `sessions delete` cannot remove it; once the first chat leaves, the session is free
- * again, and a lock left by a process that has ended is taken over.
+ * again, and a lock left by a process that has ended is taken over, also when its pid now names another process.
  */
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT_OK, EXIT_USAGE } from '../../src/cli/exit-codes.js';
@@ -12,23 +14,38 @@ import { useTmuxServer } from '../helpers/tmux-terminal.js';
 
 const STEP = 90_000;
 const terminals = useTmuxServer();
+const onLinux = existsSync('/proc/self/stat');
+
+/** A folder with a scripted model and one saved session (not open), and a `chat` that runs in it. */
+async function sessionToResume() {
+  const directory = await temporaryDirectory('mcp-host-session-in-use-');
+  const stateDir = join(directory, 'state');
+  writeFileSync(join(directory, 'script.json'), JSON.stringify({ scenarios: [], fallbackText: 'Noted.' }));
+  writeFileSync(join(directory, 'mcp-host.json'), JSON.stringify({ model: 'scripted:script.json', mcpServers: {} }));
+  const chat = (args: string[], input: string) =>
+    runCli(['chat', '-c', 'mcp-host.json', ...args], { cwd: directory, stateDir, input, timeoutMs: STEP });
+
+  expect((await chat([], 'Hello\n')).code).toBe(EXIT_OK);
+  const sessions = join(stateDir, 'sessions');
+  const id = readdirSync(sessions)
+    .find((name) => name.endsWith('.jsonl'))!
+    .replace(/\.jsonl$/, '');
+  const lock = join(sessions, `${id}.lock`);
+  expect(existsSync(lock)).toBe(false);
+  return { directory, stateDir, sessions, chat, id, lock };
+}
+
+/** Field 22 of /proc/<pid>/stat, read here independently of the code under test. */
+function startTimeOf(pid: number): string {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]!;
+}
+
+const bootId = () => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
 
 describe('a session open in one chat', () => {
   it('is refused to a second chat and to delete until the first leaves; a stale lock is taken over', async () => {
-    const directory = await temporaryDirectory('mcp-host-session-in-use-');
-    const stateDir = join(directory, 'state');
-    writeFileSync(join(directory, 'script.json'), JSON.stringify({ scenarios: [], fallbackText: 'Noted.' }));
-    writeFileSync(join(directory, 'mcp-host.json'), JSON.stringify({ model: 'scripted:script.json', mcpServers: {} }));
-    const chat = (args: string[], input: string) =>
-      runCli(['chat', '-c', 'mcp-host.json', ...args], { cwd: directory, stateDir, input, timeoutMs: STEP });
-
-    expect((await chat([], 'Hello\n')).code).toBe(EXIT_OK);
-    const sessions = join(stateDir, 'sessions');
-    const id = readdirSync(sessions)
-      .find((name) => name.endsWith('.jsonl'))!
-      .replace(/\.jsonl$/, '');
-    const lock = join(sessions, `${id}.lock`);
-    expect(existsSync(lock)).toBe(false);
+    const { directory, stateDir, sessions, chat, id, lock } = await sessionToResume();
 
     const first = terminals().open(
       `cd ${directory} && ${process.execPath} ${cliPath} chat -c mcp-host.json --resume ${id}`,
@@ -38,6 +55,8 @@ describe('a session open in one chat', () => {
     );
     await first.waitFor('(resumed: 2 message(s), 1 from you)', STEP);
     const holder = first.programPid()!;
+    // The lock names the holder by pid, and on Linux by when it started and in which boot.
+    expect(readFileSync(lock, 'utf8')).toBe(onLinux ? `${holder} ${startTimeOf(holder)} ${bootId()}\n` : `${holder}\n`);
 
     const [resumed, continued, deleted] = await Promise.all([
       chat(['--resume', id], 'Interleaved?\n'),
@@ -66,4 +85,44 @@ describe('a session open in one chat', () => {
     expect(after.stdout).toContain('(resumed: 4 message(s), 2 from you)');
     expect(existsSync(lock)).toBe(false);
   }, 300_000);
+
+  it.runIf(onLinux)(
+    'is taken over when its pid now names a process that started later, not otherwise',
+    async () => {
+      const { chat, id, lock } = await sessionToResume();
+      // A live process that holds no session, standing for one that was given the pid of a chat that has ended.
+      const unrelated: ChildProcess = spawn('sleep', ['600'], { stdio: 'ignore' });
+      try {
+        await once(unrelated, 'spawn');
+        const pid = unrelated.pid!;
+        const started = startTimeOf(pid);
+        const refusal = `mcp-host: session ${id} is open in another mcp-host (pid ${pid});`;
+
+        // Its pid, start time and boot: that process holds the lock.
+        writeFileSync(lock, `${pid} ${started} ${bootId()}\n`);
+        const same = await chat(['--resume', id], 'Mine?\n');
+        expect(same.code).toBe(EXIT_USAGE);
+        expect(same.stderr).toContain(refusal);
+
+        // A lock of the old format (the pid alone) is judged by the pid, as before.
+        writeFileSync(lock, `${pid}\n`);
+        const old = await chat(['--resume', id], 'Mine now?\n');
+        expect(old.code).toBe(EXIT_USAGE);
+        expect(old.stderr).toContain(refusal);
+
+        // Same pid, another start time, or another boot: the holder has ended, and the session is taken over.
+        for (const stale of [`${pid} ${Number(started) - 1} ${bootId()}`, `${pid} ${started} 0-other-boot`]) {
+          writeFileSync(lock, `${stale}\n`);
+          const taken = await chat(['--resume', id], 'Taken over.\n');
+          expect(taken.stderr).not.toContain(refusal);
+          expect(taken.code).toBe(EXIT_OK);
+          expect(existsSync(lock)).toBe(false);
+        }
+        expect(unrelated.exitCode).toBeNull();
+      } finally {
+        unrelated.kill();
+      }
+    },
+    300_000,
+  );
 });
