@@ -1,8 +1,10 @@
 /**
  * Whatever a server (or a model) says is printed as text, never as terminal commands: an OSC sequence can retitle
  * the window or write a hyperlink, a CSI sequence can clear the screen, move the cursor or recolour what follows,
- * a carriage return can overwrite a line the user is reading. Newline and tab are the only controls kept.
+ * a carriage return can overwrite a line the user is reading. Newline and tab are the only controls kept. Text-direction
+ * controls go too: a terminal laying out bidirectional text would show the rest of the line in another order.
  */
+import { DIRECTION_CONTROL, stripDirectionControls } from './direction-controls.js';
 
 // ESC-introduced sequences (ECMA-48): OSC/DCS/SOS/PM/APC strings up to BEL or ST (or the end, if never closed),
 // CSI with its parameters, and two-character escapes; the same with 8-bit C1 introducers.
@@ -19,26 +21,33 @@ export const CONTROL_SEQUENCE_INTRODUCER = /[\u001b\u0090\u0098\u009b\u009d-\u00
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters to remove.
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/gu;
 
-/** `text` with terminal control sequences and control characters removed; `\r\n` becomes `\n`. */
+/**
+ * `text` with terminal control sequences, control characters and text-direction controls removed; `\r\n` becomes
+ * `\n`.
+ */
 export function stripControlCodes(text: string): string {
   if (!hasControlCodes(text)) return text;
-  return text.replace(/\r\n/g, '\n').replace(CONTROL_SEQUENCE, '').replace(CONTROL_CHARACTER, '');
+  return stripDirectionControls(
+    text.replace(/\r\n/g, '\n').replace(CONTROL_SEQUENCE, '').replace(CONTROL_CHARACTER, ''),
+  );
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: a quick test before the slower replacements.
 const ANY_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/u;
 
+/** Whether `text` holds anything {@link stripControlCodes} removes. */
 export function hasControlCodes(text: string): boolean {
-  return ANY_CONTROL.test(text);
+  return ANY_CONTROL.test(text) || DIRECTION_CONTROL.test(text);
 }
 
+/** What JSON.stringify leaves as it is and a terminal would act on. */
+const JSON_UNESCAPED = new RegExp(`[\\u007f-\\u009f]|${DIRECTION_CONTROL.source}`, 'gu');
+
 /**
- * JSON text with DEL and the C1 controls written as `\u` escapes. `JSON.stringify` escapes C0 but leaves U+007F to
- * U+009F as they are, and a terminal may act on U+009B (CSI) or U+009D (OSC); escaped, the JSON means the same.
+ * JSON text with DEL, the C1 controls and the text-direction controls written as `\u` escapes. `JSON.stringify`
+ * escapes C0 but leaves the others as they are: a terminal may act on U+009B (CSI) or U+009D (OSC), and one laying out
+ * bidirectional text reorders what follows a direction control. Escaped, the JSON means the same.
  */
 export function escapeJsonControlCodes(json: string): string {
-  return json.replace(
-    /[\u007f-\u009f]/gu,
-    (character) => `\\u${character.codePointAt(0)!.toString(16).padStart(4, '0')}`,
-  );
+  return json.replace(JSON_UNESCAPED, (character) => `\\u${character.codePointAt(0)!.toString(16).padStart(4, '0')}`);
 }

@@ -1,9 +1,11 @@
 /**
- * Where the chat writes: the terminal (stdout). Every string is stripped of terminal control codes on the way in —
- * styles are added afterwards by the chat's own code only — and of text-direction overrides on the way out. One live line (progress, calls running) can stand at the
- * bottom: it is erased before anything else is written, so it never mixes with the conversation.
+ * Where the chat writes: the terminal (stdout). Every string is stripped of terminal control codes and text-direction
+ * controls on the way in — styles are added afterwards by the chat's own code only — and of direction controls again
+ * on the way out. One live line (progress, calls running) can stand at the bottom: it is erased before anything else
+ * is written, so it never mixes with the conversation.
  */
-import { hasControlCodes, stripControlCodes } from '../../text/strip-control-codes.js';
+import { stripDirectionControls } from '../../text/direction-controls.js';
+import { stripControlCodes } from '../../text/strip-control-codes.js';
 
 export interface ChatStyles {
   bold(text: string): string;
@@ -37,17 +39,6 @@ export interface ChatOutput {
 }
 
 const ESC = '\u001b[';
-/**
- * Embedding, override and isolate controls: a terminal that lays out bidirectional text would reorder what follows
- * them on the line (a call's outcome, a path), so text from others could show something other than what it says.
- * Left-to-right and right-to-left marks reorder nothing beyond their neighbours and stay.
- */
-const DIRECTION_OVERRIDES = /[\u202a-\u202e\u2066-\u2069]/gu;
-
-/** Whether `text` holds a terminal control code or a text-direction override. */
-export function hasUnprintableCodes(text: string): boolean {
-  return hasControlCodes(text) || /[\u202a-\u202e\u2066-\u2069]/u.test(text);
-}
 
 function makeStyles(styled: boolean): ChatStyles {
   const wrap = (open: string, close: string) => (text: string) =>
@@ -74,7 +65,8 @@ export function createChatOutput(options: { stream: NodeJS.WriteStream; env: Nod
       target.write(`\r${ESC}2K`);
       liveShown = false;
     }
-    target.write(text.replace(DIRECTION_OVERRIDES, ''));
+    // Styled text carries the chat's own escape codes, so only direction controls can still be removed here.
+    target.write(stripDirectionControls(text));
     atLineStart = text.endsWith('\n');
   };
 
@@ -104,7 +96,7 @@ export function createChatOutput(options: { stream: NodeJS.WriteStream; env: Nod
       }
       if (!atLineStart) return;
       const width = Math.max(20, (target.columns ?? 80) - 1);
-      const clean = stripControlCodes(text).replaceAll('\n', ' ').replace(DIRECTION_OVERRIDES, '');
+      const clean = stripControlCodes(text).replaceAll('\n', ' ');
       const shown = clean.length > width ? `${clean.slice(0, width - 1)}…` : clean;
       target.write(`\r${ESC}2K${ESC}2m${shown}${ESC}22m`);
       liveShown = true;

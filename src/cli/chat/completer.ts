@@ -5,8 +5,8 @@
  */
 import type { Prompt } from '@modelcontextprotocol/client';
 import { completePromptArgument } from '../../client-features/complete-argument.js';
+import { hasControlCodes } from '../../text/strip-control-codes.js';
 import type { ChatContext } from './chat-context.js';
-import { hasUnprintableCodes } from './chat-output.js';
 import { findSlashCommand, SLASH_COMMANDS, splitCommandLine } from './slash-commands.js';
 import { splitWords } from './split-words.js';
 
@@ -19,7 +19,7 @@ export function createCompleter(context: () => ChatContext | undefined): (line: 
   const complete = createUncheckedCompleter(context);
   return async (line) => {
     const [candidates, word] = await complete(line);
-    return [candidates.filter((candidate) => !hasUnprintableCodes(candidate)), word];
+    return [candidates.filter((candidate) => !hasControlCodes(candidate)), word];
   };
 }
 
