@@ -5,7 +5,8 @@ export function closeNames(unknown: string, known: readonly string[], limit: num
   return known
     .map((name) => {
       const candidate = name.toLowerCase();
-      const toolPart = candidate.slice(candidate.lastIndexOf('__') + 2);
+      // A name without `__` is compared whole (slicing after index -1 would drop its first letter).
+      const toolPart = candidate.includes('__') ? candidate.slice(candidate.lastIndexOf('__') + 2) : candidate;
       // A prefix or part of the real name (`add` for `add_numbers`) is as good as a typo.
       const contains = bare.length >= 3 && (toolPart.includes(bare) || bare.includes(toolPart));
       const score = contains ? 1 : Math.min(editDistance(target, candidate), editDistance(bare, toolPart));

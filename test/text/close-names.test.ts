@@ -23,6 +23,8 @@ describe('closeNames', () => {
   it('suggests nothing for a word that is close to none of them', () => {
     expect(closeNames('nope', tools, 3)).toEqual([]);
     expect(closeNames('weather', tools, 3)).toEqual([]);
+    // `ui` has no letters in common with `sesions` but the `i`.
+    expect(closeNames('sesions', ['sessions', 'ui'], 2)).toEqual(['sessions']);
   });
 
   it('keeps to the limit', () => {
