@@ -26,7 +26,7 @@ function oneErrorLine(message: string): string {
  */
 export function exitCodeOfCommanderError(error: CommanderError): number {
   if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT_OK;
-  // Help printed because a command was missing (`mcp-host tools`) is a usage error too.
+  // Help printed because a command was missing (bare `mcp-host`) is a usage error too.
   if (error.code === 'commander.help') return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
   if (error.code === 'commander.error' || !error.code.startsWith('commander.')) return error.exitCode;
   return EXIT_USAGE;

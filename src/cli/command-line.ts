@@ -1,6 +1,7 @@
 /** The `mcp-host` command line as a function: argv → the command it names, run → the exit code. Display only. */
 import { Command, Help } from 'commander';
 import { applyCommandConventions } from './command-conventions.js';
+import { CommandGroup } from './command-group.js';
 import { COMMANDS, type CommandEntry, commandToLoad } from './command-list.js';
 import { placeLeadingOptions, splitLeadingOptions } from './leading-options.js';
 import { packageVersion } from './package-version.js';
@@ -8,7 +9,7 @@ import { reportError } from './report-error.js';
 
 /** The program for this command line: the command it runs is loaded in full, the others only for `--help`. */
 async function createProgram(argv: readonly string[]): Promise<Command> {
-  const program = new Command('mcp-host')
+  const program = new CommandGroup('mcp-host')
     .description('An MCP host: tools from any number of MCP servers, for any model provider.')
     .version(packageVersion());
   const wanted = commandToLoad(argv.slice(2));

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
 import { addMemory, forgetMemory, memoryFile, readMemory } from '../../skills/project-memory.js';
+import { CommandGroup } from '../command-group.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
 import { writeJson, writeLine } from '../output.js';
 
@@ -21,7 +22,7 @@ async function projectFolder(options: MemoryOptions): Promise<string> {
 }
 
 export function createMemoryCommand(): Command {
-  const memory = new Command('memory').description(
+  const memory = new CommandGroup('memory').description(
     'the project memory (.mcp-host/memory.md beside the config): facts every run is told',
   );
   const withConfig = (command: Command): Command =>
@@ -60,7 +61,7 @@ export function createMemoryCommand(): Command {
   });
 
   memory.addCommand(add);
-  memory.addCommand(list);
+  memory.listByDefault(list);
   memory.addCommand(forget);
   return memory;
 }

@@ -5,6 +5,7 @@ import { Command } from 'commander';
 import { parsePromptReference } from '../../client-features/server-prompts.js';
 import { base64DecodedSize, formatByteSize } from '../../content/describe-content.js';
 import { setOwnProperty } from '../../json/own-property.js';
+import { CommandGroup } from '../command-group.js';
 import { addCommonOptions, addServerFilterOption, type CommonOptions } from '../common-options.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
 import { noneOfferedNote } from '../none-offered-note.js';
@@ -52,7 +53,7 @@ function describeMessageContent(content: GetPromptResult['messages'][number]['co
 }
 
 export function createPromptsCommand(): Command {
-  const prompts = new Command('prompts').description('list the prompts servers offer, or get one');
+  const prompts = new CommandGroup('prompts').description('list the prompts servers offer, or get one');
 
   const list = new Command('list')
     .description('list every prompt as server:NAME with its arguments')
@@ -116,7 +117,7 @@ export function createPromptsCommand(): Command {
     }
   });
 
-  return prompts.addCommand(list).addCommand(get);
+  return prompts.listByDefault(list).addCommand(get);
 }
 
 function messageOf(error: unknown): string {

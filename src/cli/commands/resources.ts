@@ -7,6 +7,7 @@ import type { ServerResources } from '../../client-features/server-resources.js'
 import { blobAsText, describeServerResources } from '../../client-features/server-resources.js';
 import { base64DecodedSize, formatByteSize } from '../../content/describe-content.js';
 import type { Host } from '../../host/create-host.js';
+import { CommandGroup } from '../command-group.js';
 import { addCommonOptions, addServerFilterOption, type CommonOptions } from '../common-options.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
 import { noneOfferedNote } from '../none-offered-note.js';
@@ -61,7 +62,7 @@ function printContents(result: ReadResourceResult): void {
 }
 
 export function createResourcesCommand(): Command {
-  const resources = new Command('resources').description('list the resources servers offer, or read one');
+  const resources = new CommandGroup('resources').description('list the resources servers offer, or read one');
 
   const list = new Command('list')
     .description('list every resource and URI template, by server')
@@ -111,7 +112,7 @@ export function createResourcesCommand(): Command {
     }
   });
 
-  return resources.addCommand(list).addCommand(read);
+  return resources.listByDefault(list).addCommand(read);
 }
 
 function messageOf(error: unknown): string {

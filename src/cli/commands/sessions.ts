@@ -9,11 +9,10 @@ import { formatTranscriptLines, formatTranscriptMarkdown } from '../../sessions/
 import { SessionFileError } from '../../sessions/read-session-file.js';
 import { SessionInUseError } from '../../sessions/session-lock.js';
 import { openSessionStore, type SessionStore, UnknownSessionError } from '../../sessions/session-store.js';
-import { closeNames } from '../../text/close-names.js';
 import { stripControlCodes } from '../../text/strip-control-codes.js';
+import { CommandGroup } from '../command-group.js';
 import { CliError, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
 import { writeError, writeJson, writeLine, writeOut } from '../output.js';
-import { UsageErrorCommand } from '../usage-error-command.js';
 
 interface SessionsOptions {
   stateDir?: string;
@@ -38,7 +37,7 @@ function withSession<T>(action: () => T): T {
 }
 
 export function createSessionsCommand(): Command {
-  const sessions = new UsageErrorCommand('sessions').description(
+  const sessions = new CommandGroup('sessions').description(
     'the conversations saved in the state folder: list, show, export or delete them',
   );
   const withStateDir = (command: Command): Command =>
@@ -47,14 +46,10 @@ export function createSessionsCommand(): Command {
       'the state folder (default: $MCP_HOST_STATE_DIR, else $XDG_STATE_HOME/mcp-host)',
     );
 
-  withStateDir(sessions.command('list', { isDefault: true }))
+  const list = withStateDir(sessions.createCommand('list'))
     .description('saved sessions, newest first')
     .option('--json', 'print JSON')
-    // As the default command, `list` receives a misspelt command's words (`sessions shwo ID`): named below.
-    .allowExcessArguments()
     .action((_options: SessionsOptions, self: Command) => {
-      const [word] = self.args;
-      if (word !== undefined) throw unknownCommand(word, sessions);
       const options = self.optsWithGlobals<SessionsOptions>();
       const store = storeFor(options);
       const summaries = store.list((warning) => writeError(`mcp-host: ${warning}`));
@@ -72,6 +67,7 @@ export function createSessionsCommand(): Command {
         );
       }
     });
+  sessions.listByDefault(list);
 
   withStateDir(sessions.command('show'))
     .description('the transcript of one session')
@@ -115,11 +111,4 @@ export function createSessionsCommand(): Command {
       writeLine(`Deleted session ${id}.`);
     });
   return sessions;
-}
-
-function unknownCommand(word: string, parent: Command): CliError {
-  const known = parent.commands.map((command) => command.name());
-  const close = closeNames(word, known, 2);
-  const hint = close.length > 0 ? ` — did you mean ${close.join(' or ')}?` : '';
-  return new CliError(`unknown command 'sessions ${word}'${hint} (commands: ${known.join(', ')})`, EXIT_USAGE);
 }

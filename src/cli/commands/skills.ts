@@ -16,6 +16,7 @@ import { hiddenContentInSkill } from '../../skills/review-skills.js';
 import { SkillPins } from '../../skills/skill-pins.js';
 import { skillSources, unapprovedProjectSkillsNote } from '../../skills/skill-sources.js';
 import { skillStatus } from '../../skills/skill-status.js';
+import { CommandGroup } from '../command-group.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
 import { writeError, writeJson, writeLine } from '../output.js';
 
@@ -29,7 +30,7 @@ interface SkillsOptions {
 const LIST_DESCRIPTION_CHARACTERS = 100;
 
 export function createSkillsCommand(): Command {
-  const skills = new Command('skills').description('list the Agent Skills this config sees, or show one');
+  const skills = new CommandGroup('skills').description('list the Agent Skills this config sees, or show one');
   const common = (command: Command): Command =>
     command
       .option('-c, --config <file>', 'config file (default: mcp-host.json, then .mcp.json in the current folder)')
@@ -61,7 +62,7 @@ export function createSkillsCommand(): Command {
     }
     report(discovered);
   });
-  skills.addCommand(list);
+  skills.listByDefault(list);
 
   const show = common(new Command('show'))
     .description('one skill: its front matter, files, pin, and the body the model gets when it loads the skill')

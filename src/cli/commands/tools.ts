@@ -5,6 +5,7 @@
 
 import { Command } from 'commander';
 import type { Host } from '../../host/create-host.js';
+import { CommandGroup } from '../command-group.js';
 import { addCommonOptions, addServerFilterOption, type CommonOptions } from '../common-options.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from '../exit-codes.js';
 import { withInterruptibleHost } from '../interrupt.js';
@@ -14,7 +15,7 @@ import { summaryLine } from '../summary-line.js';
 import type { CallOptions } from './tools-call.js';
 
 export function createToolsCommand(): Command {
-  const tools = new Command('tools').description('list the tools of every server, or call one');
+  const tools = new CommandGroup('tools').description('list the tools of every server, or call one');
 
   const list = new Command('list')
     .description('list every tool under its namespaced name')
@@ -76,7 +77,7 @@ export function createToolsCommand(): Command {
     await callToolCommand(name, pairs, options);
   });
 
-  return tools.addCommand(list).addCommand(call);
+  return tools.listByDefault(list).addCommand(call);
 }
 
 /** Listed tools no approval can make callable (they require MCP tasks), shown so their absence is explained. */

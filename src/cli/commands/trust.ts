@@ -18,8 +18,8 @@ import type { PinnableTool } from '../../policy/tool-definition.js';
 import { buildTrustReport, formatTrustReport } from '../../policy/trust-report.js';
 import { TrustStore } from '../../policy/trust-store.js';
 import { escapeJsonControlCodes } from '../../text/strip-control-codes.js';
+import { CommandGroup } from '../command-group.js';
 import { EXIT_RUN_FAILED } from '../exit-codes.js';
-import { UsageErrorCommand } from '../usage-error-command.js';
 import { COMMAND_LINE, createCommandLineApprover } from './trust-approver.js';
 import { approveConfigFile } from './trust-config.js';
 import { approveSkill, revokeSkill, SKILL_PREFIX, type SkillTrustContext } from './trust-skill.js';
@@ -75,7 +75,7 @@ interface TrustOptions {
 }
 
 export function createTrustCommand(dependencies: TrustCommandDependencies): Command {
-  const command = new UsageErrorCommand('trust').description(
+  const command = new CommandGroup('trust').description(
     'list servers and tools with their trust state; approve or revoke them',
   );
   const withCommonOptions = (sub: Command): Command =>
@@ -84,13 +84,14 @@ export function createTrustCommand(dependencies: TrustCommandDependencies): Comm
       .option('--state-dir <dir>', 'the state folder (default: $MCP_HOST_STATE_DIR, else $XDG_STATE_HOME/mcp-host)')
       .option('--audit-file <path>', 'the audit log that records trust changes');
 
-  withCommonOptions(command.command('list', { isDefault: true }))
+  const list = withCommonOptions(command.createCommand('list'))
     .description('servers and tools with their state (starts the servers to compare what they list now)')
     .option('--offline', 'do not start servers: show only what the trust store remembers')
     .option('--json', 'machine-readable output')
     .action(async (_options: TrustOptions, self: Command) => {
       await listTrust(self, self.optsWithGlobals<TrustOptions>(), dependencies);
     });
+  command.listByDefault(list);
 
   withCommonOptions(command.command('approve'))
     .description(
