@@ -4,6 +4,7 @@
  * re-implements a host duty (policy, pinning, bounds and audit all happen inside the host).
  */
 
+import type { HttpBindings } from '@hono/node-server';
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { toolUiOf } from '../catalog/tool-ui.js';
@@ -19,7 +20,6 @@ import type {
   ChatBody,
   CompleteBody,
   HostStateView,
-  LiveEvent,
   OpenViewBody,
   PromptView,
   ResourceTemplateView,
@@ -31,6 +31,7 @@ import type {
 import { type AppViews, resultForView, ViewError } from './app-views.js';
 import { ChatBusyError, type ChatRunner, ChatSessionError } from './chat-runner.js';
 import type { LiveEvents } from './live-events.js';
+import { PendingEvents } from './pending-events.js';
 import { requestGuard, securityHeaders } from './request-guard.js';
 import { type ResourceSubscriptions, TooManySubscriptions } from './resource-subscriptions.js';
 import { skillsView } from './skills-view.js';
@@ -421,12 +422,19 @@ export function createWebApp(context: WebAppContext): Hono {
   app.get('/api/skills', (c) => c.json(skillsView(ready(), context.chat.history())));
   app.post('/api/chat/cancel', (c) => c.json({ cancelled: context.chat.cancel() }));
 
-  app.get('/api/events', (c) =>
-    streamSSE(c, async (stream) => {
-      const queue: LiveEvent[] = [];
+  app.get('/api/events', (c) => {
+    // The socket itself: a page that stopped reading is cut off there, since ending the response politely would
+    // wait behind everything it has not read.
+    const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
+    return streamSSE(c, async (stream) => {
+      const pending = new PendingEvents();
       let wake: (() => void) | undefined;
       const unsubscribe = context.events.subscribe((event) => {
-        queue.push(event);
+        if (!pending.push({ event: event.type, data: JSON.stringify(event) })) {
+          unsubscribe();
+          stream.abort();
+          outgoing?.destroy();
+        }
         wake?.();
       });
       stream.onAbort(() => {
@@ -439,19 +447,19 @@ export function createWebApp(context: WebAppContext): Hono {
         data: JSON.stringify({ type: 'approvals', pending: context.approver.pending() }),
       });
       while (!stream.aborted) {
-        const event = queue.shift();
-        if (event === undefined) {
+        const next = pending.shift();
+        if (next === undefined) {
           await new Promise<void>((resolve) => {
             wake = resolve;
           });
           wake = undefined;
           continue;
         }
-        await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });
+        await stream.writeSSE(next);
       }
       unsubscribe();
-    }),
-  );
+    });
+  });
 
   // An API path that names nothing says so, rather than answering with the app's page.
   app.all('/api/*', (c) =>

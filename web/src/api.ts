@@ -46,9 +46,18 @@ const EVENT_TYPES: Array<LiveEvent['type']> = [
   'resource-updated',
 ];
 
+// The host drops the stream of a page that fell too far behind (a tab frozen for a while); the browser then
+// reconnects, and whatever the page keeps from events is loaded afresh, since some of them never reached it.
+const reconnectListeners = new Set<() => void>();
+let opened = false;
+
 function connect(): void {
   if (source !== undefined) return;
   source = new EventSource('/api/events');
+  source.addEventListener('open', () => {
+    if (opened) for (const listener of reconnectListeners) listener();
+    opened = true;
+  });
   for (const type of EVENT_TYPES) {
     source.addEventListener(type, (message) => {
       const event = JSON.parse((message as MessageEvent<string>).data) as LiveEvent;
@@ -71,12 +80,30 @@ export function useLiveEvents(listener: Listener): void {
   }, []);
 }
 
-/** Loads `path` once (and again whenever `reloadKey` changes); errors are kept to show. */
+/** How many times the event stream reconnected while the component is mounted: state to load again when it grows. */
+export function useReconnects(): number {
+  const [count, setCount] = useState(0);
+  useEffect(() => {
+    connect();
+    const bump = () => setCount((value) => value + 1);
+    reconnectListeners.add(bump);
+    return () => {
+      reconnectListeners.delete(bump);
+    };
+  }, []);
+  return count;
+}
+
+/**
+ * Loads `path` once, and again whenever `reloadKey` changes or the event stream reconnects (events that would have
+ * told of changes may have been missed); errors are kept to show.
+ */
 export function useJson<T>(path: string, reloadKey: unknown = 0): { data?: T; error?: string; reload: () => void } {
   const [data, setData] = useState<T>();
   const [error, setError] = useState<string>();
   const [tick, setTick] = useState(0);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reloadKey and tick exist to trigger a reload.
+  const reconnects = useReconnects();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reloadKey, tick and reconnects exist to trigger a reload.
   useEffect(() => {
     let live = true;
     getJson<T>(path).then(
@@ -93,7 +120,7 @@ export function useJson<T>(path: string, reloadKey: unknown = 0): { data?: T; er
     return () => {
       live = false;
     };
-  }, [path, reloadKey, tick]);
+  }, [path, reloadKey, tick, reconnects]);
   return { data, error, reload: () => setTick((value) => value + 1) };
 }
 

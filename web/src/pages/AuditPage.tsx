@@ -1,5 +1,5 @@
 /** The audit log as a filterable timeline, growing live as calls happen. */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { AuditEntryView } from '../../../src/web/api-types';
 import { useJson, useLiveEvents } from '../api';
 
@@ -18,6 +18,11 @@ export function AuditPage() {
   useLiveEvents((event) => {
     if (event.type === 'audit') setLive((old) => [...old.slice(-(MAX_ROWS - 1)), event.entry]);
   });
+  // The log loaded again (the event stream reconnected): what it holds is no longer kept twice.
+  useEffect(() => {
+    const last = data?.at(-1)?.time;
+    if (last !== undefined) setLive((old) => old.filter((entry) => entry.time > last));
+  }, [data]);
   const rows = useMemo(() => {
     const all = [...(data ?? []), ...live].slice(-MAX_ROWS).reverse();
     return all.filter(

@@ -12,7 +12,7 @@ import type {
   SessionSummaryView,
   ToolsView,
 } from '../../../src/web/api-types';
-import { getJson, postJson, useJson, useLiveEvents } from '../api';
+import { getJson, postJson, useJson, useLiveEvents, useReconnects } from '../api';
 import { teardownViews } from '../app-views/live-views';
 import { parsePartialArguments } from '../app-views/partial-json';
 import { AppView } from '../components/AppView';
@@ -210,15 +210,23 @@ export function ChatPage() {
     setTurns((old) => old.map((turn) => (turn.id === id ? change(turn) : turn)));
   // Turns seen to end while this page is open: one the server still reported running is not taken up after it ended.
   const ended = useRef(new Set<string>());
+  const reconnects = useReconnects();
   // The conversation the server holds (this page may open while a turn of it runs: another tab, a reload, a visit
-  // elsewhere): its messages, and the running turn, followed from here on and stoppable.
+  // elsewhere): its messages, and the running turn, followed from here on and stoppable. When the event stream
+  // reconnected, events of this conversation may have passed the page by: the server's transcript then stands for
+  // the turns that ended, and only the running one is followed on.
   useEffect(() => {
     let live = true;
     void getJson<ChatStateView>('/api/chat').then(
       (state) => {
         if (!live) return;
-        if (state.session !== undefined) setSession((shown) => shown ?? state.session);
         const running = state.running;
+        if (reconnects > 0) {
+          if (state.session !== undefined) setSession(state.session);
+          setTurns((old) => old.filter((turn) => turn.id === running?.turnId));
+        } else if (state.session !== undefined) {
+          setSession((shown) => shown ?? state.session);
+        }
         if (running === undefined || ended.current.has(running.turnId)) return;
         setTurns((old) =>
           old.some((turn) => turn.id === running.turnId)
@@ -231,7 +239,7 @@ export function ChatPage() {
     return () => {
       live = false;
     };
-  }, []);
+  }, [reconnects]);
   useLiveEvents((live) => {
     if (live.type !== 'chat') return;
     const { turnId, event } = live.chat;

@@ -2,7 +2,7 @@
  * Servers' resources (read one, subscribe to its changes), resource templates (fill in their variables with the
  * server's suggestions, then read) and prompts (fill in their arguments, see the messages).
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type {
   CallResultView,
   PromptView,
@@ -159,6 +159,10 @@ export function ResourcesPage() {
   const initial = useJson<ResourceSubscriptionView[]>('/api/resources/subscriptions');
   const [changed, setChanged] = useState<ResourceSubscriptionView[]>();
   const subscriptions = changed ?? initial.data ?? [];
+  // Loaded again (the event stream reconnected, updates may have passed it by): the server's list is the one to show.
+  useEffect(() => {
+    if (initial.data !== undefined) setChanged(undefined);
+  }, [initial.data]);
   const [read, setRead] = useState<{ resource: ResourceView; result?: CallResultView; error?: string }>();
   const [note, setNote] = useState<string>();
   const open = (resource: ResourceView) => {

@@ -1,7 +1,7 @@
 /** Each server: state, transport, protocol, capabilities, instructions, stderr tail and its log messages, live. */
 import { useEffect, useState } from 'react';
 import type { ServerLogView, ServerView } from '../../../src/web/api-types';
-import { getJson, postJson, useJson, useLiveEvents } from '../api';
+import { getJson, postJson, useJson, useLiveEvents, useReconnects } from '../api';
 import { JsonTree } from '../components/JsonTree';
 
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -179,19 +179,24 @@ export function ServersPage() {
   const [tick, setTick] = useState(0);
   const { data, error } = useJson<ServerView[]>('/api/servers', tick);
   const [logs, setLogs] = useState<ServerLogView[]>([]);
-  // What arrived before the page opened, then each new message as it arrives.
+  const reconnects = useReconnects();
+  // What arrived before the page opened (again when the event stream reconnected, some messages having passed it
+  // by), then each new message as it arrives.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reconnects exists to trigger a reload.
   useEffect(() => {
     let live = true;
     void getJson<ServerLogView[]>('/api/server-logs').then(
       (history) => {
-        if (live) setLogs((arrived) => [...history, ...arrived].slice(-MAX_LOG_LINES));
+        const last = history.at(-1)?.time ?? '';
+        if (live)
+          setLogs((arrived) => [...history, ...arrived.filter((entry) => entry.time > last)].slice(-MAX_LOG_LINES));
       },
       () => undefined,
     );
     return () => {
       live = false;
     };
-  }, []);
+  }, [reconnects]);
   useLiveEvents((event) => {
     if (event.type === 'server-log') setLogs((old) => [...old.slice(-(MAX_LOG_LINES - 1)), event.entry]);
     if (event.type === 'catalog' || event.type === 'host') setTick((value) => value + 1);

@@ -1,0 +1,57 @@
+/**
+ * A client that sends an HTTP request over a plain socket, reads until the answer has begun, and then stops reading,
+ * as a frozen browser tab or a stuck client does: what the server does meanwhile (keep everything, or drop the
+ * stream) shows once it reads again.
+ */
+import { connect, type Socket } from 'node:net';
+
+export interface StalledReader {
+  /** Reads again, until the server ends the connection or `stop` shows in what arrived; says which. */
+  readAgain(stop: RegExp): Promise<{ ended: boolean; stopSeen: boolean; bytes: number }>;
+  close(): void;
+}
+
+export async function connectAndStopReading(port: number, request: string, begun: RegExp): Promise<StalledReader> {
+  const socket: Socket = connect(port, '127.0.0.1');
+  socket.setEncoding('latin1');
+  let text = '';
+  let bytes = 0;
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: string) => {
+      text += chunk;
+      bytes += chunk.length;
+      if (!begun.test(text)) return;
+      socket.off('data', onData);
+      socket.off('error', reject);
+      socket.pause();
+      resolve();
+    };
+    socket.on('data', onData);
+    socket.once('error', reject);
+    socket.write(request);
+  });
+  return {
+    readAgain(stop) {
+      return new Promise((resolve) => {
+        // Only the tail is kept: what matters is whether `stop` arrived, not everything before it.
+        let tail = '';
+        const finish = (ended: boolean, stopSeen: boolean) => {
+          socket.removeAllListeners('data');
+          resolve({ ended, stopSeen, bytes });
+        };
+        socket.on('data', (chunk: string) => {
+          bytes += chunk.length;
+          tail = (tail + chunk).slice(-100_000);
+          if (stop.test(tail)) finish(false, true);
+        });
+        socket.once('end', () => finish(true, false));
+        socket.once('close', () => finish(true, false));
+        socket.once('error', () => finish(true, false));
+        socket.resume();
+      });
+    },
+    close() {
+      socket.destroy();
+    },
+  };
+}
