@@ -17,7 +17,12 @@ import type { Authorization } from '../policy/authorize-tool-call.js';
 import { ActiveSkills } from '../skills/active-skills.js';
 import { type ComposedSystemPrompt, composeSystemPrompt } from '../skills/compose-system-prompt.js';
 import { type DiscoveredSkills, discoverSkills, type Skill } from '../skills/discover-skills.js';
-import { DEFAULT_MAX_INSTRUCTION_TOKENS, loadInstructions } from '../skills/project-instructions.js';
+import {
+  DEFAULT_MAX_INSTRUCTION_TOKENS,
+  loadInstructions,
+  projectInstructionsWithheld,
+  unapprovedInstructionsNote,
+} from '../skills/project-instructions.js';
 import { reviewSkills, type SkillReview } from '../skills/review-skills.js';
 import type { ServerInstructions } from '../skills/server-instructions.js';
 import { SkillPins } from '../skills/skill-pins.js';
@@ -104,6 +109,11 @@ export function openHostSkills(options: HostSkillsOptions): HostSkills {
   }
   const listing = skillsListing(review.offered);
   const useInstructions = options.instructions !== false && config.instructions !== false;
+  const userOnly = projectInstructionsWithheld(config);
+  if (useInstructions) {
+    const note = unapprovedInstructionsNote(config, projectFolder, userConfigDir, options.approvals);
+    if (note !== undefined) options.onDiagnostic(note);
+  }
 
   return {
     discovered,
@@ -114,7 +124,12 @@ export function openHostSkills(options: HostSkillsOptions): HostSkills {
     projectFolder,
     systemPrompt() {
       const instructions = useInstructions
-        ? loadInstructions(projectFolder, userConfigDir, config.maxInstructionTokens ?? DEFAULT_MAX_INSTRUCTION_TOKENS)
+        ? loadInstructions(
+            projectFolder,
+            userConfigDir,
+            config.maxInstructionTokens ?? DEFAULT_MAX_INSTRUCTION_TOKENS,
+            { userOnly },
+          )
         : { files: [], notes: [] };
       for (const note of instructions.notes) options.onDiagnostic(note);
       return composeSystemPrompt({

@@ -4,10 +4,15 @@
  * user config folder, and before the project memory (`.mcp-host/memory.md`). Outer files come first and nearer ones
  * later, so the most specific words are read last. The whole is bounded in tokens; a file that would cross the
  * bound is cut with a note saying so, and the files after it are left out (and reported).
+ *
+ * The project's files come with the repository, as a config found in the working folder does: beside such a config
+ * that is not approved yet, only the user's own file is read, until `mcp-host trust config` (as for its skills).
  */
 
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { type ApprovalsPlace, trustConfigCommand } from '../config/trust-commands.js';
+import type { HostConfig } from '../config/types.js';
 import { estimateTextTokens } from '../providers/token-estimate/index.js';
 import { readBoundedText } from './discover-skills.js';
 import { MEMORY_FILE } from './project-memory.js';
@@ -70,15 +75,39 @@ function findInstructionFiles(
   return found;
 }
 
+/**
+ * The project's instruction and memory files, left out while the config beside them awaits approval: the user's
+ * own file only then. A folder without a config, or with one named by the user or approved, reads them all.
+ */
+export function projectInstructionsWithheld(config: Pick<HostConfig, 'file' | 'awaitingApproval'>): boolean {
+  return config.awaitingApproval !== undefined && config.file !== undefined;
+}
+
+/** Why the project's instruction files that exist are not used, while its config awaits approval; else undefined. */
+export function unapprovedInstructionsNote(
+  config: Pick<HostConfig, 'file' | 'awaitingApproval'>,
+  projectFolder: string,
+  userConfigDir: string,
+  place: Pick<ApprovalsPlace, 'stateDir'> = {},
+): string | undefined {
+  if (!projectInstructionsWithheld(config)) return undefined;
+  const withheld = findInstructionFiles(projectFolder, userConfigDir).filter(({ kind }) => kind !== 'user');
+  if (withheld.length === 0) return undefined;
+  const files = withheld.map(({ file }) => file).join(', ');
+  return `the instructions in ${files} are not used until ${config.file} is approved: ${trustConfigCommand(config.file!, place)}`;
+}
+
 export function loadInstructions(
   projectFolder: string,
   userConfigDir: string,
   maxTokens = DEFAULT_MAX_INSTRUCTION_TOKENS,
+  { userOnly = false }: { userOnly?: boolean } = {},
 ): LoadedInstructions {
   const files: InstructionFile[] = [];
   const notes: string[] = [];
   let left = maxTokens;
   for (const { kind, file } of findInstructionFiles(projectFolder, userConfigDir)) {
+    if (userOnly && kind !== 'user') continue;
     let text: string;
     try {
       text = readBoundedText(file, MAX_INSTRUCTION_FILE_BYTES).trim();

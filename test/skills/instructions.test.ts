@@ -1,7 +1,8 @@
 /**
  * Project instructions and memory: AGENTS.md / CLAUDE.md from the repository root down to the config's folder after
  * the user's own, then `.mcp-host/memory.md`; bounded in tokens; shown by `mcp-host context`; off with
- * `instructions: false` or `--no-instructions`; memory written by `mcp-host memory add|list|forget`.
+ * `instructions: false` or `--no-instructions`; memory written by `mcp-host memory add|list|forget`; the project's
+ * files left out, with a note, while the config found beside them awaits `mcp-host trust config`.
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHost } from '../../src/host/create-host.js';
 import { loadInstructions } from '../../src/skills/project-instructions.js';
+import { parseScript, startMockLlmServer } from '../../src/testing/index.js';
 import { createScriptedProvider } from '../../src/testing/scripted-provider.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { runCli } from '../helpers/project.js';
@@ -104,12 +106,72 @@ describe('instructions', () => {
   });
 });
 
+describe('instructions beside a config found in the working folder', () => {
+  it(
+    'are not given to the model until that config is approved, and a note names them; the user file always is',
+    async () => {
+      const { root, folder, user, config } = project();
+      mkdirSync(join(folder, '.mcp-host'));
+      writeFileSync(join(folder, '.mcp-host', 'memory.md'), '- MEMORY: staging is at port 8080\n');
+      const stateDir = mkdtempSync(join(tmpdir(), 'mcp-host-state-'));
+      const mock = await startMockLlmServer({ script: parseScript({ scenarios: [], fallbackText: 'Noted.' }) });
+      const chat = (run: typeof runCli) =>
+        run(['chat', '--model', 'anthropic:claude-sonnet-4-6', '--base-url', mock.url], {
+          cwd: folder,
+          env: { MCP_HOST_CONFIG_DIR: user, ANTHROPIC_API_KEY: 'test-key' },
+          stateDir,
+          input: 'Hello\n',
+          timeoutMs: 90_000,
+        });
+      const systemSent = () => {
+        const sent = mock.requests.filter((request) => request.wire === 'anthropic');
+        expect(sent).toHaveLength(1);
+        mock.requests.length = 0;
+        return JSON.stringify((sent[0]!.body as { system?: unknown }).system ?? '');
+      };
+      const projectParts = ['ROOT:', 'SERVICES:', 'API:', 'API-CLAUDE:', '- MEMORY:'];
+      try {
+        const before = await chat(runCli);
+        expect(before.code, before.stderr).toBe(0);
+        expect(before.stdout).toContain('Noted.');
+        const withheld = systemSent();
+        expect(withheld).toContain('USER: answer in English.');
+        for (const part of projectParts) expect(withheld).not.toContain(part);
+        const files = [
+          join(root, 'AGENTS.md'),
+          join(root, 'services', 'AGENTS.md'),
+          join(folder, 'AGENTS.md'),
+          join(folder, 'CLAUDE.md'),
+          join(folder, '.mcp-host', 'memory.md'),
+        ];
+        expect(before.stderr).toContain(
+          `mcp-host: the instructions in ${files.join(', ')} are not used until ${config} is approved: mcp-host trust config ${config}`,
+        );
+
+        expect((await runCliInProcess(['trust', 'config'], { cwd: folder, stateDir })).code).toBe(0);
+        const after = await chat(runCliInProcess);
+        expect(after.code, after.stderr).toBe(0);
+        const given = systemSent();
+        for (const part of ['USER:', ...projectParts]) expect(given).toContain(part);
+        expect(given.indexOf('ROOT:')).toBeLessThan(given.indexOf('- MEMORY:'));
+        expect(after.stderr).not.toContain('are not used until');
+      } finally {
+        await mock.close();
+      }
+    },
+    SLOW,
+  );
+});
+
 describe('mcp-host memory and context', () => {
   it(
     'adds, lists and forgets facts in .mcp-host/memory.md, and context shows each part with its tokens',
     async () => {
       const { folder, user } = project();
       const env = { MCP_HOST_CONFIG_DIR: user };
+      // The config beside the project's files is approved, so context shows them.
+      const stateDir = mkdtempSync(join(tmpdir(), 'mcp-host-state-'));
+      expect((await runCliInProcess(['trust', 'config'], { cwd: folder, stateDir })).code).toBe(0);
       // One real process for each command (memory add, context); the rest run the same program in the worker.
       const added = await runCli(['memory', 'add', 'staging', 'is', 'at', 'port', '8080'], { cwd: folder, env });
       expect(added.code).toBe(0);
@@ -120,7 +182,7 @@ describe('mcp-host memory and context', () => {
       const list = await runCliInProcess(['memory', 'list'], { cwd: folder, env });
       expect(list.stdout).toBe('1. staging is at port 8080\n2. the release branch is main\n');
 
-      const context = await runCli(['context', '--json'], { cwd: folder, env });
+      const context = await runCli(['context', '--json'], { cwd: folder, env, stateDir });
       expect(context.code).toBe(0);
       const parsed = JSON.parse(context.stdout) as {
         systemPrompt: { text: string; tokens: number; parts: Array<{ kind: string; source: string; tokens: number }> };
@@ -135,10 +197,10 @@ describe('mcp-host memory and context', () => {
       ]);
       expect(parsed.systemPrompt.parts.every((part) => part.tokens > 0)).toBe(true);
       expect(parsed.systemPrompt.text).toContain('- the release branch is main');
-      const table = await runCliInProcess(['context'], { cwd: folder, env });
+      const table = await runCliInProcess(['context'], { cwd: folder, env, stateDir });
       expect(table.stdout).toMatch(/memory +\d+ {2}.*memory\.md/);
 
-      const none = await runCliInProcess(['context', '--json', '--no-instructions'], { cwd: folder, env });
+      const none = await runCliInProcess(['context', '--json', '--no-instructions'], { cwd: folder, env, stateDir });
       expect((JSON.parse(none.stdout) as { systemPrompt: { tokens: number } }).systemPrompt.tokens).toBe(0);
 
       const forgot = await runCliInProcess(['memory', 'forget', '1'], { cwd: folder, env });
