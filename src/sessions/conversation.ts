@@ -112,7 +112,7 @@ export function createConversation(dependencies: ConversationDependencies): Conv
   if (dependencies.resume) {
     const { id, saved } = dependencies.resume;
     for (const warning of saved.warnings) diagnostic(warning);
-    current = sessionWith(id, saved.header.createdAt, true);
+    current = sessionWith(id, saved.createdAt, true);
     const repaired = repairTranscript(saved.messages);
     current.messages.push(...saved.messages);
     // Calls the host was killed during get their (unknown) outcome on file too, so the file stays well formed.

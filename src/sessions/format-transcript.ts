@@ -18,8 +18,8 @@ function bounded(text: string, limit: number | undefined): string {
 
 export function formatTranscriptLines(session: SavedSession): string[] {
   const lines = [
-    `Session ${session.header.id}: ${stripControlCodes(session.header.title)}`,
-    `  model ${stripControlCodes(session.model)} · started ${session.header.createdAt} · updated ${session.updatedAt}`,
+    `Session ${session.id}: ${stripControlCodes(session.header.title)}`,
+    `  model ${stripControlCodes(session.model)} · started ${stripControlCodes(session.createdAt)} · updated ${stripControlCodes(session.updatedAt)}`,
     `  config ${session.header.config === null ? '(none)' : stripControlCodes(session.header.config)}`,
     '',
   ];
@@ -54,10 +54,10 @@ export function formatTranscriptMarkdown(session: SavedSession): string {
   const out = [
     `# ${escapeMarkdownLine(session.header.title || 'Session')}`,
     '',
-    `- Session: \`${session.header.id}\``,
+    `- Session: \`${session.id}\``,
     `- Model: \`${stripControlCodes(session.model)}\``,
-    `- Started: ${session.header.createdAt}`,
-    `- Updated: ${session.updatedAt}`,
+    `- Started: ${escapeMarkdownLine(session.createdAt)}`,
+    `- Updated: ${escapeMarkdownLine(session.updatedAt)}`,
     '',
   ];
   for (const message of session.messages) {

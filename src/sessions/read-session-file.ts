@@ -4,8 +4,10 @@
  * record this version understands or is longer than the record bound; only a missing or unreadable header is fatal.
  */
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
 import { parseJsonWithinDepth } from '../json/json-depth.js';
 import type { Message } from '../providers/types.js';
+import { stripControlCodes } from '../text/strip-control-codes.js';
 import { isMessage } from './is-message.js';
 import {
   MAX_SESSION_RECORD_BYTES,
@@ -15,6 +17,11 @@ import {
 } from './session-records.js';
 
 export interface SavedSession {
+  /** The session's id: its file's name, which is what the user named it by and what list shows. */
+  id: string;
+  /** When it started: the header's time where it agrees with the file, else the first record's. */
+  createdAt: string;
+  /** The first line as written; its id and time may be another session's in a copied or edited file. */
   header: SessionHeaderRecord;
   /** The transcript as it stands after every record (compactions applied). */
   messages: Message[];
@@ -45,6 +52,7 @@ export function readSessionFile(file: string): SavedSession {
   let messages: Message[] = [];
   let model = header.model;
   let updatedAt = header.createdAt;
+  let firstRecordAt: string | undefined;
   for (let index = 1; index < lines.length; index += 1) {
     const line = lines[index]!;
     if (line === '') continue;
@@ -72,9 +80,20 @@ export function readSessionFile(file: string): SavedSession {
         warnings.push(`${where}: ignored a second session header`);
         continue;
     }
+    firstRecordAt ??= record.at;
     updatedAt = record.at;
   }
-  return { header, messages, model, updatedAt, warnings };
+  const id = basename(file, '.jsonl');
+  if (header.id !== id)
+    warnings.push(`${file}: its header names session ${stripControlCodes(header.id)}; shown as ${id}, its file name`);
+  return { id, createdAt: startedAt(header, id, firstRecordAt), header, messages, model, updatedAt, warnings };
+}
+
+/** The header's time, if it is this file's own header and not after the first record; else the first record's. */
+function startedAt(header: SessionHeaderRecord, id: string, firstRecordAt: string | undefined): string {
+  if (firstRecordAt === undefined) return header.createdAt;
+  const agrees = header.id === id && Date.parse(header.createdAt) <= Date.parse(firstRecordAt);
+  return agrees ? header.createdAt : firstRecordAt;
 }
 
 /** Only the header, read from the start of the file (listing many sessions reads no transcripts). */

@@ -3,7 +3,7 @@
  * CLI's own process, the rest as the same program in the test worker.
  */
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_OK, EXIT_USAGE } from '../../src/cli/exit-codes.js';
@@ -94,6 +94,41 @@ describe('mcp-host sessions', () => {
       "mcp-host: unknown command 'sessions shwo' — did you mean show? (commands: list, show, export, delete)\n",
     );
     expect(misspelt.stdout).toBe('');
+  });
+
+  it('shows a copied file under its own name, with times from its records rather than the header it carries', async () => {
+    const original = join(stateDir, 'sessions', `${ids[0]}.jsonl`);
+    const lines = (await readFile(original, 'utf8')).trimEnd().split('\n');
+    const header = JSON.parse(lines[0]!) as { createdAt: string };
+    const records = lines.slice(1).map((line) => JSON.parse(line) as { at: string });
+    // The copy's header also claims a start after its first record: neither its id nor its time is the copy's.
+    const claimed = { ...header, createdAt: '2099-01-01T00:00:00.000Z' };
+    const copy = '20990101-000000-0123abcd';
+    await writeFile(
+      join(stateDir, 'sessions', `${copy}.jsonl`),
+      `${[JSON.stringify(claimed), ...lines.slice(1)].join('\n')}\n`,
+    );
+    try {
+      const [shown, exported] = [
+        await runCli(['sessions', 'show', copy], { stateDir }),
+        await runCliInProcess(['sessions', 'export', copy], { stateDir }),
+      ];
+      expect(shown.code).toBe(EXIT_OK);
+      const [title, times] = shown.stdout.split('\n');
+      expect(title).toBe(`Session ${copy}: first question`);
+      expect(times).toContain(`started ${records[0]!.at} · updated ${records.at(-1)!.at}`);
+      expect(shown.stderr).toBe(
+        `mcp-host: ${join(stateDir, 'sessions', `${copy}.jsonl`)}: its header names session ${ids[0]}; shown as ${copy}, its file name\n`,
+      );
+      expect(JSON.parse(exported.stdout)).toMatchObject({ id: copy, createdAt: records[0]!.at });
+
+      // Its own, untouched file keeps the header's start, from before the first record.
+      const own = await runCliInProcess(['sessions', 'show', ids[0]!], { stateDir });
+      expect(own.stdout.split('\n')[1]).toContain(`started ${header.createdAt} ·`);
+      expect(own.stderr).toBe('');
+    } finally {
+      await rm(join(stateDir, 'sessions', `${copy}.jsonl`));
+    }
   });
 
   it('deletes a session, and names an unknown id with a usage error', async () => {

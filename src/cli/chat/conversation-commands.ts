@@ -56,7 +56,8 @@ export const saveCommand: SlashCommand = {
     if (conversation.history.length === 0) throw new ChatCommandError('nothing to save yet: the conversation is empty');
     await conversation.save();
     const saved = openSessionStore(host.stateDir).read(conversation.id);
-    const { id, title, config, createdAt } = saved.header;
+    const { id, createdAt } = saved;
+    const { title, config } = saved.header;
     const text =
       path.extname(file).toLowerCase() === '.json'
         ? `${escapeJsonControlCodes(JSON.stringify({ id, title, config, model: saved.model, createdAt, updatedAt: saved.updatedAt, messages: saved.messages }, null, 2))}\n`

@@ -90,13 +90,13 @@ export function createSessionsCommand(): Command {
         writeOut(formatTranscriptMarkdown(saved));
         return;
       }
-      const { id: savedId, title, config, createdAt } = saved.header;
+      const { title, config } = saved.header;
       writeJson({
-        id: savedId,
+        id: saved.id,
         title,
         config,
         model: saved.model,
-        createdAt,
+        createdAt: saved.createdAt,
         updatedAt: saved.updatedAt,
         messages: saved.messages,
       });
