@@ -1,5 +1,9 @@
 /** The argument step of a call: the model's arguments against the tool's `inputSchema`, before anyone is asked. */
-import type { ArgumentValidator } from '../catalog/argument-validation.js';
+import {
+  type ArgumentValidator,
+  argumentValidationLoaded,
+  loadArgumentValidation,
+} from '../catalog/argument-validation.js';
 import type { ToolCallDependencies } from './execute-tool-call.js';
 
 /** `onWarning`: a schema that could not be compiled (its calls go unchecked), said once per schema. */
@@ -7,10 +11,13 @@ export function createCheckArguments(
   validator: ArgumentValidator,
   onWarning: (message: string) => void,
 ): NonNullable<ToolCallDependencies['validateArguments']> {
-  return (entry, args) => {
+  const checkNow: NonNullable<ToolCallDependencies['validateArguments']> = (entry, args) => {
     const check = validator.check(entry.name, entry.tool.inputSchema, args);
     if (!check.valid) return check.message;
     if (check.warning !== undefined) onWarning(check.warning);
     return undefined;
   };
+  // The first check waits for the validator's import (started earlier where a caller could); later ones are synchronous.
+  return (entry, args) =>
+    argumentValidationLoaded() ? checkNow(entry, args) : loadArgumentValidation().then(() => checkNow(entry, args));
 }

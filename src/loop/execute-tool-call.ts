@@ -62,8 +62,12 @@ export interface ToolCallDependencies {
   /**
    * Checks a server tool's arguments against its input schema; returns the error text for the model when they do
    * not fit (the call is then neither asked about nor sent), undefined when they do. Host tools check their own.
+   * A promise only while the validator itself is still loading (the first call); synchronous after that.
    */
-  validateArguments?: (entry: CatalogEntry, args: Record<string, unknown>) => string | undefined;
+  validateArguments?: (
+    entry: CatalogEntry,
+    args: Record<string, unknown>,
+  ) => string | undefined | Promise<string | undefined>;
   /**
    * Right before a server's tool is authorized and again before it is sent: why it must not run, when the server's
    * tools changed since the catalog of this turn was built (a rug pull), or undefined when it may.
@@ -151,7 +155,8 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
     if (!parsed.ok) return done('invalid', errorText(parsed.error), { entry });
     const args = parsed.value;
     if (!dependencies.hostTools?.has(entry.name)) {
-      const invalid = dependencies.validateArguments?.(entry, args);
+      let invalid = dependencies.validateArguments?.(entry, args);
+      if (invalid instanceof Promise) invalid = await invalid;
       if (invalid !== undefined) return done('invalid', errorText(invalid), { entry, arguments: args });
     }
     const hostTool = dependencies.hostTools?.get(entry.name);

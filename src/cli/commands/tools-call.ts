@@ -2,6 +2,8 @@
  * `mcp-host tools call NAME key=value …`: one tool called directly, no model needed. Loaded only when that command
  * runs, so `tools list` does not load the terminal's approvers, argument parsing and result printing.
  */
+
+import { loadArgumentValidation } from '../../catalog/argument-validation.js';
 import { createTerminalClientFeatures } from '../../client-features/terminal-client-features.js';
 import { loadConfig } from '../../config/load-config.js';
 import { spilledStandIn } from '../../connections/spilled-text.js';
@@ -64,7 +66,12 @@ async function callOneTool(
   extra: Partial<HostOptions>,
 ): Promise<void> {
   await withInterruptibleHost(
-    (signal) => openHostForTool(name, options, signal, extra),
+    (signal) => {
+      const opening = openHostForTool(name, options, signal, extra);
+      // The validator for the call's arguments loads while the server starts, not after it answers.
+      setImmediate(() => void loadArgumentValidation());
+      return opening;
+    },
     async (host, signal) => {
       const entry = host.catalog().resolve(name);
       const withheld = entry ? undefined : host.withheldReason(name);
