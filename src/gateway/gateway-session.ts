@@ -40,10 +40,9 @@ import {
 } from './gateway-approver.js';
 import type { ProfileHost } from './gateway-hosts.js';
 import type { DownstreamSession } from './profile-sessions.js';
+import { gatewayPromptName, promptOf } from './prompt-names.js';
 
 const GATEWAY_SERVER_NAME = 'mcp-host-gateway';
-/** Prompts and resources keep their server's name in front, as tools do. */
-export const NAME_SEPARATOR = '__';
 
 interface GatewaySessionOptions {
   profile: ProfileHost;
@@ -142,12 +141,6 @@ function toCallToolResult(executed: ExecutedToolCall): CallToolResult {
     ),
     isError: executed.result.isError,
   };
-}
-
-function splitName(name: string): { server: string; name: string } | undefined {
-  const at = name.indexOf(NAME_SEPARATOR);
-  if (at <= 0) return undefined;
-  return { server: name.slice(0, at), name: name.slice(at + NAME_SEPARATOR.length) };
 }
 
 export function createGatewaySession(options: GatewaySessionOptions): Server {
@@ -332,15 +325,15 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
     for (const listing of await host.prompts.list()) {
       if (!profile.offersServer(listing.server)) continue;
       for (const prompt of listing.prompts) {
-        prompts.push({ ...prompt, name: `${listing.server}${NAME_SEPARATOR}${prompt.name}` });
+        prompts.push({ ...prompt, name: gatewayPromptName(listing.server, prompt.name) });
       }
     }
     return { prompts };
   });
 
   server.setRequestHandler('prompts/get', async (request) => {
-    const reference = splitName(request.params.name);
-    if (reference === undefined || !profile.offersServer(reference.server)) {
+    const reference = promptOf(profile, request.params.name);
+    if (reference === undefined) {
       throw new Error(`no prompt is named "${request.params.name}" (prompt names are SERVER__NAME)`);
     }
     const found = await host.prompts.get(reference, request.params.arguments ?? {});
@@ -357,7 +350,7 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
   server.setRequestHandler('completion/complete', async (request, ctx) => {
     const { ref, argument, context } = request.params;
     // A prompt's name loses its server's prefix on the way; a template is the server's own.
-    const prompt = ref.type === 'ref/prompt' ? promptOwner(profile, ref.name) : undefined;
+    const prompt = ref.type === 'ref/prompt' ? promptOf(profile, ref.name) : undefined;
     const server = ref.type === 'ref/prompt' ? prompt?.server : await templateOwner(profile, ref.uri);
     const client = server === undefined ? undefined : host.connection(server)?.sdkClient;
     if (client === undefined || client.getServerCapabilities()?.completions === undefined) return NO_COMPLETIONS;
@@ -385,11 +378,6 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
 /** The specification's cap on values in one completion answer. */
 const MAX_COMPLETIONS = 100;
 const NO_COMPLETIONS: CompleteResult = { completion: { values: [], hasMore: false } };
-
-function promptOwner(profile: ProfileHost, name: string): { server: string; name: string } | undefined {
-  const reference = splitName(name);
-  return reference !== undefined && profile.offersServer(reference.server) ? reference : undefined;
-}
 
 /** The first server that lists the URI (or a template's prefix of it) owns it; URIs carry no server name. */
 async function resourceOwner(profile: ProfileHost, uri: string): Promise<string | undefined> {

@@ -7,7 +7,7 @@
 
 import { CALL_TOOL } from '../host/tool-discovery.js';
 import type { ProfileHost } from './gateway-hosts.js';
-import { NAME_SEPARATOR } from './gateway-session.js';
+import { promptOf } from './prompt-names.js';
 
 const UNNAMED_SERVER_METHODS: ReadonlySet<string> = new Set([
   'resources/read',
@@ -34,8 +34,8 @@ export function reachesStatefulServer(messages: readonly unknown[], profile: Pro
     if (UNNAMED_SERVER_METHODS.has(method)) return true;
     const fields = fieldsOf(params);
     if (method === 'prompts/get') {
-      const name = typeof fields.name === 'string' ? fields.name : '';
-      return stateful.has(name.slice(0, Math.max(0, name.indexOf(NAME_SEPARATOR))));
+      const prompt = typeof fields.name === 'string' ? promptOf(profile, fields.name) : undefined;
+      return prompt !== undefined && stateful.has(prompt.server);
     }
     if (method !== 'tools/call') return false;
     let name = fields.name;
