@@ -16,6 +16,7 @@ import type {
   Transport,
 } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/types.js';
+import { unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
 import { ownJsonCopy, restoreOwnKeys } from '../json/own-property.js';
 import { redactSecrets } from '../text/redact-secrets.js';
 import { CallFailure } from './call-failure.js';
@@ -24,6 +25,7 @@ import { createTransport } from './create-transport.js';
 import { isSessionExpired, toCallFailure } from './describe-call-error.js';
 import { firstOfEachName } from './first-of-each-name.js';
 import { withHardMaximum } from './hard-maximum.js';
+import { keepPrototypeKeysOfCallResults } from './keep-prototype-keys.js';
 import type { RemoteAuthorization } from './oauth/remote-authorization.js';
 import type { ProcessGroupStdioTransport } from './process-group-stdio-transport.js';
 import { restartDelay } from './restart-policy.js';
@@ -163,6 +165,7 @@ export class ServerConnection {
       }
       this.client = client;
       this.transport = transport;
+      keepPrototypeKeysOfCallResults(transport);
       client.onclose = () => this.handleUnexpectedClose(client);
       this.currentState = 'connected';
       this.lastError = undefined;
@@ -272,7 +275,7 @@ export class ServerConnection {
           schema === undefined
             ? target.callTool(params, requestOptions)
             : target.request({ method: 'tools/call', params }, schema, requestOptions);
-        return answer.then(restoreOwnKeys);
+        return answer.then((result) => restoreOwnKeys(unescapePrototypeKeys(result)));
       });
     try {
       return await send(client);

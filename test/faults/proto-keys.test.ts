@@ -269,20 +269,36 @@ describe('a real stdio server with __proto__ and constructor in its tools and pr
     ]);
   });
 
-  // The client library's schemas keep a `__proto__` key at the top of a result as the result's prototype (the host
-  // puts it back as a key) and drop one inside a content item, a message or `structuredContent`. Either way no
-  // field of the answer is read through a server's `__proto__` object.
+  // The client library's checks would take a `__proto__` key of a call result for the object's prototype, or drop
+  // it from a map such as `structuredContent`; the host keeps each as the data key it was, and reads no field of
+  // the answer through a server's `__proto__` object.
   it('reads nothing of a call result through a __proto__ key', async () => {
     const called = await host.callTool('hostile__proto_result', {});
     // The result's `"__proto__": {"isError": true}` does not make it a failure.
     expect(called.outcome).toBe('ok');
     expect(called.result.isError).toBe(false);
-    expect(resultText(called.result)).toBe('{"shown":1}');
+    expect(resultText(called.result)).toBe('{"__proto__":{"hidden":"kept"},"shown":1}');
 
     // `name` only under `__proto__` is no `name`: the outputSchema check refuses the answer.
     const structured = await host.callTool('hostile__proto_structured', {});
     expect(structured.outcome).toBe('error');
     expect(resultText(structured.result)).toContain("data must have required property 'name'");
+  });
+
+  it('keeps __proto__ keys of the arguments and of the structuredContent as data keys, at any depth', async () => {
+    // Parsed from text, as a model's arguments are: in a literal `__proto__` would set the prototype.
+    const args = JSON.parse(
+      '{"__proto__":{"top":1},"outer":{"__proto__":{"a":1},"b":2},"list":[{"__proto__":{"c":3}}],"~__proto__":"as sent"}',
+    ) as Record<string, unknown>;
+    const wire = JSON.stringify(args);
+    // The server answers with the arguments as they reached it, as text and as structuredContent.
+    const echoed = await host.callTool('hostile__echo_arguments', args);
+    expect(echoed.outcome).toBe('ok');
+    expect(resultText(echoed.result)).toBe(wire);
+    // With an outputSchema the structuredContent is the answer the model gets, sent as JSON.
+    const structured = await host.callTool('hostile__echo_structured', args);
+    expect(structured.outcome).toBe('ok');
+    expect(resultText(structured.result)).toBe(wire);
   });
 
   it('keeps a __proto__ key of a prompt and a resource as a key, and reads nothing through one', async () => {
