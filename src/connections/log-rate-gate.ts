@@ -3,7 +3,8 @@
  * hundreds of thousands of them must not fill memory, the disk or the terminal, nor starve its own calls. Each server
  * may send a burst of {@link LOG_BURST} messages, then {@link LOG_MESSAGES_PER_SECOND} a second; the rest are
  * dropped and counted, and one warning per flood says how many (once the flood has paused for a second, or every
- * {@link LOG_DROP_REPORT_MAX_MS} while it goes on).
+ * {@link LOG_DROP_REPORT_MAX_MS} while it goes on). Other floods of lines (a client's refused lines) pass the same
+ * gate at a rate of their own.
  */
 
 export const LOG_MESSAGES_PER_SECOND = 100;
@@ -18,8 +19,12 @@ export interface LogRateGate {
   close(): void;
 }
 
-export function createLogRateGate(report: (dropped: number) => void, now: () => number = Date.now): LogRateGate {
-  let tokens = LOG_BURST;
+export function createLogRateGate(
+  report: (dropped: number) => void,
+  now: () => number = Date.now,
+  { burst, perSecond }: { burst: number; perSecond: number } = { burst: LOG_BURST, perSecond: LOG_MESSAGES_PER_SECOND },
+): LogRateGate {
+  let tokens = burst;
   let refilledAt = now();
   let dropped = 0;
   let firstDropAt = 0;
@@ -50,7 +55,7 @@ export function createLogRateGate(report: (dropped: number) => void, now: () => 
   return {
     admit() {
       const current = now();
-      tokens = Math.min(LOG_BURST, tokens + ((current - refilledAt) / 1_000) * LOG_MESSAGES_PER_SECOND);
+      tokens = Math.min(burst, tokens + ((current - refilledAt) / 1_000) * perSecond);
       refilledAt = current;
       if (tokens >= 1) {
         tokens -= 1;

@@ -11,6 +11,10 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { oversizeRefusal, readClientLine } from './client-line.js';
 
 const NEWLINE = 0x0a;
+
+/** A line from the client that was refused or ignored: reported, at a bounded rate, and the connection goes on. */
+export class ClientLineError extends Error {}
+
 /** Bytes kept of each end of a line too long to read, where its id may be found. */
 const KEPT_EDGE_BYTES = 1_024;
 
@@ -121,7 +125,7 @@ export class ClientStdioTransport implements Transport {
       this.onmessage?.(read.message);
       return;
     }
-    this.onerror?.(new Error(read.kind === 'ignored' ? `ignored: ${read.what}` : read.what));
+    this.onerror?.(new ClientLineError(read.kind === 'ignored' ? `ignored: ${read.what}` : read.what));
     if (read.kind === 'refused') void this.send(read.reply).catch(() => undefined);
   }
 }

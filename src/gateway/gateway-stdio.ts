@@ -10,11 +10,18 @@
 
 import type { Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { ClientStdioTransport } from './client-stdio-transport.js';
+import { createLogRateGate } from '../connections/log-rate-gate.js';
+import { ClientLineError, ClientStdioTransport } from './client-stdio-transport.js';
 import type { GatewayHosts } from './gateway-hosts.js';
 import { createGatewaySession } from './gateway-session.js';
 import { KeyedThrottle } from './keyed-throttle.js';
 import { StdioListenTransport } from './stdio-listen-transport.js';
+
+/**
+ * A client that sends lines the gateway cannot take as fast as it can would otherwise flood stderr, a line for each:
+ * the first few are said one by one, then one a second, and the rest are counted in one line.
+ */
+const CLIENT_LINE_REPORTS = { burst: 20, perSecond: 1 };
 
 interface GatewayStdio {
   /** Resolves when the client closes the connection. */
@@ -44,6 +51,14 @@ export async function startGatewayStdio(options: {
     void current.server.sendResourceUpdated({ uri: event.uri }).catch(() => undefined);
   });
 
+  const lineReports = createLogRateGate(
+    (dropped) =>
+      options.onDiagnostic?.(
+        `gateway (stdio): ${dropped.toLocaleString('en-US')} more lines from the client refused or ignored, not shown`,
+      ),
+    Date.now,
+    CLIENT_LINE_REPORTS,
+  );
   const transport = new StdioListenTransport(
     new ClientStdioTransport(options.hosts.settings.maxRequestBytes),
     profile,
@@ -64,13 +79,17 @@ export async function startGatewayStdio(options: {
     },
     {
       transport,
-      onerror: (error) => options.onDiagnostic?.(`gateway (stdio): ${error.message}`),
+      onerror: (error) => {
+        if (error instanceof ClientLineError && !lineReports.admit()) return;
+        options.onDiagnostic?.(`gateway (stdio): ${error.message}`);
+      },
     },
   );
   return {
     closed: transport.closed,
     async close() {
       listChanged.close();
+      lineReports.close();
       stopForwardingUpdates();
       await served.close();
     },

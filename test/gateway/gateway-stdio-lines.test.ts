@@ -4,12 +4,12 @@
  * stdout and nothing else there, and the connection goes on. A message over `gateway.maxRequestBytes` is skipped
  * and refused by its id: the official v2 SDK client's call fails at once, and its next call is answered.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitUntil } from '../helpers/gateway-process.js';
 import { bundledCliPath, exampleServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { answerTo, type RawStdioGateway, rawStdioGateway } from './raw-stdio-gateway.js';
 
 const MAX_REQUEST_BYTES = 100_000;
 
@@ -28,44 +28,8 @@ async function gatewayArgs(): Promise<string[]> {
   return [bundledCliPath(), 'serve', '--config', config, '--state-dir', stateDir];
 }
 
-/**
- * The gateway as a child process spoken to in raw lines, which no MCP client would send, past the handshake
- * (`initialize` answered as id 1, then `notifications/initialized`).
- */
-async function rawGateway(): Promise<{ child: ChildProcess; send(line: string): void; answers: unknown[] }> {
-  const child = spawn(process.execPath, await gatewayArgs(), { stdio: ['pipe', 'pipe', 'pipe'] });
-  cleanups.push(async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  });
-  const answers: unknown[] = [];
-  let pending = '';
-  child.stdout?.on('data', (chunk) => {
-    pending += String(chunk);
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    // Every line on stdout must be JSON: anything else would break the client.
-    for (const line of lines) answers.push(JSON.parse(line));
-  });
-  child.stderr?.resume();
-  const send = (line: string) => child.stdin?.write(`${line}\n`);
-  send(
-    JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-    }),
-  );
-  await waitUntil(() => answerTo(answers, 1) !== undefined, 'the answer to initialize');
-  send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
-  return { child, send, answers };
-}
-
-function answerTo(answers: unknown[], id: unknown): Record<string, unknown> | undefined {
-  return answers.find((answer) => (answer as { id?: unknown }).id === id) as Record<string, unknown> | undefined;
+async function rawGateway(): Promise<RawStdioGateway> {
+  return rawStdioGateway(await gatewayArgs(), cleanups);
 }
 
 describe('mcp-host serve --stdio, given lines that are not messages', () => {
