@@ -12,6 +12,7 @@
  * validates arguments before a call either way. When asked for, `toStrictSchema` tries the conversion
  * and a schema that cannot be strict is sent as normalised with `strict: false`.
  */
+import { deepFreeze } from '../../json/deep-freeze.js';
 import { normaliseToolSchema, toStrictSchema } from '../schema/index.js';
 
 /** The normaliser's targets an OpenAI-protocol adapter sends to. */
@@ -32,17 +33,33 @@ export function toOpenAiFunctionSchema(
   schema: Readonly<Record<string, unknown>>,
   settings: { allowStrict: boolean; target?: OpenAiSchemaTarget; toolName?: string },
 ): OpenAiFunctionSchema {
-  const { schema: normalised, wrapped } = normaliseToolSchema(
-    schema,
-    settings.target ?? 'openai-chat',
-    settings.toolName,
-  );
-  const strictSchema = settings.allowStrict ? toStrictSchema(normalised) : undefined;
-  if (strictSchema === undefined || !everyObjectClosed(strictSchema)) {
-    return { parameters: normalised, strict: false, wrapped, normalised };
+  const target = settings.target ?? 'openai-chat';
+  const translation = normaliseToolSchema(schema, target, settings.toolName);
+  if (!settings.allowStrict) {
+    return {
+      parameters: translation.schema,
+      strict: false,
+      wrapped: translation.wrapped,
+      normalised: translation.schema,
+    };
   }
-  return { parameters: strictSchema, strict: true, wrapped, normalised };
+  // The strict form is derived from the (cached, immutable) normalised one, so it is kept beside it.
+  let strict = strictForms.get(translation);
+  if (strict === undefined) {
+    const strictSchema = toStrictSchema(translation.schema);
+    strict = strictSchema !== undefined && everyObjectClosed(strictSchema) ? deepFreeze(strictSchema) : null;
+    strictForms.set(translation, strict);
+  }
+  return {
+    parameters: strict ?? translation.schema,
+    strict: strict !== null,
+    wrapped: translation.wrapped,
+    normalised: translation.schema,
+  };
 }
+
+/** Each normalised translation's strict form, or null when it cannot be strict. */
+const strictForms = new WeakMap<object, Record<string, unknown> | null>();
 
 /**
  * OpenAI rejects the whole request when any object in a strict schema is left open (no

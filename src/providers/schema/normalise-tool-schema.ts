@@ -8,6 +8,7 @@
  * `{value: …}` and `unwrapArguments` undoes it, so the server receives the shape it declared.
  */
 
+import { deepFreeze } from '../../json/deep-freeze.js';
 import { setOwnProperty } from '../../json/own-property.js';
 import { DescriptionAdditions, describeRequiredGroups } from './describe-constraints.js';
 import { ExpansionBudget, SchemaExpansionError } from './expansion-budget.js';
@@ -44,13 +45,30 @@ const MAX_ROOT_REFERENCE_HOPS = 8;
  * passes the bounds of `expansion-budget.ts` is refused the same way, with a `SchemaExpansionError` naming the tool.
  */
 export function normaliseToolSchema(schema: unknown, target: SchemaTarget, toolName?: string): NormalisedSchema {
+  const cacheable = typeof schema === 'object' && schema !== null;
+  const known = cacheable ? translated.get(schema)?.[target] : undefined;
+  if (known !== undefined) return known;
   const what = toolName === undefined ? 'the input schema' : `the input schema of tool ${JSON.stringify(toolName)}`;
+  let normalised: NormalisedSchema;
   try {
-    return normaliseWithinBudget(schema, target, what);
+    normalised = normaliseWithinBudget(schema, target, what);
   } catch (error) {
     throw error instanceof SchemaExpansionError ? error.naming(what) : error;
   }
+  if (cacheable) {
+    const byTarget = translated.get(schema) ?? {};
+    byTarget[target] = deepFreeze(normalised);
+    translated.set(schema, byTarget);
+  }
+  return normalised;
 }
+
+/**
+ * Translations made, by input schema and target. The same tools go out on every model turn and a tool's definition
+ * does not change (a changed one arrives as a new object), so each is translated once: 1–3 ms a turn for 100 tools
+ * otherwise. Results are frozen, since every later request shares them.
+ */
+const translated = new WeakMap<object, Partial<Record<SchemaTarget, NormalisedSchema>>>();
 
 function normaliseWithinBudget(schema: unknown, target: SchemaTarget, what: string): NormalisedSchema {
   const notes: string[] = [];
