@@ -7,6 +7,7 @@
  * title, not on an answer.
  */
 import { useEffect, useRef, useState } from 'react';
+import { showDirectionControls } from '../../../src/text/direction-controls';
 import type { PendingApproval } from '../../../src/web/api-types';
 import { postJson, useLiveEvents } from '../api';
 import { SideBySide } from './SideBySide';
@@ -44,15 +45,17 @@ function ElicitationFields({
                   checked={value === true}
                   onChange={(event) => set(event.target.checked)}
                 />{' '}
-                {field.label}
+                {showDirectionControls(field.label)}
               </label>
             ) : (
               <label htmlFor={id}>
-                {field.label}
+                {showDirectionControls(field.label)}
                 {field.required && <span className="required"> *</span>}
               </label>
             )}
-            {field.description !== undefined && <div className="field-description">{field.description}</div>}
+            {field.description !== undefined && (
+              <div className="field-description">{showDirectionControls(field.description)}</div>
+            )}
             {field.secret && <div className="warning">This seems to ask for a password or other secret.</div>}
             {field.kind === 'choice' && (
               <select
@@ -63,7 +66,7 @@ function ElicitationFields({
                 <option value="">(none)</option>
                 {(field.choices ?? []).map((choice) => (
                   <option key={choice.value} value={choice.value}>
-                    {choice.label}
+                    {showDirectionControls(choice.label)}
                   </option>
                 ))}
               </select>
@@ -77,7 +80,7 @@ function ElicitationFields({
               >
                 {(field.choices ?? []).map((choice) => (
                   <option key={choice.value} value={choice.value}>
-                    {choice.label}
+                    {showDirectionControls(choice.label)}
                   </option>
                 ))}
               </select>
@@ -167,17 +170,17 @@ export function ApprovalDialog() {
           </h2>
           {pending.length > 1 && <p className="muted">{pending.length - 1} more waiting after this one.</p>}
           <p>
-            Server <strong>{approval.server}</strong>
+            Server <strong>{showDirectionControls(approval.server)}</strong>
             {approval.tool !== undefined && (
               <>
                 {' '}
-                · tool <strong>{approval.tool}</strong>
+                · tool <strong>{showDirectionControls(approval.tool)}</strong>
               </>
             )}
           </p>
           {approval.kind === 'elicit-url' && approval.domain !== undefined && (
             <p className="domain">
-              Leads to <strong>{approval.domain}</strong>
+              Leads to <strong>{showDirectionControls(approval.domain)}</strong>
             </p>
           )}
           {approval.kind === 'tool-definition' && approval.after !== undefined && (

@@ -1,9 +1,14 @@
 /** A JSON value as a collapsible tree; every key and value is rendered as text. */
 import { useState } from 'react';
+import { showDirectionControls } from '../../../src/text/direction-controls';
 
 function Leaf({ value }: { value: unknown }) {
   const kind = value === null ? 'null' : typeof value;
-  return <span className={`json-${kind}`}>{typeof value === 'string' ? JSON.stringify(value) : String(value)}</span>;
+  return (
+    <span className={`json-${kind}`}>
+      {showDirectionControls(typeof value === 'string' ? JSON.stringify(value) : String(value))}
+    </span>
+  );
 }
 
 export function JsonTree({
@@ -22,7 +27,7 @@ export function JsonTree({
   if (!isObject) {
     return (
       <div className="json-row">
-        {label !== undefined && <span className="json-key">{label}: </span>}
+        {label !== undefined && <span className="json-key">{showDirectionControls(label)}: </span>}
         <Leaf value={value} />
       </div>
     );
@@ -34,7 +39,7 @@ export function JsonTree({
   return (
     <div className="json-node">
       <button type="button" className="json-toggle" aria-expanded={expanded} onClick={() => setExpanded(!expanded)}>
-        {expanded ? '▾' : '▸'} {label !== undefined && <span className="json-key">{label}</span>}{' '}
+        {expanded ? '▾' : '▸'} {label !== undefined && <span className="json-key">{showDirectionControls(label)}</span>}{' '}
         <span className="muted">{summary}</span>
       </button>
       {expanded && (

@@ -6,6 +6,7 @@
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
 import { useMemo } from 'react';
+import { showDirectionControls } from '../../../src/text/direction-controls';
 
 const ALLOWED_TAGS = [
   'p',
@@ -49,7 +50,7 @@ export function sanitiseMarkdown(text: string): string {
 }
 
 export function Markdown({ text }: { text: string }) {
-  const html = useMemo(() => sanitiseMarkdown(text), [text]);
+  const html = useMemo(() => sanitiseMarkdown(showDirectionControls(text)), [text]);
   // Sanitised above: the only place the UI sets HTML.
   // biome-ignore lint/security/noDangerouslySetInnerHtml: the HTML comes out of DOMPurify with a short allow-list.
   return <div className="markdown" dangerouslySetInnerHTML={{ __html: html }} />;

@@ -1,5 +1,6 @@
 /** A tool result by content type: text (or Markdown), images, audio, resource links, embedded resources, structuredContent. */
 import { useState } from 'react';
+import { showDirectionControls } from '../../../src/text/direction-controls';
 import type { CallResultView, ContentView } from '../../../src/web/api-types';
 import { JsonTree } from './JsonTree';
 import { Markdown } from './Markdown';
@@ -7,7 +8,11 @@ import { Markdown } from './Markdown';
 function Block({ block, asMarkdown }: { block: ContentView; asMarkdown: boolean }) {
   switch (block.type) {
     case 'text':
-      return asMarkdown ? <Markdown text={block.text} /> : <pre className="text-block">{block.text}</pre>;
+      return asMarkdown ? (
+        <Markdown text={block.text} />
+      ) : (
+        <pre className="text-block">{showDirectionControls(block.text)}</pre>
+      );
     case 'image':
       return (
         <img
@@ -31,24 +36,26 @@ function Block({ block, asMarkdown }: { block: ContentView; asMarkdown: boolean 
       return (
         <div className="resource-link">
           <span className="badge">resource link</span>{' '}
-          <a href={`#/resources?uri=${encodeURIComponent(block.uri)}`}>{block.name ?? block.uri}</a>{' '}
-          <span className="muted">{block.uri}</span>
-          {block.description !== undefined && <div className="muted">{block.description}</div>}
+          <a href={`#/resources?uri=${encodeURIComponent(block.uri)}`}>
+            {showDirectionControls(block.name ?? block.uri)}
+          </a>{' '}
+          <span className="muted">{showDirectionControls(block.uri)}</span>
+          {block.description !== undefined && <div className="muted">{showDirectionControls(block.description)}</div>}
         </div>
       );
     case 'resource':
       return (
         <div className="embedded-resource">
           <div>
-            <span className="badge">embedded resource</span> <span>{block.uri}</span>{' '}
+            <span className="badge">embedded resource</span> <span>{showDirectionControls(block.uri)}</span>{' '}
             {block.mimeType !== undefined && <span className="muted">{block.mimeType}</span>}
           </div>
-          {block.text !== undefined && <pre className="text-block">{block.text}</pre>}
+          {block.text !== undefined && <pre className="text-block">{showDirectionControls(block.text)}</pre>}
           {block.blobBytes !== undefined && <div className="muted">{block.blobBytes} bytes of binary data</div>}
         </div>
       );
     default:
-      return <pre className="text-block">{block.json}</pre>;
+      return <pre className="text-block">{showDirectionControls(block.json)}</pre>;
   }
 }
 

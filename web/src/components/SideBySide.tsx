@@ -1,4 +1,5 @@
 /** Two versions of a tool definition next to each other, lines that differ marked (as text, never markup). */
+import { showDirectionControls } from '../../../src/text/direction-controls';
 export function SideBySide({ before, after }: { before?: string; after: string }) {
   const left = (before ?? '').split('\n');
   const right = after.split('\n');
@@ -16,7 +17,7 @@ export function SideBySide({ before, after }: { before?: string; after: string }
                 // biome-ignore lint/suspicious/noArrayIndexKey: lines are known by their place.
                 <span key={index} className={rightSet.has(line) ? '' : 'removed'}>
                   {rightSet.has(line) ? '  ' : '- '}
-                  {line}
+                  {showDirectionControls(line)}
                   {'\n'}
                 </span>
               ))}
@@ -29,7 +30,7 @@ export function SideBySide({ before, after }: { before?: string; after: string }
             // biome-ignore lint/suspicious/noArrayIndexKey: lines are known by their place.
             <span key={index} className={leftSet.has(line) || before === undefined ? '' : 'added'}>
               {leftSet.has(line) || before === undefined ? '  ' : '+ '}
-              {line}
+              {showDirectionControls(line)}
               {'\n'}
             </span>
           ))}

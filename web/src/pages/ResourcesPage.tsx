@@ -3,6 +3,7 @@
  * server's suggestions, then read) and prompts (fill in their arguments, see the messages).
  */
 import { useEffect, useState } from 'react';
+import { showDirectionControls } from '../../../src/text/direction-controls';
 import type {
   CallResultView,
   PromptView,
@@ -30,10 +31,12 @@ function CompletingInput(props: {
   return (
     <div className="field">
       <label htmlFor={props.id}>
-        {props.label}
+        {showDirectionControls(props.label)}
         {props.required && <span className="required"> *</span>}
       </label>
-      {props.description !== undefined && <div className="field-description">{props.description}</div>}
+      {props.description !== undefined && (
+        <div className="field-description">{showDirectionControls(props.description)}</div>
+      )}
       <input
         id={props.id}
         list={listId}
@@ -78,10 +81,10 @@ function TemplateForm({
       }}
     >
       <h3>
-        {name} <span className="muted">({template.server})</span>
+        {showDirectionControls(name)} <span className="muted">({showDirectionControls(template.server)})</span>
       </h3>
-      <p className="muted">{template.uriTemplate}</p>
-      {template.description !== undefined && <p>{template.description}</p>}
+      <p className="muted">{showDirectionControls(template.uriTemplate)}</p>
+      {template.description !== undefined && <p>{showDirectionControls(template.description)}</p>}
       {templateVariables(template.uriTemplate).map((variable) => (
         <CompletingInput
           key={variable}
@@ -101,7 +104,7 @@ function TemplateForm({
           }
         />
       ))}
-      <button type="submit">Read {name}</button>
+      <button type="submit">Read {showDirectionControls(name)}</button>
     </form>
   );
 }
@@ -128,9 +131,9 @@ function PromptForm({ prompt }: { prompt: PromptView }) {
       }}
     >
       <h3>
-        {prompt.name} <span className="muted">({prompt.server})</span>
+        {showDirectionControls(prompt.name)} <span className="muted">({showDirectionControls(prompt.server)})</span>
       </h3>
-      {prompt.description !== undefined && <p>{prompt.description}</p>}
+      {prompt.description !== undefined && <p>{showDirectionControls(prompt.description)}</p>}
       {prompt.arguments.map((argument) => (
         <CompletingInput
           key={argument.name}
@@ -145,7 +148,7 @@ function PromptForm({ prompt }: { prompt: PromptView }) {
           }
         />
       ))}
-      <button type="submit">Get prompt {prompt.name}</button>
+      <button type="submit">Get prompt {showDirectionControls(prompt.name)}</button>
       {error !== undefined && <p className="error">{error}</p>}
       {messages !== undefined && <JsonTree value={messages} />}
     </form>
@@ -193,7 +196,7 @@ export function ResourcesPage() {
           const others = (old ?? initial.data ?? []).filter((other) => !(other.server === server && other.uri === uri));
           return on ? [...others, entry] : others;
         });
-        setNote(on ? `Subscribed to ${uri}.` : `Unsubscribed from ${uri}.`);
+        setNote(showDirectionControls(on ? `Subscribed to ${uri}.` : `Unsubscribed from ${uri}.`));
       },
       (failure: unknown) => setNote(failure instanceof Error ? failure.message : String(failure)),
     );
@@ -208,7 +211,8 @@ export function ResourcesPage() {
             {(resources.data ?? []).map((resource) => (
               <li key={`${resource.server} ${resource.uri}`}>
                 <button type="button" onClick={() => open(resource)}>
-                  {resource.name ?? resource.uri} <span className="muted">{resource.server}</span>
+                  {showDirectionControls(resource.name ?? resource.uri)}{' '}
+                  <span className="muted">{showDirectionControls(resource.server)}</span>
                 </button>
               </li>
             ))}
@@ -232,13 +236,14 @@ export function ResourcesPage() {
             <ul>
               {subscriptions.map((entry) => (
                 <li key={`${entry.server} ${entry.uri}`}>
-                  {entry.uri} <span className="muted">({entry.server})</span>{' '}
+                  {showDirectionControls(entry.uri)}{' '}
+                  <span className="muted">({showDirectionControls(entry.server)})</span>{' '}
                   <span>
                     {entry.updates === 1 ? '1 update' : `${entry.updates} updates`}
                     {entry.lastUpdated === undefined ? '' : `, last at ${entry.lastUpdated.slice(11, 19)}`}
                   </span>{' '}
                   <button type="button" onClick={() => toggle(entry.server, entry.uri)}>
-                    Unsubscribe from {entry.uri}
+                    Unsubscribe from {showDirectionControls(entry.uri)}
                   </button>
                 </li>
               ))}
@@ -249,10 +254,10 @@ export function ResourcesPage() {
       <section aria-labelledby="prompts-title">
         {read !== undefined && (
           <div aria-live="polite">
-            <h2>{read.resource.uri}</h2>
+            <h2>{showDirectionControls(read.resource.uri)}</h2>
             {read.resource.subscribable === true && !subscribed(read.resource.server, read.resource.uri) && (
               <button type="button" onClick={() => toggle(read.resource.server, read.resource.uri)}>
-                Subscribe to {read.resource.uri}
+                Subscribe to {showDirectionControls(read.resource.uri)}
               </button>
             )}
             {read.error !== undefined && <p className="error">{read.error}</p>}

@@ -1,5 +1,6 @@
 /** Each server: state, transport, protocol, capabilities, instructions, stderr tail and its log messages, live. */
 import { useEffect, useState } from 'react';
+import { showDirectionControls } from '../../../src/text/direction-controls';
 import type { ServerLogView, ServerView } from '../../../src/web/api-types';
 import { getJson, postJson, useJson, useLiveEvents, useReconnects } from '../api';
 import { JsonTree } from '../components/JsonTree';
@@ -30,7 +31,7 @@ function ServerCard({ server, logs, onChanged }: { server: ServerView; logs: Ser
   return (
     <section className="card" aria-labelledby={`server-${server.name}`}>
       <h2 id={`server-${server.name}`}>
-        {server.name}{' '}
+        {showDirectionControls(server.name)}{' '}
         <span className={`badge state-${server.state}`}>{server.disabled ? 'disabled' : server.state}</span>
       </h2>
       <dl className="facts">
@@ -41,7 +42,11 @@ function ServerCard({ server, logs, onChanged }: { server: ServerView; logs: Ser
         <dt>Protocol version</dt>
         <dd>{server.protocolVersion ?? '—'}</dd>
         <dt>Server</dt>
-        <dd>{server.serverInfo === undefined ? '—' : `${server.serverInfo.name} ${server.serverInfo.version}`}</dd>
+        <dd>
+          {server.serverInfo === undefined
+            ? '—'
+            : showDirectionControls(`${server.serverInfo.name} ${server.serverInfo.version}`)}
+        </dd>
         <dt>Tools</dt>
         <dd>{server.toolCount ?? '—'}</dd>
         {server.pid !== undefined && (
@@ -59,7 +64,7 @@ function ServerCard({ server, logs, onChanged }: { server: ServerView; logs: Ser
         {server.lastError !== undefined && (
           <>
             <dt>Last error</dt>
-            <dd className="error">{server.lastError}</dd>
+            <dd className="error">{showDirectionControls(server.lastError)}</dd>
           </>
         )}
       </dl>
@@ -74,7 +79,7 @@ function ServerCard({ server, logs, onChanged }: { server: ServerView; logs: Ser
               })
             }
           >
-            Ping {server.name}
+            Ping {showDirectionControls(server.name)}
           </button>
         )}
         {!server.disabled && (
@@ -88,7 +93,7 @@ function ServerCard({ server, logs, onChanged }: { server: ServerView; logs: Ser
               })
             }
           >
-            Restart {server.name}
+            Restart {showDirectionControls(server.name)}
           </button>
         )}
         <button
@@ -103,7 +108,7 @@ function ServerCard({ server, logs, onChanged }: { server: ServerView; logs: Ser
             })
           }
         >
-          {server.disabled ? 'Enable' : 'Disable'} {server.name}
+          {server.disabled ? 'Enable' : 'Disable'} {showDirectionControls(server.name)}
         </button>
         {note !== undefined && <span role="status">{note}</span>}
       </div>
@@ -116,13 +121,13 @@ function ServerCard({ server, logs, onChanged }: { server: ServerView; logs: Ser
       {server.instructions !== undefined && (
         <details>
           <summary>Instructions</summary>
-          <pre className="text-block">{server.instructions}</pre>
+          <pre className="text-block">{showDirectionControls(server.instructions)}</pre>
         </details>
       )}
       {server.stderrTail !== undefined && server.stderrTail !== '' && (
         <details>
           <summary>Standard error (last lines)</summary>
-          <pre className="text-block">{server.stderrTail}</pre>
+          <pre className="text-block">{showDirectionControls(server.stderrTail)}</pre>
         </details>
       )}
       {server.capabilities?.logging !== undefined && (
@@ -143,7 +148,7 @@ function ServerCard({ server, logs, onChanged }: { server: ServerView; logs: Ser
               })
             }
           >
-            Set the level of {server.name}
+            Set the level of {showDirectionControls(server.name)}
           </button>
           <span className="muted">
             {server.logLevel === undefined ? 'level not set (the server’s default)' : `set to ${server.logLevel}`}
@@ -165,8 +170,8 @@ function ServerCard({ server, logs, onChanged }: { server: ServerView; logs: Ser
             // biome-ignore lint/suspicious/noArrayIndexKey: log lines are known by their place.
             <li key={index} className={`log-${entry.level}`}>
               <time>{entry.time.slice(11, 23)}</time> <span className="badge">{entry.level}</span>{' '}
-              {entry.logger !== undefined && <span className="muted">[{entry.logger}] </span>}
-              {entry.text}
+              {entry.logger !== undefined && <span className="muted">[{showDirectionControls(entry.logger)}] </span>}
+              {showDirectionControls(entry.text)}
             </li>
           ))}
         </ol>

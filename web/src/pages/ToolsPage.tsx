@@ -1,5 +1,6 @@
 /** The catalog as the model sees it, with token costs; a form from each tool's schema to call it by hand. */
 import { useMemo, useState } from 'react';
+import { showDirectionControls } from '../../../src/text/direction-controls';
 import type { CallResultView, ProgressView, ToolsView, ToolView } from '../../../src/web/api-types';
 import { postJson, useJson, useLiveEvents } from '../api';
 import { teardownViews } from '../app-views/live-views';
@@ -41,13 +42,13 @@ function ToolDetail({ tool }: { tool: ToolView }) {
   };
   return (
     <section className="tool-detail" aria-labelledby="tool-title">
-      <h2 id="tool-title">{tool.name}</h2>
-      {tool.title !== undefined && <p className="muted">{tool.title}</p>}
+      <h2 id="tool-title">{showDirectionControls(tool.name)}</h2>
+      {tool.title !== undefined && <p className="muted">{showDirectionControls(tool.title)}</p>}
       <dl className="facts">
         <dt>Server</dt>
-        <dd>{tool.server}</dd>
+        <dd>{showDirectionControls(tool.server)}</dd>
         <dt>The server calls it</dt>
-        <dd>{tool.originalName}</dd>
+        <dd>{showDirectionControls(tool.originalName)}</dd>
         <dt>Trust</dt>
         <dd>{tool.trust}</dd>
         <dt>Estimated tokens</dt>
@@ -55,7 +56,7 @@ function ToolDetail({ tool }: { tool: ToolView }) {
         {tool.viewUri !== undefined && (
           <>
             <dt>Interactive view</dt>
-            <dd>{tool.viewUri}</dd>
+            <dd>{showDirectionControls(tool.viewUri)}</dd>
           </>
         )}
         {tool.appOnly === true && (
@@ -66,14 +67,14 @@ function ToolDetail({ tool }: { tool: ToolView }) {
         )}
       </dl>
       <h3>Description (as the model reads it)</h3>
-      <pre className="text-block">{tool.description || '(none)'}</pre>
+      <pre className="text-block">{showDirectionControls(tool.description) || '(none)'}</pre>
       {tool.annotations !== undefined && (
         <>
           <h3>Annotations</h3>
           <ul className="annotations">
             {Object.entries(tool.annotations).map(([key, value]) => (
               <li key={key}>
-                {key}: {String(value)}
+                {showDirectionControls(key)}: {showDirectionControls(String(value))}
               </li>
             ))}
           </ul>
@@ -102,7 +103,7 @@ function ToolDetail({ tool }: { tool: ToolView }) {
         <SchemaForm schema={tool.inputSchema as Schema} value={args} onChange={setArgs} />
         <div className="actions">
           <button type="submit" disabled={callId !== undefined}>
-            Call {tool.name}
+            Call {showDirectionControls(tool.name)}
           </button>
           {callId !== undefined && (
             <button type="button" onClick={() => void postJson(`/api/tools/cancel/${callId}`)}>
@@ -180,7 +181,7 @@ export function ToolsPage() {
           <tbody>
             {data.servers.map((server) => (
               <tr key={server.name}>
-                <td>{server.name}</td>
+                <td>{showDirectionControls(server.name)}</td>
                 <td>{server.tools}</td>
                 <td>{server.tokens}</td>
               </tr>
@@ -197,7 +198,8 @@ export function ToolsPage() {
                 aria-pressed={candidate.name === selected}
                 onClick={() => setSelected(candidate.name)}
               >
-                <span>{candidate.name}</span> <span className="muted">{candidate.tokens} tokens</span>
+                <span>{showDirectionControls(candidate.name)}</span>{' '}
+                <span className="muted">{candidate.tokens} tokens</span>
               </button>
             </li>
           ))}

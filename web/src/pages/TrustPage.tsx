@@ -1,5 +1,6 @@
 /** Withheld and changed tools with the definition before and now side by side; approve or revoke. */
 import { useState } from 'react';
+import { showDirectionControls } from '../../../src/text/direction-controls';
 import type { PendingApproval, TrustServerView } from '../../../src/web/api-types';
 import { postJson, useJson, useLiveEvents } from '../api';
 import { SideBySide } from '../components/SideBySide';
@@ -46,35 +47,35 @@ export function TrustPage() {
           return (
             <section className="card" key={server.name} aria-labelledby={`trust-${server.name}`}>
               <h2 id={`trust-${server.name}`}>
-                {server.name} <span className="badge">{server.trust ?? 'not in config'}</span>{' '}
+                {showDirectionControls(server.name)} <span className="badge">{server.trust ?? 'not in config'}</span>{' '}
                 <span className={`badge status-${server.status}`}>{server.status}</span>
               </h2>
-              {server.error !== undefined && <p className="error">{server.error}</p>}
+              {server.error !== undefined && <p className="error">{showDirectionControls(server.error)}</p>}
               <div className="actions">
                 {server.status !== 'known' && (
                   <button type="button" onClick={() => void change('approve', server.name)}>
-                    Approve server {server.name}
+                    Approve server {showDirectionControls(server.name)}
                   </button>
                 )}
                 <button type="button" className="danger" onClick={() => void change('revoke', server.name)}>
-                  Revoke server {server.name}
+                  Revoke server {showDirectionControls(server.name)}
                 </button>
               </div>
               {attention.map((tool) => (
                 <article className="withheld" key={tool.name} aria-label={`Withheld tool ${tool.name}`}>
                   <h3>
-                    {tool.namespacedName ?? tool.name} <span className="badge">{tool.status}</span>{' '}
-                    <span className="badge">{tool.availability}</span>
+                    {showDirectionControls(tool.namespacedName ?? tool.name)}{' '}
+                    <span className="badge">{tool.status}</span> <span className="badge">{tool.availability}</span>
                   </h3>
-                  {tool.withheldBecause !== undefined && <p>{tool.withheldBecause}</p>}
+                  {tool.withheldBecause !== undefined && <p>{showDirectionControls(tool.withheldBecause)}</p>}
                   {tool.hiddenContent.map((line) => (
                     <p className="warning" key={line}>
-                      {line}
+                      {showDirectionControls(line)}
                     </p>
                   ))}
                   {tool.after !== undefined && <SideBySide before={tool.before} after={tool.after} />}
                   <button type="button" onClick={() => void change('approve', server.name, tool.name)}>
-                    Approve {tool.name}
+                    Approve {showDirectionControls(tool.name)}
                   </button>
                 </article>
               ))}
@@ -93,7 +94,7 @@ export function TrustPage() {
                 <tbody>
                   {server.tools.map((tool) => (
                     <tr key={tool.name}>
-                      <td>{tool.namespacedName ?? tool.name}</td>
+                      <td>{showDirectionControls(tool.namespacedName ?? tool.name)}</td>
                       <td>{tool.storedState ?? tool.status}</td>
                       <td>{tool.availability}</td>
                       <td>{tool.approvedBy}</td>
@@ -104,7 +105,7 @@ export function TrustPage() {
                             className="danger"
                             onClick={() => void change('revoke', server.name, tool.name)}
                           >
-                            Revoke {tool.name}
+                            Revoke {showDirectionControls(tool.name)}
                           </button>
                         )}
                       </td>

@@ -1,0 +1,160 @@
+/**
+ * The web UI in Chromium against a server whose every string carries text-direction embedding, override and isolate
+ * characters (U+202A–U+202E, U+2066–U+2069). React renders them as text, and a browser lays text out
+ * bidirectionally, so each would still reorder what follows it: every page that shows what the server says — its name
+ * and version, tools, results, resources, prompts, the form it asks for, a changed definition — shows each one as its
+ * escape (`\u202e`), as the approval view does, and none of the characters themselves. The tests run in order, on
+ * one page.
+ */
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundledFixture } from '../helpers/bundled-fixture.js';
+import { repoRoot, writeConfig } from '../helpers/project.js';
+import { type RunningUi, startUi } from './web-ui-process.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const WAIT = { timeout: 15_000 };
+/** Per test: each waits on several things, each for up to WAIT. */
+const TEST_TIMEOUT_MS = 60_000;
+const DIRECTION_CONTROL = /[\u202a-\u202e\u2066-\u2069]/u;
+const directionServer = bundledFixture(join(repoRoot, 'test', 'fixtures', 'secrets', 'text-direction-server.mjs'));
+
+let ui: RunningUi | undefined;
+let browser: Browser | undefined;
+let page: Page;
+
+/** The page's whole text (options of a list and closed details included) once `marker` is in it. */
+async function pageTextWith(marker: string): Promise<string> {
+  await page
+    .getByText(marker)
+    .first()
+    .waitFor({ state: 'attached', ...WAIT });
+  return (await page.evaluate('document.body.textContent')) as string;
+}
+
+/** Each control is shown as its escape, none as itself. */
+function expectShownInOrder(text: string): void {
+  const found = DIRECTION_CONTROL.exec(text);
+  expect(
+    found,
+    `U+${found?.[0].codePointAt(0)?.toString(16)} near ${JSON.stringify(text.slice(Math.max(0, (found?.index ?? 0) - 30), (found?.index ?? 0) + 30))}`,
+  ).toBeNull();
+  expect(text).toContain('exe.\\u202etxt\\u202c');
+}
+
+async function goTo(label: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label }).click();
+  await page.getByRole('heading', { level: 1, name: label }).waitFor(WAIT);
+}
+
+async function callTool(name: string): Promise<void> {
+  await goTo('Tools');
+  await page.getByRole('button', { name: new RegExp(`^${name}`) }).click();
+  await page.getByRole('button', { name: `Call ${name}` }).click();
+}
+
+beforeAll(async () => {
+  const config = await writeConfig({
+    mcpServers: { direction: { command: process.execPath, args: [directionServer] } },
+    permissions: { allow: ['direction__reverse', 'direction__change', 'direction__ask'] },
+  });
+  [ui, browser] = await Promise.all([
+    // The host starts once the first question is answered: the tool with the controls is withheld until approved.
+    startUi(['--config', config], { waitForHost: false }),
+    chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] }),
+  ]);
+  page = await (await browser.newContext()).newPage();
+  await page.goto(ui.url);
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close().catch(() => undefined);
+  await ui?.stop();
+});
+
+describe('the web UI and text-direction controls from a server', () => {
+  it(
+    'asks about the new tool that hides them with the controls as escapes',
+    async () => {
+      const dialog = page.getByRole('dialog', { name: 'A new tool is withheld until you approve it' });
+      await dialog.waitFor(WAIT);
+      const asked = await pageTextWith('description-marker');
+      // Answered before the check, so that the tests after it run whatever it finds.
+      await dialog.getByRole('button', { name: 'Approve', disabled: false }).click();
+      await dialog.waitFor({ state: 'hidden', ...WAIT });
+      expectShownInOrder(asked);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'shows its tools, a result, and the server with its log message, with the controls as escapes',
+    async () => {
+      await callTool('direction__reverse');
+      await page
+        .getByRole('region', { name: 'Result' })
+        .getByText(/result-marker/)
+        .waitFor(WAIT);
+      expectShownInOrder(await pageTextWith('description-marker'));
+      expectShownInOrder(await pageTextWith('title-marker'));
+      await page.getByLabel('Show text as Markdown').check();
+      expectShownInOrder(await pageTextWith('result-marker'));
+
+      await goTo('Servers');
+      expectShownInOrder(await pageTextWith('version-marker'));
+      expectShownInOrder(await pageTextWith('log-marker'));
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'shows resources, a resource read and prompts with the controls as escapes',
+    async () => {
+      await goTo('Resources & prompts');
+      await page.getByRole('button', { name: /resource-name-marker/ }).click();
+      await page
+        .getByRole('region', { name: 'Result' })
+        .getByText(/resource-marker/)
+        .waitFor(WAIT);
+      expectShownInOrder(await pageTextWith('prompt-marker'));
+      expectShownInOrder(await pageTextWith('argument-marker'));
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "shows a server's form with the controls as escapes",
+    async () => {
+      await callTool('direction__ask');
+      const dialog = page.getByRole('dialog', { name: 'A server asks you to fill in a form' });
+      await dialog.waitFor(WAIT);
+      await pageTextWith('label-marker');
+      await pageTextWith('hint-marker');
+      const asked = await pageTextWith('choice-marker');
+      await dialog.getByRole('button', { name: 'Decline', disabled: false }).click();
+      await dialog.waitFor({ state: 'hidden', ...WAIT });
+      expectShownInOrder(asked);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'shows a changed definition, in the question and on the Trust page, with the controls as escapes',
+    async () => {
+      await callTool('direction__change');
+      const dialog = page.getByRole('dialog', { name: 'A tool changed since you approved it' });
+      await dialog.waitFor(WAIT);
+      const asked = await pageTextWith('changed-marker');
+      await dialog.getByRole('button', { name: 'Keep withheld', disabled: false }).click();
+      await dialog.waitFor({ state: 'hidden', ...WAIT });
+
+      await goTo('Trust');
+      await page.getByRole('article', { name: 'Withheld tool reverse' }).locator('.added').first().waitFor(WAIT);
+      const trust = await pageTextWith('changed-marker');
+      expectShownInOrder(asked);
+      expectShownInOrder(trust);
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
