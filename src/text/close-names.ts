@@ -7,16 +7,36 @@ export function closeNames(unknown: string, known: readonly string[], limit: num
       const candidate = name.toLowerCase();
       // A name without `__` is compared whole (slicing after index -1 would drop its first letter).
       const toolPart = candidate.includes('__') ? candidate.slice(candidate.lastIndexOf('__') + 2) : candidate;
-      // A prefix or part of the real name (`add` for `add_numbers`) is as good as a typo.
-      const contains = bare.length >= 3 && (toolPart.includes(bare) || bare.includes(toolPart));
-      const score = contains ? 1 : Math.min(editDistance(target, candidate), editDistance(bare, toolPart));
-      // Close means a few edits for the shorter of the two words: `nope` is not close to `calculator__divide`.
-      return { name, score, within: Math.max(2, Math.floor(Math.min(bare.length, toolPart.length) / 3)) };
+      const score = isPartOf(bare, toolPart)
+        ? 1
+        : Math.min(editDistance(target, candidate), editDistance(bare, toolPart));
+      return { name, score, within: editsAllowed(Math.min(bare.length, toolPart.length)) };
     })
     .filter(({ score, within }) => score <= within)
     .sort((left, right) => left.score - right.score || (left.name < right.name ? -1 : 1))
     .slice(0, limit)
     .map(({ name }) => name);
+}
+
+/**
+ * A prefix or part of the real name (`add` for `add_numbers`) is as good as a typo. One or two letters only count
+ * as the start of the other word: `i` is somewhere in most names, and `ui` in `guide`.
+ */
+function isPartOf(word: string, name: string): boolean {
+  return startsOrHolds(name, word) || startsOrHolds(word, name);
+}
+
+function startsOrHolds(whole: string, part: string): boolean {
+  if (part.length === 0 || part.length > whole.length) return false;
+  return part.length <= 2 ? whole.startsWith(part) : whole.includes(part);
+}
+
+/**
+ * Close means a few edits for the shorter of the two words: `nope` is not close to `calculator__divide`. Two edits
+ * of a word of one or two letters replace it whole (`x` would be close to `ui`), so such a word gets one.
+ */
+function editsAllowed(shorter: number): number {
+  return shorter <= 2 ? 1 : Math.max(2, Math.floor(shorter / 3));
 }
 
 function editDistance(left: string, right: string): number {

@@ -4,6 +4,7 @@
  * the commands there are.
  */
 import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/cli/command-list.js';
 import { EXIT_OK, EXIT_USAGE } from '../../src/cli/exit-codes.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { fixtureServer, runCli, temporaryDirectory, writeConfig } from '../helpers/project.js';
@@ -75,6 +76,8 @@ describe('a word that names no command of a group', () => {
         "unknown command 'sessions shwo' — did you mean show? (commands: list, show, export, delete)",
       ],
       [['tools', '--json', 'call', 'x'], "put 'tools call' before its options"],
+      // One letter is close to no command: not to ui or run, two edits away.
+      [['x'], `unknown command 'x' (commands: ${COMMANDS.map((entry) => entry.name).join(', ')})`],
     ];
     for (const [args, message] of cases) {
       const result = await runCliInProcess(args);

@@ -27,6 +27,19 @@ describe('closeNames', () => {
     expect(closeNames('sesions', ['sessions', 'ui'], 2)).toEqual(['sessions']);
   });
 
+  it('asks more of a word of one or two letters: the start of a name, or one edit of a name as short', () => {
+    const commands = ['run', 'chat', 'tools', 'ui', 'sessions', 'remove', 'resources'];
+    expect(closeNames('x', commands, 2)).toEqual([]);
+    expect(closeNames('ls', commands, 2)).toEqual([]);
+    expect(closeNames('u', commands, 2)).toEqual(['ui']);
+    expect(closeNames('ru', commands, 2)).toEqual(['run']);
+    expect(closeNames('uo', commands, 2)).toEqual(['ui']);
+    expect(closeNames('re', commands, 3)).toEqual(['remove', 'resources']);
+    // A name of two letters is no closer for being inside a longer word.
+    expect(closeNames('guide', commands, 2)).toEqual([]);
+    expect(closeNames('uis', commands, 2)).toEqual(['ui']);
+  });
+
   it('keeps to the limit', () => {
     expect(closeNames('fs__read_fil', ['fs__read_file', 'fs__read_files', 'fs__read_filer'], 2)).toHaveLength(2);
   });
