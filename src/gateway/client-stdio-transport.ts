@@ -4,13 +4,17 @@
  * lines that are not messages without answering them. Here a line longer than `maxMessageBytes` is skipped to its
  * end and refused, every line that is not a message is answered as JSON-RPC prescribes (see client-line.ts), and
  * the connection goes on. Lines are split in linear time: a long line's chunks are joined once, at its end.
- * Stdout carries only what `send` writes.
+ * Stdout carries only what `send` writes. A client that stops reading stdout must not make the gateway keep
+ * everything it is told meanwhile: past {@link MAX_WAITING_STDOUT_BYTES} waiting, notifications (logs, progress,
+ * changes) are dropped until it has read some, which is said once; answers and requests are still written.
  */
 import type { Readable, Writable } from 'node:stream';
-import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
+import { isJSONRPCNotification, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { oversizeRefusal, readClientLine } from './client-line.js';
 
 const NEWLINE = 0x0a;
+
+const MAX_WAITING_STDOUT_BYTES = 4 * 1024 * 1024;
 
 /** A line from the client that was refused or ignored: reported, at a bounded rate, and the connection goes on. */
 export class ClientLineError extends Error {}
@@ -27,6 +31,8 @@ export class ClientStdioTransport implements Transport {
   /** Set while a line past the limit is skipped: its first bytes, and its latest ones. */
   private oversize: { head: Buffer; tail: Buffer } | undefined;
   private closed = false;
+  /** Set at the first notification dropped: said once, however often the client falls behind. */
+  private toldOfDrops = false;
 
   constructor(
     private readonly maxMessageBytes: number,
@@ -51,6 +57,17 @@ export class ClientStdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the stdio connection is closed'));
+    if (isJSONRPCNotification(message) && this.stdout.writableLength > MAX_WAITING_STDOUT_BYTES) {
+      if (!this.toldOfDrops) {
+        this.toldOfDrops = true;
+        this.onerror?.(
+          new Error(
+            `the client is not reading standard output (over ${MAX_WAITING_STDOUT_BYTES / 1024 / 1024} MB waiting): notifications to it are dropped whenever it falls that far behind`,
+          ),
+        );
+      }
+      return Promise.resolve();
+    }
     return new Promise((resolve, reject) => {
       const flushed = this.stdout.write(`${JSON.stringify(message)}\n`, (error) => {
         if (error) reject(error);

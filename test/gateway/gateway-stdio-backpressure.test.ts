@@ -1,11 +1,12 @@
 /**
  * `mcp-host serve --stdio` with a client that misbehaves at volume: one that sends lines the gateway cannot take as
- * fast as it can has the first few reported on stderr and the rest counted in one line, not a line each.
+ * fast as it can has the first few reported on stderr and the rest counted in one line, not a line each; one that
+ * stops reading stdout has notifications to it dropped past a bound, said once on stderr, while answers still come.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitUntil } from '../helpers/gateway-process.js';
 import { bundledCliPath, fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
-import { rawStdioGateway } from './raw-stdio-gateway.js';
+import { answerTo, rawStdioGateway } from './raw-stdio-gateway.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -46,4 +47,33 @@ describe('mcp-host serve --stdio, given a flood of lines it cannot take', () => 
     // The first 20, then about one a second: far fewer than the lines, however slow the machine.
     expect(reported()).toBeLessThan(200);
   }, 60_000);
+});
+
+describe('mcp-host serve --stdio, with a client that stops reading stdout', () => {
+  it('drops notifications past the bound, says so once, and still answers every request', async () => {
+    const gateway = await rawStdioGateway(await forwardingGatewayArgs(), cleanups);
+    gateway.stopReading();
+    const CALLS = 40;
+    const message = 'x'.repeat(1_000_000);
+    for (let id = 100; id < 100 + CALLS; id += 1) {
+      gateway.send(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name: 'forwarding__log', arguments: { level: 'info', message } },
+        }),
+      );
+    }
+    await waitUntil(() => gateway.stderr().includes('not reading standard output'), 'the notice on stderr', 60_000);
+    gateway.readAgain();
+    for (let id = 100; id < 100 + CALLS; id += 1) {
+      await waitUntil(() => answerTo(gateway.answers, id) !== undefined, `the answer to call ${id}`, 60_000);
+    }
+    const logs = gateway.answers.filter(
+      (answer) => (answer as { method?: string }).method === 'notifications/message',
+    ).length;
+    expect(logs).toBeLessThan(CALLS);
+    expect(count(gateway.stderr(), 'not reading standard output')).toBe(1);
+  }, 120_000);
 });
