@@ -7,6 +7,7 @@
  */
 import { INVALID_REQUEST, type JSONRPCMessage, PARSE_ERROR, parseJSONRPCMessage } from '@modelcontextprotocol/server';
 import { isPlainObject } from '../json/is-plain-object.js';
+import { escapeCallArguments } from './keep-prototype-keys-of-arguments.js';
 
 /** A request that is not well formed, and the error answer to it. */
 type Refused = { kind: 'refused'; reply: JSONRPCMessage; what: string };
@@ -44,7 +45,7 @@ export function readClientLine(text: string): ClientLine | undefined {
       'Invalid Request: batches (JSON arrays) are not accepted; send one message per line',
     );
   }
-  return readClientMessage(value);
+  return readClientMessage(escapeCallArguments(value));
 }
 
 /** A parsed JSON value from the client (a line over stdio, an HTTP body that is not a batch) → a message or why not. */

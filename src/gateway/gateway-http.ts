@@ -18,6 +18,7 @@ import { createModernGateway } from './gateway-modern.js';
 import { createGatewaySession } from './gateway-session.js';
 import { openStatelessGateway } from './gateway-stateless.js';
 import { checkHost, checkOrigin, RateLimiter, type Rejection } from './http-guard.js';
+import { escapeCallArguments } from './keep-prototype-keys-of-arguments.js';
 import { KeyedThrottle } from './keyed-throttle.js';
 import { type SessionSlot, SessionTable } from './session-table.js';
 import type { GatewayStore } from './store/gateway-store.js';
@@ -223,7 +224,7 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
         throw error;
       }
       try {
-        body = JSON.parse(text);
+        body = escapeCallArguments(JSON.parse(text));
       } catch {
         response.writeHead(400, { 'content-type': 'application/json' });
         response.end(

@@ -31,6 +31,7 @@ import { offersSubscriptions } from '../client-features/server-resources.js';
 import type { GatewaySettings } from '../config/gateway-settings.js';
 import type { ServerTrust } from '../config/types.js';
 import { DiscoveryCatalog, discoveryApplies, isMetaTool, metaToolDefinitions } from '../host/tool-discovery.js';
+import { unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
 import type { ExecutedToolCall } from '../loop/tool-call-types.js';
 import {
   ApprovalInputRequired,
@@ -201,7 +202,8 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     let name = request.params.name;
-    let args = (request.params.arguments ?? {}) as Record<string, unknown>;
+    // Renamed when the message was read, so that the library's check kept them (see keep-prototype-keys-of-arguments.ts).
+    let args = unescapePrototypeKeys((request.params.arguments ?? {}) as Record<string, unknown>);
     const { discovery } = offeredOf(profile, host.catalog());
     if (discovery !== undefined && isMetaTool(name)) {
       const answer = await discovery.answer(name, args);

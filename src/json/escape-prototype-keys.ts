@@ -7,6 +7,7 @@
  * The renaming is one to one: `__proto__` gains a prefix, and a key that already looks renamed (the prefix, any
  * number of times, then `__proto__`) gains one more, so every key a server sends comes back as it was.
  */
+import { MAX_JSON_DEPTH } from './json-depth.js';
 import { setOwnProperty } from './own-property.js';
 
 const PREFIX = '~';
@@ -25,16 +26,17 @@ export function unescapePrototypeKeys<Value>(value: Value): Value {
 }
 
 /**
- * `value` with the keys `rename` names renamed, at any depth, keeping their order. Nothing is changed in place: an
- * object or array is copied only when something inside it was renamed, so an ordinary result costs one visit per
- * object. `value` must already be within the depth limit (messages from servers are screened for it when read).
+ * `value` with the keys `rename` names renamed, keeping their order, down to `MAX_JSON_DEPTH`: anything deeper is
+ * left as it is (such a value is refused for its depth wherever it goes, and walking it could overflow the stack).
+ * Nothing is changed in place: an object or array is copied only when something inside it was renamed, so an
+ * ordinary value costs one visit per object.
  */
-function renameKeys<Value>(value: Value, rename: (key: string) => string | undefined): Value {
-  if (value === null || typeof value !== 'object') return value;
+function renameKeys<Value>(value: Value, rename: (key: string) => string | undefined, depth = 0): Value {
+  if (value === null || typeof value !== 'object' || depth > MAX_JSON_DEPTH) return value;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     value.forEach((item: unknown, index) => {
-      const walked = renameKeys(item, rename);
+      const walked = renameKeys(item, rename, depth + 1);
       if (walked === item) return;
       copy ??= [...value];
       copy[index] = walked;
@@ -46,7 +48,7 @@ function renameKeys<Value>(value: Value, rename: (key: string) => string | undef
   const keys = Object.keys(record);
   for (const [index, key] of keys.entries()) {
     const item = record[key];
-    const walked = renameKeys(item, rename);
+    const walked = renameKeys(item, rename, depth + 1);
     const name = rename(key);
     if (walked === item && name === undefined && copy === undefined) continue;
     if (copy === undefined) {

@@ -7,6 +7,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseKeyValues } from '../../src/cli/parse-key-values.js';
 import { chooseSamplingModel } from '../../src/client-features/choose-sampling-model.js';
@@ -26,6 +28,8 @@ import { toOpenAiResponsesRequest } from '../../src/providers/openai-responses/t
 import { MAX_REFERENCE_CHAIN, MAX_SCHEMA_EXPANSION_STEPS, SCHEMA_TARGETS } from '../../src/providers/schema/index.js';
 import { estimateToolTokens } from '../../src/providers/token-estimate/o200k-token-estimate.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
+import { startGatewayProcess } from '../helpers/gateway-process.js';
+import { bundledCliPath, writeConfig } from '../helpers/project.js';
 import { closeHosts, faultFixture, openFaultHost, resultText } from './fault-helpers.js';
 
 const folders: string[] = [];
@@ -321,4 +325,58 @@ describe('a real stdio server with __proto__ and constructor in its tools and pr
     const { result } = await host.prompts.get('hostile:proto_prompt', { constructor: 'Ada' });
     expect(result.messages[0]?.content).toEqual({ type: 'text', text: 'built by Ada' });
   });
+});
+
+describe('a client of the gateway', () => {
+  it('has the __proto__ keys of its tool call arguments reach the server as it sent them, over stdio and HTTP', async () => {
+    const config = await writeConfig({
+      mcpServers: {
+        hostile: {
+          command: process.execPath,
+          args: [faultFixture('hostile-server.mjs'), 'proto-schema'],
+          trust: 'trusted',
+        },
+      },
+      permissions: { allow: ['hostile__*'] },
+    });
+    const stateDir = temporaryFolder();
+    // Parsed from text, as a client's JSON library reads them: in a literal `__proto__` would set the prototype.
+    const args = JSON.parse(
+      '{"__proto__":{"top":1},"outer":{"__proto__":{"a":1},"b":2},"~__proto__":"as sent"}',
+    ) as Record<string, unknown>;
+    const echoedThrough = async (transport: StdioClientTransport | StreamableHTTPClientTransport) => {
+      const client = new Client({ name: 'proto-keys-test', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        const result = await client.callTool({ name: 'hostile__echo_arguments', arguments: args });
+        return (result.content as Array<{ text?: string }>)[0]?.text;
+      } finally {
+        await client.close();
+      }
+    };
+
+    const overStdio = await echoedThrough(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [bundledCliPath(), 'serve', '--config', config, '--state-dir', stateDir],
+        stderr: 'ignore',
+      }),
+    );
+    expect(overStdio).toBe(JSON.stringify(args));
+
+    const token = 'a-test-token-of-enough-length';
+    const gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
+      MCP_HOST_GATEWAY_TOKEN: token,
+    });
+    try {
+      const overHttp = await echoedThrough(
+        new StreamableHTTPClientTransport(new URL(gateway.url), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
+      expect(overHttp).toBe(JSON.stringify(args));
+    } finally {
+      await gateway.stop();
+    }
+  }, 120_000);
 });
