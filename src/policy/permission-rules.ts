@@ -6,9 +6,10 @@
  * that silently matches nothing is a rule the user believes protects them and does not.
  */
 
-import { TOOL_NAME_SEPARATOR } from '../catalog/tool-naming.js';
+import { serverOfName } from '../catalog/server-of-name.js';
+import { sanitiseName, TOOL_NAME_SEPARATOR } from '../catalog/tool-naming.js';
 import type { PermissionRules } from '../config/types.js';
-import { literalPartOf, matchesGlob } from './glob.js';
+import { literalPartOf, matchesGlob, mayMatchStartingWith } from './glob.js';
 import { allowRuleNames, restrictRuleNames, type ToolRuleNames } from './rule-names.js';
 
 type RuleList = keyof PermissionRules;
@@ -65,6 +66,10 @@ export function checkRules(
 ): string[] {
   const named = tools.map((tool) => (typeof tool === 'string' ? { toolName: tool, serverName: '' } : tool));
   const notStarted = options.serversNotStarted ?? [];
+  const servers = [
+    ...notStarted,
+    ...named.filter((tool) => tool.serverName !== '').map((tool) => sanitiseName(tool.serverName)),
+  ];
   const warnings: string[] = [];
   for (const list of RULE_PRECEDENCE) {
     for (const pattern of rules[list]) {
@@ -76,7 +81,7 @@ export function checkRules(
         continue;
       }
       if (named.some((tool) => namesFor(list, tool).some((name) => matchesGlob(pattern, name)))) continue;
-      if (mayNameServerNotStarted(pattern, notStarted)) continue;
+      if (mayNameServerNotStarted(pattern, notStarted, servers)) continue;
       const hint = pattern.includes('__')
         ? 'check the server and tool names (`mcp-host tools list` shows them)'
         : 'tool names are namespaced as server__tool, e.g. "fs__read_file"';
@@ -87,13 +92,20 @@ export function checkRules(
 }
 
 /**
- * Whether `pattern` may name a tool of one of `servers` (sanitised names): its server part (before `__`) matches one,
- * or it has no server part, so it may name any server's tool by the tool's own name.
+ * Whether `pattern` may name a tool of one of `notStarted` (sanitised names): it has no server part, so it may name
+ * any server's tool by the tool's own name, or it may match a name beginning with `SERVER__` of one of them. Server
+ * names may hold `__` (`team__notes`), so the server part is not cut at the first `__`: what the pattern spells out
+ * before any wildcard belongs to the longest of `servers` it starts with (as server-of-name.ts takes names apart),
+ * and a shorter server is then not what it names (`team__notes__add` is not a tool of `team`).
  */
-function mayNameServerNotStarted(pattern: string, servers: readonly string[]): boolean {
-  if (servers.length === 0) return false;
-  const separator = pattern.indexOf(TOOL_NAME_SEPARATOR);
-  if (separator === -1) return true;
-  const serverPart = pattern.slice(0, separator);
-  return servers.some((server) => matchesGlob(serverPart, server));
+function mayNameServerNotStarted(pattern: string, notStarted: readonly string[], servers: readonly string[]): boolean {
+  if (notStarted.length === 0) return false;
+  if (!pattern.includes(TOOL_NAME_SEPARATOR)) return true;
+  const spelledOut = pattern.slice(0, pattern.search(/[*?]|$/));
+  const owner = serverOfName(spelledOut, servers);
+  return notStarted.some(
+    (server) =>
+      (owner === undefined || server.length >= owner.length) &&
+      mayMatchStartingWith(pattern, `${server}${TOOL_NAME_SEPARATOR}`),
+  );
 }

@@ -51,6 +51,21 @@ describe('starting only the servers a command needs', { timeout: 120_000 }, () =
     expect(result.stderr).toContain('permissions.ask pattern "flx__pid" matches no tool');
   });
 
+  it("knows a rule for a server it left out whose name holds __ as that server's", async () => {
+    const { file, marker } = await twoServers();
+    const config = JSON.parse(await readFile(file, 'utf8')) as { mcpServers: Record<string, unknown> };
+    config.mcpServers = { flex: config.mcpServers.flex, team__notes: config.mcpServers.other };
+    Object.assign(config, {
+      permissions: { allow: ['team__notes__read'], deny: ['team__notes__*'], ask: ['flx__pid'] },
+    });
+    await writeFile(file, JSON.stringify(config));
+    const result = await runCliInProcess(['tools', 'call', 'flex__pid', '--config', file]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    expect(result.stderr).not.toContain('team__notes');
+    expect(result.stderr).toContain('permissions.ask pattern "flx__pid" matches no tool');
+  });
+
   it('tools list --server NAME lists and starts only that server', async () => {
     const { file, marker } = await twoServers();
     const result = await runCliInProcess(['tools', 'list', '--server', 'flex', '--config', file]);

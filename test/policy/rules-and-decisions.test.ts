@@ -123,6 +123,23 @@ describe('permission rules', () => {
     expect(checkRules(patterns, tools)).toHaveLength(6);
   });
 
+  it('takes the server part of a pattern by the servers there are, not at its first __', () => {
+    const patterns = rules({
+      allow: ['team__notes__read', 'team__n*__list', 'team__x*'],
+      ask: ['team__notes__*'],
+      deny: ['te?m__notes__delete'],
+    });
+    // team__notes is not started: every pattern that may name its tools is left alone.
+    expect(checkRules(patterns, ['fs__read_file'], { serversNotStarted: ['team__notes'] })).toEqual([
+      expect.stringMatching(/permissions\.allow pattern "team__x\*" matches no tool/),
+    ]);
+    // team is not started and team__notes is: a name spelt out as team__notes__… is team__notes', not team's.
+    const started = [{ toolName: 'team__notes__add', serverName: 'team__notes', originalToolName: 'add' }];
+    expect(checkRules(patterns, started, { serversNotStarted: ['team'] })).toEqual([
+      expect.stringMatching(/permissions\.allow pattern "team__notes__read" matches no tool/),
+    ]);
+  });
+
   it('recognises catch-all patterns', () => {
     expect(isCatchAllPattern('*')).toBe(true);
     expect(isCatchAllPattern('**')).toBe(true);
