@@ -6,11 +6,13 @@
  * escape (`\u202e`), as the approval view does, and none of the characters themselves. The tests run in order, on
  * one page.
  */
-import { join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { repoRoot, writeConfig } from '../helpers/project.js';
+import { writeSkill } from '../skills/skill-fixtures.js';
 import { type RunningUi, startUi } from './web-ui-process.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -56,8 +58,27 @@ async function callTool(name: string): Promise<void> {
 
 beforeAll(async () => {
   const config = await writeConfig({
+    model: 'scripted:script.json',
     mcpServers: { direction: { command: process.execPath, args: [directionServer] } },
     permissions: { allow: ['direction__reverse', 'direction__change', 'direction__ask'] },
+  });
+  // A model that calls the tool and answers with the controls; a skill beside the config whose description has them.
+  await writeFile(
+    join(dirname(config), 'script.json'),
+    JSON.stringify({
+      scenarios: [
+        {
+          turns: [
+            { toolCalls: [{ id: 'r1', name: 'direction__reverse' }] },
+            { text: 'Saved exe.\u202etxt\u202c answer-marker' },
+          ],
+        },
+      ],
+    }),
+  );
+  writeSkill(join(dirname(config), 'skills'), {
+    name: 'sorter',
+    description: 'Sorts exe.\u202etxt\u202c \u2066files\u2069 skill-marker',
   });
   [ui, browser] = await Promise.all([
     // The host starts once the first question is answered: the tool with the controls is withheld until approved.
@@ -135,6 +156,28 @@ describe('the web UI and text-direction controls from a server', () => {
       await dialog.getByRole('button', { name: 'Decline', disabled: false }).click();
       await dialog.waitFor({ state: 'hidden', ...WAIT });
       expectShownInOrder(asked);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'shows a chat turn, its call with its translations, the audit and the skills with the controls as escapes',
+    async () => {
+      await goTo('Chat');
+      await page.getByLabel('Message').fill('Reverse it');
+      await page.getByRole('button', { name: 'Send' }).click();
+      const card = page.getByRole('article', { name: 'Tool call direction__reverse' });
+      await card.getByText('ok', { exact: true }).waitFor(WAIT);
+      await card.getByRole('button', { name: /Show the three translations/ }).click();
+      await card.getByRole('heading', { name: '1. The tool as the provider got it' }).waitFor(WAIT);
+      expectShownInOrder(await pageTextWith('answer-marker'));
+
+      await goTo('Audit');
+      const audit = await pageTextWith('direction__reverse');
+      expect(audit).not.toMatch(DIRECTION_CONTROL);
+
+      await goTo('Skills');
+      expectShownInOrder(await pageTextWith('skill-marker'));
     },
     TEST_TIMEOUT_MS,
   );

@@ -1,5 +1,6 @@
 /** The audit log as a filterable timeline, growing live as calls happen. */
 import { useEffect, useMemo, useState } from 'react';
+import { showDirectionControls } from '../../../src/text/direction-controls';
 import type { AuditEntryView } from '../../../src/web/api-types';
 import { useJson, useLiveEvents } from '../api';
 
@@ -104,14 +105,14 @@ export function AuditPage() {
                 <time dateTime={row.time}>{new Date(row.time).toLocaleString()}</time>
               </td>
               <td>{row.type}</td>
-              <td>{row.server}</td>
-              <td>{row.tool}</td>
+              <td>{showDirectionControls(row.server ?? '')}</td>
+              <td>{showDirectionControls(row.tool ?? '')}</td>
               <td>{row.decision}</td>
               <td>{row.outcome ?? row.change}</td>
               <td>
                 <details>
-                  <summary>{row.reason ?? row.detail ?? 'record'}</summary>
-                  <pre className="text-block">{row.json}</pre>
+                  <summary>{showDirectionControls(row.reason ?? row.detail ?? 'record')}</summary>
+                  <pre className="text-block">{showDirectionControls(row.json)}</pre>
                 </details>
               </td>
             </tr>

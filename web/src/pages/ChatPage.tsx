@@ -4,6 +4,7 @@
  * got it back.
  */
 import { useEffect, useRef, useState } from 'react';
+import { showDirectionControls } from '../../../src/text/direction-controls';
 import type {
   ChatMessageView,
   ChatSessionView,
@@ -117,7 +118,7 @@ function Card({ card, turn, hasView }: { card: ToolCard; turn: Turn; hasView: bo
   return (
     <article className="tool-card" aria-label={`Tool call ${card.name}`}>
       <header>
-        <strong>{card.name}</strong>{' '}
+        <strong>{showDirectionControls(card.name)}</strong>{' '}
         <span className="badge">
           {card.end !== undefined
             ? String(card.end.outcome)
@@ -128,7 +129,7 @@ function Card({ card, turn, hasView }: { card: ToolCard; turn: Turn; hasView: bo
         {card.end !== undefined && <span className="muted">{String(card.end.durationMs)} ms</span>}
       </header>
       <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
-        {open ? 'Hide' : 'Show'} the three translations of {card.name}
+        {open ? 'Hide' : 'Show'} the three translations of {showDirectionControls(card.name)}
       </button>
       {open && <Translations card={card} turn={turn} />}
       {hasView && (card.end === undefined || card.end.outcome === 'ok' || card.end.outcome === 'cancelled') && (
@@ -154,7 +155,7 @@ function SessionsList({ sessions, onOpen }: { sessions: SessionSummaryView[]; on
         {sessions.map((session) => (
           <li key={session.id}>
             <button type="button" aria-pressed={session.current} onClick={() => onOpen(session.id)}>
-              <span>{session.title || session.id}</span>{' '}
+              <span>{showDirectionControls(session.title || session.id)}</span>{' '}
               <span className="muted">{new Date(session.updatedAt).toLocaleString()}</span>
             </button>
           </li>
@@ -176,10 +177,10 @@ function EarlierMessages({ messages }: { messages: ChatMessageView[] }) {
             message.role === 'user' ? 'user-message' : message.role === 'assistant' ? 'assistant-message' : 'tool-card'
           }
         >
-          {message.role === 'tool-call' && <strong>{message.toolName} </strong>}
+          {message.role === 'tool-call' && <strong>{showDirectionControls(message.toolName ?? '')} </strong>}
           {message.role === 'tool' && <span className="badge">{message.isError ? 'error' : 'result'}</span>}{' '}
           <span className="visually-hidden">{message.role}: </span>
-          {message.text}
+          {showDirectionControls(message.text)}
         </li>
       ))}
     </ol>
@@ -436,9 +437,9 @@ export function ChatPage() {
               ))}
               <div className="assistant-message">
                 <span className="visually-hidden">Model: </span>
-                {turn.text}
+                {showDirectionControls(turn.text)}
               </div>
-              {turn.error !== undefined && <p className="error">{turn.error}</p>}
+              {turn.error !== undefined && <p className="error">{showDirectionControls(turn.error)}</p>}
             </li>
           ))}
         </ol>

@@ -1,6 +1,7 @@
 /** The Agent Skills the host sees: offered, withheld (why, and the command that approves), unreadable; and which
  * skills the current conversation loaded. Everything here is rendered as text. */
 import { useState } from 'react';
+import { showDirectionControls } from '../../../src/text/direction-controls';
 import type { SkillsView, SkillView } from '../../../src/web/api-types';
 import { useJson, useLiveEvents } from '../api';
 
@@ -8,12 +9,12 @@ function SkillLine({ skill, withheld = false }: { skill: SkillView; withheld?: b
   return (
     <>
       <h3>
-        {skill.name}{' '}
+        {showDirectionControls(skill.name)}{' '}
         <span className="badge">
-          {skill.source}: {skill.folder}
+          {skill.source}: {showDirectionControls(skill.folder)}
         </span>
       </h3>
-      <p>{skill.description}</p>
+      <p>{showDirectionControls(skill.description)}</p>
       <p className="muted">
         ~{skill.listingTokens} tokens in the system prompt{withheld ? ' once approved' : ''}; ~{skill.bodyTokens} tokens
         when loaded
@@ -59,7 +60,7 @@ export function SkillsPage() {
           {data.withheld.map((skill) => (
             <article key={skill.name} aria-label={`Withheld skill ${skill.name}`}>
               <SkillLine skill={skill} withheld />
-              <p className="warning">{skill.reason}</p>
+              <p className="warning">{showDirectionControls(skill.reason)}</p>
               <p>
                 Approve with: <code>{skill.approveCommand}</code>
               </p>
@@ -72,7 +73,7 @@ export function SkillsPage() {
           <h2 id="skills-problems">Could not be read ({data.problems.length})</h2>
           {data.problems.map((problem) => (
             <article key={problem.folder} aria-label={`Unreadable skill ${problem.folder}`}>
-              <p className="error">{problem.message}</p>
+              <p className="error">{showDirectionControls(problem.message)}</p>
             </article>
           ))}
         </section>
