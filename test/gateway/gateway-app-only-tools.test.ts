@@ -5,10 +5,10 @@
  */
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
-import { cliPath, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { connectStdioGateway } from '../helpers/stdio-gateway.js';
 
 const appViews = bundledFixture(join(repoRoot, 'test', 'fixtures', 'servers', 'app-views.mjs'));
 
@@ -26,13 +26,7 @@ async function openGateway(toolDiscovery: 'never' | 'always'): Promise<Client> {
   });
   const client = new Client({ name: 'app-only-test-client', version: '1.0.0' });
   clients.push(client);
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [cliPath, 'serve', '--config', config, '--state-dir', stateDir],
-      stderr: 'pipe',
-    }),
-  );
+  await connectStdioGateway(client, config, stateDir);
   return client;
 }
 

@@ -7,10 +7,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { cliPath, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { connectStdioGateway } from '../helpers/stdio-gateway.js';
 
 const catalogServer = bundledFixture(join(repoRoot, 'test', 'fixtures', 'discovery', 'catalog-server.mjs'));
 
@@ -38,13 +38,7 @@ beforeAll(async () => {
     permissions: { allow: ['catalog__github_*'], deny: ['catalog__stripe_create_refund'] },
   });
   client = new Client({ name: 'discovery-test-client', version: '1.2.3' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [cliPath, 'serve', '--config', config, '--state-dir', stateDir],
-      stderr: 'pipe',
-    }),
-  );
+  await connectStdioGateway(client, config, stateDir);
 }, 60_000);
 
 afterAll(async () => {

@@ -9,9 +9,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, type LoggingMessageNotification, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliPath, fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { connectStdioGateway } from '../helpers/stdio-gateway.js';
 
 const TOKEN = 'a-forwarding-test-token-of-enough-length';
 
@@ -82,13 +82,7 @@ async function startStdio(): Promise<Gateway> {
   const stateDir = await temporaryDirectory('mcp-host-forwarding-state-');
   const gateway: Gateway = { stateDir, logs: [], changed: [], client: undefined as never, close: async () => {} };
   gateway.client = capableClient(gateway);
-  await gateway.client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [cliPath, 'serve', '--config', await config(stateDir), '--state-dir', stateDir],
-      stderr: 'pipe',
-    }),
-  );
+  await connectStdioGateway(gateway.client, await config(stateDir), stateDir);
   gateway.close = () => gateway.client.close();
   return gateway;
 }

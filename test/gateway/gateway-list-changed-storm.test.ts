@@ -4,10 +4,10 @@
  * stopped. The official v2 SDK client over stdio against the built CLI and the list-changed-storm fixture.
  */
 import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
-import { cliPath, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { connectStdioGateway } from '../helpers/stdio-gateway.js';
 
 let client: Client | undefined;
 afterAll(async () => {
@@ -28,13 +28,7 @@ describe('mcp-host serve and a storm of tools/list_changed', () => {
     client.setNotificationHandler('notifications/tools/list_changed', () => {
       heard += 1;
     });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [cliPath, 'serve', '--config', config, '--state-dir', stateDir],
-        stderr: 'pipe',
-      }),
-    );
+    await connectStdioGateway(client, config, stateDir);
     // Ten bursts about 130 ms apart for 1.2 s: never 200 ms without an announcement until the answer.
     const stormed = await client.callTool({ name: 'storm__storm', arguments: { count: 2_000, durationMs: 1_200 } });
     expect(stormed.isError).toBe(false);

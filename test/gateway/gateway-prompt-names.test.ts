@@ -4,9 +4,9 @@
  * (the longest server name it starts with), for prompts/get and for completion alike.
  */
 import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliPath, fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { connectStdioGateway } from '../helpers/stdio-gateway.js';
 
 let client: Client;
 
@@ -20,13 +20,7 @@ beforeAll(async () => {
     },
   });
   client = new Client({ name: 'prompt-names-test', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [cliPath, 'serve', '--config', config, '--state-dir', stateDir],
-      stderr: 'pipe',
-    }),
-  );
+  await connectStdioGateway(client, config, stateDir);
 }, 60_000);
 
 afterAll(async () => {

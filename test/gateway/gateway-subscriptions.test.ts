@@ -8,11 +8,11 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Client, type LoggingMessageNotification, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SUBSCRIPTIONS_PER_SESSION } from '../../src/gateway/resource-subscriptions.js';
 import { waitUntil } from '../helpers/gateway-process.js';
 import { cliPath, fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { connectStdioGateway } from '../helpers/stdio-gateway.js';
 
 const TOKEN = 'a-subscriptions-test-token-of-enough-length';
 
@@ -61,13 +61,7 @@ async function startStdio(): Promise<Gateway> {
   const stateDir = await temporaryDirectory('mcp-host-subscriptions-state-');
   const gateway: Gateway = { logs: [], updated: [], client: undefined as never, close: async () => {} };
   gateway.client = recordingClient(gateway);
-  await gateway.client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [cliPath, 'serve', '--config', await config(), '--state-dir', stateDir],
-      stderr: 'pipe',
-    }),
-  );
+  await connectStdioGateway(gateway.client, await config(), stateDir);
   gateway.close = () => gateway.client.close();
   return gateway;
 }

@@ -4,10 +4,10 @@
  * `list_changed`, instead of once per update. The official v2 SDK client over stdio against the built CLI.
  */
 import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, describe, expect, it } from 'vitest';
 import { waitUntil } from '../helpers/gateway-process.js';
-import { cliPath, fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { connectStdioGateway } from '../helpers/stdio-gateway.js';
 
 const STORM = 2_000;
 
@@ -30,13 +30,7 @@ describe('mcp-host serve and a storm of resource updates', () => {
     client.setNotificationHandler('notifications/resources/updated', (notification) => {
       updated.push(notification.params.uri);
     });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [cliPath, 'serve', '--config', config, '--state-dir', stateDir],
-        stderr: 'pipe',
-      }),
-    );
+    await connectStdioGateway(client, config, stateDir);
     await client.subscribeResource({ uri: 'note://a' });
     // The updates reach the gateway before the call's answer, and each one passed on is written before it.
     const touched = await client.callTool({ name: 'memory__touch', arguments: { times: STORM } });

@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { bundledCliPath } from './project.js';
+import { waitUntil as waitUntilShared } from './wait-until.js';
 
 export interface GatewayProcess {
   /** `http://127.0.0.1:PORT/mcp` */
@@ -13,16 +14,9 @@ export interface GatewayProcess {
   stop(): Promise<void>;
 }
 
-export async function waitUntil(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** `waitUntil` with the gateway tests' longer default: their waits include starting servers. */
+export function waitUntil(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+  return waitUntilShared(check, what, timeoutMs, 50);
 }
 
 const GATEWAY_START_TIMEOUT_MS = 60_000;
