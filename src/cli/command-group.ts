@@ -36,6 +36,14 @@ export class CommandGroup extends UsageErrorCommand {
     return this.rejectCommand(this.args[0] ?? '');
   }
 
+  /** Options given with no command after them (`mcp-host --config team.json`): the command is what is missing. */
+  missingCommand(options: readonly string[]): never {
+    const place = [...commandPath(this), ...options].join(' ');
+    return this.error(`a command is missing after '${place}' (commands: ${this.commandNames().join(', ')})`, {
+      code: 'commander.missingArgument',
+    });
+  }
+
   /** Help shown because no command was named goes to stdout like asked-for help; the exit code still says so. */
   override outputHelp(context?: HelpContext | ((text: string) => string)): void {
     if (typeof context === 'function') super.outputHelp(context);
@@ -43,7 +51,7 @@ export class CommandGroup extends UsageErrorCommand {
   }
 
   private rejectCommand(word: string): never {
-    const known = this.commands.map((command) => command.name());
+    const known = this.commandNames();
     const place = [...commandPath(this), word].join(' ');
     if (known.includes(word)) {
       // `tools --json call …`: options before the command's name leave the name looking like an argument.
@@ -54,6 +62,10 @@ export class CommandGroup extends UsageErrorCommand {
     return this.error(`unknown command '${place}'${hint} (commands: ${known.join(', ')})`, {
       code: 'commander.unknownCommand',
     });
+  }
+
+  private commandNames(): string[] {
+    return this.commands.map((command) => command.name());
   }
 }
 

@@ -8,7 +8,7 @@ import { packageVersion } from './package-version.js';
 import { reportError } from './report-error.js';
 
 /** The program for this command line: the command it runs is loaded in full, the others only for `--help`. */
-async function createProgram(argv: readonly string[]): Promise<Command> {
+async function createProgram(argv: readonly string[]): Promise<CommandGroup> {
   const program = new CommandGroup('mcp-host')
     .description('An MCP host: tools from any number of MCP servers, for any model provider.')
     .version(packageVersion());
@@ -30,7 +30,8 @@ async function createProgram(argv: readonly string[]): Promise<Command> {
       return entry === undefined ? help.subcommandTerm(command) : `${entry.name} ${entry.usage}`.trimEnd();
     },
   });
-  return applyCommandConventions(program);
+  applyCommandConventions(program);
+  return program;
 }
 
 /**
@@ -45,7 +46,10 @@ export async function runCommandLine(argv: readonly string[]): Promise<number> {
       COMMANDS.map((entry) => entry.name),
     );
     const program = await createProgram([node, script, ...split.rest]);
-    await program.parseAsync([node, script, ...placeLeadingOptions(program, split)]);
+    if (split.notACommand === '') program.missingCommand(split.options);
+    // A word that names no command is reported as the program reports it without options before it.
+    const words = split.notACommand === undefined ? placeLeadingOptions(program, split) : split.rest;
+    await program.parseAsync([node, script, ...words]);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
     return reportError(error);

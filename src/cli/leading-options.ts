@@ -3,9 +3,11 @@
  * them, are moved to just after the command they belong to, where commander reads them. Without this, commander took
  * `--config` for an unknown option of `mcp-host` itself and its value for the command's name.
  *
- * Only when what follows the options is a command: anything else is left exactly as typed, for commander's own
- * error. Which leading options take a value is known from the options every host command shares, so
- * `-c FILE` keeps its value while a flag such as `--json` moves alone.
+ * Only when what follows the options is a command. When a word that names none follows them, or nothing does,
+ * the command is what is wrong (`notACommand`): the options wait for a command to judge them. Which leading options
+ * take a value is known from the options every host command shares, so `-c FILE` keeps its value while a flag such
+ * as `--json` moves alone. The program's own options (`--help`, `--version`) and anything else are left exactly as
+ * typed, for commander.
  */
 import { Command } from 'commander';
 import { addCommonOptions, addServerFilterOption } from './common-options.js';
@@ -15,7 +17,16 @@ export interface LeadingOptions {
   options: string[];
   /** The arguments from the command's name on. */
   rest: string[];
+  /**
+   * Set when options come first and no command follows them: the word in the command's place, or '' when the
+   * options are all there is (`mcp-host --config team.json`).
+   */
+  notACommand?: string;
 }
+
+/** Options of `mcp-host` itself, and `help`, its own command: commander takes them wherever they are. */
+const PROGRAM_OPTIONS = new Set(['-h', '--help', '-V', '--version']);
+const HELP_COMMAND = 'help';
 
 /** Splits `args` (without node and the script) into the options before the command and the rest. */
 export function splitLeadingOptions(args: readonly string[], commandNames: readonly string[]): LeadingOptions {
@@ -28,10 +39,13 @@ export function splitLeadingOptions(args: readonly string[], commandNames: reado
     if (!word.includes('=') && takesValue.has(word) && index < args.length) index += 1;
   }
   const next = args[index];
-  if (index === 0 || next === undefined || !commandNames.includes(next)) {
-    return { options: [], rest: [...args] };
+  const options = args.slice(0, index);
+  if (index === 0 || options.some((word) => PROGRAM_OPTIONS.has(word))) return { options: [], rest: [...args] };
+  if (next !== undefined && commandNames.includes(next)) return { options, rest: args.slice(index) };
+  if (next === undefined || (!next.startsWith('-') && next !== HELP_COMMAND)) {
+    return { options, rest: args.slice(index), notACommand: next ?? '' };
   }
-  return { options: args.slice(0, index), rest: args.slice(index) };
+  return { options: [], rest: [...args] };
 }
 
 /**

@@ -1,6 +1,11 @@
 /** Options written before the command name reach the command, as in `mcp-host --config FILE tools list`. */
 import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/cli/command-list.js';
+import { EXIT_USAGE } from '../../src/cli/exit-codes.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { exampleServer, runCli, writeConfig } from '../helpers/project.js';
+
+const commandList = `(commands: ${COMMANDS.map((entry) => entry.name).join(', ')})`;
 
 async function calculatorConfig(): Promise<string> {
   return writeConfig({
@@ -36,4 +41,30 @@ describe('options before the command', () => {
     expect(result.code).toBe(2);
     expect(result.stderr.trim()).toBe("mcp-host: unknown option '--no-such-flag'");
   }, 60_000);
+
+  it('a word after them that names no command is reported as that unknown command, not as the options', async () => {
+    const cases: Array<[string[], string]> = [
+      [['--config', 'x', 'nothing'], `unknown command 'nothing' ${commandList}`],
+      [['-c', 'x', '--json', 'tool', 'list'], `unknown command 'tool' — did you mean tools? ${commandList}`],
+    ];
+    for (const [args, message] of cases) {
+      const result = await runCliInProcess(args);
+      expect({ args, ...result }).toEqual({ args, code: EXIT_USAGE, stdout: '', stderr: `mcp-host: ${message}\n` });
+    }
+  });
+
+  it('with nothing after them, the command is said to be missing and the commands are listed, exit 2', async () => {
+    for (const args of [
+      ['--config', 'x'],
+      ['--config=x', '--json'],
+    ]) {
+      const result = await runCliInProcess(args);
+      const message = `a command is missing after '${args.join(' ')}' ${commandList}`;
+      expect({ args, ...result }).toEqual({ args, code: EXIT_USAGE, stdout: '', stderr: `mcp-host: ${message}\n` });
+    }
+    // Help asked for before the command is still help.
+    const help = await runCliInProcess(['--config', 'x', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: mcp-host');
+  });
 });
