@@ -12,6 +12,7 @@ import { isInitializeRequest, type Server } from '@modelcontextprotocol/server';
 import type { GatewayToken } from '../config/gateway-settings.js';
 import { BoundedEventStore } from './bounded-event-store.js';
 import { notAMessageReply, readClientMessage } from './client-line.js';
+import { cutOffWhenFarBehind, MAX_WAITING_RESPONSE_BYTES } from './cut-off-far-behind.js';
 import { createGatewayAuth, type GatewayAuth } from './gateway-auth.js';
 import { type GatewayHosts, UnknownProfileError } from './gateway-hosts.js';
 import { createModernGateway } from './gateway-modern.js';
@@ -209,6 +210,11 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
 
     const sessionHeader = request.headers['mcp-session-id'];
     const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
+    cutOffWhenFarBehind(response, () =>
+      options.onDiagnostic(
+        `gateway: cut off a ${request.method} stream${sessionId === undefined ? '' : ` of session ${sessionId}`} whose client fell more than ${MAX_WAITING_RESPONSE_BYTES / 1024 / 1024} MB behind reading it`,
+      ),
+    );
     let body: unknown;
     if (request.method === 'POST') {
       let text: string;

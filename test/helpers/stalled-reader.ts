@@ -6,6 +6,8 @@
 import { connect, type Socket } from 'node:net';
 
 export interface StalledReader {
+  /** What arrived before reading stopped (the answer's status line and headers, at least). */
+  head: string;
   /** Reads again, until the server ends the connection or `stop` shows in what arrived; says which. */
   readAgain(stop: RegExp): Promise<{ ended: boolean; stopSeen: boolean; bytes: number }>;
   close(): void;
@@ -31,6 +33,7 @@ export async function connectAndStopReading(port: number, request: string, begun
     socket.write(request);
   });
   return {
+    head: text,
     readAgain(stop) {
       return new Promise((resolve) => {
         // Only the tail is kept: what matters is whether `stop` arrived, not everything before it.

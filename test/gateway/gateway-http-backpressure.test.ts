@@ -1,0 +1,110 @@
+/**
+ * `mcp-host serve --http` with a client that stops reading its event stream (GET /mcp) while the gateway has much to
+ * tell it: past a few megabytes waiting, the stream is cut off and said to be on stderr, instead of everything sent
+ * meanwhile piling up in the gateway; the session goes on answering.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { type GatewayProcess, startGatewayProcess } from '../helpers/gateway-process.js';
+import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { connectAndStopReading } from '../helpers/stalled-reader.js';
+
+const TOKEN = 'a-backpressure-test-token-of-enough-length';
+/** Far more than the socket buffers of both ends and the gateway's bound hold together. */
+const MAX_CALLS = 60;
+const MESSAGE_CHARS = 1_000_000;
+
+let gateway: GatewayProcess | undefined;
+afterEach(async () => {
+  await gateway?.stop();
+  gateway = undefined;
+});
+
+async function post(url: string, body: unknown, sessionId?: string): Promise<Response> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${TOKEN}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+      ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId }),
+    },
+    body: JSON.stringify(body),
+  });
+  // Read to its end: this client reads its answers; only its event stream is left unread.
+  await response.text();
+  return response;
+}
+
+describe('mcp-host serve --http, with a client that stops reading its event stream', () => {
+  it('cuts that stream off instead of keeping everything sent to it, and goes on answering', async () => {
+    const stateDir = await temporaryDirectory('mcp-host-http-backpressure-');
+    const config = await writeConfig({
+      mcpServers: {
+        forwarding: { command: process.execPath, args: [fixtureServer('forwarding.mjs')], trust: 'trusted' },
+      },
+      permissions: { allow: ['forwarding__*'] },
+      gateway: { requestsPerMinute: 10_000 },
+    });
+    gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
+      MCP_HOST_GATEWAY_TOKEN: TOKEN,
+    });
+    const url = gateway.url;
+    const initialized = await post(url, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'stalled', version: '1' } },
+    });
+    const sessionId = initialized.headers.get('mcp-session-id') ?? '';
+    expect(sessionId).not.toBe('');
+    await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId);
+
+    const { host, port, pathname } = new URL(url);
+    const stream = await connectAndStopReading(
+      Number(port),
+      [
+        `GET ${pathname} HTTP/1.1`,
+        `Host: ${host}`,
+        `Authorization: Bearer ${TOKEN}`,
+        'Accept: text/event-stream',
+        'MCP-Protocol-Version: 2025-06-18',
+        `Mcp-Session-Id: ${sessionId}`,
+        '',
+        '',
+      ].join('\r\n'),
+      /\r\n\r\n/,
+    );
+    try {
+      expect(String(stream.head)).toMatch(/^HTTP\/1\.1 200/);
+      const cutOff = () => gateway?.stderr().includes('fell more than 4 MB behind') === true;
+      // Each call's log message goes to the session's event stream, until the gateway says it cut that off.
+      let calls = 0;
+      for (; calls < MAX_CALLS && !cutOff(); calls += 1) {
+        const answered = await post(
+          url,
+          {
+            jsonrpc: '2.0',
+            id: 100 + calls,
+            method: 'tools/call',
+            params: {
+              name: 'forwarding__log',
+              arguments: { level: 'info', message: `log-${calls}-${'x'.repeat(MESSAGE_CHARS)}` },
+            },
+          },
+          sessionId,
+        );
+        expect(answered.status).toBe(200);
+      }
+      const read = await stream.readAgain(new RegExp(`log-${calls - 1}-`));
+      expect(read.stopSeen, `the stream carried every log message (${read.bytes} bytes)`).toBe(false);
+      expect(read.ended).toBe(true);
+      expect(cutOff()).toBe(true);
+      // The session goes on.
+      const pinged = await post(url, { jsonrpc: '2.0', id: 999, method: 'ping' }, sessionId);
+      expect(pinged.status).toBe(200);
+    } finally {
+      stream.close();
+    }
+  }, 180_000);
+});
