@@ -29,8 +29,16 @@ function readStat(pid: number): ProcStat | undefined {
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   const ppid = Number(fields[1]);
   const startTime = fields[19];
-  if (!Number.isInteger(ppid) || startTime === undefined) return undefined;
+  if (!Number.isInteger(ppid) || startTime === undefined || !/^\d+$/.test(startTime)) return undefined;
   return { pid, ppid, startTime };
+}
+
+/**
+ * When process `pid` started, in clock ticks after boot (field 22 of `/proc/<pid>/stat`): with the pid, it tells a
+ * process from a later one given the same number. Undefined where `/proc` cannot tell (not Linux, no such process).
+ */
+export function processStartTime(pid: number): string | undefined {
+  return readStat(pid)?.startTime;
 }
 
 /** Every process whose chain of parents leads to `rootPid` (not `rootPid` itself), children first. */

@@ -6,6 +6,7 @@
  * else. Where `/proc` is not there (macOS, Windows) the identity is the pid alone, as it was before.
  */
 import { readFileSync } from 'node:fs';
+import { processStartTime } from '../connections/process-tree.js';
 
 export interface ProcessIdentity {
   pid: number;
@@ -16,7 +17,7 @@ export interface ProcessIdentity {
 
 /** The identity of the process `pid`, with whatever of its start time and of this boot the platform tells. */
 export function processIdentity(pid: number): ProcessIdentity {
-  const startTime = startTimeOf(pid);
+  const startTime = processStartTime(pid);
   const bootId = currentBootId();
   return { pid, ...(startTime !== undefined && { startTime }), ...(bootId !== undefined && { bootId }) };
 }
@@ -61,19 +62,6 @@ function pidRuns(pid: number): boolean {
     // EPERM: it runs, as another user.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-}
-
-function startTimeOf(pid: number): string | undefined {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  // The command name (field 2) is in parentheses and may hold spaces and parentheses itself: count from the last ')'.
-  const afterName = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const startTime = afterName[22 - 3];
-  return startTime !== undefined && /^\d+$/.test(startTime) ? startTime : undefined;
 }
 
 let bootId: string | null | undefined;
