@@ -93,6 +93,31 @@ describe('text-direction controls from servers and models are not printed', () =
   );
 
   it(
+    'trust list and audit print them as escapes, or not at all',
+    async () => {
+      const stateDir = await temporaryDirectory();
+      const config = await directionConfig();
+      const trust = await runCliInProcess(['trust', 'list', '--config', config], { ...RUN, stateDir });
+      expect(trust.stdout).toContain('direction');
+      expectNoDirectionControls(trust, 'trust list');
+      // The arguments of a call are recorded as given.
+      const call = await runCliInProcess(
+        ['tools', 'call', 'direction__reverse', 'text=exe.\u202etxt\u202c', '--config', config],
+        { ...RUN, stateDir },
+      );
+      expect(call.code).toBe(0);
+
+      const table = await runCliInProcess(['audit'], { ...RUN, stateDir });
+      expect(table.stdout).toContain('direction__reverse');
+      expectNoDirectionControls(table, 'audit');
+      const json = await runCliInProcess(['audit', '--json'], { ...RUN, stateDir });
+      expect(json.stdout).toContain('exe.\\u202etxt');
+      expectNoDirectionControls(json, 'audit --json');
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
     'sessions show prints a saved conversation without them',
     async () => {
       const stateDir = await temporaryDirectory();
