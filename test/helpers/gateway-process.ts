@@ -3,6 +3,7 @@
  * pid (also when a test fails, through the returned `stop`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { trackUntilExit } from './left-running.js';
 import { bundledCliPath } from './project.js';
 import { waitUntil as waitUntilShared } from './wait-until.js';
 
@@ -26,6 +27,7 @@ export async function startGatewayProcess(args: string[], env: Record<string, st
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  trackUntilExit(child);
   let stderr = '';
   child.stderr?.on('data', (chunk) => {
     stderr += String(chunk);

@@ -5,6 +5,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
+import { killLeftRunning } from '../helpers/left-running.js';
 
 const home = mkdtempSync(join(tmpdir(), 'mcp-host-home-'));
 process.env.HOME = home;
@@ -14,3 +16,6 @@ delete process.env.MCP_HOST_AUDIT_FILE;
 // The user's instructions and skills live in the isolated home too.
 delete process.env.XDG_CONFIG_HOME;
 delete process.env.MCP_HOST_CONFIG_DIR;
+
+// A process a helper started for a set-up that timed out is still running: it must not outlive its file.
+afterAll(() => killLeftRunning());

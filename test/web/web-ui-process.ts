@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { trackUntilExit } from '../helpers/left-running.js';
 import { bundledCliPath } from '../helpers/project.js';
 
 export interface RunningUi {
@@ -25,6 +26,7 @@ export async function startUi(
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', MCP_HOST_STATE_DIR: stateDir, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  trackUntilExit(child);
   let stdout = '';
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
