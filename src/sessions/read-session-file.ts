@@ -3,7 +3,7 @@
  * A torn last line (the host was killed while writing it) is skipped with a warning, as is any line that is not a
  * record this version understands or is longer than the record bound; only a missing or unreadable header is fatal.
  */
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseJsonWithinDepth } from '../json/json-depth.js';
 import type { Message } from '../providers/types.js';
@@ -90,27 +90,13 @@ export function readSessionFile(file: string): SavedSession {
 }
 
 /** The header's time, if it is this file's own header and not after the first record; else the first record's. */
-function startedAt(header: SessionHeaderRecord, id: string, firstRecordAt: string | undefined): string {
+export function startedAt(header: SessionHeaderRecord, id: string, firstRecordAt: string | undefined): string {
   if (firstRecordAt === undefined) return header.createdAt;
   const agrees = header.id === id && Date.parse(header.createdAt) <= Date.parse(firstRecordAt);
   return agrees ? header.createdAt : firstRecordAt;
 }
 
-/** Only the header, read from the start of the file (listing many sessions reads no transcripts). */
-export function readSessionHeader(file: string): SessionHeaderRecord & { updatedAt: string } {
-  const descriptor = openSync(file, 'r');
-  try {
-    const buffer = Buffer.alloc(16 * 1024);
-    const length = readSync(descriptor, buffer, 0, buffer.length, 0);
-    const text = buffer.subarray(0, length).toString('utf8');
-    const header = parseHeader(text.slice(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n')), file);
-    return { ...header, updatedAt: statSync(file).mtime.toISOString() };
-  } finally {
-    closeSync(descriptor);
-  }
-}
-
-function parseHeader(line: string | undefined, file: string): SessionHeaderRecord {
+export function parseHeader(line: string | undefined, file: string): SessionHeaderRecord {
   const record = line === undefined ? undefined : parseRecord(line);
   if (record?.type !== 'session') throw new SessionFileError(`${file} does not start with a session header`);
   if (record.version > SESSION_FORMAT_VERSION)
@@ -118,7 +104,7 @@ function parseHeader(line: string | undefined, file: string): SessionHeaderRecor
   return record;
 }
 
-function parseRecord(line: string): SessionRecord | undefined {
+export function parseRecord(line: string): SessionRecord | undefined {
   if (Buffer.byteLength(line) > MAX_SESSION_RECORD_BYTES) return undefined;
   let value: unknown;
   try {

@@ -1,10 +1,12 @@
 /**
  * The saved sessions of one state folder: `<stateDir>/sessions/<id>.jsonl`, one file per session, owner-only.
- * Listing reads only each file's first line; reading one replays its records.
+ * Listing reads each file's header and its first and last records (read-session-summary.ts); reading one replays
+ * its records.
  */
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { readSessionFile, readSessionHeader, type SavedSession } from './read-session-file.js';
+import { readSessionFile, type SavedSession } from './read-session-file.js';
+import { readSessionSummary } from './read-session-summary.js';
 import { createSessionFileWriter, type SessionFileWriter } from './session-file-writer.js';
 import { isSessionId } from './session-id.js';
 import { holdSession, releaseSession } from './session-lock.js';
@@ -15,7 +17,9 @@ export interface SessionSummary {
   id: string;
   title: string;
   config: string | null;
+  /** The model it started with (the header's): a later switch is only known by replaying the file. */
   model: string;
+  /** As `read` gives them: the header's start where it is the file's own, and the last record's time. */
   createdAt: string;
   updatedAt: string;
 }
@@ -81,15 +85,8 @@ export function openSessionStore(stateDir: string): SessionStore {
       const id = name.endsWith('.jsonl') ? name.slice(0, -'.jsonl'.length) : '';
       if (!isSessionId(id)) continue;
       try {
-        const header = readSessionHeader(fileOf(id));
-        summaries.push({
-          id,
-          title: header.title,
-          config: header.config,
-          model: header.model,
-          createdAt: header.createdAt,
-          updatedAt: header.updatedAt,
-        });
+        const { header, createdAt, updatedAt } = readSessionSummary(fileOf(id));
+        summaries.push({ id, title: header.title, config: header.config, model: header.model, createdAt, updatedAt });
       } catch (error) {
         // The reason names the file already.
         onWarning?.(`skipped a session: ${(error as Error).message}`);

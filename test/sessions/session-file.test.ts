@@ -98,6 +98,42 @@ describe('a session file', () => {
     expect(warnings).toEqual([`skipped a session: ${broken} does not start with a session header`]);
   });
 
+  it('lists a session with the times a full read gives, however long its lines and wherever its chunks end', () => {
+    const store = openSessionStore(stateDir);
+    const message = (second: number, length: number) =>
+      JSON.stringify({
+        type: 'message',
+        at: `2026-01-01T00:00:${String(second).padStart(2, '0')}.000Z`,
+        message: { role: 'user', content: [{ type: 'text', text: 'é🙂x'.repeat(length / 7) }] },
+      });
+    // Lines of every length around the 64 KiB the listing reads at a time, a second header and lines that are no
+    // records before the first record and after the last, a torn last line.
+    const layouts: string[][] = [
+      [message(1, 10)],
+      [message(1, 10), message(2, 10), '{"type":"message","at":"2026-01-01T00:00:59.000Z","mess'],
+      ['not json', '', message(3, 70_000), message(4, 65_530), JSON.stringify(header('x')), '[]', ''],
+      [message(5, 200_000), message(6, 10), message(7, 131_072)],
+      [JSON.stringify(header('y')), message(8, 65_536 - 200)],
+    ];
+    layouts.forEach((lines, index) => {
+      const id = `20260105-00000${index}-0000dddd`;
+      const torn = lines.at(-1)!.endsWith('"mess');
+      writeFileSync(store.fileOf(id), `${[JSON.stringify(header(id)), ...lines].join('\n')}${torn ? '' : '\n'}`);
+      const saved = readSessionFile(store.fileOf(id));
+      const listed = store.list().find((summary) => summary.id === id);
+      expect({ index, ...listed }).toMatchObject({ index, createdAt: saved.createdAt, updatedAt: saved.updatedAt });
+      expect(saved.updatedAt).not.toBe(header(id).createdAt);
+    });
+    // A header of another session, later than its first record: the start is that record's, as a full read has it.
+    const copy = '20260106-000000-0000eeee';
+    const claimed = { ...header('20260101-000000-0000ffff'), createdAt: '2026-02-01T00:00:00.000Z' };
+    writeFileSync(store.fileOf(copy), `${JSON.stringify(claimed)}\n${message(9, 10)}\n${message(10, 10)}\n`);
+    expect(store.list().find((summary) => summary.id === copy)).toMatchObject({
+      createdAt: '2026-01-01T00:00:09.000Z',
+      updatedAt: '2026-01-01T00:00:10.000Z',
+    });
+  });
+
   it('shortens a message that would exceed the record bound before writing it', async () => {
     const huge = 'x'.repeat(MAX_SESSION_RECORD_BYTES + 10);
     const model = neverAnswering();

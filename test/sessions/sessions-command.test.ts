@@ -109,9 +109,10 @@ describe('mcp-host sessions', () => {
       `${[JSON.stringify(claimed), ...lines.slice(1)].join('\n')}\n`,
     );
     try {
-      const [shown, exported] = [
+      const [shown, exported, listed] = [
         await runCli(['sessions', 'show', copy], { stateDir }),
         await runCliInProcess(['sessions', 'export', copy], { stateDir }),
+        await runCliInProcess(['sessions', 'list', '--json'], { stateDir }),
       ];
       expect(shown.code).toBe(EXIT_OK);
       const [title, times] = shown.stdout.split('\n');
@@ -121,6 +122,13 @@ describe('mcp-host sessions', () => {
         `mcp-host: ${join(stateDir, 'sessions', `${copy}.jsonl`)}: its header names session ${ids[0]}; shown as ${copy}, its file name\n`,
       );
       expect(JSON.parse(exported.stdout)).toMatchObject({ id: copy, createdAt: records[0]!.at });
+      // The listing agrees: the copy, just written, is as old as its records, not as new as its file.
+      expect(JSON.parse(listed.stdout)).toContainEqual(
+        expect.objectContaining({ id: copy, createdAt: records[0]!.at, updatedAt: records.at(-1)!.at }),
+      );
+      expect(JSON.parse(listed.stdout)).toContainEqual(
+        expect.objectContaining({ id: ids[0], createdAt: header.createdAt, updatedAt: records.at(-1)!.at }),
+      );
 
       // Its own, untouched file keeps the header's start, from before the first record.
       const own = await runCliInProcess(['sessions', 'show', ids[0]!], { stateDir });

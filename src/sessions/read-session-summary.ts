@@ -1,0 +1,111 @@
+/**
+ * What a listing needs of a session file, read from its two ends instead of replaying every record: the header and
+ * first record from its start, the last record from its end. The id and times are taken as `sessions show` takes them
+ * (see read-session-file.ts): the id is the file's name, the start the header's time only where the header is the
+ * file's own and not after the first record, and the last update the last record's time, so a copied or touched file
+ * does not list as new. Lines that are not records are passed over as a full read passes over them.
+ */
+
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { basename } from 'node:path';
+import { parseHeader, parseRecord, startedAt } from './read-session-file.js';
+import type { SessionHeaderRecord } from './session-records.js';
+
+export interface SessionFileSummary {
+  /** The file's name. */
+  id: string;
+  header: SessionHeaderRecord;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const CHUNK_BYTES = 64 * 1024;
+const NEWLINE = 0x0a;
+
+export function readSessionSummary(file: string): SessionFileSummary {
+  const descriptor = openSync(file, 'r');
+  try {
+    const size = fstatSync(descriptor).size;
+    const forward = linesForward(descriptor, size);
+    const first = forward.next();
+    const header = parseHeader(first.done ? undefined : first.value.text, file);
+    const id = basename(file, '.jsonl');
+    const firstRecordAt = firstTime(forward);
+    // No record after the header from the start means none from the end either.
+    const lastRecordAt =
+      firstRecordAt === undefined || first.done
+        ? undefined
+        : firstTime(linesBackward(descriptor, first.value.end, size));
+    return {
+      id,
+      header,
+      createdAt: startedAt(header, id, firstRecordAt),
+      updatedAt: lastRecordAt ?? header.createdAt,
+    };
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+/** The time of the first record among `lines` that a full read would take (a second header is passed over too). */
+function firstTime(lines: Iterator<{ text: string }>): string | undefined {
+  for (let next = lines.next(); !next.done; next = lines.next()) {
+    if (next.value.text === '') continue;
+    const record = parseRecord(next.value.text);
+    if (record !== undefined && record.type !== 'session') return record.at;
+  }
+  return undefined;
+}
+
+/** The file's lines from its start, each with the offset just past its newline; a last line without one too. */
+function* linesForward(descriptor: number, size: number): Generator<{ text: string; end: number }> {
+  // The pieces of the line being read, joined once its newline turns up: a long line is not copied chunk by chunk.
+  let pieces: Buffer[] = [];
+  let lineStart = 0;
+  for (let position = 0; position < size; ) {
+    const chunk = readAt(descriptor, position, Math.min(CHUNK_BYTES, size - position));
+    if (chunk.length === 0) break;
+    let from = 0;
+    for (let newline = chunk.indexOf(NEWLINE); newline !== -1; newline = chunk.indexOf(NEWLINE, from)) {
+      pieces.push(chunk.subarray(from, newline));
+      const text = Buffer.concat(pieces).toString('utf8');
+      lineStart = position + newline + 1;
+      pieces = [];
+      from = newline + 1;
+      yield { text, end: lineStart };
+    }
+    pieces.push(chunk.subarray(from));
+    position += chunk.length;
+  }
+  const rest = Buffer.concat(pieces);
+  if (rest.length > 0) yield { text: rest.toString('utf8'), end: lineStart + rest.length };
+}
+
+/** The file's lines after offset `stop`, last first; a last line without a newline is one too. */
+function* linesBackward(descriptor: number, stop: number, size: number): Generator<{ text: string }> {
+  // The pieces of the line being read, in file order.
+  let pieces: Buffer[] = [];
+  for (let position = size; position > stop; ) {
+    const length = Math.min(CHUNK_BYTES, position - stop);
+    position -= length;
+    const chunk = readAt(descriptor, position, length);
+    let end = chunk.length;
+    for (let newline = chunk.lastIndexOf(NEWLINE, end - 1); newline !== -1; ) {
+      pieces.unshift(chunk.subarray(newline + 1, end));
+      const text = Buffer.concat(pieces).toString('utf8');
+      pieces = [];
+      end = newline;
+      newline = end === 0 ? -1 : chunk.lastIndexOf(NEWLINE, end - 1);
+      yield { text };
+    }
+    pieces.unshift(chunk.subarray(0, end));
+  }
+  const rest = Buffer.concat(pieces);
+  if (rest.length > 0) yield { text: rest.toString('utf8') };
+}
+
+function readAt(descriptor: number, position: number, length: number): Buffer {
+  const buffer = Buffer.alloc(length);
+  const read = readSync(descriptor, buffer, 0, length, position);
+  return buffer.subarray(0, read);
+}
