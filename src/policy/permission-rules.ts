@@ -80,6 +80,14 @@ export function checkRules(
         );
         continue;
       }
+      if (list === 'allow' && !/[*?]/.test(pattern) && !pattern.includes(TOOL_NAME_SEPARATOR)) {
+        // Reported whatever was started: allow rules never match a tool's own name alone (see rule-names.ts).
+        warnings.push(
+          `permissions.allow pattern "${pattern}" has no server part, so it never matches: allow rules name a tool ` +
+            `as server__tool (e.g. "fs__${pattern}"), so that another server's tool of the same name is not allowed too.`,
+        );
+        continue;
+      }
       if (named.some((tool) => namesFor(list, tool).some((name) => matchesGlob(pattern, name)))) continue;
       if (mayNameServerNotStarted(pattern, notStarted, servers)) continue;
       const hint = pattern.includes('__')

@@ -118,6 +118,8 @@ describe('permission rules', () => {
     const tools = ['fs__read_file'];
     expect(checkRules(patterns, tools, { serversNotStarted: ['github'] })).toEqual([
       expect.stringMatching(/permissions\.allow pattern "fs__raed_\*" matches no tool/),
+      // An allow rule without a server part can name no tool at all, started or not.
+      expect.stringMatching(/permissions\.allow pattern "read_file" has no server part, so it never matches/),
     ]);
     // The same rules with every server started: each unmatched one is reported.
     expect(checkRules(patterns, tools)).toHaveLength(6);
@@ -137,6 +139,14 @@ describe('permission rules', () => {
     const started = [{ toolName: 'team__notes__add', serverName: 'team__notes', originalToolName: 'add' }];
     expect(checkRules(patterns, started, { serversNotStarted: ['team'] })).toEqual([
       expect.stringMatching(/permissions\.allow pattern "team__notes__read" matches no tool/),
+    ]);
+  });
+
+  it('says an allow rule written as a tool name alone never matches, even where a server has that tool', () => {
+    const tools = [{ toolName: 'fs__read_file', serverName: 'fs', originalToolName: 'read_file' }];
+    expect(checkRules(rules({ allow: ['read_file'], deny: ['read_file'] }), tools)).toEqual([
+      'permissions.allow pattern "read_file" has no server part, so it never matches: allow rules name a tool as ' +
+        'server__tool (e.g. "fs__read_file"), so that another server\'s tool of the same name is not allowed too.',
     ]);
   });
 
