@@ -7,8 +7,10 @@
  * process share it (they are one host, and write in turn). Locks are removed when the session is let go and when the
  * process exits.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { createLockFile, readLockFile } from './lock-file.js';
 import {
   differs,
   formatIdentity,
@@ -46,34 +48,83 @@ export function holdSession(directory: string, id: string): void {
     return;
   }
   mkdirSync(directory, { recursive: true, mode: 0o700 });
-  for (let attempt = 0; attempt < 2; attempt += 1) {
-    try {
-      writeFileSync(file, `${formatIdentity(self())}\n`, { flag: 'wx', mode: 0o600 });
-      held.set(file, 1);
-      if (!releaseOnExit) {
-        releaseOnExit = true;
-        process.once('exit', () => {
-          for (const lock of held.keys()) rmSync(lock, { force: true });
-        });
-      }
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    const holder = holderOf(file);
-    if (holder !== undefined && !differs(holder, self())) {
-      held.set(file, 1);
+  // Three tries: the lock can be let go between creating and reading it, and the lock lost to can itself be stale.
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const outcome = tryToHold(file);
+    if (outcome === 'held') {
+      markHeld(file);
       return;
     }
-    if (holder !== undefined && holder.pid !== process.pid && isAlive(holder)) {
-      throw new SessionInUseError(
-        `session ${id} is open in another mcp-host (pid ${holder.pid}); leave that chat first, or start a new conversation (if no such process is yours, delete ${file})`,
-      );
-    }
-    // Left by a process that has ended (its pid free, or another process's now): taken over.
-    rmSync(file, { force: true });
+    if (outcome !== 'lost') throw inUse(id, file, outcome);
   }
   throw new SessionInUseError(`session ${id} was taken by another mcp-host while this one opened it (${file})`);
+}
+
+/** One try: 'held', 'lost' (the lock changed meanwhile: try again), or the live process that has it. */
+function tryToHold(file: string): 'held' | 'lost' | ProcessIdentity {
+  if (createLockFile(file, ownLine())) return 'held';
+  const seen = readLockFile(file);
+  if (seen === undefined) return 'lost';
+  const holder = parseIdentity(seen);
+  if (holder !== undefined && !differs(holder, self())) return 'held';
+  if (holder !== undefined && holder.pid !== process.pid && isAlive(holder)) return holder;
+  // Left by a process that has ended (its pid free, or another process's now, or no identity at all).
+  return takeOver(file, seen, 0);
+}
+
+/**
+ * Replaces the lock `file`, judged stale when it read `judged`, by one naming this process. Deleting what was judged
+ * and then creating is not enough: A and B both read the stale lock, A deletes it and creates its own, and B, going
+ * on from the same judgement, deletes A's fresh lock and creates its own; both then write the session. Renaming the
+ * stale lock aside first does not close it either: B's rename can catch A's fresh lock, and while B puts it back the
+ * name is free for C. So a takeover first creates a claim, `<lock>.<digest of the text judged>.takeover`, which only
+ * one process can create (link: see lock-file.ts); everyone judging the same stale text names the same claim.
+ * Holding it, the taker reads the lock again: still the judged text, it cannot change under the taker any more (its
+ * writer has ended, and anyone else deleting it would need this claim), so deleting it and creating the new lock is
+ * safe; another text means someone took over first, and the taker judges again.
+ * - A and B judge the stale lock at once: A creates the claim, B's claim fails while A lives: B is refused, naming A.
+ * - B judges late, after A has taken over and let the claim go: B's claim succeeds, but the lock now reads A's
+ *   identity, not the stale text: B lets the claim go and judges again (A runs: refused).
+ * - C finds no lock at all between A's delete and A's create: C creates it; A's create fails, and A judges C's lock.
+ * - A dies holding the claim: the claim is itself a stale lock, taken over the same way (one level down), then used.
+ * Returns 'held', 'lost' (judge again), or the live process that holds the claim.
+ */
+function takeOver(file: string, judged: string, depth: number): 'held' | 'lost' | ProcessIdentity {
+  const claim = takeoverClaimFile(file, judged);
+  if (!createLockFile(claim, ownLine())) {
+    const claimText = readLockFile(claim);
+    if (claimText === undefined) return 'lost';
+    const claimer = parseIdentity(claimText);
+    if (claimer !== undefined && isAlive(claimer)) return claimer;
+    if (depth > 0 || takeOver(claim, claimText, depth + 1) !== 'held') return 'lost';
+  }
+  try {
+    if (readLockFile(file) !== judged) return 'lost';
+    rmSync(file, { force: true });
+    return createLockFile(file, ownLine()) ? 'held' : 'lost';
+  } finally {
+    rmSync(claim, { force: true });
+  }
+}
+
+/** The claim to create before taking over the lock `file` that read `judged` (see takeOver). */
+export function takeoverClaimFile(file: string, judged: string): string {
+  return `${file}.${createHash('sha256').update(judged).digest('hex').slice(0, 16)}.takeover`;
+}
+
+function markHeld(file: string): void {
+  held.set(file, 1);
+  if (releaseOnExit) return;
+  releaseOnExit = true;
+  process.once('exit', () => {
+    for (const lock of held.keys()) removeIfOwn(lock);
+  });
+}
+
+function inUse(id: string, file: string, holder: ProcessIdentity): SessionInUseError {
+  return new SessionInUseError(
+    `session ${id} is open in another mcp-host (pid ${holder.pid}); leave that chat first, or start a new conversation (if no such process is yours, delete ${file})`,
+  );
 }
 
 /** Lets the session go; the lock is removed once no conversation of this process holds it. */
@@ -86,14 +137,21 @@ export function releaseSession(directory: string, id: string): void {
     return;
   }
   held.delete(file);
-  const holder = holderOf(file);
-  if (holder !== undefined && !differs(holder, self())) rmSync(file, { force: true });
+  removeIfOwn(file);
 }
 
-function holderOf(file: string): ProcessIdentity | undefined {
+function ownLine(): string {
+  return `${formatIdentity(self())}\n`;
+}
+
+/** Removes the lock if it still names this process (someone may have deleted it by hand and another taken it). */
+function removeIfOwn(file: string): void {
+  let text: string | undefined;
   try {
-    return parseIdentity(readFileSync(file, 'utf8'));
+    text = readLockFile(file);
   } catch {
-    return undefined;
+    return;
   }
+  const holder = text === undefined ? undefined : parseIdentity(text);
+  if (holder !== undefined && !differs(holder, self())) rmSync(file, { force: true });
 }

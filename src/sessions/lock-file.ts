@@ -1,0 +1,50 @@
+/**
+ * A lock file that appears whole or not at all. Written in place (open with O_EXCL, then write), a lock is for a
+ * moment empty, and a process reading it then would judge an empty lock as one left by nobody and take it over while
+ * its writer goes on to hold it. So the text is written to a file of this process's own first and hard-linked to the
+ * lock's name, which fails when that name exists: the lock's name never shows anything but its full text.
+ */
+import { randomBytes } from 'node:crypto';
+import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+
+/** Writes `text` as `file` unless `file` exists; false when it does. */
+export function createLockFile(file: string, text: string): boolean {
+  const draft = `${file}.${process.pid}-${randomBytes(6).toString('hex')}.draft`;
+  writeFileSync(draft, text, { flag: 'wx', mode: 0o600 });
+  try {
+    linkSync(draft, file);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (!hardLinksUnsupported(code)) throw error;
+    return createInPlace(file, text);
+  } finally {
+    rmSync(draft, { force: true });
+  }
+}
+
+/** The text of `file`; undefined when there is none. */
+export function readLockFile(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** File systems without hard links (FAT, some network shares) get the lock written in place, with its empty moment. */
+function createInPlace(file: string, text: string): boolean {
+  try {
+    writeFileSync(file, text, { flag: 'wx', mode: 0o600 });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+function hardLinksUnsupported(code: string | undefined): boolean {
+  return code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS';
+}
