@@ -1,0 +1,86 @@
+/**
+ * A page in real Chromium that stops reading its event stream (its JavaScript paused, as in a frozen tab) while the
+ * host publishes far more than the host keeps waiting for it: the host closes that stream, the browser reconnects
+ * once the page runs again, and the page loads what it shows afresh, so a record written while it was cut off shows
+ * without a reload by hand.
+ */
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exampleServer, writeConfig } from '../helpers/project.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { callUiApi, type RunningUi, startUi } from './web-ui-process.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// As in the API test of the same bound: each turn's events carry this much text, far past what waits are allowed.
+const ANSWER_CHARS = 1_200_000;
+const TURNS = 30;
+
+let ui: RunningUi | undefined;
+let browser: Browser | undefined;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM} (.ci/run installs it)`);
+  const config = await writeConfig({
+    model: 'scripted:script.json',
+    mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
+    permissions: { allow: ['calculator__*'] },
+  });
+  await writeFile(
+    join(dirname(config), 'script.json'),
+    JSON.stringify({ scenarios: [], fallbackText: 'x'.repeat(ANSWER_CHARS) }),
+  );
+  [ui, browser] = await Promise.all([
+    startUi(['--config', config]),
+    chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] }),
+  ]);
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close().catch(() => undefined);
+  await ui?.stop();
+});
+
+describe('a page whose event stream the host closed because it stopped reading', () => {
+  it('reconnects and loads the audit again, showing the call made while it was cut off', async () => {
+    const running = ui!;
+    const context = await browser!.newContext();
+    const page = await context.newPage();
+    await page.goto(running.url);
+    // The token page moves on to the app by a refresh of its own.
+    await page.getByRole('navigation', { name: 'Pages' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Audit' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Audit' }).waitFor({ timeout: 15_000 });
+
+    // The page reads nothing more while its JavaScript is paused, and the stream it may open again once the host closes
+    // its first is refused until then: the call below is made while the page follows nothing, so only loading the
+    // audit again shows it.
+    await page.route('**/api/events', (route) => route.abort());
+    const debug = await context.newCDPSession(page);
+    await debug.send('Debugger.enable');
+    await debug.send('Debugger.pause');
+    try {
+      for (let turn = 0; turn < TURNS; turn += 1) {
+        expect((await callUiApi(running, '/api/sessions/new', {})).status).toBe(200);
+        expect((await callUiApi(running, '/api/chat', { text: 'talk' })).status).toBe(200);
+        await waitUntil(async () => (await callUiApi(running, '/api/chat')).body.running === undefined, 'the turn');
+      }
+      const called = await callUiApi(running, '/api/tools/call', {
+        name: 'calculator__add_numbers',
+        arguments: { a: 4242, b: 1 },
+      });
+      expect(called.status, JSON.stringify(called.body)).toBe(200);
+    } finally {
+      await page.unroute('**/api/events');
+      await debug.send('Debugger.resume');
+    }
+    await page
+      .getByRole('row')
+      .filter({ hasText: 'calculator__add_numbers' })
+      .filter({ hasText: '4242' })
+      .first()
+      .waitFor({ timeout: 30_000 });
+  }, 240_000);
+});
