@@ -7,6 +7,7 @@
 import type { Client, GetPromptResult, Prompt, PromptMessage } from '@modelcontextprotocol/client';
 import type { ServerConnection } from '../connections/server-connection.js';
 import { mapContentBlock } from '../content/map-tool-result.js';
+import { unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
 import { restoreOwnKeys } from '../json/own-property.js';
 import type { AssistantPart, Message, UserPart } from '../providers/types.js';
 import { resourceContentsToParts } from './server-resources.js';
@@ -67,7 +68,8 @@ export async function getServerPrompt(
       `prompt "${connection.name}:${name}" needs the argument${names.length > 1 ? 's' : ''} ${names.join(', ')}: pass ${names.map((argument) => `${argument}=VALUE`).join(' ')}`,
     );
   }
-  return restoreOwnKeys(await clientOf(connection).getPrompt({ name, arguments: args }));
+  // Its `__proto__` keys were renamed so that the library's check kept them (see keep-prototype-keys.ts).
+  return restoreOwnKeys(unescapePrototypeKeys(await clientOf(connection).getPrompt({ name, arguments: args })));
 }
 
 /** `server:NAME` → both; `NAME` → the name only. A server name itself may not contain `:`. */

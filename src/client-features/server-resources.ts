@@ -11,6 +11,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { ServerConnection } from '../connections/server-connection.js';
 import { describeBlobResource, describeTextResource } from '../content/describe-content.js';
+import { unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
 import { restoreOwnKeys } from '../json/own-property.js';
 import type { ToolResultPart } from '../providers/types.js';
 
@@ -50,7 +51,9 @@ export async function listServerResources(connection: ServerConnection): Promise
 
 export async function readServerResource(connection: ServerConnection, uri: string): Promise<ReadResourceResult> {
   if (!offersResources(connection)) throw new Error(`server "${connection.name}" does not offer resources`);
-  return restoreOwnKeys(await clientOf(connection).readResource({ uri }, { cacheMode: 'bypass' }));
+  // Its `__proto__` keys were renamed so that the library's check kept them (see keep-prototype-keys.ts).
+  const read = await clientOf(connection).readResource({ uri }, { cacheMode: 'bypass' });
+  return restoreOwnKeys(unescapePrototypeKeys(read));
 }
 
 /** Whether a connected server lets clients subscribe to its resources' changes. */

@@ -1,40 +1,46 @@
 /**
- * Keeps the `__proto__` keys of a `tools/call` result a server sent (in `structuredContent`, `_meta` and any other
- * map of it), which the MCP client library's result check would drop: the answers to the host's `tools/call`
- * requests are renamed on their way in (see escape-prototype-keys.ts), and the caller names them back with
- * `unescapePrototypeKeys` once the library has checked the result. Only those answers: nothing else the host
- * reads from a server is named back. Put on a transport after the client has connected to it.
+ * Keeps the `__proto__` keys of the answers a server sent to `tools/call`, `prompts/get` and `resources/read` (in a
+ * call's `structuredContent` and `_meta`, a prompt's messages, a resource's contents, any map of them), which the
+ * MCP client library's result checks would drop: the answers to the host's requests of those methods are renamed on
+ * their way in (see escape-prototype-keys.ts), and each caller names them back with `unescapePrototypeKeys` once the
+ * library has checked the result. Only those answers: nothing else the host reads from a server is named back. Put
+ * on a transport after the client has connected to it.
  */
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { escapePrototypeKeys } from '../json/escape-prototype-keys.js';
+import { restoreOwnKeys } from '../json/own-property.js';
 
-/** Calls not answered (cancelled, timed out) must not pile up: the oldest ids are let go past this many. */
-const MAX_PENDING_CALLS = 10_000;
+/** The requests whose answers are renamed; every place that sends one names its answer back. */
+const KEPT_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
+/** Requests not answered (cancelled, timed out) must not pile up: the oldest ids are let go past this many. */
+const MAX_PENDING_REQUESTS = 10_000;
 
-export function keepPrototypeKeysOfCallResults(transport: Transport): void {
-  const pendingCalls = new Set<string | number>();
+export function keepPrototypeKeysOfAnswers(transport: Transport): void {
+  const pendingRequests = new Set<string | number>();
   const send = transport.send.bind(transport);
   transport.send = (message, options) => {
-    if ('method' in message && message.method === 'tools/call' && 'id' in message) {
-      pendingCalls.add(message.id);
-      if (pendingCalls.size > MAX_PENDING_CALLS) pendingCalls.delete(pendingCalls.values().next().value!);
+    if ('method' in message && KEPT_METHODS.has(message.method) && 'id' in message) {
+      pendingRequests.add(message.id);
+      if (pendingRequests.size > MAX_PENDING_REQUESTS) pendingRequests.delete(pendingRequests.values().next().value!);
     }
     return send(message, options);
   };
   const receive = transport.onmessage;
   if (receive === undefined) return;
   transport.onmessage = (message, extra) => {
-    receive(answersCall(message, pendingCalls) ? escapeResult(message) : message, extra);
+    receive(answersPending(message, pendingRequests) ? escapeResult(message) : message, extra);
   };
 }
 
-function answersCall(message: JSONRPCMessage, pendingCalls: Set<string | number>): boolean {
+function answersPending(message: JSONRPCMessage, pendingRequests: Set<string | number>): boolean {
   if ('method' in message || !('id' in message) || message.id === undefined) return false;
-  return pendingCalls.delete(message.id) && 'result' in message;
+  return pendingRequests.delete(message.id) && 'result' in message;
 }
 
 function escapeResult(message: JSONRPCMessage): JSONRPCMessage {
   const answer = message as JSONRPCMessage & { result: unknown };
-  const result = escapePrototypeKeys(answer.result);
+  // The transport's message check has already made prototypes of the `__proto__` keys of the result and of its
+  // `_meta`; they are keys again before the renaming, whose copies would otherwise lose them.
+  const result = escapePrototypeKeys(restoreOwnKeys(answer.result));
   return result === answer.result ? message : ({ ...answer, result } as JSONRPCMessage);
 }

@@ -25,7 +25,7 @@ import { createTransport } from './create-transport.js';
 import { isSessionExpired, toCallFailure } from './describe-call-error.js';
 import { firstOfEachName } from './first-of-each-name.js';
 import { withHardMaximum } from './hard-maximum.js';
-import { keepPrototypeKeysOfCallResults } from './keep-prototype-keys.js';
+import { keepPrototypeKeysOfAnswers } from './keep-prototype-keys.js';
 import type { RemoteAuthorization } from './oauth/remote-authorization.js';
 import type { ProcessGroupStdioTransport } from './process-group-stdio-transport.js';
 import { restartDelay } from './restart-policy.js';
@@ -165,7 +165,7 @@ export class ServerConnection {
       }
       this.client = client;
       this.transport = transport;
-      keepPrototypeKeysOfCallResults(transport);
+      keepPrototypeKeysOfAnswers(transport);
       client.onclose = () => this.handleUnexpectedClose(client);
       this.currentState = 'connected';
       this.lastError = undefined;

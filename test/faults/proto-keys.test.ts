@@ -305,17 +305,26 @@ describe('a real stdio server with __proto__ and constructor in its tools and pr
     expect(resultText(structured.result)).toBe(wire);
   });
 
-  it('keeps a __proto__ key of a prompt and a resource as a key, and reads nothing through one', async () => {
+  // The library's checks would drop a `__proto__` key of a `_meta` map; the host keeps it as the data key it was.
+  // Beside a message's or a content's fields it goes, like any field those objects do not have.
+  it('keeps the __proto__ keys of a prompt and a resource as keys, in _meta at any depth, and reads nothing through one', async () => {
     const { result: prompt } = await host.prompts.get('hostile:proto_result', {});
     expectNothingInherited(prompt);
     expect(ownValue(prompt, '__proto__')).toEqual({ description: 'inherited' });
     expect(prompt.description).toBeUndefined();
-    expect(JSON.stringify(prompt.messages)).toBe('[{"role":"user","content":{"type":"text","text":"built"}}]');
+    // JSON writes an own `__proto__` key as it was read.
+    expect(JSON.stringify(prompt._meta)).toBe('{"__proto__":{"a":1}}');
+    expect(JSON.stringify(prompt.messages)).toBe(
+      '[{"role":"user","content":{"type":"text","text":"built","_meta":{"__proto__":{"z":3}}}}]',
+    );
 
     const resource = await host.resources.read('hostile', 'proto://one');
     expectNothingInherited(resource);
     expect(ownValue(resource, '__proto__')).toEqual({ note: 'inherited' });
     expect(resource.contents[0]?.mimeType).toBeUndefined();
+    expect(JSON.stringify(resource.contents)).toBe(
+      '[{"uri":"proto://one","_meta":{"__proto__":{"m":1},"~__proto__":"as sent"},"text":"one"}]',
+    );
   });
 
   it('refuses a prompt whose required argument is named constructor until it is given', async () => {
