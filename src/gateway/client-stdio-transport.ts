@@ -7,6 +7,13 @@
  * Stdout carries only what `send` writes. A client that stops reading stdout must not make the gateway keep
  * everything it is told meanwhile: past {@link MAX_WAITING_STDOUT_BYTES} waiting, notifications (logs, progress,
  * changes) are dropped until it has read some, which is said once; answers and requests are still written.
+ * Past the same bound, standard input is no longer read (ordinary pipe backpressure) until stdout drains: a client
+ * that keeps sending without reading would otherwise pile up answers here without end. Requests already read are
+ * still answered, however large their answers.
+ *
+ * This cannot deadlock a client that reads its stdout while it writes: its reading drains stdout, which resumes
+ * reading stdin. Reading stops only while output waits unread, and only a client that waits for its own writes to
+ * be taken before it reads can be stuck by that; it would be stuck by any pipe the same way.
  */
 import type { Readable, Writable } from 'node:stream';
 import { isJSONRPCNotification, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
@@ -33,6 +40,12 @@ export class ClientStdioTransport implements Transport {
   private closed = false;
   /** Set at the first notification dropped: said once, however often the client falls behind. */
   private toldOfDrops = false;
+  /** While reading is paused, what was read of the chunk at hand and not yet taken, from where it stopped. */
+  private unread: Buffer | undefined;
+  /** Stdin ended while reading was paused: the connection closes once what was read is taken. */
+  private endedWhilePaused = false;
+  /** Set at the first pause: said once, as the drops are. */
+  private toldOfPause = false;
 
   constructor(
     private readonly maxMessageBytes: number,
@@ -43,7 +56,7 @@ export class ClientStdioTransport implements Transport {
   async start(): Promise<void> {
     // Read to its end by someone else already: no 'end' event will come.
     if (this.stdin.readableEnded || this.stdin.destroyed) setImmediate(this.ended);
-    this.stdin.on('data', this.received);
+    this.stdin.on('data', this.arrived);
     this.stdin.on('error', this.failed);
     this.stdin.on('end', this.ended);
     this.stdin.on('close', this.ended);
@@ -80,14 +93,16 @@ export class ClientStdioTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.stdin.off('data', this.received);
+    this.stdin.off('data', this.arrived);
     this.stdin.off('error', this.failed);
     this.stdin.off('end', this.ended);
     this.stdin.off('close', this.ended);
     // Nothing else reads it: let the process exit.
     this.stdin.pause();
+    this.stdout.off('drain', this.drained);
     this.chunks = [];
     this.oversize = undefined;
+    this.unread = undefined;
     this.onclose?.();
   }
 
@@ -96,12 +111,25 @@ export class ClientStdioTransport implements Transport {
   };
 
   private readonly ended = (): void => {
-    void this.close();
+    // What was read before the end is taken before the connection ends, as it is when reading was never paused.
+    if (this.unread !== undefined) this.endedWhilePaused = true;
+    else void this.close();
   };
 
-  private readonly received = (chunk: Buffer): void => {
+  private readonly arrived = (chunk: Buffer): void => {
+    // A chunk the stream had in hand when it was paused still comes: it waits behind what was not taken.
+    if (this.unread !== undefined) this.unread = Buffer.concat([this.unread, chunk]);
+    else this.received(chunk);
+  };
+
+  private received(chunk: Buffer): void {
     let start = 0;
     while (start < chunk.length && !this.closed) {
+      // Checked at each line, not once a chunk: one chunk may hold thousands of small requests.
+      if (this.stdout.writableLength > MAX_WAITING_STDOUT_BYTES) {
+        this.pauseReading(chunk.subarray(start));
+        return;
+      }
       const newline = chunk.indexOf(NEWLINE, start);
       const end = newline === -1 ? chunk.length : newline;
       this.keep(chunk.subarray(start, end));
@@ -109,6 +137,31 @@ export class ClientStdioTransport implements Transport {
       this.lineEnded();
       start = newline + 1;
     }
+  }
+
+  private pauseReading(rest: Buffer): void {
+    this.unread = rest;
+    this.stdin.pause();
+    // Past 4 MB waiting, a write has returned false: 'drain' comes once stdout's buffer is empty again.
+    this.stdout.once('drain', this.drained);
+    if (!this.toldOfPause) {
+      this.toldOfPause = true;
+      this.onerror?.(
+        new Error(
+          `over ${MAX_WAITING_STDOUT_BYTES / 1024 / 1024} MB of standard output wait for the client to read them: its standard input is left unread until it does`,
+        ),
+      );
+    }
+  }
+
+  private readonly drained = (): void => {
+    const rest = this.unread;
+    if (rest === undefined || this.closed) return;
+    this.unread = undefined;
+    this.received(rest);
+    if (this.unread !== undefined) return;
+    if (this.endedWhilePaused) void this.close();
+    else this.stdin.resume();
   };
 
   private keep(piece: Buffer): void {

@@ -1,8 +1,12 @@
 /**
  * `mcp-host serve --stdio` with a client that misbehaves at volume: one that sends lines the gateway cannot take as
  * fast as it can has the first few reported on stderr and the rest counted in one line, not a line each; one that
- * stops reading stdout has notifications to it dropped past a bound, said once on stderr, while answers still come.
+ * stops reading stdout has notifications to it dropped past a bound, said once on stderr, while answers still come;
+ * one that keeps sending requests without reading has its stdin left unread past that bound, and every request
+ * answered in order once it reads.
  */
+import { readFile } from 'node:fs/promises';
+import type { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitUntil } from '../helpers/gateway-process.js';
 import { bundledCliPath, fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
@@ -75,5 +79,89 @@ describe('mcp-host serve --stdio, with a client that stops reading stdout', () =
     ).length;
     expect(logs).toBeLessThan(CALLS);
     expect(count(gateway.stderr(), 'not reading standard output')).toBe(1);
+  }, 120_000);
+});
+
+/** A process's resident memory, and its peak so far, in MB, from /proc (Linux). */
+async function residentMegabytes(pid: number): Promise<{ now: number; peak: number }> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kilobytes = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+  return { now: kilobytes('VmRSS') / 1024, peak: kilobytes('VmHWM') / 1024 };
+}
+
+describe('mcp-host serve --stdio, with a client that sends requests but does not read stdout', () => {
+  it('stops reading stdin past the bound, keeps its memory bounded, and answers every request in order once read', async () => {
+    const stateDir = await temporaryDirectory('mcp-host-stdio-backpressure-');
+    const config = await writeConfig({
+      mcpServers: {
+        // A budget past the answers' size: the gateway passes them on whole.
+        big: {
+          command: process.execPath,
+          args: [fixtureServer('big-result.mjs')],
+          trust: 'trusted',
+          maxResultTokens: 1_000_000,
+        },
+      },
+      permissions: { allow: ['big__*'] },
+    });
+    const gateway = await rawStdioGateway(
+      [bundledCliPath(), 'serve', '--config', config, '--state-dir', stateDir],
+      cleanups,
+    );
+    const pid = gateway.child.pid as number;
+    const stdin = gateway.child.stdin as Writable;
+    const before = await residentMegabytes(pid);
+    gateway.stopReading();
+    const SENDING_INTERVAL_MS = 20;
+    // Each answer is 1 MB. A padded request, so that the pipe fills after a few of them once the gateway stops
+    // reading.
+    const padding = 'p'.repeat(32 * 1024);
+    const call = (id: number) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'big__big_text', arguments: { megabytes: 1 }, _meta: { padding } },
+      });
+    const paused = () => gateway.stderr().includes('its standard input is left unread');
+    let sent = 0;
+    // A request every few milliseconds, as a client that keeps sending does (sent all at once, they would all be
+    // read before the first answer came), until the gateway says it has stopped reading: past 4 MB of answers
+    // waiting, a few dozen at most.
+    const stopped = waitUntil(paused, 'the notice that standard input is left unread');
+    let noticed = false;
+    // Failure is the test's, at the await below.
+    stopped.then(
+      () => {
+        noticed = true;
+      },
+      () => undefined,
+    );
+    while (!noticed && sent < 200) {
+      gateway.send(call(100 + sent));
+      sent += 1;
+      await new Promise((resolve) => setTimeout(resolve, SENDING_INTERVAL_MS));
+    }
+    await stopped;
+    // Then as fast as it can: the pipe fills, and stays full.
+    while (gateway.send(call(100 + sent))) sent += 1;
+    sent += 1;
+    expect(stdin.writableLength).toBeGreaterThan(0);
+    const whilePaused = await residentMegabytes(pid);
+    // Reading again drains stdout, and the gateway reads on: the client's pipe drains in turn.
+    const readOn = new Promise((resolve) => stdin.once('drain', resolve));
+    gateway.readAgain();
+    await readOn;
+    const callIds = () =>
+      gateway.answers
+        .map((answer) => (answer as { id?: unknown }).id)
+        .filter((id) => typeof id === 'number' && id >= 100);
+    await waitUntil(() => callIds().length === sent, 'an answer to every call', 60_000);
+    expect(callIds()).toEqual(Array.from({ length: sent }, (_, index) => 100 + index));
+    const last = answerTo(gateway.answers, 100 + sent - 1)?.result as { content: Array<{ text: string }> };
+    expect(last.content[0]?.text.length).toBe(1024 * 1024);
+    // A few dozen answers at most were on their way when it stopped reading: far from what a client that goes on
+    // sending would pile up. (Here: 127 MB before, 148 MB when the pipe filled, 56 calls.)
+    expect(whilePaused.peak - before.now).toBeLessThan(200);
   }, 120_000);
 });

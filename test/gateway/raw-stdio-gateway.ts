@@ -8,7 +8,8 @@ import { waitUntil } from '../helpers/gateway-process.js';
 
 export interface RawStdioGateway {
   child: ChildProcess;
-  send(line: string): void;
+  /** False when the line waits in this process, the pipe being full: the gateway is not reading. */
+  send(line: string): boolean;
   /** Every message read from stdout so far, in order. */
   answers: unknown[];
   stderr(): string;
@@ -41,7 +42,7 @@ export async function rawStdioGateway(args: string[], cleanups: Array<() => Prom
   });
   // A client that stops reading may still be written to: the pipe must not fail the test.
   child.stdin?.on('error', () => undefined);
-  const send = (line: string) => child.stdin?.write(`${line}\n`);
+  const send = (line: string) => child.stdin?.write(`${line}\n`) ?? false;
   send(
     JSON.stringify({
       jsonrpc: '2.0',

@@ -94,7 +94,6 @@ export function createServeCommand(): Command {
             onDiagnostic: (message) => writeError(`mcp-host: ${message}`),
           });
           interruption.serversOpened();
-          process.stdin.once('end', () => void gateway.close());
           await Promise.race([gateway.closed, abortedPromise(interruption.signal)]);
           await gateway.close();
           return;
