@@ -32,17 +32,28 @@ async function sizeOf(file: string): Promise<number | undefined> {
 }
 
 export async function* followAuditLog(file: string, options: FollowAuditLogOptions): AsyncGenerator<AuditRecord> {
+  for await (const { record } of followAuditLogPositions(file, options)) yield record;
+}
+
+/** As {@link followAuditLog}, with where each record starts in the file (a byte offset), as `readAuditLog` gives. */
+export async function* followAuditLogPositions(
+  file: string,
+  options: FollowAuditLogOptions,
+): AsyncGenerator<{ record: AuditRecord; position: number }> {
   const { signal } = options;
   const filter = options.filter ?? {};
   const interval = options.pollIntervalMs ?? DEFAULT_FOLLOW_POLL_MS;
   let offset = options.startOffset ?? (await sizeOf(file)) ?? 0;
   let pending: Buffer = Buffer.alloc(0);
+  // Where `pending` starts in the file.
+  let pendingOffset = offset;
 
   while (!signal.aborted) {
     const size = await sizeOf(file);
     if (size !== undefined && size < offset) {
       offset = 0;
       pending = Buffer.alloc(0);
+      pendingOffset = 0;
     }
     if (size !== undefined && size > offset) {
       const handle = await open(file, 'r');
@@ -50,13 +61,16 @@ export async function* followAuditLog(file: string, options: FollowAuditLogOptio
         const fresh = Buffer.alloc(size - offset);
         const { bytesRead } = await handle.read(fresh, 0, fresh.length, offset);
         offset += bytesRead;
-        const found: AuditRecord[] = [];
-        const taken = takeCompleteLines(Buffer.concat([pending, fresh.subarray(0, bytesRead)]), (line) => {
+        const found: Array<{ record: AuditRecord; position: number }> = [];
+        const taken = takeCompleteLines(Buffer.concat([pending, fresh.subarray(0, bytesRead)]), (line, start) => {
           const record = parseAuditLine(line);
-          if (record !== undefined && matchesAuditFilter(record, filter)) found.push(record);
+          if (record !== undefined && matchesAuditFilter(record, filter)) {
+            found.push({ record, position: pendingOffset + start });
+          }
         });
         pending = Buffer.from(taken.rest);
-        for (const record of found) yield record;
+        pendingOffset += taken.consumed;
+        for (const entry of found) yield entry;
       } finally {
         await handle.close();
       }

@@ -19,6 +19,8 @@ export interface AuditLogFilter {
 
 interface AuditLogContents {
   records: AuditRecord[];
+  /** Where each of `records` starts in the file (a byte offset), in the same order: an identity records lack. */
+  positions: number[];
   /** False when there is no log at the path yet. */
   exists: boolean;
   /** Lines that were not whole records (a torn last line, or damage). */
@@ -67,27 +69,42 @@ export function matchesAuditFilter(record: AuditRecord, filter: AuditLogFilter):
 }
 
 /**
- * Splits complete lines off `buffer`, handing each to `onLine`; returns what is left (an unfinished line) and
- * how many bytes were consumed. Works on bytes so a multi-byte character split across reads stays whole.
+ * Splits complete lines off `buffer`, handing each to `onLine` with where it starts in `buffer`; returns what is left
+ * (an unfinished line) and how many bytes were consumed. Works on bytes so a multi-byte character split across reads
+ * stays whole.
  */
-export function takeCompleteLines(buffer: Buffer, onLine: (line: string) => void): { rest: Buffer; consumed: number } {
+export function takeCompleteLines(
+  buffer: Buffer,
+  onLine: (line: string, start: number) => void,
+): { rest: Buffer; consumed: number } {
   let start = 0;
   for (;;) {
     const end = buffer.indexOf(0x0a, start);
     if (end < 0) break;
-    onLine(buffer.toString('utf8', start, end));
+    onLine(buffer.toString('utf8', start, end), start);
     start = end + 1;
   }
   return { rest: buffer.subarray(start), consumed: start };
 }
 
 export async function readAuditLog(file: string, filter: AuditLogFilter = {}): Promise<AuditLogContents> {
-  const contents: AuditLogContents = { records: [], exists: true, skippedLines: 0, tornLastLine: false, endOffset: 0 };
-  const onLine = (line: string): void => {
+  const contents: AuditLogContents = {
+    records: [],
+    positions: [],
+    exists: true,
+    skippedLines: 0,
+    tornLastLine: false,
+    endOffset: 0,
+  };
+  // Lines are handed over from a buffer that starts where the last complete line ended.
+  const onLine = (line: string, start: number): void => {
     if (line.trim() === '') return;
     const record = parseAuditLine(line);
     if (record === undefined) contents.skippedLines += 1;
-    else if (matchesAuditFilter(record, filter)) contents.records.push(record);
+    else if (matchesAuditFilter(record, filter)) {
+      contents.records.push(record);
+      contents.positions.push(contents.endOffset + start);
+    }
   };
   let pending: Buffer = Buffer.alloc(0);
   try {
@@ -109,6 +126,7 @@ export async function readAuditLog(file: string, filter: AuditLogFilter = {}): P
       contents.tornLastLine = true;
     } else if (matchesAuditFilter(record, filter)) {
       contents.records.push(record);
+      contents.positions.push(contents.endOffset);
     }
   }
   return contents;

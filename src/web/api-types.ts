@@ -196,6 +196,8 @@ export interface TrustChangeBody {
 }
 
 export interface AuditEntryView {
+  /** Where the record starts in the log (a byte offset): what tells two records apart, which may share a time. */
+  position: number;
   type: string;
   time: string;
   runId: string;
@@ -213,6 +215,8 @@ export interface AuditEntryView {
 }
 
 export interface ServerLogView {
+  /** Counts the messages of all servers since the UI started: what tells two apart, which may share a time. */
+  sequence: number;
   server: string;
   time: string;
   level: string;

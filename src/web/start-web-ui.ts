@@ -9,7 +9,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { resolveAuditLogPath } from '../audit/audit-log-path.js';
-import { followAuditLog } from '../audit/follow-audit-log.js';
+import { followAuditLogPositions } from '../audit/follow-audit-log.js';
 import { readAuditLog } from '../audit/read-audit-log.js';
 import { createHost, type Host, type HostOptions } from '../host/create-host.js';
 import type { HostStateView, ServerLogView } from './api-types.js';
@@ -75,6 +75,7 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
   const trust = createWebTrust({ auditFile: () => auditFile!, approver });
   let hosts = new Set<string>();
   const serverLogs: ServerLogView[] = [];
+  let serverLogsSeen = 0;
   let sandbox: SandboxServer | undefined;
   const views = createAppViews({
     sandboxOrigin: () => sandbox!.origin,
@@ -106,7 +107,10 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
     auditHistory: async () => {
       if (auditFile === undefined) return [];
       const contents = await readAuditLog(auditFile);
-      return contents.records.slice(-AUDIT_HISTORY_LIMIT).map(auditEntryView);
+      const from = Math.max(0, contents.records.length - AUDIT_HISTORY_LIMIT);
+      return contents.records
+        .slice(from)
+        .map((record, index) => auditEntryView(record, contents.positions[from + index]!));
     },
   });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
@@ -134,7 +138,8 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
     clientRequestApprover: approver,
     onServerLog: (entry) => {
       hostOptions.onServerLog?.(entry);
-      const view = serverLogView(entry);
+      serverLogsSeen += 1;
+      const view = serverLogView(entry, serverLogsSeen);
       serverLogs.push(view);
       if (serverLogs.length > SERVER_LOG_HISTORY_LIMIT)
         serverLogs.splice(0, serverLogs.length - SERVER_LOG_HISTORY_LIMIT);
@@ -175,11 +180,11 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
   async function followAudit(file: string): Promise<void> {
     try {
       const start = await readAuditLog(file);
-      for await (const record of followAuditLog(file, {
+      for await (const { record, position } of followAuditLogPositions(file, {
         signal: stopFollowing.signal,
         startOffset: start.endOffset,
       })) {
-        events.publish({ type: 'audit', entry: auditEntryView(record) });
+        events.publish({ type: 'audit', entry: auditEntryView(record, position) });
       }
     } catch {
       // Following ends with the UI (the signal), or when the log cannot be read; the page can still reload it.

@@ -186,11 +186,12 @@ export function callResultView(executed: ExecutedToolCall, durationMs: number, o
   return view;
 }
 
-export function auditEntryView(record: AuditRecord): AuditEntryView {
+export function auditEntryView(record: AuditRecord, position: number): AuditEntryView {
   const fields = record as unknown as Record<string, unknown>;
   const text = (key: string) => (typeof fields[key] === 'string' ? (fields[key] as string) : undefined);
   const pick = (key: string) => (text(key) === undefined ? {} : { [key]: bounded(text(key)!, 4_000) });
   return {
+    position,
     type: record.type,
     time: record.time,
     runId: record.runId,
@@ -207,8 +208,9 @@ export function auditEntryView(record: AuditRecord): AuditEntryView {
   };
 }
 
-export function serverLogView(entry: ServerLogEntry): ServerLogView {
+export function serverLogView(entry: ServerLogEntry, sequence: number): ServerLogView {
   return {
+    sequence,
     server: entry.server,
     time: entry.time.toISOString(),
     level: entry.level,

@@ -192,9 +192,10 @@ export function ServersPage() {
     let live = true;
     void getJson<ServerLogView[]>('/api/server-logs').then(
       (history) => {
-        const last = history.at(-1)?.time ?? '';
+        // Told apart by the host's count, since two messages may arrive in the same millisecond.
+        const last = history.at(-1)?.sequence ?? 0;
         if (live)
-          setLogs((arrived) => [...history, ...arrived.filter((entry) => entry.time > last)].slice(-MAX_LOG_LINES));
+          setLogs((arrived) => [...history, ...arrived.filter((entry) => entry.sequence > last)].slice(-MAX_LOG_LINES));
       },
       () => undefined,
     );

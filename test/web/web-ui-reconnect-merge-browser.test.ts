@@ -1,0 +1,193 @@
+/**
+ * Pages in real Chromium that load afresh when their event stream reconnects, at the moment something else happens:
+ * what arrived live in the same millisecond as the last thing loaded stays shown (records and log messages are told
+ * apart by their place in the log and the host's count, not by their time). The page's first event stream ends at once and its next one waits for the test, so the
+ * test chooses when the page reconnects; what the page loads again is held where the test needs it.
+ */
+import { existsSync } from 'node:fs';
+import { appendFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { type Browser, chromium, type Page, type Route } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServerLogView } from '../../src/web/api-types.js';
+import { fixtureServer, writeConfig } from '../helpers/project.js';
+import { callUiApi, type RunningUi, startUi } from './web-ui-process.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const WAIT = { timeout: 15_000 };
+
+let ui: RunningUi | undefined;
+let browser: Browser | undefined;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM} (.ci/run installs it)`);
+  const config = await writeConfig({
+    model: 'scripted:script.json',
+    mcpServers: { burst: { command: process.execPath, args: [fixtureServer('log-burst.mjs')], trust: 'trusted' } },
+    permissions: { allow: ['burst__*'] },
+  });
+  await writeFile(
+    join(dirname(config), 'script.json'),
+    JSON.stringify({ scenarios: [], fallbackText: 'answer-marker' }),
+  );
+  [ui, browser] = await Promise.all([
+    startUi(['--config', config]),
+    chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] }),
+  ]);
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close().catch(() => undefined);
+  await ui?.stop();
+});
+
+/** A request the page made, held unanswered until the test lets it go. */
+interface Held {
+  arrived: Promise<Route>;
+}
+
+/** Holds the page's `nth` request (from 1, counted from now) to `path` with `method`; the others go to the host. */
+async function holdRequest(page: Page, path: string, nth: number, method = 'GET'): Promise<Held> {
+  let seen = 0;
+  let arrive!: (route: Route) => void;
+  const arrived = new Promise<Route>((resolve) => {
+    arrive = resolve;
+  });
+  await page.route(`**${path}`, async (route) => {
+    if (route.request().method() !== method || new URL(route.request().url()).pathname !== path)
+      return route.fallback();
+    seen += 1;
+    if (seen === nth) arrive(route);
+    else await route.continue();
+  });
+  return { arrived };
+}
+
+/**
+ * Opens the app on `pageName` with its event stream under the test's hand: the first stream opens and ends at once
+ * (the page has had a stream, so its next is a reconnection), and the next waits for `reconnect`.
+ */
+async function openWithHeldReconnect(pageName: string): Promise<{ page: Page; reconnect: () => Promise<void> }> {
+  const page = await browser!.newPage();
+  await page.goto(ui!.url);
+  // The token page moves on to the app by a refresh of its own.
+  await page.getByRole('navigation', { name: 'Pages' }).waitFor(WAIT);
+  let streams = 0;
+  let second!: (route: Route) => void;
+  const secondArrived = new Promise<Route>((resolve) => {
+    second = resolve;
+  });
+  await page.route('**/api/events', async (route) => {
+    streams += 1;
+    if (streams === 1) {
+      await route.fulfill({ status: 200, contentType: 'text/event-stream', body: 'retry: 10\n\n' });
+    } else if (streams === 2) {
+      second(route);
+    } else {
+      await route.continue();
+    }
+  });
+  await page.reload();
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: pageName }).click();
+  await page.getByRole('heading', { level: 1, name: pageName }).waitFor(WAIT);
+  const held = await secondArrived;
+  return { page, reconnect: () => held.continue() };
+}
+
+/** Reads the host's event stream from now on, to know when something was published. */
+async function followUiEvents(running: RunningUi): Promise<{ until: (pattern: RegExp) => Promise<void> }> {
+  const response = await fetch(`${running.base}/api/events`, { headers: { cookie: `mcp_host_ui=${running.token}` } });
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  return {
+    async until(pattern) {
+      try {
+        while (!pattern.test(text)) {
+          const { value, done } = await reader.read();
+          if (done) throw new Error(`the event stream ended before ${pattern}`);
+          text += value;
+        }
+      } finally {
+        await reader.cancel().catch(() => undefined);
+      }
+    },
+  };
+}
+
+describe('a page that loads afresh as its event stream reconnects', () => {
+  it('keeps an audit record that arrived live in the same millisecond as the last one it loaded', async () => {
+    const running = ui!;
+    const auditFile = join(running.stateDir, 'audit.jsonl');
+    const record = (detail: string, time: string) =>
+      `${JSON.stringify({ type: 'trust-change', time, runId: 'another-run', server: 'elsewhere', change: 'server-approved', by: 'command-line', detail })}\n`;
+    const sameTime = new Date().toISOString();
+    const { page, reconnect } = await openWithHeldReconnect('Audit');
+    const heldAudit = await holdRequest(page, '/api/audit', 1);
+    try {
+      // Written while the page follows nothing: it shows only once the audit is loaded again.
+      const published = await followUiEvents(running);
+      await appendFile(auditFile, record('loaded-marker', sameTime));
+      await published.until(/loaded-marker/);
+      // What the host answers now, given to the page's next load of the audit after the next record went by live.
+      const loaded = await callUiApi<Array<{ detail?: string }>>(running, '/api/audit');
+      expect(loaded.body.at(-1)?.detail).toBe('loaded-marker');
+
+      await reconnect();
+      const route = await heldAudit.arrived;
+      await appendFile(auditFile, record('live-marker', sameTime));
+      const rows = page.getByRole('row');
+      await rows.filter({ hasText: 'live-marker' }).waitFor(WAIT);
+      await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(loaded.body) });
+      await rows.filter({ hasText: 'loaded-marker' }).waitFor(WAIT);
+      // A later record shows once the page has dealt with the load above.
+      await appendFile(auditFile, record('later-marker', new Date(Date.parse(sameTime) + 1_000).toISOString()));
+      await rows.filter({ hasText: 'later-marker' }).waitFor(WAIT);
+      expect(await rows.filter({ hasText: 'live-marker' }).count()).toBe(1);
+      expect(await rows.filter({ hasText: 'loaded-marker' }).count()).toBe(1);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it('keeps the log messages that arrived live in the same millisecond as the last one it loaded', async () => {
+    const running = ui!;
+    const { page, reconnect } = await openWithHeldReconnect('Servers');
+    const heldLogs = await holdRequest(page, '/api/server-logs', 1);
+    try {
+      const burst = async (label: string, count: number) => {
+        const called = await callUiApi(running, '/api/tools/call', {
+          name: 'burst__burst',
+          arguments: { label, count },
+        });
+        expect(called.status, JSON.stringify(called.body)).toBe(200);
+      };
+      // Sent while the page follows nothing: it shows only once the logs are loaded again.
+      await burst('unseen-marker', 1);
+      await reconnect();
+      const route = await heldLogs.arrived;
+      const lines = page.getByRole('region', { name: /^burst/ }).locator('ol.log li');
+      await burst('burst-marker', 30);
+      await lines.filter({ hasText: 'burst-marker 30' }).waitFor(WAIT);
+      // The host's messages as they were when only part of the burst had arrived: up to one of its messages that
+      // arrived in the same millisecond as the next.
+      const logs = (await callUiApi<ServerLogView[]>(running, '/api/server-logs')).body;
+      const cut = logs.findIndex(
+        (entry, index) => entry.text.startsWith('burst-marker') && logs[index + 1]?.time === entry.time,
+      );
+      expect(cut, 'two messages of the burst arrived in the same millisecond').toBeGreaterThan(0);
+      await route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify(logs.slice(0, cut + 1)),
+      });
+      await lines.filter({ hasText: 'unseen-marker 1' }).waitFor(WAIT);
+      for (let index = 1; index <= 30; index += 1) {
+        expect(await lines.filter({ hasText: new RegExp(`burst-marker ${index}$`) }).count(), `message ${index}`).toBe(
+          1,
+        );
+      }
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+});
