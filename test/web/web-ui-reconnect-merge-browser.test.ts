@@ -1,16 +1,18 @@
 /**
  * Pages in real Chromium that load afresh when their event stream reconnects, at the moment something else happens:
  * what arrived live in the same millisecond as the last thing loaded stays shown (records and log messages are told
- * apart by their place in the log and the host's count, not by their time). The page's first event stream ends at once and its next one waits for the test, so the
+ * apart by their place in the log and the host's count, not by their time), and a message being sent at that moment
+ * stays in the conversation. The page's first event stream ends at once and its next one waits for the test, so the
  * test chooses when the page reconnects; what the page loads again is held where the test needs it.
  */
 import { existsSync } from 'node:fs';
 import { appendFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { type Browser, chromium, type Page, type Route } from 'playwright-core';
+import { type Browser, chromium, type Page, type Request, type Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerLogView } from '../../src/web/api-types.js';
 import { fixtureServer, writeConfig } from '../helpers/project.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { callUiApi, type RunningUi, startUi } from './web-ui-process.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -186,6 +188,39 @@ describe('a page that loads afresh as its event stream reconnects', () => {
           1,
         );
       }
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it('keeps a message being sent at that moment, and follows its turn', async () => {
+    const running = ui!;
+    const { page, reconnect } = await openWithHeldReconnect('Chat');
+    const heldSend = await holdRequest(page, '/api/chat', 1, 'POST');
+    const requests: Request[] = [];
+    page.on('request', (request) => requests.push(request));
+    const made = (from: number, method: string, path: string) =>
+      requests.slice(from).filter((request) => request.method() === method && new URL(request.url()).pathname === path);
+    try {
+      await page.getByLabel('Message').fill('sent-at-reconnect-marker');
+      await page.getByRole('button', { name: 'Send' }).click();
+      const send = await heldSend.arrived;
+      const said = page.locator('.user-message').filter({ hasText: 'sent-at-reconnect-marker' });
+      await said.waitFor(WAIT);
+      const before = requests.length;
+      await reconnect();
+      // The page loads what it shows again (its tools among them); a read of the conversation made with them is
+      // answered before the message reaches the host.
+      await waitUntil(() => made(before, 'GET', '/api/tools').length > 0, 'the page to load its tools again');
+      await made(before, 'GET', '/api/tools')[0]!.response();
+      for (const read of made(before, 'GET', '/api/chat')) await read.response();
+      await send.continue();
+      await waitUntil(async () => (await callUiApi(running, '/api/chat')).body.running === undefined, 'the turn');
+      // The turn as it ran, or the transcript it ended in: the message and its answer, once each.
+      const answer = page.locator('.assistant-message').filter({ hasText: 'answer-marker' });
+      await answer.waitFor(WAIT);
+      expect(await said.count()).toBe(1);
+      expect(await answer.count()).toBe(1);
     } finally {
       await page.close();
     }

@@ -212,13 +212,19 @@ export function ChatPage() {
   // Turns seen to end while this page is open: one the server still reported running is not taken up after it ended.
   const ended = useRef(new Set<string>());
   const reconnects = useReconnects();
+  // Each change to the server's conversation (open one, switch its model, send a message) is sent once the one
+  // before it is answered: the server applies them, and the page shows their answers, in the order the person made
+  // them, so a late answer never undoes a later choice.
+  const changes = useRef(Promise.resolve());
   // The conversation the server holds (this page may open while a turn of it runs: another tab, a reload, a visit
   // elsewhere): its messages, and the running turn, followed from here on and stoppable. When the event stream
   // reconnected, events of this conversation may have passed the page by: the server's transcript then stands for
-  // the turns that ended, and only the running one is followed on.
+  // the turns that ended, and only the running one is followed on. It is read in line with the changes, so a message
+  // being sent reaches the server first and its turn is in what is read, not dropped as one the server never had.
   useEffect(() => {
     let live = true;
-    void getJson<ChatStateView>('/api/chat').then(
+    const read = changes.current.then(() => getJson<ChatStateView>('/api/chat'));
+    changes.current = read.then(
       (state) => {
         if (!live) return;
         const running = state.running;
@@ -347,10 +353,6 @@ export function ChatPage() {
       setError(failure instanceof Error ? failure.message : String(failure));
     }
   };
-  // Each change to the server's conversation (open one, switch its model, send a message) is sent once the one
-  // before it is answered: the server applies them, and the page shows their answers, in the order the person made
-  // them, so a late answer never undoes a later choice.
-  const changes = useRef(Promise.resolve());
   const inOrder = (work: () => Promise<void>): Promise<void> => {
     const next = changes.current.then(() => act(work));
     changes.current = next;
