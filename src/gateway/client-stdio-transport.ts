@@ -46,6 +46,7 @@ export class ClientStdioTransport implements Transport {
   private endedWhilePaused = false;
   /** Set at the first pause: said once, as the drops are. */
   private toldOfPause = false;
+  private nextDrain: Promise<void> | undefined;
 
   constructor(
     private readonly maxMessageBytes: number,
@@ -86,8 +87,22 @@ export class ClientStdioTransport implements Transport {
         if (error) reject(error);
       });
       if (flushed) resolve();
-      else this.stdout.once('drain', resolve);
+      else void this.drain().then(resolve);
     });
+  }
+
+  /**
+   * The next 'drain' of stdout, one listener for every write waiting on it: with a listener each, a few dozen answers
+   * waiting for a slow client made Node warn of a listener leak on stderr.
+   */
+  private drain(): Promise<void> {
+    this.nextDrain ??= new Promise((resolve) => {
+      this.stdout.once('drain', () => {
+        this.nextDrain = undefined;
+        resolve();
+      });
+    });
+    return this.nextDrain;
   }
 
   async close(): Promise<void> {
