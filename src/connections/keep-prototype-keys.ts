@@ -9,6 +9,7 @@
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { escapePrototypeKeys } from '../json/escape-prototype-keys.js';
 import { restoreOwnKeys } from '../json/own-property.js';
+import { isPlainTextCallResult } from './plain-call-result.js';
 
 /** The requests whose answers are renamed; every place that sends one names its answer back. */
 const KEPT_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -39,6 +40,9 @@ function answersPending(message: JSONRPCMessage, pendingRequests: Set<string | n
 
 function escapeResult(message: JSONRPCMessage): JSONRPCMessage {
   const answer = message as JSONRPCMessage & { result: unknown };
+  // The common text-only call result has no map a `__proto__` key could be in: nothing to walk (per call, on the
+  // host's hot path). Its caller skips the naming back for the same reason.
+  if (isPlainTextCallResult(answer.result)) return message;
   // The transport's message check has already made prototypes of the `__proto__` keys of the result and of its
   // `_meta`; they are keys again before the renaming, whose copies would otherwise lose them.
   const result = escapePrototypeKeys(restoreOwnKeys(answer.result));

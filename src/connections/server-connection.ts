@@ -27,6 +27,7 @@ import { firstOfEachName } from './first-of-each-name.js';
 import { withHardMaximum } from './hard-maximum.js';
 import { keepPrototypeKeysOfAnswers } from './keep-prototype-keys.js';
 import type { RemoteAuthorization } from './oauth/remote-authorization.js';
+import { isPlainTextCallResult } from './plain-call-result.js';
 import type { ProcessGroupStdioTransport } from './process-group-stdio-transport.js';
 import { restartDelay } from './restart-policy.js';
 import { type ServerExit, serverExit } from './server-exit.js';
@@ -275,7 +276,9 @@ export class ServerConnection {
           schema === undefined
             ? target.callTool(params, requestOptions)
             : target.request({ method: 'tools/call', params }, schema, requestOptions);
-        return answer.then((result) => restoreOwnKeys(unescapePrototypeKeys(result)));
+        return answer.then((result) =>
+          isPlainTextCallResult(result) ? result : restoreOwnKeys(unescapePrototypeKeys(result)),
+        );
       });
     try {
       return await send(client);
