@@ -7,16 +7,16 @@
  * torn down before the page holding it goes; a view's fetch to an origin it did not declare is blocked; and a
  * hostile view reaches nothing of the page. One UI and one browser for the file.
  */
-import { existsSync, type FSWatcher, mkdirSync, watch } from 'node:fs';
+import { type FSWatcher, mkdirSync, watch } from 'node:fs';
 import { appendFile, cp, readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type FrameLocator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureServer, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { launchChromium } from './launch-chromium.js';
 import { type RunningUi, startUi } from './web-ui-process.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = join(repoRoot, 'docs', 'screenshots');
 const WAIT = { timeout: 20_000 };
 const basicServer = join(
@@ -113,7 +113,6 @@ async function readEvents(until: RegExp, signal: AbortSignal): Promise<string> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM} (.ci/run installs it)`);
   mkdirSync(SCREENSHOTS, { recursive: true });
   // Copies of the fixture views, so one can change after it was approved.
   viewsFolder = await temporaryDirectory();
@@ -137,10 +136,7 @@ beforeAll(async () => {
       deny: [],
     },
   });
-  [ui, browser] = await Promise.all([
-    startUi(['--config', config]),
-    chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] }),
-  ]);
+  [ui, browser] = await Promise.all([startUi(['--config', config]), launchChromium()]);
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
   page = await context.newPage();
   page.on('console', (message) => {

@@ -8,12 +8,10 @@ import { existsSync, watch } from 'node:fs';
 import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { exampleServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { launchChromium } from './launch-chromium.js';
 import { startUi } from './web-ui-process.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Resolves with the file's text once it has some. */
 async function written(file: string): Promise<string> {
@@ -47,7 +45,7 @@ describe.runIf(process.platform === 'linux')('mcp-host ui --open', () => {
     const ui = await startUi(['--config', config, '--open'], {
       env: { PATH: `${folder}:${process.env.PATH ?? ''}` },
     });
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+    const browser = await launchChromium();
     let file: string | undefined;
     try {
       const args = (await written(opened)).trimEnd().split('\n');

@@ -4,16 +4,15 @@
  * once the page runs again, and the page loads what it shows afresh, so a record written while it was cut off shows
  * without a reload by hand.
  */
-import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleServer, writeConfig } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
+import { launchChromium } from './launch-chromium.js';
 import { callUiApi, type RunningUi, startUi } from './web-ui-process.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // As in the API test of the same bound: each turn's events carry this much text, far past what waits are allowed.
 const ANSWER_CHARS = 1_200_000;
 const TURNS = 30;
@@ -22,7 +21,6 @@ let ui: RunningUi | undefined;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM} (.ci/run installs it)`);
   const config = await writeConfig({
     model: 'scripted:script.json',
     mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
@@ -32,10 +30,7 @@ beforeAll(async () => {
     join(dirname(config), 'script.json'),
     JSON.stringify({ scenarios: [], fallbackText: 'x'.repeat(ANSWER_CHARS) }),
   );
-  [ui, browser] = await Promise.all([
-    startUi(['--config', config]),
-    chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] }),
-  ]);
+  [ui, browser] = await Promise.all([startUi(['--config', config]), launchChromium()]);
 }, 90_000);
 
 afterAll(async () => {

@@ -5,24 +5,22 @@
  * stays in the conversation. The page's first event stream ends at once and its next one waits for the test, so the
  * test chooses when the page reconnects; what the page loads again is held where the test needs it.
  */
-import { existsSync } from 'node:fs';
 import { appendFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { type Browser, chromium, type Page, type Request, type Route } from 'playwright-core';
+import type { Browser, Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerLogView } from '../../src/web/api-types.js';
 import { fixtureServer, writeConfig } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
+import { launchChromium } from './launch-chromium.js';
 import { callUiApi, type RunningUi, startUi } from './web-ui-process.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const WAIT = { timeout: 15_000 };
 
 let ui: RunningUi | undefined;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM} (.ci/run installs it)`);
   const config = await writeConfig({
     model: 'scripted:script.json',
     mcpServers: { burst: { command: process.execPath, args: [fixtureServer('log-burst.mjs')], trust: 'trusted' } },
@@ -32,10 +30,7 @@ beforeAll(async () => {
     join(dirname(config), 'script.json'),
     JSON.stringify({ scenarios: [], fallbackText: 'answer-marker' }),
   );
-  [ui, browser] = await Promise.all([
-    startUi(['--config', config]),
-    chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] }),
-  ]);
+  [ui, browser] = await Promise.all([startUi(['--config', config]), launchChromium()]);
 }, 90_000);
 
 afterAll(async () => {

@@ -8,14 +8,14 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { repoRoot, writeConfig } from '../helpers/project.js';
 import { writeSkill } from '../skills/skill-fixtures.js';
+import { launchChromium } from './launch-chromium.js';
 import { type RunningUi, startUi } from './web-ui-process.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const WAIT = { timeout: 15_000 };
 /** Per test: each waits on several things, each for up to WAIT. */
 const TEST_TIMEOUT_MS = 60_000;
@@ -83,7 +83,7 @@ beforeAll(async () => {
   [ui, browser] = await Promise.all([
     // The host starts once the first question is answered: the tool with the controls is withheld until approved.
     startUi(['--config', config], { waitForHost: false }),
-    chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] }),
+    launchChromium(),
   ]);
   page = await (await browser.newContext()).newPage();
   await page.goto(ui.url);
