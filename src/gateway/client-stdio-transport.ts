@@ -14,14 +14,46 @@
  * This cannot deadlock a client that reads its stdout while it writes: its reading drains stdout, which resumes
  * reading stdin. Reading stops only while output waits unread, and only a client that waits for its own writes to
  * be taken before it reads can be stuck by that; it would be stuck by any pipe the same way.
+ *
+ * Reading also stops, by the same pause, while {@link MAX_REQUESTS_IN_FLIGHT} of the client's requests wait for
+ * their answers: a client that sends hundreds at once would otherwise have them all read, and their answers all
+ * made, before the first is written. Only requests count (notifications and responses never wait for anything).
+ * A request in flight may itself wait on the client: a forwarded elicitation or sampling request, whose response
+ * comes on stdin, behind whatever the client sent since. So while any request of the gateway's waits for the
+ * client's response, the bound on requests does not pause reading: otherwise 64 calls each waiting for such a
+ * response would wait for their timeouts. Those waits are bounded by the requests' own timeouts, and so is
+ * what is read meanwhile past the bound.
+ *
+ * When stdin ends (a client that pipes a file of requests and closes), reading stops but the connection closes
+ * only once every request read has been answered (each bounded by its own timeout): closing at once left requests
+ * already read unanswered.
  */
 import type { Readable, Writable } from 'node:stream';
-import { isJSONRPCNotification, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type RequestId,
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { oversizeRefusal, readClientLine } from './client-line.js';
 
 const NEWLINE = 0x0a;
 
 const MAX_WAITING_STDOUT_BYTES = 4 * 1024 * 1024;
+
+/**
+ * More than a client waits on at once in practice (an agent runs a handful of calls in parallel), and enough to
+ * keep servers busy for one that pipelines more; past it the rest wait in the client's pipe, not here. Each 1 MB
+ * answer in the making costs the gateway several copies: 300 such calls sent at once raised its peak memory by
+ * about 1.1 GB unbounded, about 400 MB with a bound of 32 to 64, and under 300 MB with this one.
+ */
+const MAX_REQUESTS_IN_FLIGHT = 16;
+
+/** Answered only when the connection or the listen ends: a stream, not a call in flight. */
+const LONG_LIVED_METHODS = new Set(['subscriptions/listen']);
 
 /** A line from the client that was refused or ignored: reported, at a bounded rate, and the connection goes on. */
 export class ClientLineError extends Error {}
@@ -42,8 +74,14 @@ export class ClientStdioTransport implements Transport {
   private toldOfDrops = false;
   /** While reading is paused, what was read of the chunk at hand and not yet taken, from where it stopped. */
   private unread: Buffer | undefined;
-  /** Stdin ended while reading was paused: the connection closes once what was read is taken. */
-  private endedWhilePaused = false;
+  /** Stdin ended: the connection closes once what was read is taken and every request read is answered. */
+  private inputEnded = false;
+  /** The client's requests read and not yet answered, by id (a client may reuse an id: counted each time). */
+  private readonly answersOwed = new Map<RequestId, number>();
+  private answersOwedCount = 0;
+  /** The gateway's requests to the client whose responses have not come yet. */
+  private readonly awaitedFromClient = new Set<RequestId>();
+  private waitingForDrain = false;
   /** Set at the first pause: said once, as the drops are. */
   private toldOfPause = false;
   private nextDrain: Promise<void> | undefined;
@@ -71,6 +109,22 @@ export class ClientStdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the stdio connection is closed'));
+    if (isJSONRPCRequest(message)) {
+      this.awaitedFromClient.add(message.id);
+      // Its response comes on stdin: reading must go on, whatever the bound on requests says.
+      this.resumeReading();
+    } else if (isCancellation(message)) {
+      this.awaitedFromClient.delete(message.params.requestId);
+    } else if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+      const written = this.write(message);
+      // Handed to stdout, it is the bound on stdout's to hold back: counted there from now on.
+      if (message.id !== undefined) this.answered(message.id);
+      return written;
+    }
+    return this.write(message);
+  }
+
+  private write(message: JSONRPCMessage): Promise<void> {
     if (isJSONRPCNotification(message) && this.stdout.writableLength > MAX_WAITING_STDOUT_BYTES) {
       if (!this.toldOfDrops) {
         this.toldOfDrops = true;
@@ -118,7 +172,38 @@ export class ClientStdioTransport implements Transport {
     this.chunks = [];
     this.oversize = undefined;
     this.unread = undefined;
+    this.answersOwed.clear();
+    this.awaitedFromClient.clear();
     this.onclose?.();
+  }
+
+  private owe(id: RequestId): void {
+    this.answersOwed.set(id, (this.answersOwed.get(id) ?? 0) + 1);
+    this.answersOwedCount += 1;
+  }
+
+  /** The answer to `id` was written, or will never be (the request was cancelled): reading may go on. */
+  private answered(id: RequestId): void {
+    const owed = this.answersOwed.get(id);
+    if (owed === undefined) return;
+    if (owed > 1) this.answersOwed.set(id, owed - 1);
+    else this.answersOwed.delete(id);
+    this.answersOwedCount -= 1;
+    this.resumeReading();
+    this.closeIfFinished();
+  }
+
+  private closeIfFinished(): void {
+    if (this.inputEnded && this.unread === undefined && this.answersOwedCount === 0) void this.close();
+  }
+
+  private stdoutFull(): boolean {
+    return this.stdout.writableLength > MAX_WAITING_STDOUT_BYTES;
+  }
+
+  private mustPause(): boolean {
+    if (this.stdoutFull()) return true;
+    return this.answersOwedCount >= MAX_REQUESTS_IN_FLIGHT && this.awaitedFromClient.size === 0;
   }
 
   private readonly failed = (error: Error): void => {
@@ -126,9 +211,9 @@ export class ClientStdioTransport implements Transport {
   };
 
   private readonly ended = (): void => {
-    // What was read before the end is taken before the connection ends, as it is when reading was never paused.
-    if (this.unread !== undefined) this.endedWhilePaused = true;
-    else void this.close();
+    // What was read before the end is taken, and answered, before the connection ends.
+    this.inputEnded = true;
+    this.closeIfFinished();
   };
 
   private readonly arrived = (chunk: Buffer): void => {
@@ -141,7 +226,7 @@ export class ClientStdioTransport implements Transport {
     let start = 0;
     while (start < chunk.length && !this.closed) {
       // Checked at each line, not once a chunk: one chunk may hold thousands of small requests.
-      if (this.stdout.writableLength > MAX_WAITING_STDOUT_BYTES) {
+      if (this.mustPause()) {
         this.pauseReading(chunk.subarray(start));
         return;
       }
@@ -157,6 +242,13 @@ export class ClientStdioTransport implements Transport {
   private pauseReading(rest: Buffer): void {
     this.unread = rest;
     this.stdin.pause();
+    this.awaitDrainIfFull();
+  }
+
+  /** Paused for the bound on stdout: said once, and reading goes on when it drains. */
+  private awaitDrainIfFull(): void {
+    if (!this.stdoutFull() || this.waitingForDrain) return;
+    this.waitingForDrain = true;
     // Past 4 MB waiting, a write has returned false: 'drain' comes once stdout's buffer is empty again.
     this.stdout.once('drain', this.drained);
     if (!this.toldOfPause) {
@@ -170,14 +262,24 @@ export class ClientStdioTransport implements Transport {
   }
 
   private readonly drained = (): void => {
+    this.waitingForDrain = false;
+    this.resumeReading();
+  };
+
+  /** Takes what was left unread, and reads stdin again, unless a bound still holds. */
+  private resumeReading(): void {
     const rest = this.unread;
     if (rest === undefined || this.closed) return;
+    if (this.mustPause()) {
+      this.awaitDrainIfFull();
+      return;
+    }
     this.unread = undefined;
     this.received(rest);
     if (this.unread !== undefined) return;
-    if (this.endedWhilePaused) void this.close();
-    else this.stdin.resume();
-  };
+    this.stdin.resume();
+    this.closeIfFinished();
+  }
 
   private keep(piece: Buffer): void {
     if (piece.length === 0) return;
@@ -207,12 +309,34 @@ export class ClientStdioTransport implements Transport {
         : oversizeRefusal(oversize.head.toString('utf8'), oversize.tail.toString('utf8'), this.maxMessageBytes);
     if (read === undefined) return;
     if (read.kind === 'message') {
+      this.track(read.message);
       this.onmessage?.(read.message);
       return;
     }
     this.onerror?.(new ClientLineError(read.kind === 'ignored' ? `ignored: ${read.what}` : read.what));
-    if (read.kind === 'refused') void this.send(read.reply).catch(() => undefined);
+    // Written as is: a refusal answers no request that was read.
+    if (read.kind === 'refused') void this.write(read.reply).catch(() => undefined);
   }
+
+  /** Counts what the client's message asks of the gateway, or answers of what the gateway asked. */
+  private track(message: JSONRPCMessage): void {
+    if (isJSONRPCRequest(message)) {
+      if (!LONG_LIVED_METHODS.has(message.method)) this.owe(message.id);
+    } else if (isCancellation(message)) {
+      // A cancelled request is not answered (as the protocol says): it is no longer owed.
+      this.answered(message.params.requestId);
+    } else if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined) {
+      this.awaitedFromClient.delete(message.id);
+    }
+  }
+}
+
+function isCancellation(
+  message: JSONRPCMessage,
+): message is JSONRPCMessage & { method: 'notifications/cancelled'; params: { requestId: RequestId } } {
+  if (!isJSONRPCNotification(message) || message.method !== 'notifications/cancelled') return false;
+  const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
+  return typeof requestId === 'string' || typeof requestId === 'number';
 }
 
 function lastBytes(bytes: Buffer): Buffer {

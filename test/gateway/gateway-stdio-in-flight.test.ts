@@ -1,0 +1,102 @@
+/**
+ * `mcp-host serve --stdio` and the client's requests in flight: a client that closes stdin right after its requests
+ * (a file piped in) still has every one answered before the gateway exits; one that sends hundreds at once has
+ * only a bounded number read ahead of their answers, so the gateway's memory stays bounded, and all answered in
+ * order.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Writable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { waitUntil } from '../helpers/gateway-process.js';
+import { bundledCliPath, fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { rawStdioGateway } from './raw-stdio-gateway.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+});
+
+async function gatewayArgs(name: string, fixture: string, extra: Record<string, unknown> = {}): Promise<string[]> {
+  const stateDir = await temporaryDirectory('mcp-host-stdio-in-flight-');
+  const config = await writeConfig({
+    mcpServers: { [name]: { command: process.execPath, args: [fixtureServer(fixture)], trust: 'trusted', ...extra } },
+    permissions: { allow: [`${name}__*`] },
+  });
+  return [bundledCliPath(), 'serve', '--config', config, '--state-dir', stateDir];
+}
+
+const callIds = (answers: unknown[]) =>
+  answers.map((answer) => (answer as { id?: unknown }).id).filter((id) => typeof id === 'number' && id >= 100);
+
+/** A process's resident memory, and its peak so far, in MB, from /proc (Linux). */
+async function residentMegabytes(pid: number): Promise<{ now: number; peak: number }> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kilobytes = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+  return { now: kilobytes('VmRSS') / 1024, peak: kilobytes('VmHWM') / 1024 };
+}
+
+describe('mcp-host serve --stdio, when the client closes stdin right after its requests', () => {
+  it('answers every request read before it exits, with status 0', async () => {
+    const gateway = await rawStdioGateway(await gatewayArgs('counter', 'counter.mjs'), cleanups);
+    const exited = new Promise<number | null>((resolve) => gateway.child.once('exit', resolve));
+    const CALLS = 30;
+    for (let id = 100; id < 100 + CALLS; id += 1) {
+      gateway.send(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name: 'counter__sleep', arguments: { ms: 200 } },
+        }),
+      );
+    }
+    (gateway.child.stdin as Writable).end();
+    expect(await exited).toBe(0);
+    expect(callIds(gateway.answers).sort((a, b) => Number(a) - Number(b))).toEqual(
+      Array.from({ length: CALLS }, (_, index) => 100 + index),
+    );
+    for (const answer of gateway.answers) expect(answer).toHaveProperty('result');
+  }, 60_000);
+});
+
+describe('mcp-host serve --stdio, given hundreds of requests at once', () => {
+  it('reads only a bounded number ahead of their answers, keeps its memory bounded, and answers all in order', async () => {
+    // A budget past the answers' size: the gateway passes them on whole.
+    const gateway = await rawStdioGateway(
+      await gatewayArgs('big', 'big-result.mjs', { maxResultTokens: 1_000_000 }),
+      cleanups,
+    );
+    const pid = gateway.child.pid as number;
+    const before = await residentMegabytes(pid);
+    const CALLS = 300;
+    const requests = Array.from({ length: CALLS }, (_, index) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 100 + index,
+        method: 'tools/call',
+        params: { name: 'big__big_text', arguments: { megabytes: 1 } },
+      }),
+    );
+    // One write: every request is in the pipe before the first answer can exist.
+    gateway.send(requests.join('\n'));
+    let peak = before.peak;
+    const sampling = setInterval(() => {
+      residentMegabytes(pid).then(
+        (memory) => {
+          peak = Math.max(peak, memory.peak);
+        },
+        () => undefined,
+      );
+    }, 50);
+    try {
+      await waitUntil(() => callIds(gateway.answers).length === CALLS, 'an answer to every call', 90_000);
+      peak = Math.max(peak, (await residentMegabytes(pid)).peak);
+    } finally {
+      clearInterval(sampling);
+    }
+    expect(callIds(gateway.answers)).toEqual(Array.from({ length: CALLS }, (_, index) => 100 + index));
+    // Without the bound all 300 were read at once and the peak rose by about 1.1 GB (128 MB before, 1,221 MB at
+    // the peak); with it, by under 300 MB (122 MB, 414 MB).
+    expect(peak - before.now).toBeLessThan(600);
+  }, 120_000);
+});
