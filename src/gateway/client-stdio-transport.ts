@@ -48,7 +48,7 @@ const MAX_WAITING_STDOUT_BYTES = 4 * 1024 * 1024;
  * More than a client waits on at once in practice (an agent runs a handful of calls in parallel), and enough to
  * keep servers busy for one that pipelines more; past it the rest wait in the client's pipe, not here. Each 1 MB
  * answer in the making costs the gateway several copies: 300 such calls sent at once raised its peak memory by
- * about 1.1 GB unbounded, about 400 MB with a bound of 32 to 64, and under 300 MB with this one.
+ * about 1.1 GB unbounded, 370 to 440 MB with a bound of 32 to 64, and about 300 MB with this one.
  */
 const MAX_REQUESTS_IN_FLIGHT = 16;
 

@@ -18,7 +18,11 @@ export interface RawStdioGateway {
   readAgain(): void;
 }
 
-export async function rawStdioGateway(args: string[], cleanups: Array<() => Promise<void>>): Promise<RawStdioGateway> {
+export async function rawStdioGateway(
+  args: string[],
+  cleanups: Array<() => Promise<void>>,
+  capabilities: Record<string, unknown> = {},
+): Promise<RawStdioGateway> {
   const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   cleanups.push(async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -48,7 +52,7 @@ export async function rawStdioGateway(args: string[], cleanups: Array<() => Prom
       jsonrpc: '2.0',
       id: 1,
       method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      params: { protocolVersion: '2025-06-18', capabilities, clientInfo: { name: 'raw', version: '1' } },
     }),
   );
   await waitUntil(() => answerTo(answers, 1) !== undefined, 'the answer to initialize');
