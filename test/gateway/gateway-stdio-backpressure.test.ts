@@ -5,10 +5,10 @@
  * one that keeps sending requests without reading has its stdin left unread past that bound, and every request
  * answered in order once it reads.
  */
-import { readFile } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitUntil } from '../helpers/gateway-process.js';
+import { residentMegabytes } from '../helpers/process-memory.js';
 import { bundledCliPath, fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { answerTo, rawStdioGateway } from './raw-stdio-gateway.js';
 
@@ -84,13 +84,6 @@ describe('mcp-host serve --stdio, with a client that stops reading stdout', () =
     expect(count(gateway.stderr(), 'not reading standard output')).toBe(1);
   }, 120_000);
 });
-
-/** A process's resident memory, and its peak so far, in MB, from /proc (Linux). */
-async function residentMegabytes(pid: number): Promise<{ now: number; peak: number }> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kilobytes = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
-  return { now: kilobytes('VmRSS') / 1024, peak: kilobytes('VmHWM') / 1024 };
-}
 
 describe('mcp-host serve --stdio, with a client that sends requests but does not read stdout', () => {
   it('stops reading stdin past the bound, keeps its memory bounded, and answers every request in order once read', async () => {

@@ -4,10 +4,10 @@
  * only a bounded number read ahead of their answers, so the gateway's memory stays bounded, and all answered in
  * order.
  */
-import { readFile } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitUntil } from '../helpers/gateway-process.js';
+import { residentMegabytes } from '../helpers/process-memory.js';
 import { bundledCliPath, fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { answerTo, rawStdioGateway } from './raw-stdio-gateway.js';
 
@@ -27,13 +27,6 @@ async function gatewayArgs(name: string, fixture: string, extra: Record<string, 
 
 const callIds = (answers: unknown[]) =>
   answers.map((answer) => (answer as { id?: unknown }).id).filter((id) => typeof id === 'number' && id >= 100);
-
-/** A process's resident memory, and its peak so far, in MB, from /proc (Linux). */
-async function residentMegabytes(pid: number): Promise<{ now: number; peak: number }> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kilobytes = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
-  return { now: kilobytes('VmRSS') / 1024, peak: kilobytes('VmHWM') / 1024 };
-}
 
 describe('mcp-host serve --stdio, when the client closes stdin right after its requests', () => {
   it('answers every request read before it exits, with status 0', async () => {
