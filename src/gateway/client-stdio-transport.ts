@@ -51,6 +51,8 @@ const MAX_WAITING_STDOUT_BYTES = 4 * 1024 * 1024;
  * about 1.1 GB unbounded, 370 to 440 MB with a bound of 32 to 64, and about 300 MB with this one.
  */
 const MAX_REQUESTS_IN_FLIGHT = 16;
+/** JSON-RPC error code the MCP libraries use for a connection that closed before the answer came. */
+const CONNECTION_CLOSED = -32000;
 
 /** Answered only when the connection or the listen ends: a stream, not a call in flight. */
 const LONG_LIVED_METHODS = new Set(['subscriptions/listen']);
@@ -110,6 +112,10 @@ export class ClientStdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the stdio connection is closed'));
     if (isJSONRPCRequest(message)) {
+      if (this.inputEnded) {
+        this.unanswerable(message.id);
+        return Promise.resolve();
+      }
       this.awaitedFromClient.add(message.id);
       // Its response comes on stdin: reading must go on, whatever the bound on requests says.
       this.resumeReading();
@@ -213,8 +219,23 @@ export class ClientStdioTransport implements Transport {
   private readonly ended = (): void => {
     // What was read before the end is taken, and answered, before the connection ends.
     this.inputEnded = true;
+    // A question the gateway put to the client can no longer be answered: it fails now, not at its timeout, so the
+    // calls that asked it end and are answered.
+    for (const id of this.awaitedFromClient) this.unanswerable(id);
+    this.awaitedFromClient.clear();
     this.closeIfFinished();
   };
+
+  /** Answers the gateway's own request `id` to the client with an error, as the client will never read it. */
+  private unanswerable(id: RequestId): void {
+    queueMicrotask(() =>
+      this.onmessage?.({
+        jsonrpc: '2.0',
+        id,
+        error: { code: CONNECTION_CLOSED, message: 'the client closed its standard input, so it cannot answer' },
+      }),
+    );
+  }
 
   private readonly arrived = (chunk: Buffer): void => {
     // A chunk the stream had in hand when it was paused still comes: it waits behind what was not taken.

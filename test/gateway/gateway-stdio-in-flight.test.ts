@@ -52,6 +52,31 @@ describe('mcp-host serve --stdio, when the client closes stdin right after its r
   }, 60_000);
 });
 
+describe('mcp-host serve --stdio, when the client closes stdin while the gateway waits for its answer', () => {
+  it('fails the question at once, so the call that asked it is answered and the gateway exits', async () => {
+    const gateway = await rawStdioGateway(await gatewayArgs('forwarding', 'forwarding.mjs'), cleanups, {
+      elicitation: { form: {} },
+    });
+    const exited = new Promise<number | null>((resolve) => gateway.child.once('exit', resolve));
+    gateway.send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 100,
+        method: 'tools/call',
+        params: { name: 'forwarding__ask_user', arguments: { question: 'Colour?' } },
+      }),
+    );
+    await waitUntil(
+      () => (gateway.answers as Array<{ method?: string }>).some((message) => message.method === 'elicitation/create'),
+      'the question put to the client',
+    );
+    (gateway.child.stdin as Writable).end();
+    // The question's own timeout is minutes long: the test's would end first if the gateway waited for it.
+    expect(await exited).toBe(0);
+    expect(answerTo(gateway.answers, 100)).toBeDefined();
+  }, 60_000);
+});
+
 describe('mcp-host serve --stdio, with more calls in flight than it reads ahead, each asking the client', () => {
   it('still reads the client’s responses, so that every call is answered', async () => {
     const gateway = await rawStdioGateway(await gatewayArgs('forwarding', 'forwarding.mjs'), cleanups, {
