@@ -69,7 +69,8 @@ export class CommandGroup extends UsageErrorCommand {
   }
 }
 
-function namesCommand(word: string | undefined, command: Command): boolean {
+/** Whether `word` is `command`'s name or one of its aliases. */
+export function namesCommand(word: string | undefined, command: Command): boolean {
   return word !== undefined && (word === command.name() || command.aliases().includes(word));
 }
 

@@ -10,6 +10,7 @@
  * typed, for commander.
  */
 import { Command } from 'commander';
+import { namesCommand } from './command-group.js';
 import { addCommonOptions, addServerFilterOption } from './common-options.js';
 
 export interface LeadingOptions {
@@ -57,16 +58,12 @@ export function placeLeadingOptions(program: Command, { options, rest }: Leading
   let command = program;
   let index = 0;
   while (index < rest.length) {
-    const child = command.commands.find((candidate) => isNamed(candidate, rest[index] as string));
+    const child = command.commands.find((candidate) => namesCommand(rest[index], candidate));
     if (child === undefined) break;
     command = child;
     index += 1;
   }
   return [...rest.slice(0, index), ...options, ...rest.slice(index)];
-}
-
-function isNamed(command: Command, word: string): boolean {
-  return command.name() === word || command.aliases().includes(word);
 }
 
 let valueOptions: Set<string> | undefined;

@@ -5,9 +5,9 @@
  * results.
  */
 import type { Client, GetPromptResult, Prompt, PromptMessage } from '@modelcontextprotocol/client';
+import { namedBack } from '../connections/keep-prototype-keys.js';
 import type { ServerConnection } from '../connections/server-connection.js';
 import { mapContentBlock } from '../content/map-tool-result.js';
-import { unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
 import { restoreOwnKeys } from '../json/own-property.js';
 import type { AssistantPart, Message, UserPart } from '../providers/types.js';
 import { resourceContentsToParts } from './server-resources.js';
@@ -69,7 +69,7 @@ export async function getServerPrompt(
     );
   }
   // Its `__proto__` keys were renamed so that the library's check kept them (see keep-prototype-keys.ts).
-  return restoreOwnKeys(unescapePrototypeKeys(await clientOf(connection).getPrompt({ name, arguments: args })));
+  return namedBack(await clientOf(connection).getPrompt({ name, arguments: args }));
 }
 
 /** `server:NAME` → both; `NAME` → the name only. A server name itself may not contain `:`. */

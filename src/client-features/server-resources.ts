@@ -9,9 +9,9 @@ import type {
   Resource,
   ResourceTemplateType as ResourceTemplate,
 } from '@modelcontextprotocol/client';
+import { namedBack } from '../connections/keep-prototype-keys.js';
 import type { ServerConnection } from '../connections/server-connection.js';
 import { describeBlobResource, describeTextResource } from '../content/describe-content.js';
-import { unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
 import { restoreOwnKeys } from '../json/own-property.js';
 import type { ToolResultPart } from '../providers/types.js';
 
@@ -53,7 +53,7 @@ export async function readServerResource(connection: ServerConnection, uri: stri
   if (!offersResources(connection)) throw new Error(`server "${connection.name}" does not offer resources`);
   // Its `__proto__` keys were renamed so that the library's check kept them (see keep-prototype-keys.ts).
   const read = await clientOf(connection).readResource({ uri }, { cacheMode: 'bypass' });
-  return restoreOwnKeys(unescapePrototypeKeys(read));
+  return namedBack(read);
 }
 
 /** Whether a connected server lets clients subscribe to its resources' changes. */

@@ -2,12 +2,12 @@
  * Keeps the `__proto__` keys of the answers a server sent to `tools/call`, `prompts/get` and `resources/read` (in a
  * call's `structuredContent` and `_meta`, a prompt's messages, a resource's contents, any map of them), which the
  * MCP client library's result checks would drop: the answers to the host's requests of those methods are renamed on
- * their way in (see escape-prototype-keys.ts), and each caller names them back with `unescapePrototypeKeys` once the
- * library has checked the result. Only those answers: nothing else the host reads from a server is named back. Put
+ * their way in (see escape-prototype-keys.ts), and each caller names them back with `namedBack` once the library
+ * has checked the result. Only those answers: nothing else the host reads from a server is named back. Put
  * on a transport after the client has connected to it.
  */
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import { escapePrototypeKeys } from '../json/escape-prototype-keys.js';
+import { escapePrototypeKeys, unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
 import { restoreOwnKeys } from '../json/own-property.js';
 import { isPlainTextCallResult } from './plain-call-result.js';
 
@@ -47,4 +47,12 @@ function escapeResult(message: JSONRPCMessage): JSONRPCMessage {
   // `_meta`; they are keys again before the renaming, whose copies would otherwise lose them.
   const result = escapePrototypeKeys(restoreOwnKeys(answer.result));
   return result === answer.result ? message : ({ ...answer, result } as JSONRPCMessage);
+}
+
+/**
+ * An answer of one of those requests as the library handed it back, its renamed keys named back and its own
+ * `__proto__` keys data keys again: what each caller of the three methods gives on.
+ */
+export function namedBack<Answer>(answer: Answer): Answer {
+  return restoreOwnKeys(unescapePrototypeKeys(answer));
 }

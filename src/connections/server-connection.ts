@@ -16,8 +16,7 @@ import type {
   Transport,
 } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/types.js';
-import { unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
-import { ownJsonCopy, restoreOwnKeys } from '../json/own-property.js';
+import { ownJsonCopy } from '../json/own-property.js';
 import { redactSecrets } from '../text/redact-secrets.js';
 import { CallFailure } from './call-failure.js';
 import { callResultSchema } from './call-result-schema.js';
@@ -25,7 +24,7 @@ import { createTransport } from './create-transport.js';
 import { isSessionExpired, toCallFailure } from './describe-call-error.js';
 import { firstOfEachName } from './first-of-each-name.js';
 import { withHardMaximum } from './hard-maximum.js';
-import { keepPrototypeKeysOfAnswers } from './keep-prototype-keys.js';
+import { keepPrototypeKeysOfAnswers, namedBack } from './keep-prototype-keys.js';
 import type { RemoteAuthorization } from './oauth/remote-authorization.js';
 import { isPlainTextCallResult } from './plain-call-result.js';
 import type { ProcessGroupStdioTransport } from './process-group-stdio-transport.js';
@@ -276,9 +275,7 @@ export class ServerConnection {
           schema === undefined
             ? target.callTool(params, requestOptions)
             : target.request({ method: 'tools/call', params }, schema, requestOptions);
-        return answer.then((result) =>
-          isPlainTextCallResult(result) ? result : restoreOwnKeys(unescapePrototypeKeys(result)),
-        );
+        return answer.then((result) => (isPlainTextCallResult(result) ? result : namedBack(result)));
       });
     try {
       return await send(client);

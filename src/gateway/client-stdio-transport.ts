@@ -20,8 +20,8 @@
  * made, before the first is written. Only requests count (notifications and responses never wait for anything).
  * A request in flight may itself wait on the client: a forwarded elicitation or sampling request, whose response
  * comes on stdin, behind whatever the client sent since. So while any request of the gateway's waits for the
- * client's response, the bound on requests does not pause reading: otherwise 64 calls each waiting for such a
- * response would wait for their timeouts. Those waits are bounded by the requests' own timeouts, and so is
+ * client's response, the bound on requests does not pause reading: otherwise the bound's worth of calls, each waiting
+ * for such a response, would wait for their timeouts. Those waits are bounded by the requests' own timeouts, and so is
  * what is read meanwhile past the bound.
  *
  * When stdin ends (a client that pipes a file of requests and closes), reading stops but the connection closes
@@ -39,10 +39,12 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { oversizeRefusal, readClientLine } from './client-line.js';
+import { MAX_WAITING_RESPONSE_BYTES } from './cut-off-far-behind.js';
 
 const NEWLINE = 0x0a;
 
-const MAX_WAITING_STDOUT_BYTES = 4 * 1024 * 1024;
+/** As far behind as an HTTP client's stream may fall (see cut-off-far-behind.ts). */
+const MAX_WAITING_STDOUT_BYTES = MAX_WAITING_RESPONSE_BYTES;
 
 /**
  * More than a client waits on at once in practice (an agent runs a handful of calls in parallel), and enough to
@@ -270,7 +272,7 @@ export class ClientStdioTransport implements Transport {
   private awaitDrainIfFull(): void {
     if (!this.stdoutFull() || this.waitingForDrain) return;
     this.waitingForDrain = true;
-    // Past 4 MB waiting, a write has returned false: 'drain' comes once stdout's buffer is empty again.
+    // Past the bound, a write has returned false: 'drain' comes once stdout's buffer is empty again.
     this.stdout.once('drain', this.drained);
     if (!this.toldOfPause) {
       this.toldOfPause = true;

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { waitUntil } from '../helpers/gateway-process.js';
 import { residentMegabytes } from '../helpers/process-memory.js';
 import { bundledCliPath, fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
-import { answerTo, rawStdioGateway } from './raw-stdio-gateway.js';
+import { answerTo, rawStdioGateway, toolCallLine } from './raw-stdio-gateway.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -63,14 +63,7 @@ describe('mcp-host serve --stdio, with a client that stops reading stdout', () =
     const TIMES = 30;
     const message = 'x'.repeat(200_000);
     for (let id = 100; id < 100 + CALLS; id += 1) {
-      gateway.send(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id,
-          method: 'tools/call',
-          params: { name: 'forwarding__log', arguments: { level: 'info', message, times: TIMES } },
-        }),
-      );
+      gateway.send(toolCallLine(id, 'forwarding__log', { level: 'info', message, times: TIMES }));
     }
     await waitUntil(() => gateway.stderr().includes('not reading standard output'), 'the notice on stderr', 60_000);
     gateway.readAgain();
@@ -112,13 +105,7 @@ describe('mcp-host serve --stdio, with a client that sends requests but does not
     // Each answer is 1 MB. A padded request, so that the pipe fills after a few of them once the gateway stops
     // reading.
     const padding = 'p'.repeat(32 * 1024);
-    const call = (id: number) =>
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id,
-        method: 'tools/call',
-        params: { name: 'big__big_text', arguments: { megabytes: 1 }, _meta: { padding } },
-      });
+    const call = (id: number) => toolCallLine(id, 'big__big_text', { megabytes: 1 }, { _meta: { padding } });
     const paused = () => gateway.stderr().includes('its standard input is left unread');
     let sent = 0;
     // A request every few milliseconds, as a client that keeps sending does (sent all at once, they would all be

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { waitUntil } from '../helpers/gateway-process.js';
 import { residentMegabytes } from '../helpers/process-memory.js';
 import { bundledCliPath, fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
-import { answerTo, rawStdioGateway } from './raw-stdio-gateway.js';
+import { answerTo, rawStdioGateway, toolCallLine } from './raw-stdio-gateway.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -34,14 +34,7 @@ describe('mcp-host serve --stdio, when the client closes stdin right after its r
     const exited = new Promise<number | null>((resolve) => gateway.child.once('exit', resolve));
     const CALLS = 30;
     for (let id = 100; id < 100 + CALLS; id += 1) {
-      gateway.send(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id,
-          method: 'tools/call',
-          params: { name: 'counter__sleep', arguments: { ms: 200 } },
-        }),
-      );
+      gateway.send(toolCallLine(id, 'counter__sleep', { ms: 200 }));
     }
     (gateway.child.stdin as Writable).end();
     expect(await exited).toBe(0);
@@ -58,14 +51,7 @@ describe('mcp-host serve --stdio, when the client closes stdin while the gateway
       elicitation: { form: {} },
     });
     const exited = new Promise<number | null>((resolve) => gateway.child.once('exit', resolve));
-    gateway.send(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 100,
-        method: 'tools/call',
-        params: { name: 'forwarding__ask_user', arguments: { question: 'Colour?' } },
-      }),
-    );
+    gateway.send(toolCallLine(100, 'forwarding__ask_user', { question: 'Colour?' }));
     await waitUntil(
       () => (gateway.answers as Array<{ method?: string }>).some((message) => message.method === 'elicitation/create'),
       'the question put to the client',
@@ -86,12 +72,7 @@ describe('mcp-host serve --stdio, with more calls in flight than it reads ahead,
     const CALLS = 40;
     gateway.send(
       Array.from({ length: CALLS }, (_, index) =>
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: 100 + index,
-          method: 'tools/call',
-          params: { name: 'forwarding__ask_user', arguments: { question: 'Colour?' } },
-        }),
+        toolCallLine(100 + index, 'forwarding__ask_user', { question: 'Colour?' }),
       ).join('\n'),
     );
     const responded = new Set<unknown>();
@@ -132,12 +113,7 @@ describe('mcp-host serve --stdio, given hundreds of requests at once', () => {
     const before = await residentMegabytes(pid);
     const CALLS = 300;
     const requests = Array.from({ length: CALLS }, (_, index) =>
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 100 + index,
-        method: 'tools/call',
-        params: { name: 'big__big_text', arguments: { megabytes: 1 } },
-      }),
+      toolCallLine(100 + index, 'big__big_text', { megabytes: 1 }),
     );
     // One write: every request is in the pipe before the first answer can exist.
     gateway.send(requests.join('\n'));

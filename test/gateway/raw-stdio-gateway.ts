@@ -70,3 +70,13 @@ export async function rawStdioGateway(
 export function answerTo(answers: unknown[], id: unknown): Record<string, unknown> | undefined {
   return answers.find((answer) => (answer as { id?: unknown }).id === id) as Record<string, unknown> | undefined;
 }
+
+/** A `tools/call` request as one line, as a client writes it; `extra` goes into its params (e.g. `_meta`). */
+export function toolCallLine(
+  id: number,
+  name: string,
+  args: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, ...extra } });
+}
