@@ -25,8 +25,9 @@ export interface LeadingOptions {
   notACommand?: string;
 }
 
-/** Options of `mcp-host` itself, and `help`, its own command: commander takes them wherever they are. */
+/** Options of `mcp-host` itself: commander takes them wherever they are. */
 const PROGRAM_OPTIONS = new Set(['-h', '--help', '-V', '--version']);
+/** Commander's own command in every command group; it is in no group's list of commands. */
 const HELP_COMMAND = 'help';
 
 /** Splits `args` (without node and the script) into the options before the command and the rest. */
@@ -42,8 +43,10 @@ export function splitLeadingOptions(args: readonly string[], commandNames: reado
   const next = args[index];
   const options = args.slice(0, index);
   if (index === 0 || options.some((word) => PROGRAM_OPTIONS.has(word))) return { options: [], rest: [...args] };
-  if (next !== undefined && commandNames.includes(next)) return { options, rest: args.slice(index) };
-  if (next === undefined || (!next.startsWith('-') && next !== HELP_COMMAND)) {
+  if (next !== undefined && (commandNames.includes(next) || next === HELP_COMMAND)) {
+    return { options, rest: args.slice(index) };
+  }
+  if (next === undefined || !next.startsWith('-')) {
     return { options, rest: args.slice(index), notACommand: next ?? '' };
   }
   return { options: [], rest: [...args] };
@@ -51,13 +54,15 @@ export function splitLeadingOptions(args: readonly string[], commandNames: reado
 
 /**
  * `rest` with `options` placed after the command path it names in `program` (`tools call`, not just `tools`), so the
- * command that takes them reads them.
+ * command that takes them reads them. After `help`, they go last: commander's help ignores options after the
+ * command it names (`help tools --config FILE`) but would take one between them for that command's name.
  */
 export function placeLeadingOptions(program: Command, { options, rest }: LeadingOptions): string[] {
   if (options.length === 0) return [...rest];
   let command = program;
   let index = 0;
   while (index < rest.length) {
+    if (rest[index] === HELP_COMMAND && command.commands.length > 0) return [...rest, ...options];
     const child = command.commands.find((candidate) => namesCommand(rest[index], candidate));
     if (child === undefined) break;
     command = child;

@@ -53,6 +53,26 @@ describe('options before the command', () => {
     }
   });
 
+  it('before `help`, at the top or in a command group, help is printed as without them, exit 0', async () => {
+    const cases: Array<[string[], string[]]> = [
+      [['--config', 'x.json', 'help'], ['help']],
+      [
+        ['--config', 'x.json', 'help', 'tools'],
+        ['help', 'tools'],
+      ],
+      [
+        ['-c', 'x.json', '--json', 'tools', 'help', 'call'],
+        ['tools', 'help', 'call'],
+      ],
+    ];
+    for (const [args, plain] of cases) {
+      const withOptions = await runCliInProcess(args);
+      const without = await runCliInProcess(plain);
+      expect(without.stdout).toContain('Usage: mcp-host');
+      expect({ args, ...withOptions }).toEqual({ args, ...without, code: 0 });
+    }
+  });
+
   it('with nothing after them, the command is said to be missing and the commands are listed, exit 2', async () => {
     for (const args of [
       ['--config', 'x'],
