@@ -3,7 +3,9 @@
  * chat's tool calls followed by the other's user text), and the session read back would be a transcript no provider
  * accepts. A session in use is marked by `<id>.lock` naming the process that holds it (its pid, and on Linux its
  * start time and boot, see process-identity.ts); another process is refused while that process runs, and takes over
- * a lock left by one that has ended, even when its pid now belongs to another process. Conversations of the same
+ * a lock left by one that has ended, even when its pid now belongs to another process. A lock written on another host
+ * (a sessions folder on a shared or synced file system) is never judged stale: whether its process runs cannot be
+ * seen from here, so it is refused until that chat lets it go or the user deletes it. Conversations of the same
  * process share it (they are one host, and write in turn). Locks are removed when the session is let go and when the
  * process exits.
  */
@@ -15,6 +17,7 @@ import {
   differs,
   formatIdentity,
   isAlive,
+  onOtherHost,
   type ProcessIdentity,
   parseIdentity,
   processIdentity,
@@ -67,8 +70,8 @@ function tryToHold(file: string): 'held' | 'lost' | ProcessIdentity {
   if (seen === undefined) return 'lost';
   const holder = parseIdentity(seen);
   if (holder !== undefined && !differs(holder, self())) return 'held';
-  if (holder !== undefined && holder.pid !== process.pid && isAlive(holder)) return holder;
-  // Left by a process that has ended (its pid free, or another process's now, or no identity at all).
+  if (holder !== undefined && mayStillRun(holder)) return holder;
+  // Left by a process of this host that has ended (its pid free, or another process's now, or no identity at all).
   return takeOver(file, seen, 0);
 }
 
@@ -95,7 +98,7 @@ function takeOver(file: string, judged: string, depth: number): 'held' | 'lost' 
     const claimText = readLockFile(claim);
     if (claimText === undefined) return 'lost';
     const claimer = parseIdentity(claimText);
-    if (claimer !== undefined && isAlive(claimer)) return claimer;
+    if (claimer !== undefined && mayStillRun(claimer)) return claimer;
     if (depth > 0 || takeOver(claim, claimText, depth + 1) !== 'held') return 'lost';
   }
   try {
@@ -105,6 +108,13 @@ function takeOver(file: string, judged: string, depth: number): 'held' | 'lost' 
   } finally {
     rmSync(claim, { force: true });
   }
+}
+
+/** Whether the process `identity` names (not this one) may still run: one of another host cannot be seen, so it may. */
+function mayStillRun(identity: ProcessIdentity): boolean {
+  if (onOtherHost(identity)) return true;
+  // This pid with another start or boot is an earlier process that has ended (isAlive would see this one).
+  return identity.pid !== process.pid && isAlive(identity);
 }
 
 /** The claim to create before taking over the lock `file` that read `judged` (see takeOver). */
@@ -122,6 +132,11 @@ function markHeld(file: string): void {
 }
 
 function inUse(id: string, file: string, holder: ProcessIdentity): SessionInUseError {
+  if (onOtherHost(holder)) {
+    return new SessionInUseError(
+      `session ${id} is open in an mcp-host on ${holder.host} (pid ${holder.pid}); leave that chat first, or start a new conversation (whether it still runs cannot be seen from this machine: if no chat on ${holder.host} has it open, delete ${file})`,
+    );
+  }
   return new SessionInUseError(
     `session ${id} is open in another mcp-host (pid ${holder.pid}); leave that chat first, or start a new conversation (if no such process is yours, delete ${file})`,
   );

@@ -4,6 +4,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost } from '../../src/host/create-host.js';
@@ -173,7 +174,8 @@ describe('the hold on a session', () => {
       for await (const _event of conversation.send('hello')) {
         // drained
       }
-      expect(readFileSync(lock(id), 'utf8')).toMatch(new RegExp(`^${process.pid}( \\d+ [0-9a-f-]+)?\n$`));
+      const thisHost = `host=${encodeURIComponent(hostname())}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      expect(readFileSync(lock(id), 'utf8')).toMatch(new RegExp(`^${process.pid}( \\d+ [0-9a-f-]+)? ${thisHost}\n$`));
       await conversation.close();
       expect(existsSync(lock(id))).toBe(false);
 

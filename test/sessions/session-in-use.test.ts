@@ -1,11 +1,13 @@
 /**
  * One session, one writer: while `mcp-host chat` has a session open in a real terminal (tmux), another chat cannot
  * resume or continue it and `sessions delete` cannot remove it; once the first chat leaves, the session is free
- * again, and a lock left by a process that has ended is taken over, also when its pid now names another process.
+ * again, and a lock left by a process that has ended is taken over, also when its pid now names another process. A
+ * lock written on another host is never taken over, only refused, until it is deleted.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT_OK, EXIT_USAGE } from '../../src/cli/exit-codes.js';
@@ -42,6 +44,8 @@ function startTimeOf(pid: number): string {
 }
 
 const bootId = () => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+/** How a lock names this machine. */
+const thisHost = `host=${encodeURIComponent(hostname())}`;
 
 describe('a session open in one chat', () => {
   it('is refused to a second chat and to delete until the first leaves; a stale lock is taken over', async () => {
@@ -55,8 +59,10 @@ describe('a session open in one chat', () => {
     );
     await first.waitFor('(resumed: 2 message(s), 1 from you)', STEP);
     const holder = first.programPid()!;
-    // The lock names the holder by pid, and on Linux by when it started and in which boot.
-    expect(readFileSync(lock, 'utf8')).toBe(onLinux ? `${holder} ${startTimeOf(holder)} ${bootId()}\n` : `${holder}\n`);
+    // The lock names the holder by pid, and on Linux by when it started and in which boot, and its host.
+    expect(readFileSync(lock, 'utf8')).toBe(
+      onLinux ? `${holder} ${startTimeOf(holder)} ${bootId()} ${thisHost}\n` : `${holder} ${thisHost}\n`,
+    );
 
     const [resumed, continued, deleted] = await Promise.all([
       chat(['--resume', id], 'Interleaved?\n'),
@@ -125,4 +131,36 @@ describe('a session open in one chat', () => {
     },
     300_000,
   );
+
+  it('is refused, never taken over, while a lock written on another host names it; deleting the lock frees it', async () => {
+    const { stateDir, chat, id, lock } = await sessionToResume();
+    // As a chat on another machine sharing the sessions folder writes it: a pid, start time and boot of its own (here
+    // the pid runs no process and the boot is not this one's, which would make a lock of this host stale).
+    const foreignLocks = [
+      '99999999 4242 0f0e0d0c-0000-4000-8000-000000000000 host=far-away.example\n',
+      // Where that machine has no /proc, the pid alone and the host.
+      '99999999 host=far-away.example\n',
+    ];
+    const refusal = `mcp-host: session ${id} is open in an mcp-host on far-away.example (pid 99999999); leave that chat first, or start a new conversation (whether it still runs cannot be seen from this machine: if no chat on far-away.example has it open, delete ${lock})\n`;
+    for (const foreign of foreignLocks) {
+      writeFileSync(lock, foreign);
+      const [resumed, continued, deleted] = await Promise.all([
+        chat(['--resume', id], 'Mine?\n'),
+        chat(['--continue'], 'Mine too?\n'),
+        runCli(['sessions', 'delete', id], { stateDir }),
+      ]);
+      for (const result of [resumed, continued, deleted]) {
+        expect(result.stderr).toContain(refusal);
+        expect(result.code).toBe(EXIT_USAGE);
+      }
+      expect(readFileSync(lock, 'utf8')).toBe(foreign);
+    }
+
+    // What the refusal says to do when that chat is gone.
+    rmSync(lock);
+    const after = await chat(['--resume', id], 'Mine now.\n');
+    expect(after.code).toBe(EXIT_OK);
+    expect(after.stdout).toContain('(resumed: 2 message(s), 1 from you)');
+    expect(existsSync(lock)).toBe(false);
+  }, 300_000);
 });
