@@ -3,8 +3,9 @@
  * characters (U+202A–U+202E, U+2066–U+2069). React renders them as text, and a browser lays text out
  * bidirectionally, so each would still reorder what follows it: every page that shows what the server says — its name
  * and version, tools, results, resources, prompts, the form it asks for, a changed definition — shows each one as its
- * escape (`\u202e`), as the approval view does, and none of the characters themselves. The tests run in order, on
- * one page.
+ * escape (`\u202e`), as the approval view does, and none of the characters themselves: in its text, in the attributes
+ * a browser shows or reads out (labels, titles, alternative text), and in the suggestions completion offers. The tests
+ * run in order, on one page.
  */
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -26,13 +27,34 @@ let ui: RunningUi | undefined;
 let browser: Browser | undefined;
 let page: Page;
 
-/** The page's whole text (options of a list and closed details included) once `marker` is in it. */
+/** Attributes a browser shows (a tooltip, an image's stand-in, a hint) or reads out as an element's name. */
+const SHOWN_ATTRIBUTES = [
+  'aria-label',
+  'aria-description',
+  'aria-roledescription',
+  'aria-valuetext',
+  'aria-placeholder',
+  'title',
+  'alt',
+  'placeholder',
+  'label',
+];
+
+/**
+ * The page's whole text (options of a list and closed details included), its title, its elements' shown attributes
+ * and the suggestions of its completion lists, once `marker` is in them.
+ */
 async function pageTextWith(marker: string): Promise<string> {
-  await page
-    .getByText(marker)
-    .first()
-    .waitFor({ state: 'attached', ...WAIT });
-  return (await page.evaluate('document.body.textContent')) as string;
+  const shown = `(() => {
+    const texts = [document.body.textContent, document.title];
+    for (const element of document.querySelectorAll('*')) {
+      for (const name of ${JSON.stringify(SHOWN_ATTRIBUTES)}) texts.push(element.getAttribute(name) ?? '');
+    }
+    for (const option of document.querySelectorAll('datalist option')) texts.push(option.value);
+    return texts.join('\\n');
+  })()`;
+  await expect.poll(async () => (await page.evaluate(shown)) as string, WAIT).toContain(marker);
+  return (await page.evaluate(shown)) as string;
 }
 
 /** Each control is shown as its escape, none as itself. */
@@ -62,14 +84,20 @@ beforeAll(async () => {
     mcpServers: { direction: { command: process.execPath, args: [directionServer] } },
     permissions: { allow: ['direction__reverse', 'direction__change', 'direction__ask'] },
   });
-  // A model that calls the tool and answers with the controls; a skill beside the config whose description has them.
+  // A model that calls the tool, and one by a name with the controls, and answers with them; a skill beside the
+  // config whose description has them.
   await writeFile(
     join(dirname(config), 'script.json'),
     JSON.stringify({
       scenarios: [
         {
           turns: [
-            { toolCalls: [{ id: 'r1', name: 'direction__reverse' }] },
+            {
+              toolCalls: [
+                { id: 'r1', name: 'direction__reverse' },
+                { id: 'r2', name: 'direction__\u202eesrever\u202c call-name-marker' },
+              ],
+            },
             { text: 'Saved exe.\u202etxt\u202c answer-marker' },
           ],
         },
@@ -130,7 +158,7 @@ describe('the web UI and text-direction controls from a server', () => {
   );
 
   it(
-    'shows resources, a resource read and prompts with the controls as escapes',
+    "shows resources, a resource read, templates, prompts and completion's suggestions with the controls as escapes",
     async () => {
       await goTo('Resources & prompts');
       await page.getByRole('button', { name: /resource-name-marker/ }).click();
@@ -140,6 +168,20 @@ describe('the web UI and text-direction controls from a server', () => {
         .waitFor(WAIT);
       expectShownInOrder(await pageTextWith('prompt-marker'));
       expectShownInOrder(await pageTextWith('argument-marker'));
+      expectShownInOrder(await pageTextWith('template-marker'));
+
+      // What the server suggests for the template's variable, then for the prompt's argument.
+      await page
+        .getByRole('form', { name: /template-marker/ })
+        .getByLabel('topic')
+        .fill('s');
+      expectShownInOrder(await pageTextWith('suggestion-marker'));
+      await page.getByRole('form', { name: 'Prompt brief' }).getByLabel(/topic/).fill('s');
+      await page
+        .locator('form[aria-label="Prompt brief"] datalist option')
+        .first()
+        .waitFor({ state: 'attached', ...WAIT });
+      expectShownInOrder(await pageTextWith('suggestion-marker'));
     },
     TEST_TIMEOUT_MS,
   );
@@ -161,7 +203,7 @@ describe('the web UI and text-direction controls from a server', () => {
   );
 
   it(
-    'shows a chat turn, its call with its translations, the audit and the skills with the controls as escapes',
+    'shows a chat turn, its calls with their translations, the audit and the skills with the controls as escapes',
     async () => {
       await goTo('Chat');
       await page.getByLabel('Message').fill('Reverse it');
@@ -170,6 +212,7 @@ describe('the web UI and text-direction controls from a server', () => {
       await card.getByText('ok', { exact: true }).waitFor(WAIT);
       await card.getByRole('button', { name: /Show the three translations/ }).click();
       await card.getByRole('heading', { name: '1. The tool as the provider got it' }).waitFor(WAIT);
+      await page.getByRole('article', { name: /call-name-marker/ }).waitFor(WAIT);
       expectShownInOrder(await pageTextWith('answer-marker'));
 
       await goTo('Audit');

@@ -9,6 +9,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { AppBridge, type McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { useEffect, useRef, useState } from 'react';
+import { showDirectionControls } from '../../../src/text/direction-controls';
 import type { AppViewInfo } from '../../../src/web/api-types';
 import { postJson } from '../api';
 import { registerView, TEARDOWN_WAIT_MS } from '../app-views/live-views';
@@ -193,7 +194,7 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
       frame.setAttribute('sandbox', 'allow-scripts allow-same-origin');
       frame.setAttribute('allow', "camera 'none'; microphone 'none'; geolocation 'none'; clipboard-write 'none'");
       frame.setAttribute('referrerpolicy', 'no-referrer');
-      frame.title = `View of ${tool}`;
+      frame.title = `View of ${showDirectionControls(tool)}`;
       frame.className = `app-view-frame${opened.prefersBorder ? ' bordered' : ''}`;
       frame.style.height = `${MIN_HEIGHT * 3}px`;
       container.current.append(frame);
@@ -330,7 +331,7 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
   }, [mode]);
 
   return (
-    <section className="app-view" aria-label={`View of ${tool}`}>
+    <section className="app-view" aria-label={`View of ${showDirectionControls(tool)}`}>
       <div className="app-view-head">
         <span className="badge">interactive view</span> <span className="muted">{info?.resourceUri}</span>
         {info !== undefined && (
@@ -421,7 +422,7 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
         </div>
       )}
       {notices.length > 0 && (
-        <ul className="app-notices" aria-label={`What the view of ${tool} said`}>
+        <ul className="app-notices" aria-label={`What the view of ${showDirectionControls(tool)} said`}>
           {notices.map((notice, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: notices are only ever appended.
             <li key={index} className="app-notice">

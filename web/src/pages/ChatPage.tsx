@@ -116,7 +116,7 @@ function Card({ card, turn, hasView }: { card: ToolCard; turn: Turn; hasView: bo
   const partialInput = card.streaming === undefined ? undefined : parsePartialArguments(card.streaming.argumentsText);
   const raw = card.end?.rawResult as Record<string, unknown> | undefined;
   return (
-    <article className="tool-card" aria-label={`Tool call ${card.name}`}>
+    <article className="tool-card" aria-label={`Tool call ${showDirectionControls(card.name)}`}>
       <header>
         <strong>{showDirectionControls(card.name)}</strong>{' '}
         <span className="badge">

@@ -50,8 +50,9 @@ function CompletingInput(props: {
         }}
       />
       <datalist id={listId}>
+        {/* A suggestion is offered, and once chosen sent back, as it is shown: with any direction control escaped. */}
         {suggestions.map((suggestion) => (
-          <option key={suggestion} value={suggestion} />
+          <option key={suggestion} value={showDirectionControls(suggestion)} />
         ))}
       </datalist>
     </div>
@@ -74,7 +75,7 @@ function TemplateForm({
   return (
     <form
       className="card"
-      aria-label={`Template ${name}`}
+      aria-label={`Template ${showDirectionControls(name)}`}
       onSubmit={(event) => {
         event.preventDefault();
         onRead({ server: template.server, uri, ...(template.subscribable ? { subscribable: true } : {}) });
@@ -116,7 +117,7 @@ function PromptForm({ prompt }: { prompt: PromptView }) {
   return (
     <form
       className="card"
-      aria-label={`Prompt ${prompt.name}`}
+      aria-label={`Prompt ${showDirectionControls(prompt.name)}`}
       onSubmit={(event) => {
         event.preventDefault();
         setError(undefined);

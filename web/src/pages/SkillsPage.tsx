@@ -49,7 +49,7 @@ export function SkillsPage() {
         <h2 id="skills-offered">Offered ({data.offered.length})</h2>
         {data.offered.length === 0 && <p>No skill is offered.</p>}
         {data.offered.map((skill) => (
-          <article key={skill.name} aria-label={`Offered skill ${skill.name}`}>
+          <article key={skill.name} aria-label={`Offered skill ${showDirectionControls(skill.name)}`}>
             <SkillLine skill={skill} />
           </article>
         ))}
@@ -58,7 +58,7 @@ export function SkillsPage() {
         <section className="card" aria-labelledby="skills-withheld">
           <h2 id="skills-withheld">Withheld ({data.withheld.length})</h2>
           {data.withheld.map((skill) => (
-            <article key={skill.name} aria-label={`Withheld skill ${skill.name}`}>
+            <article key={skill.name} aria-label={`Withheld skill ${showDirectionControls(skill.name)}`}>
               <SkillLine skill={skill} withheld />
               <p className="warning">{showDirectionControls(skill.reason)}</p>
               <p>
@@ -72,7 +72,7 @@ export function SkillsPage() {
         <section className="card" aria-labelledby="skills-problems">
           <h2 id="skills-problems">Could not be read ({data.problems.length})</h2>
           {data.problems.map((problem) => (
-            <article key={problem.folder} aria-label={`Unreadable skill ${problem.folder}`}>
+            <article key={problem.folder} aria-label={`Unreadable skill ${showDirectionControls(problem.folder)}`}>
               <p className="error">{showDirectionControls(problem.message)}</p>
             </article>
           ))}

@@ -62,7 +62,11 @@ export function TrustPage() {
                 </button>
               </div>
               {attention.map((tool) => (
-                <article className="withheld" key={tool.name} aria-label={`Withheld tool ${tool.name}`}>
+                <article
+                  className="withheld"
+                  key={tool.name}
+                  aria-label={`Withheld tool ${showDirectionControls(tool.name)}`}
+                >
                   <h3>
                     {showDirectionControls(tool.namespacedName ?? tool.name)}{' '}
                     <span className="badge">{tool.status}</span> <span className="badge">{tool.availability}</span>
