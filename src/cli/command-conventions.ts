@@ -4,6 +4,7 @@
  * handles, so the exit code is decided once (2 for usage errors).
  */
 import type { Command, CommanderError } from 'commander';
+import { stripControlCodes } from '../text/strip-control-codes.js';
 import { EXIT_OK, EXIT_USAGE } from './exit-codes.js';
 
 export function applyCommandConventions(command: Command): Command {
@@ -13,9 +14,12 @@ export function applyCommandConventions(command: Command): Command {
   return command;
 }
 
-/** Commander writes `error: …`; the CLI's single prefix replaces it. */
+/**
+ * Commander writes `error: …`; the CLI's single prefix replaces it. A command's own error may name what a config
+ * or a server said, so it is printed without control codes, as every other error.
+ */
 function oneErrorLine(message: string): string {
-  const text = message.trim().replace(/^error:\s*/i, '');
+  const text = stripControlCodes(message.trim().replace(/^error:\s*/i, ''));
   return `mcp-host: ${text}`;
 }
 

@@ -80,6 +80,16 @@ export function writeError(text: string): void {
   write(process.stderr, clean.endsWith('\n') ? clean : `${clean}\n`);
 }
 
+/** Where a command handed a stream of its own (a test's, or the process's) writes text. */
+export interface TextWriter {
+  write(text: string): unknown;
+}
+
+/** `stream`, written to without control codes, as {@link writeOut} writes to stdout. */
+export function cleanedWriter(stream: NodeJS.WritableStream): TextWriter {
+  return { write: (text) => stream.write(stripControlCodes(text)) };
+}
+
 export function writeJson(value: unknown): void {
   write(process.stdout, `${escapeJsonControlCodes(JSON.stringify(value, null, 2))}\n`);
 }

@@ -5,12 +5,13 @@
  */
 import type { Approver, DefinitionApprovalRequest } from '../../policy/approver.js';
 import { describeHiddenContent, showRaw } from '../../policy/hidden-content.js';
+import type { TextWriter } from '../output.js';
 
 interface CommandLineApproverOptions {
   /** True for `trust approve SERVER`; false when one tool was named. */
   wholeServer: boolean;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
+  stdout: TextWriter;
+  stderr: TextWriter;
 }
 
 export const COMMAND_LINE = 'command-line';

@@ -13,14 +13,15 @@ import { hiddenContentInSkill } from '../../skills/review-skills.js';
 import { SkillPins } from '../../skills/skill-pins.js';
 import { skillSources } from '../../skills/skill-sources.js';
 import { EXIT_RUN_FAILED } from '../exit-codes.js';
+import type { TextWriter } from '../output.js';
 
 export const SKILL_PREFIX = 'skill:';
 
 export interface SkillTrustContext {
   configPath?: string;
   stateDir?: string;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
+  stdout: TextWriter;
+  stderr: TextWriter;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
   /** Writes a trust-change record (server `skill:NAME`). */

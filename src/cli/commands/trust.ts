@@ -20,6 +20,7 @@ import { TrustStore } from '../../policy/trust-store.js';
 import { escapeJsonControlCodes } from '../../text/strip-control-codes.js';
 import { CommandGroup } from '../command-group.js';
 import { EXIT_RUN_FAILED } from '../exit-codes.js';
+import { cleanedWriter } from '../output.js';
 import { COMMAND_LINE, createCommandLineApprover } from './trust-approver.js';
 import { approveConfigFile } from './trust-config.js';
 import { approveSkill, revokeSkill, SKILL_PREFIX, type SkillTrustContext } from './trust-skill.js';
@@ -132,10 +133,11 @@ export function createTrustCommand(dependencies: TrustCommandDependencies): Comm
   return command;
 }
 
+/** Names, paths and errors come from the config and its servers: they are printed without control codes. */
 function environment(dependencies: TrustCommandDependencies) {
   return {
-    stdout: dependencies.stdout ?? process.stdout,
-    stderr: dependencies.stderr ?? process.stderr,
+    stdout: cleanedWriter(dependencies.stdout ?? process.stdout),
+    stderr: cleanedWriter(dependencies.stderr ?? process.stderr),
     env: dependencies.env ?? process.env,
     cwd: dependencies.cwd ?? process.cwd(),
   };
