@@ -87,10 +87,20 @@ export function onOtherHost(recorded: ProcessIdentity): boolean {
 }
 
 /**
- * Whether the process of this host that wrote `recorded` still runs (see `onOtherHost` first). Parts missing from the record or unreadable now are not
- * compared, so an old pid-only lock, or one read where `/proc` is hidden, is judged by its pid alone.
+ * Whether the process `recorded` names may still run: this one does; one of another host cannot be seen from here, so
+ * it may; an earlier process that had this one's pid (another start or boot) has ended.
  */
-export function isAlive(recorded: ProcessIdentity): boolean {
+export function mayStillRun(recorded: ProcessIdentity): boolean {
+  if (onOtherHost(recorded)) return true;
+  if (recorded.pid === process.pid) return !differs(recorded, processIdentity(process.pid));
+  return isAlive(recorded);
+}
+
+/**
+ * Whether the process of this host that wrote `recorded` still runs. Parts missing from the record or unreadable now
+ * are not compared, so an old pid-only lock, or one read where `/proc` is hidden, is judged by its pid alone.
+ */
+function isAlive(recorded: ProcessIdentity): boolean {
   if (!pidRuns(recorded.pid)) return false;
   return !differs(recorded, processIdentity(recorded.pid));
 }

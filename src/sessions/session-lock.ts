@@ -13,10 +13,11 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLockFile, readLockFile } from './lock-file.js';
+import { isLeftover, removeLockLeftovers } from './lock-leftovers.js';
 import {
   differs,
   formatIdentity,
-  isAlive,
+  mayStillRun,
   onOtherHost,
   type ProcessIdentity,
   parseIdentity,
@@ -56,6 +57,7 @@ export function holdSession(directory: string, id: string): void {
     const outcome = tryToHold(file);
     if (outcome === 'held') {
       markHeld(file);
+      removeLockLeftovers(file);
       return;
     }
     if (outcome !== 'lost') throw inUse(id, file, outcome);
@@ -89,7 +91,9 @@ function tryToHold(file: string): 'held' | 'lost' | ProcessIdentity {
  * - B judges late, after A has taken over and let the claim go: B's claim succeeds, but the lock now reads A's
  *   identity, not the stale text: B lets the claim go and judges again (A runs: refused).
  * - C finds no lock at all between A's delete and A's create: C creates it; A's create fails, and A judges C's lock.
- * - A dies holding the claim: the claim is itself a stale lock, taken over the same way (one level down), then used.
+ * - A dies holding the claim: the claim is itself a stale lock, taken over the same way (one level down), then used;
+ *   and so on down, when the one that took it over died holding the claim's claim (see MAX_CLAIM_DEPTH). A claim is
+ *   also taken over when it is older than any takeover takes (see lock-leftovers.ts), whoever holds it.
  * Returns 'held', 'lost' (judge again), or the live process that holds the claim.
  */
 function takeOver(file: string, judged: string, depth: number): 'held' | 'lost' | ProcessIdentity {
@@ -97,9 +101,8 @@ function takeOver(file: string, judged: string, depth: number): 'held' | 'lost' 
   if (!createLockFile(claim, ownLine())) {
     const claimText = readLockFile(claim);
     if (claimText === undefined) return 'lost';
-    const claimer = parseIdentity(claimText);
-    if (claimer !== undefined && mayStillRun(claimer)) return claimer;
-    if (depth > 0 || takeOver(claim, claimText, depth + 1) !== 'held') return 'lost';
+    if (!isLeftover(claim, claimText)) return parseIdentity(claimText) ?? 'lost';
+    if (depth >= MAX_CLAIM_DEPTH || takeOver(claim, claimText, depth + 1) !== 'held') return 'lost';
   }
   try {
     if (readLockFile(file) !== judged) return 'lost';
@@ -110,12 +113,11 @@ function takeOver(file: string, judged: string, depth: number): 'held' | 'lost' 
   }
 }
 
-/** Whether the process `identity` names (not this one) may still run: one of another host cannot be seen, so it may. */
-function mayStillRun(identity: ProcessIdentity): boolean {
-  if (onOtherHost(identity)) return true;
-  // This pid with another start or boot is an earlier process that has ended (isAlive would see this one).
-  return identity.pid !== process.pid && isAlive(identity);
-}
+/**
+ * How many claims of claims a takeover goes down. Each level left stale takes one more process killed within the few
+ * file operations of its takeover, and each adds 26 characters to a name that must stay a file name.
+ */
+const MAX_CLAIM_DEPTH = 4;
 
 /** The claim to create before taking over the lock `file` that read `judged` (see takeOver). */
 export function takeoverClaimFile(file: string, judged: string): string {
