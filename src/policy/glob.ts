@@ -42,15 +42,3 @@ export function matchesGlob(pattern: string, name: string): boolean {
 export function literalPartOf(pattern: string): string {
   return pattern.replace(/[*?]/g, '');
 }
-
-/**
- * Whether `pattern` matches some name that begins with `prefix`: a part of it from its start matches `prefix` whole
- * (a star may end there, in the middle of what it matches), and whatever follows can always match something.
- */
-export function mayMatchStartingWith(pattern: string, prefix: string): boolean {
-  const characters = Array.from(pattern);
-  for (let end = 0; end <= characters.length; end++) {
-    if (matchesGlob(characters.slice(0, end).join(''), prefix)) return true;
-  }
-  return false;
-}

@@ -6,10 +6,10 @@
  * that silently matches nothing is a rule the user believes protects them and does not.
  */
 
-import { serverOfName } from '../catalog/server-of-name.js';
 import { sanitiseName, TOOL_NAME_SEPARATOR } from '../catalog/tool-naming.js';
 import type { PermissionRules } from '../config/types.js';
-import { literalPartOf, matchesGlob, mayMatchStartingWith } from './glob.js';
+import { literalPartOf, matchesGlob } from './glob.js';
+import { mayNameToolOf } from './pattern-servers.js';
 import { allowRuleNames, restrictRuleNames, type ToolRuleNames } from './rule-names.js';
 
 type RuleList = keyof PermissionRules;
@@ -101,19 +101,11 @@ export function checkRules(
 
 /**
  * Whether `pattern` may name a tool of one of `notStarted` (sanitised names): it has no server part, so it may name
- * any server's tool by the tool's own name, or it may match a name beginning with `SERVER__` of one of them. Server
- * names may hold `__` (`team__notes`), so the server part is not cut at the first `__`: what the pattern spells out
- * before any wildcard belongs to the longest of `servers` it starts with (as server-of-name.ts takes names apart),
- * and a shorter server is then not what it names (`team__notes__add` is not a tool of `team`).
+ * any server's tool by the tool's own name, or it matches a name that belongs to one of them among all `servers`
+ * (not to a longer server: `team__notes__add` is not a tool of `team`), however its server part is written.
  */
 function mayNameServerNotStarted(pattern: string, notStarted: readonly string[], servers: readonly string[]): boolean {
   if (notStarted.length === 0) return false;
   if (!pattern.includes(TOOL_NAME_SEPARATOR)) return true;
-  const spelledOut = pattern.slice(0, pattern.search(/[*?]|$/));
-  const owner = serverOfName(spelledOut, servers);
-  return notStarted.some(
-    (server) =>
-      (owner === undefined || server.length >= owner.length) &&
-      mayMatchStartingWith(pattern, `${server}${TOOL_NAME_SEPARATOR}`),
-  );
+  return mayNameToolOf(pattern, servers, notStarted);
 }

@@ -135,11 +135,28 @@ describe('permission rules', () => {
     expect(checkRules(patterns, ['fs__read_file'], { serversNotStarted: ['team__notes'] })).toEqual([
       expect.stringMatching(/permissions\.allow pattern "team__x\*" matches no tool/),
     ]);
-    // team is not started and team__notes is: a name spelt out as team__notes__… is team__notes', not team's.
+    // team is not started and team__notes is: a name spelt out as team__notes__… is team__notes', not team's,
+    // wildcards in the spelling or not.
     const started = [{ toolName: 'team__notes__add', serverName: 'team__notes', originalToolName: 'add' }];
     expect(checkRules(patterns, started, { serversNotStarted: ['team'] })).toEqual([
+      expect.stringMatching(/permissions\.deny pattern "te\?m__notes__delete" matches no tool/),
       expect.stringMatching(/permissions\.allow pattern "team__notes__read" matches no tool/),
     ]);
+  });
+
+  it('reports a pattern with a wildcard in its server name unless it may name a tool of a server left out', () => {
+    const patterns = rules({ ask: ['t*__x', 'te?m__no?es__x', 'te*m__notes__z'], deny: ['te?m__notes__x'] });
+    const started = [{ toolName: 'team__notes__add', serverName: 'team__notes', originalToolName: 'add' }];
+    // team left out: te?m__notes__x names only team__notes__x, team__notes' (started, without it). The others may
+    // name a tool of team: x, noXes__x, or Xm__notes__z (the star reading `am__X`).
+    expect(checkRules(patterns, started, { serversNotStarted: ['team'] })).toEqual([
+      expect.stringMatching(/permissions\.deny pattern "te\?m__notes__x" matches no tool/),
+    ]);
+    // team__notes left out: each may name one of its tools.
+    const fs = [{ toolName: 'fs__read', serverName: 'fs', originalToolName: 'read' }];
+    expect(checkRules(patterns, fs, { serversNotStarted: ['team', 'team__notes'] })).toEqual([]);
+    // Only a server none of them can begin with is left out: each is reported.
+    expect(checkRules(patterns, started, { serversNotStarted: ['calculator'] })).toHaveLength(4);
   });
 
   it('says an allow rule written as a tool name alone never matches, even where a server has that tool', () => {
