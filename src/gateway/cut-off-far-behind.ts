@@ -1,10 +1,11 @@
 /**
- * A client that stops reading its event stream (GET /mcp, or a POST answered as a stream) must not make the gateway
- * keep everything sent to it meanwhile. The SDK's adapters write a response only as fast as the client reads it and
- * keep the rest queued inside the SDK, where no bound reaches it. Here every write is taken at once, and a response
- * with more than {@link MAX_WAITING_RESPONSE_BYTES} still waiting when the next write comes is cut off: the client
- * reconnects and, in a session, resumes from the session's event store. A single large message (a big result)
- * passes, since only what waits before a write counts.
+ * A client that stops reading its event stream must not make the gateway keep everything sent to it meanwhile. The
+ * SDK's adapters write a response only as fast as the client reads it and keep the rest queued inside the SDK, where
+ * no bound reaches it. Here every write is taken at once, and a response with more than
+ * {@link MAX_WAITING_RESPONSE_BYTES} still waiting when the next write comes is cut off: the client reconnects and
+ * resumes from the session's event store (a GET stream) or listens again. A single large message passes, since only
+ * what waits before a write counts. A stream that carries the answer to a request is not cut off but has its
+ * notifications dropped (drop-notifications-far-behind.ts).
  */
 import type { ServerResponse } from 'node:http';
 

@@ -13,6 +13,7 @@ import type { GatewayToken } from '../config/gateway-settings.js';
 import { BoundedEventStore } from './bounded-event-store.js';
 import { notAMessageReply, readClientMessage } from './client-line.js';
 import { cutOffWhenFarBehind, MAX_WAITING_RESPONSE_BYTES } from './cut-off-far-behind.js';
+import { dropNotificationsWhenFarBehind } from './drop-notifications-far-behind.js';
 import { createGatewayAuth, type GatewayAuth } from './gateway-auth.js';
 import { type GatewayHosts, UnknownProfileError } from './gateway-hosts.js';
 import { createModernGateway } from './gateway-modern.js';
@@ -115,6 +116,36 @@ function servedProfile(
   };
 }
 
+/**
+ * What a client that stops reading its event stream may make the gateway keep. A stream whose events can be had
+ * again is cut off: a session's GET stream (resumed from its event store), a `subscriptions/listen` stream (listened
+ * to again, and the lists read afresh). A POST carrying requests is answered on its stream, which no store may still
+ * hold when the client comes back (a stateless gateway has none): its notifications are dropped, never its answer.
+ */
+function boundWhatWaitsForClient(
+  request: IncomingMessage,
+  response: ServerResponse,
+  body: unknown,
+  sessionId: string | undefined,
+  onDiagnostic: (message: string) => void,
+): void {
+  const stream = `${request.method} stream${sessionId === undefined ? '' : ` of session ${sessionId}`}`;
+  const behind = `fell more than ${MAX_WAITING_RESPONSE_BYTES / 1024 / 1024} MB behind reading it`;
+  if (request.method === 'POST' && !isListenRequest(body)) {
+    dropNotificationsWhenFarBehind(response, () =>
+      onDiagnostic(
+        `gateway: dropping notifications (progress, log messages) on a ${stream} whose client ${behind}; its answer is still sent`,
+      ),
+    );
+  } else {
+    cutOffWhenFarBehind(response, () => onDiagnostic(`gateway: cut off a ${stream} whose client ${behind}`));
+  }
+}
+
+function isListenRequest(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'subscriptions/listen';
+}
+
 export async function startGatewayHttp(options: GatewayHttpOptions): Promise<GatewayHttp> {
   const { hosts } = options;
   const settings = hosts.settings;
@@ -210,11 +241,6 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
 
     const sessionHeader = request.headers['mcp-session-id'];
     const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
-    cutOffWhenFarBehind(response, () =>
-      options.onDiagnostic(
-        `gateway: cut off a ${request.method} stream${sessionId === undefined ? '' : ` of session ${sessionId}`} whose client fell more than ${MAX_WAITING_RESPONSE_BYTES / 1024 / 1024} MB behind reading it`,
-      ),
-    );
     let body: unknown;
     if (request.method === 'POST') {
       let text: string;
@@ -246,6 +272,8 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
         return;
       }
     }
+
+    boundWhatWaitsForClient(request, response, body, sessionId, options.onDiagnostic);
 
     // A 2026-07-28 request has no session: any replica answers it, in either mode.
     if (request.method === 'POST' && sessionId === undefined && !isInitializeRequest(body)) {

@@ -1,10 +1,15 @@
 /**
- * `mcp-host serve --http` with a client that stops reading its event stream (GET /mcp) while the gateway has much to
- * tell it: past a few megabytes waiting, the stream is cut off and said to be on stderr, instead of everything sent
- * meanwhile piling up in the gateway; the session goes on answering.
+ * `mcp-host serve --http` with a client that stops reading its event stream while the gateway has much to tell it.
+ * A session's GET stream, past a few megabytes waiting, is cut off and said to be on stderr, instead of everything
+ * sent meanwhile piling up in the gateway; the session goes on answering. A POST answered as a stream (here by a
+ * stateless gateway, which has nothing to resume it from) has its notifications dropped instead, said once, and
+ * still carries the call's result, with the gateway's memory bounded all the while.
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type GatewayProcess, startGatewayProcess } from '../helpers/gateway-process.js';
+import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { residentMegabytes } from '../helpers/process-memory.js';
 import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { connectAndStopReading } from '../helpers/stalled-reader.js';
 
@@ -103,6 +108,94 @@ describe('mcp-host serve --http, with a client that stops reading its event stre
       // The session goes on.
       const pinged = await post(url, { jsonrpc: '2.0', id: 999, method: 'ping' }, sessionId);
       expect(pinged.status).toBe(200);
+    } finally {
+      stream.close();
+    }
+  }, 180_000);
+});
+
+describe('mcp-host serve --http, stateless, with a client that stops reading a call answered as a stream', () => {
+  it('drops the call’s notifications past the bound, says so once, keeps its memory bounded and still sends the result', async () => {
+    const stateDir = await temporaryDirectory('mcp-host-http-backpressure-');
+    const eventLog = join(stateDir, 'events.log');
+    const config = await writeConfig({
+      mcpServers: {
+        forwarding: {
+          command: process.execPath,
+          args: [fixtureServer('forwarding.mjs')],
+          env: { EVENT_LOG: eventLog },
+          trust: 'trusted',
+        },
+      },
+      permissions: { allow: ['forwarding__*'] },
+      gateway: { stateless: true, requestsPerMinute: 10_000 },
+    });
+    gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
+      MCP_HOST_GATEWAY_TOKEN: TOKEN,
+    });
+    const url = gateway.url;
+    const pid = gateway.child.pid as number;
+    const initialized = await post(url, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'stalled', version: '1' } },
+    });
+    const sessionId = initialized.headers.get('mcp-session-id') ?? '';
+    expect(sessionId).not.toBe('');
+    await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId);
+    const before = await residentMegabytes(pid);
+
+    // 400 MB of progress before the result: far past the bound and the sockets' buffers.
+    const TIMES = 800;
+    const CHARS = 500_000;
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: {
+        name: 'forwarding__progress_flood',
+        arguments: { times: TIMES, chars: CHARS },
+        _meta: { progressToken: 'p' },
+      },
+    });
+    const { host, port, pathname } = new URL(url);
+    const stream = await connectAndStopReading(
+      Number(port),
+      [
+        `POST ${pathname} HTTP/1.1`,
+        `Host: ${host}`,
+        `Authorization: Bearer ${TOKEN}`,
+        'Content-Type: application/json',
+        'Accept: application/json, text/event-stream',
+        'MCP-Protocol-Version: 2025-06-18',
+        `Mcp-Session-Id: ${sessionId}`,
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        '',
+        body,
+      ].join('\r\n'),
+      /\r\n\r\n/,
+    );
+    try {
+      expect(String(stream.head)).toMatch(/^HTTP\/1\.1 200/);
+      const notices = () => gateway?.stderr().match(/dropping notifications/g)?.length ?? 0;
+      await waitUntil(() => notices() > 0, 'the notice that notifications are dropped', 60_000);
+      // The server has sent every notification and its result while the client still reads nothing.
+      await waitUntil(
+        async () => (await readFile(eventLog, 'utf8').catch(() => '')).includes('answered progress_flood'),
+        'the server to answer the call',
+        60_000,
+      );
+      const whileBehind = await residentMegabytes(pid);
+      const read = await stream.readAgain(new RegExp(`reported ${TIMES}`));
+      expect(read.stopSeen, `the stream carried the result (${read.bytes} bytes read)`).toBe(true);
+      expect(read.bytes).toBeLessThan(TIMES * CHARS);
+      expect(notices()).toBe(1);
+      expect(gateway.stderr()).not.toContain('cut off');
+      // What waits is bounded; what was dropped is garbage the collector takes back, so the peak follows the heap's
+      // growth between collections, not the flood. Here: 125 MB before, a peak of 321 MB; kept, the notifications
+      // raised the peak to 573 MB; cut off, the stream lost the result after 4 MB.
+      expect(whileBehind.peak - before.now).toBeLessThan(300);
     } finally {
       stream.close();
     }
