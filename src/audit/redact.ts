@@ -6,6 +6,7 @@
  */
 
 import { describeTooDeep, MAX_JSON_DEPTH } from '../json/json-depth.js';
+import { setOwnProperty } from '../json/own-property.js';
 import { orderedSecrets, REDACTED, replaceSecrets, SECRET_KEY_PATTERN } from '../text/redact-secrets.js';
 
 export { REDACTED, redactArgumentText, SECRET_KEY_PATTERN } from '../text/redact-secrets.js';
@@ -59,8 +60,12 @@ function redactDeep(
     const result: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
       const safeKey = secrets.length === 0 ? key : replaceSecrets(key, secrets);
-      result[safeKey] =
-        byKey && SECRET_KEY_PATTERN.test(key) ? REDACTED : redactDeep(item, secrets, byKey, ancestors, depth + 1);
+      // A server's or a client's `__proto__` key stays a key of the copy: an assignment would make it the prototype.
+      setOwnProperty(
+        result,
+        safeKey,
+        byKey && SECRET_KEY_PATTERN.test(key) ? REDACTED : redactDeep(item, secrets, byKey, ancestors, depth + 1),
+      );
     }
     copy = result;
   }

@@ -4,12 +4,13 @@
  * copy made with `copy[key] = value` would drop it (or take the value as the copy's prototype); a lookup
  * `object[name]` would find Object's own members. Each place keeps such a key as data and finds only what is there.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redactArguments, redactValues } from '../../src/audit/redact.js';
 import { parseKeyValues } from '../../src/cli/parse-key-values.js';
 import { chooseSamplingModel } from '../../src/client-features/choose-sampling-model.js';
 import { ConfigError } from '../../src/config/config-error.js';
@@ -29,7 +30,7 @@ import { MAX_REFERENCE_CHAIN, MAX_SCHEMA_EXPANSION_STEPS, SCHEMA_TARGETS } from 
 import { estimateToolTokens } from '../../src/providers/token-estimate/o200k-token-estimate.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
 import { startGatewayProcess } from '../helpers/gateway-process.js';
-import { bundledCliPath, writeConfig } from '../helpers/project.js';
+import { bundledCliPath, runCli, writeConfig } from '../helpers/project.js';
 import { closeHosts, faultFixture, openFaultHost, resultText } from './fault-helpers.js';
 
 const folders: string[] = [];
@@ -175,6 +176,16 @@ describe('tools call key=value pairs', () => {
   });
 });
 
+/** The arguments of the tool-call records of the audit log in `stateDir`, as JSON text. */
+function auditedArguments(stateDir: string): string[] {
+  return readFileSync(path.join(stateDir, 'audit.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { type: string; arguments?: unknown })
+    .filter((record) => record.type === 'tool-call')
+    .map((record) => JSON.stringify(record.arguments));
+}
+
 /** Every object in `value` is a plain one: nothing of the server's is inherited anywhere. */
 function expectNothingInherited(value: unknown, at = '(root)'): void {
   if (value === null || typeof value !== 'object') return;
@@ -299,6 +310,11 @@ describe('a real stdio server with __proto__ and constructor in its tools and pr
     const echoed = await host.callTool('hostile__echo_arguments', args);
     expect(echoed.outcome).toBe('ok');
     expect(resultText(echoed.result)).toBe(wire);
+    // The raw result the caller gets keeps them as data keys, the top one included.
+    const structuredContent = (echoed.rawResult as { structuredContent: unknown }).structuredContent;
+    expectNothingInherited(structuredContent);
+    expect(ownValue(structuredContent, '__proto__')).toEqual({ top: 1 });
+    expect(JSON.stringify(structuredContent)).toBe(wire);
     // With an outputSchema the structuredContent is the answer the model gets, sent as JSON.
     const structured = await host.callTool('hostile__echo_structured', args);
     expect(structured.outcome).toBe('ok');
@@ -387,5 +403,47 @@ describe('a client of the gateway', () => {
     } finally {
       await gateway.stop();
     }
+    // The audit log records them as they came too, the top one included.
+    expect(auditedArguments(stateDir)).toEqual([JSON.stringify(args), JSON.stringify(args)]);
   }, 120_000);
+});
+
+describe('the copies made to remove secrets (tools call --json, --trace, the audit log)', () => {
+  it('keep __proto__ keys as data keys and set no prototype, with or without secrets to remove', () => {
+    const value = JSON.parse('{"__proto__":{"isError":true},"inner":{"__proto__":{"token":"s3cret"}}}');
+    for (const secrets of [[], ['s3cret']]) {
+      for (const copy of [redactValues(value, { secrets }), redactArguments(value, { secrets })]) {
+        expectNothingInherited(copy);
+        expect(ownValue(copy, '__proto__')).toEqual({ isError: true });
+        expect((copy as { isError?: unknown }).isError).toBeUndefined();
+      }
+    }
+    expect(JSON.stringify(redactValues(value, { secrets: ['s3cret'] }))).toBe(
+      '{"__proto__":{"isError":true},"inner":{"__proto__":{"token":"[redacted]"}}}',
+    );
+  });
+
+  it("keep a real stdio server's structuredContent and the call's arguments whole in tools call --json and the audit log", async () => {
+    const config = await writeConfig({
+      mcpServers: {
+        hostile: {
+          command: process.execPath,
+          args: [faultFixture('hostile-server.mjs'), 'proto-schema'],
+          trust: 'trusted',
+        },
+      },
+    });
+    const stateDir = temporaryFolder();
+    // The server answers with the arguments as they reached it, as text and as structuredContent.
+    const sent = '{"__proto__":{"top":1},"outer":{"__proto__":{"a":1},"b":2},"~__proto__":"as sent"}';
+    const called = await runCli(
+      ['tools', 'call', 'hostile__echo_structured', '--args', sent, '--json', '--config', config],
+      { stateDir },
+    );
+    expect(called.stderr).toBe('');
+    expect(called.code).toBe(0);
+    const printed = JSON.parse(called.stdout) as { result: { structuredContent: unknown } };
+    expect(JSON.stringify(printed.result.structuredContent)).toBe(sent);
+    expect(auditedArguments(stateDir)).toEqual([sent]);
+  }, 60_000);
 });
