@@ -196,8 +196,11 @@ export interface TrustChangeBody {
 }
 
 export interface AuditEntryView {
-  /** Where the record starts in the log (a byte offset): what tells two records apart, which may share a time. */
-  position: number;
+  /**
+   * The record's number in the order the host read it from the log, counting on when the log is rotated: what tells
+   * two records apart, which may share a time.
+   */
+  sequence: number;
   type: string;
   time: string;
   runId: string;

@@ -9,11 +9,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { resolveAuditLogPath } from '../audit/audit-log-path.js';
-import { followAuditLogPositions } from '../audit/follow-audit-log.js';
+import { followAuditLog } from '../audit/follow-audit-log.js';
 import { readAuditLog } from '../audit/read-audit-log.js';
 import { createHost, type Host, type HostOptions } from '../host/create-host.js';
 import type { HostStateView, ServerLogView } from './api-types.js';
 import { createAppViews } from './app-views.js';
+import { createAuditTimeline } from './audit-timeline.js';
 import { createChatRunner } from './chat-runner.js';
 import { createLiveEvents } from './live-events.js';
 import { acceptedHosts, isLoopbackAddress } from './loopback.js';
@@ -21,7 +22,7 @@ import { createResourceSubscriptions } from './resource-subscriptions.js';
 import { type SandboxServer, startSandboxServer } from './sandbox-server.js';
 import { DEFAULT_ASSET_FOLDER } from './static-files.js';
 import { pinView } from './view-pinning.js';
-import { auditEntryView, displayModel, serverLogView } from './views.js';
+import { displayModel, serverLogView } from './views.js';
 import { createWebApp } from './web-app.js';
 import { createWebApprover } from './web-approver.js';
 import { createWebTrust } from './web-trust.js';
@@ -67,6 +68,9 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
   let host: Host | undefined;
   let state: HostStateView = { phase: 'starting' };
   let auditFile: string | undefined;
+  const audit = createAuditTimeline(AUDIT_HISTORY_LIMIT);
+  /** The log as it was when the host started, read into `audit`; following it goes on from its end. */
+  let auditRead: Promise<{ endOffset: number }> | undefined;
   const stopFollowing = new AbortController();
   const setState = (next: HostStateView) => {
     state = next;
@@ -105,12 +109,8 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
     sandboxOrigin: () => sandbox?.origin,
     subscriptions,
     auditHistory: async () => {
-      if (auditFile === undefined) return [];
-      const contents = await readAuditLog(auditFile);
-      const from = Math.max(0, contents.records.length - AUDIT_HISTORY_LIMIT);
-      return contents.records
-        .slice(from)
-        .map((record, index) => auditEntryView(record, contents.positions[from + index]!));
+      await auditRead;
+      return audit.recent();
     },
   });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
@@ -172,22 +172,25 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
         ...(started.config.file === undefined ? {} : { configFile: started.config.file }),
         ...(model === undefined ? {} : { model }),
       });
-      void followAudit(auditFile);
+      const file = auditFile;
+      auditRead = readAuditLog(file).then((contents) => {
+        for (const record of contents.records.slice(-AUDIT_HISTORY_LIMIT)) audit.add(record);
+        return contents;
+      });
+      void followAudit(file, auditRead);
     },
     (error: unknown) => setState({ phase: 'failed', error: error instanceof Error ? error.message : String(error) }),
   );
 
-  async function followAudit(file: string): Promise<void> {
+  async function followAudit(file: string, read: Promise<{ endOffset: number }>): Promise<void> {
     try {
-      const start = await readAuditLog(file);
-      for await (const { record, position } of followAuditLogPositions(file, {
-        signal: stopFollowing.signal,
-        startOffset: start.endOffset,
-      })) {
-        events.publish({ type: 'audit', entry: auditEntryView(record, position) });
+      const start = await read;
+      for await (const record of followAuditLog(file, { signal: stopFollowing.signal, startOffset: start.endOffset })) {
+        events.publish({ type: 'audit', entry: audit.add(record) });
       }
     } catch {
-      // Following ends with the UI (the signal), or when the log cannot be read; the page can still reload it.
+      // Following ends with the UI (the signal), or when the log cannot be read: pages keep what was read by then,
+      // and `mcp-host audit` reads the rest.
     }
   }
 

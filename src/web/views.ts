@@ -186,12 +186,12 @@ export function callResultView(executed: ExecutedToolCall, durationMs: number, o
   return view;
 }
 
-export function auditEntryView(record: AuditRecord, position: number): AuditEntryView {
+export function auditEntryView(record: AuditRecord, sequence: number): AuditEntryView {
   const fields = record as unknown as Record<string, unknown>;
   const text = (key: string) => (typeof fields[key] === 'string' ? (fields[key] as string) : undefined);
   const pick = (key: string) => (text(key) === undefined ? {} : { [key]: bounded(text(key)!, 4_000) });
   return {
-    position,
+    sequence,
     type: record.type,
     time: record.time,
     runId: record.runId,

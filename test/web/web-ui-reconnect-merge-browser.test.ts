@@ -1,15 +1,15 @@
 /**
  * Pages in real Chromium that load afresh when their event stream reconnects, at the moment something else happens:
  * what arrived live in the same millisecond as the last thing loaded stays shown (records and log messages are told
- * apart by their place in the log and the host's count, not by their time), and a message being sent at that moment
- * stays in the conversation. The page's first event stream ends at once and its next one waits for the test, so the
+ * apart by the host's count of them, not by their time, and that count goes on when the audit log is rotated), and a
+ * message being sent at that moment stays in the conversation. The page's first event stream ends at once and its next one waits for the test, so the
  * test chooses when the page reconnects; what the page loads again is held where the test needs it.
  */
-import { appendFile, writeFile } from 'node:fs/promises';
+import { appendFile, copyFile, truncate, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Browser, Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServerLogView } from '../../src/web/api-types.js';
+import type { AuditEntryView, ServerLogView } from '../../src/web/api-types.js';
 import { fixtureServer, writeConfig } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { launchChromium } from './launch-chromium.js';
@@ -141,6 +141,52 @@ describe('a page that loads afresh as its event stream reconnects', () => {
       await rows.filter({ hasText: 'later-marker' }).waitFor(WAIT);
       expect(await rows.filter({ hasText: 'live-marker' }).count()).toBe(1);
       expect(await rows.filter({ hasText: 'loaded-marker' }).count()).toBe(1);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it('keeps each audit record once across a rotation of the log, the ones before it too, each with its own number', async () => {
+    const running = ui!;
+    const auditFile = join(running.stateDir, 'audit.jsonl');
+    const record = (detail: string, padding = '') =>
+      `${JSON.stringify({ type: 'trust-change', time: new Date().toISOString(), runId: 'another-run', server: 'elsewhere', change: 'server-approved', by: 'command-line', detail, padding })}\n`;
+    const { page, reconnect } = await openWithHeldReconnect('Audit');
+    try {
+      // Written while the page follows nothing, then rotated away as logrotate's copytruncate does: copied, then
+      // emptied, while the host goes on appending to the same file.
+      const published = await followUiEvents(running);
+      // Long, so that the log stays shorter after the rotation than before it until the host has read it again.
+      await appendFile(auditFile, record('before-rotation-marker', 'x'.repeat(4_000)));
+      await published.until(/before-rotation-marker/);
+      await copyFile(auditFile, `${auditFile}.1`);
+      await truncate(auditFile, 0);
+      const publishedAfter = await followUiEvents(running);
+      const called = await callUiApi(running, '/api/tools/call', {
+        name: 'burst__burst',
+        arguments: { label: 'call-after-rotation-marker', count: 1 },
+      });
+      expect(called.status, JSON.stringify(called.body)).toBe(200);
+      await publishedAfter.until(/"type":"audit".*call-after-rotation-marker/);
+
+      // The page loads the audit afresh: what it holds from before the rotation is no longer in the log file.
+      await reconnect();
+      const rows = page.getByRole('row');
+      await rows.filter({ hasText: 'call-after-rotation-marker' }).waitFor(WAIT);
+      await rows.filter({ hasText: 'before-rotation-marker' }).waitFor(WAIT);
+      await appendFile(auditFile, record('live-after-rotation-marker'));
+      await rows.filter({ hasText: 'live-after-rotation-marker' }).waitFor(WAIT);
+      for (const marker of ['before-rotation-marker', 'call-after-rotation-marker', 'live-after-rotation-marker']) {
+        expect(await rows.filter({ hasText: marker }).count(), marker).toBe(1);
+      }
+
+      const loaded = (await callUiApi<AuditEntryView[]>(running, '/api/audit')).body;
+      const numbers = loaded.map((entry) => entry.sequence);
+      expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+      expect(new Set(numbers).size).toBe(numbers.length);
+      expect(loaded.map((entry) => entry.json).join('\n')).toMatch(
+        /before-rotation-marker[\s\S]*call-after-rotation-marker[\s\S]*live-after-rotation-marker/,
+      );
     } finally {
       await page.close();
     }

@@ -20,10 +20,10 @@ export function AuditPage() {
     if (event.type === 'audit') setLive((old) => [...old.slice(-(MAX_ROWS - 1)), event.entry]);
   });
   // The log loaded again (the event stream reconnected): what it holds is no longer kept twice. Records are told
-  // apart by their place in the log, since two may be written in the same millisecond.
+  // apart by the host's count of them, since two may be written in the same millisecond.
   useEffect(() => {
-    const last = data?.at(-1)?.position;
-    if (last !== undefined) setLive((old) => old.filter((entry) => entry.position > last));
+    const last = data?.at(-1)?.sequence;
+    if (last !== undefined) setLive((old) => old.filter((entry) => entry.sequence > last));
   }, [data]);
   const rows = useMemo(() => {
     const all = [...(data ?? []), ...live].slice(-MAX_ROWS).reverse();
