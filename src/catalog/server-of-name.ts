@@ -1,5 +1,5 @@
 /**
- * The server a namespaced name (`SERVER__NAME`: a tool, a prompt, a permission rule) belongs to. A server's name may
+ * The server a namespaced name (`SERVER__NAME`, as a permission rule names a tool) belongs to. A server's name may
  * hold `__` itself (`team__notes`), so a name is taken apart by the servers there are, not at its first `__`: the
  * longest server name it starts with, so `team__notes__daily` belongs to `team__notes` even beside a server `team`.
  */

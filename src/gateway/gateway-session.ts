@@ -41,7 +41,7 @@ import {
 } from './gateway-approver.js';
 import type { ProfileHost } from './gateway-hosts.js';
 import type { DownstreamSession } from './profile-sessions.js';
-import { gatewayPromptName, promptOf } from './prompt-names.js';
+import { gatewayPrompts, promptOf } from './prompt-names.js';
 
 const GATEWAY_SERVER_NAME = 'mcp-host-gateway';
 
@@ -323,18 +323,15 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
   }
 
   server.setRequestHandler('prompts/list', async () => {
-    const prompts: Prompt[] = [];
-    for (const listing of await host.prompts.list()) {
-      if (!profile.offersServer(listing.server)) continue;
-      for (const prompt of listing.prompts) {
-        prompts.push({ ...prompt, name: gatewayPromptName(listing.server, prompt.name) });
-      }
-    }
+    const prompts: Prompt[] = (await gatewayPrompts(profile)).map(({ prompt, gatewayName }) => ({
+      ...prompt,
+      name: gatewayName,
+    }));
     return { prompts };
   });
 
   server.setRequestHandler('prompts/get', async (request) => {
-    const reference = promptOf(profile, request.params.name);
+    const reference = await promptOf(profile, request.params.name);
     if (reference === undefined) {
       throw new Error(`no prompt is named "${request.params.name}" (prompt names are SERVER__NAME)`);
     }
@@ -352,7 +349,7 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
   server.setRequestHandler('completion/complete', async (request, ctx) => {
     const { ref, argument, context } = request.params;
     // A prompt's name loses its server's prefix on the way; a template is the server's own.
-    const prompt = ref.type === 'ref/prompt' ? promptOf(profile, ref.name) : undefined;
+    const prompt = ref.type === 'ref/prompt' ? await promptOf(profile, ref.name) : undefined;
     const server = ref.type === 'ref/prompt' ? prompt?.server : await templateOwner(profile, ref.uri);
     const client = server === undefined ? undefined : host.connection(server)?.sdkClient;
     if (client === undefined || client.getServerCapabilities()?.completions === undefined) return NO_COMPLETIONS;

@@ -363,7 +363,7 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
       const restBody = Array.isArray(body) ? rest : rest[0];
       const profileHost = await profileOf(session);
       if ('status' in profileHost) return profileHost;
-      if (session.replica === replica || !reachesStatefulServer(rest, profileHost)) {
+      if (session.replica === replica || !(await reachesStatefulServer(rest, profileHost))) {
         return serveHere(request, response, restBody, sessionId, session, profileHost, false);
       }
       return serveAtOwner(request, response, restBody, sessionId, session, profileHost);

@@ -1,12 +1,12 @@
 /**
- * The names a gateway gives its servers' prompts: `SERVER__NAME`, the server's name in front as tools have it. A
- * server's name may hold `__` itself (`team__notes`), so a name is taken apart by the servers there are, not at its
- * first `__` (see server-of-name.ts): `team__notes__daily` is `daily` of `team__notes` even beside a server `team`.
+ * The names a gateway gives its servers' prompts: `SERVER__NAME`, given as tool names are (tool-naming.ts), so
+ * they are distinct. A server's name may hold `__` itself: with servers `a` and `a__b`, `b__x` of `a` and `x` of
+ * `a__b` would both be `a__b__x`; the prompt of the server listed first keeps the name and the other takes a hash
+ * suffix. A name is therefore taken apart by naming the prompts the profile offers now, not by cutting it.
  */
-import { serverOfName } from '../catalog/server-of-name.js';
+import type { Prompt } from '@modelcontextprotocol/client';
+import { assignToolNames } from '../catalog/tool-naming.js';
 import type { ProfileHost } from './gateway-hosts.js';
-
-const SEPARATOR = '__';
 
 export interface PromptReference {
   server: string;
@@ -14,17 +14,40 @@ export interface PromptReference {
   name: string;
 }
 
-export function gatewayPromptName(server: string, prompt: string): string {
-  return `${server}${SEPARATOR}${prompt}`;
+export interface GatewayPrompt extends PromptReference {
+  /** Its name through the gateway. */
+  gatewayName: string;
+  prompt: Prompt;
 }
 
-/** The profile's prompt a gateway name stands for, or undefined when it begins with none of its servers' names. */
-export function promptOf(profile: ProfileHost, name: string): PromptReference | undefined {
-  const owner = serverOfName(
-    name,
-    profile.host.config.servers.map((server) => server.name),
-    // A name that is only `SERVER__` names no prompt of that server.
-    (server) => name.length > server.length + SEPARATOR.length && profile.offersServer(server),
+/** The prompts the profile's servers offer now, each with its gateway name, in the servers' order. */
+export async function gatewayPrompts(profile: ProfileHost): Promise<GatewayPrompt[]> {
+  const offered: Array<{ server: string; prompt: Prompt }> = [];
+  for (const listing of await profile.host.prompts.list()) {
+    if (!profile.offersServer(listing.server)) continue;
+    const seen = new Set<string>();
+    for (const prompt of listing.prompts) {
+      // A server listing a name twice: the first is the one its prompts/get finds.
+      if (seen.has(prompt.name)) continue;
+      seen.add(prompt.name);
+      offered.push({ server: listing.server, prompt });
+    }
+  }
+  const named = assignToolNames(
+    offered.map(({ server, prompt }) => ({ server, tool: prompt.name })),
+    { serverOrder: profile.host.config.servers.map((server) => server.name) },
   );
-  return owner === undefined ? undefined : { server: owner, name: name.slice(owner.length + SEPARATOR.length) };
+  const nameOf = new Map(named.map((entry) => [JSON.stringify([entry.server, entry.tool]), entry.name]));
+  return offered.map(({ server, prompt }) => ({
+    server,
+    name: prompt.name,
+    gatewayName: nameOf.get(JSON.stringify([server, prompt.name]))!,
+    prompt,
+  }));
+}
+
+/** The profile's prompt a gateway name stands for, or undefined when none of its prompts has that name. */
+export async function promptOf(profile: ProfileHost, gatewayName: string): Promise<PromptReference | undefined> {
+  const found = (await gatewayPrompts(profile)).find((prompt) => prompt.gatewayName === gatewayName);
+  return found === undefined ? undefined : { server: found.server, name: found.name };
 }

@@ -25,23 +25,33 @@ function statefulServersOf(profile: ProfileHost): ReadonlySet<string> {
 }
 
 /** Whether any of the body's requests may reach a stateful server of the profile. */
-export function reachesStatefulServer(messages: readonly unknown[], profile: ProfileHost): boolean {
+export async function reachesStatefulServer(messages: readonly unknown[], profile: ProfileHost): Promise<boolean> {
   const stateful = statefulServersOf(profile);
   if (stateful.size === 0) return false;
-  return messages.some((message) => {
-    const { method, params } = fieldsOf(message);
-    if (typeof method !== 'string') return false;
-    if (UNNAMED_SERVER_METHODS.has(method)) return true;
-    const fields = fieldsOf(params);
-    if (method === 'prompts/get') {
-      const prompt = typeof fields.name === 'string' ? promptOf(profile, fields.name) : undefined;
-      return prompt !== undefined && stateful.has(prompt.server);
-    }
-    if (method !== 'tools/call') return false;
-    let name = fields.name;
-    if (name === CALL_TOOL) name = fieldsOf(fields.arguments).name;
-    if (typeof name !== 'string') return false;
-    const entry = profile.host.catalog().resolve(name);
-    return entry !== undefined && stateful.has(entry.server);
-  });
+  for (const message of messages) {
+    if (await reachesStateful(message, profile, stateful)) return true;
+  }
+  return false;
+}
+
+/** Whether one request may reach a stateful server: a prompt's server is known only by naming the prompts again. */
+async function reachesStateful(
+  message: unknown,
+  profile: ProfileHost,
+  stateful: ReadonlySet<string>,
+): Promise<boolean> {
+  const { method, params } = fieldsOf(message);
+  if (typeof method !== 'string') return false;
+  if (UNNAMED_SERVER_METHODS.has(method)) return true;
+  const fields = fieldsOf(params);
+  if (method === 'prompts/get') {
+    const prompt = typeof fields.name === 'string' ? await promptOf(profile, fields.name) : undefined;
+    return prompt !== undefined && stateful.has(prompt.server);
+  }
+  if (method !== 'tools/call') return false;
+  let name = fields.name;
+  if (name === CALL_TOOL) name = fieldsOf(fields.arguments).name;
+  if (typeof name !== 'string') return false;
+  const entry = profile.host.catalog().resolve(name);
+  return entry !== undefined && stateful.has(entry.server);
 }

@@ -1,7 +1,8 @@
 /**
  * A gateway's prompt names are `SERVER__NAME`, and a server's own name may hold `__`: with servers `team` and
  * `team__notes` behind the built CLI's `mcp-host serve`, `team__notes__greet` reaches `greet` of `team__notes`
- * (the longest server name it starts with), for prompts/get and for completion alike.
+ * (the longest server name it starts with), for prompts/get and for completion alike. Where two prompts would get
+ * one name, one takes a hash suffix, as a tool would, and each is reached by its own.
  */
 import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,5 +48,42 @@ describe('a prompt of a server whose name holds __', () => {
     await expect(client.getPrompt({ name: 'nosuch__greet', arguments: {} })).rejects.toThrow(
       'no prompt is named "nosuch__greet" (prompt names are SERVER__NAME)',
     );
+  }, 30_000);
+});
+
+describe('two prompts that would get one name', () => {
+  let both: Client;
+
+  beforeAll(async () => {
+    const stateDir = await temporaryDirectory('mcp-host-prompt-names-state-');
+    const server = (prompts: string) => ({
+      command: process.execPath,
+      args: [fixtureServer('forwarding.mjs')],
+      env: { PROMPT_NAMES: prompts },
+      trust: 'trusted',
+    });
+    // b__x of a and x of a__b are both a__b__x.
+    const config = await writeConfig({ mcpServers: { a: server('b__x'), a__b: server('x') } });
+    both = new Client({ name: 'prompt-names-test', version: '1.0.0' });
+    await connectStdioGateway(both, config, stateDir);
+  }, 60_000);
+
+  afterAll(async () => {
+    await both?.close();
+  });
+
+  it('are listed under distinct names, the server listed first keeping the plain one, and each is reached', async () => {
+    const listed = (await both.listPrompts()).prompts
+      .map((prompt) => prompt.name)
+      .filter((name) => name.startsWith('a__b__x'));
+    expect(listed).toHaveLength(2);
+    expect(listed).toContain('a__b__x');
+    const other = listed.find((name) => name !== 'a__b__x')!;
+    expect(other).toMatch(/^a__b__x_[0-9a-f]{6}$/);
+
+    const texts = async (name: string) =>
+      (await both.getPrompt({ name, arguments: {} })).messages.map((message) => message.content);
+    expect(await texts('a__b__x')).toEqual([{ type: 'text', text: 'b__x' }]);
+    expect(await texts(other)).toEqual([{ type: 'text', text: 'x' }]);
   }, 30_000);
 });
