@@ -1,8 +1,9 @@
 /**
  * `mcp-host audit --follow`: yields records as they are appended, like `tail -f`. Polls the file's size rather
  * than using file-system events, which are unreliable on network and container file systems; a quarter second is
- * quick enough for a person watching. Starts over from the top if the file shrinks (rotated or truncated) and
- * waits if it does not exist yet.
+ * quick enough for a person watching. Starts over from the top if the file shrinks or its first bytes change
+ * (rotated or truncated, and written again past where it was read before the next look) and waits if it does not
+ * exist yet.
  */
 
 import { open, stat } from 'node:fs/promises';
@@ -12,6 +13,11 @@ import { type AuditLogFilter, matchesAuditFilter, parseAuditLine, takeCompleteLi
 
 /** How often the file is checked for new records. */
 const DEFAULT_FOLLOW_POLL_MS = 250;
+/**
+ * How much of the file's start tells one log from the next after a rotation: a record's type and time to the
+ * millisecond, which two logs do not share.
+ */
+const HEAD_BYTES = 64;
 
 interface FollowAuditLogOptions {
   filter?: AuditLogFilter;
@@ -27,6 +33,22 @@ async function sizeOf(file: string): Promise<number | undefined> {
     return (await stat(file)).size;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+async function headOf(file: string): Promise<Buffer> {
+  try {
+    const handle = await open(file, 'r');
+    try {
+      const start = Buffer.alloc(HEAD_BYTES);
+      const { bytesRead } = await handle.read(start, 0, HEAD_BYTES, 0);
+      return start.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return Buffer.alloc(0);
     throw error;
   }
 }
@@ -47,17 +69,25 @@ export async function* followAuditLogPositions(
   let pending: Buffer = Buffer.alloc(0);
   // Where `pending` starts in the file.
   let pendingOffset = offset;
+  // The file's first bytes when it was last read (as many as it had).
+  let head = await headOf(file);
+  const startOver = () => {
+    offset = 0;
+    pending = Buffer.alloc(0);
+    pendingOffset = 0;
+  };
 
   while (!signal.aborted) {
     const size = await sizeOf(file);
-    if (size !== undefined && size < offset) {
-      offset = 0;
-      pending = Buffer.alloc(0);
-      pendingOffset = 0;
-    }
+    if (size !== undefined && size < offset) startOver();
     if (size !== undefined && size > offset) {
       const handle = await open(file, 'r');
       try {
+        const firstBytes = Buffer.alloc(Math.min(HEAD_BYTES, size));
+        await handle.read(firstBytes, 0, firstBytes.length, 0);
+        const shared = Math.min(head.length, firstBytes.length);
+        if (!firstBytes.subarray(0, shared).equals(head.subarray(0, shared))) startOver();
+        head = firstBytes;
         const fresh = Buffer.alloc(size - offset);
         const { bytesRead } = await handle.read(fresh, 0, fresh.length, offset);
         offset += bytesRead;

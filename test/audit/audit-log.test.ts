@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -269,6 +269,31 @@ describe('JSONL audit log', () => {
     await following;
     log.close();
     expect(seen.map((record) => (record as ToolCallRecord).callId)).toEqual(['first', 'second']);
+  });
+
+  it('starts over from the top of a log rotated and refilled past where it had read before it looked again', async () => {
+    const log = createJsonlAuditLog(file);
+    log.write(toolCall({ callId: 'old' }));
+    const controller = new AbortController();
+    const seen: string[] = [];
+    for await (const record of followAuditLog(file, {
+      signal: controller.signal,
+      startOffset: 0,
+      pollIntervalMs: 20,
+    })) {
+      const callId = String((record as ToolCallRecord).callId);
+      seen.push(callId);
+      if (callId === 'old') {
+        // Emptied as logrotate's copytruncate does, and longer again before the follower looks: it never sees the
+        // file shorter than where it had read.
+        truncateSync(file, 0);
+        log.write(toolCall({ callId: 'new-1', time: '2025-03-01T11:00:00.000Z' }));
+        log.write(toolCall({ callId: 'new-2', time: '2025-03-01T11:00:00.001Z' }));
+      }
+      if (callId === 'new-2') controller.abort();
+    }
+    log.close();
+    expect(seen).toEqual(['old', 'new-1', 'new-2']);
   });
 });
 
