@@ -38,11 +38,8 @@ interface CallOptionsSettings {
 export function createCallOptions(settings: CallOptionsSettings): ToolCallDependencies['callOptions'] {
   return (entry, context) => {
     const onProgress = context.onProgress ?? settings.onProgress;
-    return {
-      ...callTimeouts(settings.config, entry, settings.toolTimeoutMs),
-      ...(onProgress
-        ? { onProgress: (update) => onProgress({ server: entry.server, tool: entry.name, ...update }) }
-        : {}),
-    };
+    const options: CallToolOptions = callTimeouts(settings.config, entry, settings.toolTimeoutMs);
+    if (onProgress) options.onProgress = (update) => onProgress({ server: entry.server, tool: entry.name, ...update });
+    return options;
   };
 }

@@ -19,14 +19,17 @@ export function trustOf(config: HostConfig, entry: CatalogEntry): ServerTrust {
 }
 
 export function callToAuthorize(entry: CatalogEntry, args: unknown, callId?: string): ToolCallToAuthorize {
-  return {
-    ...(callId === undefined ? {} : { callId }),
+  // Listed whole rather than spread in: on Node 20 an object that starts as a spread costs microseconds per key
+  // added after it, twice a call here.
+  const call: ToolCallToAuthorize = {
     toolName: entry.name,
     serverName: entry.server,
     originalToolName: entry.tool.name,
     arguments: args,
     tool: entry.tool,
   };
+  if (callId !== undefined) call.callId = callId;
+  return call;
 }
 
 /** Other servers' tool names per catalog (a catalog is immutable, so its array identity keys the cache). */
