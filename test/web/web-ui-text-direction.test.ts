@@ -147,6 +147,10 @@ describe('the web UI and text-direction controls from a server', () => {
         .waitFor(WAIT);
       expectShownInOrder(await pageTextWith('description-marker'));
       expectShownInOrder(await pageTextWith('title-marker'));
+      // The form made from its arguments: their title, description and choices.
+      expectShownInOrder(await pageTextWith('field-title-marker'));
+      expectShownInOrder(await pageTextWith('field-hint-marker'));
+      expectShownInOrder(await pageTextWith('enum-marker'));
       await page.getByLabel('Show text as Markdown').check();
       expectShownInOrder(await pageTextWith('result-marker'));
 

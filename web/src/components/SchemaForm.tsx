@@ -1,9 +1,10 @@
 /**
  * A form generated from a tool's input schema: nested objects, arrays, enums, oneOf/anyOf, defaults and required
- * marks, with a raw-JSON mode for anything the form cannot express. Every label and description from the schema is
- * rendered as text.
+ * marks, with a raw-JSON mode for anything the form cannot express. Every label, description and choice from the
+ * schema is rendered as text, with its direction controls shown as escapes.
  */
 import { useId, useState } from 'react';
+import { showDirectionControls } from '../../../src/text/direction-controls';
 
 export type Schema = {
   type?: string | string[];
@@ -57,14 +58,19 @@ interface FieldProps {
   path: string;
 }
 
+/** A schema's text as shown: the server's, so not always a string, and with direction controls shown as escapes. */
+function shown(text: unknown): string {
+  return showDirectionControls(String(text));
+}
+
 function Description({ schema }: { schema: Schema }) {
-  return schema.description === undefined ? null : <div className="field-description">{schema.description}</div>;
+  return schema.description === undefined ? null : <div className="field-description">{shown(schema.description)}</div>;
 }
 
 function Label({ label, required, htmlFor }: { label: string; required: boolean; htmlFor: string }) {
   return (
     <label htmlFor={htmlFor}>
-      {label}
+      {shown(label)}
       {required && (
         <span className="required" title="required">
           {' '}
@@ -82,7 +88,7 @@ function VariantField(props: FieldProps & { variants: Schema[] }) {
   return (
     <fieldset className="field">
       <legend>
-        {props.label}
+        {shown(props.label)}
         {props.required && <span className="required"> *</span>}
       </legend>
       <Description schema={props.schema} />
@@ -99,7 +105,7 @@ function VariantField(props: FieldProps & { variants: Schema[] }) {
         {props.variants.map((option, index) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: variants are known by their place.
           <option key={index} value={index}>
-            {option.title ?? (typeOf(option) as string | undefined) ?? `option ${index + 1}`}
+            {shown(option.title ?? (typeOf(option) as string | undefined) ?? `option ${index + 1}`)}
           </option>
         ))}
       </select>
@@ -128,7 +134,7 @@ export function Field(props: FieldProps) {
           <option value="">(none)</option>
           {schema.enum.map((option) => (
             <option key={JSON.stringify(option)} value={JSON.stringify(option)}>
-              {String(option)}
+              {shown(option)}
             </option>
           ))}
         </select>
@@ -140,7 +146,7 @@ export function Field(props: FieldProps) {
     return (
       <fieldset className="field">
         <legend>
-          {label}
+          {shown(label)}
           {required && <span className="required"> *</span>}
         </legend>
         <Description schema={schema} />
@@ -169,7 +175,7 @@ export function Field(props: FieldProps) {
     return (
       <fieldset className="field">
         <legend>
-          {label}
+          {shown(label)}
           {required && <span className="required"> *</span>}
         </legend>
         <Description schema={schema} />
@@ -185,12 +191,12 @@ export function Field(props: FieldProps) {
               onChange={(next) => onChange(items.map((old, at) => (at === index ? next : old)))}
             />
             <button type="button" onClick={() => onChange(items.filter((_, at) => at !== index))}>
-              Remove {label} {index + 1}
+              Remove {shown(label)} {index + 1}
             </button>
           </div>
         ))}
         <button type="button" onClick={() => onChange([...items, initialValue(itemSchema)])}>
-          Add {label}
+          Add {shown(label)}
         </button>
       </fieldset>
     );
@@ -205,7 +211,7 @@ export function Field(props: FieldProps) {
             checked={value === true}
             onChange={(event) => onChange(event.target.checked)}
           />{' '}
-          {label}
+          {shown(label)}
           {required && <span className="required"> *</span>}
         </label>
         <Description schema={schema} />
