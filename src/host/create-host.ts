@@ -185,9 +185,11 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     ...(config.serversNotStarted ?? []),
     ...config.servers.filter((server) => server.disabled).map((server) => server.name),
   ].map(sanitiseName);
-  for (const warning of checkRules(config.permissions, catalogNow().entries.map(ruleTarget), { serversNotStarted })) {
-    diagnostic(warning);
-  }
+  const ruleWarnings = checkRules(config.permissions, catalogNow().entries.map(ruleTarget), {
+    serversNotStarted,
+    servers: config.servers.map((server) => sanitiseName(server.name)),
+  });
+  for (const warning of ruleWarnings) diagnostic(warning);
   const statusOf = (server: ServerConfig) =>
     serverStatus(server, {
       connections,

@@ -57,17 +57,20 @@ export function isCatchAllPattern(pattern: string): boolean {
  * and one per catch-all pattern in `allow`. Call it once the catalog is built (and again after a refresh if
  * you like); a server that failed to start makes its patterns look unmatched, which is worth saying too. A server
  * the command chose not to start (`serversNotStarted`: `--server`, `tools call`) is another matter: a pattern that
- * may name one of its tools is not reported, as nothing is known of them.
+ * may name one of its tools is not reported, as nothing is known of them. `servers` names every configured server
+ * (sanitised), so that one which lists no tools is still known as the owner of the names it begins.
  */
 export function checkRules(
   rules: PermissionRules,
   tools: ReadonlyArray<string | ToolRuleNames>,
-  options: { serversNotStarted?: readonly string[] } = {},
+  options: { serversNotStarted?: readonly string[]; servers?: readonly string[] } = {},
 ): string[] {
   const named = tools.map((tool) => (typeof tool === 'string' ? { toolName: tool, serverName: '' } : tool));
   const notStarted = options.serversNotStarted ?? [];
+  // Every server a name may belong to: a started server that lists no tools still owns the names it begins.
   const servers = [
     ...notStarted,
+    ...(options.servers ?? []),
     ...named.filter((tool) => tool.serverName !== '').map((tool) => sanitiseName(tool.serverName)),
   ];
   const warnings: string[] = [];

@@ -159,6 +159,17 @@ describe('permission rules', () => {
     expect(checkRules(patterns, started, { serversNotStarted: ['calculator'] })).toHaveLength(4);
   });
 
+  it('knows a started server that lists no tools as the owner of the names it begins', () => {
+    const patterns = rules({ deny: ['team__notes__x'] });
+    const fs = [{ toolName: 'fs__read', serverName: 'fs', originalToolName: 'read' }];
+    // Unknown as a server, team__notes__x could be the tool notes__x of team, which was left out.
+    expect(checkRules(patterns, fs, { serversNotStarted: ['team'] })).toEqual([]);
+    // team__notes was started and has no tool x: the name is its, and the rule matches nothing.
+    expect(checkRules(patterns, fs, { serversNotStarted: ['team'], servers: ['fs', 'team', 'team__notes'] })).toEqual([
+      expect.stringMatching(/permissions\.deny pattern "team__notes__x" matches no tool/),
+    ]);
+  });
+
   it('says an allow rule written as a tool name alone never matches, even where a server has that tool', () => {
     const tools = [{ toolName: 'fs__read_file', serverName: 'fs', originalToolName: 'read_file' }];
     expect(checkRules(rules({ allow: ['read_file'], deny: ['read_file'] }), tools)).toEqual([
