@@ -515,6 +515,24 @@ describe('MCP Apps views in Chromium', () => {
     await view.locator('#resource').getByText('text/html;profile=mcp-app').waitFor(WAIT);
   });
 
+  it('shows the text-direction controls in what a view says and in the type of a file it asks to save as escapes', async () => {
+    await goTo('Tools');
+    await callByHand('views__extras');
+    await viewFrame('views__extras').getByRole('button', { name: 'Say and save with direction controls' }).click();
+    const ask = page.getByRole('dialog', { name: 'The app asks to save files' });
+    await ask.getByText('reversed.txt', { exact: true }).waitFor(WAIT);
+    const region = page.getByRole('region', { name: 'View of views__extras' }).last();
+    await region
+      .getByRole('list', { name: 'What the view of views__extras said' })
+      .getByText(/notice-marker/)
+      .waitFor(WAIT);
+    const shown = (await region.textContent()) ?? '';
+    await ask.getByRole('button', { name: "Don't save" }).click();
+    expect(shown).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/u);
+    expect(shown).toContain('said exe.\\u202etxt\\u202c \\u2066isolated\\u2069 notice-marker');
+    expect(shown).toContain('(text/plain exe.\\u202etxt\\u202c \\u2066isolated\\u2069, 8 bytes)');
+  });
+
   it("asks about one of a view's links at a time: a second one asked meanwhile is refused, not put in the first one's place", async () => {
     const view = viewFrame('views__extras');
     await view.getByRole('button', { name: 'Ask two links' }).click();

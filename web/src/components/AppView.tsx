@@ -333,7 +333,8 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
   return (
     <section className="app-view" aria-label={`View of ${showDirectionControls(tool)}`}>
       <div className="app-view-head">
-        <span className="badge">interactive view</span> <span className="muted">{info?.resourceUri}</span>
+        <span className="badge">interactive view</span>{' '}
+        <span className="muted">{showDirectionControls(info?.resourceUri ?? '')}</span>
         {info !== undefined && (
           <details className="inline">
             <summary>Sandbox</summary>
@@ -343,19 +344,20 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
               <dt>SHA-256</dt>
               <dd>{info.sha256}</dd>
               <dt>May connect to</dt>
-              <dd>{info.csp.connect.join(' ') || 'nothing'}</dd>
+              <dd>{showDirectionControls(info.csp.connect.join(' ')) || 'nothing'}</dd>
               <dt>May load from</dt>
-              <dd>{info.csp.resource.join(' ') || 'only itself (inline)'}</dd>
+              <dd>{showDirectionControls(info.csp.resource.join(' ')) || 'only itself (inline)'}</dd>
               {info.csp.refused.length > 0 && (
                 <>
                   <dt>Refused</dt>
-                  <dd>{info.csp.refused.join('; ')}</dd>
+                  <dd>{showDirectionControls(info.csp.refused.join('; '))}</dd>
                 </>
               )}
               <dt>Device permissions</dt>
               <dd>
                 none granted
-                {info.permissionsDeclared.length > 0 && ` (asked for: ${info.permissionsDeclared.join(', ')})`}
+                {info.permissionsDeclared.length > 0 &&
+                  showDirectionControls(` (asked for: ${info.permissionsDeclared.join(', ')})`)}
               </dd>
             </dl>
           </details>
@@ -370,7 +372,8 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
       {mode !== 'inline' && (
         <div className={`app-view-bar ${mode}`} role="toolbar" aria-label="Display mode">
           <span>
-            {mode === 'fullscreen' ? 'Full screen' : 'Picture in picture'}: view of <strong>{tool}</strong>
+            {mode === 'fullscreen' ? 'Full screen' : 'Picture in picture'}: view of{' '}
+            <strong>{showDirectionControls(tool)}</strong>
           </span>
           <button type="button" onClick={() => changeMode.current('inline')}>
             Back to the chat
@@ -406,7 +409,7 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
               <li key={index}>
                 <strong>{file.name}</strong>{' '}
                 <span className="muted">
-                  ({file.mimeType}, {file.bytes.length} bytes)
+                  ({showDirectionControls(file.mimeType)}, {file.bytes.length} bytes)
                 </span>
               </li>
             ))}
@@ -433,7 +436,7 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
                     ? 'context for the model (not sent to the model)'
                     : notice.kind}
               </span>{' '}
-              <span className="text-block">{notice.text}</span>
+              <span className="text-block">{showDirectionControls(notice.text)}</span>
             </li>
           ))}
         </ul>
