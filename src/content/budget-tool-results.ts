@@ -78,7 +78,7 @@ export function budgetToolResults(
       imageTokenCost,
       spilled: facts === undefined ? undefined : parts.map((part) => (part.type === 'text' ? facts : undefined)),
     });
-    budgeted.push(storedResultId === undefined ? result : { ...result, storedResultId });
+    budgeted.push(storedResultId === undefined ? result : { storedResultId, ...result });
   }
   return budgeted;
 }
