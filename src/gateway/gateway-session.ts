@@ -174,7 +174,11 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
     const info = (claimed?.[CLIENT_INFO_META_KEY] as Implementation | undefined) ?? server.getClientVersion();
     const capabilities =
       (claimed?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.getClientCapabilities();
-    return { ...(info === undefined ? {} : { info }), ...(capabilities === undefined ? {} : { capabilities }) };
+    // Keys set one by one: asked on every call, and on Node 20 a key added after a leading spread costs microseconds.
+    const known: { info?: Implementation; capabilities?: ClientCapabilities } = {};
+    if (info !== undefined) known.info = info;
+    if (capabilities !== undefined) known.capabilities = capabilities;
+    return known;
   };
 
   const client = (envelope: unknown): CallingClient => {
