@@ -135,7 +135,7 @@ const run = async (name, title, runtime, benchmark) => {
 };
 
 await run('per-call', '1. Per-call overhead', comparisonRuntime, () =>
-  runPerCallOverhead({ node: node22.binary, ...settings.perCall, log }),
+  runPerCallOverhead({ node: node22, projectNode, ...settings.perCall, log }),
 );
 await run('fan-out', '2. Fan-out', comparisonRuntime, () =>
   runFanOut({ node: node22.binary, ...settings.fanOut, defaultParallelCalls: DEFAULT_MAX_PARALLEL_CALLS, log }),
