@@ -22,7 +22,7 @@ import {
   inputRequired,
   ProtocolError,
   ProtocolErrorCode,
-  Server,
+  type Server,
 } from '@modelcontextprotocol/server';
 import type { CallingClient } from '../audit/audit-record.js';
 import type { CatalogEntry, ToolCatalog } from '../catalog/tool-catalog.js';
@@ -40,8 +40,10 @@ import {
   withDownstreamCall,
 } from './gateway-approver.js';
 import type { ProfileHost } from './gateway-hosts.js';
+import { GatewayServer } from './gateway-server.js';
 import type { DownstreamSession } from './profile-sessions.js';
 import { gatewayPrompts, promptOf } from './prompt-names.js';
+import { structuredContentOf } from './structured-content.js';
 
 const GATEWAY_SERVER_NAME = 'mcp-host-gateway';
 
@@ -127,19 +129,27 @@ async function listTools(profile: ProfileHost): Promise<Tool[]> {
     ...(entry.tool.title === undefined ? {} : { title: entry.tool.title }),
     description: entry.tool.description ?? '',
     inputSchema: entry.tool.inputSchema,
+    ...(entry.tool.outputSchema === undefined ? {} : { outputSchema: entry.tool.outputSchema }),
     ...(entry.tool.annotations !== undefined && trustOf(profile, entry.server) === 'trusted'
       ? { annotations: entry.tool.annotations }
       : {}),
   }));
 }
 
-function toCallToolResult(executed: ExecutedToolCall): CallToolResult {
+/** The budgeted content parts, and the server's `structuredContent` when it sent one that fits the same budget. */
+function toCallToolResult(executed: ExecutedToolCall, toolName: string): CallToolResult {
+  const content: CallToolResult['content'] = executed.result.content.map((part) =>
+    part.type === 'text'
+      ? { type: 'text' as const, text: part.text }
+      : { type: 'image' as const, data: part.data, mimeType: part.mimeType },
+  );
+  const structured = structuredContentOf(executed, toolName);
+  if (structured.kind === 'too-large') {
+    return { content: [{ type: 'text', text: structured.text }, ...content], isError: true };
+  }
   return {
-    content: executed.result.content.map((part) =>
-      part.type === 'text'
-        ? { type: 'text' as const, text: part.text }
-        : { type: 'image' as const, data: part.data, mimeType: part.mimeType },
-    ),
+    content,
+    ...(structured.kind === 'kept' ? { structuredContent: structured.structuredContent } : {}),
     isError: executed.result.isError,
   };
 }
@@ -151,7 +161,7 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
   // 2026-07-28 revision's listen streams, which this capability announces there (it has no `resources/subscribe`).
   const subscribable =
     (options.resourceSubscriptions !== false || options.era === 'modern') && anyOffersSubscriptions(profile);
-  const server = new Server(
+  const server = new GatewayServer(
     { name: GATEWAY_SERVER_NAME, version: options.version },
     {
       capabilities: {
@@ -288,7 +298,7 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
     }
     // The result closes the request's stream: progress still on its way would be dropped after it.
     await progressSent;
-    return toCallToolResult(executed);
+    return toCallToolResult(executed, name);
   });
 
   server.setRequestHandler('resources/list', async () => {

@@ -28,6 +28,8 @@ export interface ShapedResult {
   resultBytes?: number;
   /** The raw result's texts kept out of memory (it carries a stand-in for each; see connections/spilled-text.ts). */
   spilledTexts?: readonly SpilledText[];
+  /** The output budget the result was held to, in estimated tokens. */
+  maxTokens?: number;
 }
 
 /** A tool the host itself provides (e.g. reading a stored result); it has no MCP server. */
@@ -139,6 +141,7 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
         server: extra.entry?.server,
         rawResult,
         ...(shaped.spilledTexts === undefined ? {} : { spilledTexts: shaped.spilledTexts }),
+        ...(shaped.maxTokens === undefined ? {} : { maxResultTokens: shaped.maxTokens }),
       };
     };
     const errorText = (text: string): ShapedResult => ({ content: [{ type: 'text', text }], isError: true });

@@ -56,6 +56,7 @@ export function createShapeResult(settings: ShapeResultSettings): ToolCallDepend
       isError: mapped.isError,
       cut: budgeted.cut,
       resultBytes,
+      maxTokens: share,
       ...(spilledTexts.length === 0 ? {} : { spilledTexts }),
     };
   };

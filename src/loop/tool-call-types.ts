@@ -38,6 +38,11 @@ export interface ExecutedToolCall {
    * and kept whole in the result store under `id` (`host.readStoredText`).
    */
   spilledTexts?: readonly SpilledText[];
+  /**
+   * The output budget `result` was held to, in estimated tokens: the most of this result its caller is given, which
+   * the gateway holds a result's `structuredContent` to as well.
+   */
+  maxResultTokens?: number;
 }
 
 /** Executes one call. Never throws: every failure becomes an error result for the model. */

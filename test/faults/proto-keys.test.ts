@@ -28,8 +28,9 @@ import { toOpenAiChatRequest } from '../../src/providers/openai-chat/to-openai-c
 import { toOpenAiResponsesRequest } from '../../src/providers/openai-responses/to-openai-responses-request.js';
 import { MAX_REFERENCE_CHAIN, MAX_SCHEMA_EXPANSION_STEPS, SCHEMA_TARGETS } from '../../src/providers/schema/index.js';
 import { estimateToolTokens } from '../../src/providers/token-estimate/o200k-token-estimate.js';
+import { answerTo, rawStdioGateway, toolCallLine } from '../gateway/raw-stdio-gateway.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
-import { startGatewayProcess } from '../helpers/gateway-process.js';
+import { startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { bundledCliPath, runCli, writeConfig } from '../helpers/project.js';
 import { closeHosts, faultFixture, openFaultHost, resultText } from './fault-helpers.js';
 
@@ -406,6 +407,38 @@ describe('a client of the gateway', () => {
     // The audit log records them as they came too, the top one included.
     expect(auditedArguments(stateDir)).toEqual([JSON.stringify(args), JSON.stringify(args)]);
   }, 120_000);
+});
+
+describe('a gateway client calling a tool with structured output', () => {
+  it('gets the __proto__ keys of the structuredContent as data keys, as the server sent them', async () => {
+    const config = await writeConfig({
+      mcpServers: {
+        hostile: {
+          command: process.execPath,
+          args: [faultFixture('hostile-server.mjs'), 'proto-schema'],
+          trust: 'trusted',
+        },
+      },
+      permissions: { allow: ['hostile__*'] },
+    });
+    const cleanups: Array<() => Promise<void>> = [];
+    try {
+      // Raw lines: the SDK client's own result check would drop the keys this looks for.
+      const gateway = await rawStdioGateway(
+        [bundledCliPath(), 'serve', '--config', config, '--state-dir', temporaryFolder()],
+        cleanups,
+      );
+      // The server answers with the arguments as they reached it, as structuredContent.
+      const sent = '{"__proto__":{"top":1},"outer":{"__proto__":{"a":1},"b":2},"~__proto__":"as sent"}';
+      gateway.send(toolCallLine(2, 'hostile__echo_structured', JSON.parse(sent) as Record<string, unknown>));
+      await waitUntil(() => answerTo(gateway.answers, 2) !== undefined, 'the answer to the call');
+      const result = answerTo(gateway.answers, 2)?.result as { isError?: boolean; structuredContent?: unknown };
+      expect(result.isError).toBe(false);
+      expect(JSON.stringify(result.structuredContent)).toBe(sent);
+    } finally {
+      for (const cleanup of cleanups) await cleanup();
+    }
+  }, 60_000);
 });
 
 describe('the copies made to remove secrets (tools call --json, --trace, the audit log)', () => {

@@ -1,0 +1,40 @@
+/**
+ * A tool's `structuredContent` as the gateway passes it on. It is the server's, untrusted, and not held by the output
+ * budget that holds the content parts, so it is held to that same budget (the most of one result the caller is
+ * given). Past it the answer is an error that says so: dropped silently, a client library would refuse the
+ * answer of a tool that declares an outputSchema anyway, without saying why.
+ */
+import { formatByteSize, formatCount } from '../content/describe-content.js';
+import { estimateTokens } from '../content/linear-token-estimate.js';
+import { DEFAULT_RESULT_TOKEN_BUDGET } from '../content/output-budget.js';
+import { escapePrototypeKeys, unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
+import { isPlainObject } from '../json/is-plain-object.js';
+import { stringifyJsonWithinDepth } from '../json/json-depth.js';
+import type { ExecutedToolCall } from '../loop/tool-call-types.js';
+
+type StructuredContent =
+  | { kind: 'none' }
+  /** Its `__proto__` keys renamed, for the library's check of the result; `GatewayServer` names them back. */
+  | { kind: 'kept'; structuredContent: Record<string, unknown> }
+  | { kind: 'too-large'; text: string };
+
+export function structuredContentOf(executed: ExecutedToolCall, toolName: string): StructuredContent {
+  const structured = (executed.rawResult as { structuredContent?: unknown } | undefined)?.structuredContent;
+  if (!isPlainObject(structured)) return { kind: 'none' };
+  const json = stringifyJsonWithinDepth(structured, 'the structuredContent') ?? '';
+  const tokens = estimateTokens(json);
+  const budget = executed.maxResultTokens ?? DEFAULT_RESULT_TOKEN_BUDGET;
+  if (tokens <= budget) return { kind: 'kept', structuredContent: escapePrototypeKeys(structured) };
+  return {
+    kind: 'too-large',
+    text: `The structured result of ${toolName} is too large to pass on: about ${formatCount(tokens)} tokens (${formatByteSize(Buffer.byteLength(json))} of JSON), over the output budget of ${formatCount(budget)} tokens for one result (maxResultTokens in the host's config).`,
+  };
+}
+
+/** A checked `tools/call` result with the `__proto__` keys of its `structuredContent` named back. */
+export function namedBackStructuredContent(result: Record<string, unknown>): Record<string, unknown> {
+  const structured = result.structuredContent;
+  if (!isPlainObject(structured)) return result;
+  const named = unescapePrototypeKeys(structured);
+  return named === structured ? result : { ...result, structuredContent: named };
+}

@@ -1,0 +1,98 @@
+/**
+ * A tool's structured output through `mcp-host serve`, over stdio and Streamable HTTP, with the official SDK client
+ * in front of the built CLI and a real fixture server behind it: the tool's `outputSchema` is listed as the server
+ * listed it, and the call's `structuredContent` is passed on, which the client checks against that schema. One over
+ * the output budget is refused as an error that names its size and the budget, rather than silently left out.
+ */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type GatewayProcess, startGatewayProcess } from '../helpers/gateway-process.js';
+import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { connectStdioGateway } from '../helpers/stdio-gateway.js';
+
+const TOKEN = 'a-structured-content-test-token';
+/** Small enough that 500 numbers are over it and 5 are well within it. */
+const BUDGET_TOKENS = 100;
+
+let config: string;
+/** `numbers` as the fixture itself lists it, to a client connected to it directly. */
+let listedByServer: unknown;
+
+beforeAll(async () => {
+  config = await writeConfig({
+    mcpServers: {
+      forwarding: {
+        command: process.execPath,
+        args: [fixtureServer('forwarding.mjs')],
+        trust: 'trusted',
+        tools: { numbers: { maxResultTokens: BUDGET_TOKENS } },
+      },
+    },
+    permissions: { allow: ['forwarding__*'] },
+  });
+  const direct = new Client({ name: 'structured-content-test', version: '1.0.0' });
+  await direct.connect(
+    new StdioClientTransport({ command: process.execPath, args: [fixtureServer('forwarding.mjs')] }),
+  );
+  try {
+    listedByServer = (await direct.listTools()).tools.find((tool) => tool.name === 'numbers')?.outputSchema;
+  } finally {
+    await direct.close();
+  }
+  expect(listedByServer).toMatchObject({ type: 'object', required: ['count', 'numbers'] });
+}, 60_000);
+
+let gateway: GatewayProcess | undefined;
+afterAll(async () => {
+  await gateway?.stop();
+});
+
+async function connected(over: 'stdio' | 'http'): Promise<Client> {
+  const client = new Client({ name: 'structured-content-test', version: '1.0.0' });
+  const stateDir = await temporaryDirectory('mcp-host-structured-state-');
+  if (over === 'stdio') {
+    await connectStdioGateway(client, config, stateDir);
+    return client;
+  }
+  gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
+    MCP_HOST_GATEWAY_TOKEN: TOKEN,
+  });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(gateway.url), {
+      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+    }),
+  );
+  return client;
+}
+
+describe.each(['stdio', 'http'] as const)('a tool with structured output, through the gateway over %s', (over) => {
+  it('is listed with its outputSchema and answers with its structuredContent; one over the budget is an error', async () => {
+    const client = await connected(over);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.find((tool) => tool.name === 'forwarding__numbers')?.outputSchema).toEqual(listedByServer);
+      // A tool without one is listed without one.
+      expect(tools.find((tool) => tool.name === 'forwarding__log')).not.toHaveProperty('outputSchema');
+
+      // The client checks structuredContent against the listed schema, and refuses an answer without it.
+      const small = await client.callTool({ name: 'forwarding__numbers', arguments: { count: 5 } });
+      expect(small.isError).toBe(false);
+      expect(small.structuredContent).toEqual({ count: 5, numbers: [1, 2, 3, 4, 5] });
+      expect(small.content).toEqual([{ type: 'text', text: JSON.stringify(small.structuredContent) }]);
+
+      const large = await client.callTool({ name: 'forwarding__numbers', arguments: { count: 500 } });
+      expect(large.isError).toBe(true);
+      expect(large.structuredContent).toBeUndefined();
+      const notice = (large.content as Array<{ type: string; text?: string }>)[0];
+      expect(notice?.text).toMatch(
+        new RegExp(
+          `^The structured result of forwarding__numbers is too large to pass on: about [\\d,]+ tokens \\(\\d+(\\.\\d)? KB of JSON\\), over the output budget of ${BUDGET_TOKENS} tokens for one result`,
+        ),
+      );
+    } finally {
+      await client.close();
+      await gateway?.stop();
+    }
+  }, 90_000);
+});
