@@ -101,6 +101,10 @@ export function startCli(args: string[], options: CliOptions = {}): StartedCli {
     child.on('error', reject);
     child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
   });
+  // A command that exits before reading its input (a usage error) closes the pipe first: that EPIPE is no failure.
+  child.stdin.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
   child.stdin.end(options.input ?? '');
   return { child, output: () => ({ stdout, stderr }), closed };
 }
