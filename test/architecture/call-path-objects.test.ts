@@ -1,7 +1,7 @@
 /**
  * The files on a tool call's path build no object by listing keys after a leading spread (`{ ...base, key }`): on
  * Node 20 each key added to such a copy costs microseconds, where the same object written with the spread last, or
- * listed whole, costs nanoseconds. A call built several; without them its CPU time in memory fell by about a third.
+ * listed whole, costs nanoseconds. A call built several; without them a call in memory took about 14 % less time.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
