@@ -20,6 +20,13 @@ export interface GatewayPrompt extends PromptReference {
   prompt: Prompt;
 }
 
+/**
+ * The names the profile's prompts were last listed under. A client asks for a prompt by the name it was given, so
+ * that name is looked up first: getting one prompt then asks only its own server, where naming them afresh would ask
+ * every server with prompts for its list, and wait for the slowest.
+ */
+const namesListed = new WeakMap<ProfileHost, Map<string, PromptReference>>();
+
 /** The prompts the profile's servers offer now, each with its gateway name, in the servers' order. */
 export async function gatewayPrompts(profile: ProfileHost): Promise<GatewayPrompt[]> {
   const offered: Array<{ server: string; prompt: Prompt }> = [];
@@ -38,16 +45,20 @@ export async function gatewayPrompts(profile: ProfileHost): Promise<GatewayPromp
     { serverOrder: profile.host.config.servers.map((server) => server.name) },
   );
   const nameOf = new Map(named.map((entry) => [JSON.stringify([entry.server, entry.tool]), entry.name]));
-  return offered.map(({ server, prompt }) => ({
+  const prompts = offered.map(({ server, prompt }) => ({
     server,
     name: prompt.name,
     gatewayName: nameOf.get(JSON.stringify([server, prompt.name]))!,
     prompt,
   }));
+  namesListed.set(profile, new Map(prompts.map(({ gatewayName, server, name }) => [gatewayName, { server, name }])));
+  return prompts;
 }
 
 /** The profile's prompt a gateway name stands for, or undefined when none of its prompts has that name. */
 export async function promptOf(profile: ProfileHost, gatewayName: string): Promise<PromptReference | undefined> {
+  const listed = namesListed.get(profile)?.get(gatewayName);
+  if (listed !== undefined && profile.offersServer(listed.server)) return listed;
   const found = (await gatewayPrompts(profile)).find((prompt) => prompt.gatewayName === gatewayName);
   return found === undefined ? undefined : { server: found.server, name: found.name };
 }

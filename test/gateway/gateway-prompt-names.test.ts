@@ -4,6 +4,8 @@
  * (the longest server name it starts with), for prompts/get and for completion alike. Where two prompts would get
  * one name, one takes a hash suffix, as a tool would, and each is reached by its own.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
@@ -85,5 +87,49 @@ describe('two prompts that would get one name', () => {
       (await both.getPrompt({ name, arguments: {} })).messages.map((message) => message.content);
     expect(await texts('a__b__x')).toEqual([{ type: 'text', text: 'b__x' }]);
     expect(await texts(other)).toEqual([{ type: 'text', text: 'x' }]);
+  }, 30_000);
+});
+
+describe('getting a prompt by the name it was listed under', () => {
+  let client: Client;
+  let otherLog: string;
+
+  beforeAll(async () => {
+    const stateDir = await temporaryDirectory('mcp-host-prompt-names-state-');
+    otherLog = join(stateDir, 'other-events.log');
+    const config = await writeConfig({
+      mcpServers: {
+        notes: { command: process.execPath, args: [fixtureServer('forwarding.mjs')], trust: 'trusted' },
+        other: {
+          command: process.execPath,
+          args: [fixtureServer('forwarding.mjs')],
+          env: { EVENT_LOG: otherLog, PROMPT_NAMES: 'other_prompt' },
+          trust: 'trusted',
+        },
+      },
+    });
+    client = new Client({ name: 'prompt-names-test', version: '1.0.0' });
+    await connectStdioGateway(client, config, stateDir);
+  }, 60_000);
+
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  const listingsOfOther = () =>
+    readFileSync(otherLog, 'utf8')
+      .split('\n')
+      .filter((line) => line === 'prompts/list');
+
+  it('asks only the server that has it, not every server for its list', async () => {
+    const listed = (await client.listPrompts()).prompts.map((prompt) => prompt.name);
+    expect(listed).toContain('notes__greet');
+    expect(listed).toContain('other__other_prompt');
+    const before = listingsOfOther().length;
+    expect(before).toBeGreaterThan(0);
+
+    const got = await client.getPrompt({ name: 'notes__greet', arguments: { name: 'Ada' } });
+    expect(got.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Hello Ada' } }]);
+    expect(listingsOfOther()).toHaveLength(before);
   }, 30_000);
 });
