@@ -41,6 +41,20 @@ async function post(url: string, body: unknown, sessionId?: string): Promise<Res
   return response;
 }
 
+/** Initialises a session (a stateless gateway names one too) and says so; its id. */
+async function initialize(url: string): Promise<string> {
+  const initialized = await post(url, {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'stalled', version: '1' } },
+  });
+  const sessionId = initialized.headers.get('mcp-session-id') ?? '';
+  expect(sessionId).not.toBe('');
+  await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId);
+  return sessionId;
+}
+
 describe('mcp-host serve --http, with a client that stops reading its event stream', () => {
   it('cuts that stream off instead of keeping everything sent to it, and goes on answering', async () => {
     const stateDir = await temporaryDirectory('mcp-host-http-backpressure-');
@@ -55,15 +69,7 @@ describe('mcp-host serve --http, with a client that stops reading its event stre
       MCP_HOST_GATEWAY_TOKEN: TOKEN,
     });
     const url = gateway.url;
-    const initialized = await post(url, {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'stalled', version: '1' } },
-    });
-    const sessionId = initialized.headers.get('mcp-session-id') ?? '';
-    expect(sessionId).not.toBe('');
-    await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId);
+    const sessionId = await initialize(url);
 
     const { host, port, pathname } = new URL(url);
     const stream = await connectAndStopReading(
@@ -135,15 +141,7 @@ describe('mcp-host serve --http, stateless, with a client that stops reading a c
     });
     const url = gateway.url;
     const pid = gateway.child.pid as number;
-    const initialized = await post(url, {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'stalled', version: '1' } },
-    });
-    const sessionId = initialized.headers.get('mcp-session-id') ?? '';
-    expect(sessionId).not.toBe('');
-    await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId);
+    const sessionId = await initialize(url);
     const before = await residentMegabytes(pid);
 
     // 400 MB of progress before the result: far past the bound and the sockets' buffers.

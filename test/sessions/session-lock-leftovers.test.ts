@@ -4,17 +4,15 @@
  * has ended or it is old; what a live writer has just written is kept. The files are written as such a process leaves
  * them, naming a real process that was killed, and the lock is taken by a real process (the lock-contender fixture).
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { formatIdentity, processIdentity } from '../../src/sessions/process-identity.js';
 import { sessionLockFile, takeoverClaimFile } from '../../src/sessions/session-lock.js';
-import { repoRoot, temporaryDirectory } from '../helpers/project.js';
+import { startLockContender } from '../helpers/lock-contender.js';
+import { temporaryDirectory } from '../helpers/project.js';
 
-const contenderScript = join(repoRoot, 'test', 'fixtures', 'sessions', 'lock-contender.mjs');
 const ownLine = `${formatIdentity(processIdentity(process.pid))}\n`;
 const ANOTHER_HOST = 'far-away.example';
 
@@ -35,27 +33,17 @@ function makeOld(file: string): void {
   utimesSync(file, hourAgo, hourAgo);
 }
 
-/** A lock-contender process: `take(folder, id)` answers `won <id>` or `lost <id> <reason>`. */
+/** A lock-contender process for `use`: `take(folder, id)` answers `won <id>` or `lost <id> <reason>`. */
 async function withContender(use: (take: (folder: string, id: string) => Promise<string>) => Promise<void>) {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [contenderScript], { stdio: 'pipe' });
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  let stderr = '';
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const next = async () => {
-    const line = await lines.next();
-    if (line.done) throw new Error(`contender ${child.pid} ended: ${stderr}`);
-    return line.value;
-  };
+  const contender = startLockContender();
   try {
-    expect(await next()).toBe('ready');
+    expect(await contender.next()).toBe('ready');
     await use(async (folder, id) => {
-      child.stdin.write(`${JSON.stringify({ folder, id })}\n`);
-      return next();
+      contender.hold(folder, id);
+      return contender.next();
     });
   } finally {
-    if (child.exitCode === null) child.kill();
+    if (contender.child.exitCode === null) contender.child.kill();
   }
 }
 

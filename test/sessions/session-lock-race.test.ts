@@ -1,22 +1,12 @@
-/**
- * A stale session lock that several processes judge stale at the same moment goes to exactly one of them: real
- * processes, started together by a line on their stdin, each try to hold the same session, round after round. A
- * takeover left half-done by a process that died is finished by the next one; one under way in a live process is not
- * interfered with.
- */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { formatIdentity, processIdentity } from '../../src/sessions/process-identity.js';
 import { sessionLockFile, takeoverClaimFile } from '../../src/sessions/session-lock.js';
-import { repoRoot, temporaryDirectory } from '../helpers/project.js';
+import { type LockContender, startLockContender } from '../helpers/lock-contender.js';
+import { temporaryDirectory } from '../helpers/project.js';
 
 const CONTENDERS = 6;
 const ROUNDS = 150;
-const contenderScript = join(repoRoot, 'test', 'fixtures', 'sessions', 'lock-contender.mjs');
 const onLinux = existsSync('/proc/self/stat');
 /** A pid above any the system hands out: the process that wrote it has ended. */
 const DEAD = '99999999\n';
@@ -28,33 +18,8 @@ function staleLock(round: number): string {
   return kinds[round % kinds.length]!;
 }
 
-/** One contender process and the lines it writes, one at a time. */
-function startContender() {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [contenderScript], { stdio: 'pipe' });
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  let stderr = '';
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const next = async () => {
-    const line = await lines.next();
-    if (line.done) throw new Error(`contender ${child.pid} ended: ${stderr}`);
-    return line.value;
-  };
-  const hold = (folder: string, id: string) => child.stdin.write(`${JSON.stringify({ folder, id })}\n`);
-  /** Closes its stdin and waits for it to exit, letting its locks go. */
-  const end = async () => {
-    const exited = child.exitCode === null ? once(child, 'exit') : Promise.resolve();
-    child.stdin.end();
-    await exited;
-  };
-  return { child, next, hold, end };
-}
-
-type Contender = ReturnType<typeof startContender>;
-
-async function withContenders(count: number, use: (contenders: Contender[]) => Promise<void>): Promise<void> {
-  const contenders = Array.from({ length: count }, startContender);
+async function withContenders(count: number, use: (contenders: LockContender[]) => Promise<void>): Promise<void> {
+  const contenders = Array.from({ length: count }, startLockContender);
   try {
     for (const contender of contenders) expect(await contender.next()).toBe('ready');
     await use(contenders);
