@@ -353,18 +353,23 @@ describe('a real stdio server with __proto__ and constructor in its tools and pr
   });
 });
 
+/** A config file with the hostile fixture server (its `__proto__`-keyed tools), trusted, and `permissions` if given. */
+function hostileServerConfig(permissions?: { allow: string[] }): Promise<string> {
+  return writeConfig({
+    mcpServers: {
+      hostile: {
+        command: process.execPath,
+        args: [faultFixture('hostile-server.mjs'), 'proto-schema'],
+        trust: 'trusted',
+      },
+    },
+    ...(permissions === undefined ? {} : { permissions }),
+  });
+}
+
 describe('a client of the gateway', () => {
   it('has the __proto__ keys of its tool call arguments reach the server as it sent them, over stdio and HTTP', async () => {
-    const config = await writeConfig({
-      mcpServers: {
-        hostile: {
-          command: process.execPath,
-          args: [faultFixture('hostile-server.mjs'), 'proto-schema'],
-          trust: 'trusted',
-        },
-      },
-      permissions: { allow: ['hostile__*'] },
-    });
+    const config = await hostileServerConfig({ allow: ['hostile__*'] });
     const stateDir = temporaryFolder();
     // Parsed from text, as a client's JSON library reads them: in a literal `__proto__` would set the prototype.
     const args = JSON.parse(
@@ -411,16 +416,7 @@ describe('a client of the gateway', () => {
 
 describe('a gateway client calling a tool with structured output', () => {
   it('gets the __proto__ keys of the structuredContent as data keys, as the server sent them', async () => {
-    const config = await writeConfig({
-      mcpServers: {
-        hostile: {
-          command: process.execPath,
-          args: [faultFixture('hostile-server.mjs'), 'proto-schema'],
-          trust: 'trusted',
-        },
-      },
-      permissions: { allow: ['hostile__*'] },
-    });
+    const config = await hostileServerConfig({ allow: ['hostile__*'] });
     const cleanups: Array<() => Promise<void>> = [];
     try {
       // Raw lines: the SDK client's own result check would drop the keys this looks for.
@@ -457,15 +453,7 @@ describe('the copies made to remove secrets (tools call --json, --trace, the aud
   });
 
   it("keep a real stdio server's structuredContent and the call's arguments whole in tools call --json and the audit log", async () => {
-    const config = await writeConfig({
-      mcpServers: {
-        hostile: {
-          command: process.execPath,
-          args: [faultFixture('hostile-server.mjs'), 'proto-schema'],
-          trust: 'trusted',
-        },
-      },
-    });
+    const config = await hostileServerConfig();
     const stateDir = temporaryFolder();
     // The server answers with the arguments as they reached it, as text and as structuredContent.
     const sent = '{"__proto__":{"top":1},"outer":{"__proto__":{"a":1},"b":2},"~__proto__":"as sent"}';
