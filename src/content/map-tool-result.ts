@@ -24,6 +24,12 @@ export interface MappedToolResult {
   isError: boolean;
   /** Things worth a trace or audit line that the model need not see, e.g. a missing `structuredContent`. */
   notes: string[];
+  /**
+   * For each part of `content`, the index in the result's `content` of the block it was mapped from; undefined for a
+   * part the host wrote (the `structuredContent` JSON, the empty-result notice). Lets a caller that can take the
+   * server's blocks as they are (the gateway) put them back where their parts are.
+   */
+  sources: (number | undefined)[];
 }
 
 /** What the mapping needs to know about the tool that produced the result. */
@@ -78,28 +84,31 @@ export function mapToolResult(result: CallToolResult, tool: MappedToolInfo): Map
   const structured = result.structuredContent;
   const declaresOutputSchema = tool.outputSchema !== undefined && tool.outputSchema !== null;
 
-  let content: ToolResultPart[];
+  const content: ToolResultPart[] = [];
+  const sources: (number | undefined)[] = [];
+  const add = (part: ToolResultPart, source: number | undefined) => {
+    content.push(part);
+    sources.push(source);
+  };
   if (declaresOutputSchema && structured !== undefined && !isError) {
-    content = [
-      { type: 'text', text: structuredText(structured) },
-      ...blocks.filter((block) => block.type !== 'text').map(mapContentBlock),
-    ];
+    add({ type: 'text', text: structuredText(structured) }, undefined);
+    for (const [index, block] of blocks.entries()) if (block.type !== 'text') add(mapContentBlock(block), index);
   } else {
-    content = blocks.map(mapContentBlock);
+    for (const [index, block] of blocks.entries()) add(mapContentBlock(block), index);
     if (declaresOutputSchema && structured === undefined && !isError) {
       notes.push('The tool declares an outputSchema but returned no structuredContent; its content was used instead.');
     }
     if (structured !== undefined && content.length === 0) {
-      content = [{ type: 'text', text: structuredText(structured) }];
+      add({ type: 'text', text: structuredText(structured) }, undefined);
       notes.push('The tool returned structuredContent but no content; the structuredContent was sent as JSON.');
     }
   }
 
   if (content.length === 0) {
-    content = [{ type: 'text', text: EMPTY_RESULT_TEXT }];
+    add({ type: 'text', text: EMPTY_RESULT_TEXT }, undefined);
     notes.push('The tool returned no content.');
   }
-  return { content, isError, notes };
+  return { content, isError, notes, sources };
 }
 
 /** `structuredContent` as JSON text; a value too deep to serialise says so instead of overflowing the stack. */

@@ -1,11 +1,12 @@
 /**
  * The SDK `Server` each gateway session answers with. It keeps the `__proto__` keys of a call answer's
- * `structuredContent`, which the library's check of a `tools/call` result would drop (it copies the map and skips
- * that key): the handler hands `structuredContent` over renamed (see escape-prototype-keys.ts) and it is named back
+ * `structuredContent` and content blocks, which the library's check of a `tools/call` result would drop (it copies
+ * each map and skips that key): the handler hands them over renamed (see escape-prototype-keys.ts) and they are named back
  * here, once the check has passed, so each key reaches the client as the data key the server sent.
  */
 import { type JSONRPCRequest, type Result, Server, type ServerContext } from '@modelcontextprotocol/server';
 import { isPlainObject } from '../json/is-plain-object.js';
+import { namedBackContent } from './server-content-blocks.js';
 import { namedBackStructuredContent } from './structured-content.js';
 
 type RequestHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
@@ -16,7 +17,7 @@ export class GatewayServer extends Server {
     if (method !== 'tools/call') return checked;
     return async (request, ctx) => {
       const result = await checked(request, ctx);
-      return isPlainObject(result) ? namedBackStructuredContent(result) : result;
+      return isPlainObject(result) ? namedBackContent(namedBackStructuredContent(result)) : result;
     };
   }
 }

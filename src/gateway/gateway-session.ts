@@ -43,6 +43,7 @@ import type { ProfileHost } from './gateway-hosts.js';
 import { GatewayServer } from './gateway-server.js';
 import type { DownstreamSession } from './profile-sessions.js';
 import { gatewayPrompts, promptOf } from './prompt-names.js';
+import { contentPassedOn } from './server-content-blocks.js';
 import { structuredContentOf } from './structured-content.js';
 
 const GATEWAY_SERVER_NAME = 'mcp-host-gateway';
@@ -136,13 +137,12 @@ async function listTools(profile: ProfileHost): Promise<Tool[]> {
   }));
 }
 
-/** The budgeted content parts, and the server's `structuredContent` when it sent one that fits the same budget. */
+/**
+ * The budgeted content, with the server's audio, resource links and embedded resources that fit the same budget (see
+ * server-content-blocks.ts), and the server's `structuredContent` when it sent one that fits it.
+ */
 function toCallToolResult(executed: ExecutedToolCall, toolName: string): CallToolResult {
-  const content: CallToolResult['content'] = executed.result.content.map((part) =>
-    part.type === 'text'
-      ? { type: 'text' as const, text: part.text }
-      : { type: 'image' as const, data: part.data, mimeType: part.mimeType },
-  );
+  const content = contentPassedOn(executed);
   const structured = structuredContentOf(executed, toolName);
   if (structured.kind === 'too-large') {
     return { content: [{ type: 'text', text: structured.text }, ...content], isError: true };

@@ -30,6 +30,8 @@ export interface ShapedResult {
   spilledTexts?: readonly SpilledText[];
   /** The output budget the result was held to, in estimated tokens. */
   maxTokens?: number;
+  /** For each part of `content`, the index of the raw result's block it stands for (see `MappedToolResult`). */
+  contentSources?: readonly (number | undefined)[];
 }
 
 /** A tool the host itself provides (e.g. reading a stored result); it has no MCP server. */
@@ -142,6 +144,7 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
         rawResult,
         ...(shaped.spilledTexts === undefined ? {} : { spilledTexts: shaped.spilledTexts }),
         ...(shaped.maxTokens === undefined ? {} : { maxResultTokens: shaped.maxTokens }),
+        ...(shaped.contentSources === undefined ? {} : { contentSources: shaped.contentSources }),
       };
     };
     const errorText = (text: string): ShapedResult => ({ content: [{ type: 'text', text }], isError: true });

@@ -57,6 +57,8 @@ export function createShapeResult(settings: ShapeResultSettings): ToolCallDepend
       cut: budgeted.cut,
       resultBytes,
       maxTokens: share,
+      // The budget replaces parts where they are, never adds or drops one, so the mapping's sources still hold.
+      contentSources: mapped.sources,
       ...(spilledTexts.length === 0 ? {} : { spilledTexts }),
     };
   };

@@ -43,6 +43,11 @@ export interface ExecutedToolCall {
    * the gateway holds a result's `structuredContent` to as well.
    */
   maxResultTokens?: number;
+  /**
+   * For each part of `result.content`, the index in `rawResult.content` of the server's block it stands for, or
+   * undefined for a part the host wrote; absent when the result is not a server's (an error, a host tool).
+   */
+  contentSources?: readonly (number | undefined)[];
 }
 
 /** Executes one call. Never throws: every failure becomes an error result for the model. */

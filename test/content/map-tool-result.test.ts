@@ -15,7 +15,7 @@ const WITH_SCHEMA = { outputSchema: { type: 'object', properties: { total: { typ
 describe('mapToolResult content blocks', () => {
   it('passes text through as text', () => {
     const mapped = mapToolResult({ content: [{ type: 'text', text: 'hello' }] }, NO_SCHEMA);
-    expect(mapped).toEqual({ content: [{ type: 'text', text: 'hello' }], isError: false, notes: [] });
+    expect(mapped).toEqual({ content: [{ type: 'text', text: 'hello' }], isError: false, notes: [], sources: [0] });
   });
 
   it('passes an image through as base64 data with its MIME type', () => {
@@ -121,6 +121,8 @@ describe('mapToolResult structuredContent', () => {
       ],
       isError: false,
       notes: [],
+      // The JSON is the host's own part; the image is the server's second block.
+      sources: [undefined, 1],
     });
   });
 
@@ -132,6 +134,21 @@ describe('mapToolResult structuredContent', () => {
     const mapped = mapToolResult({ content: [{ type: 'text', text: 'twelve' }] }, WITH_SCHEMA);
     expect(mapped.content).toEqual([{ type: 'text', text: 'twelve' }]);
     expect(mapped.notes).toEqual([expect.stringContaining('returned no structuredContent')]);
+  });
+
+  it('says which server block each part came from, in the server order', () => {
+    const mixed: CallToolResult = {
+      content: [
+        { type: 'text', text: '{"total": 12}' },
+        { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' },
+        { type: 'text', text: 'more' },
+        { type: 'resource_link', uri: 'file:///a.txt', name: 'a' },
+      ],
+      structuredContent: { total: 12 },
+    };
+    expect(mapToolResult(mixed, WITH_SCHEMA).sources).toEqual([undefined, 1, 3]);
+    expect(mapToolResult(mixed, NO_SCHEMA).sources).toEqual([0, 1, 2, 3]);
+    expect(mapToolResult({ content: [] }, NO_SCHEMA).sources).toEqual([undefined]);
   });
 
   it('uses structuredContent when there is no content at all', () => {
@@ -151,6 +168,7 @@ describe('mapToolResult errors and empty results', () => {
       content: [{ type: 'text', text: 'File not found: a.txt' }],
       isError: true,
       notes: [],
+      sources: [0],
     });
   });
 
