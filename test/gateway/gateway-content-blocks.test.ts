@@ -4,15 +4,14 @@
  * server sent it, in its order among the text and images, where a model would have had a line describing it. The
  * blocks are held to the output budget the text is held to: one over what is left of it arrives as that line.
  */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/client';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAudio } from '../../src/content/describe-content.js';
-import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { connectGatewayClient } from '../helpers/gateway-client.js';
+import { waitUntil } from '../helpers/gateway-process.js';
 import { bundledCliPath, fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
-import { connectStdioGateway } from '../helpers/stdio-gateway.js';
 import { answerTo, rawStdioGateway, toolCallLine } from './raw-stdio-gateway.js';
 
-const TOKEN = 'a-content-blocks-test-token';
 /** Room for every block below with a 1 KB audio clip (about 350 tokens), none for a 64 KB one (about 22,000). */
 const BUDGET_TOKENS = 2_000;
 const TOOL = 'media__echo_content';
@@ -65,34 +64,17 @@ beforeAll(async () => {
   });
 });
 
-let gateway: GatewayProcess | undefined;
-afterAll(async () => {
-  await gateway?.stop();
-});
-
-async function connected(over: 'stdio' | 'http'): Promise<Client> {
-  const client = new Client({ name: 'content-blocks-test', version: '1.0.0' });
-  const stateDir = await temporaryDirectory('mcp-host-content-blocks-state-');
-  if (over === 'stdio') {
-    await connectStdioGateway(client, config, stateDir);
-    return client;
-  }
-  gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
-    MCP_HOST_GATEWAY_TOKEN: TOKEN,
-  });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(gateway.url), {
-      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-    }),
-  );
-  return client;
-}
-
 describe.each(['stdio', 'http'] as const)(
   'a tool answering with every kind of content, through the gateway over %s',
   (over) => {
     it('passes each block on as the server sent it, in order; one over the output budget as the line describing it', async () => {
-      const client = await connected(over);
+      const client = new Client({ name: 'gateway-test', version: '1.0.0' });
+      const connection = await connectGatewayClient(
+        client,
+        over,
+        config,
+        await temporaryDirectory('mcp-host-content-blocks-state-'),
+      );
       try {
         const sent = blocks(1);
         const whole = await client.callTool({ name: TOOL, arguments: { content: sent } });
@@ -115,8 +97,7 @@ describe.each(['stdio', 'http'] as const)(
         expect(cutContent[0]?.text).toMatch(/^x+\n\n\[… [\d,]+ characters \(about [\d,]+ tokens\) left out here/);
         expect(cutContent[2]).toEqual({ type: 'text', text: describeAudio('audio/wav', audio(1).data) });
       } finally {
-        await client.close();
-        await gateway?.stop();
+        await connection.close();
       }
     }, 90_000);
   },

@@ -4,14 +4,12 @@
  * listed it, and the call's `structuredContent` is passed on, which the client checks against that schema. One over
  * the output budget is refused as an error that names its size and the budget, rather than silently left out.
  */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GatewayProcess, startGatewayProcess } from '../helpers/gateway-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { connectGatewayClient } from '../helpers/gateway-client.js';
 import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
-import { connectStdioGateway } from '../helpers/stdio-gateway.js';
 
-const TOKEN = 'a-structured-content-test-token';
 /** Small enough that 500 numbers are over it and 5 are well within it. */
 const BUDGET_TOKENS = 100;
 
@@ -43,32 +41,15 @@ beforeAll(async () => {
   expect(listedByServer).toMatchObject({ type: 'object', required: ['count', 'numbers'] });
 }, 60_000);
 
-let gateway: GatewayProcess | undefined;
-afterAll(async () => {
-  await gateway?.stop();
-});
-
-async function connected(over: 'stdio' | 'http'): Promise<Client> {
-  const client = new Client({ name: 'structured-content-test', version: '1.0.0' });
-  const stateDir = await temporaryDirectory('mcp-host-structured-state-');
-  if (over === 'stdio') {
-    await connectStdioGateway(client, config, stateDir);
-    return client;
-  }
-  gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
-    MCP_HOST_GATEWAY_TOKEN: TOKEN,
-  });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(gateway.url), {
-      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-    }),
-  );
-  return client;
-}
-
 describe.each(['stdio', 'http'] as const)('a tool with structured output, through the gateway over %s', (over) => {
   it('is listed with its outputSchema and answers with its structuredContent; one over the budget is an error', async () => {
-    const client = await connected(over);
+    const client = new Client({ name: 'gateway-test', version: '1.0.0' });
+    const connection = await connectGatewayClient(
+      client,
+      over,
+      config,
+      await temporaryDirectory('mcp-host-structured-state-'),
+    );
     try {
       const { tools } = await client.listTools();
       expect(tools.find((tool) => tool.name === 'forwarding__numbers')?.outputSchema).toEqual(listedByServer);
@@ -91,8 +72,7 @@ describe.each(['stdio', 'http'] as const)('a tool with structured output, throug
         ),
       );
     } finally {
-      await client.close();
-      await gateway?.stop();
+      await connection.close();
     }
   }, 90_000);
 });

@@ -1,0 +1,44 @@
+/**
+ * An official SDK client connected to the built CLI's `mcp-host serve`, over stdio or over Streamable HTTP (a gateway
+ * process of its own, with a bearer token), for tests that check one behaviour over both. `close` closes the client
+ * and stops what was started for it.
+ */
+import { type Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { startGatewayProcess } from './gateway-process.js';
+import { connectStdioGateway } from './stdio-gateway.js';
+
+const TOKEN = 'a-gateway-client-test-token';
+
+export type GatewayTransportKind = 'stdio' | 'http';
+
+export async function connectGatewayClient(
+  client: Client,
+  over: GatewayTransportKind,
+  config: string,
+  stateDir: string,
+): Promise<{ close: () => Promise<void> }> {
+  if (over === 'stdio') {
+    // Closing the client ends the gateway it started.
+    await connectStdioGateway(client, config, stateDir);
+    return { close: () => client.close() };
+  }
+  const gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
+    MCP_HOST_GATEWAY_TOKEN: TOKEN,
+  });
+  try {
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(gateway.url), {
+        requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+      }),
+    );
+  } catch (error) {
+    await gateway.stop();
+    throw error;
+  }
+  return {
+    close: async () => {
+      await client.close();
+      await gateway.stop();
+    },
+  };
+}
