@@ -5,9 +5,7 @@
  * here, once the check has passed, so each key reaches the client as the data key the server sent.
  */
 import { type JSONRPCRequest, type Result, Server, type ServerContext } from '@modelcontextprotocol/server';
-import { isPlainObject } from '../json/is-plain-object.js';
-import { namedBackContent } from './server-content-blocks.js';
-import { namedBackStructuredContent } from './structured-content.js';
+import { unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
 
 type RequestHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
@@ -15,9 +13,7 @@ export class GatewayServer extends Server {
   protected override _wrapHandler(method: string, handler: RequestHandler): RequestHandler {
     const checked = super._wrapHandler(method, handler);
     if (method !== 'tools/call') return checked;
-    return async (request, ctx) => {
-      const result = await checked(request, ctx);
-      return isPlainObject(result) ? namedBackContent(namedBackStructuredContent(result)) : result;
-    };
+    // The rest of the answer is the host's own (text and images it built): nothing in it was renamed.
+    return async (request, ctx) => unescapePrototypeKeys(await checked(request, ctx));
   }
 }

@@ -13,7 +13,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ToolResultPart } from '../content/content-parts.js';
 import { estimatePartsTokens, estimatePartTokens, estimateTokens } from '../content/linear-token-estimate.js';
 import { DEFAULT_RESULT_TOKEN_BUDGET } from '../content/output-budget.js';
-import { escapePrototypeKeys, unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
+import { escapePrototypeKeys } from '../json/escape-prototype-keys.js';
 import { exceedsJsonDepth } from '../json/json-depth.js';
 import type { ExecutedToolCall } from '../loop/tool-call-types.js';
 
@@ -24,7 +24,7 @@ const PASSED_ON_KINDS = new Set(['audio', 'resource_link', 'resource']);
 
 /**
  * The answer's content. The blocks passed on have their `__proto__` keys renamed, for the library's check of the
- * result; `GatewayServer` names them back ({@link namedBackContent}).
+ * result; `GatewayServer` names them back.
  */
 export function contentPassedOn(executed: ExecutedToolCall): CallToolResult['content'] {
   const parts = executed.result.content;
@@ -50,14 +50,6 @@ export function contentPassedOn(executed: ExecutedToolCall): CallToolResult['con
 
 function blockAt(blocks: readonly ContentBlock[], source: number | undefined): ContentBlock | undefined {
   return source === undefined ? undefined : blocks[source];
-}
-
-/** A checked `tools/call` result with the `__proto__` keys of its content blocks named back. */
-export function namedBackContent(result: Record<string, unknown>): Record<string, unknown> {
-  const content = result.content;
-  if (!Array.isArray(content)) return result;
-  const named = unescapePrototypeKeys(content);
-  return named === content ? result : { ...result, content: named };
 }
 
 function blocksOf(raw: unknown): readonly ContentBlock[] | undefined {

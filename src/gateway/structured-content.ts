@@ -7,7 +7,7 @@
 import { formatByteSize, formatCount } from '../content/describe-content.js';
 import { estimateTokens } from '../content/linear-token-estimate.js';
 import { DEFAULT_RESULT_TOKEN_BUDGET } from '../content/output-budget.js';
-import { escapePrototypeKeys, unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
+import { escapePrototypeKeys } from '../json/escape-prototype-keys.js';
 import { isPlainObject } from '../json/is-plain-object.js';
 import { stringifyJsonWithinDepth } from '../json/json-depth.js';
 import type { ExecutedToolCall } from '../loop/tool-call-types.js';
@@ -29,12 +29,4 @@ export function structuredContentOf(executed: ExecutedToolCall, toolName: string
     kind: 'too-large',
     text: `The structured result of ${toolName} is too large to pass on: about ${formatCount(tokens)} tokens (${formatByteSize(Buffer.byteLength(json))} of JSON), over the output budget of ${formatCount(budget)} tokens for one result (maxResultTokens in the host's config).`,
   };
-}
-
-/** A checked `tools/call` result with the `__proto__` keys of its `structuredContent` named back. */
-export function namedBackStructuredContent(result: Record<string, unknown>): Record<string, unknown> {
-  const structured = result.structuredContent;
-  if (!isPlainObject(structured)) return result;
-  const named = unescapePrototypeKeys(structured);
-  return named === structured ? result : { ...result, structuredContent: named };
 }
