@@ -54,27 +54,16 @@ async function headOf(file: string): Promise<Buffer> {
 }
 
 export async function* followAuditLog(file: string, options: FollowAuditLogOptions): AsyncGenerator<AuditRecord> {
-  for await (const { record } of followAuditLogPositions(file, options)) yield record;
-}
-
-/** As {@link followAuditLog}, with where each record starts in the file (a byte offset), as `readAuditLog` gives. */
-export async function* followAuditLogPositions(
-  file: string,
-  options: FollowAuditLogOptions,
-): AsyncGenerator<{ record: AuditRecord; position: number }> {
   const { signal } = options;
   const filter = options.filter ?? {};
   const interval = options.pollIntervalMs ?? DEFAULT_FOLLOW_POLL_MS;
   let offset = options.startOffset ?? (await sizeOf(file)) ?? 0;
   let pending: Buffer = Buffer.alloc(0);
-  // Where `pending` starts in the file.
-  let pendingOffset = offset;
   // The file's first bytes when it was last read (as many as it had).
   let head = await headOf(file);
   const startOver = () => {
     offset = 0;
     pending = Buffer.alloc(0);
-    pendingOffset = 0;
   };
 
   while (!signal.aborted) {
@@ -91,16 +80,13 @@ export async function* followAuditLogPositions(
         const fresh = Buffer.alloc(size - offset);
         const { bytesRead } = await handle.read(fresh, 0, fresh.length, offset);
         offset += bytesRead;
-        const found: Array<{ record: AuditRecord; position: number }> = [];
-        const taken = takeCompleteLines(Buffer.concat([pending, fresh.subarray(0, bytesRead)]), (line, start) => {
+        const found: AuditRecord[] = [];
+        const taken = takeCompleteLines(Buffer.concat([pending, fresh.subarray(0, bytesRead)]), (line) => {
           const record = parseAuditLine(line);
-          if (record !== undefined && matchesAuditFilter(record, filter)) {
-            found.push({ record, position: pendingOffset + start });
-          }
+          if (record !== undefined && matchesAuditFilter(record, filter)) found.push(record);
         });
         pending = Buffer.from(taken.rest);
-        pendingOffset += taken.consumed;
-        for (const entry of found) yield entry;
+        for (const record of found) yield record;
       } finally {
         await handle.close();
       }

@@ -19,8 +19,6 @@ export interface AuditLogFilter {
 
 interface AuditLogContents {
   records: AuditRecord[];
-  /** Where each of `records` starts in the file (a byte offset), in the same order: an identity records lack. */
-  positions: number[];
   /** False when there is no log at the path yet. */
   exists: boolean;
   /** Lines that were not whole records (a torn last line, or damage). */
@@ -90,21 +88,17 @@ export function takeCompleteLines(
 export async function readAuditLog(file: string, filter: AuditLogFilter = {}): Promise<AuditLogContents> {
   const contents: AuditLogContents = {
     records: [],
-    positions: [],
     exists: true,
     skippedLines: 0,
     tornLastLine: false,
     endOffset: 0,
   };
   // Lines are handed over from a buffer that starts where the last complete line ended.
-  const onLine = (line: string, start: number): void => {
+  const onLine = (line: string): void => {
     if (line.trim() === '') return;
     const record = parseAuditLine(line);
     if (record === undefined) contents.skippedLines += 1;
-    else if (matchesAuditFilter(record, filter)) {
-      contents.records.push(record);
-      contents.positions.push(contents.endOffset + start);
-    }
+    else if (matchesAuditFilter(record, filter)) contents.records.push(record);
   };
   let pending: Buffer = Buffer.alloc(0);
   try {
@@ -126,7 +120,6 @@ export async function readAuditLog(file: string, filter: AuditLogFilter = {}): P
       contents.tornLastLine = true;
     } else if (matchesAuditFilter(record, filter)) {
       contents.records.push(record);
-      contents.positions.push(contents.endOffset);
     }
   }
   return contents;

@@ -34,7 +34,7 @@ export async function reachesStatefulServer(messages: readonly unknown[], profil
   return false;
 }
 
-/** Whether one request may reach a stateful server: a prompt's server is known only by naming the prompts again. */
+/** Whether one request may reach a stateful server; a prompt's server is the one its name was listed for. */
 async function reachesStateful(
   message: unknown,
   profile: ProfileHost,
