@@ -5,7 +5,7 @@
  * lock's name, which fails when that name exists: the lock's name never shows anything but its full text.
  */
 import { randomBytes } from 'node:crypto';
-import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 
 /** Writes `text` as `file` unless `file` exists; false when it does. */
 export function createLockFile(file: string, text: string): boolean {
@@ -24,13 +24,28 @@ export function createLockFile(file: string, text: string): boolean {
   }
 }
 
-/** The text of `file`; undefined when there is none. */
+/**
+ * A lock is one short line. Anything in a (possibly shared) sessions folder may be put under a lock's name, so no more
+ * than this is read of it: a longer file is no lock this program wrote, and reads as an empty, damaged one.
+ */
+const MAX_LOCK_BYTES = 4096;
+
+/** The text of `file`; '' when it is longer than any lock; undefined when there is none. */
 export function readLockFile(file: string): string | undefined {
+  let descriptor: number;
   try {
-    return readFileSync(file, 'utf8');
+    descriptor = openSync(file, 'r');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
+  }
+  try {
+    // One byte more than a lock may have tells a longer file from one of just that size.
+    const buffer = Buffer.alloc(MAX_LOCK_BYTES + 1);
+    const read = readSync(descriptor, buffer, 0, buffer.length, 0);
+    return read > MAX_LOCK_BYTES ? '' : buffer.toString('utf8', 0, read);
+  } finally {
+    closeSync(descriptor);
   }
 }
 
