@@ -35,6 +35,28 @@ export interface ScriptedProvider extends LlmProvider {
 /** Rough size of a token, for made-up but plausible usage numbers. */
 const charactersPerToken = 4;
 
+/** JSON length of each message and tool list seen: a conversation resends them all on every turn. */
+const jsonLengths = new WeakMap<object, number>();
+
+function jsonLength(value: object): number {
+  let length = jsonLengths.get(value);
+  if (length === undefined) {
+    length = JSON.stringify(value).length;
+    jsonLengths.set(value, length);
+  }
+  return length;
+}
+
+/** `JSON.stringify(request).length`, with each message and the tool list serialised once however often sent. */
+function requestCharacters(request: ModelRequest): number {
+  const { messages, tools } = request;
+  const commas = Math.max(0, messages.length - 1) + Math.max(0, tools.length - 1);
+  let characters = JSON.stringify({ ...request, messages: [], tools: [] }).length + commas;
+  for (const message of messages) characters += jsonLength(message);
+  // The empty list's own brackets are already counted above.
+  return characters + (tools.length === 0 ? 0 : jsonLength(tools) - 2 - Math.max(0, tools.length - 1));
+}
+
 export function createScriptedProvider(script: Script, options: ScriptedProviderOptions = {}): ScriptedProvider {
   const model = options.model ?? 'scripted';
   const requests: ModelRequest[] = [];
@@ -46,7 +68,8 @@ export function createScriptedProvider(script: Script, options: ScriptedProvider
     async generate(request: ModelRequest, generateOptions: GenerateOptions = {}): Promise<ModelResponse> {
       generateOptions.signal?.throwIfAborted();
       if (keepRequests) requests.push(structuredClone(request));
-      generateOptions.onProviderRequest?.(structuredClone(request));
+      // The loop only appends to its conversation, so a copy of the message list is the request as it stands.
+      generateOptions.onProviderRequest?.({ ...request, messages: [...request.messages] });
 
       const stream = generateOptions.stream === true;
       const view = { ...conversationViewFromModelRequest(request, { model, stream }), canPauseTurn: true };
@@ -93,7 +116,7 @@ export function createScriptedProvider(script: Script, options: ScriptedProvider
         message: { role: 'assistant', content },
         stopReason: answer.pauseTurn === true ? 'paused' : answer.toolCalls.length > 0 ? 'tool-calls' : 'end',
         usage: {
-          inputTokens: Math.ceil(JSON.stringify(request).length / charactersPerToken),
+          inputTokens: Math.ceil(requestCharacters(request) / charactersPerToken),
           outputTokens: Math.ceil(outputCharacters / charactersPerToken),
         },
       };

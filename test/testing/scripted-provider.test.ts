@@ -107,6 +107,37 @@ describe('createScriptedProvider', () => {
     expect(reported).toHaveLength(1);
   });
 
+  it('reports each request as it stood, though the conversation grows after it', async () => {
+    const provider = createScriptedProvider(script, { keepRequests: false });
+    const reported: ModelRequest[] = [];
+    const request = firstRequest('add 2 and 3');
+    const first = await provider.generate(request, {
+      onProviderRequest: (body) => reported.push(body as ModelRequest),
+    });
+    request.messages.push(first.message);
+    expect(reported[0]?.messages).toEqual(firstRequest('add 2 and 3').messages);
+  });
+
+  it('counts input tokens from the whole request on every turn, as its JSON length in quarters', async () => {
+    const provider = createScriptedProvider(script);
+    const request: ModelRequest = { ...firstRequest('add 2 and 3'), maxOutputTokens: 99 };
+    const first = await provider.generate(request);
+    expect(first.usage.inputTokens).toBe(Math.ceil(JSON.stringify(request).length / 4));
+    request.messages.push(first.message, {
+      role: 'tool',
+      results: [
+        { callId: 'call_0_0', toolName: 'calc__add', content: [{ type: 'text', text: '5 "é"' }], isError: false },
+      ],
+    });
+    const second = await provider.generate(request);
+    expect(second.usage.inputTokens).toBe(Math.ceil(JSON.stringify(request).length / 4));
+    expect(second.usage.inputTokens).toBeGreaterThan(first.usage.inputTokens);
+    const bare = await createScriptedProvider(script).generate({ ...firstRequest('add 2 and 3'), tools: [] });
+    expect(bare.usage.inputTokens).toBe(
+      Math.ceil(JSON.stringify({ ...firstRequest('add 2 and 3'), tools: [] }).length / 4),
+    );
+  });
+
   it('throws a ProviderError for a failed expectation and for a scripted error', async () => {
     const provider = createScriptedProvider(script);
     const wrongResult: ModelRequest = {
