@@ -122,7 +122,7 @@ describe('createScriptedProvider', () => {
     const provider = createScriptedProvider(script);
     const request: ModelRequest = { ...firstRequest('add 2 and 3'), maxOutputTokens: 99 };
     const first = await provider.generate(request);
-    expect(first.usage.inputTokens).toBe(Math.ceil(JSON.stringify(request).length / 4));
+    expect(first.usage?.inputTokens).toBe(Math.ceil(JSON.stringify(request).length / 4));
     request.messages.push(first.message, {
       role: 'tool',
       results: [
@@ -130,10 +130,10 @@ describe('createScriptedProvider', () => {
       ],
     });
     const second = await provider.generate(request);
-    expect(second.usage.inputTokens).toBe(Math.ceil(JSON.stringify(request).length / 4));
-    expect(second.usage.inputTokens).toBeGreaterThan(first.usage.inputTokens);
+    expect(second.usage?.inputTokens).toBe(Math.ceil(JSON.stringify(request).length / 4));
+    expect(second.usage?.inputTokens).toBeGreaterThan(first.usage?.inputTokens ?? Number.POSITIVE_INFINITY);
     const bare = await createScriptedProvider(script).generate({ ...firstRequest('add 2 and 3'), tools: [] });
-    expect(bare.usage.inputTokens).toBe(
+    expect(bare.usage?.inputTokens).toBe(
       Math.ceil(JSON.stringify({ ...firstRequest('add 2 and 3'), tools: [] }).length / 4),
     );
   });
