@@ -36,14 +36,12 @@ export interface HiddenContentFlag {
   excerpt?: string;
 }
 
+import { isInvisibleCharacter, isVisibleControl, showInvisibleCharacters } from '../text/invisible-characters.js';
 import { INSTRUCTION_PHRASES } from './instruction-phrases.js';
 
 const BIDI_CONTROLS = new Set([
   0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069,
 ]);
-/** Letters and fillers that render as nothing although they are not format characters. */
-const BLANK_LETTERS = new Set([0x034f, 0x115f, 0x1160, 0x17b4, 0x17b5, 0x180e, 0x3164, 0xffa0]);
-const FORMAT_CHARACTER = /\p{Cf}/u;
 const CHARACTER_NAMES = new Map<number, string>([
   [0x00ad, 'SOFT HYPHEN'],
   [0x200b, 'ZERO WIDTH SPACE'],
@@ -71,40 +69,14 @@ const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/gu;
 /** Longest text scanned; past it the verdict is "could not check". */
 const MAX_SCANNED_CHARACTERS = 100_000;
 
-function isVisibleControl(codePoint: number): boolean {
-  return codePoint === 0x09 || codePoint === 0x0a;
-}
-
-/** Characters `showRaw` escapes: controls (except tab and newline), format characters, blanks, line separators. */
-function needsEscape(character: string, codePoint: number): boolean {
-  if (codePoint < 0x20 || (codePoint >= 0x7f && codePoint <= 0x9f)) return !isVisibleControl(codePoint);
-  if (codePoint === 0x2028 || codePoint === 0x2029) return true;
-  if (BLANK_LETTERS.has(codePoint)) return true;
-  if ((codePoint >= 0xfe00 && codePoint <= 0xfe0f) || (codePoint >= 0xe0100 && codePoint <= 0xe01ef)) return true;
-  return FORMAT_CHARACTER.test(character);
-}
-
-function hex(codePoint: number, width: number): string {
-  return codePoint.toString(16).toUpperCase().padStart(width, '0');
-}
-
-function escapeCharacter(codePoint: number): string {
-  if (codePoint <= 0xff) return `\\x${hex(codePoint, 2).toLowerCase()}`;
-  if (codePoint <= 0xffff) return `\\u${hex(codePoint, 4).toLowerCase()}`;
-  return `\\u{${hex(codePoint, 1).toLowerCase()}}`;
-}
-
 /**
  * The text with every invisible or terminal-controlling character written as an escape (`\x1b`, `\u200b`,
  * `\u{e0041}`), so printing it cannot move the cursor, recolour the screen or hide anything. Tabs and newlines stay.
  */
-export function showRaw(text: string): string {
-  let shown = '';
-  for (const character of text) {
-    const codePoint = character.codePointAt(0)!;
-    shown += needsEscape(character, codePoint) ? escapeCharacter(codePoint) : character;
-  }
-  return shown;
+export const showRaw = showInvisibleCharacters;
+
+function hex(codePoint: number, width: number): string {
+  return codePoint.toString(16).toUpperCase().padStart(width, '0');
 }
 
 function describeCodePoint(codePoint: number): string {
@@ -124,7 +96,7 @@ function classifyCharacter(
   }
   if (BIDI_CONTROLS.has(codePoint)) return 'bidi-control';
   if (codePoint >= 0xfe00 && codePoint <= 0xfe0f) return undefined; // emoji presentation selectors are ordinary
-  if (needsEscape(character, codePoint)) return 'invisible-character';
+  if (isInvisibleCharacter(character)) return 'invisible-character';
   return undefined;
 }
 

@@ -181,10 +181,11 @@ describe('the web UI and text-direction controls from a server', () => {
         .fill('s');
       expectShownInOrder(await pageTextWith('suggestion-marker'));
       await page.getByRole('form', { name: 'Prompt brief' }).getByLabel(/topic/).fill('s');
+      // Each suggestion holds controls, so it is offered as a button showing them as escapes.
       await page
-        .locator('form[aria-label="Prompt brief"] datalist option')
-        .first()
-        .waitFor({ state: 'attached', ...WAIT });
+        .getByRole('form', { name: 'Prompt brief' })
+        .getByRole('button', { name: /suggestion-marker/ })
+        .waitFor(WAIT);
       expectShownInOrder(await pageTextWith('suggestion-marker'));
     },
     TEST_TIMEOUT_MS,

@@ -4,12 +4,15 @@
  * A question's answers take no click or key for a moment after it is shown, and none after one was given: the second
  * click of a double click, a repeated Enter, or a click meant for the question before (answered in another tab,
  * withdrawn) never answers the next question, which appears in the same place. The focus starts on the question's
- * title, not on an answer.
+ * title, not on an answer. A form's fields start with the server's defaults exactly, a field holding hidden characters
+ * says so beneath it, and a choice is listed with them as escapes.
  */
 import { useEffect, useRef, useState } from 'react';
 import { showDirectionControls } from '../../../src/text/direction-controls';
 import type { PendingApproval } from '../../../src/web/api-types';
 import { postJson, useLiveEvents } from '../api';
+import { showHiddenCharacters } from '../hidden-characters';
+import { HiddenCharactersNotice, hiddenCharactersMark } from './HiddenCharacters';
 import { SideBySide } from './SideBySide';
 
 /** How long a newly shown question's answers stay inert: longer than a double click, shorter than reading it. */
@@ -26,7 +29,7 @@ function ElicitationFields({
 }) {
   return (
     <div className="elicitation-form">
-      {(approval.fields ?? []).map((field) => {
+      {(approval.fields ?? []).map((field, index) => {
         const id = `elicit-${field.name}`;
         const value = values[field.name];
         const set = (next: string | number | boolean | string[] | undefined) => {
@@ -66,7 +69,7 @@ function ElicitationFields({
                 <option value="">(none)</option>
                 {(field.choices ?? []).map((choice) => (
                   <option key={choice.value} value={choice.value}>
-                    {showDirectionControls(choice.label)}
+                    {showHiddenCharacters(choice.label, true)}
                   </option>
                 ))}
               </select>
@@ -80,7 +83,7 @@ function ElicitationFields({
               >
                 {(field.choices ?? []).map((choice) => (
                   <option key={choice.value} value={choice.value}>
-                    {showDirectionControls(choice.label)}
+                    {showHiddenCharacters(choice.label, true)}
                   </option>
                 ))}
               </select>
@@ -97,8 +100,10 @@ function ElicitationFields({
                       : event.target.value,
                   )
                 }
+                {...hiddenCharactersMark(`elicit-hidden-${index}`, value, true)}
               />
             )}
+            {field.kind === 'text' && <HiddenCharactersNotice id={`elicit-hidden-${index}`} value={value} singleLine />}
           </div>
         );
       })}

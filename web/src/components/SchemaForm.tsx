@@ -1,10 +1,14 @@
 /**
  * A form generated from a tool's input schema: nested objects, arrays, enums, oneOf/anyOf, defaults and required
  * marks, with a raw-JSON mode for anything the form cannot express. Every label, description and choice from the
- * schema is rendered as text, with its direction controls shown as escapes.
+ * schema is rendered as text, with its direction controls shown as escapes. A value the form fills in (a default, a
+ * chosen choice) is sent exactly as the schema gives it: a choice is listed with its hidden characters as escapes,
+ * a field holding them is marked and says so beneath it, and JSON shows them as JSON escapes.
  */
 import { useId, useState } from 'react';
 import { showDirectionControls } from '../../../src/text/direction-controls';
+import { jsonShowingHiddenCharacters, showHiddenCharacters } from '../hidden-characters';
+import { HiddenCharactersNotice, hiddenCharactersMark } from './HiddenCharacters';
 
 export type Schema = {
   type?: string | string[];
@@ -61,6 +65,11 @@ interface FieldProps {
 /** A schema's text as shown: the server's, so not always a string, and with direction controls shown as escapes. */
 function shown(text: unknown): string {
   return showDirectionControls(String(text));
+}
+
+/** A choice as listed: the value it sends, as JSON unless a string, with every hidden character as an escape. */
+function shownChoice(option: unknown): string {
+  return showHiddenCharacters(typeof option === 'string' ? option : JSON.stringify(option), true);
 }
 
 function Description({ schema }: { schema: Schema }) {
@@ -134,7 +143,7 @@ export function Field(props: FieldProps) {
           <option value="">(none)</option>
           {schema.enum.map((option) => (
             <option key={JSON.stringify(option)} value={JSON.stringify(option)}>
-              {shown(option)}
+              {shownChoice(option)}
             </option>
           ))}
         </select>
@@ -247,7 +256,9 @@ export function Field(props: FieldProps) {
           required={required}
           value={typeof value === 'string' ? value : ''}
           onChange={(event) => onChange(event.target.value === '' && !required ? undefined : event.target.value)}
+          {...hiddenCharactersMark(`${id}-hidden`, value, true)}
         />
+        <HiddenCharactersNotice id={`${id}-hidden`} value={value} singleLine />
       </div>
     );
   }
@@ -257,7 +268,7 @@ export function Field(props: FieldProps) {
 /** A value the form cannot express (no type, several types): typed as JSON. */
 function RawField({ schema, value, onChange, label, required }: FieldProps) {
   const id = useId();
-  const [text, setText] = useState(value === undefined ? '' : JSON.stringify(value));
+  const [text, setText] = useState(value === undefined ? '' : jsonShowingHiddenCharacters(value));
   const [error, setError] = useState<string>();
   return (
     <div className="field">
@@ -268,6 +279,7 @@ function RawField({ schema, value, onChange, label, required }: FieldProps) {
         type="text"
         value={text}
         aria-invalid={error !== undefined}
+        {...hiddenCharactersMark(`${id}-hidden`, text, true)}
         onChange={(event) => {
           setText(event.target.value);
           if (event.target.value === '') {
@@ -283,6 +295,7 @@ function RawField({ schema, value, onChange, label, required }: FieldProps) {
           }
         }}
       />
+      <HiddenCharactersNotice id={`${id}-hidden`} value={text} singleLine />
       {error !== undefined && <div className="error">{error}</div>}
     </div>
   );
@@ -310,7 +323,7 @@ export function SchemaForm({
           checked={raw}
           onChange={(event) => {
             setRaw(event.target.checked);
-            setText(JSON.stringify(value, null, 2));
+            setText(jsonShowingHiddenCharacters(value, 2));
             setError(undefined);
           }}
         />{' '}
@@ -324,6 +337,7 @@ export function SchemaForm({
             rows={10}
             value={text}
             aria-invalid={error !== undefined}
+            {...hiddenCharactersMark(`${id}-hidden`, text, false)}
             onChange={(event) => {
               setText(event.target.value);
               try {
@@ -336,6 +350,7 @@ export function SchemaForm({
               }
             }}
           />
+          <HiddenCharactersNotice id={`${id}-hidden`} value={text} singleLine={false} />
           {error !== undefined && <div className="error">{error}</div>}
         </div>
       ) : (

@@ -49,7 +49,10 @@ export function AuditPage() {
           <select value={server} onChange={(event) => setServer(event.target.value)}>
             <option value="">any</option>
             {servers.map((name) => (
-              <option key={name}>{name}</option>
+              // Filters by the exact name; lists it with any direction control shown as an escape.
+              <option key={name} value={name}>
+                {showDirectionControls(name)}
+              </option>
             ))}
           </select>
         </label>

@@ -2,7 +2,7 @@
  * Servers' resources (read one, subscribe to its changes), resource templates (fill in their variables with the
  * server's suggestions, then read) and prompts (fill in their arguments, see the messages).
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { showDirectionControls } from '../../../src/text/direction-controls';
 import type {
   CallResultView,
@@ -12,11 +12,18 @@ import type {
   ResourceView,
 } from '../../../src/web/api-types';
 import { postJson, useJson, useLiveEvents } from '../api';
+import { HiddenCharactersNotice, hiddenCharactersMark } from '../components/HiddenCharacters';
 import { JsonTree } from '../components/JsonTree';
 import { ResultView } from '../components/ResultView';
+import { hasHiddenCharacters, showHiddenCharacters } from '../hidden-characters';
 import { expandTemplate, templateVariables } from '../uri-template';
 
-/** A text field whose suggestions come from the server (`completion/complete`), as the user types. */
+/**
+ * A text field whose suggestions come from the server (`completion/complete`), as the user types. A chosen suggestion
+ * is sent exactly as the server gave it. The browser draws a suggestion list itself and shows each value raw, so it
+ * lists only the suggestions that read as they are; one with hidden characters is a button beneath, shown with them
+ * as escapes, that fills in the exact value (and the field then says what it holds).
+ */
 function CompletingInput(props: {
   id: string;
   label: string;
@@ -28,6 +35,9 @@ function CompletingInput(props: {
 }) {
   const [suggestions, setSuggestions] = useState<string[]>([]);
   const listId = `${props.id}-suggestions`;
+  const noticeId = useId();
+  const plain = suggestions.filter((suggestion) => !hasHiddenCharacters(suggestion, true));
+  const hidden = suggestions.filter((suggestion) => hasHiddenCharacters(suggestion, true));
   return (
     <div className="field">
       <label htmlFor={props.id}>
@@ -48,13 +58,31 @@ function CompletingInput(props: {
           props.onChange(value);
           props.complete(value).then(setSuggestions, () => setSuggestions([]));
         }}
+        {...hiddenCharactersMark(noticeId, props.value, true)}
       />
+      <HiddenCharactersNotice id={noticeId} value={props.value} singleLine />
       <datalist id={listId}>
-        {/* A suggestion is offered, and once chosen sent back, as it is shown: with any direction control escaped. */}
-        {suggestions.map((suggestion) => (
-          <option key={suggestion} value={showDirectionControls(suggestion)} />
+        {plain.map((suggestion) => (
+          <option key={suggestion} value={suggestion} />
         ))}
       </datalist>
+      {hidden.length > 0 && (
+        <div className="hidden-suggestions">
+          <span className="muted">Suggested, with hidden characters shown as escapes:</span>
+          <ul
+            className="hidden-suggestions-list"
+            aria-label={`Suggestions with hidden characters for ${showDirectionControls(props.label)}`}
+          >
+            {hidden.map((suggestion) => (
+              <li key={suggestion}>
+                <button type="button" onClick={() => props.onChange(suggestion)}>
+                  {showHiddenCharacters(suggestion, true)}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
     </div>
   );
 }

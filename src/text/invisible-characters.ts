@@ -1,0 +1,44 @@
+/**
+ * Characters that show as nothing, or as something else, wherever text is laid out: controls (but tab and newline),
+ * format characters (zero-width, direction, tag characters), blank letters, variation selectors and line separators.
+ * Written as escapes (`\x1b`, `\u202e`, `\u{e0041}`), text shows every one of them and rewrites nothing around it.
+ * No imports: the web UI uses this module too.
+ */
+
+/** Letters and fillers that render as nothing although they are not format characters. */
+const BLANK_LETTERS = new Set([0x034f, 0x115f, 0x1160, 0x17b4, 0x17b5, 0x180e, 0x3164, 0xffa0]);
+const FORMAT_CHARACTER = /\p{Cf}/u;
+
+/** Tab and newline: controls that show as what they are. */
+export function isVisibleControl(codePoint: number): boolean {
+  return codePoint === 0x09 || codePoint === 0x0a;
+}
+
+/** Whether `character` (one code point) is one `showInvisibleCharacters` escapes. */
+export function isInvisibleCharacter(character: string): boolean {
+  const codePoint = character.codePointAt(0)!;
+  if (codePoint < 0x20 || (codePoint >= 0x7f && codePoint <= 0x9f)) return !isVisibleControl(codePoint);
+  if (codePoint === 0x2028 || codePoint === 0x2029) return true;
+  if (BLANK_LETTERS.has(codePoint)) return true;
+  if ((codePoint >= 0xfe00 && codePoint <= 0xfe0f) || (codePoint >= 0xe0100 && codePoint <= 0xe01ef)) return true;
+  return FORMAT_CHARACTER.test(character);
+}
+
+function hex(codePoint: number, width: number): string {
+  return codePoint.toString(16).padStart(width, '0');
+}
+
+function escapeCharacter(codePoint: number): string {
+  if (codePoint <= 0xff) return `\\x${hex(codePoint, 2)}`;
+  if (codePoint <= 0xffff) return `\\u${hex(codePoint, 4)}`;
+  return `\\u{${hex(codePoint, 1)}}`;
+}
+
+/** The text with every invisible character written as its escape; tabs and newlines stay. */
+export function showInvisibleCharacters(text: string): string {
+  let shown = '';
+  for (const character of text) {
+    shown += isInvisibleCharacter(character) ? escapeCharacter(character.codePointAt(0)!) : character;
+  }
+  return shown;
+}

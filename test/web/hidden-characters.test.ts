@@ -1,0 +1,33 @@
+/** How the web UI shows a value to be sent back that hides characters, without changing the value. */
+import { describe, expect, it } from 'vitest';
+import { isInvisibleCharacter } from '../../src/text/invisible-characters.js';
+import {
+  hasHiddenCharacters,
+  jsonShowingHiddenCharacters,
+  showHiddenCharacters,
+} from '../../web/src/hidden-characters.js';
+
+/** A direction override, a zero-width space, a tag character (past U+FFFF), a C1 control and a line separator. */
+const HIDING = 'a\u202eb\u200bc\u{e0041}d\u0085e\u2028f';
+
+describe('values that hide characters', () => {
+  it('writes JSON with each one as a JSON escape, which reads back as the very same value, keys included', () => {
+    const value = { [`key${HIDING}`]: [HIDING, { nested: HIDING }], plain: 'π ok' };
+    for (const space of [undefined, 2]) {
+      const json = jsonShowingHiddenCharacters(value, space);
+      expect([...json].filter(isInvisibleCharacter)).toEqual([]);
+      expect(json).toContain('a\\u202eb\\u200bc\\udb40\\udc41d\\u0085e\\u2028f');
+      expect(json).toContain('"π ok"');
+      expect(JSON.parse(json)).toEqual(value);
+    }
+  });
+
+  it('shows them as escapes, and a line break too where the field is one line', () => {
+    expect(showHiddenCharacters(HIDING, true)).toBe('a\\u202eb\\u200bc\\u{e0041}d\\x85e\\u2028f');
+    expect(showHiddenCharacters('one\ntwo', true)).toBe('one\\ntwo');
+    expect(showHiddenCharacters('one\ntwo', false)).toBe('one\ntwo');
+    expect(hasHiddenCharacters('one\ntwo', true)).toBe(true);
+    expect(hasHiddenCharacters('one\ntwo\tthree', false)).toBe(false);
+    expect(hasHiddenCharacters('plain, with π and ✓', true)).toBe(false);
+  });
+});

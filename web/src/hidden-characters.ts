@@ -1,0 +1,46 @@
+/**
+ * Values the UI puts into form controls to be sent back (a schema's default, a chosen choice or suggestion, a form's
+ * default) stay exactly as the server gave them; what the user sees of them is told apart here. A control shows such
+ * a value raw, so its hidden characters reorder or hide what it reads as: these say whether a value has any and show
+ * it with them as escapes, and write JSON whose strings carry them as JSON escapes, which read back to the same value.
+ */
+import { isInvisibleCharacter, showInvisibleCharacters } from '../../src/text/invisible-characters.js';
+
+/**
+ * Whether `value` has a character its control would not show as itself: an invisible one anywhere, and a line break
+ * where the control is one line (a text input drops it from what it shows, not from what is sent).
+ */
+export function hasHiddenCharacters(value: string, singleLine: boolean): boolean {
+  for (const character of value) {
+    if (isInvisibleCharacter(character) || (singleLine && character === '\n')) return true;
+  }
+  return false;
+}
+
+/** `value` with its hidden characters as escapes (`\u202e`, and `\n` where the control is one line). */
+export function showHiddenCharacters(value: string, singleLine: boolean): string {
+  const shown = showInvisibleCharacters(value);
+  return singleLine ? shown.replaceAll('\n', '\\n') : shown;
+}
+
+/** A UTF-16 code unit as a JSON escape. */
+function jsonEscape(unit: number): string {
+  return `\\u${unit.toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * `JSON.stringify(value, null, space)` with every invisible character written as a JSON escape (`\u202e`, a pair of
+ * them past U+FFFF): outside strings JSON has no such character, and inside one the escape parses back to it.
+ */
+export function jsonShowingHiddenCharacters(value: unknown, space?: number): string {
+  const text = JSON.stringify(value, null, space) ?? '';
+  let shown = '';
+  for (const character of text) {
+    if (!isInvisibleCharacter(character)) {
+      shown += character;
+      continue;
+    }
+    for (let index = 0; index < character.length; index += 1) shown += jsonEscape(character.charCodeAt(index));
+  }
+  return shown;
+}
