@@ -9,6 +9,7 @@
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureServerLaunch } from '../fixtures/servers/fixture-servers.js';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { repoRoot, writeConfig } from '../helpers/project.js';
 import { launchChromium } from './launch-chromium.js';
@@ -18,6 +19,8 @@ const WAIT = { timeout: 15_000 };
 const TEST_TIMEOUT_MS = 60_000;
 const HIDDEN = /[\u202a-\u202e\u2066-\u2069\u200b]/u;
 const SPOOFED = 'safe\u202efdp.exe';
+/** A server name, as a config may choose it: the Audit page filters by it. */
+const SPOOFED_SERVER = 'spoof\u202efdp.exe';
 const hiddenValuesServer = bundledFixture(join(repoRoot, 'test', 'fixtures', 'secrets', 'hidden-values-server.mjs'));
 
 let ui: RunningUi | undefined;
@@ -48,7 +51,10 @@ async function listedChoices(select: Locator): Promise<string[]> {
 
 beforeAll(async () => {
   const config = await writeConfig({
-    mcpServers: { hidden: { command: process.execPath, args: [hiddenValuesServer], trust: 'trusted' } },
+    mcpServers: {
+      hidden: { command: process.execPath, args: [hiddenValuesServer], trust: 'trusted' },
+      [SPOOFED_SERVER]: { ...fixtureServerLaunch('counter'), trust: 'trusted' },
+    },
     permissions: { allow: ['hidden__echo', 'hidden__ask'] },
   });
   [ui, browser] = await Promise.all([startUi(['--config', config]), launchChromium()]);
@@ -172,6 +178,24 @@ describe('the web UI and values to send that hide characters', () => {
         action: 'accept',
         content: { file: 'safe<U+202E>fdp.exe', mode: 'mirrored<U+202E>exe.txt' },
       });
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "lists a server whose name hides characters among the Audit page's filters with them as escapes, and filters by the exact name",
+    async () => {
+      await goTo('Audit');
+      const server = page.getByRole('combobox', { name: 'Server' });
+      await server.locator('option', { hasText: 'spoof\\u202efdp.exe' }).waitFor({ state: 'attached', ...WAIT });
+      expect(await listedChoices(server)).toContain('spoof\\u202efdp.exe');
+      await server.selectOption({ label: 'spoof\\u202efdp.exe' });
+      expect(await server.inputValue()).toBe(SPOOFED_SERVER);
+      // Its records, and no other server's, are left: the filter compares the exact name.
+      const rows = page.locator('table.audit tbody tr');
+      await rows.first().waitFor(WAIT);
+      const servers = await rows.locator('td:nth-child(3)').allTextContents();
+      expect(new Set(servers)).toEqual(new Set(['spoof\\u202efdp.exe']));
     },
     TEST_TIMEOUT_MS,
   );
