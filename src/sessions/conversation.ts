@@ -105,7 +105,13 @@ export function createConversation(dependencies: ConversationDependencies): Conv
         title: sessionTitle(session.messages),
       });
     }
-    write(session, { type: 'message', at: new Date().toISOString(), message });
+    const at = new Date().toISOString();
+    write(
+      session,
+      message.role === 'assistant'
+        ? { type: 'message', at, model: providerSpec(provider), message }
+        : { type: 'message', at, message },
+    );
   };
 
   let current: LiveSession;

@@ -69,6 +69,7 @@ export function readSessionFile(file: string): SavedSession {
     switch (record.type) {
       case 'message':
         messages.push(record.message);
+        model = modelWriting(record) ?? model;
         break;
       case 'model':
         model = record.model;
@@ -87,6 +88,13 @@ export function readSessionFile(file: string): SavedSession {
   if (header.id !== id)
     warnings.push(`${file}: its header names session ${stripControlCodes(header.id)}; shown as ${id}, its file name`);
   return { id, createdAt: startedAt(header, id, firstRecordAt), header, messages, model, updatedAt, warnings };
+}
+
+/** The model a record says is in use from it on: a switch's, or the one that wrote an assistant message. */
+export function modelWriting(record: SessionRecord): string | undefined {
+  if (record.type === 'model') return record.model;
+  if (record.type !== 'message' || record.message.role !== 'assistant') return undefined;
+  return typeof record.model === 'string' ? record.model : undefined;
 }
 
 /** The header's time, if it is this file's own header and not after the first record; else the first record's. */

@@ -1,25 +1,29 @@
 /**
  * What a listing needs of a session file, read from its two ends instead of replaying every record: the header and
- * first record from its start, the last record from its end. The id and times are taken as `sessions show` takes them
- * (see read-session-file.ts): the id is the file's name, the start the header's time only where the header is the
- * file's own and not after the first record, and the last update the last record's time, so a copied or touched file
- * does not list as new. Lines that are not records are passed over as a full read passes over them.
+ * first record from its start, the last record and the last naming the model in use from its end. The id, times and
+ * model are taken as `sessions show` takes them (see read-session-file.ts): the id is the file's name, the start the
+ * header's time only where the header is the file's own and not after the first record, and the last update the last
+ * record's time, so a copied or touched file does not list as new. Lines that are not records are passed over as a full read passes over them.
  */
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
-import { parseHeader, parseRecord, startedAt } from './read-session-file.js';
-import type { SessionHeaderRecord } from './session-records.js';
+import { modelWriting, parseHeader, parseRecord, startedAt } from './read-session-file.js';
+import { MAX_SESSION_RECORD_BYTES, type SessionHeaderRecord } from './session-records.js';
 
 export interface SessionFileSummary {
   /** The file's name. */
   id: string;
   header: SessionHeaderRecord;
+  /** `provider:model` in use at the file's end (see `modelInUse`). */
+  model: string;
   createdAt: string;
   updatedAt: string;
 }
 
 const CHUNK_BYTES = 64 * 1024;
+/** How far from its end a file is searched for the model in use: the last turn's results fit, whole files need not. */
+const MAX_MODEL_SEARCH_BYTES = 2 * MAX_SESSION_RECORD_BYTES;
 const NEWLINE = 0x0a;
 
 export function readSessionSummary(file: string): SessionFileSummary {
@@ -36,15 +40,35 @@ export function readSessionSummary(file: string): SessionFileSummary {
       firstRecordAt === undefined || first.done
         ? undefined
         : firstTime(linesBackward(descriptor, first.value.end, size));
+    const model =
+      lastRecordAt === undefined || first.done
+        ? header.model
+        : (modelInUse(linesBackward(descriptor, first.value.end, size)) ?? header.model);
     return {
       id,
       header,
+      model,
       createdAt: startedAt(header, id, firstRecordAt),
       updatedAt: lastRecordAt ?? header.createdAt,
     };
   } finally {
     closeSync(descriptor);
   }
+}
+
+/**
+ * The model the last switch or the last assistant message names, looked for from the file's end. A file of an earlier
+ * version names it on switches only, so past `MAX_MODEL_SEARCH_BYTES` the header's model is taken (as all did before).
+ */
+function modelInUse(lines: Iterator<{ text: string }>): string | undefined {
+  let read = 0;
+  for (let next = lines.next(); !next.done && read <= MAX_MODEL_SEARCH_BYTES; next = lines.next()) {
+    read += next.value.text.length;
+    const record = next.value.text === '' ? undefined : parseRecord(next.value.text);
+    const model = record === undefined ? undefined : modelWriting(record);
+    if (model !== undefined) return model;
+  }
+  return undefined;
 }
 
 /** The time of the first record among `lines` that a full read would take (a second header is passed over too). */

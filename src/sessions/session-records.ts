@@ -26,6 +26,11 @@ export interface SessionHeaderRecord {
 interface SessionMessageRecord {
   type: 'message';
   at: string;
+  /**
+   * `provider:model` that wrote an assistant message: a listing finds the model in use from the file's last records
+   * instead of replaying it all. Absent on other messages and in files of earlier versions.
+   */
+  model?: string;
   message: Message;
 }
 

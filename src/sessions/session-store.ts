@@ -17,7 +17,7 @@ export interface SessionSummary {
   id: string;
   title: string;
   config: string | null;
-  /** The model it started with (the header's): a later switch is only known by replaying the file. */
+  /** `provider:model` in use: the last switch's or the last answer's (see readSessionSummary). */
   model: string;
   /** As `read` gives them: the header's start where it is the file's own, and the last record's time. */
   createdAt: string;
@@ -85,8 +85,8 @@ export function openSessionStore(stateDir: string): SessionStore {
       const id = name.endsWith('.jsonl') ? name.slice(0, -'.jsonl'.length) : '';
       if (!isSessionId(id)) continue;
       try {
-        const { header, createdAt, updatedAt } = readSessionSummary(fileOf(id));
-        summaries.push({ id, title: header.title, config: header.config, model: header.model, createdAt, updatedAt });
+        const { header, model, createdAt, updatedAt } = readSessionSummary(fileOf(id));
+        summaries.push({ id, title: header.title, config: header.config, model, createdAt, updatedAt });
       } catch (error) {
         // The reason names the file already.
         onWarning?.(`skipped a session: ${(error as Error).message}`);

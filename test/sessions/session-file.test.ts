@@ -135,6 +135,34 @@ describe('a session file', () => {
     });
   });
 
+  it('lists the model in use as a full read has it: the last switch or the last answer that names its model', () => {
+    const store = openSessionStore(stateDir);
+    const user = { type: 'message', at, message: { role: 'user', content: [{ type: 'text', text: 'hi' }] } };
+    const answer = (model?: unknown) => ({
+      type: 'message',
+      at,
+      ...(model === undefined ? {} : { model }),
+      message: { role: 'assistant', content: [{ type: 'text', text: 'hello' }] },
+    });
+    const switchTo = (model: string) => ({ type: 'model', at, model });
+    const layouts: Array<{ records: object[]; model: string }> = [
+      { records: [user], model: 'scripted:x' },
+      // Files of the earlier version name the model on switches only.
+      { records: [switchTo('openai:a'), user, answer(), user], model: 'openai:a' },
+      { records: [switchTo('openai:a'), answer('gemini:b'), user], model: 'gemini:b' },
+      { records: [answer('gemini:b'), user, switchTo('anthropic:c')], model: 'anthropic:c' },
+      { records: [switchTo('openai:a'), answer(42), user], model: 'openai:a' },
+      { records: [answer('gemini:b'), { ...user, model: 'ollama:d' }], model: 'gemini:b' },
+    ];
+    layouts.forEach(({ records, model }, index) => {
+      const id = `20260107-00000${index}-0000abcd`;
+      writeFileSync(store.fileOf(id), `${[header(id), ...records].map((line) => JSON.stringify(line)).join('\n')}\n`);
+      const listed = store.list().find((summary) => summary.id === id);
+      expect({ index, model: listed?.model }).toEqual({ index, model });
+      expect({ index, model: readSessionFile(store.fileOf(id)).model }).toEqual({ index, model });
+    });
+  });
+
   it('shortens a message that would exceed the record bound before writing it', async () => {
     const huge = 'x'.repeat(MAX_SESSION_RECORD_BYTES + 10);
     const model = neverAnswering();

@@ -2,11 +2,13 @@
  * `setModel()` mid-conversation: the neutral transcript, tool call and result included, is translated by the new
  * provider's adapter. Two providers of the mock LLM server through their official SDKs (Anthropic, then OpenAI).
  */
+import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../../src/host/create-host.js';
 import type { AgentEvent } from '../../src/loop/events.js';
+import { openSessionStore } from '../../src/sessions/session-store.js';
 import { type MockLlmServer, parseScript, startMockLlmServer } from '../../src/testing/index.js';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
@@ -67,8 +69,14 @@ describe('switching the model mid-conversation', () => {
     expect(await finalText(conversation.send('ping the server'))).toMatch(/^anthropic saw pong \d+$/);
     expect(mock.requests.map((request) => request.wire)).toEqual(['anthropic', 'anthropic']);
 
+    const listedModel = () =>
+      openSessionStore(stateDir)
+        .list()
+        .find((summary) => summary.id === conversation.id)?.model;
+    expect(listedModel()).toBe('anthropic:claude-test');
     await conversation.setModel('openai:gpt-test');
     expect(conversation.model()).toBe('openai:gpt-test');
+    expect(listedModel()).toBe('openai:gpt-test');
     expect(await finalText(conversation.send('and now?'))).toBe('openai answered');
 
     const last = mock.requests.at(-1)!;
@@ -80,6 +88,14 @@ describe('switching the model mid-conversation', () => {
     expect(call).toMatchObject({ id: 'toolu_ping', type: 'function', function: { name: 'rec__ping' } });
     expect(messages[2]).toMatchObject({ tool_call_id: 'toolu_ping' });
     expect(JSON.stringify(messages[2]!.content)).toMatch(/pong \d+/);
+
+    // Each answer on file names the model that wrote it, so a listing need not replay the file to know the model.
+    const answers = readFileSync(openSessionStore(stateDir).fileOf(conversation.id), 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"role":"assistant"'))
+      .map((line) => JSON.parse(line).model);
+    expect(answers).toEqual(['anthropic:claude-test', 'anthropic:claude-test', 'openai:gpt-test']);
+    expect(listedModel()).toBe('openai:gpt-test');
 
     // The switch is on file: a resumed session knows which model it last used.
     const resumed = await host.conversation({ sessionId: conversation.id });
