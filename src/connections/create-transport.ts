@@ -19,6 +19,7 @@ import { DEFAULT_MAX_MESSAGE_BYTES } from './message-size-limit.js';
 import { messageWithCause } from './message-with-cause.js';
 import type { AuthorizationSession } from './oauth/authorization-session.js';
 import type { RemoteAuthorization } from './oauth/remote-authorization.js';
+import { createOutputSchemaValidator } from './output-schema-validator.js';
 import { ProcessGroupStdioTransport } from './process-group-stdio-transport.js';
 import type { OpenSpill } from './spilled-text.js';
 
@@ -46,6 +47,7 @@ function createClient(options: CreateTransportOptions, config: ServerConfig): Cl
   const client = new Client(options.clientInfo, {
     capabilities: options.capabilities ?? {},
     versionNegotiation: { mode: config.versionNegotiation ?? 'legacy' },
+    jsonSchemaValidator: createOutputSchemaValidator(),
   });
   client.setNotificationHandler('notifications/tools/list_changed', () => options.onToolsChanged());
   options.configureClient?.(client, config);

@@ -26,6 +26,7 @@ import { firstOfEachName } from './first-of-each-name.js';
 import { withHardMaximum } from './hard-maximum.js';
 import { keepPrototypeKeysOfAnswers, namedBack } from './keep-prototype-keys.js';
 import type { RemoteAuthorization } from './oauth/remote-authorization.js';
+import { loadOutputSchemaValidation } from './output-schema-validator.js';
 import { isPlainTextCallResult } from './plain-call-result.js';
 import type { ProcessGroupStdioTransport } from './process-group-stdio-transport.js';
 import { restartDelay } from './restart-policy.js';
@@ -257,6 +258,8 @@ export class ServerConnection {
 
   async callTool(name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult> {
     let client = await this.readyClient();
+    // Its structuredContent is checked as the call starts, with an engine loaded once (see output-schema-validator.ts).
+    if (this.toolsWithOutputSchema?.has(name) === true) await loadOutputSchemaValidation();
     const send = (target: Client) =>
       withHardMaximum(options.maxTotalTimeoutMs, options.signal, (signal, progressed) => {
         const onProgress = options.onProgress;

@@ -1,0 +1,72 @@
+/**
+ * `host.callTool` checks a result's `structuredContent` against the tool's `outputSchema` on the data as the server
+ * sent it, against a real stdio server: a `__proto__` key is judged as the key it is (required, forbidden, or not
+ * among the allowed ones), a key `~__proto__` as itself, and an object without `__proto__` as lacking it; the key
+ * reaches the caller as a data key, never as a prototype.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHost, type Host } from '../../src/host/create-host.js';
+import { TrustStore } from '../../src/policy/trust-store.js';
+import type { ToolResult } from '../../src/providers/types.js';
+import { hostConfig, stdioServer } from '../helpers/configs.js';
+import { fixtureServer } from '../helpers/project.js';
+
+let host: Host;
+
+beforeAll(async () => {
+  host = await createHost({
+    config: hostConfig([stdioServer('media', [fixtureServer('echo-content.mjs')], { trust: 'trusted' })]),
+    trustStore: TrustStore.inMemory(),
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await host?.close();
+});
+
+/** `tool` answering with `structured` (JSON text: in a literal `__proto__` would set the prototype) as its structuredContent. */
+function answerWith(tool: string, structured: string) {
+  const structuredContent = JSON.parse(structured) as Record<string, unknown>;
+  return host.callTool(`media__${tool}`, { content: [{ type: 'text', text: 'done' }], structuredContent });
+}
+
+function text(result: ToolResult): string {
+  return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+}
+
+describe("the check of a call's structuredContent against its tool's outputSchema", () => {
+  it('finds a required __proto__ key where the server sent one, and only there', async () => {
+    const kept = await answerWith('requires_proto', '{"__proto__":{"a":1}}');
+    expect(kept.outcome).toBe('ok');
+    const structured = (kept.rawResult as { structuredContent: Record<string, unknown> }).structuredContent;
+    expect(Object.getPrototypeOf(structured)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(structured, '__proto__')?.value).toEqual({ a: 1 });
+    expect(structured.a).toBeUndefined();
+
+    for (const without of ['{"~__proto__":{"a":1}}', '{}']) {
+      const refused = await answerWith('requires_proto', without);
+      expect(refused.outcome, without).toBe('error');
+      expect(text(refused.result)).toContain("data must have required property '__proto__'");
+    }
+  });
+
+  it('refuses a forbidden __proto__ key where the server sent one, and only there', async () => {
+    const refused = await answerWith('forbids_proto', '{"__proto__":{"a":1}}');
+    expect(refused.outcome).toBe('error');
+    expect(text(refused.result)).toContain("Structured content does not match the tool's output schema");
+    for (const without of ['{"~__proto__":{"a":1}}', '{}']) {
+      expect((await answerWith('forbids_proto', without)).outcome, without).toBe('ok');
+    }
+  });
+
+  it('takes a key ~__proto__ as itself and __proto__ as a key beyond the allowed ones', async () => {
+    const kept = await answerWith('closed_proto', '{"~__proto__":"as sent"}');
+    expect(kept.outcome).toBe('ok');
+    expect(JSON.stringify((kept.rawResult as { structuredContent: unknown }).structuredContent)).toBe(
+      '{"~__proto__":"as sent"}',
+    );
+    const refused = await answerWith('closed_proto', '{"__proto__":"x"}');
+    expect(refused.outcome).toBe('error');
+    expect(text(refused.result)).toContain('data must NOT have additional properties');
+  });
+});
