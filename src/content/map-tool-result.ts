@@ -3,9 +3,11 @@
  *
  * Models take text and images as tool output; everything else MCP can return (audio, resource links,
  * embedded resources) becomes one descriptive text line, and binary data is never turned into text.
- * When a tool declares an `outputSchema`, its `structuredContent` is the authoritative answer and is sent as
- * JSON instead of the text blocks, which by convention only repeat it. Validating `structuredContent` against
- * the schema is the MCP client's job (it does so once `listTools` has been called), so it is not repeated here.
+ * When a tool declares an `outputSchema`, its `structuredContent` is the authoritative answer and is sent to a
+ * model as JSON instead of the text blocks, which by convention only repeat it. A reader given the
+ * `structuredContent` beside the content (an MCP client, through the gateway) has the JSON already, and gets the
+ * server's text blocks as they are. Validating `structuredContent` against the schema is the MCP client's job (it
+ * does so once `listTools` has been called), so it is not repeated here.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { stringifyJsonWithinDepth } from '../json/json-depth.js';
@@ -35,6 +37,8 @@ export interface MappedToolResult {
 /** What the mapping needs to know about the tool that produced the result. */
 export interface MappedToolInfo {
   outputSchema?: unknown;
+  /** The reader is given the `structuredContent` beside the content: its text blocks are not replaced by the JSON. */
+  structuredContentBeside?: boolean;
 }
 
 /** Sent when a result has no content at all, so that every provider gets a non-empty tool result. */
@@ -72,8 +76,8 @@ export function mapContentBlock(block: ContentBlock): ToolResultPart {
  *
  * - text → text; image → image (base64 and MIME type, never text);
  * - audio, resource links and embedded resources → one text line each (an embedded text resource keeps its text);
- * - with an `outputSchema` and `structuredContent`: the JSON first, then the result's non-text blocks (its text
- *   blocks are left out as duplicates of the JSON);
+ * - with an `outputSchema` and `structuredContent`, for a reader not given it beside the content: the JSON first,
+ *   then the result's non-text blocks (its text blocks are left out as duplicates of the JSON);
  * - otherwise `structuredContent` is ignored in favour of `content`, unless `content` is empty;
  * - `isError` is carried unchanged; an error result always shows its `content`, which holds the message.
  */
@@ -90,7 +94,7 @@ export function mapToolResult(result: CallToolResult, tool: MappedToolInfo): Map
     content.push(part);
     sources.push(source);
   };
-  if (declaresOutputSchema && structured !== undefined && !isError) {
+  if (declaresOutputSchema && structured !== undefined && !isError && tool.structuredContentBeside !== true) {
     add({ type: 'text', text: structuredText(structured) }, undefined);
     for (const [index, block] of blocks.entries()) if (block.type !== 'text') add(mapContentBlock(block), index);
   } else {

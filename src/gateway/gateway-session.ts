@@ -138,8 +138,9 @@ async function listTools(profile: ProfileHost): Promise<Tool[]> {
 }
 
 /**
- * The budgeted content, with the server's audio, resource links and embedded resources that fit the same budget (see
- * server-content-blocks.ts), and the server's `structuredContent` when it sent one that fits it.
+ * The budgeted content (the server's text blocks, even beside a `structuredContent`: see map-tool-result.ts), with
+ * the server's audio, resource links and embedded resources that fit the same budget (see server-content-blocks.ts),
+ * and the server's `structuredContent` when it sent one that fits it.
  */
 function toCallToolResult(executed: ExecutedToolCall, toolName: string): CallToolResult {
   const content = contentPassedOn(executed);

@@ -179,7 +179,9 @@ export interface Host {
   conversation(options?: ConversationOptions): Promise<Conversation>;
   /**
    * Calls one tool directly, as the user's own act (deny rules apply; nobody is asked; audited). With `client`,
-   * the call is a downstream MCP client's (the gateway): the policy applies as for the model, asking the approver.
+   * the call is a downstream MCP client's (the gateway): the policy applies as for the model, asking the approver,
+   * and a structured result's text blocks are kept as the server sent them (the client gets `structuredContent`
+   * beside them, where a model is given its JSON in their place).
    */
   callTool(name: string, args: Record<string, unknown>, options?: CallToolOptions): Promise<ExecutedToolCall>;
   /**

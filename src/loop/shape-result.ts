@@ -41,7 +41,11 @@ export function createShapeResult(settings: ShapeResultSettings): ToolCallDepend
     // Measured before the budget takes up a text kept out of memory, whose size only its facts know.
     const spilledTexts = spilledTextsOf(raw);
     const resultBytes = resultSize(raw);
-    const mapped = mapToolResult(raw, { outputSchema: entry.tool.outputSchema });
+    // A downstream MCP client is given the structuredContent beside the content (see gateway/structured-content.ts).
+    const mapped = mapToolResult(raw, {
+      outputSchema: entry.tool.outputSchema,
+      structuredContentBeside: context.client !== undefined,
+    });
     const perResult = resultTokenBudget(settings.config, entry, settings.maxResultTokens);
     // The per-turn total is shared evenly by the turn's calls, decided before any of them ends.
     const turnTotal = settings.config.maxTurnResultTokens;

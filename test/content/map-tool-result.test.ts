@@ -126,6 +126,15 @@ describe('mapToolResult structuredContent', () => {
     });
   });
 
+  it('keeps the text blocks as they are for a reader given the structuredContent beside them', () => {
+    expect(mapToolResult(result, { ...WITH_SCHEMA, structuredContentBeside: true })).toEqual({
+      content: result.content,
+      isError: false,
+      notes: [],
+      sources: [0, 1],
+    });
+  });
+
   it('ignores structuredContent in favour of content when the tool declares no outputSchema', () => {
     expect(mapToolResult(result, NO_SCHEMA).content).toEqual(result.content);
   });

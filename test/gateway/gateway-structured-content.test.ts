@@ -2,7 +2,9 @@
  * A tool's structured output through `mcp-host serve`, over stdio and Streamable HTTP, with the official SDK client
  * in front of the built CLI and a real fixture server behind it: the tool's `outputSchema` is listed as the server
  * listed it, and the call's `structuredContent` is passed on, which the client checks against that schema. One over
- * the output budget is refused as an error that names its size and the budget, rather than silently left out.
+ * the output budget is refused as an error that names its size and the budget, rather than silently left out. The
+ * server's own text blocks beside it reach the client as it sent them (the model is given the JSON instead), held to
+ * the same budget.
  */
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -12,6 +14,8 @@ import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/proje
 
 /** Small enough that 500 numbers are over it and 5 are well within it. */
 const BUDGET_TOKENS = 100;
+/** Room for a few short blocks, none for a text of 40,000 characters (about 10,000 tokens). */
+const ECHO_BUDGET_TOKENS = 2_000;
 
 let config: string;
 /** `numbers` as the fixture itself lists it, to a client connected to it directly. */
@@ -26,8 +30,14 @@ beforeAll(async () => {
         trust: 'trusted',
         tools: { numbers: { maxResultTokens: BUDGET_TOKENS } },
       },
+      media: {
+        command: process.execPath,
+        args: [fixtureServer('echo-content.mjs')],
+        trust: 'trusted',
+        tools: { echo_structured: { maxResultTokens: ECHO_BUDGET_TOKENS } },
+      },
     },
-    permissions: { allow: ['forwarding__*'] },
+    permissions: { allow: ['forwarding__*', 'media__*'] },
   });
   const direct = new Client({ name: 'structured-content-test', version: '1.0.0' });
   await direct.connect(
@@ -76,3 +86,50 @@ describe.each(['stdio', 'http'] as const)('a tool with structured output, throug
     }
   }, 90_000);
 });
+
+describe.each(['stdio', 'http'] as const)(
+  'a tool with structured output that answers with text of its own, through the gateway over %s',
+  (over) => {
+    it("passes on the server's text blocks as it sent them beside the structuredContent; one over the budget stays cut and says so", async () => {
+      const client = new Client({ name: 'gateway-test', version: '1.0.0' });
+      const connection = await connectGatewayClient(
+        client,
+        over,
+        config,
+        await temporaryDirectory('mcp-host-structured-text-state-'),
+      );
+      try {
+        const structuredContent = { count: 2, items: ['a', 'b'] };
+        // Not the JSON of the structuredContent: what the server says about it, in its own words and order.
+        const sent = [
+          { type: 'text', text: 'Found 2 items:' },
+          { type: 'resource_link', uri: 'file:///items/a.txt', name: 'a.txt' },
+          { type: 'text', text: '- a\n- b' },
+        ];
+        const whole = await client.callTool({
+          name: 'media__echo_structured',
+          arguments: { content: sent, structuredContent },
+        });
+        expect(whole.isError).toBe(false);
+        expect(whole.structuredContent).toEqual(structuredContent);
+        expect(whole.content).toEqual(sent);
+
+        const long = [{ type: 'text', text: 'x'.repeat(40_000) }];
+        const cut = await client.callTool({
+          name: 'media__echo_structured',
+          arguments: { content: long, structuredContent },
+        });
+        expect(cut.isError).toBe(false);
+        expect(cut.structuredContent).toEqual(structuredContent);
+        const cutContent = cut.content as Array<{ type: string; text: string }>;
+        expect(cutContent).toHaveLength(1);
+        expect(cutContent[0]?.text).toMatch(
+          /^x+\n\n\[… [\d,]+ characters \(about [\d,]+ tokens\) left out here to keep this tool result within its output budget.*\]\n\nx+$/s,
+        );
+        expect(cutContent[0]?.text.length).toBeLessThan(ECHO_BUDGET_TOKENS * 4);
+      } finally {
+        await connection.close();
+      }
+    }, 90_000);
+  },
+);
