@@ -100,6 +100,9 @@ export function createArgumentValidator(): ArgumentValidator {
         // a second or more on a tool's first call. Every keyword checks its own value's type when compiled anyway,
         // so a malformed schema still fails to compile (and its tool's calls go unchecked, with the warning).
         validateSchema: false,
+        // Only keys the arguments have: read through the prototype, `required: ["constructor"]` held for `{}` and a
+        // property named `toString` was checked against Object's own function when the model left it out.
+        ownProperties: true,
         logger: false,
         code: { regExp: linearRegExp },
       } as const;

@@ -1,0 +1,37 @@
+/**
+ * The host's own check of a call's arguments against the tool's input schema judges the keys the arguments have,
+ * never those of Object's prototype: tools may name parameters `constructor`, `toString` or `__proto__`.
+ */
+import { describe, expect, it } from 'vitest';
+import { createArgumentValidator } from '../../src/catalog/argument-validation.js';
+
+const validator = createArgumentValidator();
+const check = (schema: object, argumentsText: string) =>
+  validator.check('srv__tool', schema, JSON.parse(argumentsText) as Record<string, unknown>);
+
+describe('the argument check', () => {
+  it('refuses arguments that leave out a required parameter named like a key of Object.prototype', () => {
+    const schema = { type: 'object', required: ['constructor', 'hasOwnProperty'] };
+    const refused = check(schema, '{}');
+    if (refused.valid) throw new Error('expected a refusal');
+    expect(refused.problems).toHaveLength(2);
+    expect(refused.message).toMatch(/constructor/);
+    expect(refused.message).toMatch(/hasOwnProperty/);
+    expect(check(schema, '{"constructor":"given","hasOwnProperty":1}')).toEqual({ valid: true });
+  });
+
+  it('does not check an optional parameter the model left out against what Object.prototype holds under its name', () => {
+    const schema = { type: 'object', properties: { toString: { type: 'string' }, valueOf: { type: 'number' } } };
+    expect(check(schema, '{}')).toEqual({ valid: true });
+    expect(check(schema, '{"toString":1}')).toMatchObject({ valid: false });
+  });
+
+  it('judges a __proto__ parameter by the own key the arguments hold', () => {
+    const schema = { type: 'object', properties: { ['__proto__']: { type: 'object' } }, required: ['__proto__'] };
+    expect(check(schema, '{}')).toMatchObject({ valid: false });
+    expect(check(schema, '{"__proto__":{"a":1}}')).toEqual({ valid: true });
+    const closed = { type: 'object', properties: { a: { type: 'number' } }, additionalProperties: false };
+    expect(check(closed, '{"a":1,"__proto__":{}}')).toMatchObject({ valid: false });
+    expect(check(closed, '{"a":1}')).toEqual({ valid: true });
+  });
+});
