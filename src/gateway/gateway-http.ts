@@ -120,7 +120,8 @@ function servedProfile(
  * What a client that stops reading its event stream may make the gateway keep. A stream whose events can be had
  * again is cut off: a session's GET stream (resumed from its event store), a `subscriptions/listen` stream (listened
  * to again, and the lists read afresh). A POST carrying requests is answered on its stream, which no store may still
- * hold when the client comes back (a stateless gateway has none): its notifications are dropped, never its answer.
+ * hold when the client comes back (a stateless gateway has none): its notifications are dropped, never the answer
+ * to a single request; a batch's answers past the bound are errors naming it.
  */
 function boundWhatWaitsForClient(
   request: IncomingMessage,
@@ -132,14 +133,32 @@ function boundWhatWaitsForClient(
   const stream = `${request.method} stream${sessionId === undefined ? '' : ` of session ${sessionId}`}`;
   const behind = `fell more than ${MAX_WAITING_RESPONSE_BYTES / 1024 / 1024} MB behind reading it`;
   if (request.method === 'POST' && !isListenRequest(body)) {
-    dropNotificationsWhenFarBehind(response, () =>
-      onDiagnostic(
-        `gateway: dropping notifications (progress, log messages) on a ${stream} whose client ${behind}; its answer is still sent`,
-      ),
-    );
+    dropNotificationsWhenFarBehind(response, {
+      notificationDropped: () =>
+        onDiagnostic(
+          `gateway: dropping notifications (progress, log messages) on a ${stream} whose client ${behind}; its answer is still sent`,
+        ),
+      // One request has one answer, always sent; a batch's many answers could together be any size.
+      ...(requestsIn(body) > 1
+        ? {
+            answerRefused: () =>
+              onDiagnostic(
+                `gateway: answering the rest of a batch with errors on a ${stream} with more than ${MAX_WAITING_RESPONSE_BYTES / 1024 / 1024} MB waiting for its client to read; its requests were handled`,
+              ),
+          }
+        : {}),
+    });
   } else {
     cutOffWhenFarBehind(response, () => onDiagnostic(`gateway: cut off a ${stream} whose client ${behind}`));
   }
+}
+
+/** How many requests (messages with an id and a method) a POST's body holds. */
+function requestsIn(body: unknown): number {
+  const messages = Array.isArray(body) ? (body as unknown[]) : [body];
+  return messages.filter(
+    (message) => typeof message === 'object' && message !== null && 'id' in message && 'method' in message,
+  ).length;
 }
 
 function isListenRequest(body: unknown): boolean {

@@ -8,8 +8,14 @@ import { connect, type Socket } from 'node:net';
 export interface StalledReader {
   /** What arrived before reading stopped (the answer's status line and headers, at least). */
   head: string;
-  /** Reads again, until the server ends the connection or `stop` shows in what arrived; says which. */
-  readAgain(stop: RegExp): Promise<{ ended: boolean; stopSeen: boolean; bytes: number }>;
+  /**
+   * Reads again, until the server ends the connection or `stop` shows in what arrived; says which, and with `keep`
+   * gives everything read again (what arrived in `head` is not repeated).
+   */
+  readAgain(
+    stop: RegExp,
+    keep?: 'everything',
+  ): Promise<{ ended: boolean; stopSeen: boolean; bytes: number; text?: string }>;
   close(): void;
 }
 
@@ -34,16 +40,18 @@ export async function connectAndStopReading(port: number, request: string, begun
   });
   return {
     head: text,
-    readAgain(stop) {
+    readAgain(stop, keep) {
       return new Promise((resolve) => {
-        // Only the tail is kept: what matters is whether `stop` arrived, not everything before it.
+        // Unless asked for everything, only the tail is kept: what matters is whether `stop` arrived.
         let tail = '';
+        const kept: string[] = [];
         const finish = (ended: boolean, stopSeen: boolean) => {
           socket.removeAllListeners('data');
-          resolve({ ended, stopSeen, bytes });
+          resolve({ ended, stopSeen, bytes, ...(keep === undefined ? {} : { text: kept.join('') }) });
         };
         socket.on('data', (chunk: string) => {
           bytes += chunk.length;
+          if (keep !== undefined) kept.push(chunk);
           tail = (tail + chunk).slice(-100_000);
           if (stop.test(tail)) finish(false, true);
         });

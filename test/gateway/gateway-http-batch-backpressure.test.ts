@@ -1,0 +1,198 @@
+/**
+ * `mcp-host serve --http`, stateless, with a batch POST (a JSON array of requests, answered on one event stream)
+ * whose answers together are far larger than what the gateway lets wait for a client. A client that reads gets every
+ * answer and notification. One that stops reading gets its notifications dropped past the bound, as on a single
+ * POST, and, past the bound too, each remaining answer replaced by a JSON-RPC error for its id that names the limit:
+ * every request is answered once, said once on stderr each, and what waits for the client does not follow the batch.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { connectAndStopReading } from '../helpers/stalled-reader.js';
+
+const TOKEN = 'a-batch-backpressure-test-token-of-enough-length';
+/** Answers of 2 MB each, 180 MB together: far past the 4 MB bound and the sockets' buffers (tens of MB here). */
+const BIG_ANSWERS = 90;
+const MEGABYTES = 2;
+const PROGRESS_TIMES = 100;
+const PROGRESS_CHARS = 200_000;
+
+type Message = { id?: unknown; method?: string; result?: unknown; error?: { code: number; message: string } };
+
+let gateway: GatewayProcess;
+let sessionId: string;
+let stateDir: string;
+
+beforeAll(async () => {
+  stateDir = await temporaryDirectory('mcp-host-http-batch-');
+  const config = await writeConfig({
+    mcpServers: {
+      forwarding: {
+        command: process.execPath,
+        args: [fixtureServer('forwarding.mjs')],
+        trust: 'trusted',
+      },
+      // A budget of about 8 MB a result, so that its 2 MB answers are passed on whole.
+      big: {
+        command: process.execPath,
+        args: [fixtureServer('big-result.mjs')],
+        trust: 'trusted',
+        maxResultTokens: 2_000_000,
+      },
+    },
+    permissions: { allow: ['forwarding__*', 'big__*'] },
+    gateway: { stateless: true, requestsPerMinute: 10_000 },
+  });
+  gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], { MCP_HOST_GATEWAY_TOKEN: TOKEN });
+  const initialized = await post({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'batch', version: '1' } },
+  });
+  sessionId = initialized.headers.get('mcp-session-id') ?? '';
+  expect(sessionId).not.toBe('');
+  await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+}, 90_000);
+
+afterAll(async () => {
+  await gateway?.stop();
+});
+
+function headers(): Record<string, string> {
+  return {
+    authorization: `Bearer ${TOKEN}`,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2025-06-18',
+    ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId }),
+  };
+}
+
+async function post(body: unknown): Promise<Response & { read: string }> {
+  const response = await fetch(gateway.url, { method: 'POST', headers: headers(), body: JSON.stringify(body) });
+  return Object.assign(response, { read: await response.text() });
+}
+
+/** The JSON-RPC messages of an event stream's body. */
+function messagesOf(body: string): Message[] {
+  return body
+    .split('\n\n')
+    .map((event) =>
+      event
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => line.slice('data: '.length))
+        .join('\n'),
+    )
+    .filter((data) => data !== '')
+    .map((data) => JSON.parse(data) as Message);
+}
+
+/** The body of an HTTP/1.1 response read raw, its chunked framing taken off. */
+function unchunked(raw: string): string {
+  const parts: string[] = [];
+  for (let at = 0; at < raw.length; ) {
+    const lineEnd = raw.indexOf('\r\n', at);
+    const size = Number.parseInt(raw.slice(at, lineEnd), 16);
+    if (lineEnd < 0 || !(size > 0)) break;
+    parts.push(raw.slice(lineEnd + 2, lineEnd + 2 + size));
+    at = lineEnd + 2 + size + 2;
+  }
+  return Buffer.from(parts.join(''), 'latin1').toString('utf8');
+}
+
+const call = (id: number, name: string, args: Record<string, unknown>, progressToken?: string) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args, ...(progressToken === undefined ? {} : { _meta: { progressToken } }) },
+});
+
+/** Tool calls in the gateway's audit log. */
+async function callsAudited(): Promise<number> {
+  const text = await readFile(join(stateDir, 'audit.jsonl'), 'utf8').catch(() => '');
+  return text.split('\n').filter((line) => line.includes('"type":"tool-call"')).length;
+}
+
+const notices = (what: RegExp) => gateway.stderr().match(new RegExp(what, 'g'))?.length ?? 0;
+const REFUSED = /answering the rest of a batch with errors/;
+const DROPPED = /dropping notifications/;
+
+describe('mcp-host serve --http, stateless, answering a batch POST', () => {
+  it('sends a client that reads every answer and notification of the batch', async () => {
+    const answered = await post([
+      call(10, 'forwarding__progress', {}, 'p'),
+      call(11, 'big__big_text', { megabytes: 0.01 }),
+      call(12, 'big__big_text', { megabytes: 0.01 }),
+    ]);
+    expect(answered.headers.get('content-type')).toContain('text/event-stream');
+    const messages = messagesOf(answered.read);
+    const answers = messages.filter((message) => message.id !== undefined);
+    expect(answers.map((answer) => answer.id).sort()).toEqual([10, 11, 12]);
+    expect(answers.every((answer) => answer.error === undefined)).toBe(true);
+    expect(messages.filter((message) => message.method === 'notifications/progress')).toHaveLength(3);
+    expect(notices(REFUSED) + notices(DROPPED)).toBe(0);
+  }, 60_000);
+
+  it('to a client that stops reading, drops notifications and then answers with errors past the bound, every request once', async () => {
+    const auditedBefore = await callsAudited();
+    const batch = [
+      call(1, 'forwarding__progress_flood', { times: PROGRESS_TIMES, chars: PROGRESS_CHARS }, 'flood'),
+      ...Array.from({ length: BIG_ANSWERS }, (_, index) =>
+        call(100 + index, 'big__big_text', { megabytes: MEGABYTES }),
+      ),
+    ];
+    const body = JSON.stringify(batch);
+    const { host, port, pathname } = new URL(gateway.url);
+    const stream = await connectAndStopReading(
+      Number(port),
+      [
+        `POST ${pathname} HTTP/1.1`,
+        `Host: ${host}`,
+        ...Object.entries(headers()).map(([name, value]) => `${name}: ${value}`),
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        '',
+        body,
+      ].join('\r\n'),
+      /\r\n\r\n/,
+    );
+    try {
+      expect(stream.head).toMatch(/^HTTP\/1\.1 200/);
+      await waitUntil(() => notices(REFUSED) > 0, 'the notice that answers are replaced by errors', 90_000);
+      // Every call of the batch has been audited, which the gateway does just before writing its answer.
+      await waitUntil(
+        async () => (await callsAudited()) === auditedBefore + batch.length,
+        'every call of the batch to be answered',
+        120_000,
+      );
+      // The stream ends once every request of the batch has its answer.
+      const read = await stream.readAgain(/\r\n0\r\n\r\n$/, 'everything');
+      expect(read.stopSeen, `the stream ended (${read.bytes} bytes read)`).toBe(true);
+
+      const messages = messagesOf(unchunked(stream.head.slice(stream.head.indexOf('\r\n\r\n') + 4) + read.text));
+      const answers = messages.filter((message) => message.id !== undefined);
+      expect(answers.map((answer) => answer.id).sort()).toEqual(batch.map((request) => request.id).sort());
+      const refused = answers.filter((answer) => answer.error !== undefined);
+      const sent = answers.filter((answer) => answer.result !== undefined);
+      expect(refused.length).toBeGreaterThan(0);
+      expect(sent.length).toBeGreaterThan(0);
+      for (const answer of refused) {
+        expect(answer.error?.code).toBe(-32000);
+        expect(answer.error?.message).toMatch(/was not sent: more than 4 MB of this batch's stream were waiting/);
+      }
+      // Here 12 MB reached the client, what the sockets held included, where all 200 MB of the batch did before.
+      expect(read.bytes).toBeLessThan((BIG_ANSWERS * MEGABYTES * 1024 * 1024) / 2);
+      expect(messages.filter((message) => message.method === 'notifications/progress').length).toBeLessThan(
+        PROGRESS_TIMES,
+      );
+      expect(notices(REFUSED)).toBe(1);
+      expect(notices(DROPPED)).toBe(1);
+      expect(gateway.stderr()).not.toContain('cut off');
+    } finally {
+      stream.close();
+    }
+  }, 180_000);
+});
