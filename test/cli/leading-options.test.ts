@@ -16,6 +16,7 @@ async function calculatorConfig(): Promise<string> {
 describe('options before the command', () => {
   it('--config FILE before `tools list` is the config the command uses', async () => {
     const config = await calculatorConfig();
+    // The one real process here, as typed in a shell; the rest run the same command line in the worker.
     const result = await runCli(['--config', config, 'tools', 'list']);
     expect(result.stderr).not.toContain('unknown option');
     expect(result.code).toBe(0);
@@ -24,20 +25,29 @@ describe('options before the command', () => {
 
   it('-c FILE and a flag before `tools call` reach the subcommand, its own arguments untouched', async () => {
     const config = await calculatorConfig();
-    const result = await runCli(['-c', config, '--json', 'tools', 'call', 'calculator__add_numbers', 'a=5', 'b=7']);
+    const result = await runCliInProcess([
+      '-c',
+      config,
+      '--json',
+      'tools',
+      'call',
+      'calculator__add_numbers',
+      'a=5',
+      'b=7',
+    ]);
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ outcome: 'ok', result: { content: [{ text: '12' }] } });
   }, 60_000);
 
   it('--config=FILE before the command works as after it', async () => {
     const config = await calculatorConfig();
-    const result = await runCli([`--config=${config}`, 'tools', 'call', 'calculator__multiply', 'a=6', 'b=7']);
+    const result = await runCliInProcess([`--config=${config}`, 'tools', 'call', 'calculator__multiply', 'a=6', 'b=7']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.trim()).toBe('42');
   }, 60_000);
 
   it('an option the command does not take is still refused, by its name, exit 2', async () => {
-    const result = await runCli(['--no-such-flag', 'tools', 'list']);
+    const result = await runCliInProcess(['--no-such-flag', 'tools', 'list']);
     expect(result.code).toBe(2);
     expect(result.stderr.trim()).toBe("mcp-host: unknown option '--no-such-flag'");
   }, 60_000);
