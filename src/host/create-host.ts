@@ -37,6 +37,7 @@ import { createHostModel } from './host-model.js';
 import { openHostSkills } from './host-skills.js';
 import { openHostState } from './host-state.js';
 import { createHostToolSet } from './host-tool-set.js';
+import { HOST_TOOLS_SERVER } from './host-tools-server.js';
 import type { Host, HostOptions } from './host-types.js';
 import { LiveCatalog } from './live-catalog.js';
 import { createOfferedTools } from './offered-tools.js';
@@ -117,7 +118,11 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     results: state.results,
     skills: { entries: () => skills.entries, handlers: skills.handlers },
     resources: features.resourceTools({ connections: () => connections.values() }),
-    onOfferChanged: () => live?.invalidate(),
+    onOfferChanged: () => {
+      live?.invalidate();
+      // Told as a server's change is, so a gateway's clients and the web UI list the host's tools afresh.
+      options.onToolsChanged?.(HOST_TOOLS_SERVER);
+    },
   });
   const connectionOptions: ServerConnectionOptions = {
     capabilities: features.capabilities,

@@ -89,7 +89,10 @@ export interface HostOptions {
   onResourceUpdated?: (update: { server: string; uri: string }) => void;
   /** Progress a server reports for a running tool call. */
   onProgress?: (update: ToolProgressUpdate) => void;
-  /** A server said its tools changed (`notifications/tools/list_changed`); `refreshCatalog()` re-reads them. */
+  /**
+   * A server said its tools changed (`notifications/tools/list_changed`); `refreshCatalog()` re-reads them. The host's
+   * own tools changing is told as `mcp-host`'s (the first stored result adds the tool that reads stored results).
+   */
   onToolsChanged?: (server: string) => void;
   /** Elicitation modes, URL opener, server log folder, forwarding (see ClientFeaturesOptions). */
   clientFeatures?: Pick<
