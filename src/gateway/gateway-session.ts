@@ -14,6 +14,7 @@ import type {
   Prompt,
   Resource,
   ResourceTemplateType,
+  ServerNotification,
   Tool,
 } from '@modelcontextprotocol/server';
 import {
@@ -64,6 +65,11 @@ interface GatewaySessionOptions {
   mayAlwaysAllow?: boolean;
   /** `modern`: serving one request of the 2026-07-28 revision, where an approval is asked by `input_required`. */
   era?: 'legacy' | 'modern';
+  /**
+   * Where a session lasts one request (stateless HTTP): the log level its client asked for before, and how a new one
+   * is kept for its later requests. Its servers' log messages then reach it on its calls' own streams.
+   */
+  requestLogging?: { level: LoggingLevel | undefined; remember(level: LoggingLevel): Promise<void> };
 }
 
 /** The key of the approval in an `input_required` result and in the retry's `inputResponses`. */
@@ -205,6 +211,10 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
   };
 
   const session: DownstreamSession = { server };
+  if (options.requestLogging !== undefined) {
+    session.callStreamsOnly = { client: options.session() ?? '' };
+    if (options.requestLogging.level !== undefined) session.logLevel = options.requestLogging.level;
+  }
   profile.sessions.add(session);
   const previousOnClose = server.onclose;
   server.onclose = () => {
@@ -259,11 +269,16 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
             }),
     };
     // A server's sampling or elicitation request during this call goes to this client, on this request's stream.
+    // Progress and log messages go out in order, each after the one before.
+    let notified = Promise.resolve();
+    const notify = (notification: ServerNotification): void => {
+      notified = notified.then(() => ctx.mcpReq.notify(notification)).catch(() => undefined);
+    };
     const callEnded = profile.sessions.callStarted(entry.server, session, {
       sampling: (params, options) => ctx.mcpReq.requestSampling(params, options),
       elicit: (params, options) => ctx.mcpReq.elicitInput(params, options),
+      log: (params) => notify({ method: 'notifications/message', params }),
     });
-    let progressSent = Promise.resolve();
     const executing = withDownstreamCall(downstream, () =>
       host.callTool(name, args, {
         signal: ctx.mcpReq.signal,
@@ -271,21 +286,16 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
         ...(progressToken === undefined
           ? {}
           : {
-              onProgress: (update) => {
-                progressSent = progressSent
-                  .then(() =>
-                    ctx.mcpReq.notify({
-                      method: 'notifications/progress',
-                      params: {
-                        progressToken,
-                        progress: update.progress,
-                        ...(update.total === undefined ? {} : { total: update.total }),
-                        ...(update.message === undefined ? {} : { message: update.message }),
-                      },
-                    }),
-                  )
-                  .catch(() => undefined);
-              },
+              onProgress: (update) =>
+                notify({
+                  method: 'notifications/progress',
+                  params: {
+                    progressToken,
+                    progress: update.progress,
+                    ...(update.total === undefined ? {} : { total: update.total }),
+                    ...(update.message === undefined ? {} : { message: update.message }),
+                  },
+                }),
             }),
       }),
     ).finally(callEnded);
@@ -297,8 +307,8 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
       const { message, requestedSchema } = error.elicitation;
       return inputRequired({ inputRequests: { [APPROVAL_INPUT]: inputRequired.elicit({ message, requestedSchema }) } });
     }
-    // The result closes the request's stream: progress still on its way would be dropped after it.
-    await progressSent;
+    // The result closes the request's stream: progress or log messages still on their way would be dropped after it.
+    await notified;
     return toCallToolResult(executed, name);
   });
 
@@ -357,6 +367,7 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
   // The level this client wants is kept for it; the servers are asked for the most verbose any client wants.
   server.setRequestHandler('logging/setLevel', async (request) => {
     const level = profile.sessions.setLevel(session, request.params.level);
+    await options.requestLogging?.remember(request.params.level);
     await setServersLogLevel(profile, level);
     return {};
   });

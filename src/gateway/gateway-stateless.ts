@@ -11,7 +11,8 @@
  * wins and the others relay to it. A replica relayed a request for a session it no longer owns (taken over while it
  * was thought stopped, or sent by a replica that read the record before the takeover) declines it rather than serve
  * it beside the new owner; the sender reads the record again and relays to the owner it names. There is no standing
- * GET stream: `list_changed` is not pushed, clients list again.
+ * GET stream: `list_changed` is not pushed, clients list again; a server's log messages during a call go on the call's
+ * own stream, at the level the client set, which its session's record keeps.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -20,6 +21,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
   isInitializeRequest,
   type JSONRPCMessage,
+  type LoggingLevel,
   type McpHttpHandler,
   type Server,
   WebStandardStreamableHTTPServerTransport,
@@ -49,6 +51,8 @@ const MAX_CLIENT_NAME_CHARACTERS = 200;
  * each time finding a replica that then went too, before it gives up.
  */
 const MAX_OWNER_CHANGES = 3;
+/** How often keeping a client's log level finds the session's record changed meanwhile before it gives up. */
+const MAX_LEVEL_WRITES = 4;
 
 interface StatelessGateway {
   checkRate(client: string): Promise<Rejection | undefined>;
@@ -159,6 +163,7 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
       ...(session.clientId === undefined ? {} : { clientId: session.clientId }),
       session: () => sessionId,
       resourceSubscriptions: false,
+      requestLogging: { level: session.logLevel, remember: (level) => rememberLogLevel(sessionId, session, level) },
     });
     if (!initializing) restoreClientIdentity(server, session);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
@@ -194,6 +199,23 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
       pending.abort(new Error('the request ended'));
       void server.close().catch(() => undefined);
     });
+  }
+
+  /**
+   * Keeps the client's log level in its session's record, for its later requests wherever they land. Written by
+   * compare-and-set, so that a takeover of the session written meanwhile is not undone; read again when one was.
+   */
+  async function rememberLogLevel(sessionId: string, read: StoredSession, level: LoggingLevel): Promise<void> {
+    let session: StoredSession | undefined = read;
+    for (let tries = 0; session !== undefined && session.logLevel !== level && tries < MAX_LEVEL_WRITES; tries++) {
+      const replaced = await store.replaceSession(
+        sessionId,
+        session,
+        { ...session, logLevel: level },
+        STATELESS_SESSION_TTL_MS,
+      );
+      session = replaced?.won === true ? undefined : replaced?.session;
+    }
   }
 
   async function profileOf(session: StoredSession): Promise<ProfileHost | Rejection> {

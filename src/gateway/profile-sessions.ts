@@ -1,6 +1,6 @@
 /**
  * The downstream sessions of one profile, and what passes between them and the profile's servers apart from calls:
- * servers' log messages (to every session, at the level each asked for), `resources`/`prompts` list changes
+ * servers' log messages (to every session, at the level each asked for; to a stateless one on its call's stream), `resources`/`prompts` list changes
  * (debounced), and servers' sampling and elicitation requests — answered by the client whose call to that server is
  * in progress (the newest one), or by the only client when there is one; refused with the reason otherwise, and when
  * that client did not declare the capability.
@@ -15,6 +15,7 @@ import {
   type ElicitRequestURLParams,
   type ElicitResult,
   type LoggingLevel,
+  type LoggingMessageNotification,
   ProtocolError,
   ProtocolErrorCode,
   type RequestOptions,
@@ -41,7 +42,15 @@ export interface DownstreamSession {
   server: Server;
   /** Set by the client's `logging/setLevel`; until then every message is passed on. */
   logLevel?: LoggingLevel;
+  /**
+   * Set for the server answering one request of a stateless HTTP session, which has no standing stream: a server's
+   * log message reaches it only on the stream of its own call to that server. `client` is the session's id, which
+   * tells its calls from other clients'.
+   */
+  callStreamsOnly?: { client: string };
 }
+
+type LogMessage = LoggingMessageNotification['params'];
 
 /** How to reach a client with a request: inside its call in progress, or on its own. */
 interface Asker {
@@ -51,6 +60,8 @@ interface Asker {
     options: RequestOptions,
   ): Promise<CreateMessageResult | CreateMessageResultWithTools>;
   elicit(params: ElicitRequestFormParams | ElicitRequestURLParams, options: RequestOptions): Promise<ElicitResult>;
+  /** Sends a log message on the call's own stream. */
+  log(params: LogMessage): void;
 }
 
 function clientName(session: DownstreamSession): string {
@@ -93,7 +104,7 @@ export class ProfileSessions implements ClientRequestForwarder {
   }
 
   /** A call of `session` to `server` began; the returned function says it ended. */
-  callStarted(server: string, session: DownstreamSession, ask: Pick<Asker, 'sampling' | 'elicit'>): () => void {
+  callStarted(server: string, session: DownstreamSession, ask: Pick<Asker, 'sampling' | 'elicit' | 'log'>): () => void {
     const asker: Asker = { session, ...ask };
     const stack = this.calls.get(server) ?? [];
     stack.push(asker);
@@ -118,18 +129,29 @@ export class ProfileSessions implements ClientRequestForwarder {
     return LEVELS[lowest]!;
   }
 
-  /** A server's log message (already redacted and rate-limited by the host), to every client that wants its level. */
+  /**
+   * A server's log message (already redacted and rate-limited by the host), to every client that wants its level. A
+   * session without a standing stream hears it on its call to that server, and only while no other client is calling
+   * that server: nothing in the message tells which call it is about, and another client's must not be told.
+   */
   log(entry: ServerLogEntry): void {
     const severity = LEVELS.indexOf(entry.level);
+    const wants = (session: DownstreamSession) =>
+      session.logLevel === undefined || severity >= LEVELS.indexOf(session.logLevel);
+    const message: LogMessage = {
+      level: entry.level,
+      logger: entry.logger === undefined ? entry.server : `${entry.server}/${entry.logger}`,
+      data: entry.data,
+    };
     for (const session of this.sessions) {
-      if (session.logLevel !== undefined && severity < LEVELS.indexOf(session.logLevel)) continue;
-      void session.server
-        .sendLoggingMessage({
-          level: entry.level,
-          logger: entry.logger === undefined ? entry.server : `${entry.server}/${entry.logger}`,
-          data: entry.data,
-        })
-        .catch(() => undefined);
+      if (session.callStreamsOnly !== undefined || !wants(session)) continue;
+      void session.server.sendLoggingMessage(message).catch(() => undefined);
+    }
+    const calls = this.calls.get(entry.server) ?? [];
+    const callers = new Set(calls.map((asker) => asker.session.callStreamsOnly?.client ?? asker.session));
+    if (callers.size !== 1) return;
+    for (const asker of calls) {
+      if (asker.session.callStreamsOnly !== undefined && wants(asker.session)) asker.log(message);
     }
   }
 
@@ -151,6 +173,7 @@ export class ProfileSessions implements ClientRequestForwarder {
         session,
         sampling: (params, options) => session.server.createMessage(params, options),
         elicit: (params, options) => session.server.elicitInput(params, options),
+        log: (params) => void session.server.sendLoggingMessage(params).catch(() => undefined),
       };
     }
     throw refuse(

@@ -5,6 +5,8 @@
  * rate limits count a client's requests wherever they land.
  */
 
+import type { LoggingLevel } from '@modelcontextprotocol/server';
+
 /** What any replica needs to answer a session's later requests. */
 export interface StoredSession {
   /** `GatewayIdentity.key` of whoever opened it: only they may use it. */
@@ -17,6 +19,8 @@ export interface StoredSession {
   capabilities: Record<string, unknown>;
   /** The replica whose connections to stateful servers this session uses (`GatewayReplica.id`). */
   replica?: string;
+  /** The level the client last asked for with `logging/setLevel`; every message until then. */
+  logLevel?: LoggingLevel;
 }
 
 export interface SessionClaim {
@@ -35,6 +39,13 @@ export interface GatewayStore {
    * afterwards (the winner's when another write came first); undefined when the session is gone.
    */
   claimSession(id: string, read: StoredSession, replica: string, ttlMs: number): Promise<SessionClaim | undefined>;
+  /** Writes `next` if the session's record is still exactly `read`, as `claimSession` does. */
+  replaceSession(
+    id: string,
+    read: StoredSession,
+    next: StoredSession,
+    ttlMs: number,
+  ): Promise<SessionClaim | undefined>;
   /** A client's answer to a request the gateway sent, under a key only that request knows. */
   postAnswer(key: string, message: string): Promise<void>;
   /** Resolves with the answer posted under `key` (before or after the call); rejects when `signal` aborts. */

@@ -37,12 +37,21 @@ export class MemoryGatewayStore implements GatewayStore {
     replica: string,
     ttlMs: number,
   ): Promise<SessionClaim | undefined> {
+    return this.replaceSession(id, read, { ...read, replica }, ttlMs);
+  }
+
+  async replaceSession(
+    id: string,
+    read: StoredSession,
+    next: StoredSession,
+    ttlMs: number,
+  ): Promise<SessionClaim | undefined> {
     const entry = this.sessions.get(id);
     if (entry === undefined || entry.expires < Date.now()) return undefined;
     entry.expires = Date.now() + ttlMs;
     if (JSON.stringify(entry.session) !== JSON.stringify(read)) return { won: false, session: entry.session };
     // A new record, not a change to the stored one: whoever read the old record keeps what it read.
-    entry.session = { ...read, replica };
+    entry.session = { ...next };
     return { won: true, session: entry.session };
   }
 

@@ -31,7 +31,7 @@ interface RedisClient {
 
 /**
  * Compare-and-set of a session record, atomic in Redis: KEYS[1] the session, ARGV the record's text as read, the
- * claimed record's text and the TTL. Answers nil when the session is gone, else {1 if set, the record's text now}.
+ * new record's text and the TTL. Answers nil when the session is gone, else {1 if set, the record's text now}.
  * Texts are compared whole (each was written by JSON.stringify, which a parse and stringify gives back unchanged).
  */
 const CLAIM_SESSION_SCRIPT = `
@@ -101,14 +101,22 @@ export class RedisGatewayStore implements GatewayStore {
     replica: string,
     ttlMs: number,
   ): Promise<SessionClaim | undefined> {
-    const claimed = JSON.stringify({ ...read, replica });
+    return this.replaceSession(id, read, { ...read, replica }, ttlMs);
+  }
+
+  async replaceSession(
+    id: string,
+    read: StoredSession,
+    next: StoredSession,
+    ttlMs: number,
+  ): Promise<SessionClaim | undefined> {
     const reply = await this.client.sendCommand<[number, string] | null>([
       'EVAL',
       CLAIM_SESSION_SCRIPT,
       '1',
       this.key('session', id),
       JSON.stringify(read),
-      claimed,
+      JSON.stringify(next),
       String(ttlMs),
     ]);
     if (reply === null) return undefined;

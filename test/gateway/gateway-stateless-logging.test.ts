@@ -1,0 +1,104 @@
+/**
+ * `mcp-host serve --http` with `"stateless": true` has no standing stream to a client, so a server's log messages
+ * during a call go on that call's own stream, before its result, as progress does: at the level the client set with
+ * `logging/setLevel` on an earlier request (kept in its session's record), and never on another client's call.
+ * Official v2 SDK clients in front of the built CLI, the forwarding fixture server behind it.
+ */
+import { Client, type LoggingMessageNotification, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+
+const TOKEN = 'a-stateless-logging-test-token';
+
+interface LoggingClient {
+  client: Client;
+  logs: LoggingMessageNotification['params'][];
+}
+
+let gateway: GatewayProcess;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  const stateDir = await temporaryDirectory('mcp-host-stateless-logging-');
+  const config = await writeConfig({
+    mcpServers: {
+      forwarding: { command: process.execPath, args: [fixtureServer('forwarding.mjs')], trust: 'trusted' },
+    },
+    permissions: { allow: ['forwarding__*'] },
+    gateway: { stateless: true, requestsPerMinute: 10_000 },
+  });
+  gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], { MCP_HOST_GATEWAY_TOKEN: TOKEN });
+}, 90_000);
+
+afterAll(async () => {
+  for (const client of clients) await client.close().catch(() => undefined);
+  await gateway?.stop();
+});
+
+async function connect(name: string): Promise<LoggingClient> {
+  const connected: LoggingClient = { client: new Client({ name, version: '1.0.0' }), logs: [] };
+  connected.client.setNotificationHandler('notifications/message', (notification) => {
+    connected.logs.push(notification.params);
+  });
+  clients.push(connected.client);
+  await connected.client.connect(
+    new StreamableHTTPClientTransport(new URL(gateway.url), {
+      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+    }),
+  );
+  return connected;
+}
+
+const log = (client: LoggingClient, level: string, message: string) =>
+  client.client.callTool({ name: 'forwarding__log', arguments: { level, message } });
+
+const messages = (client: LoggingClient) => client.logs.map((entry) => entry.data);
+
+describe('mcp-host serve --http, stateless, passing on servers’ log messages', () => {
+  it('sends a call’s log messages on its stream, at the level its client set on an earlier request', async () => {
+    const quiet = await connect('quiet-client');
+    const chatty = await connect('chatty-client');
+    await quiet.client.setLoggingLevel('warning');
+    // The servers are asked for the most verbose level a client wants: this one's, so they send info messages.
+    await chatty.client.setLoggingLevel('debug');
+
+    await log(chatty, 'info', 'chatty info');
+    await waitUntil(() => messages(chatty).includes('chatty info'), 'the info message on the chatty client’s call');
+    expect(chatty.logs.find((entry) => entry.data === 'chatty info')).toEqual({
+      level: 'info',
+      logger: 'forwarding/fixture',
+      data: 'chatty info',
+    });
+
+    await log(quiet, 'info', 'quiet info');
+    await log(quiet, 'error', 'quiet error');
+    await waitUntil(() => messages(quiet).includes('quiet error'), 'the error message on the quiet client’s call');
+    // Its info message, sent on an earlier call's stream, would have come first.
+    expect(messages(quiet)).toEqual(['quiet error']);
+    // Neither client heard the other's calls.
+    expect(messages(chatty)).toEqual(['chatty info']);
+  }, 60_000);
+
+  it('never sends a client the log messages of a call another client made meanwhile', async () => {
+    const waiting = await connect('waiting-client');
+    const logging = await connect('logging-client');
+    let progressed!: () => void;
+    const begun = new Promise<void>((resolve) => {
+      progressed = resolve;
+    });
+    // A call to the same server that takes a while: its progress says it has begun.
+    const slow = waiting.client.callTool(
+      { name: 'forwarding__progress', arguments: {} },
+      { onprogress: () => progressed() },
+    );
+    await begun;
+    await log(logging, 'error', 'while another call waits');
+    await slow;
+    expect(messages(waiting)).not.toContain('while another call waits');
+
+    // Alone with the server, the logging client hears its call's messages.
+    await log(logging, 'error', 'alone');
+    await waitUntil(() => messages(logging).includes('alone'), 'the message of the call made alone');
+  }, 60_000);
+});
