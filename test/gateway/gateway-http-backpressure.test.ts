@@ -3,7 +3,8 @@
  * A session's GET stream, past a few megabytes waiting, is cut off and said to be on stderr, instead of everything
  * sent meanwhile piling up in the gateway; the session goes on answering. A POST answered as a stream (here by a
  * stateless gateway, which has nothing to resume it from) has its notifications dropped instead, said once, and
- * still carries the call's result, with the gateway's memory bounded all the while.
+ * still carries the call's result, with the gateway's memory bounded all the while; so do a call's log messages, which
+ * a stateless gateway sends on the call's stream.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -194,6 +195,66 @@ describe('mcp-host serve --http, stateless, with a client that stops reading a c
       // growth between collections, not the flood. Here: 125 MB before, a peak of 321 MB; kept, the notifications
       // raised the peak to 573 MB; cut off, the stream lost the result after 4 MB.
       expect(whileBehind.peak - before.now).toBeLessThan(300);
+    } finally {
+      stream.close();
+    }
+  }, 180_000);
+});
+
+describe('mcp-host serve --http, stateless, with a client that stops reading a call that logs much', () => {
+  it('drops the call’s log messages past the bound, as it does progress, and still sends the result', async () => {
+    const stateDir = await temporaryDirectory('mcp-host-http-backpressure-');
+    const config = await writeConfig({
+      mcpServers: {
+        forwarding: { command: process.execPath, args: [fixtureServer('forwarding.mjs')], trust: 'trusted' },
+      },
+      permissions: { allow: ['forwarding__*'] },
+      gateway: { stateless: true, requestsPerMinute: 10_000 },
+    });
+    gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
+      MCP_HOST_GATEWAY_TOKEN: TOKEN,
+    });
+    const url = gateway.url;
+    const sessionId = await initialize(url);
+
+    // 80 MB of log messages before the result, within what the host lets a server send in one burst.
+    const TIMES = 400;
+    const CHARS = 200_000;
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 8,
+      method: 'tools/call',
+      params: { name: 'forwarding__log', arguments: { level: 'info', message: 'l'.repeat(CHARS), times: TIMES } },
+    });
+    const { host, port, pathname } = new URL(url);
+    const stream = await connectAndStopReading(
+      Number(port),
+      [
+        `POST ${pathname} HTTP/1.1`,
+        `Host: ${host}`,
+        `Authorization: Bearer ${TOKEN}`,
+        'Content-Type: application/json',
+        'Accept: application/json, text/event-stream',
+        'MCP-Protocol-Version: 2025-06-18',
+        `Mcp-Session-Id: ${sessionId}`,
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        '',
+        body,
+      ].join('\r\n'),
+      /\r\n\r\n/,
+    );
+    try {
+      expect(String(stream.head)).toMatch(/^HTTP\/1\.1 200/);
+      await waitUntil(
+        () => gateway?.stderr().includes('dropping notifications') === true,
+        'the notice that notifications are dropped',
+        60_000,
+      );
+      const read = await stream.readAgain(/"text":"logged"/);
+      expect(read.stopSeen, `the stream carried the result (${read.bytes} bytes read)`).toBe(true);
+      expect(read.bytes).toBeLessThan(TIMES * CHARS);
+      expect(gateway.stderr().match(/dropping notifications/g)).toHaveLength(1);
+      expect(gateway.stderr()).not.toContain('cut off');
     } finally {
       stream.close();
     }
