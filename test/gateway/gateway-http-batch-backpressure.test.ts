@@ -1,5 +1,5 @@
 /**
- * `mcp-host serve --http`, stateless, with a batch POST (a JSON array of requests, answered on one event stream)
+ * `mcp-host serve --http`, stateless or with sessions, with a batch POST (a JSON array of requests, answered on one event stream)
  * whose answers together are far larger than what the gateway lets wait for a client. A client that reads gets every
  * answer and notification. One that stops reading gets its notifications dropped past the bound, as on a single
  * POST, and, past the bound too, each remaining answer replaced by a JSON-RPC error for its id that names the limit:
@@ -22,44 +22,8 @@ const PROGRESS_CHARS = 200_000;
 type Message = { id?: unknown; method?: string; result?: unknown; error?: { code: number; message: string } };
 
 let gateway: GatewayProcess;
-let sessionId: string;
+let sessionId: string | undefined;
 let stateDir: string;
-
-beforeAll(async () => {
-  stateDir = await temporaryDirectory('mcp-host-http-batch-');
-  const config = await writeConfig({
-    mcpServers: {
-      forwarding: {
-        command: process.execPath,
-        args: [fixtureServer('forwarding.mjs')],
-        trust: 'trusted',
-      },
-      // A budget of about 8 MB a result, so that its 2 MB answers are passed on whole.
-      big: {
-        command: process.execPath,
-        args: [fixtureServer('big-result.mjs')],
-        trust: 'trusted',
-        maxResultTokens: 2_000_000,
-      },
-    },
-    permissions: { allow: ['forwarding__*', 'big__*'] },
-    gateway: { stateless: true, requestsPerMinute: 10_000 },
-  });
-  gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], { MCP_HOST_GATEWAY_TOKEN: TOKEN });
-  const initialized = await post({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'batch', version: '1' } },
-  });
-  sessionId = initialized.headers.get('mcp-session-id') ?? '';
-  expect(sessionId).not.toBe('');
-  await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
-}, 90_000);
-
-afterAll(async () => {
-  await gateway?.stop();
-});
 
 function headers(): Record<string, string> {
   return {
@@ -117,11 +81,52 @@ async function callsAudited(): Promise<number> {
   return text.split('\n').filter((line) => line.includes('"type":"tool-call"')).length;
 }
 
+async function startGateway(stateless: boolean): Promise<void> {
+  sessionId = undefined;
+  stateDir = await temporaryDirectory('mcp-host-http-batch-');
+  const config = await writeConfig({
+    mcpServers: {
+      forwarding: {
+        command: process.execPath,
+        args: [fixtureServer('forwarding.mjs')],
+        trust: 'trusted',
+      },
+      // A budget of about 8 MB a result, so that its 2 MB answers are passed on whole.
+      big: {
+        command: process.execPath,
+        args: [fixtureServer('big-result.mjs')],
+        trust: 'trusted',
+        maxResultTokens: 2_000_000,
+      },
+    },
+    permissions: { allow: ['forwarding__*', 'big__*'] },
+    gateway: { stateless, requestsPerMinute: 10_000 },
+  });
+  gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], { MCP_HOST_GATEWAY_TOKEN: TOKEN });
+  const initialized = await post({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'batch', version: '1' } },
+  });
+  sessionId = initialized.headers.get('mcp-session-id') ?? '';
+  expect(sessionId).not.toBe('');
+  await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+}
+
 const notices = (what: RegExp) => gateway.stderr().match(new RegExp(what, 'g'))?.length ?? 0;
 const REFUSED = /answering the rest of a batch with errors/;
 const DROPPED = /dropping notifications/;
 
-describe('mcp-host serve --http, stateless, answering a batch POST', () => {
+describe.each([
+  ['stateless', true],
+  ['with sessions', false],
+] as const)('mcp-host serve --http, %s, answering a batch POST', (_mode, stateless) => {
+  beforeAll(() => startGateway(stateless), 90_000);
+  afterAll(async () => {
+    await gateway?.stop();
+  });
+
   it('sends a client that reads every answer and notification of the batch', async () => {
     const answered = await post([
       call(10, 'forwarding__progress', {}, 'p'),
