@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv2019 } from 'ajv/dist/2019.js';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import { linearRegExp } from './linear-regexp.js';
+import { linearRegExp } from '../text/linear-regexp.js';
 
 /** Ajv is CommonJS: required on first use when not loaded ahead (below), so the validator stays synchronous. */
 const load = createRequire(import.meta.url);

@@ -4,8 +4,8 @@
  * renamed it (a `__proto__` key is `~__proto__` there, see keep-prototype-keys.ts), so each value is named back
  * first, its `__proto__` keys own data keys, never a prototype. And the library's engines read a property through
  * the prototype chain, so `required: ["__proto__"]` would find Object's prototype on every object: these look at
- * own keys only. The rest is as the library's default: the engine by the schema's dialect, the same options and
- * formats, each engine made when a schema first needs it.
+ * own keys only, and run the patterns a server wrote in linear time. The rest is as the library's default: the
+ * engine by the schema's dialect, the same options and formats, each engine made when a schema first needs it.
  */
 import { createRequire } from 'node:module';
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/client';
@@ -14,6 +14,7 @@ import type { Ajv } from 'ajv';
 import type { Ajv2019 } from 'ajv/dist/2019.js';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
+import { linearRegExp } from '../text/linear-regexp.js';
 
 /** Ajv is CommonJS: required on first use when not loaded ahead (below), so the validator stays synchronous. */
 const load = createRequire(import.meta.url);
@@ -98,6 +99,9 @@ function createEngine(dialect: Dialect): Engine {
     ownProperties: true,
     // Not kept by `$id`: a tool listed again with a changed schema of the same `$id` is checked against the new one.
     addUsedSchema: false,
+    // A server writes both the pattern and the value: in JavaScript's backtracking engine `^(a+)+$` held the event
+    // loop for minutes on 50 characters. A pattern the linear-time engine cannot run fails to compile (below).
+    code: { regExp: linearRegExp },
   } as const;
   const engine =
     dialect === 'draft-07'

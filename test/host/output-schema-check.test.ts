@@ -69,4 +69,16 @@ describe("the check of a call's structuredContent against its tool's outputSchem
     expect(refused.outcome).toBe('error');
     expect(text(refused.result)).toContain('data must NOT have additional properties');
   });
+
+  it('runs a pattern the server wrote in linear time, and refuses the calls of a tool whose pattern it cannot run', async () => {
+    // 50 characters: backtracking, `^(a+)+$` would take longer than the test may.
+    const refused = await answerWith('backtracking_pattern', JSON.stringify({ word: `${'a'.repeat(50)}!` }));
+    expect(refused.outcome).toBe('error');
+    expect(text(refused.result)).toContain('data/word must match pattern');
+    expect((await answerWith('backtracking_pattern', JSON.stringify({ word: 'a'.repeat(50) }))).outcome).toBe('ok');
+
+    const unrunnable = await answerWith('lookahead_pattern', JSON.stringify({ word: 'aaa' }));
+    expect(unrunnable.outcome).toBe('error');
+    expect(text(unrunnable.result)).toMatch(/invalid outputSchema: error parsing regexp/);
+  });
 });

@@ -2,11 +2,11 @@
 
 import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import { Command } from 'commander';
-import { linearPattern } from '../../catalog/linear-regexp.js';
 import type { ServerResources } from '../../client-features/server-resources.js';
 import { blobAsText, describeServerResources } from '../../client-features/server-resources.js';
 import { base64DecodedSize, formatByteSize } from '../../content/describe-content.js';
 import type { Host } from '../../host/create-host.js';
+import { linearPattern } from '../../text/linear-regexp.js';
 import { CommandGroup } from '../command-group.js';
 import { addCommonOptions, addServerFilterOption, type CommonOptions } from '../common-options.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
