@@ -47,7 +47,7 @@ function createClient(options: CreateTransportOptions, config: ServerConfig): Cl
   const client = new Client(options.clientInfo, {
     capabilities: options.capabilities ?? {},
     versionNegotiation: { mode: config.versionNegotiation ?? 'legacy' },
-    jsonSchemaValidator: createOutputSchemaValidator(),
+    jsonSchemaValidator: createOutputSchemaValidator(options.onDiagnostic),
   });
   client.setNotificationHandler('notifications/tools/list_changed', () => options.onToolsChanged());
   options.configureClient?.(client, config);

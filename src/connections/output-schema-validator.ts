@@ -4,7 +4,7 @@
  * renamed it (a `__proto__` key is `~__proto__` there, see keep-prototype-keys.ts), so each value is named back
  * first, its `__proto__` keys own data keys, never a prototype. And the library's engines read a property through
  * the prototype chain, so `required: ["__proto__"]` would find Object's prototype on every object: these look at
- * own keys only, and run the patterns a server wrote in linear time. The rest is as the library's default: the
+ * own keys only, and run the patterns a server wrote in linear time (one that cannot is skipped). The rest is as the library's default: the
  * engine by the schema's dialect, the same options and formats, each engine made when a schema first needs it.
  */
 import { createRequire } from 'node:module';
@@ -14,7 +14,7 @@ import type { Ajv } from 'ajv';
 import type { Ajv2019 } from 'ajv/dist/2019.js';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
-import { linearRegExp } from '../text/linear-regexp.js';
+import { linearRegExpSkippingUnrunnable } from '../text/linear-regexp.js';
 
 /** Ajv is CommonJS: required on first use when not loaded ahead (below), so the validator stays synchronous. */
 const load = createRequire(import.meta.url);
@@ -57,12 +57,17 @@ const DIALECTS: ReadonlyMap<string, Dialect> = new Map([
   ['http://json-schema.org/draft-06/schema', 'draft-07'],
 ]);
 
-export function createOutputSchemaValidator(): jsonSchemaValidator {
+/** `onDiagnostic` hears of each output pattern that cannot run in linear time, and so is not checked. */
+export function createOutputSchemaValidator(onDiagnostic: (message: string) => void): jsonSchemaValidator {
+  const onUnrunnablePattern = (source: string, reason: string) =>
+    onDiagnostic(
+      `has an outputSchema pattern that cannot run in linear time (${reason.slice(0, 200)}), so structured output is not checked against it: ${JSON.stringify(source.slice(0, 200))}`,
+    );
   const engines = new Map<Dialect, Engine>();
   const engineFor = (dialect: Dialect): Engine => {
     let engine = engines.get(dialect);
     if (engine === undefined) {
-      engine = createEngine(dialect);
+      engine = createEngine(dialect, onUnrunnablePattern);
       engines.set(dialect, engine);
     }
     return engine;
@@ -90,7 +95,7 @@ function dialectOf(schema: JsonSchemaType): Dialect {
   );
 }
 
-function createEngine(dialect: Dialect): Engine {
+function createEngine(dialect: Dialect, onUnrunnablePattern: (source: string, reason: string) => void): Engine {
   const options = {
     strict: false,
     validateFormats: true,
@@ -100,8 +105,8 @@ function createEngine(dialect: Dialect): Engine {
     // Not kept by `$id`: a tool listed again with a changed schema of the same `$id` is checked against the new one.
     addUsedSchema: false,
     // A server writes both the pattern and the value: in JavaScript's backtracking engine `^(a+)+$` held the event
-    // loop for minutes on 50 characters. A pattern the linear-time engine cannot run fails to compile (below).
-    code: { regExp: linearRegExp },
+    // loop for minutes on 50 characters. A pattern the linear-time engine cannot run is not checked, and said so.
+    code: { regExp: linearRegExpSkippingUnrunnable(onUnrunnablePattern) },
   } as const;
   const engine =
     dialect === 'draft-07'

@@ -27,3 +27,19 @@ export function linearPattern(source: string): RegExpLike & { toString(): string
 export const linearRegExp: RegExpEngine = Object.assign((source: string, _flags: string) => linearPattern(source), {
   code: 'RE2JS',
 });
+
+/**
+ * As {@link linearRegExp}, but a pattern the linear-time engine cannot run (lookaround, backreferences) matches
+ * everything and `onUnrunnable` hears of it, so the rest of a schema is still checked with it.
+ */
+export function linearRegExpSkippingUnrunnable(onUnrunnable: (source: string, reason: string) => void): RegExpEngine {
+  const engine = (source: string, _flags: string): RegExpLike & { toString(): string } => {
+    try {
+      return linearPattern(source);
+    } catch (error) {
+      onUnrunnable(source, error instanceof Error ? error.message : String(error));
+      return { test: () => true, toString: () => `/${source}/u` };
+    }
+  };
+  return Object.assign(engine, { code: 'RE2JS' });
+}
