@@ -11,40 +11,9 @@
  * so start-up pays nothing (commands that call no tool never load it); a caller about to call one may load it ahead.
  */
 
-import { createRequire } from 'node:module';
-import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
-import type { Ajv2019 } from 'ajv/dist/2019.js';
-import type { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { createJsonSchemaEngine, type JsonSchemaDialect, type JsonSchemaEngine } from '../json/json-schema-engines.js';
 import { linearRegExp } from '../text/linear-regexp.js';
-
-/** Ajv is CommonJS: required on first use when not loaded ahead (below), so the validator stays synchronous. */
-const load = createRequire(import.meta.url);
-
-type Ajv2020Module = typeof import('ajv/dist/2020.js');
-/** The 2020-12 validator (MCP's default dialect), once `loadArgumentValidation` has imported it. */
-let loadedAjv2020: Ajv2020Module | undefined;
-let loadingAjv2020: Promise<void> | undefined;
-
-/**
- * Imports the validator for MCP's default dialect ahead of the first check, without blocking: a caller that knows a
- * call is coming starts it while it waits for a server or a model anyway. Imported (not required), the CLI's bundle
- * carries it in a chunk of its own, which loads in a fraction of the time Node takes to resolve Ajv's many files.
- */
-export function loadArgumentValidation(): Promise<void> {
-  loadingAjv2020 ??= import('ajv/dist/2020.js').then(
-    (module) => {
-      loadedAjv2020 = ((module as { default?: Ajv2020Module }).default ?? module) as Ajv2020Module;
-    },
-    // Not fatal: the first check requires it instead, and says what failed if that fails too.
-    () => undefined,
-  );
-  return loadingAjv2020;
-}
-
-/** Whether `loadArgumentValidation` has finished (a check then never waits for a module). */
-export function argumentValidationLoaded(): boolean {
-  return loadedAjv2020 !== undefined;
-}
 
 type ArgumentCheck =
   /** `warning`: the schema could not be compiled, so the arguments were not checked (given once per schema). */
@@ -67,9 +36,7 @@ const MAX_LISTED_PROBLEMS = 12;
 /** Field names come from the schema and the model: a long one is shortened in the message. */
 const MAX_FIELD_LENGTH = 100;
 
-type Dialect = 'draft-07' | '2019-09' | '2020-12';
-
-const DIALECT_BY_SCHEMA_URI: ReadonlyArray<[RegExp, Dialect]> = [
+const DIALECT_BY_SCHEMA_URI: ReadonlyArray<[RegExp, JsonSchemaDialect]> = [
   [/^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/, '2020-12'],
   [/^https?:\/\/json-schema\.org\/draft\/2019-09\/schema#?$/, '2019-09'],
   // draft-06 and draft-04 are read as draft-07, their nearest relative Ajv knows; what differs fails to compile.
@@ -86,8 +53,8 @@ interface Compiled {
 export function createArgumentValidator(): ArgumentValidator {
   // One validator per dialect, made when first needed. Schemas are not kept by `$id` (`addUsedSchema: false`), so
   // two servers using the same `$id` cannot clash.
-  const validators = new Map<Dialect, Ajv | Ajv2019 | Ajv2020>();
-  const validatorFor = (dialect: Dialect) => {
+  const validators = new Map<JsonSchemaDialect, JsonSchemaEngine>();
+  const validatorFor = (dialect: JsonSchemaDialect) => {
     let ajv = validators.get(dialect);
     if (ajv === undefined) {
       const options = {
@@ -106,12 +73,7 @@ export function createArgumentValidator(): ArgumentValidator {
         logger: false,
         code: { regExp: linearRegExp },
       } as const;
-      ajv =
-        dialect === 'draft-07'
-          ? new (load('ajv') as typeof import('ajv')).Ajv(options)
-          : dialect === '2019-09'
-            ? new (load('ajv/dist/2019.js') as typeof import('ajv/dist/2019.js')).Ajv2019(options)
-            : new (loadedAjv2020 ?? (load('ajv/dist/2020.js') as Ajv2020Module)).Ajv2020(options);
+      ajv = createJsonSchemaEngine(dialect, options);
       validators.set(dialect, ajv);
     }
     return ajv;
@@ -165,7 +127,7 @@ function uncheckable(toolName: string, reason: string): ArgumentCheck {
   };
 }
 
-function chooseDialect(schema: object): { dialect: Dialect; schema: unknown } {
+function chooseDialect(schema: object): { dialect: JsonSchemaDialect; schema: unknown } {
   const named = (schema as { $schema?: unknown }).$schema;
   if (named === undefined) return { dialect: '2020-12', schema };
   const match = DIALECT_BY_SCHEMA_URI.find(([pattern]) => typeof named === 'string' && pattern.test(named));

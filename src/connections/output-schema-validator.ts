@@ -4,45 +4,19 @@
  * renamed it (a `__proto__` key is `~__proto__` there, see keep-prototype-keys.ts), so each value is named back
  * first, its `__proto__` keys own data keys, never a prototype. And the library's engines read a property through
  * the prototype chain, so `required: ["__proto__"]` would find Object's prototype on every object: these look at
- * own keys only, and run the patterns a server wrote in linear time (one that cannot is skipped). The rest is as the library's default: the
- * engine by the schema's dialect, the same options and formats, each engine made when a schema first needs it.
+ * own keys only, and run the patterns a server wrote in linear time (one that cannot is skipped). The rest is as the
+ * library's default: the engine by the schema's dialect, the same options and formats, each engine made when a
+ * schema first needs it (`loadJsonSchemaEngines` imports the default dialect's ahead of a call that may need it).
  */
-import { createRequire } from 'node:module';
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/client';
 import { addFormats } from '@modelcontextprotocol/client/validators/ajv';
-import type { Ajv } from 'ajv';
-import type { Ajv2019 } from 'ajv/dist/2019.js';
-import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
+import {
+  createJsonSchemaEngine,
+  type JsonSchemaDialect as Dialect,
+  type JsonSchemaEngine as Engine,
+} from '../json/json-schema-engines.js';
 import { linearRegExpSkippingUnrunnable } from '../text/linear-regexp.js';
-
-/** Ajv is CommonJS: required on first use when not loaded ahead (below), so the validator stays synchronous. */
-const load = createRequire(import.meta.url);
-
-type Ajv2020Module = typeof import('ajv/dist/2020.js');
-/** The 2020-12 engine's module (MCP's default dialect), once `loadOutputSchemaValidation` has imported it. */
-let loadedAjv2020: Ajv2020Module | undefined;
-let loadingAjv2020: Promise<void> | undefined;
-
-/**
- * Imports the engine for MCP's default dialect ahead of the first check, which the library makes synchronously as a
- * call starts: a caller of a tool with an outputSchema waits for it (at once after the first time). Imported (not
- * required), the CLI's bundle carries it, rather than Ajv's many files being resolved from node_modules. A host whose
- * tools declare no outputSchema never loads it.
- */
-export function loadOutputSchemaValidation(): Promise<void> {
-  loadingAjv2020 ??= import('ajv/dist/2020.js').then(
-    (module) => {
-      loadedAjv2020 = ((module as { default?: Ajv2020Module }).default ?? module) as Ajv2020Module;
-    },
-    // Not fatal: the first check requires it instead, and says what failed if that fails too.
-    () => undefined,
-  );
-  return loadingAjv2020;
-}
-
-type Dialect = '2020-12' | '2019-09' | 'draft-07';
-type Engine = Ajv | Ajv2019 | Ajv2020;
 
 /** The `$schema` URIs the library's default validator takes, without a trailing `#`; no `$schema` is 2020-12. */
 const DIALECTS: ReadonlyMap<string, Dialect> = new Map([
@@ -108,12 +82,7 @@ function createEngine(dialect: Dialect, onUnrunnablePattern: (source: string, re
     // loop for minutes on 50 characters. A pattern the linear-time engine cannot run is not checked, and said so.
     code: { regExp: linearRegExpSkippingUnrunnable(onUnrunnablePattern) },
   } as const;
-  const engine =
-    dialect === 'draft-07'
-      ? new (load('ajv') as typeof import('ajv')).Ajv(options)
-      : dialect === '2019-09'
-        ? new (load('ajv/dist/2019.js') as typeof import('ajv/dist/2019.js')).Ajv2019(options)
-        : new (loadedAjv2020 ?? (load('ajv/dist/2020.js') as Ajv2020Module)).Ajv2020(options);
+  const engine = createJsonSchemaEngine(dialect, options);
   addFormats(engine as unknown as Parameters<typeof addFormats>[0]);
   return engine;
 }

@@ -16,6 +16,7 @@ import type {
   Transport,
 } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/types.js';
+import { loadJsonSchemaEngines } from '../json/json-schema-engines.js';
 import { ownJsonCopy } from '../json/own-property.js';
 import { redactSecrets } from '../text/redact-secrets.js';
 import { CallFailure } from './call-failure.js';
@@ -26,7 +27,6 @@ import { firstOfEachName } from './first-of-each-name.js';
 import { withHardMaximum } from './hard-maximum.js';
 import { keepPrototypeKeysOfAnswers, namedBack } from './keep-prototype-keys.js';
 import type { RemoteAuthorization } from './oauth/remote-authorization.js';
-import { loadOutputSchemaValidation } from './output-schema-validator.js';
 import { isPlainTextCallResult } from './plain-call-result.js';
 import type { ProcessGroupStdioTransport } from './process-group-stdio-transport.js';
 import { restartDelay } from './restart-policy.js';
@@ -259,7 +259,7 @@ export class ServerConnection {
   async callTool(name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult> {
     let client = await this.readyClient();
     // Its structuredContent is checked as the call starts, with an engine loaded once (see output-schema-validator.ts).
-    if (this.toolsWithOutputSchema?.has(name) === true) await loadOutputSchemaValidation();
+    if (this.toolsWithOutputSchema?.has(name) === true) await loadJsonSchemaEngines();
     const send = (target: Client) =>
       withHardMaximum(options.maxTotalTimeoutMs, options.signal, (signal, progressed) => {
         const onProgress = options.onProgress;

@@ -1,9 +1,6 @@
 /** The argument step of a call: the model's arguments against the tool's `inputSchema`, before anyone is asked. */
-import {
-  type ArgumentValidator,
-  argumentValidationLoaded,
-  loadArgumentValidation,
-} from '../catalog/argument-validation.js';
+import type { ArgumentValidator } from '../catalog/argument-validation.js';
+import { jsonSchemaEnginesLoaded, loadJsonSchemaEngines } from '../json/json-schema-engines.js';
 import type { ToolCallDependencies } from './execute-tool-call.js';
 
 /** `onWarning`: a schema that could not be compiled (its calls go unchecked), said once per schema. */
@@ -19,5 +16,5 @@ export function createCheckArguments(
   };
   // The first check waits for the validator's import (started earlier where a caller could); later ones are synchronous.
   return (entry, args) =>
-    argumentValidationLoaded() ? checkNow(entry, args) : loadArgumentValidation().then(() => checkNow(entry, args));
+    jsonSchemaEnginesLoaded() ? checkNow(entry, args) : loadJsonSchemaEngines().then(() => checkNow(entry, args));
 }

@@ -3,11 +3,11 @@
  * runs, so `tools list` does not load the terminal's approvers, argument parsing and result printing.
  */
 
-import { loadArgumentValidation } from '../../catalog/argument-validation.js';
 import { createTerminalClientFeatures } from '../../client-features/terminal-client-features.js';
 import { loadConfig } from '../../config/load-config.js';
 import { spilledStandIn } from '../../connections/spilled-text.js';
 import type { Host, HostOptions } from '../../host/create-host.js';
+import { loadJsonSchemaEngines } from '../../json/json-schema-engines.js';
 import { assignOwnProperties } from '../../json/own-property.js';
 import type { ExecutedToolCall } from '../../loop/tool-call-types.js';
 import { callOutcomeSentence } from '../call-outcome-sentence.js';
@@ -69,7 +69,7 @@ async function callOneTool(
     (signal) => {
       const opening = openHostForTool(name, options, signal, extra);
       // The validator for the call's arguments loads while the server starts, not after it answers.
-      setImmediate(() => void loadArgumentValidation());
+      setImmediate(() => void loadJsonSchemaEngines());
       return opening;
     },
     async (host, signal) => {
