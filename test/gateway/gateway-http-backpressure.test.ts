@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { residentMegabytes } from '../helpers/process-memory.js';
 import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
-import { connectAndStopReading } from '../helpers/stalled-reader.js';
+import { connectAndStopReading, postAndStopReading } from '../helpers/stalled-reader.js';
 
 const TOKEN = 'a-backpressure-test-token-of-enough-length';
 /** Far more than the socket buffers of both ends and the gateway's bound hold together. */
@@ -25,18 +25,18 @@ afterEach(async () => {
   gateway = undefined;
 });
 
+function sessionHeaders(sessionId?: string): Record<string, string> {
+  return {
+    authorization: `Bearer ${TOKEN}`,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2025-06-18',
+    ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId }),
+  };
+}
+
 async function post(url: string, body: unknown, sessionId?: string): Promise<Response> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${TOKEN}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-06-18',
-      ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId }),
-    },
-    body: JSON.stringify(body),
-  });
+  const response = await fetch(url, { method: 'POST', headers: sessionHeaders(sessionId), body: JSON.stringify(body) });
   // Read to its end: this client reads its answers; only its event stream is left unread.
   await response.text();
   return response;
@@ -158,23 +158,7 @@ describe('mcp-host serve --http, stateless, with a client that stops reading a c
         _meta: { progressToken: 'p' },
       },
     });
-    const { host, port, pathname } = new URL(url);
-    const stream = await connectAndStopReading(
-      Number(port),
-      [
-        `POST ${pathname} HTTP/1.1`,
-        `Host: ${host}`,
-        `Authorization: Bearer ${TOKEN}`,
-        'Content-Type: application/json',
-        'Accept: application/json, text/event-stream',
-        'MCP-Protocol-Version: 2025-06-18',
-        `Mcp-Session-Id: ${sessionId}`,
-        `Content-Length: ${Buffer.byteLength(body)}`,
-        '',
-        body,
-      ].join('\r\n'),
-      /\r\n\r\n/,
-    );
+    const stream = await postAndStopReading(url, sessionHeaders(sessionId), body);
     try {
       expect(String(stream.head)).toMatch(/^HTTP\/1\.1 200/);
       const notices = () => gateway?.stderr().match(/dropping notifications/g)?.length ?? 0;
@@ -226,23 +210,7 @@ describe('mcp-host serve --http, stateless, with a client that stops reading a c
       method: 'tools/call',
       params: { name: 'forwarding__log', arguments: { level: 'info', message: 'l'.repeat(CHARS), times: TIMES } },
     });
-    const { host, port, pathname } = new URL(url);
-    const stream = await connectAndStopReading(
-      Number(port),
-      [
-        `POST ${pathname} HTTP/1.1`,
-        `Host: ${host}`,
-        `Authorization: Bearer ${TOKEN}`,
-        'Content-Type: application/json',
-        'Accept: application/json, text/event-stream',
-        'MCP-Protocol-Version: 2025-06-18',
-        `Mcp-Session-Id: ${sessionId}`,
-        `Content-Length: ${Buffer.byteLength(body)}`,
-        '',
-        body,
-      ].join('\r\n'),
-      /\r\n\r\n/,
-    );
+    const stream = await postAndStopReading(url, sessionHeaders(sessionId), body);
     try {
       expect(String(stream.head)).toMatch(/^HTTP\/1\.1 200/);
       await waitUntil(

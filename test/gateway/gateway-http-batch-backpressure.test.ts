@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
-import { connectAndStopReading } from '../helpers/stalled-reader.js';
+import { postAndStopReading } from '../helpers/stalled-reader.js';
 
 const TOKEN = 'a-batch-backpressure-test-token-of-enough-length';
 /** Answers of 2 MB each, 180 MB together: far past the 4 MB bound and the sockets' buffers (tens of MB here). */
@@ -151,19 +151,7 @@ describe.each([
       ),
     ];
     const body = JSON.stringify(batch);
-    const { host, port, pathname } = new URL(gateway.url);
-    const stream = await connectAndStopReading(
-      Number(port),
-      [
-        `POST ${pathname} HTTP/1.1`,
-        `Host: ${host}`,
-        ...Object.entries(headers()).map(([name, value]) => `${name}: ${value}`),
-        `Content-Length: ${Buffer.byteLength(body)}`,
-        '',
-        body,
-      ].join('\r\n'),
-      /\r\n\r\n/,
-    );
+    const stream = await postAndStopReading(gateway.url, headers(), body);
     try {
       expect(stream.head).toMatch(/^HTTP\/1\.1 200/);
       await waitUntil(() => notices(REFUSED) > 0, 'the notice that answers are replaced by errors', 90_000);

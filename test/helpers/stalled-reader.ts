@@ -66,3 +66,17 @@ export async function connectAndStopReading(port: number, request: string, begun
     },
   };
 }
+
+/** POSTs `body` to `url` with `headers` (and its length), and stops reading once the answer's headers have arrived. */
+export function postAndStopReading(url: string, headers: Record<string, string>, body: string): Promise<StalledReader> {
+  const { host, port, pathname } = new URL(url);
+  const request = [
+    `POST ${pathname} HTTP/1.1`,
+    `Host: ${host}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    '',
+    body,
+  ].join('\r\n');
+  return connectAndStopReading(Number(port), request, /\r\n\r\n/);
+}
