@@ -31,7 +31,10 @@ const DIALECTS: ReadonlyMap<string, Dialect> = new Map([
   ['http://json-schema.org/draft-06/schema', 'draft-07'],
 ]);
 
-/** `onDiagnostic` hears of each output pattern that cannot run in linear time, and so is not checked. */
+/**
+ * `onDiagnostic` hears of each output schema that cannot be compiled and each pattern that cannot run in linear time:
+ * neither is checked.
+ */
 export function createOutputSchemaValidator(onDiagnostic: (message: string) => void): jsonSchemaValidator {
   const onUnrunnablePattern = (source: string, reason: string) =>
     onDiagnostic(
@@ -48,9 +51,18 @@ export function createOutputSchemaValidator(onDiagnostic: (message: string) => v
   };
   return {
     getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
-      const engine = engineFor(dialectOf(schema));
-      // Thrown, a schema that does not compile makes the library refuse its tool's calls, saying why.
-      const validate = engine.compile(schema as object);
+      let engine: Engine;
+      let validate: ReturnType<Engine['compile']>;
+      try {
+        engine = engineFor(dialectOf(schema));
+        validate = engine.compile(schema as object);
+      } catch (error) {
+        // As for an input schema: a schema that cannot be compiled leaves its tool usable, unchecked, and is said once
+        // (thrown, it made the library refuse every call of the tool before sending it).
+        const reason = (error instanceof Error ? error.message : String(error)).slice(0, 300);
+        onDiagnostic(`lists an outputSchema that cannot be compiled (${reason}); structured output is not checked`);
+        return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
+      }
       return (input) =>
         validate(unescapePrototypeKeys(input))
           ? { valid: true, data: input as T, errorMessage: undefined }

@@ -88,4 +88,14 @@ describe("the check of a call's structuredContent against its tool's outputSchem
       expect.stringMatching(/^server "media" has an outputSchema pattern that cannot run in linear time .*not checked/),
     ]);
   });
+
+  it('leaves the calls of a tool whose outputSchema cannot be compiled unchecked, saying so once', async () => {
+    for (const structured of ['{"word":"any"}', '{"word":5}']) {
+      const answered = await answerWith('broken_output_schema', structured);
+      expect(answered.outcome, structured).toBe('ok');
+    }
+    expect(diagnostics.filter((line) => line.includes('cannot be compiled'))).toEqual([
+      expect.stringMatching(/^server "media" lists an outputSchema that cannot be compiled \(.*missing.*\)/),
+    ]);
+  });
 });
