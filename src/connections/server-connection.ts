@@ -102,7 +102,8 @@ export class ServerConnection {
   private restarting?: Promise<boolean>;
   private restartTimer?: NodeJS.Timeout;
   private readonly reportedRepeats = new Set<string>();
-  // What this client asked of the server's session; a new session (restart, re-initialised HTTP session) is asked again.
+  // What this client asked of the server's session; a new session (restart, re-initialised HTTP session) is asked
+  // again.
   private readonly subscribedUris = new Set<string>();
   private loggingLevel?: LoggingLevel;
   // A re-listing at once, then one more after a storm of `list_changed` has passed.
@@ -273,7 +274,8 @@ export class ServerConnection {
           },
         };
         // Frozen because the library copies them to add its request id and progress token: on Node 20 keys added to
-        // a copy of a plain object cost microseconds each, to a copy of a frozen one a fraction of that (none is changed).
+        // a copy of a plain object cost microseconds each, to a copy of a frozen one a fraction of that (none is
+        // changed).
         const params = Object.freeze({ name, arguments: args });
         const schema = this.needsOnlyResultCheck(target, name) ? callResultSchema(target) : undefined;
         const answer =

@@ -227,7 +227,8 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     let name = request.params.name;
-    // Renamed when the message was read, so that the library's check kept them (see keep-prototype-keys-of-arguments.ts).
+    // Renamed when the message was read, so that the library's check kept them (see
+    // keep-prototype-keys-of-arguments.ts).
     let args = unescapePrototypeKeys((request.params.arguments ?? {}) as Record<string, unknown>);
     const { discovery } = offeredOf(profile, host.catalog());
     if (discovery !== undefined && isMetaTool(name)) {

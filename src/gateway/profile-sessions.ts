@@ -1,9 +1,9 @@
 /**
  * The downstream sessions of one profile, and what passes between them and the profile's servers apart from calls:
- * servers' log messages (to every session, at the level each asked for; to a stateless one on its call's stream), `resources`/`prompts` list changes
- * (debounced), and servers' sampling and elicitation requests — answered by the client whose call to that server is
- * in progress (the newest one), or by the only client when there is one; refused with the reason otherwise, and when
- * that client did not declare the capability.
+ * servers' log messages (to every session, at the level each asked for; to a stateless one on its call's stream),
+ * `resources`/`prompts` list changes (debounced), and servers' sampling and elicitation requests — answered by the
+ * client whose call to that server is in progress (the newest one), or by the only client when there is one; refused
+ * with the reason otherwise, and when that client did not declare the capability.
  */
 import {
   type ClientCapabilities,

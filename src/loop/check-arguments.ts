@@ -14,7 +14,8 @@ export function createCheckArguments(
     if (check.warning !== undefined) onWarning(check.warning);
     return undefined;
   };
-  // The first check waits for the validator's import (started earlier where a caller could); later ones are synchronous.
+  // The first check waits for the validator's import (started earlier where a caller could); later ones are
+  // synchronous.
   return (entry, args) =>
     jsonSchemaEnginesLoaded() ? checkNow(entry, args) : loadJsonSchemaEngines().then(() => checkNow(entry, args));
 }

@@ -2,9 +2,9 @@
  * Tool poisoning hides instructions for the model where a person reviewing the tool does not see them: escape
  * sequences that rewrite the terminal, zero-width and direction-changing characters, `<IMPORTANT>` blocks, text
  * that steers the model towards another server's tools, HTML comments, and plain words addressed to the model
- * ("ignore previous instructions", "read ~/.ssh/id_rsa", "do not tell the user"). This module finds such content so the approval view can
- * flag it, and shows text raw (invisible characters made visible) without ever changing the stored text: what the
- * user approves is exactly what the model gets.
+ * ("ignore previous instructions", "read ~/.ssh/id_rsa", "do not tell the user"). This module finds such content so
+ * the approval view can flag it, and shows text raw (invisible characters made visible) without ever changing the
+ * stored text: what the user approves is exactly what the model gets.
  */
 
 type HiddenContentKind =

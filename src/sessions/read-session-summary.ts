@@ -3,7 +3,8 @@
  * first record from its start, the last record and the last naming the model in use from its end. The id, times and
  * model are taken as `sessions show` takes them (see read-session-file.ts): the id is the file's name, the start the
  * header's time only where the header is the file's own and not after the first record, and the last update the last
- * record's time, so a copied or touched file does not list as new. Lines that are not records are passed over as a full read passes over them.
+ * record's time, so a copied or touched file does not list as new. Lines that are not records are passed over as a
+ * full read passes over them.
  */
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';

@@ -244,7 +244,8 @@ describe('spawn-grandchild', () => {
       await waitFor(() => /grandchild \d+/.test(session.stderr.text), 'the grandchild line');
       const grandchild = Number(/grandchild (\d+)/.exec(session.stderr.text)?.[1]);
       trackPid(grandchild);
-      // The grandchild holds the very pipe (a socket pair, as Node makes them) the server’s stdout is: while it runs, that pipe cannot reach its end.
+      // The grandchild holds the very pipe (a socket pair, as Node makes them) the server’s stdout is: while it runs,
+      // that pipe cannot reach its end.
       const stdoutPipe = readlinkSync(`/proc/${session.child.pid}/fd/1`);
       expect(stdoutPipe).toMatch(/^(pipe|socket):\[\d+\]$/);
       expect(readlinkSync(`/proc/${grandchild}/fd/1`)).toBe(stdoutPipe);
