@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { mcpPostHeaders } from '../helpers/mcp-post-headers.js';
 import { residentMegabytes } from '../helpers/process-memory.js';
 import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { connectAndStopReading, postAndStopReading } from '../helpers/stalled-reader.js';
@@ -25,15 +26,7 @@ afterEach(async () => {
   gateway = undefined;
 });
 
-function sessionHeaders(sessionId?: string): Record<string, string> {
-  return {
-    authorization: `Bearer ${TOKEN}`,
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': '2025-06-18',
-    ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId }),
-  };
-}
+const sessionHeaders = (sessionId?: string): Record<string, string> => mcpPostHeaders(TOKEN, sessionId);
 
 async function post(url: string, body: unknown, sessionId?: string): Promise<Response> {
   const response = await fetch(url, { method: 'POST', headers: sessionHeaders(sessionId), body: JSON.stringify(body) });

@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { mcpPostHeaders } from '../helpers/mcp-post-headers.js';
 import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { postAndStopReading } from '../helpers/stalled-reader.js';
 
@@ -25,15 +26,7 @@ let gateway: GatewayProcess;
 let sessionId: string | undefined;
 let stateDir: string;
 
-function headers(): Record<string, string> {
-  return {
-    authorization: `Bearer ${TOKEN}`,
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': '2025-06-18',
-    ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId }),
-  };
-}
+const headers = (): Record<string, string> => mcpPostHeaders(TOKEN, sessionId);
 
 async function post(body: unknown): Promise<Response & { read: string }> {
   const response = await fetch(gateway.url, { method: 'POST', headers: headers(), body: JSON.stringify(body) });
