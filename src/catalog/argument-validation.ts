@@ -12,7 +12,12 @@
  */
 
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { createJsonSchemaEngine, type JsonSchemaDialect, type JsonSchemaEngine } from '../json/json-schema-engines.js';
+import {
+  createJsonSchemaEngine,
+  dialectOf,
+  type JsonSchemaDialect,
+  type JsonSchemaEngine,
+} from '../json/json-schema-engines.js';
 import { linearRegExp } from '../text/linear-regexp.js';
 
 type ArgumentCheck =
@@ -35,13 +40,6 @@ export interface ArgumentValidator {
 const MAX_LISTED_PROBLEMS = 12;
 /** Field names come from the schema and the model: a long one is shortened in the message. */
 const MAX_FIELD_LENGTH = 100;
-
-const DIALECT_BY_SCHEMA_URI: ReadonlyArray<[RegExp, JsonSchemaDialect]> = [
-  [/^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/, '2020-12'],
-  [/^https?:\/\/json-schema\.org\/draft\/2019-09\/schema#?$/, '2019-09'],
-  // draft-06 and draft-04 are read as draft-07, their nearest relative Ajv knows; what differs fails to compile.
-  [/^https?:\/\/json-schema\.org\/draft-0[467]\/schema#?$/, 'draft-07'],
-];
 
 interface Compiled {
   validate?: ValidateFunction;
@@ -86,8 +84,9 @@ export function createArgumentValidator(): ArgumentValidator {
     if (known !== undefined) return known;
     let entry: Compiled;
     try {
-      const { dialect, schema: usable } = chooseDialect(schema);
-      entry = { validate: validatorFor(dialect).compile(usable as object), warned: false };
+      // A dialect no engine reads is read as MCP's own.
+      const { dialect, schema: usable } = dialectOf(schema);
+      entry = { validate: validatorFor(dialect ?? '2020-12').compile(usable), warned: false };
     } catch (error) {
       entry = { failure: error instanceof Error ? error.message : String(error), warned: false };
     }
@@ -125,16 +124,6 @@ function uncheckable(toolName: string, reason: string): ArgumentCheck {
     valid: true,
     warning: `${toolName}: its input schema could not be compiled (${oneLine(reason)}), so its arguments are sent unchecked.`,
   };
-}
-
-function chooseDialect(schema: object): { dialect: JsonSchemaDialect; schema: unknown } {
-  const named = (schema as { $schema?: unknown }).$schema;
-  if (named === undefined) return { dialect: '2020-12', schema };
-  const match = DIALECT_BY_SCHEMA_URI.find(([pattern]) => typeof named === 'string' && pattern.test(named));
-  const { $schema: _ignored, ...rest } = schema as Record<string, unknown>;
-  // Without its `$schema`, Ajv reads the schema in the dialect chosen here instead of looking the URI up.
-  if (match === undefined) return { dialect: '2020-12', schema: rest };
-  return { dialect: match[1], schema: rest };
 }
 
 function invalidArgumentsMessage(toolName: string, problems: readonly ArgumentProblem[]): string {

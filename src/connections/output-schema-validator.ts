@@ -14,22 +14,10 @@ import { unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
 import {
   createJsonSchemaEngine,
   type JsonSchemaDialect as Dialect,
+  dialectOf,
   type JsonSchemaEngine as Engine,
 } from '../json/json-schema-engines.js';
 import { linearRegExpSkippingUnrunnable } from '../text/linear-regexp.js';
-
-/** The `$schema` URIs the library's default validator takes, without a trailing `#`; no `$schema` is 2020-12. */
-const DIALECTS: ReadonlyMap<string, Dialect> = new Map([
-  ['https://json-schema.org/draft/2020-12/schema', '2020-12'],
-  ['http://json-schema.org/draft/2020-12/schema', '2020-12'],
-  ['https://json-schema.org/draft/2019-09/schema', '2019-09'],
-  ['http://json-schema.org/draft/2019-09/schema', '2019-09'],
-  // draft-07's changes over draft-06 only add, so one engine reads both.
-  ['https://json-schema.org/draft-07/schema', 'draft-07'],
-  ['http://json-schema.org/draft-07/schema', 'draft-07'],
-  ['https://json-schema.org/draft-06/schema', 'draft-07'],
-  ['http://json-schema.org/draft-06/schema', 'draft-07'],
-]);
 
 /**
  * `onDiagnostic` hears of each output schema that cannot be compiled and each pattern that cannot run in linear time:
@@ -54,8 +42,10 @@ export function createOutputSchemaValidator(onDiagnostic: (message: string) => v
       let engine: Engine;
       let validate: ReturnType<Engine['compile']>;
       try {
-        engine = engineFor(dialectOf(schema));
-        validate = engine.compile(schema as object);
+        const { dialect, schema: usable } = dialectOf(schema as object);
+        if (dialect === undefined) throw new Error(unsupportedDialect((schema as { $schema?: unknown }).$schema));
+        engine = engineFor(dialect);
+        validate = engine.compile(usable);
       } catch (error) {
         // As for an input schema: a schema that cannot be compiled leaves its tool usable, unchecked, and is said once
         // (thrown, it made the library refuse every call of the tool before sending it).
@@ -71,14 +61,8 @@ export function createOutputSchemaValidator(onDiagnostic: (message: string) => v
   };
 }
 
-function dialectOf(schema: JsonSchemaType): Dialect {
-  const declared = (schema as { $schema?: unknown }).$schema;
-  if (typeof declared !== 'string') return '2020-12';
-  const dialect = DIALECTS.get(declared.replace(/#$/, ''));
-  if (dialect !== undefined) return dialect;
-  throw new Error(
-    `JSON Schema declares an unsupported dialect ("$schema": "${declared.slice(0, 200)}"); JSON Schema 2020-12, 2019-09, draft-07 and draft-06 are supported.`,
-  );
+function unsupportedDialect(named: unknown): string {
+  return `JSON Schema declares an unsupported dialect ("$schema": ${JSON.stringify(String(named).slice(0, 200))}); JSON Schema 2020-12, 2019-09, draft-07, draft-06 and draft-04 are supported.`;
 }
 
 function createEngine(dialect: Dialect, onUnrunnablePattern: (source: string, reason: string) => void): Engine {

@@ -47,3 +47,22 @@ export function createJsonSchemaEngine(dialect: JsonSchemaDialect, options: Opti
     return new (load('ajv/dist/2019.js') as typeof import('ajv/dist/2019.js')).Ajv2019(options);
   return new (loadedAjv2020 ?? (load('ajv/dist/2020.js') as Ajv2020Module)).Ajv2020(options);
 }
+
+const DIALECT_BY_SCHEMA_URI: ReadonlyArray<[RegExp, JsonSchemaDialect]> = [
+  [/^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/, '2020-12'],
+  [/^https?:\/\/json-schema\.org\/draft\/2019-09\/schema#?$/, '2019-09'],
+  // draft-06 and draft-04 are read as draft-07, their nearest relative Ajv knows; what differs fails to compile.
+  [/^https?:\/\/json-schema\.org\/draft-0[467]\/schema#?$/, 'draft-07'],
+];
+
+/**
+ * The dialect `schema` names in `$schema` (none named: MCP's 2020-12; a URI no engine reads: undefined), and the schema
+ * without `$schema`, which an engine would otherwise look up rather than read in the dialect chosen here.
+ */
+export function dialectOf(schema: object): { dialect: JsonSchemaDialect | undefined; schema: object } {
+  const named = (schema as { $schema?: unknown }).$schema;
+  if (named === undefined) return { dialect: '2020-12', schema };
+  const { $schema: _named, ...rest } = schema as Record<string, unknown>;
+  const match = DIALECT_BY_SCHEMA_URI.find(([pattern]) => typeof named === 'string' && pattern.test(named));
+  return { dialect: match?.[1], schema: rest };
+}
