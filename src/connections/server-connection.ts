@@ -16,7 +16,7 @@ import type {
   Transport,
 } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/types.js';
-import { loadJsonSchemaEngines } from '../json/json-schema-engines.js';
+import { jsonSchemaEnginesLoaded, loadJsonSchemaEngines } from '../json/json-schema-engines.js';
 import { ownJsonCopy } from '../json/own-property.js';
 import { redactSecrets } from '../text/redact-secrets.js';
 import { CallFailure } from './call-failure.js';
@@ -260,7 +260,7 @@ export class ServerConnection {
   async callTool(name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult> {
     let client = await this.readyClient();
     // Its structuredContent is checked as the call starts, with an engine loaded once (see output-schema-validator.ts).
-    if (this.toolsWithOutputSchema?.has(name) === true) await loadJsonSchemaEngines();
+    if (!jsonSchemaEnginesLoaded() && this.toolsWithOutputSchema?.has(name) === true) await loadJsonSchemaEngines();
     const send = (target: Client) =>
       withHardMaximum(options.maxTotalTimeoutMs, options.signal, (signal, progressed) => {
         const onProgress = options.onProgress;
