@@ -37,20 +37,14 @@ export function readSessionSummary(file: string): SessionFileSummary {
     const id = basename(file, '.jsonl');
     const firstRecordAt = firstTime(forward);
     // No record after the header from the start means none from the end either.
-    const lastRecordAt =
-      firstRecordAt === undefined || first.done
-        ? undefined
-        : firstTime(linesBackward(descriptor, first.value.end, size));
-    const model =
-      lastRecordAt === undefined || first.done
-        ? header.model
-        : (modelInUse(linesBackward(descriptor, first.value.end, size)) ?? header.model);
+    const last =
+      firstRecordAt === undefined || first.done ? {} : fromTheEnd(linesBackward(descriptor, first.value.end, size));
     return {
       id,
       header,
-      model,
+      model: last.model ?? header.model,
       createdAt: startedAt(header, id, firstRecordAt),
-      updatedAt: lastRecordAt ?? header.createdAt,
+      updatedAt: last.at ?? header.createdAt,
     };
   } finally {
     closeSync(descriptor);
@@ -58,18 +52,23 @@ export function readSessionSummary(file: string): SessionFileSummary {
 }
 
 /**
- * The model the last switch or the last assistant message names, looked for from the file's end. A file of an earlier
- * version names it on switches only, so past `MAX_MODEL_SEARCH_BYTES` the header's model is taken (as all did before).
+ * Read from the file's end: the time of the last record a full read would take (a second header is passed over too),
+ * and the model the last switch or the last assistant message names. A file of an earlier version names the model on
+ * switches only, so past `MAX_MODEL_SEARCH_BYTES` the header's model is taken (as all did before).
  */
-function modelInUse(lines: Iterator<{ text: string }>): string | undefined {
+function fromTheEnd(lines: Iterator<{ text: string }>): { at?: string; model?: string } {
+  let at: string | undefined;
   let read = 0;
-  for (let next = lines.next(); !next.done && read <= MAX_MODEL_SEARCH_BYTES; next = lines.next()) {
+  for (let next = lines.next(); !next.done; next = lines.next()) {
     read += next.value.text.length;
     const record = next.value.text === '' ? undefined : parseRecord(next.value.text);
+    if (record !== undefined && record.type !== 'session') at ??= record.at;
     const model = record === undefined ? undefined : modelWriting(record);
-    if (model !== undefined) return model;
+    // A record naming the model is itself a record a full read takes, so `at` is known by then.
+    if (model !== undefined) return { at, model };
+    if (at !== undefined && read > MAX_MODEL_SEARCH_BYTES) break;
   }
-  return undefined;
+  return at === undefined ? {} : { at };
 }
 
 /** The time of the first record among `lines` that a full read would take (a second header is passed over too). */
