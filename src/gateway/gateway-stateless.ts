@@ -41,7 +41,7 @@ import {
   relayToOwner,
 } from './replica-relay.js';
 import { reachesStatefulServer } from './stateful-routing.js';
-import type { GatewayStore, StoredSession } from './store/gateway-store.js';
+import { claimSession, type GatewayStore, type StoredSession } from './store/gateway-store.js';
 
 /** A session unused this long is forgotten. */
 const STATELESS_SESSION_TTL_MS = 60 * 60_000;
@@ -246,7 +246,7 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
 
   /** The session's record after this replica claimed it from an owner that stopped, won or lost to another claim. */
   async function claimed(sessionId: string, read: StoredSession): Promise<StoredSession | undefined> {
-    const claim = await store.claimSession(sessionId, read, replica, STATELESS_SESSION_TTL_MS);
+    const claim = await claimSession(store, sessionId, read, replica, STATELESS_SESSION_TTL_MS);
     if (claim?.won)
       options.onDiagnostic(`gateway: session ${sessionId} taken over by this replica (its owner stopped)`);
     return claim?.session;

@@ -216,7 +216,10 @@ describe('a stateful server behind stateless replicas sharing Redis', () => {
   }, 120_000);
 });
 
-/** A memory store whose next `claims` session claims wait for each other, so they are made at the same moment. */
+/**
+ * A memory store whose next `claims` writes of a session's record (a claim is one) wait for each other, so they are
+ * made at the same moment.
+ */
 class GatheringStore extends MemoryGatewayStore {
   private waiting: Array<() => void> = [];
   private gathering = 0;
@@ -225,7 +228,7 @@ class GatheringStore extends MemoryGatewayStore {
     this.gathering = claims;
   }
 
-  override async claimSession(...args: Parameters<MemoryGatewayStore['claimSession']>) {
+  override async replaceSession(...args: Parameters<MemoryGatewayStore['replaceSession']>) {
     if (this.gathering > 0) {
       await new Promise<void>((resolve) => {
         this.waiting.push(resolve);
@@ -234,7 +237,7 @@ class GatheringStore extends MemoryGatewayStore {
         for (const release of this.waiting.splice(0)) release();
       });
     }
-    return super.claimSession(...args);
+    return super.replaceSession(...args);
   }
 }
 

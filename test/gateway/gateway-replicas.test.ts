@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GatewayStore } from '../../src/gateway/store/gateway-store.js';
+import { claimSession, type GatewayStore } from '../../src/gateway/store/gateway-store.js';
 import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
 import { RedisGatewayStore } from '../../src/gateway/store/redis-store.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
@@ -104,8 +104,8 @@ async function claimContract(one: GatewayStore, two: GatewayStore): Promise<void
   const read = { owner: 'o', principal: 'p', clientInfo: { name: 'n' }, capabilities: { x: [] }, replica: 'gone' };
   await one.putSession('claimed', read, 60_000);
   const claims = await Promise.all([
-    one.claimSession('claimed', read, 'replica-a', 60_000),
-    two.claimSession('claimed', read, 'replica-b', 60_000),
+    claimSession(one, 'claimed', read, 'replica-a', 60_000),
+    claimSession(two, 'claimed', read, 'replica-b', 60_000),
   ]);
   expect(claims.map((claim) => claim?.won).sort()).toEqual([false, true]);
   const winner = claims.find((claim) => claim?.won)?.session.replica;
@@ -118,13 +118,13 @@ async function claimContract(one: GatewayStore, two: GatewayStore): Promise<void
   expect(await two.getSession('claimed', 60_000)).toEqual({ ...read, replica: winner });
 
   // A claim from a record read before another replica's takeover changes nothing.
-  const stale = await one.claimSession('claimed', read, 'replica-c', 60_000);
+  const stale = await claimSession(one, 'claimed', read, 'replica-c', 60_000);
   expect(stale).toEqual({ won: false, session: { ...read, replica: winner } });
   expect((await one.getSession('claimed', 60_000))?.replica).toBe(winner);
 
   // A session ended meanwhile is not brought back by a claim.
   await two.deleteSession('claimed');
-  expect(await one.claimSession('claimed', { ...read, replica: winner }, 'replica-c', 60_000)).toBeUndefined();
+  expect(await claimSession(one, 'claimed', { ...read, replica: winner }, 'replica-c', 60_000)).toBeUndefined();
   expect(await one.getSession('claimed', 60_000)).toBeUndefined();
 }
 

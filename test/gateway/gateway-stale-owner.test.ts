@@ -9,7 +9,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayHosts } from '../../src/gateway/gateway-hosts.js';
 import type { GatewayHttp } from '../../src/gateway/gateway-http.js';
-import type { StoredSession } from '../../src/gateway/store/gateway-store.js';
+import { claimSession, type StoredSession } from '../../src/gateway/store/gateway-store.js';
 import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
 import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
 import { writeConfig } from '../helpers/project.js';
@@ -133,7 +133,7 @@ describe('a session taken over while its old owner still listens', () => {
     expect(await callsCounted(onB.client)).toBe(0);
 
     // C reads the record naming A; right after, B takes the session over (as B does when A seems stopped).
-    store.changeAfterNextRead(() => store.claimSession(id, record, replicaB!, TTL_MS));
+    store.changeAfterNextRead(() => claimSession(store, id, record, replicaB!, TTL_MS));
     opened.sendTo(C);
     const call = await opened.client.callTool({ name: 'tally__echo', arguments: { text: 'relayed to A' } });
     expect(textOf(call)).toBe('relayed to A');

@@ -34,12 +34,10 @@ export interface GatewayStore {
   getSession(id: string, ttlMs: number): Promise<StoredSession | undefined>;
   deleteSession(id: string): Promise<void>;
   /**
-   * Makes `replica` the session's replica if its record is still exactly `read` (compare-and-set: of replicas
-   * claiming one session at once, exactly one wins). Answers whether this claim won and the record as it stands
-   * afterwards (the winner's when another write came first); undefined when the session is gone.
+   * Writes `next` if the session's record is still exactly `read` (compare-and-set: of replicas writing one session at
+   * once, exactly one wins). Answers whether this write won and the record as it stands afterwards (the winner's when
+   * another write came first); undefined when the session is gone.
    */
-  claimSession(id: string, read: StoredSession, replica: string, ttlMs: number): Promise<SessionClaim | undefined>;
-  /** Writes `next` if the session's record is still exactly `read`, as `claimSession` does. */
   replaceSession(
     id: string,
     read: StoredSession,
@@ -64,4 +62,15 @@ export const ANSWER_TTL_MS = 10 * 60_000;
 
 export function abortError(signal: AbortSignal): unknown {
   return signal.reason ?? new Error('aborted');
+}
+
+/** Makes `replica` the session's replica if its record is still exactly `read` (see `replaceSession`). */
+export function claimSession(
+  store: GatewayStore,
+  id: string,
+  read: StoredSession,
+  replica: string,
+  ttlMs: number,
+): Promise<SessionClaim | undefined> {
+  return store.replaceSession(id, read, { ...read, replica }, ttlMs);
 }

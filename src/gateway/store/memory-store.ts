@@ -31,15 +31,6 @@ export class MemoryGatewayStore implements GatewayStore {
     this.sessions.delete(id);
   }
 
-  async claimSession(
-    id: string,
-    read: StoredSession,
-    replica: string,
-    ttlMs: number,
-  ): Promise<SessionClaim | undefined> {
-    return this.replaceSession(id, read, { ...read, replica }, ttlMs);
-  }
-
   async replaceSession(
     id: string,
     read: StoredSession,

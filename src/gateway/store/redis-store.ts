@@ -95,15 +95,6 @@ export class RedisGatewayStore implements GatewayStore {
     await this.client.del(this.key('session', id));
   }
 
-  async claimSession(
-    id: string,
-    read: StoredSession,
-    replica: string,
-    ttlMs: number,
-  ): Promise<SessionClaim | undefined> {
-    return this.replaceSession(id, read, { ...read, replica }, ttlMs);
-  }
-
   async replaceSession(
     id: string,
     read: StoredSession,
