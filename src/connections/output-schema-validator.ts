@@ -17,6 +17,7 @@ import {
   dialectOf,
   type JsonSchemaEngine as Engine,
 } from '../json/json-schema-engines.js';
+import { showInvisibleCharacters } from '../text/invisible-characters.js';
 import { linearRegExpSkippingUnrunnable } from '../text/linear-regexp.js';
 
 /**
@@ -26,7 +27,7 @@ import { linearRegExpSkippingUnrunnable } from '../text/linear-regexp.js';
 export function createOutputSchemaValidator(onDiagnostic: (message: string) => void): jsonSchemaValidator {
   const onUnrunnablePattern = (source: string, reason: string) =>
     onDiagnostic(
-      `has an outputSchema pattern that cannot run in linear time (${reason.slice(0, 200)}), so structured output is not checked against it: ${JSON.stringify(source.slice(0, 200))}`,
+      `has an outputSchema pattern that cannot run in linear time (${shown(reason)}), so structured output is not checked against it: "${shown(source)}"`,
     );
   const engines = new Map<Dialect, Engine>();
   const engineFor = (dialect: Dialect): Engine => {
@@ -49,7 +50,7 @@ export function createOutputSchemaValidator(onDiagnostic: (message: string) => v
       } catch (error) {
         // As for an input schema: a schema that cannot be compiled leaves its tool usable, unchecked, and is said once
         // (thrown, it made the library refuse every call of the tool before sending it).
-        const reason = (error instanceof Error ? error.message : String(error)).slice(0, 300);
+        const reason = shown(error instanceof Error ? error.message : String(error));
         onDiagnostic(`lists an outputSchema that cannot be compiled (${reason}); structured output is not checked`);
         return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
       }
@@ -59,6 +60,11 @@ export function createOutputSchemaValidator(onDiagnostic: (message: string) => v
           : { valid: false, data: undefined, errorMessage: engine.errorsText(validate.errors) };
     },
   };
+}
+
+/** A server's words in a diagnostic: bounded, and its controls and invisible characters written as escapes. */
+function shown(text: string): string {
+  return showInvisibleCharacters(text.length > 300 ? `${text.slice(0, 300)}…` : text);
 }
 
 function unsupportedDialect(named: unknown): string {

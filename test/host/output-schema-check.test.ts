@@ -98,4 +98,14 @@ describe("the check of a call's structuredContent against its tool's outputSchem
       expect.stringMatching(/^server "media" lists an outputSchema that cannot be compiled \(.*missing.*\)/),
     ]);
   });
+
+  it('says what it could not check of a hostile pattern bounded and with its controls as escapes', async () => {
+    expect((await answerWith('hostile_pattern', '{"word":"b"}')).outcome).toBe('ok');
+    const said = diagnostics.filter((line) => line.includes('owned') && line.includes('linear time'));
+    expect(said).toHaveLength(1);
+    expect(said[0]!.length).toBeLessThan(1_000);
+    expect(said[0]).toContain('\\x1b]0;owned\\x07\\x9b31m\\u202e(?=a)');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: no control character may reach the diagnostic.
+    expect(said[0]).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+  });
 });
