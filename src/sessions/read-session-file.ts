@@ -90,11 +90,15 @@ export function readSessionFile(file: string): SavedSession {
   return { id, createdAt: startedAt(header, id, firstRecordAt), header, messages, model, updatedAt, warnings };
 }
 
+/** The longest model name an answer's record is taken to name. */
+const MAX_ANSWER_MODEL_LENGTH = 200;
+
 /** The model a record says is in use from it on: a switch's, or the one that wrote an assistant message. */
 export function modelWriting(record: SessionRecord): string | undefined {
   if (record.type === 'model') return record.model;
   if (record.type !== 'message' || record.message.role !== 'assistant') return undefined;
-  return typeof record.model === 'string' ? record.model : undefined;
+  // Written by the host as `provider:model`; a longer one in a file someone else wrote is not taken for it.
+  return typeof record.model === 'string' && record.model.length <= MAX_ANSWER_MODEL_LENGTH ? record.model : undefined;
 }
 
 /** The header's time, if it is this file's own header and not after the first record; else the first record's. */

@@ -153,6 +153,7 @@ describe('a session file', () => {
       { records: [answer('gemini:b'), user, switchTo('anthropic:c')], model: 'anthropic:c' },
       { records: [switchTo('openai:a'), answer(42), user], model: 'openai:a' },
       { records: [answer('gemini:b'), { ...user, model: 'ollama:d' }], model: 'gemini:b' },
+      { records: [answer('gemini:b'), answer(`ollama:${'x'.repeat(100_000)}`)], model: 'gemini:b' },
     ];
     layouts.forEach(({ records, model }, index) => {
       const id = `20260107-00000${index}-0000abcd`;
