@@ -6,6 +6,7 @@
 import type { Message } from '../providers/types.js';
 import { stripControlCodes } from '../text/strip-control-codes.js';
 import type { SavedSession } from './read-session-file.js';
+import { boundModelName, boundSessionTitle } from './session-title.js';
 
 /** Characters of one part shown by `sessions show`; `export` has the rest. */
 const SHOWN_PART_LENGTH = 2_000;
@@ -18,8 +19,8 @@ function bounded(text: string, limit: number | undefined): string {
 
 export function formatTranscriptLines(session: SavedSession): string[] {
   const lines = [
-    `Session ${session.id}: ${stripControlCodes(session.header.title)}`,
-    `  model ${stripControlCodes(session.model)} · started ${stripControlCodes(session.createdAt)} · updated ${stripControlCodes(session.updatedAt)}`,
+    `Session ${session.id}: ${boundSessionTitle(session.header.title)}`,
+    `  model ${stripControlCodes(boundModelName(session.model))} · started ${stripControlCodes(session.createdAt)} · updated ${stripControlCodes(session.updatedAt)}`,
     `  config ${session.header.config === null ? '(none)' : stripControlCodes(session.header.config)}`,
     '',
   ];

@@ -15,6 +15,7 @@ import {
   type SessionHeaderRecord,
   type SessionRecord,
 } from './session-records.js';
+import { MAX_MODEL_NAME_LENGTH } from './session-title.js';
 
 export interface SavedSession {
   /** The session's id: its file's name, which is what the user named it by and what list shows. */
@@ -90,15 +91,12 @@ export function readSessionFile(file: string): SavedSession {
   return { id, createdAt: startedAt(header, id, firstRecordAt), header, messages, model, updatedAt, warnings };
 }
 
-/** The longest model name an answer's record is taken to name. */
-const MAX_ANSWER_MODEL_LENGTH = 200;
-
 /** The model a record says is in use from it on: a switch's, or the one that wrote an assistant message. */
 export function modelWriting(record: SessionRecord): string | undefined {
   if (record.type === 'model') return record.model;
   if (record.type !== 'message' || record.message.role !== 'assistant') return undefined;
   // Written by the host as `provider:model`; a longer one in a file someone else wrote is not taken for it.
-  return typeof record.model === 'string' && record.model.length <= MAX_ANSWER_MODEL_LENGTH ? record.model : undefined;
+  return typeof record.model === 'string' && record.model.length <= MAX_MODEL_NAME_LENGTH ? record.model : undefined;
 }
 
 /** The header's time, if it is this file's own header and not after the first record; else the first record's. */

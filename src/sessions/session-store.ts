@@ -10,14 +10,16 @@ import { readSessionSummary } from './read-session-summary.js';
 import { createSessionFileWriter, type SessionFileWriter } from './session-file-writer.js';
 import { isSessionId } from './session-id.js';
 import { holdSession, releaseSession } from './session-lock.js';
+import { boundModelName, boundSessionTitle } from './session-title.js';
 
 export const SESSIONS_FOLDER = 'sessions';
 
 export interface SessionSummary {
   id: string;
+  /** Bounded as the host bounds a title it writes; the file's own may be of any length. */
   title: string;
   config: string | null;
-  /** `provider:model` in use: the last switch's or the last answer's (see readSessionSummary). */
+  /** `provider:model` in use (cut with an ellipsis past MAX_MODEL_NAME_LENGTH): the last switch's or the last answer's (see readSessionSummary). */
   model: string;
   /** As `read` gives them: the header's start where it is the file's own, and the last record's time. */
   createdAt: string;
@@ -86,7 +88,14 @@ export function openSessionStore(stateDir: string): SessionStore {
       if (!isSessionId(id)) continue;
       try {
         const { header, model, createdAt, updatedAt } = readSessionSummary(fileOf(id));
-        summaries.push({ id, title: header.title, config: header.config, model, createdAt, updatedAt });
+        summaries.push({
+          id,
+          title: boundSessionTitle(header.title),
+          config: header.config,
+          model: boundModelName(model),
+          createdAt,
+          updatedAt,
+        });
       } catch (error) {
         // The reason names the file already.
         onWarning?.(`skipped a session: ${(error as Error).message}`);

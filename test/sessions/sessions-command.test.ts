@@ -139,6 +139,41 @@ describe('mcp-host sessions', () => {
     }
   });
 
+  it('bounds the title and model of a header someone else wrote, in the listing and the transcript', async () => {
+    const original = join(stateDir, 'sessions', `${ids[0]}.jsonl`);
+    const lines = (await readFile(original, 'utf8')).trimEnd().split('\n');
+    const header = JSON.parse(lines[0]!) as Record<string, unknown>;
+    const hostile = {
+      ...header,
+      id: '20980101-000000-0123abcd',
+      title: `long \u001b]0;x\u0007 ${'t'.repeat(100_000)}`,
+      model: `ollama:${'m'.repeat(100_000)}`,
+    };
+    // Header only: the model in use is the header's.
+    const file = join(stateDir, 'sessions', `${hostile.id}.jsonl`);
+    await writeFile(file, `${JSON.stringify(hostile)}\n`);
+    try {
+      const [listed, listedJson, shown] = [
+        await runCliInProcess(['sessions', 'list'], { stateDir }),
+        await runCliInProcess(['sessions', 'list', '--json'], { stateDir }),
+        await runCliInProcess(['sessions', 'show', hostile.id], { stateDir }),
+      ];
+      const line = listed.stdout.split('\n').find((text) => text.startsWith(hostile.id));
+      // The OSC sequence goes whole, its text included.
+      expect(line).toMatch(/ {2}ollama:m{192}… {2}long t{74}…$/);
+      const summary = (JSON.parse(listedJson.stdout) as { id: string; title: string; model: string }[]).find(
+        (entry) => entry.id === hostile.id,
+      );
+      expect(summary?.title).toHaveLength(80);
+      expect(summary?.model).toHaveLength(200);
+      const [title, model] = shown.stdout.split('\n');
+      expect(title).toBe(`Session ${hostile.id}: long ${'t'.repeat(74)}…`);
+      expect(model).toMatch(/^ {2}model ollama:m{192}… · started /);
+    } finally {
+      await rm(file);
+    }
+  });
+
   it('deletes a session, and names an unknown id with a usage error', async () => {
     // A real process deletes; the check after it runs in the worker.
     const deleted = await runCli(['sessions', 'delete', ids[1]!], { stateDir });
