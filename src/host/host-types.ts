@@ -55,6 +55,11 @@ export interface HostOptions {
   stream?: boolean;
   /** Overrides every server's `timeoutMs` (a per-tool override still wins). */
   toolTimeoutMs?: number;
+  /**
+   * How long a turn, or a call to a server that said its tools changed, waits for that server to list them again
+   * before going on without the new list (a call is then refused). Default 5,000 ms.
+   */
+  relistWaitMs?: number;
   /** Per result, in estimated tokens. Default: the config's `maxResultTokens`, else 25,000. */
   maxResultTokens?: number;
   /** Who is asked before a call that needs consent. Default: nobody (headless: such calls are denied). */
