@@ -44,6 +44,11 @@ interface GatewayHttpOptions {
   profile?: string;
   /** With `gateway.stateless`: this store instead of the one `gateway.store` names (the caller closes it). */
   store?: GatewayStore;
+  /**
+   * With `gateway.stateless`: how often a request relayed to the replica owning its session checks that the owner is
+   * still there. Default 2 s (RELAY_LIVENESS_INTERVAL_MS); not configurable from the CLI.
+   */
+  relayLivenessIntervalMs?: number;
 }
 
 export interface GatewayHttp {
@@ -186,6 +191,9 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
           settings,
           version: options.version,
           onDiagnostic: options.onDiagnostic,
+          ...(options.relayLivenessIntervalMs === undefined
+            ? {}
+            : { relayLivenessIntervalMs: options.relayLivenessIntervalMs }),
         });
   const modern = createModernGateway({ settings, version: options.version, onDiagnostic: options.onDiagnostic });
   const listChanged = new KeyedThrottle((profile: string | undefined) => {

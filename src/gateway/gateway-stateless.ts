@@ -74,6 +74,8 @@ interface StatelessOptions {
   settings: GatewaySettings;
   version: string;
   onDiagnostic: (message: string) => void;
+  /** How often a relayed request's owner is probed (default RELAY_LIVENESS_INTERVAL_MS). */
+  relayLivenessIntervalMs?: number;
 }
 
 type Message = Record<string, unknown>;
@@ -276,6 +278,7 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
               owner,
               { sessionId, profile: session.profile, headers: relayedHeaders(request.headers), body },
               response,
+              options.relayLivenessIntervalMs,
             );
       if (outcome === 'answered') return undefined;
       if (changes === MAX_OWNER_CHANGES) {

@@ -46,7 +46,7 @@ const replyChannel = (relay: string): string => `relay:${relay}`;
 const cancelChannel = (relay: string): string => `relay:${relay}:cancel`;
 const aliveChannel = (relay: string): string => `relay:${relay}:alive`;
 
-/** How often the sender checks that the owner still answers a relayed request. */
+/** How often the sender checks that the owner still answers a relayed request, by default. */
 const RELAY_LIVENESS_INTERVAL_MS = 2_000;
 /**
  * Probes in a row that nobody heard before the relay is given up. One is not enough: the owner stops listening just
@@ -83,12 +83,16 @@ export function relayedHeaders(headers: Record<string, string | string[] | undef
   return kept;
 }
 
-/** Sends the request to `owner` and writes its answer to `response`. */
+/**
+ * Sends the request to `owner` and writes its answer to `response`. The owner is probed every `livenessIntervalMs`
+ * (an owner that died is found after two to three of them).
+ */
 export async function relayToOwner(
   store: GatewayStore,
   owner: string,
   request: Omit<RelayedRequest, 'relay'>,
   response: ServerResponse,
+  livenessIntervalMs: number = RELAY_LIVENESS_INTERVAL_MS,
 ): Promise<RelayOutcome> {
   const relay = randomUUID();
   let finish = (): void => undefined;
@@ -141,7 +145,7 @@ export async function relayToOwner(
         },
         () => undefined,
       );
-    }, RELAY_LIVENESS_INTERVAL_MS);
+    }, livenessIntervalMs);
     await finished;
     return declined ? 'declined' : 'answered';
   } finally {

@@ -5,8 +5,9 @@
  * replicas sees `tally` count every call it made (its calls all reach the copy of the replica that opened the
  * session, relayed through the store when they land elsewhere, an approval included), while `loose` counts only the
  * calls that landed on one replica. When the owning replica stops, the other takes the session over with its own
- * copy. Two `mcp-host serve` processes share a real `redis-server`; two gateways in one process share the memory
- * store.
+ * copy. Two `mcp-host serve` processes share a real `redis-server` (when an owner dies, the gateway relaying to it
+ * runs in this process, probing the owner more often than the default so the test does not wait seconds); two
+ * gateways in one process share the memory store.
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -16,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayHosts } from '../../src/gateway/gateway-hosts.js';
 import type { GatewayHttp } from '../../src/gateway/gateway-http.js';
 import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
+import { RedisGatewayStore } from '../../src/gateway/store/redis-store.js';
 import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory, writeConfig } from '../helpers/project.js';
@@ -183,8 +185,22 @@ describe('a stateful server behind stateless replicas sharing Redis', () => {
 
   it('fails a relayed call with a clear error when the owning replica dies without answering', async () => {
     const owner = await startReplica('dying-owner');
-    const relaying = await startReplica('relaying');
-    const origins = [owner, relaying].map((replica) => new URL(replica.url).origin);
+    const store = await RedisGatewayStore.connect({
+      url: redis!.url,
+      keyPrefix: 'test-affinity:',
+      onDiagnostic: () => undefined,
+    });
+    toClose.push(store);
+    const relaying = await startInProcessReplica({
+      configPath,
+      store,
+      token: TOKEN,
+      stateDirPrefix: 'mcp-host-affinity-relaying-',
+      env: { ...process.env, ...replicaEnv() },
+      relayLivenessIntervalMs: 200,
+    });
+    toClose.push(relaying.hosts, relaying.gateway);
+    const origins = [owner.url, relaying.gateway.url].map((url) => new URL(url).origin);
     const { client, sent, asked, nextReplica } = await alternatingClient(() => origins);
     expect(sent[0]).toEqual({ replica: 0, method: 'initialize' });
     if (nextReplica() === 0) await client.ping();

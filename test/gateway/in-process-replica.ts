@@ -2,6 +2,8 @@
  * A gateway replica started in this process on one config, with a state folder of its own and a store shared with
  * the other replicas: what the replica tests start several of, to see which one serves a session.
  */
+
+import type { Environment } from '../../src/config/env-substitution.js';
 import { sha256Hex } from '../../src/config/gateway-settings.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { createGatewayHosts, type GatewayHosts } from '../../src/gateway/gateway-hosts.js';
@@ -22,9 +24,14 @@ export async function startInProcessReplica(options: {
   token: string;
   stateDirPrefix: string;
   onDiagnostic?: (message: string) => void;
+  /** What `${env:…}` in the config reads. Default: this process's environment. */
+  env?: Environment;
+  /** How often a relayed request's owner is probed (default: the gateway's). */
+  relayLivenessIntervalMs?: number;
 }): Promise<InProcessReplica> {
   const stateDir = await temporaryDirectory(options.stateDirPrefix);
-  const config = await loadConfig({ configPath: options.configPath, cwd: stateDir, env: process.env, stateDir });
+  const env = options.env ?? process.env;
+  const config = await loadConfig({ configPath: options.configPath, cwd: stateDir, env, stateDir });
   const hosts = createGatewayHosts(config, { cwd: stateDir, stateDir, onDiagnostic: () => undefined });
   const gateway = await startGatewayHttp({
     hosts,
@@ -33,6 +40,9 @@ export async function startInProcessReplica(options: {
     version: '0.0.0',
     onDiagnostic: options.onDiagnostic ?? (() => undefined),
     store: options.store,
+    ...(options.relayLivenessIntervalMs === undefined
+      ? {}
+      : { relayLivenessIntervalMs: options.relayLivenessIntervalMs }),
   });
   return { hosts, gateway, stateDir };
 }
