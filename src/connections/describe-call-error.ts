@@ -2,6 +2,7 @@
 
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { CallFailure, type RequiredUrlElicitation } from './call-failure.js';
+import { describeLibraryError } from './describe-library-error.js';
 import { responseTooLargeText } from './limit-response-size.js';
 import { messageWithCause } from './message-with-cause.js';
 
@@ -12,6 +13,11 @@ interface CallErrorContext {
   maxTotalTimeoutMs?: number;
   remote: boolean;
   describeExit: () => string;
+  /**
+   * Whether the server answered the call with this error (see server-error-answers.ts): the client library raises
+   * some of its own with the same class.
+   */
+  serverAnswered: (error: ProtocolError) => boolean;
 }
 
 export function toCallFailure(error: unknown, context: CallErrorContext): CallFailure {
@@ -45,8 +51,8 @@ export function toCallFailure(error: unknown, context: CallErrorContext): CallFa
     // The host's own words about a response past `maxMessageBytes`, not the server's.
     return new CallFailure('protocol', `server "${context.server}" ${tooLarge}`, context.server, options);
   }
-  if (error instanceof ProtocolError && error.code === URL_ELICITATION_REQUIRED) {
-    const urlElicitations = requiredUrlElicitations(error.data);
+  if (error instanceof ProtocolError && context.serverAnswered(error)) {
+    const urlElicitations = error.code === URL_ELICITATION_REQUIRED ? requiredUrlElicitations(error.data) : [];
     if (urlElicitations.length > 0) {
       return new CallFailure(
         'protocol',
@@ -55,10 +61,11 @@ export function toCallFailure(error: unknown, context: CallErrorContext): CallFa
         { ...options, urlElicitations },
       );
     }
-  }
-  if (error instanceof ProtocolError) {
     return new CallFailure('protocol', `the server answered with an error: ${error.message}`, context.server, options);
   }
+  // The library's checks of what the server sent (or of whether to send): the server's doing, not the connection's.
+  const libraryError = describeLibraryError(error, context.server);
+  if (libraryError !== undefined) return new CallFailure('protocol', libraryError, context.server, options);
   return new CallFailure(
     context.remote ? 'disconnected' : 'protocol',
     messageWithCause(error),

@@ -30,6 +30,7 @@ import type { RemoteAuthorization } from './oauth/remote-authorization.js';
 import { isPlainTextCallResult } from './plain-call-result.js';
 import type { ProcessGroupStdioTransport } from './process-group-stdio-transport.js';
 import { restartDelay } from './restart-policy.js';
+import { ServerErrorAnswers } from './server-error-answers.js';
 import { type ServerExit, serverExit } from './server-exit.js';
 import { SingleFlight } from './single-flight.js';
 import type { OpenSpill } from './spilled-text.js';
@@ -92,6 +93,8 @@ export interface ServerConnectionOptions {
 export class ServerConnection {
   private client?: Client;
   private transport?: Transport;
+  /** What the server answered the calls on the current transport with, to tell its errors from the library's. */
+  private errorAnswers = new ServerErrorAnswers();
   private currentState: ServerState = 'idle';
   private lastError?: string;
   private tools?: Tool[];
@@ -168,6 +171,8 @@ export class ServerConnection {
       this.client = client;
       this.transport = transport;
       keepPrototypeKeysOfAnswers(transport);
+      this.errorAnswers = new ServerErrorAnswers();
+      this.errorAnswers.watch(transport);
       client.onclose = () => this.handleUnexpectedClose(client);
       this.currentState = 'connected';
       this.lastError = undefined;
@@ -439,6 +444,7 @@ export class ServerConnection {
       maxTotalTimeoutMs: options.maxTotalTimeoutMs,
       remote: this.config.transport !== 'stdio',
       describeExit: () => this.serverExit().description,
+      serverAnswered: (error) => this.errorAnswers.take(error),
     });
     const message = this.redact(failure.message);
     return message === failure.message

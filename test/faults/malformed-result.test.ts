@@ -20,17 +20,19 @@ describe('a malformed tool result', () => {
       const call = await host.callTool(`bad__${tool}`, {});
       expect(call.outcome, tool).toBe('error');
       expect(call.result.isError, tool).toBe(true);
-      expect(resultText(call.result), tool).toMatch(/Invalid result for tools\/call/);
+      expect(resultText(call.result), tool).toMatch(/the server's result is not a valid tools\/call result: /);
     }
   });
 
   it("is refused when its structuredContent does not match the tool's outputSchema, or is missing", async () => {
     const mismatch = await host.callTool('bad__bad_structured', {});
     expect(mismatch.outcome).toBe('error');
-    expect(resultText(mismatch.result)).toMatch(/does not match the tool's output schema/);
+    expect(resultText(mismatch.result)).toMatch(/the server's result does not match the tool's outputSchema: /);
     const missing = await host.callTool('bad__no_structured', {});
     expect(missing.outcome).toBe('error');
-    expect(resultText(missing.result)).toMatch(/has an output schema but did not return structured content/);
+    expect(resultText(missing.result)).toMatch(
+      /the server's result has no structuredContent, which the tool's outputSchema requires/,
+    );
   });
 
   it('leaves the well-formed results of the same server alone', async () => {

@@ -55,7 +55,7 @@ describe("the check of a call's structuredContent against its tool's outputSchem
   it('refuses a forbidden __proto__ key where the server sent one, and only there', async () => {
     const refused = await answerWith('forbids_proto', '{"__proto__":{"a":1}}');
     expect(refused.outcome).toBe('error');
-    expect(text(refused.result)).toContain("Structured content does not match the tool's output schema");
+    expect(text(refused.result)).toContain("the server's result does not match the tool's outputSchema: ");
     for (const without of ['{"~__proto__":{"a":1}}', '{}']) {
       expect((await answerWith('forbids_proto', without)).outcome, without).toBe('ok');
     }
