@@ -167,7 +167,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     extraEntries: () => hostTools.entries(),
     onDiagnostic: diagnostic,
     serverOrder: config.servers.map((server) => server.name),
-    ...(options.relistWaitMs === undefined ? {} : { refreshWaitMs: options.relistWaitMs }),
+    ...(options.relistWaitMs === undefined ? {} : { relistWaitMs: options.relistWaitMs }),
   });
   const catalog = live;
   // Every server's first-sight approvals in one save of the trust store (a save is an fsync), not one per server.

@@ -12,7 +12,7 @@ import { fingerprintDefinition } from '../policy/tool-definition.js';
 import { schemaExpansionProblem } from '../providers/schema/index.js';
 
 /** How long a turn (or a call) waits for re-listings already in flight before going on without them, by default. */
-const DEFAULT_REFRESH_WAIT_MS = 5_000;
+const DEFAULT_RELIST_WAIT_MS = 5_000;
 /** The longest pause between re-listings while `list_changed` keeps coming (and after a failed one). */
 export const RELIST_MAX_PAUSE_MS = 1_000;
 
@@ -55,8 +55,8 @@ interface LiveCatalogOptions {
   onDiagnostic?: (message: string) => void;
   /** The servers in the config's order: in a name clash the first keeps the name (see tool-naming.ts). */
   serverOrder?: readonly string[];
-  /** How long a turn or a call waits for a re-listing in flight. Default DEFAULT_REFRESH_WAIT_MS. */
-  refreshWaitMs?: number;
+  /** How long a turn or a call waits for a re-listing in flight. Default DEFAULT_RELIST_WAIT_MS. */
+  relistWaitMs?: number;
 }
 
 export class LiveCatalog {
@@ -82,8 +82,8 @@ export class LiveCatalog {
   /** Bumped whenever a listing or a reviewed list changes: the names are derived again only then. */
   private listedGeneration = 0;
 
-  private get refreshWaitMs(): number {
-    return this.options.refreshWaitMs ?? DEFAULT_REFRESH_WAIT_MS;
+  private get relistWaitMs(): number {
+    return this.options.relistWaitMs ?? DEFAULT_RELIST_WAIT_MS;
   }
 
   constructor(
@@ -210,7 +210,7 @@ export class LiveCatalog {
   /**
    * Right before a call runs: is the tool the model chose (from the catalog of its turn) still the one its server
    * lists now, as reviewed? When the server has said its tools changed, this waits for the new listing (at most
-   * `refreshWaitMs`) so a rug pull cannot slip a call in under the old approval. Returns why the call must not run,
+   * `relistWaitMs`) so a rug pull cannot slip a call in under the old approval. Returns why the call must not run,
    * or undefined when it may.
    */
   async confirmCurrent(entry: CatalogEntry, signal?: AbortSignal): Promise<string | undefined> {
@@ -218,7 +218,7 @@ export class LiveCatalog {
     const connection = this.connections.get(server);
     // A server given up on runs nothing: its own error ("not restarted") says more than a stale-list refusal.
     if (connection === undefined || connection.state === 'failed') return undefined;
-    let deadline = Date.now() + this.refreshWaitMs;
+    let deadline = Date.now() + this.relistWaitMs;
     let askedAgain = false;
     while (this.isStale(server) && !signal?.aborted) {
       // Read afresh each time round: a restart changes it while this waits.
@@ -227,7 +227,7 @@ export class LiveCatalog {
       // A restart in progress is bounded by its own start-up timeout: the wait for the new listing starts after it,
       // so a server slow to start again is not mistaken for one that will not list its tools.
       if (state === 'restarting' || state === 'connecting') {
-        deadline = Math.max(deadline, Date.now() + this.refreshWaitMs);
+        deadline = Math.max(deadline, Date.now() + this.relistWaitMs);
       }
       const left = deadline - Date.now();
       if (left <= 0) break;
@@ -241,7 +241,7 @@ export class LiveCatalog {
     }
     const quoted = `"${entry.name}"`;
     if (this.isStale(server)) {
-      return `${quoted} was not run: the server "${server}" said its tools changed and has not listed them again within ${this.refreshWaitMs / 1000} s, so the definition the call was chosen from could not be checked against the current one. Try again later.`;
+      return `${quoted} was not run: the server "${server}" said its tools changed and has not listed them again within ${this.relistWaitMs / 1000} s, so the definition the call was chosen from could not be checked against the current one. Try again later.`;
     }
     const current = this.toolsByServer.get(server)?.find((tool) => tool.name === entry.tool.name);
     if (current === entry.tool) return undefined;
@@ -277,7 +277,7 @@ export class LiveCatalog {
       await Promise.race([
         Promise.allSettled([...this.inFlight.values()]),
         new Promise((resolve) => {
-          timer = setTimeout(resolve, this.refreshWaitMs);
+          timer = setTimeout(resolve, this.relistWaitMs);
         }),
       ]);
       clearTimeout(timer);
