@@ -1,10 +1,14 @@
-/** How the web UI shows a value to be sent back that hides characters, without changing the value. */
+/**
+ * How the web UI shows a value to be sent back that hides characters, without changing the value, and a name the user
+ * picks or compares by, so that no two names show alike.
+ */
 import { describe, expect, it } from 'vitest';
 import { isInvisibleCharacter } from '../../src/text/invisible-characters.js';
 import {
   hasHiddenCharacters,
   jsonShowingHiddenCharacters,
   showHiddenCharacters,
+  showName,
 } from '../../web/src/hidden-characters.js';
 
 /** A direction override, a zero-width space, a tag character (past U+FFFF), a C1 control and a line separator. */
@@ -29,5 +33,14 @@ describe('values that hide characters', () => {
     expect(hasHiddenCharacters('one\ntwo', true)).toBe(true);
     expect(hasHiddenCharacters('one\ntwo\tthree', false)).toBe(false);
     expect(hasHiddenCharacters('plain, with π and ✓', true)).toBe(false);
+  });
+
+  it('shows a name with every one, a tab and a line break as an escape, and a backslash doubled', () => {
+    expect(showName(HIDING)).toBe('a\\u202eb\\u200bc\\u{e0041}d\\x85e\\u2028f');
+    expect(showName('one\ntwo\tthree')).toBe('one\\ntwo\\tthree');
+    expect(showName('delete_file')).toBe('delete_file');
+    // A name that spells out another's escape does not show as that other name.
+    expect(showName('delete\\u200b_file')).not.toBe(showName('delete\u200b_file'));
+    expect(showName('C:\\dir')).toBe('C:\\\\dir');
   });
 });

@@ -3,6 +3,7 @@
  * default) stay exactly as the server gave them; what the user sees of them is told apart here. A control shows such
  * a value raw, so its hidden characters reorder or hide what it reads as: these say whether a value has any and show
  * it with them as escapes, and write JSON whose strings carry them as JSON escapes, which read back to the same value.
+ * Names the user picks or compares by are shown with every such character as an escape wherever they appear.
  */
 import { isInvisibleCharacter, showInvisibleCharacters } from '../../src/text/invisible-characters.js';
 
@@ -29,11 +30,10 @@ function jsonEscape(unit: number): string {
 }
 
 /**
- * `JSON.stringify(value, null, space)` with every invisible character written as a JSON escape (`\u202e`, a pair of
- * them past U+FFFF): outside strings JSON has no such character, and inside one the escape parses back to it.
+ * JSON text with every invisible character written as a JSON escape (`\u202e`, a pair of them past U+FFFF): outside
+ * strings JSON has no such character, and inside one the escape parses back to it. Text cut short stays as it was.
  */
-export function jsonShowingHiddenCharacters(value: unknown, space?: number): string {
-  const text = JSON.stringify(value, null, space) ?? '';
+export function jsonTextShowingHiddenCharacters(text: string): string {
   let shown = '';
   for (const character of text) {
     if (!isInvisibleCharacter(character)) {
@@ -41,6 +41,27 @@ export function jsonShowingHiddenCharacters(value: unknown, space?: number): str
       continue;
     }
     for (let index = 0; index < character.length; index += 1) shown += jsonEscape(character.charCodeAt(index));
+  }
+  return shown;
+}
+
+/** `JSON.stringify(value, null, space)` with every invisible character written as a JSON escape. */
+export function jsonShowingHiddenCharacters(value: unknown, space?: number): string {
+  return jsonTextShowingHiddenCharacters(JSON.stringify(value, null, space) ?? '');
+}
+
+/**
+ * A name the user picks or compares by (a server's, tool's, prompt's or resource's, a resource's URI) as shown: every
+ * invisible character, tab and line break as its escape, and a backslash doubled, so that no two different names show
+ * alike — not even one that spells out another's escape. Only what is shown: what is sent is the exact name.
+ */
+export function showName(name: string): string {
+  let shown = '';
+  for (const character of name) {
+    if (character === '\\') shown += '\\\\';
+    else if (character === '\n') shown += '\\n';
+    else if (character === '\t') shown += '\\t';
+    else shown += showInvisibleCharacters(character);
   }
   return shown;
 }

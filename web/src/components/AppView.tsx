@@ -16,6 +16,7 @@ import { registerView, TEARDOWN_WAIT_MS } from '../app-views/live-views';
 import { SandboxTransport } from '../app-views/sandbox-transport';
 import { saveFiles } from '../app-views/save-files';
 import { filesOfRequest, type ViewFile } from '../app-views/view-downloads';
+import { showName } from '../hidden-characters';
 
 const MAX_NOTICE_CHARS = 4_000;
 const MAX_NOTICES = 50;
@@ -194,7 +195,7 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
       frame.setAttribute('sandbox', 'allow-scripts allow-same-origin');
       frame.setAttribute('allow', "camera 'none'; microphone 'none'; geolocation 'none'; clipboard-write 'none'");
       frame.setAttribute('referrerpolicy', 'no-referrer');
-      frame.title = `View of ${showDirectionControls(tool)}`;
+      frame.title = `View of ${showName(tool)}`;
       frame.className = `app-view-frame${opened.prefersBorder ? ' bordered' : ''}`;
       frame.style.height = `${MIN_HEIGHT * 3}px`;
       container.current.append(frame);
@@ -331,10 +332,10 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
   }, [mode]);
 
   return (
-    <section className="app-view" aria-label={`View of ${showDirectionControls(tool)}`}>
+    <section className="app-view" aria-label={`View of ${showName(tool)}`}>
       <div className="app-view-head">
         <span className="badge">interactive view</span>{' '}
-        <span className="muted">{showDirectionControls(info?.resourceUri ?? '')}</span>
+        <span className="muted">{showName(info?.resourceUri ?? '')}</span>
         {info !== undefined && (
           <details className="inline">
             <summary>Sandbox</summary>
@@ -372,8 +373,7 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
       {mode !== 'inline' && (
         <div className={`app-view-bar ${mode}`} role="toolbar" aria-label="Display mode">
           <span>
-            {mode === 'fullscreen' ? 'Full screen' : 'Picture in picture'}: view of{' '}
-            <strong>{showDirectionControls(tool)}</strong>
+            {mode === 'fullscreen' ? 'Full screen' : 'Picture in picture'}: view of <strong>{showName(tool)}</strong>
           </span>
           <button type="button" onClick={() => changeMode.current('inline')}>
             Back to the chat
@@ -425,7 +425,7 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
         </div>
       )}
       {notices.length > 0 && (
-        <ul className="app-notices" aria-label={`What the view of ${showDirectionControls(tool)} said`}>
+        <ul className="app-notices" aria-label={`What the view of ${showName(tool)} said`}>
           {notices.map((notice, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: notices are only ever appended.
             <li key={index} className="app-notice">

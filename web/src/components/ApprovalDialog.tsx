@@ -11,7 +11,7 @@ import { useEffect, useRef, useState } from 'react';
 import { showDirectionControls } from '../../../src/text/direction-controls';
 import type { PendingApproval } from '../../../src/web/api-types';
 import { postJson, useLiveEvents } from '../api';
-import { showHiddenCharacters } from '../hidden-characters';
+import { showHiddenCharacters, showName } from '../hidden-characters';
 import { HiddenCharactersNotice, hiddenCharactersMark } from './HiddenCharacters';
 import { SideBySide } from './SideBySide';
 
@@ -175,17 +175,17 @@ export function ApprovalDialog() {
           </h2>
           {pending.length > 1 && <p className="muted">{pending.length - 1} more waiting after this one.</p>}
           <p>
-            Server <strong>{showDirectionControls(approval.server)}</strong>
+            Server <strong>{showName(approval.server)}</strong>
             {approval.tool !== undefined && (
               <>
                 {' '}
-                · tool <strong>{showDirectionControls(approval.tool)}</strong>
+                · tool <strong>{showName(approval.tool)}</strong>
               </>
             )}
           </p>
           {approval.kind === 'elicit-url' && approval.domain !== undefined && (
             <p className="domain">
-              Leads to <strong>{showDirectionControls(approval.domain)}</strong>
+              Leads to <strong>{showName(approval.domain)}</strong>
             </p>
           )}
           {approval.kind === 'tool-definition' && approval.after !== undefined && (

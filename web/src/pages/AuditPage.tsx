@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { showDirectionControls } from '../../../src/text/direction-controls';
 import type { AuditEntryView } from '../../../src/web/api-types';
 import { useJson, useLiveEvents } from '../api';
+import { jsonTextShowingHiddenCharacters, showName } from '../hidden-characters';
 
 /** Rows kept on the page; the log itself keeps everything (`mcp-host audit`). */
 const MAX_ROWS = 2_000;
@@ -49,9 +50,9 @@ export function AuditPage() {
           <select value={server} onChange={(event) => setServer(event.target.value)}>
             <option value="">any</option>
             {servers.map((name) => (
-              // Filters by the exact name; lists it with any direction control shown as an escape.
+              // Filters by the exact name; lists it with its invisible characters shown as escapes.
               <option key={name} value={name}>
-                {showDirectionControls(name)}
+                {showName(name)}
               </option>
             ))}
           </select>
@@ -109,14 +110,14 @@ export function AuditPage() {
                 <time dateTime={row.time}>{new Date(row.time).toLocaleString()}</time>
               </td>
               <td>{row.type}</td>
-              <td>{showDirectionControls(row.server ?? '')}</td>
-              <td>{showDirectionControls(row.tool ?? '')}</td>
+              <td>{showName(row.server ?? '')}</td>
+              <td>{showName(row.tool ?? '')}</td>
               <td>{row.decision}</td>
               <td>{row.outcome ?? row.change}</td>
               <td>
                 <details>
                   <summary>{showDirectionControls(row.reason ?? row.detail ?? 'record')}</summary>
-                  <pre className="text-block">{showDirectionControls(row.json)}</pre>
+                  <pre className="text-block">{jsonTextShowingHiddenCharacters(row.json)}</pre>
                 </details>
               </td>
             </tr>

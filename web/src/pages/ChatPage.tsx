@@ -18,6 +18,7 @@ import { teardownViews } from '../app-views/live-views';
 import { parsePartialArguments } from '../app-views/partial-json';
 import { AppView } from '../components/AppView';
 import { JsonTree } from '../components/JsonTree';
+import { showName } from '../hidden-characters';
 
 type Event = { type: string; [key: string]: unknown };
 
@@ -116,9 +117,9 @@ function Card({ card, turn, hasView }: { card: ToolCard; turn: Turn; hasView: bo
   const partialInput = card.streaming === undefined ? undefined : parsePartialArguments(card.streaming.argumentsText);
   const raw = card.end?.rawResult as Record<string, unknown> | undefined;
   return (
-    <article className="tool-card" aria-label={`Tool call ${showDirectionControls(card.name)}`}>
+    <article className="tool-card" aria-label={`Tool call ${showName(card.name)}`}>
       <header>
-        <strong>{showDirectionControls(card.name)}</strong>{' '}
+        <strong>{showName(card.name)}</strong>{' '}
         <span className="badge">
           {card.end !== undefined
             ? String(card.end.outcome)
@@ -129,7 +130,7 @@ function Card({ card, turn, hasView }: { card: ToolCard; turn: Turn; hasView: bo
         {card.end !== undefined && <span className="muted">{String(card.end.durationMs)} ms</span>}
       </header>
       <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
-        {open ? 'Hide' : 'Show'} the three translations of {showDirectionControls(card.name)}
+        {open ? 'Hide' : 'Show'} the three translations of {showName(card.name)}
       </button>
       {open && <Translations card={card} turn={turn} />}
       {hasView && (card.end === undefined || card.end.outcome === 'ok' || card.end.outcome === 'cancelled') && (
@@ -177,7 +178,7 @@ function EarlierMessages({ messages }: { messages: ChatMessageView[] }) {
             message.role === 'user' ? 'user-message' : message.role === 'assistant' ? 'assistant-message' : 'tool-card'
           }
         >
-          {message.role === 'tool-call' && <strong>{showDirectionControls(message.toolName ?? '')} </strong>}
+          {message.role === 'tool-call' && <strong>{showName(message.toolName ?? '')} </strong>}
           {message.role === 'tool' && <span className="badge">{message.isError ? 'error' : 'result'}</span>}{' '}
           <span className="visually-hidden">{message.role}: </span>
           {showDirectionControls(message.text)}

@@ -15,7 +15,7 @@ import { postJson, useJson, useLiveEvents } from '../api';
 import { HiddenCharactersNotice, hiddenCharactersMark } from '../components/HiddenCharacters';
 import { JsonTree } from '../components/JsonTree';
 import { ResultView } from '../components/ResultView';
-import { hasHiddenCharacters, showHiddenCharacters } from '../hidden-characters';
+import { hasHiddenCharacters, showHiddenCharacters, showName } from '../hidden-characters';
 import { expandTemplate, templateVariables } from '../uri-template';
 
 /**
@@ -103,16 +103,16 @@ function TemplateForm({
   return (
     <form
       className="card"
-      aria-label={`Template ${showDirectionControls(name)}`}
+      aria-label={`Template ${showName(name)}`}
       onSubmit={(event) => {
         event.preventDefault();
         onRead({ server: template.server, uri, ...(template.subscribable ? { subscribable: true } : {}) });
       }}
     >
       <h3>
-        {showDirectionControls(name)} <span className="muted">({showDirectionControls(template.server)})</span>
+        {showName(name)} <span className="muted">({showName(template.server)})</span>
       </h3>
-      <p className="muted">{showDirectionControls(template.uriTemplate)}</p>
+      <p className="muted">{showName(template.uriTemplate)}</p>
       {template.description !== undefined && <p>{showDirectionControls(template.description)}</p>}
       {templateVariables(template.uriTemplate).map((variable) => (
         <CompletingInput
@@ -133,7 +133,7 @@ function TemplateForm({
           }
         />
       ))}
-      <button type="submit">Read {showDirectionControls(name)}</button>
+      <button type="submit">Read {showName(name)}</button>
     </form>
   );
 }
@@ -145,7 +145,7 @@ function PromptForm({ prompt }: { prompt: PromptView }) {
   return (
     <form
       className="card"
-      aria-label={`Prompt ${showDirectionControls(prompt.name)}`}
+      aria-label={`Prompt ${showName(prompt.name)}`}
       onSubmit={(event) => {
         event.preventDefault();
         setError(undefined);
@@ -160,7 +160,7 @@ function PromptForm({ prompt }: { prompt: PromptView }) {
       }}
     >
       <h3>
-        {showDirectionControls(prompt.name)} <span className="muted">({showDirectionControls(prompt.server)})</span>
+        {showName(prompt.name)} <span className="muted">({showName(prompt.server)})</span>
       </h3>
       {prompt.description !== undefined && <p>{showDirectionControls(prompt.description)}</p>}
       {prompt.arguments.map((argument) => (
@@ -177,7 +177,7 @@ function PromptForm({ prompt }: { prompt: PromptView }) {
           }
         />
       ))}
-      <button type="submit">Get prompt {showDirectionControls(prompt.name)}</button>
+      <button type="submit">Get prompt {showName(prompt.name)}</button>
       {error !== undefined && <p className="error">{error}</p>}
       {messages !== undefined && <JsonTree value={messages} />}
     </form>
@@ -225,7 +225,7 @@ export function ResourcesPage() {
           const others = (old ?? initial.data ?? []).filter((other) => !(other.server === server && other.uri === uri));
           return on ? [...others, entry] : others;
         });
-        setNote(showDirectionControls(on ? `Subscribed to ${uri}.` : `Unsubscribed from ${uri}.`));
+        setNote(on ? `Subscribed to ${showName(uri)}.` : `Unsubscribed from ${showName(uri)}.`);
       },
       (failure: unknown) => setNote(failure instanceof Error ? failure.message : String(failure)),
     );
@@ -240,8 +240,7 @@ export function ResourcesPage() {
             {(resources.data ?? []).map((resource) => (
               <li key={`${resource.server} ${resource.uri}`}>
                 <button type="button" onClick={() => open(resource)}>
-                  {showDirectionControls(resource.name ?? resource.uri)}{' '}
-                  <span className="muted">{showDirectionControls(resource.server)}</span>
+                  {showName(resource.name ?? resource.uri)} <span className="muted">{showName(resource.server)}</span>
                 </button>
               </li>
             ))}
@@ -265,14 +264,13 @@ export function ResourcesPage() {
             <ul>
               {subscriptions.map((entry) => (
                 <li key={`${entry.server} ${entry.uri}`}>
-                  {showDirectionControls(entry.uri)}{' '}
-                  <span className="muted">({showDirectionControls(entry.server)})</span>{' '}
+                  {showName(entry.uri)} <span className="muted">({showName(entry.server)})</span>{' '}
                   <span>
                     {entry.updates === 1 ? '1 update' : `${entry.updates} updates`}
                     {entry.lastUpdated === undefined ? '' : `, last at ${entry.lastUpdated.slice(11, 19)}`}
                   </span>{' '}
                   <button type="button" onClick={() => toggle(entry.server, entry.uri)}>
-                    Unsubscribe from {showDirectionControls(entry.uri)}
+                    Unsubscribe from {showName(entry.uri)}
                   </button>
                 </li>
               ))}
@@ -283,10 +281,10 @@ export function ResourcesPage() {
       <section aria-labelledby="prompts-title">
         {read !== undefined && (
           <div aria-live="polite">
-            <h2>{showDirectionControls(read.resource.uri)}</h2>
+            <h2>{showName(read.resource.uri)}</h2>
             {read.resource.subscribable === true && !subscribed(read.resource.server, read.resource.uri) && (
               <button type="button" onClick={() => toggle(read.resource.server, read.resource.uri)}>
-                Subscribe to {showDirectionControls(read.resource.uri)}
+                Subscribe to {showName(read.resource.uri)}
               </button>
             )}
             {read.error !== undefined && <p className="error">{read.error}</p>}

@@ -4,6 +4,7 @@ import { showDirectionControls } from '../../../src/text/direction-controls';
 import type { ServerLogView, ServerView } from '../../../src/web/api-types';
 import { getJson, postJson, useJson, useLiveEvents, useReconnects } from '../api';
 import { JsonTree } from '../components/JsonTree';
+import { showName } from '../hidden-characters';
 
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 interface ControlAnswer {
@@ -31,7 +32,7 @@ function ServerCard({ server, logs, onChanged }: { server: ServerView; logs: Ser
   return (
     <section className="card" aria-labelledby={`server-${server.name}`}>
       <h2 id={`server-${server.name}`}>
-        {showDirectionControls(server.name)}{' '}
+        {showName(server.name)}{' '}
         <span className={`badge state-${server.state}`}>{server.disabled ? 'disabled' : server.state}</span>
       </h2>
       <dl className="facts">
@@ -79,7 +80,7 @@ function ServerCard({ server, logs, onChanged }: { server: ServerView; logs: Ser
               })
             }
           >
-            Ping {showDirectionControls(server.name)}
+            Ping {showName(server.name)}
           </button>
         )}
         {!server.disabled && (
@@ -87,13 +88,13 @@ function ServerCard({ server, logs, onChanged }: { server: ServerView; logs: Ser
             type="button"
             onClick={() =>
               void act(async () => {
-                setNote(`Restarting ${server.name}…`);
+                setNote(`Restarting ${showName(server.name)}…`);
                 const { state, lastError } = await postJson<ControlAnswer>(`${path}/restart`);
                 return `Restarted: ${state}${lastError === undefined ? '' : ` (${lastError})`}.`;
               })
             }
           >
-            Restart {showDirectionControls(server.name)}
+            Restart {showName(server.name)}
           </button>
         )}
         <button
@@ -108,7 +109,7 @@ function ServerCard({ server, logs, onChanged }: { server: ServerView; logs: Ser
             })
           }
         >
-          {server.disabled ? 'Enable' : 'Disable'} {showDirectionControls(server.name)}
+          {server.disabled ? 'Enable' : 'Disable'} {showName(server.name)}
         </button>
         {note !== undefined && <span role="status">{note}</span>}
       </div>
@@ -144,11 +145,11 @@ function ServerCard({ server, logs, onChanged }: { server: ServerView; logs: Ser
               void act(async () => {
                 await postJson(`${path}/log-level`, { level: asked });
                 onChanged();
-                return `Asked ${server.name} to send ${asked} and above (logging/setLevel).`;
+                return `Asked ${showName(server.name)} to send ${asked} and above (logging/setLevel).`;
               })
             }
           >
-            Set the level of {showDirectionControls(server.name)}
+            Set the level of {showName(server.name)}
           </button>
           <span className="muted">
             {server.logLevel === undefined ? 'level not set (the server’s default)' : `set to ${server.logLevel}`}

@@ -8,6 +8,7 @@ import { AppView } from '../components/AppView';
 import { JsonTree } from '../components/JsonTree';
 import { ResultView } from '../components/ResultView';
 import { initialValue, type Schema, SchemaForm } from '../components/SchemaForm';
+import { showName } from '../hidden-characters';
 
 function ToolDetail({ tool }: { tool: ToolView }) {
   const [args, setArgs] = useState<Record<string, unknown>>(
@@ -42,13 +43,13 @@ function ToolDetail({ tool }: { tool: ToolView }) {
   };
   return (
     <section className="tool-detail" aria-labelledby="tool-title">
-      <h2 id="tool-title">{showDirectionControls(tool.name)}</h2>
+      <h2 id="tool-title">{showName(tool.name)}</h2>
       {tool.title !== undefined && <p className="muted">{showDirectionControls(tool.title)}</p>}
       <dl className="facts">
         <dt>Server</dt>
-        <dd>{showDirectionControls(tool.server)}</dd>
+        <dd>{showName(tool.server)}</dd>
         <dt>The server calls it</dt>
-        <dd>{showDirectionControls(tool.originalName)}</dd>
+        <dd>{showName(tool.originalName)}</dd>
         <dt>Trust</dt>
         <dd>{tool.trust}</dd>
         <dt>Estimated tokens</dt>
@@ -56,7 +57,7 @@ function ToolDetail({ tool }: { tool: ToolView }) {
         {tool.viewUri !== undefined && (
           <>
             <dt>Interactive view</dt>
-            <dd>{showDirectionControls(tool.viewUri)}</dd>
+            <dd>{showName(tool.viewUri)}</dd>
           </>
         )}
         {tool.appOnly === true && (
@@ -103,7 +104,7 @@ function ToolDetail({ tool }: { tool: ToolView }) {
         <SchemaForm schema={tool.inputSchema as Schema} value={args} onChange={setArgs} />
         <div className="actions">
           <button type="submit" disabled={callId !== undefined}>
-            Call {showDirectionControls(tool.name)}
+            Call {showName(tool.name)}
           </button>
           {callId !== undefined && (
             <button type="button" onClick={() => void postJson(`/api/tools/cancel/${callId}`)}>
@@ -181,7 +182,7 @@ export function ToolsPage() {
           <tbody>
             {data.servers.map((server) => (
               <tr key={server.name}>
-                <td>{showDirectionControls(server.name)}</td>
+                <td>{showName(server.name)}</td>
                 <td>{server.tools}</td>
                 <td>{server.tokens}</td>
               </tr>
@@ -198,8 +199,7 @@ export function ToolsPage() {
                 aria-pressed={candidate.name === selected}
                 onClick={() => setSelected(candidate.name)}
               >
-                <span>{showDirectionControls(candidate.name)}</span>{' '}
-                <span className="muted">{candidate.tokens} tokens</span>
+                <span>{showName(candidate.name)}</span> <span className="muted">{candidate.tokens} tokens</span>
               </button>
             </li>
           ))}

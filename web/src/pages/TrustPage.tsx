@@ -4,6 +4,7 @@ import { showDirectionControls } from '../../../src/text/direction-controls';
 import type { PendingApproval, TrustServerView } from '../../../src/web/api-types';
 import { postJson, useJson, useLiveEvents } from '../api';
 import { SideBySide } from '../components/SideBySide';
+import { showName } from '../hidden-characters';
 
 function needsAttention(server: TrustServerView): boolean {
   return server.status !== 'known' || server.tools.some((tool) => tool.availability === 'withheld');
@@ -47,29 +48,25 @@ export function TrustPage() {
           return (
             <section className="card" key={server.name} aria-labelledby={`trust-${server.name}`}>
               <h2 id={`trust-${server.name}`}>
-                {showDirectionControls(server.name)} <span className="badge">{server.trust ?? 'not in config'}</span>{' '}
+                {showName(server.name)} <span className="badge">{server.trust ?? 'not in config'}</span>{' '}
                 <span className={`badge status-${server.status}`}>{server.status}</span>
               </h2>
               {server.error !== undefined && <p className="error">{showDirectionControls(server.error)}</p>}
               <div className="actions">
                 {server.status !== 'known' && (
                   <button type="button" onClick={() => void change('approve', server.name)}>
-                    Approve server {showDirectionControls(server.name)}
+                    Approve server {showName(server.name)}
                   </button>
                 )}
                 <button type="button" className="danger" onClick={() => void change('revoke', server.name)}>
-                  Revoke server {showDirectionControls(server.name)}
+                  Revoke server {showName(server.name)}
                 </button>
               </div>
               {attention.map((tool) => (
-                <article
-                  className="withheld"
-                  key={tool.name}
-                  aria-label={`Withheld tool ${showDirectionControls(tool.name)}`}
-                >
+                <article className="withheld" key={tool.name} aria-label={`Withheld tool ${showName(tool.name)}`}>
                   <h3>
-                    {showDirectionControls(tool.namespacedName ?? tool.name)}{' '}
-                    <span className="badge">{tool.status}</span> <span className="badge">{tool.availability}</span>
+                    {showName(tool.namespacedName ?? tool.name)} <span className="badge">{tool.status}</span>{' '}
+                    <span className="badge">{tool.availability}</span>
                   </h3>
                   {tool.withheldBecause !== undefined && <p>{showDirectionControls(tool.withheldBecause)}</p>}
                   {tool.hiddenContent.map((line) => (
@@ -79,7 +76,7 @@ export function TrustPage() {
                   ))}
                   {tool.after !== undefined && <SideBySide before={tool.before} after={tool.after} />}
                   <button type="button" onClick={() => void change('approve', server.name, tool.name)}>
-                    Approve {showDirectionControls(tool.name)}
+                    Approve {showName(tool.name)}
                   </button>
                 </article>
               ))}
@@ -98,7 +95,7 @@ export function TrustPage() {
                 <tbody>
                   {server.tools.map((tool) => (
                     <tr key={tool.name}>
-                      <td>{showDirectionControls(tool.namespacedName ?? tool.name)}</td>
+                      <td>{showName(tool.namespacedName ?? tool.name)}</td>
                       <td>{tool.storedState ?? tool.status}</td>
                       <td>{tool.availability}</td>
                       <td>{tool.approvedBy}</td>
@@ -109,7 +106,7 @@ export function TrustPage() {
                             className="danger"
                             onClick={() => void change('revoke', server.name, tool.name)}
                           >
-                            Revoke {showDirectionControls(tool.name)}
+                            Revoke {showName(tool.name)}
                           </button>
                         )}
                       </td>
