@@ -7,9 +7,10 @@
 import { Client } from '@modelcontextprotocol/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAudio } from '../../src/content/describe-content.js';
+import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { connectGatewayClient } from '../helpers/gateway-client.js';
 import { waitUntil } from '../helpers/gateway-process.js';
-import { bundledCliPath, fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { bundledCliPath, temporaryDirectory } from '../helpers/project.js';
 import { answerTo, rawStdioGateway, toolCallLine } from './raw-stdio-gateway.js';
 
 /** Room for every block below with a 1 KB audio clip (about 350 tokens), none for a 64 KB one (about 22,000). */
@@ -51,16 +52,8 @@ function blocks(audioKilobytes: number, firstText = 'first') {
 
 let config: string;
 beforeAll(async () => {
-  config = await writeConfig({
-    mcpServers: {
-      media: {
-        command: process.execPath,
-        args: [fixtureServer('echo-content.mjs')],
-        trust: 'trusted',
-        tools: { echo_content: { maxResultTokens: BUDGET_TOKENS } },
-      },
-    },
-    permissions: { allow: ['media__*'] },
+  config = await writeFixtureServersConfig({
+    media: { file: 'echo-content.mjs', budgets: { echo_content: BUDGET_TOKENS } },
   });
 });
 

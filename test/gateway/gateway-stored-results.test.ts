@@ -5,8 +5,9 @@
  */
 import { Client } from '@modelcontextprotocol/client';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { connectGatewayClient } from '../helpers/gateway-client.js';
-import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { temporaryDirectory } from '../helpers/project.js';
 
 const READ_TOOL = 'mcp-host__read_stored_result';
 /** About 10,000 tokens of text, cut to a budget of 500. */
@@ -14,17 +15,9 @@ const LONG_TEXT = Array.from({ length: 4_000 }, (_, index) => `line${String(inde
 
 let config: string;
 beforeAll(async () => {
-  config = await writeConfig({
-    mcpServers: {
-      media: {
-        command: process.execPath,
-        args: [fixtureServer('echo-content.mjs')],
-        trust: 'trusted',
-        tools: { echo_content: { maxResultTokens: 500 } },
-      },
-    },
-    permissions: { allow: ['media__*', `${READ_TOOL}`] },
-  });
+  config = await writeFixtureServersConfig({ media: { file: 'echo-content.mjs', budgets: { echo_content: 500 } } }, [
+    READ_TOOL,
+  ]);
 });
 
 describe.each(['stdio', 'http'] as const)('a cut result through the gateway over %s', (over) => {

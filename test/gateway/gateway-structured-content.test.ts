@@ -9,8 +9,9 @@
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { connectGatewayClient } from '../helpers/gateway-client.js';
-import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { fixtureServer, temporaryDirectory } from '../helpers/project.js';
 
 /** Small enough that 500 numbers are over it and 5 are well within it. */
 const BUDGET_TOKENS = 100;
@@ -22,22 +23,9 @@ let config: string;
 let listedByServer: unknown;
 
 beforeAll(async () => {
-  config = await writeConfig({
-    mcpServers: {
-      forwarding: {
-        command: process.execPath,
-        args: [fixtureServer('forwarding.mjs')],
-        trust: 'trusted',
-        tools: { numbers: { maxResultTokens: BUDGET_TOKENS } },
-      },
-      media: {
-        command: process.execPath,
-        args: [fixtureServer('echo-content.mjs')],
-        trust: 'trusted',
-        tools: { echo_structured: { maxResultTokens: ECHO_BUDGET_TOKENS } },
-      },
-    },
-    permissions: { allow: ['forwarding__*', 'media__*'] },
+  config = await writeFixtureServersConfig({
+    forwarding: { file: 'forwarding.mjs', budgets: { numbers: BUDGET_TOKENS } },
+    media: { file: 'echo-content.mjs', budgets: { echo_structured: ECHO_BUDGET_TOKENS } },
   });
   const direct = new Client({ name: 'structured-content-test', version: '1.0.0' });
   await direct.connect(
