@@ -19,7 +19,7 @@ import type {
 import type { AuditSink } from './audit-sink.js';
 import { isoTime } from './iso-time.js';
 
-interface ToolCallAuditInput {
+export interface ToolCallAuditInput {
   call: ToolCallToAuthorize;
   authorization: Authorization;
   /** When the call was sent to the server; absent when it never was (denied). */
@@ -58,30 +58,29 @@ export function createAuditRecorder(options: { sink: AuditSink; runId: string })
     runId,
     async toolCall(input) {
       const { call, authorization } = input;
-      const record: ToolCallRecord = {
-        type: 'tool-call',
-        ...stamp(),
-        ...(call.callId === undefined ? {} : { callId: call.callId }),
-        server: call.serverName,
-        tool: call.toolName,
-        originalTool: call.originalToolName,
-        arguments: call.arguments,
-        decision: authorization.allowed ? 'allow' : 'deny',
-        policy: authorization.decision.action,
-        decidedBy: authorization.decidedBy,
-        ...(authorization.trust === undefined ? {} : { trust: authorization.trust }),
-        ...(authorization.approver === undefined ? {} : { approver: authorization.approver }),
-        ...(authorization.decision.rule === undefined ? {} : { rule: authorization.decision.rule }),
-        reason: authorization.reason,
-        ...(input.startedAt === undefined ? {} : { startedAt: isoTime(input.startedAt.getTime()) }),
-        ...(input.durationMs === undefined ? {} : { durationMs: input.durationMs }),
-        outcome: input.outcome,
-        ...(input.resultBytes === undefined ? {} : { resultBytes: input.resultBytes }),
-        ...(input.truncated === undefined ? {} : { truncated: input.truncated }),
-        ...(input.error === undefined ? {} : { error: input.error }),
-        ...(input.client === undefined ? {} : { client: input.client }),
-        ...(input.origin === undefined ? {} : { origin: input.origin }),
-      };
+      // Key by key, in the order the log has always had them: on Node 20 a literal with spreads between its keys
+      // costs microseconds a call. Cast because the required keys arrive one by one, in that order.
+      const record = { type: 'tool-call', time: isoTime(Date.now()), runId } as ToolCallRecord;
+      if (call.callId !== undefined) record.callId = call.callId;
+      record.server = call.serverName;
+      record.tool = call.toolName;
+      record.originalTool = call.originalToolName;
+      record.arguments = call.arguments;
+      record.decision = authorization.allowed ? 'allow' : 'deny';
+      record.policy = authorization.decision.action;
+      record.decidedBy = authorization.decidedBy;
+      if (authorization.trust !== undefined) record.trust = authorization.trust;
+      if (authorization.approver !== undefined) record.approver = authorization.approver;
+      if (authorization.decision.rule !== undefined) record.rule = authorization.decision.rule;
+      record.reason = authorization.reason;
+      if (input.startedAt !== undefined) record.startedAt = isoTime(input.startedAt.getTime());
+      if (input.durationMs !== undefined) record.durationMs = input.durationMs;
+      record.outcome = input.outcome;
+      if (input.resultBytes !== undefined) record.resultBytes = input.resultBytes;
+      if (input.truncated !== undefined) record.truncated = input.truncated;
+      if (input.error !== undefined) record.error = input.error;
+      if (input.client !== undefined) record.client = input.client;
+      if (input.origin !== undefined) record.origin = input.origin;
       await write(record);
     },
     async approval(call, authorization) {

@@ -3,7 +3,7 @@
  * arguments and any error text redacted of the run's secrets.
  */
 import type { ToolCallOutcome } from '../audit/audit-record.js';
-import type { AuditRecorder } from '../audit/audit-recorder.js';
+import type { AuditRecorder, ToolCallAuditInput } from '../audit/audit-recorder.js';
 import { redactArguments, redactArgumentText, redactText } from '../audit/redact.js';
 import type { HostConfig, ServerTrust } from '../config/types.js';
 import type { Authorization, ToolCallToAuthorize } from '../policy/authorize-tool-call.js';
@@ -46,17 +46,18 @@ export function createRecordCall(settings: RecordCallSettings): (record: CallRec
     const outcome: ToolCallOutcome = record.outcome === 'invalid' ? 'error' : record.outcome;
     const ran = record.outcome !== 'denied' && record.outcome !== 'invalid';
     const { client, origin } = record.context;
-    await settings.audit().toolCall({
-      call,
-      authorization,
-      ...(ran ? { startedAt: record.startedAt, durationMs: record.durationMs } : {}),
-      outcome,
-      ...(record.shaped.resultBytes === undefined ? {} : { resultBytes: record.shaped.resultBytes }),
-      ...(record.shaped.cut === undefined ? {} : { truncated: record.shaped.cut }),
-      ...(record.error === undefined ? {} : { error: redactText(record.error, secrets) }),
-      ...(client === undefined ? {} : { client }),
-      ...(origin === undefined ? {} : { origin }),
-    });
+    // Key by key rather than with spreads in between: on Node 20 those cost microseconds a call.
+    const input: ToolCallAuditInput = { call, authorization, outcome };
+    if (ran) {
+      input.startedAt = record.startedAt;
+      input.durationMs = record.durationMs;
+    }
+    if (record.shaped.resultBytes !== undefined) input.resultBytes = record.shaped.resultBytes;
+    if (record.shaped.cut !== undefined) input.truncated = record.shaped.cut;
+    if (record.error !== undefined) input.error = redactText(record.error, secrets);
+    if (client !== undefined) input.client = client;
+    if (origin !== undefined) input.origin = origin;
+    await settings.audit().toolCall(input);
   };
 }
 
