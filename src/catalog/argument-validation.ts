@@ -18,6 +18,7 @@ import {
   type JsonSchemaDialect,
   type JsonSchemaEngine,
 } from '../json/json-schema-engines.js';
+import { withPrototypePropertyRules } from '../json/prototype-property-rules.js';
 import { linearRegExp } from '../text/linear-regexp.js';
 
 type ArgumentCheck =
@@ -86,7 +87,9 @@ export function createArgumentValidator(): ArgumentValidator {
     try {
       // A dialect no engine reads is read as MCP's own.
       const { dialect, schema: usable } = dialectOf(schema);
-      entry = { validate: validatorFor(dialect ?? '2020-12').compile(usable), warned: false };
+      // Rules for a parameter named `__proto__` are where the engine reads them (see prototype-property-rules.ts).
+      const checkable = withPrototypePropertyRules(usable);
+      entry = { validate: validatorFor(dialect ?? '2020-12').compile(checkable), warned: false };
     } catch (error) {
       entry = { failure: error instanceof Error ? error.message : String(error), warned: false };
     }

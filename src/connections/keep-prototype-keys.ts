@@ -1,10 +1,12 @@
 /**
- * Keeps the `__proto__` keys of the answers a server sent to `tools/call`, `prompts/get` and `resources/read` (in a
- * call's `structuredContent` and `_meta`, a prompt's messages, a resource's contents, any map of them), which the
- * MCP client library's result checks would drop: the answers to the host's requests of those methods are renamed on
- * their way in (see escape-prototype-keys.ts), and each caller names them back with `namedBack` once the library
- * has checked the result. Only those answers: nothing else the host reads from a server is named back. Put
- * on a transport after the client has connected to it.
+ * Keeps the `__proto__` keys of the answers a server sent to `tools/list`, `tools/call`, `prompts/get` and
+ * `resources/read` (in a listed tool's schemas, a call's `structuredContent` and `_meta`, a prompt's messages, a
+ * resource's contents, any map of them), which the MCP client library's result checks would drop: the answers to the
+ * host's requests of those methods are renamed on their way in (see escape-prototype-keys.ts), and each caller names
+ * them back with `namedBack` once the library has checked the result. Only those answers: nothing else the host reads
+ * from a server is named back. The library keeps the renamed listing for its own check of a call's
+ * `structuredContent`, whose validator names the `outputSchema` back (see output-schema-validator.ts). Put on a
+ * transport after the client has connected to it.
  */
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { escapePrototypeKeys, unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
@@ -12,7 +14,7 @@ import { restoreOwnKeys } from '../json/own-property.js';
 import { isPlainTextCallResult } from './plain-call-result.js';
 
 /** The requests whose answers are renamed; every place that sends one names its answer back. */
-const KEPT_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
+const KEPT_METHODS = new Set(['tools/list', 'tools/call', 'prompts/get', 'resources/read']);
 /** Requests not answered (cancelled, timed out) must not pile up: the oldest ids are let go past this many. */
 const MAX_PENDING_REQUESTS = 10_000;
 

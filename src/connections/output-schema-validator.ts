@@ -1,8 +1,10 @@
 /**
  * The JSON Schema validator the MCP client library checks a call's `structuredContent` against its tool's
- * `outputSchema` with, judging the data as the server sent it. The library hands it the answer as the transport
- * renamed it (a `__proto__` key is `~__proto__` there, see keep-prototype-keys.ts), so each value is named back
- * first, its `__proto__` keys own data keys, never a prototype. And the library's engines read a property through
+ * `outputSchema` with, judging the data as the server sent it against the schema as the server sent it. The library
+ * hands it the schema of its listing and the answer as the transport renamed them (a `__proto__` key is `~__proto__`
+ * there, see keep-prototype-keys.ts), so each is named back first, its `__proto__` keys own data keys, never a
+ * prototype, and the rules of a property named `__proto__` are put where the engine reads them (see
+ * prototype-property-rules.ts). And the library's engines read a property through
  * the prototype chain, so `required: ["__proto__"]` would find Object's prototype on every object: these look at
  * own keys only, and run the patterns a server wrote in linear time (one that cannot is skipped). The rest is as the
  * library's default: the engine by the schema's dialect, the same options and formats, each engine made when a
@@ -17,6 +19,7 @@ import {
   dialectOf,
   type JsonSchemaEngine as Engine,
 } from '../json/json-schema-engines.js';
+import { withPrototypePropertyRules } from '../json/prototype-property-rules.js';
 import { showInvisibleCharacters } from '../text/invisible-characters.js';
 import { linearRegExpSkippingUnrunnable } from '../text/linear-regexp.js';
 
@@ -43,10 +46,11 @@ export function createOutputSchemaValidator(onDiagnostic: (message: string) => v
       let engine: Engine;
       let validate: ReturnType<Engine['compile']>;
       try {
-        const { dialect, schema: usable } = dialectOf(schema as object);
+        // The library hands over the schema of its listing, as renamed on the way in (see keep-prototype-keys.ts).
+        const { dialect, schema: usable } = dialectOf(unescapePrototypeKeys(schema) as object);
         if (dialect === undefined) throw new Error(unsupportedDialect((schema as { $schema?: unknown }).$schema));
         engine = engineFor(dialect);
-        validate = engine.compile(usable);
+        validate = engine.compile(withPrototypePropertyRules(usable));
       } catch (error) {
         // As for an input schema: a schema that cannot be compiled leaves its tool usable, unchecked, and is said once
         // (thrown, it made the library refuse every call of the tool before sending it).

@@ -242,8 +242,10 @@ export class ServerConnection {
     const client = await this.readyClient();
     // Asked anyway, the client library prints a notice on stdout, which may be a protocol channel (`serve --stdio`).
     if (!client.getServerCapabilities()?.tools) return [];
-    const result = await client.listTools();
-    // A `__proto__` key in a definition would otherwise be its prototype (see `ownJsonCopy`).
+    // Renamed on the way in (see keep-prototype-keys.ts): a `__proto__` key of a definition, which the library would
+    // drop or make a prototype of, is a data key again, as the server sent it.
+    const result = namedBack(await client.listTools());
+    // A copy of the host's own, not shared with the library's cached listing.
     const { tools, repeated } = firstOfEachName(result.tools.map((tool) => ownJsonCopy(tool) as Tool));
     this.toolsWithOutputSchema = new Set(
       result.tools.filter((tool) => tool.outputSchema !== undefined).map((tool) => tool.name),

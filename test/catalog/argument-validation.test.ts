@@ -34,4 +34,25 @@ describe('the argument check', () => {
     expect(check(closed, '{"a":1,"__proto__":{}}')).toMatchObject({ valid: false });
     expect(check(closed, '{"a":1}')).toEqual({ valid: true });
   });
+
+  it("checks a __proto__ parameter's own rules at any depth, beside a pattern the server wrote for it", () => {
+    // Parsed from text, as a server's listing is: in a literal `__proto__` would set the prototype.
+    const text =
+      '{"type":"object","properties":{"outer":{"type":"object","properties":{"__proto__":{"type":"string","maxLength":3}},"additionalProperties":false},"list":{"type":"array","items":{"$ref":"#/$defs/entry"}}},"$defs":{"entry":{"type":"object","properties":{"__proto__":{"type":"integer"}},"patternProperties":{"^__proto__$":{"minimum":2}}}}}';
+    const schema = JSON.parse(text) as object;
+    expect(check(schema, '{"outer":{"__proto__":"abc"},"list":[{"__proto__":3}]}')).toEqual({ valid: true });
+    const refusedText = (argumentsText: string) => {
+      const checked = check(schema, argumentsText);
+      return checked.valid ? 'accepted' : checked.message;
+    };
+    expect(refusedText('{"outer":{"__proto__":"abcd"}}')).toContain(
+      '- outer.__proto__: must NOT have more than 3 characters',
+    );
+    expect(refusedText('{"list":[{"__proto__":"x"}]}')).toContain(
+      '- list[0].__proto__: must be integer (got a string)',
+    );
+    expect(refusedText('{"list":[{"__proto__":1}]}')).toContain('- list[0].__proto__: must be >= 2');
+    // The tool's own schema is left as the server sent it.
+    expect(JSON.stringify(schema)).toBe(text);
+  });
 });

@@ -210,9 +210,9 @@ describe('a real stdio server with __proto__ and constructor in its tools and pr
     expect(tools).toHaveLength(1);
     const listed = tools[0]!.inputSchema;
     expectNothingInherited(listed);
-    // The `__proto__` keyword is a key again, as the server wrote it. (The client library's parser drops the
-    // property named `__proto__` inside `properties` before the host sees the list.)
+    // The `__proto__` keyword and the property named `__proto__` are keys, as the server wrote them.
     expect(ownValue(listed, '__proto__')).toEqual({ type: 'string' });
+    expect(ownValue(listed.properties, '__proto__')).toEqual({ type: 'string', description: 'The prototype name.' });
     expect(listed.type).toBe('object');
 
     const request = { messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hi' }] }], tools };
@@ -320,6 +320,44 @@ describe('a real stdio server with __proto__ and constructor in its tools and pr
     const structured = await host.callTool('hostile__echo_structured', args);
     expect(structured.outcome).toBe('ok');
     expect(resultText(structured.result)).toBe(wire);
+  });
+
+  it('checks the rules of a parameter named __proto__ before the call, and of that key in the structuredContent', async () => {
+    const listed = host.toolDefinitions().find((tool) => tool.name === 'hostile__proto_parameter')?.inputSchema;
+    expectNothingInherited(listed);
+    expect(ownValue(listed?.properties, '__proto__')).toEqual({ type: 'string', maxLength: 5 });
+    // Parsed from text, as a model's arguments are: in a literal `__proto__` would set the prototype.
+    const call = (args: string) =>
+      host.callTool('hostile__proto_parameter', JSON.parse(args) as Record<string, unknown>);
+
+    const tooLong = await call('{"__proto__":"toolong"}');
+    expect(tooLong.outcome).toBe('invalid');
+    expect(resultText(tooLong.result)).toContain('- __proto__: must NOT have more than 5 characters');
+    const notText = await call('{"__proto__":5,"name":"x"}');
+    expect(notText.outcome).toBe('invalid');
+    expect(resultText(notText.result)).toContain('- __proto__: must be string (got an integer)');
+    const other = await call('{"other":1}');
+    expect(other.outcome).toBe('invalid');
+    expect(resultText(other.result)).toContain('- other: is not a parameter of this tool');
+
+    // A fitting one is sent, and reaches the server as the key it is; the answer's is checked against the
+    // outputSchema's own rules for it.
+    const fits = await call('{"__proto__":"abc","name":"x"}');
+    expect(fits.outcome).toBe('ok');
+    expect(resultText(fits.result)).toBe('{"__proto__":"abc","name":"x"}');
+    const structured = (fits.rawResult as { structuredContent: Record<string, unknown> }).structuredContent;
+    expectNothingInherited(structured);
+    expect(ownValue(structured, '__proto__')).toBe('abc');
+    const longAnswer = await call('{"__proto__":"abcd"}');
+    expect(longAnswer.outcome).toBe('error');
+    expect(resultText(longAnswer.result)).toContain(
+      "the server's result does not match the tool's outputSchema: data/__proto__ must NOT have more than 3 characters",
+    );
+
+    // No object took a server's value for its prototype on the way.
+    expect(Object.getPrototypeOf({})).toBe(Object.prototype);
+    expect(({} as { maxLength?: unknown }).maxLength).toBeUndefined();
+    expect(Object.getPrototypeOf(listed)).toBe(Object.prototype);
   });
 
   // The library's checks would drop a `__proto__` key of a `_meta` map; the host keeps it as the data key it was.
