@@ -9,6 +9,7 @@
  * own timeout, never longer than the maximum, ends it first. Most calls send no progress and so cost no timer.
  */
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { NEVER_ABORTED } from './never-aborted.js';
 
 /** The message the SDK uses for the same condition; `toCallFailure` recognises it. */
 const HARD_MAXIMUM_MESSAGE = 'Maximum total timeout exceeded';
@@ -19,15 +20,17 @@ const HARD_MAXIMUM_MESSAGE = 'Maximum total timeout exceeded';
  */
 export async function withHardMaximum<T>(
   maxTotalMs: number | undefined,
-  signal: AbortSignal | undefined,
+  callerSignal: AbortSignal | undefined,
   call: (signal: AbortSignal | undefined, progressed: () => void) => Promise<T>,
 ): Promise<T> {
-  if (maxTotalMs === undefined) return call(signal, () => undefined);
+  // A signal that never aborts is as good as none, and costs no listener to follow.
+  const source = callerSignal === NEVER_ABORTED ? undefined : callerSignal;
+  if (maxTotalMs === undefined) return call(source, () => undefined);
   const started = performance.now();
   const controller = new AbortController();
-  const forward = () => controller.abort(signal?.reason);
-  if (signal?.aborted) forward();
-  else signal?.addEventListener('abort', forward, { once: true });
+  const forward = () => controller.abort(source?.reason);
+  if (source?.aborted) forward();
+  else source?.addEventListener('abort', forward, { once: true });
   let timer: NodeJS.Timeout | undefined;
   const progressed = () => {
     if (timer !== undefined || controller.signal.aborted) return;
@@ -42,6 +45,6 @@ export async function withHardMaximum<T>(
     return await call(controller.signal, progressed);
   } finally {
     clearTimeout(timer);
-    signal?.removeEventListener('abort', forward);
+    source?.removeEventListener('abort', forward);
   }
 }

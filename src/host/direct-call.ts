@@ -4,6 +4,7 @@
  * (decided as the model's, but it may reach the app's own tools). Each gets its own call id and audit run id.
  */
 import { createRunId } from '../audit/audit-record.js';
+import { NEVER_ABORTED } from '../connections/never-aborted.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../json/json-depth.js';
 import type { ExecuteToolCall, ToolCallContext } from '../loop/tool-call-types.js';
 import type { Host } from './host-types.js';
@@ -28,7 +29,7 @@ export function createDirectCall(executors: DirectCallExecutors): Host['callTool
       runId: `${executors.runId}-${kind}`,
       turn: 0,
       callsInTurn: 1,
-      signal: callOptions.signal ?? new AbortController().signal,
+      signal: callOptions.signal ?? NEVER_ABORTED,
       emit: () => undefined,
       ...(callOptions.client ? { client: callOptions.client } : {}),
       ...(callOptions.origin ? { origin: callOptions.origin } : {}),
