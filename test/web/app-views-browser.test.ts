@@ -11,11 +11,11 @@ import { type FSWatcher, mkdirSync, watch } from 'node:fs';
 import { appendFile, cp, readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
+import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureServer, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
-import { launchChromium } from './launch-chromium.js';
-import { type RunningUi, startUi } from './web-ui-process.js';
+import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
+import type { RunningUi } from './web-ui-process.js';
 
 const SCREENSHOTS = join(repoRoot, 'docs', 'screenshots');
 const WAIT = { timeout: 20_000 };
@@ -37,8 +37,8 @@ const monitorServer = join(
   'index.js',
 );
 
+let running: UiInChromium | undefined;
 let ui: RunningUi | undefined;
-let browser: Browser | undefined;
 let context: BrowserContext;
 let page: Page;
 const consoleLines: string[] = [];
@@ -136,23 +136,22 @@ beforeAll(async () => {
       deny: [],
     },
   });
-  [ui, browser] = await Promise.all([startUi(['--config', config]), launchChromium()]);
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
-  page = await context.newPage();
+  running = await startUiInChromium(['--config', config], {
+    context: { viewport: { width: 1280, height: 900 }, colorScheme: 'light' },
+  });
+  ({ ui, context, page } = running);
   page.on('console', (message) => {
     consoleLines.push(message.text());
     changes.notify();
   });
   // The audit log is written in the state folder.
   stateWatcher = watch(ui.stateDir, () => changes.notify());
-  await page.goto(ui.url);
   await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor(WAIT);
 }, 90_000);
 
 afterAll(async () => {
   stateWatcher?.close();
-  await browser?.close().catch(() => undefined);
-  await ui?.stop();
+  await running?.stop();
 });
 
 describe('MCP Apps views in Chromium', () => {

@@ -7,13 +7,12 @@
  * escapes; and the server receives exactly what it gave (it answers with every such character as `<U+XXXX>`).
  */
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureServerLaunch } from '../fixtures/servers/fixture-servers.js';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { repoRoot, writeConfig } from '../helpers/project.js';
-import { launchChromium } from './launch-chromium.js';
-import { type RunningUi, startUi } from './web-ui-process.js';
+import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
 
 const WAIT = { timeout: 15_000 };
 const TEST_TIMEOUT_MS = 60_000;
@@ -23,8 +22,7 @@ const SPOOFED = 'safe\u202efdp.exe';
 const SPOOFED_SERVER = 'spoof\u202efdp.exe';
 const hiddenValuesServer = bundledFixture(join(repoRoot, 'test', 'fixtures', 'secrets', 'hidden-values-server.mjs'));
 
-let ui: RunningUi | undefined;
-let browser: Browser | undefined;
+let running: UiInChromium | undefined;
 let page: Page;
 
 async function goTo(label: string): Promise<void> {
@@ -57,14 +55,12 @@ beforeAll(async () => {
     },
     permissions: { allow: ['hidden__echo', 'hidden__ask'] },
   });
-  [ui, browser] = await Promise.all([startUi(['--config', config]), launchChromium()]);
-  page = await (await browser.newContext()).newPage();
-  await page.goto(ui.url);
+  running = await startUiInChromium(['--config', config]);
+  page = running.page;
 }, 90_000);
 
 afterAll(async () => {
-  await browser?.close().catch(() => undefined);
-  await ui?.stop();
+  await running?.stop();
 });
 
 describe('the web UI and values to send that hide characters', () => {

@@ -7,13 +7,12 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isInvisibleCharacter } from '../../src/text/invisible-characters.js';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { repoRoot, writeConfig } from '../helpers/project.js';
-import { launchChromium } from './launch-chromium.js';
-import { type RunningUi, startUi } from './web-ui-process.js';
+import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
 
 const WAIT = { timeout: 15_000 };
 const TEST_TIMEOUT_MS = 60_000;
@@ -23,8 +22,7 @@ const PLAIN_TOOL = 'look_alike__delete_file';
 const HIDING_TOOL = 'look_alike__delete__file';
 const lookAlikeServer = bundledFixture(join(repoRoot, 'test', 'fixtures', 'secrets', 'look-alike-names-server.mjs'));
 
-let ui: RunningUi | undefined;
-let browser: Browser | undefined;
+let running: UiInChromium | undefined;
 let page: Page;
 
 async function goTo(label: string): Promise<void> {
@@ -76,14 +74,12 @@ beforeAll(async () => {
       ],
     }),
   );
-  [ui, browser] = await Promise.all([startUi(['--config', config]), launchChromium()]);
-  page = await (await browser.newContext()).newPage();
-  await page.goto(ui.url);
+  running = await startUiInChromium(['--config', config]);
+  page = running.page;
 }, 90_000);
 
 afterAll(async () => {
-  await browser?.close().catch(() => undefined);
-  await ui?.stop();
+  await running?.stop();
 });
 
 describe('the web UI and names that differ only by a zero-width space', () => {

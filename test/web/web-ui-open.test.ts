@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { exampleServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
-import { launchChromium } from './launch-chromium.js';
-import { startUi } from './web-ui-process.js';
+import { startUiAndChromium } from '../helpers/web-ui-in-chromium.js';
 
 /** Resolves with the file's text once it has some. */
 async function written(file: string): Promise<string> {
@@ -42,10 +41,9 @@ describe.runIf(process.platform === 'linux')('mcp-host ui --open', () => {
     const config = await writeConfig({
       mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
     });
-    const ui = await startUi(['--config', config, '--open'], {
+    const { ui, browser, stop } = await startUiAndChromium(['--config', config, '--open'], {
       env: { PATH: `${folder}:${process.env.PATH ?? ''}` },
     });
-    const browser = await launchChromium();
     let file: string | undefined;
     try {
       const args = (await written(opened)).trimEnd().split('\n');
@@ -63,8 +61,7 @@ describe.runIf(process.platform === 'linux')('mcp-host ui --open', () => {
       await page.getByRole('heading', { name: 'calculator' }).waitFor({ timeout: 15_000 });
       expect(page.url()).toBe(`${ui.base}/`);
     } finally {
-      await browser.close();
-      await ui.stop();
+      await stop();
     }
     expect(existsSync(file!)).toBe(false);
   }, 60_000);

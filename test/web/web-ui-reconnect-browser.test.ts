@@ -6,19 +6,18 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleServer, writeConfig } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { launchChromium } from './launch-chromium.js';
-import { callUiApi, type RunningUi, startUi } from './web-ui-process.js';
+import { openUiPage, startUiAndChromium, type UiAndChromium } from '../helpers/web-ui-in-chromium.js';
+import { callUiApi, type RunningUi } from './web-ui-process.js';
 
 // As in the API test of the same bound: each turn's events carry this much text, far past what waits are allowed.
 const ANSWER_CHARS = 1_200_000;
 const TURNS = 30;
 
 let ui: RunningUi | undefined;
-let browser: Browser | undefined;
+let started: UiAndChromium | undefined;
 
 beforeAll(async () => {
   const config = await writeConfig({
@@ -30,22 +29,18 @@ beforeAll(async () => {
     join(dirname(config), 'script.json'),
     JSON.stringify({ scenarios: [], fallbackText: 'x'.repeat(ANSWER_CHARS) }),
   );
-  [ui, browser] = await Promise.all([startUi(['--config', config]), launchChromium()]);
+  started = await startUiAndChromium(['--config', config]);
+  ui = started.ui;
 }, 90_000);
 
 afterAll(async () => {
-  await browser?.close().catch(() => undefined);
-  await ui?.stop();
+  await started?.stop();
 });
 
 describe('a page whose event stream the host closed because it stopped reading', () => {
   it('reconnects and loads the audit again, showing the call made while it was cut off', async () => {
     const running = ui!;
-    const context = await browser!.newContext();
-    const page = await context.newPage();
-    await page.goto(running.url);
-    // The token page moves on to the app by a refresh of its own.
-    await page.getByRole('navigation', { name: 'Pages' }).waitFor({ timeout: 15_000 });
+    const { context, page } = await openUiPage(started!);
     await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Audit' }).click();
     await page.getByRole('heading', { level: 1, name: 'Audit' }).waitFor({ timeout: 15_000 });
 

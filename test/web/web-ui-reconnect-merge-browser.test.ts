@@ -7,18 +7,18 @@
  */
 import { appendFile, copyFile, truncate, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Browser, Page, Request, Route } from 'playwright-core';
+import type { Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntryView, ServerLogView } from '../../src/web/api-types.js';
 import { fixtureServer, writeConfig } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { launchChromium } from './launch-chromium.js';
-import { callUiApi, type RunningUi, startUi } from './web-ui-process.js';
+import { openUiPage, startUiAndChromium, type UiAndChromium } from '../helpers/web-ui-in-chromium.js';
+import { callUiApi, type RunningUi } from './web-ui-process.js';
 
 const WAIT = { timeout: 15_000 };
 
 let ui: RunningUi | undefined;
-let browser: Browser | undefined;
+let started: UiAndChromium | undefined;
 
 beforeAll(async () => {
   const config = await writeConfig({
@@ -30,12 +30,12 @@ beforeAll(async () => {
     join(dirname(config), 'script.json'),
     JSON.stringify({ scenarios: [], fallbackText: 'answer-marker' }),
   );
-  [ui, browser] = await Promise.all([startUi(['--config', config]), launchChromium()]);
+  started = await startUiAndChromium(['--config', config]);
+  ui = started.ui;
 }, 90_000);
 
 afterAll(async () => {
-  await browser?.close().catch(() => undefined);
-  await ui?.stop();
+  await started?.stop();
 });
 
 /** A request the page made, held unanswered until the test lets it go. */
@@ -65,10 +65,7 @@ async function holdRequest(page: Page, path: string, nth: number, method = 'GET'
  * (the page has had a stream, so its next is a reconnection), and the next waits for `reconnect`.
  */
 async function openWithHeldReconnect(pageName: string): Promise<{ page: Page; reconnect: () => Promise<void> }> {
-  const page = await browser!.newPage();
-  await page.goto(ui!.url);
-  // The token page moves on to the app by a refresh of its own.
-  await page.getByRole('navigation', { name: 'Pages' }).waitFor(WAIT);
+  const { page } = await openUiPage(started!);
   let streams = 0;
   let second!: (route: Route) => void;
   const secondArrived = new Promise<Route>((resolve) => {

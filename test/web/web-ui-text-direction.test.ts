@@ -9,13 +9,12 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { repoRoot, writeConfig } from '../helpers/project.js';
+import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
 import { writeSkill } from '../skills/skill-fixtures.js';
-import { launchChromium } from './launch-chromium.js';
-import { type RunningUi, startUi } from './web-ui-process.js';
 
 const WAIT = { timeout: 15_000 };
 /** Per test: each waits on several things, each for up to WAIT. */
@@ -23,8 +22,7 @@ const TEST_TIMEOUT_MS = 60_000;
 const DIRECTION_CONTROL = /[\u202a-\u202e\u2066-\u2069]/u;
 const directionServer = bundledFixture(join(repoRoot, 'test', 'fixtures', 'secrets', 'text-direction-server.mjs'));
 
-let ui: RunningUi | undefined;
-let browser: Browser | undefined;
+let running: UiInChromium | undefined;
 let page: Page;
 
 /** Attributes a browser shows (a tooltip, an image's stand-in, a hint) or reads out as an element's name. */
@@ -108,18 +106,13 @@ beforeAll(async () => {
     name: 'sorter',
     description: 'Sorts exe.\u202etxt\u202c \u2066files\u2069 skill-marker',
   });
-  [ui, browser] = await Promise.all([
-    // The host starts once the first question is answered: the tool with the controls is withheld until approved.
-    startUi(['--config', config], { waitForHost: false }),
-    launchChromium(),
-  ]);
-  page = await (await browser.newContext()).newPage();
-  await page.goto(ui.url);
+  // The host starts once the first question is answered: the tool with the controls is withheld until approved.
+  running = await startUiInChromium(['--config', config], { ui: { waitForHost: false } });
+  page = running.page;
 }, 90_000);
 
 afterAll(async () => {
-  await browser?.close().catch(() => undefined);
-  await ui?.stop();
+  await running?.stop();
 });
 
 describe('the web UI and text-direction controls from a server', () => {
