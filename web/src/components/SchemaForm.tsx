@@ -6,6 +6,7 @@
  * a field holding them is marked and says so beneath it, and JSON shows them as JSON escapes.
  */
 import { useId, useState } from 'react';
+import { setOwnProperty } from '../../../src/json/own-property';
 import { showDirectionControls } from '../../../src/text/direction-controls';
 import { jsonShowingHiddenCharacters, showHiddenCharacters } from '../hidden-characters';
 import { HiddenCharactersNotice, hiddenCharactersMark } from './HiddenCharacters';
@@ -34,6 +35,14 @@ function typeOf(schema: Schema): string | undefined {
   return undefined;
 }
 
+/**
+ * What `object` holds under `key` itself: a parameter may be named `__proto__` or `constructor`, which read through
+ * the prototype would find Object's own members (and assigned, `__proto__` would replace the prototype).
+ */
+function ownValue(object: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
+}
+
 /** The value a fresh form starts with: defaults where the schema gives them, required objects filled in. */
 export function initialValue(schema: Schema): unknown {
   if (schema.default !== undefined) return structuredClone(schema.default);
@@ -44,7 +53,7 @@ export function initialValue(schema: Schema): unknown {
     for (const [key, property] of Object.entries(schema.properties ?? {})) {
       const initial = initialValue(property);
       if (initial !== undefined && (schema.required?.includes(key) || property.default !== undefined))
-        value[key] = initial;
+        setOwnProperty(value, key, initial);
     }
     return value;
   }
@@ -166,11 +175,11 @@ export function Field(props: FieldProps) {
             label={property.title ?? key}
             required={schema.required?.includes(key) ?? false}
             path={`${path}.${key}`}
-            value={object[key]}
+            value={ownValue(object, key)}
             onChange={(next) => {
               const copy = { ...object };
               if (next === undefined) delete copy[key];
-              else copy[key] = next;
+              else setOwnProperty(copy, key, next);
               onChange(copy);
             }}
           />
@@ -361,11 +370,11 @@ export function SchemaForm({
             label={property.title ?? key}
             required={schema.required?.includes(key) ?? false}
             path={key}
-            value={value[key]}
+            value={ownValue(value, key)}
             onChange={(next) => {
               const copy = { ...value };
               if (next === undefined) delete copy[key];
-              else copy[key] = next;
+              else setOwnProperty(copy, key, next);
               onChange(copy);
             }}
           />
