@@ -42,11 +42,30 @@ export function exceedsJsonDepth(value: unknown, maxDepth = MAX_JSON_DEPTH): boo
   return false;
 }
 
+const OPENING_BRACKETS = ['{', '['] as const;
+
+/**
+ * Whether the text holds at most `limit` opening brackets in all, strings included: then none can be opened deeper
+ * than `limit`. Counted with `indexOf`, many times quicker than the scans below on a long text (a file's content as an
+ * argument, a long result), which are left for texts with more brackets than that.
+ */
+function opensAtMost(text: string, limit: number): boolean {
+  let count = 0;
+  for (const bracket of OPENING_BRACKETS) {
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) {
+      count++;
+      if (count > limit) return false;
+    }
+  }
+  return true;
+}
+
 /**
  * Whether JSON text opens more than `maxDepth` brackets at once, read in one pass without parsing (brackets inside
  * strings do not count). Lets text be refused before `JSON.parse` builds a value nothing else could walk.
  */
 export function textExceedsJsonDepth(text: string, maxDepth = MAX_JSON_DEPTH): boolean {
+  if (opensAtMost(text, maxDepth)) return false;
   let depth = 0;
   let inString = false;
   for (let index = 0; index < text.length; index++) {
@@ -73,6 +92,7 @@ export function textExceedsJsonDepth(text: string, maxDepth = MAX_JSON_DEPTH): b
  * still fails to parse.
  */
 export function cutTooDeepText(text: string, maxDepth = MAX_JSON_DEPTH): string | undefined {
+  if (opensAtMost(text, maxDepth)) return undefined;
   let depth = 0;
   let inString = false;
   let cutFrom = -1;

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readJsonRpcLine } from '../../src/connections/parse-json-rpc-line.js';
-import { cutTooDeepText, MAX_JSON_DEPTH } from '../../src/json/json-depth.js';
+import { cutTooDeepText, MAX_JSON_DEPTH, textExceedsJsonDepth } from '../../src/json/json-depth.js';
 
 const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
@@ -37,5 +37,22 @@ describe('cutting text nested too deep', () => {
       tooDeep: false,
     });
     expect(readJsonRpcLine(`{"jsonrpc":"2.0","id":9,"result":${'['.repeat(1000)}`)).toBeUndefined();
+  });
+
+  it('gives the same verdicts where few brackets in all let it skip the scan and where many make it scan', () => {
+    // At the limit in all (skipped), one past it at once (scanned), and many only in a string (scanned, within).
+    const atLimit = `{"a":${'['.repeat(2)}1${']'.repeat(2)},"b":"${'x'.repeat(100_000)}"}`;
+    expect(textExceedsJsonDepth(atLimit, 3)).toBe(false);
+    expect(cutTooDeepText(atLimit, 3)).toBeUndefined();
+    const onePast = `{"a":${deep(3)},"b":"${'x'.repeat(100_000)}"}`;
+    expect(textExceedsJsonDepth(onePast, 3)).toBe(true);
+    expect(cutTooDeepText(onePast, 3)).toBe(
+      `{"a":${deep(2).slice(0, 2)}null${deep(2).slice(2)},"b":"${'x'.repeat(100_000)}"}`,
+    );
+    const inString = `{"a":"${'[{'.repeat(1000)}","b":[[1]]}`;
+    expect(textExceedsJsonDepth(inString, 3)).toBe(false);
+    expect(cutTooDeepText(inString, 3)).toBeUndefined();
+    expect(textExceedsJsonDepth(inString, 1)).toBe(true);
+    expect(cutTooDeepText(inString, 1)).toBe(`{"a":"${'[{'.repeat(1000)}","b":null}`);
   });
 });
