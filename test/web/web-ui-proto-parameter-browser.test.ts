@@ -3,18 +3,16 @@
  * the form generated from its schema fills in that parameter as the key it is (assigned, it would set the
  * arguments' prototype and vanish), so the server gets it, and a value past its rules is refused by the host.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultFixture } from '../faults/fault-helpers.js';
 import { writeConfig } from '../helpers/project.js';
-import { launchChromium } from './launch-chromium.js';
-import { type RunningUi, startUi } from './web-ui-process.js';
+import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
 
 const WAIT = { timeout: 15_000 };
 const TOOL = 'hostile__proto_parameter';
 
-let ui: RunningUi | undefined;
-let browser: Browser | undefined;
+let running: UiInChromium | undefined;
 let page: Page;
 
 beforeAll(async () => {
@@ -27,14 +25,12 @@ beforeAll(async () => {
       },
     },
   });
-  [ui, browser] = await Promise.all([startUi(['--config', config]), launchChromium()]);
-  page = await (await browser.newContext()).newPage();
-  await page.goto(ui.url);
+  running = await startUiInChromium(['--config', config]);
+  page = running.page;
 }, 90_000);
 
 afterAll(async () => {
-  await browser?.close().catch(() => undefined);
-  await ui?.stop();
+  await running?.stop();
 });
 
 /** Calls the tool with `value` typed into its `__proto__` field; the result's text once it shows `expected`. */
