@@ -230,7 +230,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       describeMissing: (name) => catalog.describeMissing(name),
       server: (name) => connections.get(name),
       hostTools: hostTools.handlers,
-      confirmCurrent: (entry, signal) => catalog.confirmCurrent(entry, signal),
+      confirmCurrent: (entry, signal) => catalog.confirmCurrentAtOnce(entry, signal),
       askToOpenRequiredUrl: (entry, required, context) =>
         features.askToOpenRequiredUrl(
           entry.server,

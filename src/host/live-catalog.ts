@@ -214,10 +214,30 @@ export class LiveCatalog {
    * or undefined when it may.
    */
   async confirmCurrent(entry: CatalogEntry, signal?: AbortSignal): Promise<string | undefined> {
+    return this.confirmCurrentAtOnce(entry, signal);
+  }
+
+  /**
+   * {@link confirmCurrent}, answered without a promise when there is nothing to wait for (the server has not said its
+   * tools changed, or the call was cancelled): the case of almost every call, which then costs no turn of the event
+   * loop.
+   */
+  confirmCurrentAtOnce(entry: CatalogEntry, signal?: AbortSignal): string | undefined | Promise<string | undefined> {
     const server = entry.server;
     const connection = this.connections.get(server);
     // A server given up on runs nothing: its own error ("not restarted") says more than a stale-list refusal.
     if (connection === undefined || connection.state === 'failed') return undefined;
+    if (!this.isStale(server) || signal?.aborted) return this.compareWithCurrent(entry);
+    return this.waitForListing(entry, connection, signal);
+  }
+
+  /** Waits (at most `relistWaitMs`) for the listing asked for after the server's latest change, then compares. */
+  private async waitForListing(
+    entry: CatalogEntry,
+    connection: ServerConnection,
+    signal: AbortSignal | undefined,
+  ): Promise<string | undefined> {
+    const server = entry.server;
     let deadline = Date.now() + this.relistWaitMs;
     let askedAgain = false;
     while (this.isStale(server) && !signal?.aborted) {
@@ -239,6 +259,12 @@ export class LiveCatalog {
       }
       await waitAtMost(this.inFlight.get(server), left, signal);
     }
+    return this.compareWithCurrent(entry);
+  }
+
+  /** Why a call of `entry` must not run against the listing as it stands, or undefined when it may. */
+  private compareWithCurrent(entry: CatalogEntry): string | undefined {
+    const server = entry.server;
     const quoted = `"${entry.name}"`;
     if (this.isStale(server)) {
       return `${quoted} was not run: the server "${server}" said its tools changed and has not listed them again within ${this.relistWaitMs / 1000} s, so the definition the call was chosen from could not be checked against the current one. Try again later.`;

@@ -38,8 +38,10 @@ export interface AuthorizeCallSettings {
 
 export function createAuthorizeCall(settings: AuthorizeCallSettings): ToolCallDependencies['authorize'] {
   return async (entry, args, context, call) => {
-    const narrowed = await settings.narrow?.(entry, args, context);
-    if (narrowed !== undefined) return narrowed;
+    if (settings.narrow !== undefined) {
+      const narrowed = await settings.narrow(entry, args, context);
+      if (narrowed !== undefined) return narrowed;
+    }
     if (settings.secrets) rememberArgumentSecrets(args, settings.secrets);
     const toAuthorize = callToAuthorize(entry, args, call.id);
     const authorization = await authorizeToolCall({
@@ -53,7 +55,8 @@ export function createAuthorizeCall(settings: AuthorizeCallSettings): ToolCallDe
       otherServerToolNames: otherServerToolNames(settings.catalogEntries(), entry.server),
       signal: context.signal,
     });
-    await settings.audit().approval(toAuthorize, authorization);
+    // Only an answer is recorded: a call nobody was asked about costs no trip through the recorder.
+    if (authorization.answer !== undefined) await settings.audit().approval(toAuthorize, authorization);
     return authorization;
   };
 }

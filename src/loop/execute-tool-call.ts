@@ -76,7 +76,7 @@ export interface ToolCallDependencies {
    * Right before a server's tool is authorized and again before it is sent: why it must not run, when the server's
    * tools changed since the catalog of this turn was built (a rug pull), or undefined when it may.
    */
-  confirmCurrent?: (entry: CatalogEntry, signal: AbortSignal) => Promise<string | undefined>;
+  confirmCurrent?: (entry: CatalogEntry, signal: AbortSignal) => string | undefined | Promise<string | undefined>;
   /**
    * Policy and consent. Its `decision.safeToRetry` also says whether the call may be sent once more after a
    * timeout, a crashed server or an expired HTTP session (a trusted server's idempotent or read-only tool).
@@ -178,11 +178,13 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
       if (invalid !== undefined) return done('invalid', errorText(invalid), { entry, arguments: args });
     }
     const hostTool = dependencies.hostTools?.get(entry.name);
-    // Host tools run no server code, so a server's changed listing cannot change them.
-    const refusedAsChanged = async (): Promise<string | undefined> =>
+    // Host tools run no server code, so a server's changed listing cannot change them. Awaited only when it is a
+    // promise (it waits for a listing): the common answer costs no turn of the event loop.
+    const refusedAsChanged = (): string | undefined | Promise<string | undefined> =>
       hostTool ? undefined : dependencies.confirmCurrent?.(entry, context.signal);
 
-    const changedBefore = await refusedAsChanged();
+    let changedBefore = refusedAsChanged();
+    if (changedBefore instanceof Promise) changedBefore = await changedBefore;
     if (changedBefore !== undefined) {
       return done('denied', errorText(changedBefore), { entry, arguments: args });
     }
@@ -201,7 +203,8 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
     }
 
     // Asking the user may take a while: the server may have changed the tool meanwhile.
-    const changedAfter = await refusedAsChanged();
+    let changedAfter = refusedAsChanged();
+    if (changedAfter instanceof Promise) changedAfter = await changedAfter;
     if (changedAfter !== undefined) {
       return done('denied', errorText(changedAfter), { entry, arguments: args, authorization });
     }
