@@ -14,6 +14,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../config/types.js';
+import type { HostWrittenAnswers } from './host-written-answers.js';
 import { limitResponseSize } from './limit-response-size.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './message-size-limit.js';
 import { messageWithCause } from './message-with-cause.js';
@@ -41,6 +42,8 @@ interface CreateTransportOptions {
   authorization?: RemoteAuthorization;
   /** Where a stdio server's tool result text too long to hold in memory is written (see spilled-text.ts). */
   openSpill?: OpenSpill;
+  /** Where the transport notes the error answers it writes in place of the server's (see host-written-answers.ts). */
+  hostWritten?: HostWrittenAnswers;
 }
 
 function createClient(options: CreateTransportOptions, config: ServerConfig): Client {
@@ -78,6 +81,7 @@ async function connectStdio(config: StdioServerConfig, options: CreateTransportO
     onDiagnostic: options.onDiagnostic,
     maxMessageBytes: config.maxMessageBytes,
     openSpill: options.openSpill,
+    hostWritten: options.hostWritten,
   });
   const client = createClient(options, config);
   try {
@@ -121,7 +125,7 @@ async function connectRemoteOnce(
   const transportOptions = {
     requestInit,
     ...sessionOptions,
-    fetch: limitResponseSize(baseFetch, config.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES),
+    fetch: limitResponseSize(baseFetch, config.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, options.hostWritten),
   };
   const wrap = <T extends Transport>(transport: T): T => (session ? session.wrapTransport(transport) : transport);
   if (config.transport === 'sse') {

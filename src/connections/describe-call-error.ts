@@ -5,6 +5,7 @@ import { CallFailure, type RequiredUrlElicitation } from './call-failure.js';
 import { describeLibraryError } from './describe-library-error.js';
 import { responseTooLargeText } from './limit-response-size.js';
 import { messageWithCause } from './message-with-cause.js';
+import type { ErrorAnswerOrigin } from './server-error-answers.js';
 
 interface CallErrorContext {
   server: string;
@@ -14,10 +15,10 @@ interface CallErrorContext {
   remote: boolean;
   describeExit: () => string;
   /**
-   * Whether the server answered the call with this error (see server-error-answers.ts): the client library raises
-   * some of its own with the same class.
+   * Who answered the call with this error, if anyone (see server-error-answers.ts): the server, or the host in its
+   * place (an answer nested too deep…). The client library raises some errors of its own with the same class.
    */
-  serverAnswered: (error: ProtocolError) => boolean;
+  answeredBy: (error: ProtocolError) => ErrorAnswerOrigin | undefined;
 }
 
 export function toCallFailure(error: unknown, context: CallErrorContext): CallFailure {
@@ -51,7 +52,12 @@ export function toCallFailure(error: unknown, context: CallErrorContext): CallFa
     // The host's own words about a response past `maxMessageBytes`, not the server's.
     return new CallFailure('protocol', `server "${context.server}" ${tooLarge}`, context.server, options);
   }
-  if (error instanceof ProtocolError && context.serverAnswered(error)) {
+  const origin = error instanceof ProtocolError ? context.answeredBy(error) : undefined;
+  if (origin?.by === 'host') {
+    // What the host refused of the server's answer, in the host's words: the server did not answer with an error.
+    return new CallFailure('protocol', `server "${context.server}" ${origin.words}`, context.server, options);
+  }
+  if (error instanceof ProtocolError && origin?.by === 'server') {
     const urlElicitations = error.code === URL_ELICITATION_REQUIRED ? requiredUrlElicitations(error.data) : [];
     if (urlElicitations.length > 0) {
       return new CallFailure(

@@ -16,6 +16,7 @@
  */
 import type { FetchLike, JSONRPCMessage } from '@modelcontextprotocol/client';
 import { cutTooDeepText, describeTooDeep, JsonDepthGauge } from '../json/json-depth.js';
+import { HostWrittenAnswers } from './host-written-answers.js';
 import { tooLargeMessageText } from './message-size-limit.js';
 import { tooDeepAnswer } from './too-deep-message.js';
 
@@ -29,20 +30,24 @@ class ResponseTooLargeError extends Error {
   override readonly name = 'ResponseTooLargeError';
 }
 
-/** The size error's text if `error` (or what caused it) is a response past the limit, else undefined. */
+/**
+ * The size error's text if `error` (or what caused it) is a JSON body past the limit, else undefined. (The answer put
+ * in place of an event past the limit is noted in `hostWritten`, as a server's answer with its code could say anything.)
+ */
 export function responseTooLargeText(error: unknown): string | undefined {
   for (let current: unknown = error, depth = 0; current && depth < 5; depth += 1) {
     if (current instanceof ResponseTooLargeError) return current.message;
-    const { code, message } = current as { code?: unknown; message?: unknown };
-    // The answer put in place of an SSE event past the limit comes back as the SDK's ProtocolError.
-    if (code === RESPONSE_TOO_LARGE_CODE && typeof message === 'string')
-      return message.replace(/^MCP error -?\d+: /, '');
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
 }
 
-export function limitResponseSize(fetchImpl: FetchLike, limit: number): FetchLike {
+/** `hostWritten`: where each error answer written in place of the server's is noted (see host-written-answers.ts). */
+export function limitResponseSize(
+  fetchImpl: FetchLike,
+  limit: number,
+  hostWritten = new HostWrittenAnswers(),
+): FetchLike {
   return async (url, init) => {
     const response = await fetchImpl(url, init);
     if (!response.body) return response;
@@ -50,8 +55,10 @@ export function limitResponseSize(fetchImpl: FetchLike, limit: number): FetchLik
     const requests = requestsOf(init?.body);
     const limited =
       mediaType === 'text/event-stream'
-        ? response.body.pipeThrough(eventLimits(limit, requests))
-        : response.body.pipeThrough(bodyLimits(limit, JSON_MEDIA_TYPE.test(mediaType) ? requests : undefined));
+        ? response.body.pipeThrough(eventLimits(limit, requests, hostWritten))
+        : response.body.pipeThrough(
+            bodyLimits(limit, JSON_MEDIA_TYPE.test(mediaType) ? requests : undefined, hostWritten),
+          );
     return withBody(response, limited);
   };
 }
@@ -72,6 +79,7 @@ const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/;
 function bodyLimits(
   limit: number,
   requests: readonly SentRequest[] | undefined,
+  hostWritten: HostWrittenAnswers,
 ): TransformStream<Uint8Array, Uint8Array> {
   let seen = 0;
   let held: Uint8Array[] = [];
@@ -90,7 +98,9 @@ function bodyLimits(
       }
       if (depth.feed(chunk)) {
         held = [];
-        refuseTooDeep(controller, requests, (answers) => JSON.stringify(answers.length === 1 ? answers[0] : answers));
+        refuseTooDeep(controller, requests, hostWritten, (answers) =>
+          JSON.stringify(answers.length === 1 ? answers[0] : answers),
+        );
         return;
       }
       held.push(chunk);
@@ -101,7 +111,11 @@ function bodyLimits(
   });
 }
 
-function eventLimits(limit: number, requests: readonly SentRequest[]): TransformStream<Uint8Array, Uint8Array> {
+function eventLimits(
+  limit: number,
+  requests: readonly SentRequest[],
+  hostWritten: HostWrittenAnswers,
+): TransformStream<Uint8Array, Uint8Array> {
   // The current event's bytes not yet passed on, and how many there are.
   let pending: Uint8Array[] = [];
   let eventBytes = 0;
@@ -122,7 +136,7 @@ function eventLimits(limit: number, requests: readonly SentRequest[]): Transform
         eventBytes += next - start;
         if (eventBytes > limit) {
           pending = [];
-          refuseEvent(controller, limit, eventBytes, requests);
+          refuseEvent(controller, limit, eventBytes, requests, hostWritten);
           return;
         }
         if (!tooDeep) tooDeep = data.read(chunk, start, lineEnd, newline !== -1);
@@ -132,7 +146,7 @@ function eventLimits(limit: number, requests: readonly SentRequest[]): Transform
             pending.push(chunk.subarray(passFrom, next));
             if (tooDeep) {
               tooDeep = false;
-              if (!refuseTooDeepEvent(controller, pending, requests)) return;
+              if (!refuseTooDeepEvent(controller, pending, requests, hostWritten)) return;
             } else {
               for (const piece of pending) controller.enqueue(piece);
             }
@@ -163,16 +177,19 @@ function refuseTooDeepEvent(
   controller: TransformStreamDefaultController<Uint8Array>,
   event: readonly Uint8Array[],
   requests: readonly SentRequest[],
+  hostWritten: HostWrittenAnswers,
 ): boolean {
   const message = eventMessage(event);
   if (message === undefined) {
-    refuseTooDeep(controller, requests, (answers) => answers.map(sseMessage).join(''));
+    refuseTooDeep(controller, requests, hostWritten, (answers) => answers.map(sseMessage).join(''));
     return false;
   }
   const { id, method } = message as { id?: unknown; method?: unknown };
   if (method === undefined && (typeof id === 'string' || typeof id === 'number')) {
     const request = requests.find((sent) => sent.id === id)?.method;
-    controller.enqueue(new TextEncoder().encode(sseMessage(tooDeepAnswer(id, request).replacement)));
+    const { replacement, words } = tooDeepAnswer(id, request);
+    hostWritten.note(replacement, words);
+    controller.enqueue(new TextEncoder().encode(sseMessage(replacement)));
   }
   return true;
 }
@@ -240,6 +257,7 @@ function refuseEvent(
   limit: number,
   bytes: number,
   requests: readonly SentRequest[],
+  hostWritten: HostWrittenAnswers,
 ): void {
   const message = tooLargeMessageText(limit, bytes, OUTCOME);
   if (requests.length === 0) {
@@ -248,9 +266,9 @@ function refuseEvent(
   }
   const encoder = new TextEncoder();
   for (const { id } of requests) {
-    controller.enqueue(
-      encoder.encode(sseMessage({ jsonrpc: '2.0', id, error: { code: RESPONSE_TOO_LARGE_CODE, message } })),
-    );
+    const answer: JSONRPCMessage = { jsonrpc: '2.0', id, error: { code: RESPONSE_TOO_LARGE_CODE, message } };
+    hostWritten.note(answer, message);
+    controller.enqueue(encoder.encode(sseMessage(answer)));
   }
   controller.terminate();
 }
@@ -263,6 +281,7 @@ function refuseEvent(
 function refuseTooDeep(
   controller: TransformStreamDefaultController<Uint8Array>,
   requests: readonly SentRequest[],
+  hostWritten: HostWrittenAnswers,
   frame: (answers: JSONRPCMessage[]) => string,
 ): void {
   if (requests.length === 0) {
@@ -271,7 +290,11 @@ function refuseTooDeep(
     );
     return;
   }
-  const answers = requests.map(({ id, method }) => tooDeepAnswer(id, method).replacement);
+  const answers = requests.map(({ id, method }) => {
+    const { replacement, words } = tooDeepAnswer(id, method);
+    hostWritten.note(replacement, words);
+    return replacement;
+  });
   controller.enqueue(new TextEncoder().encode(frame(answers)));
   controller.terminate();
 }

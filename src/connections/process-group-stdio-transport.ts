@@ -9,6 +9,7 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { type JSONRPCMessage, serializeMessage, type Transport } from '@modelcontextprotocol/client';
+import type { HostWrittenAnswers } from './host-written-answers.js';
 import { type BuiltLine, lineWithLongStrings } from './json-line-builder.js';
 import { LineSplitter } from './line-splitter.js';
 import { createLogRateGate, LOG_MESSAGES_PER_SECOND } from './log-rate-gate.js';
@@ -51,6 +52,8 @@ interface ProcessGroupStdioOptions {
    * it every text is held whole.
    */
   openSpill?: OpenSpill;
+  /** Where the error answers the transport writes in place of the server's are noted (see host-written-answers.ts). */
+  hostWritten?: HostWrittenAnswers;
 }
 
 export interface ProcessExit {
@@ -205,8 +208,10 @@ export class ProcessGroupStdioTransport implements Transport {
     else if (this.tooDeepMessages === MAX_NOISE_REPORTS + 1) {
       this.options.onDiagnostic?.('keeps sending messages nested too deep; further ones are refused silently');
     }
-    if (verdict.kind === 'answer-replaced') this.onmessage?.(verdict.replacement);
-    else if (verdict.kind === 'request-refused') this.send(verdict.reply).catch(() => undefined);
+    if (verdict.kind === 'answer-replaced') {
+      this.options.hostWritten?.note(verdict.replacement, verdict.words);
+      this.onmessage?.(verdict.replacement);
+    } else if (verdict.kind === 'request-refused') this.send(verdict.reply).catch(() => undefined);
   }
 
   /**

@@ -25,6 +25,7 @@ import { createTransport } from './create-transport.js';
 import { isSessionExpired, toCallFailure } from './describe-call-error.js';
 import { firstOfEachName } from './first-of-each-name.js';
 import { withHardMaximum } from './hard-maximum.js';
+import { HostWrittenAnswers } from './host-written-answers.js';
 import { keepPrototypeKeysOfAnswers, namedBack } from './keep-prototype-keys.js';
 import type { RemoteAuthorization } from './oauth/remote-authorization.js';
 import { isPlainTextCallResult } from './plain-call-result.js';
@@ -153,6 +154,7 @@ export class ServerConnection {
   async connect(): Promise<boolean> {
     this.currentState = 'connecting';
     try {
+      const hostWritten = new HostWrittenAnswers();
       const { client, transport } = await createTransport(this.config, {
         connectTimeoutMs: this.config.startupTimeoutMs ?? this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
         clientInfo: { name: this.options.clientName ?? 'mcp-host', version: this.options.clientVersion ?? '0.0.0' },
@@ -163,6 +165,7 @@ export class ServerConnection {
         transportFactory: this.options.transportFactory,
         authorization: this.options.authorization,
         openSpill: this.options.openSpill,
+        hostWritten,
       });
       if ((this.currentState as ServerState) === 'closed') {
         await transport.close().catch(() => undefined);
@@ -172,7 +175,7 @@ export class ServerConnection {
       this.transport = transport;
       keepPrototypeKeysOfAnswers(transport);
       this.errorAnswers = new ServerErrorAnswers();
-      this.errorAnswers.watch(transport);
+      this.errorAnswers.watch(transport, hostWritten);
       client.onclose = () => this.handleUnexpectedClose(client);
       this.currentState = 'connected';
       this.lastError = undefined;
@@ -446,7 +449,7 @@ export class ServerConnection {
       maxTotalTimeoutMs: options.maxTotalTimeoutMs,
       remote: this.config.transport !== 'stdio',
       describeExit: () => this.serverExit().description,
-      serverAnswered: (error) => this.errorAnswers.take(error),
+      answeredBy: (error) => this.errorAnswers.take(error),
     });
     const message = this.redact(failure.message);
     return message === failure.message

@@ -1,26 +1,38 @@
 /**
- * The JSON-RPC errors a server answered the host's `tools/call` requests with, as they came over the transport.
+ * The JSON-RPC errors a server answered the host's `tools/call` requests with, as they came over the transport, and
+ * those the host wrote itself in place of the server's answer.
  *
  * The MCP client library raises some errors of its own with the very class a server's error answer becomes
  * (`ProtocolError`): a result whose `structuredContent` is missing or does not match the tool's `outputSchema`, for
  * one. Only the wire tells them apart: a call's `ProtocolError` is the server's when an error answer with its code and
- * message arrived for one of the host's calls. Each answer vouches for one error; calls fail a few microtasks after
- * their answer arrives, so the few answers kept are plenty.
+ * message arrived for one of the host's calls. The host's transport layer writes error answers too (an answer nested
+ * too deep, an event past the size limit), which arrive the same way: those it noted (see host-written-answers.ts)
+ * are the host's, with the host's words. Each answer vouches for one error; calls fail a few microtasks after their
+ * answer arrives, so the few answers kept are plenty.
  */
 import type { JSONRPCMessage, ProtocolError, Transport } from '@modelcontextprotocol/client';
+import { HostWrittenAnswers } from './host-written-answers.js';
 
 /** Requests never answered (the server went quiet) must not pile up: the oldest ids are let go past this many. */
 const MAX_PENDING_CALLS = 10_000;
 /** Answers never taken (their call was given up on) must not pile up: the oldest are let go past this many. */
 const MAX_KEPT_ANSWERS = 1_000;
 
+/** Who answered a call with an error: the server, or the host in its place (`words`: what happened). */
+export type ErrorAnswerOrigin = { by: 'server' } | { by: 'host'; words: string };
+
 export class ServerErrorAnswers {
   private readonly pendingCalls = new Set<string | number>();
-  /** How many error answers of each code and message arrived and were not taken yet, oldest first. */
-  private readonly answers = new Map<string, number>();
+  /** The origin of each error answer of each code and message that arrived and was not taken yet, oldest first. */
+  private readonly answers = new Map<string, ErrorAnswerOrigin[]>();
+  private hostWritten = new HostWrittenAnswers();
 
-  /** Watches `transport`'s traffic; put on it after the client has connected to it. */
-  watch(transport: Transport): void {
+  /**
+   * Watches `transport`'s traffic; put on it after the client has connected to it. `hostWritten`: where the
+   * transport layer notes the answers it writes itself.
+   */
+  watch(transport: Transport, hostWritten?: HostWrittenAnswers): void {
+    if (hostWritten !== undefined) this.hostWritten = hostWritten;
     const send = transport.send.bind(transport);
     transport.send = (message, options) => {
       this.noteSent(message);
@@ -34,14 +46,13 @@ export class ServerErrorAnswers {
     };
   }
 
-  /** Whether `error` is what the server answered one of the host's calls with; each answer says so once. */
-  take(error: ProtocolError): boolean {
+  /** Who answered one of the host's calls with `error`, if anyone did; each answer says so once. */
+  take(error: ProtocolError): ErrorAnswerOrigin | undefined {
     const key = keyOf(error.code, error.message);
-    const count = this.answers.get(key);
-    if (count === undefined) return false;
-    if (count > 1) this.answers.set(key, count - 1);
-    else this.answers.delete(key);
-    return true;
+    const origins = this.answers.get(key);
+    const first = origins?.shift();
+    if (origins?.length === 0) this.answers.delete(key);
+    return first;
   }
 
   private noteSent(message: JSONRPCMessage): void {
@@ -58,12 +69,16 @@ export class ServerErrorAnswers {
 
   private noteReceived(message: JSONRPCMessage): void {
     if ('method' in message || !('id' in message) || message.id === undefined) return;
-    if (!this.pendingCalls.delete(message.id) || !('error' in message)) return;
+    const answersCall = this.pendingCalls.delete(message.id);
+    if (!('error' in message)) return;
+    // Taken whatever request it answers, so that the notes of answers to other requests do not linger.
+    const hostWords = this.hostWritten.take(message);
+    if (!answersCall) return;
     const key = keyOf(message.error.code, message.error.message);
     // Re-inserted, so that the order of the map stays the order the answers came in.
-    const count = this.answers.get(key) ?? 0;
+    const origins = this.answers.get(key) ?? [];
     this.answers.delete(key);
-    this.answers.set(key, count + 1);
+    this.answers.set(key, [...origins, hostWords === undefined ? { by: 'server' } : { by: 'host', words: hostWords }]);
     if (this.answers.size > MAX_KEPT_ANSWERS) this.answers.delete(this.answers.keys().next().value!);
   }
 }

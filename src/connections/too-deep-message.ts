@@ -6,15 +6,15 @@
  * is dropped.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
-import { describeTooDeep, exceedsJsonDepth } from '../json/json-depth.js';
+import { describeTooDeep, exceedsJsonDepth, MAX_JSON_DEPTH } from '../json/json-depth.js';
 
 /** JSON-RPC "Invalid Request": the message was well-formed JSON but not one the host can take. */
 const INVALID_REQUEST = -32600;
 
 type TooDeepVerdict =
   | { kind: 'fine' }
-  /** Deliver this error answer in place of the server's answer. */
-  | { kind: 'answer-replaced'; replacement: JSONRPCMessage; what: string }
+  /** Deliver this error answer in place of the server's answer; `words`: what it means, in the host's words. */
+  | { kind: 'answer-replaced'; replacement: JSONRPCMessage; what: string; words: string }
   /** Send this error back to the server for its request. */
   | { kind: 'request-refused'; reply: JSONRPCMessage; what: string }
   | { kind: 'notification-dropped'; what: string };
@@ -47,16 +47,19 @@ export function screenMessageDepth(
 
 /**
  * The error answer that stands in for a server's answer nested too deep (from a stdio line, an HTTP body or an
- * event), and what it says. `request`: the method of the host's request with that id, when known.
+ * event), and what it says. `request`: the method of the host's request with that id, when known. `words`: what
+ * happened, in the host's words, to follow the server's name where the request's failure is told (the answer itself
+ * is the host's, not the server's: see host-written-answers.ts).
  */
 export function tooDeepAnswer(
   id: string | number,
   request: string | undefined,
-): { what: string; replacement: JSONRPCMessage } {
+): { what: string; replacement: JSONRPCMessage; words: string } {
   // The id is the server's: an unknown one is named only in part.
   const what = describeTooDeep(`the server's answer to ${request ?? `request ${JSON.stringify(id).slice(0, 100)}`}`);
   return {
     what,
     replacement: { jsonrpc: '2.0', id, error: { code: INVALID_REQUEST, message: `${what}, so the host refused it` } },
+    words: `sent an answer nested deeper than ${MAX_JSON_DEPTH} levels; the host refused it`,
   };
 }

@@ -15,6 +15,9 @@ import { createTurnProvider, lastToolResults, toolCall } from './turn-provider.j
 afterEach(closeHosts);
 
 const DEPTH = 10_000;
+/** The host refused the server's answer: in the host's words, not as an error the server answered with. */
+const REFUSED = (server: string) =>
+  `The tool call failed: server "${server}" sent an answer nested deeper than 128 levels; the host refused it`;
 const nestedArguments = `{"text":"deep","value":${'['.repeat(DEPTH)}1${']'.repeat(DEPTH)}}`;
 
 describe('values nested 10,000 levels deep', () => {
@@ -46,9 +49,7 @@ describe('values nested 10,000 levels deep', () => {
     const results = lastToolResults(provider.requests[1]!);
     expect(results.map((entry) => entry.callId)).toEqual(['structured', 'meta', 'content', 'arguments', 'fine']);
     expect(results.map((entry) => entry.isError)).toEqual([true, true, true, true, false]);
-    for (const entry of results.slice(0, 3)) {
-      expect(resultText(entry)).toMatch(/answer to tools\/call is nested deeper than 128 levels/);
-    }
+    for (const entry of results.slice(0, 3)) expect(resultText(entry)).toBe(REFUSED('hostile'));
     expect(resultText(results[3]!)).toMatch(/arguments .*nested deeper than 128 levels/);
     expect(resultText(results[4]!)).toBe('still works');
 
@@ -93,7 +94,7 @@ describe('values nested 10,000 levels deep', () => {
     );
     const called = await host.callTool('hostile__deep', { depth: DEPTH, where: 'structured' });
     expect(called.outcome).toBe('error');
-    expect(resultText(called.result)).toMatch(/answer to tools\/call is nested deeper than 128 levels/);
+    expect(resultText(called.result)).toBe(REFUSED('hostile'));
     const fine = await host.callTool('hostile__echo', { text: 'after' });
     expect(resultText(fine.result)).toBe('after');
   });
@@ -107,7 +108,7 @@ describe('values nested 10,000 levels deep', () => {
       for (const tool of ['deep_json', 'deep_sse']) {
         const called = await host.callTool(`remote__${tool}`, {});
         expect(called.outcome, tool).toBe('error');
-        expect(resultText(called.result)).toMatch(/answer to tools\/call is nested deeper than 128 levels/);
+        expect(resultText(called.result), tool).toBe(REFUSED('remote'));
       }
       const fine = await host.callTool('remote__small', {});
       expect(resultText(fine.result)).toBe('small answer');

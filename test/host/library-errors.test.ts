@@ -1,7 +1,8 @@
 /**
  * What the MCP client library refuses of a server's answer is reported in the host's words, naming what was wrong,
  * and what the server answered with a JSON-RPC error still reads as the server's: against a real stdio server that
- * answers each call with the result or the error it is told to, even one worded like the library's own.
+ * answers each call with the result or the error it is told to, even one worded like the library's own or like the
+ * error answers the host writes itself in place of an answer it refuses.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../../src/host/create-host.js';
@@ -85,5 +86,26 @@ describe('a JSON-RPC error the server answers with', () => {
     expect(fromLibrary).toBe(
       "The tool call failed: the server's result does not match the tool's outputSchema: data/count must be integer",
     );
+  });
+});
+
+describe("a JSON-RPC error the server answers with in the words of the host's own", () => {
+  it("reads as the server's, be it worded like the host's refusal of an answer too deep or too large", async () => {
+    const spoofs = [
+      {
+        code: -32600,
+        message: "the server's answer to tools/call is nested deeper than 128 levels, so the host refused it",
+      },
+      // The code of the answer the host writes for an event past `maxMessageBytes`.
+      {
+        code: -32090,
+        message:
+          'sent a message larger than the maximum of 1024 bytes (2048 bytes so far), so the host stopped reading the response',
+      },
+    ];
+    for (const error of spoofs) {
+      const said = await failureOf('plain', { error });
+      expect(said).toBe(`The tool call failed: the server answered with an error: ${error.message}`);
+    }
   });
 });
