@@ -1,9 +1,9 @@
 /**
  * A server's strings are printed in the order they are written. A real server puts embedding, override and isolate
- * characters (U+202A–U+202E, U+2066–U+2069) into everything it says — name, version, descriptions, results, resources,
- * prompts, logs — and a saved conversation holds them from the model and the server: what the CLI prints keeps the
- * words and none of those characters, as a terminal laying out bidirectional text would reorder the rest of the line.
- * JSON output keeps every character, written as `\u` escapes.
+ * characters and marks (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) into everything it says — name,
+ * version, descriptions, results, resources, prompts, logs — and a saved conversation holds them from the model and
+ * the server: what the CLI prints keeps the words and none of those characters, as a terminal laying out
+ * bidirectional text would reorder the rest of the line. JSON output keeps every character, written as `\u` escapes.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ const directionServer = bundledFixture(join(repoRoot, 'test', 'fixtures', 'secre
 /** Each CLI run starts the server; generous for a busy machine. */
 const TIMEOUT_MS = 120_000;
 const RUN = { timeoutMs: 90_000 };
-const DIRECTION_CONTROL = /[\u202a-\u202e\u2066-\u2069]/u;
+const DIRECTION_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
 function expectNoDirectionControls(output: { stdout: string; stderr: string }, where: string): void {
   for (const [stream, text] of [

@@ -1,10 +1,11 @@
 /**
  * The web UI in Chromium against a server whose every string carries text-direction embedding, override and isolate
- * characters (U+202A–U+202E, U+2066–U+2069). React renders them as text, and a browser lays text out
- * bidirectionally, so each would still reorder what follows it: every page that shows what the server says — its name
- * and version, tools, results, resources, prompts, the form it asks for, a changed definition — shows each one as its
- * escape (`\u202e`), as the approval view does, and none of the characters themselves: in its text, in the attributes
- * a browser shows or reads out (labels, titles, alternative text), and in the suggestions completion offers. The tests
+ * characters and marks (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C). React renders them as text, and a
+ * browser lays text out bidirectionally, so each would still reorder what is around it: every page that shows what the
+ * server says — its name and version, tools, a call's progress message, results, resources, an error reading one,
+ * prompts and their arguments' names, the form it asks for, a changed definition — shows each one as its escape
+ * (`\u202e`), as the approval view does, and none of the characters themselves: in its text, in the attributes a
+ * browser shows or reads out (labels, titles, alternative text), and in the suggestions completion offers. The tests
  * run in order, on one page.
  */
 import { writeFile } from 'node:fs/promises';
@@ -19,7 +20,9 @@ import { writeSkill } from '../skills/skill-fixtures.js';
 const WAIT = { timeout: 15_000 };
 /** Per test: each waits on several things, each for up to WAIT. */
 const TEST_TIMEOUT_MS = 60_000;
-const DIRECTION_CONTROL = /[\u202a-\u202e\u2066-\u2069]/u;
+const DIRECTION_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+/** The three marks, as the server writes them after its other controls. */
+const MARKS = '\u200fmarked\u200f \u061carabic\u061c \u200eleft\u200e';
 const directionServer = bundledFixture(join(repoRoot, 'test', 'fixtures', 'secrets', 'text-direction-server.mjs'));
 
 let running: UiInChromium | undefined;
@@ -63,6 +66,7 @@ function expectShownInOrder(text: string): void {
     `U+${found?.[0].codePointAt(0)?.toString(16)} near ${JSON.stringify(text.slice(Math.max(0, (found?.index ?? 0) - 30), (found?.index ?? 0) + 30))}`,
   ).toBeNull();
   expect(text).toContain('exe.\\u202etxt\\u202c');
+  expect(text).toContain('\\u200fmarked\\u200f \\u061carabic\\u061c \\u200eleft\\u200e');
 }
 
 async function goTo(label: string): Promise<void> {
@@ -80,7 +84,7 @@ beforeAll(async () => {
   const config = await writeConfig({
     model: 'scripted:script.json',
     mcpServers: { direction: { command: process.execPath, args: [directionServer] } },
-    permissions: { allow: ['direction__reverse', 'direction__change', 'direction__ask'] },
+    permissions: { allow: ['direction__reverse', 'direction__change', 'direction__ask', 'direction__progress'] },
   });
   // A model that calls the tool, and one by a name with the controls, and answers with them; a skill beside the
   // config whose description has them.
@@ -96,7 +100,7 @@ beforeAll(async () => {
                 { id: 'r2', name: 'direction__\u202eesrever\u202c call-name-marker' },
               ],
             },
-            { text: 'Saved exe.\u202etxt\u202c answer-marker' },
+            { text: `Saved exe.\u202etxt\u202c ${MARKS} answer-marker` },
           ],
         },
       ],
@@ -104,7 +108,7 @@ beforeAll(async () => {
   );
   writeSkill(join(dirname(config), 'skills'), {
     name: 'sorter',
-    description: 'Sorts exe.\u202etxt\u202c \u2066files\u2069 skill-marker',
+    description: `Sorts exe.\u202etxt\u202c \u2066files\u2069 ${MARKS} skill-marker`,
   });
   // The host starts once the first question is answered: the tool with the controls is withheld until approved.
   running = await startUiInChromium(['--config', config], { ui: { waitForHost: false } });
@@ -147,7 +151,18 @@ describe('the web UI and text-direction controls from a server', () => {
       await page.getByLabel('Show text as Markdown').check();
       expectShownInOrder(await pageTextWith('result-marker'));
 
+      // A call that reports progress, then runs until it is cancelled.
+      await callTool('direction__progress');
+      await page
+        .getByRole('status')
+        .getByText(/progress-marker/)
+        .waitFor(WAIT);
+      expectShownInOrder(await pageTextWith('progress-marker'));
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await page.getByRole('region', { name: 'Result' }).getByText('cancelled', { exact: true }).waitFor(WAIT);
+
       await goTo('Servers');
+      expectShownInOrder(await pageTextWith('name-marker'));
       expectShownInOrder(await pageTextWith('version-marker'));
       expectShownInOrder(await pageTextWith('log-marker'));
     },
@@ -166,6 +181,15 @@ describe('the web UI and text-direction controls from a server', () => {
       expectShownInOrder(await pageTextWith('prompt-marker'));
       expectShownInOrder(await pageTextWith('argument-marker'));
       expectShownInOrder(await pageTextWith('template-marker'));
+      // An argument's name is a label, shown as a name: its zero-width space as an escape too.
+      const named = await pageTextWith('argument-name-marker');
+      expectShownInOrder(named);
+      expect(named).toContain('an\\u200bgle exe.\\u202etxt');
+
+      // The server's error for a resource it cannot read.
+      await page.getByRole('button', { name: /^broken/ }).click();
+      await page.locator('.error', { hasText: 'read-error-marker' }).waitFor(WAIT);
+      expectShownInOrder(await pageTextWith('read-error-marker'));
 
       // What the server suggests for the template's variable, then for the prompt's argument.
       await page

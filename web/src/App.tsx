@@ -1,5 +1,6 @@
 /** The app's frame: navigation, the host's state, the approval dialog over every page, and the current page. */
 import { useEffect, useState } from 'react';
+import { showDirectionControls } from '../../src/text/direction-controls';
 import { useHostState } from './api';
 import { teardownViews } from './app-views/live-views';
 import { ApprovalDialog } from './components/ApprovalDialog';
@@ -58,10 +59,10 @@ export function App() {
         </nav>
         <span className={`host-state host-${state.phase}`} role="status">
           {state.phase === 'ready'
-            ? `ready${state.model === undefined ? '' : ` · ${state.model}`}`
+            ? `ready${state.model === undefined ? '' : ` · ${showDirectionControls(state.model)}`}`
             : state.phase === 'starting'
               ? 'starting… (questions it asks appear here)'
-              : `could not start: ${state.error ?? ''}`}
+              : `could not start: ${showDirectionControls(state.error ?? '')}`}
         </span>
       </header>
       <main id="main" tabIndex={-1}>
@@ -73,7 +74,7 @@ export function App() {
             The host is starting its servers. A question it asks (a changed tool, a changed server) opens as a dialog.
           </p>
         ) : (
-          <p className="error">The host could not start: {state.error}</p>
+          <p className="error">The host could not start: {showDirectionControls(state.error ?? '')}</p>
         )}
       </main>
       <ApprovalDialog />

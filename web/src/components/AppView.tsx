@@ -366,7 +366,7 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
       </div>
       {error !== undefined && (
         <p className="error" role="alert">
-          The view could not be shown: {error}
+          The view could not be shown: {showDirectionControls(error)}
         </p>
       )}
       {closed && <p className="muted">The view closed itself.</p>}

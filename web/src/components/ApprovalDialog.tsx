@@ -197,7 +197,7 @@ export function ApprovalDialog() {
           )}
           {error !== undefined && (
             <p className="error" role="alert">
-              {error}
+              {showDirectionControls(error)}
             </p>
           )}
           <div className="answers">

@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { showDirectionControls } from '../../../src/text/direction-controls';
 import type { CallResultView, ContentView } from '../../../src/web/api-types';
+import { showName } from '../hidden-characters';
 import { JsonTree } from './JsonTree';
 import { Markdown } from './Markdown';
 
@@ -36,10 +37,8 @@ function Block({ block, asMarkdown }: { block: ContentView; asMarkdown: boolean 
       return (
         <div className="resource-link">
           <span className="badge">resource link</span>{' '}
-          <a href={`#/resources?uri=${encodeURIComponent(block.uri)}`}>
-            {showDirectionControls(block.name ?? block.uri)}
-          </a>{' '}
-          <span className="muted">{showDirectionControls(block.uri)}</span>
+          <a href={`#/resources?uri=${encodeURIComponent(block.uri)}`}>{showName(block.name ?? block.uri)}</a>{' '}
+          <span className="muted">{showName(block.uri)}</span>
           {block.description !== undefined && <div className="muted">{showDirectionControls(block.description)}</div>}
         </div>
       );
@@ -47,8 +46,8 @@ function Block({ block, asMarkdown }: { block: ContentView; asMarkdown: boolean 
       return (
         <div className="embedded-resource">
           <div>
-            <span className="badge">embedded resource</span> <span>{showDirectionControls(block.uri)}</span>{' '}
-            {block.mimeType !== undefined && <span className="muted">{block.mimeType}</span>}
+            <span className="badge">embedded resource</span> <span>{showName(block.uri)}</span>{' '}
+            {block.mimeType !== undefined && <span className="muted">{showDirectionControls(block.mimeType)}</span>}
           </div>
           {block.text !== undefined && <pre className="text-block">{showDirectionControls(block.text)}</pre>}
           {block.blobBytes !== undefined && <div className="muted">{block.blobBytes} bytes of binary data</div>}
@@ -82,7 +81,9 @@ export function ResultView({ result }: { result: CallResultView }) {
             (result.outputSchemaErrors.length === 0 ? (
               <div className="ok">Matches the tool's outputSchema.</div>
             ) : (
-              <div className="error">Does not match the outputSchema: {result.outputSchemaErrors.join(' ')}</div>
+              <div className="error">
+                Does not match the outputSchema: {showDirectionControls(result.outputSchemaErrors.join(' '))}
+              </div>
             ))}
           <JsonTree value={result.structuredContent} />
         </div>

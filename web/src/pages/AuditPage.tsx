@@ -41,7 +41,7 @@ export function AuditPage() {
   const servers = [
     ...new Set([...(data ?? []), ...live].map((row) => row.server).filter((name) => name !== undefined)),
   ];
-  if (error !== undefined) return <p className="error">{error}</p>;
+  if (error !== undefined) return <p className="error">{showDirectionControls(error)}</p>;
   return (
     <>
       <form className="filters" aria-label="Filters" onSubmit={(event) => event.preventDefault()}>

@@ -406,7 +406,7 @@ export function ChatPage() {
         <div className="chat-status" role="status">
           {session === undefined
             ? 'A new conversation starts with your first message.'
-            : `Session ${session.id} · ${session.model} · tokens in ${session.usage.inputTokens} (cached ${session.usage.cachedInputTokens}) · out ${session.usage.outputTokens} · ${costText(session.cost)}`}
+            : `Session ${session.id} · ${showDirectionControls(session.model)} · tokens in ${session.usage.inputTokens} (cached ${session.usage.cachedInputTokens}) · out ${session.usage.outputTokens} · ${costText(session.cost)}`}
         </div>
         <form
           className="actions"
@@ -478,7 +478,7 @@ export function ChatPage() {
           </div>
           {error !== undefined && (
             <p className="error" role="alert">
-              {error}
+              {showDirectionControls(error)}
             </p>
           )}
         </form>

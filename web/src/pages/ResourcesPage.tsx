@@ -41,7 +41,7 @@ function CompletingInput(props: {
   return (
     <div className="field">
       <label htmlFor={props.id}>
-        {showDirectionControls(props.label)}
+        {showName(props.label)}
         {props.required && <span className="required"> *</span>}
       </label>
       {props.description !== undefined && (
@@ -71,7 +71,7 @@ function CompletingInput(props: {
           <span className="muted">Suggested, with hidden characters shown as escapes:</span>
           <ul
             className="hidden-suggestions-list"
-            aria-label={`Suggestions with hidden characters for ${showDirectionControls(props.label)}`}
+            aria-label={`Suggestions with hidden characters for ${showName(props.label)}`}
           >
             {hidden.map((suggestion) => (
               <li key={suggestion}>
@@ -178,7 +178,7 @@ function PromptForm({ prompt }: { prompt: PromptView }) {
         />
       ))}
       <button type="submit">Get prompt {showName(prompt.name)}</button>
-      {error !== undefined && <p className="error">{error}</p>}
+      {error !== undefined && <p className="error">{showDirectionControls(error)}</p>}
       {messages !== undefined && <JsonTree value={messages} />}
     </form>
   );
@@ -235,7 +235,7 @@ export function ResourcesPage() {
       <div>
         <section aria-labelledby="resources-title">
           <h2 id="resources-title">Resources</h2>
-          {resources.error !== undefined && <p className="error">{resources.error}</p>}
+          {resources.error !== undefined && <p className="error">{showDirectionControls(resources.error)}</p>}
           <ul className="tool-list">
             {(resources.data ?? []).map((resource) => (
               <li key={`${resource.server} ${resource.uri}`}>
@@ -249,7 +249,7 @@ export function ResourcesPage() {
         </section>
         <section aria-labelledby="templates-title">
           <h2 id="templates-title">Resource templates</h2>
-          {templates.error !== undefined && <p className="error">{templates.error}</p>}
+          {templates.error !== undefined && <p className="error">{showDirectionControls(templates.error)}</p>}
           {(templates.data ?? []).map((template) => (
             <TemplateForm key={`${template.server} ${template.uriTemplate}`} template={template} onRead={open} />
           ))}
@@ -257,7 +257,7 @@ export function ResourcesPage() {
         </section>
         <section aria-labelledby="subscriptions-title">
           <h2 id="subscriptions-title">Subscriptions</h2>
-          {note !== undefined && <p role="status">{note}</p>}
+          {note !== undefined && <p role="status">{showDirectionControls(note)}</p>}
           {subscriptions.length === 0 ? (
             <p>None. Read a resource, then subscribe to follow its changes.</p>
           ) : (
@@ -287,12 +287,12 @@ export function ResourcesPage() {
                 Subscribe to {showName(read.resource.uri)}
               </button>
             )}
-            {read.error !== undefined && <p className="error">{read.error}</p>}
+            {read.error !== undefined && <p className="error">{showDirectionControls(read.error)}</p>}
             {read.result !== undefined && <ResultView result={read.result} />}
           </div>
         )}
         <h2 id="prompts-title">Prompts</h2>
-        {prompts.error !== undefined && <p className="error">{prompts.error}</p>}
+        {prompts.error !== undefined && <p className="error">{showDirectionControls(prompts.error)}</p>}
         {(prompts.data ?? []).map((prompt) => (
           <PromptForm key={`${prompt.server} ${prompt.name}`} prompt={prompt} />
         ))}

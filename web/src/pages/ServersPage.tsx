@@ -46,7 +46,7 @@ function ServerCard({ server, logs, onChanged }: { server: ServerView; logs: Ser
         <dd>
           {server.serverInfo === undefined
             ? '—'
-            : showDirectionControls(`${server.serverInfo.name} ${server.serverInfo.version}`)}
+            : `${showName(server.serverInfo.name)} ${showDirectionControls(server.serverInfo.version)}`}
         </dd>
         <dt>Tools</dt>
         <dd>{server.toolCount ?? '—'}</dd>
@@ -111,7 +111,7 @@ function ServerCard({ server, logs, onChanged }: { server: ServerView; logs: Ser
         >
           {server.disabled ? 'Enable' : 'Disable'} {showName(server.name)}
         </button>
-        {note !== undefined && <span role="status">{note}</span>}
+        {note !== undefined && <span role="status">{showDirectionControls(note)}</span>}
       </div>
       {server.capabilities !== undefined && (
         <details>
@@ -208,7 +208,7 @@ export function ServersPage() {
     if (event.type === 'server-log') setLogs((old) => [...old.slice(-(MAX_LOG_LINES - 1)), event.entry]);
     if (event.type === 'catalog' || event.type === 'host') setTick((value) => value + 1);
   });
-  if (error !== undefined) return <p className="error">{error}</p>;
+  if (error !== undefined) return <p className="error">{showDirectionControls(error)}</p>;
   if (data === undefined) return <p>Loading…</p>;
   return (
     <div className="cards">

@@ -4,12 +4,13 @@ import { useState } from 'react';
 import { showDirectionControls } from '../../../src/text/direction-controls';
 import type { SkillsView, SkillView } from '../../../src/web/api-types';
 import { useJson, useLiveEvents } from '../api';
+import { showName } from '../hidden-characters';
 
 function SkillLine({ skill, withheld = false }: { skill: SkillView; withheld?: boolean }) {
   return (
     <>
       <h3>
-        {showDirectionControls(skill.name)}{' '}
+        {showName(skill.name)}{' '}
         <span className="badge">
           {skill.source}: {showDirectionControls(skill.folder)}
         </span>
@@ -29,7 +30,7 @@ export function SkillsPage() {
   useLiveEvents((event) => {
     if (event.type === 'chat' && event.chat.event.type === 'turn-done') setTick((value) => value + 1);
   });
-  if (error !== undefined) return <p className="error">{error}</p>;
+  if (error !== undefined) return <p className="error">{showDirectionControls(error)}</p>;
   if (data === undefined) return <p>Loading…</p>;
   return (
     <>
@@ -40,7 +41,7 @@ export function SkillsPage() {
         ) : (
           <ul aria-label="Loaded skills">
             {data.loaded.map((name) => (
-              <li key={name}>{name}</li>
+              <li key={name}>{showName(name)}</li>
             ))}
           </ul>
         )}
@@ -49,7 +50,7 @@ export function SkillsPage() {
         <h2 id="skills-offered">Offered ({data.offered.length})</h2>
         {data.offered.length === 0 && <p>No skill is offered.</p>}
         {data.offered.map((skill) => (
-          <article key={skill.name} aria-label={`Offered skill ${showDirectionControls(skill.name)}`}>
+          <article key={skill.name} aria-label={`Offered skill ${showName(skill.name)}`}>
             <SkillLine skill={skill} />
           </article>
         ))}
@@ -58,7 +59,7 @@ export function SkillsPage() {
         <section className="card" aria-labelledby="skills-withheld">
           <h2 id="skills-withheld">Withheld ({data.withheld.length})</h2>
           {data.withheld.map((skill) => (
-            <article key={skill.name} aria-label={`Withheld skill ${showDirectionControls(skill.name)}`}>
+            <article key={skill.name} aria-label={`Withheld skill ${showName(skill.name)}`}>
               <SkillLine skill={skill} withheld />
               <p className="warning">{showDirectionControls(skill.reason)}</p>
               <p>

@@ -119,14 +119,14 @@ function ToolDetail({ tool }: { tool: ToolView }) {
           {progress !== undefined && (
             <>
               <progress value={progress.progress} max={progress.total ?? undefined} aria-label="Progress" />{' '}
-              {progress.message}
+              {progress.message !== undefined && showDirectionControls(progress.message)}
             </>
           )}
         </div>
       )}
       {error !== undefined && (
         <p className="error" role="alert">
-          {error}
+          {showDirectionControls(error)}
         </p>
       )}
       {viewCall !== undefined && (
@@ -161,7 +161,7 @@ export function ToolsPage() {
       ),
     [data, filter],
   );
-  if (error !== undefined) return <p className="error">{error}</p>;
+  if (error !== undefined) return <p className="error">{showDirectionControls(error)}</p>;
   if (data === undefined) return <p>Loading…</p>;
   const tool = data.tools.find((candidate) => candidate.name === selected);
   return (

@@ -31,11 +31,11 @@ export function TrustPage() {
     }
     setTick((value) => value + 1);
   };
-  if (error !== undefined) return <p className="error">{error}</p>;
+  if (error !== undefined) return <p className="error">{showDirectionControls(error)}</p>;
   if (data === undefined) return <p>Loading…</p>;
   return (
     <>
-      {note !== undefined && <p role="status">{note}</p>}
+      {note !== undefined && <p role="status">{showDirectionControls(note)}</p>}
       {pending.length > 0 && (
         <p className="warning">{pending.length} tool definition(s) wait for your answer in the dialog.</p>
       )}
