@@ -3,14 +3,11 @@
  * client reached through `mcp-host serve` is neither offered them (listed or found by discovery) nor able to call
  * them, as the host's own model is not. The official v2 SDK client over stdio, against the built CLI.
  */
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bundledFixture } from '../helpers/bundled-fixture.js';
-import { repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
+import { temporaryDirectory } from '../helpers/project.js';
 import { connectStdioGateway } from '../helpers/stdio-gateway.js';
-
-const appViews = bundledFixture(join(repoRoot, 'test', 'fixtures', 'servers', 'app-views.mjs'));
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -19,11 +16,7 @@ afterEach(async () => {
 
 async function openGateway(toolDiscovery: 'never' | 'always'): Promise<Client> {
   const stateDir = await temporaryDirectory('mcp-host-gateway-app-only-');
-  const config = await writeConfig({
-    mcpServers: { apps: { command: process.execPath, args: [appViews], trust: 'trusted' } },
-    permissions: { allow: ['apps__*'] },
-    toolDiscovery,
-  });
+  const config = await writeFixtureServersConfig({ apps: { file: 'app-views.mjs' } }, { fields: { toolDiscovery } });
   const client = new Client({ name: 'app-only-test-client', version: '1.0.0' });
   clients.push(client);
   await connectStdioGateway(client, config, stateDir);

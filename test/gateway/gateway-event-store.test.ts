@@ -7,8 +7,9 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BoundedEventStore, EventStorePool } from '../../src/gateway/bounded-event-store.js';
+import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
-import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { temporaryDirectory } from '../helpers/project.js';
 
 const TOKEN = 'an-event-store-test-token-of-enough-length';
 const PROTOCOL_VERSION = '2025-11-25';
@@ -116,12 +117,7 @@ describe('mcp-host serve --http', () => {
   let gateway: GatewayProcess;
   beforeAll(async () => {
     const stateDir = await temporaryDirectory('mcp-host-event-store-state-');
-    const config = await writeConfig({
-      mcpServers: {
-        memory: { command: process.execPath, args: [fixtureServer('session-memory.mjs')], trust: 'trusted' },
-      },
-      permissions: { allow: ['memory__*'] },
-    });
+    const config = await writeFixtureServersConfig({ memory: { file: 'session-memory.mjs' } });
     gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
       MCP_HOST_GATEWAY_TOKEN: TOKEN,
     });

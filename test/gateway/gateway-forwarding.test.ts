@@ -10,7 +10,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, type LoggingMessageNotification, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliPath, fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
+import { cliPath, temporaryDirectory } from '../helpers/project.js';
 import { connectStdioGateway } from '../helpers/stdio-gateway.js';
 
 const TOKEN = 'a-forwarding-test-token-of-enough-length';
@@ -65,16 +66,8 @@ function capableClient(gateway: Pick<Gateway, 'logs' | 'changed'>): Client {
 }
 
 async function config(stateDir: string): Promise<string> {
-  return writeConfig({
-    mcpServers: {
-      forwarding: {
-        command: process.execPath,
-        args: [fixtureServer('forwarding.mjs')],
-        env: { EVENT_LOG: join(stateDir, 'events.log') },
-        trust: 'trusted',
-      },
-    },
-    permissions: { allow: ['forwarding__*'] },
+  return writeFixtureServersConfig({
+    forwarding: { file: 'forwarding.mjs', env: { EVENT_LOG: join(stateDir, 'events.log') } },
   });
 }
 

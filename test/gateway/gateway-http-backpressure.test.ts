@@ -9,10 +9,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { mcpPostHeaders } from '../helpers/mcp-post-headers.js';
 import { residentMegabytes } from '../helpers/process-memory.js';
-import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { temporaryDirectory } from '../helpers/project.js';
 import { connectAndStopReading, postAndStopReading } from '../helpers/stalled-reader.js';
 
 const TOKEN = 'a-backpressure-test-token-of-enough-length';
@@ -52,13 +53,10 @@ async function initialize(url: string): Promise<string> {
 describe('mcp-host serve --http, with a client that stops reading its event stream', () => {
   it('cuts that stream off instead of keeping everything sent to it, and goes on answering', async () => {
     const stateDir = await temporaryDirectory('mcp-host-http-backpressure-');
-    const config = await writeConfig({
-      mcpServers: {
-        forwarding: { command: process.execPath, args: [fixtureServer('forwarding.mjs')], trust: 'trusted' },
-      },
-      permissions: { allow: ['forwarding__*'] },
-      gateway: { requestsPerMinute: 10_000 },
-    });
+    const config = await writeFixtureServersConfig(
+      { forwarding: { file: 'forwarding.mjs' } },
+      { fields: { gateway: { requestsPerMinute: 10_000 } } },
+    );
     gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
       MCP_HOST_GATEWAY_TOKEN: TOKEN,
     });
@@ -118,18 +116,10 @@ describe('mcp-host serve --http, stateless, with a client that stops reading a c
   it('drops the call’s notifications past the bound, says so once, keeps its memory bounded and still sends the result', async () => {
     const stateDir = await temporaryDirectory('mcp-host-http-backpressure-');
     const eventLog = join(stateDir, 'events.log');
-    const config = await writeConfig({
-      mcpServers: {
-        forwarding: {
-          command: process.execPath,
-          args: [fixtureServer('forwarding.mjs')],
-          env: { EVENT_LOG: eventLog },
-          trust: 'trusted',
-        },
-      },
-      permissions: { allow: ['forwarding__*'] },
-      gateway: { stateless: true, requestsPerMinute: 10_000 },
-    });
+    const config = await writeFixtureServersConfig(
+      { forwarding: { file: 'forwarding.mjs', env: { EVENT_LOG: eventLog } } },
+      { fields: { gateway: { stateless: true, requestsPerMinute: 10_000 } } },
+    );
     gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
       MCP_HOST_GATEWAY_TOKEN: TOKEN,
     });
@@ -181,13 +171,10 @@ describe('mcp-host serve --http, stateless, with a client that stops reading a c
 describe('mcp-host serve --http, stateless, with a client that stops reading a call that logs much', () => {
   it('drops the call’s log messages past the bound, as it does progress, and still sends the result', async () => {
     const stateDir = await temporaryDirectory('mcp-host-http-backpressure-');
-    const config = await writeConfig({
-      mcpServers: {
-        forwarding: { command: process.execPath, args: [fixtureServer('forwarding.mjs')], trust: 'trusted' },
-      },
-      permissions: { allow: ['forwarding__*'] },
-      gateway: { stateless: true, requestsPerMinute: 10_000 },
-    });
+    const config = await writeFixtureServersConfig(
+      { forwarding: { file: 'forwarding.mjs' } },
+      { fields: { gateway: { stateless: true, requestsPerMinute: 10_000 } } },
+    );
     gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
       MCP_HOST_GATEWAY_TOKEN: TOKEN,
     });

@@ -8,9 +8,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { mcpPostHeaders } from '../helpers/mcp-post-headers.js';
-import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { temporaryDirectory } from '../helpers/project.js';
 import { postAndStopReading } from '../helpers/stalled-reader.js';
 
 const TOKEN = 'a-batch-backpressure-test-token-of-enough-length';
@@ -81,24 +82,14 @@ async function callsAudited(): Promise<number> {
 async function startGateway(stateless: boolean): Promise<void> {
   sessionId = undefined;
   stateDir = await temporaryDirectory('mcp-host-http-batch-');
-  const config = await writeConfig({
-    mcpServers: {
-      forwarding: {
-        command: process.execPath,
-        args: [fixtureServer('forwarding.mjs')],
-        trust: 'trusted',
-      },
+  const config = await writeFixtureServersConfig(
+    {
+      forwarding: { file: 'forwarding.mjs' },
       // A budget of about 8 MB a result, so that its 2 MB answers are passed on whole.
-      big: {
-        command: process.execPath,
-        args: [fixtureServer('big-result.mjs')],
-        trust: 'trusted',
-        maxResultTokens: 2_000_000,
-      },
+      big: { file: 'big-result.mjs', maxResultTokens: 2_000_000 },
     },
-    permissions: { allow: ['forwarding__*', 'big__*'] },
-    gateway: { stateless, requestsPerMinute: 10_000 },
-  });
+    { fields: { gateway: { stateless, requestsPerMinute: 10_000 } } },
+  );
   gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], { MCP_HOST_GATEWAY_TOKEN: TOKEN });
   const initialized = await post({
     jsonrpc: '2.0',

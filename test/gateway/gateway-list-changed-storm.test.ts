@@ -5,8 +5,8 @@
  */
 import { Client } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
-import { temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
+import { temporaryDirectory } from '../helpers/project.js';
 import { connectStdioGateway } from '../helpers/stdio-gateway.js';
 
 let client: Client | undefined;
@@ -17,12 +17,7 @@ afterAll(async () => {
 describe('mcp-host serve and a storm of tools/list_changed', () => {
   it('tells the client during the storm, not only once it is over', async () => {
     const stateDir = await temporaryDirectory('mcp-host-list-changed-storm-');
-    const config = await writeConfig({
-      mcpServers: {
-        storm: { command: process.execPath, args: [fixtureServerPath('list-changed-storm')], trust: 'trusted' },
-      },
-      permissions: { allow: ['storm__*'] },
-    });
+    const config = await writeFixtureServersConfig({ storm: { file: 'list-changed-storm.mjs' } });
     let heard = 0;
     client = new Client({ name: 'list-changed-storm-client', version: '1.0.0' });
     client.setNotificationHandler('notifications/tools/list_changed', () => {

@@ -7,8 +7,9 @@
  */
 import { Client, type McpSubscription, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
-import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { temporaryDirectory } from '../helpers/project.js';
 
 const TOKEN = 'a-listen-test-token-of-enough-length';
 
@@ -16,16 +17,15 @@ let gateway: GatewayProcess;
 const opened: Client[] = [];
 
 beforeAll(async () => {
-  const config = await writeConfig({
-    mcpServers: {
+  const config = await writeFixtureServersConfig(
+    {
       // Subscribable resources `note://…`; `touch` sends an update for each URI it is subscribed to.
-      memory: { command: process.execPath, args: [fixtureServer('session-memory.mjs')], trust: 'trusted' },
+      memory: { file: 'session-memory.mjs' },
       // `add_tool` adds a tool, so the server announces a tools list change.
-      forwarding: { command: process.execPath, args: [fixtureServer('forwarding.mjs')], trust: 'trusted' },
+      forwarding: { file: 'forwarding.mjs' },
     },
-    permissions: { allow: ['memory__*', 'forwarding__*'] },
-    profiles: { notes: { servers: ['memory'] } },
-  });
+    { fields: { profiles: { notes: { servers: ['memory'] } } } },
+  );
   const stateDir = await temporaryDirectory('mcp-host-listen-state-');
   gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
     MCP_HOST_GATEWAY_TOKEN: TOKEN,

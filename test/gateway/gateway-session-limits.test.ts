@@ -7,8 +7,9 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
-import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { temporaryDirectory } from '../helpers/project.js';
 
 const ALICE = 'a-session-limits-token-for-alice';
 const BOB = 'a-session-limits-token-for-bob';
@@ -69,21 +70,22 @@ async function touch(client: Client): Promise<number> {
 }
 
 beforeAll(async () => {
-  const config = await writeConfig({
-    mcpServers: {
-      memory: { command: process.execPath, args: [fixtureServer('session-memory.mjs')], trust: 'trusted' },
+  const config = await writeFixtureServersConfig(
+    { memory: { file: 'session-memory.mjs' } },
+    {
+      fields: {
+        gateway: {
+          tokens: [
+            { name: 'alice', token: '${env:ALICE_TOKEN}' },
+            { name: 'bob', token: '${env:BOB_TOKEN}' },
+          ],
+          maxSessions: 3,
+          maxSessionsPerClient: 2,
+          sessionIdleTimeoutMs: IDLE_TIMEOUT_MS,
+        },
+      },
     },
-    permissions: { allow: ['memory__*'] },
-    gateway: {
-      tokens: [
-        { name: 'alice', token: '${env:ALICE_TOKEN}' },
-        { name: 'bob', token: '${env:BOB_TOKEN}' },
-      ],
-      maxSessions: 3,
-      maxSessionsPerClient: 2,
-      sessionIdleTimeoutMs: IDLE_TIMEOUT_MS,
-    },
-  });
+  );
   const stateDir = await temporaryDirectory('mcp-host-session-limits-state-');
   gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
     ALICE_TOKEN: ALICE,

@@ -6,8 +6,9 @@
  */
 import { Client, type LoggingMessageNotification, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
-import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { temporaryDirectory } from '../helpers/project.js';
 
 const TOKEN = 'a-stateless-logging-test-token';
 
@@ -21,13 +22,10 @@ const clients: Client[] = [];
 
 beforeAll(async () => {
   const stateDir = await temporaryDirectory('mcp-host-stateless-logging-');
-  const config = await writeConfig({
-    mcpServers: {
-      forwarding: { command: process.execPath, args: [fixtureServer('forwarding.mjs')], trust: 'trusted' },
-    },
-    permissions: { allow: ['forwarding__*'] },
-    gateway: { stateless: true, requestsPerMinute: 10_000 },
-  });
+  const config = await writeFixtureServersConfig(
+    { forwarding: { file: 'forwarding.mjs' } },
+    { fields: { gateway: { stateless: true, requestsPerMinute: 10_000 } } },
+  );
   gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], { MCP_HOST_GATEWAY_TOKEN: TOKEN });
 }, 90_000);
 

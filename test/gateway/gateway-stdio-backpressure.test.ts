@@ -7,9 +7,10 @@
  */
 import type { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
+import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { waitUntil } from '../helpers/gateway-process.js';
 import { residentMegabytes } from '../helpers/process-memory.js';
-import { bundledCliPath, fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { bundledCliPath, temporaryDirectory } from '../helpers/project.js';
 import { answerTo, rawStdioGateway, toolCallLine } from './raw-stdio-gateway.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -19,12 +20,7 @@ afterEach(async () => {
 
 async function forwardingGatewayArgs(): Promise<string[]> {
   const stateDir = await temporaryDirectory('mcp-host-stdio-backpressure-');
-  const config = await writeConfig({
-    mcpServers: {
-      forwarding: { command: process.execPath, args: [fixtureServer('forwarding.mjs')], trust: 'trusted' },
-    },
-    permissions: { allow: ['forwarding__*'] },
-  });
+  const config = await writeFixtureServersConfig({ forwarding: { file: 'forwarding.mjs' } });
   return [bundledCliPath(), 'serve', '--config', config, '--state-dir', stateDir];
 }
 
@@ -81,18 +77,8 @@ describe('mcp-host serve --stdio, with a client that stops reading stdout', () =
 describe('mcp-host serve --stdio, with a client that sends requests but does not read stdout', () => {
   it('stops reading stdin past the bound, keeps its memory bounded, and answers every request in order once read', async () => {
     const stateDir = await temporaryDirectory('mcp-host-stdio-backpressure-');
-    const config = await writeConfig({
-      mcpServers: {
-        // A budget past the answers' size: the gateway passes them on whole.
-        big: {
-          command: process.execPath,
-          args: [fixtureServer('big-result.mjs')],
-          trust: 'trusted',
-          maxResultTokens: 1_000_000,
-        },
-      },
-      permissions: { allow: ['big__*'] },
-    });
+    // A budget past the answers' size: the gateway passes them on whole.
+    const config = await writeFixtureServersConfig({ big: { file: 'big-result.mjs', maxResultTokens: 1_000_000 } });
     const gateway = await rawStdioGateway(
       [bundledCliPath(), 'serve', '--config', config, '--state-dir', stateDir],
       cleanups,

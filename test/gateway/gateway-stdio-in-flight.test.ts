@@ -6,9 +6,10 @@
  */
 import type { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type FixtureServerSpec, writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { waitUntil } from '../helpers/gateway-process.js';
 import { residentMegabytes } from '../helpers/process-memory.js';
-import { bundledCliPath, fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { bundledCliPath, temporaryDirectory } from '../helpers/project.js';
 import { answerTo, rawStdioGateway, toolCallLine } from './raw-stdio-gateway.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -16,12 +17,9 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
 });
 
-async function gatewayArgs(name: string, fixture: string, extra: Record<string, unknown> = {}): Promise<string[]> {
+async function gatewayArgs(name: string, server: FixtureServerSpec): Promise<string[]> {
   const stateDir = await temporaryDirectory('mcp-host-stdio-in-flight-');
-  const config = await writeConfig({
-    mcpServers: { [name]: { command: process.execPath, args: [fixtureServer(fixture)], trust: 'trusted', ...extra } },
-    permissions: { allow: [`${name}__*`] },
-  });
+  const config = await writeFixtureServersConfig({ [name]: server });
   return [bundledCliPath(), 'serve', '--config', config, '--state-dir', stateDir];
 }
 
@@ -30,7 +28,7 @@ const callIds = (answers: unknown[]) =>
 
 describe('mcp-host serve --stdio, when the client closes stdin right after its requests', () => {
   it('answers every request read before it exits, with status 0', async () => {
-    const gateway = await rawStdioGateway(await gatewayArgs('counter', 'counter.mjs'), cleanups);
+    const gateway = await rawStdioGateway(await gatewayArgs('counter', { file: 'counter.mjs' }), cleanups);
     const exited = new Promise<number | null>((resolve) => gateway.child.once('exit', resolve));
     const CALLS = 30;
     for (let id = 100; id < 100 + CALLS; id += 1) {
@@ -47,7 +45,7 @@ describe('mcp-host serve --stdio, when the client closes stdin right after its r
 
 describe('mcp-host serve --stdio, when the client closes stdin while the gateway waits for its answer', () => {
   it('fails the question at once, so the call that asked it is answered and the gateway exits', async () => {
-    const gateway = await rawStdioGateway(await gatewayArgs('forwarding', 'forwarding.mjs'), cleanups, {
+    const gateway = await rawStdioGateway(await gatewayArgs('forwarding', { file: 'forwarding.mjs' }), cleanups, {
       elicitation: { form: {} },
     });
     const exited = new Promise<number | null>((resolve) => gateway.child.once('exit', resolve));
@@ -65,7 +63,7 @@ describe('mcp-host serve --stdio, when the client closes stdin while the gateway
 
 describe('mcp-host serve --stdio, with more calls in flight than it reads ahead, each asking the client', () => {
   it('still reads the client’s responses, so that every call is answered', async () => {
-    const gateway = await rawStdioGateway(await gatewayArgs('forwarding', 'forwarding.mjs'), cleanups, {
+    const gateway = await rawStdioGateway(await gatewayArgs('forwarding', { file: 'forwarding.mjs' }), cleanups, {
       elicitation: { form: {} },
     });
     // Past the bound on requests read ahead: the responses to the first calls' questions come behind the last calls.
@@ -106,7 +104,7 @@ describe('mcp-host serve --stdio, given hundreds of requests at once', () => {
   it('reads only a bounded number ahead of their answers, keeps its memory bounded, and answers all in order', async () => {
     // A budget past the answers' size: the gateway passes them on whole.
     const gateway = await rawStdioGateway(
-      await gatewayArgs('big', 'big-result.mjs', { maxResultTokens: 1_000_000 }),
+      await gatewayArgs('big', { file: 'big-result.mjs', maxResultTokens: 1_000_000 }),
       cleanups,
     );
     const pid = gateway.child.pid as number;

@@ -15,9 +15,10 @@ const LONG_TEXT = Array.from({ length: 4_000 }, (_, index) => `line${String(inde
 
 let config: string;
 beforeAll(async () => {
-  config = await writeFixtureServersConfig({ media: { file: 'echo-content.mjs', budgets: { echo_content: 500 } } }, [
-    READ_TOOL,
-  ]);
+  config = await writeFixtureServersConfig(
+    { media: { file: 'echo-content.mjs', budgets: { echo_content: 500 } } },
+    { allowAlso: [READ_TOOL] },
+  );
 });
 
 describe.each(['stdio', 'http'] as const)('a cut result through the gateway over %s', (over) => {

@@ -5,8 +5,9 @@
  */
 import { Client } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
+import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { waitUntil } from '../helpers/gateway-process.js';
-import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { temporaryDirectory } from '../helpers/project.js';
 import { connectStdioGateway } from '../helpers/stdio-gateway.js';
 
 const STORM = 2_000;
@@ -19,12 +20,7 @@ afterAll(async () => {
 describe('mcp-host serve and a storm of resource updates', () => {
   it('passes on the first update at once and the rest as one, not one per update', async () => {
     const stateDir = await temporaryDirectory('mcp-host-update-storm-');
-    const config = await writeConfig({
-      mcpServers: {
-        memory: { command: process.execPath, args: [fixtureServer('session-memory.mjs')], trust: 'trusted' },
-      },
-      permissions: { allow: ['memory__*'] },
-    });
+    const config = await writeFixtureServersConfig({ memory: { file: 'session-memory.mjs' } });
     const updated: string[] = [];
     client = new Client({ name: 'update-storm-client', version: '1.0.0' });
     client.setNotificationHandler('notifications/resources/updated', (notification) => {

@@ -1,6 +1,6 @@
 /**
  * A config file serving fixture servers (test/fixtures/servers/FILE) trusted and with every one of their tools
- * allowed, so nothing is asked: what the gateway's content tests serve, each server with a result budget per tool.
+ * allowed, so nothing is asked: what the gateway's tests serve, some servers with a result budget or environment.
  */
 import { fixtureServer, writeConfig } from './project.js';
 
@@ -9,19 +9,32 @@ export interface FixtureServerSpec {
   file: string;
   /** A result budget (`maxResultTokens`) for some of its tools, by the server's own tool name. */
   budgets?: Record<string, number>;
+  /** A result budget for every one of its tools. */
+  maxResultTokens?: number;
+  /** Environment variables the server is started with (where it logs its events, say). */
+  env?: Record<string, string>;
 }
 
-/** Writes the config in a fresh folder; `allowAlso` allows more tools (the host's own, say). Returns its path. */
+export interface FixtureServersConfigOptions {
+  /** More tools to allow (the host's own, say). */
+  allowAlso?: string[];
+  /** Other top-level config fields (`gateway`, `profiles`...). */
+  fields?: Record<string, unknown>;
+}
+
+/** Writes the config in a fresh folder. Returns its path. */
 export function writeFixtureServersConfig(
   servers: Record<string, FixtureServerSpec>,
-  allowAlso: string[] = [],
+  { allowAlso = [], fields = {} }: FixtureServersConfigOptions = {},
 ): Promise<string> {
-  const entries = Object.entries(servers).map(([name, { file, budgets }]) => [
+  const entries = Object.entries(servers).map(([name, { file, budgets, maxResultTokens, env }]) => [
     name,
     {
       command: process.execPath,
       args: [fixtureServer(file)],
       trust: 'trusted',
+      ...(env === undefined ? {} : { env }),
+      ...(maxResultTokens === undefined ? {} : { maxResultTokens }),
       ...(budgets === undefined
         ? {}
         : {
@@ -34,5 +47,6 @@ export function writeFixtureServersConfig(
   return writeConfig({
     mcpServers: Object.fromEntries(entries),
     permissions: { allow: [...Object.keys(servers).map((name) => `${name}__*`), ...allowAlso] },
+    ...fields,
   });
 }
