@@ -36,12 +36,10 @@ export interface HiddenContentFlag {
   excerpt?: string;
 }
 
+import { DIRECTION_CONTROL } from '../text/direction-controls.js';
 import { isInvisibleCharacter, isVisibleControl, showInvisibleCharacters } from '../text/invisible-characters.js';
 import { INSTRUCTION_PHRASES } from './instruction-phrases.js';
 
-const BIDI_CONTROLS = new Set([
-  0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069,
-]);
 const CHARACTER_NAMES = new Map<number, string>([
   [0x00ad, 'SOFT HYPHEN'],
   [0x200b, 'ZERO WIDTH SPACE'],
@@ -94,7 +92,7 @@ function classifyCharacter(
   if (codePoint < 0x20 || (codePoint >= 0x7f && codePoint <= 0x9f)) {
     return isVisibleControl(codePoint) ? undefined : 'control-character';
   }
-  if (BIDI_CONTROLS.has(codePoint)) return 'bidi-control';
+  if (DIRECTION_CONTROL.test(character)) return 'bidi-control';
   if (codePoint >= 0xfe00 && codePoint <= 0xfe0f) return undefined; // emoji presentation selectors are ordinary
   if (isInvisibleCharacter(character)) return 'invisible-character';
   return undefined;
