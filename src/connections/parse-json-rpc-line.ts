@@ -14,6 +14,7 @@
 import { type JSONRPCMessage, parseJSONRPCMessage } from '@modelcontextprotocol/client';
 import { isPlainObject } from '../json/is-plain-object.js';
 import { cutTooDeepText } from '../json/json-depth.js';
+import { answeredId } from './invalid-answer.js';
 import { restoreLongStrings } from './json-line-builder.js';
 
 const NOTIFICATION_KEYS = new Set(['jsonrpc', 'method', 'params']);
@@ -35,6 +36,18 @@ function isPlainResult(value: unknown): value is JSONRPCMessage {
 }
 
 export function parseJsonRpcLine(line: string, longStrings: readonly string[] = []): JSONRPCMessage | undefined {
+  const read = readValue(line, longStrings);
+  return read?.message;
+}
+
+/**
+ * The line's value, and the JSON-RPC message it is if it is one; undefined when the line is not JSON. (A value that
+ * is not a message may still read as an answer to one of the host's requests: see invalid-answer.ts.)
+ */
+function readValue(
+  line: string,
+  longStrings: readonly string[],
+): { value: unknown; message: JSONRPCMessage | undefined } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -42,24 +55,35 @@ export function parseJsonRpcLine(line: string, longStrings: readonly string[] = 
     return undefined;
   }
   if (longStrings.length > 0) value = restoreLongStrings(value, longStrings);
-  if (isPlainResult(value) || isPlainNotification(value)) return value;
-  if (!isPlainObject(value) || value.jsonrpc !== '2.0') return undefined;
+  if (isPlainResult(value) || isPlainNotification(value)) return { value, message: value };
+  if (!isPlainObject(value) || value.jsonrpc !== '2.0') return { value, message: undefined };
   try {
-    return parseJSONRPCMessage(value);
+    return { value, message: parseJSONRPCMessage(value) };
   } catch {
-    return undefined;
+    return { value, message: undefined };
   }
 }
 
+/** A line that is JSON claiming JSON-RPC 2.0 and answering `id`, but not a valid JSON-RPC message. */
+export interface InvalidAnswerLine {
+  invalidAnswer: Record<string, unknown>;
+  id: string | number;
+}
+
 /**
- * As {@link parseJsonRpcLine} (`longStrings`: those a line was built without, see json-line-builder.ts), but a line nested too deep is read with its too-deep parts cut (see
- * `cutTooDeepText`) and flagged, so it can be refused by id and method without building the whole value.
+ * As {@link parseJsonRpcLine} (`longStrings`: those a line was built without, see json-line-builder.ts), but a line
+ * nested too deep is read with its too-deep parts cut (see `cutTooDeepText`) and flagged, so it can be refused by id
+ * and method without building the whole value; and a line that reads as an answer but is not a valid one is given
+ * back with the id it answers, so that the request waiting for it can be failed.
  */
 export function readJsonRpcLine(
   line: string,
   longStrings: readonly string[] = [],
-): { message: JSONRPCMessage; tooDeep: boolean } | undefined {
+): { message: JSONRPCMessage; tooDeep: boolean } | InvalidAnswerLine | undefined {
   const cut = cutTooDeepText(line);
-  const message = parseJsonRpcLine(cut ?? line, longStrings);
-  return message === undefined ? undefined : { message, tooDeep: cut !== undefined };
+  const read = readValue(cut ?? line, longStrings);
+  if (read === undefined) return undefined;
+  if (read.message !== undefined) return { message: read.message, tooDeep: cut !== undefined };
+  const id = answeredId(read.value);
+  return id === undefined ? undefined : { invalidAnswer: read.value as Record<string, unknown>, id };
 }

@@ -10,6 +10,7 @@ import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { type JSONRPCMessage, serializeMessage, type Transport } from '@modelcontextprotocol/client';
 import type { HostWrittenAnswers } from './host-written-answers.js';
+import { invalidAnswer, quoted } from './invalid-answer.js';
 import { type BuiltLine, lineWithLongStrings } from './json-line-builder.js';
 import { LineSplitter } from './line-splitter.js';
 import { createLogRateGate, LOG_MESSAGES_PER_SECOND } from './log-rate-gate.js';
@@ -162,8 +163,14 @@ export class ProcessGroupStdioTransport implements Transport {
   private handleLine(built: BuiltLine): void {
     if (built.longStrings.length === 0 && built.text.trim() === '') return;
     const read = readJsonRpcLine(built.text, built.longStrings);
-    if (read) {
+    if (read && 'message' in read) {
       this.deliver(read.message, read.tooDeep || undefined);
+      return;
+    }
+    // An answer nobody waits for is only noise: no request is there to fail.
+    const method = read === undefined ? undefined : this.pendingMethods.get(read.id);
+    if (read !== undefined && method !== undefined) {
+      this.refuseInvalidAnswer(read.id, method, read.invalidAnswer, built.text);
       return;
     }
     const line = lineWithLongStrings(built);
@@ -215,6 +222,23 @@ export class ProcessGroupStdioTransport implements Transport {
   }
 
   /**
+   * Fails the request `id` (of `method`) at once in place of its answer, which is not valid JSON-RPC: the client
+   * library would drop it and leave the request to its timeout.
+   */
+  private refuseInvalidAnswer(
+    id: string | number,
+    method: string,
+    answer: Record<string, unknown>,
+    line: string,
+  ): void {
+    this.pendingMethods.delete(id);
+    const { what, replacement, words } = invalidAnswer(id, method, answer);
+    this.options.onDiagnostic?.(`${what}: ${quoted(line)}`);
+    this.options.hostWritten?.note(replacement, words);
+    this.handOn(replacement);
+  }
+
+  /**
    * The client handles a notification a tick later but a response at once, dropping the call's progress handler
    * with it: a progress notification read together with its call's result would be lost. Whatever follows a
    * progress notification waits until the client has handled it, in the order read.
@@ -247,7 +271,10 @@ export class ProcessGroupStdioTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || this.closing || !stdin.writable) throw new Error('not connected: the server process is not running');
-    if ('method' in message && 'id' in message) {
+    if ('method' in message && !('id' in message) && message.method === 'notifications/cancelled') {
+      // A request given up on waits for nothing: an answer to it is noise, not a reason to write one.
+      this.pendingMethods.delete((message.params as { requestId?: string | number } | undefined)?.requestId ?? '');
+    } else if ('method' in message && 'id' in message) {
       this.pendingMethods.set(message.id, message.method);
       // Requests never answered (cancelled, timed out) must not pile up: the oldest names are let go.
       if (this.pendingMethods.size > MAX_PENDING_METHODS)

@@ -9,7 +9,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { describeTooDeep, exceedsJsonDepth, MAX_JSON_DEPTH } from '../json/json-depth.js';
 
 /** JSON-RPC "Invalid Request": the message was well-formed JSON but not one the host can take. */
-const INVALID_REQUEST = -32600;
+export const INVALID_REQUEST = -32600;
 
 type TooDeepVerdict =
   | { kind: 'fine' }

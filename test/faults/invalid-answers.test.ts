@@ -1,0 +1,100 @@
+/**
+ * A real stdio server answers a call with JSON that claims JSON-RPC 2.0 and names the call's id but is not a valid
+ * answer (an error whose code is a string, neither a result nor an error, a result that is a number…): the call fails
+ * at once, in the host's words naming what was wrong, instead of waiting for its timeout; the connection goes on. The
+ * same message for an id nobody waits for, and a line that is not JSON at all, stay stdout noise.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { hostConfig, stdioServer } from '../helpers/configs.js';
+import { fixtureServer } from '../helpers/project.js';
+import { closeHosts, openFaultHost, resultText } from './fault-helpers.js';
+
+afterEach(closeHosts);
+
+/** Long enough that a call left to wait for it would outlast the test's own timeout. */
+const CALL_TIMEOUT_MS = 60_000;
+
+async function openToldHost(diagnostics: string[] = []) {
+  return openFaultHost(
+    hostConfig(
+      [stdioServer('told', [fixtureServer('answers-as-told.mjs')], { trust: 'trusted', timeoutMs: CALL_TIMEOUT_MS })],
+      { permissions: { allow: ['told__*'], ask: [], deny: [] } },
+    ),
+    { onDiagnostic: (message) => diagnostics.push(message) },
+  );
+}
+
+const REFUSED = (why: string) =>
+  `The tool call failed: server "told" answered tools/call with a message that is not valid JSON-RPC: ${why}; the host refused it`;
+
+describe('an answer to a call that is not valid JSON-RPC', () => {
+  it('fails that call at once, naming what was wrong, and the next call works', { timeout: 30_000 }, async () => {
+    const diagnostics: string[] = [];
+    const host = await openToldHost(diagnostics);
+    const shapes: [line: string, why: string][] = [
+      [
+        '{"jsonrpc":"2.0","id":"$ID","error":{"code":"oops","message":"bad"}}',
+        "the error's code is a string, not a number",
+      ],
+      ['{"jsonrpc":"2.0","id":"$ID","error":{"code":1.5,"message":"bad"}}', "the error's code is not an integer"],
+      ['{"jsonrpc":"2.0","id":"$ID","error":{"code":-1}}', "the error's message is missing, not a string"],
+      ['{"jsonrpc":"2.0","id":"$ID","error":"bad"}', 'its error is a string, not an object'],
+      ['{"jsonrpc":"2.0","id":"$ID"}', 'it has neither a result nor an error'],
+      ['{"jsonrpc":"2.0","id":"$ID","result":5}', 'its result is a number, not an object'],
+      [
+        '{"jsonrpc":"2.0","id":"$ID","result":{},"error":{"code":1,"message":"m"}}',
+        'it has both a result and an error',
+      ],
+      ['{"jsonrpc":"2.0","id":"$ID","result":{"_meta":[]}}', "its result's _meta is an array, not an object"],
+      [
+        '{"jsonrpc":"2.0","id":"$ID","result":{"content":[]},"\\u202eextra\\u0007":1}',
+        'it has a member JSON-RPC does not define, "\\u202eextra\\u0007"',
+      ],
+    ];
+    for (const [line, why] of shapes) {
+      const called = await host.callTool('told__raw', { lines: [line] });
+      expect(called.outcome, line).toBe('error');
+      expect(resultText(called.result), line).toBe(REFUSED(why));
+    }
+    const after = await host.callTool('told__plain', { result: { content: [{ type: 'text', text: 'still works' }] } });
+    expect(after.outcome).toBe('ok');
+    expect(resultText(after.result)).toBe('still works');
+
+    const refusals = diagnostics.filter((line) => line.includes('not valid JSON-RPC'));
+    expect(refusals).toHaveLength(shapes.length);
+    // The offending line is quoted, its invisible characters escaped.
+    expect(refusals.at(-1)).toContain('\\u202eextra');
+    for (const line of refusals) {
+      expect(line).not.toContain('\u202e');
+      expect(line).not.toContain('\u0007');
+    }
+  });
+
+  it('quotes a long offending line only in part', { timeout: 30_000 }, async () => {
+    const diagnostics: string[] = [];
+    const host = await openToldHost(diagnostics);
+    const long = `{"jsonrpc":"2.0","id":"$ID","error":{"code":"${'x'.repeat(100_000)}","message":"m"}}`;
+    const called = await host.callTool('told__raw', { lines: [long] });
+    expect(resultText(called.result)).toBe(REFUSED("the error's code is a string, not a number"));
+    const [refusal] = diagnostics.filter((line) => line.includes('not valid JSON-RPC'));
+    expect(refusal!.length).toBeLessThan(600);
+  });
+
+  it('changes nothing when it names an id nobody waits for', { timeout: 30_000 }, async () => {
+    const diagnostics: string[] = [];
+    const host = await openToldHost(diagnostics);
+    const stray = '{"jsonrpc":"2.0","id":987654,"error":{"code":"oops","message":"bad"}}';
+    const called = await host.callTool('told__raw', {
+      lines: [stray, 'not JSON at all'],
+      result: { content: [{ type: 'text', text: 'answered' }] },
+    });
+    expect(called.outcome).toBe('ok');
+    expect(resultText(called.result)).toBe('answered');
+    expect(diagnostics.filter((line) => line.includes('not valid JSON-RPC'))).toEqual([]);
+    // Both read as the stdout noise they are.
+    expect(diagnostics.filter((line) => line.includes('non-protocol output') && line.includes('987654'))).toHaveLength(
+      1,
+    );
+    expect(diagnostics.filter((line) => line.includes('not JSON at all'))).toHaveLength(1);
+  });
+});
