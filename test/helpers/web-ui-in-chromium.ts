@@ -6,8 +6,8 @@
  * the tests did.
  */
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { launchChromium } from '../web/launch-chromium.js';
-import { type RunningUi, startUi } from '../web/web-ui-process.js';
+import { launchChromium } from './launch-chromium.js';
+import { type RunningUi, startUi } from './web-ui-process.js';
 
 type StartUiOptions = Parameters<typeof startUi>[1];
 

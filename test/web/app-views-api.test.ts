@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleServer, fixtureServer, writeConfig } from '../helpers/project.js';
-import { callUiApi, type RunningUi, startUi, waitForUiEvent } from './web-ui-process.js';
+import { callUiApi, type RunningUi, startUi, waitForUiEvent } from '../helpers/web-ui-process.js';
 
 let ui: RunningUi;
 

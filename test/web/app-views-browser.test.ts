@@ -15,7 +15,7 @@ import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureServer, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
-import type { RunningUi } from './web-ui-process.js';
+import type { RunningUi } from '../helpers/web-ui-process.js';
 
 const SCREENSHOTS = join(repoRoot, 'docs', 'screenshots');
 const WAIT = { timeout: 20_000 };

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeConfig } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { callUiApi, type RunningUi, startUi } from './web-ui-process.js';
+import { callUiApi, type RunningUi, startUi } from '../helpers/web-ui-process.js';
 
 let ui: RunningUi;
 

@@ -7,7 +7,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rugPullServerPath } from '../consent/consent-helpers.js';
 import { fixtureServer, writeConfig } from '../helpers/project.js';
-import { callUiApi, type RunningUi, startUi, waitForUiEvent } from './web-ui-process.js';
+import { callUiApi, type RunningUi, startUi, waitForUiEvent } from '../helpers/web-ui-process.js';
 
 let ui: RunningUi;
 

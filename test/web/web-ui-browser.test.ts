@@ -15,8 +15,8 @@ import { packageBin } from '../client-features/helpers.js';
 import { rugPullServerPath } from '../consent/consent-helpers.js';
 import { exampleServer, repoRoot, temporaryDirectory } from '../helpers/project.js';
 import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
+import type { RunningUi } from '../helpers/web-ui-process.js';
 import { writeSkill } from '../skills/skill-fixtures.js';
-import type { RunningUi } from './web-ui-process.js';
 
 const SCREENSHOTS = join(repoRoot, 'docs', 'screenshots');
 const WAIT = { timeout: 15_000 };

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeConfig } from '../helpers/project.js';
 import { connectAndStopReading } from '../helpers/stalled-reader.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { callUiApi, type RunningUi, startUi } from './web-ui-process.js';
+import { callUiApi, type RunningUi, startUi } from '../helpers/web-ui-process.js';
 
 // Each turn streams this much text (and the page's events carry it more than once: deltas, the run's end).
 const ANSWER_CHARS = 1_200_000;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleServer, writeConfig } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { openUiPage, startUiAndChromium, type UiAndChromium } from '../helpers/web-ui-in-chromium.js';
-import { callUiApi, type RunningUi } from './web-ui-process.js';
+import { callUiApi, type RunningUi } from '../helpers/web-ui-process.js';
 
 // As in the API test of the same bound: each turn's events carry this much text, far past what waits are allowed.
 const ANSWER_CHARS = 1_200_000;

@@ -13,7 +13,7 @@ import type { AuditEntryView, ServerLogView } from '../../src/web/api-types.js';
 import { fixtureServer, writeConfig } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { openUiPage, startUiAndChromium, type UiAndChromium } from '../helpers/web-ui-in-chromium.js';
-import { callUiApi, type RunningUi } from './web-ui-process.js';
+import { callUiApi, type RunningUi } from '../helpers/web-ui-process.js';
 
 const WAIT = { timeout: 15_000 };
 

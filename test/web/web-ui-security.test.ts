@@ -5,7 +5,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleServer, runCli, writeConfig } from '../helpers/project.js';
-import { type RunningUi, startUi } from './web-ui-process.js';
+import { type RunningUi, startUi } from '../helpers/web-ui-process.js';
 
 /** fetch() cannot set Host; node:http sends exactly the headers given. */
 function send(

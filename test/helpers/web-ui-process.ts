@@ -3,8 +3,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { trackUntilExit } from '../helpers/left-running.js';
-import { bundledCliPath } from '../helpers/project.js';
+import { trackUntilExit } from './left-running.js';
+import { bundledCliPath } from './project.js';
 
 export interface RunningUi {
   url: string;
