@@ -27,6 +27,15 @@ export function answeredId(value: unknown): string | number | undefined {
 
 /** What makes `answer` (one {@link answeredId} reads as an answer) not a valid JSON-RPC response, in the host's words. */
 export function whyNotValidAnswer(answer: Record<string, unknown>): string {
+  return problemOfAnswer(answer) ?? 'it is not a valid JSON-RPC response';
+}
+
+/**
+ * What makes `answer` not a valid JSON-RPC response, or undefined when it is one: the checks of the client library's
+ * response schemas, which a response that passes them is known to pass, so that a message read from HTTP need not be
+ * validated twice.
+ */
+export function problemOfAnswer(answer: Record<string, unknown>): string | undefined {
   const extra = Object.keys(answer).find((key) => !RESPONSE_KEYS.has(key));
   if (extra !== undefined) return `it has a member JSON-RPC does not define, ${quoted(extra)}`;
   const hasResult = 'result' in answer;
@@ -37,14 +46,31 @@ export function whyNotValidAnswer(answer: Record<string, unknown>): string {
     if (!isPlainObject(answer.result)) return `its result is ${kindOf(answer.result)}, not an object`;
     const meta = answer.result._meta;
     if (meta !== undefined && !isPlainObject(meta)) return `its result's _meta is ${kindOf(meta)}, not an object`;
-    return 'it is not a valid JSON-RPC response';
+    return undefined;
   }
   const error = answer.error;
   if (!isPlainObject(error)) return `its error is ${kindOf(error)}, not an object`;
   if (typeof error.code !== 'number') return `the error's code is ${kindOf(error.code)}, not a number`;
   if (!Number.isInteger(error.code)) return "the error's code is not an integer";
   if (typeof error.message !== 'string') return `the error's message is ${kindOf(error.message)}, not a string`;
-  return 'it is not a valid JSON-RPC response';
+  return undefined;
+}
+
+/**
+ * The host's error answer in place of `value` (a message read from HTTP) when it reads as an answer to a request the
+ * host waits for (`waiting`: their methods by id, from which the id answered is taken) but is not a valid one; else
+ * undefined, and the message goes on as it is.
+ */
+export function screenAnswer(
+  value: unknown,
+  waiting: Map<string | number, string>,
+): ReturnType<typeof invalidAnswer> | undefined {
+  const id = answeredId(value);
+  const method = id === undefined ? undefined : waiting.get(id);
+  if (id === undefined || method === undefined) return undefined;
+  waiting.delete(id);
+  const answer = value as Record<string, unknown>;
+  return problemOfAnswer(answer) === undefined ? undefined : invalidAnswer(id, method, answer);
 }
 
 function kindOf(value: unknown): string {

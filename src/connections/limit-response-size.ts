@@ -13,10 +13,16 @@
  * replaced by an error answer naming the depth for each request of the POST, and the rest is not read; it is
  * therefore held until it is whole (the client library reads it whole anyway). An event that deep is read to its
  * end, within the size limit: an answer becomes that error answer, anything else is dropped, and the stream goes on.
+ *
+ * An answer to a request of the POST that is JSON-RPC 2.0 but not a valid response (see invalid-answer.ts), in a
+ * JSON body or an event, is replaced by the host's error answer saying what was wrong, as from a stdio server: the
+ * client library would drop it and leave the request to its timeout. Events are read for such answers only while a
+ * request of the POST is unanswered.
  */
 import type { FetchLike, JSONRPCMessage } from '@modelcontextprotocol/client';
 import { cutTooDeepText, describeTooDeep, JsonDepthGauge } from '../json/json-depth.js';
 import { HostWrittenAnswers } from './host-written-answers.js';
+import { screenAnswer } from './invalid-answer.js';
 import { tooLargeMessageText } from './message-size-limit.js';
 import { tooDeepAnswer } from './too-deep-message.js';
 
@@ -106,9 +112,48 @@ function bodyLimits(
       held.push(chunk);
     },
     flush(controller) {
-      for (const piece of held) controller.enqueue(piece);
+      const screened = requests === undefined ? undefined : screenBody(held, requests, hostWritten);
+      if (screened !== undefined) controller.enqueue(new TextEncoder().encode(screened));
+      else for (const piece of held) controller.enqueue(piece);
     },
   });
+}
+
+/**
+ * The body with the host's error answer in place of each answer to a request of the POST that is not valid JSON-RPC
+ * (see invalid-answer.ts), or undefined when it is to go on as it is (a body that is not JSON fails in the client
+ * library, which fails the POST's requests).
+ */
+function screenBody(
+  body: readonly Uint8Array[],
+  requests: readonly SentRequest[],
+  hostWritten: HostWrittenAnswers,
+): string | undefined {
+  if (requests.length === 0) return undefined;
+  const decoder = new TextDecoder();
+  const text = body.map((piece) => decoder.decode(piece, { stream: true })).join('') + decoder.decode();
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const waiting = waitingFor(requests);
+  let replaced = false;
+  const messages = (Array.isArray(value) ? value : [value]).map((message: unknown) => {
+    const refused = screenAnswer(message, waiting);
+    if (refused === undefined) return message;
+    hostWritten.note(refused.replacement, refused.words);
+    replaced = true;
+    return refused.replacement;
+  });
+  if (!replaced) return undefined;
+  return JSON.stringify(Array.isArray(value) ? messages : messages[0]);
+}
+
+/** The methods of `requests` by id: those an answer may still come for. */
+function waitingFor(requests: readonly SentRequest[]): Map<string | number, string> {
+  return new Map(requests.map(({ id, method }) => [id, method]));
 }
 
 function eventLimits(
@@ -123,6 +168,8 @@ function eventLimits(
   const data = new EventDataDepth();
   // The current event nests too deep: it is read to its end (within the size limit) and answered for, not passed on.
   let tooDeep = false;
+  // The requests of the POST not answered yet: while there are any, each event is read for an answer to one.
+  const waiting = waitingFor(requests);
   return new TransformStream({
     transform(chunk, controller) {
       let start = 0;
@@ -147,7 +194,7 @@ function eventLimits(
             if (tooDeep) {
               tooDeep = false;
               if (!refuseTooDeepEvent(controller, pending, requests, hostWritten)) return;
-            } else {
+            } else if (!(waiting.size > 0 && refuseInvalidEvent(controller, pending, waiting, hostWritten))) {
               for (const piece of pending) controller.enqueue(piece);
             }
             pending = [];
@@ -194,15 +241,48 @@ function refuseTooDeepEvent(
   return true;
 }
 
-/** The JSON-RPC message an event carries (its `data` lines joined), read with its too-deep parts cut. */
-function eventMessage(event: readonly Uint8Array[]): object | undefined {
+/**
+ * Puts the host's error answer in place of `event` if it carries an answer to a request in `waiting` (whose methods,
+ * by id, lose the one answered) that is not valid JSON-RPC (see invalid-answer.ts); true if it did. An event of
+ * another type than `message` is not read: the client library passes over it.
+ */
+function refuseInvalidEvent(
+  controller: TransformStreamDefaultController<Uint8Array>,
+  event: readonly Uint8Array[],
+  waiting: Map<string | number, string>,
+  hostWritten: HostWrittenAnswers,
+): boolean {
+  const { type, data } = eventFields(event);
+  if ((type !== undefined && type !== 'message') || data === '') return false;
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    return false;
+  }
+  const refused = screenAnswer(value, waiting);
+  if (refused === undefined) return false;
+  hostWritten.note(refused.replacement, refused.words);
+  controller.enqueue(new TextEncoder().encode(sseMessage(refused.replacement)));
+  return true;
+}
+
+/** An event's type, if it names one, and its `data` lines joined. */
+function eventFields(event: readonly Uint8Array[]): { type: string | undefined; data: string } {
   const decoder = new TextDecoder();
   const text = event.map((piece) => decoder.decode(piece, { stream: true })).join('') + decoder.decode();
-  const data = text
-    .split(/\r?\n/)
+  const lines = text.split(/\r?\n/);
+  const typeLine = lines.findLast((line) => line.startsWith('event:'));
+  const data = lines
     .filter((line) => line.startsWith('data:'))
     .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5))
     .join('\n');
+  return { type: typeLine?.slice(typeLine.startsWith('event: ') ? 7 : 6), data };
+}
+
+/** The JSON-RPC message an event carries (its `data` lines joined), read with its too-deep parts cut. */
+function eventMessage(event: readonly Uint8Array[]): object | undefined {
+  const { data } = eventFields(event);
   try {
     const message: unknown = JSON.parse(cutTooDeepText(data) ?? data);
     return message !== null && typeof message === 'object' && !Array.isArray(message) ? message : undefined;

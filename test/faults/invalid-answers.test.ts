@@ -2,10 +2,12 @@
  * A real stdio server answers a call with JSON that claims JSON-RPC 2.0 and names the call's id but is not a valid
  * answer (an error whose code is a string, neither a result nor an error, a result that is a number…): the call fails
  * at once, in the host's words naming what was wrong, instead of waiting for its timeout; the connection goes on. The
- * same message for an id nobody waits for, and a line that is not JSON at all, stay stdout noise.
+ * same message for an id nobody waits for, and a line that is not JSON at all, stay stdout noise. From a remote
+ * server too, as a JSON body or an event.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { hostConfig, stdioServer } from '../helpers/configs.js';
+import { startOversizedServer } from '../fixtures/faults/oversized-http-server.js';
+import { hostConfig, httpServer, stdioServer } from '../helpers/configs.js';
 import { fixtureServer } from '../helpers/project.js';
 import { closeHosts, openFaultHost, resultText } from './fault-helpers.js';
 
@@ -24,8 +26,8 @@ async function openToldHost(diagnostics: string[] = []) {
   );
 }
 
-const REFUSED = (why: string) =>
-  `The tool call failed: server "told" answered tools/call with a message that is not valid JSON-RPC: ${why}; the host refused it`;
+const REFUSED = (why: string, server = 'told') =>
+  `The tool call failed: server "${server}" answered tools/call with a message that is not valid JSON-RPC: ${why}; the host refused it`;
 
 describe('an answer to a call that is not valid JSON-RPC', () => {
   it('fails that call at once, naming what was wrong, and the next call works', { timeout: 30_000 }, async () => {
@@ -96,5 +98,44 @@ describe('an answer to a call that is not valid JSON-RPC', () => {
       1,
     );
     expect(diagnostics.filter((line) => line.includes('not JSON at all'))).toHaveLength(1);
+  });
+});
+
+describe('an answer from a remote server that is not valid JSON-RPC', () => {
+  it('fails that call at once as a JSON body or an event, and the next call works', { timeout: 30_000 }, async () => {
+    const server = await startOversizedServer();
+    try {
+      const host = await openFaultHost(
+        hostConfig([httpServer('remote', server.url, { trust: 'trusted', timeoutMs: CALL_TIMEOUT_MS })]),
+      );
+      const shapes: [answer: string, why: string][] = [
+        [
+          '{"jsonrpc":"2.0","id":"$ID","error":{"code":"oops","message":"bad"}}',
+          "the error's code is a string, not a number",
+        ],
+        ['{"jsonrpc":"2.0","id":"$ID"}', 'it has neither a result nor an error'],
+        ['{"jsonrpc":"2.0","id":"$ID","result":5}', 'its result is a number, not an object'],
+      ];
+      for (const [answer, why] of shapes) {
+        const asBody = await host.callTool('remote__raw_json', { body: answer });
+        expect(resultText(asBody.result), answer).toBe(REFUSED(why, 'remote'));
+        const asEvent = await host.callTool('remote__raw_sse', { events: [answer] });
+        expect(resultText(asEvent.result), answer).toBe(REFUSED(why, 'remote'));
+      }
+      // One for an id nobody waits for goes on as it is, and the answer after it is taken.
+      const stray = await host.callTool('remote__raw_sse', {
+        events: [
+          '{"jsonrpc":"2.0","id":987654,"error":{"code":"oops","message":"bad"}}',
+          '{"jsonrpc":"2.0","id":"$ID","result":{"content":[{"type":"text","text":"answered"}]}}',
+        ],
+      });
+      expect(stray.outcome).toBe('ok');
+      expect(resultText(stray.result)).toBe('answered');
+      const fine = await host.callTool('remote__small', {});
+      expect(resultText(fine.result)).toBe('small answer');
+    } finally {
+      await closeHosts();
+      await server.close();
+    }
   });
 });
