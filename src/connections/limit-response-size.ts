@@ -90,6 +90,7 @@ function bodyLimits(
   let seen = 0;
   let held: Uint8Array[] = [];
   const depth = new JsonDepthGauge();
+  if (requests !== undefined && requests.length > 0) depth.keepOutline();
   return new TransformStream({
     transform(chunk, controller) {
       seen += chunk.byteLength;
@@ -112,7 +113,8 @@ function bodyLimits(
       held.push(chunk);
     },
     flush(controller) {
-      const screened = requests === undefined ? undefined : screenBody(held, requests, hostWritten);
+      const screened =
+        requests === undefined ? undefined : screenBody(held, depth.outlineBytes(), requests, hostWritten);
       if (screened !== undefined) controller.enqueue(new TextEncoder().encode(screened));
       else for (const piece of held) controller.enqueue(piece);
     },
@@ -122,33 +124,43 @@ function bodyLimits(
 /**
  * The body with the host's error answer in place of each answer to a request of the POST that is not valid JSON-RPC
  * (see invalid-answer.ts), or undefined when it is to go on as it is (a body that is not JSON fails in the client
- * library, which fails the POST's requests).
+ * library, which fails the POST's requests). Only the body's outline is read, unless an answer in a batch is replaced.
  */
 function screenBody(
   body: readonly Uint8Array[],
+  outline: readonly Uint8Array[],
   requests: readonly SentRequest[],
   hostWritten: HostWrittenAnswers,
 ): string | undefined {
-  if (requests.length === 0) return undefined;
+  const shape = parsedOrUndefined(decoded(outline));
+  if (requests.length === 0 || shape === undefined) return undefined;
+  const waiting = waitingFor(requests);
+  const refused = new Map<number, JSONRPCMessage>();
+  const shapes = Array.isArray(shape) ? shape : [shape];
+  shapes.forEach((message: unknown, index) => {
+    const answer = screenAnswer(message, waiting);
+    if (answer === undefined) return;
+    hostWritten.note(answer.replacement, answer.words);
+    refused.set(index, answer.replacement);
+  });
+  if (refused.size === 0) return undefined;
+  if (!Array.isArray(shape)) return JSON.stringify(refused.get(0));
+  const whole = parsedOrUndefined(decoded(body));
+  if (!Array.isArray(whole)) return undefined;
+  return JSON.stringify(whole.map((message: unknown, index) => refused.get(index) ?? message));
+}
+
+function decoded(pieces: readonly Uint8Array[]): string {
   const decoder = new TextDecoder();
-  const text = body.map((piece) => decoder.decode(piece, { stream: true })).join('') + decoder.decode();
-  let value: unknown;
+  return pieces.map((piece) => decoder.decode(piece, { stream: true })).join('') + decoder.decode();
+}
+
+function parsedOrUndefined(text: string): unknown {
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
-  const waiting = waitingFor(requests);
-  let replaced = false;
-  const messages = (Array.isArray(value) ? value : [value]).map((message: unknown) => {
-    const refused = screenAnswer(message, waiting);
-    if (refused === undefined) return message;
-    hostWritten.note(refused.replacement, refused.words);
-    replaced = true;
-    return refused.replacement;
-  });
-  if (!replaced) return undefined;
-  return JSON.stringify(Array.isArray(value) ? messages : messages[0]);
 }
 
 /** The methods of `requests` by id: those an answer may still come for. */
@@ -168,8 +180,9 @@ function eventLimits(
   const data = new EventDataDepth();
   // The current event nests too deep: it is read to its end (within the size limit) and answered for, not passed on.
   let tooDeep = false;
-  // The requests of the POST not answered yet: while there are any, each event is read for an answer to one.
+  // The requests of the POST not answered yet: while there are any, each event's outline is read for an answer to one.
   const waiting = waitingFor(requests);
+  if (waiting.size > 0) data.keepOutline();
   return new TransformStream({
     transform(chunk, controller) {
       let start = 0;
@@ -194,7 +207,9 @@ function eventLimits(
             if (tooDeep) {
               tooDeep = false;
               if (!refuseTooDeepEvent(controller, pending, requests, hostWritten)) return;
-            } else if (!(waiting.size > 0 && refuseInvalidEvent(controller, pending, waiting, hostWritten))) {
+            } else if (
+              !(waiting.size > 0 && refuseInvalidEvent(controller, pending, data.outlineBytes(), waiting, hostWritten))
+            ) {
               for (const piece of pending) controller.enqueue(piece);
             }
             pending = [];
@@ -243,25 +258,21 @@ function refuseTooDeepEvent(
 
 /**
  * Puts the host's error answer in place of `event` if it carries an answer to a request in `waiting` (whose methods,
- * by id, lose the one answered) that is not valid JSON-RPC (see invalid-answer.ts); true if it did. An event of
- * another type than `message` is not read: the client library passes over it.
+ * by id, lose the one answered) that is not valid JSON-RPC (see invalid-answer.ts); true if it did. `outline`: the
+ * outline of the event's data (see `JsonDepthGauge.keepOutline`), all that is read of an event that goes on. An event
+ * of another type than `message` is left as it is: the client library passes over it.
  */
 function refuseInvalidEvent(
   controller: TransformStreamDefaultController<Uint8Array>,
   event: readonly Uint8Array[],
+  outline: readonly Uint8Array[],
   waiting: Map<string | number, string>,
   hostWritten: HostWrittenAnswers,
 ): boolean {
-  const { type, data } = eventFields(event);
-  if ((type !== undefined && type !== 'message') || data === '') return false;
-  let value: unknown;
-  try {
-    value = JSON.parse(data);
-  } catch {
-    return false;
-  }
-  const refused = screenAnswer(value, waiting);
+  const refused = screenAnswer(parsedOrUndefined(decoded(outline)), waiting);
   if (refused === undefined) return false;
+  const type = eventFields(event).type;
+  if (type !== undefined && type !== 'message') return false;
   hostWritten.note(refused.replacement, refused.words);
   controller.enqueue(new TextEncoder().encode(sseMessage(refused.replacement)));
   return true;
@@ -269,9 +280,7 @@ function refuseInvalidEvent(
 
 /** An event's type, if it names one, and its `data` lines joined. */
 function eventFields(event: readonly Uint8Array[]): { type: string | undefined; data: string } {
-  const decoder = new TextDecoder();
-  const text = event.map((piece) => decoder.decode(piece, { stream: true })).join('') + decoder.decode();
-  const lines = text.split(/\r?\n/);
+  const lines = decoded(event).split(/\r?\n/);
   const typeLine = lines.findLast((line) => line.startsWith('event:'));
   const data = lines
     .filter((line) => line.startsWith('data:'))
@@ -329,6 +338,16 @@ class EventDataDepth {
 
   endEvent(): void {
     this.gauge.reset();
+  }
+
+  /** Keeps the outline of each event's data from now on (see `JsonDepthGauge.keepOutline`). */
+  keepOutline(): void {
+    this.gauge.keepOutline();
+  }
+
+  /** The outline of the current event's data read so far. */
+  outlineBytes(): Uint8Array[] {
+    return this.gauge.outlineBytes();
   }
 }
 

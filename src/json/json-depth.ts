@@ -151,12 +151,33 @@ export class JsonDepthGauge {
   private depth = 0;
   private inString = false;
   private escaped = false;
+  /** While kept (see {@link keepOutline}): the pieces read so far of the value's outline. */
+  private outline?: Uint8Array[];
+  /** How deep the outline goes: a message's members and theirs, one level more in a batch. */
+  private outlineDepth = 2;
 
   constructor(private readonly maxDepth = MAX_JSON_DEPTH) {}
+
+  /**
+   * Keeps the value's outline from now on: its bytes but those of what nests deeper than a message's members'
+   * members (a batch's, one level deeper), which stay as empty brackets, `{"id":7,"result":{"content":[]}}`. Enough
+   * to tell whether a message has the shape of a JSON-RPC answer without decoding and parsing a large one whole.
+   */
+  keepOutline(): void {
+    this.outline = [];
+  }
+
+  /** The outline read so far, as bytes to decode (see {@link keepOutline}). */
+  outlineBytes(): Uint8Array[] {
+    return this.outline ?? [];
+  }
 
   /** Reads `bytes[from, to)`; true when the nesting has passed the limit (and stays true until {@link reset}). */
   feed(bytes: Uint8Array, from = 0, to = bytes.length): boolean {
     if (this.depth > this.maxDepth) return true;
+    const outline = this.outline;
+    // Where the outline's current run of bytes began in this piece; -1 while inside what it leaves out.
+    let keptFrom = outline !== undefined && this.depth <= this.outlineDepth ? from : -1;
     for (let index = from; index < to; index++) {
       const code = bytes[index]!;
       if (this.inString) {
@@ -169,8 +190,18 @@ export class JsonDepthGauge {
       else if (code === 0x5b || code === 0x7b) {
         this.depth++;
         if (this.depth > this.maxDepth) return true;
-      } else if (code === 0x5d || code === 0x7d) this.depth--;
+        if (outline === undefined) continue;
+        if (this.depth === 1) this.outlineDepth = code === 0x5b ? 3 : 2;
+        else if (this.depth === this.outlineDepth + 1 && keptFrom !== -1) {
+          outline.push(bytes.subarray(keptFrom, index + 1));
+          keptFrom = -1;
+        }
+      } else if (code === 0x5d || code === 0x7d) {
+        this.depth--;
+        if (outline !== undefined && keptFrom === -1 && this.depth === this.outlineDepth) keptFrom = index;
+      }
     }
+    if (outline !== undefined && keptFrom !== -1 && keptFrom < to) outline.push(bytes.subarray(keptFrom, to));
     return false;
   }
 
@@ -181,11 +212,16 @@ export class JsonDepthGauge {
   newLine(): void {
     this.inString = false;
     this.escaped = false;
+    // The lines of an event's data are joined by line breaks, which keep apart what they part.
+    if (this.outline !== undefined && this.depth <= this.outlineDepth) this.outline.push(LINE_BREAK);
   }
 
   /** Starts over, for the next message. */
   reset(): void {
     this.depth = 0;
     this.newLine();
+    if (this.outline !== undefined) this.outline = [];
   }
 }
+
+const LINE_BREAK = new Uint8Array([0x0a]);

@@ -65,6 +65,26 @@ describe('an answer to a request of the POST that is not valid JSON-RPC', () => 
     );
   });
 
+  it.each([1, 3, 100_000])(
+    'is found past large nested values and brackets in strings, in pieces of %i bytes',
+    async (pieceBytes) => {
+      const content = `"content":[{"type":"text","text":"${'[{\\"'.repeat(50)} ]}"}],"structuredContent":{"a":[[{}]]},"_meta":{"k":[1]}`;
+      const extra = `{"jsonrpc":"2.0","id":7,"result":{${content}},"extra\\n":{"x":[]}}`;
+      const fine = `{"jsonrpc":"2.0","id":8,"result":{${content}}}`;
+      const hostWritten = new HostWrittenAnswers();
+      const body = JSON.parse(await passedOn(`[${extra},\n${fine}]`, 'application/json', pieceBytes, hostWritten));
+      expect(body).toEqual([refused(7, 'it has a member JSON-RPC does not define, "extra\\n"'), JSON.parse(fine)]);
+      // An event's data over two lines, split inside the result.
+      const event = `event: message\ndata: ${extra.slice(0, 60)}\ndata: ${extra.slice(60)}\n\n`;
+      const asEvent = await passedOn(event, 'text/event-stream', pieceBytes, hostWritten);
+      expect(asEvent).toBe(
+        `event: message\ndata: ${JSON.stringify(refused(7, 'it has a member JSON-RPC does not define, "extra\\n"'))}\n\n`,
+      );
+      const fineEvent = `event: message\ndata: ${fine.slice(0, 60)}\ndata: ${fine.slice(60)}\n\n`;
+      expect(await passedOn(fineEvent, 'text/event-stream', pieceBytes, hostWritten)).toBe(fineEvent);
+    },
+  );
+
   it('leaves a valid body byte for byte', async () => {
     const text = ` [${GOOD.replace('"id":8', '"id":7')} , ${GOOD}]`;
     expect(await passedOn(text, 'application/json', 5, new HostWrittenAnswers())).toBe(text);
