@@ -6,20 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { HostWrittenAnswers } from '../../src/connections/host-written-answers.js';
 import { limitResponseSize } from '../../src/connections/limit-response-size.js';
+import { serverAnsweringInPieces } from '../helpers/response-in-pieces.js';
 
 const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'x' } });
 const BATCH = JSON.stringify([call(7), call(8)]);
 
 async function passedOn(text: string, contentType: string, pieceBytes: number, hostWritten: HostWrittenAnswers) {
-  const bytes = new TextEncoder().encode(text);
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      for (let from = 0; from < bytes.length; from += pieceBytes)
-        controller.enqueue(bytes.slice(from, from + pieceBytes));
-      controller.close();
-    },
-  });
-  const server = async () => new Response(body, { headers: { 'content-type': contentType } });
+  const server = serverAnsweringInPieces(text, contentType, pieceBytes);
   const response = await limitResponseSize(
     server,
     1024 * 1024,

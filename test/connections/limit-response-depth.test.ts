@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { limitResponseSize } from '../../src/connections/limit-response-size.js';
+import { serverAnsweringInPieces } from '../helpers/response-in-pieces.js';
 
 const REQUEST = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'x' } });
 
@@ -12,15 +13,7 @@ const REQUEST = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', pa
  * response is to a POST of one `tools/call` with id 7, or to the standing GET stream.
  */
 async function passedOn(text: string, contentType: string, pieceBytes: number, method = 'POST'): Promise<string> {
-  const bytes = new TextEncoder().encode(text);
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      for (let from = 0; from < bytes.length; from += pieceBytes)
-        controller.enqueue(bytes.slice(from, from + pieceBytes));
-      controller.close();
-    },
-  });
-  const server = async () => new Response(body, { headers: { 'content-type': contentType } });
+  const server = serverAnsweringInPieces(text, contentType, pieceBytes);
   const init = method === 'POST' ? { method, body: REQUEST } : { method };
   const response = await limitResponseSize(server, 1024 * 1024)('http://127.0.0.1/mcp', init);
   return response.text();
