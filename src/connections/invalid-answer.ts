@@ -5,10 +5,9 @@
  * the transport puts an error answer of the host's in its place instead, so the one request fails at once and says
  * why (noted as the host's: see host-written-answers.ts).
  */
-import type { JSONRPCMessage } from '@modelcontextprotocol/client';
+import { INVALID_REQUEST, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { isPlainObject } from '../json/is-plain-object.js';
 import { showInvisibleCharacters } from '../text/invisible-characters.js';
-import { INVALID_REQUEST } from './too-deep-message.js';
 
 /** The members a JSON-RPC response may have. */
 const RESPONSE_KEYS = new Set(['jsonrpc', 'id', 'result', 'error']);
@@ -25,17 +24,12 @@ export function answeredId(value: unknown): string | number | undefined {
   return typeof id === 'string' || Number.isSafeInteger(id) ? (id as string | number) : undefined;
 }
 
-/** What makes `answer` (one {@link answeredId} reads as an answer) not a valid JSON-RPC response, in the host's words. */
-export function whyNotValidAnswer(answer: Record<string, unknown>): string {
-  return problemOfAnswer(answer) ?? 'it is not a valid JSON-RPC response';
-}
-
 /**
  * What makes `answer` not a valid JSON-RPC response, or undefined when it is one: the checks of the client library's
  * response schemas, which a response that passes them is known to pass, so that a message read from HTTP need not be
  * validated twice.
  */
-export function problemOfAnswer(answer: Record<string, unknown>): string | undefined {
+function problemOfAnswer(answer: Record<string, unknown>): string | undefined {
   const extra = Object.keys(answer).find((key) => !RESPONSE_KEYS.has(key));
   if (extra !== undefined) return `it has a member JSON-RPC does not define, ${quoted(extra)}`;
   const hasResult = 'result' in answer;
@@ -69,8 +63,8 @@ export function screenAnswer(
   const method = id === undefined ? undefined : waiting.get(id);
   if (id === undefined || method === undefined) return undefined;
   waiting.delete(id);
-  const answer = value as Record<string, unknown>;
-  return problemOfAnswer(answer) === undefined ? undefined : invalidAnswer(id, method, answer);
+  const why = problemOfAnswer(value as Record<string, unknown>);
+  return why === undefined ? undefined : invalidAnswer(id, method, value as Record<string, unknown>, why);
 }
 
 function kindOf(value: unknown): string {
@@ -96,8 +90,8 @@ export function invalidAnswer(
   id: string | number,
   method: string,
   answer: Record<string, unknown>,
+  why = problemOfAnswer(answer) ?? 'it is not a valid JSON-RPC response',
 ): { what: string; replacement: JSONRPCMessage; words: string } {
-  const why = whyNotValidAnswer(answer);
   const request = method.slice(0, 100);
   return {
     what: `answered ${request} with a message that is not valid JSON-RPC (${why}); the host refused it`,

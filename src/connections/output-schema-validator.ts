@@ -61,7 +61,8 @@ export function createOutputSchemaValidator(onDiagnostic: (message: string) => v
       return (input) =>
         validate(unescapePrototypeKeys(input))
           ? { valid: true, data: input as T, errorMessage: undefined }
-          : { valid: false, data: undefined, errorMessage: engine.errorsText(validate.errors) };
+          : // Bounded: with every error kept, a long array of wrong values would give a message of megabytes.
+            { valid: false, data: undefined, errorMessage: shown(engine.errorsText(validate.errors?.slice(0, 10))) };
     },
   };
 }
@@ -78,6 +79,8 @@ function unsupportedDialect(named: unknown): string {
 function createEngine(dialect: Dialect, onUnrunnablePattern: (source: string, reason: string) => void): Engine {
   const options = {
     strict: false,
+    // Ajv would print a server's unknown format name to the console as it is.
+    logger: false,
     validateFormats: true,
     validateSchema: false,
     allErrors: true,

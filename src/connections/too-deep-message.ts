@@ -5,11 +5,8 @@
  * request, so the one call fails and says why; a request from the server is refused back to it; a notification
  * is dropped.
  */
-import type { JSONRPCMessage } from '@modelcontextprotocol/client';
+import { INVALID_REQUEST, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { describeTooDeep, exceedsJsonDepth, MAX_JSON_DEPTH } from '../json/json-depth.js';
-
-/** JSON-RPC "Invalid Request": the message was well-formed JSON but not one the host can take. */
-export const INVALID_REQUEST = -32600;
 
 type TooDeepVerdict =
   | { kind: 'fine' }
