@@ -13,8 +13,10 @@
  * answer, not by the batch's count of large answers.
  * Every write is taken at once, as in cut-off-far-behind.ts, so nothing queues unbounded inside the SDK.
  */
+
 import type { ServerResponse } from 'node:http';
 import { MAX_WAITING_RESPONSE_BYTES } from './cut-off-far-behind.js';
+import { isJsonRpcNotification, isJsonRpcResponse } from './json-rpc-shape.js';
 
 export interface FarBehindNotices {
   /** Called at the first notification dropped. */
@@ -38,30 +40,30 @@ export function dropNotificationsWhenFarBehind(
   let answersWhileBehind = 0;
   response.write = ((...args: unknown[]): boolean => {
     if (response.destroyed) return false;
-    const callback = args.find((arg) => typeof arg === 'function') as (() => void) | undefined;
     const behind = response.writableLength > maxWaiting;
     if (!behind) answersWhileBehind = 0;
     // Only while far behind is a chunk looked into: a client that keeps up costs no parsing.
     const events = behind ? wholeEventsOf(args[0]) : undefined;
-    if (events?.every((event) => isNotification(event.message))) {
+    if (events?.every((event) => isJsonRpcNotification(event.message))) {
       if (!dropped) {
         dropped = true;
         notices.notificationDropped();
       }
       // Taken, as far as the writer knows: the SDK then neither waits for 'drain' nor keeps it.
+      const callback = callbackOf(args);
       if (callback !== undefined) queueMicrotask(callback);
       return true;
     }
-    if (notices.answerRefused !== undefined && events?.some((event) => isResponse(event.message))) {
+    if (notices.answerRefused !== undefined && events?.some((event) => isJsonRpcResponse(event.message))) {
       if (answersWhileBehind > maxWaiting) {
         if (!refused) {
           refused = true;
           notices.answerRefused();
         }
-        write(events.map((event) => refusedIfAnswer(event, maxWaiting)).join(''), 'utf8', callback);
+        write(events.map((event) => refusedIfAnswer(event, maxWaiting)).join(''), 'utf8', callbackOf(args));
         return true;
       }
-      answersWhileBehind += events.reduce((bytes, event) => bytes + event.text.length, 0);
+      answersWhileBehind += events.reduce((bytes, event) => bytes + Buffer.byteLength(event.text), 0);
     }
     write(...args);
     return true;
@@ -108,23 +110,14 @@ function dataOf(event: string): unknown {
   }
 }
 
-function isMessage(message: unknown): message is Record<string, unknown> {
-  return typeof message === 'object' && message !== null && !Array.isArray(message);
-}
-
-function isNotification(message: unknown): boolean {
-  return isMessage(message) && typeof message.method === 'string' && !('id' in message);
-}
-
-function isResponse(message: unknown): message is Record<string, unknown> & { id: unknown } {
-  return (
-    isMessage(message) && message.method === undefined && 'id' in message && ('result' in message || 'error' in message)
-  );
+/** The callback a writer passed along with its chunk, looked for only where the chunk is not written as it is. */
+function callbackOf(args: unknown[]): (() => void) | undefined {
+  return args.find((arg) => typeof arg === 'function') as (() => void) | undefined;
 }
 
 /** The event with its answer replaced by an error saying why; any other event as it was. */
 function refusedIfAnswer(event: StreamEvent, maxWaiting: number): string {
-  if (!isResponse(event.message)) return event.text;
+  if (!isJsonRpcResponse(event.message)) return event.text;
   const refusal = {
     jsonrpc: '2.0',
     id: event.message.id,
@@ -147,5 +140,5 @@ function refusedIfAnswer(event: StreamEvent, maxWaiting: number): string {
  * Anything else (a response, a request, a comment, a priming event, a piece of an event) is written.
  */
 export function holdsOnlyNotifications(chunk: unknown): boolean {
-  return wholeEventsOf(chunk)?.every((event) => isNotification(event.message)) === true;
+  return wholeEventsOf(chunk)?.every((event) => isJsonRpcNotification(event.message)) === true;
 }

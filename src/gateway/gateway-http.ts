@@ -20,6 +20,7 @@ import { createModernGateway } from './gateway-modern.js';
 import { createGatewaySession } from './gateway-session.js';
 import { openStatelessGateway } from './gateway-stateless.js';
 import { checkHost, checkOrigin, RateLimiter, type Rejection } from './http-guard.js';
+import { isJsonRpcRequest } from './json-rpc-shape.js';
 import { escapeCallArguments } from './keep-prototype-keys-of-arguments.js';
 import { KeyedThrottle } from './keyed-throttle.js';
 import { type SessionSlot, SessionTable } from './session-table.js';
@@ -161,9 +162,7 @@ function boundWhatWaitsForClient(
 /** How many requests (messages with an id and a method) a POST's body holds. */
 function requestsIn(body: unknown): number {
   const messages = Array.isArray(body) ? (body as unknown[]) : [body];
-  return messages.filter(
-    (message) => typeof message === 'object' && message !== null && 'id' in message && 'method' in message,
-  ).length;
+  return messages.filter(isJsonRpcRequest).length;
 }
 
 function isListenRequest(body: unknown): boolean {

@@ -31,6 +31,7 @@ import type { GatewayIdentity } from './gateway-auth.js';
 import { type GatewayHosts, type ProfileHost, UnknownProfileError } from './gateway-hosts.js';
 import { createGatewaySession } from './gateway-session.js';
 import type { Rejection } from './http-guard.js';
+import { isJsonRpcRequest, isJsonRpcResponse } from './json-rpc-shape.js';
 import {
   answerRelayed,
   declineRelayed,
@@ -79,16 +80,6 @@ interface StatelessOptions {
 }
 
 type Message = Record<string, unknown>;
-
-function isResponse(message: unknown): message is Message {
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return false;
-  const fields = message as Message;
-  return fields.method === undefined && 'id' in fields && ('result' in fields || 'error' in fields);
-}
-
-function isRequest(message: JSONRPCMessage): message is JSONRPCMessage & { id: string | number; method: string } {
-  return 'method' in message && 'id' in message;
-}
 
 function bounded(text: unknown): string | undefined {
   return typeof text === 'string' ? text.slice(0, MAX_CLIENT_NAME_CHARACTERS) : undefined;
@@ -180,7 +171,7 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
     )?.id as string | number | undefined;
     const send = transport.send.bind(transport);
     transport.send = async (message, sendOptions) => {
-      if (!isRequest(message)) return send(message, sendOptions);
+      if (!isJsonRpcRequest(message)) return send(message, sendOptions);
       const ownId = `gateway-${randomUUID()}`;
       store.waitForAnswer(`${sessionId}:${ownId}`, pending.signal).then(
         (text) => {
@@ -375,12 +366,12 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
         };
       }
       const messages = Array.isArray(body) ? (body as unknown[]) : [body];
-      const answers = messages.filter(isResponse);
+      const answers = messages.filter(isJsonRpcResponse);
       for (const answer of answers) {
         if (typeof answer.id !== 'string' || !answer.id.startsWith('gateway-')) continue;
         await store.postAnswer(`${sessionId}:${answer.id}`, JSON.stringify(answer));
       }
-      const rest = messages.filter((message) => !isResponse(message));
+      const rest = messages.filter((message) => !isJsonRpcResponse(message));
       if (rest.length === 0) {
         response.writeHead(202).end();
         return undefined;
