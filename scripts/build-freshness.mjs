@@ -33,7 +33,13 @@ function filesUnder(root, paths) {
 
 /** One digest of the files under `paths`: each one's path and content (a link's target; a missing path's absence). */
 export function digestOf(root, paths) {
+  return digestAndNewestChange(root, paths).digest;
+}
+
+/** The digest of `digestOf`, and the latest modification time of the files, in ms (0 when there are none). */
+function digestAndNewestChange(root, paths) {
   const hash = createHash('sha256');
+  let newest = 0;
   for (const { path, missing } of filesUnder(root, paths)) {
     hash.update(`${path}\0`);
     if (missing) {
@@ -41,26 +47,18 @@ export function digestOf(root, paths) {
       continue;
     }
     const full = join(root, path);
-    const content = lstatSync(full).isSymbolicLink() ? `link:${readlinkSync(full)}` : readFileSync(full);
+    const stats = lstatSync(full);
+    newest = Math.max(newest, stats.mtimeMs);
+    const content = stats.isSymbolicLink() ? `link:${readlinkSync(full)}` : readFileSync(full);
     hash.update(`${createHash('sha256').update(content).digest('hex')}\0`);
   }
-  return hash.digest('hex');
+  return { digest: hash.digest('hex'), newest };
 }
 
-/** The latest modification time of the files under `paths`, in ms (0 when there are none). */
-function newestChange(root, paths) {
-  let newest = 0;
-  for (const { path, missing } of filesUnder(root, paths)) {
-    if (!missing) newest = Math.max(newest, lstatSync(join(root, path)).mtimeMs);
-  }
-  return newest;
-}
-
-/** The digest of what the output is built from: the inputs, and the Node version that builds it. */
+/** The digest of what the output is built from (the inputs, and the Node version that builds it), and the inputs' newest change. */
 function inputDigest(target) {
-  return createHash('sha256')
-    .update(`${process.version}\0${digestOf(target.root, target.inputs)}`)
-    .digest('hex');
+  const { digest, newest } = digestAndNewestChange(target.root, target.inputs);
+  return { digest: createHash('sha256').update(`${process.version}\0${digest}`).digest('hex'), newest };
 }
 
 function readStamp(stampPath) {
@@ -79,16 +77,16 @@ function readStamp(stampPath) {
  * digest to record after the build (taken before it, so an input edited during the build is built again next time).
  */
 export function checkBuild(target) {
-  const inputs = inputDigest(target);
-  return { reason: staleReason(target, inputs), inputs };
+  const { digest: inputs, newest } = inputDigest(target);
+  return { reason: staleReason(target, inputs, newest), inputs };
 }
 
-function staleReason(target, inputs) {
+function staleReason(target, inputs, newestInput) {
   const stamp = readStamp(join(target.root, target.stamp));
   if (stamp === undefined) return 'no record of an earlier build';
   if (!existsSync(join(target.root, target.output))) return 'no output';
   if (stamp.inputs !== inputs) return 'its inputs changed';
-  if (newestChange(target.root, target.inputs) > stamp.writtenAt) return 'an input was written after it was built';
+  if (newestInput > stamp.writtenAt) return 'an input was written after it was built';
   if (stamp.output !== digestOf(target.root, [target.output])) return 'its output changed since it was built';
   return undefined;
 }
