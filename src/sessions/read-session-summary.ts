@@ -61,6 +61,12 @@ function fromTheEnd(lines: Iterator<{ text: string }>): { at?: string; model?: s
   let read = 0;
   for (let next = lines.next(); !next.done; next = lines.next()) {
     read += next.value.text.length;
+    // Once the last record's time is known, only a record with a `model` member can change the answer: the others
+    // (most of all, large tool results) are not parsed.
+    if (at !== undefined && !next.value.text.includes('"model"')) {
+      if (read > MAX_MODEL_SEARCH_BYTES) break;
+      continue;
+    }
     const record = next.value.text === '' ? undefined : parseRecord(next.value.text);
     if (record !== undefined && record.type !== 'session') at ??= record.at;
     const model = record === undefined ? undefined : modelWriting(record);
