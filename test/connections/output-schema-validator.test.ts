@@ -27,6 +27,7 @@ describe('the outputSchema check', () => {
     expect(outcome.valid).toBe(false);
     expect(outcome.errorMessage?.length).toBeLessThanOrEqual(400);
     expect(outcome.errorMessage).toContain('must be integer');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
     expect(outcome.errorMessage).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
     expect(diagnostics).toEqual([]);
   });
