@@ -14,6 +14,14 @@ export function setOwnProperty<Value>(target: Record<string, Value>, key: string
   }
 }
 
+/**
+ * `record[key]` when it is the record's own property: a key may be `__proto__` or `constructor` (a tool, a parameter),
+ * which read through the prototype would find Object's own members.
+ */
+export function ownValue<Value>(record: Record<string, Value> | undefined, key: string): Value | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
 /** `Object.assign(target, source)` for untrusted keys: each of `source`'s own enumerable keys becomes an own property. */
 export function assignOwnProperties<Value>(target: Record<string, Value>, source: Record<string, Value>): void {
   for (const [key, value] of Object.entries(source)) setOwnProperty(target, key, value);

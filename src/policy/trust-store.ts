@@ -17,7 +17,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { ServerConfig } from '../config/types.js';
-import { setOwnProperty } from '../json/own-property.js';
+import { ownValue, setOwnProperty } from '../json/own-property.js';
 import { serverIdentity } from './server-identity.js';
 import {
   fingerprintDefinition,
@@ -419,9 +419,4 @@ export class TrustStore implements RememberedApprovals {
       return 'absent';
     }
   }
-}
-
-/** `record[key]` when it is the record's own property (a tool named `constructor` is not `Object.prototype`'s). */
-function ownValue<Value>(record: Record<string, Value> | undefined, key: string): Value | undefined {
-  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
 }

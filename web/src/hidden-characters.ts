@@ -56,12 +56,5 @@ export function jsonShowingHiddenCharacters(value: unknown, space?: number): str
  * alike — not even one that spells out another's escape. Only what is shown: what is sent is the exact name.
  */
 export function showName(name: string): string {
-  let shown = '';
-  for (const character of name) {
-    if (character === '\\') shown += '\\\\';
-    else if (character === '\n') shown += '\\n';
-    else if (character === '\t') shown += '\\t';
-    else shown += showInvisibleCharacters(character);
-  }
-  return shown;
+  return showHiddenCharacters(name.replaceAll('\\', '\\\\'), true).replaceAll('\t', '\\t');
 }

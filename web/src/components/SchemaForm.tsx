@@ -6,7 +6,7 @@
  * a field holding them is marked and says so beneath it, and JSON shows them as JSON escapes.
  */
 import { useId, useState } from 'react';
-import { setOwnProperty } from '../../../src/json/own-property';
+import { ownValue, setOwnProperty } from '../../../src/json/own-property';
 import { showDirectionControls } from '../../../src/text/direction-controls';
 import { jsonShowingHiddenCharacters, showHiddenCharacters } from '../hidden-characters';
 import { HiddenCharactersNotice, hiddenCharactersMark } from './HiddenCharacters';
@@ -33,14 +33,6 @@ function typeOf(schema: Schema): string | undefined {
   if (schema.properties !== undefined) return 'object';
   if (schema.items !== undefined) return 'array';
   return undefined;
-}
-
-/**
- * What `object` holds under `key` itself: a parameter may be named `__proto__` or `constructor`, which read through
- * the prototype would find Object's own members (and assigned, `__proto__` would replace the prototype).
- */
-function ownValue(object: Record<string, unknown>, key: string): unknown {
-  return Object.hasOwn(object, key) ? object[key] : undefined;
 }
 
 /** The value a fresh form starts with: defaults where the schema gives them, required objects filled in. */
