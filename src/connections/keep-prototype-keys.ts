@@ -18,10 +18,17 @@ const KEPT_METHODS = new Set(['tools/list', 'tools/call', 'prompts/get', 'resour
 /** Requests not answered (cancelled, timed out) must not pile up: the oldest ids are let go past this many. */
 const MAX_PENDING_REQUESTS = 10_000;
 
-export function keepPrototypeKeysOfAnswers(transport: Transport): void {
+/** Who else hears every message sent and received (before its renaming), through this one wrapper. */
+export interface TrafficObserver {
+  noteSent(message: JSONRPCMessage): void;
+  noteReceived(message: JSONRPCMessage): void;
+}
+
+export function keepPrototypeKeysOfAnswers(transport: Transport, observer?: TrafficObserver): void {
   const pendingRequests = new Set<string | number>();
   const send = transport.send.bind(transport);
   transport.send = (message, options) => {
+    observer?.noteSent(message);
     if ('method' in message && KEPT_METHODS.has(message.method) && 'id' in message) {
       pendingRequests.add(message.id);
       if (pendingRequests.size > MAX_PENDING_REQUESTS) pendingRequests.delete(pendingRequests.values().next().value!);
@@ -31,6 +38,7 @@ export function keepPrototypeKeysOfAnswers(transport: Transport): void {
   const receive = transport.onmessage;
   if (receive === undefined) return;
   transport.onmessage = (message, extra) => {
+    observer?.noteReceived(message);
     receive(answersPending(message, pendingRequests) ? escapeResult(message) : message, extra);
   };
 }

@@ -95,7 +95,7 @@ export class ServerConnection {
   private client?: Client;
   private transport?: Transport;
   /** What the server answered the calls on the current transport with, to tell its errors from the library's. */
-  private errorAnswers = new ServerErrorAnswers();
+  private errorAnswers = new ServerErrorAnswers(new HostWrittenAnswers());
   private currentState: ServerState = 'idle';
   private lastError?: string;
   private tools?: Tool[];
@@ -173,9 +173,8 @@ export class ServerConnection {
       }
       this.client = client;
       this.transport = transport;
-      keepPrototypeKeysOfAnswers(transport);
-      this.errorAnswers = new ServerErrorAnswers();
-      this.errorAnswers.watch(transport, hostWritten);
+      this.errorAnswers = new ServerErrorAnswers(hostWritten);
+      keepPrototypeKeysOfAnswers(transport, this.errorAnswers);
       client.onclose = () => this.handleUnexpectedClose(client);
       this.currentState = 'connected';
       this.lastError = undefined;

@@ -10,8 +10,8 @@
  * are the host's, with the host's words. Each answer vouches for one error; calls fail a few microtasks after their
  * answer arrives, so the few answers kept are plenty.
  */
-import type { JSONRPCMessage, ProtocolError, Transport } from '@modelcontextprotocol/client';
-import { HostWrittenAnswers } from './host-written-answers.js';
+import type { JSONRPCMessage, ProtocolError } from '@modelcontextprotocol/client';
+import type { HostWrittenAnswers } from './host-written-answers.js';
 
 /** Requests never answered (the server went quiet) must not pile up: the oldest ids are let go past this many. */
 const MAX_PENDING_CALLS = 10_000;
@@ -25,26 +25,12 @@ export class ServerErrorAnswers {
   private readonly pendingCalls = new Set<string | number>();
   /** The origin of each error answer of each code and message that arrived and was not taken yet, oldest first. */
   private readonly answers = new Map<string, ErrorAnswerOrigin[]>();
-  private hostWritten = new HostWrittenAnswers();
 
   /**
-   * Watches `transport`'s traffic; put on it after the client has connected to it. `hostWritten`: where the
-   * transport layer notes the answers it writes itself.
+   * `hostWritten`: where the transport layer notes the answers it writes itself. The traffic is handed in by the
+   * wrapper already on the transport (see keep-prototype-keys.ts), so a message passes one wrapper, not two.
    */
-  watch(transport: Transport, hostWritten?: HostWrittenAnswers): void {
-    if (hostWritten !== undefined) this.hostWritten = hostWritten;
-    const send = transport.send.bind(transport);
-    transport.send = (message, options) => {
-      this.noteSent(message);
-      return send(message, options);
-    };
-    const receive = transport.onmessage;
-    if (receive === undefined) return;
-    transport.onmessage = (message, extra) => {
-      this.noteReceived(message);
-      receive(message, extra);
-    };
-  }
+  constructor(private readonly hostWritten: HostWrittenAnswers) {}
 
   /** Who answered one of the host's calls with `error`, if anyone did; each answer says so once. */
   take(error: ProtocolError): ErrorAnswerOrigin | undefined {
@@ -55,7 +41,7 @@ export class ServerErrorAnswers {
     return first;
   }
 
-  private noteSent(message: JSONRPCMessage): void {
+  noteSent(message: JSONRPCMessage): void {
     if (!('method' in message)) return;
     if (message.method === 'tools/call' && 'id' in message) {
       this.pendingCalls.add(message.id);
@@ -67,7 +53,7 @@ export class ServerErrorAnswers {
     }
   }
 
-  private noteReceived(message: JSONRPCMessage): void {
+  noteReceived(message: JSONRPCMessage): void {
     if ('method' in message || !('id' in message) || message.id === undefined) return;
     const answersCall = this.pendingCalls.delete(message.id);
     if (!('error' in message)) return;
