@@ -216,6 +216,8 @@ function eventLimits(
             passFrom = next;
             eventBytes = 0;
             data.endEvent();
+            // Every request of the POST answered: no later event's outline is read.
+            if (waiting.size === 0) data.stopOutline();
           }
           lineHasContent = false;
         }
@@ -343,6 +345,10 @@ class EventDataDepth {
   /** Keeps the outline of each event's data from now on (see `JsonDepthGauge.keepOutline`). */
   keepOutline(): void {
     this.gauge.keepOutline();
+  }
+
+  stopOutline(): void {
+    this.gauge.stopOutline();
   }
 
   /** The outline of the current event's data read so far. */

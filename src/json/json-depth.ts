@@ -167,6 +167,11 @@ export class JsonDepthGauge {
     this.outline = [];
   }
 
+  /** Keeps no outline from now on: nobody will read it. */
+  stopOutline(): void {
+    this.outline = undefined;
+  }
+
   /** The outline read so far, as bytes to decode (see {@link keepOutline}). */
   outlineBytes(): Uint8Array[] {
     return this.outline ?? [];
