@@ -8,6 +8,7 @@ import path from 'node:path';
 import { buildRoots, buildSamplingSettings } from './client-feature-settings.js';
 import { ConfigError, describeConfigFile } from './config-error.js';
 import { firstIssue, PERMISSION_KEYS, TOP_LEVEL_KEYS, topLevelSchema } from './config-schema.js';
+import { findDuplicateKey } from './duplicate-key.js';
 import { type Environment, substituteEnvironment } from './env-substitution.js';
 import { buildGatewaySettings, buildProfiles } from './gateway-settings.js';
 import { findJsonSyntaxProblem } from './json-syntax-error.js';
@@ -219,8 +220,9 @@ export function parseConfigJson(text: string, file: string | undefined): unknown
       found: 'an empty file',
     });
   }
+  let value: unknown;
   try {
-    return JSON.parse(body);
+    value = JSON.parse(body);
   } catch (error) {
     const problem = findJsonSyntaxProblem(body);
     if (problem === undefined) throw error;
@@ -235,4 +237,31 @@ export function parseConfigJson(text: string, file: string | undefined): unknown
       ...(problem.hint === undefined ? {} : { hint: problem.hint }),
     });
   }
+  refuseDuplicateKey(body, value, file);
+  return value;
+}
+
+/** A key written twice where the host reads: JSON keeps the last without a word, so the file would not mean what it shows. */
+function refuseDuplicateKey(body: string, value: unknown, file: string | undefined): void {
+  const duplicate = findDuplicateKey(body, editorSettingsServers(value) === undefined ? undefined : isServersSection);
+  if (duplicate === undefined) return;
+  const { objectPath, key, first, second } = duplicate;
+  throw new ConfigError({
+    code: 'config-invalid',
+    file,
+    keyPath: formatKeyPath([...objectPath, key]),
+    expected: 'each key once in an object',
+    found: `it a second time (first at line ${first.line}, column ${first.column})`,
+    hint: 'Only the last would count; remove the one that is wrong.',
+    line: second.line,
+    column: second.column,
+  });
+}
+
+/** In an editor's settings file, whether a key of the object at `objectPath` is in its servers section. */
+function isServersSection(objectPath: ReadonlyArray<KeyPathSegment>, key: string): boolean {
+  const [first, second] = objectPath;
+  if (first === 'mcp.servers') return true;
+  if (first !== 'mcp') return objectPath.length === 0 && (key === 'mcp' || key === 'mcp.servers');
+  return objectPath.length === 1 ? key === 'servers' : second === 'servers';
 }

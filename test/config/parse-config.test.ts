@@ -362,3 +362,51 @@ describe('editor files: ${workspaceFolder} and settings.json', () => {
     expect(parseFailure({ mcp: { servers: { a: { command: 3 } } } }).keyPath).toBe('mcp.servers.a.command');
   });
 });
+
+describe('a key written twice', () => {
+  const failure = (text: string): ConfigError => thrownConfigError(() => parseConfig(text, FILE, {}));
+
+  it('is refused where the host reads, naming both places, even with comments around it', () => {
+    const text = [
+      '{',
+      '  "mcpServers": {',
+      '    "notes": {',
+      '      "command": "node", // what a reviewer reads',
+      '      "args": ["notes.js"],',
+      '      "command": "sh"',
+      '    }',
+      '  }',
+      '}',
+    ].join('\n');
+    const error = failure(text);
+    expect(error.keyPath).toBe('mcpServers.notes.command');
+    expect([error.line, error.column]).toEqual([6, 7]);
+    expect(error.message).toBe(
+      `${FILE}:6:7: mcpServers.notes.command: expected each key once in an object, found it a second time ` +
+        '(first at line 4, column 7). Only the last would count; remove the one that is wrong.',
+    );
+  });
+
+  it('is refused at the top level, in arrays of objects and under keys that differ only in escapes', () => {
+    expect(failure('{"mcpServers": {}, "mcpServers": {"a": {"command": "x"}}}').keyPath).toBe('mcpServers');
+    const inArray = failure('{"mcpServers": {}, "profiles": {"p": {"servers": ["a"]}}, "x": [{"k": 1, "k": 2}]}');
+    expect(inArray.keyPath).toBe('x[0].k');
+    // "\u0065nv" is "env": JSON readers see the same key.
+    const escaped = failure('{"mcpServers": {"a": {"command": "x", "env": {}, "\\u0065nv": {"A": "1"}}}}');
+    expect(escaped.keyPath).toBe('mcpServers.a.env');
+  });
+
+  it("in an editor's settings file counts only in its servers section", () => {
+    const other = '{"editor.fontSize": 12, "editor.fontSize": 14, "mcp": {"servers": {"a": {"command": "x"}}}}';
+    expect(parseConfig(other, FILE, {}).servers.map((server) => server.name)).toEqual(['a']);
+    const dotted = '{"mcp.servers": {"a": {"command": "x", "command": "y"}}}';
+    expect(failure(dotted).keyPath).toBe('["mcp.servers"].a.command');
+    const nested = '{"mcp": {"servers": {"a": {"command": "x"}}, "servers": {}}}';
+    expect(failure(nested).keyPath).toBe('mcp.servers');
+  });
+
+  it('leaves the same key in different objects alone', () => {
+    const text = '{"mcpServers": {"a": {"command": "x", "env": {"A": "1"}}, "b": {"command": "x", "env": {"A": "1"}}}}';
+    expect(parseConfig(text, FILE, {}).servers).toHaveLength(2);
+  });
+});
