@@ -1,6 +1,7 @@
 /** The browser's side of the one API: JSON over fetch, live events over one EventSource. */
 import { useEffect, useRef, useState } from 'react';
 import type { HostStateView, LiveEvent } from '../../src/web/api-types';
+import { errorMessage } from './error-message';
 
 export class ApiError extends Error {
   constructor(
@@ -114,7 +115,7 @@ export function useJson<T>(path: string, reloadKey: unknown = 0): { data?: T; er
         }
       },
       (failure: unknown) => {
-        if (live) setError(failure instanceof Error ? failure.message : String(failure));
+        if (live) setError(errorMessage(failure));
       },
     );
     return () => {

@@ -16,6 +16,7 @@ import { registerView, TEARDOWN_WAIT_MS } from '../app-views/live-views';
 import { SandboxTransport } from '../app-views/sandbox-transport';
 import { saveFiles } from '../app-views/save-files';
 import { filesOfRequest, type ViewFile } from '../app-views/view-downloads';
+import { errorMessage } from '../error-message';
 import { showName } from '../hidden-characters';
 
 const MAX_NOTICE_CHARS = 4_000;
@@ -181,7 +182,7 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
       try {
         opened = await postJson<AppViewInfo>('/api/views/open', { tool });
       } catch (failure) {
-        if (live) setError(failure instanceof Error ? failure.message : String(failure));
+        if (live) setError(errorMessage(failure));
         return;
       }
       if (!live || container.current === null) {

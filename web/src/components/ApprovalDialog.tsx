@@ -11,6 +11,7 @@ import { useEffect, useRef, useState } from 'react';
 import { showDirectionControls } from '../../../src/text/direction-controls';
 import type { PendingApproval } from '../../../src/web/api-types';
 import { postJson, useLiveEvents } from '../api';
+import { errorMessage } from '../error-message';
 import { showHiddenCharacters, showName } from '../hidden-characters';
 import { HiddenCharactersNotice, hiddenCharactersMark } from './HiddenCharacters';
 import { SideBySide } from './SideBySide';
@@ -153,7 +154,7 @@ export function ApprovalDialog() {
         ...(approval.kind === 'elicit-form' && value === 'accept' ? { content: values } : {}),
       });
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+      setError(errorMessage(failure));
       setArmed(approval.id);
     }
   };

@@ -18,6 +18,7 @@ import { teardownViews } from '../app-views/live-views';
 import { parsePartialArguments } from '../app-views/partial-json';
 import { AppView } from '../components/AppView';
 import { JsonTree } from '../components/JsonTree';
+import { errorMessage } from '../error-message';
 import { showName } from '../hidden-characters';
 
 type Event = { type: string; [key: string]: unknown };
@@ -351,7 +352,7 @@ export function ChatPage() {
     try {
       await work();
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+      setError(errorMessage(failure));
     }
   };
   const inOrder = (work: () => Promise<void>): Promise<void> => {

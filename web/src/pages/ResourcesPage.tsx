@@ -15,6 +15,7 @@ import { postJson, useJson, useLiveEvents } from '../api';
 import { HiddenCharactersNotice, hiddenCharactersMark } from '../components/HiddenCharacters';
 import { JsonTree } from '../components/JsonTree';
 import { ResultView } from '../components/ResultView';
+import { errorMessage } from '../error-message';
 import { hasHiddenCharacters, showHiddenCharacters, showName } from '../hidden-characters';
 import { expandTemplate, templateVariables } from '../uri-template';
 
@@ -155,7 +156,7 @@ function PromptForm({ prompt }: { prompt: PromptView }) {
           arguments: values,
         }).then(
           (result) => setMessages(result.messages),
-          (failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)),
+          (failure: unknown) => setError(errorMessage(failure)),
         );
       }}
     >
@@ -201,7 +202,7 @@ export function ResourcesPage() {
     setRead({ resource });
     postJson<CallResultView>('/api/resources/read', { server: resource.server, uri: resource.uri }).then(
       (result) => setRead({ resource, result }),
-      (failure: unknown) => setRead({ resource, error: failure instanceof Error ? failure.message : String(failure) }),
+      (failure: unknown) => setRead({ resource, error: errorMessage(failure) }),
     );
   };
   useLiveEvents((event) => {
@@ -227,7 +228,7 @@ export function ResourcesPage() {
         });
         setNote(on ? `Subscribed to ${showName(uri)}.` : `Unsubscribed from ${showName(uri)}.`);
       },
-      (failure: unknown) => setNote(failure instanceof Error ? failure.message : String(failure)),
+      (failure: unknown) => setNote(errorMessage(failure)),
     );
   };
   return (

@@ -4,6 +4,7 @@ import { showDirectionControls } from '../../../src/text/direction-controls';
 import type { ServerLogView, ServerView } from '../../../src/web/api-types';
 import { getJson, postJson, useJson, useLiveEvents, useReconnects } from '../api';
 import { JsonTree } from '../components/JsonTree';
+import { errorMessage } from '../error-message';
 import { showName } from '../hidden-characters';
 
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -23,7 +24,7 @@ function ServerCard({ server, logs, onChanged }: { server: ServerView; logs: Ser
     try {
       setNote(await what());
     } catch (error) {
-      setNote(error instanceof Error ? error.message : String(error));
+      setNote(errorMessage(error));
     }
   };
   const levelId = `level-${server.name}`;

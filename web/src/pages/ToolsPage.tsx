@@ -8,6 +8,7 @@ import { AppView } from '../components/AppView';
 import { JsonTree } from '../components/JsonTree';
 import { ResultView } from '../components/ResultView';
 import { initialValue, type Schema, SchemaForm } from '../components/SchemaForm';
+import { errorMessage } from '../error-message';
 import { showName } from '../hidden-characters';
 
 function ToolDetail({ tool }: { tool: ToolView }) {
@@ -36,7 +37,7 @@ function ToolDetail({ tool }: { tool: ToolView }) {
     try {
       setResult(await postJson<CallResultView>('/api/tools/call', { name: tool.name, arguments: args, callId: id }));
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+      setError(errorMessage(failure));
     } finally {
       setCallId(undefined);
     }

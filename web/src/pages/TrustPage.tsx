@@ -4,6 +4,7 @@ import { showDirectionControls } from '../../../src/text/direction-controls';
 import type { PendingApproval, TrustServerView } from '../../../src/web/api-types';
 import { postJson, useJson, useLiveEvents } from '../api';
 import { SideBySide } from '../components/SideBySide';
+import { errorMessage } from '../error-message';
 import { showName } from '../hidden-characters';
 
 function needsAttention(server: TrustServerView): boolean {
@@ -27,7 +28,7 @@ export function TrustPage() {
       });
       setNote(result.message);
     } catch (failure) {
-      setNote(failure instanceof Error ? failure.message : String(failure));
+      setNote(errorMessage(failure));
     }
     setTick((value) => value + 1);
   };
