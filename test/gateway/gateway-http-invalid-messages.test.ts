@@ -6,8 +6,9 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { startGatewayProcess } from '../helpers/gateway-process.js';
-import { exampleServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { temporaryDirectory } from '../helpers/project.js';
 
 const TOKEN = 'a-test-token-of-enough-length';
 
@@ -19,10 +20,7 @@ afterEach(async () => {
 describe('mcp-host serve --http, given bodies that are not messages', () => {
   it('answers each with 400 naming what is wrong, and the session goes on', async () => {
     const stateDir = await temporaryDirectory('mcp-host-gateway-invalid-');
-    const config = await writeConfig({
-      mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
-      permissions: { allow: ['calculator__*'] },
-    });
+    const config = await writeFixtureServersConfig({ calculator: { example: 'calculator' } });
     const gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
       MCP_HOST_GATEWAY_TOKEN: TOKEN,
     });

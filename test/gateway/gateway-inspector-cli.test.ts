@@ -9,7 +9,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliPath, exampleServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
+import { cliPath, temporaryDirectory } from '../helpers/project.js';
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -28,10 +29,7 @@ let gatewayUrl: string;
 
 beforeAll(async () => {
   stateDir = await temporaryDirectory('mcp-host-inspector-state-');
-  config = await writeConfig({
-    mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
-    permissions: { allow: ['calculator__*'] },
-  });
+  config = await writeFixtureServersConfig({ calculator: { example: 'calculator' } });
   const child = spawn(
     process.execPath,
     [cliPath, 'serve', '--http', '0', '--config', config, '--state-dir', stateDir],

@@ -7,8 +7,9 @@
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
+import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { waitUntil } from '../helpers/gateway-process.js';
-import { bundledCliPath, exampleServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { bundledCliPath, temporaryDirectory } from '../helpers/project.js';
 import { answerTo, type RawStdioGateway, rawStdioGateway } from './raw-stdio-gateway.js';
 
 const MAX_REQUEST_BYTES = 100_000;
@@ -20,11 +21,10 @@ afterEach(async () => {
 
 async function gatewayArgs(): Promise<string[]> {
   const stateDir = await temporaryDirectory('mcp-host-stdio-lines-');
-  const config = await writeConfig({
-    mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
-    permissions: { allow: ['calculator__*'] },
-    gateway: { maxRequestBytes: MAX_REQUEST_BYTES },
-  });
+  const config = await writeFixtureServersConfig(
+    { calculator: { example: 'calculator' } },
+    { fields: { gateway: { maxRequestBytes: MAX_REQUEST_BYTES } } },
+  );
   return [bundledCliPath(), 'serve', '--config', config, '--state-dir', stateDir];
 }
 

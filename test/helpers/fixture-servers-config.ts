@@ -1,19 +1,21 @@
 /**
- * A config file serving fixture servers (test/fixtures/servers/FILE) trusted and with every one of their tools
- * allowed, so nothing is asked: what the gateway's tests serve, some servers with a result budget or environment.
+ * A config file serving fixture servers (test/fixtures/servers/FILE) or example servers (examples/servers/NAME)
+ * trusted and with every one of their tools allowed, so nothing is asked: what the gateway's tests serve, some
+ * servers with a result budget or environment.
  */
-import { fixtureServer, writeConfig } from './project.js';
+import { exampleServer, fixtureServer, writeConfig } from './project.js';
 
-export interface FixtureServerSpec {
-  /** The file in test/fixtures/servers. */
-  file: string;
+/** Which server to start: a file in test/fixtures/servers, or the name of a bundled example server. */
+type ServerSource = { file: string; example?: never } | { example: string; file?: never };
+
+export type FixtureServerSpec = ServerSource & {
   /** A result budget (`maxResultTokens`) for some of its tools, by the server's own tool name. */
   budgets?: Record<string, number>;
   /** A result budget for every one of its tools. */
   maxResultTokens?: number;
   /** Environment variables the server is started with (where it logs its events, say). */
   env?: Record<string, string>;
-}
+};
 
 export interface FixtureServersConfigOptions {
   /** More tools to allow (the host's own, say). */
@@ -27,11 +29,11 @@ export function writeFixtureServersConfig(
   servers: Record<string, FixtureServerSpec>,
   { allowAlso = [], fields = {} }: FixtureServersConfigOptions = {},
 ): Promise<string> {
-  const entries = Object.entries(servers).map(([name, { file, budgets, maxResultTokens, env }]) => [
+  const entries = Object.entries(servers).map(([name, { file, example, budgets, maxResultTokens, env }]) => [
     name,
     {
       command: process.execPath,
-      args: [fixtureServer(file)],
+      args: [example === undefined ? fixtureServer(file) : exampleServer(example)],
       trust: 'trusted',
       ...(env === undefined ? {} : { env }),
       ...(maxResultTokens === undefined ? {} : { maxResultTokens }),
