@@ -104,7 +104,7 @@ beforeAll(async () => {
         deny: [],
       },
       // The scripted model has no list price: the config gives it one, so the chat shows a cost.
-      modelPrices: { 'scripted:inventory.json': { inputPerMillion: 3000, outputPerMillion: 15000 } },
+      modelPrices: { 'scripted:inventory.json': { inputPerMillion: 3, outputPerMillion: 15 } },
     },
     null,
     2,
