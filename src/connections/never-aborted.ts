@@ -1,7 +1,8 @@
 /**
  * The signal of a call nobody can cancel (its caller passed none). One for all such calls: making a signal costs
- * microseconds on Node 20, and a call's own hard maximum (hard-maximum.ts) need not listen to this one. Whoever waits
- * on it removes their listener when done, so the count says nothing about a leak: no warning past ten.
+ * microseconds on Node 20, and neither a call's own hard maximum (hard-maximum.ts) nor a question at the terminal
+ * (line-prompter.ts) listens to this one. Whoever else waits on it removes their listener when done, so the count
+ * says nothing about a leak: no warning past ten.
  */
 import { setMaxListeners } from 'node:events';
 
