@@ -145,6 +145,8 @@ function describeErrors(errors: readonly ErrorObject[]): ArgumentProblem[] {
   const problems: ArgumentProblem[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
+    // An `if` error says only that its `then` or `else` failed, whose own errors are listed.
+    if (error.keyword === 'if') continue;
     const problem = describeError(error);
     const key = `${problem.field}\u0000${problem.problem}`;
     if (seen.has(key)) continue;

@@ -55,4 +55,59 @@ describe('the argument check', () => {
     // The tool's own schema is left as the server sent it.
     expect(JSON.stringify(schema)).toBe(text);
   });
+
+  // Each schema is parsed from text, as a server's listing is: in a literal `__proto__` would set the prototype.
+  const refusal = (schemaText: string, argumentsText: string) => {
+    const checked = check(JSON.parse(schemaText) as object, argumentsText);
+    return checked.valid ? 'accepted' : checked.message;
+  };
+
+  it('checks what a __proto__ parameter requires under dependencies, as a list of names and as a schema, in every dialect', () => {
+    for (const dialect of [
+      '',
+      '"$schema":"http://json-schema.org/draft-07/schema#",',
+      '"$schema":"https://json-schema.org/draft/2019-09/schema",',
+    ]) {
+      const names = `{${dialect}"type":"object","dependencies":{"__proto__":["name"]}}`;
+      // Only what is missing: not also that an `if` part of the schema the server never wrote failed.
+      expect(refusal(names, '{"__proto__":1}'), dialect).toMatch(/:\n- name: is required\nCorrect/);
+      expect(refusal(names, '{"__proto__":1,"name":"x"}'), dialect).toBe('accepted');
+      expect(refusal(names, '{"name":"x"}'), dialect).toBe('accepted');
+      const schema = `{${dialect}"type":"object","dependencies":{"__proto__":{"properties":{"name":{"maxLength":3}}}},"allOf":[{"required":["name"]}]}`;
+      expect(refusal(schema, '{"__proto__":1,"name":"abcd"}'), dialect).toContain(
+        '- name: must NOT have more than 3 characters',
+      );
+      expect(refusal(schema, '{"__proto__":1,"name":"abc"}'), dialect).toBe('accepted');
+      expect(refusal(schema, '{"name":"abcd"}'), dialect).toBe('accepted');
+      expect(refusal(schema, '{"__proto__":1}'), dialect).toContain('- name: is required');
+    }
+  });
+
+  it('counts the properties a __proto__ dependency evaluates, and no others', () => {
+    const schema =
+      '{"type":"object","properties":{"__proto__":{}},"dependencies":{"__proto__":{"properties":{"extra":{}}}},"unevaluatedProperties":false}';
+    expect(refusal(schema, '{"__proto__":1,"extra":2}')).toBe('accepted');
+    expect(refusal(schema, '{"extra":2}')).toContain('- extra: is not a parameter of this tool');
+  });
+
+  it('checks the rules of the pattern __proto__, and leaves the names it matches out of additionalProperties', () => {
+    const schema = '{"type":"object","patternProperties":{"__proto__":{"type":"string"}},"additionalProperties":false}';
+    expect(refusal(schema, '{"my__proto__key":"x","__proto__":"y"}')).toBe('accepted');
+    expect(refusal(schema, '{"my__proto__key":1}')).toContain('- my__proto__key: must be string (got an integer)');
+    expect(refusal(schema, '{"other":"x"}')).toContain('- other: is not a parameter of this tool');
+  });
+
+  it('reads dependentSchemas, dependentRequired, required and propertyNames naming __proto__ as they are', () => {
+    const dependent =
+      '{"type":"object","dependentSchemas":{"__proto__":{"required":["a"]}},"dependentRequired":{"__proto__":["b"],"c":["__proto__"]}}';
+    const refused = refusal(dependent, '{"__proto__":1}');
+    expect(refused).toContain('- a: is required');
+    expect(refused).toContain('- (arguments): must have property b when property __proto__ is present');
+    expect(refusal(dependent, '{"c":1}')).toContain('must have property __proto__ when property c is present');
+    expect(refusal(dependent, '{"__proto__":1,"a":1,"b":1,"c":1}')).toBe('accepted');
+    expect(refusal('{"type":"object","required":["__proto__"]}', '{}')).toContain('- __proto__: is required');
+    const names = '{"type":"object","propertyNames":{"not":{"const":"__proto__"}}}';
+    expect(refusal(names, '{"__proto__":1}')).not.toBe('accepted');
+    expect(refusal(names, '{"other":1}')).toBe('accepted');
+  });
 });

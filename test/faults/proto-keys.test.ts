@@ -360,6 +360,28 @@ describe('a real stdio server with __proto__ and constructor in its tools and pr
     expect(Object.getPrototypeOf(listed)).toBe(Object.prototype);
   });
 
+  it('checks what a __proto__ key requires under dependencies, of the arguments and of the structuredContent', async () => {
+    const listed = host.toolDefinitions().find((tool) => tool.name === 'hostile__proto_dependencies')?.inputSchema;
+    expect(ownValue(listed?.dependencies, '__proto__')).toEqual(['name']);
+    // Parsed from text, as a model's arguments are: in a literal `__proto__` would set the prototype.
+    const call = (args: string) =>
+      host.callTool('hostile__proto_dependencies', JSON.parse(args) as Record<string, unknown>);
+
+    const alone = await call('{"__proto__":1}');
+    expect(alone.outcome).toBe('invalid');
+    expect(resultText(alone.result)).toMatch(/:\n- name: is required\n/);
+    const longAnswer = await call('{"__proto__":1,"name":"abcd"}');
+    expect(longAnswer.outcome).toBe('error');
+    expect(resultText(longAnswer.result)).toContain(
+      "the server's result does not match the tool's outputSchema: data/name must NOT have more than 3 characters",
+    );
+    // Without the key, neither rule applies.
+    expect((await call('{"name":"abcd"}')).outcome).toBe('ok');
+    const fits = await call('{"__proto__":1,"name":"abc"}');
+    expect(fits.outcome).toBe('ok');
+    expect(resultText(fits.result)).toBe('{"__proto__":1,"name":"abc"}');
+  });
+
   // The library's checks would drop a `__proto__` key of a `_meta` map; the host keeps it as the data key it was.
   // Beside a message's or a content's fields it goes, like any field those objects do not have.
   it('keeps the __proto__ keys of a prompt and a resource as keys, in _meta at any depth, and reads nothing through one', async () => {

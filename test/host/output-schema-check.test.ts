@@ -2,7 +2,8 @@
  * `host.callTool` checks a result's `structuredContent` against the tool's `outputSchema` on the data as the server
  * sent it, against a real stdio server: a `__proto__` key is judged as the key it is (required, forbidden, or not
  * among the allowed ones), a key `~__proto__` as itself, and an object without `__proto__` as lacking it; the key
- * reaches the caller as a data key, never as a prototype.
+ * reaches the caller as a data key, never as a prototype. Rules keyed by `__proto__` (a property, a pattern, a
+ * dependency) are checked as the server wrote them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../../src/host/create-host.js';
@@ -70,6 +71,30 @@ describe("the check of a call's structuredContent against its tool's outputSchem
     const refused = await answerWith('closed_proto', '{"__proto__":"x"}');
     expect(refused.outcome).toBe('error');
     expect(text(refused.result)).toContain('data must NOT have additional properties');
+  });
+
+  it('checks the rules of the pattern __proto__, and leaves the names it matches out of additionalProperties', async () => {
+    const kept = await answerWith('proto_pattern', '{"__proto__":"x","my__proto__key":"y"}');
+    expect(kept.outcome).toBe('ok');
+    const notText = await answerWith('proto_pattern', '{"my__proto__key":1}');
+    expect(notText.outcome).toBe('error');
+    expect(text(notText.result)).toContain('data/my__proto__key must be string');
+    const other = await answerWith('proto_pattern', '{"other":"x"}');
+    expect(other.outcome).toBe('error');
+    expect(text(other.result)).toContain('data must NOT have additional properties');
+  });
+
+  it('checks what a __proto__ key requires under dependentSchemas and dependentRequired, and its name', async () => {
+    const alone = await answerWith('proto_dependent', '{"__proto__":1}');
+    expect(alone.outcome).toBe('error');
+    expect(text(alone.result)).toContain("data must have required property 'a'");
+    expect(text(alone.result)).toContain('data must have property b when property __proto__ is present');
+    expect((await answerWith('proto_dependent', '{"__proto__":1,"a":1,"b":1}')).outcome).toBe('ok');
+    expect((await answerWith('proto_dependent', '{"a":1}')).outcome).toBe('ok');
+    // `__proto__` is 9 characters: a longer name is refused by `propertyNames`, that one is not.
+    const longName = await answerWith('proto_dependent', '{"__proto__x":1}');
+    expect(longName.outcome).toBe('error');
+    expect(text(longName.result)).toContain('property name must be valid');
   });
 
   it('runs a pattern the server wrote in linear time, and skips one it cannot run, saying so', async () => {
