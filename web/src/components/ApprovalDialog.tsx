@@ -7,7 +7,7 @@
  * title, not on an answer. A form's fields start with the server's defaults exactly, a field holding hidden characters
  * says so beneath it, and a choice is listed with them as escapes.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { showDirectionControls } from '../../../src/text/direction-controls';
 import type { PendingApproval } from '../../../src/web/api-types';
 import { postJson, useLiveEvents } from '../api';
@@ -28,10 +28,12 @@ function ElicitationFields({
   values: Record<string, string | number | boolean | string[]>;
   setValues: (values: Record<string, string | number | boolean | string[]>) => void;
 }) {
+  // Ids of the UI's own: a field's name, the server's, may hold spaces, which split an id reference.
+  const fieldIds = useId();
   return (
     <div className="elicitation-form">
       {(approval.fields ?? []).map((field, index) => {
-        const id = `elicit-${field.name}`;
+        const id = `${fieldIds}-${index}`;
         const value = values[field.name];
         const set = (next: string | number | boolean | string[] | undefined) => {
           const copy = { ...values };
@@ -101,10 +103,10 @@ function ElicitationFields({
                       : event.target.value,
                   )
                 }
-                {...hiddenCharactersMark(`elicit-hidden-${index}`, value, true)}
+                {...hiddenCharactersMark(`${id}-hidden`, value, true)}
               />
             )}
-            {field.kind === 'text' && <HiddenCharactersNotice id={`elicit-hidden-${index}`} value={value} singleLine />}
+            {field.kind === 'text' && <HiddenCharactersNotice id={`${id}-hidden`} value={value} singleLine />}
           </div>
         );
       })}

@@ -26,7 +26,6 @@ import { expandTemplate, templateVariables } from '../uri-template';
  * as escapes, that fills in the exact value (and the field then says what it holds).
  */
 function CompletingInput(props: {
-  id: string;
   label: string;
   description?: string;
   required: boolean;
@@ -35,13 +34,15 @@ function CompletingInput(props: {
   complete: (value: string) => Promise<string[]>;
 }) {
   const [suggestions, setSuggestions] = useState<string[]>([]);
-  const listId = `${props.id}-suggestions`;
-  const noticeId = useId();
+  // Ids of the UI's own: names of templates, prompts and arguments may hold spaces, and two could join alike.
+  const id = useId();
+  const listId = `${id}-suggestions`;
+  const noticeId = `${id}-hidden`;
   const plain = suggestions.filter((suggestion) => !hasHiddenCharacters(suggestion, true));
   const hidden = suggestions.filter((suggestion) => hasHiddenCharacters(suggestion, true));
   return (
     <div className="field">
-      <label htmlFor={props.id}>
+      <label htmlFor={id}>
         {showName(props.label)}
         {props.required && <span className="required"> *</span>}
       </label>
@@ -49,7 +50,7 @@ function CompletingInput(props: {
         <div className="field-description">{showDirectionControls(props.description)}</div>
       )}
       <input
-        id={props.id}
+        id={id}
         list={listId}
         required={props.required}
         autoComplete="off"
@@ -118,7 +119,6 @@ function TemplateForm({
       {templateVariables(template.uriTemplate).map((variable) => (
         <CompletingInput
           key={variable}
-          id={`template-${template.server}-${template.uriTemplate}-${variable}`}
           label={variable}
           required
           value={values[variable] ?? ''}
@@ -167,7 +167,6 @@ function PromptForm({ prompt }: { prompt: PromptView }) {
       {prompt.arguments.map((argument) => (
         <CompletingInput
           key={argument.name}
-          id={`prompt-${prompt.server}-${prompt.name}-${argument.name}`}
           label={argument.name}
           {...(argument.description === undefined ? {} : { description: argument.description })}
           required={argument.required}

@@ -1,5 +1,5 @@
 /** Each server: state, transport, protocol, capabilities, instructions, stderr tail and its log messages, live. */
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { showDirectionControls } from '../../../src/text/direction-controls';
 import type { ServerLogView, ServerView } from '../../../src/web/api-types';
 import { getJson, postJson, useJson, useLiveEvents, useReconnects } from '../api';
@@ -27,12 +27,15 @@ function ServerCard({ server, logs, onChanged }: { server: ServerView; logs: Ser
       setNote(errorMessage(error));
     }
   };
-  const levelId = `level-${server.name}`;
-  const askId = `ask-level-${server.name}`;
+  // Ids of the UI's own: a server's name may hold spaces, which split an id reference.
+  const id = useId();
+  const headingId = `${id}-heading`;
+  const levelId = `${id}-level`;
+  const askId = `${id}-ask-level`;
   const path = `/api/servers/${encodeURIComponent(server.name)}`;
   return (
-    <section className="card" aria-labelledby={`server-${server.name}`}>
-      <h2 id={`server-${server.name}`}>
+    <section className="card" aria-labelledby={headingId}>
+      <h2 id={headingId}>
         {showName(server.name)}{' '}
         <span className={`badge state-${server.state}`}>{server.disabled ? 'disabled' : server.state}</span>
       </h2>

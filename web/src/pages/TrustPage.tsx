@@ -1,5 +1,5 @@
 /** Withheld and changed tools with the definition before and now side by side; approve or revoke. */
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { showDirectionControls } from '../../../src/text/direction-controls';
 import type { PendingApproval, TrustServerView } from '../../../src/web/api-types';
 import { postJson, useJson, useLiveEvents } from '../api';
@@ -16,6 +16,8 @@ export function TrustPage() {
   const { data, error } = useJson<TrustServerView[]>('/api/trust', tick);
   const [pending, setPending] = useState<PendingApproval[]>([]);
   const [note, setNote] = useState<string>();
+  // Headings are known by ids of the UI's own: a server's name may hold spaces, which split an id reference.
+  const headingIds = useId();
   useLiveEvents((event) => {
     if (event.type === 'approvals') setPending(event.pending.filter((item) => item.kind === 'tool-definition'));
     if (event.type === 'catalog' || event.type === 'audit') setTick((value) => value + 1);
@@ -42,13 +44,14 @@ export function TrustPage() {
       )}
       {[...data]
         .sort((a, b) => Number(needsAttention(b)) - Number(needsAttention(a)))
-        .map((server) => {
+        .map((server, index) => {
+          const headingId = `${headingIds}-${index}`;
           const attention = server.tools.filter(
             (tool) => tool.availability === 'withheld' || tool.status === 'changed',
           );
           return (
-            <section className="card" key={server.name} aria-labelledby={`trust-${server.name}`}>
-              <h2 id={`trust-${server.name}`}>
+            <section className="card" key={server.name} aria-labelledby={headingId}>
+              <h2 id={headingId}>
                 {showName(server.name)} <span className="badge">{server.trust ?? 'not in config'}</span>{' '}
                 <span className={`badge status-${server.status}`}>{server.status}</span>
               </h2>
