@@ -50,7 +50,7 @@ export function createAuthorizeCall(settings: AuthorizeCallSettings): ToolCallDe
       rules: settings.config.permissions,
       approver: settings.approver,
       remembered: settings.trustStore,
-      ...(settings.runApprovals === undefined ? {} : { runApprovals: settings.runApprovals }),
+      runApprovals: settings.runApprovals,
       initiator: settings.initiator,
       otherServerToolNames: otherServerToolNames(settings.catalogEntries(), entry.server),
       signal: context.signal,

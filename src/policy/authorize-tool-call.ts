@@ -80,8 +80,8 @@ export async function authorizeToolCall(options: AuthorizeToolCallOptions): Prom
       originalToolName: call.originalToolName,
       trust,
       rules,
-      ...(call.tool?.annotations === undefined ? {} : { annotations: call.tool.annotations }),
-      ...(alwaysAllowed === undefined ? {} : { alwaysAllowed }),
+      annotations: call.tool?.annotations,
+      alwaysAllowed,
     });
   // A remembered "always allow" matters only where the policy would ask, so the store is read only then
   // (it checks its file for changes made by another process, which costs more than the decision itself).
