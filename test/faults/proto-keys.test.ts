@@ -497,6 +497,43 @@ describe('a gateway client calling a tool with structured output', () => {
   }, 60_000);
 });
 
+describe('a gateway client listing tools', () => {
+  it("gets each tool's schemas with their __proto__ keys as the server listed them", async () => {
+    const config = await hostileServerConfig({ allow: ['hostile__*'] });
+    const cleanups: Array<() => Promise<void>> = [];
+    try {
+      // Raw lines: the SDK client's own result check would drop the keys this looks for.
+      const gateway = await rawStdioGateway(
+        [bundledCliPath(), 'serve', '--config', config, '--state-dir', temporaryFolder()],
+        cleanups,
+      );
+      gateway.send('{"jsonrpc":"2.0","id":2,"method":"tools/list"}');
+      await waitUntil(() => answerTo(gateway.answers, 2) !== undefined, 'the answer to tools/list');
+      const answer = answerTo(gateway.answers, 2) as {
+        result: { tools: Array<{ name: string; inputSchema: unknown; outputSchema?: unknown }> };
+      };
+      const { tools } = answer.result;
+      const listed = (name: string) => tools.find((tool) => tool.name === name);
+      // As the fixture server lists them, the keys in its order.
+      expect(JSON.stringify(listed('hostile__proto_tool')?.inputSchema)).toBe(
+        '{"type":"object","properties":{"__proto__":{"type":"string","description":"The prototype name."},"name":{"type":"string"}},"required":["__proto__"],"__proto__":{"type":"string"}}',
+      );
+      const parameter = listed('hostile__proto_parameter');
+      expect(JSON.stringify(parameter?.inputSchema)).toBe(
+        '{"type":"object","properties":{"__proto__":{"type":"string","maxLength":5},"name":{"type":"string"}},"additionalProperties":false}',
+      );
+      expect(JSON.stringify(parameter?.outputSchema)).toBe(
+        '{"type":"object","properties":{"__proto__":{"type":"string","maxLength":3},"name":{"type":"string"}},"additionalProperties":false}',
+      );
+      expect(JSON.stringify(listed('hostile__proto_dependencies')?.inputSchema)).toBe(
+        '{"type":"object","dependencies":{"__proto__":["name"]}}',
+      );
+    } finally {
+      for (const cleanup of cleanups) await cleanup();
+    }
+  }, 60_000);
+});
+
 describe('the copies made to remove secrets (tools call --json, --trace, the audit log)', () => {
   it('keep __proto__ keys as data keys and set no prototype, with or without secrets to remove', () => {
     const value = JSON.parse('{"__proto__":{"isError":true},"inner":{"__proto__":{"token":"s3cret"}}}');
