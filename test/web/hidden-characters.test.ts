@@ -42,5 +42,9 @@ describe('values that hide characters', () => {
     // A name that spells out another's escape does not show as that other name.
     expect(showName('delete\\u200b_file')).not.toBe(showName('delete\u200b_file'));
     expect(showName('C:\\dir')).toBe('C:\\\\dir');
+    // Spaces a browser would collapse or drop show as escapes; one between two words stays a space.
+    expect(showName('a  b')).toBe('a\\x20\\x20b');
+    expect(showName(' a b ')).toBe('\\x20a b\\x20');
+    expect(showName('a\\x20b')).not.toBe(showName('a b'));
   });
 });

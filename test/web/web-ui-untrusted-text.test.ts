@@ -1,18 +1,21 @@
 /**
  * The web UI in Chromium against names a config gives and what servers and the trust store say, where a browser
  * would show them misleadingly if the UI let it: a server whose name holds a space still names its section (the
- * section is known by an id of the UI's own, not one made of the name, which a space would split). The tests run in
+ * section is known by an id of the UI's own, not one made of the name, which a space would split), and two servers
+ * whose names differ only by a doubled space, which a browser shows as one, read differently. The tests run in
  * order, on one page.
  */
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, writeConfig } from '../helpers/project.js';
 import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
 
 const WAIT = { timeout: 15_000 };
 const TEST_TIMEOUT_MS = 60_000;
 const SPACED = 'spaced name';
+/** Two servers, named alike but for a doubled space; left disabled, as only their names matter here. */
+const TWINS = ['twin  name', 'twin name'];
 const echoContentServer = join(repoRoot, 'test', 'fixtures', 'servers', 'echo-content.mjs');
 
 let running: UiInChromium | undefined;
@@ -25,7 +28,12 @@ async function goTo(label: string): Promise<void> {
 
 beforeAll(async () => {
   const config = await writeConfig({
-    mcpServers: { [SPACED]: { command: process.execPath, args: [echoContentServer], trust: 'trusted' } },
+    mcpServers: {
+      [SPACED]: { command: process.execPath, args: [echoContentServer], trust: 'trusted' },
+      ...Object.fromEntries(
+        TWINS.map((name) => [name, { command: process.execPath, args: [echoContentServer], disabled: true }]),
+      ),
+    },
   });
   running = await startUiInChromium(['--config', config]);
   page = running.page;
@@ -43,6 +51,19 @@ describe('the web UI and what configs, servers and the trust store say', () => {
         await goTo(label);
         await page.getByRole('region', { name: new RegExp(`^${SPACED}`) }).waitFor(WAIT);
       }
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'shows the two servers whose names differ only by a doubled space apart, with the doubled space as escapes',
+    async () => {
+      await goTo('Servers');
+      const headings = page.getByRole('heading', { level: 2, name: /^twin/ });
+      await headings.nth(1).waitFor(WAIT);
+      // As laid out: the browser collapses a run of spaces in what it shows.
+      const shown = await headings.allInnerTexts();
+      expect(shown.sort()).toEqual(['twin name disabled', 'twin\\x20\\x20name disabled']);
     },
     TEST_TIMEOUT_MS,
   );

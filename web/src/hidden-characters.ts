@@ -50,11 +50,18 @@ export function jsonShowingHiddenCharacters(value: unknown, space?: number): str
   return jsonTextShowingHiddenCharacters(JSON.stringify(value, null, space) ?? '');
 }
 
+/** Spaces a browser shows as one (a run of them) or not at all (at either end of a name). */
+const COLLAPSED_SPACES = /^ +| +$| {2,}/g;
+
 /**
  * A name the user picks or compares by (a server's, tool's, prompt's or resource's, a resource's URI) as shown: every
- * invisible character, tab and line break as its escape, and a backslash doubled, so that no two different names show
- * alike — not even one that spells out another's escape. Only what is shown: what is sent is the exact name.
+ * invisible character, tab and line break as its escape, each space of a run or at either end as `\x20`, and a
+ * backslash doubled, so that no two different names show alike — not even one that spells out another's escape, nor
+ * two that differ in spaces a browser would collapse (in text, a list's options and an element's name alike). Only
+ * what is shown: what is sent is the exact name.
  */
 export function showName(name: string): string {
-  return showHiddenCharacters(name.replaceAll('\\', '\\\\'), true).replaceAll('\t', '\\t');
+  return showHiddenCharacters(name.replaceAll('\\', '\\\\'), true)
+    .replaceAll('\t', '\\t')
+    .replace(COLLAPSED_SPACES, (spaces) => '\\x20'.repeat(spaces.length));
 }
