@@ -158,7 +158,7 @@ function SessionsList({ sessions, onOpen }: { sessions: SessionSummaryView[]; on
           <li key={session.id}>
             <button type="button" aria-pressed={session.current} onClick={() => onOpen(session.id)}>
               <span>{showDirectionControls(session.title || session.id)}</span>{' '}
-              <span className="muted">{new Date(session.updatedAt).toLocaleString()}</span>
+              <span className="muted no-wrap">{new Date(session.updatedAt).toLocaleString()}</span>
             </button>
           </li>
         ))}

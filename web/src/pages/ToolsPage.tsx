@@ -200,7 +200,7 @@ export function ToolsPage() {
                 aria-pressed={candidate.name === selected}
                 onClick={() => setSelected(candidate.name)}
               >
-                <span>{showName(candidate.name)}</span> <span className="muted">{candidate.tokens} tokens</span>
+                <span>{showName(candidate.name)}</span> <span className="muted no-wrap">{candidate.tokens} tokens</span>
               </button>
             </li>
           ))}
