@@ -383,7 +383,8 @@ describe('a real stdio server with __proto__ and constructor in its tools and pr
   });
 
   // The library's checks would drop a `__proto__` key of a `_meta` map; the host keeps it as the data key it was.
-  // Beside a message's or a content's fields it goes, like any field those objects do not have.
+  // Beside a message's or a content's fields it goes, as the key `extra` beside it does: the library keeps no field
+  // those objects do not define.
   it('keeps the __proto__ keys of a prompt and a resource as keys, in _meta at any depth, and reads nothing through one', async () => {
     const { result: prompt } = await host.prompts.get('hostile:proto_result', {});
     expectNothingInherited(prompt);
