@@ -4,7 +4,7 @@
  * forget a field the log promises.
  */
 
-import type { Authorization, ToolCallToAuthorize } from '../policy/authorize-tool-call.js';
+import type { ApproverAnswer, Authorization, ToolCallToAuthorize } from '../policy/authorize-tool-call.js';
 import type { TrustChange } from '../policy/review-server-tools.js';
 import type {
   ApprovalRecord,
@@ -39,8 +39,11 @@ export interface AuditRecorder {
   readonly runId: string;
   /** After the call ends (or is denied), before its result goes back to the model. */
   toolCall(input: ToolCallAuditInput): Promise<void>;
-  /** When an approver was asked about a call; does nothing otherwise. Call it right after `authorizeToolCall`. */
-  approval(call: ToolCallToAuthorize, authorization: Authorization): Promise<void>;
+  /**
+   * An approver's answer about a call (`Authorization.asked`), and why the policy asked (its decision's reason). Call
+   * it right after `authorizeToolCall` when someone was asked.
+   */
+  approval(call: ToolCallToAuthorize, asked: ApproverAnswer, whyAsked: string): Promise<void>;
   serverStart(fields: Fields<ServerStartRecord>): Promise<void>;
   serverExit(fields: Fields<ServerExitRecord>): Promise<void>;
   /** Pass as `onTrustChange` to `reviewServerTools`. */
@@ -70,7 +73,7 @@ export function createAuditRecorder(options: { sink: AuditSink; runId: string })
       record.policy = authorization.decision.action;
       record.decidedBy = authorization.decidedBy;
       if (authorization.trust !== undefined) record.trust = authorization.trust;
-      if (authorization.approver !== undefined) record.approver = authorization.approver;
+      if (authorization.asked !== undefined) record.approver = authorization.asked.approver;
       if (authorization.decision.rule !== undefined) record.rule = authorization.decision.rule;
       record.reason = authorization.reason;
       if (input.startedAt !== undefined) record.startedAt = isoTime(input.startedAt.getTime());
@@ -83,17 +86,16 @@ export function createAuditRecorder(options: { sink: AuditSink; runId: string })
       if (input.origin !== undefined) record.origin = input.origin;
       await write(record);
     },
-    async approval(call, authorization) {
-      if (authorization.answer === undefined || authorization.approver === undefined) return;
+    async approval(call, asked, whyAsked) {
       const record: ApprovalRecord = {
         type: 'approval',
         ...stamp(),
         ...(call.callId === undefined ? {} : { callId: call.callId }),
         server: call.serverName,
         tool: call.toolName,
-        answer: authorization.answer,
-        approver: authorization.approver,
-        reason: authorization.decision.reason,
+        answer: asked.answer,
+        approver: asked.approver,
+        reason: whyAsked,
       };
       await write(record);
     },

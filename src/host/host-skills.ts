@@ -140,7 +140,7 @@ export function openHostSkills(options: HostSkillsOptions): HostSkills {
         skillCount: review.offered.length,
       });
     },
-    async narrow(entry, args, context, isHostTool) {
+    async narrow(entry, _args, context, isHostTool) {
       if (isHostTool) return undefined;
       const check = active.check(context.runId, entry.name, entry.tool.name);
       if (check.allowed) return undefined;
@@ -154,19 +154,7 @@ export function openHostSkills(options: HostSkillsOptions): HostSkills {
         warnings: [],
         hiddenContent: [],
       };
-      await options.audit().approval(
-        {
-          ...((context as { callId?: string }).callId === undefined
-            ? {}
-            : { callId: (context as { callId?: string }).callId }),
-          toolName: entry.name,
-          serverName: entry.server,
-          originalToolName: entry.tool.name,
-          arguments: args,
-          tool: entry.tool,
-        },
-        authorization,
-      );
+      // No approval record: nobody was asked. The call's own record says the skill denied it.
       return authorization;
     },
     async recordReview() {

@@ -56,7 +56,8 @@ export function createAuthorizeCall(settings: AuthorizeCallSettings): ToolCallDe
       signal: context.signal,
     });
     // Only an answer is recorded: a call nobody was asked about costs no trip through the recorder.
-    if (authorization.answer !== undefined) await settings.audit().approval(toAuthorize, authorization);
+    const asked = authorization.asked;
+    if (asked !== undefined) await settings.audit().approval(toAuthorize, asked, authorization.decision.reason);
     return authorization;
   };
 }

@@ -53,6 +53,13 @@ interface AuthorizeToolCallOptions {
 /** Who made the final call: the policy's source, the approver, or the user acting directly. */
 type DecidedBy = PolicySource | 'approver' | 'direct-call' | 'run-approval';
 
+/** Who was asked about a call, and what they answered. */
+export interface ApproverAnswer {
+  /** The approver's kind (`terminal`, `headless`, `yes` …). */
+  approver: string;
+  answer: ToolApprovalAnswer;
+}
+
 export interface Authorization {
   allowed: boolean;
   /** The policy's verdict before anyone was asked. */
@@ -60,9 +67,8 @@ export interface Authorization {
   decidedBy: DecidedBy;
   /** The trust the decision was made under: the server's, or `trusted` for the host's own tools. Absent only on records of calls that named no known tool. */
   trust?: ServerTrust;
-  /** The approver's kind (`terminal`, `headless`, `yes` …) when it was asked. */
-  approver?: string;
-  answer?: ToolApprovalAnswer;
+  /** Present exactly when an approver was asked: what the audit log records as the approval. */
+  asked?: ApproverAnswer;
   /** The sentence for the audit log: what decided and why. */
   reason: string;
   /** When not allowed: the text of the error result for this call id. */
@@ -149,7 +155,7 @@ async function ask(
   const { call, approver, remembered } = options;
   const decision = base.decision;
   const answer = await approver.approveToolCall(request, options.signal);
-  const approval = { decidedBy: 'approver' as const, approver: approver.kind, answer, ...base };
+  const approval = { decidedBy: 'approver' as const, asked: { approver: approver.kind, answer }, ...base };
   if (answer === 'deny') {
     return {
       allowed: false,

@@ -291,7 +291,8 @@ describe('audit recorder', () => {
       rules: { allow: [], ask: [], deny: [] },
       approver: createYesApprover(),
     });
-    await recorder.approval(call, authorization);
+    expect(authorization.asked).toEqual({ approver: 'yes', answer: 'allow-once' });
+    await recorder.approval(call, authorization.asked!, authorization.decision.reason);
     await recorder.toolCall({
       call,
       authorization,

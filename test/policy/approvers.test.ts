@@ -241,8 +241,7 @@ describe('headless and --yes approvers', () => {
     expect(authorization).toMatchObject({
       allowed: false,
       decidedBy: 'approver',
-      approver: 'headless',
-      answer: 'deny',
+      asked: { approver: 'headless', answer: 'deny' },
     });
     expect(authorization.denialMessage).toBe(
       'fs__write_file needs approval and no one can approve it here: add a rule to permissions.allow in the config (e.g. "fs__write_file") or pass --yes.',
@@ -260,7 +259,11 @@ describe('headless and --yes approvers', () => {
       rules: NO_RULES,
       approver: yes,
     });
-    expect(allowed).toMatchObject({ allowed: true, decidedBy: 'approver', approver: 'yes', answer: 'allow-once' });
+    expect(allowed).toMatchObject({
+      allowed: true,
+      decidedBy: 'approver',
+      asked: { approver: 'yes', answer: 'allow-once' },
+    });
     expect(allowed.reason).toMatch(/^Allowed by --yes\. Asked because: Server fs is untrusted/);
     expect(notices).toEqual([expect.stringMatching(/^--yes: allowing fs__rm without asking/)]);
 
@@ -313,7 +316,7 @@ describe('authorizeToolCall', () => {
       },
     };
     const first = await authorizeToolCall({ call, trust: 'trusted', rules: NO_RULES, approver, remembered: store });
-    expect(first).toMatchObject({ allowed: true, answer: 'allow-always' });
+    expect(first).toMatchObject({ allowed: true, asked: { answer: 'allow-always' } });
     const second = await authorizeToolCall({ call, trust: 'trusted', rules: NO_RULES, approver, remembered: store });
     expect(second).toMatchObject({ allowed: true, decidedBy: 'remembered' });
     expect(asked).toBe(1);
@@ -341,7 +344,7 @@ describe('authorizeToolCall', () => {
       rules: { ...NO_RULES, ask: ['fs__*'], allow: ['fs__write_file'] },
       approver,
     });
-    expect(result).toMatchObject({ allowed: true, decidedBy: 'approver', answer: 'allow-once' });
+    expect(result).toMatchObject({ allowed: true, decidedBy: 'approver', asked: { answer: 'allow-once' } });
     expect(requests).toEqual([
       expect.objectContaining({
         callId: 'c1',
