@@ -36,8 +36,6 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 2_000;
 const EXIT_STDIO_GRACE_MS = 300;
 /** Non-protocol stdout lines reported one by one before further ones are only counted. */
 const MAX_NOISE_REPORTS = 5;
-/** Requests in flight whose method is remembered, to name it in an error. */
-const MAX_PENDING_METHODS = 1_000;
 
 interface ProcessGroupStdioOptions {
   command: string;
@@ -85,7 +83,11 @@ export class ProcessGroupStdioTransport implements Transport {
   private sendingThisTick = false;
   /** The wait for stdin to drain that the sends it pushed back on share, while there is one. */
   private drain?: Promise<void>;
-  /** The method of each request in flight, by id, to name the request a refused answer was for. */
+  /**
+   * The method of each request in flight, by id, to name the request a refused answer was for. An id is let go only
+   * once answered or cancelled (a call that times out or is given up on is cancelled), so it holds no more than the
+   * client library holds a handler and a timer for.
+   */
   private readonly pendingMethods = new Map<string | number, string>();
   /** Messages read after a progress notification, handed on once the client has handled it (see handOn). */
   private heldAfterProgress?: JSONRPCMessage[];
@@ -276,9 +278,6 @@ export class ProcessGroupStdioTransport implements Transport {
       this.pendingMethods.delete((message.params as { requestId?: string | number } | undefined)?.requestId ?? '');
     } else if ('method' in message && 'id' in message) {
       this.pendingMethods.set(message.id, message.method);
-      // Requests never answered (cancelled, timed out) must not pile up: the oldest names are let go.
-      if (this.pendingMethods.size > MAX_PENDING_METHODS)
-        this.pendingMethods.delete(this.pendingMethods.keys().next().value!);
     }
     const text = serializeMessage(message);
     // The first message of a tick goes out at once, so a lone call waits for nothing; the others sent in the same

@@ -1,0 +1,52 @@
+/**
+ * The stdio transport knows every request it has in flight until it is answered or cancelled, however many there
+ * are: an answer that is not valid JSON-RPC fails even the oldest of more than a thousand at once.
+ */
+import { Client } from '@modelcontextprotocol/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ProcessGroupStdioTransport } from '../../src/connections/process-group-stdio-transport.js';
+import { fixtureServer, repoRoot } from '../helpers/project.js';
+
+let open: ProcessGroupStdioTransport | undefined;
+afterEach(async () => {
+  await open?.close();
+  open = undefined;
+});
+
+async function connectTold(): Promise<{ client: Client; diagnostics: string[] }> {
+  const diagnostics: string[] = [];
+  const transport = new ProcessGroupStdioTransport({
+    command: process.execPath,
+    args: [fixtureServer('answers-as-told.mjs')],
+    env: { PATH: process.env.PATH ?? '' },
+    cwd: repoRoot,
+    onDiagnostic: (message) => diagnostics.push(message),
+  });
+  open = transport;
+  const client = new Client({ name: 'pending-requests-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, diagnostics };
+}
+
+describe.runIf(process.platform === 'linux')('requests in flight on a stdio connection', () => {
+  it('fails the oldest of 1,500 calls in flight at once when its answer is not valid JSON-RPC', {
+    timeout: 60_000,
+  }, async () => {
+    const { client } = await connectTold();
+    const count = 1_500;
+    const line = '{"jsonrpc":"2.0","id":"$ID","error":{"code":"oops","message":"bad"}}';
+    const result = { content: [{ type: 'text', text: 'answered' }] };
+    // Left to wait for it, the oldest call would outlast the test's own timeout.
+    const calls = Array.from({ length: count }, () =>
+      client.callTool({ name: 'held', arguments: { count, line, result } }, { timeout: 120_000 }).then(
+        () => 'answered',
+        (error: Error) => error.message,
+      ),
+    );
+    const outcomes = await Promise.all(calls);
+    expect(outcomes[0]).toMatch(
+      /not valid JSON-RPC: the error's code is a string, not a number, so the host refused it/,
+    );
+    expect(outcomes.slice(1).every((outcome) => outcome === 'answered')).toBe(true);
+  });
+});
