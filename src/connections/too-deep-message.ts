@@ -1,9 +1,9 @@
 /**
  * A message from a server nested deeper than `MAX_JSON_DEPTH` never reaches the MCP client: the SDK validates
  * results with recursive schemas and would overflow the stack (a `tools/list` whose schema nests 10,000 levels
- * fails that way), and everything above walks results again. An answer becomes an error answer for the same
- * request, so the one call fails and says why; a request from the server is refused back to it; a notification
- * is dropped.
+ * fails that way), and everything above walks results again. An answer to a request the host waits for becomes an
+ * error answer for the same request, so the one call fails and says why; an answer nobody waits for, and a
+ * notification, are dropped; a request from the server is refused back to it.
  */
 import { INVALID_REQUEST, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { describeTooDeep, exceedsJsonDepth, MAX_JSON_DEPTH } from '../json/json-depth.js';
@@ -14,11 +14,12 @@ type TooDeepVerdict =
   | { kind: 'answer-replaced'; replacement: JSONRPCMessage; what: string; words: string }
   /** Send this error back to the server for its request. */
   | { kind: 'request-refused'; reply: JSONRPCMessage; what: string }
-  | { kind: 'notification-dropped'; what: string };
+  /** A notification, or an answer to a request nobody waits for: there is no one to tell. */
+  | { kind: 'dropped'; what: string };
 
 /**
- * `answering`: the method of the host's request with this message's id, when it is an answer to one. `tooDeep`:
- * already known (the line was read with its too-deep parts cut); measured when not given.
+ * `answering`: the method of the host's pending request with this message's id, or undefined when it waits for none.
+ * `tooDeep`: already known (the line was read with its too-deep parts cut); measured when not given.
  */
 export function screenMessageDepth(
   message: JSONRPCMessage,
@@ -29,7 +30,11 @@ export function screenMessageDepth(
   const fields = message as { id?: string | number; method?: unknown };
   const method = typeof fields.method === 'string' ? fields.method.slice(0, 100) : undefined;
   if (method === undefined && fields.id !== undefined) {
-    return { kind: 'answer-replaced', ...tooDeepAnswer(fields.id, answering(fields.id)) };
+    const request = answering(fields.id);
+    if (request !== undefined) return { kind: 'answer-replaced', ...tooDeepAnswer(fields.id, request) };
+    // The id is the server's: it is named only in part.
+    const stray = `the server's answer to request ${JSON.stringify(fields.id).slice(0, 100)}, which nobody waits for,`;
+    return { kind: 'dropped', what: describeTooDeep(stray) };
   }
   if (fields.id !== undefined) {
     const what = describeTooDeep(`the server's request ${JSON.stringify(method)}`);
@@ -39,7 +44,7 @@ export function screenMessageDepth(
       reply: { jsonrpc: '2.0', id: fields.id, error: { code: INVALID_REQUEST, message: `${what}; refused` } },
     };
   }
-  return { kind: 'notification-dropped', what: describeTooDeep(`the notification ${JSON.stringify(method)}`) };
+  return { kind: 'dropped', what: describeTooDeep(`the notification ${JSON.stringify(method)}`) };
 }
 
 /**

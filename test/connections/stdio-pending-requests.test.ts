@@ -1,8 +1,10 @@
 /**
  * The stdio transport knows every request it has in flight until it is answered or cancelled, however many there
- * are: an answer that is not valid JSON-RPC fails even the oldest of more than a thousand at once.
+ * are: an answer that is not valid JSON-RPC fails even the oldest of more than a thousand at once. An answer nested
+ * too deep is answered for only when a request waits for it; one for an id nobody waits for is refused in a
+ * diagnostic, and nothing reaches the client in its place.
  */
-import { Client } from '@modelcontextprotocol/client';
+import { Client, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProcessGroupStdioTransport } from '../../src/connections/process-group-stdio-transport.js';
 import { fixtureServer, repoRoot } from '../helpers/project.js';
@@ -13,7 +15,7 @@ afterEach(async () => {
   open = undefined;
 });
 
-async function connectTold(): Promise<{ client: Client; diagnostics: string[] }> {
+async function connectTold(): Promise<{ client: Client; diagnostics: string[]; handedOn: JSONRPCMessage[] }> {
   const diagnostics: string[] = [];
   const transport = new ProcessGroupStdioTransport({
     command: process.execPath,
@@ -25,7 +27,14 @@ async function connectTold(): Promise<{ client: Client; diagnostics: string[] }>
   open = transport;
   const client = new Client({ name: 'pending-requests-test', version: '1.0.0' });
   await client.connect(transport);
-  return { client, diagnostics };
+  // Every message the transport hands the client, the host's error answers included.
+  const handedOn: JSONRPCMessage[] = [];
+  const receive = transport.onmessage!;
+  transport.onmessage = (message) => {
+    handedOn.push(message);
+    receive(message);
+  };
+  return { client, diagnostics, handedOn };
 }
 
 describe.runIf(process.platform === 'linux')('requests in flight on a stdio connection', () => {
@@ -48,5 +57,22 @@ describe.runIf(process.platform === 'linux')('requests in flight on a stdio conn
       /not valid JSON-RPC: the error's code is a string, not a number, so the host refused it/,
     );
     expect(outcomes.slice(1).every((outcome) => outcome === 'answered')).toBe(true);
+  });
+
+  it('refuses an answer nested too deep for an id nobody waits for without answering for it', {
+    timeout: 30_000,
+  }, async () => {
+    const { client, diagnostics, handedOn } = await connectTold();
+    const deep = `{"jsonrpc":"2.0","id":987654,"result":{"value":${'['.repeat(10_000)}${']'.repeat(10_000)}}}`;
+    const called = await client.callTool({
+      name: 'raw',
+      arguments: { lines: [deep], result: { content: [{ type: 'text', text: 'answered' }] } },
+    });
+    // The stray line was written before the call's answer, and lines are handed on in order.
+    expect(called.content).toEqual([{ type: 'text', text: 'answered' }]);
+    expect(handedOn.filter((message) => 'id' in message && message.id === 987654)).toEqual([]);
+    expect(diagnostics).toContain(
+      "the server's answer to request 987654, which nobody waits for, is nested deeper than 128 levels; refused",
+    );
   });
 });
