@@ -2,12 +2,13 @@
  * The web UI in Chromium against names a config gives and what servers and the trust store say, where a browser
  * would show them misleadingly if the UI let it: a server whose name holds a space still names its section (the
  * section is known by an id of the UI's own, not one made of the name, which a space would split), and two servers
- * whose names differ only by a doubled space, which a browser shows as one, read differently. The tests run in
- * order, on one page.
+ * whose names differ only by a doubled space, which a browser shows as one, read differently; a tool result's JSON
+ * shows every hidden character as an escape, as the Audit page's records do. The tests run in order, on one page.
  */
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isInvisibleCharacter } from '../../src/text/invisible-characters.js';
 import { repoRoot, writeConfig } from '../helpers/project.js';
 import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
 
@@ -24,6 +25,11 @@ let page: Page;
 async function goTo(label: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label }).click();
   await page.getByRole('heading', { level: 1, name: label }).waitFor(WAIT);
+}
+
+/** The invisible characters in `text`, as code points: none where everything shows them as escapes. */
+function invisibleIn(text: string): string[] {
+  return [...text].filter(isInvisibleCharacter).map((character) => `U+${character.codePointAt(0)!.toString(16)}`);
 }
 
 beforeAll(async () => {
@@ -64,6 +70,31 @@ describe('the web UI and what configs, servers and the trust store say', () => {
       // As laid out: the browser collapses a run of spaces in what it shows.
       const shown = await headings.allInnerTexts();
       expect(shown.sort()).toEqual(['twin name disabled', 'twin\\x20\\x20name disabled']);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "shows a result's structured content and a block it does not render with every hidden character as an escape",
+    async () => {
+      await goTo('Tools');
+      const list = page.getByRole('complementary', { name: 'Tool list' });
+      await list.getByRole('button', { name: /__echo_structured/ }).click();
+      await page.getByRole('checkbox', { name: 'Raw JSON' }).check();
+      // A zero-width space in a key, in a string and in an image's media type, which the UI does not render.
+      await page.getByRole('textbox', { name: 'Arguments (JSON object)' }).fill(
+        JSON.stringify({
+          content: [{ type: 'image', mimeType: 'image/png\u200b', data: 'AAAA' }],
+          structuredContent: { 'no\u200bte': 'zero\u200bwidth' },
+        }),
+      );
+      await page.getByRole('button', { name: /^Call .*echo_structured$/ }).click();
+      const result = page.getByRole('region', { name: 'Result' });
+      await result.getByText('structuredContent').waitFor(WAIT);
+      const shown = (await result.textContent()) ?? '';
+      expect(invisibleIn(shown)).toEqual([]);
+      expect(shown).toContain('no\\u200bte: "zero\\u200bwidth"');
+      expect(shown).toContain('image/png\\u200b');
     },
     TEST_TIMEOUT_MS,
   );

@@ -1,12 +1,15 @@
-/** A JSON value as a collapsible tree; every key and value is rendered as text. */
+/**
+ * A JSON value as a collapsible tree; every key and value is rendered as text, with every hidden character as an
+ * escape: a string as the JSON the Audit page's records are shown in, a key as a name.
+ */
 import { useState } from 'react';
-import { showDirectionControls } from '../../../src/text/direction-controls';
+import { jsonShowingHiddenCharacters, showName } from '../hidden-characters';
 
 function Leaf({ value }: { value: unknown }) {
   const kind = value === null ? 'null' : typeof value;
   return (
     <span className={`json-${kind}`}>
-      {showDirectionControls(typeof value === 'string' ? JSON.stringify(value) : String(value))}
+      {typeof value === 'string' ? jsonShowingHiddenCharacters(value) : String(value)}
     </span>
   );
 }
@@ -27,7 +30,7 @@ export function JsonTree({
   if (!isObject) {
     return (
       <div className="json-row">
-        {label !== undefined && <span className="json-key">{showDirectionControls(label)}: </span>}
+        {label !== undefined && <span className="json-key">{showName(label)}: </span>}
         <Leaf value={value} />
       </div>
     );
@@ -39,7 +42,7 @@ export function JsonTree({
   return (
     <div className="json-node">
       <button type="button" className="json-toggle" aria-expanded={expanded} onClick={() => setExpanded(!expanded)}>
-        {expanded ? '▾' : '▸'} {label !== undefined && <span className="json-key">{showDirectionControls(label)}</span>}{' '}
+        {expanded ? '▾' : '▸'} {label !== undefined && <span className="json-key">{showName(label)}</span>}{' '}
         <span className="muted">{summary}</span>
       </button>
       {expanded && (

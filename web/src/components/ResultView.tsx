@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { showDirectionControls } from '../../../src/text/direction-controls';
 import type { CallResultView, ContentView } from '../../../src/web/api-types';
-import { showName } from '../hidden-characters';
+import { jsonTextShowingHiddenCharacters, showName } from '../hidden-characters';
 import { JsonTree } from './JsonTree';
 import { Markdown } from './Markdown';
 
@@ -54,7 +54,7 @@ function Block({ block, asMarkdown }: { block: ContentView; asMarkdown: boolean 
         </div>
       );
     default:
-      return <pre className="text-block">{showDirectionControls(block.json)}</pre>;
+      return <pre className="text-block">{jsonTextShowingHiddenCharacters(block.json)}</pre>;
   }
 }
 
