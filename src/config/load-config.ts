@@ -5,12 +5,12 @@
  * repository, so it is used only once the user approved its content (see config-approvals.ts).
  */
 
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { configApprovalState } from './config-approvals.js';
 import { ConfigError } from './config-error.js';
 import type { Environment } from './env-substitution.js';
 import { createEmptyConfig, parseConfig } from './parse-config.js';
+import { readConfigText } from './read-config-text.js';
 import { resolveStateDir } from './state-dir.js';
 import type { HostConfig } from './types.js';
 
@@ -74,21 +74,4 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<HostC
     return parseConfig(text, file, env, { cwd });
   }
   return createEmptyConfig();
-}
-
-/** The file's text, or undefined when it does not exist; other read failures are a `ConfigError`. */
-async function readConfigText(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    throw new ConfigError({
-      code: 'config-unreadable',
-      file,
-      keyPath: '',
-      expected: 'a readable file',
-      found: code === 'EISDIR' ? 'a folder' : `a read error (${code ?? (error as Error).message})`,
-    });
-  }
 }

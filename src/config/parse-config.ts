@@ -5,13 +5,14 @@
  */
 
 import path from 'node:path';
+import { MAX_JSON_DEPTH, offsetTooDeep } from '../json/json-depth.js';
 import { buildRoots, buildSamplingSettings } from './client-feature-settings.js';
 import { ConfigError, describeConfigFile } from './config-error.js';
 import { firstIssue, PERMISSION_KEYS, TOP_LEVEL_KEYS, topLevelSchema } from './config-schema.js';
 import { findDuplicateKey } from './duplicate-key.js';
 import { type Environment, substituteEnvironment } from './env-substitution.js';
 import { buildGatewaySettings, buildProfiles } from './gateway-settings.js';
-import { findJsonSyntaxProblem } from './json-syntax-error.js';
+import { findJsonSyntaxProblem, lineAndColumn } from './json-syntax-error.js';
 import { blankJsoncExtras } from './jsonc-text.js';
 import { describeValue, formatKeyPath, isPlainObject, type KeyPathSegment, valueAtPath } from './key-path.js';
 import { findPrototypeKey, PROTOTYPE_KEY } from './prototype-key.js';
@@ -220,6 +221,7 @@ export function parseConfigJson(text: string, file: string | undefined): unknown
       found: 'an empty file',
     });
   }
+  refuseTooDeep(body, file);
   let value: unknown;
   try {
     value = JSON.parse(body);
@@ -239,6 +241,20 @@ export function parseConfigJson(text: string, file: string | undefined): unknown
   }
   refuseDuplicateKey(body, value, file);
   return value;
+}
+
+/** Nesting no setting needs, refused before anything walks it (a walk that deep would overflow the stack). */
+function refuseTooDeep(body: string, file: string | undefined): void {
+  const offset = offsetTooDeep(body, MAX_JSON_DEPTH);
+  if (offset === -1) return;
+  throw new ConfigError({
+    code: 'config-invalid-json',
+    file,
+    keyPath: '',
+    expected: `objects and arrays nested at most ${MAX_JSON_DEPTH} levels deep`,
+    found: 'one level more here',
+    ...lineAndColumn(body, offset),
+  });
 }
 
 /** A key written twice where the host reads: JSON keeps the last without a word, so the file would not mean what it shows. */

@@ -65,7 +65,11 @@ function opensAtMost(text: string, limit: number): boolean {
  * strings do not count). Lets text be refused before `JSON.parse` builds a value nothing else could walk.
  */
 export function textExceedsJsonDepth(text: string, maxDepth = MAX_JSON_DEPTH): boolean {
-  if (opensAtMost(text, maxDepth)) return false;
+  return !opensAtMost(text, maxDepth) && offsetTooDeep(text, maxDepth) !== -1;
+}
+
+/** Where JSON text first opens its bracket number `maxDepth + 1` at once (brackets in strings do not count), or -1. */
+export function offsetTooDeep(text: string, maxDepth = MAX_JSON_DEPTH): number {
   let depth = 0;
   let inString = false;
   for (let index = 0; index < text.length; index++) {
@@ -78,10 +82,10 @@ export function textExceedsJsonDepth(text: string, maxDepth = MAX_JSON_DEPTH): b
     if (code === 0x22) inString = true;
     else if (code === 0x5b || code === 0x7b) {
       depth++;
-      if (depth > maxDepth) return true;
+      if (depth > maxDepth) return index;
     } else if (code === 0x5d || code === 0x7d) depth--;
   }
-  return false;
+  return -1;
 }
 
 /**

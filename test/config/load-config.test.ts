@@ -148,7 +148,8 @@ describe('loadConfig of a file holding a __proto__ key', () => {
 
   it('refuses a deeply nested file with the key at the bottom, naming its whole path', async () => {
     const file = path.join(folder, 'mcp-host.json');
-    const depth = 1_500;
+    // As deep as a config may nest (128 levels): the file's object and the key's hold two of them.
+    const depth = 126;
     await writeFile(file, `{"mcpServers": {}, "x": ${'['.repeat(depth)}{"__proto__": 1}${']'.repeat(depth)}}`);
     const error = await loadFailure({ configPath: file, env: {} });
     expect(error.keyPath).toBe(`x${'[0]'.repeat(depth)}.__proto__`);

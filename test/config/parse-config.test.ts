@@ -410,3 +410,19 @@ describe('a key written twice', () => {
     expect(parseConfig(text, FILE, {}).servers).toHaveLength(2);
   });
 });
+
+describe('nesting', () => {
+  it('refuses a config nested deeper than any setting needs, at the place it gets too deep', () => {
+    const deep = `{"mcpServers": {"a": {"command": "x", "env": ${'{"k": '.repeat(100_000)}1${'}'.repeat(100_000)}}}}`;
+    const error = thrownConfigError(() => parseConfig(deep, FILE, {}));
+    expect(error.code).toBe('config-invalid-json');
+    // Three objects open before the first `{"k": `, so the 126th of those is the 129th level.
+    expect([error.line, error.column]).toEqual([1, 1 + deep.indexOf('{"k": ') + 125 * '{"k": '.length]);
+    expect(error.message).toContain('expected objects and arrays nested at most 128 levels deep, found one level more');
+  });
+
+  it('does not count brackets in strings or comments', () => {
+    const text = `{"mcpServers": {"a": {"command": "${'['.repeat(500)}"}}} // ${'{'.repeat(500)}`;
+    expect(parseConfig(text, FILE, {}).servers[0]).toMatchObject({ command: '['.repeat(500) });
+  });
+});

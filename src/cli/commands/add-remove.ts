@@ -3,7 +3,7 @@
  * does, without opening it. The file keeps its comments, its layout and the key it keeps servers under.
  */
 import { existsSync } from 'node:fs';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Command } from 'commander';
 import { approveConfig, configApprovalState } from '../../config/config-approvals.js';
@@ -14,6 +14,7 @@ import {
   setServerEntry,
 } from '../../config/edit-config-text.js';
 import { CONFIG_FILE_NAMES } from '../../config/load-config.js';
+import { readConfigText } from '../../config/read-config-text.js';
 import { resolveStateDir } from '../../config/state-dir.js';
 import { setOwnProperty } from '../../json/own-property.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
@@ -46,7 +47,7 @@ export function createAddCommand(): Command {
     .action(async (name: string, commandOrUrl: string | undefined, args: string[], options: AddOptions) => {
       const entry = buildEntry(commandOrUrl, args, options);
       const file = configFileToEdit(options.config, true);
-      const text = (await readExisting(file)) ?? '';
+      const text = (await readConfigText(file)) ?? '';
       const { section, servers } = sectionOrFail(text, file);
       if (name === '') throw new CliError('the server name must not be empty', EXIT_USAGE);
       if (Object.hasOwn(servers, name)) {
@@ -68,7 +69,7 @@ export function createRemoveCommand(): Command {
     .option('-c, --config <file>', 'config file to edit (default: mcp-host.json, then .mcp.json)')
     .action(async (name: string, options: { config?: string }) => {
       const file = configFileToEdit(options.config, false);
-      const text = await readExisting(file);
+      const text = await readConfigText(file);
       if (text === undefined) throw new CliError(`no config file at ${file}`, EXIT_USAGE);
       const { section, servers } = sectionOrFail(text, file);
       if (!Object.hasOwn(servers, name)) {
@@ -156,15 +157,6 @@ function configFileToEdit(explicit: string | undefined, creating: boolean): stri
     `no config file found (looked for ${CONFIG_FILE_NAMES.join(' and ')} in ${cwd}); pass --config FILE`,
     EXIT_USAGE,
   );
-}
-
-async function readExisting(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new CliError(`cannot read ${file}: ${(error as Error).message}`, EXIT_USAGE);
-  }
 }
 
 function sectionOrFail(text: string, file: string): { section: ServerSection; servers: Record<string, unknown> } {

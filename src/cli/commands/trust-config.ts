@@ -3,12 +3,13 @@
  * `.mcp.json` in the working folder), the command named when such a file is not used yet. What the file would
  * run and allow is printed first, so approving is not blind.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { approveConfig } from '../../config/config-approvals.js';
 import { CONFIG_FILE_NAMES } from '../../config/load-config.js';
 import { parseConfig } from '../../config/parse-config.js';
+import { readConfigText } from '../../config/read-config-text.js';
 import { resolveStateDir } from '../../config/state-dir.js';
 import { redactSecrets } from '../../text/redact-secrets.js';
 import { stripControlCodes } from '../../text/strip-control-codes.js';
@@ -29,12 +30,8 @@ export async function approveConfigFile(
       `error: there is no ${CONFIG_FILE_NAMES.join(' or ')} in ${context.cwd} to approve; name the file: mcp-host trust config FILE`,
     );
   }
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    command.error(`error: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)}).`);
-  }
+  const text = await readConfigText(file);
+  if (text === undefined) command.error(`error: there is no ${file} to approve.`);
   const config = parseConfig(text, file, context.env, { cwd: path.dirname(file) });
   const show = (value: string) => stripControlCodes(redactSecrets(value, config.secrets));
   const lines = config.servers.map((server) => {
