@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { showDirectionControls } from '../../../src/text/direction-controls';
 import type { SkillsView, SkillView } from '../../../src/web/api-types';
 import { useJson, useLiveEvents } from '../api';
-import { showName } from '../hidden-characters';
+import { showHiddenCharacters, showName } from '../hidden-characters';
 
 function SkillLine({ skill, withheld = false }: { skill: SkillView; withheld?: boolean }) {
   return (
@@ -61,9 +61,11 @@ export function SkillsPage() {
           {data.withheld.map((skill) => (
             <article key={skill.name} aria-label={`Withheld skill ${showName(skill.name)}`}>
               <SkillLine skill={skill} withheld />
-              <p className="warning">{showDirectionControls(skill.reason)}</p>
+              {/* It names the same command. */}
+              <p className="warning">{showHiddenCharacters(skill.reason, false)}</p>
               <p>
-                Approve with: <code>{skill.approveCommand}</code>
+                {/* Shell-quoted already, its own backslashes escapes: only what the quoting left raw is escaped. */}
+                Approve with: <code>{showHiddenCharacters(skill.approveCommand, true)}</code>
               </p>
             </article>
           ))}

@@ -102,7 +102,7 @@ export function TrustPage() {
                       <td>{showName(tool.namespacedName ?? tool.name)}</td>
                       <td>{tool.storedState ?? tool.status}</td>
                       <td>{tool.availability}</td>
-                      <td>{tool.approvedBy}</td>
+                      <td>{showName(tool.approvedBy ?? '')}</td>
                       <td>
                         {tool.storedState === 'approved' && (
                           <button
