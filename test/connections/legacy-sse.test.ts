@@ -1,31 +1,20 @@
 /** A server that speaks only the legacy HTTP+SSE transport: reached as `type: "sse"`, and as `http` by fallback. */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost } from '../../src/host/create-host.js';
-import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { hostConfig, httpServer } from '../helpers/configs.js';
-import { repoRoot, temporaryDirectory } from '../helpers/project.js';
+import { type LegacySseServer, startLegacySseServer } from '../helpers/legacy-sse-server.js';
+import { temporaryDirectory } from '../helpers/project.js';
 
-let server: ChildProcess | undefined;
+let server: LegacySseServer | undefined;
 let url = '';
 
 beforeAll(async () => {
-  server = spawn(process.execPath, [bundledFixture(`${repoRoot}/test/fixtures/host/legacy-sse-server.mjs`)], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  url = await new Promise<string>((resolve, reject) => {
-    let seen = '';
-    server!.stderr!.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = /listening (\S+)/.exec(seen);
-      if (match) resolve(match[1]!);
-    });
-    server!.once('exit', (code) => reject(new Error(`the legacy SSE server exited with ${code}: ${seen}`)));
-  });
+  server = await startLegacySseServer();
+  url = server.url;
 });
 
 afterAll(() => {
-  server?.kill('SIGTERM');
+  server?.stop();
 });
 
 function remote(transport: 'http' | 'sse') {
