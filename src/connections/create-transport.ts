@@ -21,8 +21,10 @@ import { messageWithCause } from './message-with-cause.js';
 import type { AuthorizationSession } from './oauth/authorization-session.js';
 import type { RemoteAuthorization } from './oauth/remote-authorization.js';
 import { createOutputSchemaValidator } from './output-schema-validator.js';
+import { PendingRequests } from './pending-requests.js';
 import { ProcessGroupStdioTransport } from './process-group-stdio-transport.js';
 import type { OpenSpill } from './spilled-text.js';
+import { strayAnswerReporter } from './stray-answers.js';
 
 /** What to do about a start-up timeout, in the config's words. */
 const STARTUP_TIMEOUT_HINT = "raise the server's `startupTimeoutMs` if it needs longer";
@@ -122,12 +124,21 @@ async function connectRemoteOnce(
   const requestInit: RequestInit = { headers: config.headers };
   const sessionOptions = session?.transportOptions();
   const baseFetch: FetchLike = sessionOptions?.fetch ?? ((input, init) => fetch(input, init));
+  // What the host waits for on this connection, so that an answer on a stream no request of its own is behind (the
+  // standing GET stream, the legacy HTTP+SSE stream) can fail the request it names (see limit-response-size.ts).
+  const pending = new PendingRequests();
   const transportOptions = {
     requestInit,
     ...sessionOptions,
-    fetch: limitResponseSize(baseFetch, config.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, options.hostWritten),
+    fetch: limitResponseSize(baseFetch, config.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, options.hostWritten, {
+      pending,
+      reportStray: strayAnswerReporter(options.onDiagnostic),
+    }),
   };
-  const wrap = <T extends Transport>(transport: T): T => (session ? session.wrapTransport(transport) : transport);
+  const wrap = <T extends Transport>(transport: T): T => {
+    const watched = pending.watch(transport);
+    return session ? session.wrapTransport(watched) : watched;
+  };
   if (config.transport === 'sse') {
     const client = createClient(options, config);
     const transport = wrap(new SSEClientTransport(url, transportOptions));

@@ -50,21 +50,32 @@ function problemOfAnswer(answer: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
+/** The requests an answer may be for: their methods by id, from which an id answered is taken. */
+export interface AnswerWaiters {
+  get(id: string | number): string | undefined;
+  delete(id: string | number): unknown;
+  readonly size: number;
+}
+
 /**
  * The host's error answer in place of `value` (a message read from HTTP) when it reads as an answer to a request the
- * host waits for (`waiting`: their methods by id, from which the id answered is taken) but is not a valid one; else
- * undefined, and the message goes on as it is.
+ * host waits for (in `waiting`, from which the id answered is taken) but is not a valid one; else undefined, and the
+ * message goes on as it is.
  */
-export function screenAnswer(
-  value: unknown,
-  waiting: Map<string | number, string>,
-): ReturnType<typeof invalidAnswer> | undefined {
+export function screenAnswer(value: unknown, waiting: AnswerWaiters): ReturnType<typeof invalidAnswer> | undefined {
   const id = answeredId(value);
   const method = id === undefined ? undefined : waiting.get(id);
   if (id === undefined || method === undefined) return undefined;
   waiting.delete(id);
   const why = problemOfAnswer(value as Record<string, unknown>);
   return why === undefined ? undefined : invalidAnswer(id, method, value as Record<string, unknown>, why);
+}
+
+/** The id `value` answers and what makes it not a valid answer, when it reads as an answer that is not valid. */
+export function invalidAnswerOf(value: unknown): { id: string | number; why: string } | undefined {
+  const id = answeredId(value);
+  const why = id === undefined ? undefined : problemOfAnswer(value as Record<string, unknown>);
+  return id === undefined || why === undefined ? undefined : { id, why };
 }
 
 function kindOf(value: unknown): string {

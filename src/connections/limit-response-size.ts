@@ -17,12 +17,14 @@
  * An answer to a request of the POST that is JSON-RPC 2.0 but not a valid response (see invalid-answer.ts), in a
  * JSON body or an event, is replaced by the host's error answer saying what was wrong, as from a stdio server: the
  * client library would drop it and leave the request to its timeout. Events are read for such answers only while a
- * request of the POST is unanswered.
+ * request of the POST is unanswered. On a stream no request of its own is behind (the standing GET stream, the legacy
+ * HTTP+SSE stream), every event is read for an answer to any request pending on the connection (see
+ * pending-requests.ts), and one for an id nobody waits for is told in a diagnostic and goes on as it is.
  */
 import type { FetchLike, JSONRPCMessage } from '@modelcontextprotocol/client';
 import { cutTooDeepText, describeTooDeep, JsonDepthGauge } from '../json/json-depth.js';
 import { HostWrittenAnswers } from './host-written-answers.js';
-import { screenAnswer } from './invalid-answer.js';
+import { type AnswerWaiters, answeredId, invalidAnswerOf, screenAnswer } from './invalid-answer.js';
 import { tooLargeMessageText } from './message-size-limit.js';
 import { tooDeepAnswer } from './too-deep-message.js';
 
@@ -48,11 +50,24 @@ export function responseTooLargeText(error: unknown): string | undefined {
   return undefined;
 }
 
-/** `hostWritten`: where each error answer written in place of the server's is noted (see host-written-answers.ts). */
+/**
+ * How a stream no request of its own is behind is read: for answers to the requests pending on the connection, and
+ * telling of an invalid answer for an id nobody waits for (see stray-answers.ts).
+ */
+export interface StandingStreamScreen {
+  pending: AnswerWaiters;
+  reportStray: (id: string | number, why: string) => void;
+}
+
+/**
+ * `hostWritten`: where each error answer written in place of the server's is noted (see host-written-answers.ts).
+ * `standing`: how streams no request of their own is behind are read; without it, they are not read for answers.
+ */
 export function limitResponseSize(
   fetchImpl: FetchLike,
   limit: number,
   hostWritten = new HostWrittenAnswers(),
+  standing?: StandingStreamScreen,
 ): FetchLike {
   return async (url, init) => {
     const response = await fetchImpl(url, init);
@@ -61,7 +76,9 @@ export function limitResponseSize(
     const requests = requestsOf(init?.body);
     const limited =
       mediaType === 'text/event-stream'
-        ? response.body.pipeThrough(eventLimits(limit, requests, hostWritten))
+        ? response.body.pipeThrough(
+            eventLimits(limit, requests, hostWritten, requests.length === 0 ? standing : undefined),
+          )
         : response.body.pipeThrough(
             bodyLimits(limit, JSON_MEDIA_TYPE.test(mediaType) ? requests : undefined, hostWritten),
           );
@@ -168,10 +185,12 @@ function waitingFor(requests: readonly SentRequest[]): Map<string | number, stri
   return new Map(requests.map(({ id, method }) => [id, method]));
 }
 
+/** `standing`: given for a stream no request of its own is behind. */
 function eventLimits(
   limit: number,
   requests: readonly SentRequest[],
   hostWritten: HostWrittenAnswers,
+  standing: StandingStreamScreen | undefined,
 ): TransformStream<Uint8Array, Uint8Array> {
   // The current event's bytes not yet passed on, and how many there are.
   let pending: Uint8Array[] = [];
@@ -181,8 +200,10 @@ function eventLimits(
   // The current event nests too deep: it is read to its end (within the size limit) and answered for, not passed on.
   let tooDeep = false;
   // The requests of the POST not answered yet: while there are any, each event's outline is read for an answer to one.
-  const waiting = waitingFor(requests);
-  if (waiting.size > 0) data.keepOutline();
+  // On a standing stream, those pending on the connection, and every outline is read.
+  const waiting = standing?.pending ?? waitingFor(requests);
+  const screening = () => standing !== undefined || waiting.size > 0;
+  if (screening()) data.keepOutline();
   return new TransformStream({
     transform(chunk, controller) {
       let start = 0;
@@ -208,7 +229,17 @@ function eventLimits(
               tooDeep = false;
               if (!refuseTooDeepEvent(controller, pending, requests, hostWritten)) return;
             } else if (
-              !(waiting.size > 0 && refuseInvalidEvent(controller, pending, data.outlineBytes(), waiting, hostWritten))
+              !(
+                screening() &&
+                refuseInvalidEvent(
+                  controller,
+                  pending,
+                  data.outlineBytes(),
+                  waiting,
+                  hostWritten,
+                  standing?.reportStray,
+                )
+              )
             ) {
               for (const piece of pending) controller.enqueue(piece);
             }
@@ -217,7 +248,7 @@ function eventLimits(
             eventBytes = 0;
             data.endEvent();
             // Every request of the POST answered: no later event's outline is read.
-            if (waiting.size === 0) data.stopOutline();
+            if (!screening()) data.stopOutline();
           }
           lineHasContent = false;
         }
@@ -259,25 +290,38 @@ function refuseTooDeepEvent(
 }
 
 /**
- * Puts the host's error answer in place of `event` if it carries an answer to a request in `waiting` (whose methods,
- * by id, lose the one answered) that is not valid JSON-RPC (see invalid-answer.ts); true if it did. `outline`: the
- * outline of the event's data (see `JsonDepthGauge.keepOutline`), all that is read of an event that goes on. An event
- * of another type than `message` is left as it is: the client library passes over it.
+ * Puts the host's error answer in place of `event` if it carries an answer to a request in `waiting` (which loses the
+ * one answered) that is not valid JSON-RPC (see invalid-answer.ts); true if it did. `outline`: the outline of the
+ * event's data (see `JsonDepthGauge.keepOutline`), all that is read of an event that goes on. An event of another type
+ * than `message` is left as it is: the client library passes over it. `reportStray`: where an invalid answer for an id
+ * not in `waiting` is told, if anywhere; it goes on as it is.
  */
 function refuseInvalidEvent(
   controller: TransformStreamDefaultController<Uint8Array>,
   event: readonly Uint8Array[],
   outline: readonly Uint8Array[],
-  waiting: Map<string | number, string>,
+  waiting: AnswerWaiters,
   hostWritten: HostWrittenAnswers,
+  reportStray?: (id: string | number, why: string) => void,
 ): boolean {
-  const refused = screenAnswer(parsedOrUndefined(decoded(outline)), waiting);
-  if (refused === undefined) return false;
-  const type = eventFields(event).type;
-  if (type !== undefined && type !== 'message') return false;
+  const message = parsedOrUndefined(decoded(outline));
+  const answered = reportStray === undefined ? undefined : answeredId(message);
+  if (answered !== undefined && waiting.get(answered) === undefined) {
+    const stray = invalidAnswerOf(message);
+    if (stray !== undefined && isMessageEvent(event)) reportStray!(stray.id, stray.why);
+    return false;
+  }
+  const refused = screenAnswer(message, waiting);
+  if (refused === undefined || !isMessageEvent(event)) return false;
   hostWritten.note(refused.replacement, refused.words);
   controller.enqueue(new TextEncoder().encode(sseMessage(refused.replacement)));
   return true;
+}
+
+/** Whether the client library reads `event` as a message: it names no type, or `message`. */
+function isMessageEvent(event: readonly Uint8Array[]): boolean {
+  const type = eventFields(event).type;
+  return type === undefined || type === 'message';
 }
 
 /** An event's type, if it names one, and its `data` lines joined. */

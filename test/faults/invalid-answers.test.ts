@@ -3,11 +3,13 @@
  * answer (an error whose code is a string, neither a result nor an error, a result that is a number…): the call fails
  * at once, in the host's words naming what was wrong, instead of waiting for its timeout; the connection goes on. The
  * same message for an id nobody waits for, and a line that is not JSON at all, stay stdout noise. From a remote
- * server too, as a JSON body or an event.
+ * server too, as a JSON body or an event of the call's own stream, or an event of the standing GET stream or of the
+ * legacy HTTP+SSE stream, where one for an id nobody waits for is told in a diagnostic and ignored.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startOversizedServer } from '../fixtures/faults/oversized-http-server.js';
 import { hostConfig, httpServer, stdioServer } from '../helpers/configs.js';
+import { startLegacySseServer } from '../helpers/legacy-sse-server.js';
 import { fixtureServer } from '../helpers/project.js';
 import { closeHosts, openFaultHost, resultText } from './fault-helpers.js';
 
@@ -101,6 +103,20 @@ describe('an answer to a call that is not valid JSON-RPC', () => {
   });
 });
 
+/** Answers to a remote call that are not valid JSON-RPC, and what makes each so. */
+const SHAPES: [answer: string, why: string][] = [
+  [
+    '{"jsonrpc":"2.0","id":"$ID","error":{"code":"oops","message":"bad"}}',
+    "the error's code is a string, not a number",
+  ],
+  ['{"jsonrpc":"2.0","id":"$ID"}', 'it has neither a result nor an error'],
+  ['{"jsonrpc":"2.0","id":"$ID","result":5}', 'its result is a number, not an object'],
+];
+const STRAY = '{"jsonrpc":"2.0","id":987654,"error":{"code":"oops","message":"bad"}}';
+const ANSWERED = '{"jsonrpc":"2.0","id":"$ID","result":{"content":[{"type":"text","text":"answered"}]}}';
+const STRAY_TOLD = (server: string) =>
+  `server "${server}" sent an answer to request 987654, which nobody waits for, that is not valid JSON-RPC (the error's code is a string, not a number); ignored`;
+
 describe('an answer from a remote server that is not valid JSON-RPC', () => {
   it('fails that call at once as a JSON body or an event, and the next call works', { timeout: 30_000 }, async () => {
     const server = await startOversizedServer();
@@ -108,27 +124,14 @@ describe('an answer from a remote server that is not valid JSON-RPC', () => {
       const host = await openFaultHost(
         hostConfig([httpServer('remote', server.url, { trust: 'trusted', timeoutMs: CALL_TIMEOUT_MS })]),
       );
-      const shapes: [answer: string, why: string][] = [
-        [
-          '{"jsonrpc":"2.0","id":"$ID","error":{"code":"oops","message":"bad"}}',
-          "the error's code is a string, not a number",
-        ],
-        ['{"jsonrpc":"2.0","id":"$ID"}', 'it has neither a result nor an error'],
-        ['{"jsonrpc":"2.0","id":"$ID","result":5}', 'its result is a number, not an object'],
-      ];
-      for (const [answer, why] of shapes) {
+      for (const [answer, why] of SHAPES) {
         const asBody = await host.callTool('remote__raw_json', { body: answer });
         expect(resultText(asBody.result), answer).toBe(REFUSED(why, 'remote'));
         const asEvent = await host.callTool('remote__raw_sse', { events: [answer] });
         expect(resultText(asEvent.result), answer).toBe(REFUSED(why, 'remote'));
       }
       // One for an id nobody waits for goes on as it is, and the answer after it is taken.
-      const stray = await host.callTool('remote__raw_sse', {
-        events: [
-          '{"jsonrpc":"2.0","id":987654,"error":{"code":"oops","message":"bad"}}',
-          '{"jsonrpc":"2.0","id":"$ID","result":{"content":[{"type":"text","text":"answered"}]}}',
-        ],
-      });
+      const stray = await host.callTool('remote__raw_sse', { events: [STRAY, ANSWERED] });
       expect(stray.outcome).toBe('ok');
       expect(resultText(stray.result)).toBe('answered');
       const fine = await host.callTool('remote__small', {});
@@ -136,6 +139,56 @@ describe('an answer from a remote server that is not valid JSON-RPC', () => {
     } finally {
       await closeHosts();
       await server.close();
+    }
+  });
+
+  it('fails that call at once as an event of the standing GET stream; one for an id nobody waits for is told', {
+    timeout: 30_000,
+  }, async () => {
+    const server = await startOversizedServer({ standingStream: true });
+    try {
+      const diagnostics: string[] = [];
+      const host = await openFaultHost(
+        hostConfig([httpServer('remote', server.url, { trust: 'trusted', timeoutMs: CALL_TIMEOUT_MS })]),
+        { onDiagnostic: (message) => diagnostics.push(message) },
+      );
+      for (const [answer, why] of SHAPES) {
+        const called = await host.callTool('remote__raw_standing', { events: [answer] });
+        expect(resultText(called.result), answer).toBe(REFUSED(why, 'remote'));
+      }
+      const stray = await host.callTool('remote__raw_standing', { events: [STRAY, ANSWERED] });
+      expect(resultText(stray.result)).toBe('answered');
+      expect(diagnostics.filter((line) => line.includes('nobody waits for'))).toEqual([STRAY_TOLD('remote')]);
+    } finally {
+      await closeHosts();
+      await server.close();
+    }
+  });
+
+  it('fails that call at once over the legacy HTTP+SSE transport; one for an id nobody waits for is told', {
+    timeout: 30_000,
+  }, async () => {
+    const server = await startLegacySseServer(['--raw-answers']);
+    try {
+      const diagnostics: string[] = [];
+      const host = await openFaultHost(
+        hostConfig([
+          httpServer('legacy', server.url, { transport: 'sse', trust: 'trusted', timeoutMs: CALL_TIMEOUT_MS }),
+        ]),
+        { onDiagnostic: (message) => diagnostics.push(message) },
+      );
+      for (const [answer, why] of SHAPES) {
+        const called = await host.callTool('legacy__raw_answer', { events: [answer] });
+        expect(resultText(called.result), answer).toBe(REFUSED(why, 'legacy'));
+      }
+      const stray = await host.callTool('legacy__raw_answer', { events: [STRAY, ANSWERED] });
+      expect(resultText(stray.result)).toBe('answered');
+      expect(diagnostics.filter((line) => line.includes('nobody waits for'))).toEqual([STRAY_TOLD('legacy')]);
+      const fine = await host.callTool('legacy__add_numbers', { a: 5, b: 7 });
+      expect(resultText(fine.result)).toBe('12');
+    } finally {
+      await closeHosts();
+      server.stop();
     }
   });
 });

@@ -1,0 +1,90 @@
+/**
+ * The requests the host has in flight on one remote connection, with their methods by id, learnt from what the MCP
+ * client sends and is handed through the transport. An answer that is not valid JSON-RPC arriving on a stream no
+ * request of its own is behind (the standing GET stream, the legacy HTTP+SSE stream) fails the request it names only
+ * if that request is here (see limit-response-size.ts); any other is noise.
+ *
+ * An id is let go once its answer reaches the client (the host's error answer in place of an invalid one included),
+ * once it is cancelled (`notifications/cancelled`, which a call that times out or is given up on sends, or on a
+ * 2026-era connection the abort of the request's own stream), or once sending it failed; all are let go when the
+ * transport closes. So nothing piles up but what the client library itself holds a handler and a timer for.
+ */
+import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
+
+type Id = string | number;
+
+export class PendingRequests {
+  private readonly methods = new Map<Id, string>();
+
+  get size(): number {
+    return this.methods.size;
+  }
+
+  /** The method of the pending request `id`, or undefined when nothing waits for that id. */
+  get(id: Id): string | undefined {
+    return this.methods.get(id);
+  }
+
+  /** Lets `id` go: its answer has come. */
+  delete(id: Id): boolean {
+    return this.methods.delete(id);
+  }
+
+  /**
+   * Makes `transport` tell this what is sent and handed on through it; returns it. Put on before the client
+   * connects, so that the answer to `initialize` counts too.
+   */
+  watch<T extends Transport>(transport: T): T {
+    const send = transport.send.bind(transport);
+    transport.send = async (message: JSONRPCMessage, options?: TransportSendOptions) => {
+      const id = this.noteSent(message, options);
+      try {
+        await send(message, options);
+      } catch (error) {
+        if (id !== undefined) this.methods.delete(id);
+        throw error;
+      }
+    };
+    const close = transport.close.bind(transport);
+    transport.close = async () => {
+      this.methods.clear();
+      await close();
+    };
+    // The client (and anyone after it) sets its handler; the transport calls whatever is set. Each handler set is
+    // wrapped once, so one wrapping another lets the id go twice, which is harmless.
+    let receive = wrapReceive(transport.onmessage, (id) => this.methods.delete(id));
+    Object.defineProperty(transport, 'onmessage', {
+      configurable: true,
+      enumerable: true,
+      get: () => receive,
+      set: (handler: Transport['onmessage']) => {
+        receive = wrapReceive(handler, (id) => this.methods.delete(id));
+      },
+    });
+    return transport;
+  }
+
+  /** Notes a request sent, or a cancellation; the request's id when `message` is a request. */
+  private noteSent(message: JSONRPCMessage, options: TransportSendOptions | undefined): Id | undefined {
+    if (!('method' in message)) return undefined;
+    if (!('id' in message)) {
+      if (message.method === 'notifications/cancelled') {
+        const requestId = (message.params as { requestId?: Id } | undefined)?.requestId;
+        if (requestId !== undefined) this.methods.delete(requestId);
+      }
+      return undefined;
+    }
+    const id = message.id;
+    this.methods.set(id, message.method.slice(0, 100));
+    options?.requestSignal?.addEventListener('abort', () => this.methods.delete(id), { once: true });
+    return id;
+  }
+}
+
+function wrapReceive(handler: Transport['onmessage'], answered: (id: Id) => void): Transport['onmessage'] | undefined {
+  if (handler === undefined) return undefined;
+  return (message, extra) => {
+    if (!('method' in message) && 'id' in message && message.id !== undefined) answered(message.id);
+    handler(message, extra);
+  };
+}
