@@ -3,9 +3,10 @@
  * their folders. A skill that cannot be used is a problem to report, never a reason for the host not to start.
  */
 
-import { closeSync, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { MAX_SKILL_FILE_BYTES, parseSkillFile, type SkillFrontMatter } from './parse-skill-file.js';
+import { readBoundedText } from './read-bounded-text.js';
 import { SkillError } from './skill-error.js';
 import { fingerprintSkillFolder } from './skill-fingerprint.js';
 import type { SkillSource, SkillSourceKind } from './skill-sources.js';
@@ -100,7 +101,7 @@ function readSkill(folder: string, file: string, source: SkillSourceKind, warnin
       "leads outside the skill's folder (a symbolic link); a skill is read only from its folder",
     );
   }
-  const text = readBoundedText(file, MAX_SKILL_FILE_BYTES);
+  const text = readBoundedText(file, MAX_SKILL_FILE_BYTES, 'a skill file');
   const parsed = parseSkillFile(text, file, path.basename(folder));
   warnings.push(...parsed.warnings);
   return {
@@ -116,25 +117,4 @@ function readSkill(folder: string, file: string, source: SkillSourceKind, warnin
 /** Whether `real` (a resolved path) is `folder` or lies inside it. */
 export function isInside(real: string, folder: string): boolean {
   return real === folder || real.startsWith(`${folder}${path.sep}`);
-}
-
-/** The file as UTF-8, refused (not cut) when larger than `maxBytes`: a skill is used whole or not at all. */
-export function readBoundedText(file: string, maxBytes: number): string {
-  const descriptor = openSync(file, 'r');
-  try {
-    const size = fstatSync(descriptor).size;
-    if (size > maxBytes) {
-      throw new SkillError(file, `is ${size} bytes; a skill file may be at most ${maxBytes} bytes`);
-    }
-    const buffer = Buffer.alloc(size);
-    let read = 0;
-    while (read < size) {
-      const count = readSync(descriptor, buffer, read, size - read, read);
-      if (count === 0) break;
-      read += count;
-    }
-    return buffer.subarray(0, read).toString('utf8');
-  } finally {
-    closeSync(descriptor);
-  }
 }

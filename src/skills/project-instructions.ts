@@ -14,8 +14,8 @@ import path from 'node:path';
 import { type ApprovalsPlace, trustConfigCommand } from '../config/trust-commands.js';
 import type { HostConfig } from '../config/types.js';
 import { estimateTextTokens } from '../providers/token-estimate/index.js';
-import { readBoundedText } from './discover-skills.js';
 import { MEMORY_FILE } from './project-memory.js';
+import { readBoundedText } from './read-bounded-text.js';
 
 const INSTRUCTION_FILE_NAMES = ['AGENTS.md', 'CLAUDE.md'] as const;
 /** Instructions and memory together, in tokens (o200k estimate), unless `maxInstructionTokens` says otherwise. */
@@ -110,7 +110,11 @@ export function loadInstructions(
     if (userOnly && kind !== 'user') continue;
     let text: string;
     try {
-      text = readBoundedText(file, MAX_INSTRUCTION_FILE_BYTES).trim();
+      text = readBoundedText(
+        file,
+        MAX_INSTRUCTION_FILE_BYTES,
+        kind === 'memory' ? 'the memory file' : 'an instruction file',
+      ).trim();
     } catch (error) {
       notes.push(`instructions: ${file} not used: ${error instanceof Error ? error.message : String(error)}`);
       continue;

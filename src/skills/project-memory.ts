@@ -4,8 +4,9 @@
  * It goes into the system prompt with the project instructions (and is off with them).
  */
 
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { readBoundedText } from './read-bounded-text.js';
 
 /** Relative to the project folder (the config's folder, or the working folder without a config). */
 export const MEMORY_FILE = path.join('.mcp-host', 'memory.md');
@@ -13,6 +14,8 @@ export const MEMORY_FILE = path.join('.mcp-host', 'memory.md');
 const MAX_MEMORY_ENTRY_CHARACTERS = 1_000;
 /** The memory file as a whole; adding beyond this is refused (forget something first). */
 const MAX_MEMORY_FILE_BYTES = 64 * 1024;
+/** A file edited by hand (or come with a cloned folder) is read up to what the instructions read it up to. */
+const MAX_MEMORY_READ_BYTES = 1024 * 1024;
 
 const HEADER = `# Project memory
 
@@ -70,7 +73,7 @@ export function forgetMemory(projectFolder: string, index: number): string {
 
 function read(file: string): string | undefined {
   try {
-    return readFileSync(file, 'utf8');
+    return readBoundedText(file, MAX_MEMORY_READ_BYTES, 'the memory file');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;

@@ -7,7 +7,8 @@
 
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { isInside, readBoundedText } from './discover-skills.js';
+import { isInside } from './discover-skills.js';
+import { readBoundedText } from './read-bounded-text.js';
 
 /** One supporting file handed to the model, in bytes. */
 const MAX_SKILL_FILE_READ_BYTES = 256 * 1024;
@@ -41,7 +42,7 @@ export function readSkillFile(skill: { name: string; folder: string }, requested
   if (stat.size > MAX_SKILL_FILE_READ_BYTES) {
     return fail(`"${requested}" is ${stat.size} bytes; skill files are read up to ${MAX_SKILL_FILE_READ_BYTES} bytes`);
   }
-  const text = readBoundedText(real, MAX_SKILL_FILE_READ_BYTES);
+  const text = readBoundedText(real, MAX_SKILL_FILE_READ_BYTES, 'a skill file');
   if (text.includes('\0')) return fail(`"${requested}" is a binary file; only text files are read`);
   return { ok: true, text };
 }

@@ -74,6 +74,22 @@ describe('instructions', () => {
     ]);
   });
 
+  it('leaves out a file past 1 MiB, naming it for what it is, and memory list refuses such a memory file', async () => {
+    const { folder, user, root } = project();
+    writeFileSync(join(root, 'AGENTS.md'), 'x'.repeat(1024 * 1024 + 1));
+    mkdirSync(join(folder, '.mcp-host'));
+    writeFileSync(join(folder, '.mcp-host', 'memory.md'), `- fact\n${' '.repeat(1024 * 1024)}`);
+    const loaded = loadInstructions(folder, user);
+    expect(loaded.files.map((file) => file.kind)).toEqual(['user', 'project', 'project', 'project']);
+    expect(loaded.notes).toEqual([
+      `instructions: ${join(root, 'AGENTS.md')} not used: ${join(root, 'AGENTS.md')}: is ${1024 * 1024 + 1} bytes; an instruction file may be at most ${1024 * 1024} bytes`,
+      expect.stringMatching(/memory\.md: is \d+ bytes; the memory file may be at most 1048576 bytes$/),
+    ]);
+    const list = await runCliInProcess(['memory', 'list'], { cwd: folder, env: { MCP_HOST_CONFIG_DIR: user } });
+    expect(list.code).not.toBe(0);
+    expect(list.stderr).toContain('the memory file may be at most 1048576 bytes');
+  });
+
   it('goes into the system prompt of a run, and stays out with instructions: false', async () => {
     const { folder, user } = project();
     const provider = createScriptedProvider({ scenarios: [{ turns: [{ text: 'ok' }] }] });
