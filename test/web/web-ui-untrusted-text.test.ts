@@ -3,7 +3,8 @@
  * would show them misleadingly if the UI let it: a server whose name holds a space still names its section (the
  * section is known by an id of the UI's own, not one made of the name, which a space would split), and two servers
  * whose names differ only by a doubled space, which a browser shows as one, read differently; a tool result's JSON
- * shows every hidden character as an escape, as the Audit page's records do, and so do who approved a tool, as the
+ * shows every hidden character as an escape, as the Audit page's records do, and so does a changed tool definition
+ * side by side with the one approved before; and so do who approved a tool, as the
  * trust store (a file anyone may edit) says, and the command that approves a withheld skill, which names a state
  * folder chosen with a blank letter (U+3164) its shell quoting leaves as it is. The tests run in order, on one page.
  */
@@ -23,6 +24,7 @@ const SPACED = 'spaced name';
 /** Two servers, named alike but for a doubled space; left disabled, as only their names matter here. */
 const TWINS = ['twin  name', 'twin name'];
 const echoContentServer = join(repoRoot, 'test', 'fixtures', 'servers', 'echo-content.mjs');
+const unseenChangeServer = join(repoRoot, 'test', 'fixtures', 'servers', 'unseen-change.mjs');
 
 /** Who approved, as an edit of the trust store puts it: a zero-width space and a direction override. */
 const APPROVED_BY = 'user\u200b\u202e';
@@ -44,6 +46,7 @@ beforeAll(async () => {
   const config = await writeConfig({
     mcpServers: {
       [SPACED]: { command: process.execPath, args: [echoContentServer], trust: 'trusted' },
+      unseen: { command: process.execPath, args: [unseenChangeServer], trust: 'trusted' },
       ...Object.fromEntries(
         TWINS.map((name) => [name, { command: process.execPath, args: [echoContentServer], disabled: true }]),
       ),
@@ -109,6 +112,34 @@ describe('the web UI and what configs, servers and the trust store say', () => {
       expect(invisibleIn(shown)).toEqual([]);
       expect(shown).toContain('no\\u200bte: "zero\\u200bwidth"');
       expect(shown).toContain('image/png\\u200b');
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'shows a definition changed by a zero-width space, in the question and on the Trust page, with it as an escape',
+    async () => {
+      await goTo('Tools');
+      await page
+        .getByRole('complementary', { name: 'Tool list' })
+        .getByRole('button', { name: /^unseen__change/ })
+        .click();
+      await page.getByRole('button', { name: 'Call unseen__change' }).click();
+      const dialog = page.getByRole('dialog', { name: 'A tool changed since you approved it' });
+      const added = dialog.locator('.added');
+      await added.first().waitFor(WAIT);
+      const asked = (await added.allTextContents()).join('\n');
+      await dialog.getByRole('button', { name: 'Keep withheld', disabled: false }).click();
+      await dialog.waitFor({ state: 'hidden', ...WAIT });
+
+      await goTo('Trust');
+      const withheld = page.getByRole('article', { name: 'Withheld tool notes' }).locator('.added');
+      await withheld.first().waitFor(WAIT);
+      const trust = (await withheld.allTextContents()).join('\n');
+      for (const shown of [asked, trust]) {
+        expect(invisibleIn(shown)).toEqual([]);
+        expect(shown).toContain('Reads the\\u200b notes.');
+      }
     },
     TEST_TIMEOUT_MS,
   );

@@ -1,5 +1,9 @@
-/** Two versions of a tool definition next to each other, lines that differ marked (as text, never markup). */
-import { showDirectionControls } from '../../../src/text/direction-controls';
+/**
+ * Two versions of a tool definition (JSON) next to each other, lines that differ marked (as text, never markup), with
+ * every hidden character as a JSON escape: a line that differs only by one shows how.
+ */
+import { jsonTextShowingHiddenCharacters } from '../hidden-characters';
+
 export function SideBySide({ before, after }: { before?: string; after: string }) {
   const left = (before ?? '').split('\n');
   const right = after.split('\n');
@@ -17,7 +21,7 @@ export function SideBySide({ before, after }: { before?: string; after: string }
                 // biome-ignore lint/suspicious/noArrayIndexKey: lines are known by their place.
                 <span key={index} className={rightSet.has(line) ? '' : 'removed'}>
                   {rightSet.has(line) ? '  ' : '- '}
-                  {showDirectionControls(line)}
+                  {jsonTextShowingHiddenCharacters(line)}
                   {'\n'}
                 </span>
               ))}
@@ -30,7 +34,7 @@ export function SideBySide({ before, after }: { before?: string; after: string }
             // biome-ignore lint/suspicious/noArrayIndexKey: lines are known by their place.
             <span key={index} className={leftSet.has(line) || before === undefined ? '' : 'added'}>
               {leftSet.has(line) || before === undefined ? '  ' : '+ '}
-              {showDirectionControls(line)}
+              {jsonTextShowingHiddenCharacters(line)}
               {'\n'}
             </span>
           ))}
