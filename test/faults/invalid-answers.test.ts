@@ -165,6 +165,32 @@ describe('an answer from a remote server that is not valid JSON-RPC', () => {
     }
   });
 
+  it('takes an answer for a call that timed out, given up on, for one nobody waits for', {
+    timeout: 30_000,
+  }, async () => {
+    const server = await startOversizedServer({ standingStream: true });
+    try {
+      const diagnostics: string[] = [];
+      const host = await openFaultHost(
+        hostConfig([httpServer('remote', server.url, { trust: 'trusted', timeoutMs: 1_000 })]),
+        { onDiagnostic: (message) => diagnostics.push(message) },
+      );
+      const unanswered = await host.callTool('remote__raw_standing', { events: [] });
+      expect(unanswered.outcome).toBe('timeout');
+      const late = '{"jsonrpc":"2.0","id":"$PREVIOUS_ID","error":{"code":"oops","message":"bad"}}';
+      const next = await host.callTool('remote__raw_standing', { events: [late, ANSWERED] });
+      expect(resultText(next.result)).toBe('answered');
+      expect(diagnostics.filter((line) => line.includes('nobody waits for'))).toEqual([
+        expect.stringMatching(
+          /^server "remote" sent an answer to request \d+, which nobody waits for, that is not valid/,
+        ),
+      ]);
+    } finally {
+      await closeHosts();
+      await server.close();
+    }
+  });
+
   it('fails that call at once over the legacy HTTP+SSE transport; one for an id nobody waits for is told', {
     timeout: 30_000,
   }, async () => {
