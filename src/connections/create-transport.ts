@@ -23,6 +23,7 @@ import type { RemoteAuthorization } from './oauth/remote-authorization.js';
 import { createOutputSchemaValidator } from './output-schema-validator.js';
 import { PendingRequests } from './pending-requests.js';
 import { ProcessGroupStdioTransport } from './process-group-stdio-transport.js';
+import type { RenamedAnswers } from './renamed-answers.js';
 import type { OpenSpill } from './spilled-text.js';
 import { strayAnswerReporter } from './stray-answers.js';
 
@@ -46,13 +47,15 @@ interface CreateTransportOptions {
   openSpill?: OpenSpill;
   /** Where the transport notes the error answers it writes in place of the server's (see host-written-answers.ts). */
   hostWritten?: HostWrittenAnswers;
+  /** Whether the transport's answers held renamed keys, for the client's `outputSchema` check (see renamed-answers.ts). */
+  renamed?: RenamedAnswers;
 }
 
 function createClient(options: CreateTransportOptions, config: ServerConfig): Client {
   const client = new Client(options.clientInfo, {
     capabilities: options.capabilities ?? {},
     versionNegotiation: { mode: config.versionNegotiation ?? 'legacy' },
-    jsonSchemaValidator: createOutputSchemaValidator(options.onDiagnostic),
+    jsonSchemaValidator: createOutputSchemaValidator(options.onDiagnostic, options.renamed),
   });
   client.setNotificationHandler('notifications/tools/list_changed', () => options.onToolsChanged());
   options.configureClient?.(client, config);

@@ -5,13 +5,16 @@
  * host's requests of those methods are renamed on their way in (see escape-prototype-keys.ts), and each caller names
  * them back with `namedBack` once the library has checked the result. Only those answers: nothing else the host reads
  * from a server is named back. The library keeps the renamed listing for its own check of a call's
- * `structuredContent`, whose validator names the `outputSchema` back (see output-schema-validator.ts). Put on a
- * transport after the client has connected to it.
+ * `structuredContent`, whose validator names the `outputSchema` back (see output-schema-validator.ts). Each answer
+ * that held a renamed key is noted in the transport's `RenamedAnswers`, so that a call whose answer held none is not
+ * walked again, for its check or its caller (see renamed-answers.ts). Put on a transport after the client has
+ * connected to it.
  */
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import { escapePrototypeKeys, unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
+import { escapeParsedPrototypeKeys, unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
 import { restoreOwnKeys } from '../json/own-property.js';
 import { isPlainTextCallResult } from './plain-call-result.js';
+import type { RenamedAnswers } from './renamed-answers.js';
 
 /** The requests whose answers are renamed; every place that sends one names its answer back. */
 const KEPT_METHODS = new Set(['tools/list', 'tools/call', 'prompts/get', 'resources/read']);
@@ -24,14 +27,22 @@ export interface TrafficObserver {
   noteReceived(message: JSONRPCMessage): void;
 }
 
-export function keepPrototypeKeysOfAnswers(transport: Transport, observer?: TrafficObserver): void {
+export function keepPrototypeKeysOfAnswers(
+  transport: Transport,
+  renamed: RenamedAnswers,
+  observer?: TrafficObserver,
+): void {
   const pendingRequests = new Set<string | number>();
   const send = transport.send.bind(transport);
   transport.send = (message, options) => {
     observer?.noteSent(message);
     if ('method' in message && KEPT_METHODS.has(message.method) && 'id' in message) {
       pendingRequests.add(message.id);
-      if (pendingRequests.size > MAX_PENDING_REQUESTS) pendingRequests.delete(pendingRequests.values().next().value!);
+      if (pendingRequests.size > MAX_PENDING_REQUESTS) {
+        pendingRequests.delete(pendingRequests.values().next().value!);
+        // Its answer, should it come, is not renamed, and only naming it back would make its keys own keys again.
+        renamed.note();
+      }
     }
     return send(message, options);
   };
@@ -39,7 +50,10 @@ export function keepPrototypeKeysOfAnswers(transport: Transport, observer?: Traf
   if (receive === undefined) return;
   transport.onmessage = (message, extra) => {
     observer?.noteReceived(message);
-    receive(answersPending(message, pendingRequests) ? escapeResult(message) : message, extra);
+    if (!answersPending(message, pendingRequests)) return receive(message, extra);
+    const escaped = escapeResult(message);
+    if (escaped !== message) renamed.note();
+    receive(escaped, extra);
   };
 }
 
@@ -54,8 +68,8 @@ function escapeResult(message: JSONRPCMessage): JSONRPCMessage {
   // host's hot path). Its caller skips the naming back for the same reason.
   if (isPlainTextCallResult(answer.result)) return message;
   // The transport's message check has already made prototypes of the `__proto__` keys of the result and of its
-  // `_meta`; they are keys again before the renaming, whose copies would otherwise lose them.
-  const result = escapePrototypeKeys(restoreOwnKeys(answer.result));
+  // `_meta`; they are keys again and renamed, in the one walk.
+  const result = escapeParsedPrototypeKeys(answer.result);
   return result === answer.result ? message : ({ ...answer, result } as JSONRPCMessage);
 }
 

@@ -22,12 +22,17 @@ import {
 import { withPrototypePropertyRules } from '../json/prototype-property-rules.js';
 import { showInvisibleCharacters } from '../text/invisible-characters.js';
 import { linearRegExpSkippingUnrunnable } from '../text/linear-regexp.js';
+import type { RenamedAnswers } from './renamed-answers.js';
 
 /**
  * `onDiagnostic` hears of each output schema that cannot be compiled and each pattern that cannot run in linear time:
- * neither is checked.
+ * neither is checked. `renamed` says whether the transport's answers ever held a renamed key: until one does, the
+ * data is checked as it is, without a walk to name keys back (without it, every answer is named back).
  */
-export function createOutputSchemaValidator(onDiagnostic: (message: string) => void): jsonSchemaValidator {
+export function createOutputSchemaValidator(
+  onDiagnostic: (message: string) => void,
+  renamed?: Pick<RenamedAnswers, 'any'>,
+): jsonSchemaValidator {
   const onUnrunnablePattern = (source: string, reason: string) =>
     onDiagnostic(
       `has an outputSchema pattern that cannot run in linear time (${shown(reason)}), so structured output is not checked against it: "${shown(source)}"`,
@@ -59,7 +64,7 @@ export function createOutputSchemaValidator(onDiagnostic: (message: string) => v
         return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
       }
       return (input) =>
-        validate(unescapePrototypeKeys(input))
+        validate(renamed?.any === false ? input : unescapePrototypeKeys(input))
           ? { valid: true, data: input as T, errorMessage: undefined }
           : // Bounded: with every error kept, a long array of wrong values would give a message of megabytes.
             { valid: false, data: undefined, errorMessage: shown(engine.errorsText(validate.errors?.slice(0, 10))) };

@@ -30,6 +30,7 @@ import { keepPrototypeKeysOfAnswers, namedBack } from './keep-prototype-keys.js'
 import type { RemoteAuthorization } from './oauth/remote-authorization.js';
 import { isPlainTextCallResult } from './plain-call-result.js';
 import type { ProcessGroupStdioTransport } from './process-group-stdio-transport.js';
+import { RenamedAnswers } from './renamed-answers.js';
 import { restartDelay } from './restart-policy.js';
 import { ServerErrorAnswers } from './server-error-answers.js';
 import { type ServerExit, serverExit } from './server-exit.js';
@@ -96,6 +97,8 @@ export class ServerConnection {
   private transport?: Transport;
   /** What the server answered the calls on the current transport with, to tell its errors from the library's. */
   private errorAnswers = new ServerErrorAnswers(new HostWrittenAnswers());
+  /** Whether the answers on each client's transport held renamed keys (see keep-prototype-keys.ts). */
+  private readonly renamedAnswers = new WeakMap<Client, RenamedAnswers>();
   private currentState: ServerState = 'idle';
   private lastError?: string;
   private tools?: Tool[];
@@ -155,6 +158,7 @@ export class ServerConnection {
     this.currentState = 'connecting';
     try {
       const hostWritten = new HostWrittenAnswers();
+      const renamed = new RenamedAnswers();
       const { client, transport } = await createTransport(this.config, {
         connectTimeoutMs: this.config.startupTimeoutMs ?? this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
         clientInfo: { name: this.options.clientName ?? 'mcp-host', version: this.options.clientVersion ?? '0.0.0' },
@@ -166,6 +170,7 @@ export class ServerConnection {
         authorization: this.options.authorization,
         openSpill: this.options.openSpill,
         hostWritten,
+        renamed,
       });
       if ((this.currentState as ServerState) === 'closed') {
         await transport.close().catch(() => undefined);
@@ -174,7 +179,8 @@ export class ServerConnection {
       this.client = client;
       this.transport = transport;
       this.errorAnswers = new ServerErrorAnswers(hostWritten);
-      keepPrototypeKeysOfAnswers(transport, this.errorAnswers);
+      keepPrototypeKeysOfAnswers(transport, renamed, this.errorAnswers);
+      this.renamedAnswers.set(client, renamed);
       client.onclose = () => this.handleUnexpectedClose(client);
       this.currentState = 'connected';
       this.lastError = undefined;
@@ -286,12 +292,18 @@ export class ServerConnection {
         // a copy of a plain object cost microseconds each, to a copy of a frozen one a fraction of that (none is
         // changed).
         const params = Object.freeze({ name, arguments: args });
+        const renamed = this.renamedAnswers.get(target);
+        const mark = renamed?.mark() ?? 0;
         const schema = this.needsOnlyResultCheck(target, name) ? callResultSchema(target) : undefined;
         const answer =
           schema === undefined
             ? target.callTool(params, requestOptions)
             : target.request(Object.freeze({ method: 'tools/call', params }), schema, requestOptions);
-        return answer.then((result) => (isPlainTextCallResult(result) ? result : namedBack(result)));
+        // Named back only when an answer with renamed keys arrived during the call (rare): walking a large answer
+        // for keys it does not hold cost a share of the call.
+        return answer.then((result) =>
+          (renamed !== undefined && !renamed.since(mark)) || isPlainTextCallResult(result) ? result : namedBack(result),
+        );
       });
     try {
       return await send(client);

@@ -322,6 +322,19 @@ describe('a real stdio server with __proto__ and constructor in its tools and pr
     expect(resultText(structured.result)).toBe(wire);
   });
 
+  it('names back the __proto__ keys of an answer that arrives among answers without any', async () => {
+    // A call's answer is walked to name its keys back only when an answer with renamed keys arrived during the call:
+    // calls at once, with and without such keys, each come back as the server sent it.
+    const hostile = JSON.parse('{"__proto__":{"top":1},"outer":{"__proto__":{"a":1}}}') as Record<string, unknown>;
+    const plain = { plain: { a: 1 }, list: [1, 2] };
+    const sent = Array.from({ length: 12 }, (_, index) => (index % 3 === 1 ? hostile : plain));
+    const called = await Promise.all(sent.map((args) => host.callTool('hostile__echo_structured', args)));
+    expect(called.map((call) => call.outcome)).toEqual(sent.map(() => 'ok'));
+    expect(called.map((call) => resultText(call.result))).toEqual(sent.map((args) => JSON.stringify(args)));
+    for (const call of called)
+      expectNothingInherited((call.rawResult as { structuredContent: unknown }).structuredContent);
+  });
+
   it('checks the rules of a parameter named __proto__ before the call, and of that key in the structuredContent', async () => {
     const listed = host.toolDefinitions().find((tool) => tool.name === 'hostile__proto_parameter')?.inputSchema;
     expectNothingInherited(listed);
