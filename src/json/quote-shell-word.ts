@@ -4,10 +4,26 @@
  * as exactly that word and must not hide or act on any of its characters in the terminal.
  */
 
+import { isInvisibleCharacter } from '../text/invisible-characters.js';
+
 /** Characters that need no quoting in any POSIX shell. */
 const PLAIN_WORD = /^[\w@%+=:,./-]+$/;
-/** Control, format (bidirectional, zero-width) and line-separator characters: never printed raw. */
-const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+const SPACE_SEPARATOR = /\p{Zs}/u;
+
+/**
+ * Characters never printed raw: what text shows as nothing or as something else (controls, format and direction
+ * characters, blank letters, variation selectors, line separators), tab and newline, and every space but the ASCII
+ * one, which it looks like.
+ */
+function isUnprintable(character: string): boolean {
+  if (character === ' ') return false;
+  return isInvisibleCharacter(character) || character === '\t' || character === '\n' || SPACE_SEPARATOR.test(character);
+}
+
+function hasUnprintable(word: string): boolean {
+  for (const character of word) if (isUnprintable(character)) return true;
+  return false;
+}
 
 /**
  * The word as it is when plain, else in single quotes (inside which nothing is special but the quote itself,
@@ -17,12 +33,12 @@ const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
  */
 export function quoteShellWord(word: string): string {
   if (PLAIN_WORD.test(word)) return word;
-  if (!UNPRINTABLE.test(word)) return `'${word.replace(/'/g, `'\\''`)}'`;
+  if (!hasUnprintable(word)) return `'${word.replace(/'/g, `'\\''`)}'`;
   let escaped = '';
   for (const character of word) {
     const code = character.codePointAt(0)!;
     if (character === '\\' || character === "'") escaped += `\\${character}`;
-    else if (!UNPRINTABLE.test(character)) escaped += character;
+    else if (!isUnprintable(character)) escaped += character;
     else if (code < 0x80) escaped += `\\x${code.toString(16).padStart(2, '0')}`;
     else if (code <= 0xffff) escaped += `\\u${code.toString(16).padStart(4, '0')}`;
     else escaped += `\\U${code.toString(16).padStart(8, '0')}`;

@@ -10,8 +10,8 @@ import { repoRoot } from '../helpers/project.js';
 
 /** Lowest first. `testing` holds public stand-ins built on the layers below the host. */
 const LAYERS = [
-  'json',
   'text',
+  'json',
   'config',
   'connections',
   'catalog',

@@ -25,6 +25,9 @@ const ODD_WORDS = [
   'zero\u200bwidth',
   "mixed 'quote' and \u0007bell\\",
   '-dash',
+  'blank\u3164letter',
+  'heart\u2764\ufe0f',
+  'no\u00a0break and ideographic\u3000space',
 ];
 
 describe('quoteShellWord', () => {
@@ -46,6 +49,10 @@ describe('quoteShellWord', () => {
     expect(quoteShellWord('line\nbreak')).toBe("$'line\\x0abreak'");
     expect(quoteShellWord('right\u202eleft')).toBe("$'right\\u202eleft'");
     expect(quoteShellWord("it's \u001b")).toBe("$'it\\'s \\x1b'");
+    // Blank letters, variation selectors and spaces other than the ASCII one look like something they are not.
+    expect(quoteShellWord('state\u3164dir')).toBe("$'state\\u3164dir'");
+    expect(quoteShellWord('a\ufe0f')).toBe("$'a\\ufe0f'");
+    expect(quoteShellWord('a\u00a0b c')).toBe("$'a\\u00a0b c'");
     for (const word of ODD_WORDS) {
       const quoted = quoteShellWord(word);
       expect(hasControlCodes(quoted), JSON.stringify(word)).toBe(false);

@@ -6,7 +6,7 @@
  * shows every hidden character as an escape, as the Audit page's records do, and so does a changed tool definition
  * side by side with the one approved before; and so do who approved a tool, as the
  * trust store (a file anyone may edit) says, and the command that approves a withheld skill, which names a state
- * folder chosen with a blank letter (U+3164) its shell quoting leaves as it is. The tests run in order, on one page.
+ * folder chosen with a blank letter (U+3164). The tests run in order, on one page.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -170,7 +170,7 @@ describe('the web UI and what configs, servers and the trust store say', () => {
       const command = withheld.locator('code');
       await command.waitFor(WAIT);
       const shown = (await command.textContent()) ?? '';
-      expect(shown).toMatch(/^mcp-host trust approve skill:deploy --state-dir '.*state\\u3164'$/);
+      expect(shown).toMatch(/^mcp-host trust approve skill:deploy --state-dir \$'.*state\\u3164'$/);
       expect(invisibleIn((await withheld.textContent()) ?? '')).toEqual([]);
     },
     TEST_TIMEOUT_MS,
