@@ -13,6 +13,8 @@ import { jwtVerify } from 'jose';
 import { z } from 'zod';
 
 const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+/** The structured answer of `tagged_note`, as the server sends it. */
+export const TAGGED_NOTE = '{"__proto__":{"tag":"kept"},"text":"a tagged note"}';
 
 export interface FakeOAuthOptions {
   /** `null` leaves `code_challenge_methods_supported` out of the metadata. Default `['S256']`. */
@@ -235,6 +237,13 @@ export async function startFakeOAuthServers(options: FakeOAuthOptions = {}): Pro
       response.end(JSON.stringify({ error: 'insufficient_scope' }));
       return;
     }
+    if (message?.method === 'tools/call' && message.params?.name === 'tagged_note') {
+      // Written raw: the server library would drop the `__proto__` key of its structured answer before sending.
+      const result = `{"content":[{"type":"text","text":"a tagged note"}],"structuredContent":${TAGGED_NOTE}}`;
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${result}}`);
+      return;
+    }
     const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     const server = notesServer(options.echoBearer ? bearer : undefined);
     response.on('close', () => {
@@ -267,6 +276,10 @@ function notesServer(echoedBearer?: string): McpServer {
   }
   server.registerTool('read_notes', { description: 'Reads the notes.', inputSchema: z.object({}) }, async () => ({
     content: [{ type: 'text', text: 'no notes yet' }],
+  }));
+  // Listed here; its call is answered raw, with a `__proto__` key in its structured answer (see TAGGED_NOTE).
+  server.registerTool('tagged_note', { description: 'Reads a tagged note.', inputSchema: z.object({}) }, async () => ({
+    content: [{ type: 'text', text: 'a tagged note' }],
   }));
   server.registerTool(
     'write_note',

@@ -54,15 +54,23 @@ export function wrapAuthorizingTransport<T extends Transport>(transport: T, sess
     await originalClose();
   };
 
+  // What reading `send` and `close` gives. A wrapper put on later (the one keeping `__proto__` keys of answers,
+  // after connect) replaces these, so it runs first and then goes through the re-sending above; set on the inner
+  // transport instead, it would never run.
+  let outerSend: Send = send;
+  let outerClose = close;
   return new Proxy(transport, {
     get(target, property) {
-      if (property === 'send') return send;
-      if (property === 'close') return close;
+      if (property === 'send') return outerSend;
+      if (property === 'close') return outerClose;
       const value = Reflect.get(target, property, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },
     set(target, property, value) {
-      return Reflect.set(target, property, value, target);
+      if (property === 'send') outerSend = value as Send;
+      else if (property === 'close') outerClose = value as typeof close;
+      else return Reflect.set(target, property, value, target);
+      return true;
     },
   });
 }
