@@ -56,6 +56,8 @@ export interface FakeOAuthOptions {
   crossAppAccess?: { clientId: string; clientSecret: string; idpIssuer: string; idJagKey: KeyObject };
   /** A careless server: its `whoami` tool answers with the bearer token the request carried. */
   echoBearer?: boolean;
+  /** Offer `tagged_note`, whose structured answer holds a `__proto__` key (see TAGGED_NOTE). */
+  taggedNote?: boolean;
 }
 
 export interface RecordedRequest {
@@ -237,7 +239,7 @@ export async function startFakeOAuthServers(options: FakeOAuthOptions = {}): Pro
       response.end(JSON.stringify({ error: 'insufficient_scope' }));
       return;
     }
-    if (message?.method === 'tools/call' && message.params?.name === 'tagged_note') {
+    if (options.taggedNote && message?.method === 'tools/call' && message.params?.name === 'tagged_note') {
       // Written raw: the server library would drop the `__proto__` key of its structured answer before sending.
       const result = `{"content":[{"type":"text","text":"a tagged note"}],"structuredContent":${TAGGED_NOTE}}`;
       response.writeHead(200, { 'content-type': 'application/json' });
@@ -245,7 +247,7 @@ export async function startFakeOAuthServers(options: FakeOAuthOptions = {}): Pro
       return;
     }
     const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    const server = notesServer(options.echoBearer ? bearer : undefined);
+    const server = notesServer(options.echoBearer ? bearer : undefined, options.taggedNote);
     response.on('close', () => {
       void transport.close();
       void server.close();
@@ -267,7 +269,7 @@ export async function startFakeOAuthServers(options: FakeOAuthOptions = {}): Pro
   };
 }
 
-function notesServer(echoedBearer?: string): McpServer {
+function notesServer(echoedBearer?: string, taggedNote = false): McpServer {
   const server = new McpServer({ name: 'notes', version: '1.0.0' });
   if (echoedBearer !== undefined) {
     server.registerTool('whoami', { description: 'Says who is asking.', inputSchema: z.object({}) }, async () => ({
@@ -277,10 +279,16 @@ function notesServer(echoedBearer?: string): McpServer {
   server.registerTool('read_notes', { description: 'Reads the notes.', inputSchema: z.object({}) }, async () => ({
     content: [{ type: 'text', text: 'no notes yet' }],
   }));
-  // Listed here; its call is answered raw, with a `__proto__` key in its structured answer (see TAGGED_NOTE).
-  server.registerTool('tagged_note', { description: 'Reads a tagged note.', inputSchema: z.object({}) }, async () => ({
-    content: [{ type: 'text', text: 'a tagged note' }],
-  }));
+  if (taggedNote) {
+    // Listed here; its call is answered raw, with a `__proto__` key in its structured answer (see TAGGED_NOTE).
+    server.registerTool(
+      'tagged_note',
+      { description: 'Reads a tagged note.', inputSchema: z.object({}) },
+      async () => ({
+        content: [{ type: 'text', text: 'a tagged note' }],
+      }),
+    );
+  }
   server.registerTool(
     'write_note',
     { description: 'Writes a note.', inputSchema: z.object({ text: z.string() }) },

@@ -18,6 +18,7 @@ describe('a server behind OAuth', () => {
   it("keeps the __proto__ key of a call's structured answer as data", async () => {
     servers = await startFakeOAuthServers({
       registration: false,
+      taggedNote: true,
       clientCredentials: { clientId: 'nightly-job', clientSecret: 'job-secret' },
     });
     const oauth = { grant: 'client_credentials', clientId: 'nightly-job', clientSecret: 'job-secret' } as const;
