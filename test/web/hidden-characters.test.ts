@@ -46,5 +46,9 @@ describe('values that hide characters', () => {
     expect(showName('a  b')).toBe('a\\x20\\x20b');
     expect(showName(' a b ')).toBe('\\x20a b\\x20');
     expect(showName('a\\x20b')).not.toBe(showName('a b'));
+    // Other spaces look like the ASCII one: each shows as its escape.
+    expect(showName('a\u00a0b')).toBe('a\\xa0b');
+    expect(showName('a\u3000b\u2009c')).toBe('a\\u3000b\\u2009c');
+    expect(showName('a\u00a0b')).not.toBe(showName('a b'));
   });
 });

@@ -52,16 +52,25 @@ export function jsonShowingHiddenCharacters(value: unknown, space?: number): str
 
 /** Spaces a browser shows as one (a run of them) or not at all (at either end of a name). */
 const COLLAPSED_SPACES = /^ +| +$| {2,}/g;
+/** Spaces other than the ASCII one (no-break, ideographic, thin, …), which look like it. */
+const OTHER_SPACES = /(?! )\p{Zs}/gu;
+
+function escapeSpace(space: string): string {
+  const code = space.codePointAt(0)!;
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
 
 /**
  * A name the user picks or compares by (a server's, tool's, prompt's or resource's, a resource's URI) as shown: every
- * invisible character, tab and line break as its escape, each space of a run or at either end as `\x20`, and a
- * backslash doubled, so that no two different names show alike — not even one that spells out another's escape, nor
- * two that differ in spaces a browser would collapse (in text, a list's options and an element's name alike). Only
- * what is shown: what is sent is the exact name.
+ * invisible character, tab and line break as its escape, each space of a run or at either end as `\x20`, every other
+ * kind of space (no-break, ideographic, …) as its escape, and a backslash doubled, so that no two different names
+ * show alike — not even one that spells out another's escape, nor two that differ in spaces a browser would collapse
+ * (in text, a list's options and an element's name alike) or in the kind of space. Only what is shown: what is sent
+ * is the exact name.
  */
 export function showName(name: string): string {
   return showHiddenCharacters(name.replaceAll('\\', '\\\\'), true)
     .replaceAll('\t', '\\t')
-    .replace(COLLAPSED_SPACES, (spaces) => '\\x20'.repeat(spaces.length));
+    .replace(COLLAPSED_SPACES, (spaces) => '\\x20'.repeat(spaces.length))
+    .replace(OTHER_SPACES, escapeSpace);
 }
