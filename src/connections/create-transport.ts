@@ -135,7 +135,7 @@ async function connectRemoteOnce(
     ...sessionOptions,
     fetch: limitResponseSize(baseFetch, config.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, options.hostWritten, {
       pending,
-      reportStray: strayAnswerReporter(options.onDiagnostic),
+      strays: strayAnswerReporter(options.onDiagnostic),
     }),
   };
   const wrap = <T extends Transport>(transport: T): T => {

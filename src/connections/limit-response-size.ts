@@ -13,6 +13,8 @@
  * replaced by an error answer naming the depth for each request of the POST, and the rest is not read; it is
  * therefore held until it is whole (the client library reads it whole anyway). An event that deep is read to its
  * end, within the size limit: an answer becomes that error answer, anything else is dropped, and the stream goes on.
+ * On a stream no request of its own is behind, only an answer to a request pending on the connection becomes one; one
+ * for an id nobody waits for is told in a diagnostic and dropped, as from a stdio server.
  *
  * An answer to a request of the POST that is JSON-RPC 2.0 but not a valid response (see invalid-answer.ts), in a
  * JSON body or an event, is replaced by the host's error answer saying what was wrong, as from a stdio server: the
@@ -26,6 +28,7 @@ import { cutTooDeepText, describeTooDeep, JsonDepthGauge } from '../json/json-de
 import { HostWrittenAnswers } from './host-written-answers.js';
 import { type AnswerWaiters, answeredId, invalidAnswerOf, screenAnswer } from './invalid-answer.js';
 import { tooLargeMessageText } from './message-size-limit.js';
+import type { StrayAnswerReporter } from './stray-answers.js';
 import { tooDeepAnswer } from './too-deep-message.js';
 
 /** The JSON-RPC error code of the answer the host puts in place of a response past the limit. */
@@ -52,11 +55,11 @@ export function responseTooLargeText(error: unknown): string | undefined {
 
 /**
  * How a stream no request of its own is behind is read: for answers to the requests pending on the connection, and
- * telling of an invalid answer for an id nobody waits for (see stray-answers.ts).
+ * telling of a refused answer for an id nobody waits for (see stray-answers.ts).
  */
 export interface StandingStreamScreen {
   pending: AnswerWaiters;
-  reportStray: (id: string | number, why: string) => void;
+  strays: StrayAnswerReporter;
 }
 
 /**
@@ -227,18 +230,11 @@ function eventLimits(
             pending.push(chunk.subarray(passFrom, next));
             if (tooDeep) {
               tooDeep = false;
-              if (!refuseTooDeepEvent(controller, pending, requests, hostWritten)) return;
+              if (!refuseTooDeepEvent(controller, pending, requests, hostWritten, standing)) return;
             } else if (
               !(
                 screening() &&
-                refuseInvalidEvent(
-                  controller,
-                  pending,
-                  data.outlineBytes(),
-                  waiting,
-                  hostWritten,
-                  standing?.reportStray,
-                )
+                refuseInvalidEvent(controller, pending, data.outlineBytes(), waiting, hostWritten, standing?.strays)
               )
             ) {
               for (const piece of pending) controller.enqueue(piece);
@@ -265,14 +261,17 @@ function eventLimits(
 /**
  * What stands in for an event whose message nests too deep, as for a too-deep line from a stdio server: an answer
  * becomes an error answer to its request; a notification or a request from the server is dropped (the server's
- * request then goes unanswered: nothing here can write to the server). The message is read from the event's data
- * with its too-deep parts cut. False when the stream was ended instead (a message that cannot be read even cut).
+ * request then goes unanswered: nothing here can write to the server). `standing`: given for a stream no request of
+ * its own is behind, where only an answer to a request pending on the connection is answered for, and one for an id
+ * nobody waits for is told and dropped. The message is read from the event's data with its too-deep parts cut. False
+ * when the stream was ended instead (a message that cannot be read even cut).
  */
 function refuseTooDeepEvent(
   controller: TransformStreamDefaultController<Uint8Array>,
   event: readonly Uint8Array[],
   requests: readonly SentRequest[],
   hostWritten: HostWrittenAnswers,
+  standing: StandingStreamScreen | undefined,
 ): boolean {
   const message = eventMessage(event);
   if (message === undefined) {
@@ -281,7 +280,11 @@ function refuseTooDeepEvent(
   }
   const { id, method } = message as { id?: unknown; method?: unknown };
   if (method === undefined && (typeof id === 'string' || typeof id === 'number')) {
-    const request = requests.find((sent) => sent.id === id)?.method;
+    const request = standing === undefined ? requests.find((sent) => sent.id === id)?.method : standing.pending.get(id);
+    if (standing !== undefined && request === undefined) {
+      standing.strays.tooDeep(id);
+      return true;
+    }
     const { replacement, words } = tooDeepAnswer(id, request);
     hostWritten.note(replacement, words);
     controller.enqueue(new TextEncoder().encode(sseMessage(replacement)));
@@ -293,7 +296,7 @@ function refuseTooDeepEvent(
  * Puts the host's error answer in place of `event` if it carries an answer to a request in `waiting` (which loses the
  * one answered) that is not valid JSON-RPC (see invalid-answer.ts); true if it did. `outline`: the outline of the
  * event's data (see `JsonDepthGauge.keepOutline`), all that is read of an event that goes on. An event of another type
- * than `message` is left as it is: the client library passes over it. `reportStray`: where an invalid answer for an id
+ * than `message` is left as it is: the client library passes over it. `strays`: where an invalid answer for an id
  * not in `waiting` is told, if anywhere; it goes on as it is.
  */
 function refuseInvalidEvent(
@@ -302,13 +305,13 @@ function refuseInvalidEvent(
   outline: readonly Uint8Array[],
   waiting: AnswerWaiters,
   hostWritten: HostWrittenAnswers,
-  reportStray?: (id: string | number, why: string) => void,
+  strays?: StrayAnswerReporter,
 ): boolean {
   const message = parsedOrUndefined(decoded(outline));
-  const answered = reportStray === undefined ? undefined : answeredId(message);
+  const answered = strays === undefined ? undefined : answeredId(message);
   if (answered !== undefined && waiting.get(answered) === undefined) {
     const stray = invalidAnswerOf(message);
-    if (stray !== undefined && isMessageEvent(event)) reportStray!(stray.id, stray.why);
+    if (stray !== undefined && isMessageEvent(event)) strays!.invalid(stray.id, stray.why);
     return false;
   }
   const refused = screenAnswer(message, waiting);
