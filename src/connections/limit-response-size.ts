@@ -21,7 +21,9 @@
  * client library would drop it and leave the request to its timeout. Events are read for such answers only while a
  * request of the POST is unanswered. On a stream no request of its own is behind (the standing GET stream, the legacy
  * HTTP+SSE stream), every event is read for an answer to any request pending on the connection (see
- * pending-requests.ts), and one for an id nobody waits for is told in a diagnostic and goes on as it is.
+ * pending-requests.ts), and one for an id nobody waits for is told in a diagnostic and goes on as it is. An event whose
+ * data has a `method` member at its top, a request or a notification, is seen to be no answer as its bytes go by, and
+ * is not parsed for one (its depth is measured all the same).
  */
 import type { FetchLike, JSONRPCMessage } from '@modelcontextprotocol/client';
 import { cutTooDeepText, describeTooDeep, JsonDepthGauge } from '../json/json-depth.js';
@@ -234,6 +236,7 @@ function eventLimits(
             } else if (
               !(
                 screening() &&
+                !data.namesMethod() &&
                 refuseInvalidEvent(controller, pending, data.outlineBytes(), waiting, hostWritten, standing?.strays)
               )
             ) {
@@ -389,9 +392,18 @@ class EventDataDepth {
     this.gauge.reset();
   }
 
-  /** Keeps the outline of each event's data from now on (see `JsonDepthGauge.keepOutline`). */
+  /**
+   * Keeps the outline of each event's data from now on (see `JsonDepthGauge.keepOutline`), and watches for a `method`
+   * member at its top, which makes it a request or a notification, never an answer.
+   */
   keepOutline(): void {
     this.gauge.keepOutline();
+    this.gauge.watchTopLevelKey('method');
+  }
+
+  /** Whether the current event's data is plainly a request or a notification: it has a `method` member at its top. */
+  namesMethod(): boolean {
+    return this.gauge.sawTopLevelKey();
   }
 
   stopOutline(): void {

@@ -159,6 +159,15 @@ export class JsonDepthGauge {
   private outline?: Uint8Array[];
   /** How deep the outline goes: a message's members and theirs, one level more in a batch. */
   private outlineDepth = 2;
+  /** While watched (see {@link watchTopLevelKey}): the key's bytes, and what is known of it in the current value. */
+  private watchedKey?: Uint8Array;
+  private topLevelObject = false;
+  /** Where the current string began, when it may be the key: in `keyPiece`, at `keyFrom`. */
+  private keyPiece?: Uint8Array;
+  private keyFrom = 0;
+  /** The key was just read: the next byte but blanks tells whether it names a member (a `:`). */
+  private afterKey = false;
+  private keySeen = false;
 
   constructor(private readonly maxDepth = MAX_JSON_DEPTH) {}
 
@@ -181,6 +190,20 @@ export class JsonDepthGauge {
     return this.outline ?? [];
   }
 
+  /**
+   * Watches from now on whether the value is an object with a member named `key` at its top, as the bytes go by, so
+   * that a message need not be parsed to know it is a request or a notification. Only a key written without escapes,
+   * in one piece, is seen: one missed only costs the parse.
+   */
+  watchTopLevelKey(key: string): void {
+    this.watchedKey = new TextEncoder().encode(key);
+  }
+
+  /** Whether the value read so far has the watched key as a member at its top (see {@link watchTopLevelKey}). */
+  sawTopLevelKey(): boolean {
+    return this.keySeen;
+  }
+
   /** Reads `bytes[from, to)`; true when the nesting has passed the limit (and stays true until {@link reset}). */
   feed(bytes: Uint8Array, from = 0, to = bytes.length): boolean {
     if (this.depth > this.maxDepth) return true;
@@ -192,13 +215,27 @@ export class JsonDepthGauge {
       if (this.inString) {
         if (this.escaped) this.escaped = false;
         else if (code === 0x5c) this.escaped = true;
-        else if (code === 0x22) this.inString = false;
+        else if (code === 0x22) {
+          this.inString = false;
+          if (this.keyPiece === bytes) this.afterKey = this.isWatchedKey(bytes, index);
+          this.keyPiece = undefined;
+        }
         continue;
       }
-      if (code === 0x22) this.inString = true;
-      else if (code === 0x5b || code === 0x7b) {
+      if (this.afterKey && code !== 0x20 && code !== 0x0a && code !== 0x0d && code !== 0x09) {
+        this.afterKey = false;
+        if (code === 0x3a) this.keySeen = true;
+      }
+      if (code === 0x22) {
+        this.inString = true;
+        if (this.depth === 1 && this.topLevelObject) {
+          this.keyPiece = bytes;
+          this.keyFrom = index + 1;
+        }
+      } else if (code === 0x5b || code === 0x7b) {
         this.depth++;
         if (this.depth > this.maxDepth) return true;
+        if (this.depth === 1) this.topLevelObject = code === 0x7b && this.watchedKey !== undefined;
         if (outline === undefined) continue;
         if (this.depth === 1) this.outlineDepth = code === 0x5b ? 3 : 2;
         else if (this.depth === this.outlineDepth + 1 && keptFrom !== -1) {
@@ -225,9 +262,21 @@ export class JsonDepthGauge {
     if (this.outline !== undefined && this.depth <= this.outlineDepth) this.outline.push(LINE_BREAK);
   }
 
+  /** Whether the string of `bytes` that began at `keyFrom` and ends at `end` is the watched key. */
+  private isWatchedKey(bytes: Uint8Array, end: number): boolean {
+    const key = this.watchedKey!;
+    if (end - this.keyFrom !== key.length) return false;
+    for (let at = 0; at < key.length; at++) if (bytes[this.keyFrom + at] !== key[at]) return false;
+    return true;
+  }
+
   /** Starts over, for the next message. */
   reset(): void {
     this.depth = 0;
+    this.topLevelObject = false;
+    this.keyPiece = undefined;
+    this.afterKey = false;
+    this.keySeen = false;
     this.newLine();
     if (this.outline !== undefined) this.outline = [];
   }

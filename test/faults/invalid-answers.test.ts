@@ -111,6 +111,11 @@ const SHAPES: [answer: string, why: string][] = [
   ],
   ['{"jsonrpc":"2.0","id":"$ID"}', 'it has neither a result nor an error'],
   ['{"jsonrpc":"2.0","id":"$ID","result":5}', 'its result is a number, not an object'],
+  // A "method" anywhere but at the top does not make it a notification, which would go unread.
+  [
+    '{"jsonrpc":"2.0","id":"$ID","result":{"method":"x"},"error":{"code":1,"message":"method"}}',
+    'it has both a result and an error',
+  ],
 ];
 const STRAY = '{"jsonrpc":"2.0","id":987654,"error":{"code":"oops","message":"bad"}}';
 const ANSWERED = '{"jsonrpc":"2.0","id":"$ID","result":{"content":[{"type":"text","text":"answered"}]}}';
