@@ -8,18 +8,18 @@
  * `structuredContent`, whose validator names the `outputSchema` back (see output-schema-validator.ts). Each answer
  * that held a renamed key is noted in the transport's `RenamedAnswers`, so that a call whose answer held none is not
  * walked again, for its check or its caller (see renamed-answers.ts). Put on a transport after the client has
- * connected to it.
+ * connected to it. A request is followed until its answer comes, it is given up on (see given-up-requests.ts) or its
+ * sending fails, however many are in flight.
  */
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { escapeParsedPrototypeKeys, unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
 import { restoreOwnKeys } from '../json/own-property.js';
+import { forgetWhenGivenUp } from './given-up-requests.js';
 import { isPlainTextCallResult } from './plain-call-result.js';
 import type { RenamedAnswers } from './renamed-answers.js';
 
 /** The requests whose answers are renamed; every place that sends one names its answer back. */
 const KEPT_METHODS = new Set(['tools/list', 'tools/call', 'prompts/get', 'resources/read']);
-/** Requests not answered (cancelled, timed out) must not pile up: the oldest ids are let go past this many. */
-const MAX_PENDING_REQUESTS = 10_000;
 
 /** Who else hears every message sent and received (before its renaming), through this one wrapper. */
 export interface TrafficObserver {
@@ -34,17 +34,22 @@ export function keepPrototypeKeysOfAnswers(
 ): void {
   const pendingRequests = new Set<string | number>();
   const send = transport.send.bind(transport);
+  const forget = (id: string | number) => pendingRequests.delete(id);
   transport.send = (message, options) => {
     observer?.noteSent(message);
-    if ('method' in message && KEPT_METHODS.has(message.method) && 'id' in message) {
-      pendingRequests.add(message.id);
-      if (pendingRequests.size > MAX_PENDING_REQUESTS) {
-        pendingRequests.delete(pendingRequests.values().next().value!);
-        // Its answer, should it come, is not renamed, and only naming it back would make its keys own keys again.
-        renamed.note();
-      }
+    if (!('method' in message)) return send(message, options);
+    if (!('id' in message)) {
+      forgetWhenGivenUp(message, options, forget);
+      return send(message, options);
     }
-    return send(message, options);
+    if (!KEPT_METHODS.has(message.method)) return send(message, options);
+    const id = message.id;
+    pendingRequests.add(id);
+    forgetWhenGivenUp(message, options, forget);
+    return send(message, options).catch((error: unknown) => {
+      forget(id);
+      throw error;
+    });
   };
   const receive = transport.onmessage;
   if (receive === undefined) return;

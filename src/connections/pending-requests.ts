@@ -5,11 +5,11 @@
  * if that request is here (see limit-response-size.ts); any other is noise.
  *
  * An id is let go once its answer reaches the client (the host's error answer in place of an invalid one included),
- * once it is cancelled (`notifications/cancelled`, which a call that times out or is given up on sends, or on a
- * 2026-era connection the abort of the request's own stream), or once sending it failed; all are let go when the
- * transport closes. So nothing piles up but what the client library itself holds a handler and a timer for.
+ * once it is given up on (see given-up-requests.ts), or once sending it failed; all are let go when the transport
+ * closes. So nothing piles up but what the client library itself holds a handler and a timer for.
  */
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
+import { forgetWhenGivenUp } from './given-up-requests.js';
 
 type Id = string | number;
 
@@ -66,18 +66,10 @@ export class PendingRequests {
 
   /** Notes a request sent, or a cancellation; the request's id when `message` is a request. */
   private noteSent(message: JSONRPCMessage, options: TransportSendOptions | undefined): Id | undefined {
-    if (!('method' in message)) return undefined;
-    if (!('id' in message)) {
-      if (message.method === 'notifications/cancelled') {
-        const requestId = (message.params as { requestId?: Id } | undefined)?.requestId;
-        if (requestId !== undefined) this.methods.delete(requestId);
-      }
-      return undefined;
-    }
-    const id = message.id;
-    this.methods.set(id, message.method.slice(0, 100));
-    options?.requestSignal?.addEventListener('abort', () => this.methods.delete(id), { once: true });
-    return id;
+    forgetWhenGivenUp(message, options, (id) => this.methods.delete(id));
+    if (!('method' in message) || !('id' in message)) return undefined;
+    this.methods.set(message.id, message.method.slice(0, 100));
+    return message.id;
   }
 }
 

@@ -7,10 +7,7 @@
 export class RenamedAnswers {
   private count = 0;
 
-  /**
-   * An answer with a renamed key arrived, or one may arrive unrenamed (a request let go of before its answer came),
-   * which only naming back would mend.
-   */
+  /** An answer with a renamed key arrived. */
   note(): void {
     this.count += 1;
   }

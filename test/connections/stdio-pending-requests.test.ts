@@ -2,11 +2,14 @@
  * The stdio transport knows every request it has in flight until it is answered or cancelled, however many there
  * are: an answer that is not valid JSON-RPC fails even the oldest of more than a thousand at once. An answer nested
  * too deep is answered for only when a request waits for it; one for an id nobody waits for is refused in a
- * diagnostic, and nothing reaches the client in its place.
+ * diagnostic, and nothing reaches the client in its place. The `__proto__` keys of an answer are kept however many
+ * requests are in flight before it.
  */
 import { Client, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { keepPrototypeKeysOfAnswers, namedBack } from '../../src/connections/keep-prototype-keys.js';
 import { ProcessGroupStdioTransport } from '../../src/connections/process-group-stdio-transport.js';
+import { RenamedAnswers } from '../../src/connections/renamed-answers.js';
 import { fixtureServer, repoRoot } from '../helpers/project.js';
 
 let open: ProcessGroupStdioTransport | undefined;
@@ -74,5 +77,20 @@ describe.runIf(process.platform === 'linux')('requests in flight on a stdio conn
     expect(diagnostics).toContain(
       "the server's answer to request 987654, which nobody waits for, is nested deeper than 128 levels; refused",
     );
+  });
+
+  it('keeps the __proto__ key of the answer to the oldest of 10,002 calls in flight', {
+    timeout: 120_000,
+  }, async () => {
+    const { client } = await connectTold();
+    keepPrototypeKeysOfAnswers(open!, new RenamedAnswers());
+    const count = 10_002;
+    const line = '{"jsonrpc":"2.0","id":"$ID","result":{"content":[],"structuredContent":{"__proto__":{"kept":true}}}}';
+    const calls = Array.from({ length: count }, () =>
+      client.callTool({ name: 'held', arguments: { count, line, result: { content: [] } } }, { timeout: 120_000 }),
+    );
+    const [oldest] = await Promise.all(calls);
+    const structured = namedBack(oldest!.structuredContent) as object;
+    expect(Object.getOwnPropertyDescriptor(structured, '__proto__')?.value).toEqual({ kept: true });
   });
 });
