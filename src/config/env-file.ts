@@ -5,8 +5,8 @@
  * `\\` escapes). Values are not substituted: the file is the place variables come from.
  */
 
-import { readFileSync, statSync } from 'node:fs';
 import { setOwnProperty } from '../json/own-property.js';
+import { BoundedReadError, readBoundedFile } from '../json/read-bounded-file.js';
 import { ConfigError } from './config-error.js';
 
 /** An env file is a handful of variables; a larger file is more likely a wrong path than a real one. */
@@ -33,13 +33,13 @@ export function readEnvFile(envPath: string, context: EnvFileContext): Record<st
     });
   let text: string;
   try {
-    const size = statSync(envPath).size;
-    if (size > MAX_ENV_FILE_BYTES) throw fail(`a file of ${size} bytes (the limit is ${MAX_ENV_FILE_BYTES})`);
-    text = readFileSync(envPath, 'utf8');
+    // Only a regular file, opened so that a named pipe cannot block: the path is the config's say, which may not
+    // have been approved yet (`trust config` reads it to show what the file runs).
+    text = readBoundedFile(envPath, MAX_ENV_FILE_BYTES, { regularFileOnly: true });
   } catch (error) {
-    if (error instanceof ConfigError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    throw fail(code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a folder' : `a read error (${code})`);
+    if (!(error instanceof BoundedReadError)) throw error;
+    const found = error.describe(MAX_ENV_FILE_BYTES);
+    throw fail(error.failure.reason === 'too-large' ? `${found} (the limit is ${MAX_ENV_FILE_BYTES})` : found);
   }
   return parseEnvText(text, fail);
 }

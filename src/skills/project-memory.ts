@@ -4,7 +4,7 @@
  * It goes into the system prompt with the project instructions (and is off with them).
  */
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readBoundedText } from './read-bounded-text.js';
 
@@ -75,7 +75,8 @@ function read(file: string): string | undefined {
   try {
     return readBoundedText(file, MAX_MEMORY_READ_BYTES, 'the memory file');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    // The file not there yet is an empty memory; `SkillError` says what else was wrong with it.
+    if (!existsSync(file)) return undefined;
     throw error;
   }
 }

@@ -426,3 +426,13 @@ describe('nesting', () => {
     expect(parseConfig(text, FILE, {}).servers[0]).toMatchObject({ command: '['.repeat(500) });
   });
 });
+
+describe('envFile', () => {
+  it('is read only when it is a file: a device a config names is refused, not read until memory runs out', () => {
+    const error = parseFailure({ mcpServers: { a: { command: 'x', envFile: '/dev/zero' } } });
+    expect(error.keyPath).toBe('mcpServers.a.envFile');
+    expect(error.message).toContain(
+      'expected a readable env file at /dev/zero, found a device, pipe or socket, not a file',
+    );
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * Reading a file the host did not write (a config, the env file or instructions it names, a skill), with a bound on
+ * what is read. A size from `fstat` is not trusted: a device (`/dev/zero`) or a `/proc` file says 0 and never ends, so
+ * the file is read in pieces and refused once past the bound. Each caller words the refusal for its own file.
+ */
+
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+
+type BoundedReadFailure =
+  | { reason: 'missing' }
+  | { reason: 'folder' }
+  | { reason: 'not-a-file' }
+  | { reason: 'too-large'; size: number | undefined }
+  | { reason: 'unreadable'; code: string };
+
+export class BoundedReadError extends Error {
+  override readonly name = 'BoundedReadError';
+  constructor(readonly failure: BoundedReadFailure) {
+    super(failure.reason);
+  }
+
+  /** The failure as the end of "found …": `a folder`, `a file of 20000000 bytes`, `a read error (EACCES)`. */
+  describe(maxBytes: number): string {
+    const { failure } = this;
+    switch (failure.reason) {
+      case 'missing':
+        return 'no such file';
+      case 'folder':
+        return 'a folder';
+      case 'not-a-file':
+        return 'a device, pipe or socket, not a file';
+      case 'too-large':
+        return failure.size === undefined ? `more than ${maxBytes} bytes` : `a file of ${failure.size} bytes`;
+      case 'unreadable':
+        return `a read error (${failure.code})`;
+    }
+  }
+}
+
+interface ReadBoundedOptions {
+  /**
+   * Refuse anything but a regular file, opened so that a named pipe cannot block the host: for paths a file names,
+   * which no one chose on the command line. Without it a pipe is read as it comes (`--config <(…)`).
+   */
+  regularFileOnly?: boolean;
+}
+
+const CHUNK_BYTES = 64 * 1024;
+
+/** The file's text (UTF-8), or a {@link BoundedReadError} saying why not. */
+export function readBoundedFile(file: string, maxBytes: number, options: ReadBoundedOptions = {}): string {
+  let descriptor: number;
+  try {
+    const flags = constants.O_RDONLY | (options.regularFileOnly ? constants.O_NONBLOCK : 0);
+    descriptor = openSync(file, flags);
+  } catch (error) {
+    throw failureOf(error);
+  }
+  try {
+    const stats = fstatSync(descriptor);
+    if (stats.isDirectory()) throw new BoundedReadError({ reason: 'folder' });
+    if (options.regularFileOnly && !stats.isFile()) throw new BoundedReadError({ reason: 'not-a-file' });
+    if (stats.isFile() && stats.size > maxBytes) throw new BoundedReadError({ reason: 'too-large', size: stats.size });
+    const chunks: Buffer[] = [];
+    let total = 0;
+    // One piece more than the bound at most: enough to know the file is past it.
+    const piece = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, maxBytes + 1));
+    for (;;) {
+      const count = readSync(descriptor, piece, 0, piece.length, null);
+      if (count === 0) break;
+      total += count;
+      if (total > maxBytes) throw new BoundedReadError({ reason: 'too-large', size: undefined });
+      chunks.push(Buffer.from(piece.subarray(0, count)));
+    }
+    return Buffer.concat(chunks, total).toString('utf8');
+  } catch (error) {
+    throw error instanceof BoundedReadError ? error : failureOf(error);
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+function failureOf(error: unknown): BoundedReadError {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return new BoundedReadError({ reason: 'missing' });
+  if (code === 'EISDIR') return new BoundedReadError({ reason: 'folder' });
+  return new BoundedReadError({ reason: 'unreadable', code: code ?? (error as Error).message });
+}
