@@ -11,7 +11,7 @@
  * connected to it. A request is followed until its answer comes, it is given up on (see given-up-requests.ts) or its
  * sending fails, however many are in flight.
  */
-import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
 import { escapeParsedPrototypeKeys, unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
 import { restoreOwnKeys } from '../json/own-property.js';
 import { forgetWhenGivenUp } from './given-up-requests.js';
@@ -23,7 +23,9 @@ const KEPT_METHODS = new Set(['tools/list', 'tools/call', 'prompts/get', 'resour
 
 /** Who else hears every message sent and received (before its renaming), through this one wrapper. */
 export interface TrafficObserver {
-  noteSent(message: JSONRPCMessage): void;
+  noteSent(message: JSONRPCMessage, options: TransportSendOptions | undefined): void;
+  /** Sending the request `id` failed: no answer will come for it. */
+  noteUnsent(id: string | number): void;
   noteReceived(message: JSONRPCMessage): void;
 }
 
@@ -36,18 +38,20 @@ export function keepPrototypeKeysOfAnswers(
   const send = transport.send.bind(transport);
   const forget = (id: string | number) => pendingRequests.delete(id);
   transport.send = (message, options) => {
-    observer?.noteSent(message);
+    observer?.noteSent(message, options);
     if (!('method' in message)) return send(message, options);
     if (!('id' in message)) {
       forgetWhenGivenUp(message, options, forget);
       return send(message, options);
     }
-    if (!KEPT_METHODS.has(message.method)) return send(message, options);
     const id = message.id;
-    pendingRequests.add(id);
-    forgetWhenGivenUp(message, options, forget);
+    if (KEPT_METHODS.has(message.method)) {
+      pendingRequests.add(id);
+      forgetWhenGivenUp(message, options, forget);
+    }
     return send(message, options).catch((error: unknown) => {
       forget(id);
+      observer?.noteUnsent(id);
       throw error;
     });
   };

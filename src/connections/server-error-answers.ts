@@ -10,11 +10,10 @@
  * are the host's, with the host's words. Each answer vouches for one error; calls fail a few microtasks after their
  * answer arrives, so the few answers kept are plenty.
  */
-import type { JSONRPCMessage, ProtocolError } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, ProtocolError, TransportSendOptions } from '@modelcontextprotocol/client';
+import { forgetWhenGivenUp } from './given-up-requests.js';
 import type { HostWrittenAnswers } from './host-written-answers.js';
 
-/** Requests never answered (the server went quiet) must not pile up: the oldest ids are let go past this many. */
-const MAX_PENDING_CALLS = 10_000;
 /** Answers never taken (their call was given up on) must not pile up: the oldest are let go past this many. */
 const MAX_KEPT_ANSWERS = 1_000;
 
@@ -41,16 +40,15 @@ export class ServerErrorAnswers {
     return first;
   }
 
-  noteSent(message: JSONRPCMessage): void {
-    if (!('method' in message)) return;
-    if (message.method === 'tools/call' && 'id' in message) {
-      this.pendingCalls.add(message.id);
-      if (this.pendingCalls.size > MAX_PENDING_CALLS)
-        this.pendingCalls.delete(this.pendingCalls.values().next().value!);
-    } else if (message.method === 'notifications/cancelled') {
-      // A late answer to a call given up on fails nothing.
-      this.pendingCalls.delete((message.params as { requestId?: string | number } | undefined)?.requestId ?? '');
-    }
+  /** A call is followed until it is answered, given up on (a late answer to it fails nothing) or not sent. */
+  noteSent(message: JSONRPCMessage, options: TransportSendOptions | undefined): void {
+    if (!('method' in message) || ('id' in message && message.method !== 'tools/call')) return;
+    forgetWhenGivenUp(message, options, (id) => this.pendingCalls.delete(id));
+    if ('id' in message) this.pendingCalls.add(message.id);
+  }
+
+  noteUnsent(id: string | number): void {
+    this.pendingCalls.delete(id);
   }
 
   noteReceived(message: JSONRPCMessage): void {

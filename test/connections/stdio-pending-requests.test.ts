@@ -3,13 +3,15 @@
  * are: an answer that is not valid JSON-RPC fails even the oldest of more than a thousand at once. An answer nested
  * too deep is answered for only when a request waits for it; one for an id nobody waits for is refused in a
  * diagnostic, and nothing reaches the client in its place. The `__proto__` keys of an answer are kept however many
- * requests are in flight before it.
+ * requests are in flight before it, and its JSON-RPC error is known to be the server's.
  */
-import { Client, type JSONRPCMessage } from '@modelcontextprotocol/client';
+import { Client, type JSONRPCMessage, ProtocolError } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { HostWrittenAnswers } from '../../src/connections/host-written-answers.js';
 import { keepPrototypeKeysOfAnswers, namedBack } from '../../src/connections/keep-prototype-keys.js';
 import { ProcessGroupStdioTransport } from '../../src/connections/process-group-stdio-transport.js';
 import { RenamedAnswers } from '../../src/connections/renamed-answers.js';
+import { ServerErrorAnswers } from '../../src/connections/server-error-answers.js';
 import { fixtureServer, repoRoot } from '../helpers/project.js';
 
 let open: ProcessGroupStdioTransport | undefined;
@@ -92,5 +94,22 @@ describe.runIf(process.platform === 'linux')('requests in flight on a stdio conn
     const [oldest] = await Promise.all(calls);
     const structured = namedBack(oldest!.structuredContent) as object;
     expect(Object.getOwnPropertyDescriptor(structured, '__proto__')?.value).toEqual({ kept: true });
+  });
+
+  it("knows the error answer to the oldest of 10,002 calls in flight as the server's", {
+    timeout: 120_000,
+  }, async () => {
+    const { client } = await connectTold();
+    const errorAnswers = new ServerErrorAnswers(new HostWrittenAnswers());
+    keepPrototypeKeysOfAnswers(open!, new RenamedAnswers(), errorAnswers);
+    const count = 10_002;
+    const line = '{"jsonrpc":"2.0","id":"$ID","error":{"code":-32001,"message":"the server says no"}}';
+    const calls = Array.from({ length: count }, () =>
+      client.callTool({ name: 'held', arguments: { count, line, result: { content: [] } } }, { timeout: 120_000 }),
+    );
+    const [oldest] = await Promise.allSettled(calls);
+    const error = (oldest as PromiseRejectedResult).reason;
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect(errorAnswers.take(error)).toEqual({ by: 'server' });
   });
 });
