@@ -9,15 +9,18 @@ import { isInvisibleCharacter } from '../text/invisible-characters.js';
 /** Characters that need no quoting in any POSIX shell. */
 const PLAIN_WORD = /^[\w@%+=:,./-]+$/;
 const SPACE_SEPARATOR = /\p{Zs}/u;
+/** Half of a pair on its own: printed, it becomes U+FFFD and the command names another path. */
+const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
  * Characters never printed raw: what text shows as nothing or as something else (controls, format and direction
- * characters, blank letters, variation selectors, line separators), tab and newline, and every space but the ASCII
- * one, which it looks like.
+ * characters, blank letters, variation selectors, line separators), tab and newline, every space but the ASCII one,
+ * which it looks like, and half a surrogate pair.
  */
 function isUnprintable(character: string): boolean {
   if (character === ' ') return false;
-  return isInvisibleCharacter(character) || character === '\t' || character === '\n' || SPACE_SEPARATOR.test(character);
+  if (character === '\t' || character === '\n') return true;
+  return isInvisibleCharacter(character) || SPACE_SEPARATOR.test(character) || LONE_SURROGATE.test(character);
 }
 
 function hasUnprintable(word: string): boolean {

@@ -53,6 +53,8 @@ describe('quoteShellWord', () => {
     expect(quoteShellWord('state\u3164dir')).toBe("$'state\\u3164dir'");
     expect(quoteShellWord('a\ufe0f')).toBe("$'a\\ufe0f'");
     expect(quoteShellWord('a\u00a0b c')).toBe("$'a\\u00a0b c'");
+    expect(quoteShellWord('half\ud800pair')).toBe("$'half\\ud800pair'");
+    expect(quoteShellWord('braille\u2800blank')).toBe("$'braille\\u2800blank'");
     for (const word of ODD_WORDS) {
       const quoted = quoteShellWord(word);
       expect(hasControlCodes(quoted), JSON.stringify(word)).toBe(false);
