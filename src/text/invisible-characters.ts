@@ -5,8 +5,8 @@
  * No imports: the web UI uses this module too.
  */
 
-/** Letters and fillers that render as nothing although they are not format characters. */
-const BLANK_LETTERS = new Set([0x034f, 0x115f, 0x1160, 0x17b4, 0x17b5, 0x180e, 0x3164, 0xffa0]);
+/** Letters, fillers and the blank braille pattern: they render as nothing although they are not format characters. */
+const BLANK_LETTERS = new Set([0x034f, 0x115f, 0x1160, 0x17b4, 0x17b5, 0x180e, 0x2800, 0x3164, 0xffa0]);
 const FORMAT_CHARACTER = /\p{Cf}/u;
 
 /** Tab and newline: controls that show as what they are. */
@@ -28,7 +28,8 @@ function hex(codePoint: number, width: number): string {
   return codePoint.toString(16).padStart(width, '0');
 }
 
-function escapeCharacter(codePoint: number): string {
+/** One code point as the escape this module writes: `\x1b`, `\u202e`, `\u{e0041}`. */
+export function escapeCodePoint(codePoint: number): string {
   if (codePoint <= 0xff) return `\\x${hex(codePoint, 2)}`;
   if (codePoint <= 0xffff) return `\\u${hex(codePoint, 4)}`;
   return `\\u{${hex(codePoint, 1)}}`;
@@ -38,7 +39,7 @@ function escapeCharacter(codePoint: number): string {
 export function showInvisibleCharacters(text: string): string {
   let shown = '';
   for (const character of text) {
-    shown += isInvisibleCharacter(character) ? escapeCharacter(character.codePointAt(0)!) : character;
+    shown += isInvisibleCharacter(character) ? escapeCodePoint(character.codePointAt(0)!) : character;
   }
   return shown;
 }

@@ -26,6 +26,13 @@ describe('values that hide characters', () => {
     }
   });
 
+  it('writes every space but the ASCII one, and the blank braille pattern, as a JSON escape too', () => {
+    const value = { text: 'a\u00a0b\u3000c d\u2800e' };
+    const json = jsonShowingHiddenCharacters(value);
+    expect(json).toBe('{"text":"a\\u00a0b\\u3000c d\\u2800e"}');
+    expect(JSON.parse(json)).toEqual(value);
+  });
+
   it('shows them as escapes, and a line break too where the field is one line', () => {
     expect(showHiddenCharacters(HIDING, true)).toBe('a\\u202eb\\u200bc\\u{e0041}d\\x85e\\u2028f');
     expect(showHiddenCharacters('one\ntwo', true)).toBe('one\\ntwo');

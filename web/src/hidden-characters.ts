@@ -5,7 +5,11 @@
  * it with them as escapes, and write JSON whose strings carry them as JSON escapes, which read back to the same value.
  * Names the user picks or compares by are shown with every such character as an escape wherever they appear.
  */
-import { isInvisibleCharacter, showInvisibleCharacters } from '../../src/text/invisible-characters.js';
+import { escapeCodePoint, isInvisibleCharacter, showInvisibleCharacters } from '../../src/text/invisible-characters.js';
+
+/** Spaces other than the ASCII one (no-break, ideographic, thin, …): each looks like it, or like nothing. */
+const OTHER_SPACE = /(?! )\p{Zs}/u;
+const OTHER_SPACES = new RegExp(OTHER_SPACE.source, 'gu');
 
 /**
  * Whether `value` has a character its control would not show as itself: an invisible one anywhere, and a line break
@@ -30,13 +34,14 @@ function jsonEscape(unit: number): string {
 }
 
 /**
- * JSON text with every invisible character written as a JSON escape (`\u202e`, a pair of them past U+FFFF): outside
- * strings JSON has no such character, and inside one the escape parses back to it. Text cut short stays as it was.
+ * JSON text with every invisible character, and every space but the ASCII one, written as a JSON escape (`\u202e`,
+ * `\u00a0`, a pair of them past U+FFFF): outside strings JSON has no such character but the ASCII space, and inside
+ * one the escape parses back to it. Text cut short stays as it was.
  */
 export function jsonTextShowingHiddenCharacters(text: string): string {
   let shown = '';
   for (const character of text) {
-    if (!isInvisibleCharacter(character)) {
+    if (!isInvisibleCharacter(character) && !OTHER_SPACE.test(character)) {
       shown += character;
       continue;
     }
@@ -52,13 +57,6 @@ export function jsonShowingHiddenCharacters(value: unknown, space?: number): str
 
 /** Spaces a browser shows as one (a run of them) or not at all (at either end of a name). */
 const COLLAPSED_SPACES = /^ +| +$| {2,}/g;
-/** Spaces other than the ASCII one (no-break, ideographic, thin, …), which look like it. */
-const OTHER_SPACES = /(?! )\p{Zs}/gu;
-
-function escapeSpace(space: string): string {
-  const code = space.codePointAt(0)!;
-  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-}
 
 /**
  * A name the user picks or compares by (a server's, tool's, prompt's or resource's, a resource's URI) as shown: every
@@ -72,5 +70,5 @@ export function showName(name: string): string {
   return showHiddenCharacters(name.replaceAll('\\', '\\\\'), true)
     .replaceAll('\t', '\\t')
     .replace(COLLAPSED_SPACES, (spaces) => '\\x20'.repeat(spaces.length))
-    .replace(OTHER_SPACES, escapeSpace);
+    .replace(OTHER_SPACES, (space) => escapeCodePoint(space.codePointAt(0)!));
 }
