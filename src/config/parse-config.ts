@@ -61,6 +61,10 @@ export function validateConfig(input: unknown, options: ValidateConfigOptions = 
   const value = editorServers === undefined ? input : { servers: editorServers };
   const invalid = (keyPath: string, expected: string, found?: string): ConfigError =>
     new ConfigError({ code: 'config-invalid', file, keyPath, expected, ...(found === undefined ? {} : { found }) });
+  if (editorServers !== undefined && hasBothServerSections(input)) {
+    // One would run and the other be ignored without a word.
+    throw invalid('["mcp.servers"]', 'the servers under only one of `mcp.servers` and `mcp` → `servers`', 'both');
+  }
 
   const prototypeKey = findPrototypeKey(value);
   if (prototypeKey !== undefined) {
@@ -194,6 +198,16 @@ function editorSettingsServers(value: unknown): unknown {
   const mcp = value.mcp;
   if (isPlainObject(mcp) && mcp.servers !== undefined) return mcp.servers;
   return value['mcp.servers'];
+}
+
+/** An editor's settings file that writes its servers both as `"mcp.servers"` and as `"mcp": {"servers"}`. */
+function hasBothServerSections(value: unknown): boolean {
+  return (
+    isPlainObject(value) &&
+    value['mcp.servers'] !== undefined &&
+    isPlainObject(value.mcp) &&
+    value.mcp.servers !== undefined
+  );
 }
 
 const SCRIPTED_PREFIX = 'scripted:';

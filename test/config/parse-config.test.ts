@@ -403,6 +403,11 @@ describe('a key written twice', () => {
     expect(failure(dotted).keyPath).toBe('["mcp.servers"].a.command');
     const nested = '{"mcp": {"servers": {"a": {"command": "x"}}, "servers": {}}}';
     expect(failure(nested).keyPath).toBe('mcp.servers');
+    // Both ways of writing the section: one would run and the other be ignored.
+    const both = '{"mcp.servers": {"a": {"command": "x"}}, "mcp": {"servers": {"b": {"command": "y"}}}}';
+    expect(failure(both).message).toBe(
+      `${FILE}: ["mcp.servers"]: expected the servers under only one of \`mcp.servers\` and \`mcp\` → \`servers\`, found both.`,
+    );
   });
 
   it('leaves the same key in different objects alone', () => {
