@@ -120,11 +120,12 @@ describe('mcp-host serve --http, stateless, with a client that stops reading a c
       { forwarding: { file: 'forwarding.mjs', env: { EVENT_LOG: eventLog } } },
       { fields: { gateway: { stateless: true, requestsPerMinute: 10_000 } } },
     );
-    // A heap far smaller than the flood below: kept, the notifications would end the gateway for want of memory, so
-    // the result arriving shows they were not, whenever the collector runs; the peak below says by how much.
+    // A heap far smaller than the flood below: kept, the notifications would end the gateway for want of memory (the
+    // test then fails as the result not arriving), so the result arriving shows they were not, whenever the collector
+    // runs; the peak below says by how much.
     gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
       MCP_HOST_GATEWAY_TOKEN: TOKEN,
-      NODE_OPTIONS: '--max-old-space-size=192',
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=192`.trim(),
     });
     const url = gateway.url;
     const pid = gateway.child.pid as number;
