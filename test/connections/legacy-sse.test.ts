@@ -13,8 +13,8 @@ beforeAll(async () => {
   url = server.url;
 });
 
-afterAll(() => {
-  server?.stop();
+afterAll(async () => {
+  await server?.stop();
 });
 
 function remote(transport: 'http' | 'sse') {

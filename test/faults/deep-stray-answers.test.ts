@@ -91,7 +91,7 @@ describe('a remote answer nested too deep on a stream no request of its own is b
       expect(diagnostics).toEqual([STRAY_TOLD]);
     } finally {
       await Promise.allSettled(clients.splice(0).map((client) => client.close()));
-      server.stop();
+      await server.stop();
     }
   });
 

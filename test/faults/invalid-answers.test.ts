@@ -219,7 +219,7 @@ describe('an answer from a remote server that is not valid JSON-RPC', () => {
       expect(resultText(fine.result)).toBe('12');
     } finally {
       await closeHosts();
-      server.stop();
+      await server.stop();
     }
   });
 });
