@@ -37,7 +37,11 @@ function auditRecordCells(record: AuditRecord): string[] {
         .filter((part) => part !== '')
         .join(' ');
       const approver = record.approver === undefined ? '' : ` (${record.approver})`;
-      const detail = record.error === undefined ? record.reason : `${record.error} — ${record.reason}`;
+      // A call refused before it was decided on (bad arguments, an unknown tool) has its error as its reason: once.
+      const detail =
+        record.error === undefined || record.error === record.reason
+          ? record.reason
+          : `${record.error} — ${record.reason}`;
       return [
         time,
         'tool-call',

@@ -130,6 +130,18 @@ describe('mcp-host audit', () => {
     expect(lines[4]).toMatch(/server-exit\s+web\s+crashed\s+exit 1\s+stderr: \\x1b\[31mpanic$/);
   });
 
+  it('shows the error of a call refused before it was decided on once, and an error beside its reason with both', async () => {
+    const log = createJsonlAuditLog(file);
+    const refused = 'The arguments are nested deeper than 128 levels.';
+    log.write(call({ decision: 'deny', decidedBy: 'default', reason: refused, error: refused, outcome: 'error' }));
+    log.write(call({ outcome: 'error', error: 'server "fs" crashed' }));
+    log.close();
+    const lines = (await run([])).stdout.trimEnd().split('\n');
+    expect(lines[1]).toMatch(/denied by default\s+error .*\s{2}The arguments are nested deeper than 128 levels\.$/);
+    expect(lines[1]).not.toContain(' — ');
+    expect(lines[2]).toMatch(/server "fs" crashed — read-only on a trusted server$/);
+  });
+
   it('filters by --since (duration or date), --server and --tool, and prints JSON lines with --json', async () => {
     writeLog();
     const recent = await run(['--since', '1h', '--json']);
