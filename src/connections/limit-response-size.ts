@@ -13,8 +13,8 @@
  * replaced by an error answer naming the depth for each request of the POST, and the rest is not read; it is
  * therefore held until it is whole (the client library reads it whole anyway). An event that deep is read to its
  * end, within the size limit: an answer becomes that error answer, anything else is dropped, and the stream goes on.
- * On a stream no request of its own is behind, only an answer to a request pending on the connection becomes one; one
- * for an id nobody waits for is told in a diagnostic and dropped, as from a stdio server.
+ * Only an answer to a request of the POST or one pending on the connection becomes one; one for an id nobody waits for
+ * is told in a diagnostic and dropped, as from a stdio server, on the POST's own stream as on any other.
  *
  * An answer to a request of the POST that is JSON-RPC 2.0 but not a valid response (see invalid-answer.ts), in a
  * JSON body or an event, is replaced by the host's error answer saying what was wrong, as from a stdio server: the
@@ -56,23 +56,24 @@ export function responseTooLargeText(error: unknown): string | undefined {
 }
 
 /**
- * How a stream no request of its own is behind is read: for answers to the requests pending on the connection, and
- * telling of a refused answer for an id nobody waits for (see stray-answers.ts).
+ * What the host knows of the whole connection: the requests pending on it, for which a stream no request of its own is
+ * behind is read, and where a refused answer for an id nobody waits for is told (see stray-answers.ts).
  */
-export interface StandingStreamScreen {
+export interface ConnectionScreen {
   pending: AnswerWaiters;
   strays: StrayAnswerReporter;
 }
 
 /**
  * `hostWritten`: where each error answer written in place of the server's is noted (see host-written-answers.ts).
- * `standing`: how streams no request of their own is behind are read; without it, they are not read for answers.
+ * `connection`: without it, streams no request of their own is behind are not read for answers, and an answer too
+ * deep is answered for whoever it names.
  */
 export function limitResponseSize(
   fetchImpl: FetchLike,
   limit: number,
   hostWritten = new HostWrittenAnswers(),
-  standing?: StandingStreamScreen,
+  connection?: ConnectionScreen,
 ): FetchLike {
   return async (url, init) => {
     const response = await fetchImpl(url, init);
@@ -81,9 +82,7 @@ export function limitResponseSize(
     const requests = requestsOf(init?.body);
     const limited =
       mediaType === 'text/event-stream'
-        ? response.body.pipeThrough(
-            eventLimits(limit, requests, hostWritten, requests.length === 0 ? standing : undefined),
-          )
+        ? response.body.pipeThrough(eventLimits(limit, requests, hostWritten, connection))
         : response.body.pipeThrough(
             bodyLimits(limit, JSON_MEDIA_TYPE.test(mediaType) ? requests : undefined, hostWritten),
           );
@@ -190,13 +189,14 @@ function waitingFor(requests: readonly SentRequest[]): Map<string | number, stri
   return new Map(requests.map(({ id, method }) => [id, method]));
 }
 
-/** `standing`: given for a stream no request of its own is behind. */
 function eventLimits(
   limit: number,
   requests: readonly SentRequest[],
   hostWritten: HostWrittenAnswers,
-  standing: StandingStreamScreen | undefined,
+  connection: ConnectionScreen | undefined,
 ): TransformStream<Uint8Array, Uint8Array> {
+  // Given for a stream no request of its own is behind.
+  const standing = requests.length === 0 ? connection : undefined;
   // The current event's bytes not yet passed on, and how many there are.
   let pending: Uint8Array[] = [];
   let eventBytes = 0;
@@ -232,7 +232,7 @@ function eventLimits(
             pending.push(chunk.subarray(passFrom, next));
             if (tooDeep) {
               tooDeep = false;
-              if (!refuseTooDeepEvent(controller, pending, requests, hostWritten, standing)) return;
+              if (!refuseTooDeepEvent(controller, pending, requests, hostWritten, connection)) return;
             } else if (
               !(
                 screening() &&
@@ -264,18 +264,20 @@ function eventLimits(
 /**
  * What stands in for an event whose message nests too deep, as for a too-deep line from a stdio server: an answer
  * becomes an error answer to its request; a notification or a request from the server is dropped (the server's
- * request then goes unanswered: nothing here can write to the server). `standing`: given for a stream no request of
- * its own is behind, where only an answer to a request pending on the connection is answered for, and one for an id
- * nobody waits for is told and dropped. The message is read from the event's data with its too-deep parts cut. False
- * when the stream was ended instead (a message that cannot be read even cut).
+ * request then goes unanswered: nothing here can write to the server), and so is an event of another type than
+ * `message`, which the client library passes over. With `connection`, only an answer to a request of the POST or one
+ * pending on the connection is answered for, and one for an id nobody waits for is told and dropped, on any stream.
+ * The message is read from the event's data with its too-deep parts cut. False when the stream was ended instead (a
+ * message that cannot be read even cut).
  */
 function refuseTooDeepEvent(
   controller: TransformStreamDefaultController<Uint8Array>,
   event: readonly Uint8Array[],
   requests: readonly SentRequest[],
   hostWritten: HostWrittenAnswers,
-  standing: StandingStreamScreen | undefined,
+  connection: ConnectionScreen | undefined,
 ): boolean {
+  if (!isMessageEvent(event)) return true;
   const message = eventMessage(event);
   if (message === undefined) {
     refuseTooDeep(controller, requests, hostWritten, (answers) => answers.map(sseMessage).join(''));
@@ -283,9 +285,9 @@ function refuseTooDeepEvent(
   }
   const { id, method } = message as { id?: unknown; method?: unknown };
   if (method === undefined && (typeof id === 'string' || typeof id === 'number')) {
-    const request = standing === undefined ? requests.find((sent) => sent.id === id)?.method : standing.pending.get(id);
-    if (standing !== undefined && request === undefined) {
-      standing.strays.tooDeep(id);
+    const request = requests.find((sent) => sent.id === id)?.method ?? connection?.pending.get(id);
+    if (connection !== undefined && request === undefined) {
+      connection.strays.tooDeep(id);
       return true;
     }
     const { replacement, words } = tooDeepAnswer(id, request);
@@ -311,14 +313,17 @@ function refuseInvalidEvent(
   strays?: StrayAnswerReporter,
 ): boolean {
   const message = parsedOrUndefined(decoded(outline));
-  const answered = strays === undefined ? undefined : answeredId(message);
-  if (answered !== undefined && waiting.get(answered) === undefined) {
-    const stray = invalidAnswerOf(message);
+  const answered = answeredId(message);
+  if (answered === undefined) return false;
+  if (waiting.get(answered) === undefined) {
+    const stray = strays === undefined ? undefined : invalidAnswerOf(message);
     if (stray !== undefined && isMessageEvent(event)) strays!.invalid(stray.id, stray.why);
     return false;
   }
+  // Looked at before the answer is taken from `waiting`: an event of another type answers nothing.
+  if (!isMessageEvent(event)) return false;
   const refused = screenAnswer(message, waiting);
-  if (refused === undefined || !isMessageEvent(event)) return false;
+  if (refused === undefined) return false;
   hostWritten.note(refused.replacement, refused.words);
   controller.enqueue(new TextEncoder().encode(sseMessage(refused.replacement)));
   return true;

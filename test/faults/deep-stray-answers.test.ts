@@ -95,6 +95,23 @@ describe('a remote answer nested too deep on a stream no request of its own is b
     }
   });
 
+  it("on a POST's own stream, for an id neither the POST nor the connection waits for, is told and dropped", {
+    timeout: 30_000,
+  }, async () => {
+    const server = await startOversizedServer();
+    try {
+      const { client, diagnostics, errors, handedOn } = await connect(httpServer('remote', server.url));
+      const called = await client.callTool({ name: 'raw_sse', arguments: { events: [DEEP('987654'), ANSWERED] } });
+      expect(called.content).toEqual([{ type: 'text', text: 'answered' }]);
+      expect(handedOn.filter((message) => 'id' in message && message.id === 987654)).toEqual([]);
+      expect(errors).toEqual([]);
+      expect(diagnostics).toEqual([STRAY_TOLD]);
+    } finally {
+      await Promise.allSettled(clients.splice(0).map((client) => client.close()));
+      await server.close();
+    }
+  });
+
   it('tells a few strays one by one, then once that further ones go untold', { timeout: 30_000 }, async () => {
     const server = await startOversizedServer({ standingStream: true });
     try {
