@@ -86,6 +86,11 @@ function kindOf(value: unknown): string {
   return `a ${typeof value}`;
 }
 
+/** A request id the server sent, as the host's words name it: a string is quoted (see `quoted`). */
+export function namedId(id: string | number): string {
+  return typeof id === 'number' ? String(id) : quoted(id);
+}
+
 /** `text` in quotes, cut to a bound, with its control and invisible characters written as escapes. */
 export function quoted(text: string): string {
   const cut = text.length > MAX_QUOTED_CHARACTERS ? `${text.slice(0, MAX_QUOTED_CHARACTERS)}…` : text;

@@ -1,8 +1,8 @@
 /**
- * The requests the host has in flight on one remote connection, with their methods by id, learnt from what the MCP
- * client sends and is handed through the transport. An answer that is not valid JSON-RPC arriving on a stream no
- * request of its own is behind (the standing GET stream, the legacy HTTP+SSE stream) fails the request it names only
- * if that request is here (see limit-response-size.ts); any other is noise.
+ * The requests the host has in flight on one connection, with their methods by id, learnt from what the MCP client
+ * sends and is handed through the transport (`watch`), or told by a transport that reads its own lines (the stdio
+ * one). An answer that is not valid JSON-RPC or nested too deep fails the request it names only if that request is
+ * here (see limit-response-size.ts); any other is a stray (see stray-answers.ts).
  *
  * An id is let go once its answer reaches the client (the host's error answer in place of an invalid one included),
  * once it is given up on (see given-up-requests.ts), or once sending it failed; all are let go when the transport
@@ -37,7 +37,7 @@ export class PendingRequests {
   watch<T extends Transport>(transport: T): T {
     const send = transport.send.bind(transport);
     transport.send = async (message: JSONRPCMessage, options?: TransportSendOptions) => {
-      const id = this.noteSent(message, options);
+      const id = this.sent(message, options);
       try {
         await send(message, options);
       } catch (error) {
@@ -47,7 +47,7 @@ export class PendingRequests {
     };
     const close = transport.close.bind(transport);
     transport.close = async () => {
-      this.methods.clear();
+      this.clear();
       await close();
     };
     // The client (and anyone after it) sets its handler; the transport calls whatever is set. Each handler set is
@@ -64,8 +64,13 @@ export class PendingRequests {
     return transport;
   }
 
+  /** Lets every request go: the connection is closed. */
+  clear(): void {
+    this.methods.clear();
+  }
+
   /** Notes a request sent, or a cancellation; the request's id when `message` is a request. */
-  private noteSent(message: JSONRPCMessage, options: TransportSendOptions | undefined): Id | undefined {
+  sent(message: JSONRPCMessage, options?: TransportSendOptions): Id | undefined {
     forgetWhenGivenUp(message, options, (id) => this.methods.delete(id));
     if (!('method' in message) || !('id' in message)) return undefined;
     this.methods.set(message.id, message.method.slice(0, 100));

@@ -8,18 +8,25 @@
  */
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { type JSONRPCMessage, serializeMessage, type Transport } from '@modelcontextprotocol/client';
+import {
+  type JSONRPCMessage,
+  serializeMessage,
+  type Transport,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/client';
 import type { HostWrittenAnswers } from './host-written-answers.js';
-import { invalidAnswer, quoted } from './invalid-answer.js';
+import { invalidAnswer, invalidAnswerOf, quoted } from './invalid-answer.js';
 import { type BuiltLine, lineWithLongStrings } from './json-line-builder.js';
 import { LineSplitter } from './line-splitter.js';
 import { createLogRateGate, LOG_MESSAGES_PER_SECOND } from './log-rate-gate.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, tooLargeMessageText } from './message-size-limit.js';
 import { parseJsonRpcLine, readJsonRpcLine } from './parse-json-rpc-line.js';
+import { PendingRequests } from './pending-requests.js';
 import { descendantsOf, signalTracked, type TrackedProcess } from './process-tree.js';
 import { trackServerProcess, untrackServerProcess } from './server-process-registry.js';
 import type { OpenSpill } from './spilled-text.js';
 import { StderrRing } from './stderr-ring.js';
+import { strayAnswerReporter } from './stray-answers.js';
 import { screenMessageDepth } from './too-deep-message.js';
 
 export { DEFAULT_MAX_MESSAGE_BYTES } from './message-size-limit.js';
@@ -34,7 +41,7 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 2_000;
  * A grandchild that inherited stdout (a wrapper's child) would otherwise keep a call waiting for its timeout.
  */
 const EXIT_STDIO_GRACE_MS = 300;
-/** Non-protocol stdout lines reported one by one before further ones are only counted. */
+/** Non-protocol stdout lines, and messages nested too deep, told one by one before further ones go untold. */
 const MAX_NOISE_REPORTS = 5;
 
 interface ProcessGroupStdioOptions {
@@ -84,11 +91,13 @@ export class ProcessGroupStdioTransport implements Transport {
   /** The wait for stdin to drain that the sends it pushed back on share, while there is one. */
   private drain?: Promise<void>;
   /**
-   * The method of each request in flight, by id, to name the request a refused answer was for. An id is let go only
-   * once answered or cancelled (a call that times out or is given up on is cancelled), so it holds no more than the
-   * client library holds a handler and a timer for.
+   * The requests in flight, to name the request a refused answer was for and to know an answer nobody waits for. An
+   * id is let go once answered or cancelled (a call that times out or is given up on is cancelled), so it holds no
+   * more than the client library holds a handler and a timer for.
    */
-  private readonly pendingMethods = new Map<string | number, string>();
+  private readonly pending = new PendingRequests();
+  /** Where answers for an id nobody waits for are told, in the same words as for a remote server. */
+  private readonly strays = strayAnswerReporter((message) => this.options.onDiagnostic?.(message));
   /** Messages read after a progress notification, handed on once the client has handled it (see handOn). */
   private heldAfterProgress?: JSONRPCMessage[];
   private closedBecause?: string;
@@ -169,10 +178,12 @@ export class ProcessGroupStdioTransport implements Transport {
       this.deliver(read.message, read.tooDeep || undefined);
       return;
     }
-    // An answer nobody waits for is only noise: no request is there to fail.
-    const method = read === undefined ? undefined : this.pendingMethods.get(read.id);
-    if (read !== undefined && method !== undefined) {
-      this.refuseInvalidAnswer(read.id, method, read.invalidAnswer, built.text);
+    if (read !== undefined) {
+      const method = this.pending.get(read.id);
+      if (method !== undefined) this.refuseInvalidAnswer(read.id, method, read.invalidAnswer, built.text);
+      // An answer nobody waits for has no request to fail: it is told, and ignored.
+      else
+        this.strays.invalid(read.id, invalidAnswerOf(read.invalidAnswer)?.why ?? 'it is not a valid JSON-RPC response');
       return;
     }
     const line = lineWithLongStrings(built);
@@ -206,10 +217,14 @@ export class ProcessGroupStdioTransport implements Transport {
   private deliver(message: JSONRPCMessage, tooDeep?: boolean): void {
     if (!this.gateNotification(message)) return;
     const answered = 'method' in message || !('id' in message) ? undefined : message.id;
-    const verdict = screenMessageDepth(message, (id) => this.pendingMethods.get(id), tooDeep);
-    if (answered !== undefined) this.pendingMethods.delete(answered);
+    const verdict = screenMessageDepth(message, (id) => this.pending.get(id), tooDeep);
+    if (answered !== undefined) this.pending.delete(answered);
     if (verdict.kind === 'fine') {
       this.handOn(message);
+      return;
+    }
+    if (verdict.kind === 'stray') {
+      this.strays.tooDeep(verdict.id);
       return;
     }
     this.tooDeepMessages += 1;
@@ -233,7 +248,7 @@ export class ProcessGroupStdioTransport implements Transport {
     answer: Record<string, unknown>,
     line: string,
   ): void {
-    this.pendingMethods.delete(id);
+    this.pending.delete(id);
     const { what, replacement, words } = invalidAnswer(id, method, answer);
     this.options.onDiagnostic?.(`${what}: ${quoted(line)}`);
     this.options.hostWritten?.note(replacement, words);
@@ -270,15 +285,11 @@ export class ProcessGroupStdioTransport implements Transport {
     }
   }
 
-  async send(message: JSONRPCMessage): Promise<void> {
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || this.closing || !stdin.writable) throw new Error('not connected: the server process is not running');
-    if ('method' in message && !('id' in message) && message.method === 'notifications/cancelled') {
-      // A request given up on waits for nothing: an answer to it is noise, not a reason to write one.
-      this.pendingMethods.delete((message.params as { requestId?: string | number } | undefined)?.requestId ?? '');
-    } else if ('method' in message && 'id' in message) {
-      this.pendingMethods.set(message.id, message.method);
-    }
+    // A request given up on waits for nothing: an answer to it is a stray, not a reason to write one.
+    this.pending.sent(message, options);
     const text = serializeMessage(message);
     // The first message of a tick goes out at once, so a lone call waits for nothing; the others sent in the same
     // tick (the parallel calls of a turn) follow in one write: every write wakes the server process, and waking it
@@ -378,6 +389,7 @@ export class ProcessGroupStdioTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     this.logGate.close();
+    this.pending.clear();
     this.child?.stdout.destroy();
     this.child?.stderr.destroy();
     this.onclose?.();

@@ -1,14 +1,13 @@
 /**
- * Tells of the answers a remote server sends for an id nobody waits for that the host refuses, on a stream no request
- * of its own is behind: noise, as such a line from a stdio server is, but said in a diagnostic. One that is not valid
- * JSON-RPC goes on as it is (the client library passes over it); one nested too deep is dropped, as nothing may walk
- * it. Of each kind a few are told one by one, then once that further ones go untold, since a server may send any
- * number of them.
+ * Tells of the answers a server sends for an id nobody waits for that the host refuses, over stdio or HTTP: noise,
+ * but said in a diagnostic. One that is not valid JSON-RPC is ignored (the client library passes over it); one nested
+ * too deep is dropped, as nothing may walk it. Of each kind a few are told one by one, then once that further ones go
+ * untold, since a server may send any number of them.
  */
 import { MAX_JSON_DEPTH } from '../json/json-depth.js';
-import { quoted } from './invalid-answer.js';
+import { namedId } from './invalid-answer.js';
 
-/** Stray answers of one kind told one by one before further ones are only counted. */
+/** Stray answers of one kind told one by one before further ones go untold. */
 const MAX_REPORTS = 5;
 
 type Id = string | number;
@@ -34,19 +33,14 @@ export function strayAnswerReporter(onDiagnostic: (message: string) => void): St
     invalid: (id, why) =>
       invalid(
         () =>
-          `sent an answer to request ${named(id)}, which nobody waits for, that is not valid JSON-RPC (${why}); ignored`,
+          `sent an answer to request ${namedId(id)}, which nobody waits for, that is not valid JSON-RPC (${why}); ignored`,
       ),
     tooDeep: (id) =>
       tooDeep(
         () =>
-          `sent an answer to request ${named(id)}, which nobody waits for, nested deeper than ${MAX_JSON_DEPTH} levels; refused`,
+          `sent an answer to request ${namedId(id)}, which nobody waits for, nested deeper than ${MAX_JSON_DEPTH} levels; refused`,
       ),
   };
-}
-
-/** The id is the server's: a string is quoted cut, its hidden characters escaped. */
-function named(id: Id): string {
-  return typeof id === 'number' ? String(id) : quoted(id);
 }
 
 /** Tells the first `MAX_REPORTS` texts given, then `further` once, then nothing. */

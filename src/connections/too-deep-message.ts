@@ -7,6 +7,7 @@
  */
 import { INVALID_REQUEST, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { describeTooDeep, exceedsJsonDepth, MAX_JSON_DEPTH } from '../json/json-depth.js';
+import { namedId, quoted } from './invalid-answer.js';
 
 type TooDeepVerdict =
   | { kind: 'fine' }
@@ -14,8 +15,10 @@ type TooDeepVerdict =
   | { kind: 'answer-replaced'; replacement: JSONRPCMessage; what: string; words: string }
   /** Send this error back to the server for its request. */
   | { kind: 'request-refused'; reply: JSONRPCMessage; what: string }
-  /** A notification, or an answer to a request nobody waits for: there is no one to tell. */
-  | { kind: 'dropped'; what: string };
+  /** A notification: there is no one to tell. */
+  | { kind: 'dropped'; what: string }
+  /** An answer to request `id`, which nobody waits for: a stray (see stray-answers.ts), dropped. */
+  | { kind: 'stray'; id: string | number };
 
 /**
  * `answering`: the method of the host's pending request with this message's id, or undefined when it waits for none.
@@ -32,19 +35,17 @@ export function screenMessageDepth(
   if (method === undefined && fields.id !== undefined) {
     const request = answering(fields.id);
     if (request !== undefined) return { kind: 'answer-replaced', ...tooDeepAnswer(fields.id, request) };
-    // The id is the server's: it is named only in part.
-    const stray = `the server's answer to request ${JSON.stringify(fields.id).slice(0, 100)}, which nobody waits for,`;
-    return { kind: 'dropped', what: describeTooDeep(stray) };
+    return { kind: 'stray', id: fields.id };
   }
   if (fields.id !== undefined) {
-    const what = describeTooDeep(`the server's request ${JSON.stringify(method)}`);
+    const what = describeTooDeep(`the server's request ${quoted(method ?? '')}`);
     return {
       kind: 'request-refused',
       what,
       reply: { jsonrpc: '2.0', id: fields.id, error: { code: INVALID_REQUEST, message: `${what}; refused` } },
     };
   }
-  return { kind: 'dropped', what: describeTooDeep(`the notification ${JSON.stringify(method)}`) };
+  return { kind: 'dropped', what: describeTooDeep(`the notification ${quoted(method ?? '')}`) };
 }
 
 /**
@@ -57,8 +58,7 @@ export function tooDeepAnswer(
   id: string | number,
   request: string | undefined,
 ): { what: string; replacement: JSONRPCMessage; words: string } {
-  // The id is the server's: an unknown one is named only in part.
-  const what = describeTooDeep(`the server's answer to ${request ?? `request ${JSON.stringify(id).slice(0, 100)}`}`);
+  const what = describeTooDeep(`the server's answer to ${request ?? `request ${namedId(id)}`}`);
   return {
     what,
     replacement: { jsonrpc: '2.0', id, error: { code: INVALID_REQUEST, message: `${what}, so the host refused it` } },

@@ -2,7 +2,7 @@
  * The stdio transport knows every request it has in flight until it is answered or cancelled, however many there
  * are: an answer that is not valid JSON-RPC fails even the oldest of more than a thousand at once. An answer nested
  * too deep is answered for only when a request waits for it; one for an id nobody waits for is refused in a
- * diagnostic, and nothing reaches the client in its place. The `__proto__` keys of an answer are kept however many
+ * diagnostic worded as for a remote server, and nothing reaches the client in its place. The `__proto__` keys of an answer are kept however many
  * requests are in flight before it, and its JSON-RPC error is known to be the server's.
  */
 import { Client, type JSONRPCMessage, ProtocolError } from '@modelcontextprotocol/client';
@@ -68,17 +68,25 @@ describe.runIf(process.platform === 'linux')('requests in flight on a stdio conn
     timeout: 30_000,
   }, async () => {
     const { client, diagnostics, handedOn } = await connectTold();
-    const deep = `{"jsonrpc":"2.0","id":987654,"result":{"value":${'['.repeat(10_000)}${']'.repeat(10_000)}}}`;
+    const deep = (id: string) =>
+      `{"jsonrpc":"2.0","id":${id},"result":{"value":${'['.repeat(10_000)}${']'.repeat(10_000)}}}`;
     const called = await client.callTool({
       name: 'raw',
-      arguments: { lines: [deep], result: { content: [{ type: 'text', text: 'answered' }] } },
+      // The second id hides a zero-width space and a right-to-left override.
+      arguments: {
+        lines: [deep('987654'), deep('"x\\u200by\\u202e"')],
+        result: { content: [{ type: 'text', text: 'answered' }] },
+      },
     });
-    // The stray line was written before the call's answer, and lines are handed on in order.
+    // The stray lines were written before the call's answer, and lines are handed on in order.
     expect(called.content).toEqual([{ type: 'text', text: 'answered' }]);
+    expect(handedOn.filter((message) => 'id' in message && typeof message.id !== 'number')).toEqual([]);
     expect(handedOn.filter((message) => 'id' in message && message.id === 987654)).toEqual([]);
-    expect(diagnostics).toContain(
-      "the server's answer to request 987654, which nobody waits for, is nested deeper than 128 levels; refused",
-    );
+    // Told as a remote server's are, the id's hidden characters as escapes.
+    expect(diagnostics).toEqual([
+      'sent an answer to request 987654, which nobody waits for, nested deeper than 128 levels; refused',
+      'sent an answer to request "x\\u200by\\u202e", which nobody waits for, nested deeper than 128 levels; refused',
+    ]);
   });
 
   it('keeps the __proto__ key of the answer to the oldest of 10,002 calls in flight', {
