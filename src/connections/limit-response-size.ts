@@ -84,7 +84,7 @@ export function limitResponseSize(
       mediaType === 'text/event-stream'
         ? response.body.pipeThrough(eventLimits(limit, requests, hostWritten, connection))
         : response.body.pipeThrough(
-            bodyLimits(limit, JSON_MEDIA_TYPE.test(mediaType) ? requests : undefined, hostWritten),
+            bodyLimits(limit, JSON_MEDIA_TYPE.test(mediaType) ? requests : undefined, hostWritten, connection),
           );
     return withBody(response, limited);
   };
@@ -107,6 +107,7 @@ function bodyLimits(
   limit: number,
   requests: readonly SentRequest[] | undefined,
   hostWritten: HostWrittenAnswers,
+  connection: ConnectionScreen | undefined,
 ): TransformStream<Uint8Array, Uint8Array> {
   let seen = 0;
   let held: Uint8Array[] = [];
@@ -135,7 +136,9 @@ function bodyLimits(
     },
     flush(controller) {
       const screened =
-        requests === undefined ? undefined : screenBody(held, depth.outlineBytes(), requests, hostWritten);
+        requests === undefined
+          ? undefined
+          : screenBody(held, depth.outlineBytes(), requests, hostWritten, connection?.pending);
       if (screened !== undefined) controller.enqueue(new TextEncoder().encode(screened));
       else for (const piece of held) controller.enqueue(piece);
     },
@@ -143,19 +146,22 @@ function bodyLimits(
 }
 
 /**
- * The body with the host's error answer in place of each answer to a request of the POST that is not valid JSON-RPC
- * (see invalid-answer.ts), or undefined when it is to go on as it is (a body that is not JSON fails in the client
- * library, which fails the POST's requests). Only the body's outline is read, unless an answer in a batch is replaced.
+ * The body with the host's error answer in place of each answer that is not valid JSON-RPC (see invalid-answer.ts) to
+ * a request of the POST or, given `pending`, to another request pending on the connection; or undefined when it is
+ * to go on as it is (a body that is not JSON fails in the client library, which fails the POST's requests). Only the
+ * body's outline is read, unless an answer in a batch is replaced.
  */
 function screenBody(
   body: readonly Uint8Array[],
   outline: readonly Uint8Array[],
   requests: readonly SentRequest[],
   hostWritten: HostWrittenAnswers,
+  pending: AnswerWaiters | undefined,
 ): string | undefined {
   const shape = parsedOrUndefined(decoded(outline));
   if (requests.length === 0 || shape === undefined) return undefined;
-  const waiting = waitingFor(requests);
+  const own = waitingFor(requests);
+  const waiting = pending === undefined ? own : ownThenConnection(own, pending);
   const refused = new Map<number, JSONRPCMessage>();
   const shapes = Array.isArray(shape) ? shape : [shape];
   shapes.forEach((message: unknown, index) => {
@@ -185,6 +191,17 @@ function parsedOrUndefined(text: string): unknown {
 }
 
 /** The methods of `requests` by id: those an answer may still come for. */
+/** The POST's own requests first, then those pending on the connection; an answer taken is taken from both. */
+function ownThenConnection(own: Map<string | number, string>, connection: AnswerWaiters): AnswerWaiters {
+  return {
+    get: (id) => own.get(id) ?? connection.get(id),
+    delete: (id) => own.delete(id) || connection.delete(id),
+    get size() {
+      return own.size + connection.size;
+    },
+  };
+}
+
 function waitingFor(requests: readonly SentRequest[]): Map<string | number, string> {
   return new Map(requests.map(({ id, method }) => [id, method]));
 }
@@ -204,10 +221,12 @@ function eventLimits(
   const data = new EventDataDepth();
   // The current event nests too deep: it is read to its end (within the size limit) and answered for, not passed on.
   let tooDeep = false;
-  // The requests of the POST not answered yet: while there are any, each event's outline is read for an answer to one.
-  // On a standing stream, those pending on the connection, and every outline is read.
-  const waiting = standing?.pending ?? waitingFor(requests);
-  const screening = () => standing !== undefined || waiting.size > 0;
+  // The requests of the POST not answered yet: while there are any, each event's outline is read for an answer to one
+  // of them or to another request pending on the connection (a server may answer it on any stream). On a standing
+  // stream, those pending on the connection, and every outline is read.
+  const own = waitingFor(requests);
+  const waiting = standing?.pending ?? (connection === undefined ? own : ownThenConnection(own, connection.pending));
+  const screening = () => standing !== undefined || own.size > 0;
   if (screening()) data.keepOutline();
   return new TransformStream({
     transform(chunk, controller) {
@@ -237,7 +256,7 @@ function eventLimits(
               !(
                 screening() &&
                 !data.namesMethod() &&
-                refuseInvalidEvent(controller, pending, data.outlineBytes(), waiting, hostWritten, standing?.strays)
+                refuseInvalidEvent(controller, pending, data.outlineBytes(), waiting, hostWritten, connection?.strays)
               )
             ) {
               for (const piece of pending) controller.enqueue(piece);

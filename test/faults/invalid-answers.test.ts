@@ -11,7 +11,7 @@ import { startOversizedServer } from '../fixtures/faults/oversized-http-server.j
 import { hostConfig, httpServer, stdioServer } from '../helpers/configs.js';
 import { startLegacySseServer } from '../helpers/legacy-sse-server.js';
 import { fixtureServer } from '../helpers/project.js';
-import { closeHosts, openFaultHost, resultText } from './fault-helpers.js';
+import { closeHosts, openFaultHost, resultText, waitUntil } from './fault-helpers.js';
 
 afterEach(closeHosts);
 
@@ -161,6 +161,35 @@ describe('an answer from a remote server that is not valid JSON-RPC', () => {
       const stray = await host.callTool('remote__raw_standing', { events: [STRAY, ANSWERED] });
       expect(resultText(stray.result)).toBe('answered');
       expect(diagnostics.filter((line) => line.includes('nobody waits for'))).toEqual([STRAY_TOLD('remote')]);
+    } finally {
+      await closeHosts();
+      await server.close();
+    }
+  });
+
+  it("fails at once a call another call's stream or body answers with a message that is not valid JSON-RPC", {
+    timeout: 30_000,
+  }, async () => {
+    const server = await startOversizedServer();
+    try {
+      const host = await openFaultHost(
+        hostConfig([httpServer('remote', server.url, { trust: 'trusted', timeoutMs: CALL_TIMEOUT_MS })]),
+      );
+      const invalid = '{"jsonrpc":"2.0","id":"$PREVIOUS_ID","error":{"code":"oops","message":"bad"}}';
+      // The first call's stream ends with no answer: it waits, and the next call's stream or body answers it.
+      for (const answeredBy of ['stream', 'body'] as const) {
+        const calls = server.toolCalls();
+        const waiting = host.callTool('remote__raw_sse', { events: [] });
+        await waitUntil(() => server.toolCalls() > calls, 'the first call to reach the server');
+        const next =
+          answeredBy === 'stream'
+            ? await host.callTool('remote__raw_sse', { events: [invalid, ANSWERED] })
+            : await host.callTool('remote__raw_json', { body: `[${invalid},${ANSWERED}]` });
+        expect(resultText(next.result), answeredBy).toBe('answered');
+        expect(resultText((await waiting).result), answeredBy).toBe(
+          REFUSED("the error's code is a string, not a number", 'remote'),
+        );
+      }
     } finally {
       await closeHosts();
       await server.close();
