@@ -4,11 +4,10 @@
  * as exactly that word and must not hide or act on any of its characters in the terminal.
  */
 
-import { isInvisibleCharacter } from '../text/invisible-characters.js';
+import { isInvisibleCharacter, isLookAlikeSpace } from '../text/invisible-characters.js';
 
 /** Characters that need no quoting in any POSIX shell. */
 const PLAIN_WORD = /^[\w@%+=:,./-]+$/;
-const SPACE_SEPARATOR = /\p{Zs}/u;
 /** Half of a pair on its own: printed, it becomes U+FFFD and the command names another path. */
 const LONE_SURROGATE = /\p{Cs}/u;
 
@@ -18,9 +17,8 @@ const LONE_SURROGATE = /\p{Cs}/u;
  * which it looks like, and half a surrogate pair.
  */
 function isUnprintable(character: string): boolean {
-  if (character === ' ') return false;
   if (character === '\t' || character === '\n') return true;
-  return isInvisibleCharacter(character) || SPACE_SEPARATOR.test(character) || LONE_SURROGATE.test(character);
+  return isInvisibleCharacter(character) || isLookAlikeSpace(character) || LONE_SURROGATE.test(character);
 }
 
 function hasUnprintable(word: string): boolean {

@@ -24,6 +24,14 @@ export function isInvisibleCharacter(character: string): boolean {
   return FORMAT_CHARACTER.test(character);
 }
 
+/** Spaces other than the ASCII one (no-break, ideographic, thin, …): each looks like it, or like nothing. */
+const LOOK_ALIKE_SPACE = /(?! )\p{Zs}/u;
+
+/** Whether `character` (one code point) is a space that is not the ASCII one, which it looks like. */
+export function isLookAlikeSpace(character: string): boolean {
+  return LOOK_ALIKE_SPACE.test(character);
+}
+
 function hex(codePoint: number, width: number): string {
   return codePoint.toString(16).padStart(width, '0');
 }

@@ -5,11 +5,12 @@
  * it with them as escapes, and write JSON whose strings carry them as JSON escapes, which read back to the same value.
  * Names the user picks or compares by are shown with every such character as an escape wherever they appear.
  */
-import { escapeCodePoint, isInvisibleCharacter, showInvisibleCharacters } from '../../src/text/invisible-characters.js';
-
-/** Spaces other than the ASCII one (no-break, ideographic, thin, …): each looks like it, or like nothing. */
-const OTHER_SPACE = /(?! )\p{Zs}/u;
-const OTHER_SPACES = new RegExp(OTHER_SPACE.source, 'gu');
+import {
+  escapeCodePoint,
+  isInvisibleCharacter,
+  isLookAlikeSpace,
+  showInvisibleCharacters,
+} from '../../src/text/invisible-characters.js';
 
 /**
  * Whether `value` has a character its control would not show as itself: an invisible one anywhere, and a line break
@@ -41,7 +42,7 @@ function jsonEscape(unit: number): string {
 export function jsonTextShowingHiddenCharacters(text: string): string {
   let shown = '';
   for (const character of text) {
-    if (!isInvisibleCharacter(character) && !OTHER_SPACE.test(character)) {
+    if (!isInvisibleCharacter(character) && !isLookAlikeSpace(character)) {
       shown += character;
       continue;
     }
@@ -70,5 +71,5 @@ export function showName(name: string): string {
   return showHiddenCharacters(name.replaceAll('\\', '\\\\'), true)
     .replaceAll('\t', '\\t')
     .replace(COLLAPSED_SPACES, (spaces) => '\\x20'.repeat(spaces.length))
-    .replace(OTHER_SPACES, (space) => escapeCodePoint(space.codePointAt(0)!));
+    .replace(/\p{Zs}/gu, (space) => (isLookAlikeSpace(space) ? escapeCodePoint(space.codePointAt(0)!) : space));
 }
