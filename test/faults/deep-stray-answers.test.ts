@@ -45,6 +45,12 @@ async function connect(config: RemoteServerConfig) {
   return { client, diagnostics, errors, handedOn };
 }
 
+/** The call after the strays was answered, and nothing for the stray id reached the client. */
+function expectStrayDropped(called: { content?: unknown }, handedOn: JSONRPCMessage[]): void {
+  expect(called.content).toEqual([{ type: 'text', text: 'answered' }]);
+  expect(handedOn.filter((message) => 'id' in message && message.id === 987654)).toEqual([]);
+}
+
 async function callFails(client: Client, name: string, events: string[]): Promise<string> {
   return client.callTool({ name, arguments: { events } }, { timeout: 60_000 }).then(
     (result) => JSON.stringify(result),
@@ -53,47 +59,45 @@ async function callFails(client: Client, name: string, events: string[]): Promis
 }
 
 describe('a remote answer nested too deep on a stream no request of its own is behind', () => {
-  it('on the standing GET stream fails the call it names; one for an id nobody waits for is told and dropped', {
-    timeout: 30_000,
-  }, async () => {
-    const server = await startOversizedServer({ standingStream: true });
-    try {
-      const { client, diagnostics, errors, handedOn } = await connect(httpServer('remote', server.url));
-      expect(await callFails(client, 'raw_standing', [DEEP('"$ID"')])).toContain(
-        "the server's answer to tools/call is nested deeper than 128 levels, so the host refused it",
-      );
-      const called = await client.callTool({ name: 'raw_standing', arguments: { events: [DEEP('987654'), ANSWERED] } });
-      expect(called.content).toEqual([{ type: 'text', text: 'answered' }]);
-      expect(handedOn.filter((message) => 'id' in message && message.id === 987654)).toEqual([]);
-      expect(errors).toEqual([]);
-      expect(diagnostics).toEqual([STRAY_TOLD]);
-    } finally {
-      await Promise.allSettled(clients.splice(0).map((client) => client.close()));
-      await server.close();
-    }
-  });
-
-  it('on the legacy HTTP+SSE stream fails the call it names; one for an id nobody waits for is told and dropped', {
-    timeout: 30_000,
-  }, async () => {
-    const server = await startLegacySseServer(['--raw-answers']);
-    try {
-      const { client, diagnostics, errors, handedOn } = await connect(
-        httpServer('legacy', server.url, { transport: 'sse' }),
-      );
-      expect(await callFails(client, 'raw_answer', [DEEP('"$ID"')])).toContain(
-        "the server's answer to tools/call is nested deeper than 128 levels, so the host refused it",
-      );
-      const called = await client.callTool({ name: 'raw_answer', arguments: { events: [DEEP('987654'), ANSWERED] } });
-      expect(called.content).toEqual([{ type: 'text', text: 'answered' }]);
-      expect(handedOn.filter((message) => 'id' in message && message.id === 987654)).toEqual([]);
-      expect(errors).toEqual([]);
-      expect(diagnostics).toEqual([STRAY_TOLD]);
-    } finally {
-      await Promise.allSettled(clients.splice(0).map((client) => client.close()));
-      await server.stop();
-    }
-  });
+  // The two streams no request of its own is behind: a server, the config that reaches it and the tool that answers
+  // on that stream.
+  const streams = [
+    {
+      stream: 'the standing GET stream',
+      start: async () => {
+        const server = await startOversizedServer({ standingStream: true });
+        return { config: httpServer('remote', server.url), tool: 'raw_standing', stop: () => server.close() };
+      },
+    },
+    {
+      stream: 'the legacy HTTP+SSE stream',
+      start: async () => {
+        const server = await startLegacySseServer(['--raw-answers']);
+        const config = httpServer('legacy', server.url, { transport: 'sse' });
+        return { config, tool: 'raw_answer', stop: () => server.stop() };
+      },
+    },
+  ];
+  for (const { stream, start } of streams) {
+    it(`on ${stream} fails the call it names; one for an id nobody waits for is told and dropped`, {
+      timeout: 30_000,
+    }, async () => {
+      const { config, tool, stop } = await start();
+      try {
+        const { client, diagnostics, errors, handedOn } = await connect(config);
+        expect(await callFails(client, tool, [DEEP('"$ID"')])).toContain(
+          "the server's answer to tools/call is nested deeper than 128 levels, so the host refused it",
+        );
+        const called = await client.callTool({ name: tool, arguments: { events: [DEEP('987654'), ANSWERED] } });
+        expectStrayDropped(called, handedOn);
+        expect(errors).toEqual([]);
+        expect(diagnostics).toEqual([STRAY_TOLD]);
+      } finally {
+        await Promise.allSettled(clients.splice(0).map((client) => client.close()));
+        await stop();
+      }
+    });
+  }
 
   it("on a POST's own stream, for an id neither the POST nor the connection waits for, is told and dropped", {
     timeout: 30_000,
@@ -102,8 +106,7 @@ describe('a remote answer nested too deep on a stream no request of its own is b
     try {
       const { client, diagnostics, errors, handedOn } = await connect(httpServer('remote', server.url));
       const called = await client.callTool({ name: 'raw_sse', arguments: { events: [DEEP('987654'), ANSWERED] } });
-      expect(called.content).toEqual([{ type: 'text', text: 'answered' }]);
-      expect(handedOn.filter((message) => 'id' in message && message.id === 987654)).toEqual([]);
+      expectStrayDropped(called, handedOn);
       expect(errors).toEqual([]);
       expect(diagnostics).toEqual([STRAY_TOLD]);
     } finally {
@@ -118,8 +121,7 @@ describe('a remote answer nested too deep on a stream no request of its own is b
       const { client, diagnostics, handedOn } = await connect(httpServer('remote', server.url));
       const strays = Array.from({ length: 8 }, () => DEEP('987654'));
       const called = await client.callTool({ name: 'raw_standing', arguments: { events: [...strays, ANSWERED] } });
-      expect(called.content).toEqual([{ type: 'text', text: 'answered' }]);
-      expect(handedOn.filter((message) => 'id' in message && message.id === 987654)).toEqual([]);
+      expectStrayDropped(called, handedOn);
       expect(diagnostics).toEqual([
         ...Array.from({ length: 5 }, () => STRAY_TOLD),
         'keeps sending answers nobody waits for nested too deep; further ones are refused silently',

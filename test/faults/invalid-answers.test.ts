@@ -7,7 +7,8 @@
  * standing GET stream or of the legacy HTTP+SSE stream, where one for an id nobody waits for is told in the same words.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startOversizedServer } from '../fixtures/faults/oversized-http-server.js';
+import type { Host } from '../../src/host/create-host.js';
+import { type OversizedServer, startOversizedServer } from '../fixtures/faults/oversized-http-server.js';
 import { hostConfig, httpServer, stdioServer } from '../helpers/configs.js';
 import { startLegacySseServer } from '../helpers/legacy-sse-server.js';
 import { fixtureServer } from '../helpers/project.js';
@@ -119,13 +120,36 @@ const ANSWERED = '{"jsonrpc":"2.0","id":"$ID","result":{"content":[{"type":"text
 const STRAY_TOLD = (server: string) =>
   `server "${server}" sent an answer to request 987654, which nobody waits for, that is not valid JSON-RPC (the error's code is a string, not a number); ignored`;
 
+/** An answer that is not valid JSON-RPC to the call before the one that sends it. */
+const INVALID_FOR_PREVIOUS = '{"jsonrpc":"2.0","id":"$PREVIOUS_ID","error":{"code":"oops","message":"bad"}}';
+
+/**
+ * Runs `test` with a host on the oversized HTTP server (`standingStream`: offering a standing GET stream), trusted,
+ * with calls timing out after `timeoutMs`, and the diagnostics it gave; both are stopped however the test ends.
+ */
+async function withRemoteHost(
+  options: { standingStream?: boolean; timeoutMs?: number },
+  test: (host: Host, server: OversizedServer, diagnostics: string[]) => Promise<void>,
+): Promise<void> {
+  const server = await startOversizedServer({ standingStream: options.standingStream ?? false });
+  try {
+    const diagnostics: string[] = [];
+    const host = await openFaultHost(
+      hostConfig([
+        httpServer('remote', server.url, { trust: 'trusted', timeoutMs: options.timeoutMs ?? CALL_TIMEOUT_MS }),
+      ]),
+      { onDiagnostic: (message) => diagnostics.push(message) },
+    );
+    await test(host, server, diagnostics);
+  } finally {
+    await closeHosts();
+    await server.close();
+  }
+}
+
 describe('an answer from a remote server that is not valid JSON-RPC', () => {
   it('fails that call at once as a JSON body or an event, and the next call works', { timeout: 30_000 }, async () => {
-    const server = await startOversizedServer();
-    try {
-      const host = await openFaultHost(
-        hostConfig([httpServer('remote', server.url, { trust: 'trusted', timeoutMs: CALL_TIMEOUT_MS })]),
-      );
+    await withRemoteHost({}, async (host) => {
       for (const [answer, why] of SHAPES) {
         const asBody = await host.callTool('remote__raw_json', { body: answer });
         expect(resultText(asBody.result), answer).toBe(REFUSED(why, 'remote'));
@@ -138,22 +162,13 @@ describe('an answer from a remote server that is not valid JSON-RPC', () => {
       expect(resultText(stray.result)).toBe('answered');
       const fine = await host.callTool('remote__small', {});
       expect(resultText(fine.result)).toBe('small answer');
-    } finally {
-      await closeHosts();
-      await server.close();
-    }
+    });
   });
 
   it('fails that call at once as an event of the standing GET stream; one for an id nobody waits for is told', {
     timeout: 30_000,
   }, async () => {
-    const server = await startOversizedServer({ standingStream: true });
-    try {
-      const diagnostics: string[] = [];
-      const host = await openFaultHost(
-        hostConfig([httpServer('remote', server.url, { trust: 'trusted', timeoutMs: CALL_TIMEOUT_MS })]),
-        { onDiagnostic: (message) => diagnostics.push(message) },
-      );
+    await withRemoteHost({ standingStream: true }, async (host, _server, diagnostics) => {
       for (const [answer, why] of SHAPES) {
         const called = await host.callTool('remote__raw_standing', { events: [answer] });
         expect(resultText(called.result), answer).toBe(REFUSED(why, 'remote'));
@@ -161,21 +176,13 @@ describe('an answer from a remote server that is not valid JSON-RPC', () => {
       const stray = await host.callTool('remote__raw_standing', { events: [STRAY, ANSWERED] });
       expect(resultText(stray.result)).toBe('answered');
       expect(diagnostics.filter((line) => line.includes('nobody waits for'))).toEqual([STRAY_TOLD('remote')]);
-    } finally {
-      await closeHosts();
-      await server.close();
-    }
+    });
   });
 
   it("fails at once a call another call's stream or body answers with a message that is not valid JSON-RPC", {
     timeout: 30_000,
   }, async () => {
-    const server = await startOversizedServer();
-    try {
-      const host = await openFaultHost(
-        hostConfig([httpServer('remote', server.url, { trust: 'trusted', timeoutMs: CALL_TIMEOUT_MS })]),
-      );
-      const invalid = '{"jsonrpc":"2.0","id":"$PREVIOUS_ID","error":{"code":"oops","message":"bad"}}';
+    await withRemoteHost({}, async (host, server) => {
       // The first call's stream ends with no answer: it waits, and the next call's stream or body answers it.
       for (const answeredBy of ['stream', 'body'] as const) {
         const calls = server.toolCalls();
@@ -183,43 +190,30 @@ describe('an answer from a remote server that is not valid JSON-RPC', () => {
         await waitUntil(() => server.toolCalls() > calls, 'the first call to reach the server');
         const next =
           answeredBy === 'stream'
-            ? await host.callTool('remote__raw_sse', { events: [invalid, ANSWERED] })
-            : await host.callTool('remote__raw_json', { body: `[${invalid},${ANSWERED}]` });
+            ? await host.callTool('remote__raw_sse', { events: [INVALID_FOR_PREVIOUS, ANSWERED] })
+            : await host.callTool('remote__raw_json', { body: `[${INVALID_FOR_PREVIOUS},${ANSWERED}]` });
         expect(resultText(next.result), answeredBy).toBe('answered');
         expect(resultText((await waiting).result), answeredBy).toBe(
           REFUSED("the error's code is a string, not a number", 'remote'),
         );
       }
-    } finally {
-      await closeHosts();
-      await server.close();
-    }
+    });
   });
 
   it('takes an answer for a call that timed out, given up on, for one nobody waits for', {
     timeout: 30_000,
   }, async () => {
-    const server = await startOversizedServer({ standingStream: true });
-    try {
-      const diagnostics: string[] = [];
-      const host = await openFaultHost(
-        hostConfig([httpServer('remote', server.url, { trust: 'trusted', timeoutMs: 1_000 })]),
-        { onDiagnostic: (message) => diagnostics.push(message) },
-      );
+    await withRemoteHost({ standingStream: true, timeoutMs: 1_000 }, async (host, _server, diagnostics) => {
       const unanswered = await host.callTool('remote__raw_standing', { events: [] });
       expect(unanswered.outcome).toBe('timeout');
-      const late = '{"jsonrpc":"2.0","id":"$PREVIOUS_ID","error":{"code":"oops","message":"bad"}}';
-      const next = await host.callTool('remote__raw_standing', { events: [late, ANSWERED] });
+      const next = await host.callTool('remote__raw_standing', { events: [INVALID_FOR_PREVIOUS, ANSWERED] });
       expect(resultText(next.result)).toBe('answered');
       expect(diagnostics.filter((line) => line.includes('nobody waits for'))).toEqual([
         expect.stringMatching(
           /^server "remote" sent an answer to request \d+, which nobody waits for, that is not valid/,
         ),
       ]);
-    } finally {
-      await closeHosts();
-      await server.close();
-    }
+    });
   });
 
   it('fails that call at once over the legacy HTTP+SSE transport; one for an id nobody waits for is told', {
