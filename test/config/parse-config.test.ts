@@ -394,6 +394,10 @@ describe('a key written twice', () => {
     // "\u0065nv" is "env": JSON readers see the same key.
     const escaped = failure('{"mcpServers": {"a": {"command": "x", "env": {}, "\\u0065nv": {"A": "1"}}}}');
     expect(escaped.keyPath).toBe('mcpServers.a.env');
+    // A key holding control codes is named with them as escapes, never raw.
+    const hostile = failure('{"mcpServers": {"a\\u001b[31m": {"command": "x"}, "a\\u001b[31m": {"command": "y"}}}');
+    expect(hostile.keyPath).toBe('mcpServers["a\\u001b[31m"]');
+    expect(hostile.message).not.toContain('\u001b');
   });
 
   it("in an editor's settings file counts only in its servers section", () => {
