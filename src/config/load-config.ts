@@ -34,6 +34,26 @@ interface LoadConfigOptions {
 }
 
 /**
+ * The file a `--config` path names, as an absolute path (sessions record it so), and its text. Throws `ConfigError`
+ * when it does not exist or cannot be read.
+ */
+export async function readNamedConfigText(configPath: string, cwd: string): Promise<{ file: string; text: string }> {
+  const file = path.resolve(cwd, configPath);
+  const text = await readConfigText(file);
+  if (text === undefined) {
+    throw new ConfigError({
+      code: 'config-not-found',
+      file,
+      keyPath: '',
+      expected: 'a config file at this path',
+      found: 'no such file',
+      hint: `Check the path, or leave it out to use ${CONFIG_FILE_NAMES.join(' or ')} in the working folder.`,
+    });
+  }
+  return { file, text };
+}
+
+/**
  * Throws `ConfigError`. Returns an empty config with `file` undefined when no path was given and no file was found,
  * and an empty config with `file` and `awaitingApproval` when the file found is not approved (see `requireApproval`).
  */
@@ -42,18 +62,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<HostC
   const env = options.env ?? process.env;
 
   if (options.configPath !== undefined) {
-    const file = path.resolve(cwd, options.configPath);
-    const text = await readConfigText(file);
-    if (text === undefined) {
-      throw new ConfigError({
-        code: 'config-not-found',
-        file,
-        keyPath: '',
-        expected: 'a config file at this path',
-        found: 'no such file',
-        hint: `Check the path, or leave it out to use ${CONFIG_FILE_NAMES.join(' or ')} in the working folder.`,
-      });
-    }
+    const { file, text } = await readNamedConfigText(options.configPath, cwd);
     return parseConfig(text, file, env, { cwd });
   }
 

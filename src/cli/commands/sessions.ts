@@ -1,9 +1,10 @@
 /**
- * `mcp-host sessions list | show ID | export ID --format json|markdown | delete ID`: the conversations saved in the
+ * `mcp-host sessions list [-c FILE] | show ID | export ID --format json|markdown | delete ID`: the conversations saved in the
  * state folder (`<stateDir>/sessions/`). Reading needs no config and starts no server.
  * Exit codes: 0 ok, 2 a usage error (an unknown id among them), 1 a file that could not be read or removed.
  */
 import { type Command, Option } from 'commander';
+import { readNamedConfigText } from '../../config/load-config.js';
 import { resolveStateDir } from '../../config/state-dir.js';
 import { formatTranscriptLines, formatTranscriptMarkdown } from '../../sessions/format-transcript.js';
 import { SessionFileError } from '../../sessions/read-session-file.js';
@@ -16,6 +17,7 @@ import { writeError, writeJson, writeLine, writeOut } from '../output.js';
 
 interface SessionsOptions {
   stateDir?: string;
+  config?: string;
   json?: boolean;
   format?: 'json' | 'markdown';
 }
@@ -48,17 +50,26 @@ export function createSessionsCommand(): Command {
 
   const list = withStateDir(sessions.createCommand('list'))
     .description('saved sessions, newest first')
+    .option(
+      '-c, --config <file>',
+      'only the sessions held with this config file, those `chat --continue` chooses from (default: every session)',
+    )
     .option('--json', 'print JSON')
-    .action((_options: SessionsOptions, self: Command) => {
+    .action(async (_options: SessionsOptions, self: Command) => {
       const options = self.optsWithGlobals<SessionsOptions>();
+      // The path as a chat records it; a file that is not there is a mistake to name, not an empty listing.
+      const config =
+        options.config === undefined ? undefined : (await readNamedConfigText(options.config, process.cwd())).file;
       const store = storeFor(options);
-      const summaries = store.list((warning) => writeError(`mcp-host: ${warning}`));
+      const summaries = store
+        .list((warning) => writeError(`mcp-host: ${warning}`))
+        .filter((summary) => config === undefined || summary.config === config);
       if (options.json) {
         writeJson(summaries);
         return;
       }
       if (summaries.length === 0) {
-        writeLine(`No saved sessions in ${store.directory}.`);
+        writeLine(`No saved sessions${config === undefined ? '' : ` of ${config}`} in ${store.directory}.`);
         return;
       }
       for (const summary of summaries) {

@@ -1,0 +1,90 @@
+/**
+ * `mcp-host sessions list -c FILE`: the conversations held with one config, those `chat --continue` chooses from,
+ * after real chats over two configs (the calculator example and the scripted model) in one state folder.
+ */
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT_OK, EXIT_USAGE } from '../../src/cli/exit-codes.js';
+import { exampleServer, repoRoot, runCli, temporaryDirectory } from '../helpers/project.js';
+
+let directory: string;
+let stateDir: string;
+const sessionOf: Record<string, string> = {};
+
+interface Listed {
+  id: string;
+  config: string | null;
+}
+
+function listed(stdout: string): Listed[] {
+  return JSON.parse(stdout) as Listed[];
+}
+
+beforeAll(async () => {
+  directory = await temporaryDirectory('mcp-host-sessions-per-config-');
+  stateDir = join(directory, 'state');
+  const config = {
+    model: `scripted:${join(repoRoot, 'examples', 'scripts', 'five-plus-seven.json')}`,
+    mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
+  };
+  for (const name of ['team', 'home']) {
+    await mkdir(join(directory, name));
+    await writeFile(join(directory, name, 'mcp-host.json'), JSON.stringify(config));
+  }
+  for (const name of ['team', 'home']) {
+    const chat = await runCli(['chat', '-c', join(name, 'mcp-host.json')], {
+      cwd: directory,
+      stateDir,
+      input: 'What is 5 plus 7?\n',
+    });
+    expect(chat.code, chat.stderr).toBe(EXIT_OK);
+    sessionOf[name] = /session (\d{8}-\d{6}-[0-9a-f]{8})/.exec(chat.stdout)?.[1] ?? '';
+  }
+}, 60_000);
+
+afterAll(async () => {
+  if (directory) await rm(directory, { recursive: true, force: true });
+});
+
+describe('mcp-host sessions list --config', () => {
+  it('lists only the sessions of the config named, however it is written, and every one without it', async () => {
+    const [all, team, teamLeading, homeFromInside] = await Promise.all([
+      runCli(['sessions', 'list', '--json'], { cwd: directory, stateDir }),
+      runCli(['sessions', 'list', '--json', '--config', 'team/mcp-host.json'], { cwd: directory, stateDir }),
+      runCli(['-c', join(directory, 'team', 'mcp-host.json'), 'sessions', '--json'], { stateDir }),
+      runCli(['sessions', '-c', 'mcp-host.json'], { cwd: join(directory, 'home'), stateDir }),
+    ]);
+    expect(all.code).toBe(EXIT_OK);
+    expect(
+      listed(all.stdout)
+        .map((session) => session.id)
+        .sort(),
+    ).toEqual([sessionOf.team, sessionOf.home].sort());
+
+    for (const result of [team, teamLeading]) {
+      expect(result.code, result.stderr).toBe(EXIT_OK);
+      expect(listed(result.stdout)).toEqual([
+        expect.objectContaining({ id: sessionOf.team, config: join(directory, 'team', 'mcp-host.json') }),
+      ]);
+    }
+    expect(homeFromInside.code).toBe(EXIT_OK);
+    expect(homeFromInside.stdout).toContain(sessionOf.home);
+    expect(homeFromInside.stdout).not.toContain(sessionOf.team);
+  });
+
+  it('says so when the config has none, and names a config that is not there as a usage error', async () => {
+    await writeFile(join(directory, 'other.json'), '{}');
+    const [none, missing] = await Promise.all([
+      runCli(['sessions', 'list', '-c', 'other.json'], { cwd: directory, stateDir }),
+      runCli(['sessions', 'list', '-c', 'nowhere.json'], { cwd: directory, stateDir }),
+    ]);
+    expect(none.code).toBe(EXIT_OK);
+    expect(none.stdout).toBe(
+      `No saved sessions of ${join(directory, 'other.json')} in ${join(stateDir, 'sessions')}.\n`,
+    );
+    expect(missing.code).toBe(EXIT_USAGE);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toMatch(new RegExp(`^mcp-host: ${join(directory, 'nowhere.json')}: expected a config file`));
+  });
+});
