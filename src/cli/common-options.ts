@@ -45,3 +45,13 @@ export function parsePositiveInteger(value: string): number {
   }
   return number;
 }
+
+/** A port to listen on, for every command that serves one (`ui --port`, `serve --http`, `mock-llm --port`). */
+export function parsePort(value: string): number {
+  const port = Number(value);
+  // Commander reports this as a usage error naming the option and the value.
+  if (!/^\d+$/.test(value.trim()) || !Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new InvalidArgumentError('It must be a port number from 0 to 65535 (0 picks a free one).');
+  }
+  return port;
+}

@@ -22,6 +22,8 @@ describe('usage errors', () => {
     [['run', '--max-turns', '0', 'hi'], '--max-turns'],
     [['tools', 'list', '--timeout', 'x'], '--timeout'],
     [['mock-llm', '--port', 'x'], '--port'],
+    [['mock-llm', '--script', 'examples/scripts/five-plus-seven.json', '--port', '70000'], '--port'],
+    [['ui', '--port', '70000'], '--port'],
     [['serve', '--http', 'x'], '--http'],
     [['serve', '--http', '70000'], '--http'],
     [['serve', '--host', '0.0.0.0'], '--host'],

@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { loadScript } from '../../testing/load-script.js';
 import { startMockLlmServer } from '../../testing/mock-llm/mock-llm-server.js';
 import { openAiChatQuirks } from '../../testing/mock-llm/wires/openai-chat-read-request.js';
-import { parsePositiveInteger } from '../common-options.js';
+import { parsePort } from '../common-options.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
 import { writeError, writeLine } from '../output.js';
 import { untilSignal } from '../until-signal.js';
@@ -12,9 +12,7 @@ export function createMockLlmCommand(): Command {
   return new Command('mock-llm')
     .description("serve a scripted model over the providers' wire formats on 127.0.0.1, recording every request")
     .requiredOption('--script <path>', 'the script to answer with (see examples/scripts/)')
-    .option('--port <n>', 'port to listen on (default: any free port)', (value) =>
-      value === '0' ? 0 : parsePositiveInteger(value),
-    )
+    .option('--port <n>', 'port to listen on (default: a free one)', parsePort)
     .addHelpText('after', routesHelp())
     .action(async (options: { script: string; port?: number }) => {
       let script: Awaited<ReturnType<typeof loadScript>>;

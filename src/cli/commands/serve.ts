@@ -6,14 +6,14 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { MIN_GATEWAY_TOKEN_CHARACTERS, sha256Hex } from '../../config/gateway-settings.js';
 import { loadConfig } from '../../config/load-config.js';
 import { chosenStateDir } from '../../config/state-dir.js';
 import { createGatewayHosts } from '../../gateway/gateway-hosts.js';
 import { startGatewayHttp } from '../../gateway/gateway-http.js';
 import { startGatewayStdio } from '../../gateway/gateway-stdio.js';
-import { parsePositiveInteger } from '../common-options.js';
+import { parsePort, parsePositiveInteger } from '../common-options.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
 import { handleInterruptions } from '../interrupt.js';
 import { noServersNote } from '../no-servers-note.js';
@@ -31,15 +31,6 @@ interface ServeOptions {
   profile?: string;
   timeout?: number;
   stateDir?: string;
-}
-
-function parsePort(value: string): number {
-  const port = Number(value);
-  // Commander reports this as a usage error naming the option and the value.
-  if (!/^\d+$/.test(value.trim()) || port > 65_535) {
-    throw new InvalidArgumentError('It must be a port number from 0 to 65535 (0 picks a free one).');
-  }
-  return port;
 }
 
 const LOOPBACK_ADDRESSES = new Set(['127.0.0.1', '::1', 'localhost']);

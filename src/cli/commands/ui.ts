@@ -3,11 +3,11 @@
  * The URL (with this start's token) goes to stdout; everything else to stderr. Ctrl-C closes the UI and the servers.
  */
 
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { isLoopbackAddress } from '../../web/loopback.js';
 import { openUiInBrowser } from '../../web/open-ui-in-browser.js';
 import { startWebUi } from '../../web/start-web-ui.js';
-import { parsePositiveInteger } from '../common-options.js';
+import { parsePort, parsePositiveInteger } from '../common-options.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
 import { handleInterruptions } from '../interrupt.js';
 import { writeError, writeLine } from '../output.js';
@@ -21,14 +21,6 @@ interface UiOptions {
   baseUrl?: string;
   timeout?: number;
   stateDir?: string;
-}
-
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new InvalidArgumentError('It must be a port number from 0 to 65535 (0 picks a free one).');
-  }
-  return port;
 }
 
 export function createUiCommand(): Command {
