@@ -124,26 +124,58 @@ export interface ApprovalRecord extends AuditRecordBase {
 export type AuditRecord = ToolCallRecord | ServerStartRecord | ServerExitRecord | TrustChangeRecord | ApprovalRecord;
 type AuditRecordType = AuditRecord['type'];
 
-const AUDIT_RECORD_TYPES: readonly AuditRecordType[] = [
-  'tool-call',
-  'server-start',
-  'server-exit',
-  'trust-change',
-  'approval',
-];
-
 /** A fresh id for one host run. */
 export function createRunId(): string {
   return randomUUID();
 }
 
-/** Whether a parsed line looks like one of our records (a `type` we know, a `time` and a `runId`). */
+type Fields = Record<string, unknown>;
+const isText = (value: unknown) => typeof value === 'string';
+const isNumber = (value: unknown) => typeof value === 'number';
+/** Each named field is present and of its kind. */
+const has = (record: Fields, check: (value: unknown) => boolean, names: readonly string[]) =>
+  names.every((name) => check(record[name]));
+/** Each named field is absent, or of its kind. */
+const mayHave = (record: Fields, check: (value: unknown) => boolean, names: readonly string[]) =>
+  names.every((name) => record[name] === undefined || check(record[name]));
+
+function isCallingClient(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const client = value as Fields;
+  return isText(client.name) && mayHave(client, isText, ['version', 'principal', 'clientId', 'session']);
+}
+
+/** The fields each type of record has, of the kinds the host writes them. */
+const RECORD_SHAPES: Record<AuditRecordType, (record: Fields) => boolean> = {
+  'tool-call': (record) =>
+    has(record, isText, ['server', 'tool', 'originalTool', 'decision', 'policy', 'decidedBy', 'reason', 'outcome']) &&
+    mayHave(record, isText, ['callId', 'trust', 'approver', 'rule', 'startedAt', 'error', 'origin']) &&
+    mayHave(record, isNumber, ['durationMs', 'resultBytes']) &&
+    mayHave(record, (value) => typeof value === 'boolean', ['truncated']) &&
+    mayHave(record, isCallingClient, ['client']),
+  'server-start': (record) =>
+    has(record, isText, ['server', 'transport', 'trust']) &&
+    mayHave(record, isNumber, ['pid', 'toolCount']) &&
+    mayHave(record, isText, ['protocolVersion']),
+  'server-exit': (record) =>
+    has(record, isText, ['server', 'reason']) &&
+    mayHave(record, (value) => value === null || isNumber(value), ['exitCode']) &&
+    mayHave(record, (value) => value === null || isText(value), ['signal']) &&
+    mayHave(record, isText, ['stderrTail']),
+  'trust-change': (record) =>
+    has(record, isText, ['server', 'change', 'by', 'detail']) && mayHave(record, isText, ['tool', 'fingerprint']),
+  approval: (record) =>
+    has(record, isText, ['server', 'tool', 'answer', 'approver', 'reason']) && mayHave(record, isText, ['callId']),
+};
+
+/**
+ * Whether a parsed line is one of our records: a `type` we know, a `time`, a `runId`, and that type's fields of the
+ * kinds the host writes. A line someone else wrote into the log with a field of another kind is no record: shown,
+ * it would end the reader (a number where text is trimmed) or pass for what it is not.
+ */
 export function isAuditRecord(value: unknown): value is AuditRecord {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const record = value as Record<string, unknown>;
-  return (
-    AUDIT_RECORD_TYPES.includes(record.type as AuditRecordType) &&
-    typeof record.time === 'string' &&
-    typeof record.runId === 'string'
-  );
+  const record = value as Fields;
+  if (typeof record.type !== 'string' || !Object.hasOwn(RECORD_SHAPES, record.type)) return false;
+  return has(record, isText, ['time', 'runId']) && RECORD_SHAPES[record.type as AuditRecordType](record);
 }

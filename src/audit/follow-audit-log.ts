@@ -6,10 +6,11 @@
  * exist yet.
  */
 
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { AuditLineSplitter } from './audit-line-splitter.js';
 import type { AuditRecord } from './audit-record.js';
-import { type AuditLogFilter, matchesAuditFilter, parseAuditLine, takeCompleteLines } from './read-audit-log.js';
+import { type AuditLogFilter, matchesAuditFilter, openAuditLog, parseAuditLine, readToEnd } from './read-audit-log.js';
 
 /** How often the file is checked for new records. */
 const DEFAULT_FOLLOW_POLL_MS = 250;
@@ -38,18 +39,14 @@ async function sizeOf(file: string): Promise<number | undefined> {
 }
 
 async function headOf(file: string): Promise<Buffer> {
+  const handle = await openAuditLog(file);
+  if (handle === undefined) return Buffer.alloc(0);
   try {
-    const handle = await open(file, 'r');
-    try {
-      const start = Buffer.alloc(HEAD_BYTES);
-      const { bytesRead } = await handle.read(start, 0, HEAD_BYTES, 0);
-      return start.subarray(0, bytesRead);
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return Buffer.alloc(0);
-    throw error;
+    const start = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await handle.read(start, 0, HEAD_BYTES, 0);
+    return start.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
   }
 }
 
@@ -58,38 +55,46 @@ export async function* followAuditLog(file: string, options: FollowAuditLogOptio
   const filter = options.filter ?? {};
   const interval = options.pollIntervalMs ?? DEFAULT_FOLLOW_POLL_MS;
   let offset = options.startOffset ?? (await sizeOf(file)) ?? 0;
-  let pending: Buffer = Buffer.alloc(0);
+  let found: AuditRecord[] = [];
+  const splitterFrom = () =>
+    new AuditLineSplitter(
+      (line) => {
+        const record = parseAuditLine(line);
+        if (record !== undefined && matchesAuditFilter(record, filter)) found.push(record);
+      },
+      // A line past the bound is passed over, as a full read passes over it.
+      () => undefined,
+    );
+  // What was read of the line not yet ended is held in the splitter; `offset` is where its bytes end.
+  let splitter = splitterFrom();
   // The file's first bytes when it was last read (as many as it had).
   let head = await headOf(file);
   const startOver = () => {
     offset = 0;
-    pending = Buffer.alloc(0);
+    splitter = splitterFrom();
   };
 
   while (!signal.aborted) {
     const size = await sizeOf(file);
     if (size !== undefined && size < offset) startOver();
     if (size !== undefined && size > offset) {
-      const handle = await open(file, 'r');
+      const handle = await openAuditLog(file);
+      if (handle === undefined) continue;
       try {
         const firstBytes = Buffer.alloc(Math.min(HEAD_BYTES, size));
         await handle.read(firstBytes, 0, firstBytes.length, 0);
         const shared = Math.min(head.length, firstBytes.length);
         if (!firstBytes.subarray(0, shared).equals(head.subarray(0, shared))) startOver();
         head = firstBytes;
-        const fresh = Buffer.alloc(size - offset);
-        const { bytesRead } = await handle.read(fresh, 0, fresh.length, offset);
-        offset += bytesRead;
-        const found: AuditRecord[] = [];
-        const taken = takeCompleteLines(Buffer.concat([pending, fresh.subarray(0, bytesRead)]), (line) => {
-          const record = parseAuditLine(line);
-          if (record !== undefined && matchesAuditFilter(record, filter)) found.push(record);
-        });
-        pending = Buffer.from(taken.rest);
-        for (const record of found) yield record;
+        // Read a chunk at a time up to the end as it is now, handing on what each chunk completes: a file grown by
+        // gigabytes (or made sparse) is neither held at once nor read as one buffer.
+        offset += await readToEnd(handle, offset, (chunk) => splitter.push(chunk));
       } finally {
         await handle.close();
       }
+      const records = found;
+      found = [];
+      for (const record of records) yield record;
       continue;
     }
     try {

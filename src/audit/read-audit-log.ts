@@ -4,8 +4,11 @@
  * killed mid-write — counting them so the reader can say so instead of hiding it.
  */
 
-import { createReadStream } from 'node:fs';
+import { constants } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
+import { MAX_JSON_DEPTH, parseJsonWithinDepth } from '../json/json-depth.js';
 import { matchesGlob } from '../policy/glob.js';
+import { AuditLineSplitter } from './audit-line-splitter.js';
 import { type AuditRecord, isAuditRecord } from './audit-record.js';
 
 export interface AuditLogFilter {
@@ -21,19 +24,26 @@ interface AuditLogContents {
   records: AuditRecord[];
   /** False when there is no log at the path yet. */
   exists: boolean;
-  /** Lines that were not whole records (a torn last line, or damage). */
+  /** Lines that were not whole records (a torn last line, or damage), those past the line bound among them. */
   skippedLines: number;
+  /** Lines longer than `MAX_AUDIT_LINE_BYTES`, passed over unread. */
+  overlongLines: number;
   /** Whether the last line had no newline and did not parse: a write cut short. */
   tornLastLine: boolean;
   /** Bytes read up to the end of the last complete line: where `followAuditLog` should continue. */
   endOffset: number;
 }
 
+/** The record, its arguments and their deepest nesting. */
+const MAX_RECORD_DEPTH = MAX_JSON_DEPTH + 1;
+
 /** One line of the log as a record, or undefined when it is not one. */
 export function parseAuditLine(line: string): AuditRecord | undefined {
   if (line.trim() === '') return undefined;
   try {
-    const value: unknown = JSON.parse(line);
+    // Nested deeper than any record the host writes (arguments are refused past MAX_JSON_DEPTH), the line is no
+    // record, and would overflow the stack of whatever walked it next.
+    const value: unknown = parseJsonWithinDepth(line, 'an audit record', MAX_RECORD_DEPTH);
     return isAuditRecord(value) ? value : undefined;
   } catch {
     return undefined;
@@ -66,23 +76,48 @@ export function matchesAuditFilter(record: AuditRecord, filter: AuditLogFilter):
   return true;
 }
 
+/** Bytes read at a time; each read has a buffer of its own, as the splitter may hold pieces of it. */
+const CHUNK_BYTES = 64 * 1024;
+
 /**
- * Splits complete lines off `buffer`, handing each to `onLine` with where it starts in `buffer`; returns what is left
- * (an unfinished line) and how many bytes were consumed. Works on bytes so a multi-byte character split across reads
- * stays whole.
+ * The log opened for reading, or undefined when there is none. Opened without waiting (a named pipe would block
+ * the reader until something wrote to it) and refused unless a regular file: a pipe or a link to /dev/zero is no log.
  */
-export function takeCompleteLines(
-  buffer: Buffer,
-  onLine: (line: string, start: number) => void,
-): { rest: Buffer; consumed: number } {
-  let start = 0;
-  for (;;) {
-    const end = buffer.indexOf(0x0a, start);
-    if (end < 0) break;
-    onLine(buffer.toString('utf8', start, end), start);
-    start = end + 1;
+export async function openAuditLog(file: string): Promise<FileHandle | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new Error(`Could not read the audit log ${file} (${errorCodeOf(error)}).`);
   }
-  return { rest: buffer.subarray(start), consumed: start };
+  const stats = await handle.stat().catch(async (error: unknown) => {
+    await handle.close();
+    throw new Error(`Could not read the audit log ${file} (${errorCodeOf(error)}).`);
+  });
+  if (!stats.isFile()) {
+    await handle.close();
+    throw new Error(
+      `Could not read the audit log ${file}: it is a ${stats.isDirectory() ? 'folder' : 'device, pipe or socket'}, not a file.`,
+    );
+  }
+  return handle;
+}
+
+/** Reads from `position` to the end of the file as it is now, a chunk at a time; returns the bytes read. */
+export async function readToEnd(
+  handle: FileHandle,
+  position: number,
+  onChunk: (chunk: Buffer) => void,
+): Promise<number> {
+  let read = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, position + read);
+    if (bytesRead === 0) return read;
+    read += bytesRead;
+    onChunk(chunk.subarray(0, bytesRead));
+  }
 }
 
 export async function readAuditLog(file: string, filter: AuditLogFilter = {}): Promise<AuditLogContents> {
@@ -90,31 +125,34 @@ export async function readAuditLog(file: string, filter: AuditLogFilter = {}): P
     records: [],
     exists: true,
     skippedLines: 0,
+    overlongLines: 0,
     tornLastLine: false,
     endOffset: 0,
   };
-  // Lines are handed over from a buffer that starts where the last complete line ended.
   const onLine = (line: string): void => {
     if (line.trim() === '') return;
     const record = parseAuditLine(line);
     if (record === undefined) contents.skippedLines += 1;
     else if (matchesAuditFilter(record, filter)) contents.records.push(record);
   };
-  let pending: Buffer = Buffer.alloc(0);
+  const splitter = new AuditLineSplitter(onLine, () => {
+    contents.skippedLines += 1;
+    contents.overlongLines += 1;
+  });
+  const handle = await openAuditLog(file);
+  if (handle === undefined) return { ...contents, exists: false };
   try {
-    for await (const chunk of createReadStream(file)) {
-      const taken = takeCompleteLines(Buffer.concat([pending, chunk as Buffer]), onLine);
-      pending = taken.rest;
-      contents.endOffset += taken.consumed;
-    }
+    await readToEnd(handle, 0, (chunk) => splitter.push(chunk));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ...contents, exists: false };
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new Error(`Could not read the audit log ${file} (${code}).`);
+    throw new Error(`Could not read the audit log ${file} (${errorCodeOf(error)}).`);
+  } finally {
+    await handle.close();
   }
-  if (pending.length > 0) {
+  contents.endOffset = splitter.consumed;
+  const rest = splitter.rest();
+  if (rest !== undefined && rest.trim() !== '') {
     // A last line without its newline: whole if it parses (the write was cut just before the newline).
-    const record = parseAuditLine(pending.toString('utf8'));
+    const record = parseAuditLine(rest);
     if (record === undefined) {
       contents.skippedLines += 1;
       contents.tornLastLine = true;
@@ -123,4 +161,8 @@ export async function readAuditLog(file: string, filter: AuditLogFilter = {}): P
     }
   }
   return contents;
+}
+
+function errorCodeOf(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 }

@@ -5,6 +5,7 @@
  */
 
 import type { Command } from 'commander';
+import { MAX_AUDIT_LINE_BYTES } from '../../audit/audit-line-splitter.js';
 import { resolveAuditLogPath } from '../../audit/audit-log-path.js';
 import type { AuditRecord } from '../../audit/audit-record.js';
 import { followAuditLog } from '../../audit/follow-audit-log.js';
@@ -134,7 +135,11 @@ async function runAudit(
     stderr.write(`mcp-host: no audit log at ${file} yet; it is written when the host runs tools.\n`);
   if (contents.skippedLines > 0) {
     const torn = contents.tornLastLine ? ' (the last one was cut short by a host that stopped mid-write)' : '';
-    stderr.write(`mcp-host: skipped ${contents.skippedLines} line(s) of ${file} that were not whole records${torn}.\n`);
+    const overlong =
+      contents.overlongLines > 0 ? `, ${contents.overlongLines} of them longer than ${MAX_AUDIT_LINE_BYTES} bytes` : '';
+    stderr.write(
+      `mcp-host: skipped ${contents.skippedLines} line(s) of ${file} that were not whole records${overlong}${torn}.\n`,
+    );
   }
 
   const print = (record: AuditRecord): void => {
