@@ -14,7 +14,7 @@ import { type AuditLogFilter, readAuditLog } from '../../audit/read-audit-log.js
 import { loadConfig } from '../../config/load-config.js';
 import { resolveStateDir } from '../../config/state-dir.js';
 import { escapeJsonControlCodes } from '../../text/strip-control-codes.js';
-import { EXIT_RUN_FAILED } from '../exit-codes.js';
+import { EXIT_RUN_FAILED, EXIT_SIGINT, EXIT_SIGTERM } from '../exit-codes.js';
 import { UsageErrorCommand } from '../usage-error-command.js';
 
 export interface AuditCommandDependencies {
@@ -156,26 +156,45 @@ async function runAudit(
 
   if (options.json !== true) stdout.write(formatAuditHeader());
   for (const record of contents.records) print(record);
-  const { signal, release } = followSignal(dependencies.signal);
+  const { signal, release, exitCode } = followSignal(dependencies.signal);
   try {
     for await (const record of followAuditLog(file, { filter, signal, startOffset: contents.endOffset })) print(record);
   } finally {
     release();
   }
+  // Stopped by Ctrl-C or SIGTERM: exits as every other command does (130, 143), as `tail -f` does.
+  const stoppedBy = exitCode();
+  if (stoppedBy !== undefined) process.exitCode = stoppedBy;
+}
+
+interface FollowSignal {
+  signal: AbortSignal;
+  release: () => void;
+  /** 130 or 143 once a SIGINT or SIGTERM stopped the following; undefined otherwise. */
+  exitCode: () => number | undefined;
 }
 
 /** The caller's signal, or one that aborts on the first SIGINT or SIGTERM (handlers removed afterwards). */
-function followSignal(given: AbortSignal | undefined): { signal: AbortSignal; release: () => void } {
-  if (given !== undefined) return { signal: given, release: () => {} };
+function followSignal(given: AbortSignal | undefined): FollowSignal {
+  if (given !== undefined) return { signal: given, release: () => {}, exitCode: () => undefined };
   const controller = new AbortController();
-  const stop = (): void => controller.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  let stoppedBy: number | undefined;
+  const interrupt = (): void => {
+    stoppedBy = EXIT_SIGINT;
+    controller.abort();
+  };
+  const terminate = (): void => {
+    stoppedBy = EXIT_SIGTERM;
+    controller.abort();
+  };
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', terminate);
   return {
     signal: controller.signal,
     release: () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+      process.off('SIGINT', interrupt);
+      process.off('SIGTERM', terminate);
     },
+    exitCode: () => stoppedBy,
   };
 }

@@ -4,7 +4,7 @@ import { loadScript } from '../../testing/load-script.js';
 import { startMockLlmServer } from '../../testing/mock-llm/mock-llm-server.js';
 import { openAiChatQuirks } from '../../testing/mock-llm/wires/openai-chat-read-request.js';
 import { parsePort } from '../common-options.js';
-import { CliError, EXIT_USAGE } from '../exit-codes.js';
+import { CliError, EXIT_SIGINT, EXIT_SIGTERM, EXIT_USAGE } from '../exit-codes.js';
 import { writeError, writeLine } from '../output.js';
 import { untilSignal } from '../until-signal.js';
 
@@ -29,8 +29,10 @@ export function createMockLlmCommand(): Command {
       writeError(
         `mcp-host: mock LLM listening on ${server.url} (recorded requests: GET ${server.url}/_mock/requests); Ctrl-C to stop`,
       );
-      await untilSignal(['SIGINT', 'SIGTERM']);
+      const stoppedBy = await untilSignal(['SIGINT', 'SIGTERM']);
       await server.close();
+      // Ended by a signal, as every command that runs until stopped exits: 130 for Ctrl-C, 143 for SIGTERM.
+      process.exitCode = stoppedBy === 'SIGINT' ? EXIT_SIGINT : EXIT_SIGTERM;
     });
 }
 
