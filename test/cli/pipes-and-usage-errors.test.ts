@@ -44,6 +44,24 @@ describe('usage errors', () => {
     60_000,
   );
 
+  it('says to quote a prompt typed as several words, for run and for chat, before any server starts', async () => {
+    const config = await calculatorConfig();
+    const [run, chat] = await Promise.all([
+      runCli(['run', '--config', config, 'What', 'is', "Bob's", 'total']),
+      runCli(['chat', '--config', config, 'hello', 'there']),
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      `mcp-host: run takes the prompt as one argument, and got 4 words: put it in quotes, as in mcp-host run 'What is Bob'\\''s total'\n`,
+    );
+    expect(chat.code).toBe(2);
+    expect(chat.stdout).toBe('');
+    expect(chat.stderr).toBe(
+      "mcp-host: chat takes no message on the command line: type it once the chat starts, or pipe it in (echo 'hello there' | mcp-host chat); for one answer, mcp-host run 'hello there'\n",
+    );
+  }, 60_000);
+
   it('refuses a gateway token in MCP_HOST_GATEWAY_TOKEN shorter than the config accepts, in one line, exit 2', async () => {
     const config = await calculatorConfig();
     const result = await runCli(['serve', '--http', '0', '--config', config], {

@@ -5,6 +5,7 @@ import { formatServerLogLine } from '../../client-features/server-log.js';
 import { createTerminalClientRequestApprover } from '../../client-features/terminal-client-request-approver.js';
 import { loadConfig } from '../../config/load-config.js';
 import type { Host } from '../../host/create-host.js';
+import { quoteShellWord } from '../../json/quote-shell-word.js';
 import type { ChatContext, ChatConversation } from '../chat/chat-context.js';
 import { createChatInput } from '../chat/chat-input.js';
 import { createChatLoop } from '../chat/chat-loop.js';
@@ -38,7 +39,16 @@ export function createChatCommand(): Command {
     .option('--verbose', "show servers' log messages")
     .option('--no-instructions', 'leave AGENTS.md, CLAUDE.md and the project memory out of the system prompt');
   addCommonOptions(command);
-  return command.action(async (options: ChatCommandOptions) => {
+  // A message on the command line is refused here rather than by commander, to say where messages go.
+  command.allowExcessArguments();
+  return command.action(async (options: ChatCommandOptions, self: Command) => {
+    if (self.args.length > 0) {
+      const words = quoteShellWord(self.args.join(' '));
+      throw new CliError(
+        `chat takes no message on the command line: type it once the chat starts, or pipe it in (echo ${words} | mcp-host chat); for one answer, mcp-host run ${words}`,
+        EXIT_USAGE,
+      );
+    }
     if (options.continue && options.resume !== undefined) {
       throw new CliError('--continue and --resume ID cannot be used together: give one', EXIT_USAGE);
     }

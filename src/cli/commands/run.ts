@@ -3,6 +3,7 @@
 import { Command } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
 import { chosenStateDir } from '../../config/state-dir.js';
+import { quoteShellWord } from '../../json/quote-shell-word.js';
 import { checkModelKey } from '../check-model-key.js';
 import { addCommonOptions, type CommonOptions, parsePositiveInteger } from '../common-options.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
@@ -56,7 +57,15 @@ export function createRunCommand(): Command {
       'leave AGENTS.md, CLAUDE.md and the project memory out of the system prompt for this run',
     );
   addCommonOptions(command);
-  return command.action(async (given: string | undefined, options: RunCommandOptions) => {
+  // Words past the first are refused here rather than by commander, to say how to write them as one prompt.
+  command.allowExcessArguments();
+  return command.action(async (given: string | undefined, options: RunCommandOptions, self: Command) => {
+    if (self.args.length > 1) {
+      throw new CliError(
+        `run takes the prompt as one argument, and got ${self.args.length} words: put it in quotes, as in mcp-host run ${quoteShellWord(self.args.join(' '))}`,
+        EXIT_USAGE,
+      );
+    }
     // `run -`, or a pipe with no prompt argument: the prompt is standard input.
     const fromStdin = given === '-' || (given === undefined && options.prompt === undefined && !process.stdin.isTTY);
     // With no prompt argument, empty input means none was given at all: say how to give one.
