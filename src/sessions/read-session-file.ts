@@ -3,9 +3,9 @@
  * A torn last line (the host was killed while writing it) is skipped with a warning, as is any line that is not a
  * record this version understands or is longer than the record bound; only a missing or unreadable header is fatal.
  */
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseJsonWithinDepth } from '../json/json-depth.js';
+import { BoundedReadError, readBoundedFile } from '../json/read-bounded-file.js';
 import type { Message } from '../providers/types.js';
 import { stripControlCodes } from '../text/strip-control-codes.js';
 import { isMessage } from './is-message.js';
@@ -34,6 +34,9 @@ export interface SavedSession {
   warnings: string[];
 }
 
+/** The most of a session file read back: a string can hold no more (about 512 MiB), so a larger one never could be. */
+const MAX_SESSION_FILE_BYTES = 500 * 1024 * 1024;
+
 export class SessionFileError extends Error {
   override readonly name = 'SessionFileError';
 }
@@ -41,9 +44,12 @@ export class SessionFileError extends Error {
 export function readSessionFile(file: string): SavedSession {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    // Only a regular file, opened without waiting: the name may have been swapped for a pipe since it was listed.
+    text = readBoundedFile(file, MAX_SESSION_FILE_BYTES, { regularFileOnly: true });
   } catch (error) {
-    throw new SessionFileError(`cannot read the session file ${file}: ${(error as Error).message}`);
+    const reason =
+      error instanceof BoundedReadError ? `found ${error.describe(MAX_SESSION_FILE_BYTES)}` : (error as Error).message;
+    throw new SessionFileError(`cannot read the session file ${file}: ${reason}`);
   }
   const lines = text.split('\n');
   const torn = !text.endsWith('\n');

@@ -1,0 +1,45 @@
+/**
+ * The built CLI's `sessions` commands over a sessions folder where a session's name is taken by something that is
+ * not a file: a named pipe is passed over with a warning (the listing waited for a writer before), the sessions
+ * beside it are listed.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EXIT_OK } from '../../src/cli/exit-codes.js';
+import { runCli, temporaryDirectory } from '../helpers/project.js';
+
+let stateDir: string;
+beforeEach(async () => {
+  stateDir = await temporaryDirectory();
+});
+afterEach(() => {
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+const header = (id: string) =>
+  JSON.stringify({
+    type: 'session',
+    version: 1,
+    id,
+    config: null,
+    model: 'scripted:x',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    title: 'a saved chat',
+  });
+
+describe('sessions in a folder holding a named pipe', () => {
+  it('lists the sessions beside the pipe and names the pipe in a warning, at once', async () => {
+    const folder = join(stateDir, 'sessions');
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const saved = '20260101-000000-0000aaaa';
+    const pipe = join(folder, '20260102-000000-0000bbbb.jsonl');
+    writeFileSync(join(folder, `${saved}.jsonl`), `${header(saved)}\n`);
+    execFileSync('mkfifo', [pipe]);
+    const listed = await runCli(['sessions', 'list', '--json'], { stateDir, timeoutMs: 15_000 });
+    expect(listed.code).toBe(EXIT_OK);
+    expect((JSON.parse(listed.stdout) as { id: string }[]).map((session) => session.id)).toEqual([saved]);
+    expect(listed.stderr).toContain(`skipped a session: ${pipe} is a device, pipe or socket, not a session file`);
+  });
+});
