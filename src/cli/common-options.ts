@@ -23,13 +23,17 @@ export function addServerFilterOption(command: Command): Command {
   );
 }
 
+/** `--state-dir`, described alike by every command that takes it, with the defaults in the order they apply. */
+export const STATE_DIR_HELP =
+  'the state folder: trust store, audit log, sessions, stored results (default: $MCP_HOST_STATE_DIR, else $XDG_STATE_HOME/mcp-host, else ~/.local/state/mcp-host)';
+
 export function addCommonOptions(command: Command): Command {
   return command
     .option('-c, --config <file>', 'config file (default: mcp-host.json, then .mcp.json in the current folder)')
     .option('-m, --model <provider:model>', 'model, e.g. anthropic:claude-sonnet-4-6 or scripted:PATH')
     .option('--base-url <url>', "the provider's base URL (mock servers, proxies, local servers)")
     .option('--timeout <ms>', 'per tool call timeout in milliseconds (overrides every server)', parsePositiveInteger)
-    .option('--state-dir <dir>', 'where the trust store, audit log and stored results live (default: XDG state home)')
+    .option('--state-dir <dir>', STATE_DIR_HELP)
     .option(
       '--root <dir>',
       "offer this folder to servers as a root (repeatable; replaces the config's roots). Without roots, none are declared",

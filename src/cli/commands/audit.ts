@@ -14,6 +14,7 @@ import { type AuditLogFilter, readAuditLog } from '../../audit/read-audit-log.js
 import { loadConfig } from '../../config/load-config.js';
 import { resolveStateDir } from '../../config/state-dir.js';
 import { escapeJsonControlCodes } from '../../text/strip-control-codes.js';
+import { STATE_DIR_HELP } from '../common-options.js';
 import { EXIT_RUN_FAILED, EXIT_SIGINT, EXIT_SIGTERM } from '../exit-codes.js';
 import { UsageErrorCommand } from '../usage-error-command.js';
 
@@ -68,7 +69,7 @@ export function createAuditCommand(dependencies: AuditCommandDependencies = {}):
     .option('--tool <pattern>', 'only records of tools matching this glob (namespaced or server name, e.g. "fs__*")')
     .option('--json', 'one JSON record per line instead of a table')
     .option('-f, --follow', 'keep printing records as they are written (Ctrl-C to stop)')
-    .option('--state-dir <dir>', 'the state folder (default: $MCP_HOST_STATE_DIR, else $XDG_STATE_HOME/mcp-host)')
+    .option('--state-dir <dir>', STATE_DIR_HELP)
     .option(
       '-c, --config <file>',
       "read the log this config's auditFile names (default: mcp-host.json or .mcp.json here)",

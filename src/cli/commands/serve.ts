@@ -13,7 +13,7 @@ import { chosenStateDir } from '../../config/state-dir.js';
 import { createGatewayHosts } from '../../gateway/gateway-hosts.js';
 import { startGatewayHttp } from '../../gateway/gateway-http.js';
 import { startGatewayStdio } from '../../gateway/gateway-stdio.js';
-import { parsePort, parsePositiveInteger } from '../common-options.js';
+import { parsePort, parsePositiveInteger, STATE_DIR_HELP } from '../common-options.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
 import { handleInterruptions } from '../interrupt.js';
 import { noServersNote } from '../no-servers-note.js';
@@ -44,7 +44,7 @@ export function createServeCommand(): Command {
     .option('--host <address>', 'address to listen on with --http (default 127.0.0.1)')
     .option('--profile <name>', 'serve only this profile of the config (over HTTP: also at /mcp/NAME)')
     .option('--timeout <ms>', 'per tool call timeout in milliseconds (overrides every server)', parsePositiveInteger)
-    .option('--state-dir <dir>', 'where the trust store, audit log and stored results live (default: XDG state home)')
+    .option('--state-dir <dir>', STATE_DIR_HELP)
     .action(async (options: ServeOptions) => {
       if (options.stdio && options.http !== undefined)
         throw new CliError('choose one of --stdio and --http', EXIT_USAGE);

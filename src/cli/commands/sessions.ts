@@ -12,6 +12,7 @@ import { SessionInUseError } from '../../sessions/session-lock.js';
 import { openSessionStore, type SessionStore, UnknownSessionError } from '../../sessions/session-store.js';
 import { stripControlCodes } from '../../text/strip-control-codes.js';
 import { CommandGroup } from '../command-group.js';
+import { STATE_DIR_HELP } from '../common-options.js';
 import { CliError, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
 import { writeError, writeJson, writeLine, writeOut } from '../output.js';
 
@@ -42,11 +43,7 @@ export function createSessionsCommand(): Command {
   const sessions = new CommandGroup('sessions').description(
     'the conversations saved in the state folder: list, show, export or delete them',
   );
-  const withStateDir = (command: Command): Command =>
-    command.option(
-      '--state-dir <dir>',
-      'the state folder (default: $MCP_HOST_STATE_DIR, else $XDG_STATE_HOME/mcp-host)',
-    );
+  const withStateDir = (command: Command): Command => command.option('--state-dir <dir>', STATE_DIR_HELP);
 
   const list = withStateDir(sessions.createCommand('list'))
     .description('saved sessions, newest first')

@@ -17,6 +17,7 @@ import { SkillPins } from '../../skills/skill-pins.js';
 import { skillSources, unapprovedProjectSkillsNote } from '../../skills/skill-sources.js';
 import { skillStatus } from '../../skills/skill-status.js';
 import { CommandGroup } from '../command-group.js';
+import { STATE_DIR_HELP } from '../common-options.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
 import { writeError, writeJson, writeLine } from '../output.js';
 
@@ -34,7 +35,7 @@ export function createSkillsCommand(): Command {
   const common = (command: Command): Command =>
     command
       .option('-c, --config <file>', 'config file (default: mcp-host.json, then .mcp.json in the current folder)')
-      .option('--state-dir <dir>', 'where the skill pins live (default: $MCP_HOST_STATE_DIR, else XDG state home)')
+      .option('--state-dir <dir>', STATE_DIR_HELP)
       .option('--json', 'print JSON');
 
   const list = common(new Command('list')).description(

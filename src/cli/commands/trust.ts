@@ -19,6 +19,7 @@ import { buildTrustReport, formatTrustReport } from '../../policy/trust-report.j
 import { TrustStore } from '../../policy/trust-store.js';
 import { escapeJsonControlCodes } from '../../text/strip-control-codes.js';
 import { CommandGroup } from '../command-group.js';
+import { STATE_DIR_HELP } from '../common-options.js';
 import { EXIT_RUN_FAILED } from '../exit-codes.js';
 import { cleanedWriter } from '../output.js';
 import { COMMAND_LINE, createCommandLineApprover } from './trust-approver.js';
@@ -82,7 +83,7 @@ export function createTrustCommand(dependencies: TrustCommandDependencies): Comm
   const withCommonOptions = (sub: Command): Command =>
     sub
       .option('-c, --config <file>', 'the config file (default: mcp-host.json or .mcp.json here)')
-      .option('--state-dir <dir>', 'the state folder (default: $MCP_HOST_STATE_DIR, else $XDG_STATE_HOME/mcp-host)')
+      .option('--state-dir <dir>', STATE_DIR_HELP)
       .option('--audit-file <path>', 'the audit log that records trust changes');
 
   const list = withCommonOptions(command.createCommand('list'))

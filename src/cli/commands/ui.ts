@@ -7,7 +7,7 @@ import { Command } from 'commander';
 import { isLoopbackAddress } from '../../web/loopback.js';
 import { openUiInBrowser } from '../../web/open-ui-in-browser.js';
 import { startWebUi } from '../../web/start-web-ui.js';
-import { parsePort, parsePositiveInteger } from '../common-options.js';
+import { parsePort, parsePositiveInteger, STATE_DIR_HELP } from '../common-options.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
 import { handleInterruptions } from '../interrupt.js';
 import { writeError, writeLine } from '../output.js';
@@ -33,7 +33,7 @@ export function createUiCommand(): Command {
     .option('-m, --model <provider:model>', 'model for the chat, e.g. anthropic:claude-sonnet-4-6 or scripted:PATH')
     .option('--base-url <url>', "the provider's base URL (mock servers, proxies, local servers)")
     .option('--timeout <ms>', 'per tool call timeout in milliseconds (overrides every server)', parsePositiveInteger)
-    .option('--state-dir <dir>', 'where the trust store, audit log and stored results live (default: XDG state home)')
+    .option('--state-dir <dir>', STATE_DIR_HELP)
     .action(async (options: UiOptions) => {
       const hostname = options.host ?? '127.0.0.1';
       if (!isLoopbackAddress(hostname)) {
