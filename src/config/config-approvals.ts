@@ -5,13 +5,15 @@
  * needs approving again. A config named with `--config` is the user's own choice and needs no approval.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { assertPrivatePath } from '../json/private-path.js';
+import { readStateFile } from '../json/read-bounded-file.js';
 import { writeJsonFileAtomically } from '../json/write-json-file.js';
 import { ensureStateDir } from './state-dir.js';
 
 const CONFIG_APPROVALS_FILE_NAME = 'approved-configs.json';
+/** A hash and a time per config: far more configs than anyone approves. */
+const MAX_APPROVALS_BYTES = 16 * 1024 * 1024;
 
 interface ApprovedConfig {
   sha256: string;
@@ -38,7 +40,7 @@ function readApprovals(stateDir: string): ConfigApprovals {
   const file = approvalsFile(stateDir);
   assertPrivatePath(file, 'file', 'list of approved configs');
   try {
-    const data = JSON.parse(readFileSync(file, 'utf8')) as Partial<ConfigApprovals>;
+    const data = JSON.parse(readStateFile(file, MAX_APPROVALS_BYTES) ?? '') as Partial<ConfigApprovals>;
     if (typeof data.configs === 'object' && data.configs !== null) return { version: 1, configs: data.configs };
   } catch {
     // Missing or damaged: nothing is approved, so nothing starts without asking.

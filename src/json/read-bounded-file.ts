@@ -86,3 +86,17 @@ function failureOf(error: unknown): BoundedReadError {
   if (code === 'EISDIR') return new BoundedReadError({ reason: 'folder' });
   return new BoundedReadError({ reason: 'unreadable', code: code ?? (error as Error).message });
 }
+
+/**
+ * A file the host keeps in its state folder (the trust store, approved configs, pins, OAuth state): a regular file
+ * only, within `maxBytes`, or undefined when there is none. Someone else may have put a pipe or a device in its place,
+ * which would block the host or never end; a {@link BoundedReadError} says so.
+ */
+export function readStateFile(file: string, maxBytes: number): string | undefined {
+  try {
+    return readBoundedFile(file, maxBytes, { regularFileOnly: true });
+  } catch (error) {
+    if (error instanceof BoundedReadError && error.failure.reason === 'missing') return undefined;
+    throw error;
+  }
+}

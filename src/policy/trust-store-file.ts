@@ -9,8 +9,8 @@
  * is read as the `''` scope, its entries marked `fromVersion1` so that other scopes can still accept them.
  */
 
-import { readFileSync } from 'node:fs';
 import { assertPrivatePath, UnsafePathError } from '../json/private-path.js';
+import { BoundedReadError, readStateFile } from '../json/read-bounded-file.js';
 import { errorCodeOf, writeJsonFileAtomically } from '../json/write-json-file.js';
 import type { ToolDefinitionSnapshot } from './tool-definition.js';
 
@@ -18,6 +18,11 @@ export const TRUST_STORE_FILE_NAME = 'trust.json';
 export const TRUST_STORE_FILE_MODE = 0o600;
 const FORMAT_VERSION = 2;
 const PREVIOUS_FORMAT_VERSION = 1;
+/**
+ * The most of a trust store read: a stored definition is at most 16 KB, so this holds some 15,000 tools' definitions,
+ * and one of a gigabyte (or a link to a device that never ends) is not read into memory.
+ */
+export const MAX_TRUST_STORE_BYTES = 256 * 1024 * 1024;
 
 /** How a tool or server came to be approved, for `mcp-host trust` and the audit log. */
 export type ApprovalOrigin = 'first-sight' | 'trusted-server' | 'user' | 'command-line';
@@ -88,13 +93,14 @@ export function readTrustStoreFile(file: string): TrustStoreData {
   } catch (error) {
     throw error instanceof UnsafePathError ? new TrustStoreError(error.message) : error;
   }
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readStateFile(file, MAX_TRUST_STORE_BYTES);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyTrustStoreData();
-    throw corrupt(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    const found = error instanceof BoundedReadError ? `found ${error.describe(MAX_TRUST_STORE_BYTES)}` : String(error);
+    throw corrupt(file, `cannot be read (${found})`);
   }
+  if (text === undefined) return emptyTrustStoreData();
   let data: unknown;
   try {
     data = JSON.parse(text);

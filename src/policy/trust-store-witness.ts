@@ -6,11 +6,17 @@
  * A program running as the user can rewrite both files; this is a tripwire, not a lock.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
+import { readStateFile } from '../json/read-bounded-file.js';
 import { jsonFileText, writeJsonFileAtomically } from '../json/write-json-file.js';
 import { describeTrustStoreChanges } from './trust-store-changes.js';
-import { readTrustStoreFile, TRUST_STORE_FILE_MODE, type TrustStoreData } from './trust-store-file.js';
+import {
+  MAX_TRUST_STORE_BYTES,
+  readTrustStoreFile,
+  TRUST_STORE_FILE_MODE,
+  type TrustStoreData,
+} from './trust-store-file.js';
 
 const TRUST_WITNESS_FILE_NAME = 'trust-written.json';
 
@@ -48,7 +54,7 @@ export function recordTrustStoreWrite(trustFile: string, data: TrustStoreData, t
 export function trustStoreChangesSinceLastWrite(trustFile: string): string[] {
   let current: string | undefined;
   try {
-    current = readFileSync(trustFile, 'utf8');
+    current = readStateFile(trustFile, MAX_TRUST_STORE_BYTES);
   } catch {
     current = undefined;
   }
@@ -72,7 +78,7 @@ export function trustStoreChangesSinceLastWrite(trustFile: string): string[] {
 
 function readWitness(file: string): Witness | undefined {
   try {
-    const witness = JSON.parse(readFileSync(file, 'utf8')) as Partial<Witness>;
+    const witness = JSON.parse(readStateFile(file, MAX_TRUST_STORE_BYTES) ?? '') as Partial<Witness>;
     if (typeof witness.sha256 !== 'string' || typeof witness.data !== 'object' || witness.data === null) {
       return undefined;
     }

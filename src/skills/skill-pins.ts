@@ -8,12 +8,14 @@
  * folder lose nothing but a simultaneous write.
  */
 
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { BoundedReadError, readStateFile } from '../json/read-bounded-file.js';
 import { errorCodeOf, writeJsonFileAtomically } from '../json/write-json-file.js';
 
 const SKILL_PINS_FILE_NAME = 'skill-pins.json';
 const FORMAT_VERSION = 1;
+/** A hash per skill and scope: far more skills than anyone pins. */
+const MAX_PINS_BYTES = 16 * 1024 * 1024;
 
 /** `approved`: the fingerprint matches; `changed`: the files differ from the approved ones. */
 export type SkillCheck = 'approved' | 'new' | 'changed' | 'revoked';
@@ -96,13 +98,14 @@ export class SkillPins {
 }
 
 function readPins(file: string): SkillPinsData {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readStateFile(file, MAX_PINS_BYTES);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: FORMAT_VERSION, scopes: {} };
-    throw new Error(`Skill pins ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? error}).`);
+    const found = error instanceof BoundedReadError ? `found ${error.describe(MAX_PINS_BYTES)}` : String(error);
+    throw new Error(`Skill pins ${file} cannot be read (${found}).`);
   }
+  if (text === undefined) return { version: FORMAT_VERSION, scopes: {} };
   let data: unknown;
   try {
     data = JSON.parse(text);

@@ -7,18 +7,21 @@
  * that later takes the same server name in the config.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type {
   OAuthDiscoveryState,
   StoredOAuthClientInformation,
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
+import { BoundedReadError, readStateFile } from '../../json/read-bounded-file.js';
 
 /** The folder under the state directory. */
 export const OAUTH_FOLDER_NAME = 'oauth';
 export const OAUTH_FOLDER_MODE = 0o700;
 export const OAUTH_FILE_MODE = 0o600;
+/** Tokens, a client registration and metadata: a few kilobytes. */
+const MAX_OAUTH_STATE_BYTES = 1024 * 1024;
 
 export interface StoredOAuthState {
   /** The server URL the entry belongs to; an entry for another URL is ignored. */
@@ -87,15 +90,15 @@ export function oauthFileName(serverName: string, serverUrl: string): string {
 }
 
 function readState(file: string, serverUrl: string): StoredOAuthState {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readStateFile(file, MAX_OAUTH_STATE_BYTES);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { serverUrl };
-    throw new Error(
-      `Could not read the OAuth state ${file} (${(error as Error).message}); fix its permissions or delete it.`,
-    );
+    const found =
+      error instanceof BoundedReadError ? `found ${error.describe(MAX_OAUTH_STATE_BYTES)}` : (error as Error).message;
+    throw new Error(`Could not read the OAuth state ${file} (${found}); fix its permissions or delete it.`);
   }
+  if (text === undefined) return { serverUrl };
   try {
     const parsed = JSON.parse(text) as StoredOAuthState;
     if (parsed === null || typeof parsed !== 'object' || parsed.serverUrl !== serverUrl) return { serverUrl };

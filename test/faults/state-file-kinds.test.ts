@@ -1,0 +1,45 @@
+/**
+ * The files the host keeps in its state folder, replaced by someone else with a named pipe (owner-only, so the
+ * private-path check lets it through): the built CLI reads none of them as a file. The trust store is refused with an
+ * error naming it; the list of approved configs approves nothing. Each read waited for a writer before.
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EXIT_OK, EXIT_USAGE } from '../../src/cli/exit-codes.js';
+import { runCli, temporaryDirectory } from '../helpers/project.js';
+
+let stateDir: string;
+let project: string;
+beforeEach(async () => {
+  stateDir = await temporaryDirectory('mcp-host-state-');
+  project = await temporaryDirectory('mcp-host-project-');
+});
+afterEach(async () => {
+  await Promise.all([stateDir, project].map((folder) => rm(folder, { recursive: true, force: true })));
+});
+
+const mkfifo = (file: string) => execFileSync('mkfifo', ['-m', '600', file]);
+
+describe('state files that are named pipes', () => {
+  it('refuses a trust store that is a pipe, naming it, at once', async () => {
+    const trustFile = join(stateDir, 'trust.json');
+    mkfifo(trustFile);
+    const result = await runCli(['trust', 'list'], { stateDir, timeoutMs: 15_000 });
+    expect(result.code).toBe(EXIT_USAGE);
+    expect(result.stderr).toContain(
+      `mcp-host: Trust store ${trustFile} cannot be read (found a device, pipe or socket, not a file).`,
+    );
+  });
+
+  it('approves no config when the list of approved ones is a pipe', async () => {
+    mkfifo(join(stateDir, 'approved-configs.json'));
+    const config = join(project, 'mcp-host.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: {} }));
+    const result = await runCli(['tools', 'list'], { cwd: project, stateDir, timeoutMs: 15_000 });
+    expect(result.code).toBe(EXIT_OK);
+    expect(result.stderr).toContain(`${config} was found in the working folder and is not approved yet`);
+  });
+});
