@@ -46,6 +46,32 @@ describe('prompt errors are usage errors, like an unknown tool', () => {
   }, 150_000);
 });
 
+describe('tool arguments the schema refuses are usage errors, like a missing prompt argument', () => {
+  it('a missing or mistyped argument exits 2, the call not sent; a call the server fails exits 1', async () => {
+    const config = await writeConfig({
+      mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')] } },
+    });
+    const missing = await runCliInProcess(
+      ['tools', 'call', 'calculator__add_numbers', 'a=1', '--config', config],
+      TIMEOUT,
+    );
+    expect(missing.code, missing.stderr).toBe(2);
+    expect(missing.stderr).toContain('- b: is required');
+    expect(missing.stderr).toContain('mcp-host: the call was refused: its arguments are not valid');
+    const mistyped = await runCliInProcess(
+      ['tools', 'call', 'calculator__add_numbers', '--args', '{"a":1,"b":"two"}', '--config', config],
+      TIMEOUT,
+    );
+    expect(mistyped.code, mistyped.stderr).toBe(2);
+    const failed = await runCliInProcess(
+      ['tools', 'call', 'calculator__divide', 'a=1', 'b=0', '--config', config],
+      TIMEOUT,
+    );
+    expect(failed.code, failed.stderr).toBe(1);
+    expect(failed.stderr).toContain('division by zero');
+  }, 150_000);
+});
+
 describe('configs with no servers', () => {
   it('run with `{}` as its config exits 2 saying the file configures no servers', async () => {
     const config = await writeConfig({});

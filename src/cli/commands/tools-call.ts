@@ -119,8 +119,10 @@ async function callOneTool(
             ...(options.save === undefined ? {} : { saveDirectory: options.save }),
           });
       if (executed.result.isError) writeError(`mcp-host: ${callOutcomeSentence(executed.outcome)}`);
-      // Only part of what the tool gave was printed: a script must not take it for the whole.
-      process.exitCode = executed.result.isError || !printed ? EXIT_RUN_FAILED : EXIT_OK;
+      // Arguments the tool's schema refuses are the command line's to fix, as a value of the wrong type is: the call
+      // was not sent. Only part of what the tool gave was printed: a script must not take it for the whole.
+      process.exitCode =
+        executed.outcome === 'invalid' ? EXIT_USAGE : executed.result.isError || !printed ? EXIT_RUN_FAILED : EXIT_OK;
     },
   );
 }
