@@ -3,6 +3,8 @@
  * server says the page the user opened is done, not the moment the browser opens.
  */
 
+import { abortableSignal } from '../connections/never-aborted.js';
+
 /** How long the host waits for a server that never says the page is done before sending the call again anyway. */
 export const ELICITATION_COMPLETE_WAIT_MS = 120_000;
 // Ids a server said were complete before anyone waited for them (the page can finish before the wait begins).
@@ -30,8 +32,10 @@ export class ElicitationCompletions {
     server: string,
     elicitationId: string,
     timeoutMs: number,
-    signal?: AbortSignal,
+    given?: AbortSignal,
   ): Promise<'complete' | 'timeout' | 'cancelled'> {
+    // The shared signal of calls made without one never aborts: nothing to listen to while the user finishes.
+    const signal = abortableSignal(given);
     if (this.completed.get(server)?.delete(elicitationId)) return Promise.resolve('complete');
     if (signal?.aborted) return Promise.resolve('cancelled');
     const key = `${server}\u0000${elicitationId}`;

@@ -9,7 +9,7 @@
  * own timeout, never longer than the maximum, ends it first. Most calls send no progress and so cost no timer.
  */
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import { NEVER_ABORTED } from './never-aborted.js';
+import { abortableSignal } from './never-aborted.js';
 
 /**
  * Controllers of calls that ended without aborting, for the next calls: making a signal costs microseconds on Node 20,
@@ -32,7 +32,7 @@ export async function withHardMaximum<T>(
   call: (signal: AbortSignal | undefined, progressed: () => void) => Promise<T>,
 ): Promise<T> {
   // A signal that never aborts is as good as none, and costs no listener to follow.
-  const source = callerSignal === NEVER_ABORTED ? undefined : callerSignal;
+  const source = abortableSignal(callerSignal);
   if (maxTotalMs === undefined) return call(source, () => undefined);
   const started = performance.now();
   const controller = idleControllers.pop() ?? new AbortController();

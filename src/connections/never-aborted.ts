@@ -8,3 +8,11 @@ import { setMaxListeners } from 'node:events';
 
 export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 setMaxListeners(0, NEVER_ABORTED);
+
+/**
+ * `signal`, or undefined for the one that never aborts: what a wait should listen to. A listener on the shared signal
+ * would stay for as long as its wait lasts, which may be forever, where no one counts them.
+ */
+export function abortableSignal(signal: AbortSignal | undefined): AbortSignal | undefined {
+  return signal === NEVER_ABORTED ? undefined : signal;
+}

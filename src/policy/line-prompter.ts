@@ -7,7 +7,7 @@
  * every line.
  */
 import { createInterface, type Interface } from 'node:readline';
-import { NEVER_ABORTED } from '../connections/never-aborted.js';
+import { abortableSignal } from '../connections/never-aborted.js';
 
 export interface LinePrompter {
   /** Writes `text` to the output without waiting for an answer. */
@@ -59,9 +59,9 @@ export function createLinePrompter(options: LinePrompterOptions): LinePrompter {
   const nextLine = (given: AbortSignal | undefined): Promise<string | undefined> => {
     if (lines.length > 0) return Promise.resolve(lines.shift());
     if (ended) return Promise.resolve(undefined);
-    // The shared signal of calls made without one never aborts, and its listener count is not watched: a listener
-    // there would stay for as long as its question waits for a line, which may be forever.
-    const signal = given === NEVER_ABORTED ? undefined : given;
+    // The shared signal of calls made without one never aborts: a listener there would stay for as long as its
+    // question waits for a line, which may be forever.
+    const signal = abortableSignal(given);
     return new Promise((resolve, reject) => {
       const onAbort = (): void => {
         waiter = undefined;

@@ -15,6 +15,7 @@ import {
   PLAIN_HOSTNAME_MARK,
 } from '../client-features/client-request-views.js';
 import { type FormField, parseFieldAnswer } from '../client-features/elicitation-form-fields.js';
+import { abortableSignal } from '../connections/never-aborted.js';
 import { setOwnProperty } from '../json/own-property.js';
 import { formatDefinitionApproval, formatServerApproval, formatToolCallApproval } from '../policy/approval-view.js';
 import type { Approver, ToolApprovalAnswer } from '../policy/approver.js';
@@ -56,10 +57,12 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
   function ask(
     approval: Omit<PendingApproval, 'id'>,
     fallback: ApprovalAnswerBody,
-    signal: AbortSignal | undefined,
+    given: AbortSignal | undefined,
     check?: Waiting['check'],
   ): Promise<ApprovalAnswerBody> {
     if (closed) return Promise.resolve(fallback);
+    // A question for a call made without a signal waits on the shared one that never aborts: nothing to listen to.
+    const signal = abortableSignal(given);
     signal?.throwIfAborted();
     const id = randomUUID();
     return new Promise((resolve, reject) => {
