@@ -187,9 +187,11 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   });
   if (options.signal?.aborted) await abandon(options.signal.reason);
   const catalogNow = (): ToolCatalog => catalog.current();
+  // A server that failed to start or to list lists no tools: a rule naming one of them is not known to be wrong.
   const serversNotStarted = [
     ...(config.serversNotStarted ?? []),
     ...config.servers.filter((server) => server.disabled).map((server) => server.name),
+    ...connected.failures.map((failure) => failure.server),
   ].map(sanitiseName);
   const ruleWarnings = checkRules(config.permissions, catalogNow().entries.map(ruleTarget), {
     serversNotStarted,

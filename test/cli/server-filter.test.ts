@@ -51,6 +51,19 @@ describe('starting only the servers a command needs', { timeout: 120_000 }, () =
     expect(result.stderr).toContain('permissions.ask pattern "flx__pid" matches no tool');
   });
 
+  it('does not warn that a rule for a server that failed to start matches no tool, as its tools are not known', async () => {
+    const { file } = await twoServers();
+    const config = JSON.parse(await readFile(file, 'utf8')) as { mcpServers: Record<string, unknown> };
+    config.mcpServers.other = { command: process.execPath, args: ['-e', 'process.exit(3)'] };
+    Object.assign(config, { permissions: { allow: ['other__read'], ask: ['flx__pid'], deny: ['other__*'] } });
+    await writeFile(file, JSON.stringify(config));
+    const result = await runCliInProcess(['tools', 'list', '--config', file]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/server "other" failed to start/);
+    expect(result.stderr).not.toContain('other__');
+    expect(result.stderr).toContain('permissions.ask pattern "flx__pid" matches no tool');
+  });
+
   it("knows a rule for a server it left out whose name holds __ as that server's", async () => {
     const { file, marker } = await twoServers();
     const config = JSON.parse(await readFile(file, 'utf8')) as { mcpServers: Record<string, unknown> };
