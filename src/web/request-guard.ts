@@ -1,21 +1,21 @@
 /**
- * Every request to the UI passes three checks before anything else runs:
+ * Every request to the UI passes these checks before anything else runs:
  * - `Host` must name the loopback address the UI listens on (a DNS-rebinding page sends its own name);
  * - `Origin`, when a browser sends one, must be the UI's own origin, and a request that changes anything must carry
  *   it (a cross-site form or fetch cannot forge it);
- * - the session cookie must hold this start's random token. The token arrives once, in the printed URL, and is
- *   exchanged for an HttpOnly, SameSite=Strict cookie so it never sits in the page's address or its scripts.
- * Each refusal says in one sentence what was wrong.
+ * - a request to the API must carry this start's random token (`Authorization: Bearer`, or `?token=` for the event
+ *   stream, which EventSource opens without headers). The token arrives once, in the printed URL; the page keeps it
+ *   in its origin's storage, which no other port can read. It is never a cookie: a browser sends a cookie for
+ *   127.0.0.1 or localhost to every port of that name, so any server there would be handed it, and a second UI would
+ *   overwrite the first one's.
+ * The app's own files (the built page, scripts and styles, the same in every install) are served to any request
+ * that passes the first two. Each refusal says in one sentence what was wrong.
  */
 
 import { timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
-import { getCookie } from 'hono/cookie';
-
-const SESSION_COOKIE = 'mcp_host_ui';
 
 interface GuardOptions {
-  token: string;
   /** `host:port` values accepted in `Host` (known once the server listens). */
   hosts: () => ReadonlySet<string>;
 }
@@ -33,6 +33,15 @@ function refuse(context: Context, status: 400 | 401 | 403, message: string): Res
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
+/**
+ * The token a request to the API presents: its bearer token, or the `token` parameter, which only the event stream
+ * needs (EventSource sends no headers of the page's choosing).
+ */
+function presentedToken(context: Context): string | undefined {
+  const bearer = /^Bearer (\S+)$/i.exec(context.req.header('authorization') ?? '')?.[1];
+  return bearer ?? context.req.query('token');
+}
+
 export function requestGuard(options: GuardOptions): MiddlewareHandler {
   return async (context, next) => {
     const hosts = options.hosts();
@@ -48,29 +57,21 @@ export function requestGuard(options: GuardOptions): MiddlewareHandler {
     if (!SAFE_METHODS.has(context.req.method) && origin === undefined) {
       return refuse(context, 403, 'A request that changes something must carry the Origin header.');
     }
-    // The token from the printed URL: exchanged for the cookie, then the address bar is cleaned. The page moves on by
-    // a refresh of its own, not a redirect: a redirect stays part of a navigation another site started (the file the
-    // browser was opened with), and the SameSite=Strict cookie is not sent on that.
-    const url = new URL(context.req.url);
-    const offered = url.searchParams.get('token');
-    if (offered !== null && context.req.method === 'GET') {
-      if (!sameToken(offered, options.token))
-        return refuse(context, 401, 'The token in the address is not this run’s.');
-      url.searchParams.delete('token');
-      const next = `${url.pathname}${url.search}`.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-      const headers = new Headers({
-        'content-type': 'text/html; charset=utf-8',
-        'set-cookie': `${SESSION_COOKIE}=${options.token}; Path=/; HttpOnly; SameSite=Strict`,
-        'cache-control': 'no-store',
-      });
-      const page = `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${next}"><title>mcp-host</title></head><body></body></html>`;
-      return new Response(page, { status: 200, headers });
-    }
-    if (!sameToken(getCookie(context, SESSION_COOKIE), options.token)) {
+    await next();
+  };
+}
+
+/**
+ * The API's own check, mounted on its routes (so it sees the path as the router does, `%`-escapes decoded): the
+ * request must present this start's token.
+ */
+export function apiTokenGuard(options: { token: string }): MiddlewareHandler {
+  return async (context, next) => {
+    if (!sameToken(presentedToken(context), options.token)) {
       return refuse(
         context,
         401,
-        'This UI needs the token from the address mcp-host ui printed; open that address (it sets a cookie).',
+        'This UI needs the token from the address mcp-host ui printed; open that address (the page keeps it).',
       );
     }
     await next();

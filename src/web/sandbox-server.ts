@@ -1,8 +1,8 @@
 /**
  * The sandbox origin: a second loopback port that serves MCP Apps views and nothing else. The UI page frames its
  * proxy page; the proxy frames the view, served with the Content-Security-Policy built from the view's declared
- * domains. Being another origin than the UI, nothing here can read the UI's pages, API or storage; the UI's cookie
- * is never read here. Only the `Host` this port listens on is answered (DNS rebinding), and only known view ids.
+ * domains. Being another origin than the UI, nothing here can read the UI's pages, API or storage, where the UI's
+ * token is kept. Only the `Host` this port listens on is answered (DNS rebinding), and only known view ids.
  */
 
 import type { Server } from 'node:http';

@@ -32,7 +32,7 @@ import { type AppViews, resultForView, ViewError } from './app-views.js';
 import { ChatBusyError, type ChatRunner, ChatSessionError } from './chat-runner.js';
 import type { LiveEvents } from './live-events.js';
 import { PendingEvents } from './pending-events.js';
-import { requestGuard, securityHeaders } from './request-guard.js';
+import { apiTokenGuard, requestGuard, securityHeaders } from './request-guard.js';
 import { type ResourceSubscriptions, TooManySubscriptions } from './resource-subscriptions.js';
 import { skillsView } from './skills-view.js';
 import { staticFiles } from './static-files.js';
@@ -119,7 +119,8 @@ function message(error: unknown): string {
 export function createWebApp(context: WebAppContext): Hono {
   const app = new Hono();
   app.use('*', securityHeaders(context.sandboxOrigin));
-  app.use('*', requestGuard({ token: context.token, hosts: context.hosts }));
+  app.use('*', requestGuard({ hosts: context.hosts }));
+  app.use('/api/*', apiTokenGuard({ token: context.token }));
   app.onError((error, c) => {
     if (error instanceof BadRequest) return c.json({ error: error.message }, 400);
     if (error instanceof BodyTooLarge) return c.json({ error: error.message }, 413);

@@ -69,7 +69,7 @@ export async function startUi(
 
 /** Follows the UI's own event stream until it says the host is ready (or could not start). */
 async function waitForHost(base: string, token: string): Promise<void> {
-  const response = await fetch(`${base}/api/events`, { headers: { cookie: `mcp_host_ui=${token}` } });
+  const response = await fetch(`${base}/api/events`, { headers: { authorization: `Bearer ${token}` } });
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   let text = '';
   try {
@@ -86,7 +86,7 @@ async function waitForHost(base: string, token: string): Promise<void> {
   }
 }
 
-/** A request to the UI's API as the page makes it (its cookie and origin): GET without a body, POST with one. */
+/** A request to the UI's API as the page makes it (its token and origin): GET without a body, POST with one. */
 export async function callUiApi<Answer = Record<string, unknown>>(
   ui: RunningUi,
   path: string,
@@ -94,7 +94,7 @@ export async function callUiApi<Answer = Record<string, unknown>>(
 ): Promise<{ status: number; body: Answer }> {
   const response = await fetch(`${ui.base}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
-    headers: { cookie: `mcp_host_ui=${ui.token}`, origin: ui.base, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${ui.token}`, origin: ui.base, 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: response.status, body: (await response.json()) as Answer };
@@ -102,7 +102,7 @@ export async function callUiApi<Answer = Record<string, unknown>>(
 
 /** Reads the UI's event stream until `pattern` shows. */
 export async function waitForUiEvent(ui: RunningUi, pattern: RegExp): Promise<void> {
-  const response = await fetch(`${ui.base}/api/events`, { headers: { cookie: `mcp_host_ui=${ui.token}` } });
+  const response = await fetch(`${ui.base}/api/events`, { headers: { authorization: `Bearer ${ui.token}` } });
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   let text = '';
   try {

@@ -80,7 +80,7 @@ describe("a view's tool calls", () => {
     const answer = await call;
     expect(answer.status).toBe(400);
     expect(answer.body.error).toBe('The view was closed.');
-    const pending = await fetch(`${ui.base}/api/approvals`, { headers: { cookie: `mcp_host_ui=${ui.token}` } });
+    const pending = await fetch(`${ui.base}/api/approvals`, { headers: { authorization: `Bearer ${ui.token}` } });
     expect(await pending.json()).toEqual([]);
     expect(await auditedTools()).not.toContain('views__capabilities');
   });

@@ -97,7 +97,7 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, what: string): Pr
 
 /** Reads the UI's own event stream until `until` matches, and returns everything read. */
 async function readEvents(until: RegExp, signal: AbortSignal): Promise<string> {
-  const response = await fetch(`${ui!.base}/api/events`, { headers: { cookie: `mcp_host_ui=${ui!.token}` }, signal });
+  const response = await fetch(`${ui!.base}/api/events`, { headers: { authorization: `Bearer ${ui!.token}` }, signal });
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   let text = '';
   try {

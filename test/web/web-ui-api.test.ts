@@ -78,11 +78,11 @@ describe('the web UI API with large server data', () => {
     const posted = await api('/api/tools/nothing', {});
     expect(posted.status).toBe(404);
     expect(posted.body).toEqual({ error: 'No API route POST /api/tools/nothing.' });
-    const broken = await fetch(`${ui.base}/%E0%A4%A`, { headers: { cookie: `mcp_host_ui=${ui.token}` } });
+    const broken = await fetch(`${ui.base}/%E0%A4%A`, { headers: { authorization: `Bearer ${ui.token}` } });
     expect(broken.status).toBe(400);
     expect(await broken.text()).toBe('The address has a broken %-escape.');
     // The app's own routes still get the page.
-    const route = await fetch(`${ui.base}/tools`, { headers: { cookie: `mcp_host_ui=${ui.token}` } });
+    const route = await fetch(`${ui.base}/tools`, { headers: { authorization: `Bearer ${ui.token}` } });
     expect(route.status).toBe(200);
     expect(await route.text()).toContain('<!doctype html>');
   });
@@ -91,7 +91,7 @@ describe('the web UI API with large server data', () => {
     // Two megabytes sent in pieces, and the body never ended: the answer must come anyway.
     const sent = request(`${ui.base}/api/chat`, {
       method: 'POST',
-      headers: { cookie: `mcp_host_ui=${ui.token}`, origin: ui.base, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${ui.token}`, origin: ui.base, 'content-type': 'application/json' },
     });
     try {
       const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
@@ -115,7 +115,7 @@ describe('the web UI API with large server data', () => {
     // A declared length past the limit is refused before any of it is read.
     const declared = await fetch(`${ui.base}/api/chat`, {
       method: 'POST',
-      headers: { cookie: `mcp_host_ui=${ui.token}`, origin: ui.base, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${ui.token}`, origin: ui.base, 'content-type': 'application/json' },
       body: JSON.stringify({ text: 'y'.repeat(1_100_000) }),
     });
     expect(declared.status).toBe(413);

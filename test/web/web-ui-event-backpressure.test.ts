@@ -35,7 +35,7 @@ describe('a page that stops reading its event stream', () => {
     const { host, port } = new URL(ui.base);
     const reader = await connectAndStopReading(
       Number(port),
-      `GET /api/events HTTP/1.1\r\nHost: ${host}\r\nCookie: mcp_host_ui=${ui.token}\r\n\r\n`,
+      `GET /api/events HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${ui.token}\r\n\r\n`,
       /event: approvals/,
     );
     try {

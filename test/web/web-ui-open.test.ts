@@ -1,7 +1,7 @@
 /**
  * `mcp-host ui --open` hands the system browser a file that leads to the UI, never the address with its token: a
  * program's arguments are readable by every user of the machine. The file is this user's alone, leads a real
- * Chromium into the UI (the cookie is set), and is gone once the UI closes. The system's opener is a stand-in on
+ * Chromium into the UI (the page keeps the token), and is gone once the UI closes. The system's opener is a stand-in on
  * PATH that writes down what it was given.
  */
 import { existsSync, watch } from 'node:fs';

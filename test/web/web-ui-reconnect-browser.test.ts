@@ -12,6 +12,9 @@ import { waitUntil } from '../helpers/wait-until.js';
 import { openUiPage, startUiAndChromium, type UiAndChromium } from '../helpers/web-ui-in-chromium.js';
 import { callUiApi, type RunningUi } from '../helpers/web-ui-process.js';
 
+/** The page's event stream, whatever its address's query (the token). */
+const isEventStream = (url: URL): boolean => url.pathname === '/api/events';
+
 // As in the API test of the same bound: each turn's events carry this much text, far past what waits are allowed.
 const ANSWER_CHARS = 1_200_000;
 const TURNS = 30;
@@ -47,7 +50,7 @@ describe('a page whose event stream the host closed because it stopped reading',
     // The page reads nothing more while its JavaScript is paused, and the stream it may open again once the host closes
     // its first is refused until then: the call below is made while the page follows nothing, so only loading the
     // audit again shows it.
-    await page.route('**/api/events', (route) => route.abort());
+    await page.route(isEventStream, (route) => route.abort());
     const debug = await context.newCDPSession(page);
     await debug.send('Debugger.enable');
     await debug.send('Debugger.pause');
@@ -63,7 +66,7 @@ describe('a page whose event stream the host closed because it stopped reading',
       });
       expect(called.status, JSON.stringify(called.body)).toBe(200);
     } finally {
-      await page.unroute('**/api/events');
+      await page.unroute(isEventStream);
       await debug.send('Debugger.resume');
     }
     await page

@@ -15,6 +15,9 @@ import { waitUntil } from '../helpers/wait-until.js';
 import { openUiPage, startUiAndChromium, type UiAndChromium } from '../helpers/web-ui-in-chromium.js';
 import { callUiApi, type RunningUi } from '../helpers/web-ui-process.js';
 
+/** The page's event stream, whatever its address's query (the token). */
+const isEventStream = (url: URL): boolean => url.pathname === '/api/events';
+
 const WAIT = { timeout: 15_000 };
 
 let ui: RunningUi | undefined;
@@ -71,7 +74,7 @@ async function openWithHeldReconnect(pageName: string): Promise<{ page: Page; re
   const secondArrived = new Promise<Route>((resolve) => {
     second = resolve;
   });
-  await page.route('**/api/events', async (route) => {
+  await page.route(isEventStream, async (route) => {
     streams += 1;
     if (streams === 1) {
       await route.fulfill({ status: 200, contentType: 'text/event-stream', body: 'retry: 10\n\n' });
@@ -90,7 +93,7 @@ async function openWithHeldReconnect(pageName: string): Promise<{ page: Page; re
 
 /** Reads the host's event stream from now on, to know when something was published. */
 async function followUiEvents(running: RunningUi): Promise<{ until: (pattern: RegExp) => Promise<void> }> {
-  const response = await fetch(`${running.base}/api/events`, { headers: { cookie: `mcp_host_ui=${running.token}` } });
+  const response = await fetch(`${running.base}/api/events`, { headers: { authorization: `Bearer ${running.token}` } });
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   let text = '';
   return {

@@ -1,6 +1,7 @@
 /**
- * The web UI's door, tested over plain HTTP: loopback only, the token from the printed URL exchanged for an
- * HttpOnly SameSite=Strict cookie, Host and Origin checked on every request, and a strict CSP on every answer.
+ * The web UI's door, tested over plain HTTP: loopback only, the API answered only to requests carrying the token
+ * from the printed URL (never a cookie, which the browser would send to every port of 127.0.0.1), Host and Origin
+ * checked on every request, and a strict CSP on every answer.
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,47 +40,49 @@ afterAll(async () => {
 });
 
 describe('mcp-host ui security', () => {
-  it('exchanges the token in the printed URL for an HttpOnly SameSite=Strict cookie', async () => {
+  it('serves the page at the printed URL without setting a cookie, and the API only to the token', async () => {
     expect(ui.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}$/);
-    const answer = await send(ui.url);
-    // The page moves on to the address without the token by a refresh of its own.
-    expect(answer.status).toBe(200);
-    expect(answer.body).toContain('<meta http-equiv="refresh" content="0;url=/">');
-    expect(answer.body).not.toContain(ui.token);
-    const cookie = String(answer.headers['set-cookie']);
-    expect(cookie).toContain(`mcp_host_ui=${ui.token}`);
-    expect(cookie).toContain('HttpOnly');
-    expect(cookie).toContain('SameSite=Strict');
-
-    const wrong = await send(`${ui.base}/?token=not-the-token`);
-    expect(wrong.status).toBe(401);
+    const page = await send(ui.url);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<!doctype html>');
+    expect(page.body).not.toContain(ui.token);
+    expect(page.headers['set-cookie']).toBeUndefined();
+    const api = await send(`${ui.base}/api/servers`, { headers: { authorization: `Bearer ${ui.token}` } });
+    expect(api.status).toBe(200);
+    expect(JSON.parse(api.body)[0].name).toBe('calculator');
   });
 
-  it('refuses a request without the token', async () => {
-    const page = await send(`${ui.base}/`);
-    expect(page.status).toBe(401);
-    expect(page.body).not.toContain('<script');
-    const api = await send(`${ui.base}/api/servers`);
-    expect(api.status).toBe(401);
-    expect(JSON.parse(api.body).error).toContain('token');
-    const events = await send(`${ui.base}/api/events`, { headers: { cookie: 'mcp_host_ui=guess' } });
+  it('refuses an API request without the token, with a wrong one, or with it as a cookie', async () => {
+    for (const headers of <Array<Record<string, string>>>[
+      {},
+      { authorization: 'Bearer not-the-token' },
+      { cookie: `mcp_host_ui=${ui.token}` },
+      { authorization: `Basic ${ui.token}` },
+    ]) {
+      const api = await send(`${ui.base}/api/servers`, { headers });
+      expect(api.status).toBe(401);
+      expect(JSON.parse(api.body).error).toContain('token');
+    }
+    const events = await send(`${ui.base}/api/events?token=guess`);
     expect(events.status).toBe(401);
+    // A %-escape in the path reaches the route it names, and its check with it.
+    const escaped = await send(`${ui.base}/%61pi/servers`);
+    expect(escaped.status).toBe(401);
   });
 
-  it('refuses a wrong Host (DNS rebinding) even with the cookie', async () => {
-    const cookie = `mcp_host_ui=${ui.token}`;
-    const answer = await send(`${ui.base}/api/servers`, { headers: { cookie, host: 'attacker.example:80' } });
+  it('refuses a wrong Host (DNS rebinding) even with the token', async () => {
+    const authorization = `Bearer ${ui.token}`;
+    const answer = await send(`${ui.base}/api/servers`, { headers: { authorization, host: 'attacker.example:80' } });
     expect(answer.status).toBe(403);
     expect(JSON.parse(answer.body).error).toContain('attacker.example');
-    const right = await send(`${ui.base}/api/servers`, { headers: { cookie } });
+    const right = await send(`${ui.base}/api/servers`, { headers: { authorization } });
     expect(right.status).toBe(200);
     expect(JSON.parse(right.body)[0].name).toBe('calculator');
   });
 
   it('refuses a foreign Origin, and a change without any Origin (CSRF)', async () => {
-    const cookie = `mcp_host_ui=${ui.token}`;
     const body = JSON.stringify({ name: 'calculator__add_numbers', arguments: { a: 2, b: 3 } });
-    const json = { cookie, 'content-type': 'application/json' };
+    const json = { authorization: `Bearer ${ui.token}`, 'content-type': 'application/json' };
     const foreign = await send(`${ui.base}/api/tools/call`, {
       method: 'POST',
       headers: { ...json, origin: 'http://attacker.example' },
@@ -99,7 +102,7 @@ describe('mcp-host ui security', () => {
   });
 
   it('serves the app with a strict Content-Security-Policy and no inline script', async () => {
-    const page = await send(`${ui.base}/`, { headers: { cookie: `mcp_host_ui=${ui.token}` } });
+    const page = await send(`${ui.base}/`);
     expect(page.status).toBe(200);
     const csp = String(page.headers['content-security-policy']);
     expect(csp).toContain("default-src 'none'");

@@ -1,7 +1,8 @@
-/** The browser's side of the one API: JSON over fetch, live events over one EventSource. */
+/** The browser's side of the one API: JSON over fetch, live events over one EventSource, each with the UI's token. */
 import { useEffect, useRef, useState } from 'react';
 import type { HostStateView, LiveEvent } from '../../src/web/api-types';
 import { errorMessage } from './error-message';
+import { uiToken } from './ui-token';
 
 export class ApiError extends Error {
   constructor(
@@ -19,15 +20,20 @@ async function answer<T>(response: Response): Promise<T> {
 }
 
 export async function getJson<T>(path: string): Promise<T> {
-  return answer<T>(await fetch(path, { credentials: 'same-origin', headers: { accept: 'application/json' } }));
+  return answer<T>(
+    await fetch(path, {
+      credentials: 'omit',
+      headers: { accept: 'application/json', authorization: `Bearer ${uiToken()}` },
+    }),
+  );
 }
 
 export async function postJson<T>(path: string, body: unknown = {}): Promise<T> {
   return answer<T>(
     await fetch(path, {
       method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      credentials: 'omit',
+      headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${uiToken()}` },
       body: JSON.stringify(body),
     }),
   );
@@ -54,7 +60,8 @@ let opened = false;
 
 function connect(): void {
   if (source !== undefined) return;
-  source = new EventSource('/api/events');
+  // EventSource sends no header of the page's: the token goes in the address of this same-origin request.
+  source = new EventSource(`/api/events?token=${encodeURIComponent(uiToken())}`);
   source.addEventListener('open', () => {
     if (opened) for (const listener of reconnectListeners) listener();
     opened = true;

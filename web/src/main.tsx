@@ -1,4 +1,5 @@
 import { createRoot } from 'react-dom/client';
+import './ui-token';
 import { App } from './App';
 import './styles.css';
 
