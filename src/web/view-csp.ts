@@ -2,13 +2,17 @@
  * The Content-Security-Policy an MCP Apps view runs under, built from what its resource declares in `_meta.ui.csp`
  * (the origins it may connect to, load from, frame and use as base). Nothing declared means nothing allowed beyond
  * the view's own inline code and `data:` media. A declared origin is taken only when it is a plain origin (scheme,
- * host, optional port, optional `*.` subdomain wildcard); loopback names are refused, so a view can never reach the
- * UI or its sandbox, and anything else (quotes, keywords, paths, separators) is dropped and reported.
+ * host, optional port, optional `*.` subdomain wildcard); loopback names are refused, `.localhost` ones and wildcards
+ * over numbers that match 127.0.0.1 too, so a view can never reach the UI, its sandbox or another service of this
+ * machine, and anything else (quotes, keywords, paths, separators) is dropped and reported.
  */
 
 const MAX_DOMAINS = 32;
 const ORIGIN = /^(https|wss|http|ws):\/\/(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$/i;
-const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)$/i;
+/** This machine's names: browsers take `localhost` and every name under it to loopback. */
+const LOOPBACK_HOST = /^(([a-z0-9*-]+\.)*localhost|127(\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)$/i;
+/** A wildcard over numbers (`*.0.0.1`, `*.1`) matches IP addresses, 127.0.0.1 among them. */
+const WILDCARD_OVER_NUMBERS = /^\*(\.\d+)+$/;
 
 interface DeclaredCsp {
   connectDomains?: unknown;
@@ -34,7 +38,7 @@ function origins(value: unknown, kind: string, refused: string[]): string[] {
     const host = /^[a-z]+:\/\/([^/:]+|\[[^\]]+\])/i.exec(text)?.[1] ?? '';
     if (!ORIGIN.test(text)) {
       refused.push(`${kind}: ${JSON.stringify(String(entry).slice(0, 100))} is not an origin`);
-    } else if (LOOPBACK_HOST.test(host)) {
+    } else if (LOOPBACK_HOST.test(host) || WILDCARD_OVER_NUMBERS.test(host)) {
       refused.push(`${kind}: ${text} is this machine (never allowed to a view)`);
     } else taken.push(text.toLowerCase());
   }

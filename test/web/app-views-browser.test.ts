@@ -9,6 +9,8 @@
  */
 import { type FSWatcher, mkdirSync, watch } from 'node:fs';
 import { appendFile, cp, readFile, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
@@ -44,6 +46,9 @@ let page: Page;
 const consoleLines: string[] = [];
 let viewsFolder: string;
 let stateWatcher: FSWatcher | undefined;
+/** A port on this machine the fetcher view tries to reach under disguised names; every request to it is kept. */
+let loopbackProbe: Server | undefined;
+const loopbackRequests: string[] = [];
 
 async function goTo(label: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label }).click();
@@ -117,6 +122,11 @@ beforeAll(async () => {
   // Copies of the fixture views, so one can change after it was approved.
   viewsFolder = await temporaryDirectory();
   await cp(join(repoRoot, 'test', 'fixtures', 'views'), viewsFolder, { recursive: true });
+  loopbackProbe = createServer((request, response) => {
+    loopbackRequests.push(`${request.headers.host} ${request.url}`);
+    response.end('reached');
+  });
+  await new Promise<void>((resolve) => loopbackProbe!.listen(0, '127.0.0.1', resolve));
   const config = await writeConfig({
     // The example config's script, so the example's prompts are the ones proved here.
     model: `scripted:${join(repoRoot, 'examples', 'scripts', 'mcp-apps.json')}`,
@@ -126,7 +136,10 @@ beforeAll(async () => {
       views: {
         command: process.execPath,
         args: [fixtureServer('app-views.mjs')],
-        env: { APP_VIEWS_DIR: viewsFolder },
+        env: {
+          APP_VIEWS_DIR: viewsFolder,
+          APP_VIEWS_LOOPBACK_PORT: String((loopbackProbe.address() as AddressInfo).port),
+        },
       },
     },
     permissions: {
@@ -152,6 +165,8 @@ beforeAll(async () => {
 afterAll(async () => {
   stateWatcher?.close();
   await running?.stop();
+  loopbackProbe?.closeAllConnections();
+  await new Promise((resolve) => loopbackProbe?.close(resolve));
 });
 
 describe('MCP Apps views in Chromium', () => {
@@ -380,12 +395,25 @@ describe('MCP Apps views in Chromium', () => {
     await callByHand('views__fetcher');
     const view = viewFrame('views__fetcher');
     await view.getByText('done').waitFor(WAIT);
+    // This machine in disguise: Chromium takes every `.localhost` name to loopback, and a wildcard over numbers
+    // matches 127.0.0.1. Each attempt had settled by "done", so a request that got through has arrived by now.
+    expect(loopbackRequests).toEqual([]);
     await view.getByText(/blocked by CSP: https:\/\/undeclared\.example\.org/).waitFor(WAIT);
     expect(await view.getByText(/blocked by CSP: https:\/\/api\.example\.com/).count()).toBe(0);
     const facts = page.getByRole('region', { name: 'View of views__fetcher' });
     await facts.getByText('Sandbox').click();
     await facts.getByText('https://api.example.com', { exact: true }).waitFor(WAIT);
     await facts.getByText(/http:\/\/127\.0\.0\.1:1 is this machine/).waitFor(WAIT);
+    const port = (loopbackProbe!.address() as AddressInfo).port;
+    await view.getByText(`blocked by CSP: http://probe.localhost:${port}/by-name`, { exact: false }).waitFor(WAIT);
+    await view.getByText(`blocked by CSP: http://127.0.0.1:${port}/by-wildcard`, { exact: false }).waitFor(WAIT);
+    for (const disguised of [
+      `http://*.localhost:${port}`,
+      `http://probe.localhost:${port}`,
+      `http://*.0.0.1:${port}`,
+    ]) {
+      await facts.getByText(`${disguised} is this machine`, { exact: false }).waitFor(WAIT);
+    }
     await facts.getByText('none granted (asked for: camera)').waitFor(WAIT);
   });
 
