@@ -62,6 +62,16 @@ describe('usage errors', () => {
     );
   }, 60_000);
 
+  it('says how to ask a question after a server prompt when it was written among the prompt arguments', async () => {
+    const config = await calculatorConfig();
+    const result = await runCli(['run', '--config', config, '--prompt', 'calculator:sum', 'a=1', 'What is it?']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `mcp-host: prompt argument "What is it?" is not key=value; to ask something after the server prompt, end its arguments with -- (mcp-host run --prompt calculator:sum -- 'What is it?') or write the question before --prompt\n`,
+    );
+  }, 60_000);
+
   it('refuses a gateway token in MCP_HOST_GATEWAY_TOKEN shorter than the config accepts, in one line, exit 2', async () => {
     const config = await calculatorConfig();
     const result = await runCli(['serve', '--http', '0', '--config', config], {

@@ -48,7 +48,7 @@ export function createRunCommand(): Command {
     .option('--no-stream', 'ask the provider for whole responses instead of a stream')
     .option(
       '--prompt <reference...>',
-      'start from a server prompt: server:NAME key=value … (its messages open the run)',
+      'start from a server prompt: server:NAME key=value … (its messages open the run; end its words with -- before a question)',
     )
     .option('--allow-sampling', 'with no terminal to ask: let servers use the model (sampling) without asking')
     .option('--verbose', "show servers' log messages on stderr (they are always kept in a per-server log file)")
@@ -82,6 +82,14 @@ export function createRunCommand(): Command {
 
 async function runCommand(prompt: string, options: RunCommandOptions): Promise<number> {
   const [reference, ...pairs] = options.prompt ?? [];
+  // `--prompt` takes every word after it: a question written last was taken for one of the prompt's arguments.
+  const question = pairs.find((pair) => pair.indexOf('=') <= 0);
+  if (reference !== undefined && question !== undefined) {
+    throw new CliError(
+      `prompt argument ${JSON.stringify(question)} is not key=value; to ask something after the server prompt, end its arguments with -- (mcp-host run --prompt ${quoteShellWord(reference)} -- ${quoteShellWord(question)}) or write the question before --prompt`,
+      EXIT_USAGE,
+    );
+  }
   const serverPrompt =
     reference !== undefined ? (await import('./prompts.js')).parsePromptArguments(reference, pairs) : undefined;
   // The model and its key are checked before any server starts, and before the host's modules load: a missing key
