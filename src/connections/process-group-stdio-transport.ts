@@ -289,7 +289,7 @@ export class ProcessGroupStdioTransport implements Transport {
     const stdin = this.child?.stdin;
     if (!stdin || this.closing || !stdin.writable) throw new Error('not connected: the server process is not running');
     // A request given up on waits for nothing: an answer to it is a stray, not a reason to write one.
-    this.pending.sent(message, options);
+    const id = this.pending.sent(message, options);
     const text = serializeMessage(message);
     // The first message of a tick goes out at once, so a lone call waits for nothing; the others sent in the same
     // tick (the parallel calls of a turn) follow in one write: every write wakes the server process, and waking it
@@ -305,7 +305,15 @@ export class ProcessGroupStdioTransport implements Transport {
     }
     // Resolve as soon as the pipe takes the message; wait only when it pushes back. Waiting for every write's
     // callback would add a round of the event loop to each call. Write errors surface through `onerror`.
-    if (!stdin.write(text)) await this.drainOf(stdin);
+    if (stdin.write(text)) return;
+    try {
+      await this.drainOf(stdin);
+    } catch (error) {
+      // The request never reached the server: nothing waits for its answer, and its caller is told why at once.
+      if (id !== undefined) this.pending.delete(id);
+      const why = (error as NodeJS.ErrnoException).code === 'EPIPE' ? ': it closed its input' : '';
+      throw new Error(`could not write to the server's stdin${why}`, { cause: error });
+    }
   }
 
   /**
