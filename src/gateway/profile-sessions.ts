@@ -64,6 +64,14 @@ interface Asker {
   log(params: LogMessage): void;
 }
 
+/** URL elicitations forwarded and not yet said to be complete, kept at most; the oldest is let go past it. */
+const MAX_OPEN_URL_ELICITATIONS = 1_000;
+
+/** A URL elicitation by the server that opened it and the id it chose: two servers may choose the same id. */
+function urlElicitationKey(server: string, elicitationId: string): string {
+  return JSON.stringify([server, elicitationId]);
+}
+
 function clientName(session: DownstreamSession): string {
   return `"${session.server.getClientVersion()?.name ?? 'unknown'}"`;
 }
@@ -77,6 +85,8 @@ export class ProfileSessions implements ClientRequestForwarder {
   private readonly sessions = new Set<DownstreamSession>();
   /** Per server, the calls in progress with the asker of each, newest last. */
   private readonly calls = new Map<string, Asker[]>();
+  /** The session each open URL elicitation was forwarded to, by `urlElicitationKey`, oldest first. */
+  private readonly urlElicitations = new Map<string, DownstreamSession>();
   private readonly listChanged = new KeyedThrottle((kind: 'resources' | 'prompts') => {
     for (const session of this.sessions) {
       const sent =
@@ -101,6 +111,7 @@ export class ProfileSessions implements ClientRequestForwarder {
 
   remove(session: DownstreamSession): void {
     this.sessions.delete(session);
+    for (const [key, asked] of this.urlElicitations) if (asked === session) this.urlElicitations.delete(key);
   }
 
   /** A call of `session` to `server` began; the returned function says it ended. */
@@ -223,18 +234,42 @@ export class ProfileSessions implements ClientRequestForwarder {
     // The client sees every request as the gateway's: without the server's name, a server's form could pass for the
     // gateway's own approval question (and a user's answer to it for an approval it is not).
     const named = { ...params, message: `Server "${serverName}" asks: ${params.message}` };
-    return asker.elicit(named as ElicitRequestFormParams | ElicitRequestURLParams, {
-      signal,
-      timeout: this.timeoutMs,
-    });
+    const key = params.mode === 'url' ? urlElicitationKey(serverName, params.elicitationId) : undefined;
+    if (key !== undefined) this.openUrlElicitation(key, asker.session);
+    try {
+      const result = await asker.elicit(named as ElicitRequestFormParams | ElicitRequestURLParams, {
+        signal,
+        timeout: this.timeoutMs,
+      });
+      // Declined or cancelled: no page was opened, so nothing will be completed.
+      if (key !== undefined && result.action !== 'accept') this.urlElicitations.delete(key);
+      return result;
+    } catch (error) {
+      if (key !== undefined) this.urlElicitations.delete(key);
+      throw error;
+    }
   }
 
-  elicitationComplete(_serverName: string, elicitationId: string): void {
-    for (const session of this.sessions) {
-      if (session.server.getClientCapabilities()?.elicitation?.url === undefined) continue;
-      void session.server
-        .notification({ method: 'notifications/elicitation/complete', params: { elicitationId } })
-        .catch(() => undefined);
+  /**
+   * Told only to the client that server asked that elicitation of, once: another server naming the same id, or the
+   * same server naming an id it never asked about, would tell a client that a page it waits on is done when it is not.
+   */
+  elicitationComplete(serverName: string, elicitationId: string): void {
+    const key = urlElicitationKey(serverName, elicitationId);
+    const session = this.urlElicitations.get(key);
+    if (session === undefined) return;
+    this.urlElicitations.delete(key);
+    if (!this.sessions.has(session)) return;
+    void session.server
+      .notification({ method: 'notifications/elicitation/complete', params: { elicitationId } })
+      .catch(() => undefined);
+  }
+
+  private openUrlElicitation(key: string, session: DownstreamSession): void {
+    this.urlElicitations.delete(key);
+    this.urlElicitations.set(key, session);
+    if (this.urlElicitations.size > MAX_OPEN_URL_ELICITATIONS) {
+      this.urlElicitations.delete(this.urlElicitations.keys().next().value!);
     }
   }
 }
