@@ -11,6 +11,7 @@
  * (the oldest results go first), so cut results neither pile up nor outlive the session that made them.
  */
 import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
 import { mkdir, open, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -361,17 +362,34 @@ export function createResultStore(directory: string, options: ResultStoreOptions
         'not-stored',
       );
     }
+    let file: FileHandle;
     try {
-      return await open(path, 'r');
+      // The folder may hold what the host did not write (a resumed session's, or one someone else changed): a link
+      // is not followed out of it, and a pipe is not waited on.
+      file = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') {
         throw new ResultStoreError(
           `No stored result has the id ${JSON.stringify(id)}; use an id from a tool result's notice in this session.`,
           'unknown-id',
         );
       }
+      if (code === 'ELOOP') throw notStoredFile(id, 'a symbolic link');
       throw error;
     }
+    if (!(await file.stat()).isFile()) {
+      await file.close();
+      throw notStoredFile(id, 'a folder, device or pipe');
+    }
+    return file;
+  }
+
+  function notStoredFile(id: string, what: string): ResultStoreError {
+    return new ResultStoreError(
+      `Stored result ${id} is ${what} in ${directory}, not a file the host wrote; it is not read.`,
+      'not-stored',
+    );
   }
 
   async function flush(): Promise<void> {
