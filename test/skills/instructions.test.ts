@@ -227,6 +227,11 @@ describe('mcp-host memory and context', () => {
       const wrong = await runCliInProcess(['memory', 'forget', '7'], { cwd: folder, env });
       expect(wrong.code).toBe(2);
       expect(wrong.stderr).toContain('mcp-host: no memory entry 7; there is 1');
+      const notANumber = await runCliInProcess(['memory', 'forget', 'staging'], { cwd: folder, env });
+      expect(notANumber.code).toBe(2);
+      expect(notANumber.stderr).toBe(
+        'mcp-host: memory forget takes the number of a fact, as `mcp-host memory list` shows it, not "staging"\n',
+      );
     },
     SLOW,
   );

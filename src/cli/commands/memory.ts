@@ -55,6 +55,12 @@ export function createMemoryCommand(): Command {
     .description('forget fact N (as `memory list` numbers them)')
     .argument('<n>', 'the number of the fact');
   forget.action(async (number: string, options: MemoryOptions) => {
+    if (!/^[1-9]\d*$/.test(number)) {
+      throw new CliError(
+        `memory forget takes the number of a fact, as \`mcp-host memory list\` shows it, not ${JSON.stringify(number)}`,
+        EXIT_USAGE,
+      );
+    }
     const folder = await projectFolder(options);
     const removed = usage(() => forgetMemory(folder, Number(number)));
     writeLine(`Forgot: ${removed}`);
