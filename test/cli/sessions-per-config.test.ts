@@ -2,7 +2,7 @@
  * `mcp-host sessions list -c FILE`: the conversations held with one config, those `chat --continue` chooses from,
  * after real chats over two configs (the calculator example and the scripted model) in one state folder.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_OK, EXIT_USAGE } from '../../src/cli/exit-codes.js';
@@ -72,6 +72,22 @@ describe('mcp-host sessions list --config', () => {
     expect(homeFromInside.stdout).toContain(sessionOf.home);
     expect(homeFromInside.stdout).not.toContain(sessionOf.team);
   });
+
+  it('chat --continue resumes the newest of its own config, and says so when that config has none', async () => {
+    await writeFile(join(directory, 'fresh.json'), await readFile(join(directory, 'team', 'mcp-host.json'), 'utf8'));
+    const [team, fresh] = await Promise.all([
+      runCli(['chat', '--continue', '-c', 'team/mcp-host.json'], { cwd: directory, stateDir, input: '/exit\n' }),
+      runCli(['chat', '--continue', '-c', 'fresh.json'], { cwd: directory, stateDir, input: '/exit\n' }),
+    ]);
+    expect(team.code, team.stderr).toBe(EXIT_OK);
+    expect(team.stdout).toContain(`session ${sessionOf.team}`);
+    expect(team.stdout).toContain('(resumed: 4 message(s), 1 from you)');
+    expect(fresh.code, fresh.stderr).toBe(EXIT_OK);
+    expect(fresh.stdout).not.toContain(sessionOf.team);
+    expect(fresh.stdout).toContain(
+      `(no saved conversation of ${join(directory, 'fresh.json')} to continue: this is a new one)`,
+    );
+  }, 60_000);
 
   it('says so when the config has none, and names a config that is not there as a usage error', async () => {
     await writeFile(join(directory, 'other.json'), '{}');

@@ -115,7 +115,7 @@ async function chat(options: ChatCommandOptions): Promise<number> {
     process.on('SIGTERM', onTerminate);
     process.on('SIGHUP', onHangUp);
     try {
-      await showBanner(host, conversation, output);
+      await showBanner(host, conversation, output, options.continue === true);
       await loop.run();
     } finally {
       process.off('SIGTERM', onTerminate);
@@ -140,7 +140,12 @@ async function openConversation(host: Host, options: ChatCommandOptions): Promis
   });
 }
 
-async function showBanner(host: Host, conversation: ChatConversation, output: ReturnType<typeof createChatOutput>) {
+async function showBanner(
+  host: Host,
+  conversation: ChatConversation,
+  output: ReturnType<typeof createChatOutput>,
+  continued: boolean,
+) {
   const servers = host.servers().filter((server) => server.state === 'connected').length;
   const tools = host.catalog().size;
   output.line(
@@ -151,6 +156,11 @@ async function showBanner(host: Host, conversation: ChatConversation, output: Re
   const turns = conversation.history.filter((message) => message.role === 'user').length;
   if (turns > 0)
     output.line(output.styles.dim(`(resumed: ${conversation.history.length} message(s), ${turns} from you)`));
+  else if (continued) {
+    // --continue found nothing of this config: said, or the user takes the new conversation for the old one.
+    const config = host.config.file === undefined ? 'held without a config file' : `of ${host.config.file}`;
+    output.line(output.styles.dim(`(no saved conversation ${config} to continue: this is a new one)`));
+  }
   if ((await host.provider()).provider === 'scripted') {
     output.line(
       output.styles.dim(
