@@ -72,6 +72,25 @@ describe('tool arguments the schema refuses are usage errors, like a missing pro
   }, 150_000);
 });
 
+describe('a server that fails to start', () => {
+  it('makes servers, the health check, exit 1; the listings exit 0 and name it on stderr', async () => {
+    const config = await writeConfig({
+      mcpServers: {
+        calculator: { command: process.execPath, args: [exampleServer('calculator')] },
+        broken: { command: process.execPath, args: ['-e', 'process.exit(3)'] },
+      },
+    });
+    const servers = await runCliInProcess(['servers', '--config', config], TIMEOUT);
+    expect(servers.code, servers.stderr).toBe(1);
+    expect(servers.stdout).toMatch(/^calculator: connected/m);
+    expect(servers.stdout).toMatch(/^broken: failed/m);
+    const tools = await runCliInProcess(['tools', 'list', '--config', config], TIMEOUT);
+    expect(tools.code, tools.stderr).toBe(0);
+    expect(tools.stdout).toContain('calculator__add_numbers');
+    expect(tools.stderr).toContain('server "broken" failed to start');
+  }, 150_000);
+});
+
 describe('configs with no servers', () => {
   it('run with `{}` as its config exits 2 saying the file configures no servers', async () => {
     const config = await writeConfig({});
