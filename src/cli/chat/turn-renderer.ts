@@ -3,6 +3,7 @@
  * once it ends (calls still running shown on the live line), warnings, and how the turn stopped.
  */
 import type { AgentEvent } from '../../loop/events.js';
+import { createControlCodeStream } from '../../text/control-code-stream.js';
 import { stripControlCodes } from '../../text/strip-control-codes.js';
 import type { ChatOutput } from './chat-output.js';
 import { createMarkdownStream } from './markdown-stream.js';
@@ -28,6 +29,8 @@ export function createTurnRenderer(
   calls: ToolCallLog = createToolCallLog(),
 ): TurnRenderer {
   const markdown = createMarkdownStream(output.styles, output.styled);
+  // A control sequence cut between two pieces of the answer is removed whole, not its tail printed as text.
+  const stripped = createControlCodeStream();
   const views = new Map<string, ToolCallView>();
   const running = new Set<string>();
   let streamedText = false;
@@ -46,13 +49,13 @@ export function createTurnRenderer(
       switch (event.type) {
         case 'text-delta':
           streamedText = true;
-          output.writeStyled(markdown.push(stripControlCodes(event.text)));
+          output.writeStyled(markdown.push(stripped.push(event.text)));
           break;
         case 'model-response': {
           if (!streamedText) {
             const text = event.message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
             if (text !== '') output.writeStyled(markdown.push(stripControlCodes(text)));
-          }
+          } else output.writeStyled(markdown.push(stripped.end()));
           streamedText = false;
           endText();
           break;

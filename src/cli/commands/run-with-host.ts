@@ -6,6 +6,7 @@ import { createTerminalClientFeatures } from '../../client-features/terminal-cli
 import type { HostConfig } from '../../config/types.js';
 import type { Host } from '../../host/create-host.js';
 import type { AgentEvent } from '../../loop/events.js';
+import { createControlCodeStream } from '../../text/control-code-stream.js';
 import { chooseApprover } from '../choose-approver.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_SIGINT } from '../exit-codes.js';
 import { handleInterruptions } from '../interrupt.js';
@@ -73,6 +74,8 @@ export async function runWithHost({
     const tracer = options.trace ? createTracer(host.config.secrets) : undefined;
     const events: AgentEvent[] = [];
     let printedText = false;
+    // A control sequence cut between two pieces of the answer is removed whole, not its tail printed as text.
+    const streamed = createControlCodeStream();
     // Each warning once per run, and never in the middle of a question on the terminal.
     const shownWarnings = new Set<string>();
     const showWarning = (message: string): void => {
@@ -97,10 +100,10 @@ export async function runWithHost({
           return;
         }
         if (event.type === 'text-delta') {
-          writeOut(event.text);
+          writeOut(streamed.push(event.text));
           printedText = true;
         } else if (event.type === 'model-response' && printedText) {
-          writeOut('\n');
+          writeOut(`${streamed.end()}\n`);
           printedText = false;
         } else if (event.type === 'model-response' && !options.stream) {
           const text = event.message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
