@@ -19,6 +19,13 @@ export class CommandGroup extends UsageErrorCommand {
         if (word !== undefined) this.rejectCommand(word);
       });
     });
+    // Commander answers `help WORD` naming no command with the whole help and no word about WORD: it is reported as
+    // the same word without `help` is. Commander's own dispatch, the one place it decides, is wrapped for that.
+    const dispatchHelp = Reflect.get(this, '_dispatchHelpCommand') as (name?: string) => unknown;
+    Reflect.set(this, '_dispatchHelpCommand', (name?: string) => {
+      if (name !== undefined && !this.commands.some((command) => namesCommand(name, command))) this.rejectCommand(name);
+      return dispatchHelp.call(this, name);
+    });
   }
 
   private defaultName: string | undefined;

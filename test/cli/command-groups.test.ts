@@ -78,6 +78,9 @@ describe('a word that names no command of a group', () => {
       [['tools', '--json', 'call', 'x'], "put 'tools call' before its options"],
       // One letter is close to no command: not to ui or run, two edits away.
       [['x'], `unknown command 'x' (commands: ${COMMANDS.map((entry) => entry.name).join(', ')})`],
+      // Asking for its help is no different: the word is named, not the whole help printed.
+      [['help', 'x'], `unknown command 'x' (commands: ${COMMANDS.map((entry) => entry.name).join(', ')})`],
+      [['tools', 'help', 'cal'], "unknown command 'tools cal' — did you mean call? (commands: list, call)"],
     ];
     for (const [args, message] of cases) {
       const result = await runCliInProcess(args);
@@ -89,6 +92,20 @@ describe('a word that names no command of a group', () => {
     expect(program.stderr).toMatch(
       /^mcp-host: unknown command 'sesions' — did you mean sessions\? \(commands: run, chat, /,
     );
+  });
+
+  it('leaves help for a command that is there as it was', async () => {
+    const [program, run, call] = [
+      await runCliInProcess(['help']),
+      await runCliInProcess(['help', 'run']),
+      await runCliInProcess(['tools', 'help', 'call']),
+    ];
+    expect(program.code).toBe(EXIT_OK);
+    expect(program.stdout).toMatch(/^Usage: mcp-host \[options\] \[command\]/);
+    expect(run.code).toBe(EXIT_OK);
+    expect(run.stdout).toMatch(/^Usage: mcp-host run \[options\] \[prompt\]/);
+    expect(call.code).toBe(EXIT_OK);
+    expect(call.stdout).toMatch(/^Usage: mcp-host tools call \[options\] <name>/);
   });
 
   it('leaves an explicit listing with words it does not take to say so', async () => {
