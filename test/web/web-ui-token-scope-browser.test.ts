@@ -3,7 +3,7 @@
  * port: a cookie the UI set for 127.0.0.1 would be sent to any other server on 127.0.0.1 the user's browser visits
  * (another user's, a dev server showing what it was given), which could then drive the UI's API with it, and a
  * second UI would overwrite the first one's. Here a neighbour server on another port serves a page the browser
- * opens, and a second UI is opened beside the first.
+ * opens, the browser is sent to the UI with a wrong token, and a second UI is opened beside the first.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -63,6 +63,18 @@ describe('the web UI token', () => {
     for (const request of neighbourRequests) {
       expect(JSON.stringify(request.headers)).not.toContain(running!.ui.token);
     }
+  });
+
+  it('is kept when the browser is sent to the address with a wrong one, as any site may send it', async () => {
+    const sent = await running!.context.newPage();
+    await sent.goto(`${running!.ui.base}/?token=not-this-run-s-token#/tools`);
+    await sent.getByRole('heading', { level: 1, name: 'Tools' }).waitFor(WAIT);
+    await sent.getByRole('button', { name: /^calculator__add_numbers/ }).waitFor(WAIT);
+    expect(new URL(sent.url()).search).toBe('');
+    await sent.close();
+    const { page } = running!;
+    await page.reload();
+    await page.getByRole('heading', { name: 'calculator' }).waitFor(WAIT);
   });
 
   it('of a first UI still works once a second UI is opened in the same browser', async () => {

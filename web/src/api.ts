@@ -23,7 +23,7 @@ export async function getJson<T>(path: string): Promise<T> {
   return answer<T>(
     await fetch(path, {
       credentials: 'omit',
-      headers: { accept: 'application/json', authorization: `Bearer ${uiToken()}` },
+      headers: { accept: 'application/json', authorization: `Bearer ${await uiToken()}` },
     }),
   );
 }
@@ -33,7 +33,11 @@ export async function postJson<T>(path: string, body: unknown = {}): Promise<T> 
     await fetch(path, {
       method: 'POST',
       credentials: 'omit',
-      headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${uiToken()}` },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        authorization: `Bearer ${await uiToken()}`,
+      },
       body: JSON.stringify(body),
     }),
   );
@@ -41,7 +45,6 @@ export async function postJson<T>(path: string, body: unknown = {}): Promise<T> 
 
 type Listener = (event: LiveEvent) => void;
 const listeners = new Set<Listener>();
-let source: EventSource | undefined;
 const EVENT_TYPES: Array<LiveEvent['type']> = [
   'host',
   'audit',
@@ -58,10 +61,17 @@ const EVENT_TYPES: Array<LiveEvent['type']> = [
 const reconnectListeners = new Set<() => void>();
 let opened = false;
 
+let connecting = false;
+
 function connect(): void {
-  if (source !== undefined) return;
+  if (connecting) return;
+  connecting = true;
+  void uiToken().then(open);
+}
+
+function open(token: string): void {
   // EventSource sends no header of the page's: the token goes in the address of this same-origin request.
-  source = new EventSource(`/api/events?token=${encodeURIComponent(uiToken())}`);
+  const source = new EventSource(`/api/events?token=${encodeURIComponent(token)}`);
   source.addEventListener('open', () => {
     if (opened) for (const listener of reconnectListeners) listener();
     opened = true;
