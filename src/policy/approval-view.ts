@@ -35,13 +35,33 @@ function hiddenContentLines(flags: readonly HiddenContentFlag[], description: st
   return lines;
 }
 
+/**
+ * The most characters of a call's arguments the view shows, as `/expand` shows them. Past it the start and the end are
+ * shown with how much was left out between: the view's own lines, which name the server and the tool, stay on screen
+ * above the question, and arguments cannot fill a screen with what looks like a view of another call.
+ */
+const MAX_SHOWN_ARGUMENTS = 4_000;
+const SHOWN_ARGUMENTS_END = 1_000;
+
 function prettyArguments(value: unknown): string {
   if (value === undefined) return '(none)';
+  let text: string;
   try {
-    return showRaw(JSON.stringify(value, null, 2) ?? String(value));
+    text = JSON.stringify(value, null, 2) ?? String(value);
   } catch {
-    return showRaw(String(value));
+    text = String(value);
   }
+  if (text.length <= MAX_SHOWN_ARGUMENTS) return showRaw(text);
+  const headEnd = pairSafe(text, MAX_SHOWN_ARGUMENTS - SHOWN_ARGUMENTS_END);
+  const tailStart = pairSafe(text, text.length - SHOWN_ARGUMENTS_END);
+  const left = tailStart - headEnd;
+  return `${showRaw(text.slice(0, headEnd))}\n… ${left} characters of the arguments not shown here; the call sends them all …\n${showRaw(text.slice(tailStart))}`;
+}
+
+/** `at`, moved back one where it would cut a surrogate pair in two. */
+function pairSafe(text: string, at: number): number {
+  const code = text.charCodeAt(at - 1);
+  return code >= 0xd800 && code <= 0xdbff ? at - 1 : at;
 }
 
 export function formatToolCallApproval(request: ToolApprovalRequest): string {

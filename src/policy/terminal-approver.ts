@@ -87,7 +87,9 @@ export function createTerminalApprover(options: TerminalApproverOptions): Termin
         ? `  [t] allow ${tool} for this run  [s] allow every tool of ${showRaw(request.serverName)} for this run\n` +
           `[a] always allow ${tool}`
         : '';
-      const prompt = `[o] allow once${offers}  [d] deny\nYour choice (${choices.map((choice) => choice.keys[0]).join('/')}): `;
+      // The question names the call itself, right above where the answer is typed, whatever the view above shows.
+      const question = `Call ${tool} of server ${showRaw(request.serverName)}?\n`;
+      const prompt = `${question}[o] allow once${offers}  [d] deny\nYour choice (${choices.map((choice) => choice.keys[0]).join('/')}): `;
       return ask(formatToolCallApproval(request), prompt, choices, 'deny', signal);
     },
     approveToolDefinition(request: DefinitionApprovalRequest, signal?: AbortSignal): Promise<DefinitionApprovalAnswer> {
