@@ -51,6 +51,12 @@ export class CommandGroup extends UsageErrorCommand {
     });
   }
 
+  /** An option no command takes, written with no command after it (`mcp-host --versoin`). */
+  unknownLeadingOption(option: string, close: readonly string[]): never {
+    const hint = close.length > 0 ? ` — did you mean ${close.join(' or ')}?` : '';
+    return this.error(`unknown option '${option}'${hint}`, { code: 'commander.unknownOption' });
+  }
+
   /** Help shown because no command was named goes to stdout like asked-for help; the exit code still says so. */
   override outputHelp(context?: HelpContext | ((text: string) => string)): void {
     if (typeof context === 'function') super.outputHelp(context);

@@ -6,6 +6,7 @@ import { COMMANDS, type CommandEntry, commandToLoad } from './command-list.js';
 import { placeLeadingOptions, splitLeadingOptions } from './leading-options.js';
 import { packageVersion } from './package-version.js';
 import { reportError } from './report-error.js';
+import { unknownLeadingOption } from './unknown-leading-option.js';
 
 /** The program for this command line: the command it runs is loaded in full, the others only for `--help`. */
 async function createProgram(argv: readonly string[]): Promise<CommandGroup> {
@@ -46,7 +47,11 @@ export async function runCommandLine(argv: readonly string[]): Promise<number> {
       COMMANDS.map((entry) => entry.name),
     );
     const program = await createProgram([node, script, ...split.rest]);
-    if (split.notACommand === '') program.missingCommand(split.options);
+    if (split.notACommand === '') {
+      const unknown = await unknownLeadingOption(split.options);
+      if (unknown !== undefined) program.unknownLeadingOption(unknown.option, unknown.close);
+      program.missingCommand(split.options);
+    }
     // A word that names no command is reported as the program reports it without options before it.
     const words = split.notACommand === undefined ? placeLeadingOptions(program, split) : split.rest;
     await program.parseAsync([node, script, ...words]);

@@ -92,6 +92,14 @@ describe('options before the command', () => {
       const message = `a command is missing after '${args.join(' ')}' ${commandList}`;
       expect({ args, ...result }).toEqual({ args, code: EXIT_USAGE, stdout: '', stderr: `mcp-host: ${message}\n` });
     }
+    // An option no command takes is named as such, with the one it was probably meant to be.
+    for (const [args, message] of [
+      [['--versoin'], "unknown option '--versoin' — did you mean --version?"],
+      [['--config', 'x', '--bogus'], "unknown option '--bogus'"],
+    ] as const) {
+      const result = await runCliInProcess([...args]);
+      expect({ args, ...result }).toEqual({ args, code: EXIT_USAGE, stdout: '', stderr: `mcp-host: ${message}\n` });
+    }
     // Help asked for before the command is still help.
     const help = await runCliInProcess(['--config', 'x', '--help']);
     expect(help.code).toBe(0);
