@@ -4,7 +4,7 @@
  * memory printed whole from its stored copy.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SPILL_MIN_CHARS } from '../../src/connections/spilled-text.js';
@@ -58,6 +58,21 @@ describe('tools call output', () => {
     // The PNG signature: the bytes were decoded, not the base64 text written.
     expect(readFileSync(join(saveTo, files[0]!)).subarray(0, 4)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
     expect(result.stdout).toContain(`saved to ${join(saveTo, 'image-1.png')}`);
+  }, 90_000);
+
+  it('refuses --save naming a file before any server starts, so the call is not made for nothing', async () => {
+    const stateDir = await temporaryDirectory();
+    const result = await runCliInProcess(
+      ['tools', 'call', 'everything__get-tiny-image', '--save', 'mcp-host.json', '--config', config],
+      { cwd: directory, stateDir, timeoutMs: 60_000 },
+    );
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `mcp-host: --save ${config}: expected a folder to write images, audio and blobs into, found a file; name a folder (it is created when missing)\n`,
+    );
+    // No server was started: the audit log, which records every start, was never written.
+    expect(existsSync(join(stateDir, 'audit.jsonl'))).toBe(false);
   }, 90_000);
 
   it("prints a failed call's text on stderr", async () => {

@@ -3,6 +3,8 @@
  * runs, so `tools list` does not load the terminal's approvers, argument parsing and result printing.
  */
 
+import { type Stats, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createTerminalClientFeatures } from '../../client-features/terminal-client-features.js';
 import { loadConfig } from '../../config/load-config.js';
 import { spilledStandIn } from '../../connections/spilled-text.js';
@@ -37,6 +39,8 @@ export async function callToolCommand(
   pairs: string[],
   options: CommonOptions & CallOptions,
 ): Promise<void> {
+  // Found wrong only once the result arrives, the call would have run for nothing: checked before any server starts.
+  if (options.save !== undefined) checkSaveFolder(options.save);
   // As `run` does: on a terminal the person there answers consent, sampling and elicitation and sees progress;
   // without one, what is declined is said on stderr.
   const terminal = createTerminalClientFeatures({
@@ -56,6 +60,22 @@ export async function callToolCommand(
     await callOneTool(name, pairs, options, extra);
   } finally {
     terminal.close();
+  }
+}
+
+/** `--save DIR` names a folder, or nothing yet (it is created when there is something to save). */
+function checkSaveFolder(folder: string): void {
+  let stats: Stats;
+  try {
+    stats = statSync(folder);
+  } catch {
+    return;
+  }
+  if (!stats.isDirectory()) {
+    throw new CliError(
+      `--save ${resolve(folder)}: expected a folder to write images, audio and blobs into, found a file; name a folder (it is created when missing)`,
+      EXIT_USAGE,
+    );
   }
 }
 
