@@ -5,7 +5,7 @@
  * lock's name, which fails when that name exists: the lock's name never shows anything but its full text.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, linkSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, linkSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 
 /** Writes `text` as `file` unless `file` exists; false when it does. */
 export function createLockFile(file: string, text: string): boolean {
@@ -34,12 +34,15 @@ const MAX_LOCK_BYTES = 4096;
 export function readLockFile(file: string): string | undefined {
   let descriptor: number;
   try {
-    descriptor = openSync(file, 'r');
+    // Without waiting: a named pipe put under a lock's name would block the open until something wrote to it.
+    descriptor = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
   try {
+    // A pipe, device or folder is no lock this program wrote: read as a damaged one, which is taken over.
+    if (!fstatSync(descriptor).isFile()) return '';
     // One byte more than a lock may have tells a longer file from one of just that size.
     const buffer = Buffer.alloc(MAX_LOCK_BYTES + 1);
     const read = readSync(descriptor, buffer, 0, buffer.length, 0);

@@ -1,10 +1,10 @@
 /**
- * The built CLI's `sessions` commands over a sessions folder where a session's name is taken by something that is
- * not a file: a named pipe is passed over with a warning (the listing waited for a writer before), the sessions
- * beside it are listed.
+ * The built CLI's `sessions` commands over a sessions folder where a session's or its lock's name is taken by
+ * something that is not a file: a named pipe is passed over with a warning (the listing waited for a writer before),
+ * the sessions beside it are listed; one under a lock's name is a damaged lock, taken over (the delete waited).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EXIT_OK } from '../../src/cli/exit-codes.js';
@@ -41,5 +41,18 @@ describe('sessions in a folder holding a named pipe', () => {
     expect(listed.code).toBe(EXIT_OK);
     expect((JSON.parse(listed.stdout) as { id: string }[]).map((session) => session.id)).toEqual([saved]);
     expect(listed.stderr).toContain(`skipped a session: ${pipe} is a device, pipe or socket, not a session file`);
+  });
+
+  it("takes a named pipe under a session lock's name for a damaged lock: the session is deleted at once", async () => {
+    const folder = join(stateDir, 'sessions');
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const id = '20260101-000000-0000cccc';
+    writeFileSync(join(folder, `${id}.jsonl`), `${header(id)}\n`);
+    execFileSync('mkfifo', [join(folder, `${id}.lock`)]);
+    const deleted = await runCli(['sessions', 'delete', id], { stateDir, timeoutMs: 15_000 });
+    expect(deleted.stderr).toBe('');
+    expect(deleted.stdout).toBe(`Deleted session ${id}.\n`);
+    expect(deleted.code).toBe(EXIT_OK);
+    expect(readdirSync(folder)).toEqual([]);
   });
 });
