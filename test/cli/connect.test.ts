@@ -2,9 +2,11 @@
  * `mcp-host connect` keeps the servers up across calls: a stateful server sees every call of the session in one
  * process, and a bad line is an error on stderr, not the end of the session.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
-import { fixtureServer, runCli, writeConfig } from '../helpers/project.js';
+import { fixtureServer, runCli, temporaryDirectory, writeConfig } from '../helpers/project.js';
 
 describe('mcp-host connect', () => {
   it('keeps one server process across calls and carries on after a bad line', async () => {
@@ -33,6 +35,30 @@ describe('mcp-host connect', () => {
     expect(stats.calls).toBe(2);
     expect(result.stdout).not.toContain('never');
     expect(result.code).toBe(0);
+  }, 90_000);
+
+  it('starts only the servers --server names, as the listings do', async () => {
+    const directory = await temporaryDirectory();
+    const marker = join(directory, 'other-started');
+    const config = await writeConfig({
+      mcpServers: {
+        counter: { command: process.execPath, args: [fixtureServer('counter.mjs')], trust: 'trusted' },
+        other: {
+          command: process.execPath,
+          args: ['-e', `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'started')`],
+        },
+      },
+    });
+    const result = await runCliInProcess(['connect', '--server', 'counter', '--config', config], {
+      input: 'servers\n',
+      timeoutMs: 60_000,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('counter: connected (stdio)\n');
+    expect(existsSync(marker)).toBe(false);
+    const unknown = await runCliInProcess(['connect', '--server', 'countr', '--config', config], { input: '' });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no server "countr"');
   }, 90_000);
 
   // The real process: the command's one run as a process of its own.

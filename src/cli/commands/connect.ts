@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { Command } from 'commander';
 import type { Host } from '../../host/create-host.js';
 import { callOutcomeSentence } from '../call-outcome-sentence.js';
-import { addCommonOptions, type CommonOptions } from '../common-options.js';
+import { addCommonOptions, addServerFilterOption, type CommonOptions } from '../common-options.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
 import { withInterruptibleHost } from '../interrupt.js';
 import { openHost } from '../open-host.js';
@@ -117,7 +117,7 @@ export function createConnectCommand(): Command {
   const command = new Command('connect').description(
     'keep the servers up and take commands line by line (tools, call, servers, resources, read, prompts, exit)',
   );
-  addCommonOptions(command);
+  addServerFilterOption(addCommonOptions(command));
   return command.action(async (options: CommonOptions) => {
     await withInterruptibleHost(
       () => openHost(options),
