@@ -306,7 +306,8 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
       if (await modern.isModern(request, body)) {
         const found = await profileHostOrRejection(route.profile);
         if ('rejection' in found) return reject(response, found.rejection);
-        await modern.handle(request, response, body, identity, found.host);
+        const refused = await modern.handle(request, response, body, identity, found.host);
+        if (refused) reject(response, refused);
         return;
       }
     }

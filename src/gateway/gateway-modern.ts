@@ -17,7 +17,9 @@ import type { GatewaySettings } from '../config/gateway-settings.js';
 import type { GatewayIdentity } from './gateway-auth.js';
 import type { ProfileHost } from './gateway-hosts.js';
 import { createGatewaySession } from './gateway-session.js';
+import type { Rejection } from './http-guard.js';
 import { openListenSubscriptions } from './listen-subscriptions.js';
+import { SessionTable } from './session-table.js';
 
 interface ModernGateway {
   /** Whether a POST without a session is a 2026-07-28 request (it carries the revision's `_meta` claim). */
@@ -28,8 +30,12 @@ interface ModernGateway {
     body: unknown,
     identity: GatewayIdentity,
     profile: ProfileHost,
-  ): Promise<void>;
+  ): Promise<Rejection | undefined>;
   close(): Promise<void>;
+}
+
+function isListenRequest(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'subscriptions/listen';
 }
 
 /** Who sent the request and the profile it asked for, passed to the server factory through the SDK's `authInfo`. */
@@ -44,6 +50,8 @@ export function createModernGateway(options: {
   onDiagnostic: (message: string) => void;
 }): ModernGateway {
   const handlers = new Map<ProfileHost, { handler: McpHttpHandler; node: ReturnType<typeof toNodeHandler> }>();
+  // A listen stream is open as long as its client keeps it, holding its subscriptions: bounded as sessions are.
+  const listenStreams = new SessionTable(options.settings, { plural: 'listen streams', endOne: 'close one' });
   const handlerOf = (profile: ProfileHost) => {
     const known = handlers.get(profile);
     if (known !== undefined) return known;
@@ -89,12 +97,18 @@ export function createModernGateway(options: {
         extra: { caller },
       };
       (request as IncomingMessage & { auth?: AuthInfo }).auth = auth;
-      const listen = await openListenSubscriptions(profile, body);
-      if (listen === undefined) return handlerOf(profile).node(request, response, body);
+      if (!isListenRequest(body)) return void (await handlerOf(profile).node(request, response, body));
+      const place = listenStreams.reserve(identity.key, () => undefined);
+      if ('status' in place) return place;
       // However the stream ends (the client closes it, the gateway shuts down, the request is refused).
-      if (response.closed) return listen.release();
+      if (response.closed) return void place.release();
+      response.once('close', () => place.release());
+      const listen = await openListenSubscriptions(profile, body);
+      if (listen === undefined) return void (await handlerOf(profile).node(request, response, body));
+      if (response.closed) return void listen.release();
       response.once('close', listen.release);
       await handlerOf(profile).node(request, response, listen.body);
+      return undefined;
     },
     async close() {
       // Each open listen stream gets its final response before the connections go.

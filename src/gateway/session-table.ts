@@ -3,7 +3,8 @@
  * `gateway.maxSessionsPerClient` per client, and each closed after `gateway.sessionIdleTimeoutMs` with no request
  * in progress and no stream open. Each session keeps an event store and upstream subscriptions, so without these
  * bounds a client opening sessions without end (or leaving them without `DELETE`) would grow the gateway's memory
- * without end.
+ * without end. The 2026-07-28 revision's listen streams, which hold subscriptions as long as they are open, are
+ * counted in a table of their own under the same bounds.
  */
 import type { ServerResponse } from 'node:http';
 import type { Rejection } from './http-guard.js';
@@ -52,11 +53,22 @@ export class SessionSlot {
   }
 }
 
+/** What a table holds, as its refusals name it, and what a client over its share can do. */
+interface Held {
+  plural: string;
+  endOne: string;
+}
+
+const SESSIONS: Held = { plural: 'sessions', endOne: 'end one (DELETE) or let it expire' };
+
 export class SessionTable {
   private readonly open = new Set<SessionSlot>();
   private readonly perClient = new Map<string, number>();
 
-  constructor(private readonly limits: SessionLimits) {}
+  constructor(
+    private readonly limits: SessionLimits,
+    private readonly held: Held = SESSIONS,
+  ) {}
 
   get size(): number {
     return this.open.size;
@@ -71,13 +83,13 @@ export class SessionTable {
     if (held >= this.limits.maxSessionsPerClient) {
       return {
         status: 429,
-        message: `this client already has ${held} open sessions, the most allowed (gateway.maxSessionsPerClient): end one (DELETE) or let it expire`,
+        message: `this client already has ${held} open ${this.held.plural}, the most allowed (gateway.maxSessionsPerClient): ${this.held.endOne}`,
       };
     }
     if (this.open.size >= this.limits.maxSessions) {
       return {
         status: 503,
-        message: `the gateway already has ${this.open.size} open sessions, the most allowed (gateway.maxSessions): try again later`,
+        message: `the gateway already has ${this.open.size} open ${this.held.plural}, the most allowed (gateway.maxSessions): try again later`,
         // A place may free at any moment (a DELETE), so the hint is short even when sessions expire slowly.
         headers: { 'retry-after': String(Math.min(60, Math.ceil(this.limits.sessionIdleTimeoutMs / 1000))) },
       };
