@@ -32,7 +32,7 @@ export function mapAnthropicError(error: unknown, context: AnthropicErrorContext
     const where = context.baseUrl ? ` at ${context.baseUrl}` : '';
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
     return new ProviderError(
-      `Cannot reach the Anthropic API${where}${cause}. Check the network and ANTHROPIC_BASE_URL.`,
+      `Cannot reach the Anthropic API${where}${cause}. Check the network and the base URL (--base-url, else ANTHROPIC_BASE_URL).`,
       { provider, retryable: true, cause: error },
     );
   }

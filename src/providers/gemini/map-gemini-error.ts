@@ -37,7 +37,7 @@ export function mapGeminiError(error: unknown, context: GeminiErrorContext = {})
     const where = context.baseUrl ? ` at ${context.baseUrl}` : '';
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
     return new ProviderError(
-      `Cannot reach the Gemini API${where}${cause}. Check the network and GOOGLE_GEMINI_BASE_URL.`,
+      `Cannot reach the Gemini API${where}${cause}. Check the network and the base URL (--base-url, else GOOGLE_GEMINI_BASE_URL).`,
       { provider, retryable: true, cause: error },
     );
   }

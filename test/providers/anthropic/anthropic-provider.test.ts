@@ -245,5 +245,9 @@ describe('createAnthropicProvider against the mock LLM server', () => {
     const error = await unreachable.generate({ tools, messages: [question] }).catch((caught: unknown) => caught);
     expect((error as ProviderError).details).toMatchObject({ provider: 'anthropic', retryable: true });
     expect((error as ProviderError).message).toContain(url);
+    // Where the address came from is either place: the flag as well as the variable.
+    expect((error as ProviderError).message).toContain(
+      'Check the network and the base URL (--base-url, else ANTHROPIC_BASE_URL).',
+    );
   });
 });

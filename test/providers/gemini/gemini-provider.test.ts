@@ -436,6 +436,9 @@ describe('createGeminiProvider configuration', () => {
     const failure = await provider.generate({ messages: [ask('hi')], tools: [] }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ProviderError);
     expect((failure as ProviderError).message).toMatch(new RegExp(`Cannot reach the Gemini API at ${url}`));
+    expect((failure as ProviderError).message).toContain(
+      'Check the network and the base URL (--base-url, else GOOGLE_GEMINI_BASE_URL).',
+    );
     expect((failure as ProviderError).details.retryable).toBe(true);
   });
 
