@@ -1,7 +1,10 @@
 /**
  * `run` needs a model; finding out that its key is missing only after every server started wastes the user's time.
- * The model is chosen and its key looked up first, and a missing one is a usage error naming the variable to set.
+ * The model is chosen and its key looked up first, and a missing one is a usage error naming the variable to set;
+ * so is the scripted model's missing script file.
  */
+import { statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { HostConfig } from '../config/types.js';
 import { chooseModel, type ProviderId, parseModelSpec } from '../host/model-choice.js';
 import { CliError, EXIT_USAGE } from './exit-codes.js';
@@ -22,9 +25,21 @@ export function checkModelKey(options: {
   env: Record<string, string | undefined>;
 }): void {
   // An unknown or missing model throws ModelChoiceError, itself a usage error naming every way to choose one.
-  const { spec } = chooseModel({ flag: options.model, config: options.config.model, env: options.env });
+  const { spec, source } = chooseModel({ flag: options.model, config: options.config.model, env: options.env });
   const { provider, model } = parseModelSpec(spec);
   const chosen = `${provider}:${model}`;
+  if (provider === 'scripted') {
+    // As the host resolves it: a path on the command line from here, one in the config from the config's folder.
+    const folder =
+      source === 'flag' || options.config.file === undefined ? process.cwd() : dirname(options.config.file);
+    const script = resolve(folder, model);
+    if (!isFile(script)) {
+      throw new CliError(
+        `the model ${chosen} needs its script, and there is no file at ${script}: name a script file (examples/scripts/ has some)`,
+        EXIT_USAGE,
+      );
+    }
+  }
   if (provider === 'openai-compatible' && !options.baseUrl && !options.env.OPENAI_BASE_URL) {
     throw new CliError(
       `the model ${chosen} needs the address of its server: pass --base-url URL (e.g. --base-url http://127.0.0.1:8080/v1) or set OPENAI_BASE_URL`,
@@ -39,4 +54,12 @@ export function checkModelKey(options: {
     `the model ${chosen} needs ${required.what}: set ${variables}${closing} in the environment, or choose another model with --model`,
     EXIT_USAGE,
   );
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }

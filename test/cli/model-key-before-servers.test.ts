@@ -1,4 +1,7 @@
-/** `run` checks the model and its key before starting any server: a missing key is a usage error naming the variable. */
+/**
+ * `run` checks the model and its key before starting any server: a missing key is a usage error naming the variable,
+ * and a scripted model's missing script one naming the path.
+ */
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +26,7 @@ describe('run without the key its model needs', () => {
     ['openai:gpt-5', /set OPENAI_API_KEY in the environment/],
     ['gemini:gemini-2.5-flash', /set GEMINI_API_KEY \(or GOOGLE_API_KEY\) in the environment/],
     ['openai-compatible:local', /pass --base-url URL .* or set OPENAI_BASE_URL/],
+    ['scripted:no-such-script.json', /needs its script, and there is no file at .*no-such-script\.json/],
   ])(
     '%s: exits 2 naming what to set, before any server starts',
     async (model, wording) => {
