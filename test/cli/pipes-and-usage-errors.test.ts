@@ -22,6 +22,10 @@ describe('usage errors', () => {
     [['run', '--max-turns', '0', 'hi'], '--max-turns'],
     [['tools', 'list', '--timeout', 'x'], '--timeout'],
     [['mock-llm', '--port', 'x'], '--port'],
+    [
+      ['mock-llm', '--script', 'no-such-script.json'],
+      `--script no-such-script.json: there is no file at ${join(repoRoot, 'no-such-script.json')}`,
+    ],
     [['mock-llm', '--script', 'examples/scripts/five-plus-seven.json', '--port', '70000'], '--port'],
     [['ui', '--port', '70000'], '--port'],
     [['serve', '--http', 'x'], '--http'],

@@ -1,4 +1,6 @@
 /** `mcp-host mock-llm --script PATH [--port N]`: the mock provider server, for offline tests. */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { loadScript } from '../../testing/load-script.js';
 import { startMockLlmServer } from '../../testing/mock-llm/mock-llm-server.js';
@@ -16,6 +18,12 @@ export function createMockLlmCommand(): Command {
     .addHelpText('after', routesHelp())
     .action(async (options: { script: string; port?: number }) => {
       let script: Awaited<ReturnType<typeof loadScript>>;
+      if (!existsSync(options.script)) {
+        throw new CliError(
+          `--script ${options.script}: there is no file at ${resolve(options.script)} (examples/scripts/ has some)`,
+          EXIT_USAGE,
+        );
+      }
       try {
         script = await loadScript(options.script);
       } catch (error) {
