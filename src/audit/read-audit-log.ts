@@ -18,6 +18,16 @@ export interface AuditLogFilter {
   server?: string;
   /** A glob over the namespaced or the server's own tool name (`fs__*`, `write_file`). */
   tool?: string;
+  /** Exact run id: the records of one host run. */
+  runId?: string;
+}
+
+interface ReadAuditLogOptions {
+  /**
+   * Keep only the last this many records that pass the filter: a reader showing the latest (the web UI, `/audit`)
+   * then holds that many at a time, not every record of a log that only grows.
+   */
+  keepLast?: number;
 }
 
 interface AuditLogContents {
@@ -69,6 +79,7 @@ export function matchesAuditFilter(record: AuditRecord, filter: AuditLogFilter):
     if (Number.isNaN(time) || time < filter.since.getTime()) return false;
   }
   if (filter.server !== undefined && record.server !== filter.server) return false;
+  if (filter.runId !== undefined && record.runId !== filter.runId) return false;
   if (filter.tool !== undefined) {
     const pattern = filter.tool;
     if (!toolNamesOf(record).some((name) => matchesGlob(pattern, name))) return false;
@@ -120,7 +131,12 @@ export async function readToEnd(
   }
 }
 
-export async function readAuditLog(file: string, filter: AuditLogFilter = {}): Promise<AuditLogContents> {
+export async function readAuditLog(
+  file: string,
+  filter: AuditLogFilter = {},
+  options: ReadAuditLogOptions = {},
+): Promise<AuditLogContents> {
+  const { keepLast } = options;
   const contents: AuditLogContents = {
     records: [],
     exists: true,
@@ -133,7 +149,13 @@ export async function readAuditLog(file: string, filter: AuditLogFilter = {}): P
     if (line.trim() === '') return;
     const record = parseAuditLine(line);
     if (record === undefined) contents.skippedLines += 1;
-    else if (matchesAuditFilter(record, filter)) contents.records.push(record);
+    else if (matchesAuditFilter(record, filter)) keep(record);
+  };
+  // Past twice the bound the oldest go at once, so each record is moved at most once.
+  const keep = (record: AuditRecord): void => {
+    contents.records.push(record);
+    if (keepLast !== undefined && contents.records.length >= 2 * keepLast)
+      contents.records.splice(0, contents.records.length - keepLast);
   };
   const splitter = new AuditLineSplitter(onLine, () => {
     contents.skippedLines += 1;
@@ -157,9 +179,10 @@ export async function readAuditLog(file: string, filter: AuditLogFilter = {}): P
       contents.skippedLines += 1;
       contents.tornLastLine = true;
     } else if (matchesAuditFilter(record, filter)) {
-      contents.records.push(record);
+      keep(record);
     }
   }
+  if (keepLast !== undefined) contents.records.splice(0, Math.max(0, contents.records.length - keepLast));
   return contents;
 }
 

@@ -173,8 +173,8 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
         ...(model === undefined ? {} : { model }),
       });
       const file = auditFile;
-      auditRead = readAuditLog(file).then((contents) => {
-        for (const record of contents.records.slice(-AUDIT_HISTORY_LIMIT)) audit.add(record);
+      auditRead = readAuditLog(file, {}, { keepLast: AUDIT_HISTORY_LIMIT }).then((contents) => {
+        for (const record of contents.records) audit.add(record);
         return contents;
       });
       void followAudit(file, auditRead);

@@ -12,6 +12,8 @@ export interface RunningUi {
   base: string;
   token: string;
   stateDir: string;
+  /** The UI's process. */
+  pid: number;
   stderr: () => string;
   stop: () => Promise<void>;
 }
@@ -62,6 +64,7 @@ export async function startUi(
     base: parsed.origin,
     token: parsed.searchParams.get('token') ?? '',
     stateDir,
+    pid: child.pid!,
     stderr: () => stderr,
     stop,
   };

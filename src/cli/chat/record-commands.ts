@@ -37,8 +37,7 @@ export const auditCommand: SlashCommand = {
   summary: `the last ${AUDIT_ROWS} audit records of this chat (every call, approval and cancellation)`,
   async run({ host, output }) {
     const file = resolveAuditLogPath({ flag: host.config.auditFile, stateDir: host.stateDir, cwd: process.cwd() });
-    const contents = await readAuditLog(file, {});
-    const mine = contents.records.filter((record) => record.runId === host.runId).slice(-AUDIT_ROWS);
+    const { records: mine } = await readAuditLog(file, { runId: host.runId }, { keepLast: AUDIT_ROWS });
     if (mine.length === 0) output.line(`No records of this chat yet in ${file}.`);
     else output.write(formatAuditTable(mine));
   },
