@@ -62,9 +62,13 @@ export async function runWithHost({
     throw error;
   }
   interruption.serversOpened();
+  // Kept outside the run for --json: a run that fails still writes what it did as JSON.
+  const events: AgentEvent[] = [];
+  let model: string | undefined;
   try {
     if (interruption.exitCode !== undefined) return interruption.exitCode;
     const provider = await host.provider();
+    model = `${provider.provider}:${provider.model}`;
     if (provider.provider === 'scripted') {
       writeError(
         `mcp-host: using the offline scripted model (${provider.model}); it answers only the prompts its script knows. To use a real model, set ANTHROPIC_API_KEY (or another provider's key) and pass --model, e.g. --model anthropic:claude-sonnet-4-6.`,
@@ -72,7 +76,6 @@ export async function runWithHost({
     }
     if (options.trace) traceDiscovery(host, host.config.secrets);
     const tracer = options.trace ? createTracer(host.config.secrets) : undefined;
-    const events: AgentEvent[] = [];
     let printedText = false;
     // A control sequence cut between two pieces of the answer is removed whole, not its tail printed as text.
     const streamed = createControlCodeStream();
@@ -113,23 +116,13 @@ export async function runWithHost({
     });
     if (options.json) {
       writeJson({
-        model: `${provider.provider}:${provider.model}`,
+        model,
         stopReason: result.stopReason,
         text: result.text,
         turns: result.turns,
         usage: result.usage,
         message: result.message,
-        toolCalls: events
-          .filter((event) => event.type === 'tool-call-end')
-          .map((event) => ({
-            callId: event.callId,
-            name: event.name,
-            server: event.server,
-            outcome: event.outcome,
-            durationMs: event.durationMs,
-            isError: event.result.isError,
-            content: event.result.content,
-          })),
+        toolCalls: toolCallsOf(events),
         messages: result.messages,
       });
     }
@@ -145,11 +138,29 @@ export async function runWithHost({
     if (error instanceof CliError) throw error;
     const name = error instanceof Error ? error.name : '';
     if (name === 'ModelChoiceError' || name === 'ConfigError' || name === 'PromptChoiceError') throw error;
-    throw new CliError(`the run failed: ${error instanceof Error ? error.message : String(error)}`, EXIT_RUN_FAILED);
+    const message = `the run failed: ${error instanceof Error ? error.message : String(error)}`;
+    // A script reading --json gets JSON whatever the outcome: the failure and the calls made before it.
+    if (options.json) writeJson({ model, stopReason: 'error', message, toolCalls: toolCallsOf(events) });
+    throw new CliError(message, EXIT_RUN_FAILED);
   } finally {
     terminal.close();
     // Still listening while the servers close: a second signal stops them at once.
     await host.close();
     interruption.dispose();
   }
+}
+
+/** The calls a run made, as --json lists them. */
+function toolCallsOf(events: readonly AgentEvent[]) {
+  return events
+    .filter((event) => event.type === 'tool-call-end')
+    .map((event) => ({
+      callId: event.callId,
+      name: event.name,
+      server: event.server,
+      outcome: event.outcome,
+      durationMs: event.durationMs,
+      isError: event.result.isError,
+      content: event.result.content,
+    }));
 }
