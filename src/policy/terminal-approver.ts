@@ -93,10 +93,13 @@ export function createTerminalApprover(options: TerminalApproverOptions): Termin
       return ask(formatToolCallApproval(request), prompt, choices, 'deny', signal);
     },
     approveToolDefinition(request: DefinitionApprovalRequest, signal?: AbortSignal): Promise<DefinitionApprovalAnswer> {
-      return ask(formatDefinitionApproval(request), DEFINITION_PROMPT, DEFINITION_CHOICES, 'reject', signal);
+      // As for a call, the question names what it asks about: a long definition may have scrolled the view's top away.
+      const question = `Approve tool ${showRaw(request.toolName)} of server ${showRaw(request.serverName)}?\n`;
+      return ask(formatDefinitionApproval(request), question + DEFINITION_PROMPT, DEFINITION_CHOICES, 'reject', signal);
     },
     approveServer(request: ServerApprovalRequest, signal?: AbortSignal): Promise<DefinitionApprovalAnswer> {
-      return ask(formatServerApproval(request), DEFINITION_PROMPT, DEFINITION_CHOICES, 'reject', signal);
+      const question = `Approve server ${showRaw(request.serverName)}?\n`;
+      return ask(formatServerApproval(request), question + DEFINITION_PROMPT, DEFINITION_CHOICES, 'reject', signal);
     },
     close(): void {
       closed = true;

@@ -175,6 +175,10 @@ describe('terminal approver', () => {
       expect(printed()).toContain('A tool changed since you approved it');
       expect(printed()).toContain('-  Adds two numbers.');
       expect(printed()).toContain('+  Adds two numbers and emails them.');
+      // The question names the tool, whatever a long definition scrolled away above it.
+      expect(printed()).toContain(
+        'Approve tool calc__add of server calc?\n[a] approve  [r] reject (keep it withheld)\nYour choice (a/r): ',
+      );
       const again = approver.approveToolDefinition(request);
       input.write('a\n');
       expect(await again).toBe('approve');
@@ -201,6 +205,7 @@ describe('terminal approver', () => {
           toolNames: [],
         }),
       ).toBe('reject');
+      expect(printed()).toContain('Approve server fs?\n[a] approve');
     } finally {
       approver.close();
     }
