@@ -23,6 +23,12 @@ import type { ToolDefinitionSnapshot } from '../policy/tool-definition.js';
 import type { ApprovalAnswerBody, PendingApproval } from './api-types.js';
 
 const WEB_APPROVER_KIND = 'web';
+/**
+ * A server's own questions (sampling, forms, URLs) the UI holds at once: the first shown, the rest waiting their turn.
+ * Past it a question is declined at once, so a server asking hundreds together neither buries the questions that
+ * matter (a tool call's approval comes next, not after all of them) nor floods every page with the list.
+ */
+const MAX_HELD_SERVER_QUESTIONS = 8;
 
 interface Waiting {
   approval: PendingApproval;
@@ -44,6 +50,24 @@ export interface WebApprover extends Approver, ClientRequestApprover {
   close(): void;
 }
 
+/** Resolves when `before` settles, or rejects with the signal's reason should it abort first. */
+function after(before: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
+  const settled = before.then(
+    () => undefined,
+    () => undefined,
+  );
+  if (signal === undefined) return settled;
+  signal.throwIfAborted();
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void settled.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
+}
+
 function snapshotText(snapshot: ToolDefinitionSnapshot | undefined): string | undefined {
   return snapshot === undefined ? undefined : stableStringify(snapshot, 2);
 }
@@ -53,6 +77,31 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
   let closed = false;
   const quiet = new Map<string, number>();
   const list = () => [...waiting.values()].map((entry) => entry.approval);
+  /** Per server, its questions held (shown or waiting) and the last one's end, which the next waits for. */
+  const serverTurns = new Map<string, { held: number; last: Promise<unknown> }>();
+
+  /** Asks `question` once the server's questions before it are answered; declines at once past the bound. */
+  async function inServerTurn<T>(
+    server: string,
+    declined: T,
+    signal: AbortSignal | undefined,
+    question: () => Promise<T>,
+  ): Promise<T> {
+    const turn = serverTurns.get(server) ?? { held: 0, last: Promise.resolve() };
+    if (turn.held >= MAX_HELD_SERVER_QUESTIONS) return declined;
+    turn.held += 1;
+    serverTurns.set(server, turn);
+    const before = turn.last;
+    const asked = after(before, abortableSignal(signal)).then(question);
+    // The next waits for this one and every one before it, even should this one be withdrawn while it waits.
+    turn.last = Promise.allSettled([before, asked]);
+    try {
+      return await asked;
+    } finally {
+      turn.held -= 1;
+      if (turn.held === 0) serverTurns.delete(server);
+    }
+  }
 
   function ask(
     approval: Omit<PendingApproval, 'id'>,
@@ -160,72 +209,78 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
       return body.answer === 'approve' ? 'approve' : 'reject';
     },
     async approveSampling(request, signal) {
-      const body = await ask(
-        {
-          kind: 'sampling',
-          server: request.serverName,
-          title: 'A server asks the model to answer a prompt',
-          view: formatSamplingApproval(request),
-          answers: [
-            { value: 'allow', label: 'Allow' },
-            { value: 'deny', label: 'Deny' },
-          ],
-        },
-        { answer: 'deny' },
-        signal,
+      const body = await inServerTurn(request.serverName, { answer: 'deny' }, signal, () =>
+        ask(
+          {
+            kind: 'sampling',
+            server: request.serverName,
+            title: 'A server asks the model to answer a prompt',
+            view: formatSamplingApproval(request),
+            answers: [
+              { value: 'allow', label: 'Allow' },
+              { value: 'deny', label: 'Deny' },
+            ],
+          },
+          { answer: 'deny' },
+          signal,
+        ),
       );
       return body.answer === 'allow' ? 'allow' : 'deny';
     },
     async elicitForm(request, signal) {
-      const body = await ask(
-        {
-          kind: 'elicit-form',
-          server: request.serverName,
-          title: 'A server asks you to fill in a form',
-          view: formatFormIntro(request),
-          answers: [
-            { value: 'accept', label: 'Send' },
-            { value: 'decline', label: 'Decline' },
-            { value: 'cancel', label: 'Cancel' },
-          ],
-          fields: request.fields.map((field) => ({
-            name: field.name,
-            label: field.label,
-            ...(field.description === undefined ? {} : { description: field.description }),
-            required: field.required,
-            secret: field.secret,
-            kind: field.kind,
-            ...('choices' in field ? { choices: field.choices } : {}),
-            ...(field.default === undefined ? {} : { default: field.default }),
-          })),
-        },
-        { answer: 'decline' },
-        signal,
-        (answer) => (answer.answer === 'accept' ? checkForm(request.fields, answer.content ?? {}).error : undefined),
+      const body = await inServerTurn(request.serverName, { answer: 'decline' }, signal, () =>
+        ask(
+          {
+            kind: 'elicit-form',
+            server: request.serverName,
+            title: 'A server asks you to fill in a form',
+            view: formatFormIntro(request),
+            answers: [
+              { value: 'accept', label: 'Send' },
+              { value: 'decline', label: 'Decline' },
+              { value: 'cancel', label: 'Cancel' },
+            ],
+            fields: request.fields.map((field) => ({
+              name: field.name,
+              label: field.label,
+              ...(field.description === undefined ? {} : { description: field.description }),
+              required: field.required,
+              secret: field.secret,
+              kind: field.kind,
+              ...('choices' in field ? { choices: field.choices } : {}),
+              ...(field.default === undefined ? {} : { default: field.default }),
+            })),
+          },
+          { answer: 'decline' },
+          signal,
+          (answer) => (answer.answer === 'accept' ? checkForm(request.fields, answer.content ?? {}).error : undefined),
+        ),
       );
       if (body.answer === 'accept')
         return { action: 'accept', content: checkForm(request.fields, body.content ?? {}).content };
       return { action: body.answer === 'cancel' ? 'cancel' : 'decline' };
     },
     async elicitUrl(request, signal) {
-      const body = await ask(
-        {
-          kind: 'elicit-url',
-          server: request.serverName,
-          title: 'A server asks you to open a URL',
-          view: formatUrlElicitation(request, PLAIN_HOSTNAME_MARK),
-          answers: [
-            ...(request.url.openable ? [{ value: 'accept', label: 'Open it' }] : []),
-            { value: 'decline', label: 'Decline' },
-            { value: 'cancel', label: 'Cancel' },
-          ],
-          ...(request.url.hostname === undefined
-            ? {}
-            : { domain: request.url.unicodeHostname ?? request.url.hostname }),
-          url: request.url.href ?? request.url.original,
-        },
-        { answer: 'decline' },
-        signal,
+      const body = await inServerTurn(request.serverName, { answer: 'decline' }, signal, () =>
+        ask(
+          {
+            kind: 'elicit-url',
+            server: request.serverName,
+            title: 'A server asks you to open a URL',
+            view: formatUrlElicitation(request, PLAIN_HOSTNAME_MARK),
+            answers: [
+              ...(request.url.openable ? [{ value: 'accept', label: 'Open it' }] : []),
+              { value: 'decline', label: 'Decline' },
+              { value: 'cancel', label: 'Cancel' },
+            ],
+            ...(request.url.hostname === undefined
+              ? {}
+              : { domain: request.url.unicodeHostname ?? request.url.hostname }),
+            url: request.url.href ?? request.url.original,
+          },
+          { answer: 'decline' },
+          signal,
+        ),
       );
       return body.answer === 'accept' ? 'accept' : body.answer === 'cancel' ? 'cancel' : 'decline';
     },
