@@ -4,6 +4,7 @@
  * Claude Desktop, Cursor and VS Code write (including VS Code's settings.json `mcp.servers`), and `mcp-host add` /
  * `remove` editing a config the way `claude mcp add` does.
  */
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -206,6 +207,23 @@ describe('mcp-host add / remove', { timeout: 120_000 }, () => {
     const unknown = await runCliInProcess(['remove', '-c', file, 'calc']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no server "calc"');
+  });
+
+  it('refuses a name the config would refuse, before writing anything', async () => {
+    const directory = await temporaryDirectory();
+    const [reserved, prototype] = [
+      await runCliInProcess(['add', 'MCP-Host-tools', '--', process.execPath], { cwd: directory }),
+      await runCliInProcess(['add', '__proto__', '--', process.execPath], { cwd: directory }),
+    ];
+    expect(reserved.code).toBe(2);
+    expect(reserved.stderr).toBe(
+      'mcp-host: server names starting with "mcp-host" are reserved for the host\'s own tools, so "MCP-Host-tools" would make the config unreadable: choose another name\n',
+    );
+    expect(prototype.code).toBe(2);
+    expect(prototype.stderr).toBe(
+      'mcp-host: "__proto__" cannot name a server: JSON readers drop the key, so the config refuses it; choose another name\n',
+    );
+    expect(existsSync(join(directory, 'mcp-host.json'))).toBe(false);
   });
 
   it('exits 2 on add without a command or URL', async () => {

@@ -14,7 +14,9 @@ import {
   setServerEntry,
 } from '../../config/edit-config-text.js';
 import { CONFIG_FILE_NAMES } from '../../config/load-config.js';
+import { PROTOTYPE_KEY } from '../../config/prototype-key.js';
 import { readConfigText } from '../../config/read-config-text.js';
+import { HOST_TOOL_NAMESPACE, isReservedServerName } from '../../config/reserved-names.js';
 import { resolveStateDir } from '../../config/state-dir.js';
 import { setOwnProperty } from '../../json/own-property.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
@@ -45,11 +47,11 @@ export function createAddCommand(): Command {
     .option('-e, --env <NAME=value>', 'an environment variable for a local server (repeatable)', collect, [])
     .option('-H, --header <"Name: value">', 'an HTTP header for a remote server (repeatable)', collect, [])
     .action(async (name: string, commandOrUrl: string | undefined, args: string[], options: AddOptions) => {
+      checkServerName(name);
       const entry = buildEntry(commandOrUrl, args, options);
       const file = configFileToEdit(options.config, true);
       const text = (await readConfigText(file)) ?? '';
       const { section, servers } = sectionOrFail(text, file);
-      if (name === '') throw new CliError('the server name must not be empty', EXIT_USAGE);
       if (Object.hasOwn(servers, name)) {
         throw new CliError(
           `${file} already has a server "${name}"; remove it first with \`mcp-host remove ${name}\``,
@@ -168,6 +170,23 @@ function sectionOrFail(text: string, file: string): { section: ServerSection; se
     );
   }
   return found;
+}
+
+/** A name the config would refuse on its next read is refused before the file is written. */
+function checkServerName(name: string): void {
+  if (name === '') throw new CliError('the server name must not be empty', EXIT_USAGE);
+  if (isReservedServerName(name)) {
+    throw new CliError(
+      `server names starting with "${HOST_TOOL_NAMESPACE}" are reserved for the host's own tools, so "${name}" would make the config unreadable: choose another name`,
+      EXIT_USAGE,
+    );
+  }
+  if (name === PROTOTYPE_KEY) {
+    throw new CliError(
+      `"${PROTOTYPE_KEY}" cannot name a server: JSON readers drop the key, so the config refuses it; choose another name`,
+      EXIT_USAGE,
+    );
+  }
 }
 
 /** Written beside the file and renamed over it, so an interrupted edit never leaves half a config. */
