@@ -6,6 +6,7 @@
 import { CommanderError } from 'commander';
 import { exitCodeOfCommanderError } from './command-conventions.js';
 import { CliError, EXIT_RUN_FAILED, EXIT_USAGE } from './exit-codes.js';
+import { listenErrorMessage } from './listen-error-message.js';
 import { writeError } from './output.js';
 
 /** Errors whose message already says what was wrong and how to fix it. */
@@ -30,7 +31,11 @@ export function reportError(error: unknown): number {
   const message = error instanceof Error ? error.message : String(error);
   const name = error instanceof Error ? error.name : '';
   let exitCode: number;
-  if (error instanceof CliError) {
+  const listenFailure = listenErrorMessage(error);
+  if (listenFailure !== undefined) {
+    writeError(`mcp-host: ${listenFailure}`);
+    exitCode = EXIT_RUN_FAILED;
+  } else if (error instanceof CliError) {
     writeError(`mcp-host: ${message}`);
     exitCode = error.exitCode;
   } else if (USER_FIXABLE_ERRORS.has(name)) {
