@@ -7,6 +7,7 @@
 import { constants } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { MAX_JSON_DEPTH, parseJsonWithinDepth } from '../json/json-depth.js';
+import { errorCodeOf } from '../json/write-json-file.js';
 import { matchesGlob } from '../policy/glob.js';
 import { AuditLineSplitter } from './audit-line-splitter.js';
 import { type AuditRecord, isAuditRecord } from './audit-record.js';
@@ -100,11 +101,11 @@ export async function openAuditLog(file: string): Promise<FileHandle | undefined
     handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new Error(`Could not read the audit log ${file} (${errorCodeOf(error)}).`);
+    throw unreadable(file, error);
   }
   const stats = await handle.stat().catch(async (error: unknown) => {
     await handle.close();
-    throw new Error(`Could not read the audit log ${file} (${errorCodeOf(error)}).`);
+    throw unreadable(file, error);
   });
   if (!stats.isFile()) {
     await handle.close();
@@ -166,7 +167,7 @@ export async function readAuditLog(
   try {
     await readToEnd(handle, 0, (chunk) => splitter.push(chunk));
   } catch (error) {
-    throw new Error(`Could not read the audit log ${file} (${errorCodeOf(error)}).`);
+    throw unreadable(file, error);
   } finally {
     await handle.close();
   }
@@ -186,6 +187,6 @@ export async function readAuditLog(
   return contents;
 }
 
-function errorCodeOf(error: unknown): string {
-  return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+function unreadable(file: string, error: unknown): Error {
+  return new Error(`Could not read the audit log ${file} (${errorCodeOf(error)}).`);
 }

@@ -5,6 +5,7 @@
  */
 
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { errorCodeOf } from './write-json-file.js';
 
 type BoundedReadFailure =
   | { reason: 'missing' }
@@ -99,4 +100,13 @@ export function readStateFile(file: string, maxBytes: number): string | undefine
     if (error instanceof BoundedReadError && error.failure.reason === 'missing') return undefined;
     throw error;
   }
+}
+
+/**
+ * Why reading a file failed, as the end of a sentence: `found a folder`, `found a device, pipe or socket, not a file`;
+ * any other error by its code or message.
+ */
+export function readFailureText(error: unknown, maxBytes: number): string {
+  if (error instanceof BoundedReadError) return `found ${error.describe(maxBytes)}`;
+  return errorCodeOf(error);
 }

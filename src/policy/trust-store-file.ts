@@ -10,7 +10,7 @@
  */
 
 import { assertPrivatePath, UnsafePathError } from '../json/private-path.js';
-import { BoundedReadError, readStateFile } from '../json/read-bounded-file.js';
+import { readFailureText, readStateFile } from '../json/read-bounded-file.js';
 import { errorCodeOf, writeJsonFileAtomically } from '../json/write-json-file.js';
 import type { ToolDefinitionSnapshot } from './tool-definition.js';
 
@@ -97,8 +97,7 @@ export function readTrustStoreFile(file: string): TrustStoreData {
   try {
     text = readStateFile(file, MAX_TRUST_STORE_BYTES);
   } catch (error) {
-    const found = error instanceof BoundedReadError ? `found ${error.describe(MAX_TRUST_STORE_BYTES)}` : String(error);
-    throw corrupt(file, `cannot be read (${found})`);
+    throw corrupt(file, `cannot be read (${readFailureText(error, MAX_TRUST_STORE_BYTES)})`);
   }
   if (text === undefined) return emptyTrustStoreData();
   let data: unknown;

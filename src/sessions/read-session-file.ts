@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import { parseJsonWithinDepth } from '../json/json-depth.js';
-import { BoundedReadError, readBoundedFile } from '../json/read-bounded-file.js';
+import { readBoundedFile, readFailureText } from '../json/read-bounded-file.js';
 import type { Message } from '../providers/types.js';
 import { stripControlCodes } from '../text/strip-control-codes.js';
 import { isMessage } from './is-message.js';
@@ -47,9 +47,9 @@ export function readSessionFile(file: string): SavedSession {
     // Only a regular file, opened without waiting: the name may have been swapped for a pipe since it was listed.
     text = readBoundedFile(file, MAX_SESSION_FILE_BYTES, { regularFileOnly: true });
   } catch (error) {
-    const reason =
-      error instanceof BoundedReadError ? `found ${error.describe(MAX_SESSION_FILE_BYTES)}` : (error as Error).message;
-    throw new SessionFileError(`cannot read the session file ${file}: ${reason}`);
+    throw new SessionFileError(
+      `cannot read the session file ${file}: ${readFailureText(error, MAX_SESSION_FILE_BYTES)}`,
+    );
   }
   const lines = text.split('\n');
   const torn = !text.endsWith('\n');

@@ -9,7 +9,7 @@
  */
 
 import path from 'node:path';
-import { BoundedReadError, readStateFile } from '../json/read-bounded-file.js';
+import { readFailureText, readStateFile } from '../json/read-bounded-file.js';
 import { errorCodeOf, writeJsonFileAtomically } from '../json/write-json-file.js';
 
 const SKILL_PINS_FILE_NAME = 'skill-pins.json';
@@ -102,8 +102,7 @@ function readPins(file: string): SkillPinsData {
   try {
     text = readStateFile(file, MAX_PINS_BYTES);
   } catch (error) {
-    const found = error instanceof BoundedReadError ? `found ${error.describe(MAX_PINS_BYTES)}` : String(error);
-    throw new Error(`Skill pins ${file} cannot be read (${found}).`);
+    throw new Error(`Skill pins ${file} cannot be read (${readFailureText(error, MAX_PINS_BYTES)}).`);
   }
   if (text === undefined) return { version: FORMAT_VERSION, scopes: {} };
   let data: unknown;

@@ -14,7 +14,7 @@ import type {
   StoredOAuthClientInformation,
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
-import { BoundedReadError, readStateFile } from '../../json/read-bounded-file.js';
+import { readFailureText, readStateFile } from '../../json/read-bounded-file.js';
 
 /** The folder under the state directory. */
 export const OAUTH_FOLDER_NAME = 'oauth';
@@ -94,9 +94,9 @@ function readState(file: string, serverUrl: string): StoredOAuthState {
   try {
     text = readStateFile(file, MAX_OAUTH_STATE_BYTES);
   } catch (error) {
-    const found =
-      error instanceof BoundedReadError ? `found ${error.describe(MAX_OAUTH_STATE_BYTES)}` : (error as Error).message;
-    throw new Error(`Could not read the OAuth state ${file} (${found}); fix its permissions or delete it.`);
+    throw new Error(
+      `Could not read the OAuth state ${file} (${readFailureText(error, MAX_OAUTH_STATE_BYTES)}); fix its permissions or delete it.`,
+    );
   }
   if (text === undefined) return { serverUrl };
   try {
