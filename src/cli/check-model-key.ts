@@ -3,10 +3,10 @@
  * The model is chosen and its key looked up first, and a missing one is a usage error naming the variable to set;
  * so is the scripted model's missing script file.
  */
-import { statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import type { HostConfig } from '../config/types.js';
 import { chooseModel, type ProviderId, parseModelSpec } from '../host/model-choice.js';
+import { scriptFileProblem } from '../testing/script-file.js';
 import { CliError, EXIT_USAGE } from './exit-codes.js';
 
 /** The variables each provider reads its key (or, for openai-compatible, its address) from; none for the rest. */
@@ -32,10 +32,10 @@ export function checkModelKey(options: {
     // As the host resolves it: a path on the command line from here, one in the config from the config's folder.
     const folder =
       source === 'flag' || options.config.file === undefined ? process.cwd() : dirname(options.config.file);
-    const script = resolve(folder, model);
-    if (!isFile(script)) {
+    const problem = scriptFileProblem(model, folder);
+    if (problem !== undefined) {
       throw new CliError(
-        `the model ${chosen} needs its script, and there is no file at ${script}: name a script file (examples/scripts/ has some)`,
+        `the model ${chosen} needs its script, and ${problem}: name a script file (examples/scripts/ has some)`,
         EXIT_USAGE,
       );
     }
@@ -54,12 +54,4 @@ export function checkModelKey(options: {
     `the model ${chosen} needs ${required.what}: set ${variables}${closing} in the environment, or choose another model with --model`,
     EXIT_USAGE,
   );
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }

@@ -27,6 +27,7 @@ describe('run without the key its model needs', () => {
     ['gemini:gemini-2.5-flash', /set GEMINI_API_KEY \(or GOOGLE_API_KEY\) in the environment/],
     ['openai-compatible:local', /pass --base-url URL .* or set OPENAI_BASE_URL/],
     ['scripted:no-such-script.json', /needs its script, and there is no file at .*no-such-script\.json/],
+    ['scripted:.', /needs its script, and \S+ is a folder, not a script file/],
   ])(
     '%s: exits 2 naming what to set, before any server starts',
     async (model, wording) => {

@@ -26,6 +26,10 @@ describe('usage errors', () => {
       ['mock-llm', '--script', 'no-such-script.json'],
       `--script no-such-script.json: there is no file at ${join(repoRoot, 'no-such-script.json')}`,
     ],
+    [
+      ['mock-llm', '--script', 'examples'],
+      `--script examples: ${join(repoRoot, 'examples')} is a folder, not a script file`,
+    ],
     [['mock-llm', '--script', 'examples/scripts/five-plus-seven.json', '--port', '70000'], '--port'],
     [['ui', '--port', '70000'], '--port'],
     [['serve', '--http', 'x'], '--http'],

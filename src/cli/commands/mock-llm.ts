@@ -1,10 +1,9 @@
 /** `mcp-host mock-llm --script PATH [--port N]`: the mock provider server, for offline tests. */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { loadScript } from '../../testing/load-script.js';
 import { startMockLlmServer } from '../../testing/mock-llm/mock-llm-server.js';
 import { openAiChatQuirks } from '../../testing/mock-llm/wires/openai-chat-read-request.js';
+import { scriptFileProblem } from '../../testing/script-file.js';
 import { parsePort } from '../common-options.js';
 import { CliError, EXIT_SIGINT, EXIT_SIGTERM, EXIT_USAGE } from '../exit-codes.js';
 import { writeError, writeLine } from '../output.js';
@@ -18,12 +17,9 @@ export function createMockLlmCommand(): Command {
     .addHelpText('after', routesHelp())
     .action(async (options: { script: string; port?: number }) => {
       let script: Awaited<ReturnType<typeof loadScript>>;
-      if (!existsSync(options.script)) {
-        throw new CliError(
-          `--script ${options.script}: there is no file at ${resolve(options.script)} (examples/scripts/ has some)`,
-          EXIT_USAGE,
-        );
-      }
+      const problem = scriptFileProblem(options.script);
+      if (problem !== undefined)
+        throw new CliError(`--script ${options.script}: ${problem} (examples/scripts/ has some)`, EXIT_USAGE);
       try {
         script = await loadScript(options.script);
       } catch (error) {
