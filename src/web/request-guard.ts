@@ -33,13 +33,17 @@ function refuse(context: Context, status: 400 | 401 | 403, message: string): Res
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
+/** The one route that may take the token in its address: EventSource sends no headers of the page's choosing. */
+const EVENT_STREAM_PATH = '/api/events';
+
 /**
- * The token a request to the API presents: its bearer token, or the `token` parameter, which only the event stream
- * needs (EventSource sends no headers of the page's choosing).
+ * The token a request to the API presents: its bearer token, or for the event stream the `token` parameter. Any other
+ * route refuses it in the address, so no address but the stream's, which the page alone opens, ever carries it.
  */
 function presentedToken(context: Context): string | undefined {
   const bearer = /^Bearer (\S+)$/i.exec(context.req.header('authorization') ?? '')?.[1];
-  return bearer ?? context.req.query('token');
+  if (bearer !== undefined) return bearer;
+  return context.req.path === EVENT_STREAM_PATH ? context.req.query('token') : undefined;
 }
 
 export function requestGuard(options: GuardOptions): MiddlewareHandler {

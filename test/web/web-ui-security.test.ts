@@ -65,6 +65,9 @@ describe('mcp-host ui security', () => {
     }
     const events = await send(`${ui.base}/api/events?token=guess`);
     expect(events.status).toBe(401);
+    // The token in the address opens the event stream alone, which EventSource cannot send it otherwise.
+    const inAddress = await send(`${ui.base}/api/servers?token=${ui.token}`);
+    expect(inAddress.status).toBe(401);
     // A %-escape in the path reaches the route it names, and its check with it.
     const escaped = await send(`${ui.base}/%61pi/servers`);
     expect(escaped.status).toBe(401);
