@@ -3,8 +3,9 @@
  * (the origins it may connect to, load from, frame and use as base). Nothing declared means nothing allowed beyond
  * the view's own inline code and `data:` media. A declared origin is taken only when it is a plain origin (scheme,
  * host, optional port, optional `*.` subdomain wildcard); loopback names are refused, `.localhost` ones and wildcards
- * over numbers that match 127.0.0.1 too, so a view can never reach the UI, its sandbox or another service of this
- * machine, and anything else (quotes, keywords, paths, separators) is dropped and reported.
+ * over numbers that match 127.0.0.1 too, so a view cannot name this machine to reach the UI, its sandbox or another
+ * service here (a public name that resolves to 127.0.0.1 is not known from its text: the UI and the sandbox answer
+ * only their own `Host`), and anything else (quotes, keywords, paths, separators) is dropped and reported.
  */
 
 const MAX_DOMAINS = 32;
