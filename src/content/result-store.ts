@@ -378,7 +378,14 @@ export function createResultStore(directory: string, options: ResultStoreOptions
       if (code === 'ELOOP') throw notStoredFile(id, 'a symbolic link');
       throw error;
     }
-    if (!(await file.stat()).isFile()) {
+    let regular: boolean;
+    try {
+      regular = (await file.stat()).isFile();
+    } catch (error) {
+      await file.close();
+      throw error;
+    }
+    if (!regular) {
       await file.close();
       throw notStoredFile(id, 'a folder, device or pipe');
     }
