@@ -2,6 +2,7 @@
 import { configFromObject } from '../config/config-from-object.js';
 import { loadConfig } from '../config/load-config.js';
 import { createHost, type Host, type HostOptions } from '../host/create-host.js';
+import { parseModelSpec } from '../host/model-choice.js';
 import { chooseApprover } from './choose-approver.js';
 import { onlyServers } from './choose-servers.js';
 import type { CommonOptions } from './common-options.js';
@@ -9,6 +10,9 @@ import { noServersNote } from './no-servers-note.js';
 import { writeError } from './output.js';
 
 export async function openHost(options: CommonOptions, extra: Partial<HostOptions> = {}): Promise<Host> {
+  // A command that calls no model (servers, tools list, context …) still takes --model: a misspelt one is said, not
+  // ignored, and before any server starts.
+  if (options.model !== undefined) parseModelSpec(options.model);
   // With --server, the config is read here so only the named servers reach the host (and are started).
   // A command may have read the config already (run does, to check its model first).
   const given = typeof extra.config === 'object' ? configFromObject(extra.config) : undefined;

@@ -36,6 +36,10 @@ describe('usage errors', () => {
     [['serve', '--http', '70000'], '--http'],
     [['serve', '--host', '0.0.0.0'], '--host'],
     [['run', '--no-such-flag', 'x'], '--no-such-flag'],
+    // Commands that call no model still check the one named: a misspelt one is not ignored.
+    [['servers', '--model', 'nonsense'], 'model "nonsense" has no provider'],
+    [['context', '-m', 'antropic:claude-sonnet-4-6'], 'unknown provider "antropic"'],
+    [['ui', '-m', 'nonsense'], 'model "nonsense" has no provider'],
     [['no-such-command'], 'no-such-command'],
   ])(
     '%j exits 2 with one line naming %s',

@@ -4,6 +4,7 @@
  */
 
 import { Command } from 'commander';
+import { parseModelSpec } from '../../host/model-choice.js';
 import { isLoopbackAddress } from '../../web/loopback.js';
 import { openUiInBrowser } from '../../web/open-ui-in-browser.js';
 import { startWebUi } from '../../web/start-web-ui.js';
@@ -42,6 +43,8 @@ export function createUiCommand(): Command {
           EXIT_USAGE,
         );
       }
+      // The chat's model, said wrong now rather than at the first message typed in the browser.
+      if (options.model !== undefined) parseModelSpec(options.model);
       const interruption = handleInterruptions();
       const ui = await startWebUi({
         hostname,
