@@ -57,7 +57,8 @@ function after(before: Promise<unknown>, signal: AbortSignal | undefined): Promi
     () => undefined,
   );
   if (signal === undefined) return settled;
-  signal.throwIfAborted();
+  // Rejected, never thrown: the caller has taken its place in the turn and gives it back once this settles.
+  if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
