@@ -14,7 +14,7 @@ export function noServersNote(
   }
   if (config.servers.length > 0) return undefined;
   if (config.file === undefined) {
-    return `no config file found (looked for mcp-host.json and .mcp.json in ${cwd}), so no MCP servers are connected. Pass --config FILE.`;
+    return `no config file found (looked for mcp-host.json and .mcp.json in ${cwd}), so no MCP servers are connected. Pass --config FILE, or add a server to a new mcp-host.json here with: mcp-host add NAME -- COMMAND [ARGS…]`;
   }
   return `${config.file} configures no MCP servers (add them under "mcpServers"), so none are connected.`;
 }

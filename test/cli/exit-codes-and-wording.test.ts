@@ -110,6 +110,10 @@ describe('configs with no servers', () => {
     const servers = await runCliInProcess(['servers'], { ...TIMEOUT, cwd: directory });
     expect(servers.code, servers.stderr).toBe(0);
     expect(servers.stderr).toContain('mcp-host: no config file found');
+    // What to do next, for a user who has no config yet.
+    expect(servers.stderr).toContain(
+      'Pass --config FILE, or add a server to a new mcp-host.json here with: mcp-host add NAME -- COMMAND [ARGS…]',
+    );
   }, 150_000);
 });
 
