@@ -17,6 +17,7 @@ const USER_FIXABLE_ERRORS = new Set([
   'PromptChoiceError',
   'UnknownSessionError',
   'SessionInUseError',
+  'LockFileError',
 ]);
 
 function debugEnabled(env: NodeJS.ProcessEnv = process.env): boolean {

@@ -7,6 +7,11 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, linkSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 
+/** A lock's name is taken by something that is no lock and cannot be taken over. */
+export class LockFileError extends Error {
+  override readonly name = 'LockFileError';
+}
+
 /** Writes `text` as `file` unless `file` exists; false when it does. */
 export function createLockFile(file: string, text: string): boolean {
   const draft = `${file}.${process.pid}-${randomBytes(6).toString('hex')}.draft`;
@@ -41,8 +46,11 @@ export function readLockFile(file: string): string | undefined {
     throw error;
   }
   try {
-    // A pipe, device or folder is no lock this program wrote: read as a damaged one, which is taken over.
-    if (!fstatSync(descriptor).isFile()) return '';
+    const stats = fstatSync(descriptor);
+    // A folder cannot be taken over (removing it could remove what someone keeps in it): said, to be removed by hand.
+    if (stats.isDirectory()) throw new LockFileError(`${file} is a folder where a lock file belongs: remove it`);
+    // A pipe or device is no lock this program wrote: read as a damaged one, which is taken over.
+    if (!stats.isFile()) return '';
     // One byte more than a lock may have tells a longer file from one of just that size.
     const buffer = Buffer.alloc(MAX_LOCK_BYTES + 1);
     const read = readSync(descriptor, buffer, 0, buffer.length, 0);

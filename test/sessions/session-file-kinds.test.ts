@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EXIT_OK } from '../../src/cli/exit-codes.js';
+import { EXIT_OK, EXIT_USAGE } from '../../src/cli/exit-codes.js';
 import { runCli, temporaryDirectory } from '../helpers/project.js';
 
 let stateDir: string;
@@ -54,5 +54,18 @@ describe('sessions in a folder holding a named pipe', () => {
     expect(deleted.stdout).toBe(`Deleted session ${id}.\n`);
     expect(deleted.code).toBe(EXIT_OK);
     expect(readdirSync(folder)).toEqual([]);
+  });
+
+  it("refuses a folder under a session lock's name, naming it, and leaves the folder and the session", async () => {
+    const folder = join(stateDir, 'sessions');
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const id = '20260101-000000-0000dddd';
+    const lock = join(folder, `${id}.lock`);
+    writeFileSync(join(folder, `${id}.jsonl`), `${header(id)}\n`);
+    mkdirSync(lock);
+    const deleted = await runCli(['sessions', 'delete', id], { stateDir, timeoutMs: 15_000 });
+    expect(deleted.stderr).toBe(`mcp-host: ${lock} is a folder where a lock file belongs: remove it\n`);
+    expect(deleted.code).toBe(EXIT_USAGE);
+    expect(readdirSync(folder).sort()).toEqual([`${id}.jsonl`, `${id}.lock`]);
   });
 });
