@@ -226,6 +226,13 @@ describe('mcp-host add / remove', { timeout: 120_000 }, () => {
     expect(existsSync(join(directory, 'mcp-host.json'))).toBe(false);
   });
 
+  it('explains its repeatable options without an empty default', async () => {
+    const help = await runCliInProcess(['add', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('an environment variable for a local server');
+    expect(help.stdout).not.toContain('(default: [])');
+  });
+
   it('exits 2 on add without a command or URL', async () => {
     const directory = await temporaryDirectory();
     const result = await runCliInProcess(['add', 'lonely'], { cwd: directory });

@@ -28,11 +28,12 @@ type Transport = (typeof TRANSPORTS)[number];
 interface AddOptions {
   config?: string;
   transport: string;
-  env: string[];
-  header: string[];
+  env?: string[];
+  header?: string[];
 }
 
-function collect(value: string, previous: string[]): string[] {
+/** Repeated values, with no default given to commander, whose help would show it as "(default: [])". */
+function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
@@ -44,9 +45,10 @@ export function createAddCommand(): Command {
     .argument('[args...]', "the command's arguments; put `--` before the command so its options stay its own")
     .option('-c, --config <file>', 'config file to edit (default: mcp-host.json, then .mcp.json; created if neither)')
     .option('-t, --transport <type>', 'stdio, http or sse', 'stdio')
-    .option('-e, --env <NAME=value>', 'an environment variable for a local server (repeatable)', collect, [])
-    .option('-H, --header <"Name: value">', 'an HTTP header for a remote server (repeatable)', collect, [])
-    .action(async (name: string, commandOrUrl: string | undefined, args: string[], options: AddOptions) => {
+    .option('-e, --env <NAME=value>', 'an environment variable for a local server (repeatable)', collect)
+    .option('-H, --header <"Name: value">', 'an HTTP header for a remote server (repeatable)', collect)
+    .action(async (name: string, commandOrUrl: string | undefined, args: string[], given: AddOptions) => {
+      const options = { ...given, env: given.env ?? [], header: given.header ?? [] };
       checkServerName(name);
       const entry = buildEntry(commandOrUrl, args, options);
       const file = configFileToEdit(options.config, true);
@@ -96,7 +98,11 @@ interface NewEntry {
   headers?: Record<string, string>;
 }
 
-function buildEntry(commandOrUrl: string | undefined, args: string[], options: AddOptions): NewEntry {
+function buildEntry(
+  commandOrUrl: string | undefined,
+  args: string[],
+  options: AddOptions & Required<Pick<AddOptions, 'env' | 'header'>>,
+): NewEntry {
   const transport = options.transport as Transport;
   if (!TRANSPORTS.includes(transport)) {
     throw new CliError(`--transport must be one of ${TRANSPORTS.join(', ')}, got "${options.transport}"`, EXIT_USAGE);
