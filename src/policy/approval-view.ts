@@ -40,7 +40,7 @@ function hiddenContentLines(flags: readonly HiddenContentFlag[], description: st
  * shown with how much was left out between: the view's own lines, which name the server and the tool, stay on screen
  * above the question, and arguments cannot fill a screen with what looks like a view of another call.
  */
-const MAX_SHOWN_ARGUMENTS = 4_000;
+export const MAX_SHOWN_ARGUMENTS = 4_000;
 const SHOWN_ARGUMENTS_END = 1_000;
 
 function prettyArguments(value: unknown): string {

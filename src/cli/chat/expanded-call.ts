@@ -4,12 +4,11 @@
  * Everything is stripped of control codes and bounded, so a huge result cannot flood the terminal.
  */
 import { redactArguments, redactArgumentText } from '../../audit/redact.js';
+import { MAX_SHOWN_ARGUMENTS } from '../../policy/approval-view.js';
 import { escapeJsonControlCodes, stripControlCodes } from '../../text/strip-control-codes.js';
 import type { ChatStyles } from './chat-output.js';
 import type { LoggedToolCall } from './tool-call-log.js';
 
-/** Characters of the arguments shown. */
-const MAX_EXPANDED_ARGUMENTS = 4_000;
 /** Characters of the result shown (all parts together). */
 export const MAX_EXPANDED_RESULT = 16_000;
 
@@ -25,7 +24,7 @@ function argumentsText(call: LoggedToolCall, secrets: readonly string[]): string
     view.arguments !== undefined
       ? escapeJsonControlCodes(JSON.stringify(redactArguments(view.arguments, { secrets }), null, 2))
       : redactArgumentText(view.argumentsText ?? '', secrets);
-  return bounded(stripControlCodes(text), MAX_EXPANDED_ARGUMENTS);
+  return bounded(stripControlCodes(text), MAX_SHOWN_ARGUMENTS);
 }
 
 function resultText(call: LoggedToolCall, secrets: readonly string[]): string {
