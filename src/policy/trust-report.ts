@@ -40,8 +40,12 @@ interface TrustReportTool {
   /** Why it is withheld, with the command that approves it. */
   withheldBecause?: string;
   storedState?: 'approved' | 'revoked';
+  /** Who approved it; absent once revoked, so a revoked pin never reads as approved. */
   approvedBy?: string;
   approvedAt?: string;
+  /** A revoked pin's former approval: the pin is kept to diff against when it is approved again. */
+  wasApprovedBy?: string;
+  wasApprovedAt?: string;
   alwaysAllowed: boolean;
   hiddenContent: string[];
 }
@@ -54,6 +58,8 @@ export interface TrustReportServer {
   status: ServerCheck | 'not-in-config';
   approvedBy?: string;
   approvedAt?: string;
+  wasApprovedBy?: string;
+  wasApprovedAt?: string;
   /** Why its tools could not be listed. */
   error?: string;
   tools: TrustReportTool[];
@@ -62,6 +68,23 @@ export interface TrustReportServer {
 interface TrustReportOptions {
   /** Where the approvals are kept (config file, chosen state folder), named in the approve commands of withheld tools. */
   approvals?: ApprovalsPlace;
+}
+
+interface StoredApproval {
+  state: 'approved' | 'revoked';
+  approvedBy: string;
+  approvedAt: string;
+}
+
+/** An approval as the report shows it: a revoked one under `was…`, so nothing revoked reads as approved. */
+function approvalFields(entry: StoredApproval) {
+  return entry.state === 'revoked'
+    ? { wasApprovedBy: entry.approvedBy, wasApprovedAt: entry.approvedAt }
+    : { approvedBy: entry.approvedBy, approvedAt: entry.approvedAt };
+}
+
+function pinFields(pin: StoredApproval) {
+  return { storedState: pin.state, ...approvalFields(pin) };
 }
 
 export function buildTrustReport(
@@ -113,9 +136,7 @@ export function buildTrustReport(
               ? 'approved-on-next-start'
               : 'available',
         ...(reason === undefined ? {} : { withheldBecause: reason }),
-        ...(pin === undefined
-          ? {}
-          : { storedState: pin.state, approvedBy: pin.approvedBy, approvedAt: pin.approvedAt }),
+        ...(pin === undefined ? {} : pinFields(pin)),
         alwaysAllowed: pin?.alwaysAllowed ?? false,
         hiddenContent: describeHiddenContent(entry.hiddenContent),
       };
@@ -124,9 +145,7 @@ export function buildTrustReport(
       tools.push({
         name: pin.name,
         availability: 'not-listed',
-        storedState: pin.state,
-        approvedBy: pin.approvedBy,
-        approvedAt: pin.approvedAt,
+        ...pinFields(pin),
         alwaysAllowed: pin.alwaysAllowed,
         hiddenContent: [],
       });
@@ -136,7 +155,7 @@ export function buildTrustReport(
       trust: server.config.trust,
       ...(server.config.disabled ? { disabled: true } : {}),
       status,
-      ...(remembered === undefined ? {} : { approvedBy: remembered.approvedBy, approvedAt: remembered.approvedAt }),
+      ...(remembered === undefined ? {} : approvalFields(remembered)),
       ...(server.error === undefined ? {} : { error: server.error }),
       tools,
     });
@@ -146,14 +165,11 @@ export function buildTrustReport(
     report.push({
       name: remembered.name,
       status: 'not-in-config',
-      approvedBy: remembered.approvedBy,
-      approvedAt: remembered.approvedAt,
+      ...approvalFields(remembered),
       tools: remembered.tools.map((pin) => ({
         name: pin.name,
         availability: 'not-listed',
-        storedState: pin.state,
-        approvedBy: pin.approvedBy,
-        approvedAt: pin.approvedAt,
+        ...pinFields(pin),
         alwaysAllowed: pin.alwaysAllowed,
         hiddenContent: [],
       })),
@@ -170,17 +186,23 @@ const SERVER_STATUS_WORDS: Record<TrustReportServer['status'], string> = {
   'not-in-config': 'in the trust store only (not in the config)',
 };
 
-function toolLine(tool: TrustReportTool): string {
+function toolLine(tool: TrustReportTool, serverRevoked: boolean): string {
   const name = showRaw(tool.namespacedName ?? tool.name);
+  // A revoke of the server revokes every pin with it: say which, so the fix (approve the server) is clear.
+  const revokedBy = serverRevoked && tool.storedState === 'revoked' ? 'server revoked' : undefined;
   const state =
     tool.availability === 'not-listed'
-      ? `not listed now (${tool.storedState ?? 'unknown'})`
+      ? `not listed now (${revokedBy ?? tool.storedState ?? 'unknown'})`
       : tool.availability === 'withheld'
-        ? `WITHHELD (${tool.status})`
+        ? `WITHHELD (${revokedBy ?? tool.status})`
         : tool.availability === 'approved-on-next-start'
           ? `new (approved at next start)`
           : 'available';
-  const extras = [tool.alwaysAllowed ? 'always allowed' : '', tool.approvedBy ? `approved by ${tool.approvedBy}` : '']
+  const extras = [
+    tool.alwaysAllowed ? 'always allowed' : '',
+    tool.approvedBy ? `approved by ${tool.approvedBy}` : '',
+    tool.wasApprovedBy ? `pin kept, was approved by ${tool.wasApprovedBy}` : '',
+  ]
     .filter((part) => part !== '')
     .join(', ');
   const lines = [`    ${name.padEnd(32)} ${state}${extras === '' ? '' : `  [${extras}]`}`];
@@ -198,7 +220,9 @@ export function formatTrustReport(report: readonly TrustReportServer[]): string 
     const lines = [`${showRaw(server.name)} (${SERVER_STATUS_WORDS[server.status]}${trust}${disabled})`];
     if (server.error !== undefined) lines.push(`    could not list its tools: ${server.error}`);
     if (server.tools.length === 0) lines.push('    (no tools known)');
-    for (const tool of server.tools) lines.push(toolLine(tool));
+    const serverRevoked =
+      server.status === 'revoked' || (server.status === 'not-in-config' && server.wasApprovedBy !== undefined);
+    for (const tool of server.tools) lines.push(toolLine(tool, serverRevoked));
     return lines.join('\n');
   });
   return `${blocks.join('\n\n')}\n`;

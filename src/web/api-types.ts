@@ -173,6 +173,9 @@ interface TrustToolView {
   storedState?: string;
   approvedBy?: string;
   approvedAt?: string;
+  /** A revoked pin's former approval, kept apart so it never reads as approved. */
+  wasApprovedBy?: string;
+  wasApprovedAt?: string;
   hiddenContent: string[];
   /** Key-sorted JSON of the approved and the current definition, for a changed tool. */
   before?: string;

@@ -191,6 +191,29 @@ describe('mcp-host trust', () => {
     expect(missingArgument.exitCode).toBe(2);
   });
 
+  it("a revoked server's tools read as withheld by the revoke, never as approved, in the text and the JSON", async () => {
+    await trust('approve', 'calc');
+    await trust('revoke', 'calc');
+    const listed = await trust();
+    expect(listed.stdout).toContain('calc (REVOKED: withheld until approved, untrusted)');
+    expect(listed.stdout).toMatch(
+      /calc__add\s+WITHHELD \(server revoked\)\s+\[pin kept, was approved by command-line\]/,
+    );
+    expect(listed.stdout).not.toContain('[approved by');
+
+    const report = JSON.parse((await trust('list', '--json')).stdout) as TrustReportServer[];
+    expect(report[0]).not.toHaveProperty('approvedBy');
+    expect(report[0]).toMatchObject({ status: 'revoked', wasApprovedBy: 'command-line' });
+    for (const tool of report[0]!.tools) {
+      expect(tool).not.toHaveProperty('approvedBy');
+      expect(tool).toMatchObject({ storedState: 'revoked', availability: 'withheld', wasApprovedBy: 'command-line' });
+    }
+
+    // Approved again, the pins read as approved once more.
+    await trust('approve', 'calc');
+    expect((await trust()).stdout).toMatch(/calc__add\s+available\s+\[approved by command-line\]/);
+  });
+
   it('a changed command line shows the server as changed; approving one tool says the server still needs approval', async () => {
     await trust('approve', 'calc');
     servers = [{ config: calcServer(['other.js', 'secret-arg']), tools: [{ name: 'calc__add', tool: ADD }] }];

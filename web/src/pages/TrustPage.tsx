@@ -102,7 +102,11 @@ export function TrustPage() {
                       <td>{showName(tool.namespacedName ?? tool.name)}</td>
                       <td>{tool.storedState ?? tool.status}</td>
                       <td>{tool.availability}</td>
-                      <td>{showName(tool.approvedBy ?? '')}</td>
+                      <td>
+                        {tool.wasApprovedBy === undefined
+                          ? showName(tool.approvedBy ?? '')
+                          : `revoked (was ${showName(tool.wasApprovedBy)})`}
+                      </td>
                       <td>
                         {tool.storedState === 'approved' && (
                           <button
