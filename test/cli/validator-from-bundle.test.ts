@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { EXIT_USAGE } from '../../src/cli/exit-codes.js';
 import {
   bundledCliPath,
   exampleServer,
@@ -31,7 +32,7 @@ describe('the argument validator of the bundled CLI', () => {
       timeoutMs: 120_000,
     });
     expect(result.stderr).toContain('- b: is required');
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(EXIT_USAGE);
     const modules = (await readFile(list, 'utf8')).split('\n').filter((line) => line !== '');
     expect(modules.some((url) => url.includes('/dist/bundle/cli/'))).toBe(true);
     expect(modules.filter((url) => url.includes('/node_modules/ajv/'))).toEqual([]);
