@@ -6,6 +6,7 @@ import type { ServerResources } from '../../client-features/server-resources.js'
 import { blobAsText, describeServerResources } from '../../client-features/server-resources.js';
 import { base64DecodedSize, formatByteSize } from '../../content/describe-content.js';
 import type { Host } from '../../host/create-host.js';
+import { closeNames } from '../../text/close-names.js';
 import { linearPattern } from '../../text/linear-regexp.js';
 import { CommandGroup } from '../command-group.js';
 import { addCommonOptions, addServerFilterOption, type CommonOptions } from '../common-options.js';
@@ -26,21 +27,31 @@ export function matchesTemplate(uri: string, template: string): boolean {
   return linearPattern(`^${pattern}$`).test(uri);
 }
 
-/** The server to read `uri` from: the one named, else the one listing it (or a template for it), else the only one. */
+/**
+ * The server to read `uri` from: the one named, else the one listing it (or a template for it). A URI none lists
+ * is a usage error naming it, as an unknown tool is; `--server` still asks one server for a URI it does not list.
+ */
 async function serverFor(host: Host, uri: string, named: string | undefined): Promise<string> {
   if (named !== undefined) return named;
   const listings: ServerResources[] = await host.resources.list();
-  if (listings.length === 0) throw new CliError('no connected server offers resources', EXIT_RUN_FAILED);
   const listing =
     listings.find((candidate) => candidate.resources.some((resource) => resource.uri === uri)) ??
     listings.find((candidate) => candidate.templates.some((template) => matchesTemplate(uri, template.uriTemplate)));
   if (listing) return listing.server;
-  const only = listings[0];
-  if (listings.length === 1 && only) return only.server;
-  throw new CliError(
-    `no server lists ${uri}; say which server to ask with --server (${listings.map((entry) => entry.server).join(', ')})`,
-    EXIT_USAGE,
+  throw new CliError(unknownResourceMessage(uri, listings), EXIT_USAGE);
+}
+
+function unknownResourceMessage(uri: string, listings: readonly ServerResources[]): string {
+  const offering = listings.filter((entry) => entry.resources.length + entry.templates.length > 0);
+  if (offering.length === 0) return `unknown resource "${uri}": no connected server offers resources`;
+  const close = closeNames(
+    uri,
+    offering.flatMap((entry) => entry.resources.map((resource) => resource.uri)),
+    3,
   );
+  const hint = close.length > 0 ? ` (did you mean ${close.join(', ')}?)` : '; `mcp-host resources list` lists them';
+  const servers = offering.map((entry) => entry.server).join(', ');
+  return `unknown resource "${uri}": no server lists it or a template for it${hint}; to ask one anyway, name it with --server (${servers})`;
 }
 
 function printContents(result: ReadResourceResult): void {
