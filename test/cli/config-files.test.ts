@@ -226,6 +226,21 @@ describe('mcp-host add / remove', { timeout: 120_000 }, () => {
     expect(existsSync(join(directory, 'mcp-host.json'))).toBe(false);
   });
 
+  it('refuses a URL as the command of a local server, pointing to --transport http, before writing anything', async () => {
+    const directory = await temporaryDirectory();
+    for (const args of [
+      ['add', '--transport', 'stdio', 'remote', 'http://127.0.0.1:3000/mcp'],
+      ['add', 'remote', '--', 'https://tools.example.test/mcp'],
+    ]) {
+      const refused = await runCliInProcess(args, { cwd: directory });
+      expect(refused.stderr).toBe(
+        `mcp-host: "${args.at(-1)}" is a URL, not a command that starts a local server; add a remote server with: mcp-host add --transport http NAME URL\n`,
+      );
+      expect(refused.code).toBe(2);
+    }
+    expect(existsSync(join(directory, 'mcp-host.json'))).toBe(false);
+  });
+
   it('explains its repeatable options without an empty default', async () => {
     const help = await runCliInProcess(['add', '--help']);
     expect(help.code).toBe(0);

@@ -116,6 +116,13 @@ function buildEntry(
     );
   }
   if (transport === 'stdio') {
+    // A URL is no program to run: started, it would fail with "not found" long after the mistake was made.
+    if (isHttpUrl(commandOrUrl)) {
+      throw new CliError(
+        `"${commandOrUrl}" is a URL, not a command that starts a local server; add a remote server with: mcp-host add --transport http NAME URL`,
+        EXIT_USAGE,
+      );
+    }
     if (options.header.length > 0) throw new CliError('--header is for remote servers (--transport http)', EXIT_USAGE);
     const env = keyValues(options.env, '=', '--env', 'NAME=value');
     return {
