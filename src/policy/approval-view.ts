@@ -43,15 +43,28 @@ function hiddenContentLines(flags: readonly HiddenContentFlag[], description: st
 export const MAX_SHOWN_ARGUMENTS = 4_000;
 const SHOWN_ARGUMENTS_END = 1_000;
 
-function prettyArguments(value: unknown): string {
+function argumentsText(value: unknown): string {
   if (value === undefined) return '(none)';
-  let text: string;
   try {
-    text = JSON.stringify(value, null, 2) ?? String(value);
+    return JSON.stringify(value, null, 2) ?? String(value);
   } catch {
-    text = String(value);
+    return String(value);
   }
-  if (text.length <= MAX_SHOWN_ARGUMENTS) return showRaw(text);
+}
+
+/** Whether the view leaves part of a call's arguments out, so that a surface can offer to show them whole. */
+export function argumentsCutInView(value: unknown): boolean {
+  return argumentsText(value).length > MAX_SHOWN_ARGUMENTS;
+}
+
+/** A call's arguments whole, as the view shows them but with nothing left out: for a person who asks to see them. */
+export function formatWholeArguments(value: unknown): string {
+  return `  Arguments, whole:\n${indent(showRaw(argumentsText(value)))}\n`;
+}
+
+function prettyArguments(value: unknown): string {
+  const text = argumentsText(value);
+  if (value === undefined || text.length <= MAX_SHOWN_ARGUMENTS) return showRaw(text);
   const headEnd = pairSafe(text, MAX_SHOWN_ARGUMENTS - SHOWN_ARGUMENTS_END);
   const tailStart = pairSafe(text, text.length - SHOWN_ARGUMENTS_END);
   const left = tailStart - headEnd;

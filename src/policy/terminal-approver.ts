@@ -6,7 +6,13 @@
  * Input that ends (Ctrl-D, a closed pipe) answers no.
  */
 
-import { formatDefinitionApproval, formatServerApproval, formatToolCallApproval } from './approval-view.js';
+import {
+  argumentsCutInView,
+  formatDefinitionApproval,
+  formatServerApproval,
+  formatToolCallApproval,
+  formatWholeArguments,
+} from './approval-view.js';
 import type {
   Approver,
   DefinitionApprovalAnswer,
@@ -37,6 +43,12 @@ interface Choice<Answer> {
   answer: Answer;
 }
 
+/** A key that shows more before the question is asked again, and answers nothing. */
+interface MoreToSee {
+  keys: readonly string[];
+  text: () => string;
+}
+
 export function createTerminalApprover(options: TerminalApproverOptions): TerminalApprover {
   const prompter = options.prompter ?? createLinePrompter({ input: options.input, output: options.output });
   let closed = false;
@@ -47,6 +59,7 @@ export function createTerminalApprover(options: TerminalApproverOptions): Termin
     choices: ReadonlyArray<Choice<Answer>>,
     fallback: Answer,
     signal: AbortSignal | undefined,
+    more?: MoreToSee,
   ): Promise<Answer> =>
     prompter.exclusive(async () => {
       signal?.throwIfAborted();
@@ -61,7 +74,11 @@ export function createTerminalApprover(options: TerminalApproverOptions): Termin
         const typed = line.trim().toLowerCase();
         const choice = choices.find((candidate) => candidate.keys.includes(typed));
         if (choice !== undefined) return choice.answer;
-        const valid = choices.map((candidate) => candidate.keys[0]).join(', ');
+        if (more?.keys.includes(typed)) {
+          prompter.write(more.text());
+          continue;
+        }
+        const valid = [...choices.map((candidate) => candidate.keys[0]), ...(more ? [more.keys[0]] : [])].join(', ');
         prompter.write(`Please answer ${valid} (you typed "${showRaw(line)}").\n`);
       }
     });
@@ -87,10 +104,16 @@ export function createTerminalApprover(options: TerminalApproverOptions): Termin
         ? `  [t] allow ${tool} for this run  [s] allow every tool of ${showRaw(request.serverName)} for this run\n` +
           `[a] always allow ${tool}`
         : '';
+      // Arguments the view cuts can be seen whole on request: a person approves what the call sends, all of it.
+      const more: MoreToSee | undefined = argumentsCutInView(request.arguments)
+        ? { keys: ['v', 'view'], text: () => formatWholeArguments(request.arguments) }
+        : undefined;
+      const keys = [...choices.map((choice) => choice.keys[0]), ...(more ? ['v'] : [])].join('/');
       // The question names the call itself, right above where the answer is typed, whatever the view above shows.
       const question = `Call ${tool} of server ${showRaw(request.serverName)}?\n`;
-      const prompt = `${question}[o] allow once${offers}  [d] deny\nYour choice (${choices.map((choice) => choice.keys[0]).join('/')}): `;
-      return ask(formatToolCallApproval(request), prompt, choices, 'deny', signal);
+      const view = more ? '  [v] view the whole arguments' : '';
+      const prompt = `${question}[o] allow once${offers}  [d] deny${view}\nYour choice (${keys}): `;
+      return ask(formatToolCallApproval(request), prompt, choices, 'deny', signal, more);
     },
     approveToolDefinition(request: DefinitionApprovalRequest, signal?: AbortSignal): Promise<DefinitionApprovalAnswer> {
       // As for a call, the question names what it asks about: a long definition may have scrolled the view's top away.

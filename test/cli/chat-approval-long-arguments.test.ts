@@ -1,7 +1,8 @@
 /**
  * An approval in `mcp-host chat` in a real pseudo-terminal (tmux) for a call whose arguments were made to fill the
  * screen with what looks like the view of another call (spaces laid out to wrap as lines). The view shows the start
- * and the end of such arguments, saying how much it left out, and the question itself names the call asked about.
+ * and the end of such arguments, saying how much it left out, shows them whole when asked to (v), and the question
+ * itself names the call asked about.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -53,11 +54,14 @@ describe('mcp-host chat approval of a call with long arguments', () => {
     await terminal.waitFor('/help for commands', STEP);
     terminal.type('Echo it.');
     terminal.keys('Enter');
-    const screen = await terminal.waitFor('Your choice (o/d):', STEP);
+    const screen = await terminal.waitFor('Your choice (o/d/v):', STEP);
     expect(screen).toMatch(
-      /Call counter__echo of server counter\?\n\[o\] allow once {2}\[d\] deny\nYour choice \(o\/d\):/,
+      /Call counter__echo of server counter\?\n\[o\] allow once {2}\[d\] deny {2}\[v\] view the whole arguments\nYour choice \(o\/d\/v\):/,
     );
     expect(screen).toContain('characters of the arguments not shown here; the call sends them all');
+    // Seen whole, the arguments end right above the question asked again (the view puts its rule between them).
+    terminal.keys('v', 'Enter');
+    await terminal.waitFor(/\n {4}\}\s*\nCall counter__echo of server counter\?\n.*\nYour choice \(o\/d\/v\):/, STEP);
     terminal.keys('d', 'Enter');
     await terminal.waitFor(/\[1\] ⚙ counter__echo .*· denied/, STEP);
     terminal.keys('C-d');

@@ -108,6 +108,39 @@ describe('terminal approver', () => {
     }
   });
 
+  it('offers v to see arguments the view cuts whole, then asks again; short arguments get no such offer', async () => {
+    const hidden = `${'x'.repeat(3_500)} rm -rf ~ ${'y'.repeat(3_500)}`;
+    const { input, approver, printed } = terminal();
+    try {
+      const answer = approver.approveToolCall(callRequest({ arguments: { content: hidden } }));
+      await waitFor(printed, 'Your choice (o/t/s/a/d/v): ');
+      expect(printed()).toContain('[d] deny  [v] view the whole arguments');
+      expect(printed()).not.toContain('rm -rf ~');
+      input.write('v\n');
+      await waitFor(printed, 'Arguments, whole:');
+      await waitFor(printed, 'rm -rf ~');
+      const afterView = printed().slice(printed().indexOf('Arguments, whole:'));
+      expect(afterView).toContain(`"content": "${hidden}"`);
+      expect(afterView).toMatch(/Call fs__write_file of server fs\?\n.*\nYour choice \(o\/t\/s\/a\/d\/v\): $/s);
+      input.write('d\n');
+      expect(await answer).toBe('deny');
+    } finally {
+      approver.close();
+    }
+    const short = terminal();
+    try {
+      const answer = short.approver.approveToolCall(callRequest());
+      await waitFor(short.printed, 'Your choice');
+      expect(short.printed()).not.toContain('[v]');
+      short.input.write('v\n');
+      await waitFor(short.printed, 'Please answer o, t, s, a, d (you typed "v")');
+      short.input.write('d\n');
+      expect(await answer).toBe('deny');
+    } finally {
+      short.approver.close();
+    }
+  });
+
   it('asks one question at a time when calls run in parallel, answering each in order', async () => {
     const { input, approver, printed } = terminal();
     try {
