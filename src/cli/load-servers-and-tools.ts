@@ -9,14 +9,16 @@ import { ensureStateDir } from '../config/state-dir.js';
 import { connectServers } from '../host/connect-servers.js';
 import { remoteServerAuthorization } from '../host/remote-server-authorization.js';
 import type { LoadedServersAndTools, LoadServersAndToolsOptions } from './commands/trust.js';
+import { CliError, EXIT_USAGE } from './exit-codes.js';
 import { noServersNote } from './no-servers-note.js';
 import { writeError } from './output.js';
 
 export async function loadServersAndTools(options: LoadServersAndToolsOptions): Promise<LoadedServersAndTools> {
   const config = await loadConfig({ configPath: options.configPath, stateDir: options.stateDir });
   // A config found here but not approved names no servers yet; say how to approve it rather than "no such server".
+  // A config error (exit 2) the user settles with the command named, not a failure to report with a stack trace.
   if (config.awaitingApproval !== undefined)
-    throw new Error(noServersNote(config, { stateDir: options.chosenStateDir }));
+    throw new CliError(noServersNote(config, { stateDir: options.chosenStateDir }) ?? '', EXIT_USAGE);
   // The trust store keeps approvals per config file: the command must look where a run of this config would.
   const configFile = {
     ...(config.file === undefined ? {} : { configFile: config.file }),

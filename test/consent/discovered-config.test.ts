@@ -58,6 +58,13 @@ describe('a config found in the working folder', () => {
       `mcp-host: ${configFile} was found in the working folder and is not approved yet, so its servers were not started; review it, then approve it with: mcp-host trust config ${configFile}`,
     ]);
 
+    // The trust listing cannot show a config it may not use: a config error (exit 2) saying how, no stack-trace hint.
+    const trustList = await cliInProcess(['trust', 'list', '--json']);
+    expect(trustList.stdout).toBe('');
+    expect(trustList.stderr).toBe(`${notes[0]}\n`);
+    expect(trustList.code).toBe(2);
+    expect(starts()).toBe(0);
+
     const approved = await cliInProcess(['trust', 'config']);
     expect(approved.code).toBe(0);
     expect(approved.stdout).toContain(`Approved ${configFile}`);
