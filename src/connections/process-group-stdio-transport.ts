@@ -23,6 +23,7 @@ import { DEFAULT_MAX_MESSAGE_BYTES, tooLargeMessageText } from './message-size-l
 import { parseJsonRpcLine, readJsonRpcLine } from './parse-json-rpc-line.js';
 import { PendingRequests } from './pending-requests.js';
 import { descendantsOf, signalTracked, type TrackedProcess } from './process-tree.js';
+import { ProgressHandOn } from './progress-hand-on.js';
 import { trackServerProcess, untrackServerProcess } from './server-process-registry.js';
 import type { OpenSpill } from './spilled-text.js';
 import { StderrRing } from './stderr-ring.js';
@@ -98,8 +99,14 @@ export class ProcessGroupStdioTransport implements Transport {
   private readonly pending = new PendingRequests();
   /** Where answers for an id nobody waits for are told, in the same words as for a remote server. */
   private readonly strays = strayAnswerReporter((message) => this.options.onDiagnostic?.(message));
-  /** Messages read after a progress notification, handed on once the client has handled it (see handOn). */
-  private heldAfterProgress?: JSONRPCMessage[];
+  /** Hands messages to the client: an answer after the progress before it, the latest of a burst of progress. */
+  private readonly progressHandOn = new ProgressHandOn(
+    (message) => this.onmessage?.(message),
+    () =>
+      this.options.onDiagnostic?.(
+        'sends progress notifications faster than they can be used; only the latest of each burst is passed on',
+      ),
+  );
   private closedBecause?: string;
 
   constructor(private readonly options: ProcessGroupStdioOptions) {}
@@ -220,7 +227,7 @@ export class ProcessGroupStdioTransport implements Transport {
     const verdict = screenMessageDepth(message, (id) => this.pending.get(id), tooDeep);
     if (answered !== undefined) this.pending.delete(answered);
     if (verdict.kind === 'fine') {
-      this.handOn(message);
+      this.progressHandOn.handOn(message);
       return;
     }
     if (verdict.kind === 'stray') {
@@ -252,27 +259,7 @@ export class ProcessGroupStdioTransport implements Transport {
     const { what, replacement, words } = invalidAnswer(id, method, answer);
     this.options.onDiagnostic?.(`${what}: ${quoted(line)}`);
     this.options.hostWritten?.note(replacement, words);
-    this.handOn(replacement);
-  }
-
-  /**
-   * The client handles a notification a tick later but a response at once, dropping the call's progress handler
-   * with it: a progress notification read together with its call's result would be lost. Whatever follows a
-   * progress notification waits until the client has handled it, in the order read.
-   */
-  private handOn(message: JSONRPCMessage): void {
-    if (this.heldAfterProgress) {
-      this.heldAfterProgress.push(message);
-      return;
-    }
-    this.onmessage?.(message);
-    if (!('method' in message) || message.method !== 'notifications/progress') return;
-    this.heldAfterProgress = [];
-    setImmediate(() => {
-      const held = this.heldAfterProgress ?? [];
-      this.heldAfterProgress = undefined;
-      for (const next of held) this.handOn(next);
-    });
+    this.progressHandOn.handOn(replacement);
   }
 
   private reportNoise(text: string): void {
