@@ -51,12 +51,22 @@ const starts = () =>
 describe('a config found in the working folder', () => {
   it('starts nothing until approved, says how in one line, and starts once approved', async () => {
     const before = await cli(['tools', 'list']);
+    expect(before.code).toBe(2);
     expect(starts()).toBe(0);
     expect(before.stdout).not.toContain('planted__');
     const notes = before.stderr.split('\n').filter((line) => line.includes('mcp-host trust config'));
     expect(notes).toEqual([
       `mcp-host: ${configFile} was found in the working folder and is not approved yet, so its servers were not started; review it, then approve it with: mcp-host trust config ${configFile}`,
     ]);
+
+    // Every listing says why it is empty, keeps --json valid, and exits 2: its empty answer is not the config's.
+    for (const listing of [['tools', 'list'], ['servers'], ['resources', 'list'], ['prompts', 'list']]) {
+      const listed = await cliInProcess([...listing, '--json']);
+      expect(JSON.parse(listed.stdout), listing.join(' ')).toEqual([]);
+      expect(listed.stderr, listing.join(' ')).toBe(`${notes[0]}\n`);
+      expect(listed.code, listing.join(' ')).toBe(2);
+    }
+    expect(starts()).toBe(0);
 
     // The trust listing cannot show a config it may not use: a config error (exit 2) saying how, no stack-trace hint.
     const trustList = await cliInProcess(['trust', 'list', '--json']);

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EXIT_OK, EXIT_USAGE } from '../../src/cli/exit-codes.js';
+import { EXIT_USAGE } from '../../src/cli/exit-codes.js';
 import { runCli, temporaryDirectory } from '../helpers/project.js';
 
 let stateDir: string;
@@ -39,7 +39,7 @@ describe('state files that are named pipes', () => {
     const config = join(project, 'mcp-host.json');
     writeFileSync(config, JSON.stringify({ mcpServers: {} }));
     const result = await runCli(['tools', 'list'], { cwd: project, stateDir, timeoutMs: 15_000 });
-    expect(result.code).toBe(EXIT_OK);
+    expect(result.code).toBe(EXIT_USAGE);
     expect(result.stderr).toContain(`${config} was found in the working folder and is not approved yet`);
   });
 });

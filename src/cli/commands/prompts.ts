@@ -8,6 +8,7 @@ import { setOwnProperty } from '../../json/own-property.js';
 import { CommandGroup } from '../command-group.js';
 import { addCommonOptions, addServerFilterOption, type CommonOptions } from '../common-options.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
+import { listingExitCode } from '../listing-exit-code.js';
 import { noneOfferedNote } from '../none-offered-note.js';
 import { openHost } from '../open-host.js';
 import { writeError, writeJson, writeLine } from '../output.js';
@@ -81,7 +82,7 @@ export function createPromptsCommand(): Command {
         const note = offered ? undefined : noneOfferedNote('prompts', host.servers());
         if (note !== undefined) writeError(`mcp-host: ${note}`);
       }
-      process.exitCode = EXIT_OK;
+      process.exitCode = listingExitCode(host, EXIT_OK);
     } catch (error) {
       throw new CliError(`listing prompts failed: ${messageOf(error)}`, EXIT_RUN_FAILED);
     } finally {

@@ -11,6 +11,7 @@ import { linearPattern } from '../../text/linear-regexp.js';
 import { CommandGroup } from '../command-group.js';
 import { addCommonOptions, addServerFilterOption, type CommonOptions } from '../common-options.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
+import { listingExitCode } from '../listing-exit-code.js';
 import { noneOfferedNote } from '../none-offered-note.js';
 import { openHost } from '../open-host.js';
 import { writeError, writeJson, writeLine, writeOut } from '../output.js';
@@ -91,7 +92,7 @@ export function createResourcesCommand(): Command {
         const note = offered ? undefined : noneOfferedNote('resources', host.servers());
         if (note !== undefined) writeError(`mcp-host: ${note}`);
       }
-      process.exitCode = EXIT_OK;
+      process.exitCode = listingExitCode(host, EXIT_OK);
     } catch (error) {
       if (error instanceof CliError) throw error;
       throw new CliError(`listing resources failed: ${messageOf(error)}`, EXIT_RUN_FAILED);

@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { addCommonOptions, addServerFilterOption, type CommonOptions } from '../common-options.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from '../exit-codes.js';
 import { withInterruptibleHost } from '../interrupt.js';
+import { listingExitCode } from '../listing-exit-code.js';
 import { openHost } from '../open-host.js';
 import { writeJson, writeLine } from '../output.js';
 
@@ -32,7 +33,10 @@ export function createServersCommand(): Command {
             for (const item of server.unsupportedTools ?? []) writeLine(`  withheld ${item.name}: ${item.reason}`);
           }
         }
-        process.exitCode = servers.some((server) => server.state === 'failed') ? EXIT_RUN_FAILED : EXIT_OK;
+        process.exitCode = listingExitCode(
+          host,
+          servers.some((server) => server.state === 'failed') ? EXIT_RUN_FAILED : EXIT_OK,
+        );
       },
     );
   });

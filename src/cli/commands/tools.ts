@@ -9,6 +9,7 @@ import { CommandGroup } from '../command-group.js';
 import { addCommonOptions, addServerFilterOption, type CommonOptions } from '../common-options.js';
 import { EXIT_OK, EXIT_RUN_FAILED } from '../exit-codes.js';
 import { withInterruptibleHost } from '../interrupt.js';
+import { listingExitCode } from '../listing-exit-code.js';
 import { openHost } from '../open-host.js';
 import { writeJson, writeLine } from '../output.js';
 import { summaryLine } from '../summary-line.js';
@@ -57,7 +58,10 @@ export function createToolsCommand(): Command {
           }
           for (const item of unsupportedTools(host)) writeLine(`${item.name}  [withheld: ${item.reason}]`);
         }
-        process.exitCode = host.failures().length > 0 && host.catalog().size === 0 ? EXIT_RUN_FAILED : EXIT_OK;
+        process.exitCode = listingExitCode(
+          host,
+          host.failures().length > 0 && host.catalog().size === 0 ? EXIT_RUN_FAILED : EXIT_OK,
+        );
       },
     );
   });
