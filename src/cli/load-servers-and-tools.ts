@@ -19,6 +19,9 @@ export async function loadServersAndTools(options: LoadServersAndToolsOptions): 
   // A config error (exit 2) the user settles with the command named, not a failure to report with a stack trace.
   if (config.awaitingApproval !== undefined)
     throw new CliError(noServersNote(config, { stateDir: options.chosenStateDir }) ?? '', EXIT_USAGE);
+  // No config, or one naming no server: say why the listing shows only what the store remembers, as the others do.
+  const note = config.servers.length === 0 ? noServersNote(config, { stateDir: options.chosenStateDir }) : undefined;
+  if (note !== undefined) writeError(`mcp-host: ${note}`);
   // The trust store keeps approvals per config file: the command must look where a run of this config would.
   const configFile = {
     ...(config.file === undefined ? {} : { configFile: config.file }),

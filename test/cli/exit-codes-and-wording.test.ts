@@ -102,11 +102,15 @@ describe('configs with no servers', () => {
     expect(result.stderr).toContain(`mcp-host: ${config} configures no MCP servers`);
   }, 150_000);
 
-  it('run with no config found exits 2 saying so; servers says so in a note', async () => {
+  it('run with no config found exits 2 saying so; servers and trust say so in a note', async () => {
     const directory = await temporaryDirectory();
     const run = await runCliInProcess(['run', '--model', 'scripted:x.json', 'hi'], { ...TIMEOUT, cwd: directory });
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toContain('mcp-host: no config file found');
+    const trust = await runCliInProcess(['trust', 'list', '--json'], { ...TIMEOUT, cwd: directory });
+    expect(JSON.parse(trust.stdout)).toEqual([]);
+    expect(trust.stderr).toContain('mcp-host: no config file found');
+    expect(trust.code, trust.stderr).toBe(0);
     const servers = await runCliInProcess(['servers'], { ...TIMEOUT, cwd: directory });
     expect(servers.code, servers.stderr).toBe(0);
     expect(servers.stderr).toContain('mcp-host: no config file found');
