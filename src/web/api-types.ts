@@ -145,6 +145,11 @@ export interface PendingApproval {
   title: string;
   /** The same facts the terminal prints, as plain text. */
   view: string;
+  /**
+   * Tool calls whose arguments `view` cuts: them whole, as plain text escaped as the view escapes them (what the
+   * terminal prints on `v`), so a person can read all that the call sends before answering.
+   */
+  wholeArguments?: string;
   /** The answers this question accepts, in the order offered. */
   answers: Array<{ value: string; label: string }>;
   /** Definition approvals: the definition approved before and now, key-sorted JSON, for a side-by-side diff. */

@@ -17,7 +17,13 @@ import {
 import { type FormField, parseFieldAnswer } from '../client-features/elicitation-form-fields.js';
 import { abortableSignal } from '../connections/never-aborted.js';
 import { setOwnProperty } from '../json/own-property.js';
-import { formatDefinitionApproval, formatServerApproval, formatToolCallApproval } from '../policy/approval-view.js';
+import {
+  argumentsCutInView,
+  formatDefinitionApproval,
+  formatServerApproval,
+  formatToolCallApproval,
+  formatWholeArguments,
+} from '../policy/approval-view.js';
 import type { Approver, ToolApprovalAnswer } from '../policy/approver.js';
 import type { ToolDefinitionSnapshot } from '../policy/tool-definition.js';
 import type { ApprovalAnswerBody, PendingApproval } from './api-types.js';
@@ -163,6 +169,7 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
           tool: request.toolName,
           title: 'A tool call needs your approval',
           view: formatToolCallApproval(request),
+          ...(argumentsCutInView(request.arguments) ? { wholeArguments: formatWholeArguments(request.arguments) } : {}),
           answers,
         },
         { answer: 'deny' },

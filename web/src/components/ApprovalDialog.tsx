@@ -5,7 +5,8 @@
  * click of a double click, a repeated Enter, or a click meant for the question before (answered in another tab,
  * withdrawn) never answers the next question, which appears in the same place. The focus starts on the question's
  * title, not on an answer. A form's fields start with the server's defaults exactly, a field holding hidden characters
- * says so beneath it, and a choice is listed with them as escapes.
+ * says so beneath it, and a choice is listed with them as escapes. A call whose arguments the view cuts offers them
+ * whole on request (see WholeArguments).
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { showDirectionControls } from '../../../src/text/direction-controls';
@@ -15,6 +16,7 @@ import { errorMessage } from '../error-message';
 import { showHiddenCharacters, showName } from '../hidden-characters';
 import { HiddenCharactersNotice, hiddenCharactersMark } from './HiddenCharacters';
 import { SideBySide } from './SideBySide';
+import { WholeArguments } from './WholeArguments';
 
 /** How long a newly shown question's answers stay inert: longer than a double click, shorter than reading it. */
 const ANSWERS_ARM_MS = 600;
@@ -216,6 +218,14 @@ export function ApprovalDialog() {
               </button>
             ))}
           </div>
+          {approval.wholeArguments !== undefined && (
+            <WholeArguments
+              key={approval.id}
+              text={approval.wholeArguments}
+              server={approval.server}
+              {...(approval.tool === undefined ? {} : { tool: approval.tool })}
+            />
+          )}
         </div>
       )}
     </dialog>
