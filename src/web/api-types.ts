@@ -146,10 +146,10 @@ export interface PendingApproval {
   /** The same facts the terminal prints, as plain text. */
   view: string;
   /**
-   * Tool calls whose arguments `view` cuts: them whole, as plain text escaped as the view escapes them (what the
-   * terminal prints on `v`), so a person can read all that the call sends before answering.
+   * Tool calls whose arguments `view` cuts: true, and `GET /api/approvals/:id/arguments` gives them whole (what the
+   * terminal prints on `v`). Fetched on request, so arguments of any size never ride on every approvals event.
    */
-  wholeArguments?: string;
+  argumentsCut?: true;
   /** The answers this question accepts, in the order offered. */
   answers: Array<{ value: string; label: string }>;
   /** Definition approvals: the definition approved before and now, key-sorted JSON, for a side-by-side diff. */
@@ -368,4 +368,9 @@ export interface SkillsView {
   problems: { folder: string; message: string }[];
   /** Skills the current chat conversation loaded (`load_skill` calls that succeeded), in order. */
   loaded: string[];
+}
+
+/** `GET /api/approvals/:id/arguments`: a pending call's arguments whole, plain text escaped as its view escapes them. */
+export interface WholeArgumentsView {
+  text: string;
 }

@@ -27,6 +27,7 @@ import type {
   ServerLogView,
   TrustChangeBody,
   ViewCallBody,
+  WholeArgumentsView,
 } from './api-types.js';
 import { type AppViews, resultForView, ViewError } from './app-views.js';
 import { ChatBusyError, type ChatRunner, ChatSessionError } from './chat-runner.js';
@@ -264,6 +265,11 @@ export function createWebApp(context: WebAppContext): Hono {
   app.post('/api/views/:id/close', (c) => c.json({ closed: context.views.close(c.req.param('id')) }));
 
   app.get('/api/approvals', (c) => c.json(context.approver.pending()));
+  app.get('/api/approvals/:id/arguments', (c) => {
+    const text = context.approver.wholeArguments(c.req.param('id'));
+    if (text === undefined) return c.json({ error: 'No question waits with arguments cut under that id.' }, 404);
+    return c.json({ text } satisfies WholeArgumentsView);
+  });
   app.post('/api/approvals/:id', async (c) => {
     const body = await jsonBody<ApprovalAnswerBody>(c.req.raw);
     const problem = context.approver.answer(c.req.param('id'), body);

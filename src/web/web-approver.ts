@@ -41,6 +41,8 @@ interface Waiting {
   settle: (body: ApprovalAnswerBody) => void;
   /** Why an answer cannot be taken (a form's field that does not fit), or undefined when it can. */
   check?: (body: ApprovalAnswerBody) => string | undefined;
+  /** A call's arguments whole, where its view cuts them: given on request only, and only while the question waits. */
+  wholeArguments?: string;
 }
 
 export interface WebApprover extends Approver, ClientRequestApprover {
@@ -50,6 +52,8 @@ export interface WebApprover extends Approver, ClientRequestApprover {
    * (for a form) the fields that do not fit; undefined when it was taken.
    */
   answer(id: string, body: ApprovalAnswerBody): string | undefined;
+  /** A pending call's arguments whole, where its view cuts them; undefined for no such question or none cut. */
+  wholeArguments(id: string): string | undefined;
   /** Runs `work` with this server's definition questions answered "keep withheld" without asking. */
   rejectDefinitionsWhile<T>(server: string, work: () => Promise<T>): Promise<T>;
   /** Declines everything still pending (the UI is closing). */
@@ -114,7 +118,7 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
     approval: Omit<PendingApproval, 'id'>,
     fallback: ApprovalAnswerBody,
     given: AbortSignal | undefined,
-    check?: Waiting['check'],
+    kept: Pick<Waiting, 'check' | 'wholeArguments'> = {},
   ): Promise<ApprovalAnswerBody> {
     if (closed) return Promise.resolve(fallback);
     // A question for a call made without a signal waits on the shared one that never aborts: nothing to listen to.
@@ -130,7 +134,7 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
       signal?.addEventListener('abort', onAbort, { once: true });
       waiting.set(id, {
         approval: { id, ...approval },
-        ...(check === undefined ? {} : { check }),
+        ...kept,
         settle: (body) => {
           signal?.removeEventListener('abort', onAbort);
           waiting.delete(id);
@@ -162,6 +166,7 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
           : []),
         { value: 'deny', label: 'Deny' },
       ];
+      const cut = argumentsCutInView(request.arguments);
       const body = await ask(
         {
           kind: 'tool-call',
@@ -169,11 +174,12 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
           tool: request.toolName,
           title: 'A tool call needs your approval',
           view: formatToolCallApproval(request),
-          ...(argumentsCutInView(request.arguments) ? { wholeArguments: formatWholeArguments(request.arguments) } : {}),
+          ...(cut ? { argumentsCut: true as const } : {}),
           answers,
         },
         { answer: 'deny' },
         signal,
+        cut ? { wholeArguments: formatWholeArguments(request.arguments) } : {},
       );
       return body.answer as ToolApprovalAnswer;
     },
@@ -261,7 +267,10 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
           },
           { answer: 'decline' },
           signal,
-          (answer) => (answer.answer === 'accept' ? checkForm(request.fields, answer.content ?? {}).error : undefined),
+          {
+            check: (answer) =>
+              answer.answer === 'accept' ? checkForm(request.fields, answer.content ?? {}).error : undefined,
+          },
         ),
       );
       if (body.answer === 'accept')
@@ -293,6 +302,7 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
       return body.answer === 'accept' ? 'accept' : body.answer === 'cancel' ? 'cancel' : 'decline';
     },
     pending: list,
+    wholeArguments: (id) => waiting.get(id)?.wholeArguments,
     async rejectDefinitionsWhile(server, work) {
       quiet.set(server, (quiet.get(server) ?? 0) + 1);
       try {

@@ -218,10 +218,10 @@ export function ApprovalDialog() {
               </button>
             ))}
           </div>
-          {approval.wholeArguments !== undefined && (
+          {approval.argumentsCut && (
             <WholeArguments
               key={approval.id}
-              text={approval.wholeArguments}
+              id={approval.id}
               server={approval.server}
               {...(approval.tool === undefined ? {} : { tool: approval.tool })}
             />
