@@ -4,9 +4,10 @@
  * killed mid-write — counting them so the reader can say so instead of hiding it.
  */
 
-import { constants } from 'node:fs';
-import { type FileHandle, open } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { MAX_JSON_DEPTH, parseJsonWithinDepth } from '../json/json-depth.js';
+import { OPEN_WITHOUT_WAITING, openHandleAndExamine } from '../json/read-bounded-file.js';
 import { errorCodeOf } from '../json/write-json-file.js';
 import { matchesGlob } from '../policy/glob.js';
 import { AuditLineSplitter } from './audit-line-splitter.js';
@@ -96,17 +97,14 @@ const CHUNK_BYTES = 64 * 1024;
  * the reader until something wrote to it) and refused unless a regular file: a pipe or a link to /dev/zero is no log.
  */
 export async function openAuditLog(file: string): Promise<FileHandle | undefined> {
-  let handle: FileHandle;
+  let opened: { handle: FileHandle; stats: Stats };
   try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    opened = await openHandleAndExamine(file, OPEN_WITHOUT_WAITING);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw unreadable(file, error);
   }
-  const stats = await handle.stat().catch(async (error: unknown) => {
-    await handle.close();
-    throw unreadable(file, error);
-  });
+  const { handle, stats } = opened;
   if (!stats.isFile()) {
     await handle.close();
     throw new Error(

@@ -11,9 +11,10 @@
  * (the oldest results go first), so cut results neither pile up nor outlive the session that made them.
  */
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { mkdir, open, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { OPEN_WITHOUT_WAITING, openHandleAndExamine } from '../json/read-bounded-file.js';
 
 /**
  * The most characters one read returns: 100,000 characters are about 25,000 tokens, the default per-result
@@ -362,11 +363,11 @@ export function createResultStore(directory: string, options: ResultStoreOptions
         'not-stored',
       );
     }
-    let file: FileHandle;
+    let opened: { handle: FileHandle; stats: Stats };
     try {
       // The folder may hold what the host did not write (a resumed session's, or one someone else changed): a link
       // is not followed out of it, and a pipe is not waited on.
-      file = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      opened = await openHandleAndExamine(path, OPEN_WITHOUT_WAITING | constants.O_NOFOLLOW);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') {
@@ -378,18 +379,11 @@ export function createResultStore(directory: string, options: ResultStoreOptions
       if (code === 'ELOOP') throw notStoredFile(id, 'a symbolic link');
       throw error;
     }
-    let regular: boolean;
-    try {
-      regular = (await file.stat()).isFile();
-    } catch (error) {
-      await file.close();
-      throw error;
-    }
-    if (!regular) {
-      await file.close();
+    if (!opened.stats.isFile()) {
+      await opened.handle.close();
       throw notStoredFile(id, 'a folder, device or pipe');
     }
-    return file;
+    return opened.handle;
   }
 
   function notStoredFile(id: string, what: string): ResultStoreError {

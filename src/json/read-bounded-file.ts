@@ -4,7 +4,8 @@
  * the file is read in pieces and refused once past the bound. Each caller words the refusal for its own file.
  */
 
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import { errorCodeOf } from './write-json-file.js';
 
 type BoundedReadFailure =
@@ -48,17 +49,44 @@ interface ReadBoundedOptions {
 
 const CHUNK_BYTES = 64 * 1024;
 
+/**
+ * Opening for reading without waiting: a named pipe put where a file belongs would block the open until something
+ * wrote to it. What was opened is then examined, and a reader refuses or passes over anything but a regular file.
+ */
+export const OPEN_WITHOUT_WAITING = constants.O_RDONLY | constants.O_NONBLOCK;
+
+/** `file` opened with `flags` and what it is; the descriptor is closed again should examining it fail. */
+export function openAndExamine(file: string, flags: number): { descriptor: number; stats: Stats } {
+  const descriptor = openSync(file, flags);
+  try {
+    return { descriptor, stats: fstatSync(descriptor) };
+  } catch (error) {
+    closeSync(descriptor);
+    throw error;
+  }
+}
+
+/** {@link openAndExamine} with a file handle, for readers that read as they go. */
+export async function openHandleAndExamine(file: string, flags: number): Promise<{ handle: FileHandle; stats: Stats }> {
+  const handle = await open(file, flags);
+  try {
+    return { handle, stats: await handle.stat() };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
 /** The file's text (UTF-8), or a {@link BoundedReadError} saying why not. */
 export function readBoundedFile(file: string, maxBytes: number, options: ReadBoundedOptions = {}): string {
-  let descriptor: number;
+  let opened: { descriptor: number; stats: Stats };
   try {
-    const flags = constants.O_RDONLY | (options.regularFileOnly ? constants.O_NONBLOCK : 0);
-    descriptor = openSync(file, flags);
+    opened = openAndExamine(file, options.regularFileOnly ? OPEN_WITHOUT_WAITING : constants.O_RDONLY);
   } catch (error) {
     throw failureOf(error);
   }
+  const { descriptor, stats } = opened;
   try {
-    const stats = fstatSync(descriptor);
     if (stats.isDirectory()) throw new BoundedReadError({ reason: 'folder' });
     if (options.regularFileOnly && !stats.isFile()) throw new BoundedReadError({ reason: 'not-a-file' });
     if (stats.isFile() && stats.size > maxBytes) throw new BoundedReadError({ reason: 'too-large', size: stats.size });

@@ -5,7 +5,8 @@
  * lock's name, which fails when that name exists: the lock's name never shows anything but its full text.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, linkSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, linkSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { OPEN_WITHOUT_WAITING, openAndExamine } from '../json/read-bounded-file.js';
 
 /** A lock's name is taken by something that is no lock and cannot be taken over. */
 export class LockFileError extends Error {
@@ -37,16 +38,15 @@ const MAX_LOCK_BYTES = 4096;
 
 /** The text of `file`; '' when it is longer than any lock; undefined when there is none. */
 export function readLockFile(file: string): string | undefined {
-  let descriptor: number;
+  let opened: ReturnType<typeof openAndExamine>;
   try {
-    // Without waiting: a named pipe put under a lock's name would block the open until something wrote to it.
-    descriptor = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    opened = openAndExamine(file, OPEN_WITHOUT_WAITING);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+  const { descriptor, stats } = opened;
   try {
-    const stats = fstatSync(descriptor);
     // A folder cannot be taken over (removing it could remove what someone keeps in it): said, to be removed by hand.
     if (stats.isDirectory()) throw new LockFileError(`${file} is a folder where a lock file belongs: remove it`);
     // A pipe or device is no lock this program wrote: read as a damaged one, which is taken over.

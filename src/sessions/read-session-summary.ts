@@ -7,8 +7,9 @@
  * full read passes over them.
  */
 
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
+import { OPEN_WITHOUT_WAITING, openAndExamine } from '../json/read-bounded-file.js';
 import { modelWriting, parseHeader, parseRecord, SessionFileError, startedAt } from './read-session-file.js';
 import { MAX_SESSION_RECORD_BYTES, type SessionHeaderRecord } from './session-records.js';
 
@@ -28,11 +29,9 @@ const MAX_MODEL_SEARCH_BYTES = 2 * MAX_SESSION_RECORD_BYTES;
 const NEWLINE = 0x0a;
 
 export function readSessionSummary(file: string): SessionFileSummary {
-  // Opened without waiting and read only if a regular file: a named pipe in the folder hung the listing (and
-  // `chat --continue`) until something wrote to it.
-  const descriptor = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  // Read only if a regular file: a named pipe in the folder hung the listing (and `chat --continue`).
+  const { descriptor, stats } = openAndExamine(file, OPEN_WITHOUT_WAITING);
   try {
-    const stats = fstatSync(descriptor);
     if (!stats.isFile()) throw new SessionFileError(`${file} is a device, pipe or socket, not a session file`);
     const size = stats.size;
     const forward = linesForward(descriptor, size);
