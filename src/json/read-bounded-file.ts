@@ -55,9 +55,12 @@ const CHUNK_BYTES = 64 * 1024;
  */
 export const OPEN_WITHOUT_WAITING = constants.O_RDONLY | constants.O_NONBLOCK;
 
-/** `file` opened with `flags` and what it is; the descriptor is closed again should examining it fail. */
-export function openAndExamine(file: string, flags: number): { descriptor: number; stats: Stats } {
-  const descriptor = openSync(file, flags);
+/**
+ * `file` opened with `flags` (and `mode`, should they create it) and what it is; the descriptor is closed again should
+ * examining it fail.
+ */
+export function openAndExamine(file: string, flags: number, mode?: number): { descriptor: number; stats: Stats } {
+  const descriptor = openSync(file, flags, mode);
   try {
     return { descriptor, stats: fstatSync(descriptor) };
   } catch (error) {
