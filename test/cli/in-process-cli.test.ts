@@ -128,7 +128,7 @@ describe('runCliInProcess', () => {
     const script = join(repoRoot, 'examples', 'scripts', 'five-plus-seven.json');
     const before = workerState();
     await expect(runCliInProcess(['mock-llm', '--script', script], { timeoutMs: 1_000 })).rejects.toThrow(
-      /did not finish in 1000 ms[\s\S]*mock LLM listening/,
+      /did not finish in 1000 ms[\s\S]*\(the mock LLM; /,
     );
     expect(workerState()).toEqual(before);
   }, 60_000);

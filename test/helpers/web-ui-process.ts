@@ -44,7 +44,8 @@ export async function startUi(
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      const match = /web UI at (http:\/\/\S+)/.exec(stdout);
+      // The address alone on the first line of stdout, as every listening command prints it.
+      const match = /^(http:\/\/\S+)\n/.exec(stdout);
       if (match) resolve(match[1]!);
     });
     child.once('exit', (code) => reject(new Error(`mcp-host ui exited (${code}) before printing its URL\n${stderr}`)));

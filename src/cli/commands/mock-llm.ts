@@ -4,9 +4,9 @@ import { loadScript } from '../../testing/load-script.js';
 import { startMockLlmServer } from '../../testing/mock-llm/mock-llm-server.js';
 import { openAiChatQuirks } from '../../testing/mock-llm/wires/openai-chat-read-request.js';
 import { scriptFileProblem } from '../../testing/script-file.js';
+import { announceAddress } from '../announce-address.js';
 import { parsePort } from '../common-options.js';
 import { CliError, EXIT_SIGINT, EXIT_SIGTERM, EXIT_USAGE } from '../exit-codes.js';
-import { writeError, writeLine } from '../output.js';
 import { untilSignal } from '../until-signal.js';
 
 export function createMockLlmCommand(): Command {
@@ -29,10 +29,7 @@ export function createMockLlmCommand(): Command {
         );
       }
       const server = await startMockLlmServer({ script, port: options.port ?? 0 });
-      writeLine(server.url);
-      writeError(
-        `mcp-host: mock LLM listening on ${server.url} (recorded requests: GET ${server.url}/_mock/requests); Ctrl-C to stop`,
-      );
+      announceAddress(server.url, 'the mock LLM', `recorded requests: GET ${server.url}/_mock/requests`);
       const stoppedBy = await untilSignal(['SIGINT', 'SIGTERM']);
       await server.close();
       // Ended by a signal, as every command that runs until stopped exits: 130 for Ctrl-C, 143 for SIGTERM.

@@ -2,7 +2,7 @@
  * `mcp-host serve`: the gateway. Any MCP client connects to one server that fronts every configured server with
  * the host's consent, pinning, budgets, timeouts and audit. Over stdio (the client starts it as a command) or
  * Streamable HTTP on loopback with bearer tokens. Stdout is the protocol channel under --stdio: all our own output
- * goes to stderr.
+ * goes to stderr. Over HTTP, the address is announced as every listening command announces it.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -13,6 +13,7 @@ import { chosenStateDir } from '../../config/state-dir.js';
 import { createGatewayHosts } from '../../gateway/gateway-hosts.js';
 import { startGatewayHttp } from '../../gateway/gateway-http.js';
 import { startGatewayStdio } from '../../gateway/gateway-stdio.js';
+import { announceAddress } from '../announce-address.js';
 import { parsePort, parsePositiveInteger, STATE_DIR_HELP } from '../common-options.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
 import { handleInterruptions } from '../interrupt.js';
@@ -127,7 +128,7 @@ export function createServeCommand(): Command {
           onDiagnostic: (message) => writeError(`mcp-host: ${message}`),
         });
         interruption.serversOpened();
-        writeError(`mcp-host: serving ${gateway.url}${options.profile ? `/${options.profile}` : ''}`);
+        announceAddress(`${gateway.url}${options.profile ? `/${options.profile}` : ''}`, 'the gateway');
         await abortedPromise(interruption.signal);
         await gateway.close();
       } finally {

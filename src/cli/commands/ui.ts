@@ -1,6 +1,7 @@
 /**
  * `mcp-host ui`: the web UI — servers, tools, approvals, trust, audit and chat in a browser — served on loopback.
- * The URL (with this start's token) goes to stdout; everything else to stderr. Ctrl-C closes the UI and the servers.
+ * The URL (with this start's token) is announced as every listening command announces its address (stdout, and a
+ * sentence on stderr); everything else goes to stderr. Ctrl-C closes the UI and the servers.
  */
 
 import { Command } from 'commander';
@@ -8,10 +9,11 @@ import { parseModelSpec } from '../../host/model-choice.js';
 import { isLoopbackAddress } from '../../web/loopback.js';
 import { openUiInBrowser } from '../../web/open-ui-in-browser.js';
 import { startWebUi } from '../../web/start-web-ui.js';
+import { announceAddress } from '../announce-address.js';
 import { parsePort, parsePositiveInteger, STATE_DIR_HELP } from '../common-options.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
 import { handleInterruptions } from '../interrupt.js';
-import { writeError, writeLine } from '../output.js';
+import { writeError } from '../output.js';
 
 interface UiOptions {
   config?: string;
@@ -61,7 +63,7 @@ export function createUiCommand(): Command {
       });
       let opened: { remove(): Promise<void> } | undefined;
       try {
-        writeLine(`mcp-host: web UI at ${ui.url}`);
+        announceAddress(ui.url, 'the web UI');
         if (options.open) {
           opened = await openUiInBrowser(ui.url).catch((error: unknown) => {
             writeError(
