@@ -138,12 +138,35 @@ function checkServers(file: string, servers: Record<string, unknown>, scope: str
     ) {
       throw corrupt(file, `has a damaged entry for server "${name}"${where}`);
     }
+    if (!isKnownState(server.state)) {
+      throw corrupt(file, `has a damaged entry for server "${name}"${where}${unknownState(server.state)}`);
+    }
     for (const [toolName, tool] of Object.entries(server.tools)) {
       if (!isRecord(tool) || typeof tool.fingerprint !== 'string' || !isRecord(tool.definition)) {
         throw corrupt(file, `has a damaged entry for tool "${toolName}" of server "${name}"${where}`);
       }
+      if (!isKnownState(tool.state)) {
+        throw corrupt(
+          file,
+          `has a damaged entry for tool "${toolName}" of server "${name}"${where}${unknownState(tool.state)}`,
+        );
+      }
     }
   }
+}
+
+/**
+ * Only these two: any other state (a typo, a state from a later version, a hand edit) approving would make a
+ * mistake in the file consent, so the entry is damaged and the store is refused until the file is fixed.
+ */
+function isKnownState(state: unknown): state is 'approved' | 'revoked' {
+  return state === 'approved' || state === 'revoked';
+}
+
+/** What is wrong with a state, and how to mend it; the value as JSON, shortened, so it prints as text. */
+function unknownState(state: unknown): string {
+  const shown = state === undefined ? 'no state' : `the state ${JSON.stringify(state).slice(0, 60)}`;
+  return ` (${shown}, where only "approved" or "revoked" can be: set "revoked" to keep it withheld, or remove the entry to be asked again)`;
 }
 
 /** Replaces the file atomically with mode 0600. */

@@ -43,3 +43,23 @@ describe('state files that are named pipes', () => {
     expect(result.stderr).toContain(`${config} was found in the working folder and is not approved yet`);
   });
 });
+
+describe('a trust store entry in an unknown state', () => {
+  it('refuses the store, naming the file and the server and how to mend it, rather than taking it for approved', async () => {
+    const trustFile = join(stateDir, 'trust.json');
+    const server = {
+      state: 'allowed',
+      identity: 'x',
+      approvedAt: '',
+      approvedBy: 'user',
+      tools: {},
+      alwaysAllowed: [],
+    };
+    writeFileSync(trustFile, JSON.stringify({ version: 2, servers: { calc: server }, scopes: {} }), { mode: 0o600 });
+    const result = await runCli(['trust', 'list'], { stateDir, timeoutMs: 15_000 });
+    expect(result.code).toBe(EXIT_USAGE);
+    expect(result.stderr).toContain(
+      `mcp-host: Trust store ${trustFile} has a damaged entry for server "calc" (the state "allowed", where only "approved" or "revoked" can be: set "revoked" to keep it withheld, or remove the entry to be asked again). Fix the file, or delete it to start over`,
+    );
+  });
+});

@@ -305,6 +305,34 @@ describe('TrustStore and reviewServerTools', () => {
     expect(() => TrustStore.open(file)).toThrow(/Trust store .*trust\.json is not valid JSON.*delete it to start over/);
   });
 
+  it('approves nothing whose state is neither approved nor revoked: the store is damaged, named with the entry', async () => {
+    const file = path.join(directory, 'trust.json');
+    const calc = stdio('calc', 'untrusted');
+    const store = TrustStore.open(file);
+    await review(store, calc, [ADD]);
+    expect(store.checkTool('calc', ADD)).toBe('approved');
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    const way = 'where only "approved" or "revoked" can be: set "revoked" to keep it withheld, or remove the entry';
+
+    saved.servers.calc.state = 'pending';
+    writeFileSync(file, JSON.stringify(saved));
+    expect(() => store.checkServer(calc)).toThrow(
+      `Trust store ${file} has a damaged entry for server "calc" (the state "pending", ${way}`,
+    );
+    expect(() => TrustStore.open(file)).toThrow(/delete it to start over/);
+
+    delete saved.servers.calc.state;
+    writeFileSync(file, JSON.stringify(saved));
+    expect(() => TrustStore.open(file)).toThrow(`has a damaged entry for server "calc" (no state, ${way}`);
+
+    saved.servers.calc.state = 'approved';
+    saved.servers.calc.tools.add.state = 'Revoked';
+    writeFileSync(file, JSON.stringify(saved));
+    expect(() => TrustStore.open(file)).toThrow(
+      `has a damaged entry for tool "add" of server "calc" (the state "Revoked", ${way}`,
+    );
+  });
+
   it('forgets an "always allow" answer when the tool definition changes and is re-approved', async () => {
     const store = TrustStore.inMemory();
     await review(store, stdio('calc', 'trusted'), [ADD]);
