@@ -1,6 +1,7 @@
 /** What to tell a user whose config names no MCP server: no file was found, or the file has none. */
-import { type ApprovalsPlace, trustConfigCommand } from '../config/trust-commands.js';
+import type { ApprovalsPlace } from '../config/trust-commands.js';
 import type { HostConfig } from '../config/types.js';
+import { unapprovedConfigNote } from './unapproved-config-note.js';
 
 /** Undefined when at least one server is configured. `approvals.stateDir`: a state folder chosen for the run. */
 export function noServersNote(
@@ -8,10 +9,8 @@ export function noServersNote(
   approvals: Pick<ApprovalsPlace, 'stateDir'> = {},
   cwd: string = process.cwd(),
 ): string | undefined {
-  if (config.awaitingApproval !== undefined && config.file !== undefined) {
-    const why = config.awaitingApproval === 'changed' ? 'has changed since you approved it' : 'is not approved yet';
-    return `${config.file} was found in the working folder and ${why}, so its servers were not started; review it, then approve it with: ${trustConfigCommand(config.file, approvals)}`;
-  }
+  const unapproved = unapprovedConfigNote(config, approvals, 'its servers were not started');
+  if (unapproved !== undefined) return unapproved;
   if (config.servers.length > 0) return undefined;
   if (config.file === undefined) {
     return `no config file found (looked for mcp-host.json and .mcp.json in ${cwd}), so no MCP servers are connected. Pass --config FILE, or add a server to a new mcp-host.json here with: mcp-host add NAME -- COMMAND [ARGS…]`;

@@ -88,10 +88,18 @@ describe('mcp-host skills', () => {
       const stateDir = join(directory, 'state');
       const note = `mcp-host: the skills in ${join(directory, 'skills')} are not used until ${join(directory, 'mcp-host.json')} is approved: mcp-host trust config`;
 
+      // The listing says the config is not approved and how to approve it, and exits 2 as the other listings do:
+      // its empty answer is not the config's, so it does not say "No skills found." either.
+      const configFile = join(directory, 'mcp-host.json');
       const before = await runCli(['skills', 'list'], { cwd: directory, stateDir });
-      expect(before.code).toBe(0);
-      expect(before.stdout).not.toContain('helper');
-      expect(before.stderr).toContain(note);
+      expect(before.code).toBe(2);
+      expect(before.stdout).toBe('');
+      expect(before.stderr).toBe(
+        `mcp-host: ${configFile} was found in the working folder and is not approved yet, so its skills are not used (those it lists, and those in ${join(directory, 'skills')}); review it, then approve it with: mcp-host trust config ${configFile}\n`,
+      );
+      const json = await runCliInProcess(['skills', 'list', '--json'], { cwd: directory, stateDir });
+      expect(json.code).toBe(2);
+      expect(JSON.parse(json.stdout)).toEqual({ skills: [], problems: [], warnings: [] });
       // Not pinned either: a run of the host before approval neither offers it nor records it.
       const context = await runCliInProcess(['context', '--json'], { cwd: directory, stateDir });
       expect(context.stdout).not.toContain('helper');
@@ -101,6 +109,7 @@ describe('mcp-host skills', () => {
       await runCliInProcess(['trust', 'config'], { cwd: directory, stateDir });
       const after = await runCliInProcess(['skills', 'list'], { cwd: directory, stateDir });
       expect(after.stderr).toBe('');
+      expect(after.code).toBe(0);
       expect(after.stdout).toContain('helper  [project, new]  Load me before anything else.');
     },
     SLOW,

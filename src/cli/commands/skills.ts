@@ -1,7 +1,8 @@
 /**
  * `mcp-host skills list|show NAME`: the Agent Skills this config sees, where each comes from and whether the model
  * is offered it (approved, new, or withheld until `mcp-host trust approve skill:NAME`). Starts no server.
- * Exit codes: 0 ok, 1 a skill could not be read (each problem names its file and field), 2 a usage error.
+ * Exit codes: 0 ok, 1 a skill could not be read (each problem names its file and field), 2 a usage error, or (`list`)
+ * a config found in the working folder that is not approved yet, whose skills are not used.
  */
 
 import { readdirSync, statSync } from 'node:fs';
@@ -14,12 +15,13 @@ import { describeHiddenContent, showRaw } from '../../policy/hidden-content.js';
 import { type DiscoveredSkills, discoverSkills, type Skill } from '../../skills/discover-skills.js';
 import { hiddenContentInSkill } from '../../skills/review-skills.js';
 import { SkillPins } from '../../skills/skill-pins.js';
-import { skillSources, unapprovedProjectSkillsNote } from '../../skills/skill-sources.js';
+import { skillSources } from '../../skills/skill-sources.js';
 import { skillStatus } from '../../skills/skill-status.js';
 import { CommandGroup } from '../command-group.js';
 import { STATE_DIR_HELP } from '../common-options.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
 import { writeError, writeJson, writeLine } from '../output.js';
+import { unapprovedConfigNote } from '../unapproved-config-note.js';
 
 interface SkillsOptions {
   config?: string;
@@ -42,7 +44,7 @@ export function createSkillsCommand(): Command {
     'every skill: name, where it comes from, whether it is offered, and its description',
   );
   list.action(async (options: SkillsOptions) => {
-    const { discovered, pins } = await openSkills(options);
+    const { discovered, pins, awaitingApproval } = await openSkills(options);
     const rows = discovered.skills.map((skill) => ({ skill, status: skillStatus(skill, pins) }));
     if (options.json) {
       writeJson({
@@ -51,7 +53,7 @@ export function createSkillsCommand(): Command {
         warnings: discovered.warnings,
       });
     } else {
-      if (rows.length === 0 && discovered.problems.length === 0) writeLine('No skills found.');
+      if (rows.length === 0 && discovered.problems.length === 0 && !awaitingApproval) writeLine('No skills found.');
       for (const { skill, status } of rows) {
         const description = showRaw(skill.description.replace(/\s+/g, ' '));
         const shown =
@@ -62,6 +64,8 @@ export function createSkillsCommand(): Command {
       }
     }
     report(discovered);
+    // As the other listings exit for a config not approved yet: a config error, whatever else was found.
+    if (awaitingApproval) process.exitCode = EXIT_USAGE;
   });
   skills.listByDefault(list);
 
@@ -107,14 +111,27 @@ export function createSkillsCommand(): Command {
 
 async function openSkills(
   options: SkillsOptions,
-): Promise<{ discovered: DiscoveredSkills; pins: SkillPins; approvals: ApprovalsPlace }> {
+): Promise<{ discovered: DiscoveredSkills; pins: SkillPins; approvals: ApprovalsPlace; awaitingApproval: boolean }> {
   const config = await loadConfig({ configPath: options.config, stateDir: options.stateDir });
   const discovered = discoverSkills(skillSources(config, { cwd: process.cwd(), env: process.env }));
   const approvals = approvalsPlace(config.file, chosenStateDir(options.stateDir));
-  const unapproved = unapprovedProjectSkillsNote(config, approvals);
+  // The skills it lists and those beside it are left out until it is approved: an empty listing is not the answer.
+  const unapproved =
+    config.file === undefined
+      ? undefined
+      : unapprovedConfigNote(
+          config,
+          approvals,
+          `its skills are not used (those it lists, and those in ${path.join(path.dirname(config.file), 'skills')})`,
+        );
   if (unapproved !== undefined) writeError(`mcp-host: ${unapproved}`);
   const stateDir = ensureStateDir(resolveStateDir({ flag: options.stateDir }));
-  return { discovered, pins: SkillPins.inStateDir(stateDir, { scope: config.file ?? '' }), approvals };
+  return {
+    discovered,
+    pins: SkillPins.inStateDir(stateDir, { scope: config.file ?? '' }),
+    approvals,
+    awaitingApproval: unapproved !== undefined,
+  };
 }
 
 function summary(skill: Skill) {
