@@ -209,6 +209,26 @@ describe('mcp-host add / remove', { timeout: 120_000 }, () => {
     expect(unknown.stderr).toContain('no server "calc"');
   });
 
+  it('keeps the approval of the file it edits in the state folder --state-dir names, as the other commands read it', async () => {
+    const directory = await temporaryDirectory();
+    const chosen = join(directory, 'chosen-state');
+    const fromEnvironment = join(directory, 'environment-state');
+    const added = await runCli(['add', '--state-dir', chosen, 'calc', '--', process.execPath, calculator()], {
+      cwd: directory,
+      stateDir: fromEnvironment,
+    });
+    expect(added.code, added.stderr).toBe(0);
+    expect(existsSync(join(chosen, 'approved-configs.json'))).toBe(true);
+    expect(existsSync(join(fromEnvironment, 'approved-configs.json'))).toBe(false);
+    // A listing run with the same folder finds the file approved (an unapproved one would exit 2 saying so).
+    const listed = await runCliInProcess(['skills', 'list', '--state-dir', chosen], { cwd: directory });
+    expect({ code: listed.code, stderr: listed.stderr }).toEqual({ code: 0, stderr: '' });
+    const removed = await runCliInProcess(['remove', 'calc', '--state-dir', chosen], { cwd: directory });
+    expect(removed.code, removed.stderr).toBe(0);
+    const after = await runCliInProcess(['skills', 'list', '--state-dir', chosen], { cwd: directory });
+    expect({ code: after.code, stderr: after.stderr }).toEqual({ code: 0, stderr: '' });
+  });
+
   it('refuses a name the config would refuse, before writing anything', async () => {
     const directory = await temporaryDirectory();
     const [reserved, prototype] = [

@@ -23,6 +23,9 @@ const COMMANDS = [
   ['sessions', 'list'],
   ['sessions', 'show'],
   ['ui'],
+  // They edit the config and keep its approval, which lives in the state folder.
+  ['add'],
+  ['remove'],
 ];
 
 /** The option's description in a help text, its wrapped lines joined. */

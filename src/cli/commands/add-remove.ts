@@ -19,6 +19,7 @@ import { readConfigText } from '../../config/read-config-text.js';
 import { HOST_TOOL_NAMESPACE, isReservedServerName } from '../../config/reserved-names.js';
 import { resolveStateDir } from '../../config/state-dir.js';
 import { setOwnProperty } from '../../json/own-property.js';
+import { STATE_DIR_HELP } from '../common-options.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
 import { writeLine } from '../output.js';
 
@@ -27,6 +28,7 @@ type Transport = (typeof TRANSPORTS)[number];
 
 interface AddOptions {
   config?: string;
+  stateDir?: string;
   transport: string;
   env?: string[];
   header?: string[];
@@ -47,6 +49,7 @@ export function createAddCommand(): Command {
     .option('-t, --transport <type>', 'stdio, http or sse', 'stdio')
     .option('-e, --env <NAME=value>', 'an environment variable for a local server (repeatable)', collect)
     .option('-H, --header <"Name: value">', 'an HTTP header for a remote server (repeatable)', collect)
+    .option('--state-dir <dir>', STATE_DIR_HELP)
     .action(async (name: string, commandOrUrl: string | undefined, args: string[], given: AddOptions) => {
       const options = { ...given, env: given.env ?? [], header: given.header ?? [] };
       checkServerName(name);
@@ -61,7 +64,7 @@ export function createAddCommand(): Command {
         );
       }
       const edited = await writeAtomically(file, setServerEntry(text, section, name, entry));
-      keepApproval(options.config, file, text === '' ? undefined : text, edited);
+      keepApproval(options, file, text === '' ? undefined : text, edited);
       writeLine(`added ${entry.command === undefined ? 'remote' : 'local'} server "${name}" to ${file}`);
     });
 }
@@ -71,7 +74,8 @@ export function createRemoveCommand(): Command {
     .description('remove a server from the config file')
     .argument('<name>', 'the server name')
     .option('-c, --config <file>', 'config file to edit (default: mcp-host.json, then .mcp.json)')
-    .action(async (name: string, options: { config?: string }) => {
+    .option('--state-dir <dir>', STATE_DIR_HELP)
+    .action(async (name: string, options: { config?: string; stateDir?: string }) => {
       const file = configFileToEdit(options.config, false);
       const text = await readConfigText(file);
       if (text === undefined) throw new CliError(`no config file at ${file}`, EXIT_USAGE);
@@ -84,7 +88,7 @@ export function createRemoveCommand(): Command {
         );
       }
       const edited = await writeAtomically(file, removeServerEntry(text, section, name));
-      keepApproval(options.config, file, text, edited);
+      keepApproval(options, file, text, edited);
       writeLine(`removed server "${name}" from ${file}`);
     });
 }
@@ -213,11 +217,17 @@ async function writeAtomically(file: string, text: string): Promise<string> {
 
 /**
  * Your own edit of a config found in the working folder keeps it approved: a file this command created, or one
- * approved as it was before the edit, is approved as it is after. An unapproved file stays unapproved.
+ * approved as it was before the edit, is approved as it is after. An unapproved file stays unapproved. The approvals
+ * are in the state folder, so `--state-dir` names the one the other commands are run with.
  */
-function keepApproval(explicit: string | undefined, file: string, before: string | undefined, after: string): void {
-  if (explicit !== undefined) return;
-  const stateDir = resolveStateDir();
+function keepApproval(
+  options: { config?: string; stateDir?: string },
+  file: string,
+  before: string | undefined,
+  after: string,
+): void {
+  if (options.config !== undefined) return;
+  const stateDir = resolveStateDir({ flag: options.stateDir });
   if (before !== undefined && configApprovalState(stateDir, file, before) !== 'approved') return;
   approveConfig(stateDir, file, after);
 }
