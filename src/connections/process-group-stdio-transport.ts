@@ -9,6 +9,7 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import {
+  INTERNAL_ERROR,
   type JSONRPCMessage,
   serializeMessage,
   type Transport,
@@ -108,6 +109,8 @@ export class ProcessGroupStdioTransport implements Transport {
       ),
   );
   private closedBecause?: string;
+  /** Why stdin failed, once it has: nothing can be sent after, though the process may run on and answer. */
+  private inputFailure?: Error;
 
   constructor(private readonly options: ProcessGroupStdioOptions) {}
 
@@ -163,6 +166,7 @@ export class ProcessGroupStdioTransport implements Transport {
     child.stdout.once('close', () => splitter.close());
     child.stderr.on('data', (chunk: Buffer) => this.stderr.push(chunk));
     child.stdin.on('error', (error) => {
+      this.inputFailure ??= error;
       if (!this.closing) this.onerror?.(error);
     });
     await new Promise<void>((resolve, reject) => {
@@ -274,6 +278,9 @@ export class ProcessGroupStdioTransport implements Transport {
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const stdin = this.child?.stdin;
+    if (this.inputFailure !== undefined && !this.closing && this.exitInfo === undefined) {
+      throw new Error(inputFailureText(this.inputFailure), { cause: this.inputFailure });
+    }
     if (!stdin || this.closing || !stdin.writable) throw new Error('not connected: the server process is not running');
     // A request given up on waits for nothing: an answer to it is a stray, not a reason to write one.
     const id = this.pending.sent(message, options);
@@ -291,16 +298,45 @@ export class ProcessGroupStdioTransport implements Transport {
       });
     }
     // Resolve as soon as the pipe takes the message; wait only when it pushes back. Waiting for every write's
-    // callback would add a round of the event loop to each call. Write errors surface through `onerror`.
-    if (stdin.write(text)) return;
+    // callback would add a round of the event loop to each call. A write accepted here can still fail later (the
+    // server closes its input while the message waits behind a full pipe): the request then fails at once, in
+    // place of an answer that cannot come, where it would have waited for its timeout.
+    let accepted = false;
+    const written =
+      id === undefined
+        ? undefined
+        : (error?: Error | null) => {
+            if (error && accepted) this.failUnsentRequest(id, error);
+          };
+    if (stdin.write(text, written)) {
+      accepted = true;
+      return;
+    }
     try {
       await this.drainOf(stdin);
     } catch (error) {
       // The request never reached the server: nothing waits for its answer, and its caller is told why at once.
       if (id !== undefined) this.pending.delete(id);
-      const why = (error as NodeJS.ErrnoException).code === 'EPIPE' ? ': it closed its input' : '';
-      throw new Error(`could not write to the server's stdin${why}`, { cause: error });
+      throw new Error(inputFailureText(error), { cause: error });
     }
+  }
+
+  /**
+   * Fails the request `id`, whose write the pipe accepted and then failed, with an error answer of the host's (noted
+   * as such: see host-written-answers.ts), unless it was answered or given up on meanwhile.
+   */
+  private failUnsentRequest(id: string | number, error: Error): void {
+    const method = this.pending.get(id);
+    if (method === undefined || this.closing) return;
+    this.pending.delete(id);
+    const failure = `${inputFailureText(error)} (${error.message.slice(0, 200)})`;
+    const replacement: JSONRPCMessage = {
+      jsonrpc: '2.0',
+      id,
+      error: { code: INTERNAL_ERROR, message: `the ${method} request did not reach the server: ${failure}` },
+    };
+    this.options.hostWritten?.note(replacement, `did not receive the ${method} request: ${failure}`);
+    this.progressHandOn.handOn(replacement);
   }
 
   /**
@@ -392,6 +428,12 @@ export class ProcessGroupStdioTransport implements Transport {
 }
 
 /** Where a JSON-RPC message may begin: an object whose first key is one a message has. */
+/** What a failed write to a server's stdin means, in words. */
+function inputFailureText(error: unknown): string {
+  const why = (error as NodeJS.ErrnoException).code === 'EPIPE' ? ': it closed its input' : '';
+  return `could not write to the server's stdin${why}`;
+}
+
 const MESSAGE_START = /\{"(?:jsonrpc|id|method|result|error|params)"/g;
 /** Candidate starts tried per line, so a long noisy line costs a few parses at most. */
 const MAX_GLUED_ATTEMPTS = 3;
