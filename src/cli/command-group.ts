@@ -3,7 +3,7 @@
  * names none of its commands is a usage error naming the word, a close command when there is one, and the commands
  * there are; given no command, it runs its default one (`listByDefault`) or prints its help on stdout.
  */
-import type { Command, HelpContext } from 'commander';
+import { Command, type HelpContext } from 'commander';
 import { closeNames } from '../text/close-names.js';
 import { UsageErrorCommand } from './usage-error-command.js';
 
@@ -19,16 +19,22 @@ export class CommandGroup extends UsageErrorCommand {
         if (word !== undefined) this.rejectCommand(word);
       });
     });
-    // Commander answers `help WORD` naming no command with the whole help and no word about WORD: it is reported as
-    // the same word without `help` is. Commander's own dispatch, the one place it decides, is wrapped for that.
-    const dispatchHelp = Reflect.get(this, '_dispatchHelpCommand') as (name?: string) => unknown;
-    Reflect.set(this, '_dispatchHelpCommand', (name?: string) => {
-      if (name !== undefined && !this.commands.some((command) => namesCommand(name, command))) this.rejectCommand(name);
-      return dispatchHelp.call(this, name);
-    });
+    // Commander answers `help WORD` naming no command with the whole help and no word about WORD: `help` is a command
+    // of the group instead, which reports such a word as the same word without `help` is. Commander finds a command
+    // by name before its own help command, so this one runs; its own stays only as the line the help lists, last.
+    this.helpCommand('help [command]', 'display help for command');
+    this.helpRunner = new Command('help')
+      .argument('[command]')
+      .helpOption(false)
+      // Options placed after the command named (`help tools --config FILE`) are for that command: ignored here.
+      .allowUnknownOption()
+      .allowExcessArguments()
+      .action((word: string | undefined) => this.showHelpOf(word));
+    this.addCommand(this.helpRunner, { hidden: true });
   }
 
   private defaultName: string | undefined;
+  private readonly helpRunner: Command;
 
   /** `command` runs when no command is named, with the group's options (`mcp-host tools --json`). */
   listByDefault(command: Command): this {
@@ -63,6 +69,15 @@ export class CommandGroup extends UsageErrorCommand {
     else super.outputHelp({ ...context, error: false });
   }
 
+  /** `help WORD`: the help of the command WORD names, the group's own without one, a usage error for any other. */
+  private showHelpOf(word: string | undefined): never {
+    // `help --help` asks for help too: an option is no command's name.
+    if (word === undefined || word.startsWith('-')) return this.help();
+    const command = this.commands.find((candidate) => candidate !== this.helpRunner && namesCommand(word, candidate));
+    if (command === undefined) return this.rejectCommand(word);
+    return command.help();
+  }
+
   private rejectCommand(word: string): never {
     const known = this.commandNames();
     const place = [...commandPath(this), word].join(' ');
@@ -78,7 +93,7 @@ export class CommandGroup extends UsageErrorCommand {
   }
 
   private commandNames(): string[] {
-    return this.commands.map((command) => command.name());
+    return this.commands.filter((command) => command !== this.helpRunner).map((command) => command.name());
   }
 }
 

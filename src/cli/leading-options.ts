@@ -27,7 +27,7 @@ export interface LeadingOptions {
 
 /** Options of `mcp-host` itself: commander takes them wherever they are. */
 const PROGRAM_OPTIONS = new Set(['-h', '--help', '-V', '--version']);
-/** Commander's own command in every command group; it is in no group's list of commands. */
+/** The help command of every command group (see command-group.ts). */
 const HELP_COMMAND = 'help';
 
 /** Splits `args` (without node and the script) into the options before the command and the rest. */

@@ -95,17 +95,30 @@ describe('a word that names no command of a group', () => {
   });
 
   it('leaves help for a command that is there as it was', async () => {
-    const [program, run, call] = [
+    const [program, run, call, asked] = [
       await runCliInProcess(['help']),
       await runCliInProcess(['help', 'run']),
       await runCliInProcess(['tools', 'help', 'call']),
+      await runCliInProcess(['help', '--help']),
     ];
     expect(program.code).toBe(EXIT_OK);
     expect(program.stdout).toMatch(/^Usage: mcp-host \[options\] \[command\]/);
+    // `help` is listed once, last, as commander lists its own.
+    expect(program.stdout).toMatch(/\n {2}help \[command\] +display help for command\n$/);
+    expect(program.stdout.match(/^ {2}help /gm)).toHaveLength(1);
+    expect(asked).toEqual(program);
     expect(run.code).toBe(EXIT_OK);
     expect(run.stdout).toMatch(/^Usage: mcp-host run \[options\] \[prompt\]/);
     expect(call.code).toBe(EXIT_OK);
     expect(call.stdout).toMatch(/^Usage: mcp-host tools call \[options\] <name>/);
+
+    // The real process, as a shell meets it: help for a command of a group, then a mistyped word after `help`.
+    const [tools, mistyped] = await Promise.all([runCli(['help', 'tools']), runCli(['help', 'tols'])]);
+    expect(tools.code).toBe(EXIT_OK);
+    expect(tools.stdout).toMatch(/^Usage: mcp-host tools \[options\] \[command\]/);
+    expect(tools.stdout).toMatch(/\n {2}call \[options\] <name> \[pairs\.\.\.\] /);
+    expect(mistyped).toMatchObject({ code: EXIT_USAGE, stdout: '' });
+    expect(mistyped.stderr).toMatch(/^mcp-host: unknown command 'tols' — did you mean tools\? \(commands: run, /);
   });
 
   it('leaves an explicit listing with words it does not take to say so', async () => {
