@@ -10,6 +10,11 @@ import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, type Server } from '@modelcontextprotocol/server';
 import type { GatewayToken } from '../config/gateway-settings.js';
+import {
+  BOUNDED_SERVER_OPTIONS,
+  boundInboundConnections,
+  type InboundConnectionBounds,
+} from '../connections/inbound-connection-bounds.js';
 import { BoundedEventStore } from './bounded-event-store.js';
 import { notAMessageReply, readClientMessage } from './client-line.js';
 import { cutOffWhenFarBehind, MAX_WAITING_RESPONSE_BYTES } from './cut-off-far-behind.js';
@@ -50,6 +55,8 @@ interface GatewayHttpOptions {
    * still there. Default 2 s (RELAY_LIVENESS_INTERVAL_MS); not configurable from the CLI.
    */
   relayLivenessIntervalMs?: number;
+  /** Default CONNECTION_BOUNDS; not configurable from the CLI. */
+  connectionBounds?: InboundConnectionBounds;
 }
 
 export interface GatewayHttp {
@@ -68,13 +75,18 @@ interface Session {
 
 const INVALID_REQUEST = -32600;
 /**
- * How long an idle kept-alive connection stays open. Node's default (5 s) closes sockets that clients and load
- * balancers still hold in their pools: a client under load sends its next request on one just as the gateway
- * drops it and gets ECONNRESET (a POST is never retried). Longer than common load-balancer idle timeouts (60 s).
+ * At most 256 connections not yet authenticated at once; headers within 10 s (they come in one packet), a whole
+ * request within 60 s (a body of the default 4 MB, `maxRequestBytes`, at 70 KB/s). An idle kept-alive connection of
+ * a client stays open 65 s: Node's default (5 s) closes sockets that clients and load balancers still hold in their
+ * pools, and a client under load sends its next request on one just as the gateway drops it and gets ECONNRESET (a
+ * POST is never retried); 65 s is longer than common load-balancer idle timeouts (60 s).
  */
-const KEEP_ALIVE_TIMEOUT_MS = 65_000;
-/** Headers must arrive within this; above the keep-alive timeout, as Node asks, so an idle socket is never cut by it. */
-const HEADERS_TIMEOUT_MS = KEEP_ALIVE_TIMEOUT_MS + 1_000;
+const CONNECTION_BOUNDS: InboundConnectionBounds = {
+  maxUnadmitted: 256,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 65_000,
+};
 const PARSE_ERROR = -32700;
 
 function reject(response: ServerResponse, rejection: Rejection): void {
@@ -262,6 +274,7 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
     if ('status' in route) return reject(response, route);
     const identity = await authOf().authenticate(request, route.profile);
     if ('status' in identity) return reject(response, identity);
+    connections.admit(request.socket);
     const limited = stateless ? await stateless.checkRate(identity.key) : limiter.check(identity.key);
     if (limited) return reject(response, limited);
 
@@ -378,15 +391,14 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
     return `http://${shownHost}:${port}${MCP_PATH}`;
   }
 
-  const httpServer: HttpServer = createServer((request, response) => {
+  const httpServer: HttpServer = createServer(BOUNDED_SERVER_OPTIONS, (request, response) => {
     handle(request, response).catch((error: unknown) => {
       options.onDiagnostic(`gateway request failed: ${error instanceof Error ? error.message : String(error)}`);
       if (!response.headersSent) reject(response, { status: 500, message: 'internal error' });
       else response.end();
     });
   });
-  httpServer.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-  httpServer.headersTimeout = HEADERS_TIMEOUT_MS;
+  const connections = boundInboundConnections(httpServer, options.connectionBounds ?? CONNECTION_BOUNDS);
   await new Promise<void>((resolve, rejectListen) => {
     httpServer.once('error', rejectListen);
     httpServer.listen(options.port, hostname, () => {

@@ -5,13 +5,12 @@
  * token is kept. Only the `Host` this port listens on is answered (DNS rebinding), and only known view ids.
  */
 
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { AppViews } from './app-views.js';
 import { acceptedHosts } from './loopback.js';
 import { SANDBOX_PROXY_SCRIPT } from './sandbox-proxy-script.js';
+import { createUiServer } from './ui-server.js';
 
 export interface SandboxServer {
   readonly origin: string;
@@ -84,7 +83,7 @@ export async function startSandboxServer(options: {
   });
   app.all('*', (context) => context.text('Not found.', 404));
 
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  const server = createUiServer(app.fetch);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, options.hostname, () => {

@@ -5,9 +5,7 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAdaptorServer } from '@hono/node-server';
 import { resolveAuditLogPath } from '../audit/audit-log-path.js';
 import { followAuditLog } from '../audit/follow-audit-log.js';
 import { readAuditLog } from '../audit/read-audit-log.js';
@@ -21,6 +19,7 @@ import { acceptedHosts, isLoopbackAddress } from './loopback.js';
 import { createResourceSubscriptions } from './resource-subscriptions.js';
 import { type SandboxServer, startSandboxServer } from './sandbox-server.js';
 import { DEFAULT_ASSET_FOLDER } from './static-files.js';
+import { createUiServer } from './ui-server.js';
 import { pinView } from './view-pinning.js';
 import { displayModel, serverLogView } from './views.js';
 import { createWebApp } from './web-app.js';
@@ -113,7 +112,7 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
       return audit.recent();
     },
   });
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  const server = createUiServer(app.fetch);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, hostname, () => {

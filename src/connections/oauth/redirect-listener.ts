@@ -5,6 +5,11 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  BOUNDED_SERVER_OPTIONS,
+  boundInboundConnections,
+  type InboundConnectionBounds,
+} from '../inbound-connection-bounds.js';
 
 /** The path of the redirect URL. */
 export const REDIRECT_PATH = '/callback';
@@ -30,6 +35,14 @@ interface RedirectListenerOptions {
   serverName: string;
 }
 
+/** One browser redirect is all it waits for: a few connections at most, each done in a moment. */
+const REDIRECT_CONNECTION_BOUNDS: InboundConnectionBounds = {
+  maxUnadmitted: 16,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 5_000,
+};
+
 export class AuthorizationCallbackError extends Error {
   override readonly name = 'AuthorizationCallbackError';
 }
@@ -42,7 +55,7 @@ export async function startRedirectListener(options: RedirectListenerOptions): P
   // Nobody may await `callback` if the flow is abandoned; the rejection is still observed through it when they do.
   callback.catch(() => undefined);
 
-  const server = createServer((request, response) => {
+  const server = createServer(BOUNDED_SERVER_OPTIONS, (request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     if (request.method !== 'GET' || url.pathname !== REDIRECT_PATH) {
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found.\n');
@@ -78,6 +91,7 @@ export async function startRedirectListener(options: RedirectListenerOptions): P
     settle?.resolve(url.searchParams);
   });
 
+  boundInboundConnections(server, REDIRECT_CONNECTION_BOUNDS, true);
   await listen(server, options.port);
   const { port } = server.address() as AddressInfo;
   const timer = setTimeout(() => {

@@ -1,0 +1,165 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${env:VAR}` is the config syntax, not a template mistake.
+/**
+ * Connections that send their headers, or a body, a byte at a time cost the gateway little: at most 256 not yet
+ * authenticated are held at once (the oldest dropped for a new one), each closed 10 s after it began waiting for
+ * headers, so a client is still served in the middle of such a flood. Clients that have authenticated keep Node's
+ * request timeout, which ends a request whose body does not come, and never cuts the event stream they listen on.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/config/gateway-settings.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { createGatewayHosts, type GatewayHosts } from '../../src/gateway/gateway-hosts.js';
+import { type GatewayHttp, startGatewayHttp } from '../../src/gateway/gateway-http.js';
+import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
+import { type GatewayProcess, startGatewayProcess } from '../helpers/gateway-process.js';
+import { mcpPostHeaders } from '../helpers/mcp-post-headers.js';
+import { temporaryDirectory } from '../helpers/project.js';
+import { destroyAll, type HeldSocket, openHeldSockets, someClosed } from '../helpers/slow-sockets.js';
+
+const TOKEN = 'a-slow-connections-token-for-the-team';
+/** The gateway's bounds (gateway-http.ts). */
+const MAX_UNAUTHENTICATED = 256;
+const HEADERS_TIMEOUT_MS = 10_000;
+/** Sockets past the cap: each pushes out the oldest. */
+const OVERFLOW = 20;
+/** What the machine may add to a timeout: the tests run on busy shared machines. */
+const SLACK_MS = 5_000;
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'slow-connections-test', version: '1' },
+  },
+});
+
+let configPath: string;
+const held: HeldSocket[] = [];
+
+beforeAll(async () => {
+  configPath = await writeFixtureServersConfig(
+    { counter: { file: 'counter.mjs' } },
+    { fields: { gateway: { tokens: [{ name: 'team', token: '${env:TEAM_TOKEN}' }] } } },
+  );
+});
+
+afterAll(() => destroyAll(held));
+
+describe('mcp-host serve --http, against connections that send their request slowly', () => {
+  let gateway: GatewayProcess | undefined;
+  afterAll(async () => {
+    await gateway?.stop();
+  });
+
+  it('holds at most 256 not yet authenticated, serves a client meanwhile, and closes the rest after 10 s', async () => {
+    const stateDir = await temporaryDirectory('mcp-host-slow-connections-state-');
+    gateway = await startGatewayProcess(['--config', configPath, '--state-dir', stateDir], { TEAM_TOKEN: TOKEN });
+    const partial = await openHeldSockets(gateway.url, MAX_UNAUTHENTICATED + OVERFLOW, 'POST /mcp HT');
+    held.push(...partial);
+    // The cap is reached: the oldest go, long before their headers would have run out of time.
+    await someClosed(partial, OVERFLOW);
+    const dropped = partial.filter((entry) => entry.closedAt !== undefined);
+    for (const entry of dropped) expect(entry.closedAt! - entry.openedAt).toBeLessThan(HEADERS_TIMEOUT_MS);
+
+    const served = await fetch(gateway.url, { method: 'POST', headers: mcpPostHeaders(TOKEN), body: INITIALIZE });
+    expect(served.status).toBe(200);
+    expect(await served.text()).toContain('"serverInfo"');
+
+    // Headers complete, a body that never comes, no token: answered 401, then closed as any connection waiting.
+    const { host } = new URL(gateway.url);
+    const slowBody = await openHeldSockets(
+      gateway.url,
+      3,
+      `POST /mcp HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"jsonrpc"`,
+    );
+    held.push(...slowBody);
+
+    await Promise.all([...partial, ...slowBody].map((entry) => entry.closed));
+    const early = [...partial, ...slowBody].filter(
+      (entry) => entry.closedAt! - entry.openedAt < HEADERS_TIMEOUT_MS - 1_000,
+    );
+    // Pushed out: the overflow, and one for each connection opened after it (the client's, the slow bodies).
+    expect(early.length).toBeGreaterThanOrEqual(OVERFLOW);
+    expect(early.length).toBeLessThanOrEqual(OVERFLOW + 6);
+    for (const entry of [...partial, ...slowBody]) {
+      expect(entry.closedAt! - entry.openedAt).toBeLessThan(HEADERS_TIMEOUT_MS + SLACK_MS);
+    }
+  }, 90_000);
+});
+
+describe('a gateway whose request timeout is short', () => {
+  const REQUEST_TIMEOUT_MS = 1_500;
+  let hosts: GatewayHosts | undefined;
+  let gateway: GatewayHttp | undefined;
+  afterAll(async () => {
+    await gateway?.close();
+    await hosts?.close();
+  });
+
+  it('ends an authenticated request whose body does not come, and leaves a client’s event stream open', async () => {
+    const stateDir = await temporaryDirectory('mcp-host-slow-connections-state-');
+    const config = await loadConfig({ configPath, cwd: stateDir, env: { TEAM_TOKEN: TOKEN }, stateDir });
+    hosts = createGatewayHosts(config, { cwd: stateDir, stateDir, onDiagnostic: () => undefined });
+    gateway = await startGatewayHttp({
+      hosts,
+      tokens: [{ name: 'team', sha256: sha256Hex(TOKEN) }],
+      port: 0,
+      version: '0.0.0',
+      onDiagnostic: () => undefined,
+      connectionBounds: {
+        maxUnadmitted: 8,
+        headersTimeoutMs: 1_000,
+        requestTimeoutMs: REQUEST_TIMEOUT_MS,
+        keepAliveTimeoutMs: 65_000,
+      },
+    });
+    const opened = await fetch(gateway.url, { method: 'POST', headers: mcpPostHeaders(TOKEN), body: INITIALIZE });
+    expect(opened.status).toBe(200);
+    await opened.text();
+    const sessionId = opened.headers.get('mcp-session-id') ?? '';
+    const initialized = await fetch(gateway.url, {
+      method: 'POST',
+      headers: mcpPostHeaders(TOKEN, sessionId),
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
+    expect(initialized.status).toBe(202);
+
+    const stream = await fetch(gateway.url, {
+      headers: { ...mcpPostHeaders(TOKEN, sessionId), accept: 'text/event-stream' },
+    });
+    expect(stream.status).toBe(200);
+    let streamEnded: 'open' | 'ended' | 'failed' = 'open';
+    const streamRead = (async () => {
+      const reader = stream.body!.getReader();
+      try {
+        while (!(await reader.read()).done);
+        streamEnded = 'ended';
+      } catch {
+        streamEnded = 'failed';
+      }
+    })();
+
+    // Two requests in turn, each cut by the request timeout: the stream, older than both, outlives them.
+    const { host } = new URL(gateway.url);
+    for (let turn = 0; turn < 2; turn += 1) {
+      const [slow] = await openHeldSockets(
+        gateway.url,
+        1,
+        `POST /mcp HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"jsonrpc"`,
+      );
+      held.push(slow!);
+      const closedAt = await slow!.closed;
+      expect(closedAt - slow!.openedAt).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 100);
+    }
+    expect(streamEnded).toBe('open');
+
+    // Ending the session ends the stream as a finished answer, not a cut connection.
+    const deleted = await fetch(gateway.url, { method: 'DELETE', headers: mcpPostHeaders(TOKEN, sessionId) });
+    expect(deleted.status).toBe(200);
+    await streamRead;
+    expect(streamEnded).toBe('ended');
+  }, 60_000);
+});
