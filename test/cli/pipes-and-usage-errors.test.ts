@@ -1,9 +1,14 @@
-/** Usage errors as people meet them (one `mcp-host:` line, exit 2, no stack trace), and output into pipes. */
+/**
+ * Usage errors as people meet them (one `mcp-host:` line, exit 2, no stack trace), and output into pipes. The table
+ * of usage errors runs in-process (the same program, the same exit code and streams); real processes show a person
+ * sees the same, and carry everything about pipes.
+ */
 import { spawn } from 'node:child_process';
 import { mkdtemp, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { cliPath, exampleServer, fixtureServer, repoRoot, runCli, writeConfig } from '../helpers/project.js';
 
 // The CLI starts real processes on two shared cores: generous timeouts, no timing assertions.
@@ -15,6 +20,16 @@ async function calculatorConfig(): Promise<string> {
   return writeConfig({
     mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')] } },
   });
+}
+
+function expectOneLineUsageError(result: { code: number | null; stdout: string; stderr: string }, named: string) {
+  expect(result.code).toBe(2);
+  expect(result.stdout).toBe('');
+  const lines = result.stderr.trimEnd().split('\n');
+  expect(lines, result.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(/^mcp-host: /);
+  expect(lines[0]).toContain(named);
+  expect(result.stderr).not.toMatch(STACK_LINE);
 }
 
 describe('usage errors', () => {
@@ -44,24 +59,24 @@ describe('usage errors', () => {
   ])(
     '%j exits 2 with one line naming %s',
     async (args, named) => {
-      const result = await runCli(args);
-      expect(result.code).toBe(2);
-      expect(result.stdout).toBe('');
-      const lines = result.stderr.trimEnd().split('\n');
-      expect(lines, result.stderr).toHaveLength(1);
-      expect(lines[0]).toMatch(/^mcp-host: /);
-      expect(lines[0]).toContain(named);
-      expect(result.stderr).not.toMatch(STACK_LINE);
+      expectOneLineUsageError(await runCliInProcess(args), named);
     },
     60_000,
   );
 
+  it('gives a person the same one line and exit 2 from a real process, for commander and for its own checks', async () => {
+    const [unknownOption, badPort] = await Promise.all([
+      runCli(['run', '--no-such-flag', 'x']),
+      runCli(['serve', '--http', '70000']),
+    ]);
+    expectOneLineUsageError(unknownOption, '--no-such-flag');
+    expectOneLineUsageError(badPort, '--http');
+  }, 60_000);
+
   it('says to quote a prompt typed as several words, for run and for chat, before any server starts', async () => {
     const config = await calculatorConfig();
-    const [run, chat] = await Promise.all([
-      runCli(['run', '--config', config, 'What', 'is', "Bob's", 'total']),
-      runCli(['chat', '--config', config, 'hello', 'there']),
-    ]);
+    const run = await runCliInProcess(['run', '--config', config, 'What', 'is', "Bob's", 'total']);
+    const chat = await runCliInProcess(['chat', '--config', config, 'hello', 'there']);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(
@@ -76,7 +91,15 @@ describe('usage errors', () => {
 
   it('says how to ask a question after a server prompt when it was written among the prompt arguments', async () => {
     const config = await calculatorConfig();
-    const result = await runCli(['run', '--config', config, '--prompt', 'calculator:sum', 'a=1', 'What is it?']);
+    const result = await runCliInProcess([
+      'run',
+      '--config',
+      config,
+      '--prompt',
+      'calculator:sum',
+      'a=1',
+      'What is it?',
+    ]);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
@@ -86,7 +109,7 @@ describe('usage errors', () => {
 
   it('refuses a gateway token in MCP_HOST_GATEWAY_TOKEN shorter than the config accepts, in one line, exit 2', async () => {
     const config = await calculatorConfig();
-    const result = await runCli(['serve', '--http', '0', '--config', config], {
+    const result = await runCliInProcess(['serve', '--http', '0', '--config', config], {
       env: { MCP_HOST_GATEWAY_TOKEN: 'short' },
     });
     expect(result.code).toBe(2);
