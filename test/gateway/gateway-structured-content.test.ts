@@ -4,11 +4,12 @@
  * listed it, and the call's `structuredContent` is passed on, which the client checks against that schema. One over
  * the output budget is refused as an error that names its size and the budget, rather than silently left out. The
  * server's own text blocks beside it reach the client as it sent them (the model is given the JSON instead), held to
- * the same budget.
+ * the same budget. One gateway per transport serves both tests: the calls leave nothing behind that the other could
+ * see.
  */
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { connectGatewayClient } from '../helpers/gateway-client.js';
 import { fixtureServer, temporaryDirectory } from '../helpers/project.js';
@@ -40,84 +41,71 @@ beforeAll(async () => {
 }, 60_000);
 
 describe.each(['stdio', 'http'] as const)('a tool with structured output, through the gateway over %s', (over) => {
-  it('is listed with its outputSchema and answers with its structuredContent; one over the budget is an error', async () => {
-    const client = new Client({ name: 'gateway-test', version: '1.0.0' });
-    const connection = await connectGatewayClient(
+  const client = new Client({ name: 'gateway-test', version: '1.0.0' });
+  let connection: { close: () => Promise<void> } | undefined;
+  beforeAll(async () => {
+    connection = await connectGatewayClient(
       client,
       over,
       config,
       await temporaryDirectory('mcp-host-structured-state-'),
     );
-    try {
-      const { tools } = await client.listTools();
-      expect(tools.find((tool) => tool.name === 'forwarding__numbers')?.outputSchema).toEqual(listedByServer);
-      // A tool without one is listed without one.
-      expect(tools.find((tool) => tool.name === 'forwarding__log')).not.toHaveProperty('outputSchema');
+  }, 90_000);
+  afterAll(async () => {
+    await connection?.close();
+  });
 
-      // The client checks structuredContent against the listed schema, and refuses an answer without it.
-      const small = await client.callTool({ name: 'forwarding__numbers', arguments: { count: 5 } });
-      expect(small.isError).toBe(false);
-      expect(small.structuredContent).toEqual({ count: 5, numbers: [1, 2, 3, 4, 5] });
-      expect(small.content).toEqual([{ type: 'text', text: JSON.stringify(small.structuredContent) }]);
+  it('is listed with its outputSchema and answers with its structuredContent; one over the budget is an error', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.find((tool) => tool.name === 'forwarding__numbers')?.outputSchema).toEqual(listedByServer);
+    // A tool without one is listed without one.
+    expect(tools.find((tool) => tool.name === 'forwarding__log')).not.toHaveProperty('outputSchema');
 
-      const large = await client.callTool({ name: 'forwarding__numbers', arguments: { count: 500 } });
-      expect(large.isError).toBe(true);
-      expect(large.structuredContent).toBeUndefined();
-      const notice = (large.content as Array<{ type: string; text?: string }>)[0];
-      expect(notice?.text).toMatch(
-        new RegExp(
-          `^The structured result of forwarding__numbers is too large to pass on: about [\\d,]+ tokens \\(\\d+(\\.\\d)? KB of JSON\\), over the output budget of ${BUDGET_TOKENS} tokens for one result`,
-        ),
-      );
-    } finally {
-      await connection.close();
-    }
+    // The client checks structuredContent against the listed schema, and refuses an answer without it.
+    const small = await client.callTool({ name: 'forwarding__numbers', arguments: { count: 5 } });
+    expect(small.isError).toBe(false);
+    expect(small.structuredContent).toEqual({ count: 5, numbers: [1, 2, 3, 4, 5] });
+    expect(small.content).toEqual([{ type: 'text', text: JSON.stringify(small.structuredContent) }]);
+
+    const large = await client.callTool({ name: 'forwarding__numbers', arguments: { count: 500 } });
+    expect(large.isError).toBe(true);
+    expect(large.structuredContent).toBeUndefined();
+    const notice = (large.content as Array<{ type: string; text?: string }>)[0];
+    expect(notice?.text).toMatch(
+      new RegExp(
+        `^The structured result of forwarding__numbers is too large to pass on: about [\\d,]+ tokens \\(\\d+(\\.\\d)? KB of JSON\\), over the output budget of ${BUDGET_TOKENS} tokens for one result`,
+      ),
+    );
+  }, 90_000);
+
+  it("passes on the server's text blocks as it sent them beside the structuredContent; one over the budget stays cut and says so", async () => {
+    const structuredContent = { count: 2, items: ['a', 'b'] };
+    // Not the JSON of the structuredContent: what the server says about it, in its own words and order.
+    const sent = [
+      { type: 'text', text: 'Found 2 items:' },
+      { type: 'resource_link', uri: 'file:///items/a.txt', name: 'a.txt' },
+      { type: 'text', text: '- a\n- b' },
+    ];
+    const whole = await client.callTool({
+      name: 'media__echo_structured',
+      arguments: { content: sent, structuredContent },
+    });
+    expect(whole.isError).toBe(false);
+    expect(whole.structuredContent).toEqual(structuredContent);
+    expect(whole.content).toEqual(sent);
+
+    const long = [{ type: 'text', text: 'x'.repeat(40_000) }];
+    const cut = await client.callTool({
+      name: 'media__echo_structured',
+      arguments: { content: long, structuredContent },
+    });
+    expect(cut.isError).toBe(false);
+    expect(cut.structuredContent).toEqual(structuredContent);
+    const cutContent = cut.content as Array<{ type: string; text: string }>;
+    expect(cutContent).toHaveLength(1);
+    expect(cutContent[0]?.text).toMatch(
+      /^x+\n\n\[… [\d,]+ characters \(about [\d,]+ tokens\) left out here to keep this tool result within its output budget.*\]\n\nx+$/s,
+    );
+    expect(cutContent[0]?.text.length).toBeLessThan(ECHO_BUDGET_TOKENS * 4);
   }, 90_000);
 });
-
-describe.each(['stdio', 'http'] as const)(
-  'a tool with structured output that answers with text of its own, through the gateway over %s',
-  (over) => {
-    it("passes on the server's text blocks as it sent them beside the structuredContent; one over the budget stays cut and says so", async () => {
-      const client = new Client({ name: 'gateway-test', version: '1.0.0' });
-      const connection = await connectGatewayClient(
-        client,
-        over,
-        config,
-        await temporaryDirectory('mcp-host-structured-text-state-'),
-      );
-      try {
-        const structuredContent = { count: 2, items: ['a', 'b'] };
-        // Not the JSON of the structuredContent: what the server says about it, in its own words and order.
-        const sent = [
-          { type: 'text', text: 'Found 2 items:' },
-          { type: 'resource_link', uri: 'file:///items/a.txt', name: 'a.txt' },
-          { type: 'text', text: '- a\n- b' },
-        ];
-        const whole = await client.callTool({
-          name: 'media__echo_structured',
-          arguments: { content: sent, structuredContent },
-        });
-        expect(whole.isError).toBe(false);
-        expect(whole.structuredContent).toEqual(structuredContent);
-        expect(whole.content).toEqual(sent);
-
-        const long = [{ type: 'text', text: 'x'.repeat(40_000) }];
-        const cut = await client.callTool({
-          name: 'media__echo_structured',
-          arguments: { content: long, structuredContent },
-        });
-        expect(cut.isError).toBe(false);
-        expect(cut.structuredContent).toEqual(structuredContent);
-        const cutContent = cut.content as Array<{ type: string; text: string }>;
-        expect(cutContent).toHaveLength(1);
-        expect(cutContent[0]?.text).toMatch(
-          /^x+\n\n\[… [\d,]+ characters \(about [\d,]+ tokens\) left out here to keep this tool result within its output budget.*\]\n\nx+$/s,
-        );
-        expect(cutContent[0]?.text.length).toBeLessThan(ECHO_BUDGET_TOKENS * 4);
-      } finally {
-        await connection.close();
-      }
-    }, 90_000);
-  },
-);
