@@ -23,6 +23,7 @@ import type { RemoteAuthorization } from './oauth/remote-authorization.js';
 import { createOutputSchemaValidator } from './output-schema-validator.js';
 import { PendingRequests } from './pending-requests.js';
 import { ProcessGroupStdioTransport } from './process-group-stdio-transport.js';
+import { handProgressOnLatest } from './progress-hand-on-transport.js';
 import type { RenamedAnswers } from './renamed-answers.js';
 import type { OpenSpill } from './spilled-text.js';
 import { strayAnswerReporter } from './stray-answers.js';
@@ -139,7 +140,11 @@ async function connectRemoteOnce(
     }),
   };
   const wrap = <T extends Transport>(transport: T): T => {
-    const watched = pending.watch(transport);
+    const watched = handProgressOnLatest(pending.watch(transport), () =>
+      options.onDiagnostic(
+        'sends progress notifications faster than they can be used; only the latest of each burst is passed on',
+      ),
+    );
     return session ? session.wrapTransport(watched) : watched;
   };
   if (config.transport === 'sse') {
