@@ -14,10 +14,9 @@ export const defaultFallbackText =
 
 export function answerFromScript(script: Script, view: ConversationView): ScriptAnswer {
   const fallback: ScriptAnswer = { kind: 'turn', text: script.fallbackText ?? defaultFallbackText, toolCalls: [] };
-  const found = findScenario(script.scenarios, view.firstUserText);
+  const { found, turnNumber } = scenarioNow(script.scenarios, view);
   if (!found) return fallback;
   const { scenario, index, match } = found;
-  const turnNumber = view.assistantTurns;
   const turn = scenario.turns[turnNumber];
   if (!turn) return fallback;
 
@@ -38,7 +37,8 @@ export function answerFromScript(script: Script, view: ConversationView): Script
     lastToolResult: view.lastToolResults.map((result) => result.text).join('\n'),
   };
   const toolCalls = (turn.toolCalls ?? []).map((call, callIndex) => ({
-    id: call.id ?? `call_${turnNumber}_${callIndex}`,
+    // Numbered by the conversation's turn, not the scenario's: ids stay unique across questions.
+    id: call.id ?? `call_${view.assistantTurns}_${callIndex}`,
     name: call.name,
     arguments: fillArguments(call.arguments ?? {}, values) as Record<string, unknown>,
   }));
@@ -78,6 +78,27 @@ export function answerFromScript(script: Script, view: ConversationView): Script
     };
   }
   return answer;
+}
+
+/**
+ * The scenario answering now and its turn: the first question's, carried on through the user's later messages
+ * while it has turns left (a script may play a whole conversation), and for a question after it has played them
+ * all, or after none matched, the one that question matches, its turns counted from it.
+ */
+function scenarioNow(
+  scenarios: readonly ScriptScenario[],
+  view: ConversationView,
+): { found: ReturnType<typeof findScenario>; turnNumber: number } {
+  const questions = view.userQuestions ?? [];
+  let start = questions[0] ?? { text: view.firstUserText, assistantTurnsBefore: 0 };
+  let found = findScenario(scenarios, start.text);
+  for (const question of questions.slice(1)) {
+    const played = question.assistantTurnsBefore - start.assistantTurnsBefore;
+    if (found !== undefined && played < found.scenario.turns.length) continue;
+    start = question;
+    found = findScenario(scenarios, question.text);
+  }
+  return { found, turnNumber: view.assistantTurns - start.assistantTurnsBefore };
 }
 
 function findScenario(

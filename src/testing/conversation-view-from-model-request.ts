@@ -4,6 +4,7 @@
  */
 import type { ModelRequest, ToolResultPart, UserPart } from '../providers/types.js';
 import type { ConversationView } from './script-types.js';
+import { userQuestions } from './user-questions.js';
 
 export function conversationViewFromModelRequest(
   request: ModelRequest,
@@ -16,6 +17,11 @@ export function conversationViewFromModelRequest(
     toolNames: request.tools.map((tool) => tool.name),
     firstUserText: firstUser ? textOfParts(firstUser.content) : '',
     assistantTurns: request.messages.filter((message) => message.role === 'assistant').length,
+    userQuestions: userQuestions(
+      request.messages,
+      (message) => message.role === 'assistant',
+      (message) => (message.role === 'user' ? textOfParts(message.content) : undefined),
+    ),
     lastToolResults: latestToolResults(request),
   };
 }

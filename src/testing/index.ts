@@ -33,5 +33,6 @@ export type {
   ScriptScenario,
   ScriptToolCall,
   ScriptTurn,
+  UserQuestion,
 } from './script-types.js';
 export { createScriptedProvider, type ScriptedProvider, type ScriptedProviderOptions } from './scripted-provider.js';

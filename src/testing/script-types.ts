@@ -2,7 +2,7 @@
  * The script format shared by the in-process scripted provider (`scripted:PATH`) and the mock LLM
  * HTTP server (`mcp-host mock-llm --script PATH`). A script is data, so users can write their own.
  *
- * Which turn comes next is derived from the conversation itself (the number of assistant turns
+ * Which turn comes next is derived from the conversation itself (the user's questions and the assistant turns
  * already in the request), so one script serves many concurrent conversations and needs no state.
  */
 
@@ -54,7 +54,10 @@ export interface ScriptTurn {
 }
 
 export interface ScriptScenario {
-  /** A regular expression tested against the first user message; omitted = matches anything. */
+  /**
+   * A regular expression tested against the first user message, and against each later one that comes once the
+   * scenario answering the one before has played all its turns; omitted = matches anything.
+   */
   match?: string;
   turns: ScriptTurn[];
 }
@@ -65,14 +68,26 @@ export interface Script {
   scenarios: ScriptScenario[];
 }
 
+/** A message of the user's own (not tool results), and how many assistant turns came before it. */
+export interface UserQuestion {
+  text: string;
+  assistantTurnsBefore: number;
+}
+
 /** What the script engine needs to know about a request, whichever wire format it came in. */
 export interface ConversationView {
   model: string;
   stream: boolean;
   toolNames: string[];
   firstUserText: string;
-  /** Assistant turns already in the conversation: the index of the turn to answer with. */
+  /** Assistant turns already in the conversation. */
   assistantTurns: number;
+  /**
+   * The user's messages with text, in order. A scenario answers the question it matched and the messages after it
+   * while it has turns left; a question after a scenario that has played all its turns (or that none matched) is
+   * matched anew, its turns counted from it. Without it, the first user text is the only question.
+   */
+  userQuestions?: UserQuestion[];
   /** Results of the most recent tool turn, in call order. */
   lastToolResults: { text: string; isError: boolean }[];
   /** The request offers the provider's own tool search (its search tool is among the tools). */

@@ -9,7 +9,7 @@ import type { AgentEvent } from '../../src/loop/events.js';
 import { loadScript } from '../../src/testing/load-script.js';
 import { type MockLlmServer, startMockLlmServer } from '../../src/testing/mock-llm/mock-llm-server.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
-import { exampleServer, repoRoot, runCli, writeConfig } from '../helpers/project.js';
+import { exampleServer, repoRoot, runCli, temporaryDirectory, writeConfig } from '../helpers/project.js';
 
 let mock: MockLlmServer;
 
@@ -151,6 +151,32 @@ describe('five plus seven through the CLI', () => {
     expect(result.stderr).toContain('scripted model');
     expect(result.stderr).toContain('--model');
   });
+
+  it('answers each question of a chat, and of the chat continued, with no provider key', async () => {
+    const stateDir = await temporaryDirectory('mcp-host-state-');
+    // The chat as a user types it (a real process): a sum, something the script does not know, another sum.
+    const chat = await runCli(['chat', '--config', 'examples/mcp-host.json'], {
+      stateDir,
+      input: 'What is 5 plus 7?\nHello there\nWhat is 2 plus 40?\n',
+      timeoutMs: 60_000,
+    });
+    expect(chat.code, chat.stderr).toBe(0);
+    const answers = ['5 plus 7 is 12.', 'This is the offline scripted model', '2 plus 40 is 42.'];
+    const places = answers.map((answer) => chat.stdout.indexOf(answer));
+    expect(
+      places.every((place) => place >= 0),
+      chat.stdout,
+    ).toBe(true);
+    expect([...places].sort((left, right) => left - right)).toEqual(places);
+    // Continued, the conversation so far is sent again, and the new question is still the one answered.
+    const continued = await runCliInProcess(['chat', '--continue', '--config', 'examples/mcp-host.json'], {
+      stateDir,
+      input: 'What is 10 plus 5?\n',
+    });
+    expect(continued.code, continued.stderr).toBe(0);
+    expect(continued.stdout).toContain('(resumed: ');
+    expect(continued.stdout).toContain('10 plus 5 is 15.');
+  }, 120_000);
 
   it('writes the transcript as JSON with --json', async () => {
     const result = await runCliInProcess(['run', '--json', '--config', 'examples/mcp-host.json', 'What is 2 plus 40?']);

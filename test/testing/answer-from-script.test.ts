@@ -168,6 +168,39 @@ describe('answerFromScript', () => {
     });
   });
 
+  it('answers a later question with the scenario it matches once the one before has played its turns', () => {
+    const questions = (...texts: Array<[string, number]>) =>
+      texts.map(([text, assistantTurnsBefore]) => ({ text, assistantTurnsBefore }));
+    // add 2 and 3 took two turns; read x, asked after them, starts its own scenario at its first turn.
+    const next = answerFromScript(
+      script,
+      view({ assistantTurns: 2, userQuestions: questions(['add 2 and 3', 0], ['read notes.txt', 2]) }),
+    );
+    // Its calls without an id are numbered by the conversation's turn, so no id of an earlier question comes back.
+    expect(next).toMatchObject({
+      kind: 'turn',
+      toolCalls: [
+        { id: 'fixed-id', arguments: { path: 'notes.txt' } },
+        { id: 'call_2_1', name: 'files__read' },
+      ],
+    });
+    // A message while the scenario still has turns goes on with it: a script may play a whole conversation.
+    expect(
+      answerFromScript(
+        script,
+        view({
+          assistantTurns: 1,
+          lastToolResults: [{ text: '5', isError: false }],
+          userQuestions: questions(['add 2 and 3', 0], ['and then?', 1]),
+        }),
+      ),
+    ).toMatchObject({ kind: 'turn', text: 'The sum is 5.' });
+    // After a question no scenario matched but the catch-all, the next is matched anew.
+    expect(
+      answerFromScript(script, view({ assistantTurns: 1, userQuestions: questions(['hello', 0], ['add 4 and 1', 1]) })),
+    ).toMatchObject({ kind: 'turn', text: 'Adding 4 and 1.' });
+  });
+
   it('explains the scripted model when no scenario matches and there is no fallbackText', () => {
     const answer = answerFromScript({ scenarios: [{ match: '^never$', turns: [] }] }, view());
     expect(answer).toEqual({ kind: 'turn', text: defaultFallbackText, toolCalls: [] });

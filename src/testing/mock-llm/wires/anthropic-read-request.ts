@@ -6,6 +6,7 @@
  * that no search result in the history loaded is refused too: that is a host dropping the search blocks.
  */
 import type { ConversationView } from '../../script-types.js';
+import { userQuestions } from '../../user-questions.js';
 
 /** Limits the real API enforces on every request. */
 const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -53,6 +54,11 @@ export function readAnthropicRequest(body: unknown): ConversationView {
     canPauseTurn: true,
     firstUserText: firstUser ? textOfBlocks(firstUser.blocks.filter((block) => block.type !== 'tool_result')) : '',
     assistantTurns: messages.filter((message) => message.role === 'assistant').length,
+    userQuestions: userQuestions(
+      messages,
+      (message) => message.role === 'assistant',
+      (message) => textOfBlocks(message.blocks.filter((block) => block.type !== 'tool_result')),
+    ),
     lastToolResults:
       last?.role === 'user'
         ? last.blocks

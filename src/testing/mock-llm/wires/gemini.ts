@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ConversationView, ScriptAnswer } from '../../script-types.js';
 import { splitIntoChunks } from '../../split-into-chunks.js';
+import { userQuestions } from '../../user-questions.js';
 import { sendJson } from '../http-io.js';
 import { startSse, writeSseFrame } from '../sse.js';
 import type { MockWire } from '../wire.js';
@@ -90,6 +91,11 @@ function readGeminiRequest(body: unknown, path: string): ConversationView {
     toolNames,
     firstUserText: firstUser ? textOf(firstUser.parts) : '',
     assistantTurns: contents.filter((content) => content.role === 'model').length,
+    userQuestions: userQuestions(
+      contents,
+      (content) => content.role === 'model',
+      (content) => (content.role === 'user' ? textOf(content.parts) : undefined),
+    ),
     lastToolResults:
       last?.role === 'user'
         ? last.parts

@@ -8,6 +8,7 @@
  * the base URL it gives the SDK: `<mock url>/quirks/no-ids,no-done/v1`.
  */
 import type { ConversationView } from '../../script-types.js';
+import { userQuestions } from '../../user-questions.js';
 import { checkFunctionTool, isRecord, looksLikeToolError, madeUpTokenCount } from './openai-wire-common.js';
 
 /**
@@ -86,6 +87,11 @@ export function readOpenAiChatRequest(body: unknown, path: string): OpenAiChatVi
     toolNames,
     firstUserText: firstUser ? textOf(firstUser.content) : '',
     assistantTurns: messages.filter((message) => message.role === 'assistant').length,
+    userQuestions: userQuestions(
+      messages,
+      (message) => message.role === 'assistant',
+      (message) => (message.role === 'user' ? textOf(message.content) : undefined),
+    ),
     lastToolResults:
       lastAssistant === -1
         ? []

@@ -5,6 +5,7 @@
  * `strict` defaults to true here), so host bugs show up in tests instead of in production.
  */
 import type { ConversationView } from '../../script-types.js';
+import { userQuestions } from '../../user-questions.js';
 import { checkFunctionTool, isRecord, looksLikeToolError, madeUpTokenCount } from './openai-wire-common.js';
 
 export interface OpenAiResponsesView extends ConversationView {
@@ -39,6 +40,12 @@ export function readOpenAiResponsesRequest(body: unknown): OpenAiResponsesView {
     ...(tools.deferred.length === 0 ? {} : { deferredTools: tools.deferred, loadedTools }),
     firstUserText: firstUser ? textOf(firstUser.content) : '',
     assistantTurns: countAssistantTurns(items),
+    userQuestions: userQuestions(
+      items,
+      // As countAssistantTurns counts: a run of assistant-side items is one turn.
+      (item, index) => isAssistantSide(item) && (index === 0 || !isAssistantSide(items[index - 1]!)),
+      (item) => (isMessage(item) && item.role === 'user' ? textOf(item.content) : undefined),
+    ),
     lastToolResults:
       lastAssistantSide === -1
         ? []
