@@ -138,7 +138,7 @@ describe('big-result', () => {
 
   it('returns a text past the SDK’s default 10 MB buffer as one JSON-RPC line', { timeout: 60_000 }, async () => {
     // Read raw: the SDK's stdio read buffer copies the whole buffer for every 64 KB piece; this reader is linear.
-    // 16 MB is past that default as the 50 MB case of test/faults/big-results.test.ts is, at a third of the cost.
+    // 16 MB is past that default as a 50 MB text is, at a third of the cost.
     const megabytes = 16;
     const session = startRawSession('big-result');
     await session.initialize();
