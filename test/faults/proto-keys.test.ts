@@ -28,7 +28,7 @@ import { toOpenAiChatRequest } from '../../src/providers/openai-chat/to-openai-c
 import { toOpenAiResponsesRequest } from '../../src/providers/openai-responses/to-openai-responses-request.js';
 import { MAX_REFERENCE_CHAIN, MAX_SCHEMA_EXPANSION_STEPS, SCHEMA_TARGETS } from '../../src/providers/schema/index.js';
 import { estimateToolTokens } from '../../src/providers/token-estimate/o200k-token-estimate.js';
-import { answerTo, rawStdioGateway, toolCallLine } from '../gateway/raw-stdio-gateway.js';
+import { answerTo, type RawStdioGateway, rawStdioGateway, toolCallLine } from '../gateway/raw-stdio-gateway.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
 import { startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { bundledCliPath, runCli, writeConfig } from '../helpers/project.js';
@@ -488,16 +488,26 @@ describe('a client of the gateway', () => {
   }, 120_000);
 });
 
-describe('a gateway client calling a tool with structured output', () => {
-  it('gets the __proto__ keys of the structuredContent as data keys, as the server sent them', async () => {
+/**
+ * One `serve` over stdio spoken to in raw lines (the SDK client's own result check would drop the keys these look
+ * for), shared by the tests below: each asks its own request of the same server, which keeps no state between them.
+ */
+describe('a raw stdio client of the gateway', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  let gateway: RawStdioGateway;
+  beforeAll(async () => {
     const config = await hostileServerConfig({ allow: ['hostile__*'] });
-    const cleanups: Array<() => Promise<void>> = [];
-    try {
-      // Raw lines: the SDK client's own result check would drop the keys this looks for.
-      const gateway = await rawStdioGateway(
-        [bundledCliPath(), 'serve', '--config', config, '--state-dir', temporaryFolder()],
-        cleanups,
-      );
+    gateway = await rawStdioGateway(
+      [bundledCliPath(), 'serve', '--config', config, '--state-dir', temporaryFolder()],
+      cleanups,
+    );
+  }, 60_000);
+  afterAll(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+
+  describe('calling a tool with structured output', () => {
+    it('gets the __proto__ keys of the structuredContent as data keys, as the server sent them', async () => {
       // The server answers with the arguments as they reached it, as structuredContent.
       const sent = '{"__proto__":{"top":1},"outer":{"__proto__":{"a":1},"b":2},"~__proto__":"as sent"}';
       gateway.send(toolCallLine(2, 'hostile__echo_structured', JSON.parse(sent) as Record<string, unknown>));
@@ -505,25 +515,14 @@ describe('a gateway client calling a tool with structured output', () => {
       const result = answerTo(gateway.answers, 2)?.result as { isError?: boolean; structuredContent?: unknown };
       expect(result.isError).toBe(false);
       expect(JSON.stringify(result.structuredContent)).toBe(sent);
-    } finally {
-      for (const cleanup of cleanups) await cleanup();
-    }
-  }, 60_000);
-});
+    }, 60_000);
+  });
 
-describe('a gateway client listing tools', () => {
-  it("gets each tool's schemas with their __proto__ keys as the server listed them", async () => {
-    const config = await hostileServerConfig({ allow: ['hostile__*'] });
-    const cleanups: Array<() => Promise<void>> = [];
-    try {
-      // Raw lines: the SDK client's own result check would drop the keys this looks for.
-      const gateway = await rawStdioGateway(
-        [bundledCliPath(), 'serve', '--config', config, '--state-dir', temporaryFolder()],
-        cleanups,
-      );
-      gateway.send('{"jsonrpc":"2.0","id":2,"method":"tools/list"}');
-      await waitUntil(() => answerTo(gateway.answers, 2) !== undefined, 'the answer to tools/list');
-      const answer = answerTo(gateway.answers, 2) as {
+  describe('listing tools', () => {
+    it("gets each tool's schemas with their __proto__ keys as the server listed them", async () => {
+      gateway.send('{"jsonrpc":"2.0","id":3,"method":"tools/list"}');
+      await waitUntil(() => answerTo(gateway.answers, 3) !== undefined, 'the answer to tools/list');
+      const answer = answerTo(gateway.answers, 3) as {
         result: { tools: Array<{ name: string; inputSchema: unknown; outputSchema?: unknown }> };
       };
       const { tools } = answer.result;
@@ -542,10 +541,8 @@ describe('a gateway client listing tools', () => {
       expect(JSON.stringify(listed('hostile__proto_dependencies')?.inputSchema)).toBe(
         '{"type":"object","dependencies":{"__proto__":["name"]}}',
       );
-    } finally {
-      for (const cleanup of cleanups) await cleanup();
-    }
-  }, 60_000);
+    }, 60_000);
+  });
 });
 
 describe('the copies made to remove secrets (tools call --json, --trace, the audit log)', () => {
