@@ -6,6 +6,7 @@
 import { redactArguments, redactArgumentText, redactValues } from '../audit/redact.js';
 import type { Host } from '../host/create-host.js';
 import type { AgentEvent } from '../loop/events.js';
+import { showInvisibleCharacters } from '../text/invisible-characters.js';
 import { redactSecrets } from '../text/redact-secrets.js';
 import { writeError } from './output.js';
 
@@ -24,7 +25,10 @@ export function traceDiscovery(host: Host, secrets: readonly string[] = []): voi
       `  ${server.name}: ${server.state}${version}${server.toolCount !== undefined ? `, ${server.toolCount} tool(s)` : ''}`,
     );
   }
-  for (const entry of host.catalog().entries) write(`  ${entry.name} → ${entry.server} / ${entry.tool.name}`);
+  // The server's own name for a tool may hide characters; shown as escapes, as the approval view shows it.
+  for (const entry of host.catalog().entries) {
+    write(`  ${entry.name} → ${entry.server} / ${showInvisibleCharacters(entry.tool.name)}`);
+  }
 }
 
 /**
@@ -56,7 +60,12 @@ export function createTracer(secrets: readonly string[] = []): (event: AgentEven
         write(section("the model's decision", `turn ${event.turn}, stop: ${event.stopReason}`));
         if (calls.length === 0) write('  no tool calls: the model answers');
         for (const call of calls) {
-          write(`  call ${call.id}: ${call.name}(${redactArgumentText(call.argumentsText, secrets)})`);
+          // What the model asked for, exactly: a hidden character in a name or an argument shows as its escape.
+          write(
+            showInvisibleCharacters(
+              `  call ${call.id}: ${call.name}(${redactArgumentText(call.argumentsText, secrets)})`,
+            ),
+          );
         }
         break;
       }

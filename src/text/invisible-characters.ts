@@ -43,6 +43,33 @@ export function escapeCodePoint(codePoint: number): string {
   return `\\u{${hex(codePoint, 1)}}`;
 }
 
+/**
+ * The zero-width joiner and non-joiner and the variation selectors: invisible, but part of how ordinary text is
+ * written (an emoji sequence, `👩‍💻`; Persian and Indic words; text or emoji presentation), so prose keeps them.
+ */
+export function isTextJoiner(codePoint: number): boolean {
+  return (
+    codePoint === 0x200c ||
+    codePoint === 0x200d ||
+    (codePoint >= 0xfe00 && codePoint <= 0xfe0f) ||
+    (codePoint >= 0xe0100 && codePoint <= 0xe01ef)
+  );
+}
+
+/**
+ * The text with every invisible character but the joiners and selectors of {@link isTextJoiner} written as its
+ * escape: for prose, where an emoji or a word must stay whole and a zero-width space, word joiner, byte order mark or
+ * tag character (text no terminal shows) must not hide.
+ */
+export function showHiddenInProse(text: string): string {
+  let shown = '';
+  for (const character of text) {
+    const codePoint = character.codePointAt(0)!;
+    shown += isInvisibleCharacter(character) && !isTextJoiner(codePoint) ? escapeCodePoint(codePoint) : character;
+  }
+  return shown;
+}
+
 /** The text with every invisible character written as its escape; tabs and newlines stay. */
 export function showInvisibleCharacters(text: string): string {
   let shown = '';

@@ -2,9 +2,13 @@
  * Whatever a server (or a model) says is printed as text, never as terminal commands: an OSC sequence can retitle
  * the window or write a hyperlink, a CSI sequence can clear the screen, move the cursor or recolour what follows,
  * a carriage return can overwrite a line the user is reading. Newline and tab are the only controls kept. Text-direction
- * controls go too: a terminal laying out bidirectional text would show the rest of the line in another order.
+ * controls go too: a terminal laying out bidirectional text would show the rest of the line in another order. Other
+ * characters that show as nothing (a zero-width space, a word joiner, tag characters that spell out hidden text) are
+ * written as escapes (`\u200b`), so nothing in the text is out of sight; the joiners and selectors emoji and some
+ * scripts are written with stay as they are (see invisible-characters.ts).
  */
 import { DIRECTION_CONTROL, stripDirectionControls } from './direction-controls.js';
+import { showHiddenInProse } from './invisible-characters.js';
 
 // ESC-introduced sequences (ECMA-48): OSC/DCS/SOS/PM/APC strings up to BEL or ST (or the end, if never closed),
 // CSI with its parameters, and two-character escapes; the same with 8-bit C1 introducers.
@@ -22,22 +26,27 @@ export const CONTROL_SEQUENCE_INTRODUCER = /[\u001b\u0090\u0098\u009b\u009d-\u00
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/gu;
 
 /**
- * `text` with terminal control sequences, control characters and text-direction controls removed; `\r\n` becomes
- * `\n`.
+ * `text` with terminal control sequences, control characters and text-direction controls removed, and other
+ * invisible characters but joiners and selectors written as escapes; `\r\n` becomes `\n`.
  */
 export function stripControlCodes(text: string): string {
   if (!hasControlCodes(text)) return text;
-  return stripDirectionControls(
-    text.replace(/\r\n/g, '\n').replace(CONTROL_SEQUENCE, '').replace(CONTROL_CHARACTER, ''),
+  return showHiddenInProse(
+    stripDirectionControls(text.replace(/\r\n/g, '\n').replace(CONTROL_SEQUENCE, '').replace(CONTROL_CHARACTER, '')),
   );
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: a quick test before the slower replacements.
 const ANY_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/u;
+/**
+ * What may be an invisible character {@link showHiddenInProse} escapes: format characters, line and paragraph
+ * separators, blank letters, tag characters. A quick test that lets ordinary text through untouched.
+ */
+const MAYBE_HIDDEN = /\p{Cf}|\u034f|\u17b4|\u17b5|[\u115f\u1160\u180e\u2028\u2029\u2800\u3164\uffa0]/u;
 
-/** Whether `text` holds anything {@link stripControlCodes} removes. */
+/** Whether `text` holds anything {@link stripControlCodes} removes or escapes. */
 export function hasControlCodes(text: string): boolean {
-  return ANY_CONTROL.test(text) || DIRECTION_CONTROL.test(text);
+  return ANY_CONTROL.test(text) || DIRECTION_CONTROL.test(text) || MAYBE_HIDDEN.test(text);
 }
 
 /** What JSON.stringify leaves as it is and a terminal would act on. */

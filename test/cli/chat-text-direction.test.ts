@@ -1,7 +1,9 @@
 /**
  * `mcp-host chat` in a real pseudo-terminal (tmux): text-direction overrides sent by the model and by a server (the
  * `counter` fixture echoes what it is given) never reach the terminal, where a terminal that lays out bidirectional
- * text would reorder the rest of the line — a call's arguments, its outcome, the answer.
+ * text would reorder the rest of the line — a call's arguments, its outcome, the answer. A call's arguments show them,
+ * and a zero-width space, as escapes (what the call sent, as the approval view shows it); the result and the answer
+ * are prose: direction controls removed, a zero-width space shown as its escape.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +18,7 @@ const terminals = useTmuxServer();
 describe('mcp-host chat and text-direction controls', () => {
   it('prints what the model and a server send without embedding, override or isolate characters', async () => {
     const directory = await temporaryDirectory('mcp-host-chat-direction-');
-    const hidden = 'report\u202efdp.exe\u202c done';
+    const hidden = 'report\u202efdp.exe\u202c d\u200bone';
     writeFileSync(
       join(directory, 'script.json'),
       JSON.stringify({
@@ -46,11 +48,14 @@ describe('mcp-host chat and text-direction controls', () => {
     terminal.type('Echo it.');
     terminal.keys('Enter');
     let screen = await terminal.waitFor('• item one', STEP);
-    expect(screen).toMatch(/\[1\] ⚙ counter echo \{"text":"reportfdp\.exe done"\} · \d+ ms · ok → reportfdp\.exe done/);
+    expect(screen).toMatch(
+      /\[1\] ⚙ counter echo \{"text":"report\\u202efdp\.exe\\u202c d\\u200bone"\} · \d+ ms · ok → reportfdp\.exe d\\u200bone/,
+    );
     expect(screen).toContain('Saved as this and that.');
     terminal.type('/expand 1');
     terminal.keys('Enter');
-    screen = await terminal.waitFor(/^result, as the model received it:\nreportfdp\.exe done$/m, STEP);
+    screen = await terminal.waitFor(/^result, as the model received it:\nreportfdp\.exe d\\u200bone$/m, STEP);
+    expect(screen).toContain('"text": "report\\u202efdp.exe\\u202c d\\u200bone"');
     expect(terminal.styledScreen()).not.toMatch(OVERRIDES);
     terminal.keys('C-d');
     await terminal.waitFor('[exited 0]', STEP);

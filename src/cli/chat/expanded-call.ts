@@ -1,10 +1,12 @@
 /**
  * One tool call in full, for `/expand`: its arguments as indented JSON with secrets redacted (the same redaction as
  * the compact line), and its result as the model received it — text parts as written, images by type and size.
- * Everything is stripped of control codes and bounded, so a huge result cannot flood the terminal.
+ * The arguments show every invisible character as its escape, as the approval view does; the result is stripped of
+ * control codes. Both are bounded, so a huge result cannot flood the terminal.
  */
 import { redactArguments, redactArgumentText } from '../../audit/redact.js';
 import { MAX_SHOWN_ARGUMENTS } from '../../policy/approval-view.js';
+import { showInvisibleCharacters } from '../../text/invisible-characters.js';
 import { escapeJsonControlCodes, stripControlCodes } from '../../text/strip-control-codes.js';
 import type { ChatStyles } from './chat-output.js';
 import type { LoggedToolCall } from './tool-call-log.js';
@@ -24,7 +26,8 @@ function argumentsText(call: LoggedToolCall, secrets: readonly string[]): string
     view.arguments !== undefined
       ? escapeJsonControlCodes(JSON.stringify(redactArguments(view.arguments, { secrets }), null, 2))
       : redactArgumentText(view.argumentsText ?? '', secrets);
-  return bounded(stripControlCodes(text), MAX_SHOWN_ARGUMENTS);
+  // What the call sent, every invisible character shown, as the approval view shows arguments.
+  return bounded(showInvisibleCharacters(text), MAX_SHOWN_ARGUMENTS);
 }
 
 function resultText(call: LoggedToolCall, secrets: readonly string[]): string {
@@ -46,7 +49,7 @@ export function formatExpandedCall(call: LoggedToolCall, secrets: readonly strin
   const where = call.view.server === undefined ? call.view.tool : `${call.view.server} ${call.view.tool}`;
   const outcome = call.outcome === 'ok' ? styles.good('ok') : styles.bad(call.outcome);
   return [
-    `${styles.bold(`[${call.number}] ${stripControlCodes(where)}`)} ${styles.dim(`· ${call.durationMs} ms ·`)} ${outcome}${call.result.isError ? styles.dim(' (marked as an error)') : ''}`,
+    `${styles.bold(`[${call.number}] ${showInvisibleCharacters(where)}`)} ${styles.dim(`· ${call.durationMs} ms ·`)} ${outcome}${call.result.isError ? styles.dim(' (marked as an error)') : ''}`,
     styles.dim('arguments:'),
     ...argumentsText(call, secrets).split('\n'),
     styles.dim('result, as the model received it:'),

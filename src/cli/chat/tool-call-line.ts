@@ -1,10 +1,13 @@
 /**
  * One compact line per tool call: server, tool, arguments (secrets redacted, cut short), duration and outcome with
- * the first words of the result. What the model or server sent is shown as text only.
+ * the first words of the result. What the model or server sent is shown as text only. The names and the arguments
+ * are what the call was, shown with every invisible or direction character as its escape (`\u200b`, `\u202e`), as
+ * the approval view shows them; the result is prose (see strip-control-codes.ts).
  */
 import { redactArguments, redactArgumentText } from '../../audit/redact.js';
 import type { CallOutcome } from '../../loop/events.js';
 import type { ToolResult } from '../../providers/types.js';
+import { showInvisibleCharacters } from '../../text/invisible-characters.js';
 import { stripControlCodes } from '../../text/strip-control-codes.js';
 import type { ChatStyles } from './chat-output.js';
 
@@ -20,15 +23,15 @@ const MAX_ARGUMENTS = 80;
 const MAX_RESULT = 60;
 const MIN_RESULT = 12;
 
-function cut(text: string, max: number): string {
-  const flat = stripControlCodes(text).replace(/\s+/g, ' ').trim();
+function cut(text: string, max: number, clean = stripControlCodes): string {
+  const flat = clean(text).replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 function describeArguments(view: ToolCallView, secrets: readonly string[]): string {
   if (view.arguments !== undefined)
-    return cut(JSON.stringify(redactArguments(view.arguments, { secrets })), MAX_ARGUMENTS);
-  return cut(redactArgumentText(view.argumentsText ?? '', secrets), MAX_ARGUMENTS);
+    return cut(JSON.stringify(redactArguments(view.arguments, { secrets })), MAX_ARGUMENTS, showInvisibleCharacters);
+  return cut(redactArgumentText(view.argumentsText ?? '', secrets), MAX_ARGUMENTS, showInvisibleCharacters);
 }
 
 /** `⚙ calculator add_numbers {"a":5,"b":7} · 4 ms · ok → 12`, within `width` columns when it can be. */
@@ -39,7 +42,7 @@ export function formatToolCallLine(
   styles: ChatStyles,
   width = 120,
 ): string {
-  const where = cut(view.server === undefined ? view.tool : `${view.server} ${view.tool}`, 60);
+  const where = cut(view.server === undefined ? view.tool : `${view.server} ${view.tool}`, 60, showInvisibleCharacters);
   const args = describeArguments(view, secrets);
   const timing = `· ${end.durationMs} ms ·`;
   const used = `⚙ ${where} ${args} ${timing} ${end.outcome} → `.length;
