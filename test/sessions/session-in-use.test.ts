@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,8 +18,31 @@ const STEP = 90_000;
 const terminals = useTmuxServer();
 const onLinux = existsSync('/proc/self/stat');
 
-/** A folder with a scripted model and one saved session (not open), and a `chat` that runs in it. */
-async function sessionToResume() {
+interface SavedSession {
+  directory: string;
+  stateDir: string;
+  sessions: string;
+  chat: (args: string[], input: string) => ReturnType<typeof runCli>;
+  id: string;
+  lock: string;
+  /** A copy of the state folder as the first chat left it. */
+  pristine: string;
+}
+
+let saved: SavedSession | undefined;
+
+/**
+ * A folder with a scripted model and one saved session (not open), and a `chat` that runs in it. The session is
+ * made by a real chat once per file; each later test gets the state folder back as that chat left it (the session
+ * names its config by path, so the folder itself is reused rather than copied elsewhere).
+ */
+async function sessionToResume(): Promise<Omit<SavedSession, 'pristine'>> {
+  if (saved !== undefined) {
+    rmSync(saved.stateDir, { recursive: true, force: true });
+    cpSync(saved.pristine, saved.stateDir, { recursive: true });
+    expect(existsSync(saved.lock)).toBe(false);
+    return saved;
+  }
   const directory = await temporaryDirectory('mcp-host-session-in-use-');
   const stateDir = join(directory, 'state');
   writeFileSync(join(directory, 'script.json'), JSON.stringify({ scenarios: [], fallbackText: 'Noted.' }));
@@ -34,7 +57,10 @@ async function sessionToResume() {
     .replace(/\.jsonl$/, '');
   const lock = join(sessions, `${id}.lock`);
   expect(existsSync(lock)).toBe(false);
-  return { directory, stateDir, sessions, chat, id, lock };
+  const pristine = join(directory, 'state-after-first-chat');
+  cpSync(stateDir, pristine, { recursive: true });
+  saved = { directory, stateDir, sessions, chat, id, lock, pristine };
+  return saved;
 }
 
 /** Field 22 of /proc/<pid>/stat, read here independently of the code under test. */
