@@ -5,12 +5,12 @@
  * order.
  */
 import type { Writable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type FixtureServerSpec, writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { waitUntil } from '../helpers/gateway-process.js';
 import { residentMegabytes } from '../helpers/process-memory.js';
 import { bundledCliPath, temporaryDirectory } from '../helpers/project.js';
-import { answerTo, rawStdioGateway, toolCallLine } from './raw-stdio-gateway.js';
+import { answerTo, type RawStdioGateway, rawStdioGateway, toolCallLine } from './raw-stdio-gateway.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -43,29 +43,24 @@ describe('mcp-host serve --stdio, when the client closes stdin right after its r
   }, 60_000);
 });
 
-describe('mcp-host serve --stdio, when the client closes stdin while the gateway waits for its answer', () => {
-  it('fails the question at once, so the call that asked it is answered and the gateway exits', async () => {
-    const gateway = await rawStdioGateway(await gatewayArgs('forwarding', { file: 'forwarding.mjs' }), cleanups, {
+/**
+ * One gateway, whose server asks the client a question in each call, for both tests: first the calls past the bound,
+ * every one answered, then a question left waiting while stdin closes, which ends the gateway.
+ */
+describe('mcp-host serve --stdio, with calls that ask the client', () => {
+  // Its own list: the file's afterEach would stop it after the first test.
+  const stopGateway: Array<() => Promise<void>> = [];
+  let gateway: RawStdioGateway;
+  beforeAll(async () => {
+    gateway = await rawStdioGateway(await gatewayArgs('forwarding', { file: 'forwarding.mjs' }), stopGateway, {
       elicitation: { form: {} },
     });
-    const exited = new Promise<number | null>((resolve) => gateway.child.once('exit', resolve));
-    gateway.send(toolCallLine(100, 'forwarding__ask_user', { question: 'Colour?' }));
-    await waitUntil(
-      () => (gateway.answers as Array<{ method?: string }>).some((message) => message.method === 'elicitation/create'),
-      'the question put to the client',
-    );
-    (gateway.child.stdin as Writable).end();
-    // The question's own timeout is minutes long: the test's would end first if the gateway waited for it.
-    expect(await exited).toBe(0);
-    expect(answerTo(gateway.answers, 100)).toBeDefined();
   }, 60_000);
-});
+  afterAll(async () => {
+    for (const cleanup of stopGateway.splice(0).reverse()) await cleanup().catch(() => undefined);
+  });
 
-describe('mcp-host serve --stdio, with more calls in flight than it reads ahead, each asking the client', () => {
-  it('still reads the client’s responses, so that every call is answered', async () => {
-    const gateway = await rawStdioGateway(await gatewayArgs('forwarding', { file: 'forwarding.mjs' }), cleanups, {
-      elicitation: { form: {} },
-    });
+  it('still reads the client’s responses with more calls in flight than it reads ahead, so that every call is answered', async () => {
     // Past the bound on requests read ahead: the responses to the first calls' questions come behind the last calls.
     const CALLS = 40;
     gateway.send(
@@ -97,6 +92,25 @@ describe('mcp-host serve --stdio, with more calls in flight than it reads ahead,
     for (const id of callIds(gateway.answers)) {
       expect(JSON.stringify(answerTo(gateway.answers, id))).toContain('blue');
     }
+  }, 60_000);
+
+  it('fails a question still waiting when the client closes stdin, so the call that asked it is answered and the gateway exits', async () => {
+    const exited = new Promise<number | null>((resolve) => gateway.child.once('exit', resolve));
+    // Only what comes after the first test's messages, and an id it did not use.
+    const since = gateway.answers.length;
+    const ID = 1_000;
+    gateway.send(toolCallLine(ID, 'forwarding__ask_user', { question: 'Colour?' }));
+    await waitUntil(
+      () =>
+        (gateway.answers.slice(since) as Array<{ method?: string }>).some(
+          (message) => message.method === 'elicitation/create',
+        ),
+      'the question put to the client',
+    );
+    (gateway.child.stdin as Writable).end();
+    // The question's own timeout is minutes long: the test's would end first if the gateway waited for it.
+    expect(await exited).toBe(0);
+    expect(answerTo(gateway.answers, ID)).toBeDefined();
   }, 60_000);
 });
 
