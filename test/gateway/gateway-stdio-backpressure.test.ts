@@ -6,12 +6,12 @@
  * answered in order once it reads.
  */
 import type { Writable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { waitUntil } from '../helpers/gateway-process.js';
 import { residentMegabytes } from '../helpers/process-memory.js';
 import { bundledCliPath, temporaryDirectory } from '../helpers/project.js';
-import { answerTo, rawStdioGateway, toolCallLine } from './raw-stdio-gateway.js';
+import { answerTo, type RawStdioGateway, rawStdioGateway, toolCallLine } from './raw-stdio-gateway.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -26,9 +26,22 @@ async function forwardingGatewayArgs(): Promise<string[]> {
 
 const count = (text: string, part: string) => text.split(part).length - 1;
 
-describe('mcp-host serve --stdio, given a flood of lines it cannot take', () => {
-  it('answers each, but reports only the first few on stderr and counts the rest in one line', async () => {
-    const gateway = await rawStdioGateway(await forwardingGatewayArgs(), cleanups);
+/**
+ * One gateway for both: first the flood of lines, whose reports are counted from its start, then a client that stops
+ * reading, whose notice is said once whatever came before.
+ */
+describe('mcp-host serve --stdio, with a client that misbehaves at volume', () => {
+  // Its own list: the file's afterEach would stop it after the first test.
+  const stopGateway: Array<() => Promise<void>> = [];
+  let gateway: RawStdioGateway;
+  beforeAll(async () => {
+    gateway = await rawStdioGateway(await forwardingGatewayArgs(), stopGateway);
+  }, 60_000);
+  afterAll(async () => {
+    for (const cleanup of stopGateway.splice(0).reverse()) await cleanup().catch(() => undefined);
+  });
+
+  it('answers each of a flood of lines it cannot take, but reports only the first few on stderr and counts the rest in one line', async () => {
     const LINES = 3_000;
     for (let line = 0; line < LINES; line += 1) gateway.send(`not json ${line}`);
     await waitUntil(
@@ -47,11 +60,8 @@ describe('mcp-host serve --stdio, given a flood of lines it cannot take', () => 
     // The first 20, then about one a second: far fewer than the lines, however slow the machine.
     expect(reported()).toBeLessThan(200);
   }, 60_000);
-});
 
-describe('mcp-host serve --stdio, with a client that stops reading stdout', () => {
-  it('drops notifications past the bound, says so once, and still answers every request', async () => {
-    const gateway = await rawStdioGateway(await forwardingGatewayArgs(), cleanups);
+  it('drops notifications to a client that stops reading stdout past the bound, says so once, and still answers every request', async () => {
     gateway.stopReading();
     // Many notifications from each call: reading stdin stops past the bound too, so the notifications that pass it
     // must come from calls already read.
