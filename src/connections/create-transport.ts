@@ -101,11 +101,9 @@ async function connectStdio(config: StdioServerConfig, options: CreateTransportO
     // Let the exit status and last stderr bytes arrive before describing the failure.
     await delay(50);
     await transport.close().catch(() => undefined);
-    const exit = transport.exit;
-    const how = exit ? (exit.signal ? ` (killed by ${exit.signal})` : ` (exited with code ${exit.code})`) : '';
     const tail = transport.stderr.tail(15);
     throw new Error(
-      `server "${config.name}" failed to start${how}: ${transport.closeReason ?? describeStartError(error, config)}${tail ? `\nstderr tail:\n${tail}` : ''}`,
+      `server "${config.name}" failed to start${startFailure(error, transport, config)}${tail ? `\nstderr tail:\n${tail}` : ''}`,
       { cause: error },
     );
   }
@@ -200,6 +198,27 @@ async function connectRemoteOnce(
       );
     }
   }
+}
+
+/**
+ * Why a stdio server failed to start, after "failed to start". A server that went away by itself is said to have
+ * done so, with its exit code or signal, whatever the symptom the handshake met first (the connection closed, a write
+ * to its closed input, an error answer put in place of the one it could not give): which one comes first is a race.
+ */
+function startFailure(error: unknown, transport: ProcessGroupStdioTransport, config: StdioServerConfig): string {
+  const described = transport.closeReason ?? describeStartError(error, config);
+  const gone = transport.endedOnItsOwn;
+  // What the server answered (a protocol version the client does not know) says more than its leaving after it.
+  if (gone !== undefined && transport.closeReason === undefined && !/protocol version/i.test(described)) {
+    const how = gone.exit === undefined ? 'closed the connection' : exitWords(gone.exit);
+    return `: it ${how} before answering initialize`;
+  }
+  const exit = transport.exit;
+  return `${exit ? ` (${exit.signal ? `killed by ${exit.signal}` : `exited with code ${exit.code}`})` : ''}: ${described}`;
+}
+
+function exitWords(exit: { code: number | null; signal: string | null }): string {
+  return exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
 }
 
 function describeStartError(error: unknown, config: StdioServerConfig): string {

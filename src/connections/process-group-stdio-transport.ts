@@ -111,6 +111,10 @@ export class ProcessGroupStdioTransport implements Transport {
   private closedBecause?: string;
   /** Why stdin failed, once it has: nothing can be sent after, though the process may run on and answer. */
   private inputFailure?: Error;
+  /** The server's side ended the connection (exited, closed its input or output) before the host began to close it. */
+  private endedByServer = false;
+  /** The host signalled the process before it exited: its exit is the host's doing, not the server's. */
+  private signalledBeforeExit = false;
 
   constructor(private readonly options: ProcessGroupStdioOptions) {}
 
@@ -128,6 +132,17 @@ export class ProcessGroupStdioTransport implements Transport {
     return this.exitInfo;
   }
 
+  /**
+   * How the server went away by itself, when it did before the host closed the connection: its process's exit when
+   * the host had not signalled it, `{}` when it closed its input or output (and the host then stopped it). Whatever a
+   * request failed with then (the connection closed, a write to a closed pipe) is a symptom of this.
+   */
+  get endedOnItsOwn(): { exit?: ProcessExit } | undefined {
+    // A command that could not be started (not found) ends its pipes too, but no server went away.
+    if (!this.endedByServer || this.child === undefined) return undefined;
+    return this.exitInfo !== undefined && !this.signalledBeforeExit ? { exit: this.exitInfo } : {};
+  }
+
   async start(): Promise<void> {
     if (this.child) throw new Error('transport already started');
     const child = spawn(this.options.command, this.options.args, {
@@ -142,6 +157,7 @@ export class ProcessGroupStdioTransport implements Transport {
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         this.exitInfo = { code, signal };
+        if (!this.closing) this.endedByServer = true;
         resolve(this.exitInfo);
         // Normally stdout closes with the process; if something it left behind holds it open, end that too.
         setTimeout(() => {
@@ -163,10 +179,14 @@ export class ProcessGroupStdioTransport implements Transport {
       { openSpill: this.options.openSpill },
     );
     child.stdout.on('data', (chunk: Buffer) => splitter.push(chunk));
-    child.stdout.once('close', () => splitter.close());
+    child.stdout.once('close', () => {
+      if (!this.closing) this.endedByServer = true;
+      splitter.close();
+    });
     child.stderr.on('data', (chunk: Buffer) => this.stderr.push(chunk));
     child.stdin.on('error', (error) => {
       this.inputFailure ??= error;
+      if (!this.closing) this.endedByServer = true;
       if (!this.closing) this.onerror?.(error);
     });
     await new Promise<void>((resolve, reject) => {
@@ -409,6 +429,7 @@ export class ProcessGroupStdioTransport implements Transport {
   private signalGroup(signal: NodeJS.Signals): void {
     const pid = this.child?.pid;
     if (pid === undefined) return;
+    if (this.exitInfo === undefined) this.signalledBeforeExit = true;
     try {
       process.kill(-pid, signal);
     } catch {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { packageBin } from '../client-features/helpers.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
-import { exampleServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { exampleServer, fixtureServer, runCli, temporaryDirectory, writeConfig } from '../helpers/project.js';
 
 // The CLI starts real processes on two shared cores: generous timeouts, no timing assertions.
 const TIMEOUT = { timeoutMs: 120_000 };
@@ -88,6 +88,28 @@ describe('a server that fails to start', () => {
     expect(tools.code, tools.stderr).toBe(0);
     expect(tools.stdout).toContain('calculator__add_numbers');
     expect(tools.stderr).toContain('server "broken" failed to start');
+  }, 150_000);
+
+  it('is said alike by every command: that it exited, with its exit code and stderr tail', async () => {
+    const config = await writeConfig({
+      mcpServers: { broken: { command: process.execPath, args: [fixtureServer('fails-to-start.mjs')] } },
+    });
+    // Which symptom the handshake meets first (the connection closed, a write to its closed input) is a race: each
+    // command says what happened, not the symptom.
+    const said =
+      'server "broken" failed to start: it exited with code 1 before answering initialize\nstderr tail:\n' +
+      'fails-to-start: fatal: cannot open configuration file ./missing-config.toml (ENOENT)';
+    const results = await Promise.all([
+      runCli(['servers', '--config', config], TIMEOUT),
+      ...[['tools', 'list'], ['resources', 'list'], ['prompts', 'list'], ['context'], ['trust']].map((command) =>
+        runCliInProcess([...command, '--config', config], TIMEOUT),
+      ),
+    ]);
+    for (const result of results) {
+      expect(`${result.stdout}${result.stderr}`).toContain(said);
+      expect(`${result.stdout}${result.stderr}`).not.toMatch(/Connection closed|EPIPE|could not write/);
+    }
+    expect(results[0]!.stderr.startsWith(`mcp-host: ${said}\n`)).toBe(true);
   }, 150_000);
 });
 

@@ -26,7 +26,9 @@ describe('servers that cannot be used', () => {
     console.info(`3 failing servers and 1 working: host ready in ${Math.round(performance.now() - started)} ms`);
     const failure = (server: string) => host.failures().find((entry) => entry.server === server)?.message ?? '';
 
-    expect(failure('broken')).toContain('server "broken" failed to start (exited with code 1)');
+    expect(failure('broken')).toContain(
+      'server "broken" failed to start: it exited with code 1 before answering initialize',
+    );
     expect(failure('broken')).toContain('cannot open configuration file ./missing-config.toml (ENOENT)');
 
     const ancient = failure('ancient');
