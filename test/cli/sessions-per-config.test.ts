@@ -1,11 +1,13 @@
 /**
  * `mcp-host sessions list -c FILE`: the conversations held with one config, those `chat --continue` chooses from,
- * after real chats over two configs (the calculator example and the scripted model) in one state folder.
+ * after real chats over two configs (the calculator example and the scripted model) in one state folder. The commands
+ * run in-process; one listing runs as a process of its own, as a person runs it.
  */
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_OK, EXIT_USAGE } from '../../src/cli/exit-codes.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { exampleServer, repoRoot, runCli, temporaryDirectory } from '../helpers/project.js';
 
 let directory: string;
@@ -33,7 +35,7 @@ beforeAll(async () => {
     await writeFile(join(directory, name, 'mcp-host.json'), JSON.stringify(config));
   }
   for (const name of ['team', 'home']) {
-    const chat = await runCli(['chat', '-c', join(name, 'mcp-host.json')], {
+    const chat = await runCliInProcess(['chat', '-c', join(name, 'mcp-host.json')], {
       cwd: directory,
       stateDir,
       input: 'What is 5 plus 7?\n',
@@ -51,9 +53,9 @@ describe('mcp-host sessions list --config', () => {
   it('lists only the sessions of the config named, however it is written, and every one without it', async () => {
     const [all, team, teamLeading, homeFromInside] = await Promise.all([
       runCli(['sessions', 'list', '--json'], { cwd: directory, stateDir }),
-      runCli(['sessions', 'list', '--json', '--config', 'team/mcp-host.json'], { cwd: directory, stateDir }),
-      runCli(['-c', join(directory, 'team', 'mcp-host.json'), 'sessions', '--json'], { stateDir }),
-      runCli(['sessions', '-c', 'mcp-host.json'], { cwd: join(directory, 'home'), stateDir }),
+      runCliInProcess(['sessions', 'list', '--json', '--config', 'team/mcp-host.json'], { cwd: directory, stateDir }),
+      runCliInProcess(['-c', join(directory, 'team', 'mcp-host.json'), 'sessions', '--json'], { stateDir }),
+      runCliInProcess(['sessions', '-c', 'mcp-host.json'], { cwd: join(directory, 'home'), stateDir }),
     ]);
     expect(all.code).toBe(EXIT_OK);
     expect(
@@ -76,8 +78,12 @@ describe('mcp-host sessions list --config', () => {
   it('chat --continue resumes the newest of its own config, and says so when that config has none', async () => {
     await writeFile(join(directory, 'fresh.json'), await readFile(join(directory, 'team', 'mcp-host.json'), 'utf8'));
     const [team, fresh] = await Promise.all([
-      runCli(['chat', '--continue', '-c', 'team/mcp-host.json'], { cwd: directory, stateDir, input: '/exit\n' }),
-      runCli(['chat', '--continue', '-c', 'fresh.json'], { cwd: directory, stateDir, input: '/exit\n' }),
+      runCliInProcess(['chat', '--continue', '-c', 'team/mcp-host.json'], {
+        cwd: directory,
+        stateDir,
+        input: '/exit\n',
+      }),
+      runCliInProcess(['chat', '--continue', '-c', 'fresh.json'], { cwd: directory, stateDir, input: '/exit\n' }),
     ]);
     expect(team.code, team.stderr).toBe(EXIT_OK);
     expect(team.stdout).toContain(`session ${sessionOf.team}`);
@@ -92,8 +98,8 @@ describe('mcp-host sessions list --config', () => {
   it('says so when the config has none, and names a config that is not there as a usage error', async () => {
     await writeFile(join(directory, 'other.json'), '{}');
     const [none, missing] = await Promise.all([
-      runCli(['sessions', 'list', '-c', 'other.json'], { cwd: directory, stateDir }),
-      runCli(['sessions', 'list', '-c', 'nowhere.json'], { cwd: directory, stateDir }),
+      runCliInProcess(['sessions', 'list', '-c', 'other.json'], { cwd: directory, stateDir }),
+      runCliInProcess(['sessions', 'list', '-c', 'nowhere.json'], { cwd: directory, stateDir }),
     ]);
     expect(none.code).toBe(EXIT_OK);
     expect(none.stdout).toBe(
