@@ -5,7 +5,7 @@
  *
  * A connection is unadmitted from its opening until the listener admits it: the gateway once a request on it has
  * authenticated, the others once a request's headers have arrived. Unadmitted connections are capped, the oldest
- * dropped for each one past the cap: refusing the newest instead would let whoever holds the cap keep everyone else
+ * dropped for each one past the cap (of those waiting for headers, while any is): refusing the newest instead would let whoever holds the cap keep everyone else
  * out, where a legitimate client is admitted within milliseconds of connecting, long before a flood could push it
  * out. While it waits for headers (from its opening, and again after each answer) an unadmitted connection has
  * `headersTimeoutMs` to send them, then is closed; an admitted one has Node's own checks of the same bounds.
@@ -62,13 +62,23 @@ export function boundInboundConnections(
     unadmitted.set(socket, timer);
   };
 
+  /**
+   * The oldest connection still waiting for headers, other than the one just opened: one whose request has come and
+   * is being authenticated is most likely a client's (a token checked against the issuer's keys can take a while),
+   * and goes only when no other can. Failing that, the oldest of all, never the newest, as above.
+   */
+  const oldestToPushOut = (newest: Socket): Socket => {
+    for (const [socket, timer] of unadmitted) if (timer !== undefined && socket !== newest) return socket;
+    return unadmitted.keys().next().value as Socket;
+  };
+
   server.on('connection', (socket: Socket) => {
     awaitHeaders(socket);
     socket.once('close', () => forget(socket));
     if (unadmitted.size > bounds.maxUnadmitted) {
-      const oldest = unadmitted.keys().next().value as Socket;
-      forget(oldest);
-      oldest.destroy();
+      const pushedOut = oldestToPushOut(socket);
+      forget(pushedOut);
+      pushedOut.destroy();
     }
   });
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {

@@ -10,6 +10,7 @@ import { sha256Hex } from '../../src/config/gateway-settings.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { createGatewayHosts, type GatewayHosts } from '../../src/gateway/gateway-hosts.js';
 import { type GatewayHttp, startGatewayHttp } from '../../src/gateway/gateway-http.js';
+import { type AuthorizationServer, startAuthorizationServer } from '../helpers/authorization-server.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess } from '../helpers/gateway-process.js';
 import { mcpPostHeaders } from '../helpers/mcp-post-headers.js';
@@ -162,4 +163,66 @@ describe('a gateway whose request timeout is short', () => {
     await streamRead;
     expect(streamEnded).toBe('ended');
   }, 60_000);
+});
+
+describe('a gateway checking OAuth tokens, while connections that send nothing pile up', () => {
+  const MAX = 8;
+  let authorization: AuthorizationServer | undefined;
+  let hosts: GatewayHosts | undefined;
+  let gateway: GatewayHttp | undefined;
+  afterAll(async () => {
+    await gateway?.close();
+    await hosts?.close();
+    await authorization?.close();
+  });
+
+  it('pushes out those connections, not a client whose token is being checked', async () => {
+    let keysAsked!: () => void;
+    const asked = new Promise<void>((resolve) => {
+      keysAsked = resolve;
+    });
+    let giveKeys!: () => void;
+    const given = new Promise<void>((resolve) => {
+      giveKeys = resolve;
+    });
+    authorization = await startAuthorizationServer({}, () => {
+      keysAsked();
+      return given;
+    });
+    const oauthConfig = await writeFixtureServersConfig(
+      { counter: { file: 'counter.mjs' } },
+      { fields: { gateway: { oauth: { issuer: authorization.issuer, requiredScopes: ['mcp:tools'] } } } },
+    );
+    const stateDir = await temporaryDirectory('mcp-host-slow-connections-state-');
+    const config = await loadConfig({ configPath: oauthConfig, cwd: stateDir, env: {}, stateDir });
+    hosts = createGatewayHosts(config, { cwd: stateDir, stateDir, onDiagnostic: () => undefined });
+    gateway = await startGatewayHttp({
+      hosts,
+      tokens: [],
+      port: 0,
+      version: '0.0.0',
+      onDiagnostic: () => undefined,
+      connectionBounds: {
+        maxUnadmitted: MAX,
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 10_000,
+        keepAliveTimeoutMs: 5_000,
+      },
+    });
+    const token = await authorization.sign({ sub: 'alice', aud: gateway.url, scope: 'mcp:tools' });
+
+    // The client's request has come; its token waits on the issuer's keys, held until the flood has pushed some out.
+    const answer = fetch(gateway.url, { method: 'POST', headers: mcpPostHeaders(token), body: INITIALIZE });
+    await asked;
+    // With the client's, three past the cap: the three oldest of these go.
+    const idle = await openHeldSockets(gateway.url, MAX + 2, 'POST /mcp HT');
+    held.push(...idle);
+    await someClosed(idle, 3);
+    giveKeys();
+
+    const served = await answer;
+    expect(served.status).toBe(200);
+    expect(await served.text()).toContain('"serverInfo"');
+    expect(idle.filter((entry) => entry.closedAt !== undefined).map((entry) => idle.indexOf(entry))).toEqual([0, 1, 2]);
+  }, 30_000);
 });

@@ -21,7 +21,11 @@ export interface AuthorizationServer {
   close(): Promise<void>;
 }
 
-export async function startAuthorizationServer(clients: Record<string, string>): Promise<AuthorizationServer> {
+export async function startAuthorizationServer(
+  clients: Record<string, string>,
+  /** Awaited before each answer of the JWKS: a test holds it to keep a token's check going on. */
+  beforeKeys?: () => Promise<void>,
+): Promise<AuthorizationServer> {
   const published = await generateKeyPair('RS256');
   const other = await generateKeyPair('RS256');
   const jwk = { ...(await exportJWK(published.publicKey)), kid: KEY_ID, alg: 'RS256', use: 'sig' };
@@ -56,7 +60,11 @@ export async function startAuthorizationServer(clients: Record<string, string>):
         code_challenge_methods_supported: ['S256'],
       });
     }
-    if (request.method === 'GET' && pathname === '/jwks') return send(200, { keys: [jwk] });
+    if (request.method === 'GET' && pathname === '/jwks') {
+      if (beforeKeys === undefined) return send(200, { keys: [jwk] });
+      void beforeKeys().then(() => send(200, { keys: [jwk] }));
+      return;
+    }
     if (request.method === 'POST' && pathname === '/token') {
       let body = '';
       request.on('data', (chunk) => {
