@@ -15,12 +15,17 @@ export function applyCommandConventions(command: Command): Command {
 }
 
 /**
- * Commander writes `error: …`; the CLI's single prefix replaces it. A command's own error may name what a config
- * or a server said, so it is printed without control codes, as every other error.
+ * Commander writes `error: …`; the CLI's single prefix replaces it. Its suggestion comes on a line of its own,
+ * `(Did you mean --server?)`, which joins the error in the words the CLI's own suggestions use, so a usage error stays
+ * one line. A command's own error may name what a config or a server said, so it is printed without control codes,
+ * as every other error.
  */
 function oneErrorLine(message: string): string {
-  const text = stripControlCodes(message.trim().replace(/^error:\s*/i, ''));
-  return `mcp-host: ${text}`;
+  const joined = message
+    .trim()
+    .replace(/^error:\s*/i, '')
+    .replace(/\s*\n\(Did you mean (.+)\?\)$/, ' — did you mean $1?');
+  return `mcp-host: ${stripControlCodes(joined)}`;
 }
 
 /**

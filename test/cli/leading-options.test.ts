@@ -96,6 +96,8 @@ describe('options before the command', () => {
     for (const [args, message] of [
       [['--versoin'], "unknown option '--versoin' — did you mean --version?"],
       [['--config', 'x', '--bogus'], "unknown option '--bogus'"],
+      // Commander's own suggestion joins the line in the CLI's words, where it came on a second line.
+      [['tools', 'list', '--servr', 'x'], "unknown option '--servr' — did you mean --server?"],
     ] as const) {
       const result = await runCliInProcess([...args]);
       expect({ args, ...result }).toEqual({ args, code: EXIT_USAGE, stdout: '', stderr: `mcp-host: ${message}\n` });
