@@ -9,11 +9,12 @@
  * that is not approved yet, only the user's own file is read, until `mcp-host trust config` (as for its skills).
  */
 
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { type ApprovalsPlace, trustConfigCommand } from '../config/trust-commands.js';
 import type { HostConfig } from '../config/types.js';
 import { estimateTextTokens } from '../providers/token-estimate/index.js';
+import { isInside } from './discover-skills.js';
 import { MEMORY_FILE } from './project-memory.js';
 import { readBoundedText } from './read-bounded-text.js';
 
@@ -54,17 +55,22 @@ function findRepositoryRoot(folder: string): string | undefined {
   return undefined;
 }
 
+interface FoundInstructionFile {
+  kind: InstructionKind;
+  file: string;
+  /** The project's files come with the repository: they are read only from inside it (see `leadsOutside`). */
+  within?: string;
+}
+
 /** Every instruction file that exists, in the order they go into the system prompt. */
-function findInstructionFiles(
-  projectFolder: string,
-  userConfigDir: string,
-): Array<{ kind: InstructionKind; file: string }> {
-  const found: Array<{ kind: InstructionKind; file: string }> = [];
+function findInstructionFiles(projectFolder: string, userConfigDir: string): FoundInstructionFile[] {
+  const found: FoundInstructionFile[] = [];
+  const root = findRepositoryRoot(projectFolder) ?? path.resolve(projectFolder);
   const add = (kind: InstructionKind, file: string): void => {
-    if (statSync(file, { throwIfNoEntry: false })?.isFile() === true) found.push({ kind, file });
+    if (statSync(file, { throwIfNoEntry: false })?.isFile() !== true) return;
+    found.push(kind === 'user' ? { kind, file } : { kind, file, within: root });
   };
   add('user', path.join(userConfigDir, 'AGENTS.md'));
-  const root = findRepositoryRoot(projectFolder) ?? path.resolve(projectFolder);
   const folders: string[] = [];
   for (let current = path.resolve(projectFolder); ; current = path.dirname(current)) {
     folders.unshift(current);
@@ -106,8 +112,14 @@ export function loadInstructions(
   const files: InstructionFile[] = [];
   const notes: string[] = [];
   let left = maxTokens;
-  for (const { kind, file } of findInstructionFiles(projectFolder, userConfigDir)) {
+  for (const { kind, file, within } of findInstructionFiles(projectFolder, userConfigDir)) {
     if (userOnly && kind !== 'user') continue;
+    if (within !== undefined && leadsOutside(file, within)) {
+      notes.push(
+        `instructions: ${file} not used: it is a symbolic link out of ${within}; a project's instructions are read only from inside it`,
+      );
+      continue;
+    }
     let text: string;
     try {
       text = readBoundedText(
@@ -137,6 +149,18 @@ export function loadInstructions(
     left = 0;
   }
   return { files, notes };
+}
+
+/**
+ * A cloned repository can hold `AGENTS.md -> ~/.aws/credentials`: read, that file would go to the model on every
+ * request. A link inside the repository (`CLAUDE.md -> AGENTS.md`) is followed.
+ */
+function leadsOutside(file: string, folder: string): boolean {
+  try {
+    return !isInside(realpathSync(file), realpathSync(folder));
+  } catch {
+    return true;
+  }
 }
 
 /** The longest prefix (at a line end where possible) within `tokens`: halving keeps the tokenizer calls few. */

@@ -4,7 +4,7 @@
  * `instructions: false` or `--no-instructions`; memory written by `mcp-host memory add|list|forget`; the project's
  * files left out, with a note, while the config found beside them awaits `mcp-host trust config`.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -88,6 +88,25 @@ describe('instructions', () => {
     const list = await runCliInProcess(['memory', 'list'], { cwd: folder, env: { MCP_HOST_CONFIG_DIR: user } });
     expect(list.code).not.toBe(0);
     expect(list.stderr).toContain('the memory file may be at most 1048576 bytes');
+  });
+
+  it('reads no project file that is a symbolic link out of the repository, and follows one inside it', () => {
+    const { folder, user, root } = project();
+    // Outside the repository, as a user's credentials are.
+    const secret = join(mkdtempSync(join(tmpdir(), 'mcp-host-home-')), 'credentials');
+    writeFileSync(secret, 'SECRET: aws_secret_access_key=abc');
+    rmSync(join(root, 'AGENTS.md'));
+    symlinkSync(secret, join(root, 'AGENTS.md'));
+    rmSync(join(folder, 'CLAUDE.md'));
+    symlinkSync('AGENTS.md', join(folder, 'CLAUDE.md'));
+    mkdirSync(join(folder, '.mcp-host'));
+    symlinkSync(secret, join(folder, '.mcp-host', 'memory.md'));
+    const loaded = loadInstructions(folder, user);
+    expect(loaded.files.map((file) => file.text.split(':')[0])).toEqual(['USER', 'SERVICES', 'API', 'API']);
+    expect(loaded.notes).toEqual([
+      `instructions: ${join(root, 'AGENTS.md')} not used: it is a symbolic link out of ${root}; a project's instructions are read only from inside it`,
+      `instructions: ${join(folder, '.mcp-host', 'memory.md')} not used: it is a symbolic link out of ${root}; a project's instructions are read only from inside it`,
+    ]);
   });
 
   it('goes into the system prompt of a run, and stays out with instructions: false', async () => {
