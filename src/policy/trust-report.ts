@@ -218,7 +218,9 @@ export function formatTrustReport(report: readonly TrustReportServer[]): string 
     const trust = server.trust === undefined ? '' : `, ${server.trust}`;
     const disabled = server.disabled ? ', disabled' : '';
     const lines = [`${showRaw(server.name)} (${SERVER_STATUS_WORDS[server.status]}${trust}${disabled})`];
-    if (server.error !== undefined) lines.push(`    could not list its tools: ${server.error}`);
+    // A start failure can carry the server's stderr tail over several lines; they stay under the server they belong to.
+    if (server.error !== undefined)
+      lines.push(`    could not list its tools: ${server.error.split('\n').join('\n      ')}`);
     if (server.tools.length === 0) lines.push('    (no tools known)');
     const serverRevoked =
       server.status === 'revoked' || (server.status === 'not-in-config' && server.wasApprovedBy !== undefined);

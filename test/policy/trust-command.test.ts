@@ -235,11 +235,17 @@ describe('mcp-host trust', () => {
 
   it('exits 1 when a server could not be listed, still showing what the store knows', async () => {
     await trust('approve', 'calc');
-    servers = [{ config: calcServer(), error: 'failed to start: exit code 1' }];
+    servers = [{ config: calcServer(), error: 'failed to start: exit code 1\nstderr tail:\nno such module' }];
     const listed = await trust();
     expect(listed.exitCode).toBe(1);
-    expect(listed.stdout).toMatch(/could not list its tools: failed to start/);
+    // The server's stderr tail stays indented under its entry, and the closing line does not print it again.
+    expect(listed.stdout).toContain(
+      '    could not list its tools: failed to start: exit code 1\n      stderr tail:\n      no such module\n',
+    );
     expect(listed.stdout).toMatch(/add\s+not listed now \(approved\)/);
-    expect(listed.stderr).toMatch(/could not list the tools of calc/);
+    expect(listed.stderr.trim()).toMatch(
+      /could not list the tools of calc \(why: the listing above\); shown from the trust store only\.$/,
+    );
+    expect(listed.stderr).not.toContain('no such module');
   });
 });

@@ -246,8 +246,10 @@ async function listTrust(
   );
   const failed = loaded.servers.filter((server) => server.error !== undefined);
   if (failed.length > 0) {
-    const names = failed.map((server) => `${server.config.name} (${server.error})`).join('; ');
-    command.error(`error: could not list the tools of ${names}; shown from the trust store only.`, {
+    // Why each failed is in the listing just printed (the report's `error` in JSON); the closing line names them only.
+    const names = failed.map((server) => server.config.name).join(', ');
+    const why = options.json === true ? "each server's error field" : 'the listing above';
+    command.error(`error: could not list the tools of ${names} (why: ${why}); shown from the trust store only.`, {
       exitCode: EXIT_RUN_FAILED,
       code: 'mcp-host.trust-list-incomplete',
     });
