@@ -82,6 +82,11 @@ export async function openHandleAndExamine(file: string, flags: number): Promise
 
 /** The file's text (UTF-8), or a {@link BoundedReadError} saying why not. */
 export function readBoundedFile(file: string, maxBytes: number, options: ReadBoundedOptions = {}): string {
+  return readBoundedBytes(file, maxBytes, options).toString('utf8');
+}
+
+/** The file's bytes, for a reader that checks them against a hash before decoding; else as {@link readBoundedFile}. */
+export function readBoundedBytes(file: string, maxBytes: number, options: ReadBoundedOptions = {}): Buffer {
   let opened: { descriptor: number; stats: Stats };
   try {
     opened = openAndExamine(file, options.regularFileOnly ? OPEN_WITHOUT_WAITING : constants.O_RDONLY);
@@ -104,7 +109,7 @@ export function readBoundedFile(file: string, maxBytes: number, options: ReadBou
       if (total > maxBytes) throw new BoundedReadError({ reason: 'too-large', size: undefined });
       chunks.push(Buffer.from(piece.subarray(0, count)));
     }
-    return Buffer.concat(chunks, total).toString('utf8');
+    return Buffer.concat(chunks, total);
   } catch (error) {
     throw error instanceof BoundedReadError ? error : failureOf(error);
   } finally {

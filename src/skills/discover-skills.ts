@@ -8,7 +8,7 @@ import path from 'node:path';
 import { MAX_SKILL_FILE_BYTES, parseSkillFile, type SkillFrontMatter } from './parse-skill-file.js';
 import { readBoundedText } from './read-bounded-text.js';
 import { SkillError } from './skill-error.js';
-import { fingerprintSkillFolder } from './skill-fingerprint.js';
+import { hashSkillFolder } from './skill-fingerprint.js';
 import type { SkillSource, SkillSourceKind } from './skill-sources.js';
 
 const SKILL_FILE_NAME = 'SKILL.md';
@@ -23,8 +23,10 @@ export interface Skill extends SkillFrontMatter {
   source: SkillSourceKind;
   /** The Markdown body `load_skill` returns. */
   body: string;
-  /** Of every file in the folder (see `fingerprintSkillFolder`). */
+  /** Of every file in the folder (see `hashSkillFolder`). */
   fingerprint: string;
+  /** Each file's hash as fingerprinted: `read_skill_file` hands over a file only while it still matches. */
+  fileHashes: ReadonlyMap<string, string>;
 }
 
 export interface SkillProblem {
@@ -104,13 +106,15 @@ function readSkill(folder: string, file: string, source: SkillSourceKind, warnin
   const text = readBoundedText(file, MAX_SKILL_FILE_BYTES, 'a skill file');
   const parsed = parseSkillFile(text, file, path.basename(folder));
   warnings.push(...parsed.warnings);
+  const hashes = hashSkillFolder(realFolder);
   return {
     ...parsed.frontMatter,
     folder: realFolder,
     file,
     source,
     body: parsed.body,
-    fingerprint: fingerprintSkillFolder(realFolder),
+    fingerprint: hashes.fingerprint,
+    fileHashes: hashes.files,
   };
 }
 

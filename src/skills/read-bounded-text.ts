@@ -1,6 +1,6 @@
 /** A skill, instruction or memory file's text, bounded, with a refusal worded as a `SkillError`. */
 
-import { BoundedReadError, readBoundedFile } from '../json/read-bounded-file.js';
+import { BoundedReadError, readBoundedBytes } from '../json/read-bounded-file.js';
 import { SkillError } from './skill-error.js';
 
 /**
@@ -8,8 +8,13 @@ import { SkillError } from './skill-error.js';
  * is used whole or not at all. Only a regular file is read, and a named pipe cannot block the host.
  */
 export function readBoundedText(file: string, maxBytes: number, what: string): string {
+  return readBoundedFileBytes(file, maxBytes, what).toString('utf8');
+}
+
+/** As {@link readBoundedText}, the bytes as read (to be checked against a hash before they are used). */
+export function readBoundedFileBytes(file: string, maxBytes: number, what: string): Buffer {
   try {
-    return readBoundedFile(file, maxBytes, { regularFileOnly: true });
+    return readBoundedBytes(file, maxBytes, { regularFileOnly: true });
   } catch (error) {
     if (!(error instanceof BoundedReadError)) throw error;
     const { failure } = error;

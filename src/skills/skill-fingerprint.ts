@@ -19,7 +19,21 @@ const MAX_FINGERPRINT_DEPTH = 8;
 const CHUNK_BYTES = 1024 * 1024;
 
 export function fingerprintSkillFolder(folder: string): string {
+  return hashSkillFolder(folder).fingerprint;
+}
+
+interface SkillFolderHashes {
+  fingerprint: string;
+  /**
+   * Each regular file's sha256 (hex), by its path relative to the folder with `/` between names: what was approved,
+   * for `read_skill_file` to hand over only that, should the file change after the pin was checked.
+   */
+  files: ReadonlyMap<string, string>;
+}
+
+export function hashSkillFolder(folder: string): SkillFolderHashes {
   const entries: string[] = [];
+  const files = new Map<string, string>();
   let count = 0;
   const walk = (directory: string, relative: string, depth: number): void => {
     if (depth > MAX_FINGERPRINT_DEPTH) {
@@ -48,12 +62,16 @@ export function fingerprintSkillFolder(folder: string): string {
       if (stat === undefined) continue;
       if (stat.isSymbolicLink()) entries.push(`link ${relativeName} -> ${readlinkSync(absolute)}`);
       else if (stat.isDirectory()) walk(absolute, relativeName, depth + 1);
-      else if (stat.isFile()) entries.push(`file ${relativeName} ${stat.size} ${hashFile(absolute)}`);
+      else if (stat.isFile()) {
+        const hash = hashFile(absolute);
+        files.set(relativeName, hash);
+        entries.push(`file ${relativeName} ${stat.size} ${hash}`);
+      }
     }
   };
   walk(folder, '', 0);
   entries.push(`count ${count}`);
-  return `sha256:${createHash('sha256').update(entries.join('\n')).digest('hex')}`;
+  return { fingerprint: `sha256:${createHash('sha256').update(entries.join('\n')).digest('hex')}`, files };
 }
 
 /** Read in chunks, so a 50 MB file is hashed without holding it in memory. */
