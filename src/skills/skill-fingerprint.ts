@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
 import path from 'node:path';
+import { OPEN_WITHOUT_WAITING } from '../json/read-bounded-file.js';
 import { SkillError } from './skill-error.js';
 
 /**
@@ -16,6 +17,11 @@ import { SkillError } from './skill-error.js';
  */
 const MAX_FINGERPRINT_FILES = 2_000;
 const MAX_FINGERPRINT_DEPTH = 8;
+/**
+ * Bytes hashed for one skill, all files together: every run hashes them all before it starts, and a cloned
+ * repository's 4 GB file of zeros (a few MB in git) would otherwise cost each run 20 seconds or more.
+ */
+const MAX_FINGERPRINT_BYTES = 64 * 1024 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
 
 export function fingerprintSkillFolder(folder: string): string {
@@ -35,6 +41,12 @@ export function hashSkillFolder(folder: string): SkillFolderHashes {
   const entries: string[] = [];
   const files = new Map<string, string>();
   let count = 0;
+  let bytesLeft = MAX_FINGERPRINT_BYTES;
+  const tooLarge = () =>
+    new SkillError(
+      folder,
+      `holds more than ${MAX_FINGERPRINT_BYTES} bytes of files; a skill is pinned by all its files, so it is not used`,
+    );
   const walk = (directory: string, relative: string, depth: number): void => {
     if (depth > MAX_FINGERPRINT_DEPTH) {
       throw new SkillError(
@@ -63,7 +75,11 @@ export function hashSkillFolder(folder: string): SkillFolderHashes {
       if (stat.isSymbolicLink()) entries.push(`link ${relativeName} -> ${readlinkSync(absolute)}`);
       else if (stat.isDirectory()) walk(absolute, relativeName, depth + 1);
       else if (stat.isFile()) {
-        const hash = hashFile(absolute);
+        if (stat.size > bytesLeft) throw tooLarge();
+        const hashed = hashFile(absolute, bytesLeft);
+        if (hashed === undefined) throw tooLarge();
+        const { hash, bytes } = hashed;
+        bytesLeft -= bytes;
         files.set(relativeName, hash);
         entries.push(`file ${relativeName} ${stat.size} ${hash}`);
       }
@@ -74,16 +90,23 @@ export function hashSkillFolder(folder: string): SkillFolderHashes {
   return { fingerprint: `sha256:${createHash('sha256').update(entries.join('\n')).digest('hex')}`, files };
 }
 
-/** Read in chunks, so a 50 MB file is hashed without holding it in memory. */
-function hashFile(file: string): string {
+/**
+ * Read in chunks, so a 50 MB file is hashed without holding it in memory; undefined once past `maxBytes` (a file
+ * that grows while it is read).
+ */
+function hashFile(file: string, maxBytes: number): { hash: string; bytes: number } | undefined {
+  let bytes = 0;
   const hash = createHash('sha256');
   let descriptor: number | undefined;
   try {
-    descriptor = openSync(file, 'r');
+    // Without waiting: the file may have been swapped for a named pipe since it was listed.
+    descriptor = openSync(file, OPEN_WITHOUT_WAITING);
     const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
     for (;;) {
       const read = readSync(descriptor, buffer, 0, CHUNK_BYTES, null);
       if (read === 0) break;
+      bytes += read;
+      if (bytes > maxBytes) return undefined;
       hash.update(buffer.subarray(0, read));
     }
   } catch (error) {
@@ -91,5 +114,5 @@ function hashFile(file: string): string {
   } finally {
     if (descriptor !== undefined) closeSync(descriptor);
   }
-  return hash.digest('hex');
+  return { hash: hash.digest('hex'), bytes };
 }

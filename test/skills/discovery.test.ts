@@ -2,7 +2,17 @@
  * Skills are found where the discovery order says, validated with errors that name the file and the field, and
  * fingerprinted so that any changed file shows — checked on three published skills and on hand-written ones.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  ftruncateSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -177,6 +187,27 @@ describe('what a pin cannot cover is not used', () => {
     expect(found.problems.map((problem) => problem.message)).toEqual([
       `${join(root, 'deep', 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i')}: is nested more than 8 folders deep in the skill ${join(root, 'deep')}; a skill is pinned by all its files, so it is not used`,
       `${join(root, 'many')}: has more than 2000 files and folders; a skill is pinned by all its files, so it is not used`,
+    ]);
+  });
+
+  it('refuses a skill whose files together are too large to fingerprint, without reading them', () => {
+    const root = temporary();
+    const sparse = (file: string, bytes: number) => {
+      const descriptor = openSync(file, 'w');
+      ftruncateSync(descriptor, bytes);
+      closeSync(descriptor);
+    };
+    // A few MB in a repository, 4 GiB on disk: every run would hash it all before starting.
+    sparse(join(writeSkill(root, { name: 'zeros', description: 'd' }), 'blob.bin'), 4 * 1024 ** 3);
+    const split = writeSkill(root, { name: 'split', description: 'd' });
+    sparse(join(split, 'one.bin'), 40 * 1024 ** 2);
+    sparse(join(split, 'two.bin'), 40 * 1024 ** 2);
+    sparse(join(writeSkill(root, { name: 'fits', description: 'd' }), 'data.bin'), 40 * 1024 ** 2);
+    const found = discoverSkills([{ kind: 'project', folder: root }]);
+    expect(found.skills.map((skill) => skill.name)).toEqual(['fits']);
+    expect(found.problems.map((problem) => problem.message)).toEqual([
+      `${split}: holds more than 67108864 bytes of files; a skill is pinned by all its files, so it is not used`,
+      `${join(root, 'zeros')}: holds more than 67108864 bytes of files; a skill is pinned by all its files, so it is not used`,
     ]);
   });
 });
