@@ -50,17 +50,19 @@ export function discoverSkills(sources: readonly SkillSource[]): DiscoveredSkill
   for (const source of sources) {
     for (const folder of skillFolders(source.folder)) {
       const file = path.join(folder, SKILL_FILE_NAME);
+      // A skill's name is its folder's name, so a skill that would not be used is known before it is read: a
+      // repository with thousands of skills costs their folder names, not reading and hashing every file in them.
+      const earlier = byName.get(path.basename(folder));
+      if (earlier !== undefined) {
+        warnings.push(`skill "${earlier.name}" in ${folder} is shadowed by the one in ${earlier.folder}`);
+        continue;
+      }
+      if (byName.size >= MAX_SKILLS) {
+        problems.push({ file, message: `${file}: not used: more than ${MAX_SKILLS} skills are installed` });
+        continue;
+      }
       try {
         const skill = readSkill(folder, file, source.kind, warnings);
-        const earlier = byName.get(skill.name);
-        if (earlier !== undefined) {
-          warnings.push(`skill "${skill.name}" in ${folder} is shadowed by the one in ${earlier.folder}`);
-          continue;
-        }
-        if (byName.size >= MAX_SKILLS) {
-          problems.push({ file, message: `${file}: not used: more than ${MAX_SKILLS} skills are installed` });
-          continue;
-        }
         byName.set(skill.name, skill);
       } catch (error) {
         problems.push({ file, message: error instanceof Error ? error.message : String(error) });

@@ -137,6 +137,26 @@ describe('discovery order', () => {
     expect(skillSources({ skills: false }, { cwd: root, env: {} })).toEqual([]);
   });
 
+  it('reads no skill past the first 200, nor one shadowed by an earlier of its name', () => {
+    const root = temporary();
+    for (let index = 0; index < 200; index++) writeSkill(root, { name: `s${1000 + index}`, description: 'd' });
+    // Past the cap, and shadowed: each would be refused for its own reason if it were read.
+    const late = writeSkill(root, { name: 's9999', description: 'd' });
+    writeFileSync(join(late, 'SKILL.md'), 'not a skill');
+    const user = join(root, '..', `${root.split('/').at(-1)}-user`);
+    const shadowed = writeSkill(user, { name: 's1000', description: 'd' });
+    writeFileSync(join(shadowed, 'SKILL.md'), 'not a skill');
+    const found = discoverSkills([
+      { kind: 'project', folder: root },
+      { kind: 'user', folder: user },
+    ]);
+    expect(found.skills).toHaveLength(200);
+    expect(found.problems.map((problem) => problem.message)).toEqual([
+      `${join(late, 'SKILL.md')}: not used: more than 200 skills are installed`,
+    ]);
+    expect(found.warnings).toEqual([`skill "s1000" in ${shadowed} is shadowed by the one in ${join(root, 's1000')}`]);
+  });
+
   it('reports a broken skill and keeps the others', () => {
     const root = temporary();
     writeSkill(root, { name: 'good', description: 'fine' });
