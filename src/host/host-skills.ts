@@ -25,7 +25,7 @@ import {
 } from '../skills/project-instructions.js';
 import { reviewSkills, type SkillReview } from '../skills/review-skills.js';
 import type { ServerInstructions } from '../skills/server-instructions.js';
-import { SkillPins } from '../skills/skill-pins.js';
+import { type SkillCheck, SkillPins } from '../skills/skill-pins.js';
 import { skillSources, unapprovedProjectSkillsNote } from '../skills/skill-sources.js';
 import { createSkillToolHandlers, skillToolDefinitions } from '../skills/skill-tools.js';
 import { skillsListing } from '../skills/skills-listing.js';
@@ -85,7 +85,24 @@ export function openHostSkills(options: HostSkillsOptions): HostSkills {
   const active = new ActiveSkills();
   const offered = new Map<string, Skill>(review.offered.map((skill) => [skill.name, skill]));
   const withheld = new Map(review.withheld.map((entry) => [entry.skill.name, entry.message]));
-  const tools = createSkillToolHandlers({ offered, withheld, active });
+  const tools = createSkillToolHandlers({
+    offered,
+    withheld,
+    active,
+    withdrawn: (skill) => {
+      let status: SkillCheck;
+      try {
+        status = pins.check(skill.name, skill.fingerprint);
+      } catch (error) {
+        return `skill "${skill.name}" cannot be checked against its pin: ${(error as Error).message}`;
+      }
+      if (status === 'approved') return undefined;
+      const what = { revoked: 'was revoked', changed: 'was approved again with other files', new: 'lost its pin' }[
+        status
+      ];
+      return `skill "${skill.name}" ${what} since this session started`;
+    },
+  });
   const handlers = new Map<string, HostToolHandler>();
   const entries: CatalogEntry[] = [];
   if (offered.size > 0) {

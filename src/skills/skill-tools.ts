@@ -57,13 +57,21 @@ interface SkillToolsOptions {
   /** Skills found but withheld, by name, with why (so the model can tell the user). */
   withheld: ReadonlyMap<string, string>;
   active: ActiveSkills;
+  /**
+   * Why an offered skill may no longer be used, asked at each call: `mcp-host trust revoke skill:NAME` in another
+   * terminal takes effect in a running chat, as revoking a tool does. Undefined while it is still approved.
+   */
+  withdrawn?: (skill: Skill) => string | undefined;
 }
 
 export function createSkillToolHandlers(options: SkillToolsOptions) {
   const find = (name: unknown): Skill | string => {
     if (typeof name !== 'string' || name === '') return '"name" must be a skill name from the list';
     const skill = options.offered.get(name);
-    if (skill !== undefined) return skill;
+    if (skill !== undefined) {
+      const why = options.withdrawn?.(skill);
+      return why === undefined ? skill : `${why}. Tell the user; it cannot be used until they approve it again.`;
+    }
     const withheld = options.withheld.get(name);
     if (withheld !== undefined) return `${withheld}. Tell the user; it cannot be used until they approve it.`;
     return `no skill named "${name}"; skills: ${[...options.offered.keys()].join(', ') || '(none)'}`;

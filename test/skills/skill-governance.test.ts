@@ -195,6 +195,57 @@ describe('pinning', () => {
     }
   });
 
+  it('refuses a skill revoked from another terminal while the session is open, as a revoked tool is', async () => {
+    const config = await writeConfig({ mcpServers: {} });
+    writeSkill(join(config, '..', 'skills'), {
+      name: 'deploy',
+      description: 'Deploy the app.',
+      files: { 'steps.md': 'Run the tests.' },
+    });
+    const stateDir = temporary('mcp-host-state-');
+    const calls = [
+      { name: 'load_skill', arguments: { name: 'deploy' } },
+      { name: 'read_skill_file', arguments: { name: 'deploy', path: 'steps.md' } },
+    ];
+    const provider = createScriptedProvider({
+      scenarios: [
+        { match: '^first', turns: [{ toolCalls: calls }, { text: 'read' }] },
+        { match: '^second', turns: [{ toolCalls: calls }, { text: 'read' }] },
+      ],
+    });
+    const host = await createHost({ config, provider, stateDir, auditSink: false });
+    const results = (request: number) => {
+      const last = provider.requests[request]!.messages.at(-1)!;
+      if (last.role !== 'tool') throw new Error('expected tool results');
+      return last.results.map((result) => ({
+        isError: result.isError === true,
+        text: result.content.map((part) => (part.type === 'text' ? part.text : '')).join(''),
+      }));
+    };
+    try {
+      await host.run('first');
+      expect(results(1).map((result) => result.isError)).toEqual([false, false]);
+      const revoked = await runCliInProcess([
+        'trust',
+        'revoke',
+        'skill:deploy',
+        '--config',
+        config,
+        '--state-dir',
+        stateDir,
+      ]);
+      expect(revoked.stdout).toContain('Revoked skill deploy');
+      await host.run('second');
+      const refusal = 'skill "deploy" was revoked since this session started. Tell the user';
+      expect(results(3)).toEqual([
+        { isError: true, text: expect.stringContaining(refusal) },
+        { isError: true, text: expect.stringContaining(refusal) },
+      ]);
+    } finally {
+      await host.close();
+    }
+  });
+
   it('withholds a skill whose description hides instructions, on first sight', async () => {
     const config = await writeConfig({ mcpServers: {} });
     writeSkill(join(config, '..', 'skills'), {
