@@ -76,7 +76,8 @@ export function parseSkillFile(text: string, file: string, folderName: string): 
   const fields = data as Record<string, unknown>;
   const warnings = Object.keys(fields)
     .filter((key) => !KNOWN_FIELDS.has(key))
-    .map((key) => `${file}: front matter field "${key}" is not part of the skill format; ignored`);
+    // Quoted as JSON: a key is the skill author's text, and a line break in it would forge a line of its own.
+    .map((key) => `${file}: front matter field ${JSON.stringify(key)} is not part of the skill format; ignored`);
 
   const name = requiredString(fields, 'name', file);
   if (name.length > MAX_NAME_LENGTH || !NAME_PATTERN.test(name)) {
@@ -137,7 +138,11 @@ function metadataOf(value: unknown, file: string): Record<string, string> {
     if (typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean') {
       setOwnProperty(metadata, key, String(item));
     } else {
-      throw new SkillError(file, `expected a string, found ${describe(item)}`, `metadata.${key}`);
+      throw new SkillError(
+        file,
+        `expected a string, found ${describe(item)}`,
+        `metadata.${JSON.stringify(key).slice(1, -1)}`,
+      );
     }
   }
   return metadata;
