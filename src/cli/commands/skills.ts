@@ -89,13 +89,13 @@ export function createSkillsCommand(): Command {
       return;
     }
     writeLine(`name: ${skill.name}`);
-    writeLine(`description: ${showRaw(skill.description)}`);
+    writeLine(`description: ${shownField(skill.description)}`);
     writeLine(`source: ${skill.source} (${skill.folder})`);
-    if (skill.license !== undefined) writeLine(`license: ${showRaw(skill.license)}`);
-    if (skill.compatibility !== undefined) writeLine(`compatibility: ${showRaw(skill.compatibility)}`);
-    if (skill.allowedTools !== undefined) writeLine(`allowed-tools: ${showRaw(skill.allowedTools.join(' '))}`);
+    if (skill.license !== undefined) writeLine(`license: ${shownField(skill.license)}`);
+    if (skill.compatibility !== undefined) writeLine(`compatibility: ${shownField(skill.compatibility)}`);
+    if (skill.allowedTools !== undefined) writeLine(`allowed-tools: ${shownField(skill.allowedTools.join(' '))}`);
     for (const [key, value] of Object.entries(skill.metadata ?? {})) {
-      writeLine(`metadata.${showRaw(key)}: ${showRaw(value)}`);
+      writeLine(`metadata.${shownField(key)}: ${shownField(value)}`);
     }
     writeLine(`fingerprint: ${skill.fingerprint}`);
     writeLine(`status: ${describeStatus(status, trustApproveCommand({ skill: skill.name }, approvals))}`);
@@ -107,6 +107,14 @@ export function createSkillsCommand(): Command {
   });
   skills.addCommand(show);
   return skills;
+}
+
+/**
+ * A front-matter value as shown, its later lines indented: the skill's author wrote it, and a line of its own could
+ * pass for the host's (`status: approved`) in the view the user reviews before approving.
+ */
+function shownField(value: string): string {
+  return showRaw(value).replace(/\r?\n/g, '\n  ');
 }
 
 async function openSkills(
