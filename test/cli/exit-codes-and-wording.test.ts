@@ -105,8 +105,10 @@ describe('a server that fails to start', () => {
         runCliInProcess([...command, '--config', config], TIMEOUT),
       ),
     ]);
-    for (const result of results) {
-      expect(`${result.stdout}${result.stderr}`).toContain(said);
+    const saidUnderTrustEntry = said.split('\n').join('\n      ');
+    for (const [index, result] of results.entries()) {
+      // `trust` lists it under the server's entry, its lines indented as the entry's.
+      expect(`${result.stdout}${result.stderr}`).toContain(index === results.length - 1 ? saidUnderTrustEntry : said);
       expect(`${result.stdout}${result.stderr}`).not.toMatch(/Connection closed|EPIPE|could not write/);
     }
     expect(results[0]!.stderr.startsWith(`mcp-host: ${said}\n`)).toBe(true);
