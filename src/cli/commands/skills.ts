@@ -101,7 +101,7 @@ export function createSkillsCommand(): Command {
     writeLine(`status: ${describeStatus(status, trustApproveCommand({ skill: skill.name }, approvals))}`);
     for (const line of describeHiddenContent(hiddenContentInSkill(skill))) writeLine(`warning: ${line}`);
     writeLine('files:');
-    for (const file of files) writeLine(`  ${showRaw(file.path)} (${file.bytes} bytes)`);
+    for (const file of files) writeLine(`  ${shownField(file.path, '    ')} (${file.bytes} bytes)`);
     writeLine('---');
     writeLine(showRaw(skill.body));
   });
@@ -113,8 +113,8 @@ export function createSkillsCommand(): Command {
  * A front-matter value as shown, its later lines indented: the skill's author wrote it, and a line of its own could
  * pass for the host's (`status: approved`) in the view the user reviews before approving.
  */
-function shownField(value: string): string {
-  return showRaw(value).replace(/\r?\n/g, '\n  ');
+function shownField(value: string, indent = '  '): string {
+  return showRaw(value).replace(/\r?\n/g, `\n${indent}`);
 }
 
 async function openSkills(
