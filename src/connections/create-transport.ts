@@ -209,7 +209,7 @@ function startFailure(error: unknown, transport: ProcessGroupStdioTransport, con
   const described = transport.closeReason ?? describeStartError(error, config);
   const gone = transport.endedOnItsOwn;
   // What the server answered (a protocol version the client does not know) says more than its leaving after it.
-  if (gone !== undefined && transport.closeReason === undefined && !/protocol version/i.test(described)) {
+  if (gone !== undefined && transport.closeReason === undefined && !isProtocolVersionError(error)) {
     const how = gone.exit === undefined ? 'closed the connection' : exitWords(gone.exit);
     return `: it ${how} before answering initialize`;
   }
@@ -231,10 +231,15 @@ function describeStartError(error: unknown, config: StdioServerConfig): string {
     // The client offers the newest version it supports; the server must answer with one the client knows.
     return `it answered initialize with protocol version ${unsupported[1]}, which this client does not support (the client asked for ${SUPPORTED_PROTOCOL_VERSIONS[0]}; it supports ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}). Update the server, or use a server version that speaks one of these.`;
   }
-  if (/protocol version/i.test(message)) {
+  if (isProtocolVersionError(error)) {
     return `${message} (this client supports ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`;
   }
   return message;
+}
+
+/** The client library refused the server's answer to initialize for its protocol version (it says so only in words). */
+function isProtocolVersionError(error: unknown): boolean {
+  return /protocol version/i.test(messageOf(error));
 }
 
 /** The Streamable HTTP POST was refused the way a legacy HTTP+SSE server refuses it: 400, 404 or 405. */

@@ -448,13 +448,13 @@ export class ProcessGroupStdioTransport implements Transport {
   }
 }
 
-/** Where a JSON-RPC message may begin: an object whose first key is one a message has. */
 /** What a failed write to a server's stdin means, in words. */
 function inputFailureText(error: unknown): string {
   const why = (error as NodeJS.ErrnoException).code === 'EPIPE' ? ': it closed its input' : '';
   return `could not write to the server's stdin${why}`;
 }
 
+/** Where a JSON-RPC message may begin: an object whose first key is one a message has. */
 const MESSAGE_START = /\{"(?:jsonrpc|id|method|result|error|params)"/g;
 /** Candidate starts tried per line, so a long noisy line costs a few parses at most. */
 const MAX_GLUED_ATTEMPTS = 3;

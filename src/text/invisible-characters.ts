@@ -36,6 +36,16 @@ function hex(codePoint: number, width: number): string {
   return codePoint.toString(16).padStart(width, '0');
 }
 
+/**
+ * A quick test for text that may hold an invisible character other than a control or a variation selector (format
+ * characters, line separators, blank letters), built from the same sets as {@link isInvisibleCharacter}: text it does
+ * not match has none of them and can pass untouched.
+ */
+export const MAY_HOLD_HIDDEN = new RegExp(
+  `\\p{Cf}|[\\u2028\\u2029${[...BLANK_LETTERS].map((codePoint) => `\\u${hex(codePoint, 4)}`).join('')}]`,
+  'u',
+);
+
 /** One code point as the escape this module writes: `\x1b`, `\u202e`, `\u{e0041}`. */
 export function escapeCodePoint(codePoint: number): string {
   if (codePoint <= 0xff) return `\\x${hex(codePoint, 2)}`;

@@ -8,7 +8,7 @@
  * scripts are written with stay as they are (see invisible-characters.ts).
  */
 import { DIRECTION_CONTROL, stripDirectionControls } from './direction-controls.js';
-import { showHiddenInProse } from './invisible-characters.js';
+import { MAY_HOLD_HIDDEN, showHiddenInProse } from './invisible-characters.js';
 
 // ESC-introduced sequences (ECMA-48): OSC/DCS/SOS/PM/APC strings up to BEL or ST (or the end, if never closed),
 // CSI with its parameters, and two-character escapes; the same with 8-bit C1 introducers.
@@ -38,15 +38,9 @@ export function stripControlCodes(text: string): string {
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: a quick test before the slower replacements.
 const ANY_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/u;
-/**
- * What may be an invisible character {@link showHiddenInProse} escapes: format characters, line and paragraph
- * separators, blank letters, tag characters. A quick test that lets ordinary text through untouched.
- */
-const MAYBE_HIDDEN = /\p{Cf}|\u034f|\u17b4|\u17b5|[\u115f\u1160\u180e\u2028\u2029\u2800\u3164\uffa0]/u;
-
 /** Whether `text` holds anything {@link stripControlCodes} removes or escapes. */
 export function hasControlCodes(text: string): boolean {
-  return ANY_CONTROL.test(text) || DIRECTION_CONTROL.test(text) || MAYBE_HIDDEN.test(text);
+  return ANY_CONTROL.test(text) || DIRECTION_CONTROL.test(text) || MAY_HOLD_HIDDEN.test(text);
 }
 
 /** What JSON.stringify leaves as it is and a terminal would act on. */
