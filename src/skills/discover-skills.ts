@@ -124,3 +124,15 @@ function readSkill(folder: string, file: string, source: SkillSourceKind, warnin
 export function isInside(real: string, folder: string): boolean {
   return real === folder || real.startsWith(`${folder}${path.sep}`);
 }
+
+/**
+ * Whether `file`, its links followed, lands outside `folder` (also resolved), or cannot be resolved at all (a dangling
+ * link): a cloned repository's link to `~/.aws/credentials` or `~/.bashrc` is not read or written through.
+ */
+export function leadsOutside(file: string, folder: string): boolean {
+  try {
+    return !isInside(realpathSync(file), realpathSync(folder));
+  } catch {
+    return true;
+  }
+}

@@ -9,12 +9,12 @@
  * that is not approved yet, only the user's own file is read, until `mcp-host trust config` (as for its skills).
  */
 
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { type ApprovalsPlace, trustConfigCommand } from '../config/trust-commands.js';
 import type { HostConfig } from '../config/types.js';
 import { estimateTextTokens } from '../providers/token-estimate/index.js';
-import { isInside } from './discover-skills.js';
+import { leadsOutside } from './discover-skills.js';
 import { MEMORY_FILE } from './project-memory.js';
 import { readBoundedText } from './read-bounded-text.js';
 
@@ -149,18 +149,6 @@ export function loadInstructions(
     left = 0;
   }
   return { files, notes };
-}
-
-/**
- * A cloned repository can hold `AGENTS.md -> ~/.aws/credentials`: read, that file would go to the model on every
- * request. A link inside the repository (`CLAUDE.md -> AGENTS.md`) is followed.
- */
-function leadsOutside(file: string, folder: string): boolean {
-  try {
-    return !isInside(realpathSync(file), realpathSync(folder));
-  } catch {
-    return true;
-  }
 }
 
 /** The longest prefix (at a line end where possible) within `tokens`: halving keeps the tokenizer calls few. */

@@ -4,9 +4,9 @@
  * It goes into the system prompt with the project instructions (and is off with them).
  */
 
-import { existsSync, lstatSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { isInside } from './discover-skills.js';
+import { leadsOutside } from './discover-skills.js';
 import { readBoundedText } from './read-bounded-text.js';
 
 /** Relative to the project folder (the config's folder, or the working folder without a config). */
@@ -96,13 +96,7 @@ function confinedMemoryFile(projectFolder: string): string {
     const stat = lstatSync(candidate, { throwIfNoEntry: false });
     if (stat === undefined) break;
     if (!stat.isSymbolicLink()) continue;
-    let real: string | undefined;
-    try {
-      real = realpathSync(candidate);
-    } catch {
-      real = undefined;
-    }
-    if (real === undefined || !isInside(real, realpathSync(projectFolder))) {
+    if (leadsOutside(candidate, projectFolder)) {
       throw new Error(
         `${candidate} is a symbolic link out of ${projectFolder}; the project memory is kept only inside the project`,
       );
