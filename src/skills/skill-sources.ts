@@ -19,7 +19,7 @@ export interface SkillSource {
 }
 
 /** The folder beside the config (or in `cwd`) that holds the project's skills. */
-const PROJECT_SKILLS_FOLDER = 'skills';
+export const PROJECT_SKILLS_FOLDER = 'skills';
 
 type SkillsConfig = Pick<HostConfig, 'file' | 'skills' | 'awaitingApproval'>;
 

@@ -15,7 +15,7 @@ import { describeHiddenContent, showRaw } from '../../policy/hidden-content.js';
 import { type DiscoveredSkills, discoverSkills, type Skill } from '../../skills/discover-skills.js';
 import { hiddenContentInSkill } from '../../skills/review-skills.js';
 import { SkillPins } from '../../skills/skill-pins.js';
-import { skillSources } from '../../skills/skill-sources.js';
+import { PROJECT_SKILLS_FOLDER, skillSources } from '../../skills/skill-sources.js';
 import { skillStatus } from '../../skills/skill-status.js';
 import { CommandGroup } from '../command-group.js';
 import { STATE_DIR_HELP } from '../common-options.js';
@@ -130,7 +130,7 @@ async function openSkills(
       : unapprovedConfigNote(
           config,
           approvals,
-          `its skills are not used (those it lists, and those in ${path.join(path.dirname(config.file), 'skills')})`,
+          `its skills are not used (those it lists, and those in ${path.join(path.dirname(config.file), PROJECT_SKILLS_FOLDER)})`,
         );
   if (unapproved !== undefined) writeError(`mcp-host: ${unapproved}`);
   const stateDir = ensureStateDir(resolveStateDir({ flag: options.stateDir }));
