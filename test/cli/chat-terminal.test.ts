@@ -144,6 +144,9 @@ describe.concurrent('mcp-host chat in a terminal', () => {
       // Commands: Tab completes a command name; unknown commands are one line; /cost, /save, /remember, /audit.
       terminal.type('/too');
       terminal.keys('Tab');
+      // Typed on before the completion shows, the rest could reach the chat in the same read as the Tab, which
+      // readline then takes for pasted text (a literal tab) rather than a key.
+      await terminal.waitFor(/^› \/tools\s*$/m, STEP);
       terminal.type(' add');
       terminal.keys('Enter');
       screen = await terminal.waitFor(/^calculator__add_numbers {2}Adds two numbers/m, STEP);

@@ -33,6 +33,18 @@ async function setUp(extra: Record<string, unknown> = {}) {
 
 const allowed = ['tools', 'call', 'fs__list_allowed_directories'];
 
+/**
+ * server-filesystem asks for the roots once initialised and applies them in its own time (it resolves each folder
+ * first), so a call made at once may still see the folder it started with: the listing is asked for again, in a new
+ * run, until the declared folder shows (or five runs have not shown it).
+ */
+async function listAllowedDirectories(args: string[], cwd: string, declared: string) {
+  for (let run = 1; ; run += 1) {
+    const result = await runCliInProcess([...allowed, ...args], { cwd, timeoutMs: 60_000 });
+    if (result.code !== 0 || result.stdout.includes(declared) || run === 5) return result;
+  }
+}
+
 describe('roots are declared only when configured', () => {
   it('without roots, server-filesystem keeps the folder from its command line wherever the host runs', async () => {
     const { notes, elsewhere, config } = await setUp();
@@ -54,10 +66,7 @@ describe('roots are declared only when configured', () => {
 
   it('with --root DIR, that folder is declared and replaces the server’s own', async () => {
     const { notes, elsewhere, other, config } = await setUp();
-    const result = await runCliInProcess([...allowed, '--config', config, '--root', other], {
-      cwd: elsewhere,
-      timeoutMs: 60_000,
-    });
+    const result = await listAllowedDirectories(['--config', config, '--root', other], elsewhere, other);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(other);
     expect(result.stdout).not.toContain(notes);
@@ -65,7 +74,7 @@ describe('roots are declared only when configured', () => {
 
   it('with `roots` in the config, those folders are declared', async () => {
     const { notes, elsewhere, other, config } = await setUp({ roots: ['other'] });
-    const result = await runCliInProcess([...allowed, '--config', config], { cwd: elsewhere, timeoutMs: 60_000 });
+    const result = await listAllowedDirectories(['--config', config], elsewhere, other);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(other);
     expect(result.stdout).not.toContain(notes);
