@@ -6,7 +6,6 @@
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { MAX_SKILL_FILE_BYTES, parseSkillFile, type SkillFrontMatter } from './parse-skill-file.js';
-import { readBoundedText } from './read-bounded-text.js';
 import { SkillError } from './skill-error.js';
 import { hashSkillFolder } from './skill-fingerprint.js';
 import type { SkillSource, SkillSourceKind } from './skill-sources.js';
@@ -95,20 +94,36 @@ function isFile(file: string): boolean {
   }
 }
 
+/**
+ * The one place a SKILL.md is read: its text comes from the very bytes its fingerprint hashed, so what the model is
+ * given (the listing's description, `load_skill`'s body, `allowed-tools`) and what `skills show` shows is always what
+ * the pin covers. Read once for the text and again for the fingerprint, a writer racing the host could have the first
+ * read's text used under the approved fingerprint of the second.
+ */
 function readSkill(folder: string, file: string, source: SkillSourceKind, warnings: string[]): Skill {
   const realFolder = realpathSync(folder);
+  const realFile = realpathSync(file);
   // The fingerprint hashes a symbolic link's target text, not what it leads to: a SKILL.md kept outside the folder
   // could change without the skill's pin noticing. It is refused, as read_skill_file refuses such links.
-  if (!isInside(realpathSync(file), realFolder)) {
+  if (!isInside(realFile, realFolder)) {
     throw new SkillError(
       file,
       "leads outside the skill's folder (a symbolic link); a skill is read only from its folder",
     );
   }
-  const text = readBoundedText(file, MAX_SKILL_FILE_BYTES, 'a skill file');
-  const parsed = parseSkillFile(text, file, path.basename(folder));
+  const relative = path.relative(realFolder, realFile).split(path.sep).join('/');
+  const hashes = hashSkillFolder(realFolder, { file: relative, maxBytes: MAX_SKILL_FILE_BYTES });
+  // Where SKILL.md leads by the links as hashed: elsewhere if it, or a link to it, was replaced during the read.
+  if (hashedLinkTarget(hashes, realFolder, SKILL_FILE_NAME) !== relative) {
+    throw new SkillError(file, 'was replaced while the skill was read (it or a link to it); it is not used');
+  }
+  const { kept } = hashes;
+  if (kept !== undefined && kept.size > MAX_SKILL_FILE_BYTES) {
+    throw new SkillError(file, `is ${kept.size} bytes; a skill file may be at most ${MAX_SKILL_FILE_BYTES} bytes`);
+  }
+  if (kept?.bytes === undefined) throw new SkillError(file, 'cannot be read as a regular file');
+  const parsed = parseSkillFile(kept.bytes.toString('utf8'), file, path.basename(folder));
   warnings.push(...parsed.warnings);
-  const hashes = hashSkillFolder(realFolder);
   return {
     ...parsed.frontMatter,
     folder: realFolder,
@@ -118,6 +133,41 @@ function readSkill(folder: string, file: string, source: SkillSourceKind, warnin
     fingerprint: hashes.fingerprint,
     fileHashes: hashes.files,
   };
+}
+
+/** Links followed in {@link hashedLinkTarget} before it gives up: a loop of links leads nowhere. */
+const MAX_LINK_HOPS = 40;
+
+/**
+ * The hashed file `name` leads to through the links as hashed (not as they are now), a linked folder on the way
+ * included, relative to `folder` with `/` between names; undefined when a link leads out of the folder or round in a
+ * loop, or the path ends at no hashed file.
+ */
+function hashedLinkTarget(
+  hashes: { files: ReadonlyMap<string, string>; links: ReadonlyMap<string, string> },
+  folder: string,
+  name: string,
+): string | undefined {
+  let pending = name.split('/');
+  let resolved: string[] = [];
+  let hops = 0;
+  while (pending.length > 0) {
+    const segment = pending.shift()!;
+    const target = hashes.links.get([...resolved, segment].join('/'));
+    if (target === undefined) {
+      resolved.push(segment);
+      continue;
+    }
+    hops += 1;
+    const absolute = path.resolve(folder, ...resolved, target);
+    if (hops > MAX_LINK_HOPS || !isInside(absolute, folder)) return undefined;
+    // The target may pass through links of its own: it is walked again from the folder.
+    const relative = path.relative(folder, absolute);
+    pending = [...(relative === '' ? [] : relative.split(path.sep)), ...pending];
+    resolved = [];
+  }
+  const file = resolved.join('/');
+  return hashes.files.has(file) ? file : undefined;
 }
 
 /** Whether `real` (a resolved path) is `folder` or lies inside it. */

@@ -35,11 +35,27 @@ interface SkillFolderHashes {
    * for `read_skill_file` to hand over only that, should the file change after the pin was checked.
    */
   files: ReadonlyMap<string, string>;
+  /** Each symbolic link's target text, by its path as in `files`: what was hashed in place of following it. */
+  links: ReadonlyMap<string, string>;
+  /** The file asked to be kept, as hashed: its size, and its bytes unless past the bound asked for or unreadable. */
+  kept?: { size: number; bytes?: Buffer };
 }
 
-export function hashSkillFolder(folder: string): SkillFolderHashes {
+/**
+ * A file whose bytes are kept while they are hashed (a skill's SKILL.md), up to `maxBytes`: what is used of it is
+ * then exactly what the fingerprint covers, with no second read a writer could slip other text into.
+ */
+interface KeepFile {
+  /** Relative to the folder, with `/` between names, as in `files`. */
+  file: string;
+  maxBytes: number;
+}
+
+export function hashSkillFolder(folder: string, keep?: KeepFile): SkillFolderHashes {
   const entries: string[] = [];
   const files = new Map<string, string>();
+  const links = new Map<string, string>();
+  let kept: SkillFolderHashes['kept'];
   let count = 0;
   let bytesLeft = MAX_FINGERPRINT_BYTES;
   const tooLarge = () =>
@@ -72,31 +88,44 @@ export function hashSkillFolder(folder: string): SkillFolderHashes {
       const relativeName = relative === '' ? name : `${relative}/${name}`;
       const stat = lstatSync(absolute, { throwIfNoEntry: false });
       if (stat === undefined) continue;
-      if (stat.isSymbolicLink()) entries.push(`link ${relativeName} -> ${readlinkSync(absolute)}`);
-      else if (stat.isDirectory()) walk(absolute, relativeName, depth + 1);
+      if (stat.isSymbolicLink()) {
+        const target = readlinkSync(absolute);
+        links.set(relativeName, target);
+        entries.push(`link ${relativeName} -> ${target}`);
+      } else if (stat.isDirectory()) walk(absolute, relativeName, depth + 1);
       else if (stat.isFile()) {
         if (stat.size > bytesLeft) throw tooLarge();
-        const hashed = hashFile(absolute, bytesLeft);
+        const keepUpTo = relativeName === keep?.file ? keep.maxBytes : undefined;
+        const hashed = hashFile(absolute, bytesLeft, keepUpTo);
         if (hashed === undefined) throw tooLarge();
         const { hash, bytes } = hashed;
         bytesLeft -= bytes;
         files.set(relativeName, hash);
         entries.push(`file ${relativeName} ${stat.size} ${hash}`);
+        if (keepUpTo !== undefined)
+          kept = { size: bytes, ...(hashed.kept === undefined ? {} : { bytes: hashed.kept }) };
       }
     }
   };
   walk(folder, '', 0);
   entries.push(`count ${count}`);
-  return { fingerprint: `sha256:${createHash('sha256').update(entries.join('\n')).digest('hex')}`, files };
+  const fingerprint = `sha256:${createHash('sha256').update(entries.join('\n')).digest('hex')}`;
+  return { fingerprint, files, links, ...(kept === undefined ? {} : { kept }) };
 }
 
 /**
  * Read in chunks, so a 50 MB file is hashed without holding it in memory; undefined once past `maxBytes` (a file
- * that grows while it is read).
+ * that grows while it is read). With `keepUpTo`, the bytes hashed are kept too while they are no more than that.
  */
-function hashFile(file: string, maxBytes: number): { hash: string; bytes: number } | undefined {
+function hashFile(
+  file: string,
+  maxBytes: number,
+  keepUpTo?: number,
+): { hash: string; bytes: number; kept?: Buffer } | undefined {
   let bytes = 0;
   const hash = createHash('sha256');
+  const kept: Buffer[] | undefined = keepUpTo === undefined ? undefined : [];
+  let readable = true;
   let descriptor: number | undefined;
   try {
     // Without waiting: the file may have been swapped for a named pipe since it was listed.
@@ -108,11 +137,14 @@ function hashFile(file: string, maxBytes: number): { hash: string; bytes: number
       bytes += read;
       if (bytes > maxBytes) return undefined;
       hash.update(buffer.subarray(0, read));
+      if (kept !== undefined && bytes <= keepUpTo!) kept.push(Buffer.from(buffer.subarray(0, read)));
     }
   } catch (error) {
+    readable = false;
     hash.update(`unreadable ${(error as NodeJS.ErrnoException).code ?? ''}`);
   } finally {
     if (descriptor !== undefined) closeSync(descriptor);
   }
-  return { hash: hash.digest('hex'), bytes };
+  const whole = kept !== undefined && readable && bytes <= keepUpTo!;
+  return { hash: hash.digest('hex'), bytes, ...(whole ? { kept: Buffer.concat(kept, bytes) } : {}) };
 }
