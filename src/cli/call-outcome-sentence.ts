@@ -6,7 +6,7 @@ const OUTCOME_SENTENCES: Record<CallOutcome, string> = {
   error: 'the call returned an error',
   timeout: 'the call timed out',
   denied: 'the call was denied',
-  crashed: 'the call failed: the server exited',
+  crashed: 'the call failed: the connection to the server ended',
   cancelled: 'the call was cancelled',
   invalid: 'the call was refused: its arguments are not valid',
 };

@@ -25,6 +25,7 @@ import { PendingRequests } from './pending-requests.js';
 import { ProcessGroupStdioTransport } from './process-group-stdio-transport.js';
 import { handProgressOnLatest } from './progress-hand-on-transport.js';
 import type { RenamedAnswers } from './renamed-answers.js';
+import { OUTPUT_CLOSED_WHILE_RUNNING } from './server-exit.js';
 import type { OpenSpill } from './spilled-text.js';
 import { strayAnswerReporter } from './stray-answers.js';
 
@@ -210,6 +211,8 @@ function startFailure(error: unknown, transport: ProcessGroupStdioTransport, con
   const gone = transport.endedOnItsOwn;
   // What the server answered (a protocol version the client does not know) says more than its leaving after it.
   if (gone !== undefined && transport.closeReason === undefined && !isProtocolVersionError(error)) {
+    if (gone.outputClosedWhileRunning)
+      return `: it ${OUTPUT_CLOSED_WHILE_RUNNING}, before answering initialize; the host stopped it`;
     const how = gone.exit === undefined ? 'closed the connection' : exitWords(gone.exit);
     return `: it ${how} before answering initialize`;
   }

@@ -39,8 +39,10 @@ const STDIN_CLOSE_WAIT_MS = 100;
 /** After stdin is closed and SIGTERM sent, how long a server gets before SIGKILL. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 2_000;
 /**
- * After the server process exits, how long its stdout may stay open before the connection counts as closed.
- * A grandchild that inherited stdout (a wrapper's child) would otherwise keep a call waiting for its timeout.
+ * How far apart the process's exit and the end of its stdout may come before they count as two events. Both
+ * normally come together, in either order. Past it, after the exit: a grandchild that inherited stdout (a wrapper's
+ * child) holds it open, and would keep a call waiting for its timeout; after the end of stdout: the server closed its
+ * output while still running, and no answer can come.
  */
 const EXIT_STDIO_GRACE_MS = 300;
 /** Non-protocol stdout lines, and messages nested too deep, told one by one before further ones go untold. */
@@ -115,6 +117,8 @@ export class ProcessGroupStdioTransport implements Transport {
   private endedByServer = false;
   /** The host signalled the process before it exited: its exit is the host's doing, not the server's. */
   private signalledBeforeExit = false;
+  /** The server closed its stdout while its process ran on; the host then closed the connection and stopped it. */
+  private outputClosedWhileRunning = false;
 
   constructor(private readonly options: ProcessGroupStdioOptions) {}
 
@@ -134,12 +138,14 @@ export class ProcessGroupStdioTransport implements Transport {
 
   /**
    * How the server went away by itself, when it did before the host closed the connection: its process's exit when
-   * the host had not signalled it, `{}` when it closed its input or output (and the host then stopped it). Whatever a
-   * request failed with then (the connection closed, a write to a closed pipe) is a symptom of this.
+   * the host had not signalled it, `outputClosedWhileRunning` when it closed its stdout and ran on (the host then
+   * stopped it), `{}` when it closed its input. Whatever a request failed with then (the connection closed, a write to
+   * a closed pipe) is a symptom of this.
    */
-  get endedOnItsOwn(): { exit?: ProcessExit } | undefined {
+  get endedOnItsOwn(): { exit?: ProcessExit; outputClosedWhileRunning?: true } | undefined {
     // A command that could not be started (not found) ends its pipes too, but no server went away.
     if (!this.endedByServer || this.child === undefined) return undefined;
+    if (this.outputClosedWhileRunning) return { outputClosedWhileRunning: true };
     return this.exitInfo !== undefined && !this.signalledBeforeExit ? { exit: this.exitInfo } : {};
   }
 
@@ -182,6 +188,7 @@ export class ProcessGroupStdioTransport implements Transport {
     child.stdout.once('close', () => {
       if (!this.closing) this.endedByServer = true;
       splitter.close();
+      if (!this.closing) setTimeout(() => this.endIfStillRunning(), EXIT_STDIO_GRACE_MS).unref();
     });
     child.stderr.on('data', (chunk: Buffer) => this.stderr.push(chunk));
     child.stdin.on('error', (error) => {
@@ -200,6 +207,18 @@ export class ProcessGroupStdioTransport implements Transport {
     });
     trackServerProcess(this);
     child.once('close', () => this.markClosed());
+  }
+
+  /**
+   * After the server closed its stdout: a process still running then can answer nothing, so the connection is closed
+   * at once (every request waiting fails, where each would have waited for its timeout) and the process is stopped as
+   * the host stops any server, rather than left running with nothing to read it.
+   */
+  private endIfStillRunning(): void {
+    if (this.closing || this.closed || this.exitInfo !== undefined) return;
+    this.outputClosedWhileRunning = true;
+    void this.close();
+    this.markClosed();
   }
 
   private handleLine(built: BuiltLine): void {

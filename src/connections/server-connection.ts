@@ -444,6 +444,7 @@ export class ServerConnection {
       ...(exit === undefined ? {} : { exit }),
       ...(stderrTail ? { stderrTail } : {}),
       ...(closeReason === undefined ? {} : { closeReason }),
+      outputClosedWhileRunning: stdio?.endedOnItsOwn?.outputClosedWhileRunning === true,
       redact: (text) => this.redact(text),
     });
   }

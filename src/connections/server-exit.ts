@@ -4,8 +4,14 @@
  */
 import type { ProcessExit } from './process-group-stdio-transport.js';
 
+/** What a stdio server did that leaves its process running with nothing to answer through. */
+export const OUTPUT_CLOSED_WHILE_RUNNING = 'closed its output (stdout) while still running';
+
 export interface ServerExit {
-  /** `crashed`: killed by a signal or a non-zero exit code; `exited`: code 0 (or none); `disconnected`: no process seen. */
+  /**
+   * `crashed`: killed by a signal or a non-zero exit code; `exited`: code 0 (or none); `disconnected`: no exit of its
+   * own seen (a remote server, or a process that closed its output and was then stopped by the host).
+   */
   reason: 'crashed' | 'exited' | 'disconnected';
   exitCode?: number;
   signal?: string;
@@ -22,16 +28,20 @@ interface ServerExitFacts {
   stderrTail?: string;
   /** Why the host closed the connection itself, when it did (e.g. an oversized message). */
   closeReason?: string;
+  /** The process closed its stdout and ran on; its exit, if known by now, is the host's stopping it. */
+  outputClosedWhileRunning?: boolean;
   redact: (text: string) => string;
 }
 
 export function serverExit(facts: ServerExitFacts): ServerExit {
-  const { exit } = facts;
-  const how = exit
-    ? exit.signal
-      ? `was killed by ${exit.signal}`
-      : `exited with code ${exit.code}`
-    : 'closed the connection';
+  const exit = facts.outputClosedWhileRunning ? undefined : facts.exit;
+  const how = facts.outputClosedWhileRunning
+    ? `${OUTPUT_CLOSED_WHILE_RUNNING}, so no answer could come; the host closed the connection and stopped the process`
+    : exit
+      ? exit.signal
+        ? `was killed by ${exit.signal}`
+        : `exited with code ${exit.code}`
+      : 'closed the connection';
   const what = facts.closeReason ? `${facts.closeReason}; its process then ${exit ? how : 'ended'}` : how;
   const tail = facts.stderrTail ? facts.redact(facts.stderrTail) : undefined;
   const exitCode = exit?.signal ? undefined : (exit?.code ?? undefined);

@@ -42,6 +42,23 @@ describe('serverExit', () => {
     );
   });
 
+  it('says a server closed its output while running, not the signal the host then stopped it with', () => {
+    expect(
+      serverExit({
+        server: 'co',
+        exit: { code: null, signal: 'SIGTERM' },
+        outputClosedWhileRunning: true,
+        stderrTail: 'closed stdout',
+        redact: keep,
+      }),
+    ).toEqual({
+      reason: 'disconnected',
+      stderrTail: 'closed stdout',
+      description:
+        'server "co" closed its output (stdout) while still running, so no answer could come; the host closed the connection and stopped the process; stderr tail:\nclosed stdout',
+    });
+  });
+
   it('redacts secrets from the sentence and from the stderr tail alike', () => {
     const redact = (text: string) => text.replaceAll('hunter22', '[REDACTED]');
     const exit = serverExit({
