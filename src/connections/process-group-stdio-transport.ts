@@ -339,7 +339,9 @@ export class ProcessGroupStdioTransport implements Transport {
     // Resolve as soon as the pipe takes the message; wait only when it pushes back. Waiting for every write's
     // callback would add a round of the event loop to each call. A write accepted here can still fail later (the
     // server closes its input while the message waits behind a full pipe): the request then fails at once, in
-    // place of an answer that cannot come, where it would have waited for its timeout.
+    // place of an answer that cannot come, where it would have waited for its timeout. A message the pipe took whole
+    // and the server never read is dropped without a word when it closes its input: Node watches a child's stdin
+    // only while a write waits, and the socket's end says only that some bytes went unread, not which requests.
     let accepted = false;
     const written =
       id === undefined
