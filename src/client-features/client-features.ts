@@ -11,6 +11,7 @@ import { redactText, redactValues } from '../audit/redact.js';
 import { UI_EXTENSION_CAPABILITY } from '../catalog/tool-ui.js';
 import { resolveStateDir } from '../config/state-dir.js';
 import type { HostConfig, ServerConfig } from '../config/types.js';
+import { callOfStream } from '../connections/call-streams.js';
 import { createLogRateGate, LOG_MESSAGES_PER_SECOND, type LogRateGate } from '../connections/log-rate-gate.js';
 import type { ServerConnection } from '../connections/server-connection.js';
 import { applyOutputBudget, DEFAULT_RESULT_TOKEN_BUDGET } from '../content/output-budget.js';
@@ -51,8 +52,11 @@ export interface ClientFeaturesOptions {
   openUrl?: UrlOpener;
   /** Where per-server log files go; `false` keeps no files. Default `<state folder>/logs`. */
   serverLogDirectory?: string | false;
-  /** Every server log message as it arrives (`--verbose` prints them). */
-  onServerLog?: (entry: ServerLogEntry) => void;
+  /**
+   * Every server log message as it arrives (`--verbose` prints them), with the call it came with when the transport
+   * can tell (see connections/call-streams.ts).
+   */
+  onServerLog?: (entry: ServerLogEntry, call?: object) => void;
   /** A server said a resource the host subscribed to changed (`notifications/resources/updated`). */
   onResourceUpdated?: (update: { server: string; uri: string }) => void;
   onDiagnostic?: (message: string) => void;
@@ -206,7 +210,7 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
           data: redactValues(data, secrets),
         };
         serverLog?.write(entry);
-        options.onServerLog?.(entry);
+        options.onServerLog?.(entry, callOfStream(serverName));
       });
     },
     async askToOpenRequiredUrl(serverName, required, signal) {

@@ -13,19 +13,30 @@ import type {
   ElicitRequest,
   ElicitResult,
 } from '@modelcontextprotocol/client';
+import { callOfStream } from '../connections/call-streams.js';
 import { exceedsJsonDepth, JsonTooDeepError } from '../json/json-depth.js';
 import { byteLength, type ClientRequestRecorder, withoutBinaryData } from './client-request-audit.js';
 
 export interface ClientRequestForwarder {
   /** Who answered, as the audit records it. */
   readonly kind: string;
-  /** Rejects with a protocol error when no one upstream can answer (the server receives it as its error). */
+  /**
+   * Rejects with a protocol error when no one upstream can answer (the server receives it as its error). `call`: the
+   * call the request came with, as its caller named it, when the transport can tell (see
+   * connections/call-streams.ts).
+   */
   sampling(
     serverName: string,
     params: CreateMessageRequest['params'],
     signal: AbortSignal,
+    call?: object,
   ): Promise<CreateMessageResult | CreateMessageResultWithTools>;
-  elicitation(serverName: string, params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
+  elicitation(
+    serverName: string,
+    params: ElicitRequest['params'],
+    signal: AbortSignal,
+    call?: object,
+  ): Promise<ElicitResult>;
   /** The server says a URL elicitation it forwarded earlier is complete. */
   elicitationComplete?(serverName: string, elicitationId: string): void;
 }
@@ -79,6 +90,7 @@ export function installForwardingHandlers(
   client.setRequestHandler('sampling/createMessage', async (request, context) => {
     if (exceedsJsonDepth(request.params)) throw new JsonTooDeepError('the sampling request');
     const params = request.params;
+    const call = callOfStream(serverName);
     const summary = {
       systemPrompt: params.systemPrompt,
       messages: withoutBinaryData(params.messages),
@@ -90,7 +102,7 @@ export function installForwardingHandlers(
       'sampling/createMessage',
       summary,
       context,
-      (signal) => forwarder.sampling(serverName, params, signal),
+      (signal) => forwarder.sampling(serverName, params, signal, call),
       () => 'allow',
     );
   });
@@ -105,6 +117,7 @@ export function installForwardingHandlers(
   client.setRequestHandler('elicitation/create', async (request, context) => {
     if (exceedsJsonDepth(request.params)) throw new JsonTooDeepError('the elicitation request');
     const params = request.params;
+    const call = callOfStream(serverName);
     // The audit keeps what was asked, never what the user typed.
     const summary =
       params.mode === 'url'
@@ -114,7 +127,7 @@ export function installForwardingHandlers(
       'elicitation/create',
       summary,
       context,
-      (signal) => forwarder.elicitation(serverName, params, signal),
+      (signal) => forwarder.elicitation(serverName, params, signal, call),
       (result) => result.action,
     );
   });

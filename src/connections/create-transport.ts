@@ -14,6 +14,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../config/types.js';
+import { linkCallStreams } from './call-streams.js';
 import type { HostWrittenAnswers } from './host-written-answers.js';
 import { limitResponseSize } from './limit-response-size.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './message-size-limit.js';
@@ -79,7 +80,7 @@ export async function createTransport(
 }
 
 async function connectStdio(config: StdioServerConfig, options: CreateTransportOptions) {
-  const transport = new ProcessGroupStdioTransport({
+  const spawned = new ProcessGroupStdioTransport({
     command: config.command,
     args: config.args,
     // Only a safe default environment plus the server's own `env`: the host's API keys stay private.
@@ -90,6 +91,8 @@ async function connectStdio(config: StdioServerConfig, options: CreateTransportO
     openSpill: options.openSpill,
     hostWritten: options.hostWritten,
   });
+  // Nothing a stdio server writes says which call it belongs to.
+  const transport = linkCallStreams(spawned, config.name, false);
   const client = createClient(options, config);
   try {
     await withTimeout(
@@ -148,7 +151,7 @@ async function connectRemoteOnce(
   };
   if (config.transport === 'sse') {
     const client = createClient(options, config);
-    const transport = wrap(new SSEClientTransport(url, transportOptions));
+    const transport = wrap(linkCallStreams(new SSEClientTransport(url, transportOptions), config.name, false));
     await withTimeout(
       client.connect(transport),
       options.connectTimeoutMs,
@@ -164,7 +167,8 @@ async function connectRemoteOnce(
     return { client, transport };
   }
   const client = createClient(options, config);
-  const transport = wrap(new StreamableHTTPClientTransport(url, transportOptions));
+  // A server sends what belongs to a call on that call's own response stream.
+  const transport = wrap(linkCallStreams(new StreamableHTTPClientTransport(url, transportOptions), config.name, true));
   try {
     await withTimeout(
       client.connect(transport),
@@ -184,7 +188,7 @@ async function connectRemoteOnce(
       );
     }
     const sseClient = createClient(options, config);
-    const sseTransport = wrap(new SSEClientTransport(url, transportOptions));
+    const sseTransport = wrap(linkCallStreams(new SSEClientTransport(url, transportOptions), config.name, false));
     try {
       await withTimeout(
         sseClient.connect(sseTransport),

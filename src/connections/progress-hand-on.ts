@@ -12,7 +12,12 @@
  * tens of thousands took minutes. Of the progress notifications held together, only the last of each call goes on:
  * each says where its call stands, so the last one tells all the others would, and the client library checks every
  * message it is given against several schemas at a cost of a few hundred microseconds, which a flood multiplies.
+ *
+ * A message held is handed on in the asynchronous context it was read in, as one handed on at once is: over
+ * Streamable HTTP that context tells which call's stream it came on (see call-streams.ts), and the turn that hands
+ * held messages on is another read's. Progress notifications, which need none, are spared the cost.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 
 /** Progress notifications passed over before the one diagnostic saying that they are. */
@@ -23,6 +28,8 @@ export class ProgressHandOn {
   private held?: JSONRPCMessage[];
   private next = 0;
   private passedOver = 0;
+  /** The context each held message other than progress was read in. */
+  private readonly readIn = new WeakMap<JSONRPCMessage, ReturnType<typeof AsyncLocalStorage.snapshot>>();
 
   constructor(
     private readonly deliver: (message: JSONRPCMessage) => void,
@@ -33,6 +40,7 @@ export class ProgressHandOn {
   handOn(message: JSONRPCMessage): void {
     if (this.held) {
       this.held.push(message);
+      if (!isProgress(message)) this.readIn.set(message, AsyncLocalStorage.snapshot());
       return;
     }
     this.deliver(message);
@@ -61,7 +69,9 @@ export class ProgressHandOn {
         this.notePassedOver();
         continue;
       }
-      this.deliver(message);
+      const context = this.readIn.get(message);
+      if (context === undefined) this.deliver(message);
+      else context(() => this.deliver(message));
       if (isProgress(message)) progressed = true;
     }
     // Messages read while the rest waits join the same list, behind it.

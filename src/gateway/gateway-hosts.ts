@@ -99,9 +99,9 @@ export function createGatewayHosts(
         hostOptions.onResourceUpdated?.(update);
         subscriptions.updated(update);
       },
-      onServerLog: (entry) => {
-        hostOptions.onServerLog?.(entry);
-        sessions.log(entry);
+      onServerLog: (entry, call) => {
+        hostOptions.onServerLog?.(entry, call);
+        sessions.log(entry, call);
       },
       clientFeatures: {
         ...hostOptions.clientFeatures,

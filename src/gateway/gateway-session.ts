@@ -31,6 +31,7 @@ import { toolUiOf } from '../catalog/tool-ui.js';
 import { offersSubscriptions } from '../client-features/server-resources.js';
 import type { GatewaySettings } from '../config/gateway-settings.js';
 import type { ServerTrust } from '../config/types.js';
+import { asCallOf } from '../connections/call-streams.js';
 import { DiscoveryCatalog, discoveryApplies, isMetaTool, metaToolDefinitions } from '../host/tool-discovery.js';
 import { unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
 import type { ExecutedToolCall } from '../loop/tool-call-types.js';
@@ -275,31 +276,34 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
     const notify = (notification: ServerNotification): void => {
       notified = notified.then(() => ctx.mcpReq.notify(notification)).catch(() => undefined);
     };
-    const callEnded = profile.sessions.callStarted(entry.server, session, {
+    const inProgress = profile.sessions.callStarted(entry.server, session, {
       sampling: (params, options) => ctx.mcpReq.requestSampling(params, options),
       elicit: (params, options) => ctx.mcpReq.elicitInput(params, options),
       log: (params) => notify({ method: 'notifications/message', params }),
     });
-    const executing = withDownstreamCall(downstream, () =>
-      host.callTool(name, args, {
-        signal: ctx.mcpReq.signal,
-        client: client(ctx.mcpReq.envelope),
-        ...(progressToken === undefined
-          ? {}
-          : {
-              onProgress: (update) =>
-                notify({
-                  method: 'notifications/progress',
-                  params: {
-                    progressToken,
-                    progress: update.progress,
-                    ...(update.total === undefined ? {} : { total: update.total }),
-                    ...(update.message === undefined ? {} : { message: update.message }),
-                  },
-                }),
-            }),
-      }),
-    ).finally(callEnded);
+    // Made in the call's name, so that a request or log message a server sends with it is known to be this client's.
+    const executing = asCallOf(inProgress.call, () =>
+      withDownstreamCall(downstream, () =>
+        host.callTool(name, args, {
+          signal: ctx.mcpReq.signal,
+          client: client(ctx.mcpReq.envelope),
+          ...(progressToken === undefined
+            ? {}
+            : {
+                onProgress: (update) =>
+                  notify({
+                    method: 'notifications/progress',
+                    params: {
+                      progressToken,
+                      progress: update.progress,
+                      ...(update.total === undefined ? {} : { total: update.total }),
+                      ...(update.message === undefined ? {} : { message: update.message }),
+                    },
+                  }),
+              }),
+        }),
+      ),
+    ).finally(inProgress.ended);
     let executed: ExecutedToolCall;
     try {
       executed = await executing;

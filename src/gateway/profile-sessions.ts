@@ -1,9 +1,18 @@
 /**
  * The downstream sessions of one profile, and what passes between them and the profile's servers apart from calls:
- * servers' log messages (to every session, at the level each asked for; to a stateless one on its call's stream),
- * `resources`/`prompts` list changes (debounced), and servers' sampling and elicitation requests — answered by the
- * client whose call to that server is in progress (the newest one), or by the only client when there is one; refused
- * with the reason otherwise, and when that client did not declare the capability.
+ * servers' log messages, `resources`/`prompts` list changes (debounced), and servers' sampling and elicitation
+ * requests.
+ *
+ * The clients share each server's one connection, so what a server asks or logs during one client's call must not
+ * reach another: it may hold that call's data, and the other could answer for it. A request or log message goes to
+ * the client of the call it came with when the transport tells (a Streamable HTTP server sends it on that call's own
+ * stream: see connections/call-streams.ts). Otherwise, and a stdio server's never tell, a request goes to the one
+ * client whose calls to that server are in flight, or to the only client connected, and is refused with the reason
+ * when calls of several clients are in flight (which one it belongs to is not known) or none are while several
+ * clients are connected. A log message that does not tell goes to the clients that set a level with
+ * `logging/setLevel` (they asked for the server's log), to the one client calling that server if only one is, and to
+ * the only client connected; a stateless session, which has no stream of its own, hears it on its calls' streams
+ * only while no other client is calling that server. Each client gets only the levels it asked for.
  */
 import {
   type ClientCapabilities,
@@ -64,6 +73,18 @@ interface Asker {
   log(params: LogMessage): void;
 }
 
+/** A call of a client to a server, in progress: what its calls to servers are made in the name of, and its end. */
+export interface CallInProgress {
+  /** Given to `asCallOf` (connections/call-streams.ts) around the call, so that what comes with it is known. */
+  readonly call: object;
+  ended(): void;
+}
+
+/** Which client a call is of: a stateless session's every request has a session object of its own. */
+function clientOf(asker: Asker): unknown {
+  return asker.session.callStreamsOnly?.client ?? asker.session;
+}
+
 /** URL elicitations forwarded and not yet said to be complete, kept at most; the oldest is let go past it. */
 const MAX_OPEN_URL_ELICITATIONS = 1_000;
 
@@ -114,17 +135,35 @@ export class ProfileSessions implements ClientRequestForwarder {
     for (const [key, asked] of this.urlElicitations) if (asked === session) this.urlElicitations.delete(key);
   }
 
-  /** A call of `session` to `server` began; the returned function says it ended. */
-  callStarted(server: string, session: DownstreamSession, ask: Pick<Asker, 'sampling' | 'elicit' | 'log'>): () => void {
+  /** A call of `session` to `server` began. */
+  callStarted(
+    server: string,
+    session: DownstreamSession,
+    ask: Pick<Asker, 'sampling' | 'elicit' | 'log'>,
+  ): CallInProgress {
     const asker: Asker = { session, ...ask };
     const stack = this.calls.get(server) ?? [];
     stack.push(asker);
     this.calls.set(server, stack);
-    return () => {
-      const at = stack.indexOf(asker);
-      if (at >= 0) stack.splice(at, 1);
-      if (stack.length === 0) this.calls.delete(server);
+    return {
+      call: asker,
+      ended: () => {
+        const at = stack.indexOf(asker);
+        if (at >= 0) stack.splice(at, 1);
+        if (stack.length === 0) this.calls.delete(server);
+      },
     };
+  }
+
+  /** The call in progress to `server` that `call` names, if it is still in progress. */
+  private callInProgress(server: string, call: object | undefined): Asker | undefined {
+    if (call === undefined) return undefined;
+    return this.calls.get(server)?.find((asker) => asker === call);
+  }
+
+  /** The clients with calls to `server` in progress. */
+  private callers(server: string): Set<unknown> {
+    return new Set((this.calls.get(server) ?? []).map(clientOf));
   }
 
   /**
@@ -141,11 +180,10 @@ export class ProfileSessions implements ClientRequestForwarder {
   }
 
   /**
-   * A server's log message (already redacted and rate-limited by the host), to every client that wants its level. A
-   * session without a standing stream hears it on its call to that server, and only while no other client is calling
-   * that server: nothing in the message tells which call it is about, and another client's must not be told.
+   * A server's log message (already redacted and rate-limited by the host), to the clients it may reach (see the top
+   * of this file) that want its level. `call`: the call it came with, when the transport tells.
    */
-  log(entry: ServerLogEntry): void {
+  log(entry: ServerLogEntry, call?: object): void {
     const severity = LEVELS.indexOf(entry.level);
     const wants = (session: DownstreamSession) =>
       session.logLevel === undefined || severity >= LEVELS.indexOf(session.logLevel);
@@ -154,14 +192,23 @@ export class ProfileSessions implements ClientRequestForwarder {
       logger: entry.logger === undefined ? entry.server : `${entry.server}/${entry.logger}`,
       data: entry.data,
     };
+    const related = this.callInProgress(entry.server, call);
+    if (related !== undefined) {
+      if (!wants(related.session)) return;
+      if (related.session.callStreamsOnly !== undefined) related.log(message);
+      else void related.session.server.sendLoggingMessage(message).catch(() => undefined);
+      return;
+    }
+    const callers = this.callers(entry.server);
+    const soleCaller = callers.size === 1 ? [...callers][0] : undefined;
+    const onlySession = this.sessions.size === 1;
     for (const session of this.sessions) {
       if (session.callStreamsOnly !== undefined || !wants(session)) continue;
+      if (!onlySession && session.logLevel === undefined && session !== soleCaller) continue;
       void session.server.sendLoggingMessage(message).catch(() => undefined);
     }
-    const calls = this.calls.get(entry.server) ?? [];
-    const callers = new Set(calls.map((asker) => asker.session.callStreamsOnly?.client ?? asker.session));
-    if (callers.size !== 1) return;
-    for (const asker of calls) {
+    if (soleCaller === undefined) return;
+    for (const asker of this.calls.get(entry.server) ?? []) {
       if (asker.session.callStreamsOnly !== undefined && wants(asker.session)) asker.log(message);
     }
   }
@@ -174,9 +221,18 @@ export class ProfileSessions implements ClientRequestForwarder {
     this.listChanged.close();
   }
 
-  private askerFor(server: string, what: string): Asker {
-    const stack = this.calls.get(server);
-    const inCall = stack?.[stack.length - 1];
+  private askerFor(server: string, what: string, call: object | undefined): Asker {
+    const related = this.callInProgress(server, call);
+    if (related !== undefined) return related;
+    const stack = this.calls.get(server) ?? [];
+    const callers = this.callers(server).size;
+    if (callers > 1) {
+      throw refuse(
+        `server "${server}" asked for ${what} while calls of ${callers} clients to it are in flight, and nothing in the request says which call it belongs to: refused rather than put to a client whose call it may not be`,
+      );
+    }
+    // The newest of the one client's calls.
+    const inCall = stack[stack.length - 1];
     if (inCall !== undefined) return inCall;
     if (this.sessions.size === 1) {
       const [session] = this.sessions as unknown as [DownstreamSession];
@@ -200,8 +256,9 @@ export class ProfileSessions implements ClientRequestForwarder {
     serverName: string,
     params: CreateMessageRequest['params'],
     signal: AbortSignal,
+    call?: object,
   ): Promise<CreateMessageResult | CreateMessageResultWithTools> {
-    const asker = this.askerFor(serverName, 'sampling');
+    const asker = this.askerFor(serverName, 'sampling', call);
     const sampling = this.capabilities(asker).sampling;
     if (sampling === undefined) {
       throw refuse(
@@ -216,8 +273,13 @@ export class ProfileSessions implements ClientRequestForwarder {
     return asker.sampling(params, { signal, timeout: this.timeoutMs });
   }
 
-  async elicitation(serverName: string, params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult> {
-    const asker = this.askerFor(serverName, 'elicitation');
+  async elicitation(
+    serverName: string,
+    params: ElicitRequest['params'],
+    signal: AbortSignal,
+    call?: object,
+  ): Promise<ElicitResult> {
+    const asker = this.askerFor(serverName, 'elicitation', call);
     const elicitation = this.capabilities(asker).elicitation;
     const mode = params.mode === 'url' ? 'url' : 'form';
     // An empty `elicitation: {}` is the form mode of the 2025-06-18 revision.

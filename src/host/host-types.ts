@@ -88,8 +88,11 @@ export interface HostOptions {
    * After start-up it stops reviews of re-listed tools. The CLI passes its Ctrl-C / SIGTERM handling here.
    */
   signal?: AbortSignal;
-  /** Every log message a server sends (they are also appended to a per-server log in the state folder). */
-  onServerLog?: (entry: ServerLogEntry) => void;
+  /**
+   * Every log message a server sends (they are also appended to a per-server log in the state folder). `call`: the
+   * call it came with, as the caller named it (see connections/call-streams.ts), when the transport can tell.
+   */
+  onServerLog?: (entry: ServerLogEntry, call?: object) => void;
   /** A resource subscribed to with `host.resources.subscribe` changed (`notifications/resources/updated`). */
   onResourceUpdated?: (update: { server: string; uri: string }) => void;
   /** Progress a server reports for a running tool call. */
