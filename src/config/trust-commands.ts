@@ -9,8 +9,11 @@
 
 import { quoteShellWord } from '../json/quote-shell-word.js';
 
-/** What an approve command is for. */
-type ApproveTarget = { server: string; tool?: string } | { skill: string };
+/**
+ * What an approve command is for. A skill's `fingerprint`, when given, is the one the user reviewed: the command
+ * approves the skill only while its files still have it (`--fingerprint`).
+ */
+type ApproveTarget = { server: string; tool?: string } | { skill: string; fingerprint?: string };
 
 /**
  * Where the approvals are kept, as a printed command must name it to approve in the same place from any folder and
@@ -33,13 +36,21 @@ export function approvalsPlace(configFile: string | undefined, stateDir: string 
   };
 }
 
-/** `mcp-host trust approve …`, with `--config FILE` and `--state-dir DIR` when the approvals are kept there. */
+/** The option of `trust approve skill:NAME` that names the fingerprint reviewed with `skills show`. */
+export const FINGERPRINT_OPTION = '--fingerprint';
+
+/**
+ * `mcp-host trust approve …`, with `--config FILE` and `--state-dir DIR` when the approvals are kept there, and for a
+ * skill `--fingerprint` with the fingerprint reviewed, when given.
+ */
 export function trustApproveCommand(target: ApproveTarget, place: ApprovalsPlace = {}): string {
   const subject =
     'skill' in target
       ? [`skill:${target.skill}`]
       : [target.server, ...(target.tool === undefined ? [] : [target.tool])];
-  return shellCommand(['mcp-host', 'trust', 'approve', ...subject, ...placeWords(place)]);
+  const reviewed =
+    'skill' in target && target.fingerprint !== undefined ? [FINGERPRINT_OPTION, target.fingerprint] : [];
+  return shellCommand(['mcp-host', 'trust', 'approve', ...subject, ...placeWords(place), ...reviewed]);
 }
 
 /**

@@ -24,6 +24,13 @@ const MAX_FINGERPRINT_DEPTH = 8;
 const MAX_FINGERPRINT_BYTES = 64 * 1024 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
 
+/** A fingerprint as `hashSkillFolder` makes it and `skills show` prints it. */
+const FINGERPRINT_PATTERN = /^sha256:[0-9a-f]{64}$/;
+
+export function isSkillFingerprint(value: string): boolean {
+  return FINGERPRINT_PATTERN.test(value);
+}
+
 export function fingerprintSkillFolder(folder: string): string {
   return hashSkillFolder(folder).fingerprint;
 }

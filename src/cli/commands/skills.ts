@@ -84,8 +84,20 @@ export function createSkillsCommand(): Command {
     const status = skillStatus(skill, pins);
     const pin = pins.pin(skill.name);
     const files = listFiles(skill.folder);
+    // Names the fingerprint of what is shown here, so the command approves that and nothing changed since.
+    const approveCommand =
+      status === 'approved'
+        ? undefined
+        : trustApproveCommand({ skill: skill.name, fingerprint: skill.fingerprint }, approvals);
     if (options.json) {
-      writeJson({ ...summary(skill), status, pin, files, body: skill.body });
+      writeJson({
+        ...summary(skill),
+        status,
+        pin,
+        ...(approveCommand === undefined ? {} : { approveCommand }),
+        files,
+        body: skill.body,
+      });
       return;
     }
     writeLine(`name: ${skill.name}`);
@@ -98,7 +110,8 @@ export function createSkillsCommand(): Command {
       writeLine(`metadata.${shownField(key)}: ${shownField(value)}`);
     }
     writeLine(`fingerprint: ${skill.fingerprint}`);
-    writeLine(`status: ${describeStatus(status, trustApproveCommand({ skill: skill.name }, approvals))}`);
+    writeLine(`status: ${describeStatus(status)}`);
+    if (approveCommand !== undefined) writeLine(`approve: ${approveCommand}`);
     for (const line of describeHiddenContent(hiddenContentInSkill(skill))) writeLine(`warning: ${line}`);
     writeLine('files:');
     for (const file of files) writeLine(`  ${shownField(file.path, '    ')} (${file.bytes} bytes)`);
@@ -156,18 +169,19 @@ function summary(skill: Skill) {
   };
 }
 
-function describeStatus(status: ReturnType<typeof skillStatus>, approveCommand: string): string {
+/** The approve command is on the line after it (`approve:`), naming the fingerprint of what is shown. */
+function describeStatus(status: ReturnType<typeof skillStatus>): string {
   switch (status) {
     case 'approved':
       return 'approved (offered to the model)';
     case 'new':
       return 'new (pinned and offered on the next run)';
     case 'flagged':
-      return `withheld: its description hides content; approve with ${approveCommand}`;
+      return 'withheld: its description hides content; approve it with the command below';
     case 'changed':
-      return `withheld: its files changed since approval; approve with ${approveCommand}`;
+      return 'withheld: its files changed since approval; approve it with the command below';
     case 'revoked':
-      return `withheld: revoked; approve with ${approveCommand}`;
+      return 'withheld: revoked; approve it with the command below';
   }
 }
 

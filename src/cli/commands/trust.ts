@@ -10,7 +10,7 @@ import { resolveAuditLogPath } from '../../audit/audit-log-path.js';
 import { createRunId } from '../../audit/audit-record.js';
 import { createJsonlAuditLog } from '../../audit/jsonl-audit-log.js';
 import { chosenStateDir, ensureStateDir, resolveStateDir } from '../../config/state-dir.js';
-import { type ApprovalsPlace, approvalsPlace } from '../../config/trust-commands.js';
+import { type ApprovalsPlace, approvalsPlace, FINGERPRINT_OPTION } from '../../config/trust-commands.js';
 import type { ServerConfig } from '../../config/types.js';
 import { showRaw } from '../../policy/hidden-content.js';
 import { crossReferenceNames, reviewServerTools } from '../../policy/review-server-tools.js';
@@ -20,7 +20,7 @@ import { TrustStore } from '../../policy/trust-store.js';
 import { escapeJsonControlCodes } from '../../text/strip-control-codes.js';
 import { CommandGroup } from '../command-group.js';
 import { STATE_DIR_HELP } from '../common-options.js';
-import { EXIT_RUN_FAILED } from '../exit-codes.js';
+import { EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
 import { cleanedWriter } from '../output.js';
 import { COMMAND_LINE, createCommandLineApprover } from './trust-approver.js';
 import { approveConfigFile } from './trust-config.js';
@@ -74,6 +74,8 @@ interface TrustOptions {
   auditFile?: string;
   json?: boolean;
   offline?: boolean;
+  /** `trust approve skill:NAME --fingerprint`: the fingerprint reviewed. */
+  fingerprint?: string;
 }
 
 export function createTrustCommand(dependencies: TrustCommandDependencies): Command {
@@ -101,13 +103,24 @@ export function createTrustCommand(dependencies: TrustCommandDependencies): Comm
     )
     .argument('<server>', 'server name as in the config, or skill:NAME for a skill')
     .argument('[tool]', "the tool's name on the server (or its namespaced name)")
+    .option(
+      `${FINGERPRINT_OPTION} <sha256>`,
+      'for skill:NAME: approve only if its files still have this fingerprint, as `mcp-host skills show` printed it',
+    )
     .action(async (server: string, tool: string | undefined, _options: TrustOptions, self: Command) => {
+      const options = self.optsWithGlobals<TrustOptions>();
       if (server.startsWith(SKILL_PREFIX)) {
-        const options = self.optsWithGlobals<TrustOptions>();
-        await approveSkill(self, server.slice(SKILL_PREFIX.length), skillContext(options, dependencies));
+        const name = server.slice(SKILL_PREFIX.length);
+        await approveSkill(self, name, skillContext(options, dependencies), options.fingerprint);
         return;
       }
-      await approve(self, server, tool, self.optsWithGlobals<TrustOptions>(), dependencies);
+      // A server's tools are reviewed as they are listed when it is approved: no fingerprint of them is shown.
+      if (options.fingerprint !== undefined) {
+        self.error(`error: ${FINGERPRINT_OPTION} is for approving a skill (skill:NAME), not a server or its tools.`, {
+          exitCode: EXIT_USAGE,
+        });
+      }
+      await approve(self, server, tool, options, dependencies);
     });
 
   withCommonOptions(command.command('config'))
