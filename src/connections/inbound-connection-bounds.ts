@@ -49,10 +49,22 @@ export function boundInboundConnections(
   server.keepAliveTimeout = bounds.keepAliveTimeoutMs;
   /** In the order they opened; the timer runs while the connection waits for a request's headers. */
   const unadmitted = new Map<Socket, NodeJS.Timeout | undefined>();
+  /** The answer being made to an unadmitted connection's request, which says how long it will be kept idle. */
+  const answering = new Map<Socket, ServerResponse>();
+  /**
+   * Node's own `Keep-Alive: timeout=` is the admitted connections' idle time; a connection answered unadmitted (a
+   * 401) is kept only `headersTimeoutMs` for its next request, and a client trusting the longer time would reuse a
+   * closed connection and fail its request.
+   */
+  const unadmittedKeepAlive = `timeout=${Math.floor(bounds.headersTimeoutMs / 1_000)}`;
 
   const forget = (socket: Socket): void => {
     clearTimeout(unadmitted.get(socket));
     unadmitted.delete(socket);
+    const response = answering.get(socket);
+    answering.delete(socket);
+    // Admitted while being answered: Node's header, for the admitted connection's idle time, is true again.
+    if (response !== undefined && !response.headersSent) response.removeHeader('Keep-Alive');
   };
   const awaitHeaders = (socket: Socket): void => {
     clearTimeout(unadmitted.get(socket));
@@ -87,9 +99,12 @@ export function boundInboundConnections(
     if (admitOnHeaders) return forget(socket);
     clearTimeout(unadmitted.get(socket));
     unadmitted.set(socket, undefined);
+    answering.set(socket, response);
+    response.setHeader('Keep-Alive', unadmittedKeepAlive);
     // Answered without being admitted: the next request's headers are due in time again, and what is left of this
     // request's body (which Node reads and drops) must come within that time too.
     response.once('close', () => {
+      if (answering.get(socket) === response) answering.delete(socket);
       if (unadmitted.has(socket) && !socket.destroyed) awaitHeaders(socket);
     });
   });

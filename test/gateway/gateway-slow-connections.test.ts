@@ -5,6 +5,8 @@
  * headers, so a client is still served in the middle of such a flood. Clients that have authenticated keep Node's
  * request timeout, which ends a request whose body does not come, and never cuts the event stream they listen on.
  */
+import { Agent, request as httpRequest } from 'node:http';
+import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/config/gateway-settings.js';
 import { loadConfig } from '../../src/config/load-config.js';
@@ -163,7 +165,51 @@ describe('a gateway whose request timeout is short', () => {
     await streamRead;
     expect(streamEnded).toBe('ended');
   }, 60_000);
+
+  it('tells a client answered 401 the idle time its connection really has, and not an admitted one', async () => {
+    const refused = await rawPost(gateway!.url, {});
+    expect(refused.status).toBe(401);
+    // Kept for the next request's headers only (1 s here), where Node would have said 65.
+    expect(refused.keepAlive).toBe('timeout=1');
+    const closedAfter = await refused.idleClose;
+    expect(closedAfter).toBeLessThan(65_000);
+
+    const admitted = await rawPost(gateway!.url, { authorization: `Bearer ${TOKEN}` });
+    expect(admitted.status).toBe(200);
+    // Admitted while being answered: the short time is not said (this answer, an event stream, names no time).
+    expect(admitted.keepAlive).not.toBe('timeout=1');
+    admitted.socket.destroy();
+  }, 30_000);
 });
+
+/** One POST of `initialize` on a connection of its own, with the answer's Keep-Alive header and the socket kept. */
+function rawPost(url: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; keepAlive: string | undefined; socket: Socket; idleClose: Promise<number> }>(
+    (resolve, reject) => {
+      const request = httpRequest(url, {
+        method: 'POST',
+        agent: new Agent({ keepAlive: true, maxSockets: 1 }),
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      });
+      request.on('error', reject);
+      request.on('response', (response) => {
+        const { socket } = response;
+        const answeredAt = Date.now();
+        const idleClose = new Promise<number>((closed) => socket.once('close', () => closed(Date.now() - answeredAt)));
+        response.resume();
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            keepAlive: response.headers['keep-alive']?.toString(),
+            socket,
+            idleClose,
+          }),
+        );
+      });
+      request.end(INITIALIZE);
+    },
+  );
+}
 
 describe('a gateway checking OAuth tokens, while connections that send nothing pile up', () => {
   const MAX = 8;
