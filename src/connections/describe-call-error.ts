@@ -6,6 +6,7 @@ import { describeLibraryError } from './describe-library-error.js';
 import { responseTooLargeText } from './limit-response-size.js';
 import { messageWithCause } from './message-with-cause.js';
 import type { ErrorAnswerOrigin } from './server-error-answers.js';
+import type { ServerExit } from './server-exit.js';
 
 interface CallErrorContext {
   server: string;
@@ -13,7 +14,8 @@ interface CallErrorContext {
   timeoutMs: number;
   maxTotalTimeoutMs?: number;
   remote: boolean;
-  describeExit: () => string;
+  /** How the server went away, and whether the connection already reported that exit as it happened. */
+  exitOf: () => { exit: ServerExit; reported: boolean };
   /**
    * Who answered the call with this error, if anyone (see server-error-answers.ts): the server, or the host in its
    * place (an answer nested too deep…). The client library raises some errors of its own with the same class.
@@ -39,11 +41,12 @@ export function toCallFailure(error: unknown, context: CallErrorContext): CallFa
       );
     }
     if (error.code === SdkErrorCode.ConnectionClosed || error.code === SdkErrorCode.NotConnected) {
+      const { exit, reported } = context.exitOf();
       return new CallFailure(
         context.remote ? 'disconnected' : 'crashed',
-        context.describeExit(),
+        exit.description,
         context.server,
-        options,
+        reported ? { ...options, serverExit: exit } : options,
       );
     }
   }
@@ -72,12 +75,12 @@ export function toCallFailure(error: unknown, context: CallErrorContext): CallFa
   // The library's checks of what the server sent (or of whether to send): the server's doing, not the connection's.
   const libraryError = describeLibraryError(error, context.server);
   if (libraryError !== undefined) return new CallFailure('protocol', libraryError, context.server, options);
-  return new CallFailure(
-    context.remote ? 'disconnected' : 'protocol',
-    messageWithCause(error),
-    context.server,
-    options,
-  );
+  if (context.remote) {
+    // A dropped connection or a refused request: nothing reports it but this text, so it names the server.
+    const message = `the request to server "${context.server}" failed: ${messageWithCause(error)}`;
+    return new CallFailure('disconnected', message, context.server, options);
+  }
+  return new CallFailure('protocol', messageWithCause(error), context.server, options);
 }
 
 /** A Streamable HTTP server answered 404 to a request carrying our session id: the session is gone. */

@@ -109,6 +109,8 @@ export class ServerConnection {
   private restarting?: Promise<boolean>;
   private restartTimer?: NodeJS.Timeout;
   private readonly reportedRepeats = new Set<string>();
+  /** The exit `onExit` last reported, with the client it ended: calls that failed on that client failed of it. */
+  private reportedExit?: { client: Client; exit: ServerExit };
   // What this client asked of the server's session; a new session (restart, re-initialised HTTP session) is asked
   // again.
   private readonly subscribedUris = new Set<string>();
@@ -308,9 +310,9 @@ export class ServerConnection {
     try {
       return await send(client);
     } catch (error) {
-      if (!isSessionExpired(error) || options.signal?.aborted) throw this.toFailure(error, options);
+      if (!isSessionExpired(error) || options.signal?.aborted) throw this.toFailure(error, options, client);
       // The server forgot our session (restarted, expired): a new one, and the call again only if safe.
-      if (!(await this.reconnect('the HTTP session expired (404)'))) throw this.toFailure(error, options);
+      if (!(await this.reconnect('the HTTP session expired (404)'))) throw this.toFailure(error, options, client);
       if (!options.safeToRetry) {
         throw new CallFailure(
           'disconnected',
@@ -333,7 +335,7 @@ export class ServerConnection {
             },
           );
         }
-        throw this.toFailure(retryError, options);
+        throw this.toFailure(retryError, options, client);
       }
     }
   }
@@ -386,6 +388,7 @@ export class ServerConnection {
     this.currentState = 'crashed';
     const exit = this.serverExit();
     this.lastError = exit.description;
+    this.reportedExit = { client, exit };
     this.options.onExit?.(this.name, exit);
     const delay = restartDelay(this.restarts);
     if (delay === undefined) {
@@ -453,19 +456,26 @@ export class ServerConnection {
     return redactSecrets(text, this.options.secrets ?? []);
   }
 
-  private toFailure(error: unknown, options: CallToolOptions): CallFailure {
+  /** What a call sent on `client` failed of, in words for the model. */
+  private toFailure(error: unknown, options: CallToolOptions, client: Client): CallFailure {
+    const reported = this.reportedExit?.client === client ? this.reportedExit.exit : undefined;
     const failure = toCallFailure(error, {
       server: this.name,
       aborted: options.signal?.aborted ?? false,
       timeoutMs: options.timeoutMs,
       maxTotalTimeoutMs: options.maxTotalTimeoutMs,
       remote: this.config.transport !== 'stdio',
-      describeExit: () => this.serverExit().description,
+      // The very exit reported, not one described afresh: what the call says is what the report said.
+      exitOf: () => (reported ? { exit: reported, reported: true } : { exit: this.serverExit(), reported: false }),
       answeredBy: (error) => this.errorAnswers.take(error),
     });
     const message = this.redact(failure.message);
-    return message === failure.message
-      ? failure
-      : new CallFailure(failure.kind, message, failure.server, { cause: failure.cause });
+    if (message === failure.message) return failure;
+    // No `serverExit`: said otherwise than the exit was reported, the report no longer stands for it.
+    const { cause, urlElicitations } = failure;
+    return new CallFailure(failure.kind, message, failure.server, {
+      cause,
+      ...(urlElicitations === undefined ? {} : { urlElicitations }),
+    });
   }
 }

@@ -2,6 +2,7 @@
  * What a run reports as it goes, in order. Interfaces (CLI, web, tests) render these; none of
  * them holds host logic. Names are noun-then-verb.
  */
+import type { ServerExit } from '../connections/server-exit.js';
 import type { AssistantMessage, StopReason, ToolResult, Usage } from '../providers/types.js';
 
 export type CallOutcome = 'ok' | 'error' | 'timeout' | 'cancelled' | 'denied' | 'crashed' | 'invalid';
@@ -36,6 +37,8 @@ export type AgentEvent =
       result: ToolResult;
       /** The MCP result as the server sent it, when there was one. */
       rawResult?: unknown;
+      /** The server went away during the call, as the host already reported (see `ExecutedToolCall`). */
+      serverExit?: ServerExit;
       durationMs: number;
     }
   | { type: 'turn-end'; turn: number }

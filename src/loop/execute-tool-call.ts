@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { CatalogEntry, ToolCatalog } from '../catalog/tool-catalog.js';
 import { CallFailure, type RequiredUrlElicitation } from '../connections/call-failure.js';
 import type { CallToolOptions } from '../connections/server-connection.js';
+import type { ServerExit } from '../connections/server-exit.js';
 import type { SpilledText } from '../connections/spilled-text.js';
 import { describeTooDeep, exceedsJsonDepth } from '../json/json-depth.js';
 import type { Authorization } from '../policy/authorize-tool-call.js';
@@ -108,6 +109,7 @@ interface DoneExtra {
   arguments?: Record<string, unknown>;
   authorization?: Authorization;
   rawResult?: unknown;
+  serverExit?: ServerExit;
 }
 
 const NO_EXTRA: DoneExtra = {};
@@ -157,6 +159,7 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
       if (shaped.spilledTexts !== undefined) executed.spilledTexts = shaped.spilledTexts;
       if (shaped.maxTokens !== undefined) executed.maxResultTokens = shaped.maxTokens;
       if (shaped.contentSources !== undefined) executed.contentSources = shaped.contentSources;
+      if (extra.serverExit !== undefined) executed.serverExit = extra.serverExit;
       return executed;
     };
     const errorText = (text: string): ShapedResult => ({ content: [{ type: 'text', text }], isError: true });
@@ -250,6 +253,7 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
         entry,
         arguments: args,
         authorization,
+        serverExit: failure.serverExit,
       });
     let raw: CallToolResult;
     try {

@@ -187,6 +187,7 @@ async function runTurns(options: RunAgentOptions, signal: AbortSignal): Promise<
         outcome: outcome.outcome,
         result: outcome.result,
         rawResult: outcome.rawResult,
+        serverExit: outcome.serverExit,
         durationMs: Math.round(performance.now() - started),
       });
       return outcome;

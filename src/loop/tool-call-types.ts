@@ -1,5 +1,6 @@
 /** The contract between the loop and whatever executes one tool call. */
 import type { CallingClient, CallOrigin } from '../audit/audit-record.js';
+import type { ServerExit } from '../connections/server-exit.js';
 import type { SpilledText } from '../connections/spilled-text.js';
 import type { ToolCallPart, ToolResult } from '../providers/types.js';
 import type { AgentEvent, CallOutcome } from './events.js';
@@ -48,6 +49,11 @@ export interface ExecutedToolCall {
    * undefined for a part the host wrote; absent when the result is not a server's (an error, a host tool).
    */
   contentSources?: readonly (number | undefined)[];
+  /**
+   * The call failed because its server went away, and the host had already reported that exit (its `onDiagnostic`)
+   * as it happened: the result's text says it again for the model, which sees no report.
+   */
+  serverExit?: ServerExit;
 }
 
 /** Executes one call. Never throws: every failure becomes an error result for the model. */

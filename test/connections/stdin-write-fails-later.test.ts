@@ -72,7 +72,7 @@ describe.runIf(process.platform === 'linux')('a write the pipe accepted and then
       aborted: false,
       timeoutMs: 30_000,
       remote: false,
-      describeExit: () => 'exited',
+      exitOf: () => ({ exit: { reason: 'exited', description: 'exited' }, reported: false }),
       answeredBy: (error) => errorAnswers.take(error),
     });
     expect(failure.message).toBe(

@@ -88,7 +88,7 @@ describe('a stdio server that closes its stdout and keeps running', () => {
   );
 
   it(
-    'is told by tools call in the same words',
+    'is told once by tools call, in the same words, and then how the call ended',
     async () => {
       const config = await writeConfig({
         mcpServers: {
@@ -98,10 +98,13 @@ describe('a stdio server that closes its stdout and keeps running', () => {
       const result = await runCli(['tools', 'call', 'co__close_stdout', '--config', config], {
         timeoutMs: TEST_TIMEOUT_MS - 10_000,
       });
-      expect(result.stderr).toContain(
-        'The tool call failed: server "co" closed its output (stdout) while still running, so no answer could come; the host closed the connection and stopped the process; stderr tail:',
-      );
-      expect(result.stderr).toContain('mcp-host: the call failed: the connection to the server ended\n');
+      // Said once, as it happened, and then how the call ended: the call's failure does not say it again.
+      const told =
+        'server "co" closed its output (stdout) while still running, so no answer could come; the host closed the connection and stopped the process; stderr tail:';
+      expect(result.stderr.split(told)).toHaveLength(2);
+      expect(result.stderr).toContain(`mcp-host: ${told}\n`);
+      expect(result.stderr.split('closed stdout\n')).toHaveLength(2);
+      expect(result.stderr.endsWith('mcp-host: the call failed: the connection to the server ended\n')).toBe(true);
       expect(result.stdout).toBe('');
       expect(result.code).toBe(1);
     },

@@ -5,6 +5,7 @@
  * the approval view shows them; the result is prose (see strip-control-codes.ts).
  */
 import { redactArguments, redactArgumentText } from '../../audit/redact.js';
+import type { ServerExit } from '../../connections/server-exit.js';
 import type { CallOutcome } from '../../loop/events.js';
 import type { ToolResult } from '../../providers/types.js';
 import { showInvisibleCharacters } from '../../text/invisible-characters.js';
@@ -37,7 +38,7 @@ function describeArguments(view: ToolCallView, secrets: readonly string[]): stri
 /** `⚙ calculator add_numbers {"a":5,"b":7} · 4 ms · ok → 12`, within `width` columns when it can be. */
 export function formatToolCallLine(
   view: ToolCallView,
-  end: { outcome: CallOutcome; durationMs: number; result: ToolResult },
+  end: { outcome: CallOutcome; durationMs: number; result: ToolResult; serverExit?: ServerExit },
   secrets: readonly string[],
   styles: ChatStyles,
   width = 120,
@@ -46,7 +47,11 @@ export function formatToolCallLine(
   const args = describeArguments(view, secrets);
   const timing = `· ${end.durationMs} ms ·`;
   const used = `⚙ ${where} ${args} ${timing} ${end.outcome} → `.length;
-  const text = end.result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(' ');
+  // How the server went away was reported above the line as it happened; the line does not begin it again.
+  const text =
+    end.serverExit === undefined
+      ? end.result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(' ')
+      : '';
   const room = Math.max(MIN_RESULT, Math.min(MAX_RESULT, width - 1 - used));
   const summary = text === '' ? '' : ` → ${cut(redactArgumentText(text, secrets), room)}`;
   const outcome = end.outcome === 'ok' ? styles.good('ok') : styles.bad(end.outcome);

@@ -98,7 +98,9 @@ async function runLine(host: Host, line: string, signal: AbortSignal, failed: { 
       }
       const args = parseCallArguments(rest.slice(name.length), entry.tool.inputSchema);
       const executed = await host.callTool(name, args, { signal });
-      for (const part of executed.result.content) {
+      // The host's text for a call its server's going away ended says only what stderr was told as it happened.
+      const content = executed.serverExit === undefined ? executed.result.content : [];
+      for (const part of content) {
         if (part.type === 'text') writeLine(part.text);
         else writeLine(`[image ${part.mimeType}, ${Math.round((part.data.length * 3) / 4)} bytes]`);
       }

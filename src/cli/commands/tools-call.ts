@@ -130,14 +130,17 @@ async function callOneTool(
             },
             { secrets: host.config.secrets, signal, ...(wholeTextOf === undefined ? {} : { wholeTextOf }) },
           )
-        : // The server's own result; the host's when the call never reached it (denied, unknown, timed out).
-          await printCallResult((executed.rawResult ?? executed.result) as Parameters<typeof printCallResult>[0], {
-            isError: executed.result.isError === true,
-            secrets: host.config.secrets,
-            signal,
-            ...(wholeTextOf === undefined ? {} : { wholeTextOf }),
-            ...(options.save === undefined ? {} : { saveDirectory: options.save }),
-          });
+        : executed.serverExit !== undefined
+          ? // The host's text says only how the server went away, which its report on stderr said as it happened.
+            true
+          : // The server's own result; the host's when the call never reached it (denied, unknown, timed out).
+            await printCallResult((executed.rawResult ?? executed.result) as Parameters<typeof printCallResult>[0], {
+              isError: executed.result.isError === true,
+              secrets: host.config.secrets,
+              signal,
+              ...(wholeTextOf === undefined ? {} : { wholeTextOf }),
+              ...(options.save === undefined ? {} : { saveDirectory: options.save }),
+            });
       if (executed.result.isError) writeError(`mcp-host: ${callOutcomeSentence(executed.outcome)}`);
       // Arguments the tool's schema refuses are the command line's to fix, as a value of the wrong type is: the call
       // was not sent. Only part of what the tool gave was printed: a script must not take it for the whole.

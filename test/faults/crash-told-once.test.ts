@@ -1,0 +1,102 @@
+/**
+ * A server that dies during a call made from the command line: the user is told once how it went (the server named,
+ * its exit code, its stderr tail) and then how the call ended, by tools call, connect, chat and run alike. The model,
+ * which sees no such report, still gets all of it in the call's result.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
+import { fixtureServer, temporaryDirectory } from '../helpers/project.js';
+
+const HOW = 'server "crashy" exited with code 3';
+const TAIL = 'exiting with code 3 in the middle of a call';
+const CLOSING_LINE = 'mcp-host: the call failed: the connection to the server ended\n';
+const TIMEOUT = { timeoutMs: 60_000 };
+
+let directory: string;
+
+beforeAll(async () => {
+  directory = await temporaryDirectory('mcp-host-crash-told-');
+  await writeFile(
+    join(directory, 'script.json'),
+    JSON.stringify({
+      scenarios: [
+        {
+          match: 'crash',
+          turns: [
+            { toolCalls: [{ name: 'crashy__exit_mid_call', arguments: { code: 3 } }] },
+            { text: 'The tool said: {{lastToolResult}}' },
+          ],
+        },
+      ],
+    }),
+  );
+  await writeFile(
+    join(directory, 'mcp-host.json'),
+    JSON.stringify({
+      model: 'scripted:script.json',
+      permissions: { allow: ['crashy__*'] },
+      mcpServers: { crashy: { command: process.execPath, args: [fixtureServer('crash-mid-call.mjs')] } },
+    }),
+  );
+});
+
+function timesIn(text: string, part: string): number {
+  return text.split(part).length - 1;
+}
+
+/** What the user sees of the crash, whichever stream it went to. */
+function expectToldOnce(result: { stdout: string; stderr: string }): void {
+  const seen = result.stdout + result.stderr;
+  expect(timesIn(seen, HOW), seen).toBe(1);
+  expect(timesIn(seen, TAIL), seen).toBe(1);
+  expect(result.stderr).toContain(`mcp-host: ${HOW}; stderr tail:\n${TAIL}\n`);
+}
+
+describe('a server that dies during a call made from the command line', () => {
+  it('is told once by tools call, then how the call ended', async () => {
+    const result = await runCliInProcess(['tools', 'call', 'crashy__exit_mid_call', 'code=3', '-c', 'mcp-host.json'], {
+      ...TIMEOUT,
+      cwd: directory,
+    });
+    expectToldOnce(result);
+    expect(result.stderr.endsWith(CLOSING_LINE), result.stderr).toBe(true);
+    expect(result.stdout).toBe('');
+    expect(result.code).toBe(1);
+  }, 90_000);
+
+  it('is told once by connect, whose session goes on with the restarted server', async () => {
+    const result = await runCliInProcess(['connect', '-c', 'mcp-host.json'], {
+      ...TIMEOUT,
+      cwd: directory,
+      input: ['call crashy__exit_mid_call code=3', 'call crashy__ping', 'exit', ''].join('\n'),
+    });
+    expectToldOnce(result);
+    expect(result.stderr).toContain(CLOSING_LINE);
+    expect(result.stdout).toMatch(/^pong \d+\n$/);
+  }, 90_000);
+
+  it('is told once by chat, whose line for the call gives its outcome without beginning the report again', async () => {
+    const result = await runCliInProcess(['chat', '-c', 'mcp-host.json'], {
+      ...TIMEOUT,
+      cwd: directory,
+      input: 'crash please\n',
+    });
+    // The model's answer quotes the result it was given; the rest of what is shown tells the crash once.
+    const answer = `The tool said: The tool call failed: ${HOW}; stderr tail:\n${TAIL}\n`;
+    expect(result.stdout).toContain(answer);
+    expectToldOnce({ stdout: result.stdout.replace(answer, ''), stderr: result.stderr });
+    expect(result.stdout).toMatch(/\[1\] ⚙ crashy exit_mid_call \{"code":3\} · \d+ ms · crashed\n/);
+  }, 90_000);
+
+  it('is told once by run, while the model gets the whole of it as the call’s result', async () => {
+    const result = await runCliInProcess(['run', '-c', 'mcp-host.json', 'crash please'], {
+      ...TIMEOUT,
+      cwd: directory,
+    });
+    expect(result.stdout).toBe(`The tool said: The tool call failed: ${HOW}; stderr tail:\n${TAIL}\n`);
+    expectToldOnce({ stdout: '', stderr: result.stderr });
+    expect(result.code).toBe(0);
+  }, 90_000);
+});
