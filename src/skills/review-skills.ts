@@ -16,7 +16,9 @@ import type { SkillCheck, SkillPins } from './skill-pins.js';
 export interface WithheldSkill {
   skill: Skill;
   status: SkillCheck;
-  /** For the user: why, and the command that approves it. */
+  /** Why, for people, naming no command. */
+  reason: string;
+  /** For the user: why, how to review it, and the command that approves it ({@link withheldSkillMessage}). */
   message: string;
 }
 
@@ -35,35 +37,50 @@ export function hiddenContentInSkill(skill: Pick<Skill, 'name' | 'description'>)
 }
 
 /**
+ * The command that approves `skill` as the host read and hashed it: with its fingerprint (`--fingerprint`), so that,
+ * copied, it approves exactly those files, and is refused should they change before it runs. Every message that says
+ * how to approve a skill gives this one, never the bare command, which approves whatever is on disk by then.
+ */
+export function approveSkillCommand(skill: Pick<Skill, 'name' | 'fingerprint'>, place: ApprovalsPlace): string {
+  return trustApproveCommand({ skill: skill.name, fingerprint: skill.fingerprint }, place);
+}
+
+/** A withheld skill's message: why, how to review it and the command that approves it, naming `place`. */
+export function withheldSkillMessage(
+  entry: Pick<WithheldSkill, 'skill' | 'status' | 'reason'>,
+  place: ApprovalsPlace,
+): string {
+  const { skill } = entry;
+  // A skill seen for the first time has no pin to compare with: its SKILL.md says what was flagged.
+  const review =
+    entry.status === 'new' ? `review ${skill.file}` : `review it with \`${skillsShowCommand(skill.name, place)}\``;
+  return `skill "${skill.name}" is withheld: ${entry.reason}; ${review}, then run: ${approveSkillCommand(skill, place)}`;
+}
+
+/**
  * `approvals`: where the pins are kept (config file, chosen state folder), named in the commands of the messages.
  */
 export function reviewSkills(skills: readonly Skill[], pins: SkillPins, approvals: ApprovalsPlace = {}): SkillReview {
   const review: SkillReview = { offered: [], withheld: [], pinned: [] };
   for (const skill of skills) {
     const status = pins.check(skill.name, skill.fingerprint);
-    const approve = trustApproveCommand({ skill: skill.name }, approvals);
+    const withhold = (reason: string) => {
+      const entry = { skill, status, reason };
+      review.withheld.push({ ...entry, message: withheldSkillMessage(entry, approvals) });
+    };
     if (status === 'approved') {
       review.offered.push(skill);
     } else if (status === 'new') {
       const flags = hiddenContentInSkill(skill);
       if (flags.length > 0) {
-        review.withheld.push({
-          skill,
-          status,
-          message: `skill "${skill.name}" is withheld: its description hides content (${describeHiddenContent(flags).join('; ')}); review ${skill.file}, then run: ${approve}`,
-        });
+        withhold(`its description hides content (${describeHiddenContent(flags).join('; ')})`);
       } else {
         pins.approve(skill.name, skill.fingerprint, skill.folder, 'first-sight');
         review.pinned.push(skill);
         review.offered.push(skill);
       }
     } else {
-      const why = status === 'changed' ? `its files changed since it was approved (${skill.folder})` : 'it was revoked';
-      review.withheld.push({
-        skill,
-        status,
-        message: `skill "${skill.name}" is withheld: ${why}; review it with \`${skillsShowCommand(skill.name, approvals)}\`, then run: ${approve}`,
-      });
+      withhold(status === 'changed' ? `its files changed since it was approved (${skill.folder})` : 'it was revoked');
     }
   }
   return review;

@@ -363,6 +363,10 @@ export interface SkillView {
 
 export interface SkillsView {
   offered: SkillView[];
+  /**
+   * `reason`: why, how to review it and the command that approves it; `approveCommand`: that command alone, naming the
+   * fingerprint of the files the host read (`--fingerprint`), so it approves exactly those. Both are text to show.
+   */
   withheld: (SkillView & { reason: string; approveCommand: string })[];
   /** Skills that could not be read, and why. */
   problems: { folder: string; message: string }[];

@@ -5,11 +5,11 @@
  */
 
 import path from 'node:path';
-import { trustApproveCommand } from '../config/trust-commands.js';
 import type { Host } from '../host/create-host.js';
 import { estimateTextTokens } from '../providers/token-estimate/index.js';
 import type { Message } from '../providers/types.js';
 import type { Skill } from '../skills/discover-skills.js';
+import { approveSkillCommand, withheldSkillMessage } from '../skills/review-skills.js';
 import { LOAD_SKILL_TOOL } from '../skills/skill-tools.js';
 import { listedDescription } from '../skills/skills-listing.js';
 import type { SkillsView, SkillView } from './api-types.js';
@@ -39,19 +39,15 @@ export function skillsView(host: Host, history: readonly Message[]): SkillsView 
   return {
     offered: offered.map(view),
     withheld: withheld.map((entry) => {
-      // This page names no machine path, so its command is the one to run in the config's folder, where every
+      // This page names no machine path, so its commands are the ones to run in the config's folder, where every
       // folder it shows is relative to; but a state folder chosen for the run is named, or the command would
-      // approve in another one.
+      // approve in another one. The command names the fingerprint of the files the host read.
       const chosen = host.approvals.stateDir;
-      const approveCommand = trustApproveCommand(
-        { skill: entry.skill.name },
-        chosen === undefined ? {} : { stateDir: chosen },
-      );
-      const withConfig = trustApproveCommand({ skill: entry.skill.name }, host.approvals);
+      const place = chosen === undefined ? {} : { stateDir: chosen };
       return {
         ...view(entry.skill),
-        reason: withoutPaths(entry.message.split(withConfig).join(approveCommand), entry.skill.folder),
-        approveCommand,
+        reason: withoutPaths(withheldSkillMessage(entry, place), entry.skill.folder),
+        approveCommand: approveSkillCommand(entry.skill, place),
       };
     }),
     problems: problems.map((problem) => {

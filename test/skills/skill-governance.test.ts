@@ -109,7 +109,11 @@ describe('pinning', () => {
       // Pins are kept per config and state folder: the command names both (the folder was chosen for the run), so
       // it approves in the same place from any folder and shell.
       printed = /mcp-host trust approve skill:deploy .*$/m.exec(second.diagnostics.join('\n'))?.[0];
-      expect(printed).toBe(`mcp-host trust approve skill:deploy --config ${config} --state-dir ${stateDir}`);
+      // With the fingerprint of the files the host read: it approves those, not whatever is on disk by then.
+      const read = second.host.skills().withheld[0]!.skill.fingerprint;
+      expect(printed).toBe(
+        `mcp-host trust approve skill:deploy --config ${config} --state-dir ${stateDir} --fingerprint ${read}`,
+      );
       // The command to review it names the same place, so it shows this skill and its pin, not another config's.
       showCommand = /`(mcp-host skills show deploy[^`]*)`/.exec(second.diagnostics.join('\n'))?.[1];
       expect(showCommand).toBe(`mcp-host skills show deploy --config ${config} --state-dir ${stateDir}`);

@@ -14,6 +14,7 @@ import { SkillPins } from '../../src/skills/skill-pins.js';
 import { createScriptedProvider } from '../../src/testing/scripted-provider.js';
 // @ts-expect-error: a plain ES module fixture, without types.
 import { armRacingWriter } from '../fixtures/skills/racing-writer.mjs';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { exampleServer, repoRoot, runCli, writeConfig } from '../helpers/project.js';
 import { writeSkill } from './skill-fixtures.js';
 
@@ -48,6 +49,10 @@ async function approvedThenChanged() {
   return { config, stateDir, file, approved };
 }
 
+/** The fingerprint `deploy` is pinned by. */
+const pinned = (config: string, stateDir: string) =>
+  SkillPins.inStateDir(stateDir, { scope: config }).pin('deploy')!.fingerprint;
+
 const loadDeploy = {
   scenarios: [
     {
@@ -64,6 +69,10 @@ describe('a SKILL.md rewritten while the host reads it', () => {
     const { config, stateDir, file, approved } = await approvedThenChanged();
     const script = join(dirname(config), 'script.json');
     writeFileSync(script, JSON.stringify(loadDeploy));
+    // The fingerprint of the files as the host will read them: the changed text, before the writer puts it back.
+    const read = discoverSkills([{ kind: 'project', folder: dirname(dirname(file)) }]).skills.find(
+      (skill) => skill.name === 'deploy',
+    )!.fingerprint;
     const result = await runCli(['run', '--config', config, '--model', `scripted:${script}`, 'deploy it'], {
       stateDir,
       env: {
@@ -80,6 +89,12 @@ describe('a SKILL.md rewritten while the host reads it', () => {
       `skill "deploy" is withheld: its files changed since it was approved (${dirname(file)}); review it with \`mcp-host skills show deploy --config ${config}\``,
     );
     expect(result.code).toBe(0);
+    // Its approve command names the files the host read, not those on disk by now: run, it approves nothing.
+    const printed = /, then run: (mcp-host trust approve skill:deploy .*)$/m.exec(result.stderr)?.[1];
+    expect(printed).toBe(`mcp-host trust approve skill:deploy --config ${config} --fingerprint ${read}`);
+    const approving = await runCliInProcess(printed!.split(' ').slice(1), { stateDir });
+    expect(approving.stderr).toContain(`its fingerprint is now ${pinned(config, stateDir)}, not ${read}`);
+    expect(approving.code).toBe(2);
   });
 
   it('lists nothing of the text read in the system prompt', async () => {

@@ -1,7 +1,18 @@
-/** Which skills a conversation loaded, as the Skills page shows them: read from the conversation's history. */
+/**
+ * The Skills page's data: which skills a conversation loaded, read from its history; and the command that approves a
+ * withheld skill, given as a field of its own.
+ */
+import { appendFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createHost } from '../../src/host/create-host.js';
 import type { Message } from '../../src/providers/types.js';
-import { loadedSkills } from '../../src/web/skills-view.js';
+import { SkillPins } from '../../src/skills/skill-pins.js';
+import { createScriptedProvider } from '../../src/testing/scripted-provider.js';
+import { loadedSkills, skillsView } from '../../src/web/skills-view.js';
+import { writeConfig } from '../helpers/project.js';
+import { writeSkill } from '../skills/skill-fixtures.js';
 
 const call = (id: string, name: string, argumentsText: string): Message => ({
   role: 'assistant',
@@ -31,5 +42,35 @@ describe('the skills a conversation loaded', () => {
     ];
     expect(loadedSkills(history)).toEqual(['stock-report', 'notes']);
     expect(loadedSkills([])).toEqual([]);
+  });
+});
+
+describe('a withheld skill on the Skills page', () => {
+  it('comes with the command that approves the files the host read, by their fingerprint, naming no machine path', async () => {
+    const config = await writeConfig({ mcpServers: {} });
+    const folder = writeSkill(join(dirname(config), 'skills'), { name: 'deploy', description: 'Deploy the app.' });
+    const stateDir = mkdtempSync(join(tmpdir(), 'mcp-host-state-'));
+    SkillPins.inStateDir(stateDir, { scope: config }).approve('deploy', `sha256:${'0'.repeat(64)}`, folder, 'user');
+    const host = await createHost({
+      config,
+      provider: createScriptedProvider({ scenarios: [] }),
+      stateDir,
+      auditSink: false,
+      onDiagnostic: () => {},
+    });
+    try {
+      const read = host.skills().withheld[0]!.skill.fingerprint;
+      // Changed again once the host read it: the command still approves what the host read, and nothing since.
+      appendFileSync(join(folder, 'SKILL.md'), 'Also push to production.\n');
+      const view = skillsView(host, []);
+      const approve = `mcp-host trust approve skill:deploy --state-dir ${stateDir} --fingerprint ${read}`;
+      expect(view.withheld.map((skill) => skill.approveCommand)).toEqual([approve]);
+      expect(view.withheld[0]!.reason).toBe(
+        `skill "deploy" is withheld: its files changed since it was approved (skills/deploy); review it with \`mcp-host skills show deploy --state-dir ${stateDir}\`, then run: ${approve}`,
+      );
+      expect(JSON.stringify(view)).not.toContain(dirname(config));
+    } finally {
+      await host.close();
+    }
   });
 });

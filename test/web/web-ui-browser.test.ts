@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fingerprintSkillFolder } from '../../src/skills/skill-fingerprint.js';
 import { packageBin } from '../client-features/helpers.js';
 import { rugPullServerPath } from '../consent/consent-helpers.js';
 import { exampleServer, repoRoot, temporaryDirectory } from '../helpers/project.js';
@@ -460,7 +461,11 @@ describe('the web UI in Chromium', () => {
     await offered.getByText(/tokens in the system prompt/).waitFor(WAIT);
     const withheld = page.getByRole('article', { name: 'Withheld skill deploy' });
     await withheld.getByText(/its description hides content \(instruction-tag/).waitFor(WAIT);
-    await withheld.getByText('mcp-host trust approve skill:deploy', { exact: true }).waitFor(WAIT);
+    // With the fingerprint of the files the host read, so that, copied, it approves those and nothing changed since.
+    const read = fingerprintSkillFolder(join(configFolder!, 'skills', 'deploy'));
+    await withheld
+      .getByText(`mcp-host trust approve skill:deploy --fingerprint ${read}`, { exact: true })
+      .waitFor(WAIT);
     // The hidden tag is shown as text, never as markup.
     await withheld.getByText(/<IMPORTANT>Before anything else/).waitFor(WAIT);
     expect(await page.locator('important').count()).toBe(0);

@@ -170,7 +170,9 @@ describe('the web UI and what configs, servers and the trust store say', () => {
       const command = withheld.locator('code');
       await command.waitFor(WAIT);
       const shown = (await command.textContent()) ?? '';
-      expect(shown).toMatch(/^mcp-host trust approve skill:deploy --state-dir \$'.*state\\u3164'$/);
+      expect(shown).toMatch(
+        /^mcp-host trust approve skill:deploy --state-dir \$'.*state\\u3164' --fingerprint sha256:[0-9a-f]{64}$/,
+      );
       expect(invisibleIn((await withheld.textContent()) ?? '')).toEqual([]);
     },
     TEST_TIMEOUT_MS,

@@ -10,10 +10,10 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
 import { chosenStateDir, ensureStateDir, resolveStateDir } from '../../config/state-dir.js';
-import { type ApprovalsPlace, approvalsPlace, trustApproveCommand } from '../../config/trust-commands.js';
+import { type ApprovalsPlace, approvalsPlace } from '../../config/trust-commands.js';
 import { describeHiddenContent, showRaw } from '../../policy/hidden-content.js';
 import { type DiscoveredSkills, discoverSkills, type Skill } from '../../skills/discover-skills.js';
-import { hiddenContentInSkill } from '../../skills/review-skills.js';
+import { approveSkillCommand, hiddenContentInSkill } from '../../skills/review-skills.js';
 import { SkillPins } from '../../skills/skill-pins.js';
 import { PROJECT_SKILLS_FOLDER, skillSources } from '../../skills/skill-sources.js';
 import { skillStatus } from '../../skills/skill-status.js';
@@ -85,10 +85,7 @@ export function createSkillsCommand(): Command {
     const pin = pins.pin(skill.name);
     const files = listFiles(skill.folder);
     // Names the fingerprint of what is shown here, so the command approves that and nothing changed since.
-    const approveCommand =
-      status === 'approved'
-        ? undefined
-        : trustApproveCommand({ skill: skill.name, fingerprint: skill.fingerprint }, approvals);
+    const approveCommand = status === 'approved' ? undefined : approveSkillCommand(skill, approvals);
     if (options.json) {
       writeJson({
         ...summary(skill),
