@@ -7,7 +7,7 @@ import { readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { MAX_SKILL_FILE_BYTES, parseSkillFile, type SkillFrontMatter } from './parse-skill-file.js';
 import { SkillError } from './skill-error.js';
-import { hashSkillFolder } from './skill-fingerprint.js';
+import { type HashedEntry, hashSkillFolder } from './skill-fingerprint.js';
 import type { SkillSource, SkillSourceKind } from './skill-sources.js';
 
 const SKILL_FILE_NAME = 'SKILL.md';
@@ -26,6 +26,8 @@ export interface Skill extends SkillFrontMatter {
   fingerprint: string;
   /** Each file's hash as fingerprinted: `read_skill_file` hands over a file only while it still matches. */
   fileHashes: ReadonlyMap<string, string>;
+  /** Every file and symbolic link the fingerprint covers, as it covers them: what `skills show` lists. */
+  files: readonly HashedEntry[];
 }
 
 export interface SkillProblem {
@@ -112,17 +114,22 @@ function readSkill(folder: string, file: string, source: SkillSourceKind, warnin
     );
   }
   const relative = path.relative(realFolder, realFile).split(path.sep).join('/');
-  const hashes = hashSkillFolder(realFolder, { file: relative, maxBytes: MAX_SKILL_FILE_BYTES });
+  const hashes = hashSkillFolder(realFolder, {
+    file: relative,
+    maxBytes: MAX_SKILL_FILE_BYTES,
+    tooLarge: (size) =>
+      new SkillError(
+        file,
+        `is ${size ?? `more than ${MAX_SKILL_FILE_BYTES}`} bytes; a skill file may be at most ${MAX_SKILL_FILE_BYTES} bytes`,
+      ),
+  });
   // Where SKILL.md leads by the links as hashed: elsewhere if it, or a link to it, was replaced during the read.
   if (hashedLinkTarget(hashes, realFolder, SKILL_FILE_NAME) !== relative) {
     throw new SkillError(file, 'was replaced while the skill was read (it or a link to it); it is not used');
   }
   const { kept } = hashes;
-  if (kept !== undefined && kept.size > MAX_SKILL_FILE_BYTES) {
-    throw new SkillError(file, `is ${kept.size} bytes; a skill file may be at most ${MAX_SKILL_FILE_BYTES} bytes`);
-  }
-  if (kept?.bytes === undefined) throw new SkillError(file, 'cannot be read as a regular file');
-  const parsed = parseSkillFile(kept.bytes.toString('utf8'), file, path.basename(folder));
+  if (kept === undefined) throw new SkillError(file, 'cannot be read as a regular file');
+  const parsed = parseSkillFile(kept.toString('utf8'), file, path.basename(folder));
   warnings.push(...parsed.warnings);
   return {
     ...parsed.frontMatter,
@@ -132,6 +139,7 @@ function readSkill(folder: string, file: string, source: SkillSourceKind, warnin
     body: parsed.body,
     fingerprint: hashes.fingerprint,
     fileHashes: hashes.files,
+    files: hashes.entries,
   };
 }
 

@@ -6,7 +6,7 @@
  */
 
 import { createHash } from 'node:crypto';
-import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { OPEN_WITHOUT_WAITING } from '../json/read-bounded-file.js';
 import { SkillError } from './skill-error.js';
@@ -35,8 +35,19 @@ export function fingerprintSkillFolder(folder: string): string {
   return hashSkillFolder(folder).fingerprint;
 }
 
+/**
+ * A file or symbolic link the fingerprint covers, as it covers it: a regular file by its size, a link by its target
+ * text (never followed).
+ */
+export type HashedEntry = { path: string; bytes: number } | { path: string; linkTarget: string };
+
 interface SkillFolderHashes {
   fingerprint: string;
+  /**
+   * Every regular file and symbolic link hashed, in the order hashed, from the same pass as the fingerprint: what
+   * `skills show` lists, so the listing is exactly what the fingerprint covers, never a second look at the folder.
+   */
+  entries: readonly HashedEntry[];
   /**
    * Each regular file's sha256 (hex), by its path relative to the folder with `/` between names: what was approved,
    * for `read_skill_file` to hand over only that, should the file change after the pin was checked.
@@ -44,25 +55,31 @@ interface SkillFolderHashes {
   files: ReadonlyMap<string, string>;
   /** Each symbolic link's target text, by its path as in `files`: what was hashed in place of following it. */
   links: ReadonlyMap<string, string>;
-  /** The file asked to be kept, as hashed: its size, and its bytes unless past the bound asked for or unreadable. */
-  kept?: { size: number; bytes?: Buffer };
+  /** The bytes of the file asked to be kept, as hashed; unset when it was not found as a regular file or unreadable. */
+  kept?: Buffer;
 }
 
 /**
- * A file whose bytes are kept while they are hashed (a skill's SKILL.md), up to `maxBytes`: what is used of it is
- * then exactly what the fingerprint covers, with no second read a writer could slip other text into.
+ * A file whose bytes are kept while they are hashed (a skill's SKILL.md): what is used of it is then exactly what the
+ * fingerprint covers, with no second read a writer could slip other text into.
  */
 interface KeepFile {
   /** Relative to the folder, with `/` between names, as in `files`. */
   file: string;
+  /**
+   * Past this size the file is refused before any of it is read, as its open descriptor tells (or as read, should it
+   * grow), and nothing more of the folder is hashed: `tooLarge(size)` is thrown, `size` unset when it grew.
+   */
   maxBytes: number;
+  tooLarge: (size: number | undefined) => Error;
 }
 
 export function hashSkillFolder(folder: string, keep?: KeepFile): SkillFolderHashes {
-  const entries: string[] = [];
+  const lines: string[] = [];
+  const entries: HashedEntry[] = [];
   const files = new Map<string, string>();
   const links = new Map<string, string>();
-  let kept: SkillFolderHashes['kept'];
+  let kept: Buffer | undefined;
   let count = 0;
   let bytesLeft = MAX_FINGERPRINT_BYTES;
   const tooLarge = () =>
@@ -98,53 +115,65 @@ export function hashSkillFolder(folder: string, keep?: KeepFile): SkillFolderHas
       if (stat.isSymbolicLink()) {
         const target = readlinkSync(absolute);
         links.set(relativeName, target);
-        entries.push(`link ${relativeName} -> ${target}`);
+        lines.push(`link ${relativeName} -> ${target}`);
+        entries.push({ path: relativeName, linkTarget: target });
       } else if (stat.isDirectory()) walk(absolute, relativeName, depth + 1);
       else if (stat.isFile()) {
-        if (stat.size > bytesLeft) throw tooLarge();
-        const keepUpTo = relativeName === keep?.file ? keep.maxBytes : undefined;
-        const hashed = hashFile(absolute, bytesLeft, keepUpTo);
+        const keepThis = relativeName === keep?.file ? keep : undefined;
+        // The kept file's own bound is checked first, on its descriptor, so it is refused for its size.
+        if (keepThis === undefined && stat.size > bytesLeft) throw tooLarge();
+        const hashed = hashFile(absolute, bytesLeft, keepThis);
         if (hashed === undefined) throw tooLarge();
         const { hash, bytes } = hashed;
         bytesLeft -= bytes;
         files.set(relativeName, hash);
-        entries.push(`file ${relativeName} ${stat.size} ${hash}`);
-        if (keepUpTo !== undefined)
-          kept = { size: bytes, ...(hashed.kept === undefined ? {} : { bytes: hashed.kept }) };
+        lines.push(`file ${relativeName} ${stat.size} ${hash}`);
+        entries.push({ path: relativeName, bytes: stat.size });
+        if (keepThis !== undefined) kept = hashed.kept;
       }
     }
   };
   walk(folder, '', 0);
-  entries.push(`count ${count}`);
-  const fingerprint = `sha256:${createHash('sha256').update(entries.join('\n')).digest('hex')}`;
-  return { fingerprint, files, links, ...(kept === undefined ? {} : { kept }) };
+  lines.push(`count ${count}`);
+  const fingerprint = `sha256:${createHash('sha256').update(lines.join('\n')).digest('hex')}`;
+  return { fingerprint, entries, files, links, ...(kept === undefined ? {} : { kept }) };
 }
 
 /**
  * Read in chunks, so a 50 MB file is hashed without holding it in memory; undefined once past `maxBytes` (a file
- * that grows while it is read). With `keepUpTo`, the bytes hashed are kept too while they are no more than that.
+ * that grows while it is read). With `keep`, the bytes hashed are kept too, and the file is refused past its bound.
  */
 function hashFile(
   file: string,
   maxBytes: number,
-  keepUpTo?: number,
+  keep?: KeepFile,
 ): { hash: string; bytes: number; kept?: Buffer } | undefined {
   let bytes = 0;
   const hash = createHash('sha256');
-  const kept: Buffer[] | undefined = keepUpTo === undefined ? undefined : [];
+  const kept: Buffer[] | undefined = keep === undefined ? undefined : [];
   let readable = true;
+  let refusal: Error | undefined;
   let descriptor: number | undefined;
   try {
     // Without waiting: the file may have been swapped for a named pipe since it was listed.
     descriptor = openSync(file, OPEN_WITHOUT_WAITING);
+    // Measured by the descriptor then read, not by the path: a file swapped in between is the one measured.
+    if (keep !== undefined) {
+      const { size } = fstatSync(descriptor);
+      if (size > keep.maxBytes) refusal = keep.tooLarge(size);
+    }
     const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-    for (;;) {
+    while (refusal === undefined) {
       const read = readSync(descriptor, buffer, 0, CHUNK_BYTES, null);
       if (read === 0) break;
       bytes += read;
       if (bytes > maxBytes) return undefined;
+      if (keep !== undefined && bytes > keep.maxBytes) {
+        refusal = keep.tooLarge(undefined);
+        break;
+      }
       hash.update(buffer.subarray(0, read));
-      if (kept !== undefined && bytes <= keepUpTo!) kept.push(Buffer.from(buffer.subarray(0, read)));
+      kept?.push(Buffer.from(buffer.subarray(0, read)));
     }
   } catch (error) {
     readable = false;
@@ -152,6 +181,7 @@ function hashFile(
   } finally {
     if (descriptor !== undefined) closeSync(descriptor);
   }
-  const whole = kept !== undefined && readable && bytes <= keepUpTo!;
+  if (refusal !== undefined) throw refusal;
+  const whole = kept !== undefined && readable;
   return { hash: hash.digest('hex'), bytes, ...(whole ? { kept: Buffer.concat(kept, bytes) } : {}) };
 }

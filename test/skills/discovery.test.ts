@@ -2,7 +2,7 @@
  * Skills are found where the discovery order says, validated with errors that name the file and the field, and
  * fingerprinted so that any changed file shows — checked on three published skills and on hand-written ones.
  */
-import {
+import fs, {
   appendFileSync,
   closeSync,
   ftruncateSync,
@@ -13,6 +13,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -240,6 +241,52 @@ describe('what a pin cannot cover is not used', () => {
       `${split}: holds more than 67108864 bytes of files; a skill is pinned by all its files, so it is not used`,
       `${join(root, 'zeros')}: holds more than 67108864 bytes of files; a skill is pinned by all its files, so it is not used`,
     ]);
+  });
+});
+
+/** `work` run with every byte the process reads through `readSync` counted; the count. */
+function bytesReadDuring(work: () => void): number {
+  const { readSync } = fs;
+  let bytes = 0;
+  fs.readSync = ((...args: Parameters<typeof readSync>) => {
+    const read = readSync(...args);
+    bytes += read;
+    return read;
+  }) as typeof readSync;
+  // Modules that imported it by name count too.
+  syncBuiltinESMExports();
+  try {
+    work();
+  } finally {
+    fs.readSync = readSync;
+    syncBuiltinESMExports();
+  }
+  return bytes;
+}
+
+describe('a SKILL.md over its bound', () => {
+  it('is refused for its size before any of it, or anything more of its skill, is read', () => {
+    const root = temporary();
+    const sparse = (file: string, bytes: number) => {
+      const descriptor = openSync(file, 'w');
+      ftruncateSync(descriptor, bytes);
+      closeSync(descriptor);
+    };
+    // Under the 64 MiB a skill may hold in all, and over it: either is refused as a skill file too large.
+    const large = writeSkill(root, { name: 'large', description: 'd', files: { 'notes.md': 'Read me.' } });
+    sparse(join(large, 'SKILL.md'), 10 * 1024 ** 2);
+    const huge = writeSkill(root, { name: 'huge', description: 'd' });
+    sparse(join(huge, 'SKILL.md'), 100 * 1024 ** 2);
+    let found: ReturnType<typeof discoverSkills> | undefined;
+    const read = bytesReadDuring(() => {
+      found = discoverSkills([{ kind: 'project', folder: root }]);
+    });
+    expect(found!.skills).toEqual([]);
+    expect(found!.problems.map((problem) => problem.message)).toEqual([
+      `${join(huge, 'SKILL.md')}: is ${100 * 1024 ** 2} bytes; a skill file may be at most 262144 bytes`,
+      `${join(large, 'SKILL.md')}: is ${10 * 1024 ** 2} bytes; a skill file may be at most 262144 bytes`,
+    ]);
+    expect(read).toBe(0);
   });
 });
 

@@ -5,7 +5,6 @@
  * a config found in the working folder that is not approved yet, whose skills are not used.
  */
 
-import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
@@ -83,7 +82,8 @@ export function createSkillsCommand(): Command {
     }
     const status = skillStatus(skill, pins);
     const pin = pins.pin(skill.name);
-    const files = listFiles(skill.folder);
+    // The files as hashed for the fingerprint shown, not a second look at the folder, which could differ.
+    const { files } = skill;
     // Names the fingerprint of what is shown here, so the command approves that and nothing changed since.
     const approveCommand = status === 'approved' ? undefined : approveSkillCommand(skill, approvals);
     if (options.json) {
@@ -111,7 +111,10 @@ export function createSkillsCommand(): Command {
     if (approveCommand !== undefined) writeLine(`approve: ${approveCommand}`);
     for (const line of describeHiddenContent(hiddenContentInSkill(skill))) writeLine(`warning: ${line}`);
     writeLine('files:');
-    for (const file of files) writeLine(`  ${shownField(file.path, '    ')} (${file.bytes} bytes)`);
+    for (const file of files) {
+      const what = 'bytes' in file ? `${file.bytes} bytes` : `symbolic link to ${shownField(file.linkTarget, '    ')}`;
+      writeLine(`  ${shownField(file.path, '    ')} (${what})`);
+    }
     writeLine('---');
     writeLine(showRaw(skill.body));
   });
@@ -187,20 +190,4 @@ function report(discovered: DiscoveredSkills): void {
   for (const warning of discovered.warnings) writeError(`mcp-host: ${warning}`);
   for (const problem of discovered.problems) writeError(`mcp-host: ${problem.message}`);
   process.exitCode = discovered.problems.length > 0 ? EXIT_RUN_FAILED : EXIT_OK;
-}
-
-/** The skill's files (not following links), bounded, for `skills show`. */
-function listFiles(folder: string): Array<{ path: string; bytes: number }> {
-  const files: Array<{ path: string; bytes: number }> = [];
-  const walk = (directory: string, relative: string, depth: number): void => {
-    if (depth > 8 || files.length >= 500) return;
-    for (const entry of readdirSync(directory, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const name = relative === '' ? entry.name : `${relative}/${entry.name}`;
-      if (entry.isDirectory()) walk(path.join(directory, entry.name), name, depth + 1);
-      else if (entry.isSymbolicLink()) files.push({ path: `${name} (symbolic link)`, bytes: 0 });
-      else files.push({ path: name, bytes: statSync(path.join(directory, entry.name)).size });
-    }
-  };
-  walk(folder, '', 0);
-  return files;
 }
