@@ -15,6 +15,10 @@ import { ServerErrorAnswers } from '../../src/connections/server-error-answers.j
 import { fixtureServer, repoRoot } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
+/** Far longer than the test may take: a request that waited for it fails the test by the test's own limit. */
+const LONG_TIMEOUT_MS = 120_000;
+const TEST_TIMEOUT_MS = 60_000;
+
 let open: ProcessGroupStdioTransport | undefined;
 afterEach(async () => {
   await open?.close();
@@ -27,7 +31,9 @@ function stdinOf(transport: ProcessGroupStdioTransport): Writable {
 }
 
 describe.runIf(process.platform === 'linux')('a write the pipe accepted and then failed', () => {
-  it('fails its request at once with the host words naming it, not at its timeout', { timeout: 60_000 }, async () => {
+  it('fails its request at once with the host words naming it, not at its timeout', {
+    timeout: TEST_TIMEOUT_MS,
+  }, async () => {
     const hostWritten = new HostWrittenAnswers();
     const errorAnswers = new ServerErrorAnswers(hostWritten);
     const transport = new ProcessGroupStdioTransport({
@@ -57,11 +63,11 @@ describe.runIf(process.platform === 'linux')('a write the pipe accepted and then
     expect(stdin.writableLength).toBeLessThan(stdin.writableHighWaterMark);
 
     const started = performance.now();
-    const outcome = await client.callTool({ name: 'ping', arguments: {} }, { timeout: 30_000 }).then(
+    const outcome = await client.callTool({ name: 'ping', arguments: {} }, { timeout: LONG_TIMEOUT_MS }).then(
       () => undefined,
       (error: unknown) => error,
     );
-    const waited = performance.now() - started;
+    console.info(`the request failed ${Math.round(performance.now() - started)} ms after it was sent`);
     expect(outcome).toBeInstanceOf(ProtocolError);
     expect((outcome as Error).message).toContain(
       "the tools/call request did not reach the server: could not write to the server's stdin: it closed its input (write EPIPE)",
@@ -70,7 +76,7 @@ describe.runIf(process.platform === 'linux')('a write the pipe accepted and then
     const failure = toCallFailure(outcome, {
       server: 'cs',
       aborted: false,
-      timeoutMs: 30_000,
+      timeoutMs: LONG_TIMEOUT_MS,
       remote: false,
       exitOf: () => ({ exit: { reason: 'exited', description: 'exited' }, reported: false }),
       answeredBy: (error) => errorAnswers.take(error),
@@ -78,8 +84,6 @@ describe.runIf(process.platform === 'linux')('a write the pipe accepted and then
     expect(failure.message).toBe(
       `server "cs" did not receive the tools/call request: could not write to the server's stdin: it closed its input (write EPIPE)`,
     );
-    // The server closes its input 1.5 s after answering; the timeout was 30 s.
-    expect(waited).toBeLessThan(10_000);
 
     // The process runs on: the next request is told why it cannot be sent.
     await waitUntil(() => !stdin.writable, 'the server to close its input');

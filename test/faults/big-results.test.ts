@@ -95,8 +95,6 @@ describe('very large tool results', () => {
       expect(read.isError).toBe(false);
       const slice = resultText(read).split('\n').slice(1).join('\n');
       expect(slice).toBe(original.slice(cut.offset, (cut.offset as number) + 200));
-      // Linear parsing keeps even 20 MB well inside this bound on a loaded machine.
-      expect(elapsed).toBeLessThan(60_000);
     });
   }
 });

@@ -69,7 +69,11 @@ interface Setup {
 }
 
 /** A config whose one server is `sh -c 'node recorder.mjs; true'` with a grandchild, and a scripted model. */
-function setUp(grandchild: 'ignore-stdin' | 'watch-parent', extraEnv: Record<string, string> = {}): Setup {
+function setUp(
+  grandchild: 'ignore-stdin' | 'watch-parent',
+  extraEnv: Record<string, string> = {},
+  serverExtra: Record<string, unknown> = {},
+): Setup {
   const directory = freshDirectory('mcp-host-cli-faults-');
   const eventLog = join(directory, 'events.log');
   const marker = uniqueMarker('cli-fault');
@@ -108,6 +112,7 @@ function setUp(grandchild: 'ignore-stdin' | 'watch-parent', extraEnv: Record<str
           },
           timeoutMs: 60_000,
           tools: { hang: { timeoutMs: 250 } },
+          ...serverExtra,
         },
       },
     }),
@@ -120,6 +125,8 @@ function setUp(grandchild: 'ignore-stdin' | 'watch-parent', extraEnv: Record<str
  * well over ten seconds. What is asserted afterwards does not depend on it.
  */
 const START_WAIT_MS = 60_000;
+/** Past the test's limit (180 s), as start-up delay and start-up timeout alike. */
+const SLOW_START_MS = 600_000;
 
 /** Waits for the wrapper, the server and the grandchild to be up (found by the marker on their command lines). */
 async function waitForServerTree(setup: Setup): Promise<number> {
@@ -187,7 +194,12 @@ describe('the CLI leaves no process behind', { timeout: 180_000 }, () => {
     [['tools', 'list'], 'SIGTERM'],
   ] as const) {
     it(`after ${signal} while \`${command.join(' ')}\` is still starting its servers`, async () => {
-      const setup = setUp('ignore-stdin', { START_DELAY_MS: '20000' });
+      // A start-up far longer than the test may take: a command that waited for it fails the test by its limit.
+      const setup = setUp(
+        'ignore-stdin',
+        { START_DELAY_MS: String(SLOW_START_MS) },
+        { startupTimeoutMs: SLOW_START_MS },
+      );
       const cli = startCli([...command, '--config', setup.config], setup.directory);
       await waitUntil(
         () => eventLines(setup.eventLog).some((line) => line.startsWith('waiting')),
@@ -198,8 +210,7 @@ describe('the CLI leaves no process behind', { timeout: 180_000 }, () => {
       const before = performance.now();
       cli.child.kill(signal);
       expect((await cli.exit).code).toBe(signal === 'SIGINT' ? 130 : 143);
-      // It did not wait for the slow server's start-up.
-      expect(performance.now() - before).toBeLessThan(10_000);
+      console.info(`${command.join(' ')} ended ${Math.round(performance.now() - before)} ms after ${signal}`);
       await expectNothingLeft(setup);
     });
   }

@@ -12,10 +12,12 @@ afterEach(closeHosts);
 const MEBIBYTE = 1024 * 1024;
 const LIMIT = 8 * MEBIBYTE;
 const LINE_MB = 300;
+/** Far longer than each test may take: a call that waited for it fails the test by the test's own limit. */
+const LONG_TIMEOUT_MS = 120_000;
 
 function hugeLineServer(name: string, env: Record<string, string>) {
   const launch = fixtureServerLaunch('huge-line', { HUGE_LINE_MB: String(LINE_MB), ...env });
-  return stdioServer(name, launch.args, { env: launch.env ?? {}, maxMessageBytes: LIMIT, timeoutMs: 60_000 });
+  return stdioServer(name, launch.args, { env: launch.env ?? {}, maxMessageBytes: LIMIT, timeoutMs: LONG_TIMEOUT_MS });
 }
 
 describe('a line of hundreds of megabytes with no newline', () => {
@@ -44,7 +46,6 @@ describe('a line of hundreds of megabytes with no newline', () => {
     expect(text).toContain(`maximum of ${LIMIT} bytes`);
     // The line is 300 MB; the host held at most the limit's worth of it.
     expect(growthMb).toBeLessThan(LINE_MB / 3);
-    expect(elapsed).toBeLessThan(30_000);
 
     expect(resultText((await host.callTool('calm__echo', { text: 'fine' })).result)).toBe('fine');
   });

@@ -14,6 +14,11 @@ import { closeHosts, faultFixture, openFaultHost, resultText, waitUntil } from '
 afterAll(closeHosts);
 
 const hang = fixtureServerPath('hang');
+/**
+ * Far longer than any test here may take (their limit is the default 30 s): what runs on for it, a call the host
+ * failed to stop, fails the test by the test's own limit.
+ */
+const LONG_MS = 120_000;
 const recorder = faultFixture('recorder.mjs');
 
 function stderrOf(host: Awaited<ReturnType<typeof openFaultHost>>, server: string): string {
@@ -47,8 +52,9 @@ describe('a server that never answers', () => {
     console.info(`never answers: failed after ${Math.round(elapsed)} ms (timeout 500 ms)`);
     expect(call.outcome).toBe('timeout');
     expect(resultText(call.result)).toContain('timeout of 500 ms');
+    // No sooner than the timeout; how much later depends on the machine. The server never answers: its 500 ms are
+    // what ended the call, as its text says, and a call the timeout did not end fails the test by its limit.
     expect(elapsed).toBeGreaterThanOrEqual(450);
-    expect(elapsed).toBeLessThan(5_000);
     const id = lastCallId(stderrOf(host, 'hang'), 'hang');
     await waitUntil(() => stderrOf(host, 'hang').includes(`cancelled ${id}`), 'the server to see the cancellation');
     // The connection is still usable afterwards.
@@ -61,15 +67,14 @@ describe('a server that never answers', () => {
     expect(kept.outcome).toBe('ok');
     expect(resultText(kept.result)).toMatch(/^done after [4-6] progress notifications$/);
 
-    // …but not past the hard maximum of 2 s.
+    // …but not past the hard maximum of 2 s: the tool would run on past the test's limit.
     const started = performance.now();
-    const cut = await host.callTool('hang__slow_progress', { seconds: 20, intervalMs: 200 });
+    const cut = await host.callTool('hang__slow_progress', { seconds: LONG_MS / 1_000, intervalMs: 200 });
     const elapsed = performance.now() - started;
     console.info(`progress call cut after ${Math.round(elapsed)} ms (hard maximum 2000 ms)`);
     expect(cut.outcome).toBe('timeout');
     expect(resultText(cut.result)).toContain('hard maximum of 2000 ms');
     expect(elapsed).toBeGreaterThanOrEqual(1_900);
-    expect(elapsed).toBeLessThan(8_000);
     const id = lastCallId(stderrOf(host, 'hang'), 'slow_progress');
     await waitUntil(() => stderrOf(host, 'hang').includes(`cancelled ${id}`), 'the server to see the cancellation');
   });
@@ -101,7 +106,7 @@ describe('the user aborts', () => {
           {
             toolCalls: [
               { id: 'a', name: 'hang__hang', arguments: {} },
-              { id: 'b', name: 'hang__slow_progress', arguments: { seconds: 60, intervalMs: 60_000 } },
+              { id: 'b', name: 'hang__slow_progress', arguments: { seconds: LONG_MS / 1_000, intervalMs: LONG_MS } },
             ],
           },
           { text: 'never reached' },
@@ -113,7 +118,7 @@ describe('the user aborts', () => {
 
   beforeAll(async () => {
     host = await openFaultHost(
-      hostConfig([stdioServer('hang', [hang], { timeoutMs: 60_000 })], {
+      hostConfig([stdioServer('hang', [hang], { timeoutMs: LONG_MS })], {
         permissions: { allow: ['hang__*'], ask: [], deny: [] },
       }),
       { provider },
@@ -135,7 +140,6 @@ describe('the user aborts', () => {
     const elapsed = performance.now() - abortedAt;
     console.info(`abort: run of 2 hanging calls ended ${Math.round(elapsed)} ms after the abort`);
     expect(result.stopReason).toBe('aborted');
-    expect(elapsed).toBeLessThan(10_000);
     const ends = events.filter((event) => event.type === 'tool-call-end');
     expect(ends.map((event) => event.outcome)).toEqual(['cancelled', 'cancelled']);
     for (const end of ends) expect(end.result.isError).toBe(true);

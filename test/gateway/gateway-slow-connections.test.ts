@@ -171,8 +171,8 @@ describe('a gateway whose request timeout is short', () => {
     expect(refused.status).toBe(401);
     // Kept for the next request's headers only (1 s here), where Node would have said 65.
     expect(refused.keepAlive).toBe('timeout=1');
-    const closedAfter = await refused.idleClose;
-    expect(closedAfter).toBeLessThan(65_000);
+    // Closed within the test's limit (30 s), where Node's idle time (65 s) would have kept it past that.
+    await refused.idleClose;
 
     const admitted = await rawPost(gateway!.url, { authorization: `Bearer ${TOKEN}` });
     expect(admitted.status).toBe(200);
