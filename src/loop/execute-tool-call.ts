@@ -285,10 +285,12 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
       const retry =
         (failure.kind === 'timeout' || failure.kind === 'crashed') && !context.signal.aborted && safeToRetry;
       if (!retry) return fail(failure);
+      // How the server went away was reported as it happened (`serverExit`): the warning does not say it again.
+      const why = failure.serverExit === undefined ? ` (${failure.message})` : '';
       context.emit({
         type: 'tool-call-warning',
         callId: call.id,
-        message: `${call.name} ${failure.kind === 'timeout' ? 'timed out' : 'lost its server'}; trying once more, as the tool is marked safe to retry (${failure.message})`,
+        message: `${call.name} ${failure.kind === 'timeout' ? 'timed out' : 'lost its server'}; trying once more, as the tool is marked safe to retry${why}`,
       });
       try {
         raw = await callServer();

@@ -23,6 +23,13 @@ beforeAll(async () => {
     JSON.stringify({
       scenarios: [
         {
+          match: 'read',
+          turns: [
+            { toolCalls: [{ name: 'crashy__read_once_exits', arguments: {} }] },
+            { text: 'The tool said: {{lastToolResult}}' },
+          ],
+        },
+        {
           match: 'crash',
           turns: [
             { toolCalls: [{ name: 'crashy__exit_mid_call', arguments: { code: 3 } }] },
@@ -38,6 +45,22 @@ beforeAll(async () => {
       model: 'scripted:script.json',
       permissions: { allow: ['crashy__*'] },
       mcpServers: { crashy: { command: process.execPath, args: [fixtureServer('crash-mid-call.mjs')] } },
+    }),
+  );
+  // Trusted, so its read-only and idempotent tool is called once more after the crash.
+  await writeFile(
+    join(directory, 'trusted.json'),
+    JSON.stringify({
+      model: 'scripted:script.json',
+      permissions: { allow: ['crashy__*'] },
+      mcpServers: {
+        crashy: {
+          command: process.execPath,
+          args: [fixtureServer('crash-mid-call.mjs')],
+          env: { EXITED_ONCE_FILE: join(directory, 'exited-once') },
+          trust: 'trusted',
+        },
+      },
     }),
   );
 });
@@ -97,6 +120,18 @@ describe('a server that dies during a call made from the command line', () => {
     });
     expect(result.stdout).toBe(`The tool said: The tool call failed: ${HOW}; stderr tail:\n${TAIL}\n`);
     expectToldOnce({ stdout: '', stderr: result.stderr });
+    expect(result.code).toBe(0);
+  }, 90_000);
+
+  it('is told once by run when the call is sent again and answered', async () => {
+    const result = await runCliInProcess(['run', '-c', 'trusted.json', 'read it'], { ...TIMEOUT, cwd: directory });
+    expect(result.stdout).toMatch(/^The tool said: read \d+\n$/);
+    const how = 'server "crashy" exited with code 5';
+    expect(timesIn(result.stderr, how), result.stderr).toBe(1);
+    expect(timesIn(result.stderr, 'exiting once with code 5 in the middle of a call'), result.stderr).toBe(1);
+    expect(result.stderr).toContain(
+      'mcp-host: crashy__read_once_exits lost its server; trying once more, as the tool is marked safe to retry\n',
+    );
     expect(result.code).toBe(0);
   }, 90_000);
 });
