@@ -10,6 +10,7 @@ import { readAuditLog } from '../../src/audit/read-audit-log.js';
 import { redactArguments, TOO_DEEP } from '../../src/audit/redact.js';
 import { authorizeToolCall } from '../../src/policy/authorize-tool-call.js';
 import { createYesApprover } from '../../src/policy/yes-approver.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 let directory: string;
 let file: string;
@@ -226,9 +227,13 @@ describe('JSONL audit log', () => {
     log.write(toolCall({ callId: 'before' }));
     const controller = new AbortController();
     const seen: AuditRecord[] = [];
+    // From where a read of the log ended, as `audit --follow` does: a follower left to take the end of the file
+    // itself takes it when its first look is done, which on a busy machine can come after the writes below.
+    const { endOffset } = await readAuditLog(file);
     const following = (async () => {
       for await (const record of followAuditLog(file, {
         signal: controller.signal,
+        startOffset: endOffset,
         pollIntervalMs: 20,
         filter: { server: 'fs' },
       })) {
@@ -236,12 +241,12 @@ describe('JSONL audit log', () => {
         if (seen.length === 2) controller.abort();
       }
     })();
-    await new Promise((resolve) => setTimeout(resolve, 60));
     log.write(toolCall({ callId: 'after', server: 'web' }));
     log.write(toolCall({ callId: 'first' }));
     const split = `${JSON.stringify(toolCall({ callId: 'second' }))}\n`;
     appendFileSync(file, split.slice(0, 30));
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    // The read that found "first" went on to the end of the file, so it held the first piece of "second".
+    await waitUntil(() => seen.length === 1, 'the record before the one written in two pieces');
     appendFileSync(file, split.slice(30));
     await following;
     log.close();
