@@ -20,6 +20,13 @@ const TOKEN = 'a-backpressure-test-token-of-enough-length';
 /** Far more than the socket buffers of both ends and the gateway's bound hold together. */
 const MAX_CALLS = 60;
 const MESSAGE_CHARS = 1_000_000;
+/**
+ * How long a flood below may take, its waits and its call included. Its work is a fixed amount of parsing and
+ * copying in three processes (about 10 s of one core); a machine busy with other work gives it a fraction of a core,
+ * and there a flood took more than a minute, past a call's default timeout.
+ * The tests that flood are given a minute more (300 s).
+ */
+const FLOOD_MS = 240_000;
 
 let gateway: GatewayProcess | undefined;
 afterEach(async () => {
@@ -149,12 +156,12 @@ describe('mcp-host serve --http, stateless, with a client that stops reading a c
     try {
       expect(String(stream.head)).toMatch(/^HTTP\/1\.1 200/);
       const notices = () => gateway?.stderr().match(/dropping notifications/g)?.length ?? 0;
-      await waitUntil(() => notices() > 0, 'the notice that notifications are dropped', 60_000);
+      await waitUntil(() => notices() > 0, 'the notice that notifications are dropped', FLOOD_MS);
       // The server has sent every notification and its result while the client still reads nothing.
       await waitUntil(
         async () => (await readFile(eventLog, 'utf8').catch(() => '')).includes('answered progress_flood'),
         'the server to answer the call',
-        60_000,
+        FLOOD_MS,
       );
       const whileBehind = await residentMegabytes(pid);
       const read = await stream.readAgain(new RegExp(`reported ${TIMES}`));
@@ -170,14 +177,15 @@ describe('mcp-host serve --http, stateless, with a client that stops reading a c
     } finally {
       stream.close();
     }
-  }, 180_000);
+  }, 300_000);
 });
 
 describe('mcp-host serve --http, stateless, with a client that stops reading a call that logs much', () => {
   it('drops the call’s log messages past the bound, as it does progress, and still sends the result', async () => {
     const stateDir = await temporaryDirectory('mcp-host-http-backpressure-');
     const config = await writeFixtureServersConfig(
-      { forwarding: { file: 'forwarding.mjs' } },
+      // Timed out, the call would be answered with an error, not the result looked for below.
+      { forwarding: { file: 'forwarding.mjs', timeoutMs: FLOOD_MS } },
       { fields: { gateway: { stateless: true, requestsPerMinute: 10_000 } } },
     );
     gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
@@ -201,7 +209,7 @@ describe('mcp-host serve --http, stateless, with a client that stops reading a c
       await waitUntil(
         () => gateway?.stderr().includes('dropping notifications') === true,
         'the notice that notifications are dropped',
-        60_000,
+        FLOOD_MS,
       );
       const read = await stream.readAgain(/"text":"logged"/);
       expect(read.stopSeen, `the stream carried the result (${read.bytes} bytes read)`).toBe(true);
@@ -211,5 +219,5 @@ describe('mcp-host serve --http, stateless, with a client that stops reading a c
     } finally {
       stream.close();
     }
-  }, 180_000);
+  }, 300_000);
 });

@@ -15,6 +15,8 @@ export type FixtureServerSpec = ServerSource & {
   maxResultTokens?: number;
   /** Environment variables the server is started with (where it logs its events, say). */
   env?: Record<string, string>;
+  /** How long one of its tool calls may take (`timeoutMs`), where the default is too short for the test's work. */
+  timeoutMs?: number;
 };
 
 export interface FixtureServersConfigOptions {
@@ -29,13 +31,14 @@ export function writeFixtureServersConfig(
   servers: Record<string, FixtureServerSpec>,
   { allowAlso = [], fields = {} }: FixtureServersConfigOptions = {},
 ): Promise<string> {
-  const entries = Object.entries(servers).map(([name, { file, example, budgets, maxResultTokens, env }]) => [
+  const entries = Object.entries(servers).map(([name, { file, example, budgets, maxResultTokens, env, timeoutMs }]) => [
     name,
     {
       command: process.execPath,
       args: [example === undefined ? fixtureServer(file) : exampleServer(example)],
       trust: 'trusted',
       ...(env === undefined ? {} : { env }),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(maxResultTokens === undefined ? {} : { maxResultTokens }),
       ...(budgets === undefined
         ? {}
