@@ -7,13 +7,14 @@ export function closeNames(unknown: string, known: readonly string[], limit: num
       const candidate = name.toLowerCase();
       // A name without `__` is compared whole (slicing after index -1 would drop its first letter).
       const toolPart = candidate.includes('__') ? candidate.slice(candidate.lastIndexOf('__') + 2) : candidate;
-      const score = isPartOf(bare, toolPart)
-        ? 1
-        : Math.min(editDistance(target, candidate), editDistance(bare, toolPart));
-      return { name, score, within: editsAllowed(Math.min(bare.length, toolPart.length)) };
+      const edits = Math.min(editDistance(target, candidate), editDistance(bare, toolPart));
+      // A part counts as one edit, but the same name in another case (`timeoutMS`) is closer than a longer one
+      // holding it (`maxTotalTimeoutMs`), and among equals the fewer edits win (`maxTurn` is `maxTurns`).
+      const score = isPartOf(bare, toolPart) ? Math.min(1, edits) : edits;
+      return { name, score, edits, within: editsAllowed(Math.min(bare.length, toolPart.length)) };
     })
     .filter(({ score, within }) => score <= within)
-    .sort((left, right) => left.score - right.score || (left.name < right.name ? -1 : 1))
+    .sort((left, right) => left.score - right.score || left.edits - right.edits || (left.name < right.name ? -1 : 1))
     .slice(0, limit)
     .map(({ name }) => name);
 }

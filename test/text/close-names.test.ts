@@ -40,6 +40,12 @@ describe('closeNames', () => {
     expect(closeNames('uis', commands, 2)).toEqual(['ui']);
   });
 
+  it('prefers the same name in another case, then the fewest edits, over a longer name holding the word', () => {
+    const keys = ['timeoutMs', 'maxTotalTimeoutMs', 'maxTurns', 'maxTurnResultTokens'];
+    expect(closeNames('timeoutMS', keys, 1)).toEqual(['timeoutMs']);
+    expect(closeNames('maxTurn', keys, 1)).toEqual(['maxTurns']);
+  });
+
   it('keeps to the limit', () => {
     expect(closeNames('fs__read_fil', ['fs__read_file', 'fs__read_files', 'fs__read_filer'], 2)).toHaveLength(2);
   });
