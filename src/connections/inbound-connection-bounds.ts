@@ -93,7 +93,8 @@ export function boundInboundConnections(
       pushedOut.destroy();
     }
   });
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+  // Before the listener's own handler, which may answer at once (`/health`, a 403): a header set after that throws.
+  server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
     const { socket } = request;
     if (!unadmitted.has(socket)) return;
     if (admitOnHeaders) return forget(socket);

@@ -93,6 +93,28 @@ describe('mcp-host serve --http, against connections that send their request slo
   }, 90_000);
 });
 
+describe('mcp-host serve --http, answering requests that need no token at once', () => {
+  let gateway: GatewayProcess | undefined;
+  afterAll(async () => {
+    await gateway?.stop();
+  });
+
+  it('answers /health and a foreign Host on connections it has not admitted, and goes on serving', async () => {
+    const stateDir = await temporaryDirectory('mcp-host-slow-connections-state-');
+    gateway = await startGatewayProcess(['--config', configPath, '--state-dir', stateDir], { TEAM_TOKEN: TOKEN });
+    const health = await rawGet(new URL('/health', gateway.url).href, {});
+    expect(health.status).toBe(200);
+    expect(health.keepAlive).toBe(`timeout=${HEADERS_TIMEOUT_MS / 1_000}`);
+    health.socket.destroy();
+    const foreign = await rawGet(new URL('/ready', gateway.url).href, { host: 'attacker.example:80' });
+    expect(foreign.status).toBe(403);
+    foreign.socket.destroy();
+    const ready = await fetch(new URL('/ready', gateway.url));
+    expect(ready.status).toBe(200);
+    expect(gateway.child.exitCode).toBeNull();
+  }, 90_000);
+});
+
 describe('a gateway whose request timeout is short', () => {
   const REQUEST_TIMEOUT_MS = 1_500;
   let hosts: GatewayHosts | undefined;
@@ -209,6 +231,22 @@ function rawPost(url: string, headers: Record<string, string>) {
       request.end(INITIALIZE);
     },
   );
+}
+
+/** One GET on a connection of its own, with the answer's Keep-Alive header and the socket kept. */
+function rawGet(url: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; keepAlive: string | undefined; socket: Socket }>((resolve, reject) => {
+    const request = httpRequest(url, { agent: new Agent({ keepAlive: true, maxSockets: 1 }), headers });
+    request.on('error', reject);
+    request.on('response', (response) => {
+      const { socket } = response;
+      response.resume();
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, keepAlive: response.headers['keep-alive']?.toString(), socket }),
+      );
+    });
+    request.end();
+  });
 }
 
 describe('a gateway checking OAuth tokens, while connections that send nothing pile up', () => {
