@@ -3,7 +3,7 @@
  * child process appending as fast as it can, kills it with SIGKILL (no chance to clean up), then checks the file.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createJsonlAuditLog } from '../../src/audit/jsonl-audit-log.js';
 import { readAuditLog } from '../../src/audit/read-audit-log.js';
 import { repoRoot } from '../helpers/project.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 /** The sink's own source (and what it imports), compiled to plain JavaScript the child can import without a build. */
 function compileSink(into: string): string {
@@ -81,8 +82,10 @@ for (;;) {
       running.stdout!.on('data', () => resolve());
       running.on('exit', (code) => reject(new Error(`writer exited early with ${code}: ${stderr}`)));
     });
-    // Let it write for a moment more, then kill it in the middle of whatever it is doing.
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Let it write as much again, then kill it in the middle of whatever it is doing: waited for by the file's size
+    // rather than for a while, which a busy machine may not give the writer at all.
+    const sizeWhenRunning = statSync(file).size;
+    await waitUntil(() => statSync(file).size > 2 * sizeWhenRunning, 'the writer to write as much again');
     const exited = new Promise((resolve) => running.on('exit', (_code, signal) => resolve(signal)));
     running.kill('SIGKILL');
     expect(await exited).toBe('SIGKILL');
