@@ -49,7 +49,7 @@ describe.runIf(process.platform === 'linux')('a write the pipe accepted and then
     // As the host's connection has it: which error answers are the host's own.
     keepPrototypeKeysOfAnswers(transport, new RenamedAnswers(), errorAnswers);
     client.onerror = () => undefined;
-    await client.callTool({ name: 'close_stdin_later', arguments: { afterMs: 1_500 } });
+    await client.callTool({ name: 'close_stdin_on_signal', arguments: {} });
 
     // Notifications fill the pipe (and what the server's process reads ahead) until one waits in the host, part
     // written: a request sent now is accepted behind it, and fails only when the server closes its input.
@@ -63,10 +63,15 @@ describe.runIf(process.platform === 'linux')('a write the pipe accepted and then
     expect(stdin.writableLength).toBeLessThan(stdin.writableHighWaterMark);
 
     const started = performance.now();
-    const outcome = await client.callTool({ name: 'ping', arguments: {} }, { timeout: LONG_TIMEOUT_MS }).then(
+    const filled = stdin.writableLength;
+    const answered = client.callTool({ name: 'ping', arguments: {} }, { timeout: LONG_TIMEOUT_MS }).then(
       () => undefined,
       (error: unknown) => error,
     );
+    // The server closes its input once the request waits behind the filler, however long filling the pipe took.
+    await waitUntil(() => stdin.writableLength > filled, 'the request to wait behind the filler');
+    process.kill(transport.pid!, 'SIGUSR2');
+    const outcome = await answered;
     console.info(`the request failed ${Math.round(performance.now() - started)} ms after it was sent`);
     expect(outcome).toBeInstanceOf(ProtocolError);
     expect((outcome as Error).message).toContain(
