@@ -266,19 +266,23 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
               elicit: async (form, timeoutMs): Promise<ElicitAnswer> =>
                 ctx.mcpReq.elicitInput(
                   { mode: 'form', message: form.message, requestedSchema: form.requestedSchema },
-                  { timeout: timeoutMs, signal: ctx.mcpReq.signal },
+                  { timeout: timeoutMs, signal: ctx.mcpReq.signal, relatedRequestId: ctx.mcpReq.id },
                 ) as Promise<ElicitAnswer>,
             }),
     };
-    // A server's sampling or elicitation request during this call goes to this client, on this request's stream.
-    // Progress and log messages go out in order, each after the one before.
+    // The approval question above, and a server's sampling or elicitation request put to this call, are sent related
+    // to this request, as its progress and log messages are: over Streamable HTTP they go on this request's own
+    // response stream, which the client reads, not on the standing GET stream the SDK would use, which a client need
+    // not open and which would not tell a gateway in front of this one whose call they are. Progress and log messages
+    // go out in order, each after the one before.
     let notified = Promise.resolve();
     const notify = (notification: ServerNotification): void => {
       notified = notified.then(() => ctx.mcpReq.notify(notification)).catch(() => undefined);
     };
     const inProgress = profile.sessions.callStarted(entry.server, session, {
-      sampling: (params, options) => ctx.mcpReq.requestSampling(params, options),
-      elicit: (params, options) => ctx.mcpReq.elicitInput(params, options),
+      sampling: (params, options) =>
+        ctx.mcpReq.requestSampling(params, { ...options, relatedRequestId: ctx.mcpReq.id }),
+      elicit: (params, options) => ctx.mcpReq.elicitInput(params, { ...options, relatedRequestId: ctx.mcpReq.id }),
       log: (params) => notify({ method: 'notifications/message', params }),
     });
     // Made in the call's name, so that a request or log message a server sends with it is known to be this client's.

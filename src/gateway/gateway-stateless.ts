@@ -162,8 +162,9 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     await server.connect(transport);
 
-    // Requests to the client are answered through the store, wherever the answer is posted. The SDK sends them
-    // unrelated to the call that asks (meant for the standing stream): here they go on the call's own response.
+    // Requests to the client are answered through the store, wherever the answer is posted. A call's own are sent
+    // related to it; one sent unrelated to any request (put to the only client outside a call to that server) would
+    // go to the standing stream, which a stateless session has not: it goes on this request's own response.
     const pending = new AbortController();
     const related = (Array.isArray(body) ? (body as unknown[]) : [body]).find(
       (message): message is Message =>

@@ -13,6 +13,13 @@
  * `logging/setLevel` (they asked for the server's log), to the one client calling that server if only one is, and to
  * the only client connected; a stateless session, which has no stream of its own, hears it on its calls' streams
  * only while no other client is calling that server. Each client gets only the levels it asked for.
+ *
+ * What goes to a client as part of a call goes on that call's own response stream, which every client reads (over
+ * Streamable HTTP a client need not open the standing GET stream): what the transport says came with the call, and
+ * what does not tell while that call is the only one to that server in flight. The rest goes to a client on its
+ * standing stream: while one client has several calls to that server in flight, what does not tell is that client's
+ * but not known to be any one call's, and a client that is itself a gateway would put it to the client of whichever
+ * call it came as part of.
  */
 import {
   type ClientCapabilities,
@@ -78,6 +85,19 @@ export interface CallInProgress {
   /** Given to `asCallOf` (connections/call-streams.ts) around the call, so that what comes with it is known. */
   readonly call: object;
   ended(): void;
+}
+
+/**
+ * Reaching a client other than as part of a call: on its standing stream (a stateless session, which has none, sends
+ * a request on the response of the request it is serving).
+ */
+function onItsOwn(session: DownstreamSession): Asker {
+  return {
+    session,
+    sampling: (params, options) => session.server.createMessage(params, options),
+    elicit: (params, options) => session.server.elicitInput(params, options),
+    log: (params) => void session.server.sendLoggingMessage(params).catch(() => undefined),
+  };
 }
 
 /** Which client a call is of: a stateless session's every request has a session object of its own. */
@@ -192,24 +212,27 @@ export class ProfileSessions implements ClientRequestForwarder {
       logger: entry.logger === undefined ? entry.server : `${entry.server}/${entry.logger}`,
       data: entry.data,
     };
+    // What goes to a caller goes on its call's own stream, which it reads whether or not it opened a standing one.
     const related = this.callInProgress(entry.server, call);
     if (related !== undefined) {
-      if (!wants(related.session)) return;
-      if (related.session.callStreamsOnly !== undefined) related.log(message);
-      else void related.session.server.sendLoggingMessage(message).catch(() => undefined);
+      if (wants(related.session)) related.log(message);
       return;
     }
+    const calls = this.calls.get(entry.server) ?? [];
     const callers = this.callers(entry.server);
     const soleCaller = callers.size === 1 ? [...callers][0] : undefined;
+    // The only call to that server in flight: the message is taken to come with it, as a request would be.
+    const onlyCall = calls.length === 1 ? calls[0] : undefined;
     const onlySession = this.sessions.size === 1;
     for (const session of this.sessions) {
-      if (session.callStreamsOnly !== undefined || !wants(session)) continue;
+      if (session.callStreamsOnly !== undefined || !wants(session) || session === onlyCall?.session) continue;
       if (!onlySession && session.logLevel === undefined && session !== soleCaller) continue;
       void session.server.sendLoggingMessage(message).catch(() => undefined);
     }
     if (soleCaller === undefined) return;
-    for (const asker of this.calls.get(entry.server) ?? []) {
-      if (asker.session.callStreamsOnly !== undefined && wants(asker.session)) asker.log(message);
+    for (const asker of calls) {
+      const reaches = asker === onlyCall || asker.session.callStreamsOnly !== undefined;
+      if (reaches && wants(asker.session)) asker.log(message);
     }
   }
 
@@ -231,18 +254,13 @@ export class ProfileSessions implements ClientRequestForwarder {
         `server "${server}" asked for ${what} while calls of ${callers} clients to it are in flight, and nothing in the request says which call it belongs to: refused rather than put to a client whose call it may not be`,
       );
     }
-    // The newest of the one client's calls.
-    const inCall = stack[stack.length - 1];
-    if (inCall !== undefined) return inCall;
-    if (this.sessions.size === 1) {
-      const [session] = this.sessions as unknown as [DownstreamSession];
-      return {
-        session,
-        sampling: (params, options) => session.server.createMessage(params, options),
-        elicit: (params, options) => session.server.elicitInput(params, options),
-        log: (params) => void session.server.sendLoggingMessage(params).catch(() => undefined),
-      };
-    }
+    // The one client's only call to that server: the request is taken to come with it, and is sent as part of it.
+    if (stack.length === 1) return stack[0]!;
+    // Several calls of one client: the request is that client's but not known to be any one call's, so it is sent on
+    // its own, not as part of the newest call, which a client that is itself a gateway would put to that call's client.
+    const newest = stack[stack.length - 1];
+    if (newest !== undefined) return onItsOwn(newest.session);
+    if (this.sessions.size === 1) return onItsOwn([...this.sessions][0]!);
     throw refuse(
       `server "${server}" asked for ${what} outside a call and this gateway has ${this.sessions.size} clients: it cannot tell whom to ask`,
     );

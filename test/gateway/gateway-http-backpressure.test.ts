@@ -68,7 +68,11 @@ describe('mcp-host serve --http, with a client that stops reading its event stre
       MCP_HOST_GATEWAY_TOKEN: TOKEN,
     });
     const url = gateway.url;
+    // This session asked for the server's log: what the server logs during another client's call reaches it on its
+    // event stream (the caller hears it on its call's own response).
     const sessionId = await initialize(url);
+    await post(url, { jsonrpc: '2.0', id: 2, method: 'logging/setLevel', params: { level: 'info' } }, sessionId);
+    const callerId = await initialize(url);
 
     const { host, port, pathname } = new URL(url);
     const stream = await connectAndStopReading(
@@ -88,7 +92,7 @@ describe('mcp-host serve --http, with a client that stops reading its event stre
     try {
       expect(String(stream.head)).toMatch(/^HTTP\/1\.1 200/);
       const cutOff = () => gateway?.stderr().includes('fell more than 4 MB behind') === true;
-      // Each call's log message goes to the session's event stream, until the gateway says it cut that off.
+      // Each call's log message goes to the stalled event stream too, until the gateway says it cut that off.
       let calls = 0;
       for (; calls < MAX_CALLS && !cutOff(); calls += 1) {
         const answered = await post(
@@ -102,7 +106,7 @@ describe('mcp-host serve --http, with a client that stops reading its event stre
               arguments: { level: 'info', message: `log-${calls}-${'x'.repeat(MESSAGE_CHARS)}` },
             },
           },
-          sessionId,
+          callerId,
         );
         expect(answered.status).toBe(200);
       }

@@ -7,15 +7,14 @@
  * clients are in flight it is refused, saying why. A log message reaches the client whose call it came with, or,
  * when nothing says so, the clients calling that server alone or that asked for the server's log with a level.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAsksWhenToldOverHttp } from '../helpers/asks-when-told-over-http.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
-import { trackUntilExit } from '../helpers/left-running.js';
-import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { temporaryDirectory, writeConfig } from '../helpers/project.js';
 
 const TOKEN = 'a-request-routing-test-token';
 
@@ -54,34 +53,6 @@ function testClient(name: string): TestClient {
   return made;
 }
 
-/** The fixture served over Streamable HTTP by a process of its own, stopped by pid. */
-async function startHttpUpstream(eventLog: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, [fixtureServer('asks-when-told.mjs'), '--http'], {
-    env: { ...process.env, EVENT_LOG: eventLog },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  trackUntilExit(child);
-  let stdout = '';
-  child.stdout?.on('data', (chunk) => {
-    stdout += String(chunk);
-  });
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  };
-  try {
-    await waitUntil(() => /listening (\S+)/.test(stdout) || child.exitCode !== null, 'the server to listen');
-    const url = /listening (\S+)/.exec(stdout)?.[1];
-    if (url === undefined) throw new Error('the fixture server did not start');
-    return { url, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-}
-
 describe.each(['stdio', 'Streamable HTTP'] as const)(
   'an HTTP gateway with two clients and a server over %s',
   (upstream) => {
@@ -100,7 +71,7 @@ describe.each(['stdio', 'Streamable HTTP'] as const)(
           asks: { file: 'asks-when-told.mjs', env: { EVENT_LOG: eventLog } },
         });
       } else {
-        const server = await startHttpUpstream(eventLog);
+        const server = await startAsksWhenToldOverHttp(eventLog);
         stopUpstream = server.stop;
         config = await writeConfig({
           mcpServers: { asks: { url: server.url, trust: 'trusted' } },
