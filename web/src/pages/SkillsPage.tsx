@@ -56,7 +56,7 @@ export function SkillsPage() {
         ))}
       </section>
       {data.withheld.length > 0 && (
-        <section className="card" aria-labelledby="skills-withheld">
+        <section className="card withheld-skills" aria-labelledby="skills-withheld">
           <h2 id="skills-withheld">Withheld ({data.withheld.length})</h2>
           {data.withheld.map((skill) => (
             <article key={skill.name} aria-label={`Withheld skill ${showName(skill.name)}`}>
