@@ -133,10 +133,30 @@ export function hashSkillFolder(folder: string, keep?: KeepFile): SkillFolderHas
       }
     }
   };
+  // Before the walk, which hashes in name order: a LICENSE or README.md sorts ahead of SKILL.md and would be read first.
+  if (keep !== undefined) refuseIfTooLarge(path.join(folder, keep.file), keep);
   walk(folder, '', 0);
   lines.push(`count ${count}`);
   const fingerprint = `sha256:${createHash('sha256').update(lines.join('\n')).digest('hex')}`;
   return { fingerprint, entries, files, links, ...(kept === undefined ? {} : { kept }) };
+}
+
+/**
+ * Throws `keep.tooLarge` when the file, as its open descriptor tells, is past `keep.maxBytes`. One it cannot open is
+ * left to the walk, which records it as it finds it.
+ */
+function refuseIfTooLarge(file: string, keep: KeepFile): void {
+  let descriptor: number | undefined;
+  let size: number | undefined;
+  try {
+    descriptor = openSync(file, OPEN_WITHOUT_WAITING);
+    size = fstatSync(descriptor).size;
+  } catch {
+    return;
+  } finally {
+    if (descriptor !== undefined) closeSync(descriptor);
+  }
+  if (size > keep.maxBytes) throw keep.tooLarge(size);
 }
 
 /**

@@ -288,6 +288,27 @@ describe('a SKILL.md over its bound', () => {
     ]);
     expect(read).toBe(0);
   });
+
+  it('is refused before the files of its skill whose names sort ahead of it are read', () => {
+    const root = temporary();
+    // Upper-case names sort before SKILL.md, and are hashed first in the folder's order.
+    const licensed = writeSkill(root, {
+      name: 'licensed',
+      description: 'd',
+      files: { LICENSE: 'MIT. '.repeat(1_000) },
+    });
+    const descriptor = openSync(join(licensed, 'SKILL.md'), 'r+');
+    ftruncateSync(descriptor, 1024 ** 2);
+    closeSync(descriptor);
+    let found: ReturnType<typeof discoverSkills> | undefined;
+    const read = bytesReadDuring(() => {
+      found = discoverSkills([{ kind: 'project', folder: root }]);
+    });
+    expect(found!.problems.map((problem) => problem.message)).toEqual([
+      `${join(licensed, 'SKILL.md')}: is ${1024 ** 2} bytes; a skill file may be at most 262144 bytes`,
+    ]);
+    expect(read).toBe(0);
+  });
 });
 
 describe('fingerprint', () => {
