@@ -1,6 +1,6 @@
 /**
  * How the CLI reports an error that reached the top: one `mcp-host:` line and an exit code. Errors the user can fix
- * (usage, config, model choice, a damaged trust store) exit 2; anything else exits 1. A stack trace is for
+ * (usage, config, model choice, a damaged trust store, state others could change) exit 2; anything else exits 1. A stack trace is for
  * developers: only with MCP_HOST_DEBUG=1.
  */
 import { CommanderError } from 'commander';
@@ -18,6 +18,7 @@ const USER_FIXABLE_ERRORS = new Set([
   'UnknownSessionError',
   'SessionInUseError',
   'LockFileError',
+  'UnsafePathError',
 ]);
 
 function debugEnabled(env: NodeJS.ProcessEnv = process.env): boolean {

@@ -32,9 +32,11 @@ describe('state paths others could change', () => {
     chmodSync(stateDir, 0o777);
     const file = await writeConfig({ mcpServers: {} });
     const result = await runCliInProcess(['tools', 'list', '--config', file], { stateDir, timeoutMs: 60_000 });
-    expect(result.code).not.toBe(0);
+    // A setup error the message says how to fix, as a damaged trust store is: exit 2, no pointer to a stack trace.
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain(`mcp-host: The state folder ${stateDir} is writable by everyone (mode 777)`);
     expect(result.stderr).toContain(`chmod 700 ${stateDir}`);
+    expect(result.stderr).not.toContain('MCP_HOST_DEBUG');
     expect(existsSync(join(stateDir, 'trust.json'))).toBe(false);
   }, 60_000);
 
