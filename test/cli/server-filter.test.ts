@@ -31,6 +31,17 @@ async function twoServers(): Promise<{ file: string; marker: string }> {
 }
 
 describe('starting only the servers a command needs', { timeout: 120_000 }, () => {
+  it('servers shows a disabled server as disabled, and does not start it', async () => {
+    const { file, marker } = await twoServers();
+    const config = JSON.parse(await readFile(file, 'utf8')) as { mcpServers: Record<string, object> };
+    config.mcpServers.other = { ...config.mcpServers.other, disabled: true };
+    await writeFile(file, JSON.stringify(config));
+    const result = await runCliInProcess(['servers', '--config', file]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('other: disabled (stdio)');
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it('tools call starts only the server of the tool', async () => {
     const { file, marker } = await twoServers();
     const result = await runCliInProcess(['tools', 'call', 'flex__pid', '--config', file]);

@@ -28,7 +28,8 @@ export function createServersCommand(): Command {
               server.toolCount !== undefined ? `${server.toolCount} tool(s)` : undefined,
               server.restarts ? `restarted ${server.restarts} time(s)` : undefined,
             ].filter(Boolean);
-            writeLine(`${server.name}: ${server.state} (${details.join(', ')})`);
+            // A disabled server is never started: "idle" would read as one that may start yet.
+            writeLine(`${server.name}: ${server.disabled ? 'disabled' : server.state} (${details.join(', ')})`);
             if (server.lastError) writeLine(`  last error: ${server.lastError.replaceAll('\n', '\n  ')}`);
             for (const item of server.unsupportedTools ?? []) writeLine(`  withheld ${item.name}: ${item.reason}`);
           }
