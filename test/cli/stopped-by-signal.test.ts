@@ -10,6 +10,8 @@ import { repoRoot, type StartedCli, startCli, temporaryDirectory } from '../help
 import { waitUntil } from '../helpers/wait-until.js';
 
 const started: StartedCli[] = [];
+/** Records in the log `audit --follow` starts on: printing them takes longer than the signal takes to come. */
+const RECORDS_IN_LOG = 20_000;
 
 afterEach(() => {
   for (const cli of started.splice(0)) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
@@ -34,12 +36,10 @@ describe('a command that runs until stopped', () => {
     ['SIGTERM', EXIT_SIGTERM],
   ] as const)('audit --follow stopped by %s exits %i', async (signal, code) => {
     const stateDir = await temporaryDirectory('mcp-host-follow-');
-    await writeFile(
-      join(stateDir, 'audit.jsonl'),
-      `${JSON.stringify({ type: 'server-start', time: new Date().toISOString(), runId: 'r', server: 'calc', transport: 'stdio', trust: 'trusted' })}\n`,
-      { mode: 0o600 },
-    );
-    // The record already in the log is printed first: after it, the command is following the file.
+    const record = `${JSON.stringify({ type: 'server-start', time: new Date().toISOString(), runId: 'r', server: 'calc', transport: 'stdio', trust: 'trusted' })}\n`;
+    // The records already in the log are printed first, so many that the signal comes while they are: a command seen
+    // printing is one that can be stopped, however soon.
+    await writeFile(join(stateDir, 'audit.jsonl'), record.repeat(RECORDS_IN_LOG), { mode: 0o600 });
     const result = await stoppedBy(
       ['audit', '--follow', '--json'],
       ({ stdout }) => stdout.includes('calc'),

@@ -155,10 +155,12 @@ async function runAudit(
     return;
   }
 
-  if (options.json !== true) stdout.write(formatAuditHeader());
-  for (const record of contents.records) print(record);
+  // Listening for Ctrl-C before the first line is printed: whoever sees output may stop the command, and a signal
+  // before the handlers would end the process without its exit code.
   const { signal, release, exitCode } = followSignal(dependencies.signal);
   try {
+    if (options.json !== true) stdout.write(formatAuditHeader());
+    for (const record of contents.records) print(record);
     for await (const record of followAuditLog(file, { filter, signal, startOffset: contents.endOffset })) print(record);
   } finally {
     release();
