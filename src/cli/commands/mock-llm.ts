@@ -29,8 +29,10 @@ export function createMockLlmCommand(): Command {
         );
       }
       const server = await startMockLlmServer({ script, port: options.port ?? 0 });
+      // Listening before the address is announced: whoever reads it may stop the command at once.
+      const stopped = untilSignal(['SIGINT', 'SIGTERM']);
       announceAddress(server.url, 'the mock LLM', `recorded requests: GET ${server.url}/_mock/requests`);
-      const stoppedBy = await untilSignal(['SIGINT', 'SIGTERM']);
+      const stoppedBy = await stopped;
       await server.close();
       // Ended by a signal, as every command that runs until stopped exits: 130 for Ctrl-C, 143 for SIGTERM.
       process.exitCode = stoppedBy === 'SIGINT' ? EXIT_SIGINT : EXIT_SIGTERM;
