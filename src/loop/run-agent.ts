@@ -203,7 +203,7 @@ async function runTurns(options: RunAgentOptions, signal: AbortSignal): Promise<
       return finish(
         'max-turns',
         turn,
-        `stopped after ${maxTurns} turns: the model kept calling tools (raise the bound with --max-turns)`,
+        `stopped after ${maxTurns} turn${maxTurns === 1 ? '' : 's'}: the model kept calling tools (raise the bound with --max-turns)`,
       );
     }
   }

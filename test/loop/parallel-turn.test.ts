@@ -131,4 +131,22 @@ describe('a parallel turn', () => {
       await host.close();
     }
   });
+
+  it('says a bound of one turn in the singular', async () => {
+    const provider = createScriptedProvider({ scenarios: [{ turns: [{ toolCalls: [{ name: 'timer__pid' }] }] }] });
+    const host = await createHost({
+      config: hostConfig([stdioServer('timer', [flexible])], {
+        permissions: { allow: ['timer__*'], ask: [], deny: [] },
+      }),
+      provider,
+      maxTurns: 1,
+    });
+    try {
+      const result = await host.run('once');
+      expect(result.stopReason).toBe('max-turns');
+      expect(result.message).toContain('stopped after 1 turn:');
+    } finally {
+      await host.close();
+    }
+  });
 });
