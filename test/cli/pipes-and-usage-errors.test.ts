@@ -33,6 +33,13 @@ function expectOneLineUsageError(result: { code: number | null; stdout: string; 
 }
 
 describe('usage errors', () => {
+  it('refuses a non-loopback --host without configured tokens before making a token it could not use', async () => {
+    const result = await runCliInProcess(['serve', '--http', '0', '--host', '0.0.0.0']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('listening on 0.0.0.0 (not loopback) needs gateway.tokens');
+    expect(result.stderr).not.toContain('gateway token for this run');
+  }, 60_000);
+
   it.each([
     [['run', '--max-turns', '0', 'hi'], '--max-turns'],
     [['tools', 'list', '--timeout', 'x'], '--timeout'],

@@ -93,6 +93,13 @@ export function createServeCommand(): Command {
         const hostname = options.host ?? '127.0.0.1';
         const tokens = [...(config.gateway?.tokens ?? [])];
         const oauth = config.gateway?.oauth !== undefined;
+        // Before a token is made for the run: it would be printed and could not be used.
+        if (!LOOPBACK_ADDRESSES.has(hostname) && tokens.length === 0 && !oauth) {
+          throw new CliError(
+            `listening on ${hostname} (not loopback) needs gateway.tokens or gateway.oauth in the config: a one-run token is for this machine only`,
+            EXIT_USAGE,
+          );
+        }
         // With OAuth, access tokens are the credentials: no token is made for the run.
         if (tokens.length === 0 && !oauth) {
           const given = process.env[GATEWAY_TOKEN_VARIABLE];
@@ -108,12 +115,6 @@ export function createServeCommand(): Command {
           if (given === undefined || given === '') {
             writeError(`mcp-host: gateway token for this run (send "Authorization: Bearer TOKEN"): ${token}`);
           }
-        }
-        if (!LOOPBACK_ADDRESSES.has(hostname) && (config.gateway?.tokens ?? []).length === 0 && !oauth) {
-          throw new CliError(
-            `listening on ${hostname} (not loopback) needs gateway.tokens or gateway.oauth in the config: a one-run token is for this machine only`,
-            EXIT_USAGE,
-          );
         }
         // Start the default profile's servers now, so the first client does not wait and /ready means ready.
         if (options.profile === undefined) await hosts.get(undefined);
