@@ -4,9 +4,10 @@
  * the standing GET stream nothing in a message links it to a call.
  *
  * The caller names its call (`asCallOf`) around the work that makes it. `linkCallStreams` has a transport send each
- * `tools/call` in that name and everything else, and its start, in none: the client library reads a response
- * stream in the context of the send that opened it, so a handler of a server's message asks `callOfStream(server)`
- * and is told the call whose stream the message came on, or nothing. Nothing is the safe answer: a wrong one would
+ * request of a call (`tools/call`, `prompts/get`, `resources/read`, `completion/complete`) in that name and everything
+ * else, and its start, in none: the client library reads a response stream in the context of the send that opened
+ * it, so a handler of a server's message asks `callOfStream(server)` and is told the call whose stream the message
+ * came on, or nothing. Nothing is the safe answer: a wrong one would
  * hand one client's question to another.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -29,8 +30,19 @@ export function callOfStream(server: string): object | undefined {
   return read?.server === server ? read.call : undefined;
 }
 
-function isToolCall(message: JSONRPCMessage): boolean {
-  return 'method' in message && message.method === 'tools/call' && 'id' in message;
+/**
+ * The requests a caller makes in its call's name: a client's tool call, prompt, resource read or completion, during
+ * any of which a server may ask or log. Others (a listing after a change a server announced, say) are the host's own.
+ */
+const CALL_METHODS: ReadonlySet<string> = new Set([
+  'tools/call',
+  'prompts/get',
+  'resources/read',
+  'completion/complete',
+]);
+
+function isCall(message: JSONRPCMessage): boolean {
+  return 'method' in message && CALL_METHODS.has(message.method) && 'id' in message;
 }
 
 /**
@@ -46,7 +58,7 @@ export function linkCallStreams<T extends Transport>(transport: T, server: strin
   // Every send names its stream's call or none: one made while handling a message read from a call's stream (a
   // listing after a change it announced, say) would otherwise have its own stream read as that call's.
   transport.send = (message: JSONRPCMessage, options?: TransportSendOptions) => {
-    const call = isToolCall(message) ? callsMade.getStore() : undefined;
+    const call = isCall(message) ? callsMade.getStore() : undefined;
     return streamsRead.run(call === undefined ? undefined : { server, call }, () => send(message, options));
   };
   return transport;

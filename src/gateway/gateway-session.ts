@@ -14,6 +14,7 @@ import type {
   Prompt,
   Resource,
   ResourceTemplateType,
+  ServerContext,
   ServerNotification,
   Tool,
 } from '@modelcontextprotocol/server';
@@ -224,6 +225,38 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
     previousOnClose?.();
   };
 
+  /**
+   * Runs `work`, this client's request forwarded to `server` (a tool call, a prompt, a resource read, a completion),
+   * as a call of this client's in progress: a server's sampling or elicitation request or log message that comes with
+   * it is this client's and no other's, and goes on this request's own response stream, as do the messages `work`
+   * gives `notify`, in order and before the answer (see profile-sessions.ts).
+   */
+  const asClientCall = async <T>(
+    to: string,
+    ctx: ServerContext,
+    work: (notify: (notification: ServerNotification) => void) => Promise<T>,
+  ): Promise<T> => {
+    let notified = Promise.resolve();
+    const notify = (notification: ServerNotification): void => {
+      notified = notified.then(() => ctx.mcpReq.notify(notification)).catch(() => undefined);
+    };
+    const inProgress = profile.sessions.callStarted(to, session, {
+      sampling: (params, options) =>
+        ctx.mcpReq.requestSampling(params, { ...options, relatedRequestId: ctx.mcpReq.id }),
+      elicit: (params, options) => ctx.mcpReq.elicitInput(params, { ...options, relatedRequestId: ctx.mcpReq.id }),
+      log: (params) => notify({ method: 'notifications/message', params }),
+    });
+    try {
+      // Made in the call's name, so that what a server sends with it is known to be this client's.
+      const answer = await asCallOf(inProgress.call, () => work(notify));
+      // The answer closes the request's stream: messages still on their way would be dropped after it.
+      await notified;
+      return answer;
+    } finally {
+      inProgress.ended();
+    }
+  };
+
   server.setRequestHandler('tools/list', async () => ({ tools: await listTools(profile) }));
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
@@ -273,51 +306,36 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
     // The approval question above, and a server's sampling or elicitation request put to this call, are sent related
     // to this request, as its progress and log messages are: over Streamable HTTP they go on this request's own
     // response stream, which the client reads, not on the standing GET stream the SDK would use, which a client need
-    // not open and which would not tell a gateway in front of this one whose call they are. Progress and log messages
-    // go out in order, each after the one before.
-    let notified = Promise.resolve();
-    const notify = (notification: ServerNotification): void => {
-      notified = notified.then(() => ctx.mcpReq.notify(notification)).catch(() => undefined);
-    };
-    const inProgress = profile.sessions.callStarted(entry.server, session, {
-      sampling: (params, options) =>
-        ctx.mcpReq.requestSampling(params, { ...options, relatedRequestId: ctx.mcpReq.id }),
-      elicit: (params, options) => ctx.mcpReq.elicitInput(params, { ...options, relatedRequestId: ctx.mcpReq.id }),
-      log: (params) => notify({ method: 'notifications/message', params }),
-    });
-    // Made in the call's name, so that a request or log message a server sends with it is known to be this client's.
-    const executing = asCallOf(inProgress.call, () =>
-      withDownstreamCall(downstream, () =>
-        host.callTool(name, args, {
-          signal: ctx.mcpReq.signal,
-          client: client(ctx.mcpReq.envelope),
-          ...(progressToken === undefined
-            ? {}
-            : {
-                onProgress: (update) =>
-                  notify({
-                    method: 'notifications/progress',
-                    params: {
-                      progressToken,
-                      progress: update.progress,
-                      ...(update.total === undefined ? {} : { total: update.total }),
-                      ...(update.message === undefined ? {} : { message: update.message }),
-                    },
-                  }),
-              }),
-        }),
-      ),
-    ).finally(inProgress.ended);
+    // not open and which would not tell a gateway in front of this one whose call they are.
     let executed: ExecutedToolCall;
     try {
-      executed = await executing;
+      executed = await asClientCall(entry.server, ctx, (notify) =>
+        withDownstreamCall(downstream, () =>
+          host.callTool(name, args, {
+            signal: ctx.mcpReq.signal,
+            client: client(ctx.mcpReq.envelope),
+            ...(progressToken === undefined
+              ? {}
+              : {
+                  onProgress: (update) =>
+                    notify({
+                      method: 'notifications/progress',
+                      params: {
+                        progressToken,
+                        progress: update.progress,
+                        ...(update.total === undefined ? {} : { total: update.total }),
+                        ...(update.message === undefined ? {} : { message: update.message }),
+                      },
+                    }),
+                }),
+          }),
+        ),
+      );
     } catch (error) {
       if (!(error instanceof ApprovalInputRequired)) throw error;
       const { message, requestedSchema } = error.elicitation;
       return inputRequired({ inputRequests: { [APPROVAL_INPUT]: inputRequired.elicit({ message, requestedSchema }) } });
     }
-    // The result closes the request's stream: progress or log messages still on their way would be dropped after it.
-    await notified;
     return toCallToolResult(executed, name);
   });
 
@@ -337,11 +355,11 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
     return { resourceTemplates };
   });
 
-  server.setRequestHandler('resources/read', async (request) => {
+  server.setRequestHandler('resources/read', async (request, ctx) => {
     const { uri } = request.params;
     const owner = await resourceOwner(profile, uri);
     if (owner === undefined) throw new Error(`no server of this gateway lists the resource ${uri}`);
-    return host.resources.read(owner, uri);
+    return asClientCall(owner, ctx, () => host.resources.read(owner, uri));
   });
 
   if (subscribable && options.era !== 'modern') {
@@ -364,12 +382,14 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
     return { prompts };
   });
 
-  server.setRequestHandler('prompts/get', async (request) => {
+  server.setRequestHandler('prompts/get', async (request, ctx) => {
     const reference = await promptOf(profile, request.params.name);
     if (reference === undefined) {
       throw new Error(`no prompt is named "${request.params.name}" (prompt names are SERVER__NAME)`);
     }
-    const found = await host.prompts.get(reference, request.params.arguments ?? {});
+    const found = await asClientCall(reference.server, ctx, () =>
+      host.prompts.get(reference, request.params.arguments ?? {}),
+    );
     return found.result;
   });
 
@@ -387,14 +407,18 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
     const prompt = ref.type === 'ref/prompt' ? await promptOf(profile, ref.name) : undefined;
     const server = ref.type === 'ref/prompt' ? prompt?.server : await templateOwner(profile, ref.uri);
     const client = server === undefined ? undefined : host.connection(server)?.sdkClient;
-    if (client === undefined || client.getServerCapabilities()?.completions === undefined) return NO_COMPLETIONS;
-    const result = await client.complete(
-      {
-        ref: prompt === undefined ? ref : { type: 'ref/prompt', name: prompt.name },
-        argument,
-        ...(context === undefined ? {} : { context }),
-      },
-      { signal: ctx.mcpReq.signal },
+    if (server === undefined || client === undefined || client.getServerCapabilities()?.completions === undefined) {
+      return NO_COMPLETIONS;
+    }
+    const result = await asClientCall(server, ctx, () =>
+      client.complete(
+        {
+          ref: prompt === undefined ? ref : { type: 'ref/prompt', name: prompt.name },
+          argument,
+          ...(context === undefined ? {} : { context }),
+        },
+        { signal: ctx.mcpReq.signal },
+      ),
     );
     const values = result.completion.values.filter((value) => typeof value === 'string');
     return {

@@ -3,8 +3,8 @@
  * servers' log messages, `resources`/`prompts` list changes (debounced), and servers' sampling and elicitation
  * requests.
  *
- * The clients share each server's one connection, so what a server asks or logs during one client's call must not
- * reach another: it may hold that call's data, and the other could answer for it. A request or log message goes to
+ * The clients share each server's one connection, so what a server asks or logs during one client's call (a tool
+ * call, and as much a `prompts/get`, `resources/read` or `completion/complete` forwarded to it) must not reach another: it may hold that call's data, and the other could answer for it. A request or log message goes to
  * the client of the call it came with when the transport tells (a Streamable HTTP server sends it on that call's own
  * stream: see connections/call-streams.ts). Otherwise, and a stdio server's never tell, a request goes to the one
  * client whose calls to that server are in flight, or to the only client connected, and is refused with the reason
@@ -155,7 +155,7 @@ export class ProfileSessions implements ClientRequestForwarder {
     for (const [key, asked] of this.urlElicitations) if (asked === session) this.urlElicitations.delete(key);
   }
 
-  /** A call of `session` to `server` began. */
+  /** A call of `session` to `server` began: a tool call, or a prompt, resource read or completion forwarded. */
   callStarted(
     server: string,
     session: DownstreamSession,

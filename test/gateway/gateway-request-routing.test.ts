@@ -157,6 +157,28 @@ describe.each(['stdio', 'Streamable HTTP'] as const)(
       }
     }, 60_000);
 
+    it('never puts a sampling request made while A gets a prompt to B, while B has a call in flight', async () => {
+      forgetAsked();
+      const got = a.client.getPrompt({ name: 'asks__ask', arguments: { prompt: 'the prompt of A', after: 'prompt' } });
+      await waiting('prompt');
+      const held = b.client.callTool({ name: 'asks__wait', arguments: { gate: 'prompt-b' } });
+      await waiting('prompt-b');
+      await b.client.callTool({ name: 'asks__open', arguments: { gate: 'prompt' } });
+      const content = (await got).messages[0]?.content;
+      const text = content !== undefined && !Array.isArray(content) && content.type === 'text' ? content.text : '?';
+      await b.client.callTool({ name: 'asks__open', arguments: { gate: 'prompt-b' } });
+      expect(textOf(await held)).toBe('opened');
+      expect(b.asked).toEqual([]);
+      if (upstream === 'stdio') {
+        expect(text).toContain('sampling failed');
+        expect(text).toContain('calls of 2 clients to it are in flight');
+        expect(a.asked).toEqual([]);
+      } else {
+        expect(text).toBe('model model-of-client-A said: you asked "the prompt of A"');
+        expect(a.asked).toEqual(['the prompt of A']);
+      }
+    }, 60_000);
+
     it('refuses a request sent outside any call while calls of both clients are in flight', async () => {
       forgetAsked();
       // Over HTTP the server sends it on its standing stream, which no call of the gateway's is behind.
