@@ -255,6 +255,11 @@ describe('mcp-host memory and context', () => {
       expect(parsed.systemPrompt.text).toContain('- the release branch is main');
       const table = await runCliInProcess(['context'], { cwd: folder, env, stateDir });
       expect(table.stdout).toMatch(/memory +\d+ {2}.*memory\.md/);
+      // The token column lines up, "user-instructions" included.
+      const rows = table.stdout.split('\n').filter((line) => /^ +[a-z -]+? +\d+/.test(line));
+      const ends = rows.map((line) => /^ +[a-z -]+? +\d+/.exec(line)![0].length);
+      expect(rows.some((line) => line.includes('user-instructions'))).toBe(true);
+      expect(new Set(ends).size, table.stdout).toBe(1);
 
       const none = await runCliInProcess(['context', '--json', '--no-instructions'], { cwd: folder, env, stateDir });
       expect((JSON.parse(none.stdout) as { systemPrompt: { tokens: number } }).systemPrompt.tokens).toBe(0);
