@@ -6,7 +6,8 @@
  * The clients share each server's one connection, so what a server asks or logs during one client's call (a tool
  * call, and as much a `prompts/get`, `resources/read` or `completion/complete` forwarded to it) must not reach another: it may hold that call's data, and the other could answer for it. A request or log message goes to
  * the client of the call it came with when the transport tells (a Streamable HTTP server sends it on that call's own
- * stream: see connections/call-streams.ts). Otherwise, and a stdio server's never tell, a request goes to the one
+ * stream: see connections/call-streams.ts), and to no other once that call has been answered: a request is then
+ * refused, and a log message goes to that client on its standing stream. Otherwise, and a stdio server's never tell, a request goes to the one
  * client whose calls to that server are in flight, or to the only client connected, and is refused with the reason
  * when calls of several clients are in flight (which one it belongs to is not known) or none are while several
  * clients are connected. A log message that does not tell goes to the clients that set a level with
@@ -126,6 +127,8 @@ export class ProfileSessions implements ClientRequestForwarder {
   private readonly sessions = new Set<DownstreamSession>();
   /** Per server, the calls in progress with the asker of each, newest last. */
   private readonly calls = new Map<string, Asker[]>();
+  /** Every call `callStarted` made, for as long as anything holds it: what comes with one is its, even once answered. */
+  private readonly callsMade = new WeakSet<object>();
   /** The session each open URL elicitation was forwarded to, by `urlElicitationKey`, oldest first. */
   private readonly urlElicitations = new Map<string, DownstreamSession>();
   private readonly listChanged = new KeyedThrottle((kind: 'resources' | 'prompts') => {
@@ -162,6 +165,7 @@ export class ProfileSessions implements ClientRequestForwarder {
     ask: Pick<Asker, 'sampling' | 'elicit' | 'log'>,
   ): CallInProgress {
     const asker: Asker = { session, ...ask };
+    this.callsMade.add(asker);
     const stack = this.calls.get(server) ?? [];
     stack.push(asker);
     this.calls.set(server, stack);
@@ -175,10 +179,13 @@ export class ProfileSessions implements ClientRequestForwarder {
     };
   }
 
-  /** The call in progress to `server` that `call` names, if it is still in progress. */
-  private callInProgress(server: string, call: object | undefined): Asker | undefined {
-    if (call === undefined) return undefined;
-    return this.calls.get(server)?.find((asker) => asker === call);
+  /** The call that `call` (what the transport said a message came with) names, in progress or answered. */
+  private namedCall(call: object | undefined): Asker | undefined {
+    return call !== undefined && this.callsMade.has(call) ? (call as Asker) : undefined;
+  }
+
+  private inProgress(server: string, asker: Asker): boolean {
+    return this.calls.get(server)?.includes(asker) === true;
   }
 
   /** The clients with calls to `server` in progress. */
@@ -213,9 +220,12 @@ export class ProfileSessions implements ClientRequestForwarder {
       data: entry.data,
     };
     // What goes to a caller goes on its call's own stream, which it reads whether or not it opened a standing one.
-    const related = this.callInProgress(entry.server, call);
+    const related = this.namedCall(call);
     if (related !== undefined) {
-      if (wants(related.session)) related.log(message);
+      if (!wants(related.session)) return;
+      if (this.inProgress(entry.server, related)) related.log(message);
+      // Its call answered, it is still that client's and no other's: it goes to it on its own.
+      else if (related.session.callStreamsOnly === undefined) onItsOwn(related.session).log(message);
       return;
     }
     const calls = this.calls.get(entry.server) ?? [];
@@ -245,8 +255,14 @@ export class ProfileSessions implements ClientRequestForwarder {
   }
 
   private askerFor(server: string, what: string, call: object | undefined): Asker {
-    const related = this.callInProgress(server, call);
-    if (related !== undefined) return related;
+    const related = this.namedCall(call);
+    if (related !== undefined) {
+      if (this.inProgress(server, related)) return related;
+      // Known to be that call's: put to anyone else as though nothing said whose it is, it could reach another client.
+      throw refuse(
+        `server "${server}" asked for ${what} on the stream of a call that has already been answered: refused rather than put to a client whose call it is not`,
+      );
+    }
     const stack = this.calls.get(server) ?? [];
     const callers = this.callers(server).size;
     if (callers > 1) {
