@@ -20,12 +20,17 @@ describe('mcp-host connect', () => {
       'call counter__echo {"text": "second"}',
       'bogus',
       'call counter__stats',
+      'resources',
+      'prompts',
       'exit',
       'call counter__echo text=never',
     ].join('\n');
     const result = await runCliInProcess(['connect', '--config', config], { input, timeoutMs: 60_000 });
     expect(result.stderr).toContain('unknown tool "counter__nope"; `tools` lists the tools there are');
     expect(result.stderr).toContain('unknown command "bogus"');
+    // An empty listing says which servers were asked, as resources list and prompts list do.
+    expect(result.stderr).toContain('mcp-host: the server "counter" offers no resources');
+    expect(result.stderr).toContain('mcp-host: the server "counter" offers no prompts');
     const lines = result.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^counter__echo/);
     expect(lines).toContain('first');

@@ -11,6 +11,7 @@ import { callOutcomeSentence } from '../call-outcome-sentence.js';
 import { addCommonOptions, addServerFilterOption, type CommonOptions } from '../common-options.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
 import { withInterruptibleHost } from '../interrupt.js';
+import { noneOfferedNote } from '../none-offered-note.js';
 import { openHost } from '../open-host.js';
 import { writeError, writeJson, writeLine } from '../output.js';
 import { parseKeyValues } from '../parse-key-values.js';
@@ -48,6 +49,12 @@ function parseCallArguments(rest: string, inputSchema: unknown): Record<string, 
   return parseKeyValues(text === '' ? [] : text.split(/\s+/), inputSchema);
 }
 
+/** An empty listing says on stderr which servers were asked, so it does not pass for a command that did nothing. */
+function noteNoneOffered(what: 'resources' | 'prompts', host: Host): void {
+  const note = noneOfferedNote(what, host.servers());
+  if (note !== undefined) writeError(`mcp-host: ${note}`);
+}
+
 /** Runs one command line; returns false when the session should end. `failed` counts calls that ended in error. */
 async function runLine(host: Host, line: string, signal: AbortSignal, failed: { count: number }): Promise<boolean> {
   const trimmed = line.trim();
@@ -71,23 +78,30 @@ async function runLine(host: Host, line: string, signal: AbortSignal, failed: { 
     case 'servers':
       for (const server of host.servers()) writeLine(`${server.name}: ${server.state} (${server.transport})`);
       return true;
-    case 'resources':
-      for (const listing of await host.resources.list()) {
+    case 'resources': {
+      const listings = await host.resources.list();
+      for (const listing of listings) {
         for (const resource of listing.resources) writeLine(`${listing.server}  ${resource.uri}  ${resource.name}`);
       }
+      if (!listings.some((listing) => listing.resources.length + listing.templates.length > 0))
+        noteNoneOffered('resources', host);
       return true;
+    }
     case 'read': {
       const [server, uri] = restWords;
       if (server === undefined || uri === undefined) throw new CliError('usage: read SERVER URI', EXIT_USAGE);
       writeJson(await host.resources.read(server, uri));
       return true;
     }
-    case 'prompts':
-      for (const listing of await host.prompts.list()) {
+    case 'prompts': {
+      const listings = await host.prompts.list();
+      for (const listing of listings) {
         for (const prompt of listing.prompts)
           writeLine(`${listing.server}:${prompt.name}  ${prompt.description ?? ''}`);
       }
+      if (!listings.some((listing) => listing.prompts.length > 0)) noteNoneOffered('prompts', host);
       return true;
+    }
     case 'call': {
       const [name] = restWords;
       if (name === undefined) throw new CliError('usage: call NAME [key=value …] or call NAME {json}', EXIT_USAGE);
