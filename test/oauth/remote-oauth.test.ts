@@ -11,14 +11,17 @@ import type { RemoteOAuthSettings, RemoteServerConfig } from '../../src/config/t
 import { createTransport } from '../../src/connections/create-transport.js';
 import {
   type AuthorizationRequest,
+  type AuthorizationSession,
   createRemoteAuthorization,
   OAUTH_FOLDER_NAME,
   OAuthStore,
   oauthFileName,
+  type RemoteAuthorization,
   type RemoteAuthorizationOptions,
 } from '../../src/connections/oauth/index.js';
 import { httpServer } from '../helpers/configs.js';
 import { temporaryDirectory } from '../helpers/project.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { type FakeOAuthOptions, type FakeOAuthServers, startFakeOAuthServers } from './fake-oauth-servers.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -46,13 +49,16 @@ async function followInBrowser(url: string): Promise<void> {
 interface Harness {
   stateDirectory: string;
   shown: AuthorizationRequest[];
+  /** How many authorizations the host was asked to start, over all its servers' sessions. */
+  authorizationsAsked(): number;
   connect(config: RemoteServerConfig): Promise<{ client: Client; transport: Transport }>;
 }
 
 async function harness(overrides: Partial<RemoteAuthorizationOptions> = {}, stateDirectory?: string): Promise<Harness> {
   const directory = stateDirectory ?? (await temporaryDirectory('mcp-host-oauth-'));
   const shown: AuthorizationRequest[] = [];
-  const authorization = createRemoteAuthorization({
+  const sessions: AuthorizationSession[] = [];
+  const created = createRemoteAuthorization({
     stateDirectory: directory,
     openUrl: followInBrowser,
     authorizationTimeoutMs: 10_000,
@@ -62,9 +68,17 @@ async function harness(overrides: Partial<RemoteAuthorizationOptions> = {}, stat
       overrides.onAuthorizationRequired?.(request);
     },
   });
+  const authorization: RemoteAuthorization = {
+    async forServer(config) {
+      const session = await created.forServer(config);
+      if (session !== undefined) sessions.push(session);
+      return session;
+    },
+  };
   return {
     stateDirectory: directory,
     shown,
+    authorizationsAsked: () => sessions.reduce((asked, session) => asked + session.generation, 0),
     async connect(config) {
       const connection = await createTransport(config, {
         connectTimeoutMs: 10_000,
@@ -241,15 +255,12 @@ describe('OAuth for a remote server', () => {
 
   it('sends the user to one authorization when parallel calls need the same step-up', async () => {
     const servers = await fakeServers({ scopesSupported: ['notes:read'], writeScope: 'notes:write' });
-    const refusedWrites = () =>
-      servers.requests.filter((request) => request.server === 'mcp' && request.body.json?.includes('write_note'))
-        .length;
     const host = await harness({
-      // The user gets to the browser only after both calls were refused and asked for authorization.
+      // The user gets to the browser only after both calls were refused and asked for authorization: once for
+      // reading at connect, then once for writing by each call.
       openUrl: async (url) => {
         if (servers.requestsTo('/authorize').length > 0) {
-          while (refusedWrites() < 2) await new Promise((resolve) => setTimeout(resolve, 20));
-          await new Promise((resolve) => setTimeout(resolve, 300));
+          await waitUntil(() => host.authorizationsAsked() >= 3, 'both refused calls to ask for authorization');
         }
         await followInBrowser(url);
       },
