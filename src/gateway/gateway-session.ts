@@ -36,6 +36,7 @@ import { asCallOf } from '../connections/call-streams.js';
 import { DiscoveryCatalog, discoveryApplies, isMetaTool, metaToolDefinitions } from '../host/tool-discovery.js';
 import { unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
 import type { ExecutedToolCall } from '../loop/tool-call-types.js';
+import { closeNames } from '../text/close-names.js';
 import {
   ApprovalInputRequired,
   type DownstreamCall,
@@ -274,8 +275,18 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
     }
     const entry = host.catalog().resolve(name);
     if (entry === undefined || !profile.offersTool(name, entry.server) || toolUiOf(entry.tool).appOnly) {
-      // Same wording as the host gives the model: the name may be withheld, unknown or outside this profile.
-      return { content: [{ type: 'text', text: `Unknown tool "${name}". List the tools again.` }], isError: true };
+      // As the host tells its own model, with close names only among the tools this client may call: the name may
+      // be withheld, unknown or outside this profile.
+      const close = closeNames(
+        name,
+        callableEntries(profile, host.catalog()).map((callable) => callable.name),
+        3,
+      );
+      const hint = close.length > 0 ? ` Did you mean: ${close.join(', ')}?` : '';
+      return {
+        content: [{ type: 'text', text: `Unknown tool "${name}".${hint} List the tools again.` }],
+        isError: true,
+      };
     }
     const progressToken = ctx.mcpReq._meta?.progressToken;
     const supportsElicitation = requestClient(ctx.mcpReq.envelope).capabilities?.elicitation !== undefined;

@@ -55,6 +55,12 @@ describe('mcp-host serve --http --profile', () => {
     const multiplied = await client.callTool({ name: 'calculator__multiply', arguments: { a: 2, b: 3 } });
     expect(multiplied.isError).toBe(true);
     expect(textOf(multiplied)).not.toBe('6');
+    // An unknown name gets close names, only among the profile's tools.
+    const misspelt = await client.callTool({ name: 'calculator__add_numbrs', arguments: { a: 2, b: 3 } });
+    expect(misspelt.isError).toBe(true);
+    expect(textOf(misspelt)).toContain('Did you mean: calculator__add_numbers?');
+    const outside = await client.callTool({ name: 'counter__ech', arguments: {} });
+    expect(textOf(outside)).toBe('Unknown tool "counter__ech". List the tools again.');
 
     const other = await fetch(`${root}/echo`, {
       method: 'POST',
