@@ -46,12 +46,22 @@ export function checkModelKey(options: {
       EXIT_USAGE,
     );
   }
+  const missing = missingKeyOf(chosen, provider, options.env);
+  if (missing !== undefined) throw new CliError(`${missing}, or choose another model with --model`, EXIT_USAGE);
+}
+
+/**
+ * `the model openai:gpt-5 needs an API key: set OPENAI_API_KEY in the environment` when the provider's key is not
+ * set; the caller says how to choose another model (`--model`, or chat's `/model`).
+ */
+export function missingKeyOf(
+  chosen: string,
+  provider: ProviderId,
+  env: Record<string, string | undefined>,
+): string | undefined {
   const required = REQUIRED_VARIABLES[provider];
-  if (required === undefined || required.variables.some((variable) => options.env[variable])) return;
+  if (required === undefined || required.variables.some((variable) => env[variable])) return undefined;
   const variables = required.variables.join(' (or ');
   const closing = required.variables.length > 1 ? ')' : '';
-  throw new CliError(
-    `the model ${chosen} needs ${required.what}: set ${variables}${closing} in the environment, or choose another model with --model`,
-    EXIT_USAGE,
-  );
+  return `the model ${chosen} needs ${required.what}: set ${variables}${closing} in the environment`;
 }

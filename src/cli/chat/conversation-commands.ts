@@ -1,13 +1,26 @@
 /** The conversation itself: `/model`, `/clear`, `/compact`, `/save FILE`, `/cost`, `/exit`. */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { parseModelSpec } from '../../host/model-choice.js';
 import { formatTranscriptMarkdown } from '../../sessions/format-transcript.js';
 import { openSessionStore } from '../../sessions/session-store.js';
 import { escapeJsonControlCodes } from '../../text/strip-control-codes.js';
+import { missingKeyOf } from '../check-model-key.js';
 import { modelLabel } from './model-label.js';
 import { ChatCommandError, type SlashCommand } from './slash-command.js';
 
 const PROVIDERS = ['anthropic', 'openai', 'openai-responses', 'gemini', 'ollama', 'openai-compatible', 'scripted'];
+
+/** What `missingKeyOf` says of a model spec; nothing for one that does not parse, which `setModel` then refuses. */
+function missingKeyOfSpec(spec: string): string | undefined {
+  let parsed: ReturnType<typeof parseModelSpec>;
+  try {
+    parsed = parseModelSpec(spec);
+  } catch {
+    return undefined;
+  }
+  return missingKeyOf(`${parsed.provider}:${parsed.model}`, parsed.provider, process.env);
+}
 
 export const modelCommand: SlashCommand = {
   name: 'model',
@@ -19,6 +32,9 @@ export const modelCommand: SlashCommand = {
       output.line(`model: ${modelLabel(conversation.model())}`);
       return;
     }
+    // Said as run and chat say it at start, before the provider's own words for its library's callers.
+    const missing = missingKeyOfSpec(spec);
+    if (missing !== undefined) throw new ChatCommandError(`${missing}, or choose another model with /model`);
     await conversation.setModel(spec);
     output.line(`model: ${modelLabel(conversation.model())} (from the next turn)`);
   },
