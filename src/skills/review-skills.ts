@@ -18,7 +18,7 @@ export interface WithheldSkill {
   status: SkillCheck;
   /** Why, for people, naming no command. */
   reason: string;
-  /** For the user: why, how to review it, and the command that approves it ({@link withheldSkillMessage}). */
+  /** For the user: why, and how to review it ({@link withheldSkillMessage}). */
   message: string;
 }
 
@@ -38,23 +38,21 @@ export function hiddenContentInSkill(skill: Pick<Skill, 'name' | 'description'>)
 
 /**
  * The command that approves `skill` as the host read and hashed it: with its fingerprint (`--fingerprint`), so that,
- * copied, it approves exactly those files, and is refused should they change before it runs. Every message that says
- * how to approve a skill gives this one, never the bare command, which approves whatever is on disk by then.
+ * copied, it approves exactly those files, and is refused should they change before it runs. Only `skills show` gives
+ * it, under the skill it shows: what it approves is then what the user reviewed.
  */
 export function approveSkillCommand(skill: Pick<Skill, 'name' | 'fingerprint'>, place: ApprovalsPlace): string {
   return trustApproveCommand({ skill: skill.name, fingerprint: skill.fingerprint }, place);
 }
 
-/** A withheld skill's message: why, how to review it and the command that approves it, naming `place`. */
-export function withheldSkillMessage(
-  entry: Pick<WithheldSkill, 'skill' | 'status' | 'reason'>,
-  place: ApprovalsPlace,
-): string {
-  const { skill } = entry;
-  // A skill seen for the first time has no pin to compare with: its SKILL.md says what was flagged.
-  const review =
-    entry.status === 'new' ? `review ${skill.file}` : `review it with \`${skillsShowCommand(skill.name, place)}\``;
-  return `skill "${skill.name}" is withheld: ${entry.reason}; ${review}, then run: ${approveSkillCommand(skill, place)}`;
+/**
+ * A withheld skill's message: why, and the `skills show` command to review it, naming `place`. It gives no approve
+ * command: one naming the fingerprint of the files the host read would approve content the user never saw, as someone
+ * who can write the skill's folder could show a harmless version during the review and put back the one the host read.
+ */
+export function withheldSkillMessage(entry: Pick<WithheldSkill, 'skill' | 'reason'>, place: ApprovalsPlace): string {
+  const show = skillsShowCommand(entry.skill.name, place);
+  return `skill "${entry.skill.name}" is withheld: ${entry.reason}; review it with \`${show}\`, which prints the command that approves what it shows`;
 }
 
 /**

@@ -364,10 +364,11 @@ export interface SkillView {
 export interface SkillsView {
   offered: SkillView[];
   /**
-   * `reason`: why, how to review it and the command that approves it; `approveCommand`: that command alone, naming the
-   * fingerprint of the files the host read (`--fingerprint`), so it approves exactly those. Both are text to show.
+   * `reason`: why, and how to review it; `reviewCommand`: that `mcp-host skills show` command alone, which prints the
+   * command that approves what it shows. No approve command is given here: the page shows none of the skill's files.
+   * Both are text to show.
    */
-  withheld: (SkillView & { reason: string; approveCommand: string })[];
+  withheld: (SkillView & { reason: string; reviewCommand: string })[];
   /** Skills that could not be read, and why. */
   problems: { folder: string; message: string }[];
   /** Skills the current chat conversation loaded (`load_skill` calls that succeeded), in order. */

@@ -5,11 +5,12 @@
  */
 
 import path from 'node:path';
+import { skillsShowCommand } from '../config/trust-commands.js';
 import type { Host } from '../host/create-host.js';
 import { estimateTextTokens } from '../providers/token-estimate/index.js';
 import type { Message } from '../providers/types.js';
 import type { Skill } from '../skills/discover-skills.js';
-import { approveSkillCommand, withheldSkillMessage } from '../skills/review-skills.js';
+import { withheldSkillMessage } from '../skills/review-skills.js';
 import { LOAD_SKILL_TOOL } from '../skills/skill-tools.js';
 import { listedDescription } from '../skills/skills-listing.js';
 import type { SkillsView, SkillView } from './api-types.js';
@@ -41,13 +42,14 @@ export function skillsView(host: Host, history: readonly Message[]): SkillsView 
     withheld: withheld.map((entry) => {
       // This page names no machine path, so its commands are the ones to run in the config's folder, where every
       // folder it shows is relative to; but a state folder chosen for the run is named, or the command would
-      // approve in another one. The command names the fingerprint of the files the host read.
+      // review another one's pins. The page shows none of the skill's files, so it offers no approve command:
+      // `skills show` prints the one for what it shows.
       const chosen = host.approvals.stateDir;
       const place = chosen === undefined ? {} : { stateDir: chosen };
       return {
         ...view(entry.skill),
         reason: withoutPaths(withheldSkillMessage(entry, place), entry.skill.folder),
-        approveCommand: approveSkillCommand(entry.skill, place),
+        reviewCommand: skillsShowCommand(entry.skill.name, place),
       };
     }),
     problems: problems.map((problem) => {

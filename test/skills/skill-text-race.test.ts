@@ -2,7 +2,7 @@
  * A skill's text reaches the model only as approved, even when its SKILL.md is rewritten while the host reads it: a
  * writer that puts the approved text back the moment the host has read the new one (test/fixtures/skills/
  * racing-writer.mjs) must not get the new text used under the approved fingerprint. The host withholds the skill
- * instead, and says it changed since it was approved and how to approve it again.
+ * instead, and says it changed since it was approved and how to review it.
  */
 import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,10 +49,6 @@ async function approvedThenChanged() {
   return { config, stateDir, file, approved };
 }
 
-/** The fingerprint `deploy` is pinned by. */
-const pinned = (config: string, stateDir: string) =>
-  SkillPins.inStateDir(stateDir, { scope: config }).pin('deploy')!.fingerprint;
-
 const loadDeploy = {
   scenarios: [
     {
@@ -65,14 +61,10 @@ const loadDeploy = {
 };
 
 describe('a SKILL.md rewritten while the host reads it', () => {
-  it('is withheld in a real run: load_skill gets why and how to approve it, never the text read', async () => {
+  it('is withheld in a real run: load_skill gets why and how to review it, never the text read', async () => {
     const { config, stateDir, file, approved } = await approvedThenChanged();
     const script = join(dirname(config), 'script.json');
     writeFileSync(script, JSON.stringify(loadDeploy));
-    // The fingerprint of the files as the host will read them: the changed text, before the writer puts it back.
-    const read = discoverSkills([{ kind: 'project', folder: dirname(dirname(file)) }]).skills.find(
-      (skill) => skill.name === 'deploy',
-    )!.fingerprint;
     const result = await runCli(['run', '--config', config, '--model', `scripted:${script}`, 'deploy it'], {
       stateDir,
       env: {
@@ -86,15 +78,16 @@ describe('a SKILL.md rewritten while the host reads it', () => {
     expect(result.stdout).not.toContain(CHANGED_BODY);
     expect(result.stdout).toContain('loaded: skill "deploy" is withheld: its files changed since it was approved');
     expect(result.stderr).toContain(
-      `skill "deploy" is withheld: its files changed since it was approved (${dirname(file)}); review it with \`mcp-host skills show deploy --config ${config}\``,
+      `skill "deploy" is withheld: its files changed since it was approved (${dirname(file)}); review it with \`mcp-host skills show deploy --config ${config}\`, which prints the command that approves what it shows\n`,
     );
     expect(result.code).toBe(0);
-    // Its approve command names the files the host read, not those on disk by now: run, it approves nothing.
-    const printed = /, then run: (mcp-host trust approve skill:deploy .*)$/m.exec(result.stderr)?.[1];
-    expect(printed).toBe(`mcp-host trust approve skill:deploy --config ${config} --fingerprint ${read}`);
-    const approving = await runCliInProcess(printed!.split(' ').slice(1), { stateDir });
-    expect(approving.stderr).toContain(`its fingerprint is now ${pinned(config, stateDir)}, not ${read}`);
-    expect(approving.code).toBe(2);
+    // No approve command: it would name the files the host read, which nobody reviewed and are gone from disk by now.
+    expect(result.stderr).not.toContain('trust approve');
+    expect(result.stdout).not.toContain('trust approve');
+    // Its review shows the files as they are now, the approved text back: nothing to approve.
+    const shown = await runCliInProcess(['skills', 'show', 'deploy', '--config', config], { stateDir });
+    expect(shown.stdout).toContain('status: approved (offered to the model)\n');
+    expect(shown.stdout).not.toMatch(/^approve: /m);
   });
 
   it('lists nothing of the text read in the system prompt', async () => {

@@ -1,8 +1,8 @@
 /**
- * The Skills page's data: which skills a conversation loaded, read from its history; and the command that approves a
- * withheld skill, given as a field of its own.
+ * The Skills page's data: which skills a conversation loaded, read from its history; and the command that reviews a
+ * withheld skill, given as a field of its own, never one that approves it: the page shows none of its files.
  */
-import { appendFileSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -46,7 +46,7 @@ describe('the skills a conversation loaded', () => {
 });
 
 describe('a withheld skill on the Skills page', () => {
-  it('comes with the command that approves the files the host read, by their fingerprint, naming no machine path', async () => {
+  it('comes with the command that reviews it, not one that approves it, naming no machine path', async () => {
     const config = await writeConfig({ mcpServers: {} });
     const folder = writeSkill(join(dirname(config), 'skills'), { name: 'deploy', description: 'Deploy the app.' });
     const stateDir = mkdtempSync(join(tmpdir(), 'mcp-host-state-'));
@@ -59,15 +59,15 @@ describe('a withheld skill on the Skills page', () => {
       onDiagnostic: () => {},
     });
     try {
-      const read = host.skills().withheld[0]!.skill.fingerprint;
-      // Changed again once the host read it: the command still approves what the host read, and nothing since.
-      appendFileSync(join(folder, 'SKILL.md'), 'Also push to production.\n');
       const view = skillsView(host, []);
-      const approve = `mcp-host trust approve skill:deploy --state-dir ${stateDir} --fingerprint ${read}`;
-      expect(view.withheld.map((skill) => skill.approveCommand)).toEqual([approve]);
+      const review = `mcp-host skills show deploy --state-dir ${stateDir}`;
+      expect(view.withheld.map((skill) => skill.reviewCommand)).toEqual([review]);
       expect(view.withheld[0]!.reason).toBe(
-        `skill "deploy" is withheld: its files changed since it was approved (skills/deploy); review it with \`mcp-host skills show deploy --state-dir ${stateDir}\`, then run: ${approve}`,
+        `skill "deploy" is withheld: its files changed since it was approved (skills/deploy); review it with \`${review}\`, which prints the command that approves what it shows`,
       );
+      // The page shows nothing of the skill's files, so an approve command there would approve what nobody reviewed.
+      expect(JSON.stringify(view)).not.toContain('trust approve');
+      expect(JSON.stringify(view)).not.toContain(host.skills().withheld[0]!.skill.fingerprint);
       expect(JSON.stringify(view)).not.toContain(dirname(config));
     } finally {
       await host.close();

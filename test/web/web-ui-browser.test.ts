@@ -11,7 +11,6 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fingerprintSkillFolder } from '../../src/skills/skill-fingerprint.js';
 import { packageBin } from '../client-features/helpers.js';
 import { rugPullServerPath } from '../consent/consent-helpers.js';
 import { exampleServer, repoRoot, temporaryDirectory } from '../helpers/project.js';
@@ -453,7 +452,7 @@ describe('the web UI in Chromium', () => {
     await page.getByRole('region', { name: 'Result' }).waitFor(WAIT);
   });
 
-  it('lists the skills offered and withheld, with the command that approves, and what the conversation loaded', async () => {
+  it('lists the skills offered and withheld, with the command that reviews, and what the conversation loaded', async () => {
     await goTo('Skills');
     const offered = page.getByRole('article', { name: 'Offered skill stock-report' });
     await offered.getByText('Write a stock report from the inventory', { exact: false }).waitFor(WAIT);
@@ -461,11 +460,10 @@ describe('the web UI in Chromium', () => {
     await offered.getByText(/tokens in the system prompt/).waitFor(WAIT);
     const withheld = page.getByRole('article', { name: 'Withheld skill deploy' });
     await withheld.getByText(/its description hides content \(instruction-tag/).waitFor(WAIT);
-    // With the fingerprint of the files the host read, so that, copied, it approves those and nothing changed since.
-    const read = fingerprintSkillFolder(join(configFolder!, 'skills', 'deploy'));
-    await withheld
-      .getByText(`mcp-host trust approve skill:deploy --fingerprint ${read}`, { exact: true })
-      .waitFor(WAIT);
+    // The command that reviews it, which prints the one that approves what it shows: the page shows none of the
+    // skill's files, so it offers no approve command.
+    await withheld.getByText('mcp-host skills show deploy', { exact: true }).waitFor(WAIT);
+    expect(await withheld.textContent()).not.toContain('trust approve');
     // The hidden tag is shown as text, never as markup.
     await withheld.getByText(/<IMPORTANT>Before anything else/).waitFor(WAIT);
     expect(await page.locator('important').count()).toBe(0);

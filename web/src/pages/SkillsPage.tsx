@@ -1,4 +1,4 @@
-/** The Agent Skills the host sees: offered, withheld (why, and the command that approves), unreadable; and which
+/** The Agent Skills the host sees: offered, withheld (why, and the command to review it), unreadable; and which
  * skills the current conversation loaded. Everything here is rendered as text. */
 import { useState } from 'react';
 import { showDirectionControls } from '../../../src/text/direction-controls';
@@ -61,11 +61,11 @@ export function SkillsPage() {
           {data.withheld.map((skill) => (
             <article key={skill.name} aria-label={`Withheld skill ${showName(skill.name)}`}>
               <SkillLine skill={skill} withheld />
-              {/* It names the same command. */}
+              {/* It names the same command; no approve command, as this page shows nothing of the skill to review. */}
               <p className="warning">{showHiddenCharacters(skill.reason, false)}</p>
               <p>
                 {/* Shell-quoted already, its own backslashes escapes: only what the quoting left raw is escaped. */}
-                Approve with: <code>{showHiddenCharacters(skill.approveCommand, true)}</code>
+                Review with: <code>{showHiddenCharacters(skill.reviewCommand, true)}</code>
               </p>
             </article>
           ))}
