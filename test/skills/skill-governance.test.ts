@@ -239,7 +239,9 @@ describe('pinning', () => {
         '--state-dir',
         stateDir,
       ]);
-      expect(revoked.stdout).toContain('Revoked skill deploy');
+      expect(revoked.stdout).toBe(
+        `Revoked skill deploy: withheld until you approve it again (review it with \`mcp-host skills show deploy --config ${config} --state-dir ${stateDir}\`, which prints the command).\n`,
+      );
       await host.run('second');
       const refusal = 'skill "deploy" was revoked since this session started. Tell the user';
       expect(results(3)).toEqual([

@@ -113,5 +113,8 @@ export async function revokeSkill(command: Command, name: string, context: Skill
   const { config, stateDir, pins } = await open(context);
   if (!pins.revoke(name)) command.error(`error: skill "${name}" has no approval to revoke.`);
   context.record(stateDir, config.secrets, `${SKILL_PREFIX}${name}`, 'skill-revoked', 'Revoked from the command line.');
-  context.stdout.write(`Revoked skill ${name}: withheld until you approve it again.\n`);
+  const show = skillsShowCommand(name, approvalsPlace(config.file, chosenStateDir(context.stateDir, context.cwd)));
+  context.stdout.write(
+    `Revoked skill ${name}: withheld until you approve it again (review it with \`${show}\`, which prints the command).\n`,
+  );
 }
