@@ -6,8 +6,10 @@
  * going away is passed on as a cancel, which ends the request on the owner as a closed connection would. While it
  * answers, the owner listens on the relay's liveness channel; the sender probes it, and when nobody has listened
  * there twice in a row (the owner died: its subscriptions went with it) the relay ends with an error for the client
- * instead of waiting until the client gives up. A replica that owns the session no more declines the request,
- * writing nothing, so the sender can look the owner up again.
+ * instead of waiting until the client gives up. The owner starts listening only after a few store round trips of its
+ * own, so probes missed before it first showed it has the request (a probe heard, or a frame) count only once a grace
+ * of FIRST_ANSWER_GRACE_MS has passed: a slow owner is not taken for a dead one. A replica that owns the session no
+ * more declines the request, writing nothing, so the sender can look the owner up again.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -53,6 +55,12 @@ const RELAY_LIVENESS_INTERVAL_MS = 2_000;
  * after sending the end, and a probe may reach the store before the sender has read that end.
  */
 const MISSED_PROBES_TO_FAIL = 2;
+/**
+ * How long after the request was handed over the owner may take to show it has it before missed probes end the
+ * relay. Well above the time its lookups and subscriptions take under load, and only an owner that dies in that gap
+ * is found later for it: one dying while it answers is still found after two probes.
+ */
+const FIRST_ANSWER_GRACE_MS = 10_000;
 const INTERNAL_ERROR = -32603;
 
 /** Ends a relay whose owner went away, with a JSON-RPC error for the client's request wherever the answer had got to. */
@@ -85,7 +93,8 @@ export function relayedHeaders(headers: Record<string, string | string[] | undef
 
 /**
  * Sends the request to `owner` and writes its answer to `response`. The owner is probed every `livenessIntervalMs`
- * (an owner that died is found after two to three of them).
+ * (an owner that died while answering is found after two to three of them; one that died before it first showed it
+ * had the request, after FIRST_ANSWER_GRACE_MS or two to three probes, whichever is later).
  */
 export async function relayToOwner(
   store: GatewayStore,
@@ -101,11 +110,14 @@ export async function relayToOwner(
   });
   let ended = false;
   let declined = false;
+  /** Whether the owner showed it has the request: only then do probes nobody heard count from the first. */
+  let taken = false;
   /** Whether the owner answered with an event stream, which can still carry an error after its head was written. */
   let streaming = false;
   const stop = await store.listen(replyChannel(relay), (text) => {
     // Nothing more is written once the answer ended, or was given up for a silent owner.
     if (ended) return;
+    taken = true;
     const frame = JSON.parse(text) as Frame;
     if (frame.type === 'declined') {
       ended = true;
@@ -133,12 +145,15 @@ export async function relayToOwner(
   try {
     const receivers = await store.publish(ownerChannel(owner), JSON.stringify({ relay, ...request }));
     if (receivers === 0) return 'unheard';
+    const handedOver = Date.now();
     let missed = 0;
     liveness = setInterval(() => {
       void store.publish(aliveChannel(relay), 'probe').then(
         (heard) => {
+          if (heard > 0) taken = true;
           missed = heard === 0 ? missed + 1 : 0;
           if (missed < MISSED_PROBES_TO_FAIL || ended) return;
+          if (!taken && Date.now() - handedOver < FIRST_ANSWER_GRACE_MS) return;
           ended = true;
           failRelay(response, streaming, request.body, owner);
           finish();
