@@ -10,10 +10,11 @@ import { createChatOutput } from '../../src/cli/chat/chat-output.js';
 import { expandCommand } from '../../src/cli/chat/expand-command.js';
 import { MAX_EXPANDED_RESULT } from '../../src/cli/chat/expanded-call.js';
 import { createMarkdownStream } from '../../src/cli/chat/markdown-stream.js';
+import { savedToolCalls } from '../../src/cli/chat/saved-tool-calls.js';
 import { createToolCallLog, type ToolCallLog } from '../../src/cli/chat/tool-call-log.js';
 import { createTurnRenderer } from '../../src/cli/chat/turn-renderer.js';
 import type { AgentEvent } from '../../src/loop/events.js';
-import type { ToolResultPart } from '../../src/providers/types.js';
+import type { Message, ToolResultPart } from '../../src/providers/types.js';
 
 function fakeTerminal(isTTY: boolean) {
   let written = '';
@@ -215,6 +216,77 @@ describe('the chat renders a turn', () => {
     expect(await expandCommand.complete?.(context, '')).toEqual(['2', '1']);
     calls.clear();
     await expect(expandCommand.run(context, '')).rejects.toThrow('no tool call to expand yet');
+  });
+
+  it('after a resume, numbers new calls after the saved ones, and /expand shows a saved call or says it is not kept', async () => {
+    const history: Message[] = [
+      { role: 'user', content: [{ type: 'text', text: 'add twice' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', id: 's1', name: 'calculator__add', argumentsText: '{"a":1,"b":2,"key":"sk-live-123"}' },
+          { type: 'tool-call', id: 's2', name: 'calculator__add', argumentsText: 'not json' },
+        ],
+      },
+      {
+        role: 'tool',
+        results: [
+          { callId: 's1', toolName: 'calculator__add', isError: false, content: [{ type: 'text', text: '3' }] },
+          { callId: 's2', toolName: 'calculator__add', isError: true, content: [{ type: 'text', text: 'bad' }] },
+        ],
+      },
+      { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] },
+    ];
+    const secrets = ['sk-live-123'];
+    const newCall: AgentEvent[] = [
+      {
+        type: 'tool-call-end',
+        turn: 1,
+        callId: 'n1',
+        name: 'calculator__add',
+        outcome: 'ok',
+        durationMs: 4,
+        result: { callId: 'n1', toolName: 'calculator__add', isError: false, content: [{ type: 'text', text: '9' }] },
+      },
+    ];
+    const calls = createToolCallLog();
+    calls.restore(savedToolCalls(history));
+    expect(render(newCall, { isTTY: false, calls })).toMatch(/^\[3\] ⚙ calculator__add/);
+
+    const terminal = fakeTerminal(false);
+    const output = createChatOutput({ stream: terminal.stream, env: {} });
+    const context = { host: { config: { secrets } }, calls, output } as unknown as ChatContext;
+    await expandCommand.run(context, '1');
+    await expandCommand.run(context, '2');
+    expect(terminal.text()).toBe(
+      [
+        '[1] calculator__add · from before the resume (as saved)',
+        'arguments:',
+        '{',
+        '  "a": 1,',
+        '  "b": 2,',
+        '  "key": "[redacted]"',
+        '}',
+        'result, as the model received it:',
+        '3',
+        '[2] calculator__add · from before the resume (as saved) (marked as an error)',
+        'arguments:',
+        'not json',
+        'result, as the model received it:',
+        'bad',
+        '',
+      ].join('\n'),
+    );
+
+    // Kept only the newest: an earlier saved call is said to be from before the resume, not unknown.
+    const short = createToolCallLog(1);
+    short.restore(savedToolCalls(history));
+    render(newCall, { isTTY: false, calls: short });
+    const shortContext = { ...context, calls: short } as unknown as ChatContext;
+    await expect(expandCommand.run(shortContext, '1')).rejects.toThrow(
+      'tool call [1] is from before the resume and is not kept: the calls kept are [3] to [3]',
+    );
+    await expect(expandCommand.run(shortContext, '4')).rejects.toThrow('no tool call [4]');
   });
 
   it('holds back only what it cannot tell yet', () => {

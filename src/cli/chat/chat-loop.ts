@@ -10,6 +10,7 @@ import { attachResources } from './attach-resources.js';
 import type { ChatContext, ChatConversation } from './chat-context.js';
 import type { ChatInput } from './chat-input.js';
 import type { ChatOutput } from './chat-output.js';
+import { savedToolCalls } from './saved-tool-calls.js';
 import { runSlashCommand } from './slash-commands.js';
 import { createToolCallLog } from './tool-call-log.js';
 import { createTurnRenderer } from './turn-renderer.js';
@@ -35,6 +36,8 @@ export function createChatLoop(options: {
   let leaving = false;
   const shownWarnings = new Set<string>();
   const calls = createToolCallLog();
+  // A resumed conversation's calls keep their numbers: new ones follow them, and /expand reaches them.
+  calls.restore(savedToolCalls(conversation.history));
 
   const cancelTurn = (): Promise<void> => {
     if (current === undefined) return Promise.resolve();

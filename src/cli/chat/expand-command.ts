@@ -15,6 +15,10 @@ export const expandCommand: SlashCommand = {
     const call = calls.get(number);
     if (call === undefined) {
       const kept = calls.numbers();
+      if (number !== undefined && number >= 1 && number <= calls.restoredCount()) {
+        const since = kept.length === 0 ? '' : `: the calls kept are [${kept[0]}] to [${kept.at(-1)}]`;
+        throw new ChatCommandError(`tool call [${given}] is from before the resume and is not kept${since}`);
+      }
       if (kept.length === 0) throw new ChatCommandError('no tool call to expand yet in this conversation');
       throw new ChatCommandError(`no tool call [${given}]: the calls kept are [${kept[0]}] to [${kept.at(-1)}]`);
     }

@@ -47,9 +47,13 @@ function resultText(call: LoggedToolCall, secrets: readonly string[]): string {
 /** The lines `/expand` prints for `call` (already stripped of control codes; styled by the chat only). */
 export function formatExpandedCall(call: LoggedToolCall, secrets: readonly string[], styles: ChatStyles): string[] {
   const where = call.view.server === undefined ? call.view.tool : `${call.view.server} ${call.view.tool}`;
-  const outcome = call.outcome === 'ok' ? styles.good('ok') : styles.bad(call.outcome);
+  // A call from before a resume has only what the transcript saved: no duration, no outcome.
+  const how =
+    call.outcome === undefined
+      ? styles.dim('· from before the resume (as saved)')
+      : `${styles.dim(`· ${call.durationMs} ms ·`)} ${call.outcome === 'ok' ? styles.good('ok') : styles.bad(call.outcome)}`;
   return [
-    `${styles.bold(`[${call.number}] ${showInvisibleCharacters(where)}`)} ${styles.dim(`· ${call.durationMs} ms ·`)} ${outcome}${call.result.isError ? styles.dim(' (marked as an error)') : ''}`,
+    `${styles.bold(`[${call.number}] ${showInvisibleCharacters(where)}`)} ${how}${call.result.isError ? styles.dim(' (marked as an error)') : ''}`,
     styles.dim('arguments:'),
     ...argumentsText(call, secrets).split('\n'),
     styles.dim('result, as the model received it:'),

@@ -1,0 +1,37 @@
+/**
+ * The tool calls already in a resumed conversation's transcript, in the order the model made them, each with the
+ * result it received: so the chat numbers its new calls after them and `/expand` can show them. How long a call
+ * took and how it ended were not saved; a call whose result is not in the transcript is left out.
+ */
+import type { Message, ToolResult } from '../../providers/types.js';
+import type { ToolCallView } from './tool-call-line.js';
+import type { LoggedToolCall } from './tool-call-log.js';
+
+export function savedToolCalls(history: readonly Message[]): Array<Omit<LoggedToolCall, 'number'>> {
+  const results = new Map<string, ToolResult>();
+  for (const message of history) {
+    if (message.role === 'tool') for (const result of message.results) results.set(result.callId, result);
+  }
+  const calls: Array<Omit<LoggedToolCall, 'number'>> = [];
+  for (const message of history) {
+    if (message.role !== 'assistant') continue;
+    for (const part of message.content) {
+      if (part.type !== 'tool-call') continue;
+      const result = results.get(part.id);
+      if (result !== undefined) calls.push({ view: viewOf(part.name, part.argumentsText), result });
+    }
+  }
+  return calls;
+}
+
+/** The call as the model wrote it: its namespaced tool name, and its arguments parsed when they are a JSON object. */
+function viewOf(tool: string, argumentsText: string): ToolCallView {
+  try {
+    const parsed: unknown = JSON.parse(argumentsText);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+      return { tool, arguments: parsed as Record<string, unknown> };
+  } catch {
+    // Not JSON: shown as written.
+  }
+  return { tool, argumentsText };
+}
