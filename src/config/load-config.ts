@@ -70,17 +70,42 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<HostC
     const file = path.join(cwd, name);
     const text = await readConfigText(file);
     if (text === undefined) continue;
-    if (options.requireApproval !== false) {
-      const stateDir = resolveStateDir({
-        ...(options.stateDir === undefined ? {} : { flag: options.stateDir }),
-        env,
-        cwd,
-      });
-      const state = configApprovalState(stateDir, file, text);
-      // Not even parsed: its env files, servers, rules and trust marks are all the file's say.
-      if (state !== 'approved') return { ...createEmptyConfig(), file, awaitingApproval: state };
-    }
-    return parseConfig(text, file, env, { cwd });
+    return approvedConfig(file, text, options, env, cwd);
   }
   return createEmptyConfig();
+}
+
+/**
+ * The config file a saved session names (absolute), held to the approvals of a config found by discovery: the user
+ * did not name it on this command line. Undefined when the file is no longer there.
+ */
+export async function loadRecordedConfig(
+  file: string,
+  options: Pick<LoadConfigOptions, 'env' | 'stateDir'> = {},
+): Promise<HostConfig | undefined> {
+  const text = await readConfigText(file);
+  if (text === undefined) return undefined;
+  const config = approvedConfig(file, text, options, options.env ?? process.env, process.cwd());
+  return config.awaitingApproval === undefined ? config : { ...config, recordedBySession: true };
+}
+
+/** `file` parsed once the user approved its content (see `requireApproval`); until then empty, awaiting approval. */
+function approvedConfig(
+  file: string,
+  text: string,
+  options: LoadConfigOptions,
+  env: Environment,
+  cwd: string,
+): HostConfig {
+  if (options.requireApproval !== false) {
+    const stateDir = resolveStateDir({
+      ...(options.stateDir === undefined ? {} : { flag: options.stateDir }),
+      env,
+      cwd,
+    });
+    const state = configApprovalState(stateDir, file, text);
+    // Not even parsed: its env files, servers, rules and trust marks are all the file's say.
+    if (state !== 'approved') return { ...createEmptyConfig(), file, awaitingApproval: state };
+  }
+  return parseConfig(text, file, env, { cwd });
 }

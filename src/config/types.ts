@@ -156,6 +156,8 @@ export interface HostConfig {
    * (`new`) or changed since it was (`changed`): nothing of it is used until `mcp-host trust config`.
    */
   awaitingApproval?: 'new' | 'changed';
+  /** The file was not found in the working folder but named by the saved session being resumed. */
+  recordedBySession?: boolean;
   servers: ServerConfig[];
   /**
    * Servers of the file that this command leaves out (`--server NAME`, `tools call`): not started and not in

@@ -13,6 +13,7 @@ import { createChatOutput } from '../chat/chat-output.js';
 import { createCompleter } from '../chat/completer.js';
 import { modelLabel } from '../chat/model-label.js';
 import { formatProgressLine } from '../chat/progress-line.js';
+import { recordedSetting } from '../chat/recorded-session.js';
 import { checkModelKey } from '../check-model-key.js';
 import { chooseApprover } from '../choose-approver.js';
 import { addCommonOptions, type CommonOptions } from '../common-options.js';
@@ -56,8 +57,16 @@ export function createChatCommand(): Command {
   });
 }
 
-async function chat(options: ChatCommandOptions): Promise<number> {
-  const config = await loadConfig({ configPath: options.config });
+async function chat(given: ChatCommandOptions): Promise<number> {
+  // Without --config, a resumed session keeps its own config file and model (--model still chooses another);
+  // --continue picks among the sessions of the config in use, so it has none of its own to take.
+  const recorded =
+    given.resume !== undefined && given.config === undefined
+      ? await recordedSetting(given.resume, given.stateDir)
+      : undefined;
+  const options: ChatCommandOptions =
+    recorded === undefined ? given : { ...given, model: given.model ?? recorded.model };
+  const config = recorded?.config ?? (await loadConfig({ configPath: options.config, stateDir: options.stateDir }));
   checkModelKey({ model: options.model, baseUrl: options.baseUrl, config, env: process.env });
   const output = createChatOutput({ stream: process.stdout, env: process.env });
   const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
