@@ -66,6 +66,31 @@ describe('chat --resume ID without --config', () => {
     expect(resumed.stdout).toContain('2 plus 3 is 5.');
   }, 60_000);
 
+  it('lets --model choose another model, and keeps a session held without a config file without one', async () => {
+    const other = join(repoRoot, 'examples', 'scripts', 'inventory.json');
+    const chosen = await runCli(['chat', '--resume', id, '--model', `scripted:${other}`], {
+      cwd: elsewhere,
+      stateDir,
+      input: '',
+    });
+    expect(chosen.code, chosen.stderr).toBe(EXIT_OK);
+    expect(chosen.stdout).toMatch(/^mcp-host chat · scripted:inventory\.json · \d+ tool\(s\) from 1 server\(s\)/);
+
+    const bare = join(directory, 'bare');
+    await mkdir(bare);
+    const model = `scripted:${join(repoRoot, 'examples', 'scripts', 'five-plus-seven.json')}`;
+    const first = await runCli(['chat', '--model', model], { cwd: bare, stateDir, input: 'Hello?\n' });
+    expect(first.code, first.stderr).toBe(EXIT_OK);
+    const bareId = /session (\d{8}-\d{6}-[0-9a-f]{8})/.exec(first.stdout)?.[1] ?? '';
+    // The project folder's config is not taken for it: no servers, no note about approving that file.
+    const resumed = await runCli(['chat', '--resume', bareId], { cwd: project, stateDir, input: '' });
+    expect(resumed.code, resumed.stderr).toBe(EXIT_OK);
+    expect(resumed.stdout).toMatch(
+      /^mcp-host chat · scripted:five-plus-seven\.json · \d+ tool\(s\) from 0 server\(s\)/,
+    );
+    expect(resumed.stderr).not.toContain(configFile);
+  }, 60_000);
+
   it('says so, naming the file, when the recorded config is gone; --config still chooses another', async () => {
     const moved = join(directory, 'moved.json');
     await rename(configFile, moved);
