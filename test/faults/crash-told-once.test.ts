@@ -11,7 +11,7 @@ import { fixtureServer, temporaryDirectory } from '../helpers/project.js';
 
 const HOW = 'server "crashy" exited with code 3';
 const TAIL = 'exiting with code 3 in the middle of a call';
-const CLOSING_LINE = 'mcp-host: the call failed: the connection to the server ended\n';
+const CLOSING_LINE = 'mcp-host: the call failed: the connection to server "crashy" ended\n';
 const TIMEOUT = { timeoutMs: 60_000 };
 
 let directory: string;

@@ -104,7 +104,7 @@ describe('a stdio server that closes its stdout and keeps running', () => {
       expect(result.stderr.split(told)).toHaveLength(2);
       expect(result.stderr).toContain(`mcp-host: ${told}\n`);
       expect(result.stderr.split('closed stdout\n')).toHaveLength(2);
-      expect(result.stderr.endsWith('mcp-host: the call failed: the connection to the server ended\n')).toBe(true);
+      expect(result.stderr.endsWith('mcp-host: the call failed: the connection to server "co" ended\n')).toBe(true);
       expect(result.stdout).toBe('');
       expect(result.code).toBe(1);
     },

@@ -120,7 +120,7 @@ async function runLine(host: Host, line: string, signal: AbortSignal, failed: { 
       }
       if (executed.result.isError) {
         failed.count += 1;
-        writeError(`mcp-host: ${callOutcomeSentence(executed.outcome)}`);
+        writeError(`mcp-host: ${callOutcomeSentence(executed.outcome, entry.server)}`);
       }
       return true;
     }

@@ -141,7 +141,7 @@ async function callOneTool(
               ...(wholeTextOf === undefined ? {} : { wholeTextOf }),
               ...(options.save === undefined ? {} : { saveDirectory: options.save }),
             });
-      if (executed.result.isError) writeError(`mcp-host: ${callOutcomeSentence(executed.outcome)}`);
+      if (executed.result.isError) writeError(`mcp-host: ${callOutcomeSentence(executed.outcome, entry.server)}`);
       // Arguments the tool's schema refuses are the command line's to fix, as a value of the wrong type is: the call
       // was not sent. Only part of what the tool gave was printed: a script must not take it for the whole.
       process.exitCode =
