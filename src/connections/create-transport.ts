@@ -26,7 +26,7 @@ import { PendingRequests } from './pending-requests.js';
 import { ProcessGroupStdioTransport } from './process-group-stdio-transport.js';
 import { handProgressOnLatest } from './progress-hand-on-transport.js';
 import type { RenamedAnswers } from './renamed-answers.js';
-import { OUTPUT_CLOSED_WHILE_RUNNING } from './server-exit.js';
+import { exitWords, OUTPUT_CLOSED_WHILE_RUNNING } from './server-exit.js';
 import type { OpenSpill } from './spilled-text.js';
 import { strayAnswerReporter } from './stray-answers.js';
 
@@ -222,10 +222,6 @@ function startFailure(error: unknown, transport: ProcessGroupStdioTransport, con
   }
   const exit = transport.exit;
   return `${exit ? ` (${exit.signal ? `killed by ${exit.signal}` : `exited with code ${exit.code}`})` : ''}: ${described}`;
-}
-
-function exitWords(exit: { code: number | null; signal: string | null }): string {
-  return exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
 }
 
 function describeStartError(error: unknown, config: StdioServerConfig): string {

@@ -33,14 +33,17 @@ interface ServerExitFacts {
   redact: (text: string) => string;
 }
 
+/** How a process ended, after its server's name: `was killed by SIGKILL`, `exited with code 3`. */
+export function exitWords(exit: ProcessExit): string {
+  return exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+}
+
 export function serverExit(facts: ServerExitFacts): ServerExit {
   const exit = facts.outputClosedWhileRunning ? undefined : facts.exit;
   const how = facts.outputClosedWhileRunning
     ? `${OUTPUT_CLOSED_WHILE_RUNNING}, so no answer could come; the host closed the connection and stopped the process`
     : exit
-      ? exit.signal
-        ? `was killed by ${exit.signal}`
-        : `exited with code ${exit.code}`
+      ? exitWords(exit)
       : 'closed the connection';
   const what = facts.closeReason ? `${facts.closeReason}; its process then ${exit ? how : 'ended'}` : how;
   const tail = facts.stderrTail ? facts.redact(facts.stderrTail) : undefined;

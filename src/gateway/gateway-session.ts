@@ -36,6 +36,7 @@ import { asCallOf } from '../connections/call-streams.js';
 import { DiscoveryCatalog, discoveryApplies, isMetaTool, metaToolDefinitions } from '../host/tool-discovery.js';
 import { unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
 import type { ExecutedToolCall } from '../loop/tool-call-types.js';
+import { unknownToolText } from '../loop/unknown-tool-text.js';
 import { closeNames } from '../text/close-names.js';
 import {
   ApprovalInputRequired,
@@ -282,9 +283,8 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
         callableEntries(profile, host.catalog()).map((callable) => callable.name),
         3,
       );
-      const hint = close.length > 0 ? ` Did you mean: ${close.join(', ')}?` : '';
       return {
-        content: [{ type: 'text', text: `Unknown tool "${name}".${hint} List the tools again.` }],
+        content: [{ type: 'text', text: `${unknownToolText(name, close)} List the tools again.` }],
         isError: true,
       };
     }

@@ -15,6 +15,7 @@ import type { ToolCallPart, ToolResult, ToolResultPart } from '../providers/type
 import type { CallOutcome } from './events.js';
 import { parseToolArguments } from './parse-tool-arguments.js';
 import type { ExecutedToolCall, ToolCallContext } from './tool-call-types.js';
+import { unknownToolText } from './unknown-tool-text.js';
 
 interface CallableServer {
   callTool(name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult>;
@@ -170,8 +171,8 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
       const why = dependencies.describeMissing?.(call.name);
       if (why !== undefined) return done('invalid', errorText(`Unknown tool "${call.name}": ${why}`));
       const close = dependencies.catalog().suggest(call.name);
-      const hint = close.length > 0 ? ` Did you mean: ${close.join(', ')}?` : ' Use one of the tools offered.';
-      return done('invalid', errorText(`Unknown tool "${call.name}".${hint}`));
+      const unknown = unknownToolText(call.name, close);
+      return done('invalid', errorText(close.length > 0 ? unknown : `${unknown} Use one of the tools offered.`));
     }
     if (!parsed.ok) return done('invalid', errorText(parsed.error), { entry });
     const args = parsed.value;
