@@ -108,8 +108,8 @@ export async function runGatewayLoad({ node, repetitions, clients, calls, log })
         JSON.stringify({
           mcpServers: { bench: { url: server.match, trust: 'trusted' } },
           permissions: { allow: ['bench__*'] },
-          // The load is one token's: the per-client limit would otherwise be what is measured.
-          gateway: { requestsPerMinute: 1_000_000 },
+          // The load is one token's: the per-client limits would otherwise be what is measured (or refuse it).
+          gateway: { requestsPerMinute: 1_000_000, maxSessionsPerClient: clients, maxSessions: clients },
         }),
       );
       gateway = await startProcess(
