@@ -7,7 +7,7 @@
  * torn down before the page holding it goes; a view's fetch to an origin it did not declare is blocked; and a
  * hostile view reaches nothing of the page. One UI and one browser for the file.
  */
-import { type FSWatcher, mkdirSync, watch } from 'node:fs';
+import { type FSWatcher, watch } from 'node:fs';
 import { appendFile, cp, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,10 +16,10 @@ import { join } from 'node:path';
 import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureServer, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { type ScreenshotFolder, screenshotFolder } from '../helpers/screenshot-folder.js';
 import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
 import type { RunningUi } from '../helpers/web-ui-process.js';
 
-const SCREENSHOTS = join(repoRoot, 'docs', 'screenshots');
 const WAIT = { timeout: 20_000 };
 const basicServer = join(
   repoRoot,
@@ -49,6 +49,8 @@ let stateWatcher: FSWatcher | undefined;
 /** A port on this machine the fetcher view tries to reach under disguised names; every request to it is kept. */
 let loopbackProbe: Server | undefined;
 const loopbackRequests: string[] = [];
+/** A temporary folder, or docs/screenshots when MCP_HOST_UPDATE_SCREENSHOTS=1 (see screenshot-folder.ts). */
+let screenshots: ScreenshotFolder | undefined;
 
 async function goTo(label: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label }).click();
@@ -118,7 +120,7 @@ async function readEvents(until: RegExp, signal: AbortSignal): Promise<string> {
 }
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
+  screenshots = await screenshotFolder();
   // Copies of the fixture views, so one can change after it was approved.
   viewsFolder = await temporaryDirectory();
   await cp(join(repoRoot, 'test', 'fixtures', 'views'), viewsFolder, { recursive: true });
@@ -167,6 +169,7 @@ afterAll(async () => {
   await running?.stop();
   loopbackProbe?.closeAllConnections();
   await new Promise((resolve) => loopbackProbe?.close(resolve));
+  await screenshots?.remove();
 });
 
 describe('MCP Apps views in Chromium', () => {
@@ -191,7 +194,7 @@ describe('MCP Apps views in Chromium', () => {
     expect(await page.locator('iframe[title="View of basic__get-time"]').getAttribute('sandbox')).toBe(
       'allow-scripts allow-same-origin',
     );
-    await page.screenshot({ path: join(SCREENSHOTS, 'app-view-tools.png') });
+    await page.screenshot({ path: screenshots!.file('app-view-tools') });
   });
 
   it("sends the view's own tool call through the approval dialog, and audits it as the app's", async () => {
@@ -242,7 +245,7 @@ describe('MCP Apps views in Chromium', () => {
       .getByText(/^\d{4}-\d{2}-\d{2}T/)
       .waitFor(WAIT);
     await page.getByText(/The server says it is/).waitFor(WAIT);
-    await page.screenshot({ path: join(SCREENSHOTS, 'app-view-chat.png') });
+    await page.screenshot({ path: screenshots!.file('app-view-chat') });
     // What the view asks of the host is shown, bounded, and a link opens only when the user says so.
     const chatView = viewFrame('basic__get-time', card);
     await chatView.getByRole('button', { name: 'Send Message' }).click();
@@ -300,7 +303,7 @@ describe('MCP Apps views in Chromium', () => {
     expect(await page.getByRole('dialog').count()).toBe(0);
     await page.getByText(/The system monitor's view above shows this machine live/).waitFor(WAIT);
     await card.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(SCREENSHOTS, 'app-view-system-monitor.png') });
+    await page.screenshot({ path: screenshots!.file('app-view-system-monitor') });
     const streamed = await events.finally(() => stop.abort());
     const requests = streamed.split('\n').filter((line) => line.includes('"type":"provider-request"'));
     expect(requests.length).toBeGreaterThan(0);

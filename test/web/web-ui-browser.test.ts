@@ -3,9 +3,9 @@
  * server-everything and a server that changes a tool after approval: call tools through the generated form (an
  * image renders), answer approval dialogs, approve a changed tool from the Trust page, run a chat turn with the
  * scripted model and open its translations, and watch the audit timeline grow live. One browser and one UI for the
- * whole file; a screenshot of each page goes to docs/screenshots/.
+ * whole file; a screenshot of each page goes to a temporary folder, or to docs/screenshots/ when
+ * MCP_HOST_UPDATE_SCREENSHOTS=1 (`npm run screenshots`).
  */
-import { mkdirSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -14,11 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageBin } from '../client-features/helpers.js';
 import { rugPullServerPath } from '../consent/consent-helpers.js';
 import { exampleServer, repoRoot, temporaryDirectory } from '../helpers/project.js';
+import { type ScreenshotFolder, screenshotFolder } from '../helpers/screenshot-folder.js';
 import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
 import type { RunningUi } from '../helpers/web-ui-process.js';
 import { writeSkill } from '../skills/skill-fixtures.js';
 
-const SCREENSHOTS = join(repoRoot, 'docs', 'screenshots');
 const WAIT = { timeout: 15_000 };
 
 let running: UiInChromium | undefined;
@@ -29,9 +29,11 @@ let page: Page;
 /** A second tab, for what another tab sees live; see `otherTab`. */
 let second: Page | undefined;
 let configFolder: string | undefined;
+/** A temporary folder, or docs/screenshots when MCP_HOST_UPDATE_SCREENSHOTS=1 (see screenshot-folder.ts). */
+let screenshots: ScreenshotFolder | undefined;
 
 async function screenshot(name: string): Promise<void> {
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
+  await page.screenshot({ path: screenshots!.file(name), fullPage: false });
 }
 
 /**
@@ -80,7 +82,7 @@ async function goTo(label: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
+  screenshots = await screenshotFolder();
   const directory = await temporaryDirectory();
   configFolder = await neutralConfigFolder();
   const config = join(configFolder, 'mcp-host.json');
@@ -130,6 +132,7 @@ afterAll(async () => {
   await running?.stop();
   // Removed, so that the next run finds the neutral folder free.
   if (configFolder !== undefined) await rm(configFolder, { recursive: true, force: true });
+  await screenshots?.remove();
 });
 
 describe('the web UI in Chromium', () => {
@@ -259,7 +262,7 @@ describe('the web UI in Chromium', () => {
     await expect(row.first().getByText('allow', { exact: true })).toBeTruthy();
     await audit.bringToFront();
     await audit.setViewportSize({ width: 1280, height: 860 });
-    await audit.screenshot({ path: join(SCREENSHOTS, 'audit.png') });
+    await audit.screenshot({ path: screenshots!.file('audit') });
     await page.bringToFront();
 
     // The turn was saved as a session: a new conversation starts empty, and the saved one resumes with its messages.
@@ -615,9 +618,9 @@ describe('the web UI in Chromium', () => {
         })()`)) as string[];
         problems.push(...found.map((problem) => `${path}: ${problem}`));
         if (path === 'tools') {
-          await small.screenshot({ path: join(SCREENSHOTS, 'zoom-200-light.png') });
+          await small.screenshot({ path: screenshots!.file('zoom-200-light') });
           await small.emulateMedia({ colorScheme: 'dark' });
-          await small.screenshot({ path: join(SCREENSHOTS, 'zoom-200-dark.png') });
+          await small.screenshot({ path: screenshots!.file('zoom-200-dark') });
           await small.emulateMedia({ colorScheme: 'light' });
         }
       }
