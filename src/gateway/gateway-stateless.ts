@@ -27,6 +27,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import type { GatewaySettings } from '../config/gateway-settings.js';
+import { answerThenClose } from './answer-then-close.js';
 import type { GatewayIdentity } from './gateway-auth.js';
 import { type GatewayHosts, type ProfileHost, UnknownProfileError } from './gateway-hosts.js';
 import { createGatewaySession } from './gateway-session.js';
@@ -117,23 +118,6 @@ function restoreClientIdentity(server: Server, session: StoredSession): void {
   fields._clientVersion = session.clientInfo;
 }
 
-/** Closes `done` once the response's body has been read to its end or the request was abandoned. */
-function closingWhenDone(response: Response, signal: AbortSignal, done: () => void): Response {
-  let closed = false;
-  const once = (): void => {
-    if (closed) return;
-    closed = true;
-    done();
-  };
-  signal.addEventListener('abort', once, { once: true });
-  if (response.body === null) {
-    once();
-    return response;
-  }
-  const body = response.body.pipeThrough(new TransformStream({ flush: once }));
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
-}
-
 export async function openStatelessGateway(options: StatelessOptions): Promise<StatelessGateway> {
   const { store, hosts, settings } = options;
   /** This replica's name in session records: stateful servers' requests of the sessions it opened come back here. */
@@ -158,14 +142,36 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
       resourceSubscriptions: false,
       requestLogging: { level: session.logLevel, remember: (level) => rememberLogLevel(sessionId, session, level) },
     });
-    if (!initializing) restoreClientIdentity(server, session);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    await server.connect(transport);
-
-    // Requests to the client are answered through the store, wherever the answer is posted. A call's own are sent
-    // related to it; one sent unrelated to any request (put to the only client outside a call to that server) would
-    // go to the standing stream, which a stateless session has not: it goes on this request's own response.
+    // Registered in the profile from here on: closed however the request ends, failing included.
     const pending = new AbortController();
+    return answerThenClose(
+      request.signal,
+      async () => {
+        const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+        // Connected first: closing a server that has no transport yet would not take it out of the profile.
+        await server.connect(transport);
+        if (!initializing) restoreClientIdentity(server, session);
+        answerRequestsThroughStore(transport, body, sessionId, pending.signal);
+        return transport.handleRequest(request, { parsedBody: body });
+      },
+      () => {
+        pending.abort(new Error('the request ended'));
+        void server.close().catch(() => undefined);
+      },
+    );
+  }
+
+  /**
+   * Requests to the client are answered through the store, wherever the answer is posted. A call's own are sent
+   * related to it; one sent unrelated to any request (put to the only client outside a call to that server) would go
+   * to the standing stream, which a stateless session has not: it goes on this request's own response.
+   */
+  function answerRequestsThroughStore(
+    transport: WebStandardStreamableHTTPServerTransport,
+    body: unknown,
+    sessionId: string,
+    pending: AbortSignal,
+  ): void {
     const related = (Array.isArray(body) ? (body as unknown[]) : [body]).find(
       (message): message is Message =>
         typeof message === 'object' && message !== null && 'id' in message && 'method' in message,
@@ -174,7 +180,7 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
     transport.send = async (message, sendOptions) => {
       if (!isJsonRpcRequest(message)) return send(message, sendOptions);
       const ownId = `gateway-${randomUUID()}`;
-      store.waitForAnswer(`${sessionId}:${ownId}`, pending.signal).then(
+      store.waitForAnswer(`${sessionId}:${ownId}`, pending).then(
         (text) => {
           const answer = JSON.parse(text) as Message;
           transport.onmessage?.({ ...answer, id: message.id } as JSONRPCMessage);
@@ -188,11 +194,6 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
           : { ...sendOptions, relatedRequestId: related },
       );
     };
-    const response = await transport.handleRequest(request, { parsedBody: body });
-    return closingWhenDone(response, request.signal, () => {
-      pending.abort(new Error('the request ended'));
-      void server.close().catch(() => undefined);
-    });
   }
 
   /**
