@@ -14,7 +14,7 @@ import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
 import { RedisGatewayStore } from '../../src/gateway/store/redis-store.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { exampleServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
-import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
+import { type RedisServer, startRedisServer, watchRedisCommands } from '../helpers/redis-server.js';
 
 const TOKEN = 'a-shared-replica-token';
 let redis: RedisServer | undefined;
@@ -54,7 +54,16 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-async function storeContract(store: GatewayStore): Promise<void> {
+/**
+ * Resolves once `store.waitForAnswer(key)` has looked for an answer posted before it and found none: an answer posted
+ * after that reaches the waiter while it waits, rather than being found already there.
+ */
+type AnswerAwaited = (key: string) => Promise<void>;
+
+/** The memory store's waiter is in place when `waitForAnswer` returns: it looks and registers without waiting. */
+const memoryAnswerAwaited: AnswerAwaited = async () => {};
+
+async function storeContract(store: GatewayStore, answerAwaited: AnswerAwaited): Promise<void> {
   const session = {
     owner: 'token:team',
     principal: 'team',
@@ -70,7 +79,7 @@ async function storeContract(store: GatewayStore): Promise<void> {
   await store.postAnswer('s1:early', '{"id":"early"}');
   expect(await store.waitForAnswer('s1:early', new AbortController().signal)).toBe('{"id":"early"}');
   const waiting = store.waitForAnswer('s1:late', new AbortController().signal);
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await answerAwaited('s1:late');
   await store.postAnswer('s1:late', '{"id":"late"}');
   expect(await waiting).toBe('{"id":"late"}');
   const controller = new AbortController();
@@ -130,7 +139,7 @@ async function claimContract(one: GatewayStore, two: GatewayStore): Promise<void
 
 describe('gateway store', () => {
   it('keeps sessions, answers and counts in memory', async () => {
-    await storeContract(new MemoryGatewayStore());
+    await storeContract(new MemoryGatewayStore(), memoryAnswerAwaited);
   });
 
   it('lets exactly one of two replicas claim a session in memory', async () => {
@@ -141,11 +150,16 @@ describe('gateway store', () => {
   it('keeps sessions, answers and counts in Redis, shared between two connections', async () => {
     const one = await RedisGatewayStore.connect({ url: redisUrl, keyPrefix: 'contract:', onDiagnostic: () => {} });
     const two = await RedisGatewayStore.connect({ url: redisUrl, keyPrefix: 'contract:', onDiagnostic: () => {} });
-    opened.push(one, two);
-    await storeContract(one);
+    const commands = await watchRedisCommands(redisUrl);
+    opened.push(one, two, commands);
+    // The Redis store's waiter subscribes, then reads the answer's key: once the server has run that read, an answer
+    // posted is one posted while it waits.
+    const answerAwaited: AnswerAwaited = (key) => commands.ran(['GET', `contract:answer:${key}`]);
+    await storeContract(one, answerAwaited);
     await two.putSession('shared', { owner: 'o', principal: 'p', clientInfo: { name: 'n' }, capabilities: {} }, 60_000);
     expect(await one.getSession('shared', 60_000)).toMatchObject({ owner: 'o' });
     const waiting = one.waitForAnswer('shared:answer', new AbortController().signal);
+    await answerAwaited('shared:answer');
     await two.postAnswer('shared:answer', 'from the other one');
     expect(await waiting).toBe('from the other one');
   });
