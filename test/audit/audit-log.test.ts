@@ -253,6 +253,36 @@ describe('JSONL audit log', () => {
     expect(seen.map((record) => (record as ToolCallRecord).callId)).toEqual(['first', 'second']);
   });
 
+  it('given no start, starts at the end of the log: records written before are left out, those after are yielded', async () => {
+    const log = createJsonlAuditLog(file);
+    log.write(toolCall({ callId: 'before-1' }));
+    log.write(toolCall({ callId: 'before-2' }));
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const following = (async () => {
+      for await (const record of followAuditLog(file, { signal: controller.signal, pollIntervalMs: 20 })) {
+        seen.push(String((record as ToolCallRecord).callId));
+        if (seen.at(-1) === 'after-2') controller.abort();
+      }
+    })();
+    // It takes the end of the file at its first look, which nothing outside it shows: a record is written at a time
+    // until it yields one, so the records from that one on were written after it started.
+    let probes = 0;
+    await waitUntil(() => {
+      if (seen.length > 0) return true;
+      log.write(toolCall({ callId: `probe-${++probes}` }));
+      return false;
+    }, 'a record written after the follower started');
+    log.write(toolCall({ callId: 'after-1' }));
+    log.write(toolCall({ callId: 'after-2' }));
+    await following;
+    log.close();
+    // None of the records already there; every one written after its start, once and in order.
+    const firstProbe = Number(seen[0]?.replace('probe-', ''));
+    const laterProbes = Array.from({ length: probes - firstProbe + 1 }, (_, index) => `probe-${firstProbe + index}`);
+    expect(seen).toEqual([...laterProbes, 'after-1', 'after-2']);
+  });
+
   it('starts over from the top of a log rotated and refilled past where it had read before it looked again', async () => {
     const log = createJsonlAuditLog(file);
     log.write(toolCall({ callId: 'old' }));
