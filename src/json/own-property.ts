@@ -3,6 +3,7 @@
  * `copy[key] = value` with that key replaces the copy's prototype instead: the key vanishes, and every later
  * lookup of a missing key (`copy.type`) reads the sender's object through the prototype. Spreads and
  * `Object.fromEntries` define own properties and are safe; `Object.assign` and plain assignment are not.
+ * No imports: the web UI uses this module too.
  */
 
 /** `target[key] = value`, as an own enumerable property even when `key` is `__proto__`. */

@@ -54,12 +54,22 @@ const DUTY_MODULES = [
   'audit/audit-recorder.ts',
 ];
 const INTERFACES = ['cli', 'web', 'gateway'];
+/**
+ * What the browser app (`web/src/`) may import from `src/`: self-contained modules with no imports, so the browser
+ * build never pulls in the library.
+ */
+const BROWSER_APP_IMPORTS = [
+  'web/api-types.ts',
+  'text/direction-controls.ts',
+  'text/invisible-characters.ts',
+  'json/own-property.ts',
+];
 
-function sourceFiles(directory: string): string[] {
+function sourceFiles(directory: string, name = /\.ts$/): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
     const path = join(directory, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
+    if (entry.isDirectory()) return sourceFiles(path, name);
+    return name.test(entry.name) ? [path] : [];
   });
 }
 
@@ -78,6 +88,12 @@ const files = sourceFiles(source).map((path) => ({
     ),
   ].map((match) => relative(source, normalize(join(dirname(path), (match[1] ?? match[2])!))).replace(/\.js$/, '.ts')),
 }));
+
+function architectureSection(): string {
+  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const start = readme.indexOf('\n## Architecture\n');
+  return readme.slice(start, readme.indexOf('\n## ', start + 1));
+}
 
 describe('layering', () => {
   it('never imports a higher layer from a lower one', () => {
@@ -129,12 +145,25 @@ describe('layering', () => {
     expect(violations).toEqual([]);
   });
 
-  it("names only modules that exist in the README's architecture section", () => {
-    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-    const section = readme.slice(
-      readme.indexOf('\n## Architecture\n'),
-      readme.indexOf('\n## ', readme.indexOf('\n## Architecture\n') + 1),
+  it('lets the browser app import from src/ only the self-contained modules the README names', () => {
+    const app = join(repoRoot, 'web', 'src');
+    const imported = sourceFiles(app, /\.tsx?$/).flatMap((path) =>
+      [...readFileSync(path, 'utf8').matchAll(/(?:from|import\()\s*'(\.[^']+)'/g)]
+        .map((match) => relative(source, normalize(join(dirname(path), match[1]!))))
+        .filter((target) => !target.startsWith('..'))
+        .map((target) => `${target.replace(/\.js$/, '')}.ts`),
     );
+    expect(imported.length).toBeGreaterThan(0);
+    expect([...new Set(imported)].filter((target) => !BROWSER_APP_IMPORTS.includes(target))).toEqual([]);
+    const section = architectureSection();
+    for (const module of BROWSER_APP_IMPORTS) {
+      expect(readFileSync(join(source, module), 'utf8'), module).not.toMatch(/^(?:import|export) .* from '/m);
+      expect(section, module).toContain(`${module.split('/').at(-1)}\``);
+    }
+  });
+
+  it("names only modules that exist in the README's architecture section", () => {
+    const section = architectureSection();
     const named = [...section.matchAll(/`([\w./-]+\.ts|src\/[\w/-]+\/)`/g)].map((match) => match[1]!);
     expect(named.length).toBeGreaterThan(40);
     const paths = new Set(files.map((file) => relative(source, join(repoRoot, file.path))));
