@@ -229,6 +229,8 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       onProgress: options.onProgress,
       onResultCut: hostTools.resultStored,
       onDiagnostic: diagnostic,
+      // A server's exit is reported through `onDiagnostic` (`onExit` above): with none, nobody has heard it.
+      serverExitsShown: options.onDiagnostic !== undefined,
       describeMissing: (name) => catalog.describeMissing(name),
       server: (name) => connections.get(name),
       hostTools: hostTools.handlers,

@@ -6,6 +6,7 @@
 import { createRunId } from '../audit/audit-record.js';
 import { NEVER_ABORTED } from '../connections/never-aborted.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../json/json-depth.js';
+import type { AgentEvent } from '../loop/events.js';
 import type { ExecuteToolCall, ToolCallContext } from '../loop/tool-call-types.js';
 import type { Host } from './host-types.js';
 
@@ -30,7 +31,7 @@ export function createDirectCall(executors: DirectCallExecutors): Host['callTool
       turn: 0,
       callsInTurn: 1,
       signal: callOptions.signal ?? NEVER_ABORTED,
-      emit: () => undefined,
+      emit: warningsTo(callOptions.onWarning),
       ...(callOptions.client ? { client: callOptions.client } : {}),
       ...(callOptions.origin ? { origin: callOptions.origin } : {}),
       ...(callOptions.onProgress ? { onProgress: callOptions.onProgress } : {}),
@@ -45,5 +46,13 @@ export function createDirectCall(executors: DirectCallExecutors): Host['callTool
       },
       context,
     );
+  };
+}
+
+/** A direct call has no run to report to: of its events only the warnings are its caller's to hear. */
+function warningsTo(onWarning: ((message: string) => void) | undefined): (event: AgentEvent) => void {
+  if (onWarning === undefined) return () => undefined;
+  return (event) => {
+    if (event.type === 'tool-call-warning') onWarning(event.message);
   };
 }

@@ -136,6 +136,11 @@ interface CallToolOptions {
   origin?: CallOrigin;
   /** Progress the server reports for this call. */
   onProgress?: (update: ToolProgressUpdate) => void;
+  /**
+   * What a run would tell as a `tool-call-warning` event about this call, e.g. that it is sent once more after its
+   * server went away. Without it, nobody hears them.
+   */
+  onWarning?: (message: string) => void;
 }
 
 /**

@@ -21,7 +21,7 @@ import type { ExecuteToolCall, ToolProgressUpdate } from './tool-call-types.js';
 interface CallExecutorSettings
   extends Pick<
     ToolCallDependencies,
-    'describeMissing' | 'server' | 'hostTools' | 'confirmCurrent' | 'askToOpenRequiredUrl'
+    'describeMissing' | 'server' | 'hostTools' | 'confirmCurrent' | 'askToOpenRequiredUrl' | 'serverExitsShown'
   > {
   config: HostConfig;
   /** The catalog calls are routed in. */
@@ -55,6 +55,7 @@ export function createCallExecutor(settings: CallExecutorSettings): ExecuteToolC
     ...(settings.hostTools ? { hostTools: settings.hostTools } : {}),
     ...(settings.confirmCurrent ? { confirmCurrent: settings.confirmCurrent } : {}),
     ...(settings.askToOpenRequiredUrl ? { askToOpenRequiredUrl: settings.askToOpenRequiredUrl } : {}),
+    ...(settings.serverExitsShown === undefined ? {} : { serverExitsShown: settings.serverExitsShown }),
     callOptions: createCallOptions({
       config,
       ...(settings.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: settings.toolTimeoutMs }),

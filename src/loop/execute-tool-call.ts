@@ -91,6 +91,11 @@ export interface ToolCallDependencies {
   ) => Promise<Authorization>;
   /** MCP result → what the model sees (content mapping, output budget). */
   shapeResult: (raw: CallToolResult, entry: CatalogEntry, context: ToolCallContext, call: ToolCallPart) => ShapedResult;
+  /**
+   * Whether a server's exit, reported as it happens, reaches whoever reads the warnings (the host's `onDiagnostic`):
+   * a warning about a call the exit ended then does not say it again. Otherwise the warning says it itself.
+   */
+  serverExitsShown?: boolean;
   /** Called once per call, before its result goes back (awaited: the record is written first). */
   record?: (record: CallRecord) => void | Promise<void>;
   /**
@@ -286,8 +291,10 @@ export function createToolCallExecutor(dependencies: ToolCallDependencies) {
       const retry =
         (failure.kind === 'timeout' || failure.kind === 'crashed') && !context.signal.aborted && safeToRetry;
       if (!retry) return fail(failure);
-      // How the server went away was reported as it happened (`serverExit`): the warning does not say it again.
-      const why = failure.serverExit === undefined ? ` (${failure.message})` : '';
+      // How the server went away was reported as it happened (`serverExit`) to whoever reads this warning: it does
+      // not say it again. A library user with no `onDiagnostic` heard no report, so the warning says it.
+      const shown = failure.serverExit !== undefined && dependencies.serverExitsShown === true;
+      const why = shown ? '' : ` (${failure.message})`;
       context.emit({
         type: 'tool-call-warning',
         callId: call.id,

@@ -50,8 +50,9 @@ export interface ExecutedToolCall {
    */
   contentSources?: readonly (number | undefined)[];
   /**
-   * The call failed because its server went away, and the host had already reported that exit (its `onDiagnostic`)
-   * as it happened: the result's text says it again for the model, which sees no report.
+   * The call failed because its server went away, and the host had already reported that exit (through its
+   * `onDiagnostic`, when it has one) as it happened: the result's text says it again for the model, which sees no
+   * report.
    */
   serverExit?: ServerExit;
 }

@@ -111,7 +111,16 @@ export async function authorizeToolCall(options: AuthorizeToolCallOptions): Prom
     };
   }
   if (options.initiator === 'user') {
-    return { allowed: true, decidedBy: 'direct-call', reason: 'Called directly by the user.', ...base };
+    // The warnings are for whoever lets a model's call run; here the user is the one calling.
+    return {
+      allowed: true,
+      decidedBy: 'direct-call',
+      reason: 'Called directly by the user.',
+      decision,
+      trust,
+      warnings: [],
+      hiddenContent,
+    };
   }
   if (decision.action === 'allow')
     return { allowed: true, decidedBy: decision.source, reason: decision.reason, ...base };

@@ -1,6 +1,7 @@
 /**
  * The "may reach systems outside this machine" warning: once per tool per run (not once per call, not twice with
- * `--trace`), and not at all for a tool that declares `openWorldHint: false`. Runs the built CLI with a scripted model.
+ * `--trace`), not at all for a tool that declares `openWorldHint: false`, nor for a tool the user calls with
+ * `tools call`. Runs the built CLI with a scripted model.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -21,7 +22,7 @@ function count(text: string, part: string): number {
 }
 
 describe('open-world warning', () => {
-  it('is printed once per tool per run, also with --trace, and never for openWorldHint: false', async () => {
+  it('is printed once per tool per run, also with --trace, and never for openWorldHint: false nor tools call', async () => {
     const directory = await temporaryDirectory('mcp-host-open-world-');
     const script = join(directory, 'script.json');
     await writeFile(
@@ -66,5 +67,18 @@ describe('open-world warning', () => {
       expect(count(result.stderr, 'web__fetch may reach systems outside this machine')).toBe(1);
       expect(result.stderr).not.toContain('web__local_note may reach systems outside this machine');
     }
+    // A tool the user calls directly is the user's own choice: nothing warns them of it.
+    const called = await runCliInProcess(
+      ['tools', 'call', 'web__fetch', '--config', join(directory, 'mcp-host.json')],
+      {
+        cwd: directory,
+        timeoutMs: 60_000,
+      },
+    );
+    expect({ code: called.code, stdout: called.stdout, stderr: called.stderr }).toEqual({
+      code: 0,
+      stdout: 'fetched\n',
+      stderr: '',
+    });
   }, 120_000);
 });

@@ -408,7 +408,7 @@ describe('authorizeToolCall', () => {
     expect(result).toMatchObject({ allowed: false, denialMessage: 'User denied this call.' });
   });
 
-  it('a direct call by the user runs without asking, but deny rules still apply', async () => {
+  it('a direct call by the user runs without asking or warnings, but deny rules still apply', async () => {
     const approver = {
       ...createHeadlessApprover(),
       approveToolCall: async () => {
@@ -417,6 +417,9 @@ describe('authorizeToolCall', () => {
     };
     const direct = await authorizeToolCall({ call, trust: 'untrusted', rules: NO_RULES, approver, initiator: 'user' });
     expect(direct).toMatchObject({ allowed: true, decidedBy: 'direct-call', reason: 'Called directly by the user.' });
+    // The warning that it may reach outside systems is for whoever lets a model's call run, not for the caller.
+    expect(direct.decision.warnings).not.toEqual([]);
+    expect(direct.warnings).toEqual([]);
     const denied = await authorizeToolCall({
       call,
       trust: 'untrusted',

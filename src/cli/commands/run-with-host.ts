@@ -14,6 +14,7 @@ import { openHost } from '../open-host.js';
 import { writeError, writeJson, writeOut } from '../output.js';
 import { createTracer, traceDiscovery } from '../trace-printer.js';
 import { viewNote } from '../view-note.js';
+import { createWarningPrinter } from '../warning-printer.js';
 import type { PromptInvocation } from './prompts.js';
 import type { RunCommandOptions } from './run.js';
 
@@ -80,13 +81,7 @@ export async function runWithHost({
     // A control sequence cut between two pieces of the answer is removed whole, not its tail printed as text.
     const streamed = createControlCodeStream();
     // Each warning once per run, and never in the middle of a question on the terminal.
-    const shownWarnings = new Set<string>();
-    const showWarning = (message: string): void => {
-      if (shownWarnings.has(message)) return;
-      shownWarnings.add(message);
-      if (terminal.prompter) void terminal.prompter.exclusive(async () => writeError(`mcp-host: ${message}`));
-      else writeError(`mcp-host: ${message}`);
-    };
+    const showWarning = createWarningPrinter(terminal.prompter);
     const result = await host.run(prompt, {
       signal: interruption.signal,
       ...(serverPrompt ? { prompt: serverPrompt } : {}),

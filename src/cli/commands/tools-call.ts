@@ -25,6 +25,7 @@ import { printCallJson } from '../print-call-json.js';
 import { printCallResult } from '../print-call-result.js';
 import { unknownToolMessage } from '../unknown-tool-message.js';
 import { viewNote } from '../view-note.js';
+import { createWarningPrinter } from '../warning-printer.js';
 import type { WholeTextOf } from '../whole-text-runs.js';
 
 export interface CallOptions {
@@ -57,7 +58,7 @@ export async function callToolCommand(
     ...(terminal.onProgress ? { onProgress: terminal.onProgress } : {}),
   };
   try {
-    await callOneTool(name, pairs, options, extra);
+    await callOneTool(name, pairs, options, extra, createWarningPrinter(terminal.prompter));
   } finally {
     terminal.close();
   }
@@ -84,6 +85,7 @@ async function callOneTool(
   pairs: string[],
   options: CommonOptions & CallOptions,
   extra: Partial<HostOptions>,
+  showWarning: (message: string) => void,
 ): Promise<void> {
   await withInterruptibleHost(
     (signal) => {
@@ -116,7 +118,8 @@ async function callOneTool(
         }
       }
       assignOwnProperties(args, parseKeyValues(pairs, entry.tool.inputSchema));
-      const executed = await host.callTool(name, args, { signal });
+      // As `run` says it: e.g. that the call is sent once more after its server went away.
+      const executed = await host.callTool(name, args, { signal, onWarning: showWarning });
       const note = viewNote(host.catalog(), name);
       if (note !== undefined) writeError(`mcp-host: ${note}`);
       // A text too long to hold in memory is printed whole, from its stored copy.
