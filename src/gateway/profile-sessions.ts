@@ -12,8 +12,9 @@
  * when calls of several clients are in flight (which one it belongs to is not known) or none are while several
  * clients are connected. A log message that does not tell goes to the clients that set a level with
  * `logging/setLevel` (they asked for the server's log), to the one client calling that server if only one is, and to
- * the only client connected; a stateless session, which has no stream of its own, hears it on its calls' streams
- * only while no other client is calling that server. Each client gets only the levels it asked for.
+ * the only client connected; a stateless session, which has no stream of its own, hears it once, on its newest
+ * call's stream, and only while no other client is calling that server. Each client gets only the levels it asked
+ * for.
  *
  * What goes to a client as part of a call goes on that call's own response stream, which every client reads (over
  * Streamable HTTP a client need not open the standing GET stream): what the transport says came with the call, and
@@ -240,10 +241,12 @@ export class ProfileSessions implements ClientRequestForwarder {
       void session.server.sendLoggingMessage(message).catch(() => undefined);
     }
     if (soleCaller === undefined) return;
-    for (const asker of calls) {
-      const reaches = asker === onlyCall || asker.session.callStreamsOnly !== undefined;
-      if (reaches && wants(asker.session)) asker.log(message);
-    }
+    // The only call, or one of a stateless client's several calls, which has no standing stream to hear it on: sent
+    // once, not on each call's stream (the client would hear it as often as it has calls in flight). On the newest's:
+    // its request is the likeliest to have read from the session's record the log level the client set last.
+    const newest = calls[calls.length - 1];
+    if (newest === undefined || (newest !== onlyCall && newest.session.callStreamsOnly === undefined)) return;
+    if (wants(newest.session)) newest.log(message);
   }
 
   changed(kind: 'resources' | 'prompts'): void {

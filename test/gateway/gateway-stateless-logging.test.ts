@@ -1,10 +1,16 @@
 /**
  * `mcp-host serve --http` with `"stateless": true` has no standing stream to a client, so a server's log messages
  * during a call go on that call's own stream, before its result, as progress does: at the level the client set with
- * `logging/setLevel` on an earlier request (kept in its session's record), and never on another client's call.
+ * `logging/setLevel` on an earlier request (kept in its session's record), and never on another client's call; one
+ * not known to be any one call's, while its client has several in flight, goes on one of their streams only.
  * Official v2 SDK clients in front of the built CLI, the forwarding fixture server behind it.
  */
-import { Client, type LoggingMessageNotification, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import {
+  Client,
+  type ClientOptions,
+  type LoggingMessageNotification,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
@@ -34,8 +40,8 @@ afterAll(async () => {
   await gateway?.stop();
 });
 
-async function connect(name: string): Promise<LoggingClient> {
-  const connected: LoggingClient = { client: new Client({ name, version: '1.0.0' }), logs: [] };
+async function connect(name: string, options: ClientOptions = {}): Promise<LoggingClient> {
+  const connected: LoggingClient = { client: new Client({ name, version: '1.0.0' }, options), logs: [] };
   connected.client.setNotificationHandler('notifications/message', (notification) => {
     connected.logs.push(notification.params);
   });
@@ -98,5 +104,31 @@ describe('mcp-host serve --http, stateless, passing on servers’ log messages',
     // Alone with the server, the logging client hears its call's messages.
     await log(logging, 'error', 'alone');
     await waitUntil(() => messages(logging).includes('alone'), 'the message of the call made alone');
+  }, 60_000);
+
+  it('sends a message not known to be any call’s once, while its client has several calls in flight', async () => {
+    const busy = await connect('busy-client', { capabilities: { elicitation: { form: {} } } });
+    // Each of two calls asks its user a question, and stays in flight until it is answered.
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    let asked = 0;
+    busy.client.setRequestHandler('elicitation/create', async () => {
+      asked += 1;
+      await answered;
+      return { action: 'accept', content: { answer: 'yes' } };
+    });
+    const questions = [1, 2].map((n) =>
+      busy.client.callTool({ name: 'forwarding__ask_user', arguments: { question: `question ${n}` } }),
+    );
+    await waitUntil(() => asked === 2, 'both calls asking their questions');
+
+    // The stdio server's message does not tell which of the client's three calls it came with.
+    await log(busy, 'error', 'said once');
+    answer();
+    // Each question's answer comes on its call's stream after any log message sent there.
+    await Promise.all(questions);
+    expect(messages(busy).filter((data) => data === 'said once')).toEqual(['said once']);
   }, 60_000);
 });
