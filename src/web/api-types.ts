@@ -333,6 +333,15 @@ export interface ChatStateView {
   running?: { turnId: string; prompt: string };
 }
 
+/**
+ * The conversation the chat is in now, after a page opened one (new or resumed) or switched its model: every tab
+ * follows the one conversation the server holds, so a tab that did not make the change shows it too.
+ */
+interface ChatSessionChangeView {
+  id: string;
+  model: string;
+}
+
 /** One event of a chat turn, as the loop emitted it (JSON, bounded). */
 interface ChatEventView {
   turnId: string;
@@ -348,7 +357,8 @@ export type LiveEvent =
   | { type: 'approvals'; pending: PendingApproval[] }
   | { type: 'catalog' }
   | { type: 'resource-updated'; subscription: ResourceSubscriptionView }
-  | { type: 'chat'; chat: ChatEventView };
+  | { type: 'chat'; chat: ChatEventView }
+  | { type: 'chat-session'; session: ChatSessionChangeView };
 
 /** A skill, with its folder shown relative to the config's folder (or by name), never as a machine path. */
 export interface SkillView {

@@ -98,6 +98,10 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
     messages: messageViews(open.history.slice(0, messages)),
   });
 
+  // Every tab shows the one conversation held here: one that opened another, or switched its model, tells the others.
+  const announceSession = (open: Conversation) =>
+    events.publish({ type: 'chat-session', session: { id: open.id, model: displayModel(open.model()) } });
+
   const openConversation = async (host: Host, sessionId: string | undefined): Promise<ChatSessionView> => {
     if (current !== undefined) throw new ChatBusyError('A turn is still running: wait for it or stop it first.');
     const previous = conversation;
@@ -112,6 +116,7 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
     }
     // The one left is let go, so a terminal chat may resume it while the page stays open.
     await previous?.close();
+    announceSession(conversation);
     return view(conversation, host);
   };
 
@@ -123,6 +128,8 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
     current = { turnId, conversation: open, prompt: text, messagesBefore: open.history.length };
     const publish = (event: { type: string; [key: string]: unknown }) =>
       events.publish({ type: 'chat', chat: { turnId, event } });
+    // Tabs other than the one that sent it learn of the turn here, with what was asked.
+    publish({ type: 'message-sent', prompt: cut(text), sessionId: open.id });
     void (async () => {
       try {
         for await (const event of open.send(text)) publish(eventForPage(event));
@@ -150,6 +157,7 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
     } catch (error) {
       throw new ChatSessionError(error instanceof Error ? error.message : String(error));
     }
+    announceSession(conversation);
     return view(conversation, host);
   };
 

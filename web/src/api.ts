@@ -53,6 +53,7 @@ const EVENT_TYPES: Array<LiveEvent['type']> = [
   'approvals',
   'catalog',
   'chat',
+  'chat-session',
   'resource-updated',
 ];
 

@@ -218,23 +218,39 @@ export function ChatPage() {
   // before it is answered: the server applies them, and the page shows their answers, in the order the person made
   // them, so a late answer never undoes a later choice.
   const changes = useRef(Promise.resolve());
+  // The conversation this page shows, known at once (not at the next render) to the reads below.
+  const shownId = useRef<string | undefined>(undefined);
+  const show = (view: ChatSessionView) => {
+    shownId.current = view.id;
+    setSession(view);
+  };
+  // Times another tab opened another conversation: the server holds one for every tab, so this one shows it too.
+  const [followed, setFollowed] = useState(0);
   // The conversation the server holds (this page may open while a turn of it runs: another tab, a reload, a visit
   // elsewhere): its messages, and the running turn, followed from here on and stoppable. When the event stream
   // reconnected, events of this conversation may have passed the page by: the server's transcript then stands for
-  // the turns that ended, and only the running one is followed on. It is read in line with the changes, so a message
-  // being sent reaches the server first and its turn is in what is read, not dropped as one the server never had.
-  useEffect(() => {
+  // the turns that ended, and only the running one is followed on; so too when another tab opened another
+  // conversation. It is read in line with the changes, so a message being sent reaches the server first and its turn
+  // is in what is read, not dropped as one the server never had.
+  const readServerChat = (reason: 'opened' | 'reconnected' | 'followed') => {
     let live = true;
     const read = changes.current.then(() => getJson<ChatStateView>('/api/chat'));
     changes.current = read.then(
-      (state) => {
+      async (state) => {
         if (!live) return;
         const running = state.running;
-        if (reconnects > 0) {
-          if (state.session !== undefined) setSession(state.session);
+        if (reason === 'followed') {
+          // This page's own opening of it may have answered since: it shows that conversation already.
+          if (state.session?.id === shownId.current) return;
+          // As when this tab opens another: the views of the one left are told they go.
+          await teardownViews();
+          if (!live) return;
+        }
+        if (reason !== 'opened') {
+          if (state.session !== undefined) show(state.session);
           setTurns((old) => old.filter((turn) => turn.id === running?.turnId));
-        } else if (state.session !== undefined) {
-          setSession((shown) => shown ?? state.session);
+        } else if (state.session !== undefined && shownId.current === undefined) {
+          show(state.session);
         }
         if (running === undefined || ended.current.has(running.turnId)) return;
         setTurns((old) =>
@@ -248,12 +264,32 @@ export function ChatPage() {
     return () => {
       live = false;
     };
-  }, [reconnects]);
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reconnects exists to trigger a read.
+  useEffect(() => readServerChat(reconnects > 0 ? 'reconnected' : 'opened'), [reconnects]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: followed exists to trigger a read.
+  useEffect(() => (followed > 0 ? readServerChat('followed') : undefined), [followed]);
   useLiveEvents((live) => {
+    if (live.type === 'chat-session') {
+      const { id, model } = live.session;
+      if (id === shownId.current) setSession((old) => (old === undefined ? old : { ...old, model }));
+      else setFollowed((value) => value + 1);
+      return;
+    }
     if (live.type !== 'chat') return;
     const { turnId, event } = live.chat;
+    // A message another tab sent: this tab follows its turn too (the one that sent it has the turn already).
+    if (event.type === 'message-sent' && !ended.current.has(turnId)) {
+      const prompt = String(event.prompt);
+      setTurns((old) =>
+        old.some((turn) => turn.id === turnId)
+          ? old
+          : [...old, { id: turnId, prompt, text: '', calls: [], requests: [], done: false }],
+      );
+    }
     if (event.type === 'turn-done') {
       ended.current.add(turnId);
+      shownId.current = String(event.sessionId);
       setSession((old) => ({
         id: String(event.sessionId),
         model: String(event.model),
@@ -367,13 +403,13 @@ export function ChatPage() {
         id === undefined ? {} : { id },
       );
       await teardownViews();
-      setSession(opened);
+      show(opened);
       setTurns([]);
       setTick((value) => value + 1);
     });
   const switchModel = (model: string) =>
     void inOrder(async () => {
-      setSession(await postJson<ChatSessionView>('/api/chat/model', { model }));
+      show(await postJson<ChatSessionView>('/api/chat/model', { model }));
       setModelText((typed) => (typed === model ? '' : typed));
     });
   // From Send (or Enter) until the server has the message: a second press meanwhile is the same message, not another.

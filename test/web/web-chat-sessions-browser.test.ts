@@ -1,0 +1,107 @@
+/**
+ * The web UI's chat in real Chromium over saved sessions, as a person uses it: two tabs on the one conversation the
+ * UI holds, each showing what the other did (a message sent, a conversation opened or resumed), with the scripted
+ * model and the calculator example.
+ */
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exampleServer, writeConfig } from '../helpers/project.js';
+import { openUiPage, startUiAndChromium, type UiAndChromium } from '../helpers/web-ui-in-chromium.js';
+
+const WAIT = { timeout: 15_000 };
+
+let started: UiAndChromium | undefined;
+
+beforeAll(async () => {
+  const config = await writeConfig({
+    model: 'scripted:script.json',
+    mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
+    permissions: { allow: ['calculator__*'] },
+  });
+  await writeFile(
+    join(dirname(config), 'script.json'),
+    JSON.stringify({
+      fallbackText: 'Noted.',
+      scenarios: [
+        {
+          match: '(\\d+) plus (\\d+)',
+          turns: [
+            { toolCalls: [{ name: 'calculator__add_numbers', arguments: { a: '{{match.1}}', b: '{{match.2}}' } }] },
+            { text: '{{match.1}} plus {{match.2}} is {{lastToolResult}}.' },
+          ],
+        },
+      ],
+    }),
+  );
+  started = await startUiAndChromium(['--config', config]);
+}, 90_000);
+
+afterAll(async () => {
+  await started?.stop();
+});
+
+async function chatTab(): Promise<Page> {
+  const { page } = await openUiPage(started!);
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Chat' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor(WAIT);
+  return page;
+}
+
+async function send(page: Page, text: string): Promise<void> {
+  await page.bringToFront();
+  await page.getByRole('textbox', { name: 'Message', exact: true }).fill(text);
+  await page.getByRole('button', { name: 'Send' }).click();
+}
+
+async function sessionIdShown(page: Page): Promise<string> {
+  const status = await page.getByRole('status').filter({ hasText: 'Session' }).textContent();
+  return /Session (\S+)/.exec(status ?? '')?.[1] ?? '';
+}
+
+const sessionFile = (id: string) => join(started!.ui.stateDir, 'sessions', `${id}.jsonl`);
+
+describe('two tabs on the chat', () => {
+  it('each shows the message the other sent and the conversation the other opened, and sends into the one it shows', async () => {
+    const first = await chatTab();
+    const second = await chatTab();
+
+    await send(first, 'What is 5 plus 7?');
+    await first.getByText('5 plus 7 is 12.').waitFor(WAIT);
+    // The tab open on the chat before the message was sent shows its turn too.
+    await second.locator('.turn').getByText('What is 5 plus 7?').waitFor(WAIT);
+    await second.locator('.turn').getByText('5 plus 7 is 12.').waitFor(WAIT);
+    const saved = await sessionIdShown(first);
+    expect(await sessionIdShown(second)).toBe(saved);
+
+    // The second tab starts another conversation: the first no longer shows the one the server left.
+    await second.bringToFront();
+    await second.getByRole('button', { name: 'New conversation' }).click();
+    await first.bringToFront();
+    await first.getByText('5 plus 7 is 12.').waitFor({ state: 'detached', ...WAIT });
+    const fresh = await sessionIdShown(second);
+    expect(fresh).not.toBe(saved);
+    expect(await sessionIdShown(first)).toBe(fresh);
+
+    // What the first tab sends goes into the conversation it shows, and shows alone there.
+    await send(first, 'What is 1 plus 2?');
+    await first.getByText('1 plus 2 is 3.').waitFor(WAIT);
+    expect(await sessionIdShown(first)).toBe(fresh);
+    expect(await first.getByText('5 plus 7 is 12.').count()).toBe(0);
+    expect(readFileSync(sessionFile(fresh), 'utf8')).toContain('What is 1 plus 2?');
+    expect(readFileSync(sessionFile(saved), 'utf8')).not.toContain('What is 1 plus 2?');
+
+    // The second tab resumes the saved conversation: the first shows it, with its messages.
+    await second.bringToFront();
+    await second
+      .getByRole('complementary', { name: 'Conversations' })
+      .getByRole('button', { name: /What is 5 plus 7\?/ })
+      .click();
+    await first.bringToFront();
+    await first.getByRole('list', { name: 'Earlier messages' }).getByText('5 plus 7 is 12.').waitFor(WAIT);
+    await first.getByText('1 plus 2 is 3.').waitFor({ state: 'detached', ...WAIT });
+    expect(await sessionIdShown(first)).toBe(saved);
+  }, 120_000);
+});
