@@ -3,9 +3,8 @@
  * budget, with the full text of cut results kept for retrieval and audit.
  */
 export {
-  type BudgetToolResultsOptions,
+  type BudgetToolResultOptions,
   budgetToolResult,
-  budgetToolResults,
   type StoredBudgetedResult,
 } from './budget-tool-results.js';
 export { type CutTextOptions, type CutTextResult, cutText } from './cut-text.js';
@@ -47,4 +46,3 @@ export {
   type StoredResultSlice,
 } from './result-store.js';
 export { shareBudget } from './share-budget.js';
-export { turnAllowances } from './turn-budget.js';

@@ -1,6 +1,6 @@
 /**
  * The token estimate, the per-result output budget (texts cut head + tail with a notice whose numbers add up,
- * images never turned into text) and the per-turn shares, including 5 MB and 50 MB texts.
+ * images never turned into text) and the shares of a result's texts, including 5 MB and 50 MB texts.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -12,7 +12,6 @@ import {
   STORED_TEXT_SEPARATOR,
   shareBudget,
   storedTextOf,
-  turnAllowances,
 } from '../../src/content/index.js';
 import type { ToolResultPart } from '../../src/providers/types.js';
 import { parseCut } from './notice.js';
@@ -171,11 +170,10 @@ describe('applyOutputBudget on very large texts', () => {
   }
 });
 
-describe('turn budget', () => {
+describe('shared budget', () => {
   it('shares a total so that the largest shrink first', () => {
     expect(shareBudget([100, 5_000, 20_000], 6_000)).toEqual([100, 2_950, 2_950]);
     expect(shareBudget([100, 5_000, 20_000], 15_000)).toEqual([100, 5_000, 9_900]);
     expect(shareBudget([10, 20], 1_000)).toEqual([10, 20]);
-    expect(turnAllowances([100, 50_000], 100_000, 25_000)).toEqual([100, 25_000]);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The result store (round trip, slices, bounds, errors, owner-only files), the `read_stored_result` host tool,
- * and budgetToolResults, which stores what it cuts: following the notices gives back the whole text.
+ * and budgetToolResult, which stores what it cuts: following the notices gives back the whole text.
  */
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,14 +9,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   applyOutputBudget,
   budgetToolResult,
-  budgetToolResults,
   createResultStore,
   handleReadStoredResult,
   MAX_STORED_READ_LENGTH,
   type ResultStore,
   ResultStoreError,
   readStoredResultTool,
-  storedTextOf,
 } from '../../src/content/index.js';
 import type { ToolResultPart } from '../../src/providers/types.js';
 import { parseCut } from './notice.js';
@@ -204,7 +202,7 @@ describe('read_stored_result', () => {
   });
 });
 
-describe('budgetToolResults', () => {
+describe('budgetToolResult', () => {
   it('stores nothing for a result within budget', async () => {
     const parts: ToolResultPart[] = [{ type: 'text', text: 'fine' }];
     const budgeted = budgetToolResult(parts, { store });
@@ -252,26 +250,6 @@ describe('budgetToolResults', () => {
     }
     const rebuilt = cut.head + middle.join('').slice(0, cut.omittedCharacters) + cut.tail;
     expect(rebuilt).toBe(original);
-  });
-
-  it('applies the turn budget across results and stores only the ones it cuts', async () => {
-    const results: ToolResultPart[][] = [
-      [{ type: 'text', text: 'x'.repeat(400) }],
-      [{ type: 'text', text: numberedText(40_000) }],
-      [{ type: 'image', data: 'aGVsbG8=', mimeType: 'image/png' }],
-    ];
-    const budgeted = budgetToolResults(results, {
-      store,
-      maxTokensPerTurn: 3_000,
-      imageTokenCost: 1_000,
-    });
-    expect(budgeted.map((result) => result.cut)).toEqual([false, true, false]);
-    expect(budgeted[0]?.storedResultId).toBeUndefined();
-    expect(budgeted[2]?.storedResultId).toBeUndefined();
-    const storedId = budgeted[1]?.storedResultId as string;
-    const stored = await store.read(storedId, 0, MAX_STORED_READ_LENGTH);
-    expect(stored.text).toBe(storedTextOf(results[1] as ToolResultPart[]));
-    expect(budgeted.reduce((sum, result) => sum + result.keptTokens, 0)).toBeLessThanOrEqual(3_000);
   });
 
   it('does not store an over-budget result that has no text', async () => {
