@@ -6,6 +6,7 @@ import { describeUrl } from '../../src/client-features/describe-url.js';
 import { formFields } from '../../src/client-features/elicitation-form-fields.js';
 import { createTerminalClientRequestApprover } from '../../src/client-features/terminal-client-request-approver.js';
 import { createLinePrompter, type LinePrompter } from '../../src/policy/line-prompter.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 let prompter: LinePrompter | undefined;
 afterEach(() => prompter?.close());
@@ -33,10 +34,9 @@ function terminal(): {
 
 /** Waits until the terminal shows `text` (the dialog has reached that question). */
 async function until(shown: () => string, text: string): Promise<void> {
-  for (let waited = 0; !shown().includes(text); waited += 5) {
-    if (waited > 2_000) throw new Error(`never showed ${JSON.stringify(text)}; shown:\n${shown()}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  await waitUntil(() => shown().includes(text), JSON.stringify(text), 20_000, 5).catch((error: Error) => {
+    throw new Error(`${error.message}; shown:\n${shown()}`);
+  });
 }
 
 const form = formFields({

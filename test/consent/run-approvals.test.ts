@@ -10,6 +10,7 @@ import { AUDIT_LOG_FILE_NAME } from '../../src/audit/audit-log-path.js';
 import type { ToolApprovalAnswer, ToolApprovalRequest } from '../../src/policy/approver.js';
 import { createTerminalApprover } from '../../src/policy/terminal-approver.js';
 import { hostConfig } from '../helpers/configs.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import {
   auditOf,
   closeHosts,
@@ -153,11 +154,9 @@ describe('the terminal offers both answers', () => {
       hiddenContent: [],
       canAlwaysAllow: true,
     };
-    const waitFor = async (text: string): Promise<void> => {
-      for (let attempt = 0; attempt < 400 && !printed.includes(text); attempt += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-    };
+    // Each line is typed once the terminal has asked for it, as a person would.
+    const waitFor = (text: string): Promise<void> =>
+      waitUntil(() => printed.includes(text), JSON.stringify(text), 20_000, 5);
     const answerWith = async (typed: string[], canAlwaysAllow = true): Promise<ToolApprovalAnswer> => {
       printed = '';
       const answer = approver.approveToolCall({ ...request, canAlwaysAllow });
@@ -166,9 +165,7 @@ describe('the terminal offers both answers', () => {
         const before = printed.length;
         input.write(`${line}\n`);
         if (line !== typed.at(-1)) {
-          for (let attempt = 0; attempt < 400 && printed.length === before; attempt += 1) {
-            await new Promise((resolve) => setTimeout(resolve, 5));
-          }
+          await waitUntil(() => printed.length > before, `the answer to "${line}"`, 20_000, 5);
         }
       }
       return answer;

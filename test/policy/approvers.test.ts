@@ -8,6 +8,7 @@ import { findHiddenContent } from '../../src/policy/hidden-content.js';
 import { createTerminalApprover } from '../../src/policy/terminal-approver.js';
 import { TrustStore } from '../../src/policy/trust-store.js';
 import { createYesApprover } from '../../src/policy/yes-approver.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 const NO_RULES = { allow: [], ask: [], deny: [] };
 
@@ -42,11 +43,9 @@ function terminal() {
 
 /** Resolves once the terminal shows `text` (the prompt), so answers are typed after the question like a person would. */
 async function waitFor(read: () => string, text: string): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    if (read().includes(text)) return;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error(`Timed out waiting for ${JSON.stringify(text)}; printed so far:\n${read()}`);
+  await waitUntil(() => read().includes(text), JSON.stringify(text), 20_000, 5).catch((error: Error) => {
+    throw new Error(`${error.message}; printed so far:\n${read()}`);
+  });
 }
 
 describe('terminal approver', () => {

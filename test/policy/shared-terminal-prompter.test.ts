@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ToolApprovalRequest } from '../../src/policy/approver.js';
 import { createLinePrompter } from '../../src/policy/line-prompter.js';
 import { createTerminalApprover } from '../../src/policy/terminal-approver.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 const request: ToolApprovalRequest = {
   callId: 'call_1',
@@ -38,9 +39,8 @@ describe('a terminal approver on a shared prompter', () => {
       const approval = approver.approveToolCall(request);
       input.write('a\n');
       expect(await other).toBe('a');
-      for (let attempt = 0; attempt < 200 && !printed.includes('Your choice'); attempt += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
+      // Typed once the approver has asked, as a person would: the line is the answer to its question.
+      await waitUntil(() => printed.includes('Your choice'), "the approver's question", 20_000, 5);
       input.write('d\n');
       // The "a" typed for the first dialog was not taken as "always allow".
       expect(await approval).toBe('deny');
