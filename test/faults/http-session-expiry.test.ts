@@ -1,6 +1,6 @@
 /**
  * A Streamable HTTP server that forgets the session (404 with our session id): the host starts a new session,
- * sends the call again only when it is safe to repeat, and reports a second 404 in a row as an error.
+ * sends the call again only when it is safe to retry, and reports a second 404 in a row as an error.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RemoteServerConfig } from '../../src/config/types.js';
@@ -20,12 +20,12 @@ afterEach(async () => {
 });
 
 function remote(url: string): RemoteServerConfig {
-  // Trusted, so that the read-only `lookup` counts as safe to repeat.
+  // Trusted, so that the read-only `lookup` counts as safe to retry.
   return httpServer('remote', url, { trust: 'trusted' });
 }
 
 describe('an expired Streamable HTTP session', () => {
-  it('re-initialises and repeats a call that is safe to repeat', async () => {
+  it('re-initialises and repeats a call that is safe to retry', async () => {
     const host = await openFaultHost(hostConfig([remote(server.url)]));
     expect(host.servers()[0]?.state).toBe('connected');
     server.forgetSessions();
@@ -39,7 +39,7 @@ describe('an expired Streamable HTTP session', () => {
     expect(server.counts.lookup).toBe(1);
   });
 
-  it('re-initialises but does not repeat a call that is not safe to repeat', async () => {
+  it('re-initialises but does not repeat a call that is not safe to retry', async () => {
     const host = await openFaultHost(hostConfig([remote(server.url)]));
     server.forgetSessions();
     const call = await host.callTool('remote__record', { entry: 'e' });

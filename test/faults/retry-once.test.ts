@@ -1,5 +1,5 @@
 /**
- * After a timeout, a call is sent once more only when it is safe to repeat: a trusted server's idempotent or
+ * After a timeout, a call is sent once more only when it is safe to retry: a trusted server's idempotent or
  * read-only tool. Any other call is never replayed (counted by the server).
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
  * One tool call through `createToolCallExecutor`, against a real MCP server over stdio: the duties run in their
  * order (parse → route → check → authorize → send → shape → record), a call stopped at any step never reaches the
- * server, a failure becomes a result for the model, and only a call marked safe to repeat is sent again.
+ * server, a failure becomes a result for the model, and only a call marked safe to retry is sent again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolCatalog } from '../../src/catalog/tool-catalog.js';
@@ -248,7 +248,7 @@ describe('executeToolCall', () => {
     });
   });
 
-  it('times out a call and, when it is not safe to repeat, sends it once only', async () => {
+  it('times out a call and, when it is not safe to retry, sends it once only', async () => {
     const { execute, sent, context } = harness({ callOptions: () => ({ timeoutMs: 150 }) });
     const executed = await execute(call('timer__sleep', '{"ms":3000}'), context);
     expect(executed.outcome).toBe('timeout');
@@ -259,7 +259,7 @@ describe('executeToolCall', () => {
     expect(sent).toHaveLength(1);
   });
 
-  it('sends a call that timed out once more when the decision says it is safe to repeat, and says so', async () => {
+  it('sends a call that timed out once more when the decision says it is safe to retry, and says so', async () => {
     const { execute, sent, events, context } = harness({
       callOptions: () => ({ timeoutMs: 150 }),
       authorize: async () => allowed(true),
