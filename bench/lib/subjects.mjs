@@ -5,7 +5,7 @@
  *   const text = await subject.call('echo', { text: 'hi' });   // throws unless the call succeeded
  *   await subject.close();
  *
- * - `mcp-host`: `Host.callTool`, the host's full call path (route, authorise against the policy and
+ * - `mcp-host`: `Host.callTool`, the host's full call path (route, authorize against the policy and
  *   trust store, call with a timeout, map and budget the result, write the audit record), with a
  *   state folder of its own.
  * - `sdk`: the raw v2 SDK `Client.callTool` after `listTools` (the baseline).
