@@ -35,7 +35,6 @@ import type { Rejection } from './http-guard.js';
 import { isJsonRpcRequest, isJsonRpcResponse } from './json-rpc-shape.js';
 import {
   answerRelayed,
-  declineRelayed,
   ownerChannel,
   type RelayedRequest,
   type RelayOutcome,
@@ -295,31 +294,27 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
 
   const stopListening = await store.listen(ownerChannel(replica), (text) => {
     const relayed = JSON.parse(text) as RelayedRequest;
-    void (async () => {
+    // Looked up within answerRelayed, which listens for the sender's probes first: the lookups show this replica alive.
+    void answerRelayed(store, relayed, async (request) => {
       const session = await store.getSession(relayed.sessionId, STATELESS_SESSION_TTL_MS);
       // Answering here for a session another replica took over would run its calls on two copies of a stateful
       // server, splitting its state: the sender is told to look the owner up again instead.
-      if (session !== undefined && session.replica !== replica) {
-        await declineRelayed(store, relayed);
-        return;
+      if (session !== undefined && session.replica !== replica) return undefined;
+      if (session === undefined || session.profile !== relayed.profile) {
+        return Response.json(
+          { jsonrpc: '2.0', error: { code: -32600, message: `unknown session ${relayed.sessionId}` }, id: null },
+          { status: 404 },
+        );
       }
-      const profileHost = session === undefined ? undefined : await profileOf(session);
-      await answerRelayed(store, relayed, async (request) => {
-        if (session === undefined || session.profile !== relayed.profile) {
-          return Response.json(
-            { jsonrpc: '2.0', error: { code: -32600, message: `unknown session ${relayed.sessionId}` }, id: null },
-            { status: 404 },
-          );
-        }
-        if (profileHost === undefined || 'status' in profileHost) {
-          return Response.json(
-            { jsonrpc: '2.0', error: { code: -32600, message: profileHost?.message ?? 'unknown profile' }, id: null },
-            { status: 404 },
-          );
-        }
-        return respond(request, relayed.body, relayed.sessionId, session, profileHost, false);
-      });
-    })().catch((error: unknown) =>
+      const profileHost = await profileOf(session);
+      if ('status' in profileHost) {
+        return Response.json(
+          { jsonrpc: '2.0', error: { code: -32600, message: profileHost.message }, id: null },
+          { status: 404 },
+        );
+      }
+      return respond(request, relayed.body, relayed.sessionId, session, profileHost, false);
+    }).catch((error: unknown) =>
       options.onDiagnostic(
         `gateway: a request relayed to this replica failed: ${error instanceof Error ? error.message : String(error)}`,
       ),

@@ -6,10 +6,11 @@
  * going away is passed on as a cancel, which ends the request on the owner as a closed connection would. While it
  * answers, the owner listens on the relay's liveness channel; the sender probes it, and when nobody has listened
  * there twice in a row (the owner died: its subscriptions went with it) the relay ends with an error for the client
- * instead of waiting until the client gives up. The owner starts listening only after a few store round trips of its
- * own, so probes missed before it first showed it has the request (a probe heard, or a frame) count only once a grace
- * of FIRST_ANSWER_GRACE_MS has passed: a slow owner is not taken for a dead one. A replica that owns the session no
- * more declines the request, writing nothing, so the sender can look the owner up again.
+ * instead of waiting until the client gives up. The owner listens before it looks anything up (the session, its
+ * profile), yet only after a store round trip of its own, so probes missed before it first showed it has the request
+ * (a probe heard, or a frame) count only once a grace of FIRST_ANSWER_GRACE_MS has passed: a slow owner is not taken
+ * for a dead one. A replica that owns the session no more declines the request, writing nothing, so the sender can
+ * look the owner up again.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -57,8 +58,8 @@ const RELAY_LIVENESS_INTERVAL_MS = 2_000;
 const MISSED_PROBES_TO_FAIL = 2;
 /**
  * How long after the request was handed over the owner may take to show it has it before missed probes end the
- * relay. Well above the time its lookups and subscriptions take under load, and only an owner that dies in that gap
- * is found later for it: one dying while it answers is still found after two probes.
+ * relay. Well above the time its subscriptions take under load, and only an owner that dies in that gap is found
+ * later for it: one dying while it answers is still found after two probes.
  */
 const FIRST_ANSWER_GRACE_MS = 10_000;
 const INTERNAL_ERROR = -32603;
@@ -169,29 +170,26 @@ export async function relayToOwner(
   }
 }
 
-/** Tells the sender of a relayed request that this replica does not answer for its session: nothing else is sent. */
-export async function declineRelayed(store: GatewayStore, relayed: RelayedRequest): Promise<void> {
-  await store.publish(replyChannel(relayed.relay), JSON.stringify({ type: 'declined' } satisfies Frame));
-}
-
 /**
  * Answers a relayed request with `respond` and sends the answer back frame by frame, in order. `respond` gets a
- * signal that aborts when the sender's client goes away.
+ * signal that aborts when the sender's client goes away; it answers `undefined` when this replica does not answer
+ * for the request's session, and the sender is told so, nothing else. The sender's probes are heard from before
+ * `respond` starts, so the lookups it makes show this replica alive.
  */
 export async function answerRelayed(
   store: GatewayStore,
   relayed: RelayedRequest,
-  respond: (request: Request) => Promise<Response>,
+  respond: (request: Request) => Promise<Response | undefined>,
 ): Promise<void> {
   let sent: Promise<unknown> = Promise.resolve();
   const reply = (frame: Frame): void => {
     const text = JSON.stringify(frame);
     sent = sent.then(() => store.publish(replyChannel(relayed.relay), text)).catch(() => undefined);
   };
-  const cancelled = new AbortController();
-  const stopCancel = await store.listen(cancelChannel(relayed.relay), () => cancelled.abort());
   // Heard by the sender's probes: while this listens, this replica is alive and answering.
   const stopAlive = await store.listen(aliveChannel(relayed.relay), () => undefined);
+  const cancelled = new AbortController();
+  const stopCancel = await store.listen(cancelChannel(relayed.relay), () => cancelled.abort());
   try {
     const request = new Request('http://gateway.invalid/mcp', {
       method: 'POST',
@@ -199,7 +197,7 @@ export async function answerRelayed(
       body: JSON.stringify(relayed.body),
       signal: cancelled.signal,
     });
-    let response: Response;
+    let response: Response | undefined;
     try {
       response = await respond(request);
     } catch {
@@ -211,6 +209,11 @@ export async function answerRelayed(
         },
         { status: 500 },
       );
+    }
+    if (response === undefined) {
+      reply({ type: 'declined' });
+      await sent;
+      return;
     }
     reply({ type: 'head', status: response.status, headers: Object.fromEntries(response.headers) });
     if (response.body !== null) {
