@@ -3,7 +3,16 @@
  * key order, indentation, other settings) stays as it was. Used by `mcp-host add` and `mcp-host remove`.
  */
 
-import { applyEdits, type FormattingOptions, modify } from 'jsonc-parser';
+import {
+  applyEdits,
+  type Edit,
+  type FormattingOptions,
+  findNodeAtLocation,
+  format,
+  type Node as JsonNode,
+  modify,
+  parseTree,
+} from 'jsonc-parser';
 import { blankJsoncExtras } from './jsonc-text.js';
 import { isPlainObject } from './key-path.js';
 
@@ -34,15 +43,80 @@ export function serverSectionOf(
   return { section: ['mcpServers'], servers: {} };
 }
 
-/** `text` with `entry` set at `section.name`. */
+/**
+ * `text` with `entry` set at `section.name`. Only the new entry is laid out (indented as the file is, one key to a
+ * line), and the object it joins when that was written on one line: the entries already there keep their own layout,
+ * which the library's formatting of an edit would redo on every line it touches.
+ */
 export function setServerEntry(text: string, section: ServerSection, name: string, entry: unknown): string {
   const base = text.trim() === '' ? '{}\n' : text;
-  return applyEdits(base, modify(base, [...section, name], entry, { formattingOptions: formattingOf(base) }));
+  const path = [...section, name];
+  const [insertion] = modify(base, path, entry, {});
+  if (insertion === undefined) return base;
+  const edited = applyEdits(base, [insertion]);
+  return applyEdits(edited, layOutInsertion(base, edited, path));
 }
 
-/** `text` without the entry at `section.name`. */
+/** `text` without the entry at `section.name`, and the comma and line break before it; nothing else moves. */
 export function removeServerEntry(text: string, section: ServerSection, name: string): string {
-  return applyEdits(text, modify(text, [...section, name], undefined, { formattingOptions: formattingOf(text) }));
+  const servers = findNodeAtLocation(parseTree(text) ?? emptyTree, section);
+  const entry = servers === undefined ? undefined : findNodeAtLocation(servers, [name])?.parent;
+  const siblings = servers?.children ?? [];
+  if (servers === undefined || entry === undefined) return text;
+  const index = siblings.indexOf(entry);
+  const entryEnd = entry.offset + entry.length;
+  if (siblings.length === 1) {
+    // The only entry, with a trailing comma after it: its object is left empty, `{}`, and any comment in it kept.
+    const comma = /^\s*,/.exec(text.slice(entryEnd))?.[0].length ?? 0;
+    const length = entryEnd + comma - servers.offset - 1;
+    const emptied = applyEdits(text, [{ offset: servers.offset + 1, length, content: '' }]);
+    const range = { offset: servers.offset, length: servers.length - length };
+    return applyEdits(emptied, format(emptied, range, formattingOf(text)));
+  }
+  const previous = siblings[index - 1];
+  if (previous !== undefined) {
+    // With the comma before it, and the comments between: they were written about it.
+    const start = previous.offset + previous.length;
+    return applyEdits(text, [{ offset: start, length: entryEnd - start, content: '' }]);
+  }
+  // The first entry, with the comma after it; its line too when it has one to itself. What follows stays.
+  const comma = /^[ \t]*,[ \t]*(\r?\n)?/.exec(text.slice(entryEnd));
+  if (comma === null) {
+    const next = siblings[index + 1]!;
+    return applyEdits(text, [{ offset: entry.offset, length: next.offset - entry.offset, content: '' }]);
+  }
+  const lineStart = text.lastIndexOf('\n', entry.offset - 1) + 1;
+  const ownLine = comma[1] !== undefined && /^[ \t]*$/.test(text.slice(lineStart, entry.offset));
+  const start = ownLine ? lineStart : entry.offset;
+  return applyEdits(text, [{ offset: start, length: entryEnd + comma[0].length - start, content: '' }]);
+}
+
+const emptyTree: JsonNode = { type: 'object', offset: 0, length: 0, children: [] };
+
+/**
+ * The formatting edits of the object `path` was inserted into, unformatted, but none inside an entry it had before:
+ * those lay out the new entry (from the comma before it), the object's closing brace, and when the object was on one
+ * line, the breaks between its entries.
+ */
+function layOutInsertion(base: string, edited: string, path: string[]): Edit[] {
+  const before = parseTree(base) ?? emptyTree;
+  const after = parseTree(edited) ?? emptyTree;
+  // The object the edit went into: that of the first key of the path the file did not have.
+  let depth = 0;
+  while (depth < path.length - 1 && findNodeAtLocation(before, path.slice(0, depth + 1)) !== undefined) depth += 1;
+  const parentPath = path.slice(0, depth);
+  const parentBefore = parentPath.length === 0 ? before : findNodeAtLocation(before, parentPath);
+  const parentAfter = (parentPath.length === 0 ? after : findNodeAtLocation(after, parentPath)) ?? after;
+  const edits = format(edited, { offset: parentAfter.offset, length: parentAfter.length }, formattingOf(base));
+  const kept = parentBefore?.children ?? [];
+  if (parentBefore === undefined || kept.length === 0) return edits;
+  const last = kept.at(-1)!;
+  const newEntryStart = last.offset + last.length;
+  const oneLine = !/[\r\n]/.test(base.slice(parentBefore.offset, parentBefore.offset + parentBefore.length));
+  // The entries kept sit where they were: the new one went in after the last of them.
+  const insideKept = (edit: Edit) =>
+    kept.some((node) => edit.offset > node.offset && edit.offset + edit.length < node.offset + node.length);
+  return edits.filter((edit) => !insideKept(edit) && (oneLine || edit.offset >= newEntryStart));
 }
 
 /** Indentation and line ends as the file already has them (two spaces and `\n` for a new file). */

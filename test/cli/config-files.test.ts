@@ -171,6 +171,53 @@ describe('mcp-host add / remove', { timeout: 120_000 }, () => {
     });
   });
 
+  it('keeps what it does not change as the user wrote it: entries on one line, comments, other settings', async () => {
+    const directory = await temporaryDirectory();
+    const file = join(directory, 'mcp-host.json');
+    const written = [
+      '{',
+      '  // my servers',
+      '  "mcpServers": {',
+      '    "keep": { "command": "node", "args": ["keep.js"] }, // on one line',
+      '    "other": {"url": "https://tools.example.test/mcp"}',
+      '  },',
+      '  "permissions": { "allow": ["keep__*"] }',
+      '}',
+      '',
+    ].join('\n');
+    await writeFile(file, written);
+    const added = await runCliInProcess(['add', '-c', file, 'calc', '--', 'node', 'server.js']);
+    expect(added.code, added.stderr).toBe(0);
+    expect(await readFile(file, 'utf8')).toBe(
+      [
+        '{',
+        '  // my servers',
+        '  "mcpServers": {',
+        '    "keep": { "command": "node", "args": ["keep.js"] }, // on one line',
+        '    "other": {"url": "https://tools.example.test/mcp"},',
+        '    "calc": {',
+        '      "command": "node",',
+        '      "args": [',
+        '        "server.js"',
+        '      ]',
+        '    }',
+        '  },',
+        '  "permissions": { "allow": ["keep__*"] }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const removed = await runCliInProcess(['remove', '-c', file, 'calc']);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(await readFile(file, 'utf8')).toBe(written);
+    // The servers written on one line: the new one goes on a line of its own, and so does each one there.
+    await writeFile(file, '{\n  "mcpServers": { "keep": {"command": "node"} }\n}\n');
+    expect((await runCliInProcess(['add', '-c', file, 'calc', '--', 'node'])).code).toBe(0);
+    expect(await readFile(file, 'utf8')).toBe(
+      '{\n  "mcpServers": {\n    "keep": {"command": "node"},\n    "calc": {\n      "command": "node"\n    }\n  }\n}\n',
+    );
+  });
+
   it('creates mcp-host.json in the current folder when there is no config, and adds a remote server', async () => {
     const directory = await temporaryDirectory();
     const added = await runCliInProcess(
