@@ -12,8 +12,7 @@ import { createRunId } from '../audit/audit-record.js';
 import { type AuditRecorder, createAuditRecorder } from '../audit/audit-recorder.js';
 import { recordServerStart } from '../audit/record-server-start.js';
 import { createArgumentValidator } from '../catalog/argument-validation.js';
-import type { CatalogEntry, ToolCatalog } from '../catalog/tool-catalog.js';
-import { sanitiseName } from '../catalog/tool-naming.js';
+import type { ToolCatalog } from '../catalog/tool-catalog.js';
 import { createClientFeatures } from '../client-features/client-features.js';
 import { createServerFeatureAccess } from '../client-features/server-feature-access.js';
 import { configFromObject } from '../config/config-from-object.js';
@@ -26,7 +25,6 @@ import type { ServerConnection, ServerConnectionOptions } from '../connections/s
 import { budgetToolResult } from '../content/budget-tool-results.js';
 import { createCallExecutor } from '../loop/call-executor.js';
 import { createHeadlessApprover } from '../policy/headless-approver.js';
-import { checkRules } from '../policy/permission-rules.js';
 import { RunApprovals } from '../policy/run-approvals.js';
 import { connectedServerInstructions, withheldInstructionNotices } from '../skills/connected-server-instructions.js';
 import { abandonStart, closeHost } from './close-host.js';
@@ -43,6 +41,7 @@ import { LiveCatalog } from './live-catalog.js';
 import { createOfferedTools } from './offered-tools.js';
 import { remoteServerAuthorization } from './remote-server-authorization.js';
 import { createToolReview } from './review-tools.js';
+import { ruleWarnings } from './rule-warnings.js';
 import { createServerControls } from './server-controls.js';
 import { serverStatus } from './server-status.js';
 import { createRun } from './start-run.js';
@@ -187,17 +186,8 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   });
   if (options.signal?.aborted) await abandon(options.signal.reason);
   const catalogNow = (): ToolCatalog => catalog.current();
-  // A server that failed to start or to list lists no tools: a rule naming one of them is not known to be wrong.
-  const serversNotStarted = [
-    ...(config.serversNotStarted ?? []),
-    ...config.servers.filter((server) => server.disabled).map((server) => server.name),
-    ...connected.failures.map((failure) => failure.server),
-  ].map(sanitiseName);
-  const ruleWarnings = checkRules(config.permissions, catalogNow().entries.map(ruleTarget), {
-    serversNotStarted,
-    servers: config.servers.map((server) => sanitiseName(server.name)),
-  });
-  for (const warning of ruleWarnings) diagnostic(warning);
+  const failedServers = connected.failures.map((failure) => failure.server);
+  for (const warning of ruleWarnings(config, catalogNow().entries, failedServers)) diagnostic(warning);
   const statusOf = (server: ServerConfig) =>
     serverStatus(server, {
       connections,
@@ -323,8 +313,4 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       await closeHost(started, audit);
     },
   };
-}
-
-function ruleTarget(entry: CatalogEntry) {
-  return { toolName: entry.name, serverName: entry.server, originalToolName: entry.tool.name };
 }
