@@ -53,7 +53,7 @@ export function createJsonlAuditLog(file: string, options: JsonlAuditLogOptions 
   } catch (error) {
     if (descriptor !== undefined) closeSync(descriptor);
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new Error(`Could not open the audit log ${file} (${code}); choose another with --audit-file or --state-dir.`);
+    throw new Error(`could not open the audit log ${file} (${code}); choose another with --audit-file or --state-dir.`);
   }
   const open = descriptor;
   let closed = false;
@@ -61,7 +61,7 @@ export function createJsonlAuditLog(file: string, options: JsonlAuditLogOptions 
   return {
     file,
     write(record: AuditRecord): void {
-      if (closed) throw new Error(`The audit log ${file} is closed; records after close are not kept.`);
+      if (closed) throw new Error(`the audit log ${file} is closed; records after close are not kept.`);
       const line = `${JSON.stringify(redactRecord(record, secrets))}\n`;
       try {
         // Written as text, without a buffer of its own; a partial write (rare on a file) finishes from bytes.
@@ -69,7 +69,7 @@ export function createJsonlAuditLog(file: string, options: JsonlAuditLogOptions 
         if (written < Buffer.byteLength(line)) writeFully(open, Buffer.from(line, 'utf8').subarray(written));
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-        throw new Error(`Could not append to the audit log ${file} (${code}); check free space and permissions.`);
+        throw new Error(`could not append to the audit log ${file} (${code}); check free space and permissions.`);
       }
     },
     close(): void {

@@ -108,7 +108,7 @@ export async function openAuditLog(file: string): Promise<FileHandle | undefined
   if (!stats.isFile()) {
     await handle.close();
     throw new Error(
-      `Could not read the audit log ${file}: it is a ${stats.isDirectory() ? 'folder' : 'device, pipe or socket'}, not a file.`,
+      `could not read the audit log ${file}: it is a ${stats.isDirectory() ? 'folder' : 'device, pipe or socket'}, not a file.`,
     );
   }
   return handle;
@@ -186,5 +186,5 @@ export async function readAuditLog(
 }
 
 function unreadable(file: string, error: unknown): Error {
-  return new Error(`Could not read the audit log ${file} (${errorCodeOf(error)}).`);
+  return new Error(`could not read the audit log ${file} (${errorCodeOf(error)}).`);
 }

@@ -109,7 +109,7 @@ export function assignToolNames(
         else if (candidate.hashLength < MAX_HASH_LENGTH) candidate.hashLength += 2;
         else {
           throw new Error(
-            `Cannot give tool "${candidate.tool}" on server "${candidate.server}" a unique name: hash collision.`,
+            `cannot give tool "${candidate.tool}" on server "${candidate.server}" a unique name: hash collision.`,
           );
         }
       }
@@ -143,7 +143,7 @@ function rejectDuplicates(entries: ReadonlyArray<ToolNameEntry>): void {
     const key = pairKey(entry.server, entry.tool);
     if (seen.has(key)) {
       throw new Error(
-        `Tool "${entry.tool}" is listed twice for server "${entry.server}"; list each tool once before naming.`,
+        `tool "${entry.tool}" is listed twice for server "${entry.server}"; list each tool once before naming.`,
       );
     }
     seen.add(key);

@@ -63,7 +63,7 @@ export function ensureStateDir(directory: string): string {
     existed = statSync(directory).isDirectory();
     if (!existed) {
       throw new Error(
-        `State folder ${directory} exists but is not a folder; move it away or choose another with --state-dir or ${STATE_DIR_ENV_VARIABLE}.`,
+        `state folder ${directory} exists but is not a folder; move it away or choose another with --state-dir or ${STATE_DIR_ENV_VARIABLE}.`,
       );
     }
   } catch (error) {
@@ -77,7 +77,7 @@ export function ensureStateDir(directory: string): string {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new Error(
-      `Could not create the state folder ${directory} (${code}); choose a writable folder with --state-dir or ${STATE_DIR_ENV_VARIABLE}.`,
+      `could not create the state folder ${directory} (${code}); choose a writable folder with --state-dir or ${STATE_DIR_ENV_VARIABLE}.`,
     );
   }
   return directory;

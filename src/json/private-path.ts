@@ -30,19 +30,19 @@ export function assertPrivatePath(path: string, kind: PrivatePathKind, what: str
   const mode = kind === 'folder' ? '700' : '600';
   if (stats.isSymbolicLink()) {
     throw new UnsafePathError(
-      `The ${what} ${path} is a symbolic link (to ${targetOf(path)}); the host uses only a real ${kind} there. Replace the link with a ${kind} of your own (mode ${mode}), or choose another place.`,
+      `the ${what} ${path} is a symbolic link (to ${targetOf(path)}); the host uses only a real ${kind} there. Replace the link with a ${kind} of your own (mode ${mode}), or choose another place.`,
     );
   }
   const uid = process.getuid?.();
   if (uid !== undefined && stats.uid !== uid) {
     throw new UnsafePathError(
-      `The ${what} ${path} is owned by user id ${stats.uid}, not by you (user id ${uid}), so its owner could change it. Use a ${kind} of your own (mode ${mode}), or choose another place.`,
+      `the ${what} ${path} is owned by user id ${stats.uid}, not by you (user id ${uid}), so its owner could change it. Use a ${kind} of your own (mode ${mode}), or choose another place.`,
     );
   }
   if (process.platform !== 'win32' && (stats.mode & 0o022) !== 0) {
     const who = (stats.mode & 0o002) !== 0 ? 'everyone' : 'its group';
     throw new UnsafePathError(
-      `The ${what} ${path} is writable by ${who} (mode ${(stats.mode & 0o777).toString(8)}), so others could change it. Make it private: chmod ${mode} ${quoteShellWord(path)}`,
+      `the ${what} ${path} is writable by ${who} (mode ${(stats.mode & 0o777).toString(8)}), so others could change it. Make it private: chmod ${mode} ${quoteShellWord(path)}`,
     );
   }
 }

@@ -95,7 +95,7 @@ export function partitionTools(input: PartitionInput): ToolPartition {
     result.toRecord.push({ entry, origin: serverStatus === 'new' ? 'first-sight' : 'trusted-server' });
     if (hidesContent) {
       result.notices.push(
-        `Tool ${entry.name} of trusted server ${serverName} has hidden content in its definition: ${describeHiddenContent(entry.hiddenContent).join('; ')}. It is available because the server is trusted; review it with \`mcp-host trust\`.`,
+        `tool ${entry.name} of trusted server ${serverName} has hidden content in its definition: ${describeHiddenContent(entry.hiddenContent).join('; ')}. It is available because the server is trusted; review it with \`mcp-host trust\`.`,
       );
     }
   }
@@ -111,8 +111,8 @@ export function serverWithheldSummary(
 ): string {
   const why =
     reason === 'server-changed'
-      ? `Server ${serverName} now runs a different command line or URL than the one approved`
-      : `Server ${serverName} was revoked`;
+      ? `server ${serverName} now runs a different command line or URL than the one approved`
+      : `server ${serverName} was revoked`;
   const shown = toolNames.length > 5 ? [...toolNames.slice(0, 5), `and ${toolNames.length - 5} more`] : toolNames;
   return `${why}; its ${toolNames.length} tool(s) (${shown.join(', ')}) are withheld until you approve it: ${trustApproveCommand({ server: serverName }, approvals)}`;
 }
@@ -127,16 +127,16 @@ function withholdMessage(
   const approveServer = trustApproveCommand({ server: serverName }, approvals);
   switch (reason) {
     case 'server-changed':
-      return `Server ${serverName} now runs a different command line or URL than the one approved; ${entry.name} is withheld from the model until you approve the server again (${approveServer}).`;
+      return `server ${serverName} now runs a different command line or URL than the one approved; ${entry.name} is withheld from the model until you approve the server again (${approveServer}).`;
     case 'server-revoked':
-      return `Server ${serverName} was revoked; ${entry.name} is withheld from the model until you approve the server again (${approveServer}).`;
+      return `server ${serverName} was revoked; ${entry.name} is withheld from the model until you approve the server again (${approveServer}).`;
     case 'definition-changed':
-      return `Tool ${entry.name} changed since it was approved; it is withheld from the model until you review and approve it (${approveTool}).`;
+      return `tool ${entry.name} changed since it was approved; it is withheld from the model until you review and approve it (${approveTool}).`;
     case 'tool-revoked':
-      return `Tool ${entry.name} was revoked; it is withheld from the model until you approve it again (${approveTool}).`;
+      return `tool ${entry.name} was revoked; it is withheld from the model until you approve it again (${approveTool}).`;
     case 'new-tool-untrusted':
-      return `Tool ${entry.name} appeared on untrusted server ${serverName} after its first start; it is withheld from the model until you approve it (${approveTool}).`;
+      return `tool ${entry.name} appeared on untrusted server ${serverName} after its first start; it is withheld from the model until you approve it (${approveTool}).`;
     case 'hidden-content':
-      return `Tool ${entry.name} of untrusted server ${serverName} has hidden content in its definition (${describeHiddenContent(entry.hiddenContent).join('; ')}); it is withheld from the model until you approve it (${approveTool}).`;
+      return `tool ${entry.name} of untrusted server ${serverName} has hidden content in its definition (${describeHiddenContent(entry.hiddenContent).join('; ')}); it is withheld from the model until you approve it (${approveTool}).`;
   }
 }

@@ -78,7 +78,7 @@ export class TrustStoreError extends Error {
 
 function corrupt(file: string, problem: string): Error {
   return new TrustStoreError(
-    `Trust store ${file} ${problem}. Fix the file, or delete it to start over (every approval is then forgotten and servers are trusted again on first use).`,
+    `trust store ${file} ${problem}. Fix the file, or delete it to start over (every approval is then forgotten and servers are trusted again on first use).`,
   );
 }
 
@@ -175,7 +175,7 @@ export function writeTrustStoreFile(file: string, data: TrustStoreData): void {
     writeJsonFileAtomically(file, data, TRUST_STORE_FILE_MODE);
   } catch (error) {
     throw new TrustStoreError(
-      `Could not save the trust store ${file} (${errorCodeOf(error)}); check that its folder is writable.`,
+      `could not save the trust store ${file} (${errorCodeOf(error)}); check that its folder is writable.`,
     );
   }
 }

@@ -200,7 +200,7 @@ export class TrustStore implements RememberedApprovals {
       const server = this.entryToChange(data, serverName);
       if (server === undefined) {
         throw new Error(
-          `Cannot approve tool ${tool.name}: server ${serverName} is not in the trust store; approve the server first.`,
+          `cannot approve tool ${tool.name}: server ${serverName} is not in the trust store; approve the server first.`,
         );
       }
       const previous = ownValue(server.tools, tool.name);

@@ -102,7 +102,7 @@ function readPins(file: string): SkillPinsData {
   try {
     text = readStateFile(file, MAX_PINS_BYTES);
   } catch (error) {
-    throw new Error(`Skill pins ${file} cannot be read (${readFailureText(error, MAX_PINS_BYTES)}).`);
+    throw new Error(`skill pins ${file} cannot be read (${readFailureText(error, MAX_PINS_BYTES)}).`);
   }
   if (text === undefined) return { version: FORMAT_VERSION, scopes: {} };
   let data: unknown;
@@ -128,7 +128,7 @@ function readPins(file: string): SkillPinsData {
 
 function damaged(file: string, problem: string): Error {
   return new Error(
-    `Skill pins ${file} ${problem}. Fix the file, or delete it to start over (every skill is then approved again on first use).`,
+    `skill pins ${file} ${problem}. Fix the file, or delete it to start over (every skill is then approved again on first use).`,
   );
 }
 
@@ -138,7 +138,7 @@ function writePins(file: string, data: SkillPinsData): void {
     writeJsonFileAtomically(file, data, 0o600);
   } catch (error) {
     throw new Error(
-      `Could not save the skill pins ${file} (${errorCodeOf(error)}); check that its folder is writable.`,
+      `could not save the skill pins ${file} (${errorCodeOf(error)}); check that its folder is writable.`,
     );
   }
 }

@@ -105,11 +105,11 @@ describe('mcp-host audit on a log written by someone else', () => {
     ]);
     expect(fromPipe.code).toBe(EXIT_RUN_FAILED);
     expect(fromPipe.stderr).toContain(
-      `Could not read the audit log ${pipe}: it is a device, pipe or socket, not a file.`,
+      `could not read the audit log ${pipe}: it is a device, pipe or socket, not a file.`,
     );
     expect(fromDevice.code).toBe(EXIT_RUN_FAILED);
     expect(fromDevice.stderr).toContain(
-      `Could not read the audit log ${file}: it is a device, pipe or socket, not a file.`,
+      `could not read the audit log ${file}: it is a device, pipe or socket, not a file.`,
     );
   });
 });

@@ -135,7 +135,7 @@ describe('usage errors', () => {
     expect(result.stdout).toBe('');
     const lines = result.stderr.trimEnd().split('\n');
     expect(lines, result.stderr).toHaveLength(1);
-    expect(lines[0]).toMatch(/^mcp-host: Trust store .*trust\.json is not valid JSON.*delete it to start over/);
+    expect(lines[0]).toMatch(/^mcp-host: trust store .*trust\.json is not valid JSON.*delete it to start over/);
 
     const debug = await runCli(['tools', 'list', '--config', config], { stateDir, env: { MCP_HOST_DEBUG: '1' } });
     expect(debug.code).toBe(2);

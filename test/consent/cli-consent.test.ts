@@ -302,7 +302,7 @@ describe('mcp-host trust', () => {
       expect(revoked.stdout).toContain('Revoked fs tool write_file');
       let now = await listTools();
       expect(now.names).toEqual(['fs__read_file']);
-      expect(now.stderr).toContain('Tool fs__write_file was revoked');
+      expect(now.stderr).toContain('tool fs__write_file was revoked');
       expect(now.stderr).toContain('mcp-host trust approve fs write_file');
       const text = (await trustInProcess(where, [])).stdout;
       expect(text).toMatch(/fs__write_file\s+WITHHELD \(revoked\)/);
@@ -316,7 +316,7 @@ describe('mcp-host trust', () => {
       expect((await trustInProcess(where, ['revoke', 'fs'])).stdout).toContain('Revoked server fs');
       now = await listTools();
       expect(now.names).toEqual([]);
-      expect(now.stderr).toContain('Server fs was revoked');
+      expect(now.stderr).toContain('server fs was revoked');
       const again = await trustInProcess(where, ['approve', 'fs']);
       expect(again.code).toBe(0);
       expect(again.stdout).toContain('Approved server fs (was revoked).');
@@ -354,7 +354,7 @@ describe('mcp-host trust', () => {
       const changed = await cli(where, ['tools', 'list']);
       expect(changed.code).toBe(0);
       expect(changed.stdout).toBe('');
-      expect(changed.stderr).toContain('Server fs now runs a different command line or URL than the one approved');
+      expect(changed.stderr).toContain('server fs now runs a different command line or URL than the one approved');
       expect(changed.stderr).toContain('mcp-host trust approve fs');
       expect((await cli(where, ['trust'])).stdout).toContain('fs (CHANGED command line or URL');
 

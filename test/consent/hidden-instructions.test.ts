@@ -62,7 +62,7 @@ describe('an untrusted server hiding instructions', () => {
   });
 
   it('says what it found, and "could not check" past a budget', () => {
-    const about = (name: string) => diagnostics.find((line) => line.includes(`Tool hostile__${name} `)) ?? '';
+    const about = (name: string) => diagnostics.find((line) => line.includes(`tool hostile__${name} `)) ?? '';
     expect(about('html_comment')).toContain('html-comment');
     expect(about('plain_injection')).toContain('tells the model to ignore');
     expect(about('plain_injection')).toContain('credential or configuration file');

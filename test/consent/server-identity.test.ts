@@ -38,7 +38,7 @@ describe('server identity', () => {
     const elsewhere = mkdtempSync(join(tmpdir(), 'mcp-host-other-folder-'));
     const moved = await offered(stateDir, { ...original, cwd: elsewhere });
     expect(moved.names).toEqual([]);
-    expect(moved.notes.join('\n')).toMatch(/Server fs now runs a different command line/);
+    expect(moved.notes.join('\n')).toMatch(/server fs now runs a different command line/);
   }, 60_000);
 
   it('a changed env value withholds the tools; the value itself is never stored', async () => {

@@ -30,7 +30,7 @@ describe('state files that are named pipes', () => {
     const result = await runCli(['trust', 'list'], { stateDir, timeoutMs: 15_000 });
     expect(result.code).toBe(EXIT_USAGE);
     expect(result.stderr).toContain(
-      `mcp-host: Trust store ${trustFile} cannot be read (found a device, pipe or socket, not a file).`,
+      `mcp-host: trust store ${trustFile} cannot be read (found a device, pipe or socket, not a file).`,
     );
   });
 
@@ -59,7 +59,7 @@ describe('a trust store entry in an unknown state', () => {
     const result = await runCli(['trust', 'list'], { stateDir, timeoutMs: 15_000 });
     expect(result.code).toBe(EXIT_USAGE);
     expect(result.stderr).toContain(
-      `mcp-host: Trust store ${trustFile} has a damaged entry for server "calc" (the state "allowed", where only "approved" or "revoked" can be: set "revoked" to keep it withheld, or remove the entry to be asked again). Fix the file, or delete it to start over`,
+      `mcp-host: trust store ${trustFile} has a damaged entry for server "calc" (the state "allowed", where only "approved" or "revoked" can be: set "revoked" to keep it withheld, or remove the entry to be asked again). Fix the file, or delete it to start over`,
     );
   });
 });

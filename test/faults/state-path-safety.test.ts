@@ -34,7 +34,7 @@ describe('state paths others could change', () => {
     const result = await runCliInProcess(['tools', 'list', '--config', file], { stateDir, timeoutMs: 60_000 });
     // A setup error the message says how to fix, as a damaged trust store is: exit 2, no pointer to a stack trace.
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`mcp-host: The state folder ${stateDir} is writable by everyone (mode 777)`);
+    expect(result.stderr).toContain(`mcp-host: the state folder ${stateDir} is writable by everyone (mode 777)`);
     expect(result.stderr).toContain(`chmod 700 ${stateDir}`);
     expect(result.stderr).not.toContain('MCP_HOST_DEBUG');
     expect(existsSync(join(stateDir, 'trust.json'))).toBe(false);
@@ -44,7 +44,7 @@ describe('state paths others could change', () => {
     const stateDir = freshDirectory('mcp-host-state-');
     chmodSync(stateDir, 0o770);
     await expect(startOnce(stateDir)).rejects.toThrow(
-      `The state folder ${stateDir} is writable by its group (mode 770)`,
+      `the state folder ${stateDir} is writable by its group (mode 770)`,
     );
   });
 
@@ -52,7 +52,7 @@ describe('state paths others could change', () => {
     const elsewhere = freshDirectory('mcp-host-elsewhere-');
     const link = join(freshDirectory('mcp-host-link-'), 'state');
     symlinkSync(elsewhere, link);
-    await expect(startOnce(link)).rejects.toThrow(`The state folder ${link} is a symbolic link (to ${elsewhere})`);
+    await expect(startOnce(link)).rejects.toThrow(`the state folder ${link} is a symbolic link (to ${elsewhere})`);
     expect(existsSync(join(elsewhere, 'trust.json'))).toBe(false);
   });
 
@@ -62,7 +62,7 @@ describe('state paths others could change', () => {
     const trustFile = join(stateDir, 'trust.json');
     chmodSync(trustFile, 0o666);
     await expect(startOnce(stateDir)).rejects.toThrow(
-      `The trust store ${trustFile} is writable by everyone (mode 666), so others could change it. Make it private: chmod 600 ${trustFile}`,
+      `the trust store ${trustFile} is writable by everyone (mode 666), so others could change it. Make it private: chmod 600 ${trustFile}`,
     );
   });
 
@@ -72,7 +72,7 @@ describe('state paths others could change', () => {
     writeFileSync(target, 'keep me\n');
     const link = join(stateDir, 'audit.jsonl');
     symlinkSync(target, link);
-    await expect(startOnce(stateDir, link)).rejects.toThrow(`The audit log ${link} is a symbolic link (to ${target})`);
+    await expect(startOnce(stateDir, link)).rejects.toThrow(`the audit log ${link} is a symbolic link (to ${target})`);
     expect(readFileSync(target, 'utf8')).toBe('keep me\n');
   });
 });

@@ -223,7 +223,7 @@ describe('mcp-host trust', () => {
 
     const toolOnly = await trust('approve', 'calc', 'add');
     expect(toolOnly.stderr).toMatch(
-      /Server calc now runs a different command line or URL.*\(calc__add\) are withheld.*mcp-host trust approve calc$/m,
+      /server calc now runs a different command line or URL.*\(calc__add\) are withheld.*mcp-host trust approve calc$/m,
     );
     expect(toolOnly.stdout).toBe('');
     expect(store().checkServer(servers[0]!.config)).toBe('changed');

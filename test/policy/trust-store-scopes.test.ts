@@ -149,7 +149,7 @@ describe('trust store scopes', () => {
   it('rejects a damaged version 2 store with the file named and the way out', () => {
     writeFileSync(file, JSON.stringify({ version: 2, servers: {} }));
     expect(() => TrustStore.open(file, { scope: PROJECT_A })).toThrow(
-      /Trust store .*trust\.json has no "scopes" object.*delete it to start over/,
+      /trust store .*trust\.json has no "scopes" object.*delete it to start over/,
     );
     writeFileSync(file, JSON.stringify({ version: 2, servers: {}, scopes: { [PROJECT_A]: { servers: { fs: {} } } } }));
     expect(() => TrustStore.open(file, { scope: PROJECT_A })).toThrow(

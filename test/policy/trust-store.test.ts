@@ -123,7 +123,7 @@ describe('TrustStore and reviewServerTools', () => {
     const result = await review(store, server, [{ ...ADD, inputSchema: { type: 'object' } }]);
     expect(result.exposed.size).toBe(0);
     expect(result.notices).toEqual([
-      'Tool calc__add changed since it was approved; it is withheld from the model until you review and approve it (mcp-host trust approve calc add).',
+      'tool calc__add changed since it was approved; it is withheld from the model until you review and approve it (mcp-host trust approve calc add).',
     ]);
     expect(result.changes.at(-1)).toMatchObject({ change: 'tool-withheld', by: 'headless', toolName: 'add' });
   });
@@ -302,7 +302,7 @@ describe('TrustStore and reviewServerTools', () => {
   it('names the file and the way out when the store is damaged', () => {
     const file = path.join(directory, 'trust.json');
     writeFileSync(file, '{"version": 1, "servers": ');
-    expect(() => TrustStore.open(file)).toThrow(/Trust store .*trust\.json is not valid JSON.*delete it to start over/);
+    expect(() => TrustStore.open(file)).toThrow(/trust store .*trust\.json is not valid JSON.*delete it to start over/);
   });
 
   it('approves nothing whose state is neither approved nor revoked: the store is damaged, named with the entry', async () => {
@@ -317,7 +317,7 @@ describe('TrustStore and reviewServerTools', () => {
     saved.servers.calc.state = 'pending';
     writeFileSync(file, JSON.stringify(saved));
     expect(() => store.checkServer(calc)).toThrow(
-      `Trust store ${file} has a damaged entry for server "calc" (the state "pending", ${way}`,
+      `trust store ${file} has a damaged entry for server "calc" (the state "pending", ${way}`,
     );
     expect(() => TrustStore.open(file)).toThrow(/delete it to start over/);
 

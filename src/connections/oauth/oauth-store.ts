@@ -95,7 +95,7 @@ function readState(file: string, serverUrl: string): StoredOAuthState {
     text = readStateFile(file, MAX_OAUTH_STATE_BYTES);
   } catch (error) {
     throw new Error(
-      `Could not read the OAuth state ${file} (${readFailureText(error, MAX_OAUTH_STATE_BYTES)}); fix its permissions or delete it.`,
+      `could not read the OAuth state ${file} (${readFailureText(error, MAX_OAUTH_STATE_BYTES)}); fix its permissions or delete it.`,
     );
   }
   if (text === undefined) return { serverUrl };
@@ -120,7 +120,7 @@ function writeState(file: string, state: StoredOAuthState): void {
   } catch (error) {
     rmSync(temporary, { force: true });
     throw new Error(
-      `Could not save OAuth tokens to ${file} (${(error as Error).message}); check that the state folder is writable.`,
+      `could not save OAuth tokens to ${file} (${(error as Error).message}); check that the state folder is writable.`,
     );
   }
 }
