@@ -224,7 +224,7 @@ function resolveModelPath(model: string, baseDirectory: string): string {
  * JSON with comments and trailing commas, with a `ConfigError` that gives line, column and the likely cause. A UTF-8
  * byte order mark is skipped.
  */
-export function parseConfigJson(text: string, file: string | undefined): unknown {
+function parseConfigJson(text: string, file: string | undefined): unknown {
   const body = blankJsoncExtras(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   if (body.trim() === '') {
     throw new ConfigError({

@@ -12,7 +12,7 @@ import { readLockFile } from './lock-file.js';
 import { mayStillRun, type ProcessIdentity, parseIdentity } from './process-identity.js';
 
 /** Far longer than any step of taking a lock, short enough that a leftover of another host is not kept for long. */
-export const LEFTOVER_AGE_MS = 10 * 60_000;
+const LEFTOVER_AGE_MS = 10 * 60_000;
 
 const DRAFT_NAME = /\.(\d+)-[0-9a-f]+\.draft$/;
 

@@ -12,7 +12,7 @@ import { isSessionId } from './session-id.js';
 import { holdSession, releaseSession } from './session-lock.js';
 import { boundModelName, boundSessionTitle } from './session-title.js';
 
-export const SESSIONS_FOLDER = 'sessions';
+const SESSIONS_FOLDER = 'sessions';
 
 export interface SessionSummary {
   id: string;
@@ -60,7 +60,7 @@ export interface SessionStore {
   release(id: string): void;
 }
 
-export function sessionsFolder(stateDir: string): string {
+function sessionsFolder(stateDir: string): string {
   return join(stateDir, SESSIONS_FOLDER);
 }
 

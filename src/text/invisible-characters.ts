@@ -57,7 +57,7 @@ export function escapeCodePoint(codePoint: number): string {
  * The zero-width joiner and non-joiner and the variation selectors: invisible, but part of how ordinary text is
  * written (an emoji sequence, `👩‍💻`; Persian and Indic words; text or emoji presentation), so prose keeps them.
  */
-export function isTextJoiner(codePoint: number): boolean {
+function isTextJoiner(codePoint: number): boolean {
   return (
     codePoint === 0x200c ||
     codePoint === 0x200d ||

@@ -6,7 +6,7 @@
  */
 
 /** Counted in characters of the events' JSON, about their size on the wire. */
-export const MAX_PENDING_EVENT_BYTES = 4 * 1024 * 1024;
+const MAX_PENDING_EVENT_BYTES = 4 * 1024 * 1024;
 
 export interface PendingEvent {
   event: string;

@@ -22,7 +22,7 @@ import { writeError } from '../output.js';
 import { packageVersion } from '../package-version.js';
 
 /** A token given in the environment, for clients configured with it; else one is made for this run. */
-export const GATEWAY_TOKEN_VARIABLE = 'MCP_HOST_GATEWAY_TOKEN';
+const GATEWAY_TOKEN_VARIABLE = 'MCP_HOST_GATEWAY_TOKEN';
 
 interface ServeOptions {
   config?: string;

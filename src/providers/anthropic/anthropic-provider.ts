@@ -19,8 +19,8 @@ import { mapAnthropicError } from './map-anthropic-error.js';
 import { translateAnthropicRequest } from './to-anthropic-request.js';
 
 /** `max_tokens` for a request that sets none: enough for a long answer, well under every model's cap. */
-export const defaultAnthropicMaxOutputTokens = 4096;
-export const defaultAnthropicBaseUrl = 'https://api.anthropic.com';
+const defaultAnthropicMaxOutputTokens = 4096;
+const defaultAnthropicBaseUrl = 'https://api.anthropic.com';
 
 export interface AnthropicProviderOptions {
   /** Model id, e.g. `claude-sonnet-4-6`. */
