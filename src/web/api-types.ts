@@ -311,6 +311,12 @@ export interface ChatMessageView {
   text: string;
   toolName?: string;
   isError?: boolean;
+  /**
+   * A call answered in the transcript: its number in the conversation (1 for the first; a turn's live events number
+   * its calls after these) and the result it got, shown with it rather than as a message of its own.
+   */
+  number?: number;
+  result?: { text: string; isError: boolean };
 }
 
 /** What the conversation cost so far, where its model's price is known (US dollars). */

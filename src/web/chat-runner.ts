@@ -10,7 +10,8 @@ import type { Conversation } from '../host/host-types.js';
 import { stringifyJsonWithinDepth } from '../json/json-depth.js';
 import type { AgentEvent } from '../loop/events.js';
 import { costOf } from '../providers/model-prices.js';
-import type { Message } from '../providers/types.js';
+import type { AssistantMessage, Message, ToolResult } from '../providers/types.js';
+import { answeredToolCalls } from '../sessions/answered-tool-calls.js';
 import { SessionInUseError } from '../sessions/session-lock.js';
 import { openSessionStore, UnknownSessionError } from '../sessions/session-store.js';
 import type { ChatMessageView, ChatSessionView, ChatStateView, CostView, SessionSummaryView } from './api-types.js';
@@ -51,16 +52,28 @@ function cut(text: string): string {
   return text.length <= MAX_MESSAGE_CHARS ? text : `${text.slice(0, MAX_MESSAGE_CHARS)} …`;
 }
 
-/** The transcript as the page shows a resumed session: who said what, and which tools were called. */
+function resultText(result: ToolResult): string {
+  return cut(result.content.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n'));
+}
+
+/**
+ * The transcript as the page shows a resumed session: who said what, and which tools were called, each call numbered
+ * as the chat numbers it and shown with the result it got.
+ */
 function messageViews(history: readonly Message[]): ChatMessageView[] {
+  const answered = answeredToolCalls(history);
+  const numbers = new Map(answered.map((entry, index) => [entry.call, index + 1]));
+  const shownResults = new Set(answered.map((entry) => entry.result));
   return history.flatMap((message): ChatMessageView[] => {
     if (message.role === 'tool') {
-      return message.results.map((result) => ({
-        role: 'tool',
-        text: cut(result.content.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n')),
-        toolName: result.toolName,
-        isError: result.isError,
-      }));
+      return message.results
+        .filter((result) => !shownResults.has(result))
+        .map((result) => ({
+          role: 'tool',
+          text: resultText(result),
+          toolName: result.toolName,
+          isError: result.isError,
+        }));
     }
     const text = message.content
       .map((part) => (part.type === 'text' ? part.text : part.type === 'image' ? '[image]' : ''))
@@ -68,9 +81,31 @@ function messageViews(history: readonly Message[]): ChatMessageView[] {
     const calls = message.role === 'assistant' ? message.content.filter((part) => part.type === 'tool-call') : [];
     return [
       ...(text === '' ? [] : [{ role: message.role, text: cut(text) }]),
-      ...calls.map((call) => ({ role: 'tool-call' as const, text: cut(call.argumentsText), toolName: call.name })),
+      ...calls.map((call): ChatMessageView => {
+        const number = numbers.get(call);
+        const result = answered[(number ?? 0) - 1]?.result;
+        return {
+          role: 'tool-call',
+          text: cut(call.argumentsText),
+          toolName: call.name,
+          ...(number === undefined || result === undefined
+            ? {}
+            : { number, result: { text: resultText(result), isError: result.isError } }),
+        };
+      }),
     ];
   });
+}
+
+/**
+ * The numbers of the calls an answer of the model makes, as the transcript will number them once they are answered:
+ * after every call answered before that answer.
+ */
+function callNumbers(history: readonly Message[], answer: AssistantMessage): Map<string, number> {
+  const at = history.indexOf(answer);
+  const before = answeredToolCalls(at === -1 ? history : history.slice(0, at)).length;
+  const calls = answer.content.filter((part) => part.type === 'tool-call');
+  return new Map(calls.map((call, index) => [call.id, before + index + 1]));
 }
 
 /** Priced by the model as the page names it (a scripted model by its file name), from the config or the table. */
@@ -131,8 +166,15 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
     // Tabs other than the one that sent it learn of the turn here, with what was asked.
     publish({ type: 'message-sent', prompt: cut(text), sessionId: open.id });
     void (async () => {
+      // Each call is shown with its number in the conversation, the one it keeps once the transcript is read back.
+      let numbers = new Map<string, number>();
       try {
-        for await (const event of open.send(text)) publish(eventForPage(event));
+        for await (const event of open.send(text)) {
+          if (event.type === 'model-response') numbers = callNumbers(open.history, event.message);
+          const number =
+            event.type === 'tool-call-start' || event.type === 'tool-call-end' ? numbers.get(event.callId) : undefined;
+          publish({ ...eventForPage(event), ...(number === undefined ? {} : { number }) });
+        }
       } catch (error) {
         publish({ type: 'run-error', message: error instanceof Error ? error.message : String(error) });
       } finally {

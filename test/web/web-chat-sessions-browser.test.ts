@@ -1,7 +1,8 @@
 /**
- * The web UI's chat in real Chromium over saved sessions, as a person uses it: two tabs on the one conversation the
- * UI holds, each showing what the other did (a message sent, a conversation opened or resumed), with the scripted
- * model and the calculator example.
+ * The web UI's chat in real Chromium over saved sessions, as a person uses it, with the scripted model and the
+ * calculator example: two tabs on the one conversation the UI holds, each showing what the other did (a message sent,
+ * a conversation opened or resumed); and tool calls numbered in the conversation as the terminal chat numbers them,
+ * the same number before and after a reload or a resume, with the saved result beside each earlier call.
  */
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -31,6 +32,18 @@ beforeAll(async () => {
           turns: [
             { toolCalls: [{ name: 'calculator__add_numbers', arguments: { a: '{{match.1}}', b: '{{match.2}}' } }] },
             { text: '{{match.1}} plus {{match.2}} is {{lastToolResult}}.' },
+          ],
+        },
+        {
+          match: 'Both at once',
+          turns: [
+            {
+              toolCalls: [
+                { name: 'calculator__multiply', arguments: { a: 12, b: 3 } },
+                { name: 'calculator__subtract', arguments: { a: 12, b: 2 } },
+              ],
+            },
+            { text: 'Both done.' },
           ],
         },
       ],
@@ -103,5 +116,52 @@ describe('two tabs on the chat', () => {
     await first.getByRole('list', { name: 'Earlier messages' }).getByText('5 plus 7 is 12.').waitFor(WAIT);
     await first.getByText('1 plus 2 is 3.').waitFor({ state: 'detached', ...WAIT });
     expect(await sessionIdShown(first)).toBe(saved);
+  }, 120_000);
+});
+
+describe('tool calls numbered in the conversation', () => {
+  it('numbers calls as the transcript does, keeps the numbers over a reload and a resume, and numbers new calls after them', async () => {
+    const page = await chatTab();
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await send(page, 'What is 6 plus 7?');
+    await page.getByText('6 plus 7 is 13.').waitFor(WAIT);
+    await send(page, 'Both at once');
+    await page.getByText('Both done.').waitFor(WAIT);
+    const live = page.locator('.turn');
+    await live.getByRole('article', { name: 'Tool call calculator__add_numbers [1]' }).waitFor(WAIT);
+    await live.getByRole('article', { name: 'Tool call calculator__multiply [2]' }).waitFor(WAIT);
+    await live.getByRole('article', { name: 'Tool call calculator__subtract [3]' }).waitFor(WAIT);
+    const saved = await sessionIdShown(page);
+
+    // After a reload the calls come from the saved transcript: the same numbers, each with the result it got.
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Pages' }).waitFor(WAIT);
+    const earlier = page.getByRole('list', { name: 'Earlier messages' });
+    await earlier.waitFor(WAIT);
+    const subtract = earlier.getByRole('article', { name: 'Tool call calculator__subtract [3]' });
+    await subtract.waitFor(WAIT);
+    expect(await subtract.textContent()).toMatch(/\{"a":12,"b":2\}.*result.*10/);
+    expect(await earlier.getByRole('article', { name: 'Tool call calculator__multiply [2]' }).textContent()).toMatch(
+      /result.*36/,
+    );
+    await send(page, 'What is 2 plus 3?');
+    await page.getByText('2 plus 3 is 5.').waitFor(WAIT);
+    await live.getByRole('article', { name: 'Tool call calculator__add_numbers [4]' }).waitFor(WAIT);
+
+    // Another conversation numbers from 1; the saved one, resumed, numbers its next call after its four.
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await earlier.waitFor({ state: 'detached', ...WAIT });
+    await send(page, 'What is 1 plus 1?');
+    await live.getByRole('article', { name: 'Tool call calculator__add_numbers [1]' }).waitFor(WAIT);
+    await page.getByText('1 plus 1 is 2.').waitFor(WAIT);
+    await page
+      .getByRole('complementary', { name: 'Conversations' })
+      .getByRole('button', { name: /What is 6 plus 7\?/ })
+      .click();
+    await earlier.getByRole('article', { name: 'Tool call calculator__add_numbers [4]' }).waitFor(WAIT);
+    expect(await sessionIdShown(page)).toBe(saved);
+    await send(page, 'What is 4 plus 4?');
+    await page.getByText('4 plus 4 is 8.').waitFor(WAIT);
+    await live.getByRole('article', { name: 'Tool call calculator__add_numbers [5]' }).waitFor(WAIT);
   }, 120_000);
 });

@@ -3,25 +3,16 @@
  * result it received: so the chat numbers its new calls after them and `/expand` can show them. How long a call
  * took and how it ended were not saved; a call whose result is not in the transcript is left out.
  */
-import type { Message, ToolResult } from '../../providers/types.js';
+import type { Message } from '../../providers/types.js';
+import { answeredToolCalls } from '../../sessions/answered-tool-calls.js';
 import type { ToolCallView } from './tool-call-line.js';
 import type { LoggedToolCall } from './tool-call-log.js';
 
 export function savedToolCalls(history: readonly Message[]): Array<Omit<LoggedToolCall, 'number'>> {
-  const results = new Map<string, ToolResult>();
-  for (const message of history) {
-    if (message.role === 'tool') for (const result of message.results) results.set(result.callId, result);
-  }
-  const calls: Array<Omit<LoggedToolCall, 'number'>> = [];
-  for (const message of history) {
-    if (message.role !== 'assistant') continue;
-    for (const part of message.content) {
-      if (part.type !== 'tool-call') continue;
-      const result = results.get(part.id);
-      if (result !== undefined) calls.push({ view: viewOf(part.name, part.argumentsText), result });
-    }
-  }
-  return calls;
+  return answeredToolCalls(history).map(({ call, result }) => ({
+    view: viewOf(call.name, call.argumentsText),
+    result,
+  }));
 }
 
 /** The call as the model wrote it: its namespaced tool name, and its arguments parsed when they are a JSON object. */

@@ -29,6 +29,8 @@ interface ToolCard {
   callId: string;
   name: string;
   turn: number;
+  /** Its number in the conversation, once the model's answer making it is whole (the transcript keeps it). */
+  number?: number;
   /**
    * A call the model streamed: its place among the turn's calls and the arguments' text so far (all of it once the
    * call started, until the call's input is sent after its approval).
@@ -118,8 +120,9 @@ function Card({ card, turn, hasView }: { card: ToolCard; turn: Turn; hasView: bo
   const partialInput = card.streaming === undefined ? undefined : parsePartialArguments(card.streaming.argumentsText);
   const raw = card.end?.rawResult as Record<string, unknown> | undefined;
   return (
-    <article className="tool-card" aria-label={`Tool call ${showName(card.name)}`}>
+    <article className="tool-card" aria-label={`Tool call ${showName(card.name)}${numberText(card.number)}`}>
       <header>
+        {card.number !== undefined && <span className="call-number">[{card.number}] </span>}
         <strong>{showName(card.name)}</strong>{' '}
         <span className="badge">
           {card.end !== undefined
@@ -147,6 +150,11 @@ function Card({ card, turn, hasView }: { card: ToolCard; turn: Turn; hasView: bo
   );
 }
 
+/** How a call's number follows its name where the name says which call it is. */
+function numberText(number: number | undefined): string {
+  return number === undefined ? '' : ` [${number}]`;
+}
+
 function SessionsList({ sessions, onOpen }: { sessions: SessionSummaryView[]; onOpen: (id?: string) => void }) {
   return (
     <aside aria-label="Conversations">
@@ -168,6 +176,26 @@ function SessionsList({ sessions, onOpen }: { sessions: SessionSummaryView[]; on
   );
 }
 
+/** A call of the saved transcript, with the result it got: what was saved of it (not how long it took). */
+function EarlierCall({ message }: { message: ChatMessageView }) {
+  const name = showName(message.toolName ?? '');
+  return (
+    <article aria-label={`Tool call ${name}${numberText(message.number)}`}>
+      <header>
+        {message.number !== undefined && <span className="call-number">[{message.number}] </span>}
+        <strong>{name}</strong> <span className="visually-hidden">arguments: </span>
+        {showDirectionControls(message.text)}
+      </header>
+      {message.result !== undefined && (
+        <p className="call-result">
+          <span className="badge">{message.result.isError ? 'error' : 'result'}</span>{' '}
+          {showDirectionControls(message.result.text)}
+        </p>
+      )}
+    </article>
+  );
+}
+
 function EarlierMessages({ messages }: { messages: ChatMessageView[] }) {
   return (
     <ol className="turns" aria-label="Earlier messages">
@@ -179,10 +207,15 @@ function EarlierMessages({ messages }: { messages: ChatMessageView[] }) {
             message.role === 'user' ? 'user-message' : message.role === 'assistant' ? 'assistant-message' : 'tool-card'
           }
         >
-          {message.role === 'tool-call' && <strong>{showName(message.toolName ?? '')} </strong>}
-          {message.role === 'tool' && <span className="badge">{message.isError ? 'error' : 'result'}</span>}{' '}
-          <span className="visually-hidden">{message.role}: </span>
-          {showDirectionControls(message.text)}
+          {message.role === 'tool-call' ? (
+            <EarlierCall message={message} />
+          ) : (
+            <>
+              {message.role === 'tool' && <span className="badge">{message.isError ? 'error' : 'result'}</span>}{' '}
+              <span className="visually-hidden">{message.role}: </span>
+              {showDirectionControls(message.text)}
+            </>
+          )}
         </li>
       ))}
     </ol>
@@ -339,12 +372,13 @@ export function ChatPage() {
               call.streaming.started !== true &&
               call.name === event.name,
           );
+          const number = typeof event.number === 'number' ? { number: event.number } : {};
           if (streamed?.streaming !== undefined) {
             const streaming = { ...streamed.streaming, argumentsText: String(event.argumentsText), started: true };
             return {
               ...turn,
               calls: turn.calls.map((call) =>
-                call === streamed ? { ...call, callId: String(event.callId), streaming } : call,
+                call === streamed ? { ...call, ...number, callId: String(event.callId), streaming } : call,
               ),
             };
           }
@@ -357,6 +391,7 @@ export function ChatPage() {
                 callId: String(event.callId),
                 name: String(event.name),
                 turn: Number(event.turn),
+                ...number,
               },
             ],
           };
