@@ -189,8 +189,11 @@ export async function answerRelayed(
   // Heard by the sender's probes: while this listens, this replica is alive and answering.
   const stopAlive = await store.listen(aliveChannel(relayed.relay), () => undefined);
   const cancelled = new AbortController();
-  const stopCancel = await store.listen(cancelChannel(relayed.relay), () => cancelled.abort());
+  let stopCancel: (() => Promise<void>) | undefined;
+  // The probes stop being heard however this ends, listening for the cancel failing too: an owner still heard after it
+  // gave up would be taken for one still answering, and the sender would wait as long as its client does.
   try {
+    stopCancel = await store.listen(cancelChannel(relayed.relay), () => cancelled.abort());
     const request = new Request('http://gateway.invalid/mcp', {
       method: 'POST',
       headers: relayed.headers,
@@ -226,7 +229,7 @@ export async function answerRelayed(
     reply({ type: 'end' });
     await sent;
   } finally {
-    await stopCancel().catch(() => undefined);
+    await stopCancel?.().catch(() => undefined);
     await stopAlive().catch(() => undefined);
   }
 }
