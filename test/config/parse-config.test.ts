@@ -314,14 +314,9 @@ describe('paths resolve against the config file folder', () => {
   });
 
   it('names a config without a file in errors', () => {
-    try {
-      validateConfig({ mcpServers: { a: { command: 3 } } }, { env: {} });
-      expect.unreachable();
-    } catch (error) {
-      expect(error).toBeInstanceOf(ConfigError);
-      expect((error as ConfigError).file).toBeUndefined();
-      expect((error as Error).message).toMatch(/^<inline config>: mcpServers\.a\.command: expected/);
-    }
+    const error = thrownConfigError(() => validateConfig({ mcpServers: { a: { command: 3 } } }, { env: {} }));
+    expect(error.file).toBeUndefined();
+    expect(error.message).toMatch(/^<inline config>: mcpServers\.a\.command: expected/);
   });
 });
 
