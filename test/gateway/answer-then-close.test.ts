@@ -1,7 +1,8 @@
 /**
  * The stateless gateway answers each request with a server made for it, which is among its profile's sessions (where
  * servers' log messages and requests look for clients) until it is closed. It is closed however the request ends:
- * here the answering step fails, and the request is abandoned while its answer is made. A real profile and a real
+ * here the answering step fails, the request is abandoned while its answer is made, and the answer's reader cancels
+ * it (the request itself not abandoned). A real profile and a real
  * gateway session in this process; the session is seen in the profile by the log level it holds, which the level the
  * profile's servers are set to takes into account.
  */
@@ -91,6 +92,28 @@ describe('a stateless request’s own server', () => {
     );
     // The client went away: its answer is given up, not read.
     await response.body?.cancel();
+    await closed;
+    expect(debugSessionRegistered(server)).toBe(false);
+  });
+
+  it('leaves the profile when the answer’s reader cancels it unread, the request not abandoned', async () => {
+    const server = oneRequestSession();
+    expect(debugSessionRegistered(server)).toBe(true);
+    const request = new AbortController();
+    let closed: Promise<void> | undefined;
+    const response = await answerThenClose(
+      request.signal,
+      async () => {
+        const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+        await server.connect(transport);
+        return transport.handleRequest(ping(request.signal));
+      },
+      () => {
+        closed = server.close();
+      },
+    );
+    await response.body?.cancel();
+    expect(request.signal.aborted).toBe(false);
     await closed;
     expect(debugSessionRegistered(server)).toBe(false);
   });
