@@ -31,6 +31,17 @@ interface HostConversations {
   releaseAll(): void;
 }
 
+function alsoTelling(
+  host: (message: string) => void,
+  conversation: ((message: string) => void) | undefined,
+): (message: string) => void {
+  if (conversation === undefined) return host;
+  return (message) => {
+    host(message);
+    conversation(message);
+  };
+}
+
 /** Each conversation's sessions are held through the host, so closing the host lets them go. */
 export function createHostConversations(settings: HostConversationSettings): HostConversations {
   const held: Array<{ store: SessionStore; id: string }> = [];
@@ -68,7 +79,7 @@ export function createHostConversations(settings: HostConversationSettings): Hos
           fixedTokens: () =>
             estimateTokens(settings.systemPrompt() ?? '') + estimateTokens(JSON.stringify(settings.toolDefinitions())),
           onResultStore: settings.onResultStore,
-          onDiagnostic: settings.onDiagnostic,
+          onDiagnostic: alsoTelling(settings.onDiagnostic, options.onDiagnostic),
         },
         options,
       );

@@ -8,6 +8,11 @@ export interface ConversationOptions {
   sessionId?: string;
   /** Resume the newest session saved for this config (a new one if there is none). */
   continueLast?: boolean;
+  /**
+   * Hears what the conversation has to say of its session, as the host's `onDiagnostic` does too: lines of a resumed
+   * file that were skipped, a session passed over by `continueLast`, a save that failed.
+   */
+  onDiagnostic?: (message: string) => void;
 }
 
 export interface ConversationUsage {

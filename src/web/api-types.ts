@@ -306,6 +306,13 @@ export interface SessionSummaryView {
   current: boolean;
 }
 
+/** `GET /api/sessions`: the saved conversations of this config, and the session files that could not be read. */
+export interface SessionsView {
+  sessions: SessionSummaryView[];
+  /** Why each file was passed over (a newer version's, not a session file), naming it. */
+  skipped: string[];
+}
+
 export interface ChatMessageView {
   role: 'user' | 'assistant' | 'tool' | 'tool-call';
   text: string;
@@ -328,6 +335,8 @@ export interface ChatSessionView {
   usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number };
   cost: CostView;
   messages: ChatMessageView[];
+  /** What the conversation said of its session: lines of its file skipped when it was read, a save that failed. */
+  notes: string[];
 }
 
 /**

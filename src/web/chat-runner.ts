@@ -14,7 +14,7 @@ import type { AssistantMessage, Message, ToolResult } from '../providers/types.j
 import { answeredToolCalls } from '../sessions/answered-tool-calls.js';
 import { SessionInUseError } from '../sessions/session-lock.js';
 import { openSessionStore, UnknownSessionError } from '../sessions/session-store.js';
-import type { ChatMessageView, ChatSessionView, ChatStateView, CostView, SessionSummaryView } from './api-types.js';
+import type { ChatMessageView, ChatSessionView, ChatStateView, CostView, SessionsView } from './api-types.js';
 import type { LiveEvents } from './live-events.js';
 import { displayModel } from './views.js';
 
@@ -22,9 +22,11 @@ import { displayModel } from './views.js';
 const MAX_EVENT_CHARS = 400_000;
 /** Longest message text sent back when a session is resumed. */
 const MAX_MESSAGE_CHARS = 50_000;
+/** The latest notes of a conversation kept to show (a save that fails may fail at every message). */
+const MAX_NOTES = 20;
 
 export interface ChatRunner {
-  sessions(host: Host): SessionSummaryView[];
+  sessions(host: Host): SessionsView;
   /** Starts a new conversation, or resumes a saved one. */
   open(host: Host, sessionId?: string): Promise<ChatSessionView>;
   send(host: Host, text: string, turnId?: string): Promise<{ turnId: string; sessionId: string }>;
@@ -125,12 +127,35 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
     return next;
   };
 
+  // What each conversation said of its session (lines of its file skipped, a save that failed), as the terminal chat
+  // prints it: the page shows them with the conversation, and one said during a turn in that turn.
+  const notesOf = new WeakMap<Conversation, string[]>();
+  const conversationWithNotes = async (host: Host, sessionId: string | undefined): Promise<Conversation> => {
+    const notes: string[] = [];
+    let opened: Conversation | undefined;
+    const started = await host.conversation({
+      ...(sessionId === undefined ? {} : { sessionId }),
+      onDiagnostic: (message) => {
+        notes.push(cut(message));
+        if (notes.length > MAX_NOTES) notes.shift();
+        const running = current;
+        if (running !== undefined && running.conversation === opened) {
+          events.publish({ type: 'chat', chat: { turnId: running.turnId, event: { type: 'session-note', message } } });
+        }
+      },
+    });
+    opened = started;
+    notesOf.set(started, notes);
+    return started;
+  };
+
   const view = (open: Conversation, host: Host, messages = open.history.length): ChatSessionView => ({
     id: open.id,
     model: displayModel(open.model()),
     usage: open.usage(),
     cost: conversationCost(open, host),
     messages: messageViews(open.history.slice(0, messages)),
+    notes: [...(notesOf.get(open) ?? [])],
   });
 
   // Every tab shows the one conversation held here: one that opened another, or switched its model, tells the others.
@@ -141,7 +166,7 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
     if (current !== undefined) throw new ChatBusyError('A turn is still running: wait for it or stop it first.');
     const previous = conversation;
     try {
-      conversation = await host.conversation(sessionId === undefined ? {} : { sessionId });
+      conversation = await conversationWithNotes(host, sessionId);
     } catch (error) {
       // Not there, or held by another process (a terminal chat): the page says so and keeps what it had open.
       if (error instanceof UnknownSessionError || error instanceof SessionInUseError) {
@@ -157,7 +182,7 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
 
   const startTurn = async (host: Host, text: string, chosenId: string | undefined) => {
     if (current !== undefined) throw new ChatBusyError('A turn is still running: wait for it or stop it.');
-    conversation ??= await host.conversation();
+    conversation ??= await conversationWithNotes(host, undefined);
     const open = conversation;
     const turnId = chosenId?.slice(0, 100) ?? randomUUID();
     current = { turnId, conversation: open, prompt: text, messagesBefore: open.history.length };
@@ -193,7 +218,7 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
 
   const switchModel = async (host: Host, spec: string): Promise<ChatSessionView> => {
     if (current !== undefined) throw new ChatBusyError('A turn is still running: change the model after it.');
-    conversation ??= await host.conversation();
+    conversation ??= await conversationWithNotes(host, undefined);
     try {
       await conversation.setModel(spec);
     } catch (error) {
@@ -206,8 +231,10 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
   return {
     sessions(host) {
       const config = host.config.file ?? null;
-      return openSessionStore(host.stateDir)
-        .list()
+      // Files that cannot be read (saved by a newer version, damaged) are named, as `mcp-host sessions` names them.
+      const skipped: string[] = [];
+      const sessions = openSessionStore(host.stateDir)
+        .list((warning) => skipped.push(cut(warning)))
         .filter((session) => session.config === config)
         .map((session) => ({
           id: session.id,
@@ -216,6 +243,7 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
           updatedAt: session.updatedAt,
           current: session.id === conversation?.id,
         }));
+      return { sessions, skipped: skipped.slice(0, MAX_NOTES) };
     },
     open: (host, sessionId) => inOrder(() => openConversation(host, sessionId)),
     send: (host, text, chosenId) => inOrder(() => startTurn(host, text, chosenId)),

@@ -2,10 +2,12 @@
  * The web UI's chat in real Chromium over saved sessions, as a person uses it, with the scripted model and the
  * calculator example: two tabs on the one conversation the UI holds, each showing what the other did (a message sent,
  * a conversation opened or resumed); and tool calls numbered in the conversation as the terminal chat numbers them,
- * the same number before and after a reload or a resume, with the saved result beside each earlier call.
+ * the same number before and after a reload or a resume, with the saved result beside each earlier call; and what the
+ * terminal chat prints of a session file, shown on the page: the lines of a damaged one skipped when it is resumed,
+ * one saved by a newer version passed over in the list, a save that fails during a turn.
  */
 import { readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +17,7 @@ import { openUiPage, startUiAndChromium, type UiAndChromium } from '../helpers/w
 const WAIT = { timeout: 15_000 };
 
 let started: UiAndChromium | undefined;
+let configFile: string;
 
 beforeAll(async () => {
   const config = await writeConfig({
@@ -49,6 +52,7 @@ beforeAll(async () => {
       ],
     }),
   );
+  configFile = config;
   started = await startUiAndChromium(['--config', config]);
 }, 90_000);
 
@@ -163,5 +167,62 @@ describe('tool calls numbered in the conversation', () => {
     await send(page, 'What is 4 plus 4?');
     await page.getByText('4 plus 4 is 8.').waitFor(WAIT);
     await live.getByRole('article', { name: 'Tool call calculator__add_numbers [5]' }).waitFor(WAIT);
+  }, 120_000);
+});
+
+describe('session files the page cannot take as they are', () => {
+  it("names a newer version's file it passes over, the lines of a damaged one it skipped, and a save that failed", async () => {
+    const folder = join(started!.ui.stateDir, 'sessions');
+    const record = (value: unknown) => `${JSON.stringify(value)}\n`;
+    const header = (id: string, version: number, title: string) =>
+      record({
+        type: 'session',
+        version,
+        id,
+        config: configFile,
+        model: 'scripted:script.json',
+        createdAt: '2026-01-01T10:00:00.000Z',
+        title,
+      });
+    const message = (at: string, role: 'user' | 'assistant', text: string) =>
+      record({ type: 'message', at, message: { role, content: [{ type: 'text', text }] } });
+    const damaged = '20260101-100000-0000000d';
+    const newer = '20260101-100000-0000000e';
+    await writeFile(
+      join(folder, `${damaged}.jsonl`),
+      header(damaged, 1, 'A damaged one') +
+        message('2026-01-01T10:00:01.000Z', 'user', 'A damaged one') +
+        '{"type":"message","at":"garbage\n' +
+        message('2026-01-01T10:00:02.000Z', 'assistant', 'Kept after the damage.') +
+        '{"type":"message","at":"2026-01-01T10:00:03.000Z","mess',
+    );
+    await writeFile(join(folder, `${newer}.jsonl`), header(newer, 2, 'From a newer version'));
+
+    const page = await chatTab();
+    const passedOver = page.getByRole('list', { name: 'Session files passed over' });
+    await passedOver
+      .getByText(`${newer}.jsonl was saved by a newer mcp-host (format 2); upgrade to read it`)
+      .waitFor(WAIT);
+
+    await page
+      .getByRole('complementary', { name: 'Conversations' })
+      .getByRole('button', { name: /A damaged one/ })
+      .click();
+    await page.getByRole('list', { name: 'Earlier messages' }).getByText('Kept after the damage.').waitFor(WAIT);
+    const notes = page.getByRole('list', { name: 'Notes on the session' });
+    await notes.getByText(`${damaged}.jsonl line 3: ignored a line that is not a session record`).waitFor(WAIT);
+    await notes.getByText(`${damaged}.jsonl line 5: ignored a torn last line`).waitFor(WAIT);
+
+    // Something not a file takes the session file's place: the turn goes on unsaved, and says so.
+    await rm(join(folder, `${damaged}.jsonl`));
+    await mkdir(join(folder, `${damaged}.jsonl`));
+    await send(page, 'What is 2 plus 2?');
+    await page.getByText('2 plus 2 is 4.').waitFor(WAIT);
+    await page
+      .locator('.turn')
+      .getByRole('list', { name: 'Notes on the session' })
+      .getByText(`could not open the session file ${join(folder, `${damaged}.jsonl`)}`)
+      .first()
+      .waitFor(WAIT);
   }, 120_000);
 });

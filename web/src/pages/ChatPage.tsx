@@ -10,7 +10,7 @@ import type {
   ChatSessionView,
   ChatStateView,
   CostView,
-  SessionSummaryView,
+  SessionsView,
   ToolsView,
 } from '../../../src/web/api-types';
 import { getJson, postJson, useJson, useLiveEvents, useReconnects } from '../api';
@@ -48,6 +48,8 @@ interface Turn {
   requests: Array<{ turn: number; body: unknown }>;
   done: boolean;
   error?: string;
+  /** What the host said of the session during the turn (a save that failed). */
+  notes?: string[];
   usage?: unknown;
 }
 
@@ -155,7 +157,8 @@ function numberText(number: number | undefined): string {
   return number === undefined ? '' : ` [${number}]`;
 }
 
-function SessionsList({ sessions, onOpen }: { sessions: SessionSummaryView[]; onOpen: (id?: string) => void }) {
+function SessionsList({ listed, onOpen }: { listed: SessionsView | undefined; onOpen: (id?: string) => void }) {
+  const sessions = listed?.sessions ?? [];
   return (
     <aside aria-label="Conversations">
       <button type="button" onClick={() => onOpen()}>
@@ -172,7 +175,21 @@ function SessionsList({ sessions, onOpen }: { sessions: SessionSummaryView[]; on
         ))}
       </ul>
       {sessions.length === 0 && <p className="muted">No saved conversations for this config yet.</p>}
+      <Notes label="Session files passed over" notes={listed?.skipped ?? []} />
     </aside>
+  );
+}
+
+/** What the host said of a session or its file, as the terminal chat prints it. */
+function Notes({ label, notes }: { label: string; notes: string[] }) {
+  if (notes.length === 0) return null;
+  return (
+    <ul className="notes" aria-label={label}>
+      {notes.map((note, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: notes are known by their place.
+        <li key={index}>{showDirectionControls(note)}</li>
+      ))}
+    </ul>
   );
 }
 
@@ -237,7 +254,7 @@ export function ChatPage() {
   const [session, setSession] = useState<ChatSessionView>();
   const [modelText, setModelText] = useState('');
   const [tick, setTick] = useState(0);
-  const sessions = useJson<SessionSummaryView[]>('/api/sessions', tick);
+  const sessions = useJson<SessionsView>('/api/sessions', tick);
   const tools = useJson<ToolsView>('/api/tools');
   const withViews = new Set(
     (tools.data?.tools ?? []).filter((tool) => tool.viewUri !== undefined).map((tool) => tool.name),
@@ -329,6 +346,7 @@ export function ChatPage() {
         usage: event.usage as ChatSessionView['usage'],
         cost: event.cost as ChatSessionView['cost'],
         messages: old?.messages ?? [],
+        notes: old?.notes ?? [],
       }));
       setTick((value) => value + 1);
     }
@@ -408,6 +426,8 @@ export function ChatPage() {
           };
         case 'run-end':
           return { ...turn, text: String(event.text ?? turn.text), usage: event.usage };
+        case 'session-note':
+          return { ...turn, notes: [...(turn.notes ?? []), String(event.message)] };
         case 'run-error':
           return { ...turn, error: String(event.message) };
         case 'turn-done':
@@ -473,7 +493,7 @@ export function ChatPage() {
   };
   return (
     <div className="split">
-      <SessionsList sessions={sessions.data ?? []} onOpen={open} />
+      <SessionsList listed={sessions.data} onOpen={open} />
       <div className="chat">
         <div className="chat-status" role="status">
           {session === undefined
@@ -499,6 +519,7 @@ export function ChatPage() {
             Use this model
           </button>
         </form>
+        <Notes label="Notes on the session" notes={session?.notes ?? []} />
         {session !== undefined && session.messages.length > 0 && <EarlierMessages messages={session.messages} />}
         <ol className="turns" aria-live="polite">
           {turns.map((turn) => (
@@ -515,6 +536,7 @@ export function ChatPage() {
                 {showDirectionControls(turn.text)}
               </div>
               {turn.error !== undefined && <p className="error">{showDirectionControls(turn.error)}</p>}
+              <Notes label="Notes on the session" notes={turn.notes ?? []} />
             </li>
           ))}
         </ol>
