@@ -345,7 +345,8 @@ export interface ChatSessionView {
  */
 export interface ChatStateView {
   session?: ChatSessionView;
-  running?: { turnId: string; prompt: string };
+  /** `messages`: what the turn did so far, its calls numbered as in the transcript. */
+  running?: { turnId: string; prompt: string; messages: ChatMessageView[] };
 }
 
 /**

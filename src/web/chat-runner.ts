@@ -60,13 +60,13 @@ function resultText(result: ToolResult): string {
 
 /**
  * The transcript as the page shows a resumed session: who said what, and which tools were called, each call numbered
- * as the chat numbers it and shown with the result it got.
+ * as the chat numbers it and shown with the result it got; from message `from` on (the calls numbered in the whole).
  */
-function messageViews(history: readonly Message[]): ChatMessageView[] {
+function messageViews(history: readonly Message[], from = 0): ChatMessageView[] {
   const answered = answeredToolCalls(history);
   const numbers = new Map(answered.map((entry, index) => [entry.call, index + 1]));
   const shownResults = new Set(answered.map((entry) => entry.result));
-  return history.flatMap((message): ChatMessageView[] => {
+  return history.slice(from).flatMap((message): ChatMessageView[] => {
     if (message.role === 'tool') {
       return message.results
         .filter((result) => !shownResults.has(result))
@@ -256,7 +256,14 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
       if (running !== undefined) {
         return {
           session: view(running.conversation, host, running.messagesBefore),
-          running: { turnId: running.turnId, prompt: cut(running.prompt) },
+          running: {
+            turnId: running.turnId,
+            prompt: cut(running.prompt),
+            // What the turn did before this page came (its prompt is shown as the prompt).
+            messages: messageViews(running.conversation.history, running.messagesBefore).filter(
+              (message) => message.role !== 'user',
+            ),
+          },
         };
       }
       return conversation === undefined ? {} : { session: view(conversation, host) };

@@ -4,7 +4,8 @@
  * a conversation opened or resumed); and tool calls numbered in the conversation as the terminal chat numbers them,
  * the same number before and after a reload or a resume, with the saved result beside each earlier call; and what the
  * terminal chat prints of a session file, shown on the page: the lines of a damaged one skipped when it is resumed,
- * one saved by a newer version passed over in the list, a save that fails during a turn.
+ * one saved by a newer version passed over in the list, a save that fails during a turn; and a page reloaded while a
+ * turn runs, which shows the calls the turn made before it came.
  */
 import { readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -23,7 +24,10 @@ beforeAll(async () => {
   const config = await writeConfig({
     model: 'scripted:script.json',
     mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
-    permissions: { allow: ['calculator__*'] },
+    permissions: {
+      allow: ['calculator__add_numbers', 'calculator__multiply', 'calculator__subtract'],
+      ask: ['calculator__divide'],
+    },
   });
   await writeFile(
     join(dirname(config), 'script.json'),
@@ -47,6 +51,14 @@ beforeAll(async () => {
               ],
             },
             { text: 'Both done.' },
+          ],
+        },
+        {
+          match: 'Add, then divide',
+          turns: [
+            { toolCalls: [{ name: 'calculator__add_numbers', arguments: { a: 6, b: 6 } }] },
+            { toolCalls: [{ name: 'calculator__divide', arguments: { a: 12, b: 4 } }] },
+            { text: 'Divided: {{lastToolResult}}.' },
           ],
         },
       ],
@@ -120,6 +132,11 @@ describe('two tabs on the chat', () => {
     await first.getByRole('list', { name: 'Earlier messages' }).getByText('5 plus 7 is 12.').waitFor(WAIT);
     await first.getByText('1 plus 2 is 3.').waitFor({ state: 'detached', ...WAIT });
     expect(await sessionIdShown(first)).toBe(saved);
+    // Its list of conversations marks the one it shows.
+    await first
+      .getByRole('complementary', { name: 'Conversations' })
+      .getByRole('button', { name: /What is 5 plus 7\?/, pressed: true })
+      .waitFor(WAIT);
   }, 120_000);
 });
 
@@ -224,5 +241,32 @@ describe('session files the page cannot take as they are', () => {
       .getByText(`could not open the session file ${join(folder, `${damaged}.jsonl`)}`)
       .first()
       .waitFor(WAIT);
+  }, 120_000);
+});
+
+describe('a page reloaded while a turn runs', () => {
+  it('shows the calls the turn made before the reload, and every call of it once it ended', async () => {
+    const page = await chatTab();
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await send(page, 'Add, then divide');
+    const dialog = page.getByRole('dialog', { name: 'A tool call needs your approval' });
+    await dialog.waitFor(WAIT);
+    await page.locator('.turn').getByRole('article', { name: 'Tool call calculator__divide [2]' }).waitFor(WAIT);
+
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Pages' }).waitFor(WAIT);
+    const before = page.getByRole('list', { name: 'What the turn did before this page came' });
+    const added = before.getByRole('article', { name: 'Tool call calculator__add_numbers [1]' });
+    await added.waitFor(WAIT);
+    expect(await added.textContent()).toMatch(/result.*12/);
+
+    await dialog.getByRole('button', { name: 'Allow once', disabled: false }).waitFor(WAIT);
+    await dialog.getByRole('button', { name: 'Allow once' }).click();
+    const earlier = page.getByRole('list', { name: 'Earlier messages' });
+    const divided = earlier.getByRole('article', { name: 'Tool call calculator__divide [2]' });
+    await divided.waitFor(WAIT);
+    expect(await divided.textContent()).toMatch(/result.*3/);
+    await earlier.getByText('Divided: 3.').waitFor(WAIT);
+    await earlier.getByRole('article', { name: 'Tool call calculator__add_numbers [1]' }).waitFor(WAIT);
   }, 120_000);
 });

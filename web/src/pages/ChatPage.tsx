@@ -48,6 +48,11 @@ interface Turn {
   requests: Array<{ turn: number; body: unknown }>;
   done: boolean;
   error?: string;
+  /**
+   * A turn this page came to while it ran (a reload, another tab, a visit elsewhere): what it did before, as the
+   * transcript had it then. Once it ends the page reads the transcript again, which holds the calls it missed.
+   */
+  joined?: ChatMessageView[];
   /** What the host said of the session during the turn (a save that failed). */
   notes?: string[];
   usage?: unknown;
@@ -213,9 +218,9 @@ function EarlierCall({ message }: { message: ChatMessageView }) {
   );
 }
 
-function EarlierMessages({ messages }: { messages: ChatMessageView[] }) {
+function EarlierMessages({ messages, label }: { messages: ChatMessageView[]; label: string }) {
   return (
-    <ol className="turns" aria-label="Earlier messages">
+    <ol className="turns" aria-label={label}>
       {messages.map((message, index) => (
         <li
           // biome-ignore lint/suspicious/noArrayIndexKey: transcript messages are known by their place.
@@ -259,6 +264,9 @@ export function ChatPage() {
   const withViews = new Set(
     (tools.data?.tools ?? []).filter((tool) => tool.viewUri !== undefined).map((tool) => tool.name),
   );
+  // The turns as last rendered, for the event handler to look up.
+  const turnsShown = useRef(turns);
+  turnsShown.current = turns;
   const update = (id: string, change: (turn: Turn) => Turn) =>
     setTurns((old) => old.map((turn) => (turn.id === id ? change(turn) : turn)));
   // Turns seen to end while this page is open: one the server still reported running is not taken up after it ended.
@@ -303,11 +311,16 @@ export function ChatPage() {
           show(state.session);
         }
         if (running === undefined || ended.current.has(running.turnId)) return;
-        setTurns((old) =>
-          old.some((turn) => turn.id === running.turnId)
-            ? old
-            : [...old, { id: running.turnId, prompt: running.prompt, text: '', calls: [], requests: [], done: false }],
-        );
+        const joined: Turn = {
+          id: running.turnId,
+          prompt: running.prompt,
+          text: '',
+          calls: [],
+          requests: [],
+          done: false,
+          joined: running.messages,
+        };
+        setTurns((old) => (old.some((turn) => turn.id === running.turnId) ? old : [...old, joined]));
       },
       () => undefined,
     );
@@ -319,11 +332,17 @@ export function ChatPage() {
   useEffect(() => readServerChat(reconnects > 0 ? 'reconnected' : 'opened'), [reconnects]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: followed exists to trigger a read.
   useEffect(() => (followed > 0 ? readServerChat('followed') : undefined), [followed]);
+  // Turns this page came to while they ran, since ended: the transcript holds what the page missed of them.
+  const [joinedEnded, setJoinedEnded] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: joinedEnded exists to trigger a read.
+  useEffect(() => (joinedEnded > 0 ? readServerChat('reconnected') : undefined), [joinedEnded]);
   useLiveEvents((live) => {
     if (live.type === 'chat-session') {
       const { id, model } = live.session;
       if (id === shownId.current) setSession((old) => (old === undefined ? old : { ...old, model }));
       else setFollowed((value) => value + 1);
+      // The list marks the conversation in use, and one just started may be new to it.
+      setTick((value) => value + 1);
       return;
     }
     if (live.type !== 'chat') return;
@@ -339,6 +358,9 @@ export function ChatPage() {
     }
     if (event.type === 'turn-done') {
       ended.current.add(turnId);
+      if (turnsShown.current.some((turn) => turn.id === turnId && turn.joined !== undefined)) {
+        setJoinedEnded((value) => value + 1);
+      }
       shownId.current = String(event.sessionId);
       setSession((old) => ({
         id: String(event.sessionId),
@@ -520,7 +542,9 @@ export function ChatPage() {
           </button>
         </form>
         <Notes label="Notes on the session" notes={session?.notes ?? []} />
-        {session !== undefined && session.messages.length > 0 && <EarlierMessages messages={session.messages} />}
+        {session !== undefined && session.messages.length > 0 && (
+          <EarlierMessages messages={session.messages} label="Earlier messages" />
+        )}
         <ol className="turns" aria-live="polite">
           {turns.map((turn) => (
             <li key={turn.id} className="turn">
@@ -528,6 +552,9 @@ export function ChatPage() {
                 <span className="visually-hidden">You: </span>
                 {turn.prompt}
               </div>
+              {turn.joined !== undefined && turn.joined.length > 0 && (
+                <EarlierMessages messages={turn.joined} label="What the turn did before this page came" />
+              )}
               {turn.calls.map((card) => (
                 <Card key={card.key} card={card} turn={turn} hasView={withViews.has(card.name)} />
               ))}
