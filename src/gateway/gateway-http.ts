@@ -29,6 +29,7 @@ import { isJsonRpcRequest } from './json-rpc-shape.js';
 import { escapeCallArguments } from './keep-prototype-keys-of-arguments.js';
 import { KeyedThrottle } from './keyed-throttle.js';
 import { type SessionSlot, SessionTable } from './session-table.js';
+import { StandingStreams } from './standing-streams.js';
 import type { GatewayStore } from './store/gateway-store.js';
 import { openGatewayStore } from './store/open-store.js';
 
@@ -71,6 +72,7 @@ interface Session {
   principal: string;
   profile: string | undefined;
   slot: SessionSlot;
+  standingStreams: StandingStreams;
 }
 
 const INVALID_REQUEST = -32600;
@@ -336,6 +338,7 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
         return reject(response, { status: 404, message: `unknown session ${sessionId}: initialize a new session` });
       }
       session.slot.track(response);
+      if (request.method === 'GET') await session.standingStreams.track(request, response);
       await session.transport.handleRequest(request, response, body);
       return;
     }
@@ -347,6 +350,7 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
     const profileHost = found.host;
     let transport: NodeStreamableHTTPServerTransport | undefined;
     const eventStore = new BoundedEventStore();
+    const standingStreams = new StandingStreams(eventStore);
     // Idle: closing the transport ends the session as a DELETE does (subscriptions released, event store dropped).
     const slot = sessionTable.reserve(identity.key, () => void transport?.close());
     if ('status' in slot) return reject(response, slot);
@@ -357,13 +361,21 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
       principal: identity.principal,
       ...(identity.clientId === undefined ? {} : { clientId: identity.clientId }),
       session: () => transport?.sessionId,
+      standingStreamOpen: () => standingStreams.isOpen(),
     });
     transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       // A client whose event stream dropped resumes it (`Last-Event-ID`) without losing what was sent meanwhile.
       eventStore,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport: transport!, server, principal: identity.key, profile: route.profile, slot });
+        sessions.set(id, {
+          transport: transport!,
+          server,
+          principal: identity.key,
+          profile: route.profile,
+          slot,
+          standingStreams,
+        });
       },
     });
     transport.onclose = () => {

@@ -63,6 +63,8 @@ interface GatewaySessionOptions {
   clientId?: string;
   /** `stdio`, or the HTTP session id once known. */
   session: () => string | undefined;
+  /** Over stateful HTTP: whether the client has its standing stream open now (see standing-streams.ts). */
+  standingStreamOpen?: () => boolean;
   /** False where a session lasts one request (stateless HTTP): nothing would be left to send updates to. */
   resourceSubscriptions?: boolean;
   /** Over stdio: the client is the machine's own user's, whose "always allow" may be kept (see gateway-approver.ts). */
@@ -215,6 +217,7 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
   };
 
   const session: DownstreamSession = { server };
+  if (options.standingStreamOpen !== undefined) session.standingStreamOpen = options.standingStreamOpen;
   if (options.requestLogging !== undefined) {
     session.callStreamsOnly = { client: options.session() ?? '' };
     if (options.requestLogging.level !== undefined) session.logLevel = options.requestLogging.level;

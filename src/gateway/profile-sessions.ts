@@ -21,7 +21,8 @@
  * what does not tell while that call is the only one to that server in flight. The rest goes to a client on its
  * standing stream: while one client has several calls to that server in flight, what does not tell is that client's
  * but not known to be any one call's, and a client that is itself a gateway would put it to the client of whichever
- * call it came as part of.
+ * call it came as part of. A client with no standing stream open (a stateful HTTP one that never opened it, or whose
+ * stream dropped) would not see it there, and gets it on its newest call's stream instead, once.
  */
 import {
   type ClientCapabilities,
@@ -66,6 +67,11 @@ export interface DownstreamSession {
    * tells its calls from other clients'.
    */
   callStreamsOnly?: { client: string };
+  /**
+   * Set for a stateful HTTP session: whether its client has the standing stream open now (Streamable HTTP leaves it to
+   * the client). Unset, as over stdio, the session always has one.
+   */
+  standingStreamOpen?: () => boolean;
 }
 
 type LogMessage = LoggingMessageNotification['params'];
@@ -100,6 +106,14 @@ function onItsOwn(session: DownstreamSession): Asker {
     elicit: (params, options) => session.server.elicitInput(params, options),
     log: (params) => void session.server.sendLoggingMessage(params).catch(() => undefined),
   };
+}
+
+/**
+ * Whether a stateful HTTP session's client has no standing stream open now: what is sent to it on its own would only
+ * wait in the session's event store for the client to come back to a stream it had.
+ */
+function withoutStandingStream(session: DownstreamSession): boolean {
+  return session.standingStreamOpen?.() === false;
 }
 
 /** Which client a call is of: a stateless session's every request has a session object of its own. */
@@ -235,18 +249,23 @@ export class ProfileSessions implements ClientRequestForwarder {
     // The only call to that server in flight: the message is taken to come with it, as a request would be.
     const onlyCall = calls.length === 1 ? calls[0] : undefined;
     const onlySession = this.sessions.size === 1;
+    const newest = calls[calls.length - 1];
+    // The only call, or one of several calls of a client with no standing stream to hear it on (a stateless one never
+    // has one): sent on a call's stream, once, not on each (the client would hear it as often as it has calls in
+    // flight). On the newest's: a stateless client's newest request is the likeliest to have read from the session's
+    // record the log level the client set last.
+    const onCallStream =
+      soleCaller === undefined || newest === undefined
+        ? undefined
+        : newest === onlyCall || newest.session.callStreamsOnly !== undefined || withoutStandingStream(newest.session)
+          ? newest
+          : undefined;
     for (const session of this.sessions) {
-      if (session.callStreamsOnly !== undefined || !wants(session) || session === onlyCall?.session) continue;
+      if (session.callStreamsOnly !== undefined || !wants(session) || session === onCallStream?.session) continue;
       if (!onlySession && session.logLevel === undefined && session !== soleCaller) continue;
       void session.server.sendLoggingMessage(message).catch(() => undefined);
     }
-    if (soleCaller === undefined) return;
-    // The only call, or one of a stateless client's several calls, which has no standing stream to hear it on: sent
-    // once, not on each call's stream (the client would hear it as often as it has calls in flight). On the newest's:
-    // its request is the likeliest to have read from the session's record the log level the client set last.
-    const newest = calls[calls.length - 1];
-    if (newest === undefined || (newest !== onlyCall && newest.session.callStreamsOnly === undefined)) return;
-    if (wants(newest.session)) newest.log(message);
+    if (onCallStream !== undefined && wants(onCallStream.session)) onCallStream.log(message);
   }
 
   changed(kind: 'resources' | 'prompts'): void {
@@ -277,8 +296,9 @@ export class ProfileSessions implements ClientRequestForwarder {
     if (stack.length === 1) return stack[0]!;
     // Several calls of one client: the request is that client's but not known to be any one call's, so it is sent on
     // its own, not as part of the newest call, which a client that is itself a gateway would put to that call's client.
+    // Unless the client has no standing stream open: sent on its own, it would not be seen and would only time out.
     const newest = stack[stack.length - 1];
-    if (newest !== undefined) return onItsOwn(newest.session);
+    if (newest !== undefined) return withoutStandingStream(newest.session) ? newest : onItsOwn(newest.session);
     if (this.sessions.size === 1) return onItsOwn([...this.sessions][0]!);
     throw refuse(
       `server "${server}" asked for ${what} outside a call and this gateway has ${this.sessions.size} clients: it cannot tell whom to ask`,

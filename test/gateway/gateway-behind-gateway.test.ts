@@ -4,8 +4,9 @@
  * of a call (on that call's own response stream) only when it is that call's, as far as the inner gateway can tell;
  * the outer one then puts it to that call's client, where a request sent on its own would be refused while both
  * clients have calls to the inner gateway in flight. One the inner gateway cannot put to one call (its one client,
- * the outer gateway, has several calls to that server in flight) is sent on its own, and is not put to the client of
- * whichever call is newest. Official v2 SDK clients in front of two processes of the built CLI.
+ * the outer gateway, has several calls to that server in flight) is sent on its own, on the standing stream the outer
+ * gateway opened, and is not put to the client of whichever call is newest. Official v2 SDK clients in front of two
+ * processes of the built CLI.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

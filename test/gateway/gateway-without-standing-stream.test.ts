@@ -4,13 +4,16 @@
  * response stream, before the result. The official v2 SDK client, its GETs answered 405 before they leave it, in front
  * of the built CLI, and a real fixture server behind it over stdio and over Streamable HTTP that samples, elicits and
  * logs during a call. The gateway waits for a forwarded request as long as `gateway.approvalTimeoutMs`: one put on a
- * stream the client never opened would fail the call only after that time, saying it timed out.
+ * stream the client never opened would fail the call only after that time, saying it timed out. What the server sends
+ * while the client has several calls to it in flight, and that is not known to be any one of them's, reaches the
+ * client on one of its calls' streams too.
  */
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, type FetchLike, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAsksWhenToldOverHttp } from '../helpers/asks-when-told-over-http.js';
-import { type GatewayProcess, startGatewayProcess } from '../helpers/gateway-process.js';
+import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
 
 const TOKEN = 'a-no-standing-stream-test-token';
@@ -36,6 +39,7 @@ describe.each(['stdio', 'Streamable HTTP'] as const)(
   (upstream) => {
     let gateway: GatewayProcess | undefined;
     let stopUpstream: (() => Promise<void>) | undefined;
+    let eventLog = '';
     const refusedGets: string[] = [];
     /** The prompts of the sampling requests and the messages of the elicitations the client was asked. */
     const asked: string[] = [];
@@ -65,7 +69,7 @@ describe.each(['stdio', 'Streamable HTTP'] as const)(
 
     beforeAll(async () => {
       const stateDir = await temporaryDirectory('mcp-host-no-standing-stream-');
-      const eventLog = join(stateDir, 'events.log');
+      eventLog = join(stateDir, 'events.log');
       let server: Record<string, unknown>;
       if (upstream === 'stdio') {
         server = {
@@ -127,6 +131,49 @@ describe.each(['stdio', 'Streamable HTTP'] as const)(
     it('hears a log message of its call before the call’s result', async () => {
       await client.callTool({ name: 'asks__log', arguments: { message: 'during the call' } });
       expect(logs).toEqual(['during the call']);
+    }, 60_000);
+
+    const waiting = (gate: string) =>
+      waitUntil(
+        async () => (await readFile(eventLog, 'utf8').catch(() => '')).includes(`waiting ${gate}\n`),
+        `the server to wait for ${gate}`,
+      );
+
+    /** Runs `work` while calls to `wait` on each of `gates` are in flight; opens them after, also when `work` fails. */
+    async function whileHeld(gates: string[], work: () => Promise<void>): Promise<void> {
+      const held = gates.map((gate) => client.callTool({ name: 'asks__wait', arguments: { gate } }));
+      try {
+        for (const gate of gates) await waiting(gate);
+        await work();
+      } finally {
+        for (const gate of gates) await client.callTool({ name: 'asks__open', arguments: { gate } });
+      }
+      for (const call of held) expect(textOf(await call)).toBe('opened');
+    }
+
+    it('is asked a sampling request not known to be any one of its several calls in flight', async () => {
+      asked.length = 0;
+      await whileHeld(['held-while-sampling'], async () => {
+        // Sent outside the call that asks (over stdio nothing tells anyway), while the held call is in flight too.
+        const sampled = client.callTool({
+          name: 'asks__ask_model',
+          arguments: { prompt: 'which call is this?', aside: true, after: 'sample' },
+        });
+        await waiting('sample');
+        await client.callTool({ name: 'asks__open', arguments: { gate: 'sample' } });
+        expect(textOf(await sampled)).toBe('model the-client-model said: you asked "which call is this?"');
+      });
+      expect(asked).toContain('which call is this?');
+    }, 60_000);
+
+    it('hears once a log message not known to be any one of its several calls in flight', async () => {
+      logs.length = 0;
+      // Two calls held: should the message reach the gateway after the call that logs it is answered, two remain.
+      await whileHeld(['first-held', 'second-held'], async () => {
+        await client.callTool({ name: 'asks__log_aside', arguments: { message: 'while two calls wait' } });
+        await waitUntil(() => logs.includes('while two calls wait'), 'the log message to reach the client');
+      });
+      expect(logs).toEqual(['while two calls wait']);
     }, 60_000);
   },
 );
