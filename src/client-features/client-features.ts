@@ -74,7 +74,7 @@ export interface ClientFeaturesOptions {
   onListChanged?: (server: string, kind: 'resources' | 'prompts') => void;
 }
 
-interface ClientFeatures {
+export interface ClientFeatures {
   readonly capabilities: ClientCapabilities;
   /** Installs the request and notification handlers on a new client (pass to `connectServers`). */
   configureClient(client: Client, config: ServerConfig): void;

@@ -12,7 +12,7 @@ interface StartedParts {
 }
 
 /** Each server-start gets its server-exit: the servers still up are closed by the host, as asked. */
-export async function closeHost(parts: StartedParts, audit: AuditRecorder): Promise<void> {
+async function closeHost(parts: StartedParts, audit: AuditRecorder): Promise<void> {
   const connections = [...parts.connections()];
   for (const connection of connections) {
     if (connection.status().state === 'connected')
@@ -25,8 +25,38 @@ export async function closeHost(parts: StartedParts, audit: AuditRecorder): Prom
   await parts.state.audit.close();
 }
 
+/** `host.close()`: the first call releases the open conversations and closes the rest; a later one does nothing. */
+export function hostClose(
+  parts: StartedParts,
+  audit: AuditRecorder,
+  conversations: { releaseAll(): void },
+): () => Promise<void> {
+  let closed = false;
+  return async () => {
+    if (closed) return;
+    closed = true;
+    conversations.releaseAll();
+    await closeHost(parts, audit);
+  };
+}
+
+/** How a start-up stops early: `abandon` on a failure, `stopIfInterrupted` at each point it may be interrupted. */
+export function startUpStops(
+  parts: StartedParts,
+  signal: AbortSignal | undefined,
+  diagnostic: (message: string) => void,
+) {
+  const abandon = (error: unknown) => abandonStart(parts, error, signal?.aborted === true, diagnostic);
+  return {
+    abandon,
+    stopIfInterrupted: async (): Promise<void> => {
+      if (signal?.aborted) await abandon(signal.reason);
+    },
+  };
+}
+
 /** Start-up interrupted (or failed): close what was started, whatever step it had reached, then throw. */
-export async function abandonStart(
+async function abandonStart(
   parts: StartedParts,
   error: unknown,
   interrupted: boolean,

@@ -8,7 +8,7 @@ import type { ServerConfig } from '../config/types.js';
 import { ServerConnection, type ServerConnectionOptions } from '../connections/server-connection.js';
 import { redactSecrets } from '../text/redact-secrets.js';
 
-interface ConnectedServers {
+export interface ConnectedServers {
   connections: ServerConnection[];
   tools: Array<{ server: string; tools: Tool[] }>;
   failures: Array<{ server: string; message: string }>;

@@ -16,20 +16,21 @@ import type { ToolCallContext } from '../loop/tool-call-types.js';
 import type { Authorization } from '../policy/authorize-tool-call.js';
 import { ActiveSkills } from '../skills/active-skills.js';
 import { type ComposedSystemPrompt, composeSystemPrompt } from '../skills/compose-system-prompt.js';
-import { type DiscoveredSkills, discoverSkills, type Skill } from '../skills/discover-skills.js';
+import { discoverSkills, type Skill } from '../skills/discover-skills.js';
 import {
   DEFAULT_MAX_INSTRUCTION_TOKENS,
   loadInstructions,
   projectInstructionsWithheld,
   unapprovedInstructionsNote,
 } from '../skills/project-instructions.js';
-import { reviewSkills, type SkillReview } from '../skills/review-skills.js';
+import { reviewSkills } from '../skills/review-skills.js';
 import type { ServerInstructions } from '../skills/server-instructions.js';
 import { type SkillCheck, SkillPins } from '../skills/skill-pins.js';
 import { skillSources, unapprovedProjectSkillsNote } from '../skills/skill-sources.js';
 import { createSkillToolHandlers, skillToolDefinitions } from '../skills/skill-tools.js';
 import { skillsListing } from '../skills/skills-listing.js';
 import { HOST_TOOLS_SERVER } from './host-tools-server.js';
+import type { Host } from './host-types.js';
 
 interface HostSkillsOptions {
   config: HostConfig;
@@ -49,8 +50,8 @@ interface HostSkillsOptions {
 }
 
 export interface HostSkills {
-  discovered: DiscoveredSkills;
-  review: SkillReview;
+  /** The skills offered to the model, those withheld (and why), and those that could not be read. */
+  overview: Host['skills'];
   /** `load_skill` and `read_skill_file`, when any skill is offered. */
   entries: CatalogEntry[];
   handlers: ReadonlyMap<string, HostToolHandler>;
@@ -133,8 +134,7 @@ export function openHostSkills(options: HostSkillsOptions): HostSkills {
   }
 
   return {
-    discovered,
-    review,
+    overview: () => ({ offered: review.offered, withheld: review.withheld, problems: discovered.problems }),
     entries,
     handlers,
     active,

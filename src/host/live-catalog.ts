@@ -296,6 +296,12 @@ export class LiveCatalog {
     return (this.changesSeen.get(server) ?? 0) > (this.changesReviewed.get(server) ?? 0);
   }
 
+  /** Lists one server's tools again and reviews them now (a restart, an approval made elsewhere): the catalog after. */
+  relist(server: string): Promise<ToolCatalog> {
+    this.markChanged(server);
+    return this.beginTurn();
+  }
+
   /** Called when a turn begins: applies finished re-listings (waiting briefly for those in flight). */
   async beginTurn(): Promise<ToolCatalog> {
     if (this.inFlight.size > 0) {
