@@ -14,7 +14,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTransport } from '../dist/src/connections/create-transport.js';
-import { createRemoteAuthorization } from '../dist/src/connections/oauth/index.js';
+import { createRemoteAuthorization } from '../dist/src/connections/oauth/remote-authorization.js';
 
 /** The client ID metadata document URL the suite's CIMD scenarios expect a client to present. */
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';

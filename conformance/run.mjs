@@ -33,7 +33,7 @@ const REVISIONS = {
   },
 };
 const DRIVER = join(here, 'client.mjs');
-const BUILT_DRIVER_DEPENDENCY = join(root, 'dist', 'src', 'connections', 'oauth', 'index.js');
+const BUILT_DRIVER_DEPENDENCY = join(root, 'dist', 'src', 'connections', 'oauth', 'remote-authorization.js');
 /** Per scenario, for the runner's wait on the driver; generous because CI machines are shared. */
 const SCENARIO_TIMEOUT_MS = 90_000;
 

@@ -63,9 +63,10 @@ describe('MCP conformance (client scenarios)', () => {
   it('has what the runner needs (the Node 22 tools are installed on first use)', async () => {
     const { ensureNode22 } = await import('../../tools/node22.mjs');
     expect(ensureNode22(() => undefined).version).toMatch(/^v22\./);
-    expect(existsSync(join(repoRoot, 'dist', 'src', 'connections', 'oauth', 'index.js')), 'run `npm run build`').toBe(
-      true,
-    );
+    expect(
+      existsSync(join(repoRoot, 'dist', 'src', 'connections', 'oauth', 'remote-authorization.js')),
+      'run `npm run build`',
+    ).toBe(true);
   }, 300_000);
 
   it('passes the scenarios without OAuth, the OAuth metadata ones and cross-app access, and fails only where expected', async () => {

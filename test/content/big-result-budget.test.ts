@@ -6,13 +6,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  budgetToolResult,
-  createResultStore,
-  DEFAULT_RESULT_TOKEN_BUDGET,
-  handleReadStoredResult,
-  mapToolResult,
-} from '../../src/content/index.js';
+import { budgetToolResult } from '../../src/content/budget-tool-results.js';
+import { mapToolResult } from '../../src/content/map-tool-result.js';
+import { DEFAULT_RESULT_TOKEN_BUDGET } from '../../src/content/output-budget.js';
+import { handleReadStoredResult } from '../../src/content/read-stored-result-tool.js';
+import { createResultStore } from '../../src/content/result-store.js';
 import { firstText, startSdkSession, stopAll } from './fixture-sessions.js';
 import { parseCut } from './notice.js';
 

@@ -6,7 +6,7 @@ import { type CallToolResult, Client, InMemoryTransport } from '@modelcontextpro
 import { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { EMPTY_RESULT_TEXT, mapToolResult } from '../../src/content/index.js';
+import { EMPTY_RESULT_TEXT, mapToolResult } from '../../src/content/map-tool-result.js';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 const NO_SCHEMA = {};

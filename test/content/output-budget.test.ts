@@ -3,16 +3,15 @@
  * images never turned into text) and the shares of a result's texts, including 5 MB and 50 MB texts.
  */
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_IMAGE_TOKEN_COST, estimateTokens } from '../../src/content/linear-token-estimate.js';
 import {
   applyOutputBudget,
-  DEFAULT_IMAGE_TOKEN_COST,
   DEFAULT_RESULT_TOKEN_BUDGET,
-  estimateTokens,
-  MAX_STORED_READ_LENGTH,
   STORED_TEXT_SEPARATOR,
-  shareBudget,
   storedTextOf,
-} from '../../src/content/index.js';
+} from '../../src/content/output-budget.js';
+import { MAX_STORED_READ_LENGTH } from '../../src/content/result-store.js';
+import { shareBudget } from '../../src/content/share-budget.js';
 import type { ToolResultPart } from '../../src/providers/types.js';
 import { parseCut } from './notice.js';
 

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createResultStore } from '../../src/content/index.js';
+import { createResultStore } from '../../src/content/result-store.js';
 
 let directory: string;
 beforeEach(async () => {

@@ -6,16 +6,15 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { budgetToolResult } from '../../src/content/budget-tool-results.js';
+import { applyOutputBudget } from '../../src/content/output-budget.js';
+import { handleReadStoredResult, readStoredResultTool } from '../../src/content/read-stored-result-tool.js';
 import {
-  applyOutputBudget,
-  budgetToolResult,
   createResultStore,
-  handleReadStoredResult,
   MAX_STORED_READ_LENGTH,
   type ResultStore,
   ResultStoreError,
-  readStoredResultTool,
-} from '../../src/content/index.js';
+} from '../../src/content/result-store.js';
 import type { ToolResultPart } from '../../src/providers/types.js';
 import { parseCut } from './notice.js';
 

@@ -23,7 +23,7 @@ import type { Host } from '../../src/host/create-host.js';
 import { restoreOwnKeys, setOwnProperty } from '../../src/json/own-property.js';
 import { TrustStore } from '../../src/policy/trust-store.js';
 import { toAnthropicRequest } from '../../src/providers/anthropic/to-anthropic-request.js';
-import { toGeminiRequest } from '../../src/providers/gemini/index.js';
+import { toGeminiRequest } from '../../src/providers/gemini/to-gemini-request.js';
 import { toOpenAiChatRequest } from '../../src/providers/openai-chat/to-openai-chat-request.js';
 import { toOpenAiResponsesRequest } from '../../src/providers/openai-responses/to-openai-responses-request.js';
 import { MAX_REFERENCE_CHAIN, MAX_SCHEMA_EXPANSION_STEPS, SCHEMA_TARGETS } from '../../src/providers/schema/index.js';

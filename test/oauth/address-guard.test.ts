@@ -8,11 +8,11 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   classifyAddress,
-  createGuardedFetch,
   createUrlGuard,
   type HostLookup,
   RefusedUrlError,
-} from '../../src/connections/oauth/index.js';
+} from '../../src/connections/oauth/address-guard.js';
+import { createGuardedFetch } from '../../src/connections/oauth/guarded-fetch.js';
 
 describe('classifyAddress', () => {
   it.each([

@@ -3,7 +3,7 @@
  * its own flow, reports a refusal, gives up after its timeout; only https (or local http) URLs are ever opened.
  */
 import { describe, expect, it } from 'vitest';
-import { assertOpenableAuthorizationUrl, isHeadless } from '../../src/connections/oauth/index.js';
+import { assertOpenableAuthorizationUrl, isHeadless } from '../../src/connections/oauth/authorization-url.js';
 import { startRedirectListener } from '../../src/connections/oauth/redirect-listener.js';
 
 async function listener(timeoutMs = 5_000) {

@@ -9,16 +9,13 @@ import type { Client, Transport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RemoteOAuthSettings, RemoteServerConfig } from '../../src/config/types.js';
 import { createTransport } from '../../src/connections/create-transport.js';
+import type { AuthorizationRequest, AuthorizationSession } from '../../src/connections/oauth/authorization-session.js';
+import { OAUTH_FOLDER_NAME, OAuthStore, oauthFileName } from '../../src/connections/oauth/oauth-store.js';
 import {
-  type AuthorizationRequest,
-  type AuthorizationSession,
   createRemoteAuthorization,
-  OAUTH_FOLDER_NAME,
-  OAuthStore,
-  oauthFileName,
   type RemoteAuthorization,
   type RemoteAuthorizationOptions,
-} from '../../src/connections/oauth/index.js';
+} from '../../src/connections/oauth/remote-authorization.js';
 import { httpServer } from '../helpers/configs.js';
 import { temporaryDirectory } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';

@@ -10,7 +10,7 @@ import {
   type AnthropicStreamEvent,
 } from '../../src/providers/anthropic/anthropic-stream-accumulator.js';
 import { fromAnthropicResponse } from '../../src/providers/anthropic/from-anthropic-response.js';
-import { fromGeminiResponse } from '../../src/providers/gemini/index.js';
+import { fromGeminiResponse } from '../../src/providers/gemini/from-gemini-response.js';
 import { argumentsAsText } from '../../src/providers/openai-chat/from-openai-chat-response.js';
 import type { AssistantPart } from '../../src/providers/types.js';
 

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  fromGeminiResponse,
-  GeminiStreamAccumulator,
-  mapGeminiFinishReason,
-  readGeminiStream,
-} from '../../../src/providers/gemini/index.js';
+import { fromGeminiResponse } from '../../../src/providers/gemini/from-gemini-response.js';
+import { GeminiStreamAccumulator, readGeminiStream } from '../../../src/providers/gemini/gemini-stream-accumulator.js';
+import { mapGeminiFinishReason } from '../../../src/providers/gemini/map-gemini-finish-reason.js';
 import { ProviderError } from '../../../src/providers/types.js';
 
 const context = { turnIndex: 2, wrappedTools: new Set(['echo__say']) };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createGeminiProvider, toGeminiRequest } from '../../../src/providers/gemini/index.js';
+import { createGeminiProvider } from '../../../src/providers/gemini/gemini-provider.js';
+import { toGeminiRequest } from '../../../src/providers/gemini/to-gemini-request.js';
 import {
   type AssistantMessage,
   type Message,

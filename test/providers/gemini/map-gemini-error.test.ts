@@ -1,6 +1,6 @@
 import { ApiError } from '@google/genai';
 import { describe, expect, it } from 'vitest';
-import { mapGeminiError } from '../../../src/providers/gemini/index.js';
+import { mapGeminiError } from '../../../src/providers/gemini/map-gemini-error.js';
 import { ProviderError } from '../../../src/providers/types.js';
 
 function apiError(status: number, message: string, reason: string): ApiError {

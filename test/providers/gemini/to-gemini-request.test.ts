@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { placeholderThoughtSignature, toGeminiRequest } from '../../../src/providers/gemini/index.js';
+import { placeholderThoughtSignature, toGeminiRequest } from '../../../src/providers/gemini/to-gemini-request.js';
 import { type AssistantMessage, type ModelRequest, ProviderError } from '../../../src/providers/types.js';
 
 const replayedTurn: AssistantMessage = {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { toAnthropicRequest } from '../../../src/providers/anthropic/to-anthropic-request.js';
-import { toGeminiRequest } from '../../../src/providers/gemini/index.js';
+import { toGeminiRequest } from '../../../src/providers/gemini/to-gemini-request.js';
 import { toOpenAiChatRequest } from '../../../src/providers/openai-chat/to-openai-chat-request.js';
 import { toOpenAiResponsesRequest } from '../../../src/providers/openai-responses/to-openai-responses-request.js';
 import {
