@@ -15,7 +15,7 @@ import type { Conversation, ConversationUsage, TurnRunner } from './conversation
 import { estimateMessagesTokens } from './estimate-message-tokens.js';
 import { providerSpec } from './provider-spec.js';
 import type { SavedSession } from './read-session-file.js';
-import { repairTranscript } from './repair-transcript.js';
+import { repairTranscript, unansweredCallResults } from './repair-transcript.js';
 import { createSessionId } from './session-id.js';
 import type { SessionRecord } from './session-records.js';
 import { SESSION_FORMAT_VERSION } from './session-records.js';
@@ -213,20 +213,35 @@ export function createConversation(dependencies: ConversationDependencies): Conv
               diagnostic(`could not compact the conversation: ${(error as Error).message}`);
             });
           }
-          await dependencies.runTurn(text, {
-            history: [...session.messages],
-            ...(options.images ? { images: options.images } : {}),
-            provider,
-            signal,
-            onEvent: (event) => {
-              if (event.type === 'model-response') addUsage(session, event.usage);
-              emit(event);
-            },
-            onMessage: (message) => {
-              session.messages.push(message);
-              saveMessage(session, message);
-            },
-          });
+          try {
+            await dependencies.runTurn(text, {
+              history: [...session.messages],
+              ...(options.images ? { images: options.images } : {}),
+              provider,
+              signal,
+              onEvent: (event) => {
+                if (event.type === 'model-response') addUsage(session, event.usage);
+                emit(event);
+              },
+              onMessage: (message) => {
+                session.messages.push(message);
+                saveMessage(session, message);
+              },
+            });
+          } finally {
+            // A turn cancelled while its calls were being asked about ends with no results for them: they are
+            // answered here, or the next turn's request would be one no provider accepts.
+            const answers = unansweredCallResults(
+              session.messages,
+              signal.aborted
+                ? 'The turn was cancelled before this call finished; its outcome is unknown.'
+                : 'The turn stopped before this call finished; its outcome is unknown.',
+            );
+            if (answers !== undefined) {
+              session.messages.push(answers);
+              saveMessage(session, answers);
+            }
+          }
         }),
       );
     },

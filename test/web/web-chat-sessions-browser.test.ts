@@ -5,7 +5,8 @@
  * the same number before and after a reload or a resume, with the saved result beside each earlier call; and what the
  * terminal chat prints of a session file, shown on the page: the lines of a damaged one skipped when it is resumed,
  * one saved by a newer version passed over in the list, a save that fails during a turn; and a page reloaded while a
- * turn runs, which shows the calls the turn made before it came.
+ * turn runs, which shows the calls the turn made before it came; and a turn stopped while a call waits for approval,
+ * whose call the transcript answers.
  */
 import { readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -14,6 +15,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleServer, writeConfig } from '../helpers/project.js';
 import { openUiPage, startUiAndChromium, type UiAndChromium } from '../helpers/web-ui-in-chromium.js';
+import { callUiApi } from '../helpers/web-ui-process.js';
 
 const WAIT = { timeout: 15_000 };
 
@@ -268,5 +270,26 @@ describe('a page reloaded while a turn runs', () => {
     expect(await divided.textContent()).toMatch(/result.*3/);
     await earlier.getByText('Divided: 3.').waitFor(WAIT);
     await earlier.getByRole('article', { name: 'Tool call calculator__add_numbers [1]' }).waitFor(WAIT);
+  }, 120_000);
+});
+
+describe('a turn stopped while a call waits for approval', () => {
+  it('shows the call as not finished, and the transcript answers it', async () => {
+    const page = await chatTab();
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await send(page, 'Add, then divide');
+    await page.getByRole('dialog', { name: 'A tool call needs your approval' }).waitFor(WAIT);
+    // Stopped from elsewhere (another tab's Stop), as the dialog covers this one's.
+    expect((await callUiApi(started!.ui, '/api/chat/cancel', {})).body).toEqual({ cancelled: true });
+    const card = page.locator('.turn').getByRole('article', { name: 'Tool call calculator__divide [2]' });
+    await card.getByText('not finished', { exact: true }).waitFor(WAIT);
+
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Pages' }).waitFor(WAIT);
+    const divided = page
+      .getByRole('list', { name: 'Earlier messages' })
+      .getByRole('article', { name: 'Tool call calculator__divide [2]' });
+    await divided.getByText(/The turn was cancelled before this call finished/).waitFor(WAIT);
+    expect(await divided.getByText('error', { exact: true }).count()).toBe(1);
   }, 120_000);
 });

@@ -134,9 +134,12 @@ function Card({ card, turn, hasView }: { card: ToolCard; turn: Turn; hasView: bo
         <span className="badge">
           {card.end !== undefined
             ? String(card.end.outcome)
-            : card.streaming !== undefined && card.streaming.started !== true
-              ? 'streaming'
-              : 'running'}
+            : turn.done
+              ? // The turn ended first (cancelled while the call was asked about): the transcript says so.
+                'not finished'
+              : card.streaming !== undefined && card.streaming.started !== true
+                ? 'streaming'
+                : 'running'}
         </span>{' '}
         {card.end !== undefined && <span className="muted">{String(card.end.durationMs)} ms</span>}
       </header>
