@@ -22,7 +22,10 @@ import type { LiveCatalog } from './live-catalog.js';
 
 interface HostCallExecutorsOptions {
   config: HostConfig;
-  options: Pick<HostOptions, 'toolTimeoutMs' | 'maxResultTokens' | 'onProgress' | 'onDiagnostic'>;
+  options: Pick<
+    HostOptions,
+    'toolTimeoutMs' | 'maxResultTokens' | 'onProgress' | 'onDiagnostic' | 'warningsSayServerExits'
+  >;
   catalog: LiveCatalog;
   approver: Approver;
   state: { trustStore: TrustStore; results: ResultStore };
@@ -72,8 +75,9 @@ export function hostCallExecutors(settings: HostCallExecutorsOptions): HostCallE
       onProgress: options.onProgress,
       onResultCut: hostTools.resultStored,
       onDiagnostic: settings.onDiagnostic,
-      // A server's exit is reported through `onDiagnostic` (see server-events.ts): with none, nobody has heard it.
-      serverExitsShown: options.onDiagnostic !== undefined,
+      // A server's exit is reported through `onDiagnostic` (see server-events.ts): with none, nobody has heard it; and
+      // whoever reads the warnings may not read it.
+      serverExitsShown: !(options.warningsSayServerExits ?? options.onDiagnostic === undefined),
       describeMissing: (name) => catalog.describeMissing(name),
       server: (name) => connections.get(name),
       hostTools: hostTools.handlers,

@@ -74,6 +74,13 @@ export interface HostOptions {
   trustStore?: TrustStore;
   /** Non-fatal problems (a server that failed to start, stdout noise, withheld tools…), for stderr. */
   onDiagnostic?: (message: string) => void;
+  /**
+   * Whether the warning of a call sent once more after its server went away says how the server went (the exit code
+   * or signal, the stderr tail). Default: only when there is no `onDiagnostic`, which reports the exit as it happens.
+   * True where the warnings reach someone who does not read `onDiagnostic` (the web UI: warnings go to the page,
+   * diagnostics to the terminal).
+   */
+  warningsSayServerExits?: boolean;
   /** Connect some servers over a transport of the caller's (e.g. in-memory, for tests and benchmarks). */
   transportFactory?: ServerConnectionOptions['transportFactory'];
   /** Folders offered to servers as roots (paths or file:// URIs). Default: the config's `roots`, else none (the roots

@@ -37,7 +37,7 @@ interface WebUiOptions {
   /** Default 0: a free port. */
   port?: number;
   /** Passed to `createHost`; its approver and client-request approver are the browser. */
-  host?: Omit<HostOptions, 'approver' | 'clientRequestApprover'>;
+  host?: Omit<HostOptions, 'approver' | 'clientRequestApprover' | 'warningsSayServerExits'>;
   /** The built browser app (default: the package's `dist/web`). */
   assetFolder?: string;
 }
@@ -135,6 +135,9 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
     ...hostOptions,
     approver,
     clientRequestApprover: approver,
+    // The page shows the warnings; the exit reports of `onDiagnostic` go to the terminal, which the page's reader
+    // may not see.
+    warningsSayServerExits: true,
     onServerLog: (entry) => {
       hostOptions.onServerLog?.(entry);
       serverLogsSeen += 1;

@@ -2,7 +2,8 @@
  * A server that dies during a call made from the command line: the user is told once how it went (the server named,
  * its exit code, its stderr tail) and then how the call ended, by tools call, connect, chat and run alike. The model,
  * which sees no such report, still gets all of it in the call's result. A library user who passes no `onDiagnostic`
- * hears no report, so the warning of a call sent again says it.
+ * hears no report, so the warning of a call sent again says it, as it does where the warnings go elsewhere than the
+ * report (`warningsSayServerExits`).
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -161,7 +162,11 @@ describe('a call of a library user whose server dies and which is sent again', (
     await Promise.allSettled(hosts.splice(0).map((host) => host.close()));
   });
 
-  async function callOnce(marker: string, onDiagnostic?: (message: string) => void): Promise<string[]> {
+  async function callOnce(
+    marker: string,
+    onDiagnostic?: (message: string) => void,
+    warningsSayServerExits?: boolean,
+  ): Promise<string[]> {
     const config = hostConfig([
       stdioServer('crashy', [fixtureServer('crash-mid-call.mjs')], {
         trust: 'trusted',
@@ -172,6 +177,7 @@ describe('a call of a library user whose server dies and which is sent again', (
       config,
       stateDir: join(directory, `${marker}-state`),
       ...(onDiagnostic === undefined ? {} : { onDiagnostic }),
+      ...(warningsSayServerExits === undefined ? {} : { warningsSayServerExits }),
     });
     hosts.push(host);
     const warnings: string[] = [];
@@ -194,6 +200,14 @@ describe('a call of a library user whose server dies and which is sent again', (
     const diagnostics: string[] = [];
     expect(await callOnce('reported-exited-once', (message) => diagnostics.push(message))).toEqual([
       'crashy__read_once_exits lost its server; trying once more, as the tool is marked safe to retry',
+    ]);
+    expect(diagnostics).toContain(`server "crashy" exited with code 5; stderr tail:\n${ONCE_TAIL}`);
+  }, 60_000);
+
+  it('says it in the warning as well when the warnings go where onDiagnostic does not (the web UI)', async () => {
+    const diagnostics: string[] = [];
+    expect(await callOnce('apart-exited-once', (message) => diagnostics.push(message), true)).toEqual([
+      `crashy__read_once_exits lost its server; trying once more, as the tool is marked safe to retry (server "crashy" exited with code 5; stderr tail:\n${ONCE_TAIL})`,
     ]);
     expect(diagnostics).toContain(`server "crashy" exited with code 5; stderr tail:\n${ONCE_TAIL}`);
   }, 60_000);

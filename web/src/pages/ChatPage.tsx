@@ -55,6 +55,8 @@ interface Turn {
   joined?: ChatMessageView[];
   /** What the host said of the session during the turn (a save that failed). */
   notes?: string[];
+  /** What the host warned of during the turn (a call sent once more, and how its server went), each once. */
+  warnings?: string[];
   usage?: unknown;
 }
 
@@ -188,11 +190,11 @@ function SessionsList({ listed, onOpen }: { listed: SessionsView | undefined; on
   );
 }
 
-/** What the host said of a session or its file, as the terminal chat prints it. */
-function Notes({ label, notes }: { label: string; notes: string[] }) {
+/** What the host said of a session or its file, or warned of in a turn, as the terminal chat prints it. */
+function Notes({ label, notes, className = 'notes' }: { label: string; notes: string[]; className?: string }) {
   if (notes.length === 0) return null;
   return (
-    <ul className="notes" aria-label={label}>
+    <ul className={className} aria-label={label}>
       {notes.map((note, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: notes are known by their place.
         <li key={index}>{showDirectionControls(note)}</li>
@@ -453,6 +455,12 @@ export function ChatPage() {
           return { ...turn, text: String(event.text ?? turn.text), usage: event.usage };
         case 'session-note':
           return { ...turn, notes: [...(turn.notes ?? []), String(event.message)] };
+        case 'tool-call-warning': {
+          // Once per turn, as the terminal chat prints it (a tool that reaches outside systems warns at each call).
+          const message = String(event.message);
+          if (turn.warnings?.includes(message) === true) return turn;
+          return { ...turn, warnings: [...(turn.warnings ?? []), message] };
+        }
         case 'run-error':
           return { ...turn, error: String(event.message) };
         case 'turn-done':
@@ -561,6 +569,7 @@ export function ChatPage() {
               {turn.calls.map((card) => (
                 <Card key={card.key} card={card} turn={turn} hasView={withViews.has(card.name)} />
               ))}
+              <Notes label="Warnings" notes={turn.warnings ?? []} className="notes warnings" />
               <div className="assistant-message">
                 <span className="visually-hidden">Model: </span>
                 {showDirectionControls(turn.text)}
