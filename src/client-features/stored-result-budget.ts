@@ -2,7 +2,7 @@
  * The output budget of what the resource tools read, as the host applies it: a read over its budget is cut as a
  * tool result is, its full text kept in the result store for `read_stored_result` to return.
  */
-import { budgetToolResult } from '../content/budget-tool-results.js';
+import { budgetToolResult } from '../content/budget-tool-result.js';
 import type { ResultStore } from '../content/result-store.js';
 import type { ResultBudget } from './resource-host-tools.js';
 

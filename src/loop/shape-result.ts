@@ -8,7 +8,7 @@ import type { CatalogEntry } from '../catalog/tool-catalog.js';
 import { serverConfigOf } from '../config/server-config-of.js';
 import type { HostConfig } from '../config/types.js';
 import { type SpilledText, spilledTextOf } from '../connections/spilled-text.js';
-import { budgetToolResult } from '../content/budget-tool-results.js';
+import { budgetToolResult } from '../content/budget-tool-result.js';
 import { mapToolResult } from '../content/map-tool-result.js';
 import { DEFAULT_RESULT_TOKEN_BUDGET } from '../content/output-budget.js';
 import type { ResultStore } from '../content/result-store.js';

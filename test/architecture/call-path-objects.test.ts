@@ -25,7 +25,7 @@ const CALL_PATH = [
   'audit/audit-recorder.ts',
   'connections/server-connection.ts',
   'connections/hard-maximum.ts',
-  'content/budget-tool-results.ts',
+  'content/budget-tool-result.ts',
 ];
 
 /** The functions whose options literals may hold no spread anywhere. */

@@ -49,7 +49,7 @@ const DUTY_MODULES = [
   'loop/run-agent.ts',
   'policy/authorize-tool-call.ts',
   'policy/decide-tool-call.ts',
-  'content/budget-tool-results.ts',
+  'content/budget-tool-result.ts',
   'content/map-tool-result.ts',
   'audit/audit-recorder.ts',
 ];

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { budgetToolResult } from '../../src/content/budget-tool-results.js';
+import { budgetToolResult } from '../../src/content/budget-tool-result.js';
 import { mapToolResult } from '../../src/content/map-tool-result.js';
 import { DEFAULT_RESULT_TOKEN_BUDGET } from '../../src/content/output-budget.js';
 import { handleReadStoredResult } from '../../src/content/read-stored-result-tool.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rememberSpilledText, spilledStandIn } from '../../src/connections/spilled-text.js';
-import { budgetToolResult } from '../../src/content/budget-tool-results.js';
+import { budgetToolResult } from '../../src/content/budget-tool-result.js';
 import { estimateTokens } from '../../src/content/linear-token-estimate.js';
 import { createResultStore, type ResultStore } from '../../src/content/result-store.js';
 import { parseCut } from './notice.js';

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { budgetToolResult } from '../../src/content/budget-tool-results.js';
+import { budgetToolResult } from '../../src/content/budget-tool-result.js';
 import { applyOutputBudget } from '../../src/content/output-budget.js';
 import { handleReadStoredResult, readStoredResultTool } from '../../src/content/read-stored-result-tool.js';
 import {
