@@ -334,7 +334,10 @@ export interface ChatSessionView {
   model: string;
   usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number };
   cost: CostView;
+  /** The latest messages of the transcript, as many as are sent at once. */
   messages: ChatMessageView[];
+  /** How many earlier ones were left out (`mcp-host sessions show` shows them all). */
+  omittedMessages: number;
   /** What the conversation said of its session: lines of its file skipped when it was read, a save that failed. */
   notes: string[];
 }

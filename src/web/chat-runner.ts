@@ -22,6 +22,12 @@ import { displayModel } from './views.js';
 const MAX_EVENT_CHARS = 400_000;
 /** Longest message text sent back when a session is resumed. */
 const MAX_MESSAGE_CHARS = 50_000;
+/**
+ * The most of a transcript sent to the page at once, in messages and in characters of their text: a long session's
+ * latest messages are sent, and the earlier ones counted.
+ */
+const MAX_SHOWN_MESSAGES = 1_000;
+const MAX_SHOWN_CHARS = 2_000_000;
 /** The latest notes of a conversation kept to show (a save that fails may fail at every message). */
 const MAX_NOTES = 20;
 
@@ -99,6 +105,19 @@ function messageViews(history: readonly Message[], from = 0): ChatMessageView[] 
   });
 }
 
+/** The latest of `views` within the bounds of what is sent at once, and how many earlier ones were left out. */
+function latestOf(views: ChatMessageView[]): { messages: ChatMessageView[]; omittedMessages: number } {
+  let chars = 0;
+  let first = views.length;
+  while (first > 0 && views.length - first < MAX_SHOWN_MESSAGES) {
+    const view = views[first - 1]!;
+    chars += view.text.length + (view.result?.text.length ?? 0);
+    if (chars > MAX_SHOWN_CHARS && first < views.length) break;
+    first -= 1;
+  }
+  return { messages: views.slice(first), omittedMessages: first };
+}
+
 /**
  * The numbers of the calls an answer of the model makes, as the transcript will number them once they are answered:
  * after every call answered before that answer.
@@ -154,7 +173,7 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
     model: displayModel(open.model()),
     usage: open.usage(),
     cost: conversationCost(open, host),
-    messages: messageViews(open.history.slice(0, messages)),
+    ...latestOf(messageViews(open.history.slice(0, messages))),
     notes: [...(notesOf.get(open) ?? [])],
   });
 
@@ -260,9 +279,11 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
             turnId: running.turnId,
             prompt: cut(running.prompt),
             // What the turn did before this page came (its prompt is shown as the prompt).
-            messages: messageViews(running.conversation.history, running.messagesBefore).filter(
-              (message) => message.role !== 'user',
-            ),
+            messages: latestOf(
+              messageViews(running.conversation.history, running.messagesBefore).filter(
+                (message) => message.role !== 'user',
+              ),
+            ).messages,
           },
         };
       }

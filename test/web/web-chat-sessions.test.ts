@@ -1,7 +1,8 @@
 /**
  * The web UI's chat and the session locks a terminal chat respects: the page lets go of the session it leaves (so
  * `mcp-host chat --resume` can take it while the page stays open), and a session another process holds is refused
- * with the reason, the page keeping what it had open.
+ * with the reason, the page keeping what it had open; and a long saved session, of which the page is sent the latest
+ * messages and the count of those left out.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -12,6 +13,7 @@ import { waitUntil } from '../helpers/wait-until.js';
 import { callUiApi, type RunningUi, startUi } from '../helpers/web-ui-process.js';
 
 let ui: RunningUi;
+let configFile: string;
 
 const api = (path: string, body?: unknown) => callUiApi(ui, path, body);
 
@@ -20,6 +22,7 @@ const lockOf = (id: string) => join(ui.stateDir, 'sessions', `${id}.lock`);
 beforeAll(async () => {
   const config = await writeConfig({ model: 'scripted:script.json', mcpServers: {} });
   await writeFile(join(dirname(config), 'script.json'), JSON.stringify({ scenarios: [], fallbackText: 'Noted.' }));
+  configFile = config;
   ui = await startUi(['--config', config]);
 }, 60_000);
 
@@ -51,5 +54,44 @@ describe('web chat sessions and their locks', () => {
     const resumed = await api('/api/sessions/resume', { id: first });
     expect(resumed.status, JSON.stringify(resumed.body)).toBe(200);
     expect(resumed.body.id).toBe(first);
+  }, 60_000);
+});
+
+describe('a long saved session resumed in the web chat', () => {
+  it('sends the page its latest messages within a bound, with the count of the earlier ones', async () => {
+    const id = '20260101-100000-00000a11';
+    const at = '2026-01-01T10:00:00.000Z';
+    const lines = [
+      JSON.stringify({
+        type: 'session',
+        version: 1,
+        id,
+        config: configFile,
+        model: 'scripted:script.json',
+        createdAt: at,
+        title: 'Long',
+      }),
+    ];
+    // 120 messages of 50,000 characters: 6 million characters, past what is sent at once.
+    for (let index = 0; index < 120; index += 1) {
+      const role = index % 2 === 0 ? 'user' : 'assistant';
+      const text = `message ${index} ${'x'.repeat(50_000)}`;
+      lines.push(JSON.stringify({ type: 'message', at, message: { role, content: [{ type: 'text', text }] } }));
+    }
+    await writeFile(join(ui.stateDir, 'sessions', `${id}.jsonl`), `${lines.join('\n')}\n`);
+
+    const response = await fetch(`${ui.base}/api/sessions/resume`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ui.token}`, origin: ui.base, 'content-type': 'application/json' },
+      body: JSON.stringify({ id }),
+    });
+    const text = await response.text();
+    expect(response.status, text.slice(0, 500)).toBe(200);
+    expect(text.length).toBeLessThan(2_200_000);
+    const view = JSON.parse(text) as { messages: Array<{ text: string }>; omittedMessages: number };
+    expect(view.messages.at(-1)?.text).toMatch(/^message 119 /);
+    expect(view.omittedMessages).toBeGreaterThan(0);
+    expect(view.omittedMessages + view.messages.length).toBe(120);
+    expect(view.messages[0]?.text).toMatch(new RegExp(`^message ${view.omittedMessages} `));
   }, 60_000);
 });

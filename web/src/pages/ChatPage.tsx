@@ -373,6 +373,7 @@ export function ChatPage() {
         usage: event.usage as ChatSessionView['usage'],
         cost: event.cost as ChatSessionView['cost'],
         messages: old?.messages ?? [],
+        omittedMessages: old?.omittedMessages ?? 0,
         notes: old?.notes ?? [],
       }));
       setTick((value) => value + 1);
@@ -553,6 +554,12 @@ export function ChatPage() {
           </button>
         </form>
         <Notes label="Notes on the session" notes={session?.notes ?? []} />
+        {session !== undefined && session.omittedMessages > 0 && (
+          <p className="muted">
+            {session.omittedMessages} earlier message(s) are not shown here; mcp-host sessions show {session.id} shows
+            the whole transcript.
+          </p>
+        )}
         {session !== undefined && session.messages.length > 0 && (
           <EarlierMessages messages={session.messages} label="Earlier messages" />
         )}
