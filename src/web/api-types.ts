@@ -80,6 +80,11 @@ export interface CallResultView {
   outputSchemaErrors?: string[];
   /** For a tool with a view: the result as the server sent it (bounded), which the view receives. */
   forView?: Record<string, unknown>;
+  /**
+   * What the call warned of as it went, each once, as `tools call` prints it: e.g. that it was sent once more after
+   * its server went away, and how the server went.
+   */
+  warnings?: string[];
 }
 
 /** An MCP Apps view opened for one tool call: where its sandbox serves it, and what it was allowed. */

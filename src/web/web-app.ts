@@ -211,9 +211,11 @@ export function createWebApp(context: WebAppContext): Hono {
     const controller = new AbortController();
     running.set(callId, controller);
     const started = Date.now();
+    const warnings = new Set<string>();
     try {
       const executed = await host.callTool(body.name, args, {
         signal: controller.signal,
+        onWarning: (message) => warnings.add(message),
         onProgress: (update) =>
           context.events.publish({
             type: 'progress',
@@ -229,6 +231,7 @@ export function createWebApp(context: WebAppContext): Hono {
       });
       const view = callResultView(executed, Date.now() - started, entry?.tool.outputSchema);
       if (entry !== undefined && toolUiOf(entry.tool).resourceUri !== undefined) view.forView = resultForView(executed);
+      if (warnings.size > 0) view.warnings = [...warnings];
       return c.json(view);
     } finally {
       running.delete(callId);

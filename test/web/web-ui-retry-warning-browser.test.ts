@@ -1,11 +1,14 @@
 /**
- * A chat call whose server dies and which is sent once more, in the web UI in real Chromium: the page, which hears
- * none of the terminal's diagnostics, shows the warning with how the server went (its exit code and stderr tail), once,
- * the tail as text even where it reads as markup; the terminal running `mcp-host ui` reports the exit once, as before.
+ * A call whose server dies and which is sent once more, in the web UI in real Chromium, made by the model in the chat
+ * and by hand on the Tools page: the page, which hears none of the terminal's diagnostics, shows the warning with how
+ * the server went (its exit code and stderr tail), once, the tail as text even where it reads as markup; the terminal
+ * running `mcp-host ui` reports the exit once, as before. Each way of calling has a server of its own, as the server
+ * exits only during the first call it gets.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureServer, temporaryDirectory } from '../helpers/project.js';
 import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
@@ -14,28 +17,29 @@ const WAIT = { timeout: 15_000 };
 /** A line the server writes to stderr when it starts, as a page would run it if it took text for markup. */
 const MARKUP = '<img src="x" onerror="document.title = \'ran\'"><b>bold</b>';
 const TAIL = 'exiting once with code 5 in the middle of a call';
-const WARNING = `crashy__read_once_exits lost its server; trying once more, as the tool is marked safe to retry (server "crashy" exited with code 5; stderr tail:\n${MARKUP}\n${TAIL})`;
+const exitReport = (server: string) => `server "${server}" exited with code 5; stderr tail:\n${MARKUP}\n${TAIL}`;
+const warning = (server: string) =>
+  `${server}__read_once_exits lost its server; trying once more, as the tool is marked safe to retry (${exitReport(server)})`;
 
 let running: UiInChromium | undefined;
 
 beforeAll(async () => {
   const directory = await temporaryDirectory('mcp-host-ui-retry-');
   const config = join(directory, 'mcp-host.json');
-  const server = pathToFileURL(fixtureServer('crash-mid-call.mjs')).href;
+  const fixture = pathToFileURL(fixtureServer('crash-mid-call.mjs')).href;
+  const crashingServer = (name: string) => ({
+    command: process.execPath,
+    args: ['-e', `process.stderr.write(${JSON.stringify(`${MARKUP}\n`)}); import(${JSON.stringify(fixture)});`],
+    // The server exits during its first call only, while this file is not there; the call sent again is answered.
+    env: { EXITED_ONCE_FILE: join(directory, `${name}-exited-once`) },
+    trust: 'trusted',
+  });
   await writeFile(
     config,
     JSON.stringify({
       model: 'scripted:script.json',
-      permissions: { allow: ['crashy__*'] },
-      mcpServers: {
-        crashy: {
-          command: process.execPath,
-          args: ['-e', `process.stderr.write(${JSON.stringify(`${MARKUP}\n`)}); import(${JSON.stringify(server)});`],
-          // The server exits during the first call only, while this file is not there; the second is answered.
-          env: { EXITED_ONCE_FILE: join(directory, 'exited-once') },
-          trust: 'trusted',
-        },
-      },
+      permissions: { allow: ['chatted__*'] },
+      mcpServers: { chatted: crashingServer('chatted'), called: crashingServer('called') },
     }),
   );
   await writeFile(
@@ -45,7 +49,7 @@ beforeAll(async () => {
         {
           match: 'read',
           turns: [
-            { toolCalls: [{ name: 'crashy__read_once_exits', arguments: {} }] },
+            { toolCalls: [{ name: 'chatted__read_once_exits', arguments: {} }] },
             { text: 'The tool said: {{lastToolResult}}' },
           ],
         },
@@ -63,27 +67,49 @@ function timesIn(text: string, part: string): number {
   return text.split(part).length - 1;
 }
 
-describe('a chat call sent once more after its server went away', () => {
-  it('shows the page how the server went, with the warning, once, and the terminal its report', async () => {
+async function goTo(page: Page, label: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label }).click();
+  await page.getByRole('heading', { level: 1, name: label }).waitFor(WAIT);
+}
+
+/** The page shows `server`'s warning once, whole and as text; the terminal its exit report once, and no warning. */
+async function expectToldOnceEach(page: Page, server: string): Promise<void> {
+  const warnings = page.getByRole('list', { name: 'Warnings' });
+  await warnings.waitFor(WAIT);
+  expect(await warnings.getByRole('listitem').allTextContents()).toEqual([warning(server)]);
+  expect(timesIn((await page.locator('body').textContent()) ?? '', TAIL)).toBe(1);
+  // The server's text stays text: no element made of it, nothing of it run.
+  expect(await warnings.locator('img, b').count()).toBe(0);
+  expect(await page.title()).not.toBe('ran');
+
+  const stderr = running!.ui.stderr();
+  expect(stderr).toContain(`mcp-host: ${exitReport(server)}\n`);
+  expect(timesIn(stderr, `server "${server}" exited`), stderr).toBe(1);
+  expect(stderr).not.toContain('trying once more');
+}
+
+describe('a call sent once more after its server went away', () => {
+  it('is shown in the chat with how the server went, once, and the terminal has its report', async () => {
     const page = running!.page;
-    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Chat' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor(WAIT);
+    await goTo(page, 'Chat');
     await page.getByRole('textbox', { name: 'Message', exact: true }).fill('read it');
     await page.getByRole('button', { name: 'Send' }).click();
-    const turn = page.locator('.turn');
-    await turn.getByText(/The tool said: read \d+/).waitFor(WAIT);
+    await page
+      .locator('.turn')
+      .getByText(/The tool said: read \d+/)
+      .waitFor(WAIT);
+    await expectToldOnceEach(page, 'chatted');
+  }, 60_000);
 
-    const warnings = turn.getByRole('list', { name: 'Warnings' });
-    await warnings.waitFor(WAIT);
-    expect(await warnings.getByRole('listitem').allTextContents()).toEqual([WARNING]);
-    expect(timesIn((await page.locator('body').textContent()) ?? '', TAIL)).toBe(1);
-    // The server's text stays text: no element made of it, nothing of it run.
-    expect(await warnings.locator('img, b').count()).toBe(0);
-    expect(await page.title()).not.toBe('ran');
-
-    const stderr = running!.ui.stderr();
-    expect(stderr).toContain(`mcp-host: server "crashy" exited with code 5; stderr tail:\n${MARKUP}\n${TAIL}\n`);
-    expect(timesIn(stderr, TAIL), stderr).toBe(1);
-    expect(stderr).not.toContain('trying once more');
+  it('is shown with the result on the Tools page with how the server went, once, and the terminal has its report', async () => {
+    const page = running!.page;
+    await goTo(page, 'Tools');
+    await page.getByRole('button', { name: /^called__read_once_exits/ }).click();
+    await page.getByRole('button', { name: 'Call called__read_once_exits' }).click();
+    await page
+      .getByRole('region', { name: 'Result' })
+      .getByText(/^read \d+$/)
+      .waitFor(WAIT);
+    await expectToldOnceEach(page, 'called');
   }, 60_000);
 });

@@ -139,6 +139,13 @@ function ToolDetail({ tool }: { tool: ToolView }) {
           {...(result?.outcome === 'cancelled' ? { cancelled: 'cancelled by the user' } : {})}
         />
       )}
+      {result?.warnings !== undefined && (
+        <ul className="notes warnings" aria-label="Warnings">
+          {result.warnings.map((warning) => (
+            <li key={warning}>{showDirectionControls(warning)}</li>
+          ))}
+        </ul>
+      )}
       {result !== undefined && <ResultView result={result} />}
     </section>
   );
