@@ -56,8 +56,10 @@ function eventForPage(event: AgentEvent): { type: string; [key: string]: unknown
   };
 }
 
+/** The text, or its start and how much was left out, as the terminal's `/expand` says it. */
 function cut(text: string): string {
-  return text.length <= MAX_MESSAGE_CHARS ? text : `${text.slice(0, MAX_MESSAGE_CHARS)} …`;
+  if (text.length <= MAX_MESSAGE_CHARS) return text;
+  return `${text.slice(0, MAX_MESSAGE_CHARS)} … (${text.length - MAX_MESSAGE_CHARS} more characters)`;
 }
 
 function resultText(result: ToolResult): string {
