@@ -6,6 +6,7 @@ import type { GetPromptResult, ReadResourceResult, Root } from '@modelcontextpro
 import type { ServerConnection } from '../connections/server-connection.js';
 import type { Message } from '../providers/types.js';
 import { completeTemplateArgument } from './complete-argument.js';
+import type { ResultBudget } from './resource-host-tools.js';
 import type { RootsRegistry } from './roots-registry.js';
 import { resolveRoots } from './roots-registry.js';
 import {
@@ -50,7 +51,7 @@ interface HostPrompts {
     reference: string | PromptReference,
     args?: Record<string, string>,
   ): Promise<{ server: string; name: string; result: GetPromptResult }>;
-  /** The prompt's messages as the opening messages of a run. */
+  /** The prompt's messages as the opening messages of a run, cut as a whole to the output budget of one result. */
   messages(reference: string | PromptReference, args?: Record<string, string>): Promise<Message[]>;
 }
 
@@ -70,6 +71,8 @@ export function createServerFeatureAccess(options: {
   connections: () => ServerConnection[];
   roots: RootsRegistry;
   cwd: string;
+  /** What a prompt puts into a run is fitted into this, as one tool result (see stored-result-budget.ts). */
+  budget: ResultBudget;
   onDiagnostic?: (message: string) => void;
 }): ServerFeatureAccess {
   const connected = (name: string): ServerConnection => {
@@ -100,7 +103,7 @@ export function createServerFeatureAccess(options: {
     prompts: {
       list: () => Promise.all(options.connections().filter(offersPrompts).map(listServerPrompts)),
       get: getPrompt,
-      messages: async (reference, args) => promptToMessages((await getPrompt(reference, args)).result),
+      messages: async (reference, args) => promptToMessages((await getPrompt(reference, args)).result, options.budget),
     },
     roots: {
       list: () => options.roots.list(),

@@ -2,14 +2,15 @@
  * Prompts of connected servers: listing, getting one with its arguments, and turning its messages into the
  * opening messages of a run. Text and images stay as they are; an embedded resource becomes its text (or an
  * image, or a description of binary data); audio and resource links become one descriptive line, as in tool
- * results.
+ * results; and the whole is cut to the output budget as a tool result is.
  */
 import type { Client, GetPromptResult, Prompt, PromptMessage } from '@modelcontextprotocol/client';
 import { namedBack } from '../connections/keep-prototype-keys.js';
 import type { ServerConnection } from '../connections/server-connection.js';
 import { mapContentBlock } from '../content/map-tool-result.js';
 import { restoreOwnKeys } from '../json/own-property.js';
-import type { AssistantPart, Message, UserPart } from '../providers/types.js';
+import type { Message, TextPart, UserPart } from '../providers/types.js';
+import type { ResultBudget } from './resource-host-tools.js';
 import { resourceContentsToParts } from './server-resources.js';
 
 export interface ServerPrompts {
@@ -115,26 +116,38 @@ function userParts(content: PromptMessage['content']): UserPart[] {
   return [mapContentBlock(content)];
 }
 
-function assistantParts(content: PromptMessage['content']): AssistantPart[] {
-  // An assistant message can hold only text: anything else is described.
-  return userParts(content).map((part) =>
-    part.type === 'text' ? part : { type: 'text', text: `[image: ${part.mimeType} — not shown in this position]` },
-  );
+/** An assistant message can hold only text: anything else is described. */
+function asAssistantPart(part: UserPart): TextPart {
+  return part.type === 'text' ? part : { type: 'text', text: `[image: ${part.mimeType} — not shown in this position]` };
 }
 
-/** A prompt's messages as the opening messages of a run; consecutive messages of one role are joined. */
-export function promptToMessages(result: GetPromptResult): Message[] {
+/**
+ * A prompt's messages as the opening messages of a run; consecutive messages of one role are joined. The whole
+ * prompt, every message together, goes through `budget` as one tool result does: a server's prompt opens the run
+ * and is sent again on every turn, so it gets no more room than one result of that server's tools.
+ */
+export async function promptToMessages(result: GetPromptResult, budget: ResultBudget): Promise<Message[]> {
+  const pieces = result.messages.map((message) => {
+    const parts = userParts(message.content);
+    return { role: message.role, parts: message.role === 'user' ? parts : parts.map(asAssistantPart) };
+  });
+  const whole = pieces.flatMap((piece) => piece.parts);
+  const budgeted = await budget(whole);
+  // The budget replaces parts where they are, so each message's parts are found again at the same places.
+  if (budgeted.length !== whole.length) throw new Error('the output budget must keep every part in its place');
   const messages: Message[] = [];
-  for (const message of result.messages) {
+  let at = 0;
+  for (const piece of pieces) {
+    const parts = budgeted.slice(at, at + piece.parts.length);
+    at += piece.parts.length;
     const last = messages.at(-1);
-    if (message.role === 'user') {
-      const parts = userParts(message.content);
+    if (piece.role === 'user') {
       if (last?.role === 'user') last.content.push(...parts);
       else messages.push({ role: 'user', content: parts });
     } else {
-      const parts = assistantParts(message.content);
-      if (last?.role === 'assistant') last.content.push(...parts);
-      else messages.push({ role: 'assistant', content: parts });
+      const assistant = parts.map(asAssistantPart);
+      if (last?.role === 'assistant') last.content.push(...assistant);
+      else messages.push({ role: 'assistant', content: assistant });
     }
   }
   return messages;

@@ -1,6 +1,7 @@
 /**
- * The output budget of what the resource tools read, as the host applies it: a read over its budget is cut as a
- * tool result is, its full text kept in the result store for `read_stored_result` to return.
+ * The output budget of what the resource tools read and of what a server's prompt opens a run with, as the host
+ * applies it: content over its budget is cut as a tool result is, its full text kept in the result store for
+ * `read_stored_result` to return.
  */
 import { budgetToolResult } from '../content/budget-tool-result.js';
 import type { ResultStore } from '../content/result-store.js';
@@ -9,9 +10,9 @@ import type { ResultBudget } from './resource-host-tools.js';
 interface StoredResultBudgetOptions {
   /** Where the full text of a cut read is kept. */
   store: ResultStore;
-  /** The most estimated tokens per read; default the content layer's. */
+  /** The most estimated tokens per read, or per prompt; default the content layer's. */
   maxTokensPerResult: number | undefined;
-  /** A read was cut and its text stored: the model can now be offered the tool that reads the rest. */
+  /** Something was cut and its text stored: the model can now be offered the tool that reads the rest. */
   onStored: () => void;
 }
 

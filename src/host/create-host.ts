@@ -11,6 +11,7 @@ import { createRunId } from '../audit/audit-record.js';
 import { type AuditRecorder, createAuditRecorder } from '../audit/audit-recorder.js';
 import type { ToolCatalog } from '../catalog/tool-catalog.js';
 import { createServerFeatureAccess } from '../client-features/server-feature-access.js';
+import { storedResultBudget } from '../client-features/stored-result-budget.js';
 import { chosenStateDir } from '../config/state-dir.js';
 import { approvalsPlace } from '../config/trust-commands.js';
 import type { ServerConnection } from '../connections/server-connection.js';
@@ -73,7 +74,13 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   });
   await skills.recordReview();
 
-  const onResultStored = () => hostTools.resultStored();
+  // What the resource tools read and what a server's prompt opens a run with are cut as a tool result is, the rest
+  // kept in the result store: once something is, the model is offered the tool that reads it.
+  const resultBudget = storedResultBudget({
+    store: state.results,
+    maxTokensPerResult: options.maxResultTokens ?? config.maxResultTokens,
+    onStored: () => hostTools.resultStored(),
+  });
   const features = openHostClientFeatures(options, {
     config,
     cwd,
@@ -83,7 +90,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     runId,
     secrets,
     onDiagnostic,
-    onResultStored,
+    budget: resultBudget,
   });
   const hostTools = createHostToolSet({
     results: state.results,
@@ -126,6 +133,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     connections: () => [...connections.values()],
     roots: features.roots,
     cwd,
+    budget: resultBudget,
     onDiagnostic,
   });
   const offered = createOfferedTools(config.toolDiscovery, config.nativeToolSearch);

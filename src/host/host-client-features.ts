@@ -1,14 +1,13 @@
 /**
  * The client features as a host configures them: the caller's settings over the config's, the host's model for
  * sampling, server logs in the state folder, client requests in the audit log, and what the resource tools read
- * budgeted as a tool result is, its full text kept in the result store.
+ * fitted into the host's output budget.
  */
 import { join } from 'node:path';
 import type { AuditSink } from '../audit/audit-sink.js';
 import { type ClientFeatures, createClientFeatures } from '../client-features/client-features.js';
-import { storedResultBudget } from '../client-features/stored-result-budget.js';
+import type { ResultBudget } from '../client-features/resource-host-tools.js';
 import type { HostConfig } from '../config/types.js';
-import type { ResultStore } from '../content/result-store.js';
 import type { LlmProvider } from '../providers/types.js';
 import type { HostOptions } from './host-types.js';
 
@@ -17,12 +16,12 @@ interface HostClientFeaturesSettings {
   cwd: string;
   env: Record<string, string | undefined>;
   model: { provider(): Promise<LlmProvider>; configured(spec: string): Promise<LlmProvider> };
-  state: { stateDir: string; audit: AuditSink; results: ResultStore };
+  state: { stateDir: string; audit: AuditSink };
   runId: string;
   secrets: string[];
   onDiagnostic: (message: string) => void;
-  /** A read was cut and its text stored (see host-tool-set.ts `resultStored`). */
-  onResultStored: () => void;
+  /** What the resource tools read is fitted into this (see client-features/stored-result-budget.ts). */
+  budget: ResultBudget;
 }
 
 export function openHostClientFeatures(options: HostOptions, settings: HostClientFeaturesSettings): ClientFeatures {
@@ -41,11 +40,7 @@ export function openHostClientFeatures(options: HostOptions, settings: HostClien
     onDiagnostic: settings.onDiagnostic,
     audit: { sink: state.audit, runId: settings.runId, secrets: settings.secrets },
     serverLogDirectory: join(state.stateDir, 'logs'),
-    budget: storedResultBudget({
-      store: state.results,
-      maxTokensPerResult: options.maxResultTokens ?? config.maxResultTokens,
-      onStored: settings.onResultStored,
-    }),
+    budget: settings.budget,
     ...options.clientFeatures,
   });
 }
