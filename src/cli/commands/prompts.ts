@@ -53,6 +53,14 @@ function describeMessageContent(content: GetPromptResult['messages'][number]['co
   }
 }
 
+/**
+ * A server's text with every line after its first indented, so that no line it writes can pass for the start of
+ * another message (`[assistant] …`) or of the description. Only a newline breaks a line once control codes are gone.
+ */
+function indentFollowingLines(text: string): string {
+  return text.replaceAll('\n', '\n  ');
+}
+
 export function createPromptsCommand(): Command {
   const prompts = new CommandGroup('prompts').description('list the prompts servers offer, or get one');
 
@@ -104,9 +112,9 @@ export function createPromptsCommand(): Command {
       if (options.json) {
         writeJson({ server, name: invocation.name, ...result });
       } else {
-        if (result.description) writeLine(`# ${result.description}`);
+        if (result.description) writeLine(`# ${indentFollowingLines(result.description)}`);
         for (const message of result.messages)
-          writeLine(`[${message.role}] ${describeMessageContent(message.content)}`);
+          writeLine(`[${message.role}] ${indentFollowingLines(describeMessageContent(message.content))}`);
       }
       process.exitCode = EXIT_OK;
     } catch (error) {
