@@ -5,6 +5,7 @@
 
 import {
   applyEdits,
+  createScanner,
   type Edit,
   type FormattingOptions,
   findNodeAtLocation,
@@ -57,7 +58,10 @@ export function setServerEntry(text: string, section: ServerSection, name: strin
   return applyEdits(edited, layOutInsertion(base, edited, path));
 }
 
-/** `text` without the entry at `section.name`, and the comma and line break before it; nothing else moves. */
+/**
+ * `text` without the entry at `section.name` and the comma that separated it; an entry on lines of its own goes with
+ * them and the comments on them, a comment on another entry's line stays there. Nothing else moves.
+ */
 export function removeServerEntry(text: string, section: ServerSection, name: string): string {
   const servers = findNodeAtLocation(parseTree(text) ?? emptyTree, section);
   const entry = servers === undefined ? undefined : findNodeAtLocation(servers, [name])?.parent;
@@ -74,6 +78,8 @@ export function removeServerEntry(text: string, section: ServerSection, name: st
     return applyEdits(emptied, format(emptied, range, formattingOf(text)));
   }
   const previous = siblings[index - 1];
+  const ownLines = entryLines(text, entry, previous);
+  if (ownLines !== undefined) return applyEdits(text, ownLines);
   if (previous !== undefined) {
     // With the comma before it, and the comments between: they were written about it.
     const start = previous.offset + previous.length;
@@ -89,6 +95,46 @@ export function removeServerEntry(text: string, section: ServerSection, name: st
   const ownLine = comma[1] !== undefined && /^[ \t]*$/.test(text.slice(lineStart, entry.offset));
   const start = ownLine ? lineStart : entry.offset;
   return applyEdits(text, [{ offset: start, length: entryEnd + comma[0].length - start, content: '' }]);
+}
+
+/** Comments and spaces after an entry on its last line, and the line break that ends it. */
+const REST_OF_LINE = /^[ \t]*(,?)(?:[ \t]|\/\/[^\r\n]*|\/\*(?:(?!\*\/)[^\r\n])*\*\/)*\r?\n/;
+/** A line with only a line comment on it. */
+const COMMENT_LINE = /^[ \t]*\/\/[^\r\n]*\r?\n$/;
+
+/**
+ * The edits that take out an entry written on lines of its own, of several: those lines and the comments on them,
+ * and, unless it is the first (`previous` is the entry before it), the line comments on lines of their own just above
+ * it (written about it) and, when it was the last, the comma after the entry before it. A comment on another entry's
+ * line stays with that entry. Undefined when the entry shares a line with another.
+ */
+function entryLines(text: string, entry: JsonNode, previous: JsonNode | undefined): Edit[] | undefined {
+  const entryEnd = entry.offset + entry.length;
+  const lineStart = text.lastIndexOf('\n', entry.offset - 1) + 1;
+  const rest = REST_OF_LINE.exec(text.slice(entryEnd));
+  if (rest === null || !/^[ \t]*$/.test(text.slice(lineStart, entry.offset))) return undefined;
+  if (previous === undefined) {
+    return rest[1] === ','
+      ? [{ offset: lineStart, length: entryEnd + rest[0].length - lineStart, content: '' }]
+      : undefined;
+  }
+  const previousEnd = previous.offset + previous.length;
+  if (lineStart <= previousEnd) return undefined;
+  let start = lineStart;
+  for (;;) {
+    const above = text.lastIndexOf('\n', start - 2) + 1;
+    if (above <= previousEnd || !COMMENT_LINE.test(text.slice(above, start))) break;
+    start = above;
+  }
+  const lines: Edit = { offset: start, length: entryEnd + rest[0].length - start, content: '' };
+  if (rest[1] === ',') return [lines];
+  // The last entry: the comma that separated it goes too.
+  const scanner = createScanner(text, true);
+  scanner.setPosition(previousEnd);
+  scanner.scan();
+  const comma = scanner.getTokenOffset();
+  if (text[comma] !== ',' || comma >= start) return undefined;
+  return [{ offset: comma, length: 1, content: '' }, lines];
 }
 
 const emptyTree: JsonNode = { type: 'object', offset: 0, length: 0, children: [] };

@@ -218,6 +218,52 @@ describe('mcp-host add / remove', { timeout: 120_000 }, () => {
     );
   });
 
+  it('remove keeps the comments on the lines of the entries it leaves, and takes those on the lines it removes', async () => {
+    const directory = await temporaryDirectory();
+    const file = join(directory, 'mcp-host.json');
+    const lines = [
+      '{',
+      '  "mcpServers": {',
+      '    "first": {"command": "node"}, // about first',
+      '    // about middle',
+      '    "middle": {"command": "node"}, // middle, too',
+      '    "last": {"command": "node"} /* about last */',
+      '  }',
+      '}',
+      '',
+    ];
+    await writeFile(file, lines.join('\r\n'));
+    expect((await runCliInProcess(['remove', '-c', file, 'last'])).code).toBe(0);
+    expect(await readFile(file, 'utf8')).toBe(
+      [
+        '{',
+        '  "mcpServers": {',
+        '    "first": {"command": "node"}, // about first',
+        '    // about middle',
+        '    "middle": {"command": "node"} // middle, too',
+        '  }',
+        '}',
+        '',
+      ].join('\r\n'),
+    );
+    await writeFile(file, lines.join('\n'));
+    expect((await runCliInProcess(['remove', '-c', file, 'middle'])).code).toBe(0);
+    expect(await readFile(file, 'utf8')).toBe(
+      [
+        '{',
+        '  "mcpServers": {',
+        '    "first": {"command": "node"}, // about first',
+        '    "last": {"command": "node"} /* about last */',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    await writeFile(file, lines.join('\n'));
+    expect((await runCliInProcess(['remove', '-c', file, 'first'])).code).toBe(0);
+    expect(await readFile(file, 'utf8')).toBe([...lines.slice(0, 2), ...lines.slice(3)].join('\n'));
+  });
+
   it('creates mcp-host.json in the current folder when there is no config, and adds a remote server', async () => {
     const directory = await temporaryDirectory();
     const added = await runCliInProcess(
