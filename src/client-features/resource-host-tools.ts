@@ -23,8 +23,11 @@ import {
 const LIST_RESOURCES_TOOL = 'list_resources';
 const READ_RESOURCE_TOOL = 'read_resource';
 
-/** Fits parts into the output budget; the host passes one that keeps the full text for `read_stored_result`. */
-export type ResultBudget = (parts: ToolResultPart[]) => Promise<ToolResultPart[]> | ToolResultPart[];
+/**
+ * Fits parts into the output budget, replacing each part where it is; the host passes one that keeps the full text
+ * for `read_stored_result`. `subject` is what the parts are, as the notices name it (`this tool result` unless told).
+ */
+export type ResultBudget = (parts: ToolResultPart[], subject?: string) => Promise<ToolResultPart[]> | ToolResultPart[];
 
 const defaultResultBudget: ResultBudget = (parts) =>
   applyOutputBudget(parts, { maxTokens: DEFAULT_RESULT_TOKEN_BUDGET }).content;

@@ -132,7 +132,7 @@ export async function promptToMessages(result: GetPromptResult, budget: ResultBu
     return { role: message.role, parts: message.role === 'user' ? parts : parts.map(asAssistantPart) };
   });
   const whole = pieces.flatMap((piece) => piece.parts);
-  const budgeted = await budget(whole);
+  const budgeted = await budget(whole, 'this prompt');
   // The budget replaces parts where they are, so each message's parts are found again at the same places.
   if (budgeted.length !== whole.length) throw new Error('the output budget must keep every part in its place');
   const messages: Message[] = [];

@@ -17,10 +17,11 @@ interface StoredResultBudgetOptions {
 }
 
 export function storedResultBudget(options: StoredResultBudgetOptions): ResultBudget {
-  return (parts) => {
+  return (parts, subject) => {
     const budgeted = budgetToolResult(parts, {
       store: options.store,
       maxTokensPerResult: options.maxTokensPerResult,
+      subject,
     });
     if (budgeted.cut) options.onStored();
     return budgeted.content;

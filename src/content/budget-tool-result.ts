@@ -23,6 +23,8 @@ export interface BudgetToolResultOptions {
   maxTokensPerResult?: number;
   /** Tokens charged per image; default by its pixels where its header says them (`estimateImageTokens`). */
   imageTokenCost?: number;
+  /** What the parts are, as the notices name it: `this tool result` unless told otherwise. */
+  subject?: string;
 }
 
 export interface StoredBudgetedResult extends BudgetedResult {
@@ -60,6 +62,7 @@ export function budgetToolResult(
     maxTokens,
     resultId: storedResultId,
     imageTokenCost,
+    subject: options.subject,
     spilled: facts === undefined ? undefined : parts.map((part) => (part.type === 'text' ? facts : undefined)),
   });
   return storedResultId === undefined ? result : { storedResultId, ...result };

@@ -18,11 +18,12 @@ interface CutNoticeFacts {
   resultId?: string;
   /** Where the left-out characters start in the stored text. */
   readOffset: number;
+  subject: string;
 }
 
 /** The notice that replaces the middle of a cut text, blank lines around it included. */
 function cutNotice(facts: CutNoticeFacts): string {
-  const what = `[… ${formatCount(facts.omittedCharacters)} characters (about ${formatCount(facts.omittedTokens)} tokens) left out here to keep this tool result within its output budget`;
+  const what = `[… ${formatCount(facts.omittedCharacters)} characters (about ${formatCount(facts.omittedTokens)} tokens) left out here to keep ${facts.subject} within its output budget`;
   if (facts.resultId === undefined) return `\n\n${what}; the full text was not kept.]\n\n`;
   const length = Math.min(facts.omittedCharacters, MAX_STORED_READ_LENGTH);
   return (
@@ -47,7 +48,12 @@ export interface CutTextOptions {
   resultId?: string;
   /** Where this text starts in the stored full result, so the notice's offset points at the right place. */
   storedOffset?: number;
+  /** What the text is part of, as the notice names it; default {@link DEFAULT_CUT_SUBJECT}. */
+  subject?: string;
 }
+
+/** What a cut text is part of, unless told otherwise. */
+export const DEFAULT_CUT_SUBJECT = 'this tool result';
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
@@ -79,12 +85,14 @@ interface TextEdges {
 export function cutEdges(text: TextEdges, options: CutTextOptions): CutTextResult {
   const totalQuarters = options.quarters ?? estimateQuarterTokens(text.head);
   const storedOffset = options.storedOffset ?? 0;
+  const subject = options.subject ?? DEFAULT_CUT_SUBJECT;
   // The numbers in the real notice are no longer than these, so this bounds the notice's cost.
   const worstNotice = cutNotice({
     omittedCharacters: text.length,
     omittedTokens: text.length,
     resultId: options.resultId,
     readOffset: storedOffset + text.length,
+    subject,
   });
   const noticeAllowance = quartersToTokens(estimateQuarterTokens(worstNotice));
   const contentQuarters = Math.max(0, options.maxTokens - noticeAllowance) * 4;
@@ -115,6 +123,7 @@ export function cutEdges(text: TextEdges, options: CutTextOptions): CutTextResul
     omittedTokens,
     resultId: options.resultId,
     readOffset: storedOffset + headEnd,
+    subject,
   });
   const kept = text.head.slice(0, headEnd) + notice + text.tail.slice(tailStart - tailOffset);
   const tokens = quartersToTokens(headQuarters + tailQuarters + estimateQuarterTokens(notice));

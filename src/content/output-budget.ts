@@ -8,7 +8,7 @@
  */
 import type { SpilledText } from '../connections/spilled-text.js';
 import type { ToolResultPart } from './content-parts.js';
-import { cutEdges, cutText } from './cut-text.js';
+import { cutEdges, cutText, DEFAULT_CUT_SUBJECT } from './cut-text.js';
 import { base64DecodedSize, formatByteSize, formatCount } from './describe-content.js';
 import {
   estimatePartTokens,
@@ -43,6 +43,8 @@ export interface OutputBudgetOptions {
    * stand-in, and it is cut from the kept ends of the whole text, which is always cut.
    */
   spilled?: readonly (SpilledText | undefined)[];
+  /** What the parts are, as the notices name it: `this tool result` unless told otherwise. */
+  subject?: string;
 }
 
 /** A kept-out text's cost in quarter tokens, by the budget's estimate (ASCII a quarter, any other unit a token). */
@@ -70,8 +72,8 @@ export function storedTextOf(parts: readonly ToolResultPart[]): string {
   return texts.length === 1 ? (texts[0] as string) : texts.join(STORED_TEXT_SEPARATOR);
 }
 
-function imageNotice(part: { mimeType: string; data: string }, maxTokens: number): string {
-  return `[image left out (${part.mimeType}, ${formatByteSize(base64DecodedSize(part.data))}): it does not fit in this tool result's output budget of ${formatCount(maxTokens)} tokens.]`;
+function imageNotice(part: { mimeType: string; data: string }, maxTokens: number, subject: string): string {
+  return `[image left out (${part.mimeType}, ${formatByteSize(base64DecodedSize(part.data))}): it does not fit in ${subject}'s output budget of ${formatCount(maxTokens)} tokens.]`;
 }
 
 /**
@@ -108,7 +110,7 @@ export function applyOutputBudget(parts: readonly ToolResultPart[], options: Out
       remaining -= imageCost;
       continue;
     }
-    const notice = imageNotice(part, maxTokens);
+    const notice = imageNotice(part, maxTokens, options.subject ?? DEFAULT_CUT_SUBJECT);
     content[index] = { type: 'text', text: notice };
     keptCosts[index] = estimateTokens(notice);
     remaining = Math.max(0, remaining - (keptCosts[index] ?? 0));
@@ -130,6 +132,7 @@ export function applyOutputBudget(parts: readonly ToolResultPart[], options: Out
         quarters: quarters[index] ?? 0,
         resultId: options.resultId,
         storedOffset,
+        subject: options.subject,
       };
       const cut = facts !== undefined ? cutEdges(facts, cutOptions) : cutText(part.text, cutOptions);
       content[index] = { type: 'text', text: cut.text };

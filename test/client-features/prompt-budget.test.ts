@@ -110,6 +110,7 @@ describe('a server prompt and the output budget', () => {
     const resourceText = `[resource notes://big (text/plain)]\n${numbered('big resource')}`;
     const textCut = parseCut(firstText(opening));
     const resourceCut = parseCut(firstText(resource));
+    expect([textCut.subject, resourceCut.subject]).toEqual(['this prompt', 'this prompt']);
     expect(text.startsWith(textCut.head) && text.endsWith(textCut.tail)).toBe(true);
     expect(resourceText.startsWith(resourceCut.head) && resourceText.endsWith(resourceCut.tail)).toBe(true);
     // One stored copy for the whole prompt, its messages' texts in order.
@@ -139,7 +140,7 @@ describe('a server prompt and the output budget', () => {
       { type: 'text', text: 'Look at this picture.' },
       {
         type: 'text',
-        text: `[image left out (image/png, 33 bytes): it does not fit in this tool result's output budget of ${BUDGET.toLocaleString('en-US')} tokens.]`,
+        text: `[image left out (image/png, 33 bytes): it does not fit in this prompt's output budget of ${BUDGET.toLocaleString('en-US')} tokens.]`,
       },
     ]);
   }, 60_000);

@@ -6,13 +6,15 @@ export interface ParsedCut {
   tail: string;
   omittedCharacters: number;
   omittedTokens: number;
+  /** What the notice says was cut: `this tool result`, or `this prompt`. */
+  subject: string;
   resultId?: string;
   offset?: number;
   length?: number;
 }
 
 const NOTICE =
-  /\n\n\[… ([\d,]+) characters \(about ([\d,]+) tokens\) left out here to keep this tool result within its output budget(?:\. To read them, call the tool `mcp-host__read_stored_result` with id "([^"]+)", offset (\d+), length (\d+); call it again with a higher offset for more\.\]|; the full text was not kept\.\])\n\n/;
+  /\n\n\[… ([\d,]+) characters \(about ([\d,]+) tokens\) left out here to keep (this tool result|this prompt) within its output budget(?:\. To read them, call the tool `mcp-host__read_stored_result` with id "([^"]+)", offset (\d+), length (\d+); call it again with a higher offset for more\.\]|; the full text was not kept\.\])\n\n/;
 
 function count(text: string | undefined): number {
   return Number((text ?? '').replaceAll(',', ''));
@@ -27,11 +29,12 @@ export function parseCut(text: string): ParsedCut {
     tail: text.slice(match.index + match[0].length),
     omittedCharacters: count(match[1]),
     omittedTokens: count(match[2]),
+    subject: match[3] as string,
   };
-  if (match[3] !== undefined) {
-    parsed.resultId = match[3];
-    parsed.offset = Number(match[4]);
-    parsed.length = Number(match[5]);
+  if (match[4] !== undefined) {
+    parsed.resultId = match[4];
+    parsed.offset = Number(match[5]);
+    parsed.length = Number(match[6]);
   }
   return parsed;
 }
