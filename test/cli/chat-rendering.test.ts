@@ -13,6 +13,7 @@ import { createMarkdownStream } from '../../src/cli/chat/markdown-stream.js';
 import { savedToolCalls } from '../../src/cli/chat/saved-tool-calls.js';
 import { createToolCallLog, type ToolCallLog } from '../../src/cli/chat/tool-call-log.js';
 import { createTurnRenderer } from '../../src/cli/chat/turn-renderer.js';
+import { showUnfinishedCalls } from '../../src/cli/chat/unfinished-calls.js';
 import type { AgentEvent } from '../../src/loop/events.js';
 import type { Message, ToolResultPart } from '../../src/providers/types.js';
 
@@ -287,6 +288,65 @@ describe('the chat renders a turn', () => {
       'tool call [1] is from before the resume and is not kept: the calls kept are [3] to [3]',
     );
     await expect(expandCommand.run(shortContext, '4')).rejects.toThrow('no tool call [4]');
+  });
+
+  it("numbers a turn's calls by their place in the model's answer; one that never ended is shown from the transcript", async () => {
+    const divide = {
+      type: 'tool-call',
+      id: 'd1',
+      name: 'calculator__divide',
+      argumentsText: '{"a":12,"b":4}',
+    } as const;
+    const add = { type: 'tool-call', id: 'a1', name: 'calculator__add', argumentsText: '{"a":1,"b":2}' } as const;
+    const answer: Message = { role: 'assistant', content: [divide, add] };
+    const calls = createToolCallLog();
+    // The turn stops while the first call is asked about: only the second ends, and keeps its number.
+    const shown = render(
+      [
+        { type: 'model-response', turn: 1, message: answer, stopReason: 'tool-calls' },
+        {
+          type: 'tool-call-end',
+          turn: 1,
+          callId: 'a1',
+          name: 'calculator__add',
+          outcome: 'ok',
+          durationMs: 3,
+          result: { callId: 'a1', toolName: 'calculator__add', isError: false, content: [{ type: 'text', text: '3' }] },
+        },
+      ],
+      { isTTY: false, calls },
+    );
+    expect(shown).toMatch(/^\[2\] ⚙ calculator__add/m);
+    expect(calls.unfinished()).toEqual(['d1']);
+
+    const history: Message[] = [
+      { role: 'user', content: [{ type: 'text', text: 'divide, and add' }] },
+      answer,
+      {
+        role: 'tool',
+        results: [
+          {
+            callId: 'd1',
+            toolName: 'calculator__divide',
+            isError: true,
+            content: [{ type: 'text', text: 'The turn was cancelled before this call finished.' }],
+          },
+          { callId: 'a1', toolName: 'calculator__add', isError: false, content: [{ type: 'text', text: '3' }] },
+        ],
+      },
+    ];
+    const terminal = fakeTerminal(false);
+    const output = createChatOutput({ stream: terminal.stream, env: {} });
+    showUnfinishedCalls(calls, history, output);
+    expect(terminal.text()).toBe('[1] ⚙ calculator__divide · not finished\n');
+    expect(calls.unfinished()).toEqual([]);
+    expect(calls.numbers()).toEqual([1, 2]);
+
+    const context = { host: { config: { secrets: [] } }, calls, output } as unknown as ChatContext;
+    await expandCommand.run(context, '1');
+    expect(terminal.text()).toContain(
+      '[1] calculator__divide · not finished (as saved) (marked as an error)\narguments:\n{\n  "a": 12,\n  "b": 4\n}\nresult, as the model received it:\nThe turn was cancelled before this call finished.\n',
+    );
   });
 
   it('holds back only what it cannot tell yet', () => {

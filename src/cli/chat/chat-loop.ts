@@ -14,6 +14,7 @@ import { savedToolCalls } from './saved-tool-calls.js';
 import { runSlashCommand } from './slash-commands.js';
 import { createToolCallLog } from './tool-call-log.js';
 import { createTurnRenderer } from './turn-renderer.js';
+import { showUnfinishedCalls } from './unfinished-calls.js';
 
 interface ChatLoop {
   readonly context: ChatContext;
@@ -75,6 +76,7 @@ export function createChatLoop(options: {
         renderer.finish();
         if (controller.signal.aborted) await current.cancelling;
         current = undefined;
+        showUnfinishedCalls(calls, conversation.history, output);
       }
     },
     exit() {

@@ -23,7 +23,13 @@ export const expandCommand: SlashCommand = {
       throw new ChatCommandError(`no tool call [${given}]: the calls kept are [${kept[0]}] to [${kept.at(-1)}]`);
     }
     output.endLine();
-    for (const line of formatExpandedCall(call, host.config.secrets, output.styles)) output.writeStyled(`${line}\n`);
+    for (const line of formatExpandedCall(
+      call,
+      host.config.secrets,
+      output.styles,
+      call.number <= calls.restoredCount(),
+    ))
+      output.writeStyled(`${line}\n`);
   },
   async complete({ calls }, argument) {
     return calls

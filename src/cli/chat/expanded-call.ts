@@ -45,12 +45,18 @@ function resultText(call: LoggedToolCall, secrets: readonly string[]): string {
 }
 
 /** The lines `/expand` prints for `call` (already stripped of control codes; styled by the chat only). */
-export function formatExpandedCall(call: LoggedToolCall, secrets: readonly string[], styles: ChatStyles): string[] {
+export function formatExpandedCall(
+  call: LoggedToolCall,
+  secrets: readonly string[],
+  styles: ChatStyles,
+  /** Whether the call was made before the conversation was resumed. */
+  before: boolean,
+): string[] {
   const where = call.view.server === undefined ? call.view.tool : `${call.view.server} ${call.view.tool}`;
-  // A call from before a resume has only what the transcript saved: no duration, no outcome.
+  // A call known from the transcript only has what it saved: no duration, no outcome.
   const how =
     call.outcome === undefined
-      ? styles.dim('· from before the resume (as saved)')
+      ? styles.dim(before ? '· from before the resume (as saved)' : '· not finished (as saved)')
       : `${styles.dim(`· ${call.durationMs} ms ·`)} ${call.outcome === 'ok' ? styles.good('ok') : styles.bad(call.outcome)}`;
   return [
     `${styles.bold(`[${call.number}] ${showInvisibleCharacters(where)}`)} ${how}${call.result.isError ? styles.dim(' (marked as an error)') : ''}`,

@@ -18,7 +18,8 @@ interface TurnRenderer {
 
 /**
  * `shownWarnings`: warnings already shown in this chat (each is shown once, as `run` does per run). `calls`: the
- * conversation's numbered calls; each call's line starts with its number (`[3]`) for `/expand`.
+ * conversation's numbered calls; each call's line starts with its number (`[3]`) for `/expand`, the number of its
+ * place in the model's answer, though the turn's calls end in any order.
  */
 export function createTurnRenderer(
   output: ChatOutput,
@@ -58,6 +59,8 @@ export function createTurnRenderer(
           } else output.writeStyled(markdown.push(stripped.end()));
           streamedText = false;
           endText();
+          // Each call's number is its place in the model's answer, whichever of them ends first.
+          calls.listed(event.message.content.flatMap((part) => (part.type === 'tool-call' ? [part.id] : [])));
           break;
         }
         case 'tool-call-start':
@@ -79,7 +82,7 @@ export function createTurnRenderer(
           // name, which already says the server: `calculator calculator__divide` said it twice.
           const view = views.get(event.callId) ?? { tool: event.name };
           const { outcome, durationMs, result } = event;
-          const number = calls.add({ view, outcome, durationMs, result });
+          const number = calls.add({ view, outcome, durationMs, result }, event.callId);
           output.live(undefined);
           output.writeStyled(
             `${output.styles.dim(`[${number}]`)} ${formatToolCallLine(view, event, secrets, output.styles, output.columns() - `[${number}] `.length)}\n`,
