@@ -54,8 +54,35 @@ export function setServerEntry(text: string, section: ServerSection, name: strin
   const path = [...section, name];
   const [insertion] = modify(base, path, entry, {});
   if (insertion === undefined) return base;
-  const edited = applyEdits(base, [insertion]);
-  return applyEdits(edited, layOutInsertion(base, edited, path));
+  const placed = pastLineComments(base, insertion);
+  const edited = applyEdits(base, placed.edits);
+  return applyEdits(edited, layOutInsertion(base, edited, path, placed.layOutFrom));
+}
+
+/** Spaces and comments to the end of a line, then its line break. */
+const COMMENTS_TO_LINE_END = /^((?:[ \t]|\/\/[^\r\n]*|\/\*(?:(?!\*\/)[^\r\n])*\*\/)*)\r?\n/;
+
+/**
+ * The library inserts a new entry right after the entry before it, ahead of the comment on that entry's line, which
+ * then followed the new entry: the comma stays there, the entry goes on a line of its own after the comment.
+ * `layOutFrom` is where the edited text may be laid out from (not the comment's spacing).
+ */
+function pastLineComments(base: string, insertion: Edit): { edits: Edit[]; layOutFrom: number } {
+  const rest = COMMENTS_TO_LINE_END.exec(base.slice(insertion.offset));
+  if (insertion.length !== 0 || !insertion.content.startsWith(',') || rest === null || !/\/[/*]/.test(rest[1]!)) {
+    return { edits: [insertion], layOutFrom: insertion.offset };
+  }
+  const lineEnd = insertion.offset + rest[1]!.length;
+  const lineBreak = rest[0].slice(rest[1]!.length);
+  return {
+    edits: [
+      { offset: insertion.offset, length: 0, content: ',' },
+      // On a line of its own: what the next line holds (a comment on its own line, say) stays there.
+      { offset: lineEnd + lineBreak.length, length: 0, content: `${insertion.content.slice(1)}${lineBreak}` },
+    ],
+    // In the edited text, with the comma before it.
+    layOutFrom: lineEnd + 1,
+  };
 }
 
 /**
@@ -141,10 +168,10 @@ const emptyTree: JsonNode = { type: 'object', offset: 0, length: 0, children: []
 
 /**
  * The formatting edits of the object `path` was inserted into, unformatted, but none inside an entry it had before:
- * those lay out the new entry (from the comma before it), the object's closing brace, and when the object was on one
- * line, the breaks between its entries.
+ * those lay out the new entry (from `layOutFrom`, the comma before it or the end of the comment after that), the
+ * object's closing brace, and when the object was on one line, the breaks between its entries.
  */
-function layOutInsertion(base: string, edited: string, path: string[]): Edit[] {
+function layOutInsertion(base: string, edited: string, path: string[], layOutFrom: number): Edit[] {
   const before = parseTree(base) ?? emptyTree;
   const after = parseTree(edited) ?? emptyTree;
   // The object the edit went into: that of the first key of the path the file did not have.
@@ -156,13 +183,11 @@ function layOutInsertion(base: string, edited: string, path: string[]): Edit[] {
   const edits = format(edited, { offset: parentAfter.offset, length: parentAfter.length }, formattingOf(base));
   const kept = parentBefore?.children ?? [];
   if (parentBefore === undefined || kept.length === 0) return edits;
-  const last = kept.at(-1)!;
-  const newEntryStart = last.offset + last.length;
   const oneLine = !/[\r\n]/.test(base.slice(parentBefore.offset, parentBefore.offset + parentBefore.length));
   // The entries kept sit where they were: the new one went in after the last of them.
   const insideKept = (edit: Edit) =>
     kept.some((node) => edit.offset > node.offset && edit.offset + edit.length < node.offset + node.length);
-  return edits.filter((edit) => !insideKept(edit) && (oneLine || edit.offset >= newEntryStart));
+  return edits.filter((edit) => !insideKept(edit) && (oneLine || edit.offset >= layOutFrom));
 }
 
 /** Indentation and line ends as the file already has them (two spaces and `\n` for a new file). */

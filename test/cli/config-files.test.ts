@@ -218,6 +218,29 @@ describe('mcp-host add / remove', { timeout: 120_000 }, () => {
     );
   });
 
+  it('add leaves the comment on the line of the last entry with that entry', async () => {
+    const directory = await temporaryDirectory();
+    const file = join(directory, 'mcp-host.json');
+    const written = '{\r\n  "mcpServers": {\r\n    "last": {"command": "node"}  // about last\r\n  }\r\n}\r\n';
+    await writeFile(file, written);
+    expect((await runCliInProcess(['add', '-c', file, 'calc', '--', 'node'])).code).toBe(0);
+    expect(await readFile(file, 'utf8')).toBe(
+      [
+        '{',
+        '  "mcpServers": {',
+        '    "last": {"command": "node"},  // about last',
+        '    "calc": {',
+        '      "command": "node"',
+        '    }',
+        '  }',
+        '}',
+        '',
+      ].join('\r\n'),
+    );
+    expect((await runCliInProcess(['remove', '-c', file, 'calc'])).code).toBe(0);
+    expect(await readFile(file, 'utf8')).toBe(written);
+  });
+
   it('remove keeps the comments on the lines of the entries it leaves, and takes those on the lines it removes', async () => {
     const directory = await temporaryDirectory();
     const file = join(directory, 'mcp-host.json');
