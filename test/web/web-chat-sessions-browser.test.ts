@@ -6,14 +6,17 @@
  * terminal chat prints of a session file, shown on the page: the lines of a damaged one skipped when it is resumed,
  * one saved by a newer version passed over in the list, a save that fails during a turn; and a page reloaded while a
  * turn runs, which shows the calls the turn made before it came; and a turn stopped while a call waits for approval,
- * whose call the transcript answers.
+ * whose call the transcript answers; an earlier message of several lines shown as written, its first line starting where
+ * the others do; and the list of conversations read again when the page comes back into view or its window is
+ * focused, so it shows a session a terminal chat (another process) saved meanwhile.
  */
 import { readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exampleServer, writeConfig } from '../helpers/project.js';
+import { EXIT_OK } from '../../src/cli/exit-codes.js';
+import { exampleServer, runCli, writeConfig } from '../helpers/project.js';
 import { openUiPage, startUiAndChromium, type UiAndChromium } from '../helpers/web-ui-in-chromium.js';
 import { callUiApi } from '../helpers/web-ui-process.js';
 
@@ -291,5 +294,69 @@ describe('a turn stopped while a call waits for approval', () => {
       .getByRole('article', { name: 'Tool call calculator__divide [2]' });
     await divided.getByText(/The turn was cancelled before this call finished/).waitFor(WAIT);
     expect(await divided.getByText('error', { exact: true }).count()).toBe(1);
+  }, 120_000);
+});
+
+describe('an earlier message of several lines', () => {
+  it('starts its first line where its second starts, as written', async () => {
+    const page = await chatTab();
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await send(page, 'First line\nsecond line');
+    await page.locator('.turn').getByText('Noted.').waitFor(WAIT);
+
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Pages' }).waitFor(WAIT);
+    const message = page
+      .getByRole('list', { name: 'Earlier messages' })
+      .locator('li.user-message', { hasText: 'First line' });
+    await message.waitFor(WAIT);
+    // Where each line's first character is laid out: a space before the text would push the first one right.
+    const lefts = await message.evaluate((item) => {
+      const page = item.ownerDocument;
+      // 4: NodeFilter.SHOW_TEXT.
+      const walker = page.createTreeWalker(item, 4);
+      for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        if (!text.includes('First line')) continue;
+        const leftOf = (offset: number) => {
+          const range = page.createRange();
+          range.setStart(node!, offset);
+          range.setEnd(node!, offset + 1);
+          return range.getBoundingClientRect().left;
+        };
+        return { first: leftOf(text.indexOf('First line')), second: leftOf(text.indexOf('second line')) };
+      }
+      return undefined;
+    });
+    expect(lefts).toBeDefined();
+    expect(lefts!.first).toBe(lefts!.second);
+  }, 120_000);
+});
+
+describe('the list of conversations', () => {
+  it('shows a session a terminal chat saved once the page comes back into view, or its window is focused', async () => {
+    const page = await chatTab();
+    const list = page.getByRole('complementary', { name: 'Conversations' });
+    await list.getByRole('button', { name: 'New conversation' }).waitFor(WAIT);
+    const chatInTerminal = async (question: string) => {
+      const chat = await runCli(['chat', '--config', configFile], {
+        cwd: dirname(configFile),
+        stateDir: started!.ui.stateDir,
+        input: `${question}\n`,
+      });
+      expect(chat.code, chat.stderr).toBe(EXIT_OK);
+    };
+
+    await chatInTerminal('What is 30 plus 40?');
+    const first = list.getByRole('button', { name: /What is 30 plus 40\?/ });
+    // The tab shown again, as when the person switches back to it from the terminal.
+    await page.evaluate("document.dispatchEvent(new Event('visibilitychange'))");
+    await first.waitFor(WAIT);
+
+    await chatInTerminal('What is 50 plus 60?');
+    const second = list.getByRole('button', { name: /What is 50 plus 60\?/ });
+    // The browser's window focused again.
+    await page.evaluate("window.dispatchEvent(new Event('focus'))");
+    await second.waitFor(WAIT);
   }, 120_000);
 });

@@ -20,6 +20,7 @@ import { AppView } from '../components/AppView';
 import { JsonTree } from '../components/JsonTree';
 import { errorMessage } from '../error-message';
 import { showName } from '../hidden-characters';
+import { usePageReturn } from '../page-return';
 
 type Event = { type: string; [key: string]: unknown };
 
@@ -238,7 +239,12 @@ function EarlierMessages({ messages, label }: { messages: ChatMessageView[]; lab
             <EarlierCall message={message} />
           ) : (
             <>
-              {message.role === 'tool' && <span className="badge">{message.isError ? 'error' : 'result'}</span>}{' '}
+              {/* The space follows the badge only: the text is shown as written (pre-wrap), so a space before it stands out. */}
+              {message.role === 'tool' && (
+                <>
+                  <span className="badge">{message.isError ? 'error' : 'result'}</span>{' '}
+                </>
+              )}
               <span className="visually-hidden">{message.role}: </span>
               {showDirectionControls(message.text)}
             </>
@@ -265,6 +271,9 @@ export function ChatPage() {
   const [modelText, setModelText] = useState('');
   const [tick, setTick] = useState(0);
   const sessions = useJson<SessionsView>('/api/sessions', tick);
+  // A terminal chat saves its sessions in another process, which tells this page nothing: the list is read again when
+  // the person comes back to the page, as from that terminal.
+  usePageReturn(() => setTick((value) => value + 1));
   const tools = useJson<ToolsView>('/api/tools');
   const withViews = new Set(
     (tools.data?.tools ?? []).filter((tool) => tool.viewUri !== undefined).map((tool) => tool.name),
