@@ -87,6 +87,14 @@ export interface CallResultView {
   warnings?: string[];
 }
 
+/** A tool call an MCP Apps view made: what the view receives, and what the call warned of, for the person alone. */
+export interface ViewCallView {
+  /** The result as the server sent it (bounded), or the host's refusal as an error result. */
+  result: Record<string, unknown>;
+  /** As `CallResultView.warnings`: shown beside the view, never passed into it. */
+  warnings?: string[];
+}
+
 /** An MCP Apps view opened for one tool call: where its sandbox serves it, and what it was allowed. */
 export interface AppViewInfo {
   viewId: string;

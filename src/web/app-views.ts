@@ -11,7 +11,7 @@ import { APP_HTML_MIME_TYPE, toolUiOf } from '../catalog/tool-ui.js';
 import type { Host } from '../host/create-host.js';
 import { stringifyJsonWithinDepth } from '../json/json-depth.js';
 import type { ExecutedToolCall } from '../loop/tool-call-types.js';
-import type { AppViewInfo } from './api-types.js';
+import type { AppViewInfo, ViewCallView } from './api-types.js';
 import { buildViewCsp } from './view-csp.js';
 
 /** A view's HTML past this size is refused (the published examples are a few hundred kilobytes). */
@@ -39,8 +39,8 @@ export interface AppViews {
    */
   takeDocument(viewId: string): OpenView | 'taken' | undefined;
   close(viewId: string): boolean;
-  /** A tool call the view makes, by the name its server gives the tool. */
-  call(host: Host, viewId: string, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** A tool call the view makes, by the name its server gives the tool: its result, and what it warned of. */
+  call(host: Host, viewId: string, name: string, args: Record<string, unknown>): Promise<ViewCallView>;
   /** A resource the view reads, from its own server only (bounded as a result is). */
   readResource(host: Host, viewId: string, uri: string): Promise<Record<string, unknown>>;
 }
@@ -147,7 +147,15 @@ export function createAppViews(options: AppViewsOptions): AppViews {
       if (!toolUiOf(entry.tool).appCallable) {
         throw new ViewError(`The tool "${name}" is for the model only (its visibility leaves out the app).`);
       }
-      return resultForView(await host.callTool(entry.name, args, { origin: 'app', signal: view.calls.signal }));
+      // What the call warns of (sent once more after its server went away) is the person's to read, beside the view:
+      // the extension has no message for it, and it may quote the server's stderr, which the view has no claim to.
+      const warnings = new Set<string>();
+      const executed = await host.callTool(entry.name, args, {
+        origin: 'app',
+        signal: view.calls.signal,
+        onWarning: (message) => warnings.add(message),
+      });
+      return { result: resultForView(executed), ...(warnings.size > 0 ? { warnings: [...warnings] } : {}) };
     },
     async readResource(host, viewId, uri) {
       const view = views.get(viewId);

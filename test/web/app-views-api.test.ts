@@ -50,7 +50,7 @@ describe("a view's tool calls", () => {
 
     const bump = await post(`/api/views/${viewId}/call`, { name: 'bump', arguments: { by: 2 } });
     expect(bump.status).toBe(200);
-    expect(bump.body.content).toEqual([{ type: 'text', text: 'bumped by 2' }]);
+    expect(bump.body.result).toEqual({ content: [{ type: 'text', text: 'bumped by 2' }] });
 
     const modelOnly = await post(`/api/views/${viewId}/call`, { name: 'model_only', arguments: {} });
     expect(modelOnly.status).toBe(400);

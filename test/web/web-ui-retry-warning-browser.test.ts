@@ -1,14 +1,14 @@
 /**
  * A call whose server dies and which is sent once more, in the web UI in real Chromium, made by the model in the chat
- * and by hand on the Tools page: the page, which hears none of the terminal's diagnostics, shows the warning with how
+ * and by hand on the Tools page, and by an MCP Apps view's own call: the page, which hears none of the terminal's diagnostics, shows the warning with how
  * the server went (its exit code and stderr tail), once, the tail as text even where it reads as markup; the terminal
  * running `mcp-host ui` reports the exit once, as before. Each way of calling has a server of its own, as the server
- * exits only during the first call it gets.
+ * exits only during the first call it gets. A view's warning is shown beside the view and never passed into it.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureServer, temporaryDirectory } from '../helpers/project.js';
 import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
@@ -27,9 +27,10 @@ beforeAll(async () => {
   const directory = await temporaryDirectory('mcp-host-ui-retry-');
   const config = join(directory, 'mcp-host.json');
   const fixture = pathToFileURL(fixtureServer('crash-mid-call.mjs')).href;
-  const crashingServer = (name: string) => ({
+  const viewsFixture = pathToFileURL(fixtureServer('app-views.mjs')).href;
+  const crashingServer = (name: string, server = fixture) => ({
     command: process.execPath,
-    args: ['-e', `process.stderr.write(${JSON.stringify(`${MARKUP}\n`)}); import(${JSON.stringify(fixture)});`],
+    args: ['-e', `process.stderr.write(${JSON.stringify(`${MARKUP}\n`)}); import(${JSON.stringify(server)});`],
     // The server exits during its first call only, while this file is not there; the call sent again is answered.
     env: { EXITED_ONCE_FILE: join(directory, `${name}-exited-once`) },
     trust: 'trusted',
@@ -38,8 +39,12 @@ beforeAll(async () => {
     config,
     JSON.stringify({
       model: 'scripted:script.json',
-      permissions: { allow: ['chatted__*'] },
-      mcpServers: { chatted: crashingServer('chatted'), called: crashingServer('called') },
+      permissions: { allow: ['chatted__*', 'viewed__*'] },
+      mcpServers: {
+        chatted: crashingServer('chatted'),
+        called: crashingServer('called'),
+        viewed: crashingServer('viewed', viewsFixture),
+      },
     }),
   );
   await writeFile(
@@ -72,9 +77,12 @@ async function goTo(page: Page, label: string): Promise<void> {
   await page.getByRole('heading', { level: 1, name: label }).waitFor(WAIT);
 }
 
-/** The page shows `server`'s warning once, whole and as text; the terminal its exit report once, and no warning. */
-async function expectToldOnceEach(page: Page, server: string): Promise<void> {
-  const warnings = page.getByRole('list', { name: 'Warnings' });
+/**
+ * The page shows `server`'s warning once (in `scope`), whole and as text; the terminal its exit report once, and no
+ * warning.
+ */
+async function expectToldOnceEach(page: Page, server: string, scope: Page | Locator = page): Promise<void> {
+  const warnings = scope.getByRole('list', { name: 'Warnings' });
   await warnings.waitFor(WAIT);
   expect(await warnings.getByRole('listitem').allTextContents()).toEqual([warning(server)]);
   expect(timesIn((await page.locator('body').textContent()) ?? '', TAIL)).toBe(1);
@@ -111,5 +119,24 @@ describe('a call sent once more after its server went away', () => {
       .getByText(/^read \d+$/)
       .waitFor(WAIT);
     await expectToldOnceEach(page, 'called');
+  }, 60_000);
+
+  it('is shown beside a view whose own call it was, once, with how the server went, and not passed into the view', async () => {
+    const page = running!.page;
+    await goTo(page, 'Tools');
+    await page.getByRole('button', { name: /^viewed__reader/ }).click();
+    await page.getByRole('button', { name: 'Call viewed__reader' }).click();
+    const view = page.getByRole('region', { name: 'View of viewed__reader' });
+    const frame = view
+      .frameLocator('iframe[title="View of viewed__reader"]')
+      .frameLocator('iframe[title="MCP App view"]');
+    await frame.getByRole('button', { name: 'Read' }).click();
+    await frame.getByText(/^read \d+ /).waitFor(WAIT);
+    await expectToldOnceEach(page, 'viewed', view);
+    // The view got the result alone, and heard nothing of the warning.
+    const seen = `${await frame.locator('#read').textContent()}\n${await frame.locator('#said').textContent()}`;
+    expect(seen).toMatch(/^read \d+ \{"content":\[\{"type":"text","text":"read \d+"\}\]\}\n/);
+    expect(seen).not.toContain('trying once more');
+    expect(seen).not.toContain(TAIL);
   }, 60_000);
 });

@@ -10,7 +10,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { AppBridge, type McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { useEffect, useRef, useState } from 'react';
 import { showDirectionControls } from '../../../src/text/direction-controls';
-import type { AppViewInfo } from '../../../src/web/api-types';
+import type { AppViewInfo, ViewCallView } from '../../../src/web/api-types';
 import { postJson } from '../api';
 import { registerView, TEARDOWN_WAIT_MS } from '../app-views/live-views';
 import { SandboxTransport } from '../app-views/sandbox-transport';
@@ -84,6 +84,8 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
   const [info, setInfo] = useState<AppViewInfo>();
   const [error, setError] = useState<string>();
   const [notices, setNotices] = useState<Notice[]>([]);
+  // What the view's own calls warned of, each once: the person's to read, not the view's (see ViewCallView).
+  const [warnings, setWarnings] = useState<string[]>([]);
   const [link, setLink] = useState<LinkQuestion>();
   const [download, setDownload] = useState<DownloadQuestion>();
   const [mode, setMode] = useState<DisplayMode>('inline');
@@ -226,11 +228,17 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
           frame.style.height = `${Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, Math.ceil(height)))}px`;
         }
       };
-      bridge.oncalltool = async (params) =>
-        (await postJson<Record<string, unknown>>(`/api/views/${viewId}/call`, {
+      bridge.oncalltool = async (params) => {
+        const answer = await postJson<ViewCallView>(`/api/views/${viewId}/call`, {
           name: params.name,
           arguments: params.arguments ?? {},
-        })) as CallToolResult;
+        });
+        const warned = (answer.warnings ?? []).map(bounded);
+        if (live && warned.length > 0) {
+          setWarnings((old) => [...old, ...warned.filter((text) => !old.includes(text))].slice(-MAX_NOTICES));
+        }
+        return answer.result as CallToolResult;
+      };
       bridge.onmessage = async (params) => {
         note({ kind: 'message', text: textOf(params.content) });
         return {};
@@ -424,6 +432,13 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
             </button>
           </div>
         </div>
+      )}
+      {warnings.length > 0 && (
+        <ul className="notes warnings" aria-label="Warnings">
+          {warnings.map((warning) => (
+            <li key={warning}>{showDirectionControls(warning)}</li>
+          ))}
+        </ul>
       )}
       {notices.length > 0 && (
         <ul className="app-notices" aria-label={`What the view of ${showName(tool)} said`}>
