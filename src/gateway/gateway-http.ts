@@ -361,7 +361,7 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
       principal: identity.principal,
       ...(identity.clientId === undefined ? {} : { clientId: identity.clientId }),
       session: () => transport?.sessionId,
-      standingStreamOpen: () => standingStreams.isOpen(),
+      hadStandingStream: () => standingStreams.everAnswered(),
     });
     transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

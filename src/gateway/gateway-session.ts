@@ -63,8 +63,8 @@ interface GatewaySessionOptions {
   clientId?: string;
   /** `stdio`, or the HTTP session id once known. */
   session: () => string | undefined;
-  /** Over stateful HTTP: whether the client has its standing stream open now (see standing-streams.ts). */
-  standingStreamOpen?: () => boolean;
+  /** Over stateful HTTP: whether the client has ever had its standing stream (see standing-streams.ts). */
+  hadStandingStream?: () => boolean;
   /** False where a session lasts one request (stateless HTTP): nothing would be left to send updates to. */
   resourceSubscriptions?: boolean;
   /** Over stdio: the client is the machine's own user's, whose "always allow" may be kept (see gateway-approver.ts). */
@@ -217,7 +217,7 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
   };
 
   const session: DownstreamSession = { server };
-  if (options.standingStreamOpen !== undefined) session.standingStreamOpen = options.standingStreamOpen;
+  if (options.hadStandingStream !== undefined) session.hadStandingStream = options.hadStandingStream;
   if (options.requestLogging !== undefined) {
     session.callStreamsOnly = { client: options.session() ?? '' };
     if (options.requestLogging.level !== undefined) session.logLevel = options.requestLogging.level;

@@ -21,8 +21,10 @@
  * what does not tell while that call is the only one to that server in flight. The rest goes to a client on its
  * standing stream: while one client has several calls to that server in flight, what does not tell is that client's
  * but not known to be any one call's, and a client that is itself a gateway would put it to the client of whichever
- * call it came as part of. A client with no standing stream open (a stateful HTTP one that never opened it, or whose
- * stream dropped) would not see it there, and gets it on its newest call's stream instead, once.
+ * call it came as part of. A stateful HTTP client that never had a standing stream would not see it there, and gets it
+ * on its newest call's stream instead, once: it reads no other. One whose standing stream dropped still gets it there,
+ * kept in the session's event store until it resumes that stream, and not on a call's stream, where a client that is
+ * itself a gateway serving several users would put it to that call's user.
  */
 import {
   type ClientCapabilities,
@@ -68,10 +70,10 @@ export interface DownstreamSession {
    */
   callStreamsOnly?: { client: string };
   /**
-   * Set for a stateful HTTP session: whether its client has the standing stream open now (Streamable HTTP leaves it to
-   * the client). Unset, as over stdio, the session always has one.
+   * Set for a stateful HTTP session: whether its client has ever had the standing stream (Streamable HTTP leaves it to
+   * the client), open now or dropped and to be resumed. Unset, as over stdio, the session always has one.
    */
-  standingStreamOpen?: () => boolean;
+  hadStandingStream?: () => boolean;
 }
 
 type LogMessage = LoggingMessageNotification['params'];
@@ -109,11 +111,11 @@ function onItsOwn(session: DownstreamSession): Asker {
 }
 
 /**
- * Whether a stateful HTTP session's client has no standing stream open now: what is sent to it on its own would only
- * wait in the session's event store for the client to come back to a stream it had.
+ * Whether a stateful HTTP session's client never had a standing stream: what is sent to it on its own would wait in
+ * the session's event store for a stream it will not resume.
  */
-function withoutStandingStream(session: DownstreamSession): boolean {
-  return session.standingStreamOpen?.() === false;
+function neverHadStandingStream(session: DownstreamSession): boolean {
+  return session.hadStandingStream?.() === false;
 }
 
 /** Which client a call is of: a stateless session's every request has a session object of its own. */
@@ -250,14 +252,14 @@ export class ProfileSessions implements ClientRequestForwarder {
     const onlyCall = calls.length === 1 ? calls[0] : undefined;
     const onlySession = this.sessions.size === 1;
     const newest = calls[calls.length - 1];
-    // The only call, or one of several calls of a client with no standing stream to hear it on (a stateless one never
-    // has one): sent on a call's stream, once, not on each (the client would hear it as often as it has calls in
-    // flight). On the newest's: a stateless client's newest request is the likeliest to have read from the session's
-    // record the log level the client set last.
+    // The only call, or one of several calls of a client that never had a standing stream to hear it on (a stateless
+    // one never has one): sent on a call's stream, once, not on each (the client would hear it as often as it has
+    // calls in flight). On the newest's: a stateless client's newest request is the likeliest to have read from the
+    // session's record the log level the client set last.
     const onCallStream =
       soleCaller === undefined || newest === undefined
         ? undefined
-        : newest === onlyCall || newest.session.callStreamsOnly !== undefined || withoutStandingStream(newest.session)
+        : newest === onlyCall || newest.session.callStreamsOnly !== undefined || neverHadStandingStream(newest.session)
           ? newest
           : undefined;
     for (const session of this.sessions) {
@@ -296,9 +298,9 @@ export class ProfileSessions implements ClientRequestForwarder {
     if (stack.length === 1) return stack[0]!;
     // Several calls of one client: the request is that client's but not known to be any one call's, so it is sent on
     // its own, not as part of the newest call, which a client that is itself a gateway would put to that call's client.
-    // Unless the client has no standing stream open: sent on its own, it would not be seen and would only time out.
+    // Unless the client never had a standing stream: sent on its own, it would not be seen and would only time out.
     const newest = stack[stack.length - 1];
-    if (newest !== undefined) return withoutStandingStream(newest.session) ? newest : onItsOwn(newest.session);
+    if (newest !== undefined) return neverHadStandingStream(newest.session) ? newest : onItsOwn(newest.session);
     if (this.sessions.size === 1) return onItsOwn([...this.sessions][0]!);
     throw refuse(
       `server "${server}" asked for ${what} outside a call and this gateway has ${this.sessions.size} clients: it cannot tell whom to ask`,
