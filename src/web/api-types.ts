@@ -372,6 +372,8 @@ export interface ChatStateView {
 interface ChatSessionChangeView {
   id: string;
   model: string;
+  /** What the conversation cost so far, priced by this model: a switch changes it. */
+  cost: CostView;
 }
 
 /** One event of a chat turn, as the loop emitted it (JSON, bounded). */

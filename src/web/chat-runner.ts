@@ -180,8 +180,11 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
   });
 
   // Every tab shows the one conversation held here: one that opened another, or switched its model, tells the others.
-  const announceSession = (open: Conversation) =>
-    events.publish({ type: 'chat-session', session: { id: open.id, model: displayModel(open.model()) } });
+  const announceSession = (open: Conversation, host: Host) =>
+    events.publish({
+      type: 'chat-session',
+      session: { id: open.id, model: displayModel(open.model()), cost: conversationCost(open, host) },
+    });
 
   const openConversation = async (host: Host, sessionId: string | undefined): Promise<ChatSessionView> => {
     if (current !== undefined) throw new ChatBusyError('A turn is still running: wait for it or stop it first.');
@@ -197,7 +200,7 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
     }
     // The one left is let go, so a terminal chat may resume it while the page stays open.
     await previous?.close();
-    announceSession(conversation);
+    announceSession(conversation, host);
     return view(conversation, host);
   };
 
@@ -245,7 +248,7 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
     } catch (error) {
       throw new ChatSessionError(error instanceof Error ? error.message : String(error));
     }
-    announceSession(conversation);
+    announceSession(conversation, host);
     return view(conversation, host);
   };
 

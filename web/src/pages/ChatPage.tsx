@@ -352,8 +352,9 @@ export function ChatPage() {
   useEffect(() => (joinedEnded > 0 ? readServerChat('reconnected') : undefined), [joinedEnded]);
   useLiveEvents((live) => {
     if (live.type === 'chat-session') {
-      const { id, model } = live.session;
-      if (id === shownId.current) setSession((old) => (old === undefined ? old : { ...old, model }));
+      // The cost too: it is priced by the model.
+      const { id, model, cost } = live.session;
+      if (id === shownId.current) setSession((old) => (old === undefined ? old : { ...old, model, cost }));
       else setFollowed((value) => value + 1);
       // The list marks the conversation in use, and one just started may be new to it.
       setTick((value) => value + 1);
