@@ -9,6 +9,7 @@ import { skillsShowCommand } from '../config/trust-commands.js';
 import type { Host } from '../host/create-host.js';
 import { estimateTextTokens } from '../providers/token-estimate/index.js';
 import type { Message } from '../providers/types.js';
+import { pairedToolCalls } from '../sessions/answered-tool-calls.js';
 import type { Skill } from '../skills/discover-skills.js';
 import { withheldSkillMessage } from '../skills/review-skills.js';
 import { LOAD_SKILL_TOOL } from '../skills/skill-tools.js';
@@ -60,21 +61,13 @@ export function skillsView(host: Host, history: readonly Message[]): SkillsView 
   };
 }
 
-/** The names passed to `load_skill` in calls that succeeded, first load first, each once. */
+/** The names passed to `load_skill` in calls that did not fail, first load first, each once. */
 export function loadedSkills(history: readonly Message[]): string[] {
-  const failed = new Set<string>();
-  for (const message of history) {
-    if (message.role !== 'tool') continue;
-    for (const result of message.results) if (result.isError) failed.add(result.callId);
-  }
   const names: string[] = [];
-  for (const message of history) {
-    if (message.role !== 'assistant') continue;
-    for (const part of message.content) {
-      if (part.type !== 'tool-call' || part.name !== LOAD_SKILL_TOOL || failed.has(part.id)) continue;
-      const name = skillName(part.argumentsText);
-      if (name !== undefined && !names.includes(name)) names.push(name);
-    }
+  for (const { call, result } of pairedToolCalls(history)) {
+    if (call.name !== LOAD_SKILL_TOOL || result?.isError === true) continue;
+    const name = skillName(call.argumentsText);
+    if (name !== undefined && !names.includes(name)) names.push(name);
   }
   return names;
 }
