@@ -30,15 +30,17 @@ function parseLoosely(text: string): unknown {
   }
 }
 
-/** Where the file keeps its servers: its existing map, else `mcpServers`. Undefined when the text is not an object. */
-export function serverSectionOf(
-  text: string,
-): { section: ServerSection; servers: Record<string, unknown> } | undefined {
+/**
+ * Where the file keeps its servers, the key it has of those the config reads them from, else `mcpServers`, and what
+ * that key holds: `servers` may be no object (`null`, an array), which the caller refuses, as no entry can go in or
+ * come out of it. Undefined when the text is not an object.
+ */
+export function serverSectionOf(text: string): { section: ServerSection; servers: unknown } | undefined {
   const value = parseLoosely(text);
   if (!isPlainObject(value)) return undefined;
-  if (isPlainObject(value.servers) && !('mcpServers' in value)) return { section: ['servers'], servers: value.servers };
-  if (isPlainObject(value.mcpServers)) return { section: ['mcpServers'], servers: value.mcpServers };
-  if (isPlainObject(value.mcp) && isPlainObject(value.mcp.servers)) {
+  if (Object.hasOwn(value, 'mcpServers')) return { section: ['mcpServers'], servers: value.mcpServers };
+  if (Object.hasOwn(value, 'servers')) return { section: ['servers'], servers: value.servers };
+  if (isPlainObject(value.mcp) && Object.hasOwn(value.mcp, 'servers')) {
     return { section: ['mcp', 'servers'], servers: value.mcp.servers };
   }
   return { section: ['mcpServers'], servers: {} };

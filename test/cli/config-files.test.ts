@@ -362,6 +362,45 @@ describe('mcp-host add / remove', { timeout: 120_000 }, () => {
     expect(existsSync(join(directory, 'mcp-host.json'))).toBe(false);
   });
 
+  it('names the server map that is not an object, exits 2 and writes nothing', async () => {
+    const directory = await temporaryDirectory();
+    const file = join(directory, 'mcp-host.json');
+    const original = '{\n  // mine\n  "mcpServers": null\n}\n';
+    await writeFile(file, original);
+    // The real process, once for each of add and remove.
+    const added = await runCli(['add', '-c', file, 'calc', '--', process.execPath, calculator()]);
+    const removed = await runCli(['remove', '-c', file, 'calc']);
+    for (const refused of [added, removed]) {
+      expect({ code: refused.code, stderr: refused.stderr }).toEqual({
+        code: 2,
+        stderr: `mcp-host: "mcpServers" in ${file} is null; it must be an object of servers\n`,
+      });
+    }
+    expect(await readFile(file, 'utf8')).toBe(original);
+
+    for (const [section, key, found] of [
+      ['"mcpServers": []', 'mcpServers', 'an array of 0 items'],
+      ['"mcpServers": "calc"', 'mcpServers', 'the string "calc"'],
+      ['"servers": {}, "mcpServers": 3', 'mcpServers', 'the number 3'],
+      ['"servers": false', 'servers', 'false'],
+      ['"mcp": { "servers": null }', 'mcp.servers', 'null'],
+    ] as const) {
+      const text = `{ ${section} }\n`;
+      await writeFile(file, text);
+      for (const args of [
+        ['add', '-c', file, 'calc', '--', 'node'],
+        ['remove', '-c', file, 'calc'],
+      ]) {
+        const refused = await runCliInProcess(args);
+        expect({ code: refused.code, stderr: refused.stderr }).toEqual({
+          code: 2,
+          stderr: `mcp-host: "${key}" in ${file} is ${found}; it must be an object of servers\n`,
+        });
+      }
+      expect(await readFile(file, 'utf8')).toBe(text);
+    }
+  });
+
   it('refuses a URL as the command of a local server, pointing to --transport http, before writing anything', async () => {
     const directory = await temporaryDirectory();
     for (const args of [

@@ -13,6 +13,7 @@ import {
   serverSectionOf,
   setServerEntry,
 } from '../../config/edit-config-text.js';
+import { describeValue, formatKeyPath, isPlainObject } from '../../config/key-path.js';
 import { CONFIG_FILE_NAMES } from '../../config/load-config.js';
 import { PROTOTYPE_KEY } from '../../config/prototype-key.js';
 import { readConfigText } from '../../config/read-config-text.js';
@@ -186,7 +187,14 @@ function sectionOrFail(text: string, file: string): { section: ServerSection; se
       EXIT_USAGE,
     );
   }
-  return found;
+  const { section, servers } = found;
+  if (!isPlainObject(servers)) {
+    throw new CliError(
+      `"${formatKeyPath(section)}" in ${file} is ${describeValue(servers)}; it must be an object of servers`,
+      EXIT_USAGE,
+    );
+  }
+  return { section, servers };
 }
 
 /** A name the config would refuse on its next read is refused before the file is written. */
