@@ -26,6 +26,11 @@ export interface Conversation {
   readonly id: string;
   /** The neutral transcript. */
   readonly history: readonly Message[];
+  /**
+   * The answered tool calls that compactions replaced with a summary, in this session (resumed ones included): a chat
+   * numbers the calls of `history` after them, so a call keeps the number it was shown with before the compaction.
+   */
+  readonly compactedToolCalls: number;
   /** One user turn; yields the same events as `host.stream()`. */
   send(text: string, options?: { images?: UserPart[]; signal?: AbortSignal }): AsyncIterable<AgentEvent>;
   /** Cancels the turn in flight; the transcript keeps its completed messages. Resolves once the turn has stopped. */

@@ -9,6 +9,7 @@ import { createResultStore, type ResultStore } from '../content/result-store.js'
 import { eventStream } from '../loop/event-stream.js';
 import { linkSignals } from '../loop/linked-signal.js';
 import type { LlmProvider, Message, Usage } from '../providers/types.js';
+import { answeredToolCalls } from './answered-tool-calls.js';
 import { planCompaction, summarise } from './compact-transcript.js';
 import { COMPACT_AT_SHARE, contextWindowOf, KEEP_SHARE } from './context-window.js';
 import type { Conversation, ConversationUsage, TurnRunner } from './conversation-types.js';
@@ -48,6 +49,8 @@ interface LiveSession {
   createdAt: string;
   usage: ConversationUsage;
   results: ResultStore;
+  /** The answered tool calls compactions replaced with a summary. */
+  compactedToolCalls: number;
 }
 
 interface RunningTurn {
@@ -74,7 +77,7 @@ export function createConversation(dependencies: ConversationDependencies): Conv
       onWriteError: (error) => diagnostic(`could not keep a compacted tool result: ${error.message}`),
     });
     dependencies.onResultStore?.(results);
-    return { id, messages: [], started, createdAt, usage: emptyUsage(), results };
+    return { id, messages: [], started, createdAt, usage: emptyUsage(), results, compactedToolCalls: 0 };
   };
   const newSession = () => sessionWith(createSessionId(), new Date().toISOString(), false);
 
@@ -119,6 +122,7 @@ export function createConversation(dependencies: ConversationDependencies): Conv
     const { id, saved } = dependencies.resume;
     for (const warning of saved.warnings) diagnostic(warning);
     current = sessionWith(id, saved.createdAt, true);
+    current.compactedToolCalls = saved.compactedToolCalls;
     const repaired = repairTranscript(saved.messages);
     current.messages.push(...saved.messages);
     // Calls the host was killed during get their (unknown) outcome on file too, so the file stays well formed.
@@ -156,13 +160,16 @@ export function createConversation(dependencies: ConversationDependencies): Conv
       ...(signal ? { signal } : {}),
     });
     addUsage(session, summary.usage);
+    const replacedToolCalls = answeredToolCalls(session.messages.slice(0, plan.keepFrom)).length;
     // The kept turns are the same objects: their bytes in the next request are the bytes they had before.
     session.messages = [...summary.messages, ...session.messages.slice(plan.keepFrom)];
+    session.compactedToolCalls += replacedToolCalls;
     write(session, {
       type: 'compaction',
       at: new Date().toISOString(),
       messages: summary.messages,
       keptFrom: plan.keepFrom,
+      replacedToolCalls,
     });
     return { beforeTokens, afterTokens: requestTokens(session) };
   };
@@ -201,6 +208,9 @@ export function createConversation(dependencies: ConversationDependencies): Conv
     },
     get history() {
       return current.messages;
+    },
+    get compactedToolCalls() {
+      return current.compactedToolCalls;
     },
     send(text, options = {}) {
       return eventStream((emit, closed) =>

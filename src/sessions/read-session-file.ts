@@ -8,6 +8,7 @@ import { parseJsonWithinDepth } from '../json/json-depth.js';
 import { readBoundedFile, readFailureText } from '../json/read-bounded-file.js';
 import type { Message } from '../providers/types.js';
 import { stripControlCodes } from '../text/strip-control-codes.js';
+import { answeredToolCalls } from './answered-tool-calls.js';
 import { isMessage } from './is-message.js';
 import {
   MAX_SESSION_RECORD_BYTES,
@@ -26,6 +27,8 @@ export interface SavedSession {
   header: SessionHeaderRecord;
   /** The transcript as it stands after every record (compactions applied). */
   messages: Message[];
+  /** The answered tool calls that compactions replaced with a summary: the transcript's calls are numbered after them. */
+  compactedToolCalls: number;
   /** The model in use at the last record. */
   model: string;
   /** When the last record was written. */
@@ -57,6 +60,7 @@ export function readSessionFile(file: string): SavedSession {
   const warnings: string[] = [];
   const header = parseHeader(lines[0], file);
   let messages: Message[] = [];
+  let compactedToolCalls = 0;
   let model = header.model;
   let updatedAt = header.createdAt;
   let firstRecordAt: string | undefined;
@@ -82,6 +86,10 @@ export function readSessionFile(file: string): SavedSession {
         model = record.model;
         break;
       case 'compaction':
+        // A file of an earlier version (or an edited one) does not say: the calls are counted where they were.
+        compactedToolCalls += isCount(record.replacedToolCalls)
+          ? record.replacedToolCalls
+          : answeredToolCalls(messages.slice(0, record.keptFrom)).length;
         messages = [...record.messages, ...messages.slice(record.keptFrom)];
         break;
       case 'session':
@@ -94,7 +102,16 @@ export function readSessionFile(file: string): SavedSession {
   const id = basename(file, '.jsonl');
   if (header.id !== id)
     warnings.push(`${file}: its header names session ${stripControlCodes(header.id)}; shown as ${id}, its file name`);
-  return { id, createdAt: startedAt(header, id, firstRecordAt), header, messages, model, updatedAt, warnings };
+  return {
+    id,
+    createdAt: startedAt(header, id, firstRecordAt),
+    header,
+    messages,
+    compactedToolCalls,
+    model,
+    updatedAt,
+    warnings,
+  };
 }
 
 /** The model a record says is in use from it on: a switch's, or the one that wrote an assistant message. */
@@ -155,4 +172,8 @@ export function parseRecord(line: string): SessionRecord | undefined {
     default:
       return undefined;
   }
+}
+
+function isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
 }

@@ -48,6 +48,11 @@ interface SessionCompactionRecord {
   /** The messages standing for the older turns (the summary and its acknowledgement). */
   messages: Message[];
   keptFrom: number;
+  /**
+   * The answered tool calls of the messages it replaced: a chat numbers the calls after them, as it did before the
+   * compaction. Absent in files of earlier versions, where the reader counts them.
+   */
+  replacedToolCalls?: number;
 }
 
 export type SessionRecord = SessionHeaderRecord | SessionMessageRecord | SessionModelRecord | SessionCompactionRecord;

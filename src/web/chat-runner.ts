@@ -68,11 +68,12 @@ function resultText(result: ToolResult): string {
 
 /**
  * The transcript as the page shows a resumed session: who said what, and which tools were called, each call numbered
- * as the chat numbers it and shown with the result it got; from message `from` on (the calls numbered in the whole).
+ * as the chat numbers it and shown with the result it got; from message `from` on (the calls numbered in the whole,
+ * after the `compacted` calls a compaction summarised).
  */
-function messageViews(history: readonly Message[], from = 0): ChatMessageView[] {
+function messageViews(history: readonly Message[], from = 0, compacted = 0): ChatMessageView[] {
   const answered = answeredToolCalls(history);
-  const numbers = new Map(answered.map((entry, index) => [entry.call, index + 1]));
+  const numbers = new Map(answered.map((entry, index) => [entry.call, compacted + index + 1]));
   const shownResults = new Set(answered.map((entry) => entry.result));
   return history.slice(from).flatMap((message): ChatMessageView[] => {
     if (message.role === 'tool') {
@@ -93,7 +94,7 @@ function messageViews(history: readonly Message[], from = 0): ChatMessageView[] 
       ...(text === '' ? [] : [{ role: message.role, text: cut(text) }]),
       ...calls.map((call): ChatMessageView => {
         const number = numbers.get(call);
-        const result = answered[(number ?? 0) - 1]?.result;
+        const result = number === undefined ? undefined : answered[number - compacted - 1]?.result;
         return {
           role: 'tool-call',
           text: cut(call.argumentsText),
@@ -122,11 +123,11 @@ function latestOf(views: ChatMessageView[]): { messages: ChatMessageView[]; omit
 
 /**
  * The numbers of the calls an answer of the model makes, as the transcript will number them once they are answered:
- * after every call answered before that answer.
+ * after every call answered before that answer, and the `compacted` calls a compaction summarised.
  */
-function callNumbers(history: readonly Message[], answer: AssistantMessage): Map<string, number> {
+function callNumbers(history: readonly Message[], answer: AssistantMessage, compacted: number): Map<string, number> {
   const at = history.indexOf(answer);
-  const before = answeredToolCalls(at === -1 ? history : history.slice(0, at)).length;
+  const before = compacted + answeredToolCalls(at === -1 ? history : history.slice(0, at)).length;
   const calls = answer.content.filter((part) => part.type === 'tool-call');
   return new Map(calls.map((call, index) => [call.id, before + index + 1]));
 }
@@ -175,7 +176,7 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
     model: displayModel(open.model()),
     usage: open.usage(),
     cost: conversationCost(open, host),
-    ...latestOf(messageViews(open.history.slice(0, messages))),
+    ...latestOf(messageViews(open.history.slice(0, messages), 0, open.compactedToolCalls)),
     notes: [...(notesOf.get(open) ?? [])],
   });
 
@@ -219,7 +220,8 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
       let numbers = new Map<string, number>();
       try {
         for await (const event of open.send(text)) {
-          if (event.type === 'model-response') numbers = callNumbers(open.history, event.message);
+          if (event.type === 'model-response')
+            numbers = callNumbers(open.history, event.message, open.compactedToolCalls);
           const number =
             event.type === 'tool-call-start' || event.type === 'tool-call-end' ? numbers.get(event.callId) : undefined;
           publish({ ...eventForPage(event), ...(number === undefined ? {} : { number }) });
@@ -285,9 +287,11 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
             prompt: cut(running.prompt),
             // What the turn did before this page came (its prompt is shown as the prompt).
             messages: latestOf(
-              messageViews(running.conversation.history, running.messagesBefore).filter(
-                (message) => message.role !== 'user',
-              ),
+              messageViews(
+                running.conversation.history,
+                running.messagesBefore,
+                running.conversation.compactedToolCalls,
+              ).filter((message) => message.role !== 'user'),
             ).messages,
           },
         };

@@ -99,6 +99,34 @@ describe('a session file', () => {
     expect(warnings).toEqual([`skipped a session: ${broken} does not start with a session header`]);
   });
 
+  it('counts the calls each compaction replaced: as its record says, or as the replaced messages hold them', () => {
+    const store = openSessionStore(stateDir);
+    const id = '20260102-000000-0000dddd';
+    const turn = (callId: string): Message[] => [
+      { role: 'user', content: [{ type: 'text', text: 'sleep' }] },
+      { role: 'assistant', content: [{ type: 'tool-call', id: callId, name: 'counter__sleep', argumentsText: '{}' }] },
+      { role: 'tool', results: [{ callId, toolName: 'counter__sleep', isError: false, content: [] }] },
+    ];
+    const summary: Message[] = [
+      { role: 'user', content: [{ type: 'text', text: 'summary' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
+    ];
+    const records = [
+      header(id),
+      ...[...turn('call_0'), ...turn('call_0')].map((message) => ({ type: 'message', at, message })),
+      // Written by an earlier version: the two replaced calls are counted from the messages it replaced.
+      { type: 'compaction', at, messages: summary, keptFrom: 6 },
+      ...turn('call_0').map((message) => ({ type: 'message', at, message })),
+      // Written now: it says how many calls it replaced, though the messages before it hold only one.
+      { type: 'compaction', at, messages: summary, keptFrom: 2, replacedToolCalls: 4 },
+    ];
+    writeFileSync(store.fileOf(id), records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+    const saved = readSessionFile(store.fileOf(id));
+    expect(saved.warnings).toEqual([]);
+    expect(saved.messages).toEqual([...summary, ...turn('call_0')]);
+    expect(saved.compactedToolCalls).toBe(6);
+  });
+
   it('lists a session with the times a full read gives, however long its lines and wherever its chunks end', () => {
     const store = openSessionStore(stateDir);
     const message = (second: number, length: number) =>

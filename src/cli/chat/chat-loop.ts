@@ -37,8 +37,9 @@ export function createChatLoop(options: {
   let leaving = false;
   const shownWarnings = new Set<string>();
   const calls = createToolCallLog();
-  // A resumed conversation's calls keep their numbers: new ones follow them, and /expand reaches them.
-  calls.restore(savedToolCalls(conversation.history));
+  // A resumed conversation's calls keep their numbers, those a compaction summarised counted: new ones follow them,
+  // and /expand reaches them.
+  calls.restore(savedToolCalls(conversation.history), conversation.compactedToolCalls);
 
   const cancelTurn = (): Promise<void> => {
     if (current === undefined) return Promise.resolve();

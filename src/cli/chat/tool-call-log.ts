@@ -28,8 +28,11 @@ export interface ToolCallLog {
   add(call: Omit<LoggedToolCall, 'number'>, callId?: string): number;
   /** The calls listed that have not been recorded as ended, in the order the model made them. */
   unfinished(): string[];
-  /** The calls of a resumed conversation's transcript: numbered first, so new calls continue after them. */
-  restore(calls: ReadonlyArray<Omit<LoggedToolCall, 'number'>>): void;
+  /**
+   * The calls of a resumed conversation's transcript: numbered first, after the `compacted` calls its summary stands
+   * for, so they keep the numbers they had and new calls continue after them.
+   */
+  restore(calls: ReadonlyArray<Omit<LoggedToolCall, 'number'>>, compacted?: number): void;
   /** How many of the numbers are calls made before the conversation was resumed (0 when it was not). */
   restoredCount(): number;
   /** Call `number`, or the last one when `number` is undefined; undefined when it is not (or no longer) kept. */
@@ -65,9 +68,10 @@ export function createToolCallLog(kept = KEPT_CALLS): ToolCallLog {
     },
     add,
     unfinished: () => [...numbered.keys()],
-    restore(saved) {
+    restore(saved, compacted = 0) {
+      next += compacted;
       for (const call of saved) add(call);
-      restored += saved.length;
+      restored += compacted + saved.length;
     },
     restoredCount: () => restored,
     get(number) {
