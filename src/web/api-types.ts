@@ -174,6 +174,11 @@ export interface PendingApproval {
   /** URL elicitation: the domain the URL really leads to. */
   domain?: string;
   url?: string;
+  /**
+   * The chat's turn that asked it, when one did: `POST /api/chat/stop` with this question's id refuses it and stops
+   * that turn.
+   */
+  chatTurn?: string;
 }
 
 export interface ApprovalAnswerBody {

@@ -15,6 +15,7 @@ import { answeredToolCalls } from '../sessions/answered-tool-calls.js';
 import { SessionInUseError } from '../sessions/session-lock.js';
 import { openSessionStore, UnknownSessionError } from '../sessions/session-store.js';
 import type { ChatMessageView, ChatSessionView, ChatStateView, CostView, SessionsView } from './api-types.js';
+import { chatTurnContext } from './chat-turn-context.js';
 import type { LiveEvents } from './live-events.js';
 import { displayModel } from './views.js';
 
@@ -38,6 +39,8 @@ export interface ChatRunner {
   send(host: Host, text: string, turnId?: string): Promise<{ turnId: string; sessionId: string }>;
   setModel(host: Host, spec: string): Promise<ChatSessionView>;
   cancel(): boolean;
+  /** The id of the turn running, if one is. */
+  runningTurn(): string | undefined;
   /** The open conversation and the turn running in it, if any. */
   state(host: Host): ChatStateView;
   /** The open conversation's messages; none before the first. */
@@ -215,7 +218,9 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
       events.publish({ type: 'chat', chat: { turnId, event } });
     // Tabs other than the one that sent it learn of the turn here, with what was asked.
     publish({ type: 'message-sent', prompt: cut(text), sessionId: open.id });
-    void (async () => {
+    // Run as this turn's, so a question it asks is known to be its own (one the person may stop it from).
+    const mark = { turnId, running: true };
+    void chatTurnContext.run(mark, async () => {
       // Each call is shown with its number in the conversation, the one it keeps once the transcript is read back.
       let numbers = new Map<string, number>();
       try {
@@ -230,6 +235,7 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
         publish({ type: 'run-error', message: error instanceof Error ? error.message : String(error) });
       } finally {
         current = undefined;
+        mark.running = false;
         publish({
           type: 'turn-done',
           sessionId: open.id,
@@ -238,7 +244,7 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
           cost: conversationCost(open, host),
         });
       }
-    })();
+    });
     return { turnId, sessionId: open.id };
   };
 
@@ -298,6 +304,7 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
       }
       return conversation === undefined ? {} : { session: view(conversation, host) };
     },
+    runningTurn: () => current?.turnId,
     cancel() {
       if (current === undefined) return false;
       void current.conversation.cancel();

@@ -39,7 +39,7 @@ import { skillsView } from './skills-view.js';
 import { staticFiles } from './static-files.js';
 import { ViewNotApprovedError } from './view-pinning.js';
 import { callResultView, serverViews, toolsView, trustViews } from './views.js';
-import type { WebApprover } from './web-approver.js';
+import { refusalOf, type WebApprover } from './web-approver.js';
 import { TrustChangeError, type WebTrust } from './web-trust.js';
 
 interface WebAppContext {
@@ -431,6 +431,20 @@ export function createWebApp(context: WebAppContext): Hono {
   });
   app.get('/api/skills', (c) => c.json(skillsView(ready(), context.chat.history())));
   app.post('/api/chat/cancel', (c) => c.json({ cancelled: context.chat.cancel() }));
+  // Stop from a question the turn asked (its dialog covers the page's Stop): the question is refused, so what it asked
+  // about never runs, and the turn is cancelled at once, before it goes on to the model with the refusal.
+  app.post('/api/chat/stop', async (c) => {
+    const body = await jsonBody<{ approval?: unknown }>(c.req.raw);
+    if (typeof body.approval !== 'string') throw new BadRequest('"approval" must name the question to stop from.');
+    const approval = context.approver.pending().find((candidate) => candidate.id === body.approval);
+    const turn = context.chat.runningTurn();
+    if (approval?.chatTurn === undefined || approval.chatTurn !== turn) {
+      return c.json({ error: "No question of the chat's running turn waits under that id." }, 409);
+    }
+    const problem = context.approver.answer(approval.id, { answer: refusalOf(approval.kind) });
+    if (problem !== undefined) return c.json({ error: problem }, 409);
+    return c.json({ cancelled: context.chat.cancel() });
+  });
 
   app.get('/api/events', (c) => {
     // The socket itself: a page that stopped reading is cut off there, since ending the response politely would

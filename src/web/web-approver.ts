@@ -27,6 +27,7 @@ import {
 import type { Approver, ToolApprovalAnswer } from '../policy/approver.js';
 import type { ToolDefinitionSnapshot } from '../policy/tool-definition.js';
 import type { ApprovalAnswerBody, PendingApproval } from './api-types.js';
+import { currentChatTurn } from './chat-turn-context.js';
 
 const WEB_APPROVER_KIND = 'web';
 /**
@@ -83,6 +84,15 @@ function snapshotText(snapshot: ToolDefinitionSnapshot | undefined): string | un
   return snapshot === undefined ? undefined : stableStringify(snapshot, 2);
 }
 
+/** The answer that refuses a question of this kind: what closing gives each, and stopping the turn that asked it. */
+export function refusalOf(kind: PendingApproval['kind']): string {
+  return kind === 'tool-definition' || kind === 'server'
+    ? 'reject'
+    : kind === 'tool-call' || kind === 'sampling'
+      ? 'deny'
+      : 'decline';
+}
+
 export function createWebApprover(onChange: (pending: PendingApproval[]) => void): WebApprover {
   const waiting = new Map<string, Waiting>();
   let closed = false;
@@ -125,6 +135,7 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
     const signal = abortableSignal(given);
     signal?.throwIfAborted();
     const id = randomUUID();
+    const chatTurn = currentChatTurn();
     return new Promise((resolve, reject) => {
       const onAbort = () => {
         waiting.delete(id);
@@ -133,7 +144,7 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       waiting.set(id, {
-        approval: { id, ...approval },
+        approval: { id, ...approval, ...(chatTurn === undefined ? {} : { chatTurn }) },
         ...kept,
         settle: (body) => {
           signal?.removeEventListener('abort', onAbort);
@@ -324,16 +335,7 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
     },
     close() {
       closed = true;
-      for (const entry of [...waiting.values()]) {
-        entry.settle({
-          answer:
-            entry.approval.kind === 'tool-definition' || entry.approval.kind === 'server'
-              ? 'reject'
-              : entry.approval.kind === 'tool-call' || entry.approval.kind === 'sampling'
-                ? 'deny'
-                : 'decline',
-        });
-      }
+      for (const entry of [...waiting.values()]) entry.settle({ answer: refusalOf(entry.approval.kind) });
     },
   };
 }

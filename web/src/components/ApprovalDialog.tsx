@@ -6,7 +6,8 @@
  * withdrawn) never answers the next question, which appears in the same place. The focus starts on the question's
  * title, not on an answer. A form's fields start with the server's defaults exactly, a field holding hidden characters
  * says so beneath it, and a choice is listed with them as escapes. A call whose arguments the view cuts offers them
- * whole on request (see WholeArguments).
+ * whole on request (see WholeArguments). A question the chat's turn asked offers to stop that turn, since the dialog
+ * covers the chat's Stop.
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { showDirectionControls } from '../../../src/text/direction-controls';
@@ -162,6 +163,17 @@ export function ApprovalDialog() {
       setArmed(approval.id);
     }
   };
+  // The dialog covers the chat's Stop: a question the chat's turn asked can stop that turn, refusing what it asks.
+  const stopTurn = async () => {
+    if (approval === undefined || !answerable) return;
+    setArmed(undefined);
+    try {
+      await postJson('/api/chat/stop', { approval: approval.id });
+    } catch (failure) {
+      setError(errorMessage(failure));
+      setArmed(approval.id);
+    }
+  };
   const titleId = 'approval-title';
   return (
     <dialog
@@ -218,6 +230,23 @@ export function ApprovalDialog() {
               </button>
             ))}
           </div>
+          {approval.chatTurn !== undefined && (
+            <p className="stop-turn">
+              <button
+                type="button"
+                className="danger"
+                aria-disabled={answerable ? undefined : true}
+                aria-describedby="approval-stop-turn"
+                onClick={() => void stopTurn()}
+              >
+                Stop the turn
+              </button>{' '}
+              <span id="approval-stop-turn" className="muted">
+                {approval.kind === 'tool-call' ? 'Denies this call' : 'Refuses this'} and stops the chat's turn that
+                asked.
+              </span>
+            </p>
+          )}
           {approval.argumentsCut && (
             <WholeArguments
               key={approval.id}
