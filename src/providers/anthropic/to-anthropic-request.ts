@@ -24,6 +24,7 @@ import { fitRequestImages } from '../images/fit-request-images.js';
 import { ANTHROPIC_IMAGE_LIMITS } from '../images/image-limits.js';
 import { WRAPPED_ARGUMENT_NAME } from '../schema/index.js';
 import type { ImagePart, Message, ModelRequest, TextPart, ToolDefinition } from '../types.js';
+import { withUniqueCallIds } from '../unique-call-ids.js';
 import { anthropicReplayBlocks } from './anthropic-replay.js';
 import { anthropicToolSearchTool } from './anthropic-tool-search.js';
 import { applyAnthropicCacheControl } from './apply-anthropic-cache-control.js';
@@ -59,7 +60,11 @@ export function translateAnthropicRequest(
   // Deferred tools are found by the provider's own search, offered after them and never deferred itself.
   if (request.tools.some((tool) => tool.deferLoading === true)) tools.push({ ...anthropicToolSearchTool });
   const system: TextBlockParam[] = request.system ? [{ type: 'text', text: request.system }] : [];
-  const messages = toAnthropicMessages(fitRequestImages(request, ANTHROPIC_IMAGE_LIMITS).messages, wrappedTools);
+  // The API refuses ids that repeat in one request, as a local model's `call_0` of every turn does.
+  const messages = toAnthropicMessages(
+    withUniqueCallIds(fitRequestImages(request, ANTHROPIC_IMAGE_LIMITS).messages),
+    wrappedTools,
+  );
   applyAnthropicCacheControl({ tools, system, messages });
   const body = {
     ...vendorOptions(request.providerOptions),

@@ -1,8 +1,9 @@
 /**
  * OpenAI Chat Completions response → provider-neutral response, tolerant of what local servers
- * send: calls without an id (one is made up), arguments as an object instead of JSON text, and a
- * `finish_reason` that does not say `tool_calls` although the message calls tools. Given the
- * request's tool shapes, the calls' arguments are put into the shape their servers declared.
+ * send: calls without an id, or with one an earlier call of the answer has (one is made up),
+ * arguments as an object instead of JSON text, and a `finish_reason` that does not say
+ * `tool_calls` although the message calls tools. Given the request's tool shapes, the calls'
+ * arguments are put into the shape their servers declared.
  */
 import { randomUUID } from 'node:crypto';
 import type { ChatCompletion, ChatCompletionMessage } from 'openai/resources/chat/completions';
@@ -20,9 +21,23 @@ interface LooseToolCall {
 }
 
 /** Makes call ids for calls that came without one: unique per response, the same for a call's every chunk. */
-export function callIdMaker(): (index: number) => string {
+function callIdMaker(): (index: number) => string {
   const prefix = randomUUID().replaceAll('-', '').slice(0, 12);
   return (index) => `call_${prefix}_${index}`;
+}
+
+/**
+ * The id of a response's `index`-th call: the one the server sent, or one made up when it sent none or one an earlier
+ * call of the response already has (the results of one turn are told apart by their calls' ids).
+ */
+export function callIdGiver(): (sent: string | undefined, index: number) => string {
+  const makeId = callIdMaker();
+  const given = new Set<string>();
+  return (sent, index) => {
+    const id = sent === undefined || given.has(sent) ? makeId(index) : sent;
+    given.add(id);
+    return id;
+  };
 }
 
 export function fromOpenAiChatResponse(
@@ -43,13 +58,13 @@ export function fromOpenAiChatResponse(
     content.push({ type: 'text', text: message.content });
   if (typeof message.refusal === 'string' && message.refusal !== '')
     content.push({ type: 'text', text: message.refusal });
-  const makeId = callIdMaker();
+  const callId = callIdGiver();
   const calls = (message.tool_calls ?? []) as LooseToolCall[];
   for (const [index, call] of calls.entries()) {
     const name = call.function?.name ?? '';
     const argumentsText = argumentsAsText(call.function?.arguments);
     if (name === '' && argumentsText === '') continue;
-    content.push({ type: 'tool-call', id: nonEmpty(call.id) ?? makeId(index), name, argumentsText });
+    content.push({ type: 'tool-call', id: callId(nonEmpty(call.id), index), name, argumentsText });
   }
   const hasToolCalls = content.some((part) => part.type === 'tool-call');
   const refused = typeof message.refusal === 'string' && message.refusal !== '' && !hasToolCalls;

@@ -8,7 +8,7 @@
  */
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { AssistantPart, ModelResponse, ToolCallDelta } from '../types.js';
-import { argumentsAsText, callIdMaker, fromOpenAiChatUsage } from './from-openai-chat-response.js';
+import { argumentsAsText, callIdGiver, fromOpenAiChatUsage } from './from-openai-chat-response.js';
 import { mapOpenAiChatFinishReason } from './map-openai-chat-finish-reason.js';
 import { type ToolArgumentShapes, withServerArguments } from './openai-tool-arguments.js';
 
@@ -40,7 +40,6 @@ export class OpenAiChatStreamAccumulator {
   private readonly calls: CallSlot[] = [];
   private finishReason: string | null | undefined;
   private usage: ChatCompletionChunk['usage'];
-  private readonly makeId = callIdMaker();
 
   constructor(private readonly options: OpenAiChatStreamAccumulatorOptions = {}) {}
 
@@ -66,9 +65,10 @@ export class OpenAiChatStreamAccumulator {
     const content: AssistantPart[] = [];
     if (this.text !== '') content.push({ type: 'text', text: this.text });
     if (this.refusal !== '') content.push({ type: 'text', text: this.refusal });
+    const callId = callIdGiver();
     for (const [position, call] of this.calls.entries()) {
       if (call.name === '' && call.argumentsText === '') continue;
-      const id = call.id ?? this.makeId(position);
+      const id = callId(call.id, position);
       content.push({ type: 'tool-call', id, name: call.name, argumentsText: call.argumentsText });
     }
     const hasToolCalls = content.some((part) => part.type === 'tool-call');

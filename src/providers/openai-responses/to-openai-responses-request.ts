@@ -29,6 +29,7 @@ import { imageDataUrl, imagesOf, toolResultText } from '../openai-chat/openai-to
 import { toOpenAiFunctionSchema } from '../openai-chat/openai-tool-schema.js';
 import { missingResultText } from '../openai-chat/to-openai-chat-request.js';
 import type { AssistantMessage, ModelRequest, ToolDefinition, ToolResultsMessage, UserMessage } from '../types.js';
+import { withUniqueCallIds } from '../unique-call-ids.js';
 import { replayItems, responsesProviderId } from './openai-responses-replay.js';
 import { responsesToolSearchTool } from './openai-responses-tool-search.js';
 
@@ -121,7 +122,8 @@ function toResponsesFunctions(
 /** `toolShapes` re-wraps the arguments of calls to tools whose schema root was wrapped. */
 function toResponsesInput(request: ModelRequest, toolShapes: ToolArgumentShapes = new Map()): ResponseInputItem[] {
   const input: ResponseInputItem[] = [];
-  const history = request.messages;
+  // One flat list, whose outputs find their calls by call_id: ids a local model repeats at every turn are renamed.
+  const history = withUniqueCallIds(request.messages);
   for (const [index, message] of history.entries()) {
     if (message.role === 'user') input.push(toUserItem(message));
     else if (message.role === 'assistant') {

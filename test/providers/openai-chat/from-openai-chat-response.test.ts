@@ -69,6 +69,24 @@ describe('fromOpenAiChatResponse', () => {
     expect(new Set(ids).size).toBe(2);
   });
 
+  it('makes up an id for a call whose id an earlier call of the answer already has', () => {
+    const response = fromOpenAiChatResponse(
+      completion(
+        {
+          content: null,
+          tool_calls: [
+            { id: 'call_0', type: 'function', function: { name: 'weather__get', arguments: '{"city":"Oslo"}' } },
+            { id: 'call_0', type: 'function', function: { name: 'weather__get', arguments: '{"city":"Rome"}' } },
+          ],
+        },
+        'tool_calls',
+      ),
+    );
+    const ids = response.message.content.flatMap((part) => (part.type === 'tool-call' ? [part.id] : []));
+    expect(ids[0]).toBe('call_0');
+    expect(ids[1]).toMatch(/^call_[0-9a-f]{12}_1$/);
+  });
+
   it('maps the finish reasons it trusts, and a refusal', () => {
     expect(fromOpenAiChatResponse(completion({ content: 'done' }, 'stop')).stopReason).toBe('end');
     expect(fromOpenAiChatResponse(completion({ content: 'cut' }, 'length')).stopReason).toBe('max-tokens');

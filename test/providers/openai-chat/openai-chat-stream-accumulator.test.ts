@@ -81,6 +81,17 @@ describe('OpenAiChatStreamAccumulator', () => {
     expect(second?.id).toMatch(/^call_[0-9a-f]{12}_1$/);
   });
 
+  it('makes up an id for a call whose id an earlier call of the answer already has', () => {
+    const { response } = accumulate([
+      chunk({ tool_calls: [{ index: 0, id: 'call_0', function: { name: 'weather__get', arguments: '{}' } }] }),
+      chunk({ tool_calls: [{ index: 1, id: 'call_0', function: { name: 'weather__get', arguments: '{}' } }] }),
+      chunk({}, 'tool_calls'),
+    ]);
+    const [first, second] = calls(response);
+    expect(first?.id).toBe('call_0');
+    expect(second?.id).toMatch(/^call_[0-9a-f]{12}_1$/);
+  });
+
   it('does not trust finish_reason: calls present means tool-calls, and no finish reason at all means end', () => {
     const withCalls = accumulate([
       chunk({ tool_calls: [{ index: 0, id: 'c', function: { name: 'x', arguments: '{}' } }] }),

@@ -35,6 +35,7 @@ export function readAnthropicRequest(body: unknown): ConversationView {
   checkSystem(body.system);
   const messages = body.messages.map((message, index, all) => readMessage(message, index, index === all.length - 1));
   checkToolPairing(messages);
+  checkUniqueToolUseIds(messages);
   const loadedTools = checkToolSearchHistory(messages, tools);
   const breakpoints = countCacheBreakpoints([body.tools, body.system, body.messages]);
   if (breakpoints > maxCacheBreakpoints) {
@@ -234,6 +235,19 @@ function checkBlock(block: Block, where: string): void {
         if (!isRecord(inner) || typeof inner.type !== 'string') throw new Error(`${where}.content.${index}: invalid`);
         checkBlock(inner as Block, `${where}.content.${index}`);
       }
+    }
+  }
+}
+
+/** No two tool_use blocks of a request share an id, as the API refuses (its own words). */
+function checkUniqueToolUseIds(messages: ReadMessage[]): void {
+  const seen = new Set<unknown>();
+  for (const [index, message] of messages.entries()) {
+    for (const [blockIndex, block] of message.blocks.entries()) {
+      if (block.type !== 'tool_use') continue;
+      if (seen.has(block.id))
+        throw new Error(`messages.${index}.content.${blockIndex}: \`tool_use\` ids must be unique`);
+      seen.add(block.id);
     }
   }
 }

@@ -219,11 +219,16 @@ function checkImage(part: Record<string, unknown>, where: string): void {
   }
 }
 
-/** Every call answered by an output after it, and every output answering an earlier call. */
+/** Every call answered by an output after it, every output answering an earlier call, no call_id given twice. */
 function checkCallPairing(items: Item[]): void {
   const calls = new Set<string>();
   const answered = new Set<string>();
   for (const item of items) {
+    // An output could not tell which of two calls with one call_id it answers (refused as OpenAI-compatible
+    // servers refuse it; OpenAI's own wording is unverified).
+    if (item.type === 'function_call' && calls.has(String(item.call_id))) {
+      throw new Error(`Duplicate 'call_id': ${String(item.call_id)}.`);
+    }
     if (item.type === 'function_call') calls.add(String(item.call_id));
     if (item.type === 'function_call_output') {
       if (!calls.has(String(item.call_id))) {
