@@ -16,8 +16,7 @@ import {
 } from 'jsonc-parser';
 import { blankJsoncExtras } from './jsonc-text.js';
 import { isPlainObject } from './key-path.js';
-
-export type ServerSection = ['mcpServers'] | ['servers'] | ['mcp', 'servers'];
+import { type ServerSection, serverSectionsOf, serversAt } from './server-sections.js';
 
 /** The parsed file, or undefined when it is not JSON (with comments) at all. */
 function parseLoosely(text: string): unknown {
@@ -31,19 +30,18 @@ function parseLoosely(text: string): unknown {
 }
 
 /**
- * Where the file keeps its servers, the key it has of those the config reads them from, else `mcpServers`, and what
- * that key holds: `servers` may be no object (`null`, an array), which the caller refuses, as no entry can go in or
- * come out of it. Undefined when the text is not an object.
+ * Where the file keeps its servers: the section the config reads them from (`others` lists any more it has, which the
+ * config refuses), else `mcpServers`, and what that section holds: it may be no object (`null`, an array), which the
+ * caller refuses, as no entry can go in or come out of it. Undefined when the text is not an object.
  */
-export function serverSectionOf(text: string): { section: ServerSection; servers: unknown } | undefined {
+export function serverSectionOf(
+  text: string,
+): { section: ServerSection; servers: unknown; others: ServerSection[] } | undefined {
   const value = parseLoosely(text);
   if (!isPlainObject(value)) return undefined;
-  if (Object.hasOwn(value, 'mcpServers')) return { section: ['mcpServers'], servers: value.mcpServers };
-  if (Object.hasOwn(value, 'servers')) return { section: ['servers'], servers: value.servers };
-  if (isPlainObject(value.mcp) && Object.hasOwn(value.mcp, 'servers')) {
-    return { section: ['mcp', 'servers'], servers: value.mcp.servers };
-  }
-  return { section: ['mcpServers'], servers: {} };
+  const [section, ...others] = serverSectionsOf(value);
+  if (section === undefined) return { section: ['mcpServers'], servers: {}, others };
+  return { section, servers: serversAt(value, section), others };
 }
 
 /**

@@ -17,6 +17,7 @@ import { blankJsoncExtras } from './jsonc-text.js';
 import { describeValue, formatKeyPath, isPlainObject, type KeyPathSegment, valueAtPath } from './key-path.js';
 import { findPrototypeKey, PROTOTYPE_KEY } from './prototype-key.js';
 import { buildServerConfig } from './server-entry.js';
+import { isEditorSection, listSections, type ServerSection, serverSectionsOf, serversAt } from './server-sections.js';
 import type { HostConfig, ServerConfig } from './types.js';
 import { unknownKeyNote } from './unknown-key.js';
 
@@ -56,15 +57,23 @@ export function validateConfig(input: unknown, options: ValidateConfigOptions = 
   const baseDirectory = file === undefined ? path.resolve(cwd) : path.dirname(file);
   const workspaceFolder = workspaceFolderOf(baseDirectory);
   const env = options.env ?? process.env;
-  // An editor's settings file: only its `mcp` section is about servers; its other settings are not ours to warn about.
-  const editorServers = editorSettingsServers(input);
-  const value = editorServers === undefined ? input : { servers: editorServers };
   const invalid = (keyPath: string, expected: string, found?: string): ConfigError =>
     new ConfigError({ code: 'config-invalid', file, keyPath, expected, ...(found === undefined ? {} : { found }) });
-  if (editorServers !== undefined && hasBothServerSections(input)) {
-    // One would run and the other be ignored without a word.
-    throw invalid('["mcp.servers"]', 'the servers under only one of `mcp.servers` and `mcp` → `servers`', 'both');
+  const sections = isPlainObject(input) ? serverSectionsOf(input) : [];
+  if (sections.length > 1) {
+    throw new ConfigError({
+      code: 'config-invalid',
+      file,
+      keyPath: formatKeyPath(sections[1]!),
+      expected: `server entries under only one of ${listSections(sections)}`,
+      found: sections.length === 2 ? 'both' : `all ${sections.length}`,
+      hint: 'One would be read and the rest ignored without a word; keep the servers under one.',
+    });
   }
+  const section: ServerSection = sections[0] ?? ['mcpServers'];
+  // An editor's settings file: only its `mcp` section is about servers; its other settings are not ours to warn about.
+  const editorFile = isPlainObject(input) && isEditorSection(section);
+  const value = editorFile ? { servers: serversAt(input, section) } : input;
 
   const prototypeKey = findPrototypeKey(value);
   if (prototypeKey !== undefined) {
@@ -81,6 +90,8 @@ export function validateConfig(input: unknown, options: ValidateConfigOptions = 
   if (!parsed.success) {
     const issue = firstIssue(parsed.error);
     const segments = issue.path.map((segment) => (typeof segment === 'number' ? segment : String(segment)));
+    // An editor's servers were checked as `servers`; the message names where the file has them.
+    if (editorFile && segments[0] === 'servers') segments.splice(0, 1, ...section);
     throw invalid(formatKeyPath(segments), issue.expected, describeValue(valueAtPath(value, issue.path)));
   }
   const top = parsed.data;
@@ -106,11 +117,6 @@ export function validateConfig(input: unknown, options: ValidateConfigOptions = 
     );
   }
 
-  if (top.mcpServers !== undefined && top.servers !== undefined) {
-    throw invalid('servers', 'server entries under only one of `mcpServers` or `servers`', 'both');
-  }
-  const section: KeyPathSegment[] =
-    editorServers !== undefined ? ['mcp', 'servers'] : top.servers !== undefined ? ['servers'] : ['mcpServers'];
   const entries = top.servers ?? top.mcpServers ?? {};
 
   const secrets = new Set<string>();
@@ -189,25 +195,10 @@ function workspaceFolderOf(baseDirectory: string): string {
   return EDITOR_CONFIG_FOLDERS.has(path.basename(baseDirectory)) ? path.dirname(baseDirectory) : baseDirectory;
 }
 
-/**
- * The server map of a VS Code settings.json (`"mcp": {"servers": {…}}`, or the flat `"mcp.servers"` key), when the
- * file has no server map of its own at the top.
- */
-function editorSettingsServers(value: unknown): unknown {
-  if (!isPlainObject(value) || 'mcpServers' in value || 'servers' in value) return undefined;
-  const mcp = value.mcp;
-  if (isPlainObject(mcp) && mcp.servers !== undefined) return mcp.servers;
-  return value['mcp.servers'];
-}
-
-/** An editor's settings file that writes its servers both as `"mcp.servers"` and as `"mcp": {"servers"}`. */
-function hasBothServerSections(value: unknown): boolean {
-  return (
-    isPlainObject(value) &&
-    value['mcp.servers'] !== undefined &&
-    isPlainObject(value.mcp) &&
-    value.mcp.servers !== undefined
-  );
+/** Whether `value` is an editor's settings file: it keeps its servers in an `mcp` section, and nothing else is ours. */
+function isEditorSettings(value: unknown): boolean {
+  const [section] = isPlainObject(value) ? serverSectionsOf(value) : [];
+  return section !== undefined && isEditorSection(section);
 }
 
 const SCRIPTED_PREFIX = 'scripted:';
@@ -273,7 +264,7 @@ function refuseTooDeep(body: string, file: string | undefined): void {
 
 /** A key written twice where the host reads: JSON keeps the last without a word, so the file would not mean what it shows. */
 function refuseDuplicateKey(body: string, value: unknown, file: string | undefined): void {
-  const duplicate = findDuplicateKey(body, editorSettingsServers(value) === undefined ? undefined : isServersSection);
+  const duplicate = findDuplicateKey(body, isEditorSettings(value) ? isServersSection : undefined);
   if (duplicate === undefined) return;
   const { objectPath, key, first, second } = duplicate;
   throw new ConfigError({

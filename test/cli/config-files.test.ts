@@ -325,6 +325,83 @@ describe('mcp-host add / remove', { timeout: 120_000 }, () => {
     expect(unknown.stderr).toContain('no server "calc"');
   });
 
+  it('adds to and removes from a VS Code settings.json\'s flat `"mcp.servers"` key, the section the config reads', async () => {
+    const directory = await temporaryDirectory();
+    const file = join(directory, 'settings.json');
+    const server = JSON.stringify(calculator());
+    const written = [
+      '{',
+      '  "editor.fontSize": 14,',
+      '  "mcp.servers": {',
+      `    "old": { "command": "node", "args": [${server}] }`,
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+    await writeFile(file, written);
+    // The real process, once for each of add and remove.
+    const added = await runCli(['add', '-c', file, 'new', '--', 'node', calculator()]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(await readFile(file, 'utf8')).toBe(
+      [
+        '{',
+        '  "editor.fontSize": 14,',
+        '  "mcp.servers": {',
+        `    "old": { "command": "node", "args": [${server}] },`,
+        '    "new": {',
+        '      "command": "node",',
+        '      "args": [',
+        `        ${server}`,
+        '      ]',
+        '    }',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const listed = await runCliInProcess(['servers', '--config', file]);
+    expect({ code: listed.code, stderr: listed.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(listed.stdout.split('\n').map((line) => line.split(':')[0])).toEqual(['old', 'new', '']);
+
+    const removed = await runCli(['remove', '-c', file, 'new']);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(await readFile(file, 'utf8')).toBe(written);
+  });
+
+  it('refuses a file with servers under two keys, as the config does, and writes nothing', async () => {
+    const directory = await temporaryDirectory();
+    const file = join(directory, 'settings.json');
+    for (const [text, keys, keyPath] of [
+      [
+        '{ "mcpServers": {}, "mcp.servers": { "old": { "command": "node" } } }\n',
+        'mcpServers` and `["mcp.servers"]',
+        '["mcp.servers"]',
+      ],
+      ['{ "servers": {}, "mcp": { "servers": {} } }\n', 'servers` and `mcp.servers', 'mcp.servers'],
+      ['{ "mcp": { "servers": {} }, "mcp.servers": {} }\n', 'mcp.servers` and `["mcp.servers"]', '["mcp.servers"]'],
+    ] as const) {
+      await writeFile(file, text);
+      const loaded = await runCliInProcess(['servers', '--config', file]);
+      expect({ code: loaded.code, stderr: loaded.stderr }).toEqual({
+        code: 2,
+        stderr:
+          `mcp-host: ${file}: ${keyPath}: expected server entries under only one of \`${keys.replace(' and ', ' or ')}\`, ` +
+          'found both. One would be read and the rest ignored without a word; keep the servers under one.\n',
+      });
+      for (const args of [
+        ['add', '-c', file, 'new', '--', 'node'],
+        ['remove', '-c', file, 'old'],
+      ]) {
+        const refused = await runCliInProcess(args);
+        expect({ code: refused.code, stderr: refused.stderr }).toEqual({
+          code: 2,
+          stderr: `mcp-host: ${file} has servers under \`${keys}\`, which the config refuses; keep them under one first\n`,
+        });
+      }
+      expect(await readFile(file, 'utf8')).toBe(text);
+    }
+  });
+
   it('keeps the approval of the file it edits in the state folder --state-dir names, as the other commands read it', async () => {
     const directory = await temporaryDirectory();
     const chosen = join(directory, 'chosen-state');
@@ -399,6 +476,13 @@ describe('mcp-host add / remove', { timeout: 120_000 }, () => {
       }
       expect(await readFile(file, 'utf8')).toBe(text);
     }
+    // The flat key of a settings.json, named as the config names it.
+    await writeFile(file, '{ "mcp.servers": [] }\n');
+    const flat = await runCliInProcess(['add', '-c', file, 'calc', '--', 'node']);
+    expect({ code: flat.code, stderr: flat.stderr }).toEqual({
+      code: 2,
+      stderr: `mcp-host: ["mcp.servers"] in ${file} is an array of 0 items; it must be an object of servers\n`,
+    });
   });
 
   it('refuses a URL as the command of a local server, pointing to --transport http, before writing anything', async () => {

@@ -355,6 +355,29 @@ describe('editor files: ${workspaceFolder} and settings.json', () => {
     expect(config.servers.map((server) => server.name)).toEqual(['a']);
     expect(config.warnings).toEqual([]);
     expect(parseFailure({ mcp: { servers: { a: { command: 3 } } } }).keyPath).toBe('mcp.servers.a.command');
+    expect(parseFailure({ mcp: { servers: null } }).keyPath).toBe('mcp.servers');
+  });
+
+  it('takes the servers of the flat `"mcp.servers"` key and names errors under it, not under `mcp` → `servers`', () => {
+    const config = parse({ 'editor.fontSize': 14, 'mcp.servers': { a: { command: 'x' } } });
+    expect(config.servers.map((server) => server.name)).toEqual(['a']);
+    expect(config.warnings).toEqual([]);
+    expect(parseFailure({ 'mcp.servers': { a: { command: 3 } } }).keyPath).toBe('["mcp.servers"].a.command');
+    expect(parseFailure({ 'mcp.servers': null }).keyPath).toBe('["mcp.servers"]');
+  });
+
+  it("refuses a settings.json's servers beside `mcpServers` or `servers`: one would be ignored", () => {
+    const flat = parseFailure({ mcpServers: { a: { command: 'x' } }, 'mcp.servers': { b: { command: 'y' } } });
+    expect([flat.keyPath, flat.expected, flat.found]).toEqual([
+      '["mcp.servers"]',
+      'server entries under only one of `mcpServers` or `["mcp.servers"]`',
+      'both',
+    ]);
+    const all = parseFailure({ servers: {}, mcp: { servers: {} }, 'mcp.servers': {} });
+    expect([all.keyPath, all.found]).toEqual(['mcp.servers', 'all 3']);
+    // A key a config written in code leaves undefined holds no servers.
+    const inCode = validateConfig({ mcpServers: undefined, 'mcp.servers': { a: { command: 'x' } } }, { cwd: FOLDER });
+    expect(inCode.servers.map((server) => server.name)).toEqual(['a']);
   });
 });
 
@@ -405,7 +428,8 @@ describe('a key written twice', () => {
     // Both ways of writing the section: one would run and the other be ignored.
     const both = '{"mcp.servers": {"a": {"command": "x"}}, "mcp": {"servers": {"b": {"command": "y"}}}}';
     expect(failure(both).message).toBe(
-      `${FILE}: ["mcp.servers"]: expected the servers under only one of \`mcp.servers\` and \`mcp\` → \`servers\`, found both.`,
+      `${FILE}: ["mcp.servers"]: expected server entries under only one of \`mcp.servers\` or \`["mcp.servers"]\`, ` +
+        'found both. One would be read and the rest ignored without a word; keep the servers under one.',
     );
   });
 

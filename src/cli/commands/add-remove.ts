@@ -7,17 +7,13 @@ import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Command } from 'commander';
 import { approveConfig, configApprovalState } from '../../config/config-approvals.js';
-import {
-  removeServerEntry,
-  type ServerSection,
-  serverSectionOf,
-  setServerEntry,
-} from '../../config/edit-config-text.js';
+import { removeServerEntry, serverSectionOf, setServerEntry } from '../../config/edit-config-text.js';
 import { describeValue, formatKeyPath, isPlainObject } from '../../config/key-path.js';
 import { CONFIG_FILE_NAMES } from '../../config/load-config.js';
 import { PROTOTYPE_KEY } from '../../config/prototype-key.js';
 import { readConfigText } from '../../config/read-config-text.js';
 import { HOST_TOOL_NAMESPACE, isReservedServerName } from '../../config/reserved-names.js';
+import { listSections, type ServerSection } from '../../config/server-sections.js';
 import { resolveStateDir } from '../../config/state-dir.js';
 import { setOwnProperty } from '../../json/own-property.js';
 import { STATE_DIR_HELP } from '../common-options.js';
@@ -43,7 +39,7 @@ function collect(value: string, previous: string[] = []): string[] {
 export function createAddCommand(): Command {
   return new Command('add')
     .description('add a server to the config file: NAME -- COMMAND [ARGS…], or --transport http NAME URL')
-    .argument('<name>', 'the server name (the key under mcpServers)')
+    .argument('<name>', 'the server name (its key among the servers of the config file)')
     .argument('[commandOrUrl]', 'the command that starts a local server, or a remote server URL')
     .argument('[args...]', "the command's arguments; put `--` before the command so its options stay its own")
     .option('-c, --config <file>', 'config file to edit (default: mcp-host.json, then .mcp.json; created if neither)')
@@ -187,14 +183,27 @@ function sectionOrFail(text: string, file: string): { section: ServerSection; se
       EXIT_USAGE,
     );
   }
-  const { section, servers } = found;
+  const { section, servers, others } = found;
   if (!isPlainObject(servers)) {
     throw new CliError(
-      `"${formatKeyPath(section)}" in ${file} is ${describeValue(servers)}; it must be an object of servers`,
+      `${quotedSection(section)} in ${file} is ${describeValue(servers)}; it must be an object of servers`,
+      EXIT_USAGE,
+    );
+  }
+  if (others.length > 0) {
+    // The config refuses the file as it is: an edit of one section would look done and leave it unreadable.
+    throw new CliError(
+      `${file} has servers under ${listSections([section, ...others], 'and')}, which the config refuses; keep them under one first`,
       EXIT_USAGE,
     );
   }
   return { section, servers };
+}
+
+/** A section's key path in quotes, unless its brackets set it apart already (`["mcp.servers"]`, the flat key). */
+function quotedSection(section: ServerSection): string {
+  const keyPath = formatKeyPath(section);
+  return keyPath.startsWith('[') ? keyPath : `"${keyPath}"`;
 }
 
 /** A name the config would refuse on its next read is refused before the file is written. */
