@@ -342,6 +342,8 @@ export interface ChatMessageView {
    */
   number?: number;
   result?: { text: string; isError: boolean };
+  /** What the call warned of as it went, each once, while the UI that ran it still holds the conversation. */
+  warnings?: string[];
 }
 
 /** What the conversation cost so far, where its model's price is known (US dollars). */

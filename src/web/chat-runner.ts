@@ -10,7 +10,7 @@ import type { Conversation } from '../host/host-types.js';
 import { stringifyJsonWithinDepth } from '../json/json-depth.js';
 import type { AgentEvent } from '../loop/events.js';
 import { costOf } from '../providers/model-prices.js';
-import type { AssistantMessage, Message, ToolResult } from '../providers/types.js';
+import type { AssistantMessage, Message, ToolCallPart, ToolResult } from '../providers/types.js';
 import { answeredToolCalls } from '../sessions/answered-tool-calls.js';
 import { SessionInUseError } from '../sessions/session-lock.js';
 import { openSessionStore, UnknownSessionError } from '../sessions/session-store.js';
@@ -31,6 +31,8 @@ const MAX_SHOWN_MESSAGES = 1_000;
 const MAX_SHOWN_CHARS = 2_000_000;
 /** The latest notes of a conversation kept to show (a save that fails may fail at every message). */
 const MAX_NOTES = 20;
+/** Warnings kept with one call of the transcript; a call warns of a few things at most. */
+const MAX_CALL_WARNINGS = 10;
 
 export interface ChatRunner {
   sessions(host: Host): SessionsView;
@@ -74,7 +76,12 @@ function resultText(result: ToolResult): string {
  * as the chat numbers it and shown with the result it got; from message `from` on (the calls numbered in the whole,
  * after the `compacted` calls a compaction summarised).
  */
-function messageViews(history: readonly Message[], from = 0, compacted = 0): ChatMessageView[] {
+function messageViews(
+  history: readonly Message[],
+  from = 0,
+  compacted = 0,
+  warningsOf: (call: ToolCallPart) => readonly string[] | undefined = () => undefined,
+): ChatMessageView[] {
   const answered = answeredToolCalls(history);
   const numbers = new Map(answered.map((entry, index) => [entry.call, compacted + index + 1]));
   const shownResults = new Set(answered.map((entry) => entry.result));
@@ -98,10 +105,12 @@ function messageViews(history: readonly Message[], from = 0, compacted = 0): Cha
       ...calls.map((call): ChatMessageView => {
         const number = numbers.get(call);
         const result = number === undefined ? undefined : answered[number - compacted - 1]?.result;
+        const warnings = warningsOf(call);
         return {
           role: 'tool-call',
           text: cut(call.argumentsText),
           toolName: call.name,
+          ...(warnings === undefined ? {} : { warnings: [...warnings] }),
           ...(number === undefined || result === undefined
             ? {}
             : { number, result: { text: resultText(result), isError: result.isError } }),
@@ -174,12 +183,25 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
     return started;
   };
 
+  // What each call warned of as it went, each once, kept with the call in the transcript held here (not in the session
+  // file: see the README), so a page reloaded or opened later shows them beside the call as the live turn did.
+  const callWarnings = new WeakMap<ToolCallPart, string[]>();
+  const warningsOf = (call: ToolCallPart) => callWarnings.get(call);
+  const keepWarning = (answer: AssistantMessage | undefined, callId: string, message: string) => {
+    const call = answer?.content.find((part) => part.type === 'tool-call' && part.id === callId);
+    if (call === undefined || call.type !== 'tool-call') return;
+    const kept = callWarnings.get(call) ?? [];
+    const text = cut(message);
+    if (kept.includes(text) || kept.length >= MAX_CALL_WARNINGS) return;
+    callWarnings.set(call, [...kept, text]);
+  };
+
   const view = (open: Conversation, host: Host, messages = open.history.length): ChatSessionView => ({
     id: open.id,
     model: displayModel(open.model()),
     usage: open.usage(),
     cost: conversationCost(open, host),
-    ...latestOf(messageViews(open.history.slice(0, messages), 0, open.compactedToolCalls)),
+    ...latestOf(messageViews(open.history.slice(0, messages), 0, open.compactedToolCalls, warningsOf)),
     notes: [...(notesOf.get(open) ?? [])],
   });
 
@@ -223,10 +245,14 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
     void chatTurnContext.run(mark, async () => {
       // Each call is shown with its number in the conversation, the one it keeps once the transcript is read back.
       let numbers = new Map<string, number>();
+      let answer: AssistantMessage | undefined;
       try {
         for await (const event of open.send(text)) {
-          if (event.type === 'model-response')
+          if (event.type === 'model-response') {
+            answer = event.message;
             numbers = callNumbers(open.history, event.message, open.compactedToolCalls);
+          }
+          if (event.type === 'tool-call-warning') keepWarning(answer, event.callId, event.message);
           const number =
             event.type === 'tool-call-start' || event.type === 'tool-call-end' ? numbers.get(event.callId) : undefined;
           publish({ ...eventForPage(event), ...(number === undefined ? {} : { number }) });
@@ -297,6 +323,7 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
                 running.conversation.history,
                 running.messagesBefore,
                 running.conversation.compactedToolCalls,
+                warningsOf,
               ).filter((message) => message.role !== 'user'),
             ).messages,
           },

@@ -3,7 +3,7 @@
  * and by hand on the Tools page, and by an MCP Apps view's own call: the page, which hears none of the terminal's diagnostics, shows the warning with how
  * the server went (its exit code and stderr tail), once, the tail as text even where it reads as markup; the terminal
  * running `mcp-host ui` reports the exit once, as before. Each way of calling has a server of its own, as the server
- * exits only during the first call it gets. A view's warning is shown beside the view and never passed into it.
+ * exits only during the first call it gets. A chat's warning is shown with its call after a reload too. A view's warning is shown beside the view and never passed into it.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -107,6 +107,14 @@ describe('a call sent once more after its server went away', () => {
       .getByText(/The tool said: read \d+/)
       .waitFor(WAIT);
     await expectToldOnceEach(page, 'chatted');
+  }, 60_000);
+
+  it('is shown again with its call in the chat after a reload, once', async () => {
+    const page = running!.page;
+    await page.reload();
+    await goTo(page, 'Chat');
+    const call = page.getByRole('article', { name: 'Tool call chatted__read_once_exits [1]' });
+    await expectToldOnceEach(page, 'chatted', call);
   }, 60_000);
 
   it('is shown with the result on the Tools page with how the server went, once, and the terminal has its report', async () => {

@@ -220,6 +220,7 @@ function EarlierCall({ message }: { message: ChatMessageView }) {
           {showDirectionControls(message.result.text)}
         </p>
       )}
+      <Notes label="Warnings" notes={message.warnings ?? []} className="notes warnings" />
     </article>
   );
 }
