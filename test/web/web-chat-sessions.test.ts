@@ -1,8 +1,9 @@
 /**
  * The web UI's chat and the session locks a terminal chat respects: the page lets go of the session it leaves (so
  * `mcp-host chat --resume` can take it while the page stays open), and a session another process holds is refused
- * with the reason, the page keeping what it had open; and a long saved session, of which the page is sent the latest
- * messages and the count of those left out.
+ * with the reason, the page keeping what it had open; a long saved session, of which the page is sent the latest
+ * messages and the count of those left out; and a compacted session whose model repeats its call ids, shown with the
+ * numbers and results the terminal chat gives its calls.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -94,5 +95,66 @@ describe('a long saved session resumed in the web chat', () => {
     expect(view.omittedMessages).toBeGreaterThan(0);
     expect(view.omittedMessages + view.messages.length).toBe(120);
     expect(view.messages[0]?.text).toMatch(new RegExp(`^message ${view.omittedMessages} `));
+  }, 60_000);
+});
+
+describe('a compacted session resumed in the web chat', () => {
+  it('numbers its calls after those the compaction replaced, each with its own turn’s result', async () => {
+    const id = '20260101-110000-00000b22';
+    const at = '2026-01-01T11:00:00.000Z';
+    const text = (value: string) => [{ type: 'text', text: value }];
+    // A local model's turns: the call is `call_0` at every turn.
+    const turn = (ms: number) => [
+      { role: 'user', content: text(`sleep ${ms}`) },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool-call', id: 'call_0', name: 'counter__sleep', argumentsText: `{"ms":${ms}}` }],
+      },
+      {
+        role: 'tool',
+        results: [{ callId: 'call_0', toolName: 'counter__sleep', isError: false, content: text(`slept ${ms} ms`) }],
+      },
+      { role: 'assistant', content: text(`Slept ${ms}.`) },
+    ];
+    const message = (value: unknown) => JSON.stringify({ type: 'message', at, message: value });
+    const lines = [
+      JSON.stringify({
+        type: 'session',
+        version: 1,
+        id,
+        config: configFile,
+        model: 'scripted:script.json',
+        createdAt: at,
+        title: 'Sleeps',
+      }),
+      ...[...turn(11), ...turn(22)].map(message),
+      JSON.stringify({
+        type: 'compaction',
+        at,
+        messages: [
+          {
+            role: 'user',
+            content: text('[Summary of the earlier conversation, written when it was compacted]\n\nSleeps.'),
+          },
+          { role: 'assistant', content: text('Understood. I will continue from this summary.') },
+        ],
+        keptFrom: 8,
+        replacedToolCalls: 2,
+      }),
+      ...[...turn(33), ...turn(44)].map(message),
+    ];
+    await writeFile(join(ui.stateDir, 'sessions', `${id}.jsonl`), `${lines.join('\n')}\n`);
+
+    const resumed = await api('/api/sessions/resume', { id });
+    expect(resumed.status, JSON.stringify(resumed.body)).toBe(200);
+    const calls = (
+      resumed.body.messages as Array<{ role: string; text: string; number?: number; result?: { text: string } }>
+    )
+      .filter((view) => view.role === 'tool-call')
+      .map((view) => [view.number, view.text, view.result?.text]);
+    expect(calls).toEqual([
+      [3, '{"ms":33}', 'slept 33 ms'],
+      [4, '{"ms":44}', 'slept 44 ms'],
+    ]);
   }, 60_000);
 });
