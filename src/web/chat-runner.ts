@@ -144,6 +144,15 @@ function callNumbers(history: readonly Message[], answer: AssistantMessage, comp
   return new Map(calls.map((call, index) => [call.id, before + index + 1]));
 }
 
+/**
+ * Where the running turn's messages begin: after the last message before it. Found by that message, not by a count,
+ * since a compaction at the turn's start replaces the older messages with a summary; it keeps the last turn whole,
+ * so that message is still there.
+ */
+function turnStart(history: readonly Message[], lastBefore: Message | undefined): number {
+  return lastBefore === undefined ? 0 : history.lastIndexOf(lastBefore) + 1;
+}
+
 /** Priced by the model as the page names it (a scripted model by its file name), from the config or the table. */
 function conversationCost(open: Conversation, host: Host): CostView {
   return costOf(displayModel(open.model()), open.usage(), host.config.modelPrices);
@@ -151,7 +160,9 @@ function conversationCost(open: Conversation, host: Host): CostView {
 
 export function createChatRunner(events: LiveEvents): ChatRunner {
   let conversation: Conversation | undefined;
-  let current: { turnId: string; conversation: Conversation; prompt: string; messagesBefore: number } | undefined;
+  let current:
+    | { turnId: string; conversation: Conversation; prompt: string; lastBefore: Message | undefined }
+    | undefined;
   // Opening a conversation, switching its model and starting a turn each wait for the one before: a model switch
   // that arrives while a new conversation is still being opened applies to that new conversation, not the old one.
   let changes: Promise<unknown> = Promise.resolve();
@@ -235,7 +246,7 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
     conversation ??= await conversationWithNotes(host, undefined);
     const open = conversation;
     const turnId = chosenId?.slice(0, 100) ?? randomUUID();
-    current = { turnId, conversation: open, prompt: text, messagesBefore: open.history.length };
+    current = { turnId, conversation: open, prompt: text, lastBefore: open.history.at(-1) };
     const publish = (event: { type: string; [key: string]: unknown }) =>
       events.publish({ type: 'chat', chat: { turnId, event } });
     // Tabs other than the one that sent it learn of the turn here, with what was asked.
@@ -312,8 +323,9 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
     state(host) {
       const running = current;
       if (running !== undefined) {
+        const messagesBefore = turnStart(running.conversation.history, running.lastBefore);
         return {
-          session: view(running.conversation, host, running.messagesBefore),
+          session: view(running.conversation, host, messagesBefore),
           running: {
             turnId: running.turnId,
             prompt: cut(running.prompt),
@@ -321,7 +333,7 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
             messages: latestOf(
               messageViews(
                 running.conversation.history,
-                running.messagesBefore,
+                messagesBefore,
                 running.conversation.compactedToolCalls,
                 warningsOf,
               ).filter((message) => message.role !== 'user'),
