@@ -11,8 +11,12 @@ import type {
   UrlElicitationAnswer,
   UrlElicitationRequest,
 } from '../../src/client-features/client-request-approver.js';
+import type { HostOptions } from '../../src/host/create-host.js';
+import { TrustStore } from '../../src/policy/trust-store.js';
+import { createYesApprover } from '../../src/policy/yes-approver.js';
 import type { ModelRequest, ToolResult } from '../../src/providers/types.js';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
+import { temporaryDirectory } from '../helpers/project.js';
 
 const require = createRequire(import.meta.url);
 
@@ -71,4 +75,15 @@ export function lastToolResults(request: ModelRequest | undefined): ToolResult[]
 /** The text parts of a tool result, joined. */
 export function textOf(result: ToolResult | undefined): string {
   return (result?.content ?? []).flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+}
+
+/** Host options for a test that allows every call and keeps trust, audit and server logs to itself. */
+export async function unattendedHostOptions(): Promise<HostOptions> {
+  return {
+    approver: createYesApprover(),
+    trustStore: TrustStore.inMemory(),
+    auditSink: false,
+    stateDir: await temporaryDirectory('mcp-host-state-'),
+    clientFeatures: { serverLogDirectory: false },
+  };
 }

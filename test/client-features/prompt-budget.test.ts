@@ -7,14 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { estimatePartTokens } from '../../src/content/linear-token-estimate.js';
 import { READ_STORED_RESULT_TOOL_NAME } from '../../src/content/read-stored-result-tool.js';
 import { createHost, type Host } from '../../src/host/create-host.js';
-import { TrustStore } from '../../src/policy/trust-store.js';
-import { createYesApprover } from '../../src/policy/yes-approver.js';
 import type { Message, ModelRequest, UserPart } from '../../src/providers/types.js';
 import { createScriptedProvider, type ScriptedProvider } from '../../src/testing/scripted-provider.js';
 import { parseCut } from '../content/notice.js';
 import { fixtureServerLaunch } from '../fixtures/servers/fixture-servers.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
-import { temporaryDirectory } from '../helpers/project.js';
+import { unattendedHostOptions } from './helpers.js';
 
 const BUDGET = 1_000;
 const KILOBYTES = 100;
@@ -49,11 +47,7 @@ beforeAll(async () => {
     config: hostConfig([stdioServer('big', launch.args)]),
     maxResultTokens: BUDGET,
     provider,
-    approver: createYesApprover(),
-    trustStore: TrustStore.inMemory(),
-    auditSink: false,
-    stateDir: await temporaryDirectory('mcp-host-state-'),
-    clientFeatures: { serverLogDirectory: false },
+    ...(await unattendedHostOptions()),
   });
 }, 60_000);
 afterAll(async () => {

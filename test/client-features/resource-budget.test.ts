@@ -6,12 +6,9 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../../src/host/create-host.js';
-import { TrustStore } from '../../src/policy/trust-store.js';
-import { createYesApprover } from '../../src/policy/yes-approver.js';
 import { createScriptedProvider } from '../../src/testing/scripted-provider.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
-import { temporaryDirectory } from '../helpers/project.js';
-import { packageBin, textOf } from './helpers.js';
+import { packageBin, textOf, unattendedHostOptions } from './helpers.js';
 
 const everything = packageBin('@modelcontextprotocol/server-everything');
 const document = 'demo://resource/static/document/structure.md';
@@ -22,11 +19,7 @@ beforeAll(async () => {
     config: hostConfig([stdioServer('everything', [everything, 'stdio'], { trust: 'trusted' })]),
     maxResultTokens: 200,
     provider: createScriptedProvider({ scenarios: [{ turns: [{ text: 'ok' }] }] }),
-    approver: createYesApprover(),
-    trustStore: TrustStore.inMemory(),
-    auditSink: false,
-    stateDir: await temporaryDirectory('mcp-host-state-'),
-    clientFeatures: { serverLogDirectory: false },
+    ...(await unattendedHostOptions()),
   });
 }, 60_000);
 afterAll(async () => {

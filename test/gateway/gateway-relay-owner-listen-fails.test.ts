@@ -6,15 +6,10 @@
  * then find nobody answering and end the call with an error. Two gateways in this process share a memory store,
  * probing every few milliseconds.
  */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { GatewayHosts } from '../../src/gateway/gateway-hosts.js';
-import type { GatewayHttp } from '../../src/gateway/gateway-http.js';
 import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
-import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
 import { waitUntil } from '../helpers/gateway-process.js';
-import { writeConfig } from '../helpers/project.js';
-import { startInProcessReplica } from './in-process-replica.js';
+import { TallyReplicas } from './tally-replicas.js';
 
 const TOKEN = 'an-owner-listen-fails-test-token-of-enough-length';
 const isLivenessChannel = (channel: string): boolean => channel.startsWith('relay:') && channel.endsWith(':alive');
@@ -62,60 +57,23 @@ class CancelListenFailingStore extends MemoryGatewayStore {
 }
 
 const store = new CancelListenFailingStore();
-const hosts: GatewayHosts[] = [];
-const gateways: GatewayHttp[] = [];
-const clients: Client[] = [];
+const replicas = new TallyReplicas(store, TOKEN);
 const diagnostics: string[] = [];
 
-beforeAll(async () => {
-  const counter = { command: process.execPath, args: [fixtureServerPath('counter')], trust: 'trusted' };
-  const configPath = await writeConfig({
-    mcpServers: { tally: { ...counter, stateful: true } },
-    gateway: { stateless: true },
-  });
-  for (let index = 0; index < 2; index++) {
-    const replica = await startInProcessReplica({
-      configPath,
-      store,
-      token: TOKEN,
-      stateDirPrefix: `mcp-host-owner-listen-fails-${index}-`,
+beforeAll(
+  () =>
+    replicas.start(2, {
+      stateDirPrefix: 'mcp-host-owner-listen-fails-',
       relayLivenessIntervalMs: 5,
       onDiagnostic: (message) => diagnostics.push(message),
-    });
-    hosts.push(replica.hosts);
-    gateways.push(replica.gateway);
-  }
-}, 60_000);
-
-afterAll(async () => {
-  for (const client of clients) await client.close().catch(() => undefined);
-  for (const gateway of gateways) await gateway.close();
-  for (const host of hosts) await host.close();
-  await store.close();
-});
-
-/** A client whose session is opened on the first gateway, and whose every later request lands on the second. */
-async function clientRelayedToOwner(): Promise<Client> {
-  const [owner, relaying] = gateways.map((gateway) => new URL(gateway.url).origin);
-  const routed: typeof fetch = async (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { method?: unknown }) : undefined;
-    const origin = body?.method === 'initialize' ? owner : relaying;
-    return fetch(`${origin}${url.pathname}${url.search}`, init);
-  };
-  const client = new Client({ name: 'owner-listen-fails-test-client', version: '1.0.0' });
-  clients.push(client);
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${owner}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-      fetch: routed,
     }),
-  );
-  return client;
-}
+  60_000,
+);
+
+afterAll(() => replicas.close());
 
 it('stops listening for the probes when listening for the cancel fails, and the call ends with an error', async () => {
-  const client = await clientRelayedToOwner();
+  const client = await replicas.connectRelayedToOwner('owner-listen-fails-test-client');
   store.failNextCancelListen();
   const outcome = client.callTool({ name: 'tally__echo', arguments: { text: 'unanswered' } }).then(
     () => 'answered',

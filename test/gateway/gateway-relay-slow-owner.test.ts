@@ -6,15 +6,10 @@
  * reads the session: here its read of the session is held until a probe is heard, or as many went unheard. Two
  * gateways in this process share a memory store, probing every few milliseconds.
  */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { GatewayHosts } from '../../src/gateway/gateway-hosts.js';
-import type { GatewayHttp } from '../../src/gateway/gateway-http.js';
 import type { StoredSession } from '../../src/gateway/store/gateway-store.js';
 import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
-import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
-import { writeConfig } from '../helpers/project.js';
-import { startInProcessReplica } from './in-process-replica.js';
+import { TallyReplicas } from './tally-replicas.js';
 
 const TOKEN = 'a-slow-owner-test-token-of-enough-length';
 /** More than the two unheard probes that end a relay to an owner that had shown it has the request. */
@@ -86,61 +81,17 @@ class LateListeningStore extends MemoryGatewayStore {
 }
 
 const store = new LateListeningStore();
-const hosts: GatewayHosts[] = [];
-const gateways: GatewayHttp[] = [];
-const clients: Client[] = [];
+const replicas = new TallyReplicas(store, TOKEN);
 
-beforeAll(async () => {
-  const counter = { command: process.execPath, args: [fixtureServerPath('counter')], trust: 'trusted' };
-  const configPath = await writeConfig({
-    mcpServers: { tally: { ...counter, stateful: true } },
-    gateway: { stateless: true },
-  });
-  for (let index = 0; index < 2; index++) {
-    const replica = await startInProcessReplica({
-      configPath,
-      store,
-      token: TOKEN,
-      stateDirPrefix: `mcp-host-slow-owner-${index}-`,
-      relayLivenessIntervalMs: 5,
-    });
-    hosts.push(replica.hosts);
-    gateways.push(replica.gateway);
-  }
-}, 60_000);
+beforeAll(() => replicas.start(2, { stateDirPrefix: 'mcp-host-slow-owner-', relayLivenessIntervalMs: 5 }), 60_000);
 
-afterAll(async () => {
-  for (const client of clients) await client.close().catch(() => undefined);
-  for (const gateway of gateways) await gateway.close();
-  for (const host of hosts) await host.close();
-  await store.close();
-});
-
-/** A client whose session is opened on the first gateway, and whose every later request lands on the second. */
-async function clientRelayedToOwner(): Promise<Client> {
-  const [owner, relaying] = gateways.map((gateway) => new URL(gateway.url).origin);
-  const routed: typeof fetch = async (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { method?: unknown }) : undefined;
-    const origin = body?.method === 'initialize' ? owner : relaying;
-    return fetch(`${origin}${url.pathname}${url.search}`, init);
-  };
-  const client = new Client({ name: 'slow-owner-test-client', version: '1.0.0' });
-  clients.push(client);
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${owner}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-      fetch: routed,
-    }),
-  );
-  return client;
-}
+afterAll(() => replicas.close());
 
 const echoed = (result: unknown): string | undefined =>
   (result as { content: Array<{ text?: string }> }).content[0]?.text;
 
 it('waits for an owner that listens for the liveness probes only after several of them went unheard', async () => {
-  const client = await clientRelayedToOwner();
+  const client = await replicas.connectRelayedToOwner('slow-owner-test-client');
   store.holdNextLivenessListen(PROBES_BEFORE_OWNER_LISTENS);
   const result = await client.callTool({ name: 'tally__echo', arguments: { text: 'still here' } });
 
@@ -150,7 +101,7 @@ it('waits for an owner that listens for the liveness probes only after several o
 }, 60_000);
 
 it('hears the probes of a relayed request while the owner reads its session', async () => {
-  const client = await clientRelayedToOwner();
+  const client = await replicas.connectRelayedToOwner('slow-owner-test-client');
   store.holdNextOwnerRead(PROBES_BEFORE_OWNER_LISTENS);
   const result = await client.callTool({ name: 'tally__echo', arguments: { text: 'read while heard' } });
 

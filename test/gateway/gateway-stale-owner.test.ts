@@ -5,15 +5,11 @@
  * session's next call to A. A declines it, C reads the record again and relays to B: the call runs on B's copy, not
  * on A's, so the session's state stays on one copy.
  */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GatewayHosts } from '../../src/gateway/gateway-hosts.js';
-import type { GatewayHttp } from '../../src/gateway/gateway-http.js';
 import { claimSession, type StoredSession } from '../../src/gateway/store/gateway-store.js';
 import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
-import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
-import { writeConfig } from '../helpers/project.js';
-import { startInProcessReplica } from './in-process-replica.js';
+import { TallyReplicas } from './tally-replicas.js';
 
 const TOKEN = 'a-stale-owner-test-token-of-enough-length';
 const TTL_MS = 60_000;
@@ -48,33 +44,11 @@ class StaleReadStore extends MemoryGatewayStore {
 }
 
 const store = new StaleReadStore();
-const hosts: GatewayHosts[] = [];
-const gateways: GatewayHttp[] = [];
-const clients: Client[] = [];
-let origins: string[] = [];
+const replicas = new TallyReplicas(store, TOKEN);
 
-beforeAll(async () => {
-  const counter = { command: process.execPath, args: [fixtureServerPath('counter')], trust: 'trusted', stateful: true };
-  const configPath = await writeConfig({ mcpServers: { tally: counter }, gateway: { stateless: true } });
-  for (let index = 0; index < 3; index++) {
-    const replica = await startInProcessReplica({
-      configPath,
-      store,
-      token: TOKEN,
-      stateDirPrefix: `mcp-host-stale-owner-${index}-`,
-    });
-    hosts.push(replica.hosts);
-    gateways.push(replica.gateway);
-  }
-  origins = gateways.map((gateway) => new URL(gateway.url).origin);
-}, 60_000);
+beforeAll(() => replicas.start(3, { stateDirPrefix: 'mcp-host-stale-owner-' }), 60_000);
 
-afterAll(async () => {
-  for (const client of clients) await client.close().catch(() => undefined);
-  for (const gateway of gateways) await gateway.close();
-  for (const host of hosts) await host.close();
-  await store.close();
-});
+afterAll(() => replicas.close());
 
 /** A client opening its session on gateway `first`; `sendTo` picks the gateway of its later requests. */
 async function clientOpenedOn(first: number): Promise<{
@@ -83,17 +57,7 @@ async function clientOpenedOn(first: number): Promise<{
   session: () => Promise<{ id: string; record: StoredSession }>;
 }> {
   let target = first;
-  const routed: typeof fetch = async (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    return fetch(`${origins[target]}${url.pathname}${url.search}`, init);
-  };
-  const client = new Client({ name: 'stale-owner-test-client', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${origins[first]}/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-    fetch: routed,
-  });
-  await client.connect(transport);
-  clients.push(client);
+  const { client, transport } = await replicas.connect('stale-owner-test-client', () => replicas.origins[target]!);
   return {
     client,
     sendTo: (gateway) => {

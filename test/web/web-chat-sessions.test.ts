@@ -20,6 +20,22 @@ const api = (path: string, body?: unknown) => callUiApi(ui, path, body);
 
 const lockOf = (id: string) => join(ui.stateDir, 'sessions', `${id}.lock`);
 
+/** The line a saved session of the UI's config opens with. */
+const sessionLine = (id: string, createdAt: string, title: string) =>
+  JSON.stringify({
+    type: 'session',
+    version: 1,
+    id,
+    config: configFile,
+    model: 'scripted:script.json',
+    createdAt,
+    title,
+  });
+
+/** Saves session `id` with `lines` in the UI's state folder, as a chat would have. */
+const saveSession = (id: string, lines: string[]) =>
+  writeFile(join(ui.stateDir, 'sessions', `${id}.jsonl`), `${lines.join('\n')}\n`);
+
 beforeAll(async () => {
   const config = await writeConfig({ model: 'scripted:script.json', mcpServers: {} });
   await writeFile(join(dirname(config), 'script.json'), JSON.stringify({ scenarios: [], fallbackText: 'Noted.' }));
@@ -62,24 +78,14 @@ describe('a long saved session resumed in the web chat', () => {
   it('sends the page its latest messages within a bound, with the count of the earlier ones', async () => {
     const id = '20260101-100000-00000a11';
     const at = '2026-01-01T10:00:00.000Z';
-    const lines = [
-      JSON.stringify({
-        type: 'session',
-        version: 1,
-        id,
-        config: configFile,
-        model: 'scripted:script.json',
-        createdAt: at,
-        title: 'Long',
-      }),
-    ];
+    const lines = [sessionLine(id, at, 'Long')];
     // 120 messages of 50,000 characters: 6 million characters, past what is sent at once.
     for (let index = 0; index < 120; index += 1) {
       const role = index % 2 === 0 ? 'user' : 'assistant';
       const text = `message ${index} ${'x'.repeat(50_000)}`;
       lines.push(JSON.stringify({ type: 'message', at, message: { role, content: [{ type: 'text', text }] } }));
     }
-    await writeFile(join(ui.stateDir, 'sessions', `${id}.jsonl`), `${lines.join('\n')}\n`);
+    await saveSession(id, lines);
 
     const response = await fetch(`${ui.base}/api/sessions/resume`, {
       method: 'POST',
@@ -118,15 +124,7 @@ describe('a compacted session resumed in the web chat', () => {
     ];
     const message = (value: unknown) => JSON.stringify({ type: 'message', at, message: value });
     const lines = [
-      JSON.stringify({
-        type: 'session',
-        version: 1,
-        id,
-        config: configFile,
-        model: 'scripted:script.json',
-        createdAt: at,
-        title: 'Sleeps',
-      }),
+      sessionLine(id, at, 'Sleeps'),
       ...[...turn(11), ...turn(22)].map(message),
       JSON.stringify({
         type: 'compaction',
@@ -143,7 +141,7 @@ describe('a compacted session resumed in the web chat', () => {
       }),
       ...[...turn(33), ...turn(44)].map(message),
     ];
-    await writeFile(join(ui.stateDir, 'sessions', `${id}.jsonl`), `${lines.join('\n')}\n`);
+    await saveSession(id, lines);
 
     const resumed = await api('/api/sessions/resume', { id });
     expect(resumed.status, JSON.stringify(resumed.body)).toBe(200);
