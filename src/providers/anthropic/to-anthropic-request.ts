@@ -20,11 +20,12 @@ import type {
   ToolUnion,
 } from '@anthropic-ai/sdk/resources/messages';
 import { parseJsonWithinDepth } from '../../json/json-depth.js';
+import { ANTHROPIC_CALL_IDS } from '../call-id-rules.js';
 import { fitRequestImages } from '../images/fit-request-images.js';
 import { ANTHROPIC_IMAGE_LIMITS } from '../images/image-limits.js';
 import { WRAPPED_ARGUMENT_NAME } from '../schema/index.js';
 import type { ImagePart, Message, ModelRequest, TextPart, ToolDefinition } from '../types.js';
-import { withUniqueCallIds } from '../unique-call-ids.js';
+import { withWireCallIds } from '../wire-call-ids.js';
 import { anthropicReplayBlocks } from './anthropic-replay.js';
 import { anthropicToolSearchTool } from './anthropic-tool-search.js';
 import { applyAnthropicCacheControl } from './apply-anthropic-cache-control.js';
@@ -60,9 +61,10 @@ export function translateAnthropicRequest(
   // Deferred tools are found by the provider's own search, offered after them and never deferred itself.
   if (request.tools.some((tool) => tool.deferLoading === true)) tools.push({ ...anthropicToolSearchTool });
   const system: TextBlockParam[] = request.system ? [{ type: 'text', text: request.system }] : [];
-  // The API refuses ids that repeat in one request, as a local model's `call_0` of every turn does.
+  // The API refuses ids that repeat in one request, as a local model's `call_0` of every turn does, and ids with
+  // characters other providers put in them (`functions.get_weather:0`).
   const messages = toAnthropicMessages(
-    withUniqueCallIds(fitRequestImages(request, ANTHROPIC_IMAGE_LIMITS).messages),
+    withWireCallIds(fitRequestImages(request, ANTHROPIC_IMAGE_LIMITS).messages, ANTHROPIC_CALL_IDS),
     wrappedTools,
   );
   applyAnthropicCacheControl({ tools, system, messages });

@@ -11,6 +11,7 @@
  * servers); the translation also returns how each tool's arguments differ from what its server
  * declared, so the answer's calls can be put back into the server's shape.
  */
+
 import type {
   ChatCompletionContentPart,
   ChatCompletionContentPartImage,
@@ -19,6 +20,7 @@ import type {
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
+import { OPENAI_CHAT_CALL_IDS } from '../call-id-rules.js';
 import { fitRequestImages } from '../images/fit-request-images.js';
 import { OPENAI_IMAGE_LIMITS } from '../images/image-limits.js';
 import type {
@@ -29,6 +31,7 @@ import type {
   ToolResultsMessage,
   UserMessage,
 } from '../types.js';
+import { withWireCallIds } from '../wire-call-ids.js';
 import {
   argumentsForModel,
   type ToolArgumentShape,
@@ -130,7 +133,8 @@ function toChatMessages(
 ): ChatCompletionMessageParam[] {
   const messages: ChatCompletionMessageParam[] = [];
   if (request.system !== undefined && request.system !== '') messages.push({ role: 'system', content: request.system });
-  const history = request.messages;
+  // Ids another provider or a local server made up can be longer than OpenAI takes.
+  const history = withWireCallIds(request.messages, OPENAI_CHAT_CALL_IDS);
   for (const [index, message] of history.entries()) {
     if (message.role === 'user') messages.push(toUserMessage(message));
     else if (message.role === 'assistant') {

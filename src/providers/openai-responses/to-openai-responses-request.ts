@@ -17,6 +17,7 @@ import type {
   ResponseInputItem,
   Tool,
 } from 'openai/resources/responses/responses';
+import { OPENAI_RESPONSES_CALL_IDS } from '../call-id-rules.js';
 import { fitRequestImages } from '../images/fit-request-images.js';
 import { OPENAI_IMAGE_LIMITS } from '../images/image-limits.js';
 import {
@@ -29,7 +30,7 @@ import { imageDataUrl, imagesOf, toolResultText } from '../openai-chat/openai-to
 import { toOpenAiFunctionSchema } from '../openai-chat/openai-tool-schema.js';
 import { missingResultText } from '../openai-chat/to-openai-chat-request.js';
 import type { AssistantMessage, ModelRequest, ToolDefinition, ToolResultsMessage, UserMessage } from '../types.js';
-import { withUniqueCallIds } from '../unique-call-ids.js';
+import { withWireCallIds } from '../wire-call-ids.js';
 import { replayItems, responsesProviderId } from './openai-responses-replay.js';
 import { responsesToolSearchTool } from './openai-responses-tool-search.js';
 
@@ -122,8 +123,9 @@ function toResponsesFunctions(
 /** `toolShapes` re-wraps the arguments of calls to tools whose schema root was wrapped. */
 function toResponsesInput(request: ModelRequest, toolShapes: ToolArgumentShapes = new Map()): ResponseInputItem[] {
   const input: ResponseInputItem[] = [];
-  // One flat list, whose outputs find their calls by call_id: ids a local model repeats at every turn are renamed.
-  const history = withUniqueCallIds(request.messages);
+  // One flat list, whose outputs find their calls by call_id: ids a local model repeats at every turn are renamed,
+  // and ids longer than the API takes are cut.
+  const history = withWireCallIds(request.messages, OPENAI_RESPONSES_CALL_IDS);
   for (const [index, message] of history.entries()) {
     if (message.role === 'user') input.push(toUserItem(message));
     else if (message.role === 'assistant') {

@@ -1,7 +1,8 @@
 /**
  * Reads an Anthropic Messages request body for the mock server, and rejects what the real API
- * rejects with a 400 (unpaired tool_use, tool_result after text, empty text blocks, invalid tool
- * names, non-object schemas, more than 4 cache breakpoints, every tool deferred, a tool reference to
+ * rejects with a 400 (unpaired tool_use, tool_use ids that repeat or hold characters other than
+ * letters, digits, `_` and `-`, tool_result after text, empty text blocks, invalid tool names,
+ * non-object schemas, more than 4 cache breakpoints, every tool deferred, a tool reference to
  * no deferred tool), so host bugs show up in tests instead of in production. A call of a deferred tool
  * that no search result in the history loaded is refused too: that is a host dropping the search blocks.
  */
@@ -10,6 +11,8 @@ import { userQuestions } from '../../user-questions.js';
 
 /** Limits the real API enforces on every request. */
 const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
+/** The API's pattern for `tool_use.id` (its own 400); that `tool_result.tool_use_id` is held to it too is unverified. */
+const toolUseIdPattern = /^[a-zA-Z0-9_-]+$/;
 const maxCacheBreakpoints = 4;
 const imageMediaTypes = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 const toolSearchToolTypes: ReadonlySet<string> = new Set([
@@ -216,6 +219,9 @@ function checkBlock(block: Block, where: string): void {
   if (block.type === 'tool_use' && (typeof block.id !== 'string' || !isRecord(block.input))) {
     throw new Error(`${where}: a tool_use block needs an id and an object input`);
   }
+  if (block.type === 'tool_use' && !toolUseIdPattern.test(String(block.id))) {
+    throw new Error(`${where}.tool_use.id: String should match pattern '${toolUseIdPattern.source}'`);
+  }
   if (block.type === 'server_tool_use' && (typeof block.id !== 'string' || typeof block.name !== 'string')) {
     throw new Error(`${where}: a server_tool_use block needs an id and a name`);
   }
@@ -230,6 +236,9 @@ function checkBlock(block: Block, where: string): void {
   }
   if (block.type === 'tool_result') {
     if (typeof block.tool_use_id !== 'string') throw new Error(`${where}.tool_use_id: Field required`);
+    if (!toolUseIdPattern.test(block.tool_use_id)) {
+      throw new Error(`${where}.tool_result.tool_use_id: String should match pattern '${toolUseIdPattern.source}'`);
+    }
     if (Array.isArray(block.content)) {
       for (const [index, inner] of block.content.entries()) {
         if (!isRecord(inner) || typeof inner.type !== 'string') throw new Error(`${where}.content.${index}: invalid`);

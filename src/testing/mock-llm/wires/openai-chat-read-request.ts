@@ -40,6 +40,8 @@ export interface OpenAiChatView extends ConversationView {
 }
 
 const pathPattern = /^(?:\/quirks\/([a-z,-]+))?(?:\/v1)?\/chat\/completions\/?$/;
+/** The longest tool_calls[].id OpenAI takes, in characters. */
+const maxCallIdLength = 40;
 const imageUrlPattern = /^(data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=]+|https?:\/\/\S+)$/;
 
 export function matchesOpenAiChatPath(path: string): boolean {
@@ -153,12 +155,26 @@ function readMessage(message: unknown, index: number): ChatMessage {
         throw new Error(
           `Invalid value for '${where}.tool_calls[${callIndex}]': expected {id, type, function: {name, arguments: string}}.`,
         );
+      checkCallIdLength(call.id as string, `${where}.tool_calls[${callIndex}].id`);
     }
   }
   if (role === 'tool' && typeof message.tool_call_id !== 'string') {
     throw new Error(`Missing required parameter: '${where}.tool_call_id'.`);
   }
   return message as ChatMessage;
+}
+
+/**
+ * OpenAI's words for a call id over its 40 characters (as users report them; unverified, and whether `tool_call_id`
+ * is held to it too is not known, so only the call's own id is checked).
+ */
+function checkCallIdLength(id: string, where: string): void {
+  const length = [...id].length;
+  if (length > maxCallIdLength) {
+    throw new Error(
+      `Invalid '${where}': string too long. Expected a string with maximum length ${maxCallIdLength}, but got a string with length ${length} instead.`,
+    );
+  }
 }
 
 function checkPart(part: unknown, role: string, where: string): void {

@@ -16,6 +16,8 @@ export interface OpenAiResponsesView extends ConversationView {
 type Item = Record<string, unknown>;
 
 const assistantSideTypes = new Set(['function_call', 'reasoning', 'tool_search_call', 'tool_search_output']);
+/** The longest call_id OpenAI takes, in characters. */
+const maxCallIdLength = 64;
 const imageUrlPattern = /^(data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=]+|https?:\/\/\S+)$/;
 
 export function readOpenAiResponsesRequest(body: unknown): OpenAiResponsesView {
@@ -150,8 +152,10 @@ function readInput(input: unknown, stored: boolean): Item[] {
       if (typeof item.call_id !== 'string' || typeof item.name !== 'string' || typeof item.arguments !== 'string') {
         throw new Error(`Invalid '${where}': a function_call needs call_id, name and arguments (a string).`);
       }
+      checkCallIdLength(item.call_id, `${where}.call_id`);
     } else if (item.type === 'function_call_output') {
       if (typeof item.call_id !== 'string') throw new Error(`Missing required parameter: '${where}.call_id'.`);
+      checkCallIdLength(item.call_id, `${where}.call_id`);
       checkOutput(item.output, `${where}.output`);
     } else if (item.type === 'tool_search_call') {
       if (item.execution !== undefined && item.execution !== 'server') {
@@ -215,6 +219,16 @@ function checkImage(part: Record<string, unknown>, where: string): void {
   if (typeof url !== 'string' || !imageUrlPattern.test(url)) {
     throw new Error(
       `Invalid '${where}.image_url': expected a URL or a base64 data URL of a png, jpeg, gif or webp image.`,
+    );
+  }
+}
+
+/** OpenAI's words for a `call_id` over its 64 characters (as users report them; unverified against the live API). */
+function checkCallIdLength(callId: string, where: string): void {
+  const length = [...callId].length;
+  if (length > maxCallIdLength) {
+    throw new Error(
+      `Invalid '${where}': string too long. Expected a string with maximum length ${maxCallIdLength}, but got a string with length ${length} instead.`,
     );
   }
 }
