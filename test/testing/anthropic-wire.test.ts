@@ -230,4 +230,22 @@ describe('the anthropic wire, through @anthropic-ai/sdk', () => {
       .catch((caught: BadRequestError) => caught.apiMessage);
     expect(tooMany).toBe('A maximum of 4 blocks with cache_control may be provided. Found 6.');
   });
+
+  it('rejects a tool_use id with characters other than letters, digits, _ and -, and takes one without', async () => {
+    const exchange = (id: string): MessageParam[] => [
+      question,
+      { role: 'assistant', content: [{ type: 'tool_use', id, name: 'weather__get', input: { city: 'Paris' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'sunny' }] },
+    ];
+    const refused = await client.messages
+      .create({ model: 'm', max_tokens: 10, tools, messages: exchange('functions.weather__get:0') })
+      .catch((caught: BadRequestError) => caught.apiMessage);
+    expect(refused).toBe("messages.1.content.0.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'");
+    const empty = await client.messages
+      .create({ model: 'm', max_tokens: 10, tools, messages: exchange('') })
+      .catch((caught: BadRequestError) => caught.apiMessage);
+    expect(empty).toContain('tool_use.id: String should match pattern');
+    const taken = await client.messages.create({ model: 'm', max_tokens: 10, tools, messages: exchange('fn_get-0') });
+    expect(taken.content).toEqual([{ type: 'text', text: 'It is sunny in Paris.' }]);
+  });
 });
