@@ -31,6 +31,9 @@ function fakeTerminal(isTTY: boolean) {
   return { stream, text: () => written };
 }
 
+/** What `/expand` asks of the conversation: one no compaction has summarised. */
+const conversation = { compactedToolCalls: 0 };
+
 function render(
   events: AgentEvent[],
   options: { isTTY: boolean; env?: NodeJS.ProcessEnv; secrets?: string[]; calls?: ToolCallLog },
@@ -182,7 +185,7 @@ describe('the chat renders a turn', () => {
 
     const terminal = fakeTerminal(false);
     const output = createChatOutput({ stream: terminal.stream, env: {} });
-    const context = { host: { config: { secrets } }, calls, output } as unknown as ChatContext;
+    const context = { host: { config: { secrets } }, conversation, calls, output } as unknown as ChatContext;
     await expandCommand.run(context, '1');
     expect(terminal.text()).toBe(
       [
@@ -256,7 +259,7 @@ describe('the chat renders a turn', () => {
 
     const terminal = fakeTerminal(false);
     const output = createChatOutput({ stream: terminal.stream, env: {} });
-    const context = { host: { config: { secrets } }, calls, output } as unknown as ChatContext;
+    const context = { host: { config: { secrets } }, conversation, calls, output } as unknown as ChatContext;
     await expandCommand.run(context, '1');
     await expandCommand.run(context, '2');
     expect(terminal.text()).toBe(
@@ -342,7 +345,7 @@ describe('the chat renders a turn', () => {
     expect(calls.unfinished()).toEqual([]);
     expect(calls.numbers()).toEqual([1, 2]);
 
-    const context = { host: { config: { secrets: [] } }, calls, output } as unknown as ChatContext;
+    const context = { host: { config: { secrets: [] } }, conversation, calls, output } as unknown as ChatContext;
     await expandCommand.run(context, '1');
     expect(terminal.text()).toContain(
       '[1] calculator__divide · not finished (as saved) (marked as an error)\narguments:\n{\n  "a": 12,\n  "b": 4\n}\nresult, as the model received it:\nThe turn was cancelled before this call finished.\n',

@@ -51,6 +51,8 @@ export function formatExpandedCall(
   styles: ChatStyles,
   /** Whether the call was made before the conversation was resumed. */
   before: boolean,
+  /** Whether a compaction summarised the call: the model has only the summary of it now. */
+  summarised = false,
 ): string[] {
   const where = call.view.server === undefined ? call.view.tool : `${call.view.server} ${call.view.tool}`;
   // A call known from the transcript only has what it saved: no duration, no outcome.
@@ -59,7 +61,7 @@ export function formatExpandedCall(
       ? styles.dim(before ? '· from before the resume (as saved)' : '· not finished (as saved)')
       : `${styles.dim(`· ${call.durationMs} ms ·`)} ${call.outcome === 'ok' ? styles.good('ok') : styles.bad(call.outcome)}`;
   return [
-    `${styles.bold(`[${call.number}] ${showInvisibleCharacters(where)}`)} ${how}${call.result.isError ? styles.dim(' (marked as an error)') : ''}`,
+    `${styles.bold(`[${call.number}] ${showInvisibleCharacters(where)}`)} ${how}${call.result.isError ? styles.dim(' (marked as an error)') : ''}${summarised ? styles.dim(' · summarised by a compaction: the model has only the summary') : ''}`,
     styles.dim('arguments:'),
     ...argumentsText(call, secrets).split('\n'),
     styles.dim('result, as the model received it:'),

@@ -35,6 +35,8 @@ export interface ToolCallLog {
   restore(calls: ReadonlyArray<Omit<LoggedToolCall, 'number'>>, compacted?: number): void;
   /** How many of the numbers are calls made before the conversation was resumed (0 when it was not). */
   restoredCount(): number;
+  /** How many of those a compaction had summarised before the resume: the transcript keeps none of them. */
+  compactedBeforeResume(): number;
   /** Call `number`, or the last one when `number` is undefined; undefined when it is not (or no longer) kept. */
   get(number?: number): LoggedToolCall | undefined;
   /** The numbers kept, lowest first. */
@@ -52,6 +54,7 @@ export function createToolCallLog(kept = KEPT_CALLS): ToolCallLog {
   const numbered = new Map<string, number>();
   let next = 1;
   let restored = 0;
+  let compactedBefore = 0;
   const add = (call: Omit<LoggedToolCall, 'number'>, callId?: string): number => {
     const listedAs = callId === undefined ? undefined : numbered.get(callId);
     if (callId !== undefined) numbered.delete(callId);
@@ -72,8 +75,10 @@ export function createToolCallLog(kept = KEPT_CALLS): ToolCallLog {
       next += compacted;
       for (const call of saved) add(call);
       restored += compacted + saved.length;
+      compactedBefore += compacted;
     },
     restoredCount: () => restored,
+    compactedBeforeResume: () => compactedBefore,
     get(number) {
       return number === undefined ? calls.at(-1) : calls.find((call) => call.number === number);
     },
@@ -83,6 +88,7 @@ export function createToolCallLog(kept = KEPT_CALLS): ToolCallLog {
       numbered.clear();
       next = 1;
       restored = 0;
+      compactedBefore = 0;
     },
   };
 }
