@@ -24,6 +24,11 @@ export interface SamplingApprovalRequest {
   notApplied: string[];
   /** The server's model preferences (hint names), for information. */
   modelHints: string[];
+  /**
+   * The call the request came with, as its caller named it, when that can be told (see connections/call-streams.ts):
+   * whose question it is.
+   */
+  call?: object;
 }
 
 export type SamplingApprovalAnswer = 'allow' | 'deny';
@@ -36,6 +41,11 @@ export interface FormElicitationRequest {
   serverName: string;
   message: string;
   fields: FormField[];
+  /**
+   * The call the request came with, as its caller named it, when that can be told (see connections/call-streams.ts):
+   * whose question it is.
+   */
+  call?: object;
 }
 
 export type FormElicitationAnswer =

@@ -6,6 +6,7 @@
  * with the error the specification names (-32602, invalid params).
  */
 import type { ClientContext, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
+import { callOfRequest } from '../connections/call-streams.js';
 import { exceedsJsonDepth, JsonTooDeepError } from '../json/json-depth.js';
 import type { ClientRequestApprover } from './client-request-approver.js';
 import type { ClientRequestRecorder } from './client-request-audit.js';
@@ -30,6 +31,7 @@ export function createElicitationHandler(options: ElicitationHandlerOptions): El
     if (exceedsJsonDepth(request.params)) throw new JsonTooDeepError('the elicitation request');
     const params = request.params;
     const signal = context.mcpReq.signal;
+    const call = callOfRequest(options.serverName);
     const record = elicitationRecorder(
       options,
       (answer) => `The ${options.approver.kind} approver answered ${answer}.`,
@@ -42,7 +44,7 @@ export function createElicitationHandler(options: ElicitationHandlerOptions): El
 
     const fields = formFields(params.requestedSchema);
     const answer = await options.approver.elicitForm(
-      { serverName: options.serverName, message: params.message, fields },
+      { serverName: options.serverName, message: params.message, fields, ...(call === undefined ? {} : { call }) },
       signal,
     );
     // The audit keeps which fields were asked for, never what the user typed.

@@ -13,6 +13,7 @@ import {
   ProtocolErrorCode,
 } from '@modelcontextprotocol/client';
 import type { SamplingSettings } from '../config/types.js';
+import { callOfRequest } from '../connections/call-streams.js';
 import { exceedsJsonDepth, JsonTooDeepError } from '../json/json-depth.js';
 import type { LlmProvider } from '../providers/types.js';
 import { chooseSamplingModel } from './choose-sampling-model.js';
@@ -50,6 +51,8 @@ export function createSamplingHandler(options: SamplingHandlerOptions): Sampling
     // Refused before any walk over it (summary, audit, translation) could overflow the stack.
     if (exceedsJsonDepth(request.params)) throw new JsonTooDeepError('the sampling request');
     const params = request.params;
+    // Told as the request arrives, in the context it was read in.
+    const call = callOfRequest(options.serverName);
     const signal = context.mcpReq.signal;
     const startedAt = new Date();
     const started = performance.now();
@@ -100,6 +103,7 @@ export function createSamplingHandler(options: SamplingHandlerOptions): Sampling
       tools: (params.tools ?? []).map((tool) => ({ name: tool.name, description: tool.description })),
       notApplied: notApplied(params),
       modelHints: hints,
+      ...(call === undefined ? {} : { call }),
     };
     const answer = await options.approver.approveSampling(approval, signal);
     if (answer !== 'allow') {

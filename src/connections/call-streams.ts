@@ -9,15 +9,28 @@
  * it, so a handler of a server's message asks `callOfStream(server)` and is told the call whose stream the message
  * came on, or nothing. Nothing is the safe answer: a wrong one would
  * hand one client's question to another.
+ *
+ * Every transport also keeps the calls it has in flight, each with the name it was made in (or none): a handler asks
+ * `callOfRequest(server)` for the call a server's request came with, which is the call of its stream, or else the one
+ * name all the calls in flight to that server were made in (a stdio server asks during a call, and nothing else is
+ * being asked of it). Calls of several names, or one made in none, answer nothing.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
+import { forgetWhenGivenUp } from './given-up-requests.js';
 
 /** The call being made, as its caller named it. */
 const callsMade = new AsyncLocalStorage<object>();
 
-/** The call whose response stream is being read, and the server it was made to. */
-const streamsRead = new AsyncLocalStorage<{ server: string; call: object } | undefined>();
+/** The calls in flight on one transport, by request id: the name each was made in, or `UNNAMED`. */
+type CallsInFlight = Map<string | number, object>;
+const UNNAMED = Object.freeze({});
+
+/**
+ * What a message is read in: the server, the calls in flight on its transport, and the call whose response stream
+ * it is, if it is one's.
+ */
+const streamsRead = new AsyncLocalStorage<{ server: string; inFlight: CallsInFlight; call?: object }>();
 
 /** Runs `work`, whose calls to servers are made for `call`. */
 export function asCallOf<T>(call: object, work: () => T): T {
@@ -28,6 +41,19 @@ export function asCallOf<T>(call: object, work: () => T): T {
 export function callOfStream(server: string): object | undefined {
   const read = streamsRead.getStore();
   return read?.server === server ? read.call : undefined;
+}
+
+/**
+ * The call a request of `server`'s being handled came with: its stream's, or the one name every call in flight to
+ * that server was made in; nothing when that cannot be told.
+ */
+export function callOfRequest(server: string): object | undefined {
+  const read = streamsRead.getStore();
+  if (read?.server !== server) return undefined;
+  if (read.call !== undefined) return read.call;
+  const names = new Set(read.inFlight.values());
+  const [only] = names;
+  return names.size === 1 && only !== UNNAMED ? only : undefined;
 }
 
 /**
@@ -48,18 +74,52 @@ function isCall(message: JSONRPCMessage): boolean {
 /**
  * Put on the transport itself, before any other wrapper and before the client connects. `linked`: whether the
  * transport reads a request's response stream in the context of its send (Streamable HTTP); otherwise nothing it
- * reads is said to belong to a call, whatever context it was started in.
+ * reads is said to be on a call's stream, whatever context it was started in.
  */
 export function linkCallStreams<T extends Transport>(transport: T, server: string, linked: boolean): T {
+  const inFlight: CallsInFlight = new Map();
   const start = transport.start.bind(transport);
-  transport.start = () => streamsRead.run(undefined, start);
-  if (!linked) return transport;
+  transport.start = () => streamsRead.run({ server, inFlight }, start);
   const send = transport.send.bind(transport);
   // Every send names its stream's call or none: one made while handling a message read from a call's stream (a
   // listing after a change it announced, say) would otherwise have its own stream read as that call's.
-  transport.send = (message: JSONRPCMessage, options?: TransportSendOptions) => {
-    const call = isCall(message) ? callsMade.getStore() : undefined;
-    return streamsRead.run(call === undefined ? undefined : { server, call }, () => send(message, options));
+  transport.send = async (message: JSONRPCMessage, options?: TransportSendOptions) => {
+    forgetWhenGivenUp(message, options, (id) => inFlight.delete(id));
+    const id = isCall(message) && 'id' in message ? message.id : undefined;
+    const call = id === undefined ? undefined : (callsMade.getStore() ?? UNNAMED);
+    if (id !== undefined && call !== undefined) inFlight.set(id, call);
+    const named = linked && call !== UNNAMED ? call : undefined;
+    try {
+      return await streamsRead.run({ server, inFlight, ...(named === undefined ? {} : { call: named }) }, () =>
+        send(message, options),
+      );
+    } catch (error) {
+      if (id !== undefined) inFlight.delete(id);
+      throw error;
+    }
   };
+  const close = transport.close.bind(transport);
+  transport.close = async () => {
+    inFlight.clear();
+    await close();
+  };
+  // The client sets its handler once it connects: each handler set is wrapped to let a call go once answered.
+  let receive = answeredFrom(transport.onmessage, inFlight);
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    enumerable: true,
+    get: () => receive,
+    set: (handler: Transport['onmessage']) => {
+      receive = answeredFrom(handler, inFlight);
+    },
+  });
   return transport;
+}
+
+function answeredFrom(handler: Transport['onmessage'], inFlight: CallsInFlight): Transport['onmessage'] | undefined {
+  if (handler === undefined) return undefined;
+  return (message, extra) => {
+    if (!('method' in message) && 'id' in message && message.id !== undefined) inFlight.delete(message.id);
+    handler(message, extra);
+  };
 }

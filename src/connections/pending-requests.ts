@@ -52,13 +52,17 @@ export class PendingRequests {
     };
     // The client (and anyone after it) sets its handler; the transport calls whatever is set. Each handler set is
     // wrapped once, so one wrapping another lets the id go twice, which is harmless.
+    // Whoever wrapped the transport before (call-streams.ts) keeps wrapping each handler set.
+    const previous = Object.getOwnPropertyDescriptor(transport, 'onmessage');
+    const inner = () => (previous?.get ? previous.get.call(transport) : undefined);
     let receive = wrapReceive(transport.onmessage, (id) => this.methods.delete(id));
     Object.defineProperty(transport, 'onmessage', {
       configurable: true,
       enumerable: true,
       get: () => receive,
       set: (handler: Transport['onmessage']) => {
-        receive = wrapReceive(handler, (id) => this.methods.delete(id));
+        previous?.set?.call(transport, handler);
+        receive = wrapReceive(previous?.set ? inner() : handler, (id) => this.methods.delete(id));
       },
     });
     return transport;

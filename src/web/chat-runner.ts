@@ -15,7 +15,7 @@ import { answeredToolCalls } from '../sessions/answered-tool-calls.js';
 import { SessionInUseError } from '../sessions/session-lock.js';
 import { openSessionStore, UnknownSessionError } from '../sessions/session-store.js';
 import type { ChatMessageView, ChatSessionView, ChatStateView, CostView, SessionsView } from './api-types.js';
-import { chatTurnContext } from './chat-turn-context.js';
+import { asChatTurn } from './chat-turn-context.js';
 import type { LiveEvents } from './live-events.js';
 import { displayModel } from './views.js';
 
@@ -253,7 +253,7 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
     publish({ type: 'message-sent', prompt: cut(text), sessionId: open.id });
     // Run as this turn's, so a question it asks is known to be its own (one the person may stop it from).
     const mark = { turnId, running: true };
-    void chatTurnContext.run(mark, async () => {
+    void asChatTurn(mark, async () => {
       // Each call is shown with its number in the conversation, the one it keeps once the transcript is read back.
       let numbers = new Map<string, number>();
       let answer: AssistantMessage | undefined;

@@ -27,7 +27,7 @@ import {
 import type { Approver, ToolApprovalAnswer } from '../policy/approver.js';
 import type { ToolDefinitionSnapshot } from '../policy/tool-definition.js';
 import type { ApprovalAnswerBody, PendingApproval } from './api-types.js';
-import { currentChatTurn } from './chat-turn-context.js';
+import { chatTurnOfCall, currentChatTurn } from './chat-turn-context.js';
 
 const WEB_APPROVER_KIND = 'web';
 /**
@@ -129,13 +129,15 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
     fallback: ApprovalAnswerBody,
     given: AbortSignal | undefined,
     kept: Pick<Waiting, 'check' | 'wholeArguments'> = {},
+    // A server's request is the turn's only when it came with the turn's call: the context it is handled in may be a
+    // turn's that did not ask it (a server restarted during one is read in that turn's context).
+    chatTurn = currentChatTurn(),
   ): Promise<ApprovalAnswerBody> {
     if (closed) return Promise.resolve(fallback);
     // A question for a call made without a signal waits on the shared one that never aborts: nothing to listen to.
     const signal = abortableSignal(given);
     signal?.throwIfAborted();
     const id = randomUUID();
-    const chatTurn = currentChatTurn();
     return new Promise((resolve, reject) => {
       const onAbort = () => {
         waiting.delete(id);
@@ -248,6 +250,8 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
           },
           { answer: 'deny' },
           signal,
+          {},
+          chatTurnOfCall(request.call),
         ),
       );
       return body.answer === 'allow' ? 'allow' : 'deny';
@@ -282,6 +286,7 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
             check: (answer) =>
               answer.answer === 'accept' ? checkForm(request.fields, answer.content ?? {}).error : undefined,
           },
+          chatTurnOfCall(request.call),
         ),
       );
       if (body.answer === 'accept')
