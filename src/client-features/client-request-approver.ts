@@ -59,6 +59,11 @@ export interface UrlElicitationRequest {
   message: string;
   elicitationId: string;
   url: DescribedUrl;
+  /**
+   * Set when a server asked it (`elicitation/create`), with the call the request came with when that can be told
+   * (see connections/call-streams.ts): whose question it is. Unset for a -32042 refusal of the caller's own call.
+   */
+  fromServer?: { call?: object };
 }
 
 /** `accept` means the user consents to the URL being opened in their browser. */

@@ -8,7 +8,7 @@
 import type { ClientContext, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import { callOfRequest } from '../connections/call-streams.js';
 import { exceedsJsonDepth, JsonTooDeepError } from '../json/json-depth.js';
-import type { ClientRequestApprover } from './client-request-approver.js';
+import type { ClientRequestApprover, UrlElicitationRequest } from './client-request-approver.js';
 import type { ClientRequestRecorder } from './client-request-audit.js';
 import { describeUrl } from './describe-url.js';
 import { formFields } from './elicitation-form-fields.js';
@@ -38,7 +38,7 @@ export function createElicitationHandler(options: ElicitationHandlerOptions): El
     );
 
     if (params.mode === 'url') {
-      const answer = await askToOpenUrl(options, params, signal, record);
+      const answer = await askToOpenUrl(options, params, signal, record, call === undefined ? {} : { call });
       return { action: answer };
     }
 
@@ -90,10 +90,17 @@ async function askToOpenUrl(
   params: UrlToOpen,
   signal: AbortSignal | undefined,
   record: Recorder,
+  fromServer?: UrlElicitationRequest['fromServer'],
 ): Promise<'accept' | 'decline' | 'cancel'> {
   const url = describeUrl(params.url);
   const answer = await options.approver.elicitUrl(
-    { serverName: options.serverName, message: params.message, elicitationId: params.elicitationId, url },
+    {
+      serverName: options.serverName,
+      message: params.message,
+      elicitationId: params.elicitationId,
+      url,
+      ...(fromServer === undefined ? {} : { fromServer }),
+    },
     signal,
   );
   const summary = { mode: 'url', message: params.message, url: params.url, elicitationId: params.elicitationId };

@@ -313,6 +313,9 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
           },
           { answer: 'decline' },
           signal,
+          {},
+          // A server's own request is the turn's by the call it came with; a -32042 refusal is of the caller's call.
+          request.fromServer === undefined ? currentChatTurn() : chatTurnOfCall(request.fromServer.call),
         ),
       );
       return body.answer === 'accept' ? 'accept' : body.answer === 'cancel' ? 'cancel' : 'decline';

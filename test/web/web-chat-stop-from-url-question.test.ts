@@ -1,0 +1,58 @@
+/**
+ * A server's URL elicitation during a call the web UI's chat turn made is marked as the turn's, as its sampling
+ * requests and forms are, by the call it came with (not by the context it is read in): its dialog, which covers the
+ * chat's Stop, offers Stop the turn, and stopping from it declines the question and cancels the turn.
+ */
+import { writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PendingApproval } from '../../src/web/api-types.js';
+import { fixtureServer, writeConfig } from '../helpers/project.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { callUiApi, type RunningUi, startUi } from '../helpers/web-ui-process.js';
+
+let ui: RunningUi | undefined;
+
+beforeAll(async () => {
+  const config = await writeConfig({
+    model: 'scripted:script.json',
+    mcpServers: {
+      url: { command: process.execPath, args: [fixtureServer('url-elicitation.mjs')], trust: 'trusted' },
+    },
+    permissions: { allow: ['url__*'] },
+  });
+  await writeFile(
+    join(dirname(config), 'script.json'),
+    JSON.stringify({
+      scenarios: [
+        {
+          match: '^sign in',
+          turns: [{ toolCalls: [{ name: 'url__ask', arguments: { id: 'sign-in-1' } }] }, { text: 'Heard it.' }],
+        },
+      ],
+    }),
+  );
+  ui = await startUi(['--config', config]);
+}, 60_000);
+
+afterAll(async () => {
+  await ui?.stop();
+});
+
+describe("a server's URL elicitation during a chat turn's call", () => {
+  it('is the turn’s, and the turn can be stopped from it', async () => {
+    const running = ui!;
+    const sent = await callUiApi(running, '/api/chat', { text: 'sign in please' });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    let pending: PendingApproval[] = [];
+    await waitUntil(async () => {
+      pending = (await callUiApi<PendingApproval[]>(running, '/api/approvals')).body;
+      return pending.length === 1;
+    }, 'the URL elicitation to wait');
+    expect(pending[0]?.kind).toBe('elicit-url');
+    expect(pending[0]?.chatTurn).toBe(sent.body.turnId);
+    const stopped = await callUiApi(running, '/api/chat/stop', { approval: pending[0]!.id });
+    expect(stopped.status, JSON.stringify(stopped.body)).toBe(200);
+    await waitUntil(async () => (await callUiApi(running, '/api/chat')).body.running === undefined, 'the turn to end');
+  }, 60_000);
+});
