@@ -83,7 +83,9 @@ function messageViews(
   warningsOf: (call: ToolCallPart) => readonly string[] | undefined = () => undefined,
 ): ChatMessageView[] {
   const answered = answeredToolCalls(history);
-  const numbers = new Map(answered.map((entry, index) => [entry.call, compacted + index + 1]));
+  const answerOf = new Map(
+    answered.map(({ call, result }, index) => [call, { number: compacted + index + 1, result }]),
+  );
   const shownResults = new Set(answered.map((entry) => entry.result));
   return history.slice(from).flatMap((message): ChatMessageView[] => {
     if (message.role === 'tool') {
@@ -103,17 +105,16 @@ function messageViews(
     return [
       ...(text === '' ? [] : [{ role: message.role, text: cut(text) }]),
       ...calls.map((call): ChatMessageView => {
-        const number = numbers.get(call);
-        const result = number === undefined ? undefined : answered[number - compacted - 1]?.result;
+        const answer = answerOf.get(call);
         const warnings = warningsOf(call);
         return {
           role: 'tool-call',
           text: cut(call.argumentsText),
           toolName: call.name,
           ...(warnings === undefined ? {} : { warnings: [...warnings] }),
-          ...(number === undefined || result === undefined
+          ...(answer === undefined
             ? {}
-            : { number, result: { text: resultText(result), isError: result.isError } }),
+            : { number: answer.number, result: { text: resultText(answer.result), isError: answer.result.isError } }),
         };
       }),
     ];
