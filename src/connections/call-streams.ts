@@ -78,25 +78,23 @@ function isCall(message: JSONRPCMessage): boolean {
  */
 export function linkCallStreams<T extends Transport>(transport: T, server: string, linked: boolean): T {
   const inFlight: CallsInFlight = new Map();
+  // What everything but a named call's request is read in, made once: sends are the per-call path.
+  const unnamedRead = { server, inFlight };
   const start = transport.start.bind(transport);
-  transport.start = () => streamsRead.run({ server, inFlight }, start);
+  transport.start = () => streamsRead.run(unnamedRead, start);
   const send = transport.send.bind(transport);
-  // Every send names its stream's call or none: one made while handling a message read from a call's stream (a
-  // listing after a change it announced, say) would otherwise have its own stream read as that call's.
   transport.send = async (message: JSONRPCMessage, options?: TransportSendOptions) => {
-    forgetWhenGivenUp(message, options, (id) => inFlight.delete(id));
     const id = isCall(message) && 'id' in message ? message.id : undefined;
+    // Only calls are kept, so only a call, or a cancellation, can let one go.
+    if (id !== undefined || !('id' in message)) forgetWhenGivenUp(message, options, (id) => inFlight.delete(id));
     const call = id === undefined ? undefined : (callsMade.getStore() ?? UNNAMED);
     if (id !== undefined && call !== undefined) inFlight.set(id, call);
-    const named = linked && call !== UNNAMED ? call : undefined;
-    try {
-      return await streamsRead.run({ server, inFlight, ...(named === undefined ? {} : { call: named }) }, () =>
-        send(message, options),
-      );
-    } catch (error) {
-      if (id !== undefined) inFlight.delete(id);
-      throw error;
-    }
+    // An unlinked transport reads nothing in the context of a send, so its sends need none.
+    if (!linked) return sendForgettingOnFailure(send, message, options, inFlight, id);
+    // Every send names its stream's call or none: one made while handling a message read from a call's stream (a
+    // listing after a change it announced, say) would otherwise have its own stream read as that call's.
+    const read = call === undefined || call === UNNAMED ? unnamedRead : { server, inFlight, call };
+    return streamsRead.run(read, () => sendForgettingOnFailure(send, message, options, inFlight, id));
   };
   const close = transport.close.bind(transport);
   transport.close = async () => {
@@ -114,6 +112,22 @@ export function linkCallStreams<T extends Transport>(transport: T, server: strin
     },
   });
   return transport;
+}
+
+/** Sends `message`; a call whose sending fails is in flight no more. */
+async function sendForgettingOnFailure(
+  send: Transport['send'],
+  message: JSONRPCMessage,
+  options: TransportSendOptions | undefined,
+  inFlight: CallsInFlight,
+  id: string | number | undefined,
+): Promise<void> {
+  try {
+    await send(message, options);
+  } catch (error) {
+    if (id !== undefined) inFlight.delete(id);
+    throw error;
+  }
 }
 
 function answeredFrom(handler: Transport['onmessage'], inFlight: CallsInFlight): Transport['onmessage'] | undefined {
