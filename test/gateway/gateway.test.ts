@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { auditRecords } from '../helpers/audit-records.js';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { cliPath, exampleServer, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
@@ -62,14 +63,6 @@ async function openStdio(
   });
   await client.connect(transport);
   return { client, close: () => client.close() };
-}
-
-async function auditRecords(stateDir: string): Promise<Array<Record<string, unknown>>> {
-  const text = await readFile(join(stateDir, 'audit.jsonl'), 'utf8').catch(() => '');
-  return text
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 /** The audit's tool-call records of `tool`, once `count` of them are written (the gateway stays open). */

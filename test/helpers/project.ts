@@ -53,6 +53,23 @@ export async function writeConfig(config: unknown): Promise<string> {
   return file;
 }
 
+/**
+ * Writes a scripted model's script and a config whose model is that script, in a fresh temporary folder; returns the
+ * config's path.
+ */
+export async function writeScriptedConfig(
+  prefix: string,
+  script: unknown,
+  config: Record<string, unknown>,
+): Promise<string> {
+  const directory = await temporaryDirectory(prefix);
+  const scriptPath = join(directory, 'script.json');
+  await writeFile(scriptPath, JSON.stringify(script));
+  const file = join(directory, 'mcp-host.json');
+  await writeFile(file, JSON.stringify({ model: `scripted:${scriptPath}`, ...config }));
+  return file;
+}
+
 export interface CliResult {
   code: number | null;
   stdout: string;

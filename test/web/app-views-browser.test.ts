@@ -15,6 +15,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditRecords } from '../helpers/audit-records.js';
 import { fixtureServer, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { type ScreenshotFolder, screenshotFolder } from '../helpers/screenshot-folder.js';
 import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
@@ -65,14 +66,6 @@ function viewFrame(tool: string, scope: Page | ReturnType<Page['locator']> = pag
 async function callByHand(tool: string): Promise<void> {
   await page.getByRole('button', { name: new RegExp(`^${tool}`) }).click();
   await page.getByRole('button', { name: `Call ${tool}` }).click();
-}
-
-async function auditRecords(): Promise<Array<Record<string, unknown>>> {
-  const text = await readFile(join(ui!.stateDir, 'audit.jsonl'), 'utf8').catch(() => '');
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 /** Tells whoever waits that something they probe may have changed (a console line came, the state folder changed). */
@@ -210,7 +203,7 @@ describe('MCP Apps views in Chromium', () => {
     await dialog.waitFor({ state: 'hidden', ...WAIT });
     const record = await waitFor(
       async () =>
-        (await auditRecords()).find(
+        (await auditRecords(ui!.stateDir)).find(
           (entry) => entry.type === 'tool-call' && entry.tool === 'basic__get-time' && entry.origin === 'app',
         ),
       'an audit record of the app call',
@@ -294,7 +287,7 @@ describe('MCP Apps views in Chromium', () => {
       .waitFor(WAIT);
     await view.getByRole('button', { name: 'Stop' }).waitFor(WAIT);
     const polls = await waitFor(async () => {
-      const found = (await auditRecords()).filter(
+      const found = (await auditRecords(ui!.stateDir)).filter(
         (entry) => entry.type === 'tool-call' && entry.tool === 'monitor__poll-system-stats',
       );
       return found.length >= 2 ? found : undefined;
@@ -366,7 +359,8 @@ describe('MCP Apps views in Chromium', () => {
     await dialog.getByRole('button', { name: 'Allow once' }).click();
     await view.getByText('bumped by 2').waitFor(WAIT);
     const record = await waitFor(
-      async () => (await auditRecords()).find((entry) => entry.type === 'tool-call' && entry.tool === 'views__bump'),
+      async () =>
+        (await auditRecords(ui!.stateDir)).find((entry) => entry.type === 'tool-call' && entry.tool === 'views__bump'),
       'an audit record of the bump',
     );
     expect(record.origin).toBe('app');
@@ -448,7 +442,7 @@ describe('MCP Apps views in Chromium', () => {
 
   it('gives a hostile view nothing of the page: no document, no navigation, no cookie, no forged messages', async () => {
     const before = page.url();
-    const auditBefore = (await auditRecords()).length;
+    const auditBefore = (await auditRecords(ui!.stateDir)).length;
     await callByHand('views__hostile');
     const view = viewFrame('views__hostile');
     await view.getByText(/^forged message:/).waitFor(WAIT);
@@ -464,7 +458,7 @@ describe('MCP Apps views in Chromium', () => {
     ]);
     expect(page.url()).toBe(before);
     expect(await page.getByRole('dialog').count()).toBe(0);
-    const since = (await auditRecords()).slice(auditBefore);
+    const since = (await auditRecords(ui!.stateDir)).slice(auditBefore);
     expect(since.filter((entry) => entry.tool === 'views__bump')).toEqual([]);
   });
 
@@ -489,7 +483,7 @@ describe('MCP Apps views in Chromium', () => {
       // Nothing of the second document reached the host.
       expect(calls).toEqual([]);
       expect(await page.getByRole('dialog').count()).toBe(0);
-      const bumps = (await auditRecords()).filter(
+      const bumps = (await auditRecords(ui!.stateDir)).filter(
         (entry) => entry.tool === 'views__bump' && JSON.stringify(entry).includes('"by":7'),
       );
       expect(bumps).toEqual([]);

@@ -3,11 +3,9 @@
  * reload, another tab) is shown the conversation up to the turn and what the turn did so far, each where it is, though
  * the compaction replaced the older messages with a summary after the turn began.
  */
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatStateView, PendingApproval } from '../../src/web/api-types.js';
-import { exampleServer, temporaryDirectory } from '../helpers/project.js';
+import { exampleServer, writeScriptedConfig } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { callUiApi, type RunningUi, startUi } from '../helpers/web-ui-process.js';
 
@@ -24,11 +22,9 @@ const NOTES = ['note 1: short', 'note 2: short', `note 3: ${words(WINDOW * 0.35)
 const QUESTION = `add 5 and 7, ${words(WINDOW * 0.45)}`;
 
 beforeAll(async () => {
-  const directory = await temporaryDirectory('mcp-host-ui-compacted-turn-');
-  const config = join(directory, 'mcp-host.json');
-  await writeFile(
-    join(directory, 'script.json'),
-    JSON.stringify({
+  const config = await writeScriptedConfig(
+    'mcp-host-ui-compacted-turn-',
+    {
       fallbackText: 'Noted.',
       scenarios: [
         { match: '^Summarise the conversation', turns: [{ text: 'The user sent long notes.' }] },
@@ -40,18 +36,14 @@ beforeAll(async () => {
           ],
         },
       ],
-    }),
-  );
-  await writeFile(
-    config,
-    JSON.stringify({
-      model: `scripted:${join(directory, 'script.json')}`,
+    },
+    {
       mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
       // The call waits for an answer, so the turn is still running when the state is asked for.
       permissions: { ask: ['calculator__add_numbers'] },
       // The question below fills most of it, so its turn compacts the conversation before it starts.
       contextTokens: WINDOW,
-    }),
+    },
   );
   ui = await startUi(['--config', config]);
 }, 60_000);

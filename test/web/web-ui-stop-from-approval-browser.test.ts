@@ -4,10 +4,9 @@
  * it; the audit says denied) and stops the turn before the model hears of the denial. The API stops from no question
  * but one the running turn asked.
  */
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exampleServer, temporaryDirectory } from '../helpers/project.js';
+import { auditRecords } from '../helpers/audit-records.js';
+import { exampleServer, writeScriptedConfig } from '../helpers/project.js';
 import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
 import { callUiApi } from '../helpers/web-ui-process.js';
 
@@ -16,11 +15,9 @@ const WAIT = { timeout: 15_000 };
 let running: UiInChromium | undefined;
 
 beforeAll(async () => {
-  const directory = await temporaryDirectory('mcp-host-ui-stop-');
-  const config = join(directory, 'mcp-host.json');
-  await writeFile(
-    join(directory, 'script.json'),
-    JSON.stringify({
+  const config = await writeScriptedConfig(
+    'mcp-host-ui-stop-',
+    {
       scenarios: [
         {
           match: 'add',
@@ -30,15 +27,11 @@ beforeAll(async () => {
           ],
         },
       ],
-    }),
-  );
-  await writeFile(
-    config,
-    JSON.stringify({
-      model: `scripted:${join(directory, 'script.json')}`,
+    },
+    {
       mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
       permissions: { ask: ['calculator__add_numbers'] },
-    }),
+    },
   );
   running = await startUiInChromium(['--config', config]);
 }, 90_000);
@@ -46,14 +39,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await running?.stop();
 });
-
-async function auditRecords(): Promise<Array<Record<string, unknown>>> {
-  const text = await readFile(join(running!.ui.stateDir, 'audit.jsonl'), 'utf8').catch(() => '');
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
 
 describe('the approval dialog of a call the chat turn asks about', () => {
   it('stops the turn from the keyboard, denying the call, and the model is not asked again', async () => {
@@ -86,7 +71,7 @@ describe('the approval dialog of a call the chat turn asks about', () => {
     expect(await page.getByRole('button', { name: 'Stop', exact: true }).count()).toBe(0);
     expect(await page.locator('.turn').getByText('The model heard').count()).toBe(0);
 
-    const records = await auditRecords();
+    const records = await auditRecords(running!.ui.stateDir);
     const calls = records.filter((record) => record.type === 'tool-call');
     // Denied, and ended by the cancel that came with the denial: the call never went to the server.
     expect(calls.map(({ tool, decision, outcome, error }) => ({ tool, decision, outcome, error }))).toEqual([

@@ -5,11 +5,10 @@
  * model hears of the call's result. The same question during a call made from the Tools page, with no turn running,
  * is no turn's and offers no such button.
  */
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PendingApproval } from '../../src/web/api-types.js';
-import { fixtureServer, temporaryDirectory } from '../helpers/project.js';
+import { auditRecords } from '../helpers/audit-records.js';
+import { fixtureServer, writeScriptedConfig } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
 import { callUiApi } from '../helpers/web-ui-process.js';
@@ -19,11 +18,9 @@ const WAIT = { timeout: 15_000 };
 let running: UiInChromium | undefined;
 
 beforeAll(async () => {
-  const directory = await temporaryDirectory('mcp-host-ui-stop-server-request-');
-  const config = join(directory, 'mcp-host.json');
-  await writeFile(
-    join(directory, 'script.json'),
-    JSON.stringify({
+  const config = await writeScriptedConfig(
+    'mcp-host-ui-stop-server-request-',
+    {
       scenarios: [
         {
           match: '^sample',
@@ -40,17 +37,13 @@ beforeAll(async () => {
           ],
         },
       ],
-    }),
-  );
-  await writeFile(
-    config,
-    JSON.stringify({
-      model: `scripted:${join(directory, 'script.json')}`,
+    },
+    {
       mcpServers: {
         asks: { command: process.execPath, args: [fixtureServer('asks-when-told.mjs')], trust: 'trusted' },
       },
       permissions: { allow: ['asks__*'] },
-    }),
+    },
   );
   running = await startUiInChromium(['--config', config]);
 }, 90_000);
@@ -59,19 +52,13 @@ afterAll(async () => {
   await running?.stop();
 });
 
-async function auditRecords(): Promise<Array<Record<string, unknown>>> {
-  const text = await readFile(join(running!.ui.stateDir, 'audit.jsonl'), 'utf8').catch(() => '');
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
 /** The audit's decisions on a server's requests of `method`, once there is one. */
 async function decisionsOn(method: string): Promise<unknown[]> {
   let decisions: unknown[] = [];
   await waitUntil(async () => {
-    decisions = (await auditRecords()).filter((record) => record.tool === method).map((record) => record.decision);
+    decisions = (await auditRecords(running!.ui.stateDir))
+      .filter((record) => record.tool === method)
+      .map((record) => record.decision);
     return decisions.length > 0;
   }, `the audit record of ${method}`);
   return decisions;
