@@ -48,7 +48,7 @@ export function withWireCallIds(messages: readonly Message[], rules: CallIdRules
 }
 
 /** `id` with each character the wire refuses made `_`, `call` for an empty one, cut to the wire's length. */
-export function acceptedId(id: string, rules: CallIdRules): string {
+function acceptedId(id: string, rules: CallIdRules): string {
   const allowed = rules.refusedCharacters === undefined ? id : id.replaceAll(rules.refusedCharacters, '_');
   return cut(allowed === '' ? 'call' : allowed, rules.maxLength);
 }
