@@ -18,6 +18,7 @@ import { saveFiles } from '../app-views/save-files';
 import { filesOfRequest, type ViewFile } from '../app-views/view-downloads';
 import { errorMessage } from '../error-message';
 import { showName } from '../hidden-characters';
+import { Notes } from './Notes';
 
 const MAX_NOTICE_CHARS = 4_000;
 const MAX_NOTICES = 50;
@@ -433,13 +434,7 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
           </div>
         </div>
       )}
-      {warnings.length > 0 && (
-        <ul className="notes warnings" aria-label="Warnings">
-          {warnings.map((warning) => (
-            <li key={warning}>{showDirectionControls(warning)}</li>
-          ))}
-        </ul>
-      )}
+      <Notes label="Warnings" notes={warnings} className="notes warnings" />
       {notices.length > 0 && (
         <ul className="app-notices" aria-label={`What the view of ${showName(tool)} said`}>
           {notices.map((notice, index) => (

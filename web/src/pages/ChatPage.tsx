@@ -18,6 +18,7 @@ import { teardownViews } from '../app-views/live-views';
 import { parsePartialArguments } from '../app-views/partial-json';
 import { AppView } from '../components/AppView';
 import { JsonTree } from '../components/JsonTree';
+import { Notes } from '../components/Notes';
 import { errorMessage } from '../error-message';
 import { showName } from '../hidden-characters';
 import { usePageReturn } from '../page-return';
@@ -188,19 +189,6 @@ function SessionsList({ listed, onOpen }: { listed: SessionsView | undefined; on
       {sessions.length === 0 && <p className="muted">No saved conversations for this config yet.</p>}
       <Notes label="Session files passed over" notes={listed?.skipped ?? []} />
     </aside>
-  );
-}
-
-/** What the host said of a session or its file, or warned of in a turn, as the terminal chat prints it. */
-function Notes({ label, notes, className = 'notes' }: { label: string; notes: string[]; className?: string }) {
-  if (notes.length === 0) return null;
-  return (
-    <ul className={className} aria-label={label}>
-      {notes.map((note, index) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: notes are known by their place.
-        <li key={index}>{showDirectionControls(note)}</li>
-      ))}
-    </ul>
   );
 }
 

@@ -6,6 +6,7 @@ import { postJson, useJson, useLiveEvents } from '../api';
 import { teardownViews } from '../app-views/live-views';
 import { AppView } from '../components/AppView';
 import { JsonTree } from '../components/JsonTree';
+import { Notes } from '../components/Notes';
 import { ResultView } from '../components/ResultView';
 import { initialValue, type Schema, SchemaForm } from '../components/SchemaForm';
 import { errorMessage } from '../error-message';
@@ -139,13 +140,7 @@ function ToolDetail({ tool }: { tool: ToolView }) {
           {...(result?.outcome === 'cancelled' ? { cancelled: 'cancelled by the user' } : {})}
         />
       )}
-      {result?.warnings !== undefined && (
-        <ul className="notes warnings" aria-label="Warnings">
-          {result.warnings.map((warning) => (
-            <li key={warning}>{showDirectionControls(warning)}</li>
-          ))}
-        </ul>
-      )}
+      <Notes label="Warnings" notes={result?.warnings ?? []} className="notes warnings" />
       {result !== undefined && <ResultView result={result} />}
     </section>
   );
