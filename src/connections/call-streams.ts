@@ -18,6 +18,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
 import { forgetWhenGivenUp } from './given-up-requests.js';
+import { letGoWhenAnswered } from './let-go-when-answered.js';
 
 /** The call being made, as its caller named it. */
 const callsMade = new AsyncLocalStorage<object>();
@@ -101,16 +102,8 @@ export function linkCallStreams<T extends Transport>(transport: T, server: strin
     inFlight.clear();
     await close();
   };
-  // The client sets its handler once it connects: each handler set is wrapped to let a call go once answered.
-  let receive = answeredFrom(transport.onmessage, inFlight);
-  Object.defineProperty(transport, 'onmessage', {
-    configurable: true,
-    enumerable: true,
-    get: () => receive,
-    set: (handler: Transport['onmessage']) => {
-      receive = answeredFrom(handler, inFlight);
-    },
-  });
+  // The client sets its handler once it connects: a call goes once answered.
+  letGoWhenAnswered(transport, (id) => inFlight.delete(id));
   return transport;
 }
 
@@ -128,12 +121,4 @@ async function sendForgettingOnFailure(
     if (id !== undefined) inFlight.delete(id);
     throw error;
   }
-}
-
-function answeredFrom(handler: Transport['onmessage'], inFlight: CallsInFlight): Transport['onmessage'] | undefined {
-  if (handler === undefined) return undefined;
-  return (message, extra) => {
-    if (!('method' in message) && 'id' in message && message.id !== undefined) inFlight.delete(message.id);
-    handler(message, extra);
-  };
 }

@@ -10,6 +10,7 @@
  */
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
 import { forgetWhenGivenUp } from './given-up-requests.js';
+import { letGoWhenAnswered } from './let-go-when-answered.js';
 
 type Id = string | number;
 
@@ -50,21 +51,7 @@ export class PendingRequests {
       this.clear();
       await close();
     };
-    // The client (and anyone after it) sets its handler; the transport calls whatever is set. Each handler set is
-    // wrapped once, so one wrapping another lets the id go twice, which is harmless.
-    // Whoever wrapped the transport before (call-streams.ts) keeps wrapping each handler set.
-    const previous = Object.getOwnPropertyDescriptor(transport, 'onmessage');
-    const inner = () => (previous?.get ? previous.get.call(transport) : undefined);
-    let receive = wrapReceive(transport.onmessage, (id) => this.methods.delete(id));
-    Object.defineProperty(transport, 'onmessage', {
-      configurable: true,
-      enumerable: true,
-      get: () => receive,
-      set: (handler: Transport['onmessage']) => {
-        previous?.set?.call(transport, handler);
-        receive = wrapReceive(previous?.set ? inner() : handler, (id) => this.methods.delete(id));
-      },
-    });
+    letGoWhenAnswered(transport, (id) => this.methods.delete(id));
     return transport;
   }
 
@@ -80,12 +67,4 @@ export class PendingRequests {
     this.methods.set(message.id, message.method.slice(0, 100));
     return message.id;
   }
-}
-
-function wrapReceive(handler: Transport['onmessage'], answered: (id: Id) => void): Transport['onmessage'] | undefined {
-  if (handler === undefined) return undefined;
-  return (message, extra) => {
-    if (!('method' in message) && 'id' in message && message.id !== undefined) answered(message.id);
-    handler(message, extra);
-  };
 }
