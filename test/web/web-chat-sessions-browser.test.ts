@@ -349,13 +349,15 @@ describe('the list of conversations', () => {
 
     await chatInTerminal('What is 30 plus 40?');
     const first = list.getByRole('button', { name: /What is 30 plus 40\?/ });
-    // The tab shown again, as when the person switches back to it from the terminal.
+    // The person went to the terminal (the window lost focus), then the tab is shown again.
+    await page.evaluate("window.dispatchEvent(new Event('blur'))");
     await page.evaluate("document.dispatchEvent(new Event('visibilitychange'))");
     await first.waitFor(WAIT);
 
     await chatInTerminal('What is 50 plus 60?');
     const second = list.getByRole('button', { name: /What is 50 plus 60\?/ });
-    // The browser's window focused again.
+    // The browser's window left and focused again.
+    await page.evaluate("window.dispatchEvent(new Event('blur'))");
     await page.evaluate("window.dispatchEvent(new Event('focus'))");
     await second.waitFor(WAIT);
   }, 120_000);

@@ -1,6 +1,8 @@
 /**
  * Runs `onReturn` when the person comes back to the page: its tab shown again, or its window focused. What another
  * process changed meanwhile (a terminal chat saving a session) reaches the page by no event; this is when it looks.
+ * A return counts once after the page was left (tab hidden or window blurred): coming back to a tab fires both
+ * `visibilitychange` and `focus`, and each would otherwise look again.
  */
 import { useEffect, useRef } from 'react';
 
@@ -8,13 +10,22 @@ export function usePageReturn(onReturn: () => void): void {
   const latest = useRef(onReturn);
   latest.current = onReturn;
   useEffect(() => {
-    const returned = () => {
-      if (document.visibilityState === 'visible') latest.current();
+    let away = false;
+    const left = () => {
+      away = true;
     };
-    document.addEventListener('visibilitychange', returned);
+    const returned = () => {
+      if (!away || document.visibilityState !== 'visible') return;
+      away = false;
+      latest.current();
+    };
+    const visibilityChanged = () => (document.visibilityState === 'hidden' ? left() : returned());
+    document.addEventListener('visibilitychange', visibilityChanged);
+    window.addEventListener('blur', left);
     window.addEventListener('focus', returned);
     return () => {
-      document.removeEventListener('visibilitychange', returned);
+      document.removeEventListener('visibilitychange', visibilityChanged);
+      window.removeEventListener('blur', left);
       window.removeEventListener('focus', returned);
     };
   }, []);
