@@ -24,8 +24,9 @@ const MAX_EVENT_CHARS = 400_000;
 /** Longest message text sent back when a session is resumed. */
 const MAX_MESSAGE_CHARS = 50_000;
 /**
- * The most of a transcript sent to the page at once, in messages and in characters of their text: a long session's
- * latest messages are sent, and the earlier ones counted.
+ * The most of a transcript sent to the page at once, in messages and in characters of their text (a call's result and
+ * warnings too, which quote what a server said): a long session's latest messages are sent, and the earlier ones
+ * counted.
  */
 const MAX_SHOWN_MESSAGES = 1_000;
 const MAX_SHOWN_CHARS = 2_000_000;
@@ -121,13 +122,20 @@ function messageViews(
   });
 }
 
+/** The characters of a message the page is sent: its text, and a call's result and warnings. */
+function shownChars(view: ChatMessageView): number {
+  let chars = view.text.length + (view.result?.text.length ?? 0);
+  for (const warning of view.warnings ?? []) chars += warning.length;
+  return chars;
+}
+
 /** The latest of `views` within the bounds of what is sent at once, and how many earlier ones were left out. */
 function latestOf(views: ChatMessageView[]): { messages: ChatMessageView[]; omittedMessages: number } {
   let chars = 0;
   let first = views.length;
   while (first > 0 && views.length - first < MAX_SHOWN_MESSAGES) {
     const view = views[first - 1]!;
-    chars += view.text.length + (view.result?.text.length ?? 0);
+    chars += shownChars(view);
     if (chars > MAX_SHOWN_CHARS && first < views.length) break;
     first -= 1;
   }
