@@ -338,7 +338,7 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
         return reject(response, { status: 404, message: `unknown session ${sessionId}: initialize a new session` });
       }
       session.slot.track(response);
-      if (request.method === 'GET') await session.standingStreams.track(request, response);
+      if (request.method === 'GET') session.standingStreams.track(request, response);
       await session.transport.handleRequest(request, response, body);
       return;
     }
@@ -350,7 +350,7 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
     const profileHost = found.host;
     let transport: NodeStreamableHTTPServerTransport | undefined;
     const eventStore = new BoundedEventStore();
-    const standingStreams = new StandingStreams(eventStore);
+    const standingStreams = new StandingStreams();
     // Idle: closing the transport ends the session as a DELETE does (subscriptions released, event store dropped).
     const slot = sessionTable.reserve(identity.key, () => void transport?.close());
     if ('status' in slot) return reject(response, slot);
