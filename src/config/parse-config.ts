@@ -216,7 +216,7 @@ function resolveModelPath(model: string, baseDirectory: string): string {
  * byte order mark is skipped.
  */
 function parseConfigJson(text: string, file: string | undefined): unknown {
-  const body = blankJsoncExtras(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  const body = strictBody(text);
   if (body.trim() === '') {
     throw new ConfigError({
       code: 'config-invalid-json',
@@ -246,6 +246,27 @@ function parseConfigJson(text: string, file: string | undefined): unknown {
   }
   refuseDuplicateKey(body, value, file);
   return value;
+}
+
+/** The text without a byte order mark, its comments and trailing commas blanked (positions kept). */
+function strictBody(text: string): string {
+  return blankJsoncExtras(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+}
+
+/**
+ * The loader's error for a key written twice where the host reads, for a command about to edit `text`: the loader
+ * reads the last of the two and an edit changes the first, so the edit would change what is not run. Text that is not
+ * JSON is left to the caller.
+ */
+export function refuseDuplicateKeyIn(text: string, file: string): void {
+  const body = strictBody(text);
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return;
+  }
+  refuseDuplicateKey(body, value, file);
 }
 
 /** Nesting no setting needs, refused before anything walks it (a walk that deep would overflow the stack). */

@@ -402,6 +402,46 @@ describe('mcp-host add / remove', { timeout: 120_000 }, () => {
     }
   });
 
+  it("refuses a file with a key written twice where the config reads, with the config's error, and writes nothing", async () => {
+    const directory = await temporaryDirectory();
+    const file = join(directory, 'mcp-host.json');
+    // The config runs the last of the two; an edit of the first would change a server that is not the one run.
+    const twiceNamed = [
+      '{',
+      '  "mcpServers": {',
+      '    "calc": { "command": "node", "args": ["old.js"] },',
+      '    "other": { "command": "node" },',
+      '    "calc": { "command": "node", "args": ["new.js"] }',
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+    const twiceInEntry =
+      '{\n  "mcpServers": {\n    "calc": {\n      "command": "node",\n      "command": "sh"\n    }\n  }\n}\n';
+    for (const [text, keyPath, second, first] of [
+      [twiceNamed, 'mcpServers.calc', '5:5', 'line 3, column 5'],
+      [twiceInEntry, 'mcpServers.calc.command', '5:7', 'line 4, column 7'],
+    ] as const) {
+      await writeFile(file, text);
+      const expected = {
+        code: 2,
+        stderr:
+          `mcp-host: ${file}:${second}: ${keyPath}: expected each key once in an object, found it a second time ` +
+          `(first at ${first}). Only the last would count; remove the one that is wrong.\n`,
+      };
+      const loaded = await runCliInProcess(['servers', '--config', file]);
+      expect({ code: loaded.code, stderr: loaded.stderr }).toEqual(expected);
+      for (const args of [
+        ['add', '-c', file, 'new', '--', 'node'],
+        ['remove', '-c', file, 'calc'],
+      ]) {
+        const refused = await runCliInProcess(args);
+        expect({ args, code: refused.code, stderr: refused.stderr }).toEqual({ args, ...expected });
+      }
+      expect(await readFile(file, 'utf8')).toBe(text);
+    }
+  });
+
   it('keeps the approval of the file it edits in the state folder --state-dir names, as the other commands read it', async () => {
     const directory = await temporaryDirectory();
     const chosen = join(directory, 'chosen-state');
