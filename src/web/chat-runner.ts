@@ -275,7 +275,9 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
           if (event.type === 'tool-call-warning') keepWarning(answer, event.callId, event.message);
           const number =
             event.type === 'tool-call-start' || event.type === 'tool-call-end' ? numbers.get(event.callId) : undefined;
-          publish({ ...eventForPage(event), ...(number === undefined ? {} : { number }) });
+          // A warning is sent as it is kept with its call, so the page shows the same text live and read back.
+          const shown = event.type === 'tool-call-warning' ? { ...event, message: cut(event.message) } : event;
+          publish({ ...eventForPage(shown), ...(number === undefined ? {} : { number }) });
         }
       } catch (error) {
         publish({ type: 'run-error', message: error instanceof Error ? error.message : String(error) });

@@ -3,7 +3,7 @@
  * and by hand on the Tools page, and by an MCP Apps view's own call: the page, which hears none of the terminal's diagnostics, shows the warning with how
  * the server went (its exit code and stderr tail), once, the tail as text even where it reads as markup; the terminal
  * running `mcp-host ui` reports the exit once, as before. Each way of calling has a server of its own, as the server
- * exits only during the first call it gets. A chat's warning is shown with its call after a reload too. A view's warning is shown beside the view and never passed into it.
+ * exits only during the first call it gets. A chat's warning is shown beside its call, as it goes and after a reload. A view's warning is shown beside the view and never passed into it.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -97,7 +97,7 @@ async function expectToldOnceEach(page: Page, server: string, scope: Page | Loca
 }
 
 describe('a call sent once more after its server went away', () => {
-  it('is shown in the chat with how the server went, once, and the terminal has its report', async () => {
+  it('is shown in the chat beside its call with how the server went, once, and the terminal has its report', async () => {
     const page = running!.page;
     await goTo(page, 'Chat');
     await page.getByRole('textbox', { name: 'Message', exact: true }).fill('read it');
@@ -106,7 +106,9 @@ describe('a call sent once more after its server went away', () => {
       .locator('.turn')
       .getByText(/The tool said: read \d+/)
       .waitFor(WAIT);
-    await expectToldOnceEach(page, 'chatted');
+    // Beside the call it belongs to, as a page that comes later shows it.
+    const call = page.locator('.turn').getByRole('article', { name: 'Tool call chatted__read_once_exits [1]' });
+    await expectToldOnceEach(page, 'chatted', call);
   }, 60_000);
 
   it('is shown again with its call in the chat after a reload, once', async () => {

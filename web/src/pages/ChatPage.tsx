@@ -40,7 +40,12 @@ interface ToolCard {
   streaming?: { index: number; argumentsText: string; started?: boolean };
   request?: Event;
   end?: Event;
+  /** What the host warned of during the call (sent once more, and how its server went), each once. */
+  warnings?: string[];
 }
+
+/** Warnings kept with one call, as the server keeps them with the call for a page that comes later. */
+const MAX_CALL_WARNINGS = 10;
 
 interface Turn {
   id: string;
@@ -57,7 +62,10 @@ interface Turn {
   joined?: ChatMessageView[];
   /** What the host said of the session during the turn (a save that failed). */
   notes?: string[];
-  /** What the host warned of during the turn (a call sent once more, and how its server went), each once. */
+  /**
+   * What the host warned of during a call this page has no card of (one made before it came, shown with what the
+   * turn did before), each once; a call on the page keeps its own.
+   */
   warnings?: string[];
   usage?: unknown;
 }
@@ -160,6 +168,7 @@ function Card({ card, turn, hasView }: { card: ToolCard; turn: Turn; hasView: bo
           {...(card.end?.outcome === 'cancelled' ? { cancelled: 'the call was cancelled' } : {})}
         />
       )}
+      <Notes label="Warnings" notes={card.warnings ?? []} className="notes warnings" />
     </article>
   );
 }
@@ -456,10 +465,22 @@ export function ChatPage() {
         case 'session-note':
           return { ...turn, notes: [...(turn.notes ?? []), String(event.message)] };
         case 'tool-call-warning': {
-          // Once per turn, as the terminal chat prints it (a tool that reaches outside systems warns at each call).
+          // Beside the call it belongs to, each once, as a page that comes later is sent it; a model that repeats
+          // its call ids across its answers means the latest call of that id, the one running.
           const message = String(event.message);
-          if (turn.warnings?.includes(message) === true) return turn;
-          return { ...turn, warnings: [...(turn.warnings ?? []), message] };
+          const call = turn.calls.findLast((candidate) => candidate.callId === event.callId);
+          if (call === undefined) {
+            if (turn.warnings?.includes(message) === true) return turn;
+            return { ...turn, warnings: [...(turn.warnings ?? []), message] };
+          }
+          const kept = call.warnings ?? [];
+          if (kept.includes(message) || kept.length >= MAX_CALL_WARNINGS) return turn;
+          return {
+            ...turn,
+            calls: turn.calls.map((candidate) =>
+              candidate === call ? { ...candidate, warnings: [...kept, message] } : candidate,
+            ),
+          };
         }
         case 'run-error':
           return { ...turn, error: String(event.message) };
@@ -572,10 +593,10 @@ export function ChatPage() {
               {turn.joined !== undefined && turn.joined.length > 0 && (
                 <EarlierMessages messages={turn.joined} label="What the turn did before this page came" />
               )}
+              <Notes label="Warnings" notes={turn.warnings ?? []} className="notes warnings" />
               {turn.calls.map((card) => (
                 <Card key={card.key} card={card} turn={turn} hasView={withViews.has(card.name)} />
               ))}
-              <Notes label="Warnings" notes={turn.warnings ?? []} className="notes warnings" />
               <div className="assistant-message">
                 <span className="visually-hidden">Model: </span>
                 {showDirectionControls(turn.text)}
