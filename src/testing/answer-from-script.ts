@@ -36,9 +36,12 @@ export function answerFromScript(script: Script, view: ConversationView): Script
     match,
     lastToolResult: view.lastToolResults.map((result) => result.text).join('\n'),
   };
+  // A made-up id is none the request holds nor one this answer gives: a compaction leaves fewer assistant turns, so
+  // the turn's number could name a call still in the transcript, and a script's fixed id one made up beside it.
+  const taken = new Set([...(view.callIds ?? []), ...(turn.toolCalls ?? []).flatMap((call) => call.id ?? [])]);
   const toolCalls = (turn.toolCalls ?? []).map((call, callIndex) => ({
     // Numbered by the conversation's turn, not the scenario's: ids stay unique across questions.
-    id: call.id ?? `call_${view.assistantTurns}_${callIndex}`,
+    id: call.id ?? unusedId(`call_${view.assistantTurns}_${callIndex}`, taken),
     name: call.name,
     arguments: fillArguments(call.arguments ?? {}, values) as Record<string, unknown>,
   }));
@@ -78,6 +81,14 @@ export function answerFromScript(script: Script, view: ConversationView): Script
     };
   }
   return answer;
+}
+
+/** `wanted`, or when it is taken, `wanted` with the first number from 2 that makes it free; taken from then on. */
+function unusedId(wanted: string, taken: Set<string>): string {
+  let id = wanted;
+  for (let suffix = 2; taken.has(id); suffix += 1) id = `${wanted}_${suffix}`;
+  taken.add(id);
+  return id;
 }
 
 /**

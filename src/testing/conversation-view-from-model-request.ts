@@ -17,6 +17,9 @@ export function conversationViewFromModelRequest(
     toolNames: request.tools.map((tool) => tool.name),
     firstUserText: firstUser ? textOfParts(firstUser.content) : '',
     assistantTurns: request.messages.filter((message) => message.role === 'assistant').length,
+    callIds: request.messages.flatMap((message) =>
+      message.role === 'assistant' ? message.content.flatMap((part) => (part.type === 'tool-call' ? part.id : [])) : [],
+    ),
     userQuestions: userQuestions(
       request.messages,
       (message) => message.role === 'assistant',

@@ -82,6 +82,8 @@ export interface ConversationView {
   firstUserText: string;
   /** Assistant turns already in the conversation. */
   assistantTurns: number;
+  /** The ids of the tool calls the request holds: a made-up id is none of them. */
+  callIds?: string[];
   /**
    * The user's messages with text, in order. A scenario answers the question it matched and the messages after it
    * while it has turns left; a question after a scenario that has played all its turns (or that none matched) is

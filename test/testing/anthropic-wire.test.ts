@@ -248,4 +248,31 @@ describe('the anthropic wire, through @anthropic-ai/sdk', () => {
     const taken = await client.messages.create({ model: 'm', max_tokens: 10, tools, messages: exchange('fn_get-0') });
     expect(taken.content).toEqual([{ type: 'text', text: 'It is sunny in Paris.' }]);
   });
+
+  it('makes up a tool_use id the conversation does not hold, though a compaction left fewer turns than ids', async () => {
+    // After a compaction the turn count is lower than when the kept call was made: its id is the one the next
+    // call of two turns in would be given.
+    const messages: MessageParam[] = [
+      question,
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'call_2_0', name: 'weather__get', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_2_0', content: 'sunny' }] },
+      { role: 'assistant', content: 'It is sunny in Paris.' },
+      question,
+    ];
+    const answer = await client.messages.create({ model: 'm', max_tokens: 10, tools, messages });
+    const ids = answer.content.flatMap((block) => (block.type === 'tool_use' ? [block.id] : []));
+    expect(ids).toEqual(['call_2_0_2']);
+    // The next request holds both calls, which the API takes only with ids that differ.
+    const next = await client.messages.create({
+      model: 'm',
+      max_tokens: 10,
+      tools,
+      messages: [
+        ...messages,
+        { role: 'assistant', content: answer.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_2_0_2', content: 'sunny' }] },
+      ],
+    });
+    expect(next.content).toEqual([{ type: 'text', text: 'It is sunny in Paris.' }]);
+  });
 });

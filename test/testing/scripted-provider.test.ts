@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ModelRequest, ProviderError } from '../../src/providers/types.js';
+import { type ModelRequest, type ModelResponse, ProviderError } from '../../src/providers/types.js';
 import type { Script } from '../../src/testing/script-types.js';
 import { createScriptedProvider } from '../../src/testing/scripted-provider.js';
 
@@ -158,6 +158,37 @@ describe('createScriptedProvider', () => {
 
     const overloaded = await provider.generate(firstRequest('overloaded')).catch((error: unknown) => error);
     expect((overloaded as ProviderError).details).toMatchObject({ status: 529, retryable: true });
+  });
+
+  it('makes up call ids unique in the conversation: beside a fixed one, and beside a call a compaction kept', async () => {
+    const provider = createScriptedProvider({
+      scenarios: [
+        { match: '^two', turns: [{ toolCalls: [{ name: 'calc__add' }, { name: 'calc__add', id: 'call_0_0' }] }] },
+        { match: '^again', turns: [{ toolCalls: [{ name: 'calc__add' }] }] },
+      ],
+    });
+    const ids = (response: ModelResponse) =>
+      response.message.content.flatMap((part) => (part.type === 'tool-call' ? [part.id] : []));
+    expect(ids(await provider.generate(firstRequest('two calls')))).toEqual(['call_0_0_2', 'call_0_0']);
+    // A compacted conversation: the summary and its acknowledgement, then a kept call made when there were more turns.
+    const kept: ModelRequest['messages'] = [
+      { role: 'user', content: [{ type: 'text', text: 'summary' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
+      ...firstRequest('again').messages,
+      { role: 'assistant', content: [{ type: 'tool-call', id: 'call_1_0', name: 'calc__add', argumentsText: '{}' }] },
+      { role: 'tool', results: [{ callId: 'call_1_0', toolName: 'calc__add', content: [], isError: false }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'done' }] },
+      ...firstRequest('again').messages,
+    ];
+    expect(ids(await provider.generate({ ...firstRequest(''), messages: kept }))).toEqual(['call_3_0']);
+    const collides = kept.map((message) =>
+      message.role === 'assistant' && message.content[0]?.type === 'tool-call'
+        ? { ...message, content: [{ ...message.content[0], id: 'call_3_0' }] }
+        : message.role === 'tool'
+          ? { ...message, results: [{ ...message.results[0]!, callId: 'call_3_0' }] }
+          : message,
+    );
+    expect(ids(await provider.generate({ ...firstRequest(''), messages: collides }))).toEqual(['call_3_0_2']);
   });
 
   it('rejects with the abort reason when the signal is already aborted', async () => {

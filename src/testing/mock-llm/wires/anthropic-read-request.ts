@@ -58,6 +58,9 @@ export function readAnthropicRequest(body: unknown): ConversationView {
     canPauseTurn: true,
     firstUserText: firstUser ? textOfBlocks(firstUser.blocks.filter((block) => block.type !== 'tool_result')) : '',
     assistantTurns: messages.filter((message) => message.role === 'assistant').length,
+    callIds: messages.flatMap((message) =>
+      message.blocks.flatMap((block) => (block.type === 'tool_use' ? String(block.id) : [])),
+    ),
     userQuestions: userQuestions(
       messages,
       (message) => message.role === 'assistant',

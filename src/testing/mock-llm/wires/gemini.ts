@@ -91,6 +91,11 @@ function readGeminiRequest(body: unknown, path: string): ConversationView {
     toolNames,
     firstUserText: firstUser ? textOf(firstUser.parts) : '',
     assistantTurns: contents.filter((content) => content.role === 'model').length,
+    callIds: contents.flatMap((content) =>
+      content.parts.flatMap((part) =>
+        isJson(part.functionCall) && typeof part.functionCall.id === 'string' ? part.functionCall.id : [],
+      ),
+    ),
     userQuestions: userQuestions(
       contents,
       (content) => content.role === 'model',

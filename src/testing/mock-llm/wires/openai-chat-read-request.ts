@@ -89,6 +89,9 @@ export function readOpenAiChatRequest(body: unknown, path: string): OpenAiChatVi
     toolNames,
     firstUserText: firstUser ? textOf(firstUser.content) : '',
     assistantTurns: messages.filter((message) => message.role === 'assistant').length,
+    callIds: messages.flatMap((message) =>
+      Array.isArray(message.tool_calls) ? message.tool_calls.map((call) => String(call.id)) : [],
+    ),
     userQuestions: userQuestions(
       messages,
       (message) => message.role === 'assistant',

@@ -42,6 +42,7 @@ export function readOpenAiResponsesRequest(body: unknown): OpenAiResponsesView {
     ...(tools.deferred.length === 0 ? {} : { deferredTools: tools.deferred, loadedTools }),
     firstUserText: firstUser ? textOf(firstUser.content) : '',
     assistantTurns: countAssistantTurns(items),
+    callIds: items.flatMap((item) => (item.type === 'function_call' ? String(item.call_id) : [])),
     userQuestions: userQuestions(
       items,
       // As countAssistantTurns counts: a run of assistant-side items is one turn.
