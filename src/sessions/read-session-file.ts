@@ -64,8 +64,12 @@ export function readSessionFile(file: string): SavedSession {
   let model = header.model;
   let updatedAt = header.createdAt;
   let firstRecordAt: string | undefined;
+  // Characters of the file before the line read: every call a compaction replaced was written before it, in more.
+  let offset = (lines[0]?.length ?? 0) + 1;
   for (let index = 1; index < lines.length; index += 1) {
     const line = lines[index]!;
+    const lineStart = offset;
+    offset += line.length + 1;
     if (line === '') continue;
     const where = `${file} line ${index + 1}`;
     const record = parseRecord(line);
@@ -85,13 +89,20 @@ export function readSessionFile(file: string): SavedSession {
       case 'model':
         model = record.model;
         break;
-      case 'compaction':
-        // A file of an earlier version (or an edited one) does not say: the calls are counted where they were.
-        compactedToolCalls += isCount(record.replacedToolCalls)
-          ? record.replacedToolCalls
-          : answeredToolCalls(messages.slice(0, record.keptFrom)).length;
+      case 'compaction': {
+        const said = record.replacedToolCalls;
+        // A count no file this long could hold would number the calls after it wrongly, past where numbers stay exact.
+        const believable = isCount(said) && compactedToolCalls + said <= lineStart;
+        if (said !== undefined && !believable) {
+          warnings.push(
+            `${where}: ignored its count of replaced tool calls, which is no count the lines before it could hold; counted them from the messages it replaced`,
+          );
+        }
+        // A file of an earlier version does not say: the calls are counted where they were.
+        compactedToolCalls += believable ? said : answeredToolCalls(messages.slice(0, record.keptFrom)).length;
         messages = [...record.messages, ...messages.slice(record.keptFrom)];
         break;
+      }
       case 'session':
         warnings.push(`${where}: ignored a second session header`);
         continue;

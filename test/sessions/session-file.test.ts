@@ -127,6 +127,38 @@ describe('a session file', () => {
     expect(saved.compactedToolCalls).toBe(6);
   });
 
+  it('counts the replaced calls from the messages when a compaction says a count no file could hold, and says so', () => {
+    const store = openSessionStore(stateDir);
+    const id = '20260102-000000-0000dddf';
+    const turn = (callId: string): Message[] => [
+      { role: 'user', content: [{ type: 'text', text: 'sleep' }] },
+      { role: 'assistant', content: [{ type: 'tool-call', id: callId, name: 'counter__sleep', argumentsText: '{}' }] },
+      { role: 'tool', results: [{ callId, toolName: 'counter__sleep', isError: false, content: [] }] },
+    ];
+    const summary: Message[] = [
+      { role: 'user', content: [{ type: 'text', text: 'summary' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
+    ];
+    // Near 2^53 the numbers after it are no longer exact; the rest are no counts at all.
+    for (const replacedToolCalls of [2 ** 53 - 1, 2 ** 40, 1e300, -3, 1.5, '2', null]) {
+      const records = [
+        header(id),
+        ...[...turn('call_0'), ...turn('call_1')].map((message) => ({ type: 'message', at, message })),
+        { type: 'compaction', at, messages: summary, keptFrom: 6, replacedToolCalls },
+      ];
+      writeFileSync(store.fileOf(id), records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+      const saved = readSessionFile(store.fileOf(id));
+      expect({ replacedToolCalls, counted: saved.compactedToolCalls, warnings: saved.warnings }).toEqual({
+        replacedToolCalls,
+        counted: 2,
+        warnings: [
+          `${store.fileOf(id)} line 8: ignored its count of replaced tool calls, which is no count the lines before it could hold; counted them from the messages it replaced`,
+        ],
+      });
+      expect(saved.messages).toEqual(summary);
+    }
+  });
+
   it('lists a session with the times a full read gives, however long its lines and wherever its chunks end', () => {
     const store = openSessionStore(stateDir);
     const message = (second: number, length: number) =>
