@@ -38,6 +38,7 @@ import { unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
 import type { ExecutedToolCall } from '../loop/tool-call-types.js';
 import { unknownToolText } from '../loop/unknown-tool-text.js';
 import { closeNames } from '../text/close-names.js';
+import { callWarning } from './call-warnings.js';
 import {
   ApprovalInputRequired,
   type DownstreamCall,
@@ -46,7 +47,7 @@ import {
 } from './gateway-approver.js';
 import type { ProfileHost } from './gateway-hosts.js';
 import { GatewayServer } from './gateway-server.js';
-import type { DownstreamSession } from './profile-sessions.js';
+import { acceptsLevel, type DownstreamSession } from './profile-sessions.js';
 import { gatewayPrompts, promptOf } from './prompt-names.js';
 import { contentPassedOn } from './server-content-blocks.js';
 import { structuredContentOf } from './structured-content.js';
@@ -328,6 +329,10 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
           host.callTool(name, args, {
             signal: ctx.mcpReq.signal,
             client: client(ctx.mcpReq.envelope),
+            // What `tools call` prints as it goes, this client hears on the call's stream, at the level it set.
+            onWarning: (message) => {
+              if (acceptsLevel(session, 'warning')) notify(callWarning(message));
+            },
             ...(progressToken === undefined
               ? {}
               : {

@@ -78,6 +78,11 @@ export interface DownstreamSession {
 
 type LogMessage = LoggingMessageNotification['params'];
 
+/** Whether a client wants log messages of `level`: it set no level, or one no more severe. */
+export function acceptsLevel(session: DownstreamSession, level: LoggingLevel): boolean {
+  return session.logLevel === undefined || LEVELS.indexOf(level) >= LEVELS.indexOf(session.logLevel);
+}
+
 /** How to reach a client with a request: inside its call in progress, or on its own. */
 interface Asker {
   session: DownstreamSession;
@@ -228,9 +233,7 @@ export class ProfileSessions implements ClientRequestForwarder {
    * of this file) that want its level. `call`: the call it came with, when the transport tells.
    */
   log(entry: ServerLogEntry, call?: object): void {
-    const severity = LEVELS.indexOf(entry.level);
-    const wants = (session: DownstreamSession) =>
-      session.logLevel === undefined || severity >= LEVELS.indexOf(session.logLevel);
+    const wants = (session: DownstreamSession) => acceptsLevel(session, entry.level);
     const message: LogMessage = {
       level: entry.level,
       logger: entry.logger === undefined ? entry.server : `${entry.server}/${entry.logger}`,

@@ -31,7 +31,7 @@ export function createDirectCall(executors: DirectCallExecutors): Host['callTool
       turn: 0,
       callsInTurn: 1,
       signal: callOptions.signal ?? NEVER_ABORTED,
-      emit: warningsTo(callOptions.onWarning),
+      emit: warningsTo(callOptions.onWarning, kind === 'client'),
       ...(callOptions.client ? { client: callOptions.client } : {}),
       ...(callOptions.origin ? { origin: callOptions.origin } : {}),
       ...(callOptions.onProgress ? { onProgress: callOptions.onProgress } : {}),
@@ -49,10 +49,20 @@ export function createDirectCall(executors: DirectCallExecutors): Host['callTool
   };
 }
 
-/** A direct call has no run to report to: of its events only the warnings are its caller's to hear. */
-function warningsTo(onWarning: ((message: string) => void) | undefined): (event: AgentEvent) => void {
+/**
+ * A direct call has no run to report to: of its events only the warnings are its caller's to hear. A downstream
+ * client's (`sentOnly`) are those of the call once sent to its server (sent again after the server went away, say):
+ * what the policy warns of before (a tool that may reach outside systems) is for whoever lets the call run, the
+ * client's user in the approval question it is asked, or the person who wrote the rule that allowed it.
+ */
+function warningsTo(
+  onWarning: ((message: string) => void) | undefined,
+  sentOnly: boolean,
+): (event: AgentEvent) => void {
   if (onWarning === undefined) return () => undefined;
+  let sent = !sentOnly;
   return (event) => {
-    if (event.type === 'tool-call-warning') onWarning(event.message);
+    if (event.type === 'tool-call-request') sent = true;
+    else if (event.type === 'tool-call-warning' && sent) onWarning(event.message);
   };
 }

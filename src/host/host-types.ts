@@ -145,7 +145,8 @@ interface CallToolOptions {
   onProgress?: (update: ToolProgressUpdate) => void;
   /**
    * What a run would tell as a `tool-call-warning` event about this call, e.g. that it is sent once more after its
-   * server went away. Without it, nobody hears them.
+   * server went away. Without it, nobody hears them. A downstream `client`'s call hears only those of the call once
+   * sent to its server: the policy's warnings about the tool go to whoever is asked to approve it.
    */
   onWarning?: (message: string) => void;
 }

@@ -1,0 +1,119 @@
+/**
+ * What `mcp-host tools call` prints as it goes (here: a call sent once more after its server went away, as the tool is
+ * read-only and idempotent on a trusted server) a client of `mcp-host serve` hears during its call as a log message of
+ * level `warning` from the logger `mcp-host`, unless it set a more severe level with `logging/setLevel`. Over stdio,
+ * stateful and stateless Streamable HTTP, the official v2 SDK client in front of the built CLI, a real fixture server
+ * behind it that exits in the middle of a call while a marker file is missing.
+ */
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Client, type LoggingMessageNotification, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
+import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { temporaryDirectory } from '../helpers/project.js';
+import { connectStdioGateway } from '../helpers/stdio-gateway.js';
+
+const TOKEN = 'a-call-warnings-test-token-of-enough-length';
+const RETRY_WARNING = {
+  level: 'warning',
+  logger: 'mcp-host',
+  data: 'crashy__read_once_exits lost its server; trying once more, as the tool is marked safe to retry',
+};
+
+interface Served {
+  client: Client;
+  logs: LoggingMessageNotification['params'][];
+  marker: string;
+  close(): Promise<void>;
+}
+
+async function configIn(directory: string, gateway: Record<string, unknown> = {}): Promise<string> {
+  return writeFixtureServersConfig(
+    {
+      crashy: { file: 'crash-mid-call.mjs', env: { EXITED_ONCE_FILE: join(directory, 'exited-once') } },
+      forwarding: { file: 'forwarding.mjs' },
+    },
+    { fields: { gateway: { requestsPerMinute: 10_000, ...gateway } } },
+  );
+}
+
+function listeningClient(logs: Served['logs']): Client {
+  const client = new Client({ name: 'call-warnings-test', version: '1.0.0' });
+  client.setNotificationHandler('notifications/message', (notification) => {
+    logs.push(notification.params);
+  });
+  return client;
+}
+
+async function overStdio(): Promise<Served> {
+  const directory = await temporaryDirectory('mcp-host-call-warnings-');
+  const logs: Served['logs'] = [];
+  const client = listeningClient(logs);
+  await connectStdioGateway(client, await configIn(directory), directory);
+  return { client, logs, marker: join(directory, 'exited-once'), close: () => client.close() };
+}
+
+function overHttp(gatewaySettings: Record<string, unknown>): () => Promise<Served> {
+  return async () => {
+    const directory = await temporaryDirectory('mcp-host-call-warnings-');
+    const gateway: GatewayProcess = await startGatewayProcess(
+      ['--config', await configIn(directory, gatewaySettings), '--state-dir', directory],
+      { MCP_HOST_GATEWAY_TOKEN: TOKEN },
+    );
+    const logs: Served['logs'] = [];
+    const client = listeningClient(logs);
+    const close = async () => {
+      await client.close().catch(() => undefined);
+      await gateway.stop();
+    };
+    try {
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(gateway.url), {
+          requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+        }),
+      );
+    } catch (error) {
+      await close();
+      throw error;
+    }
+    return { client, logs, marker: join(directory, 'exited-once'), close };
+  };
+}
+
+function textOf(result: unknown): string {
+  const content = (result as { content: Array<{ type: string; text?: string }> }).content;
+  return content.map((part) => part.text ?? '').join('');
+}
+
+describe.each([
+  ['stdio', overStdio],
+  ['stateful Streamable HTTP', overHttp({})],
+  ['stateless Streamable HTTP', overHttp({ stateless: true })],
+] as const)('a client of mcp-host serve over %s, whose call is sent once more', (_transport, serve) => {
+  let served: Served;
+  beforeAll(async () => {
+    served = await serve();
+  }, 90_000);
+  afterAll(async () => {
+    await served?.close();
+  });
+
+  it('hears the warning tools call prints, on the call’s stream, unless it asked for more severe levels only', async () => {
+    const first = await served.client.callTool({ name: 'crashy__read_once_exits', arguments: {} });
+    expect(textOf(first)).toMatch(/^read \d+$/);
+    await waitUntil(() => served.logs.length > 0, 'the warning of the call sent once more');
+    expect(served.logs).toEqual([RETRY_WARNING]);
+
+    await served.client.setLoggingLevel('error');
+    // The server exits in the middle of the next call too, which is sent once more.
+    await rm(served.marker);
+    const second = await served.client.callTool({ name: 'crashy__read_once_exits', arguments: {} });
+    expect(textOf(second)).toMatch(/^read \d+$/);
+    expect(textOf(second)).not.toBe(textOf(first));
+    // A later call's error message comes after anything the earlier call's stream carried.
+    await served.client.callTool({ name: 'forwarding__log', arguments: { level: 'error', message: 'later' } });
+    await waitUntil(() => served.logs.some((entry) => entry.data === 'later'), 'the later call’s log message');
+    expect(served.logs.map((entry) => entry.data)).toEqual([RETRY_WARNING.data, 'later']);
+  }, 90_000);
+});
