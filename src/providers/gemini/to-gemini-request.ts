@@ -14,7 +14,7 @@ import type { Content, FunctionDeclaration, GenerateContentConfig, Part, Schema,
 import { parseJsonWithinDepth } from '../../json/json-depth.js';
 import { fitRequestImages } from '../images/fit-request-images.js';
 import { GEMINI_IMAGE_LIMITS } from '../images/image-limits.js';
-import { checkToolName, geminiParameterFields, normaliseToolSchema, WRAPPED_ARGUMENT_NAME } from '../schema/index.js';
+import { checkToolName, geminiToolParameters, WRAPPED_ARGUMENT_NAME } from '../schema/index.js';
 import {
   type AssistantMessage,
   type ImagePart,
@@ -78,10 +78,10 @@ function toFunctionDeclaration(tool: ToolDefinition, wrappedTools: Set<string>):
       retryable: false,
     });
   }
-  const { schema, wrapped } = normaliseToolSchema(tool.inputSchema, 'gemini', tool.name);
+  // No schema for a tool that takes no parameters; `parameters` (shorter) when Gemini's Schema type holds it.
+  const { fields, wrapped } = geminiToolParameters(tool.inputSchema, tool.name);
   if (wrapped) wrappedTools.add(tool.name);
-  // No schema for a tool that takes no parameters; `parameters` (two tokens shorter) when Gemini's Schema type holds it.
-  const { parameters, parametersJsonSchema } = geminiParameterFields(schema);
+  const { parameters, parametersJsonSchema } = fields;
   return {
     name: tool.name,
     ...(tool.description !== '' && { description: tool.description }),

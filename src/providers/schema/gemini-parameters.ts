@@ -1,17 +1,20 @@
 /**
- * Which of Gemini's two fields a tool's normalised schema travels in.
+ * Which of Gemini's two fields a tool's schema travels in, and in what form.
  *
  * `parametersJsonSchema` takes JSON Schema; `parameters` takes Gemini's own `Schema` type, a small OpenAPI 3.0
  * subset, and answers 400 to much of what MCP servers publish: a key it does not know (`additionalProperties`,
  * `$ref`, `const`…), a list of types, an enum of numbers, a string format other than `date-time`, an object without
- * properties, an array without `items`, a schema without a type. `parameters` is two tokens shorter per tool, so a
- * schema goes there when every node of it lies in the subset below, which that field is documented to take and the
- * SDK passes on unchanged (type names already upper-case). Nothing is rewritten or moved on the way: the model is
- * told the same keywords in either field. (Unverified against the real API: no provider can be reached from here.)
+ * properties, an array without `items`, a schema without a type. `parameters` is two tokens shorter per tool, and
+ * takes string lengths as keywords (which the JSON Schema field is not documented to take, so there they are
+ * written into the description, three tokens more each), so a schema goes there when every node of it lies in the
+ * subset below, which that field is documented to take and the SDK passes on unchanged (type names already
+ * upper-case). The model is told the same in either field. (Unverified against the real API: no provider can be
+ * reached from here.)
  */
 
 import { setOwnProperty } from '../../json/own-property.js';
 import { isPlainObject, type JsonObject } from './json-value.js';
+import { normaliseToolSchema } from './normalise-tool-schema.js';
 import { MAX_SCHEMA_DEPTH } from './schema-rules.js';
 import { takesNoParameters } from './takes-no-parameters.js';
 
@@ -33,7 +36,7 @@ const GEMINI_TYPE_NAMES: Readonly<Record<string, string>> = {
 
 /** The keywords a node of each type may hold in the subset, besides `type`, `title` and `description`. */
 const KEYWORDS_BY_TYPE: Readonly<Record<string, ReadonlySet<string>>> = {
-  string: new Set(['enum', 'format']),
+  string: new Set(['enum', 'format', 'minLength', 'maxLength']),
   number: new Set(['format', 'minimum', 'maximum']),
   integer: new Set(['format', 'minimum', 'maximum']),
   boolean: new Set(),
@@ -48,14 +51,24 @@ const FORMATS_BY_TYPE: Readonly<Record<string, ReadonlySet<string>>> = {
   integer: new Set(['int32', 'int64']),
 };
 
+/** A tool's parameter fields, and whether its schema root was wrapped as `{value: …}` (see `unwrapArguments`). */
+export interface GeminiToolParameters {
+  fields: GeminiParameterFields;
+  wrapped: boolean;
+}
+
 /**
- * The fields for a schema `normaliseToolSchema(…, 'gemini')` returned: none for a tool that takes no parameters,
- * `parameters` when the schema lies in the subset, else `parametersJsonSchema`.
+ * The fields for a tool's input schema: none for a tool that takes no parameters, `parameters` when the schema,
+ * normalised for that field, lies in the subset, else `parametersJsonSchema` with the schema normalised for Gemini's
+ * JSON Schema. Both normalisations are kept per schema, so the tools of every turn cost nothing more.
  */
-export function geminiParameterFields(schema: JsonObject): GeminiParameterFields {
-  if (takesNoParameters(schema)) return {};
-  const parameters = toGeminiSchema(schema, 0);
-  return parameters ? { parameters } : { parametersJsonSchema: schema };
+export function geminiToolParameters(inputSchema: unknown, toolName?: string): GeminiToolParameters {
+  const forParameters = normaliseToolSchema(inputSchema, 'gemini-parameters', toolName);
+  const { wrapped } = forParameters;
+  if (takesNoParameters(forParameters.schema)) return { fields: {}, wrapped };
+  const parameters = toGeminiSchema(forParameters.schema, 0);
+  if (parameters) return { fields: { parameters }, wrapped };
+  return { fields: { parametersJsonSchema: normaliseToolSchema(inputSchema, 'gemini', toolName).schema }, wrapped };
 }
 
 /** The node in Gemini's `Schema` spelling, or undefined when it (or anything under it) lies outside the subset. */
@@ -104,6 +117,8 @@ function convertKeyword(keyword: string, value: unknown, type: string, depth: nu
       return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
     case 'minItems':
     case 'maxItems':
+    case 'minLength':
+    case 'maxLength':
       return Number.isSafeInteger(value) && (value as number) >= 0 ? value : undefined;
     case 'items':
       return toGeminiSchema(value, depth + 1);

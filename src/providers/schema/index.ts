@@ -11,9 +11,10 @@ export {
   MAX_SCHEMA_EXPANSION_STEPS,
   SchemaExpansionError,
 } from './expansion-budget.js';
-export { type GeminiParameterFields, geminiParameterFields } from './gemini-parameters.js';
+export { type GeminiParameterFields, type GeminiToolParameters, geminiToolParameters } from './gemini-parameters.js';
 export {
   type NormalisedSchema,
+  type NormaliseTarget,
   normaliseToolSchema,
   unwrapArguments,
   WRAPPED_ARGUMENT_NAME,

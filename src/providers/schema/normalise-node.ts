@@ -2,7 +2,7 @@
  * Rewrites one schema node (and everything under it) into what a target provider accepts.
  *
  * The rules come from `schema-rules.ts`; this file applies them in a fixed order: references,
- * `allOf`, OpenAPI's `nullable`, `oneOf`, `const`/`enum`, `type`, `format`, defaults, children, then
+ * `allOf`, OpenAPI's `nullable`, `oneOf`, `const`/`enum`, `type`, numeric bounds, `format`, defaults, children, then
  * whatever keyword the target still does not know, which is written into the description. The node
  * passed in is never modified: shared definitions may be visited many times.
  */
@@ -12,6 +12,7 @@ import { DescriptionAdditions, formatDescribedValue } from './describe-constrain
 import type { ExpansionBudget } from './expansion-budget.js';
 import { isPlainObject, type JsonObject, jsonEqual, typeList } from './json-value.js';
 import { mergeAllOf } from './merge-all-of.js';
+import { tightenNumericBounds } from './numeric-bounds.js';
 import {
   ANNOTATION_KEYWORDS,
   acceptNull,
@@ -131,6 +132,7 @@ export function normaliseSchemaNode(
     }
   }
   node = normaliseType(node, additions, moved);
+  node = tightenNumericBounds(node, context.rules);
   if ('format' in node && (typeof node.format !== 'string' || !context.rules.formats.has(node.format))) {
     const { format, ...rest } = node;
     additions.addConstraint('format', format);

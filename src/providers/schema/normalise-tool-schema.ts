@@ -17,7 +17,7 @@ import { mergeAllOf } from './merge-all-of.js';
 import { escapePointerSegment, type NormaliseContext, normaliseSchemaNode } from './normalise-node.js';
 import { orderSchemaKeys } from './schema-key-order.js';
 import { DefinitionRegistry } from './schema-references.js';
-import { SCHEMA_RULES, type SchemaTarget } from './schema-rules.js';
+import { GEMINI_PARAMETERS_RULES, SCHEMA_RULES, type SchemaRules, type SchemaTarget } from './schema-rules.js';
 
 export interface NormalisedSchema {
   /** The schema to send: root `type: 'object'`, stable key order, JSON only. */
@@ -26,6 +26,16 @@ export interface NormalisedSchema {
   wrapped: boolean;
   /** What was changed and why, one line each, for `--trace` and debugging. */
   notes: string[];
+}
+
+/**
+ * A provider's target, or `gemini-parameters`: Gemini's legacy `parameters` field, which takes a little more than its
+ * JSON Schema field (`GEMINI_PARAMETERS_RULES`).
+ */
+export type NormaliseTarget = SchemaTarget | 'gemini-parameters';
+
+function rulesFor(target: NormaliseTarget): SchemaRules {
+  return target === 'gemini-parameters' ? GEMINI_PARAMETERS_RULES : SCHEMA_RULES[target];
 }
 
 /** The property a wrapped (non-object) root travels in. */
@@ -44,7 +54,7 @@ const MAX_ROOT_REFERENCE_HOPS = 8;
  * reaches here that deep, but a library caller's own tool definition can. A schema whose `$ref`/`allOf` resolution
  * passes the bounds of `expansion-budget.ts` is refused the same way, with a `SchemaExpansionError` naming the tool.
  */
-export function normaliseToolSchema(schema: unknown, target: SchemaTarget, toolName?: string): NormalisedSchema {
+export function normaliseToolSchema(schema: unknown, target: NormaliseTarget, toolName?: string): NormalisedSchema {
   const cacheable = typeof schema === 'object' && schema !== null;
   const known = cacheable ? translated.get(schema)?.[target] : undefined;
   if (known !== undefined) return known;
@@ -68,13 +78,13 @@ export function normaliseToolSchema(schema: unknown, target: SchemaTarget, toolN
  * does not change (a changed one arrives as a new object), so each is translated once: 1–3 ms a turn for 100 tools
  * otherwise. Results are frozen, since every later request shares them.
  */
-const translated = new WeakMap<object, Partial<Record<SchemaTarget, NormalisedSchema>>>();
+const translated = new WeakMap<object, Partial<Record<NormaliseTarget, NormalisedSchema>>>();
 
-function normaliseWithinBudget(schema: unknown, target: SchemaTarget, what: string): NormalisedSchema {
+function normaliseWithinBudget(schema: unknown, target: NormaliseTarget, what: string): NormalisedSchema {
   const notes: string[] = [];
   const document = rootDocument(schema, what, notes);
   const context: NormaliseContext = {
-    rules: SCHEMA_RULES[target],
+    rules: rulesFor(target),
     notes,
     registry: new DefinitionRegistry(document),
     referenced: new Map(),

@@ -85,6 +85,23 @@ function formatDescribedLiteral(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : formatDescribedValue(value);
 }
 
+/**
+ * A default as it reads best: unquoted where the schema allows strings only and the text has no line break and no
+ * space at either end (the type already says it is text, and the line's end where it stops; quotes and their JSON
+ * escapes would cost tokens and say nothing), else quoted as JSON.
+ */
+function formatDescribedDefault(value: unknown, node: JsonObject): string {
+  const types = typeList(node);
+  const plainText =
+    typeof value === 'string' &&
+    types.length === 1 &&
+    types[0] === 'string' &&
+    value !== '' &&
+    value === value.trim() &&
+    !/[\r\n\u2028\u2029]/.test(value);
+  return plainText ? value : formatDescribedLiteral(value);
+}
+
 /** `type` for a list of literal values (used when their enum must be described instead). */
 export function typeOfValues(values: unknown[]): JsonObject {
   const types = [...new Set(values.map(jsonTypeOf))];
@@ -96,16 +113,17 @@ export function typeOfValues(values: unknown[]): JsonObject {
 
 export function describeAnnotations(node: JsonObject, rules: SchemaRules, additions: DescriptionAdditions): JsonObject {
   const result = { ...node };
+  // Lines of the form `Name: value`, like the constraints line: a closing full stop would say nothing more.
   if (rules.defaults === 'describe') {
-    if ('default' in result) additions.addSentence(`Default: ${formatDescribedLiteral(result.default)}.`);
+    if ('default' in result) additions.addSentence(`Default: ${formatDescribedDefault(result.default, result)}`);
     if (Array.isArray(result.examples)) {
-      additions.addSentence(`Examples: ${result.examples.map(formatDescribedLiteral).join(', ')}.`);
+      additions.addSentence(`Examples: ${result.examples.map(formatDescribedLiteral).join(', ')}`);
     }
     delete result.default;
     delete result.examples;
   }
   // `example` is OpenAPI's spelling, not JSON Schema's: no target takes it as a keyword.
-  if ('example' in result) additions.addSentence(`Example: ${formatDescribedLiteral(result.example)}.`);
+  if ('example' in result) additions.addSentence(`Example: ${formatDescribedLiteral(result.example)}`);
   if (result.deprecated === true) additions.addSentence('Deprecated.');
   delete result.example;
   delete result.deprecated;

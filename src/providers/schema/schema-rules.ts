@@ -31,6 +31,11 @@ export interface SchemaRules {
   readonly enumValues: 'any' | 'strings-and-numbers';
   /** `describe`: `default` and `examples` are written into the description instead. */
   readonly defaults: 'keep' | 'describe';
+  /**
+   * `drop`: a `minimum`/`maximum` of ∓(2^53 − 1), which zod writes on every `.int()`, is left out: it tells the
+   * model nothing, and the host checks arguments against the server's own schema before each call.
+   */
+  readonly safeIntegerBounds: 'keep' | 'drop';
   /** Keywords kept as they are (annotations `title`/`description` are always kept). */
   readonly keywords: ReadonlySet<string>;
   /** `format` values kept; other formats are described. */
@@ -72,6 +77,7 @@ const OPENAI_RULES: Omit<SchemaRules, 'target' | 'strict'> = {
   enumValues: 'any',
   // Strict mode rejects `default`; describing it keeps strict and non-strict schemas alike.
   defaults: 'describe',
+  safeIntegerBounds: 'keep',
   keywords: new Set([
     ...CORE_KEYWORDS,
     '$ref',
@@ -100,6 +106,7 @@ export const SCHEMA_RULES: Readonly<Record<SchemaTarget, SchemaRules>> = {
     const: 'keep',
     enumValues: 'any',
     defaults: 'keep',
+    safeIntegerBounds: 'keep',
     keywords: new Set([
       ...CORE_KEYWORDS,
       '$ref',
@@ -134,6 +141,7 @@ export const SCHEMA_RULES: Readonly<Record<SchemaTarget, SchemaRules>> = {
     const: 'enum',
     enumValues: 'strings-and-numbers',
     defaults: 'describe',
+    safeIntegerBounds: 'drop',
     // Gemini's documented JSON Schema subset (string length and pattern are not in it).
     keywords: new Set([
       ...CORE_KEYWORDS,
@@ -162,11 +170,22 @@ export const SCHEMA_RULES: Readonly<Record<SchemaTarget, SchemaRules>> = {
     const: 'enum',
     enumValues: 'any',
     defaults: 'describe',
+    safeIntegerBounds: 'keep',
     keywords: new Set([...CORE_KEYWORDS, 'minimum', 'maximum', ...STRING_BOUNDS, ...ARRAY_BOUNDS]),
     formats: new Set(),
     strict: 'none',
     toolName: OPENAI_NAME,
   },
+};
+
+/**
+ * Gemini's legacy `parameters` field (its own `Schema` type) takes string lengths too, which its JSON Schema field is
+ * not documented to take. A schema normalised with these rules keeps them as keywords; it goes as `parameters` only
+ * when all of it fits that type (`gemini-parameters.ts`), else the `gemini` rules describe them.
+ */
+export const GEMINI_PARAMETERS_RULES: SchemaRules = {
+  ...SCHEMA_RULES.gemini,
+  keywords: new Set([...SCHEMA_RULES.gemini.keywords, 'minLength', 'maxLength']),
 };
 
 /**

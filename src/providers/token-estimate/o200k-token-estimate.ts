@@ -7,7 +7,7 @@
  */
 
 import { createRequire } from 'node:module';
-import { geminiParameterFields, normaliseToolSchema, type SchemaTarget } from '../schema/index.js';
+import { geminiToolParameters, normaliseToolSchema, type SchemaTarget } from '../schema/index.js';
 import type { ToolDefinition } from '../types.js';
 
 /** Text like `<|endoftext|>` in a tool description is counted as text, never rejected. */
@@ -86,8 +86,7 @@ export function toolListTokensExceed(
 }
 
 function providerToolJson(tool: ToolDefinition, target: SchemaTarget): string {
-  const { schema } = normaliseToolSchema(tool.inputSchema, target, tool.name);
-  return JSON.stringify(providerToolShape(tool, schema, target));
+  return JSON.stringify(providerToolShape(tool, target));
 }
 
 /** The sum over a tool list, as offered on every request. */
@@ -95,13 +94,15 @@ export function estimateToolListTokens(tools: readonly ToolDefinition[], target:
   return tools.reduce((total, tool) => total + estimateToolTokens(tool, target), 0);
 }
 
-function providerToolShape(tool: ToolDefinition, schema: Record<string, unknown>, target: SchemaTarget): unknown {
+function providerToolShape(tool: ToolDefinition, target: SchemaTarget): unknown {
   const description = tool.description === '' ? {} : { description: tool.description };
+  // Gemini's schema may take one of two forms, chosen from the input schema.
+  if (target === 'gemini')
+    return { name: tool.name, ...description, ...geminiToolParameters(tool.inputSchema, tool.name).fields };
+  const { schema } = normaliseToolSchema(tool.inputSchema, target, tool.name);
   switch (target) {
     case 'anthropic':
       return { name: tool.name, ...description, input_schema: schema };
-    case 'gemini':
-      return { name: tool.name, ...description, ...geminiParameterFields(schema) };
     case 'openai-responses':
       return { type: 'function', name: tool.name, ...description, parameters: schema, strict: false };
     case 'openai-chat':

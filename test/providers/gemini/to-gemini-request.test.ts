@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { placeholderThoughtSignature, toGeminiRequest } from '../../../src/providers/gemini/to-gemini-request.js';
+import { estimateTextTokens } from '../../../src/providers/token-estimate/index.js';
 import { type AssistantMessage, type ModelRequest, ProviderError } from '../../../src/providers/types.js';
+import { checkGeminiParameters } from '../../../src/testing/mock-llm/wires/gemini-schema-check.js';
 
 const replayedTurn: AssistantMessage = {
   role: 'assistant',
@@ -82,6 +84,46 @@ describe('toGeminiRequest', () => {
     expect(declared(described)).toEqual([
       { functionDeclarations: [{ name: 'clock__now', description: 'The time', parametersJsonSchema: described }] },
     ]);
+  });
+
+  it('declares a schema in its fewest tokens that say the same: lengths and integer bounds as keywords', () => {
+    // The inventory example's `reserve`, as zod lists it: `.min(1)`, `.int().positive()`, plus a default.
+    const inputSchema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: {
+        sku: { type: 'string', minLength: 1, description: 'The stock-keeping unit.' },
+        quantity: { type: 'integer', exclusiveMinimum: 0, maximum: 9007199254740991, description: 'How many.' },
+        note: { type: 'string', default: 'none', description: 'A note.' },
+      },
+      required: ['sku', 'quantity'],
+    };
+    const { request } = toGeminiRequest({
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+      tools: [{ name: 'inventory__reserve', description: 'Reserves stock.', inputSchema }],
+    });
+    const [tool] = (request.config.tools ?? []) as { functionDeclarations?: Record<string, unknown>[] }[];
+    const declaration = tool?.functionDeclarations?.[0];
+    expect(declaration).toEqual({
+      name: 'inventory__reserve',
+      description: 'Reserves stock.',
+      parameters: {
+        type: 'OBJECT',
+        properties: {
+          sku: { type: 'STRING', description: 'The stock-keeping unit.', minLength: 1 },
+          quantity: { type: 'INTEGER', description: 'How many.', minimum: 1 },
+          note: { type: 'STRING', description: 'A note.\nDefault: none' },
+        },
+        required: ['sku', 'quantity'],
+      },
+    });
+    expect(() => checkGeminiParameters(declaration?.parameters, 'parameters')).not.toThrow();
+    // Fewer tokens than the listed schema with only `$schema` left out, as other clients send it.
+    const { $schema: _dialect, ...listed } = inputSchema;
+    const listedDeclaration = { name: 'inventory__reserve', description: 'Reserves stock.', parameters: listed };
+    expect(estimateTextTokens(JSON.stringify(declaration))).toBeLessThan(
+      estimateTextTokens(JSON.stringify(listedDeclaration)),
+    );
   });
 
   it('replays the model Content exactly and answers its calls in one user Content, text after them', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { geminiParameterFields, normaliseToolSchema } from '../../../src/providers/schema/index.js';
+import { geminiToolParameters, normaliseToolSchema } from '../../../src/providers/schema/index.js';
 import { checkGeminiParameters } from '../../../src/testing/mock-llm/wires/gemini-schema-check.js';
 import { loadCorpus } from './corpus.js';
 
-const fieldsFor = (inputSchema: unknown) => geminiParameterFields(normaliseToolSchema(inputSchema, 'gemini').schema);
+const fieldsFor = (inputSchema: unknown) => geminiToolParameters(inputSchema).fields;
 
 /** Gemini's spelling back to JSON Schema's: upper-case type names lower-cased, nothing else touched. */
 function lowerCaseTypes(schema: unknown): unknown {
@@ -21,7 +21,7 @@ function lowerCaseTypes(schema: unknown): unknown {
   );
 }
 
-describe('geminiParameterFields', () => {
+describe('geminiToolParameters', () => {
   it('sends a schema inside Gemini’s Schema subset as `parameters`, type names upper-case, nothing else changed', () => {
     const inputSchema = {
       $schema: 'http://json-schema.org/draft-07/schema#',
@@ -50,7 +50,7 @@ describe('geminiParameterFields', () => {
         title: 'Search',
         properties: {
           // `default` stays in the description: Gemini documents its `default` field as ignored.
-          query: { type: 'STRING', description: 'What to look for\nDefault: "all".' },
+          query: { type: 'STRING', description: 'What to look for\nDefault: all' },
           since: { type: 'STRING', format: 'date-time' },
           order: { type: 'STRING', enum: ['newest', 'oldest'] },
           kind: { type: 'STRING', enum: ['issue'] },
@@ -111,9 +111,39 @@ describe('geminiParameterFields', () => {
     ['an array without items', { type: 'object', properties: { list: { type: 'array' } } }],
     ['an object without properties', { type: 'object', properties: { options: { type: 'object' } } }],
     ['prefixItems', { type: 'object', properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }] } } }],
+    [
+      'string lengths beside a keyword Gemini’s Schema refuses (they are then described)',
+      { type: 'object', properties: { id: { type: 'string', minLength: 3 }, tags: { type: 'object' } } },
+    ],
   ])('keeps JSON Schema in `parametersJsonSchema` for %s', (_case, inputSchema) => {
     const { schema } = normaliseToolSchema(inputSchema, 'gemini');
-    expect(geminiParameterFields(schema)).toEqual({ parametersJsonSchema: schema });
+    expect(fieldsFor(inputSchema)).toEqual({ parametersJsonSchema: schema });
+  });
+
+  it('takes string lengths as keywords in `parameters`, where the JSON Schema field has them described', () => {
+    const inputSchema = {
+      type: 'object',
+      properties: { sku: { type: 'string', description: 'The unit', minLength: 1, maxLength: 20 } },
+      required: ['sku'],
+    };
+    expect(fieldsFor(inputSchema)).toEqual({
+      parameters: {
+        type: 'OBJECT',
+        properties: { sku: { type: 'STRING', description: 'The unit', minLength: 1, maxLength: 20 } },
+        required: ['sku'],
+      },
+    });
+    const withMap = { ...inputSchema, properties: { ...inputSchema.properties, extra: { type: 'object' } } };
+    const { parametersJsonSchema } = fieldsFor(withMap);
+    expect(parametersJsonSchema?.properties).toEqual({
+      sku: { type: 'string', description: 'The unit\nConstraints: maxLength: 20; minLength: 1' },
+      extra: { type: 'object' },
+    });
+  });
+
+  it('tells the wrapped root apart, as the normaliser does', () => {
+    expect(geminiToolParameters({ type: 'array', items: { type: 'string' } }).wrapped).toBe(true);
+    expect(geminiToolParameters({ type: 'object', properties: { a: { type: 'string' } } }).wrapped).toBe(false);
   });
 
   it('declares a tool that takes no parameters without either field', () => {
@@ -139,8 +169,8 @@ describe('geminiParameterFields', () => {
     const corpus = loadCorpus();
     let asParameters = 0;
     for (const entry of corpus) {
-      const { schema } = normaliseToolSchema(entry.inputSchema, 'gemini');
-      const fields = geminiParameterFields(schema);
+      const { schema } = normaliseToolSchema(entry.inputSchema, 'gemini-parameters');
+      const { fields } = geminiToolParameters(entry.inputSchema);
       if (!fields.parameters) continue;
       asParameters += 1;
       expect(() => checkGeminiParameters(fields.parameters, entry.file), entry.file).not.toThrow();
