@@ -326,7 +326,10 @@ export interface SessionSummaryView {
 
 /** `GET /api/sessions`: the saved conversations of this config, and the session files that could not be read. */
 export interface SessionsView {
+  /** The newest of them. */
   sessions: SessionSummaryView[];
+  /** How many older ones are not listed. */
+  omitted: number;
   /** Why each file was passed over (a newer version's, not a session file), naming it. */
   skipped: string[];
 }
@@ -399,7 +402,9 @@ export type LiveEvent =
   | { type: 'catalog' }
   | { type: 'resource-updated'; subscription: ResourceSubscriptionView }
   | { type: 'chat'; chat: ChatEventView }
-  | { type: 'chat-session'; session: ChatSessionChangeView };
+  | { type: 'chat-session'; session: ChatSessionChangeView }
+  /** The saved sessions changed (one saved, changed or removed, by this UI or another process): list them again. */
+  | { type: 'sessions' };
 
 /** A skill, with its folder shown relative to the config's folder (or by name), never as a machine path. */
 export interface SkillView {

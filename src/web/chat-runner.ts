@@ -34,9 +34,13 @@ const MAX_SHOWN_CHARS = 2_000_000;
 const MAX_NOTES = 20;
 /** Warnings kept with one call of the transcript; a call warns of a few things at most. */
 const MAX_CALL_WARNINGS = 10;
+/** The newest saved conversations listed on the page; the rest are counted (`mcp-host sessions list` lists them). */
+const MAX_LISTED_SESSIONS = 500;
 
 export interface ChatRunner {
   sessions(host: Host): SessionsView;
+  /** How long the last listing of the saved sessions took, in milliseconds (0 before the first). */
+  listingMs(): number;
   /** Starts a new conversation, or resumes a saved one. */
   open(host: Host, sessionId?: string): Promise<ChatSessionView>;
   send(host: Host, text: string, turnId?: string): Promise<{ turnId: string; sessionId: string }>;
@@ -308,23 +312,27 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
     return view(conversation, host);
   };
 
+  let listingMs = 0;
   return {
     sessions(host) {
+      const started = performance.now();
       const config = host.config.file ?? null;
       // Files that cannot be read (saved by a newer version, damaged) are named, as `mcp-host sessions` names them.
       const skipped: string[] = [];
-      const sessions = openSessionStore(host.stateDir)
+      const listed = openSessionStore(host.stateDir)
         .list((warning) => skipped.push(cut(warning)))
-        .filter((session) => session.config === config)
-        .map((session) => ({
-          id: session.id,
-          title: session.title,
-          model: session.model,
-          updatedAt: session.updatedAt,
-          current: session.id === conversation?.id,
-        }));
-      return { sessions, skipped: skipped.slice(0, MAX_NOTES) };
+        .filter((session) => session.config === config);
+      const sessions = listed.slice(0, MAX_LISTED_SESSIONS).map((session) => ({
+        id: session.id,
+        title: session.title,
+        model: session.model,
+        updatedAt: session.updatedAt,
+        current: session.id === conversation?.id,
+      }));
+      listingMs = performance.now() - started;
+      return { sessions, omitted: listed.length - sessions.length, skipped: skipped.slice(0, MAX_NOTES) };
     },
+    listingMs: () => listingMs,
     open: (host, sessionId) => inOrder(() => openConversation(host, sessionId)),
     send: (host, text, chosenId) => inOrder(() => startTurn(host, text, chosenId)),
     setModel: (host, spec) => inOrder(() => switchModel(host, spec)),

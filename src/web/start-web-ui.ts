@@ -10,6 +10,7 @@ import { resolveAuditLogPath } from '../audit/audit-log-path.js';
 import { followAuditLog } from '../audit/follow-audit-log.js';
 import { readAuditLog } from '../audit/read-audit-log.js';
 import { createHost, type Host, type HostOptions } from '../host/create-host.js';
+import { openSessionStore } from '../sessions/session-store.js';
 import type { HostStateView, ServerLogView } from './api-types.js';
 import { createAppViews } from './app-views.js';
 import { createAuditTimeline } from './audit-timeline.js';
@@ -18,6 +19,7 @@ import { createLiveEvents } from './live-events.js';
 import { acceptedHosts, isLoopbackAddress } from './loopback.js';
 import { createResourceSubscriptions } from './resource-subscriptions.js';
 import { type SandboxServer, startSandboxServer } from './sandbox-server.js';
+import { watchSessionFiles } from './session-files-watch.js';
 import { DEFAULT_ASSET_FOLDER } from './static-files.js';
 import { createUiServer } from './ui-server.js';
 import { pinView } from './view-pinning.js';
@@ -71,6 +73,7 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
   /** The log as it was when the host started, read into `audit`; following it goes on from its end. */
   let auditRead: Promise<{ endOffset: number }> | undefined;
   const stopFollowing = new AbortController();
+  let sessionFiles: { stop(): void } | undefined;
   const setState = (next: HostStateView) => {
     state = next;
     events.publish({ type: 'host', state });
@@ -180,6 +183,11 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
         return contents;
       });
       void followAudit(file, auditRead);
+      sessionFiles = watchSessionFiles({
+        folder: openSessionStore(started.stateDir).directory,
+        onChange: () => events.publish({ type: 'sessions' }),
+        listingMs: chat.listingMs,
+      });
     },
     (error: unknown) => setState({ phase: 'failed', error: error instanceof Error ? error.message : String(error) }),
   );
@@ -203,6 +211,7 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
     close: () => {
       closing ??= (async () => {
         stopFollowing.abort();
+        sessionFiles?.stop();
         chat.cancel();
         approver.close();
         server.closeAllConnections?.();

@@ -8,10 +8,11 @@
  * turn runs, which shows the calls the turn made before it came; and a turn stopped while a call waits for approval,
  * whose call the transcript answers; an earlier message of several lines shown as written, its first line starting where
  * the others do; and the list of conversations read again when the page comes back into view or its window is
- * focused, so it shows a session a terminal chat (another process) saved meanwhile.
+ * focused, so it shows a session a terminal chat (another process) saved meanwhile, and followed while the page stays
+ * in view: a session saved then shows, and a burst of thousands of files is listed after a few reads, its newest.
  */
 import { readFileSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -360,5 +361,57 @@ describe('the list of conversations', () => {
     await page.evaluate("window.dispatchEvent(new Event('blur'))");
     await page.evaluate("window.dispatchEvent(new Event('focus'))");
     await second.waitFor(WAIT);
+  }, 120_000);
+
+  it('follows the sessions saved while the page stays in view and focused, a burst of files with a few reads', async () => {
+    const page = await chatTab();
+    const list = page.getByRole('complementary', { name: 'Conversations' });
+    await list.getByRole('button', { name: 'New conversation' }).waitFor(WAIT);
+    const chat = await runCli(['chat', '--config', configFile], {
+      cwd: dirname(configFile),
+      stateDir: started!.ui.stateDir,
+      input: 'What is 70 plus 80?\n',
+    });
+    expect(chat.code, chat.stderr).toBe(EXIT_OK);
+    // Neither hidden nor blurred meanwhile.
+    await list.getByRole('button', { name: /What is 70 plus 80\?/ }).waitFor(WAIT);
+
+    // Thousands of session files at once, each of this config, all newer than those before.
+    const count = 2_000;
+    const staging = join(started!.ui.stateDir, 'burst');
+    await mkdir(staging);
+    const names: string[] = [];
+    for (let index = 0; index < count; index += 1) {
+      const id = `20300101-000000-${index.toString(16).padStart(8, '0')}`;
+      const at = new Date(Date.UTC(2030, 0, 1) + index * 1_000).toISOString();
+      const lines = [
+        {
+          type: 'session',
+          version: 1,
+          id,
+          config: configFile,
+          model: 'scripted:script.json',
+          createdAt: at,
+          title: `Burst ${index}`,
+        },
+        { type: 'message', at, message: { role: 'user', content: [{ type: 'text', text: `Burst ${index}` }] } },
+      ];
+      await writeFile(join(staging, `${id}.jsonl`), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+      names.push(`${id}.jsonl`);
+    }
+    let reads = 0;
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/sessions') reads += 1;
+    });
+    for (const name of names) await rename(join(staging, name), sessionFile(name.slice(0, -'.jsonl'.length)));
+    await list.getByRole('button', { name: new RegExp(`Burst ${count - 1} `) }).waitFor(WAIT);
+    // The newest 500 are listed, and the rest counted.
+    const listed = (await callUiApi<{ omitted: number }>(started!.ui, '/api/sessions')).body;
+    await list.getByText(`${listed.omitted} older conversation(s) are not listed here`, { exact: false }).waitFor(WAIT);
+    expect(listed.omitted).toBeGreaterThan(count - 500);
+    expect(await list.getByRole('button', { name: /^Burst \d+ / }).count()).toBe(500);
+    // Told of the change once or twice (the renames may span two looks at the folder), not once a file.
+    expect(reads).toBeGreaterThan(0);
+    expect(reads).toBeLessThanOrEqual(3);
   }, 120_000);
 });

@@ -54,6 +54,7 @@ const EVENT_TYPES: Array<LiveEvent['type']> = [
   'catalog',
   'chat',
   'chat-session',
+  'sessions',
   'resource-updated',
 ];
 

@@ -196,6 +196,11 @@ function SessionsList({ listed, onOpen }: { listed: SessionsView | undefined; on
         ))}
       </ul>
       {sessions.length === 0 && <p className="muted">No saved conversations for this config yet.</p>}
+      {(listed?.omitted ?? 0) > 0 && (
+        <p className="muted">
+          {listed?.omitted} older conversation(s) are not listed here; mcp-host sessions list lists them all.
+        </p>
+      )}
       <Notes label="Session files passed over" notes={listed?.skipped ?? []} />
     </aside>
   );
@@ -269,8 +274,8 @@ export function ChatPage() {
   const [modelText, setModelText] = useState('');
   const [tick, setTick] = useState(0);
   const sessions = useJson<SessionsView>('/api/sessions', tick);
-  // A terminal chat saves its sessions in another process, which tells this page nothing: the list is read again when
-  // the person comes back to the page, as from that terminal.
+  // A terminal chat saves its sessions in another process: the UI looks at the folder and tells the page of a change
+  // (read at once while the page is in view), and the list is read again when the person comes back to the page.
   usePageReturn(() => setTick((value) => value + 1));
   const tools = useJson<ToolsView>('/api/tools');
   const withViews = new Set(
@@ -349,6 +354,11 @@ export function ChatPage() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: joinedEnded exists to trigger a read.
   useEffect(() => (joinedEnded > 0 ? readServerChat('reconnected') : undefined), [joinedEnded]);
   useLiveEvents((live) => {
+    if (live.type === 'sessions') {
+      // A hidden page reads it when it is shown again.
+      if (document.visibilityState === 'visible') setTick((value) => value + 1);
+      return;
+    }
     if (live.type === 'chat-session') {
       // The cost too: it is priced by the model.
       const { id, model, cost } = live.session;
