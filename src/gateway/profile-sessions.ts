@@ -221,6 +221,12 @@ export class ProfileSessions implements ClientRequestForwarder {
    */
   setLevel(session: DownstreamSession, level: LoggingLevel): LoggingLevel {
     session.logLevel = level;
+    // A stateless client's requests in flight read its level before: each would hold a message it does not tell apart
+    // from the others' (see `log`) to a level the client no longer wants.
+    const client = session.callStreamsOnly?.client;
+    if (client !== undefined) {
+      for (const other of this.sessions) if (other.callStreamsOnly?.client === client) other.logLevel = level;
+    }
     let lowest = LEVELS.indexOf(level);
     for (const other of this.sessions) {
       if (other.logLevel !== undefined) lowest = Math.min(lowest, LEVELS.indexOf(other.logLevel));
@@ -258,7 +264,8 @@ export class ProfileSessions implements ClientRequestForwarder {
     // The only call, or one of several calls of a client that never had a standing stream to hear it on (a stateless
     // one never has one): sent on a call's stream, once, not on each (the client would hear it as often as it has
     // calls in flight). On the newest's: a stateless client's newest request is the likeliest to have read from the
-    // session's record the log level the client set last.
+    // session's record the log level the client set last, and one set on this replica since reached every request of
+    // that client's here (see `setLevel`): held to it, the message goes only where the client wants its level.
     const onCallStream =
       soleCaller === undefined || newest === undefined
         ? undefined

@@ -131,4 +131,37 @@ describe('mcp-host serve --http, stateless, passing on servers’ log messages',
     await Promise.all(questions);
     expect(messages(busy).filter((data) => data === 'said once')).toEqual(['said once']);
   }, 60_000);
+
+  it('holds such a message to the level its client set last, also where its calls in flight began before', async () => {
+    const changing = await connect('changing-client', { capabilities: { elicitation: { form: {} } } });
+    await changing.client.setLoggingLevel('debug');
+    // Each call stays in flight until the test answers its question.
+    const answers = new Map<string, () => void>();
+    changing.client.setRequestHandler('elicitation/create', async (request) => {
+      await new Promise<void>((resolve) => answers.set(request.params.message, resolve));
+      return { action: 'accept', content: { answer: 'yes' } };
+    });
+    const first = changing.client.callTool({
+      name: 'forwarding__ask_user',
+      arguments: {
+        question: 'first',
+        then_log: [
+          { level: 'info', message: 'below the level set last' },
+          { level: 'error', message: 'at the level set last' },
+        ],
+      },
+    });
+    const second = changing.client.callTool({ name: 'forwarding__ask_user', arguments: { question: 'second' } });
+    await waitUntil(() => answers.size === 2, 'both calls asking their questions');
+
+    // Both calls began at level debug; the client wants errors only from now on.
+    await changing.client.setLoggingLevel('error');
+    // The stdio server's messages do not tell which of the client's two calls they came with.
+    answers.get('Server "forwarding" asks: first')?.();
+    await first;
+    answers.get('Server "forwarding" asks: second')?.();
+    // Each call's answer comes on its stream after any log message sent there.
+    await second;
+    expect(messages(changing)).toEqual(['at the level set last']);
+  }, 60_000);
 });
