@@ -14,6 +14,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../config/types.js';
+import { quoteCommandLine, quoteShellWord } from '../json/quote-shell-word.js';
 import { linkCallStreams } from './call-streams.js';
 import type { HostWrittenAnswers } from './host-written-answers.js';
 import { limitResponseSize } from './limit-response-size.js';
@@ -52,6 +53,8 @@ interface CreateTransportOptions {
   hostWritten?: HostWrittenAnswers;
   /** Whether the transport's answers held renamed keys, for the client's `outputSchema` check (see renamed-answers.ts). */
   renamed?: RenamedAnswers;
+  /** Values a stdio server's command line is printed without (`HostConfig.secrets`). */
+  secrets?: readonly string[];
 }
 
 function createClient(options: CreateTransportOptions, config: ServerConfig): Client {
@@ -102,15 +105,42 @@ async function connectStdio(config: StdioServerConfig, options: CreateTransportO
     );
     return { client, transport };
   } catch (error) {
+    // Told before it is stopped: a server still running when the time ran out started and never answered.
+    const runningPid =
+      error instanceof StartupTimeoutError && transport.exit === undefined && transport.endedOnItsOwn === undefined
+        ? transport.pid
+        : undefined;
     // Let the exit status and last stderr bytes arrive before describing the failure.
     await delay(50);
     await transport.close().catch(() => undefined);
     const tail = transport.stderr.tail(15);
+    if (runningPid !== undefined) {
+      throw new Error(neverAnswered(config, runningPid, options, tail), { cause: error });
+    }
     throw new Error(
       `server "${config.name}" failed to start${startFailure(error, transport, config)}${tail ? `\nstderr tail:\n${tail}` : ''}`,
       { cause: error },
     );
   }
+}
+
+/**
+ * A server that started and ran until the start-up timeout without answering initialize: what was run, where, and
+ * what it wrote on stderr, so that a command that is no MCP server (`node` with no script waits for one on stdin)
+ * can be told from a server that needs longer.
+ */
+function neverAnswered(config: StdioServerConfig, pid: number, options: CreateTransportOptions, tail: string): string {
+  const commandLine = quoteCommandLine([config.command, ...config.args], options.secrets);
+  return [
+    `server "${config.name}" failed to start: it started (pid ${pid}) and was still running, but did not answer initialize within ${describeDuration(options.connectTimeoutMs)}, so the host stopped it; ${STARTUP_TIMEOUT_HINT}`,
+    `command: ${commandLine} (in ${quoteShellWord(config.cwd)})`,
+    tail ? `stderr tail:\n${tail}` : 'stderr: nothing written',
+  ].join('\n');
+}
+
+/** `30 s`, `1.5 s`; below a second, in milliseconds. */
+function describeDuration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${ms / 1000} s`;
 }
 
 async function connectRemote(config: RemoteServerConfig, options: CreateTransportOptions) {
@@ -263,10 +293,13 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** The start-up timeout ran out. */
+class StartupTimeoutError extends Error {}
+
 async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
+    timer = setTimeout(() => reject(new StartupTimeoutError(message)), ms);
   });
   try {
     return await Promise.race([promise, timeout]);

@@ -173,6 +173,7 @@ export class ServerConnection {
         openSpill: this.options.openSpill,
         hostWritten,
         renamed,
+        secrets: this.options.secrets,
       });
       if ((this.currentState as ServerState) === 'closed') {
         await transport.close().catch(() => undefined);

@@ -4,7 +4,9 @@
  * as exactly that word and must not hide or act on any of its characters in the terminal.
  */
 
+import { randomBytes } from 'node:crypto';
 import { isInvisibleCharacter, isLookAlikeSpace } from '../text/invisible-characters.js';
+import { orderedSecrets, REDACTED, replaceSecrets } from '../text/redact-secrets.js';
 
 /** Characters that need no quoting in any POSIX shell. */
 const PLAIN_WORD = /^[\w@%+=:,./-]+$/;
@@ -45,4 +47,18 @@ export function quoteShellWord(word: string): string {
     else escaped += `\\U${code.toString(16).padStart(8, '0')}`;
   }
   return `$'${escaped}'`;
+}
+
+/** A command line for people, each word quoted, every secret value replaced by `[redacted]`. */
+export function quoteCommandLine(words: readonly string[], secrets: readonly string[] = []): string {
+  // Secrets are taken out of each word before it is quoted: quoting rewrites a `'` or a control character inside
+  // a secret, and the quoted text would no longer contain the secret to replace. A mark of letters only stands in
+  // for it meanwhile, which quoting leaves as it is.
+  const ordered = orderedSecrets(secrets);
+  const mark = `redacted${randomBytes(8).toString('hex')}`;
+  return words
+    .map((word) => quoteShellWord(replaceSecrets(word, ordered, mark)))
+    .join(' ')
+    .split(mark)
+    .join(REDACTED);
 }

@@ -6,10 +6,10 @@
  * to the old program must not carry over. Only hashes are kept: env values and command lines can hold secrets.
  */
 
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { ServerConfig } from '../config/types.js';
-import { quoteShellWord } from '../json/quote-shell-word.js';
-import { orderedSecrets, REDACTED, redactSecrets, replaceSecrets } from '../text/redact-secrets.js';
+import { quoteCommandLine } from '../json/quote-shell-word.js';
+import { redactSecrets } from '../text/redact-secrets.js';
 
 interface ServerIdentity {
   name: string;
@@ -46,11 +46,5 @@ function sha256(text: string): string {
 /** The command line or URL for people, every secret value replaced by `[redacted]`. */
 export function describeServerTarget(server: ServerConfig, secrets: readonly string[] = []): string {
   if (server.transport !== 'stdio') return redactSecrets(server.url, secrets);
-  // Secrets are taken out of each word before it is quoted: quoting rewrites a `'` or a control character inside
-  // a secret, and the quoted text would no longer contain the secret to replace. A mark of letters only stands in
-  // for it meanwhile, which quoting leaves as it is.
-  const ordered = orderedSecrets(secrets);
-  const mark = `redacted${randomBytes(8).toString('hex')}`;
-  const words = [server.command, ...server.args].map((word) => quoteShellWord(replaceSecrets(word, ordered, mark)));
-  return words.join(' ').split(mark).join(REDACTED);
+  return quoteCommandLine([server.command, ...server.args], secrets);
 }
