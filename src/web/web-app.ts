@@ -5,7 +5,7 @@
  */
 
 import type { HttpBindings } from '@hono/node-server';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { toolUiOf } from '../catalog/tool-ui.js';
 import { completePromptArgument } from '../client-features/complete-argument.js';
@@ -75,7 +75,7 @@ class NotReady extends Error {
 
 class BodyTooLarge extends Error {
   constructor() {
-    super(`The body is larger than ${MAX_BODY_BYTES} bytes.`);
+    super(`The request body is larger than the limit of ${MAX_BODY_BYTES} bytes (1 MiB).`);
   }
 }
 
@@ -99,11 +99,26 @@ async function boundedText(request: Request): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** Each API request's body, read within the limit before its route runs. */
+const bodies = new WeakMap<Request, string>();
+
+/**
+ * Reads the body of every API request that may carry one, within the limit, whether or not its route reads it: a
+ * route that takes none does not answer a body past the limit as if it were not there.
+ */
+function boundedBodies(): MiddlewareHandler {
+  return async (context, next) => {
+    const request = context.req.raw;
+    if (request.method !== 'GET' && request.method !== 'HEAD') bodies.set(request, await boundedText(request));
+    await next();
+  };
+}
+
 async function jsonBody<T>(request: Request): Promise<T> {
   if (!(request.headers.get('content-type') ?? '').startsWith('application/json')) {
     throw new BadRequest('The body must be JSON (Content-Type: application/json).');
   }
-  const text = await boundedText(request);
+  const text = bodies.get(request) ?? (await boundedText(request));
   try {
     const value = JSON.parse(text) as unknown;
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not an object');
@@ -122,6 +137,7 @@ export function createWebApp(context: WebAppContext): Hono {
   app.use('*', securityHeaders(context.sandboxOrigin));
   app.use('*', requestGuard({ hosts: context.hosts }));
   app.use('/api/*', apiTokenGuard({ token: context.token }));
+  app.use('/api/*', boundedBodies());
   app.onError((error, c) => {
     if (error instanceof BadRequest) return c.json({ error: error.message }, 400);
     if (error instanceof BodyTooLarge) return c.json({ error: error.message }, 413);

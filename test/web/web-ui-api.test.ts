@@ -87,38 +87,51 @@ describe('the web UI API with large server data', () => {
     expect(await route.text()).toContain('<!doctype html>');
   });
 
-  it('refuses a body past the limit as it arrives, without waiting for the rest', async () => {
+  it('refuses a body past the limit as it arrives, without waiting for the rest, on routes that take none too', async () => {
+    const limit = { error: 'The request body is larger than the limit of 1048576 bytes (1 MiB).' };
     // Two megabytes sent in pieces, and the body never ended: the answer must come anyway.
-    const sent = request(`${ui.base}/api/chat`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${ui.token}`, origin: ui.base, 'content-type': 'application/json' },
-    });
-    try {
-      const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-        sent.on('response', (response) => {
-          let body = '';
-          response.on('data', (chunk: Buffer) => {
-            body += chunk.toString();
-          });
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-        });
-        sent.on('error', reject);
+    const sendUnended = async (path: string) => {
+      const sent = request(`${ui.base}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ui.token}`, origin: ui.base, 'content-type': 'application/json' },
       });
-      sent.write('{"text":"');
-      for (let piece = 0; piece < 32; piece += 1) sent.write('x'.repeat(64 * 1024));
-      const { status, body } = await answer;
-      expect(status).toBe(413);
-      expect(JSON.parse(body)).toEqual({ error: 'The body is larger than 1048576 bytes.' });
-    } finally {
-      sent.destroy();
+      try {
+        const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+          sent.on('response', (response) => {
+            let body = '';
+            response.on('data', (chunk: Buffer) => {
+              body += chunk.toString();
+            });
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+          });
+          sent.on('error', reject);
+        });
+        sent.write('{"text":"');
+        for (let piece = 0; piece < 32; piece += 1) sent.write('x'.repeat(64 * 1024));
+        return await answer;
+      } finally {
+        sent.destroy();
+      }
+    };
+    for (const path of ['/api/chat', '/api/chat/cancel', '/api/tools/cancel/some-call', '/api/servers/big/ping']) {
+      const { status, body } = await sendUnended(path);
+      expect({ path, status, body: JSON.parse(body) }).toEqual({ path, status: 413, body: limit });
     }
     // A declared length past the limit is refused before any of it is read.
-    const declared = await fetch(`${ui.base}/api/chat`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${ui.token}`, origin: ui.base, 'content-type': 'application/json' },
-      body: JSON.stringify({ text: 'y'.repeat(1_100_000) }),
-    });
-    expect(declared.status).toBe(413);
+    for (const path of ['/api/chat', '/api/chat/cancel']) {
+      const declared = await fetch(`${ui.base}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ui.token}`, origin: ui.base, 'content-type': 'application/json' },
+        body: JSON.stringify({ text: 'y'.repeat(1_100_000) }),
+      });
+      expect({ path, status: declared.status, body: await declared.json() }).toEqual({
+        path,
+        status: 413,
+        body: limit,
+      });
+    }
+    // A body within the limit still reaches its route.
+    expect((await api('/api/chat/cancel', { note: 'z'.repeat(1_000) })).body).toEqual({ cancelled: false });
   });
 
   it('approves from the Trust page only the tool it names, not a waiting question about another whose name ends the same', async () => {
