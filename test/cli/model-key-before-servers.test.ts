@@ -2,22 +2,19 @@
  * `run` checks the model and its key before starting any server: a missing key is a usage error naming the variable,
  * and a scripted model's missing script one naming the path.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { auditRecords } from '../helpers/audit-records.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { exampleServer, writeConfig } from '../helpers/project.js';
 
 // The CLI starts real processes on two shared cores: generous timeouts, no timing assertions.
 
 /** Server starts the host recorded in the audit log of `stateDir`. */
-function serverStarts(stateDir: string): number {
-  const file = join(stateDir, 'audit.jsonl');
-  if (!existsSync(file)) return 0;
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.includes('"type":"server-start"')).length;
+async function serverStarts(stateDir: string): Promise<number> {
+  return (await auditRecords(stateDir)).filter((record) => record.type === 'server-start').length;
 }
 
 describe('run without the key its model needs', () => {
@@ -47,7 +44,7 @@ describe('run without the key its model needs', () => {
       expect(lines[0]).toMatch(wording);
       // The library's wording is not the command line's.
       expect(result.stderr).not.toContain('apiKey');
-      expect(serverStarts(stateDir)).toBe(0);
+      expect(await serverStarts(stateDir)).toBe(0);
     },
     120_000,
   );

@@ -3,9 +3,10 @@
  * leaves the first server's names as they were, and a call by that name still reaches the first server. The new
  * server's clashing tools take the hash suffix, and are reviewed (approved at first sight) under that same name.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { auditRecords } from '../helpers/audit-records.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { fixtureServer, temporaryDirectory } from '../helpers/project.js';
 
@@ -69,20 +70,14 @@ describe('adding a server whose tool names clash', () => {
       timeoutMs: 60_000,
     });
     expect(called.code, called.stderr).toBe(0);
-    const calls = readFileSync(audit, 'utf8')
-      .split('\n')
-      .filter((line) => line.trim() !== '')
-      .map((line) => JSON.parse(line) as { type?: string; server?: string })
-      .filter((record) => record.type === 'tool-call');
+    const calls = (await auditRecords(directory)).filter((record) => record.type === 'tool-call');
     expect(calls.some((record) => record.server === 'my server')).toBe(true);
     expect(calls.map((record) => record.server)).toEqual(['my server']);
 
     // The added server's tool is reviewed under the name the catalog gives it, never under the plain name the
     // first server's tool holds: its first-sight approval names it as `tools list` does.
-    const reviewed = [join(stateDir, 'audit.jsonl'), audit]
-      .flatMap((file) => readFileSync(file, 'utf8').split('\n'))
-      .filter((line) => line.trim() !== '')
-      .map((line) => JSON.parse(line) as { type?: string; server?: string; change?: string; detail?: string })
+    const reviewed = (await Promise.all([stateDir, directory].map((folder) => auditRecords(folder))))
+      .flat()
       .filter((record) => record.type === 'trust-change' && record.change === 'tool-approved');
     const detailsOf = (server: string) =>
       reviewed.filter((record) => record.server === server).map((record) => record.detail);

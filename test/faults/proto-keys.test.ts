@@ -4,7 +4,7 @@
  * copy made with `copy[key] = value` would drop it (or take the value as the copy's prototype); a lookup
  * `object[name]` would find Object's own members. Each place keeps such a key as data and finds only what is there.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -29,6 +29,7 @@ import { toOpenAiResponsesRequest } from '../../src/providers/openai-responses/t
 import { MAX_REFERENCE_CHAIN, MAX_SCHEMA_EXPANSION_STEPS, SCHEMA_TARGETS } from '../../src/providers/schema/index.js';
 import { estimateToolTokens } from '../../src/providers/token-estimate/o200k-token-estimate.js';
 import { answerTo, type RawStdioGateway, rawStdioGateway, toolCallLine } from '../gateway/raw-stdio-gateway.js';
+import { auditRecords } from '../helpers/audit-records.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
 import { startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { bundledCliPath, runCli, writeConfig } from '../helpers/project.js';
@@ -178,11 +179,8 @@ describe('tools call key=value pairs', () => {
 });
 
 /** The arguments of the tool-call records of the audit log in `stateDir`, as JSON text. */
-function auditedArguments(stateDir: string): string[] {
-  return readFileSync(path.join(stateDir, 'audit.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as { type: string; arguments?: unknown })
+async function auditedArguments(stateDir: string): Promise<string[]> {
+  return (await auditRecords(stateDir))
     .filter((record) => record.type === 'tool-call')
     .map((record) => JSON.stringify(record.arguments));
 }
@@ -485,7 +483,7 @@ describe('a client of the gateway', () => {
       await gateway.stop();
     }
     // The audit log records them as they came too, the top one included.
-    expect(auditedArguments(stateDir)).toEqual([JSON.stringify(args), JSON.stringify(args)]);
+    expect(await auditedArguments(stateDir)).toEqual([JSON.stringify(args), JSON.stringify(args)]);
   }, 120_000);
 });
 
@@ -574,6 +572,6 @@ describe('the copies made to remove secrets (tools call --json, --trace, the aud
     expect(called.code).toBe(0);
     const printed = JSON.parse(called.stdout) as { result: { structuredContent: unknown } };
     expect(JSON.stringify(printed.result.structuredContent)).toBe(sent);
-    expect(auditedArguments(stateDir)).toEqual([sent]);
+    expect(await auditedArguments(stateDir)).toEqual([sent]);
   }, 60_000);
 });

@@ -10,8 +10,6 @@
  * gateways in one process share the memory store.
  */
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayHosts } from '../../src/gateway/gateway-hosts.js';
@@ -19,6 +17,7 @@ import type { GatewayHttp } from '../../src/gateway/gateway-http.js';
 import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
 import { RedisGatewayStore } from '../../src/gateway/store/redis-store.js';
 import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
+import { auditRecords } from '../helpers/audit-records.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
@@ -135,12 +134,7 @@ async function expectAffinity(client: Client, sent: Sent[]): Promise<void> {
 }
 
 async function auditedTools(stateDir: string): Promise<Array<Record<string, unknown>>> {
-  const text = await readFile(join(stateDir, 'audit.jsonl'), 'utf8').catch(() => '');
-  return text
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((entry) => entry.type === 'tool-call');
+  return (await auditRecords(stateDir)).filter((entry) => entry.type === 'tool-call');
 }
 
 describe('a stateful server behind stateless replicas sharing Redis', () => {

@@ -9,6 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditRecords } from '../helpers/audit-records.js';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { cliPath, exampleServer, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
 
@@ -94,10 +95,7 @@ async function expectTheSameBehaviour(result: Record<string, unknown>, eventsLog
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   expect(await readFile(eventsLog, 'utf8')).toContain('cancelled');
-  const audit = (await readFile(join(stateDir, 'audit.jsonl'), 'utf8'))
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const audit = await auditRecords(stateDir);
   expect(audit.find((record) => record.type === 'tool-call' && record.tool === 'calculator__multiply')).toMatchObject({
     decision: 'allow',
     approver: 'gateway-client',

@@ -4,10 +4,10 @@
  * tool through the host's own call path, so rules, argument checks and the audit apply to it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditRecords } from '../helpers/audit-records.js';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { cliPath, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { connectStdioGateway } from '../helpers/stdio-gateway.js';
@@ -23,12 +23,7 @@ function textOf(result: unknown): string {
 }
 
 async function toolCalls(): Promise<Array<Record<string, unknown>>> {
-  const text = await readFile(join(stateDir, 'audit.jsonl'), 'utf8');
-  return text
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((record) => record.type === 'tool-call');
+  return (await auditRecords(stateDir)).filter((record) => record.type === 'tool-call');
 }
 
 beforeAll(async () => {

@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, type LoggingMessageNotification, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditRecords } from '../helpers/audit-records.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { cliPath, temporaryDirectory } from '../helpers/project.js';
 import { connectStdioGateway } from '../helpers/stdio-gateway.js';
@@ -235,11 +236,7 @@ describe.each([
   }, 30_000);
 
   it('audits forwarded requests with the gateway’s client as the one who answered', async () => {
-    const text = await readFile(join(gateway.stateDir, 'audit.jsonl'), 'utf8');
-    const records = text
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const records = await auditRecords(gateway.stateDir);
     expect(records.find((record) => record.tool === 'sampling/createMessage')).toMatchObject({
       server: 'forwarding',
       approver: 'gateway-client',

@@ -1,13 +1,5 @@
-/**
- * `mcp-host serve --http`, stateless or with sessions, with a batch POST (a JSON array of requests, answered on one
- * event stream) whose answers together are far larger than what the gateway lets wait for a client. A client that
- * reads gets every answer and notification. One that stops reading gets its notifications dropped past the bound, as
- * on a single POST, and, past the bound too, each remaining answer replaced by a JSON-RPC error for its id that names
- * the limit: every request is answered once, said once on stderr each, and what waits does not follow the batch.
- */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditRecords } from '../helpers/audit-records.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { mcpPostHeaders } from '../helpers/mcp-post-headers.js';
@@ -75,8 +67,7 @@ const call = (id: number, name: string, args: Record<string, unknown>, progressT
 
 /** Tool calls in the gateway's audit log. */
 async function callsAudited(): Promise<number> {
-  const text = await readFile(join(stateDir, 'audit.jsonl'), 'utf8').catch(() => '');
-  return text.split('\n').filter((line) => line.includes('"type":"tool-call"')).length;
+  return (await auditRecords(stateDir)).filter((record) => record.type === 'tool-call').length;
 }
 
 async function startGateway(stateless: boolean): Promise<void> {

@@ -4,11 +4,11 @@
  * calls one, and the call is audited with the Inspector as the client.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditRecords } from '../helpers/audit-records.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { cliPath, temporaryDirectory } from '../helpers/project.js';
 
@@ -73,13 +73,7 @@ function textOf(result: Record<string, unknown>): string {
 }
 
 async function auditedClients(): Promise<unknown[]> {
-  const text = await readFile(join(stateDir, 'audit.jsonl'), 'utf8');
-  return text
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as { type: string; client?: unknown })
-    .filter((record) => record.type === 'tool-call')
-    .map((record) => record.client);
+  return (await auditRecords(stateDir)).filter((record) => record.type === 'tool-call').map((record) => record.client);
 }
 
 describe('the MCP Inspector CLI as a client of mcp-host serve', () => {

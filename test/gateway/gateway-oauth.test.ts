@@ -1,13 +1,6 @@
-/**
- * `mcp-host serve --http` in OAuth resource-server mode: JWT access tokens from a local authorization server
- * (its keys found through its RFC 8414 metadata), checked for signature, issuer, audience, time and scope; the
- * protected-resource metadata (RFC 9728) served; and the v2 SDK client getting a token by itself through the
- * 401's `resource_metadata` (client_credentials), its identity recorded in the audit.
- */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditRecords } from '../helpers/audit-records.js';
 import { type AuthorizationServer, startAuthorizationServer } from '../helpers/authorization-server.js';
 import { type GatewayProcess, startGatewayProcess } from '../helpers/gateway-process.js';
 import { exampleServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
@@ -129,10 +122,7 @@ describe('mcp-host serve with gateway.oauth', () => {
     expect(JSON.stringify(result.content)).toContain('42');
     await client.close();
 
-    const records = (await readFile(join(stateDir, 'audit.jsonl'), 'utf8'))
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const records = await auditRecords(stateDir);
     expect(records.find((record) => record.type === 'tool-call')).toMatchObject({
       tool: 'calculator__add_numbers',
       client: { name: 'oauth-test-client', principal: 'ci-bot', clientId: 'ci-bot' },

@@ -1,17 +1,9 @@
-// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${env:VAR}` is the config syntax, not a template mistake.
-/**
- * Stateless gateway replicas sharing one real `redis-server` (started here on a free port, stopped in afterAll):
- * the store's contract (sessions, answers, messages between replicas, counts, a session claimed by compare-and-set)
- * holds in memory and in Redis; two `mcp-host serve` processes answer one client whose
- * requests alternate between them, and an approval asked on one replica is answered through the other.
- */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimSession, type GatewayStore } from '../../src/gateway/store/gateway-store.js';
 import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
 import { RedisGatewayStore } from '../../src/gateway/store/redis-store.js';
+import { auditRecords } from '../helpers/audit-records.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { exampleServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { type RedisServer, startRedisServer, watchRedisCommands } from '../helpers/redis-server.js';
@@ -225,12 +217,9 @@ describe('two stateless replicas sharing Redis', () => {
     expect(answer?.replica).not.toBe(sent[multiplyAt]?.replica);
 
     // The call was run and audited by the replica that received it, with the approval it got through the other.
-    const audit = await readFile(join(stateDirs[sent[multiplyAt]!.replica]!, 'audit.jsonl'), 'utf8');
-    const record = audit
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .find((entry) => entry.type === 'tool-call' && entry.tool === 'calculator__multiply');
+    const record = (await auditRecords(stateDirs[sent[multiplyAt]!.replica]!)).find(
+      (entry) => entry.type === 'tool-call' && entry.tool === 'calculator__multiply',
+    );
     expect(record).toMatchObject({
       decision: 'allow',
       approver: 'gateway-client',
@@ -304,11 +293,8 @@ describe('the 2026-07-28 revision through two replicas', () => {
     expect(new Set(multiplyCalls.map((entry) => entry.replica))).toEqual(new Set([0, 1]));
 
     // The retry carrying the answer ran the call, audited once, with the client's identity.
-    const records = (
-      await Promise.all(stateDirs.map((dir) => readFile(join(dir, 'audit.jsonl'), 'utf8').catch(() => '')))
-    )
-      .flatMap((text) => text.split('\n').filter(Boolean))
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
+    const records = (await Promise.all(stateDirs.map((dir) => auditRecords(dir))))
+      .flat()
       .filter(
         (entry) =>
           entry.type === 'tool-call' &&

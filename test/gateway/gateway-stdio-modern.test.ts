@@ -1,15 +1,7 @@
-/**
- * `mcp-host serve --stdio` to a client of the 2026-07-28 revision: the official v2 SDK client pinned to that revision
- * starts the built CLI as its server, with real fixture servers behind it. It lists and calls tools through the
- * host's duties (an approval asked by `input_required`, audit with the client's identity), and hears of changes on
- * `subscriptions/listen`: a tools list change, and the updates of a resource it names, whose server is subscribed
- * while the listen is open.
- */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditRecords } from '../helpers/audit-records.js';
 import { waitUntil } from '../helpers/gateway-process.js';
 import { bundledCliPath, fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
 
@@ -78,12 +70,9 @@ describe('mcp-host serve --stdio to a 2026-07-28 client', () => {
 
     let records: Array<Record<string, unknown>> = [];
     await waitUntil(async () => {
-      const text = await readFile(join(stateDir, 'audit.jsonl'), 'utf8').catch(() => '');
-      records = text
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as Record<string, unknown>)
-        .filter((record) => record.type === 'tool-call' && record.tool === 'forwarding__add_prompt');
+      records = (await auditRecords(stateDir)).filter(
+        (record) => record.type === 'tool-call' && record.tool === 'forwarding__add_prompt',
+      );
       return records.length > 0;
     }, 'the audited call');
     expect(records).toHaveLength(1);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { redactArgumentText } from '../../src/text/redact-secrets.js';
 import { toolSetServerEntry } from '../consent/consent-helpers.js';
+import { auditRecords } from '../helpers/audit-records.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { runCli, temporaryDirectory } from '../helpers/project.js';
 
@@ -84,10 +85,7 @@ describe('secret-named argument values', () => {
     for (const secret of [ROUTED_SECRET, UNROUTED_SECRET, CONFIG_SECRET]) expect(result.stderr).not.toContain(secret);
 
     const audit = readFileSync(join(stateDir, 'audit.jsonl'), 'utf8');
-    const calls = audit
-      .split('\n')
-      .filter((line) => line.includes('"type":"tool-call"'))
-      .map((line) => JSON.parse(line) as { callId: string; arguments: unknown });
+    const calls = (await auditRecords(stateDir)).filter((record) => record.type === 'tool-call');
     expect(calls.map((call) => call.callId).sort()).toEqual(['bad1', 'ok1']);
     const unrouted = calls.find((call) => call.callId === 'bad1');
     expect(typeof unrouted?.arguments).toBe('string');

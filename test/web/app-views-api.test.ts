@@ -1,11 +1,5 @@
-/**
- * What an MCP Apps view may ask of the host, over the UI's own HTTP API (as the page relays it): its own server's
- * tools that let the app call them, nothing else. The calls are allowed by the rules, so a refusal is the view's
- * limit and not a question left waiting.
- */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditRecords } from '../helpers/audit-records.js';
 import { exampleServer, fixtureServer, writeConfig } from '../helpers/project.js';
 import { callUiApi, type RunningUi, startUi, waitForUiEvent } from '../helpers/web-ui-process.js';
 
@@ -14,11 +8,7 @@ let ui: RunningUi;
 const post = (path: string, body: unknown) => callUiApi(ui, path, body);
 
 async function auditedTools(): Promise<string[]> {
-  const text = await readFile(join(ui.stateDir, 'audit.jsonl'), 'utf8').catch(() => '');
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as { type?: string; tool?: string })
+  return (await auditRecords(ui.stateDir))
     .filter((record) => record.type === 'tool-call')
     .map((record) => String(record.tool));
 }
