@@ -60,10 +60,11 @@ export interface UrlElicitationRequest {
   elicitationId: string;
   url: DescribedUrl;
   /**
-   * Set when a server asked it (`elicitation/create`), with the call the request came with when that can be told
-   * (see connections/call-streams.ts): whose question it is. Unset for a -32042 refusal of the caller's own call.
+   * The call it is about, as its caller named it (see connections/call-streams.ts): the one a server's
+   * `elicitation/create` came with, when that can be told, or the one the server refused with -32042. Whose question
+   * it is.
    */
-  fromServer?: { call?: object };
+  call?: object;
 }
 
 /** `accept` means the user consents to the URL being opened in their browser. */

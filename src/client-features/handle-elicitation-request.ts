@@ -6,9 +6,9 @@
  * with the error the specification names (-32602, invalid params).
  */
 import type { ClientContext, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
-import { callOfRequest } from '../connections/call-streams.js';
+import { callBeingMade, callOfRequest } from '../connections/call-streams.js';
 import { exceedsJsonDepth, JsonTooDeepError } from '../json/json-depth.js';
-import type { ClientRequestApprover, UrlElicitationRequest } from './client-request-approver.js';
+import type { ClientRequestApprover } from './client-request-approver.js';
 import type { ClientRequestRecorder } from './client-request-audit.js';
 import { describeUrl } from './describe-url.js';
 import { formFields } from './elicitation-form-fields.js';
@@ -38,7 +38,7 @@ export function createElicitationHandler(options: ElicitationHandlerOptions): El
     );
 
     if (params.mode === 'url') {
-      const answer = await askToOpenUrl(options, params, signal, record, call === undefined ? {} : { call });
+      const answer = await askToOpenUrl(options, params, signal, record, call);
       return { action: answer };
     }
 
@@ -90,7 +90,7 @@ async function askToOpenUrl(
   params: UrlToOpen,
   signal: AbortSignal | undefined,
   record: Recorder,
-  fromServer?: UrlElicitationRequest['fromServer'],
+  call: object | undefined,
 ): Promise<'accept' | 'decline' | 'cancel'> {
   const url = describeUrl(params.url);
   const answer = await options.approver.elicitUrl(
@@ -99,7 +99,7 @@ async function askToOpenUrl(
       message: params.message,
       elicitationId: params.elicitationId,
       url,
-      ...(fromServer === undefined ? {} : { fromServer }),
+      ...(call === undefined ? {} : { call }),
     },
     signal,
   );
@@ -137,5 +137,6 @@ export async function askToOpenRequiredUrl(
     options,
     (answer) => `The ${options.approver.kind} approver answered ${answer} to a URL the server required (-32042).`,
   );
-  return askToOpenUrl(options, params, signal, record);
+  // Asked in the refused call's own context: the call it is about is the one being made.
+  return askToOpenUrl(options, params, signal, record, callBeingMade());
 }

@@ -14,6 +14,10 @@
  * `callOfRequest(server)` for the call a server's request came with, which is the call of its stream, or else the one
  * name all the calls in flight to that server were made in (a stdio server asks during a call, and nothing else is
  * being asked of it). Calls of several names, or one made in none, answer nothing.
+ *
+ * A transport starts, and reads what is not on a call's own stream, in no caller's context: a stdio server reads in
+ * the context it was spawned in, so one started again during a chat turn's call would otherwise hand everything it
+ * sends later (a change of its tools, say) to handlers that take that turn's context for their own.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
@@ -33,9 +37,23 @@ const UNNAMED = Object.freeze({});
  */
 const streamsRead = new AsyncLocalStorage<{ server: string; inFlight: CallsInFlight; call?: object }>();
 
+/**
+ * The context this module was loaded in: no call's, since none can be named before it loads, and no one's who
+ * started a transport.
+ */
+const noCaller = AsyncLocalStorage.snapshot();
+
 /** Runs `work`, whose calls to servers are made for `call`. */
 export function asCallOf<T>(call: object, work: () => T): T {
   return callsMade.run(call, work);
+}
+
+/**
+ * The call the code running now makes its requests for, as its caller named it (`asCallOf`): whose question a
+ * consent asked about that call, or a refusal of it, is.
+ */
+export function callBeingMade(): object | undefined {
+  return callsMade.getStore();
 }
 
 /** The call whose own response stream from `server` the message being handled came on, if any. */
@@ -82,7 +100,7 @@ export function linkCallStreams<T extends Transport>(transport: T, server: strin
   // What everything but a named call's request is read in, made once: sends are the per-call path.
   const unnamedRead = { server, inFlight };
   const start = transport.start.bind(transport);
-  transport.start = () => streamsRead.run(unnamedRead, start);
+  transport.start = () => noCaller(() => streamsRead.run(unnamedRead, start));
   const send = transport.send.bind(transport);
   transport.send = async (message: JSONRPCMessage, options?: TransportSendOptions) => {
     const id = isCall(message) && 'id' in message ? message.id : undefined;
@@ -93,9 +111,16 @@ export function linkCallStreams<T extends Transport>(transport: T, server: strin
     // An unlinked transport reads nothing in the context of a send, so its sends need none.
     if (!linked) return sendForgettingOnFailure(send, message, options, inFlight, id);
     // Every send names its stream's call or none: one made while handling a message read from a call's stream (a
-    // listing after a change it announced, say) would otherwise have its own stream read as that call's.
-    const read = call === undefined || call === UNNAMED ? unnamedRead : { server, inFlight, call };
-    return streamsRead.run(read, () => sendForgettingOnFailure(send, message, options, inFlight, id));
+    // listing after a change it announced, say) would otherwise have its own stream read as that call's. One of no
+    // call is read in no caller's context, as the transport's start is.
+    if (call === undefined || call === UNNAMED) {
+      return noCaller(() =>
+        streamsRead.run(unnamedRead, () => sendForgettingOnFailure(send, message, options, inFlight, id)),
+      );
+    }
+    return streamsRead.run({ server, inFlight, call }, () =>
+      sendForgettingOnFailure(send, message, options, inFlight, id),
+    );
   };
   const close = transport.close.bind(transport);
   transport.close = async () => {

@@ -41,6 +41,8 @@ export interface ToolApprovalRequest {
   hiddenContent: HiddenContentFlag[];
   /** False when an `ask` rule decided: an "always allow" answer would be overruled by that rule anyway. */
   canAlwaysAllow: boolean;
+  /** The call as its caller named it (see connections/call-streams.ts), when it did: whose question this is. */
+  call?: object;
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 
 import type { PermissionRules, ServerTrust } from '../config/types.js';
+import { callBeingMade } from '../connections/call-streams.js';
 import {
   type Approver,
   ruleDenialMessage,
@@ -125,6 +126,8 @@ export async function authorizeToolCall(options: AuthorizeToolCallOptions): Prom
   if (decision.action === 'allow')
     return { allowed: true, decidedBy: decision.source, reason: decision.reason, ...base };
 
+  // Named where it is asked, in the call's own context: the requests it goes on to send are made in that name.
+  const madeFor = callBeingMade();
   const request = {
     serverName: call.serverName,
     toolName: call.toolName,
@@ -138,6 +141,7 @@ export async function authorizeToolCall(options: AuthorizeToolCallOptions): Prom
     hiddenContent,
     canAlwaysAllow: decision.source !== 'rule',
     ...(call.callId === undefined ? {} : { callId: call.callId }),
+    ...(madeFor === undefined ? {} : { call: madeFor }),
   };
   const runApprovals = options.runApprovals;
   // Where a rule asks, only the rule's own answer counts, as for "always allow".

@@ -171,7 +171,8 @@ function conversationCost(open: Conversation, host: Host): CostView {
   return costOf(displayModel(open.model()), open.usage(), host.config.modelPrices);
 }
 
-export function createChatRunner(events: LiveEvents): ChatRunner {
+/** `turnEnded`: told once each turn has ended, so what was that turn's (the questions still waiting) can say so. */
+export function createChatRunner(events: LiveEvents, turnEnded: () => void = () => undefined): ChatRunner {
   let conversation: Conversation | undefined;
   let current:
     | { turnId: string; conversation: Conversation; prompt: string; lastBefore: Message | undefined }
@@ -264,7 +265,8 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
       events.publish({ type: 'chat', chat: { turnId, event } });
     // Tabs other than the one that sent it learn of the turn here, with what was asked.
     publish({ type: 'message-sent', prompt: cut(text), sessionId: open.id });
-    // Run as this turn's, so a question it asks is known to be its own (one the person may stop it from).
+    // Its calls are made in this mark's name, so a question about one is known to be the turn's (one the person may
+    // stop it from).
     const mark = { turnId, running: true };
     void asChatTurn(mark, async () => {
       // Each call is shown with its number in the conversation, the one it keeps once the transcript is read back.
@@ -288,6 +290,7 @@ export function createChatRunner(events: LiveEvents): ChatRunner {
       } finally {
         current = undefined;
         mark.running = false;
+        turnEnded();
         publish({
           type: 'turn-done',
           sessionId: open.id,

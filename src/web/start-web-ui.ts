@@ -64,7 +64,7 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
   const token = randomBytes(24).toString('base64url');
   const events = createLiveEvents();
   const approver = createWebApprover((pending) => events.publish({ type: 'approvals', pending }));
-  const chat = createChatRunner(events);
+  const chat = createChatRunner(events, () => approver.turnEnded());
   const subscriptions = createResourceSubscriptions(events);
   let host: Host | undefined;
   let state: HostStateView = { phase: 'starting' };

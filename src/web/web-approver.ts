@@ -27,7 +27,7 @@ import {
 import type { Approver, ToolApprovalAnswer } from '../policy/approver.js';
 import type { ToolDefinitionSnapshot } from '../policy/tool-definition.js';
 import type { ApprovalAnswerBody, PendingApproval } from './api-types.js';
-import { chatTurnOfCall, currentChatTurn } from './chat-turn-context.js';
+import { chatTurnOfCall } from './chat-turn-context.js';
 
 const WEB_APPROVER_KIND = 'web';
 /**
@@ -38,7 +38,13 @@ const WEB_APPROVER_KIND = 'web';
 const MAX_HELD_SERVER_QUESTIONS = 8;
 
 interface Waiting {
+  /** The question as listed, but for the turn it is of: that is told from `call` each time it is listed. */
   approval: PendingApproval;
+  /**
+   * The call the question is about, as its caller named it: the question is a chat turn's while that turn runs, and
+   * no longer once it ended (a server's request of the turn's call may outlive it).
+   */
+  call?: object;
   settle: (body: ApprovalAnswerBody) => void;
   /** Why an answer cannot be taken (a form's field that does not fit), or undefined when it can. */
   check?: (body: ApprovalAnswerBody) => string | undefined;
@@ -57,6 +63,8 @@ export interface WebApprover extends Approver, ClientRequestApprover {
   wholeArguments(id: string): string | undefined;
   /** Runs `work` with this server's definition questions answered "keep withheld" without asking. */
   rejectDefinitionsWhile<T>(server: string, work: () => Promise<T>): Promise<T>;
+  /** Tells the pages the list again: a turn ended, and its questions still waiting are no running turn's. */
+  turnEnded(): void;
   /** Declines everything still pending (the UI is closing). */
   close(): void;
 }
@@ -97,7 +105,11 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
   const waiting = new Map<string, Waiting>();
   let closed = false;
   const quiet = new Map<string, number>();
-  const list = () => [...waiting.values()].map((entry) => entry.approval);
+  const list = () =>
+    [...waiting.values()].map((entry) => {
+      const chatTurn = chatTurnOfCall(entry.call);
+      return chatTurn === undefined ? entry.approval : { ...entry.approval, chatTurn };
+    });
   /** Per server, its questions held (shown or waiting) and the last one's end, which the next waits for. */
   const serverTurns = new Map<string, { held: number; last: Promise<unknown> }>();
 
@@ -128,10 +140,9 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
     approval: Omit<PendingApproval, 'id'>,
     fallback: ApprovalAnswerBody,
     given: AbortSignal | undefined,
-    kept: Pick<Waiting, 'check' | 'wholeArguments'> = {},
-    // A server's request is the turn's only when it came with the turn's call: the context it is handled in may be a
-    // turn's that did not ask it (a server restarted during one is read in that turn's context).
-    chatTurn = currentChatTurn(),
+    // Whose question it is: that of the call it is about, or no one's (a changed definition, a changed server). Never
+    // the context it is asked in: a server restarted during a turn's call reviews its tools in that turn's context.
+    kept: Pick<Waiting, 'check' | 'wholeArguments' | 'call'> = {},
   ): Promise<ApprovalAnswerBody> {
     if (closed) return Promise.resolve(fallback);
     // A question for a call made without a signal waits on the shared one that never aborts: nothing to listen to.
@@ -146,7 +157,7 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       waiting.set(id, {
-        approval: { id, ...approval, ...(chatTurn === undefined ? {} : { chatTurn }) },
+        approval: { id, ...approval },
         ...kept,
         settle: (body) => {
           signal?.removeEventListener('abort', onAbort);
@@ -192,7 +203,10 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
         },
         { answer: 'deny' },
         signal,
-        cut ? { wholeArguments: formatWholeArguments(request.arguments) } : {},
+        {
+          ...(cut ? { wholeArguments: formatWholeArguments(request.arguments) } : {}),
+          ...(request.call === undefined ? {} : { call: request.call }),
+        },
       );
       return body.answer as ToolApprovalAnswer;
     },
@@ -250,8 +264,7 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
           },
           { answer: 'deny' },
           signal,
-          {},
-          chatTurnOfCall(request.call),
+          request.call === undefined ? {} : { call: request.call },
         ),
       );
       return body.answer === 'allow' ? 'allow' : 'deny';
@@ -285,8 +298,8 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
           {
             check: (answer) =>
               answer.answer === 'accept' ? checkForm(request.fields, answer.content ?? {}).error : undefined,
+            ...(request.call === undefined ? {} : { call: request.call }),
           },
-          chatTurnOfCall(request.call),
         ),
       );
       if (body.answer === 'accept')
@@ -313,14 +326,15 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
           },
           { answer: 'decline' },
           signal,
-          {},
-          // A server's own request is the turn's by the call it came with; a -32042 refusal is of the caller's call.
-          request.fromServer === undefined ? currentChatTurn() : chatTurnOfCall(request.fromServer.call),
+          request.call === undefined ? {} : { call: request.call },
         ),
       );
       return body.answer === 'accept' ? 'accept' : body.answer === 'cancel' ? 'cancel' : 'decline';
     },
     pending: list,
+    turnEnded() {
+      if ([...waiting.values()].some((entry) => entry.call !== undefined)) onChange(list());
+    },
     wholeArguments: (id) => waiting.get(id)?.wholeArguments,
     async rejectDefinitionsWhile(server, work) {
       quiet.set(server, (quiet.get(server) ?? 0) + 1);
