@@ -13,6 +13,7 @@ import {
   type Node as JsonNode,
   modify,
   parseTree,
+  SyntaxKind,
 } from 'jsonc-parser';
 import { blankJsoncExtras } from './jsonc-text.js';
 import { isPlainObject } from './key-path.js';
@@ -59,29 +60,69 @@ export function setServerEntry(text: string, section: ServerSection, name: strin
   return applyEdits(edited, layOutInsertion(base, edited, path, placed.layOutFrom));
 }
 
-/** Spaces and comments to the end of a line, then its line break. */
-const COMMENTS_TO_LINE_END = /^((?:[ \t]|\/\/[^\r\n]*|\/\*(?:(?!\*\/)[^\r\n])*\*\/)*)\r?\n/;
-
 /**
  * The library inserts a new entry right after the entry before it, ahead of the comment on that entry's line, which
  * then followed the new entry: the comma stays there, the entry goes on a line of its own after the comment.
  * `layOutFrom` is where the edited text may be laid out from (not the comment's spacing).
  */
 function pastLineComments(base: string, insertion: Edit): { edits: Edit[]; layOutFrom: number } {
-  const rest = COMMENTS_TO_LINE_END.exec(base.slice(insertion.offset));
-  if (insertion.length !== 0 || !insertion.content.startsWith(',') || rest === null || !/\/[/*]/.test(rest[1]!)) {
-    return { edits: [insertion], layOutFrom: insertion.offset };
+  const rest =
+    insertion.length === 0 && insertion.content.startsWith(',') ? restOfLine(base, insertion.offset) : undefined;
+  if (rest === undefined || !rest.commented) return { edits: [insertion], layOutFrom: insertion.offset };
+  // On a line of its own: what the next line holds (a comment on its own line, say) stays there.
+  const entry = insertion.content.slice(1);
+  if (rest.comma !== undefined) {
+    // The entry before was the last, with a trailing comma: that comma now separates the new entry, which ends with
+    // one of its own, as the file ends its last entry.
+    return {
+      edits: [{ offset: rest.end, length: 0, content: `${entry},${rest.lineBreak}` }],
+      layOutFrom: rest.lineEnd,
+    };
   }
-  const lineEnd = insertion.offset + rest[1]!.length;
-  const lineBreak = rest[0].slice(rest[1]!.length);
   return {
     edits: [
       { offset: insertion.offset, length: 0, content: ',' },
-      // On a line of its own: what the next line holds (a comment on its own line, say) stays there.
-      { offset: lineEnd + lineBreak.length, length: 0, content: `${insertion.content.slice(1)}${lineBreak}` },
+      { offset: rest.end, length: 0, content: `${entry}${rest.lineBreak}` },
     ],
     // In the edited text, with the comma before it.
-    layOutFrom: lineEnd + 1,
+    layOutFrom: rest.lineEnd + 1,
+  };
+}
+
+/** A block comment on one line. */
+const BLOCK_COMMENT = String.raw`\/\*(?:(?!\*\/)[^\r\n])*\*\/`;
+/**
+ * Spaces and block comments, at most one comma, more of them, a line comment, then the line break. Spaces are matched
+ * only before the comma or only after it, so a line that does not end this way is refused in one pass.
+ */
+const REST_OF_LINE = new RegExp(
+  String.raw`^((?:[ \t]|${BLOCK_COMMENT})*)(?:(,)(?:[ \t]|${BLOCK_COMMENT})*)?(?:\/\/[^\r\n]*)?(\r?\n)`,
+);
+
+interface RestOfLine {
+  /** Where the comma is, when there is one. */
+  comma: number | undefined;
+  /** Whether a comment is on it. */
+  commented: boolean;
+  /** Where its line break is, and the break itself. */
+  lineEnd: number;
+  lineBreak: string;
+  /** Past the line break. */
+  end: number;
+}
+
+/** What follows `offset` to the end of its line, when that is only spaces, comments and a comma. */
+function restOfLine(text: string, offset: number): RestOfLine | undefined {
+  const rest = REST_OF_LINE.exec(text.slice(offset, text.indexOf('\n', offset) + 1 || undefined));
+  if (rest === null) return undefined;
+  const lineBreak = rest[3]!;
+  const written = rest[0].slice(0, -lineBreak.length);
+  return {
+    comma: rest[2] === undefined ? undefined : offset + rest[1]!.length,
+    commented: /\/[/*]/.test(written),
+    lineEnd: offset + written.length,
+    lineBreak,
+    end: offset + rest[0].length,
   };
 }
 
@@ -96,14 +137,7 @@ export function removeServerEntry(text: string, section: ServerSection, name: st
   if (servers === undefined || entry === undefined) return text;
   const index = siblings.indexOf(entry);
   const entryEnd = entry.offset + entry.length;
-  if (siblings.length === 1) {
-    // The only entry, with a trailing comma after it: its object is left empty, `{}`, and any comment in it kept.
-    const comma = /^\s*,/.exec(text.slice(entryEnd))?.[0].length ?? 0;
-    const length = entryEnd + comma - servers.offset - 1;
-    const emptied = applyEdits(text, [{ offset: servers.offset + 1, length, content: '' }]);
-    const range = { offset: servers.offset, length: servers.length - length };
-    return applyEdits(emptied, format(emptied, range, formattingOf(text)));
-  }
+  if (siblings.length === 1) return withoutOnlyEntry(text, servers, entry);
   const previous = siblings[index - 1];
   const ownLines = entryLines(text, entry, previous);
   if (ownLines !== undefined) return applyEdits(text, ownLines);
@@ -124,8 +158,45 @@ export function removeServerEntry(text: string, section: ServerSection, name: st
   return applyEdits(text, [{ offset: start, length: entryEnd + comma[0].length - start, content: '' }]);
 }
 
-/** Comments and spaces after an entry on its last line, and the line break that ends it. */
-const REST_OF_LINE = /^[ \t]*(,?)(?:[ \t]|\/\/[^\r\n]*|\/\*(?:(?!\*\/)[^\r\n])*\*\/)*\r?\n/;
+/**
+ * `text` without the only entry of `servers` and the comma after it. An entry on lines of its own goes with them and
+ * the comments on them; the object is left as `{}` when nothing but spaces stays in it, and the comments on lines of
+ * their own in it stay. An entry on the line of the object's brace is cut from the brace, and the object laid out.
+ */
+function withoutOnlyEntry(text: string, servers: JsonNode, entry: JsonNode): string {
+  const entryEnd = entry.offset + entry.length;
+  // The comma after it, past any comment between: a comma left alone in the object would make the file unreadable.
+  const scanner = createScanner(text, true);
+  scanner.setPosition(entryEnd);
+  const comma = scanner.scan() === SyntaxKind.CommaToken ? scanner.getTokenOffset() : undefined;
+  const lineStart = text.lastIndexOf('\n', entry.offset - 1) + 1;
+  const rest = restOfLine(text, entryEnd);
+  const ownLines =
+    rest !== undefined && lineStart > servers.offset && /^[ \t]*$/.test(text.slice(lineStart, entry.offset));
+  const start = ownLines ? lineStart : servers.offset + 1;
+  const end = ownLines ? rest!.end : entryEnd;
+  const edits: Edit[] = [{ offset: start, length: end - start, content: '' }];
+  if (comma !== undefined && comma >= end) edits.push(commaEdit(text, comma));
+  const emptied = applyEdits(text, edits);
+  const removed = edits.reduce((total, edit) => total + edit.length, 0);
+  const insideLength = servers.length - 2 - removed;
+  if (ownLines) {
+    // Nothing but spaces left between the braces: `{}`, as a new file has it.
+    if (!/^\s*$/.test(emptied.slice(servers.offset + 1, servers.offset + 1 + insideLength))) return emptied;
+    return applyEdits(emptied, [{ offset: servers.offset + 1, length: insideLength, content: '' }]);
+  }
+  return applyEdits(emptied, format(emptied, { offset: servers.offset, length: insideLength + 2 }, formattingOf(text)));
+}
+
+/** The edit that takes out the comma at `comma`: with its line when nothing else is on it. */
+function commaEdit(text: string, comma: number): Edit {
+  const lineStart = text.lastIndexOf('\n', comma - 1) + 1;
+  const after = /^[ \t]*\r?\n/.exec(text.slice(comma + 1, text.indexOf('\n', comma) + 1 || undefined));
+  if (after === null || !/^[ \t]*$/.test(text.slice(lineStart, comma)))
+    return { offset: comma, length: 1, content: '' };
+  return { offset: lineStart, length: comma + 1 + after[0].length - lineStart, content: '' };
+}
+
 /** A line with only a line comment on it. */
 const COMMENT_LINE = /^[ \t]*\/\/[^\r\n]*\r?\n$/;
 
@@ -138,12 +209,10 @@ const COMMENT_LINE = /^[ \t]*\/\/[^\r\n]*\r?\n$/;
 function entryLines(text: string, entry: JsonNode, previous: JsonNode | undefined): Edit[] | undefined {
   const entryEnd = entry.offset + entry.length;
   const lineStart = text.lastIndexOf('\n', entry.offset - 1) + 1;
-  const rest = REST_OF_LINE.exec(text.slice(entryEnd));
-  if (rest === null || !/^[ \t]*$/.test(text.slice(lineStart, entry.offset))) return undefined;
+  const rest = restOfLine(text, entryEnd);
+  if (rest === undefined || !/^[ \t]*$/.test(text.slice(lineStart, entry.offset))) return undefined;
   if (previous === undefined) {
-    return rest[1] === ','
-      ? [{ offset: lineStart, length: entryEnd + rest[0].length - lineStart, content: '' }]
-      : undefined;
+    return rest.comma !== undefined ? [{ offset: lineStart, length: rest.end - lineStart, content: '' }] : undefined;
   }
   const previousEnd = previous.offset + previous.length;
   if (lineStart <= previousEnd) return undefined;
@@ -153,8 +222,8 @@ function entryLines(text: string, entry: JsonNode, previous: JsonNode | undefine
     if (above <= previousEnd || !COMMENT_LINE.test(text.slice(above, start))) break;
     start = above;
   }
-  const lines: Edit = { offset: start, length: entryEnd + rest[0].length - start, content: '' };
-  if (rest[1] === ',') return [lines];
+  const lines: Edit = { offset: start, length: rest.end - start, content: '' };
+  if (rest.comma !== undefined) return [lines];
   // The last entry: the comma that separated it goes too.
   const scanner = createScanner(text, true);
   scanner.setPosition(previousEnd);

@@ -287,6 +287,57 @@ describe('mcp-host add / remove', { timeout: 120_000 }, () => {
     expect(await readFile(file, 'utf8')).toBe([...lines.slice(0, 2), ...lines.slice(3)].join('\n'));
   });
 
+  it('gives the file back after add and remove beside an entry whose line ends with a comma and a comment', async () => {
+    const directory = await temporaryDirectory();
+    const file = join(directory, 'mcp-host.json');
+    const wrap = (...entries: string[]) => ['{', '  "mcpServers": {', ...entries, '  }', '}', ''].join('\n');
+    const calc = ['    "calc": {', '      "command": "node"', '    },'];
+    for (const [entries, added] of [
+      // The only entry, with a trailing comma: the new one goes after its comment and keeps the trailing comma.
+      [['    "a": {"command": "node"}, // about a'], ['    "a": {"command": "node"}, // about a', ...calc]],
+      [
+        ['    "a": {"command": "node"}, // about a', '    "b": {"command": "node"}, // about b'],
+        ['    "a": {"command": "node"}, // about a', '    "b": {"command": "node"}, // about b', ...calc],
+      ],
+    ] as const) {
+      const written = wrap(...entries);
+      await writeFile(file, written);
+      expect((await runCliInProcess(['add', '-c', file, 'calc', '--', 'node'])).code).toBe(0);
+      expect(await readFile(file, 'utf8')).toBe(wrap(...added));
+      expect((await runCliInProcess(['remove', '-c', file, 'calc'])).code).toBe(0);
+      expect(await readFile(file, 'utf8')).toBe(written);
+      // The first entry goes with its comment and its comma; the next stays as it was.
+      expect((await runCliInProcess(['remove', '-c', file, 'a'])).code).toBe(0);
+      expect(await readFile(file, 'utf8')).toBe(
+        entries.length === 1 ? '{\n  "mcpServers": {}\n}\n' : wrap(...entries.slice(1)),
+      );
+    }
+  });
+
+  it('takes the only entry out with its comma wherever the comma is, leaving a file the config reads', async () => {
+    const directory = await temporaryDirectory();
+    const file = join(directory, 'mcp-host.json');
+    for (const [entry, left] of [
+      [['    "a": {"command": "node"} /* about a */ ,'], []],
+      [['    "a": {"command": "node"} // about a', '    ,'], []],
+      [['    // servers', '    "a": {"command": "node"}', '    ,'], ['    // servers']],
+    ] as const) {
+      await writeFile(file, ['{', '  "mcpServers": {', ...entry, '  }', '}', ''].join('\n'));
+      expect((await runCliInProcess(['remove', '-c', file, 'a'])).code).toBe(0);
+      const text = await readFile(file, 'utf8');
+      expect(text).toBe(
+        left.length === 0
+          ? '{\n  "mcpServers": {}\n}\n'
+          : ['{', '  "mcpServers": {', ...left, '  }', '}', ''].join('\n'),
+      );
+      const listed = await runCliInProcess(['servers', '--config', file]);
+      expect({ code: listed.code, stderr: listed.stderr }).toEqual({
+        code: 0,
+        stderr: `mcp-host: ${file} configures no MCP servers (add them under "mcpServers"), so none are connected.\n`,
+      });
+    }
+  });
+
   it('creates mcp-host.json in the current folder when there is no config, and adds a remote server', async () => {
     const directory = await temporaryDirectory();
     const added = await runCliInProcess(
