@@ -1,3 +1,10 @@
+/**
+ * `mcp-host serve --http`, stateless or with sessions, with a batch POST (a JSON array of requests, answered on one
+ * event stream) whose answers together are far larger than what the gateway lets wait for a client. A client that
+ * reads gets every answer and notification. One that stops reading gets its notifications dropped past the bound, as
+ * on a single POST, and, past the bound too, each remaining answer replaced by a JSON-RPC error for its id that names
+ * the limit: every request is answered once, said once on stderr each, and what waits does not follow the batch.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRecords } from '../helpers/audit-records.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';

@@ -1,3 +1,9 @@
+/**
+ * `mcp-host serve --http` in OAuth resource-server mode: JWT access tokens from a local authorization server
+ * (its keys found through its RFC 8414 metadata), checked for signature, issuer, audience, time and scope; the
+ * protected-resource metadata (RFC 9728) served; and the v2 SDK client getting a token by itself through the
+ * 401's `resource_metadata` (client_credentials), its identity recorded in the audit.
+ */
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRecords } from '../helpers/audit-records.js';

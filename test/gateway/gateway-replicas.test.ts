@@ -1,3 +1,10 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${env:VAR}` is the config syntax, not a template mistake.
+/**
+ * Stateless gateway replicas sharing one real `redis-server` (started here on a free port, stopped in afterAll):
+ * the store's contract (sessions, answers, messages between replicas, counts, a session claimed by compare-and-set)
+ * holds in memory and in Redis; two `mcp-host serve` processes answer one client whose
+ * requests alternate between them, and an approval asked on one replica is answered through the other.
+ */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimSession, type GatewayStore } from '../../src/gateway/store/gateway-store.js';

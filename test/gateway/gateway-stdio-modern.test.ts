@@ -1,3 +1,10 @@
+/**
+ * `mcp-host serve --stdio` to a client of the 2026-07-28 revision: the official v2 SDK client pinned to that revision
+ * starts the built CLI as its server, with real fixture servers behind it. It lists and calls tools through the
+ * host's duties (an approval asked by `input_required`, audit with the client's identity), and hears of changes on
+ * `subscriptions/listen`: a tools list change, and the updates of a resource it names, whose server is subscribed
+ * while the listen is open.
+ */
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

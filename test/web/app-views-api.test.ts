@@ -1,3 +1,8 @@
+/**
+ * What an MCP Apps view may ask of the host, over the UI's own HTTP API (as the page relays it): its own server's
+ * tools that let the app call them, nothing else. The calls are allowed by the rules, so a refusal is the view's
+ * limit and not a question left waiting.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRecords } from '../helpers/audit-records.js';
 import { exampleServer, fixtureServer, writeConfig } from '../helpers/project.js';
