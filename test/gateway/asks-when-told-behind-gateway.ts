@@ -3,7 +3,6 @@
  * `asks`: the client answers sampling requests and keeps what it was asked and the log messages it heard, and holds
  * calls in flight on the fixture's gates. A test starts it in `beforeAll` and stops it in `afterAll`.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   Client,
@@ -12,15 +11,12 @@ import {
   type StreamableHTTPClientTransportOptions,
 } from '@modelcontextprotocol/client';
 import { expect } from 'vitest';
-import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { callWaitsAtGate } from '../helpers/call-waits-at-gate.js';
+import { type GatewayProcess, startGatewayProcess } from '../helpers/gateway-process.js';
 import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { textOf } from '../helpers/text-of.js';
 
 const TOKEN = 'an-asks-when-told-behind-gateway-test-token';
-
-export function textOf(result: unknown): string {
-  const content = (result as { content: Array<{ type: string; text?: string }> }).content;
-  return content.map((part) => part.text ?? '').join('');
-}
 
 export class AsksWhenToldBehindGateway {
   readonly client: Client;
@@ -90,14 +86,6 @@ export class AsksWhenToldBehindGateway {
     await this.gateway?.stop();
   }
 
-  /** Waits until the fixture says a call waits for `gate`. */
-  private waiting(gate: string): Promise<void> {
-    return waitUntil(
-      async () => (await readFile(this.eventLog, 'utf8').catch(() => '')).includes(`waiting ${gate}\n`),
-      `the server to wait for ${gate}`,
-    );
-  }
-
   /**
    * Has the fixture send a sampling request for `prompt` outside the call that asks, once that call waits at its
    * `sample` gate (opened here): `answer` is that call's result, the model's answer.
@@ -107,7 +95,7 @@ export class AsksWhenToldBehindGateway {
       name: 'asks__ask_model',
       arguments: { prompt, aside: true, after: 'sample' },
     });
-    await this.waiting('sample');
+    await callWaitsAtGate(this.eventLog, 'sample');
     await this.client.callTool({ name: 'asks__open', arguments: { gate: 'sample' } });
     return { answer };
   }
@@ -116,7 +104,7 @@ export class AsksWhenToldBehindGateway {
   async whileHeld(gates: string[], work: () => Promise<void>): Promise<void> {
     const held = gates.map((gate) => this.client.callTool({ name: 'asks__wait', arguments: { gate } }));
     try {
-      for (const gate of gates) await this.waiting(gate);
+      for (const gate of gates) await callWaitsAtGate(this.eventLog, gate);
       await work();
     } finally {
       for (const gate of gates) await this.client.callTool({ name: 'asks__open', arguments: { gate } });

@@ -21,6 +21,7 @@ import { auditRecords } from '../helpers/audit-records.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
+import { textOf } from '../helpers/text-of.js';
 import { startInProcessReplica } from './in-process-replica.js';
 
 const TOKEN = 'an-affinity-test-token-of-enough-length';
@@ -101,11 +102,6 @@ async function alternatingClient(origins: () => string[]): Promise<{
   await client.connect(transport);
   toClose.push(client);
   return { client, sent, asked, nextReplica: () => next % origins().length, sessionId: () => transport.sessionId };
-}
-
-function textOf(result: unknown): string {
-  const content = (result as { content: Array<{ type: string; text?: string }> }).content;
-  return content.map((part) => part.text ?? '').join('');
 }
 
 async function callsCounted(client: Client, server: string): Promise<number> {

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRecords } from '../helpers/audit-records.js';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
+import { waitUntil } from '../helpers/gateway-process.js';
 import { cliPath, exampleServer, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
 
 const driver = join(repoRoot, 'test', 'gateway', 'clients', 'ai-sdk-client.mjs');
@@ -90,10 +91,7 @@ async function expectTheSameBehaviour(result: Record<string, unknown>, eventsLog
   expect(result.withheld).toBe(true);
   expect(result.changedCallAnswer).toMatchObject({ isError: true });
   // The gateway told the upstream server, which wrote it down.
-  const deadline = Date.now() + 20_000;
-  while (!(await readFile(eventsLog, 'utf8')).includes('cancelled') && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitUntil(async () => (await readFile(eventsLog, 'utf8')).includes('cancelled'), 'the server to be told');
   expect(await readFile(eventsLog, 'utf8')).toContain('cancelled');
   const audit = await auditRecords(stateDir);
   expect(audit.find((record) => record.type === 'tool-call' && record.tool === 'calculator__multiply')).toMatchObject({

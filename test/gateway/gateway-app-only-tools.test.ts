@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { temporaryDirectory } from '../helpers/project.js';
 import { connectStdioGateway } from '../helpers/stdio-gateway.js';
+import { textOf } from '../helpers/text-of.js';
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -21,11 +22,6 @@ async function openGateway(toolDiscovery: 'never' | 'always'): Promise<Client> {
   clients.push(client);
   await connectStdioGateway(client, config, stateDir);
   return client;
-}
-
-function textOf(result: unknown): string {
-  const content = (result as { content: Array<{ type: string; text?: string }> }).content;
-  return content.map((part) => part.text ?? '').join('');
 }
 
 describe('mcp-host serve and an MCP App server', () => {

@@ -8,13 +8,14 @@
  * gateway opened, and is not put to the client of whichever call is newest. Official v2 SDK clients in front of two
  * processes of the built CLI.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callWaitsAtGate } from '../helpers/call-waits-at-gate.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
-import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { type GatewayProcess, startGatewayProcess } from '../helpers/gateway-process.js';
 import { temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { textOf } from '../helpers/text-of.js';
 
 const INNER_TOKEN = 'the-inner-gateway-test-token';
 const OUTER_TOKEN = 'the-outer-gateway-test-token';
@@ -23,11 +24,6 @@ interface TestClient {
   client: Client;
   /** The prompts of the sampling requests it was asked. */
   asked: string[];
-}
-
-function textOf(result: unknown): string {
-  const content = (result as { content: Array<{ type: string; text?: string }> }).content;
-  return content.map((part) => part.text ?? '').join('');
 }
 
 function testClient(name: string): TestClient {
@@ -85,15 +81,9 @@ describe('a gateway behind a gateway, with two clients in front', () => {
     await inner?.stop();
   });
 
-  const waiting = (gate: string) =>
-    waitUntil(
-      async () => (await readFile(eventLog, 'utf8').catch(() => '')).includes(`waiting ${gate}\n`),
-      `the server to wait for ${gate}`,
-    );
-
   it('puts a request of A’s only call to a server to A, while B calls another server behind the inner gateway', async () => {
     const held = b.client.callTool({ name: 'inner__other__wait', arguments: { gate: 'held' } });
-    await waiting('held');
+    await callWaitsAtGate(eventLog, 'held');
     const result = await a.client.callTool({ name: 'inner__asks__ask_model', arguments: { prompt: 'for A alone' } });
     expect(textOf(result)).toBe('model model-of-client-A said: you asked "for A alone"');
     expect(a.asked).toEqual(['for A alone']);
@@ -108,9 +98,9 @@ describe('a gateway behind a gateway, with two clients in front', () => {
       name: 'inner__asks__ask_model',
       arguments: { prompt: 'whose is this?', after: 'late' },
     });
-    await waiting('late');
+    await callWaitsAtGate(eventLog, 'late');
     const held = b.client.callTool({ name: 'inner__asks__wait', arguments: { gate: 'late-b' } });
-    await waiting('late-b');
+    await callWaitsAtGate(eventLog, 'late-b');
     // B opens the gate, so that whichever of B's calls is the newest when the server asks, it is B's.
     await b.client.callTool({ name: 'inner__asks__open', arguments: { gate: 'late' } });
     const result = textOf(await asked);

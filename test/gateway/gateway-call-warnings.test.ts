@@ -13,6 +13,7 @@ import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js'
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory } from '../helpers/project.js';
 import { connectStdioGateway } from '../helpers/stdio-gateway.js';
+import { textOf } from '../helpers/text-of.js';
 
 const TOKEN = 'a-call-warnings-test-token-of-enough-length';
 const RETRY_WARNING = {
@@ -79,11 +80,6 @@ function overHttp(gatewaySettings: Record<string, unknown>): () => Promise<Serve
     }
     return { client, logs, marker: join(directory, 'exited-once'), close };
   };
-}
-
-function textOf(result: unknown): string {
-  const content = (result as { content: Array<{ type: string; text?: string }> }).content;
-  return content.map((part) => part.text ?? '').join('');
 }
 
 describe.each([

@@ -11,16 +11,12 @@ import { auditRecords } from '../helpers/audit-records.js';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { cliPath, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { connectStdioGateway } from '../helpers/stdio-gateway.js';
+import { textOf } from '../helpers/text-of.js';
 
 const catalogServer = bundledFixture(join(repoRoot, 'test', 'fixtures', 'discovery', 'catalog-server.mjs'));
 
 let client: Client;
 let stateDir: string;
-
-function textOf(result: unknown): string {
-  const content = (result as { content: Array<{ type: string; text?: string }> }).content;
-  return content.map((part) => part.text ?? '').join('');
-}
 
 async function toolCalls(): Promise<Array<Record<string, unknown>>> {
   return (await auditRecords(stateDir)).filter((record) => record.type === 'tool-call');

@@ -9,7 +9,8 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitUntil } from '../helpers/gateway-process.js';
-import { AsksWhenToldBehindGateway, textOf } from './asks-when-told-behind-gateway.js';
+import { textOf } from '../helpers/text-of.js';
+import { AsksWhenToldBehindGateway } from './asks-when-told-behind-gateway.js';
 
 /** A GET the client sent: the event it resumed after, if any, and what its response stream carried. */
 interface StandingStream {

@@ -12,8 +12,10 @@ import { Client, type LoggingMessageNotification, StreamableHTTPClientTransport 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRecords } from '../helpers/audit-records.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
+import { waitUntil } from '../helpers/gateway-process.js';
 import { cliPath, temporaryDirectory } from '../helpers/project.js';
 import { connectStdioGateway } from '../helpers/stdio-gateway.js';
+import { textOf } from '../helpers/text-of.js';
 
 const TOKEN = 'a-forwarding-test-token-of-enough-length';
 
@@ -26,19 +28,6 @@ interface Gateway {
   /** A second client without those capabilities (HTTP only: stdio has one client). */
   connectBare?: () => Promise<Client>;
   close(): Promise<void>;
-}
-
-function textOf(result: unknown): string {
-  const content = (result as { content: Array<{ type: string; text?: string }> }).content;
-  return content.map((part) => part.text ?? '').join('');
-}
-
-async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 function capableClient(gateway: Pick<Gateway, 'logs' | 'changed'>): Client {
@@ -102,7 +91,7 @@ async function startHttp(): Promise<Gateway> {
     }
   };
   try {
-    await waitFor(() => /serving (http:\S+)/.test(stderr) || child.exitCode !== null, 'the gateway to listen');
+    await waitUntil(() => /serving (http:\S+)/.test(stderr) || child.exitCode !== null, 'the gateway to listen');
     const url = /serving (http:\S+)/.exec(stderr)?.[1];
     if (url === undefined) throw new Error(`the gateway did not start:\n${stderr}`);
     const connect = async (client: Client) => {
@@ -157,7 +146,7 @@ describe.each([
 
     await gateway.client.callTool({ name: 'forwarding__log', arguments: { level: 'info', message: 'quiet' } });
     await gateway.client.callTool({ name: 'forwarding__log', arguments: { level: 'error', message: 'loud' } });
-    await waitFor(() => gateway.logs.some((entry) => entry.data === 'loud'), 'the error log message');
+    await waitUntil(() => gateway.logs.some((entry) => entry.data === 'loud'), 'the error log message');
     expect(gateway.logs.find((entry) => entry.data === 'loud')).toEqual({
       level: 'error',
       logger: 'forwarding/fixture',
@@ -168,19 +157,19 @@ describe.each([
 
   it('tells the client when the server’s tools, prompts and resources change, and lists the new ones', async () => {
     const tool = textOf(await gateway.client.callTool({ name: 'forwarding__add_tool', arguments: {} }));
-    await waitFor(() => gateway.changed.includes('tools'), 'tools/list_changed');
-    await waitFor(
+    await waitUntil(() => gateway.changed.includes('tools'), 'tools/list_changed');
+    await waitUntil(
       async () => (await gateway.client.listTools()).tools.some((entry) => entry.name === `forwarding__${tool}`),
       'the added tool',
     );
 
     const prompt = textOf(await gateway.client.callTool({ name: 'forwarding__add_prompt', arguments: {} }));
-    await waitFor(() => gateway.changed.includes('prompts'), 'prompts/list_changed');
+    await waitUntil(() => gateway.changed.includes('prompts'), 'prompts/list_changed');
     const prompts = (await gateway.client.listPrompts()).prompts.map((entry) => entry.name);
     expect(prompts).toContain(`forwarding__${prompt}`);
 
     const resource = textOf(await gateway.client.callTool({ name: 'forwarding__add_resource', arguments: {} }));
-    await waitFor(() => gateway.changed.includes('resources'), 'resources/list_changed');
+    await waitUntil(() => gateway.changed.includes('resources'), 'resources/list_changed');
     const resources = (await gateway.client.listResources()).resources.map((entry) => entry.uri);
     expect(resources).toContain(`notes://${resource}`);
   }, 30_000);
@@ -229,10 +218,10 @@ describe.each([
     const read = () => readFile(events, 'utf8').catch(() => '');
     const controller = new AbortController();
     const call = gateway.client.callTool({ name: 'forwarding__hang', arguments: {} }, { signal: controller.signal });
-    await waitFor(async () => (await read()).includes(' hang'), 'the call to reach the server');
+    await waitUntil(async () => (await read()).includes(' hang'), 'the call to reach the server');
     controller.abort(new Error('the user stopped it'));
     await expect(call).rejects.toThrow();
-    await waitFor(async () => /^cancelled /m.test(await read()), 'the server to be told');
+    await waitUntil(async () => /^cancelled /m.test(await read()), 'the server to be told');
   }, 30_000);
 
   it('audits forwarded requests with the gateway’s client as the one who answered', async () => {

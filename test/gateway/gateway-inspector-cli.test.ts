@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRecords } from '../helpers/audit-records.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { cliPath, temporaryDirectory } from '../helpers/project.js';
+import { textOf } from '../helpers/text-of.js';
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -66,10 +67,6 @@ async function inspect(target: string[], method: string[]): Promise<Record<strin
     timeout: 90_000,
   });
   return JSON.parse(stdout) as Record<string, unknown>;
-}
-
-function textOf(result: Record<string, unknown>): string {
-  return (result.content as Array<{ text?: string }>).map((part) => part.text ?? '').join('');
 }
 
 async function auditedClients(): Promise<unknown[]> {

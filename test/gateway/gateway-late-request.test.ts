@@ -10,6 +10,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { textOf } from '../helpers/text-of.js';
 
 const TOKEN = 'a-late-request-test-token';
 
@@ -111,11 +112,6 @@ function lateAskingServer() {
       });
     },
   };
-}
-
-function textOf(result: unknown): string {
-  const content = (result as { content: Array<{ type: string; text?: string }> }).content;
-  return content.map((part) => part.text ?? '').join('');
 }
 
 describe('a sampling request on a call’s stream after its result', () => {

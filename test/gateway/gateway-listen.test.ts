@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory } from '../helpers/project.js';
+import { textOf } from '../helpers/text-of.js';
 
 const TOKEN = 'a-listen-test-token-of-enough-length';
 
@@ -66,11 +67,6 @@ async function modernClient(heard: Heard, path = ''): Promise<Client> {
   );
   opened.push(client);
   return client;
-}
-
-function textOf(result: unknown): string {
-  const content = (result as { content: Array<{ type: string; text?: string }> }).content;
-  return content.map((part) => part.text ?? '').join('');
 }
 
 /** The fixture sends an update for each URI it is subscribed to and answers how many it sent. */

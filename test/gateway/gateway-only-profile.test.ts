@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
 import { startGatewayProcess } from '../helpers/gateway-process.js';
 import { exampleServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { textOf } from '../helpers/text-of.js';
 
 const TOKEN = 'a-test-token-of-enough-length';
 
@@ -15,11 +16,6 @@ const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
 });
-
-function textOf(result: unknown): string {
-  const content = (result as { content: Array<{ type: string; text?: string }> }).content;
-  return content.map((part) => part.text ?? '').join('');
-}
 
 describe('mcp-host serve --http --profile', () => {
   it('serves the profile at /mcp with its rules and refuses the rest of the config', async () => {

@@ -7,14 +7,15 @@
  * clients are in flight it is refused, saying why. A log message reaches the client whose call it came with, or,
  * when nothing says so, the clients calling that server alone or that asked for the server's log with a level.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAsksWhenToldOverHttp } from '../helpers/asks-when-told-over-http.js';
+import { callWaitsAtGate } from '../helpers/call-waits-at-gate.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { textOf } from '../helpers/text-of.js';
 
 const TOKEN = 'a-request-routing-test-token';
 
@@ -24,11 +25,6 @@ interface TestClient {
   asked: string[];
   /** The data of the log messages it received. */
   logs: unknown[];
-}
-
-function textOf(result: unknown): string {
-  const content = (result as { content: Array<{ type: string; text?: string }> }).content;
-  return content.map((part) => part.text ?? '').join('');
 }
 
 function testClient(name: string): TestClient {
@@ -101,12 +97,6 @@ describe.each(['stdio', 'Streamable HTTP'] as const)(
       b.asked.length = 0;
     };
 
-    const waiting = (gate: string) =>
-      waitUntil(
-        async () => (await readFile(eventLog, 'utf8').catch(() => '')).includes(`waiting ${gate}\n`),
-        `the server to wait for ${gate}`,
-      );
-
     /**
      * Has A's call wait at the server for `gate`, then B make a call that stays in flight (the newest call to the
      * server), then opens the gate, so that the server asks while calls of both clients are in flight. Answers A's
@@ -120,9 +110,9 @@ describe.each(['stdio', 'Streamable HTTP'] as const)(
     ): Promise<string> {
       const argument = tool === 'ask_model' ? { prompt: text, aside } : { question: text };
       const asked = a.client.callTool({ name: `asks__${tool}`, arguments: { ...argument, after: gate } });
-      await waiting(gate);
+      await callWaitsAtGate(eventLog, gate);
       const held = b.client.callTool({ name: 'asks__wait', arguments: { gate: `${gate}-b` } });
-      await waiting(`${gate}-b`);
+      await callWaitsAtGate(eventLog, `${gate}-b`);
       await b.client.callTool({ name: 'asks__open', arguments: { gate } });
       const result = textOf(await asked);
       await b.client.callTool({ name: 'asks__open', arguments: { gate: `${gate}-b` } });
@@ -160,9 +150,9 @@ describe.each(['stdio', 'Streamable HTTP'] as const)(
     it('never puts a sampling request made while A gets a prompt to B, while B has a call in flight', async () => {
       forgetAsked();
       const got = a.client.getPrompt({ name: 'asks__ask', arguments: { prompt: 'the prompt of A', after: 'prompt' } });
-      await waiting('prompt');
+      await callWaitsAtGate(eventLog, 'prompt');
       const held = b.client.callTool({ name: 'asks__wait', arguments: { gate: 'prompt-b' } });
-      await waiting('prompt-b');
+      await callWaitsAtGate(eventLog, 'prompt-b');
       await b.client.callTool({ name: 'asks__open', arguments: { gate: 'prompt' } });
       const content = (await got).messages[0]?.content;
       const text = content !== undefined && !Array.isArray(content) && content.type === 'text' ? content.text : '?';

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory } from '../helpers/project.js';
+import { textOf } from '../helpers/text-of.js';
 
 const ALICE = 'a-session-limits-token-for-alice';
 const BOB = 'a-session-limits-token-for-bob';
@@ -63,10 +64,7 @@ async function refusal(token: string): Promise<string> {
 
 /** The fixture sends an update for each URI it is subscribed to and answers how many it sent. */
 async function touch(client: Client): Promise<number> {
-  const result = (await client.callTool({ name: 'memory__touch', arguments: {} })) as {
-    content: Array<{ text?: string }>;
-  };
-  return Number(result.content.map((part) => part.text ?? '').join(''));
+  return Number(textOf(await client.callTool({ name: 'memory__touch', arguments: {} })));
 }
 
 beforeAll(async () => {

@@ -9,6 +9,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimSession, type StoredSession } from '../../src/gateway/store/gateway-store.js';
 import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
+import { textOf } from '../helpers/text-of.js';
 import { TallyReplicas } from './tally-replicas.js';
 
 const TOKEN = 'a-stale-owner-test-token-of-enough-length';
@@ -68,11 +69,6 @@ async function clientOpenedOn(first: number): Promise<{
       return { id, record: (await store.getSession(id, TTL_MS))! };
     },
   };
-}
-
-function textOf(result: unknown): string {
-  const content = (result as { content: Array<{ type: string; text?: string }> }).content;
-  return content.map((part) => part.text ?? '').join('');
 }
 
 /** The calls the copy of the counter behind the session's current owner has run, for every session. */

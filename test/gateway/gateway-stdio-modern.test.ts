@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRecords } from '../helpers/audit-records.js';
 import { waitUntil } from '../helpers/gateway-process.js';
 import { bundledCliPath, fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { textOf } from '../helpers/text-of.js';
 
 let client: Client;
 let stateDir: string;
@@ -54,11 +55,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
 });
-
-function textOf(result: unknown): string {
-  const content = (result as { content: Array<{ type: string; text?: string }> }).content;
-  return content.map((part) => part.text ?? '').join('');
-}
 
 async function touch(): Promise<number> {
   return Number(textOf(await client.callTool({ name: 'memory__touch', arguments: {} })));

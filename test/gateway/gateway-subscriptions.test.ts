@@ -13,6 +13,7 @@ import { MAX_SUBSCRIPTIONS_PER_SESSION } from '../../src/gateway/resource-subscr
 import { waitUntil } from '../helpers/gateway-process.js';
 import { cliPath, fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { connectStdioGateway } from '../helpers/stdio-gateway.js';
+import { textOf } from '../helpers/text-of.js';
 
 const TOKEN = 'a-subscriptions-test-token-of-enough-length';
 
@@ -27,11 +28,6 @@ interface Gateway extends Recorded {
   /** Another client of the same gateway, on the whole config or a profile (HTTP only: stdio has one client). */
   connectAnother?: (profile?: string) => Promise<Recorded & { client: Client; end(): Promise<void> }>;
   close(): Promise<void>;
-}
-
-function textOf(result: unknown): string {
-  const content = (result as { content: Array<{ type: string; text?: string }> }).content;
-  return content.map((part) => part.text ?? '').join('');
 }
 
 function config(): Promise<string> {

@@ -7,7 +7,7 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GatewayProcess, startGatewayProcess } from '../helpers/gateway-process.js';
+import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
 
 const TOKEN = 'a-url-elicitation-test-token';
@@ -40,14 +40,6 @@ async function connect(name: string): Promise<Downstream> {
   );
   downstreams.push(downstream);
   return downstream;
-}
-
-async function waitUntil(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 /** Calls `server__complete` for `id` and waits until every client heard the tools change it sends after. */

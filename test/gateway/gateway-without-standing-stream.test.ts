@@ -12,7 +12,8 @@ import type { FetchLike } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAsksWhenToldOverHttp } from '../helpers/asks-when-told-over-http.js';
 import { waitUntil } from '../helpers/gateway-process.js';
-import { AsksWhenToldBehindGateway, textOf } from './asks-when-told-behind-gateway.js';
+import { textOf } from '../helpers/text-of.js';
+import { AsksWhenToldBehindGateway } from './asks-when-told-behind-gateway.js';
 
 /** A fetch that sends everything but GETs, which it answers 405 itself, as a server without the stream would. */
 function fetchWithoutStandingStream(refusedGets: string[]): FetchLike {

@@ -12,6 +12,7 @@ import { auditRecords } from '../helpers/audit-records.js';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { cliPath, exampleServer, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { textOf } from '../helpers/text-of.js';
 
 const recorder = bundledFixture(join(repoRoot, 'test', 'fixtures', 'faults', 'recorder.mjs'));
 
@@ -73,11 +74,6 @@ async function toolCallRecords(stateDir: string, tool: string, count = 1): Promi
     return calls.length >= count;
   }, `${count} audited call(s) of ${tool}`);
   return calls;
-}
-
-function textOf(result: unknown): string {
-  const content = (result as { content: Array<{ type: string; text?: string }> }).content;
-  return content.map((part) => part.text ?? '').join('');
 }
 
 /** Asked before `calculator__multiply`; `recorder__hang` allowed outright. */
