@@ -4,12 +4,13 @@
  */
 import type { GetPromptResult, ReadResourceResult, Root } from '@modelcontextprotocol/client';
 import type { ServerConnection } from '../connections/server-connection.js';
-import type { Message } from '../providers/types.js';
+import type { Message, UserPart } from '../providers/types.js';
 import { completeTemplateArgument } from './complete-argument.js';
 import type { ResultBudget } from './resource-host-tools.js';
 import type { RootsRegistry } from './roots-registry.js';
 import { resolveRoots } from './roots-registry.js';
 import {
+  budgetPromptParts,
   findPromptServer,
   getServerPrompt,
   listServerPrompts,
@@ -53,6 +54,19 @@ interface HostPrompts {
   ): Promise<{ server: string; name: string; result: GetPromptResult }>;
   /** The prompt's messages as the opening messages of a run, cut as a whole to the output budget of one result. */
   messages(reference: string | PromptReference, args?: Record<string, string>): Promise<Message[]>;
+  /**
+   * The prompt as `get` answers it, with its messages' parts as a model is given them cut as `messages` cuts them
+   * (`parts[i]` are those of `result.messages[i]`), and that budget in estimated tokens: what a gateway passes on.
+   */
+  budgeted(reference: string | PromptReference, args?: Record<string, string>): Promise<BudgetedPrompt>;
+}
+
+export interface BudgetedPrompt {
+  server: string;
+  name: string;
+  result: GetPromptResult;
+  parts: UserPart[][];
+  maxTokens: number;
 }
 
 interface HostRoots {
@@ -73,6 +87,8 @@ export function createServerFeatureAccess(options: {
   cwd: string;
   /** What a prompt puts into a run is fitted into this, as one tool result (see stored-result-budget.ts). */
   budget: ResultBudget;
+  /** The most estimated tokens `budget` lets one result have. */
+  maxTokensPerResult: number;
   onDiagnostic?: (message: string) => void;
 }): ServerFeatureAccess {
   const connected = (name: string): ServerConnection => {
@@ -104,6 +120,11 @@ export function createServerFeatureAccess(options: {
       list: () => Promise.all(options.connections().filter(offersPrompts).map(listServerPrompts)),
       get: getPrompt,
       messages: async (reference, args) => promptToMessages((await getPrompt(reference, args)).result, options.budget),
+      budgeted: async (reference, args) => {
+        const found = await getPrompt(reference, args);
+        const parts = await budgetPromptParts(found.result, options.budget);
+        return { ...found, parts, maxTokens: options.maxTokensPerResult };
+      },
     },
     roots: {
       list: () => options.roots.list(),

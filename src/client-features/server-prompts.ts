@@ -122,26 +122,36 @@ function asAssistantPart(part: UserPart): TextPart {
 }
 
 /**
- * A prompt's messages as the opening messages of a run; consecutive messages of one role are joined. The whole
- * prompt, every message together, goes through `budget` as one tool result does: a server's prompt opens the run
- * and is sent again on every turn, so it gets no more room than one result of that server's tools.
+ * Each piece's parts (a message's), fitted into `budget` all together as one tool result is: a server's prompt opens
+ * the run and is sent again on every turn, so it gets no more room than one result. Each piece's parts are found
+ * again at the same places.
  */
-export async function promptToMessages(result: GetPromptResult, budget: ResultBudget): Promise<Message[]> {
-  const pieces = result.messages.map((message) => {
-    const parts = userParts(message.content);
-    return { role: message.role, parts: message.role === 'user' ? parts : parts.map(asAssistantPart) };
-  });
-  const whole = pieces.flatMap((piece) => piece.parts);
+async function budgetTogether(pieces: UserPart[][], budget: ResultBudget): Promise<UserPart[][]> {
+  const whole = pieces.flat();
   const budgeted = await budget(whole, 'this prompt');
   // The budget replaces parts where they are, so each message's parts are found again at the same places.
   if (budgeted.length !== whole.length) throw new Error('the output budget must keep every part in its place');
-  const messages: Message[] = [];
   let at = 0;
-  for (const piece of pieces) {
-    const parts = budgeted.slice(at, at + piece.parts.length);
-    at += piece.parts.length;
+  return pieces.map((parts) => {
+    at += parts.length;
+    return budgeted.slice(at - parts.length, at);
+  });
+}
+
+/**
+ * A prompt's messages as the opening messages of a run; consecutive messages of one role are joined. The whole
+ * prompt, every message together, goes through `budget` as one tool result does.
+ */
+export async function promptToMessages(result: GetPromptResult, budget: ResultBudget): Promise<Message[]> {
+  const roles = result.messages.map((message) => message.role);
+  const pieces = result.messages.map((message) => {
+    const parts = userParts(message.content);
+    return message.role === 'user' ? parts : parts.map(asAssistantPart);
+  });
+  const messages: Message[] = [];
+  for (const [index, parts] of (await budgetTogether(pieces, budget)).entries()) {
     const last = messages.at(-1);
-    if (piece.role === 'user') {
+    if (roles[index] === 'user') {
       if (last?.role === 'user') last.content.push(...parts);
       else messages.push({ role: 'user', content: parts });
     } else {
@@ -151,4 +161,15 @@ export async function promptToMessages(result: GetPromptResult, budget: ResultBu
     }
   }
   return messages;
+}
+
+/**
+ * The parts of each of a prompt's messages, as a model is given them (see `userParts`), cut all together to `budget`
+ * as `promptToMessages` cuts them: what a client behind the gateway is given of the prompt.
+ */
+export function budgetPromptParts(result: GetPromptResult, budget: ResultBudget): Promise<UserPart[][]> {
+  return budgetTogether(
+    result.messages.map((message) => userParts(message.content)),
+    budget,
+  );
 }

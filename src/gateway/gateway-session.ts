@@ -49,7 +49,7 @@ import type { ProfileHost } from './gateway-hosts.js';
 import { GatewayServer } from './gateway-server.js';
 import { acceptsLevel, type DownstreamSession } from './profile-sessions.js';
 import { gatewayPrompts, promptOf } from './prompt-names.js';
-import { contentPassedOn } from './server-content-blocks.js';
+import { contentPassedOn, promptPassedOn } from './server-content-blocks.js';
 import { structuredContentOf } from './structured-content.js';
 
 const GATEWAY_SERVER_NAME = 'mcp-host-gateway';
@@ -406,10 +406,11 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
     if (reference === undefined) {
       throw new Error(`no prompt is named "${request.params.name}" (prompt names are SERVER__NAME)`);
     }
+    // Held to the output budget of one result, as a call's answer is and as `run --prompt` holds it.
     const found = await asClientCall(reference.server, ctx, () =>
-      host.prompts.get(reference, request.params.arguments ?? {}),
+      host.prompts.budgeted(reference, request.params.arguments ?? {}),
     );
-    return found.result;
+    return promptPassedOn(found);
   });
 
   // The level this client wants is kept for it; the servers are asked for the most verbose any client wants.

@@ -1,15 +1,17 @@
 /**
- * A call's content as the gateway passes it on. The host's content is shaped for a model, which takes only text and
- * images: each audio block, resource link and embedded resource of the server's is one line describing it there. A
- * client behind the gateway can take them, so each takes the place of its part again, as the server sent it: the
- * mapping says which block each part stands for (`ExecutedToolCall.contentSources`), and the budget, which keeps
- * parts where they are, leaves that true. Text and images stay the host's budgeted parts (a cut text stays cut).
+ * A call's content, and a prompt's messages, as the gateway passes them on. The host's content is shaped for a model,
+ * which takes only text and images: each audio block, resource link and embedded resource of the server's is one line
+ * describing it there. A client behind the gateway can take them, so each takes the place of its part again, as the
+ * server sent it: the mapping says which block each part stands for (`ExecutedToolCall.contentSources`, a prompt's
+ * message), and the budget, which keeps parts where they are, leaves that true. Text and images stay the host's
+ * budgeted parts (a cut text stays cut).
  *
  * The blocks are the server's, untrusted, and held to the output budget the rest of the result is held to: in the
  * server's order, a block takes its part's place while what it costs beyond that part fits in what the host's content
  * left of the budget, and otherwise the part stays, so the client is told what was left out.
  */
-import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { CallToolResult, GetPromptResult } from '@modelcontextprotocol/server';
+import type { BudgetedPrompt } from '../client-features/server-feature-access.js';
 import type { ToolResultPart } from '../content/content-parts.js';
 import { estimatePartsTokens, estimatePartTokens, estimateTokens } from '../content/linear-token-estimate.js';
 import { DEFAULT_RESULT_TOKEN_BUDGET } from '../content/output-budget.js';
@@ -27,16 +29,53 @@ const PASSED_ON_KINDS = new Set(['audio', 'resource_link', 'resource']);
  * result; `GatewayServer` names them back.
  */
 export function contentPassedOn(executed: ExecutedToolCall): CallToolResult['content'] {
-  const parts = executed.result.content;
-  const blocks = blocksOf(executed.rawResult);
-  const sources = executed.contentSources;
+  return passedOn(
+    executed.result.content,
+    blocksOf(executed.rawResult),
+    executed.contentSources,
+    executed.maxResultTokens ?? DEFAULT_RESULT_TOKEN_BUDGET,
+    escapePrototypeKeys,
+  );
+}
+
+/**
+ * A prompt as the gateway passes it on: its messages' parts, cut by the host as one tool result (`run --prompt`
+ * opens a run with the same), in the place of the server's blocks, one message for each part. A message that is one
+ * part has its server's block put back as a call's is; one the host made several parts of (an embedded image
+ * resource: a line naming it and the image) is passed on as those parts.
+ */
+export function promptPassedOn(prompt: BudgetedPrompt): GetPromptResult {
+  const parts = prompt.parts.flat();
+  const roles = prompt.parts.flatMap((messageParts, index) =>
+    messageParts.map(() => prompt.result.messages[index]!.role),
+  );
+  const sources = prompt.parts.flatMap((messageParts, index) =>
+    messageParts.length === 1 ? [index] : messageParts.map(() => undefined),
+  );
+  const blocks = prompt.result.messages.map((message) => message.content);
+  const content = passedOn(parts, blocks, sources, prompt.maxTokens, (block) => block);
+  return { ...prompt.result, messages: content.map((block, index) => ({ role: roles[index]!, content: block })) };
+}
+
+/**
+ * `parts`, fitted into `maxTokens` already, with the server's block each stands for (`sources`: its index in
+ * `blocks`) in its place where the client can take it (audio, resource links, embedded resources), in order, while
+ * what it costs beyond its part fits in what `parts` left of `maxTokens`. `take` readies a block to be passed on.
+ */
+function passedOn(
+  parts: readonly ToolResultPart[],
+  blocks: readonly ContentBlock[] | undefined,
+  sources: readonly (number | undefined)[] | undefined,
+  maxTokens: number,
+  take: (block: ContentBlock) => ContentBlock,
+): ContentBlock[] {
   // The common answer, text and images only, is not measured: nothing of it would change.
   const passable = (block: ContentBlock | undefined): block is ContentBlock =>
     block !== undefined && PASSED_ON_KINDS.has(block.type);
   if (blocks === undefined || sources === undefined || !sources.some((source) => passable(blockAt(blocks, source)))) {
     return parts.map(asContent);
   }
-  let left = (executed.maxResultTokens ?? DEFAULT_RESULT_TOKEN_BUDGET) - estimatePartsTokens(parts);
+  let left = maxTokens - estimatePartsTokens(parts);
   return parts.map((part, index) => {
     const block = blockAt(blocks, sources[index]);
     if (!passable(block)) return asContent(part);
@@ -44,7 +83,7 @@ export function contentPassedOn(executed: ExecutedToolCall): CallToolResult['con
     const extra = blockTokens(block, left + partTokens) - partTokens;
     if (extra > left) return asContent(part);
     left -= extra;
-    return escapePrototypeKeys(block);
+    return take(block);
   });
 }
 

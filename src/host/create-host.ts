@@ -15,6 +15,7 @@ import { storedResultBudget } from '../client-features/stored-result-budget.js';
 import { chosenStateDir } from '../config/state-dir.js';
 import { approvalsPlace } from '../config/trust-commands.js';
 import type { ServerConnection } from '../connections/server-connection.js';
+import { DEFAULT_RESULT_TOKEN_BUDGET } from '../content/output-budget.js';
 import { createHeadlessApprover } from '../policy/headless-approver.js';
 import { connectedServerInstructions } from '../skills/connected-server-instructions.js';
 import { hostClose, startUpStops } from './close-host.js';
@@ -76,9 +77,10 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
 
   // What the resource tools read and what a server's prompt opens a run with are cut as a tool result is, the rest
   // kept in the result store: once something is, the model is offered the tool that reads it.
+  const maxTokensPerResult = options.maxResultTokens ?? config.maxResultTokens ?? DEFAULT_RESULT_TOKEN_BUDGET;
   const resultBudget = storedResultBudget({
     store: state.results,
-    maxTokensPerResult: options.maxResultTokens ?? config.maxResultTokens,
+    maxTokensPerResult,
     onStored: () => hostTools.resultStored(),
   });
   const features = openHostClientFeatures(options, {
@@ -134,6 +136,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     roots: features.roots,
     cwd,
     budget: resultBudget,
+    maxTokensPerResult,
     onDiagnostic,
   });
   const offered = createOfferedTools(config.toolDiscovery, config.nativeToolSearch);
