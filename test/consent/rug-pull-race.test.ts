@@ -1,10 +1,10 @@
 /**
- * The rug pull race: a server changes a tool and sends `notifications/tools/list_changed` 20 ms after the first
- * call, while the model is still choosing its next call from the catalog of the turn. A call to that server must
- * wait for the re-listing and be checked against the new definitions; a changed tool is refused, not run.
- * Real stdio server. On a loaded machine the 20 ms can pass before the next turn begins (the turn then offers the
- * new list, which is safe but not the race), so the tests have the server change while the model is answering its
- * second turn, and the model answers once the host has asked the server to re-list.
+ * The rug pull race: a server changes a tool and sends `notifications/tools/list_changed` after the first call,
+ * while the model is still choosing its next call from the catalog of the turn. A call to that server must wait
+ * for the re-listing and be checked against the new definitions; a changed tool is refused, not run. Real stdio
+ * server. A change timed after the call could come before the next turn begins on a loaded machine (the turn then
+ * offers the new list, which is safe but not the race), so the tests signal the server to change while the model
+ * is answering its second turn, and the model answers once the host has asked the server to re-list.
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -52,12 +52,9 @@ async function raceOnce(relistDelay: string, relistWaitMs?: number) {
     },
   };
   host = await openHost({
-    config: hostConfig(
-      [stdioServer('race', [raceServerPath], { env: { RELIST_DELAY_MS: relistDelay, CHANGE_ON: 'SIGUSR1' } })],
-      {
-        permissions: { allow: ['race__*'], ask: [], deny: [] },
-      },
-    ),
+    config: hostConfig([stdioServer('race', [raceServerPath], { env: { RELIST_DELAY_MS: relistDelay } })], {
+      permissions: { allow: ['race__*'], ask: [], deny: [] },
+    }),
     provider,
     ...(relistWaitMs === undefined ? {} : { relistWaitMs }),
   });
