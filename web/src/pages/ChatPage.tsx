@@ -22,6 +22,7 @@ import { Notes } from '../components/Notes';
 import { errorMessage } from '../error-message';
 import { showName } from '../hidden-characters';
 import { usePageReturn } from '../page-return';
+import { callOfEvent } from './call-of-event';
 
 type Event = { type: string; [key: string]: unknown };
 
@@ -451,7 +452,8 @@ export function ChatPage() {
             calls: [
               ...turn.calls,
               {
-                key: String(event.callId),
+                // Its place among the turn's cards: a model may repeat a call id across its answers.
+                key: `call:${turn.calls.length}`,
                 callId: String(event.callId),
                 name: String(event.name),
                 turn: Number(event.turn),
@@ -460,25 +462,30 @@ export function ChatPage() {
             ],
           };
         }
-        case 'tool-call-request':
+        case 'tool-call-request': {
+          // Made while the latest answer's calls run: a call of that answer.
+          const at = callOfEvent(turn.calls, String(event.callId));
           return {
             ...turn,
-            calls: turn.calls.map((call) => (call.callId === event.callId ? { ...call, request: event } : call)),
+            calls: turn.calls.map((call, index) => (index === at ? { ...call, request: event } : call)),
           };
-        case 'tool-call-end':
+        }
+        case 'tool-call-end': {
+          const at = callOfEvent(turn.calls, String(event.callId), Number(event.turn));
           return {
             ...turn,
-            calls: turn.calls.map((call) => (call.callId === event.callId ? { ...call, end: event } : call)),
+            calls: turn.calls.map((call, index) => (index === at ? { ...call, end: event } : call)),
           };
+        }
         case 'run-end':
           return { ...turn, text: String(event.text ?? turn.text), usage: event.usage };
         case 'session-note':
           return { ...turn, notes: [...(turn.notes ?? []), String(event.message)] };
         case 'tool-call-warning': {
           // Beside the call it belongs to, each once, as a page that comes later is sent it; a model that repeats
-          // its call ids across its answers means the latest call of that id, the one running.
+          // its call ids across its answers means the call of that id of the latest answer, the one running.
           const message = String(event.message);
-          const call = turn.calls.findLast((candidate) => candidate.callId === event.callId);
+          const call = turn.calls[callOfEvent(turn.calls, String(event.callId))];
           if (call === undefined) {
             if (turn.warnings?.includes(message) === true) return turn;
             return { ...turn, warnings: [...(turn.warnings ?? []), message] };
