@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRecords } from '../helpers/audit-records.js';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
-import { waitUntil } from '../helpers/gateway-process.js';
+import { startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { cliPath, exampleServer, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
 
 const driver = join(repoRoot, 'test', 'gateway', 'clients', 'ai-sdk-client.mjs');
@@ -115,26 +115,14 @@ describe('@ai-sdk/mcp in front of mcp-host serve', () => {
 
   it('works over Streamable HTTP', async () => {
     const { config, stateDir, eventsLog } = await setUp();
-    const gateway = spawn(
-      process.execPath,
-      [cliPath, 'serve', '--http', '0', '--config', config, '--state-dir', stateDir],
-      {
-        env: { ...process.env, MCP_HOST_GATEWAY_TOKEN: TOKEN },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
-    );
-    children.push(gateway);
-    let stderr = '';
-    gateway.stderr?.on('data', (chunk) => {
-      stderr += String(chunk);
+    const gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
+      MCP_HOST_GATEWAY_TOKEN: TOKEN,
     });
-    const deadline = Date.now() + 60_000;
-    while (!/serving (http:\S+)/.test(stderr) && gateway.exitCode === null && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    try {
+      const result = await runDriver({ transport: 'http', url: gateway.url, token: TOKEN, eventsLog });
+      await expectTheSameBehaviour(result, eventsLog, stateDir);
+    } finally {
+      await gateway.stop();
     }
-    const url = /serving (http:\S+)/.exec(stderr)?.[1];
-    expect(url, stderr).toBeDefined();
-    const result = await runDriver({ transport: 'http', url, token: TOKEN, eventsLog });
-    await expectTheSameBehaviour(result, eventsLog, stateDir);
   }, 120_000);
 });

@@ -3,13 +3,13 @@
  * over stdio and over Streamable HTTP: under the default `toolDiscovery: "auto"` it lists only the meta-tools, and `call_tool` runs the named
  * tool through the host's own call path, so rules, argument checks and the audit apply to it.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRecords } from '../helpers/audit-records.js';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
-import { cliPath, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { type GatewayProcess, startGatewayProcess } from '../helpers/gateway-process.js';
+import { repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { connectStdioGateway } from '../helpers/stdio-gateway.js';
 import { textOf } from '../helpers/text-of.js';
 
@@ -90,16 +90,12 @@ describe('mcp-host serve with dynamic tool discovery', () => {
 
 describe('mcp-host serve --http with dynamic tool discovery', () => {
   const token = 'a-discovery-test-token-of-enough-length';
-  let gateway: ChildProcess | undefined;
+  let gateway: GatewayProcess | undefined;
   let httpClient: Client | undefined;
 
   afterAll(async () => {
     await httpClient?.close().catch(() => undefined);
-    if (gateway && gateway.exitCode === null && gateway.signalCode === null) {
-      const exited = new Promise((resolve) => gateway?.once('exit', resolve));
-      gateway.kill('SIGTERM');
-      await exited;
-    }
+    await gateway?.stop();
   });
 
   it('offers the meta-tools over HTTP and runs a named tool through them, audited with the HTTP client', async () => {
@@ -107,23 +103,12 @@ describe('mcp-host serve --http with dynamic tool discovery', () => {
       mcpServers: { catalog: { command: process.execPath, args: [catalogServer], trust: 'trusted' } },
       permissions: { allow: ['catalog__github_*'] },
     });
-    gateway = spawn(process.execPath, [cliPath, 'serve', '--http', '0', '--config', config, '--state-dir', stateDir], {
-      env: { ...process.env, MCP_HOST_GATEWAY_TOKEN: token },
-      stdio: ['ignore', 'ignore', 'pipe'],
+    gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
+      MCP_HOST_GATEWAY_TOKEN: token,
     });
-    let stderr = '';
-    gateway.stderr?.on('data', (chunk) => {
-      stderr += String(chunk);
-    });
-    const deadline = Date.now() + 50_000;
-    while (!/serving (http:\S+)/.test(stderr) && gateway.exitCode === null && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    const url = /serving (http:\S+)/.exec(stderr)?.[1];
-    expect(url, stderr).toBeDefined();
     httpClient = new Client({ name: 'discovery-http-client', version: '2.0.0' });
     await httpClient.connect(
-      new StreamableHTTPClientTransport(new URL(url!), {
+      new StreamableHTTPClientTransport(new URL(gateway.url), {
         requestInit: { headers: { authorization: `Bearer ${token}` } },
       }),
     );

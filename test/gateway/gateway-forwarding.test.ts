@@ -5,15 +5,14 @@
  * and servers' sampling and elicitation requests (answered by the calling client when it declares the capability,
  * refused with the reason when it does not).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, type LoggingMessageNotification, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRecords } from '../helpers/audit-records.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
-import { waitUntil } from '../helpers/gateway-process.js';
-import { cliPath, temporaryDirectory } from '../helpers/project.js';
+import { startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { temporaryDirectory } from '../helpers/project.js';
 import { connectStdioGateway } from '../helpers/stdio-gateway.js';
 import { textOf } from '../helpers/text-of.js';
 
@@ -72,32 +71,19 @@ async function startStdio(): Promise<Gateway> {
 
 async function startHttp(): Promise<Gateway> {
   const stateDir = await temporaryDirectory('mcp-host-forwarding-state-');
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [cliPath, 'serve', '--http', '0', '--config', await config(stateDir), '--state-dir', stateDir],
-    { env: { ...process.env, MCP_HOST_GATEWAY_TOKEN: TOKEN }, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr?.on('data', (chunk) => {
-    stderr += String(chunk);
+  const gatewayProcess = await startGatewayProcess(['--config', await config(stateDir), '--state-dir', stateDir], {
+    MCP_HOST_GATEWAY_TOKEN: TOKEN,
   });
   const clients: Client[] = [];
   const stop = async () => {
     for (const client of clients) await client.close().catch(() => undefined);
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await gatewayProcess.stop();
   };
   try {
-    await waitUntil(() => /serving (http:\S+)/.test(stderr) || child.exitCode !== null, 'the gateway to listen');
-    const url = /serving (http:\S+)/.exec(stderr)?.[1];
-    if (url === undefined) throw new Error(`the gateway did not start:\n${stderr}`);
     const connect = async (client: Client) => {
       clients.push(client);
       await client.connect(
-        new StreamableHTTPClientTransport(new URL(url), {
+        new StreamableHTTPClientTransport(new URL(gatewayProcess.url), {
           requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
         }),
       );

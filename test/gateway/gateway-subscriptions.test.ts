@@ -6,12 +6,11 @@
  * the last one leaving (or closing) unsubscribes it, a restarted server is subscribed again and keeps its log level,
  * and a session's subscriptions are bounded.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { Client, type LoggingMessageNotification, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SUBSCRIPTIONS_PER_SESSION } from '../../src/gateway/resource-subscriptions.js';
-import { waitUntil } from '../helpers/gateway-process.js';
-import { cliPath, fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { connectStdioGateway } from '../helpers/stdio-gateway.js';
 import { textOf } from '../helpers/text-of.js';
 
@@ -64,31 +63,18 @@ async function startStdio(): Promise<Gateway> {
 
 async function startHttp(): Promise<Gateway> {
   const stateDir = await temporaryDirectory('mcp-host-subscriptions-state-');
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [cliPath, 'serve', '--http', '0', '--config', await config(), '--state-dir', stateDir],
-    { env: { ...process.env, MCP_HOST_GATEWAY_TOKEN: TOKEN }, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr?.on('data', (chunk) => {
-    stderr += String(chunk);
+  const gatewayProcess = await startGatewayProcess(['--config', await config(), '--state-dir', stateDir], {
+    MCP_HOST_GATEWAY_TOKEN: TOKEN,
   });
   const clients: Client[] = [];
   const stop = async () => {
     for (const client of clients) await client.close().catch(() => undefined);
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await gatewayProcess.stop();
   };
   try {
-    await waitUntil(() => /serving (http:\S+)/.test(stderr) || child.exitCode !== null, 'the gateway to listen');
-    const url = /serving (http:\S+)/.exec(stderr)?.[1];
-    if (url === undefined) throw new Error(`the gateway did not start:\n${stderr}`);
     const connect = async (client: Client, path = '') => {
       clients.push(client);
-      const transport = new StreamableHTTPClientTransport(new URL(`${url}${path}`), {
+      const transport = new StreamableHTTPClientTransport(new URL(`${gatewayProcess.url}${path}`), {
         requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
       });
       await client.connect(transport);
