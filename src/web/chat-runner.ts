@@ -15,6 +15,7 @@ import { answeredToolCalls } from '../sessions/answered-tool-calls.js';
 import { SessionInUseError } from '../sessions/session-lock.js';
 import { openSessionStore, UnknownSessionError } from '../sessions/session-store.js';
 import type { ChatMessageView, ChatSessionView, ChatStateView, CostView, SessionsView } from './api-types.js';
+import { type CallWarnings, createCallWarnings } from './call-warnings.js';
 import { asChatTurn } from './chat-turn-context.js';
 import type { LiveEvents } from './live-events.js';
 import { displayModel } from './views.js';
@@ -32,8 +33,6 @@ const MAX_SHOWN_MESSAGES = 1_000;
 const MAX_SHOWN_CHARS = 2_000_000;
 /** The latest notes of a conversation kept to show (a save that fails may fail at every message). */
 const MAX_NOTES = 20;
-/** Warnings kept with one call of the transcript; a call warns of a few things at most. */
-const MAX_CALL_WARNINGS = 10;
 /** The newest saved conversations listed on the page; the rest are counted (`mcp-host sessions list` lists them). */
 const MAX_LISTED_SESSIONS = 500;
 
@@ -208,17 +207,20 @@ export function createChatRunner(events: LiveEvents, turnEnded: () => void = () 
     return started;
   };
 
-  // What each call warned of as it went, each once, kept with the call in the transcript held here (not in the session
-  // file: see the README), so a page reloaded or opened later shows them beside the call as the live turn did.
-  const callWarnings = new WeakMap<ToolCallPart, string[]>();
-  const warningsOf = (call: ToolCallPart) => callWarnings.get(call);
-  const keepWarning = (answer: AssistantMessage | undefined, callId: string, message: string) => {
+  // What each conversation's calls warned of as they went (call-warnings.ts).
+  const warningsOfConversation = new WeakMap<Conversation, CallWarnings>();
+  const callWarnings = (open: Conversation): CallWarnings => {
+    let warnings = warningsOfConversation.get(open);
+    if (warnings === undefined) {
+      warnings = createCallWarnings();
+      warningsOfConversation.set(open, warnings);
+    }
+    return warnings;
+  };
+  const keepWarning = (open: Conversation, answer: AssistantMessage | undefined, callId: string, message: string) => {
     const call = answer?.content.find((part) => part.type === 'tool-call' && part.id === callId);
     if (call === undefined || call.type !== 'tool-call') return;
-    const kept = callWarnings.get(call) ?? [];
-    const text = cut(message);
-    if (kept.includes(text) || kept.length >= MAX_CALL_WARNINGS) return;
-    callWarnings.set(call, [...kept, text]);
+    callWarnings(open).keep(call, cut(message));
   };
 
   const view = (open: Conversation, host: Host, messages = open.history.length): ChatSessionView => ({
@@ -226,7 +228,7 @@ export function createChatRunner(events: LiveEvents, turnEnded: () => void = () 
     model: displayModel(open.model()),
     usage: open.usage(),
     cost: conversationCost(open, host),
-    ...latestOf(messageViews(open.history.slice(0, messages), 0, open.compactedToolCalls, warningsOf)),
+    ...latestOf(messageViews(open.history.slice(0, messages), 0, open.compactedToolCalls, callWarnings(open).of)),
     notes: [...(notesOf.get(open) ?? [])],
   });
 
@@ -278,7 +280,7 @@ export function createChatRunner(events: LiveEvents, turnEnded: () => void = () 
             answer = event.message;
             numbers = callNumbers(open.history, event.message, open.compactedToolCalls);
           }
-          if (event.type === 'tool-call-warning') keepWarning(answer, event.callId, event.message);
+          if (event.type === 'tool-call-warning') keepWarning(open, answer, event.callId, event.message);
           const number =
             event.type === 'tool-call-start' || event.type === 'tool-call-end' ? numbers.get(event.callId) : undefined;
           // A warning is sent as it is kept with its call, so the page shows the same text live and read back.
@@ -357,7 +359,7 @@ export function createChatRunner(events: LiveEvents, turnEnded: () => void = () 
                 running.conversation.history,
                 messagesBefore,
                 running.conversation.compactedToolCalls,
-                warningsOf,
+                callWarnings(running.conversation).of,
               ).filter((message) => message.role !== 'user'),
             ).messages,
           },
