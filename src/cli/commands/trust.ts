@@ -17,6 +17,7 @@ import { crossReferenceNames, reviewServerTools } from '../../policy/review-serv
 import type { PinnableTool } from '../../policy/tool-definition.js';
 import { buildTrustReport, formatTrustReport } from '../../policy/trust-report.js';
 import { TrustStore } from '../../policy/trust-store.js';
+import { closeNames } from '../../text/close-names.js';
 import { escapeJsonControlCodes } from '../../text/strip-control-codes.js';
 import { CommandGroup } from '../command-group.js';
 import { STATE_DIR_HELP } from '../common-options.js';
@@ -305,11 +306,20 @@ async function approve(
 
   const named = toolName === undefined ? undefined : findTool(server, toolName);
   if (toolName !== undefined && named === undefined) {
-    const why =
-      server.error === undefined
-        ? `${serverName} does not list a tool named "${toolName}"; \`mcp-host trust\` shows its tools`
-        : `the tools of ${serverName} could not be listed: ${server.error}`;
-    command.error(`error: cannot approve ${toolName}: ${why}.`, { exitCode: EXIT_RUN_FAILED });
+    // A name the server does not list is a usage error, as an unknown tool is for `tools call`; a server whose
+    // tools could not be listed is a failed run.
+    if (server.error !== undefined) {
+      command.error(
+        `error: cannot approve ${toolName}: the tools of ${serverName} could not be listed: ${server.error}.`,
+        { exitCode: EXIT_RUN_FAILED },
+      );
+    }
+    const listed = (server.tools ?? []).map((entry) => entry.tool.name);
+    const close = closeNames(toolName, listed, 3);
+    const hint = close.length > 0 ? ` (did you mean ${close.join(', ')}?)` : '; `mcp-host trust` shows its tools';
+    command.error(`error: cannot approve ${toolName}: ${serverName} does not list a tool named "${toolName}"${hint}.`, {
+      exitCode: EXIT_USAGE,
+    });
   }
   const entries = named === undefined ? (server.tools ?? []) : [named];
   // What each was before, for the lines that say what changed.
