@@ -11,6 +11,7 @@ import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js'
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory } from '../helpers/project.js';
 import { textOf } from '../helpers/text-of.js';
+import { touchSessionMemory } from '../helpers/touch-session-memory.js';
 
 const TOKEN = 'a-listen-test-token-of-enough-length';
 
@@ -69,11 +70,6 @@ async function modernClient(heard: Heard, path = ''): Promise<Client> {
   return client;
 }
 
-/** The fixture sends an update for each URI it is subscribed to and answers how many it sent. */
-async function touch(client: Client): Promise<number> {
-  return Number(textOf(await client.callTool({ name: 'memory__touch', arguments: {} })));
-}
-
 describe('subscriptions/listen through the gateway (2026-07-28)', () => {
   it('carries list changes and the updates of the resources it names while it is open, for its profile only', async () => {
     const heard = nothingHeard();
@@ -94,7 +90,7 @@ describe('subscriptions/listen through the gateway (2026-07-28)', () => {
     const profileSubscription = await profileClient.listen({ toolsListChanged: true });
 
     // The owning server was subscribed for the stream: its update comes back on it, with the same URI.
-    expect(await touch(client)).toBe(1);
+    expect(await touchSessionMemory(client)).toBe(1);
     await waitUntil(() => heard.updated.includes('note://a'), 'the resource update on the listen stream');
 
     const added = textOf(await client.callTool({ name: 'forwarding__add_tool', arguments: {} }));
@@ -107,7 +103,7 @@ describe('subscriptions/listen through the gateway (2026-07-28)', () => {
     // Closing the stream gives the upstream subscription back.
     await subscription.close();
     expect(await subscription.closed).toBe('local');
-    await waitUntil(async () => (await touch(client)) === 0, 'the server to be unsubscribed');
+    await waitUntil(async () => (await touchSessionMemory(client)) === 0, 'the server to be unsubscribed');
     await profileSubscription.close();
   }, 60_000);
 

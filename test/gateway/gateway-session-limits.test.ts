@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory } from '../helpers/project.js';
-import { textOf } from '../helpers/text-of.js';
+import { touchSessionMemory } from '../helpers/touch-session-memory.js';
 
 const ALICE = 'a-session-limits-token-for-alice';
 const BOB = 'a-session-limits-token-for-bob';
@@ -62,11 +62,6 @@ async function refusal(token: string): Promise<string> {
   throw new Error('the session was opened, not refused');
 }
 
-/** The fixture sends an update for each URI it is subscribed to and answers how many it sent. */
-async function touch(client: Client): Promise<number> {
-  return Number(textOf(await client.callTool({ name: 'memory__touch', arguments: {} })));
-}
-
 beforeAll(async () => {
   const config = await writeFixtureServersConfig(
     { memory: { file: 'session-memory.mjs' } },
@@ -114,11 +109,11 @@ describe('mcp-host serve --http session bounds', () => {
     await alice2.end();
     const alice3 = await connect(ALICE);
     expect(await refusal(BOB)).toContain('(gateway.maxSessions)');
-    expect(await touch(alice3.client)).toBe(0);
+    expect(await touchSessionMemory(alice3.client)).toBe(0);
 
     await bob1.end();
     const bob2 = await connect(BOB);
-    expect(await touch(bob2.client)).toBe(0);
+    expect(await touchSessionMemory(bob2.client)).toBe(0);
     await bob2.end();
     await alice3.end();
   }, 60_000);
@@ -126,13 +121,16 @@ describe('mcp-host serve --http session bounds', () => {
   it('closes a session left without DELETE once idle: its subscription is released and its id answers 404', async () => {
     const idle = await connect(BOB);
     await idle.client.subscribeResource({ uri: 'note://idle' });
-    expect(await touch(main.client)).toBe(1);
+    expect(await touchSessionMemory(main.client)).toBe(1);
     const sessionId = idle.transport.sessionId!;
     // The client goes away without ending its session: its standing stream closes, nothing else arrives.
     open.splice(open.indexOf(idle), 1);
     await idle.client.close();
 
-    await waitUntil(async () => (await touch(main.client)) === 0, 'the idle session’s subscription to be released');
+    await waitUntil(
+      async () => (await touchSessionMemory(main.client)) === 0,
+      'the idle session’s subscription to be released',
+    );
     const response = await fetch(gateway.url, {
       method: 'POST',
       headers: {
@@ -147,6 +145,6 @@ describe('mcp-host serve --http session bounds', () => {
     expect(response.status).toBe(404);
     expect(await response.text()).toContain(`unknown session ${sessionId}`);
     // The main session kept its stream open all along and is still served.
-    expect(await touch(main.client)).toBe(0);
+    expect(await touchSessionMemory(main.client)).toBe(0);
   }, 60_000);
 });

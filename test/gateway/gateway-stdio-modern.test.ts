@@ -12,6 +12,7 @@ import { auditRecords } from '../helpers/audit-records.js';
 import { waitUntil } from '../helpers/gateway-process.js';
 import { bundledCliPath, fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { textOf } from '../helpers/text-of.js';
+import { touchSessionMemory } from '../helpers/touch-session-memory.js';
 
 let client: Client;
 let stateDir: string;
@@ -56,10 +57,6 @@ afterAll(async () => {
   await client?.close();
 });
 
-async function touch(): Promise<number> {
-  return Number(textOf(await client.callTool({ name: 'memory__touch', arguments: {} })));
-}
-
 describe('mcp-host serve --stdio to a 2026-07-28 client', () => {
   it('serves the revision without initialize, lists and calls tools, and asks approvals by input_required', async () => {
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
@@ -91,7 +88,7 @@ describe('mcp-host serve --stdio to a 2026-07-28 client', () => {
     expect(subscription.honoredFilter).toEqual({ toolsListChanged: true, resourceSubscriptions: ['note://a'] });
 
     // The owning server was subscribed for the listen: its update comes back on it.
-    expect(await touch()).toBe(1);
+    expect(await touchSessionMemory(client)).toBe(1);
     await waitUntil(() => heard.updated.includes('note://a'), 'the resource update on the listen');
 
     const added = textOf(await client.callTool({ name: 'forwarding__add_tool', arguments: {} }));
@@ -100,6 +97,6 @@ describe('mcp-host serve --stdio to a 2026-07-28 client', () => {
 
     // Closing the listen gives the upstream subscription back.
     await subscription.close();
-    await waitUntil(async () => (await touch()) === 0, 'the server to be unsubscribed');
+    await waitUntil(async () => (await touchSessionMemory(client)) === 0, 'the server to be unsubscribed');
   }, 60_000);
 });

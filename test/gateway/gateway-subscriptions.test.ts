@@ -13,6 +13,7 @@ import { startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { connectStdioGateway } from '../helpers/stdio-gateway.js';
 import { textOf } from '../helpers/text-of.js';
+import { touchSessionMemory } from '../helpers/touch-session-memory.js';
 
 const TOKEN = 'a-subscriptions-test-token-of-enough-length';
 
@@ -101,11 +102,6 @@ async function startHttp(): Promise<Gateway> {
   }
 }
 
-/** The fixture sends an update for each URI it is subscribed to and answers how many it sent. */
-async function touch(client: Client): Promise<number> {
-  return Number(textOf(await client.callTool({ name: 'memory__touch', arguments: {} })));
-}
-
 async function serverPid(client: Client): Promise<number> {
   return Number(textOf(await client.callTool({ name: 'memory__pid', arguments: {} })));
 }
@@ -136,12 +132,12 @@ describe.each([
   it('advertises subscriptions and forwards the owning server’s updates with the same URI', async () => {
     expect(gateway.client.getServerCapabilities()?.resources?.subscribe).toBe(true);
     await gateway.client.subscribeResource({ uri: 'note://a' });
-    expect(await touch(gateway.client)).toBe(1);
+    expect(await touchSessionMemory(gateway.client)).toBe(1);
     await waitUntil(() => gateway.updated.includes('note://a'), 'the update of note://a');
 
     await gateway.client.unsubscribeResource({ uri: 'note://a' });
     // The server was told: it has nothing left to send updates for.
-    expect(await touch(gateway.client)).toBe(0);
+    expect(await touchSessionMemory(gateway.client)).toBe(0);
     // Unsubscribing from what is not subscribed is not an error.
     await gateway.client.unsubscribeResource({ uri: 'note://a' });
   }, 60_000);
@@ -159,10 +155,10 @@ describe.each([
     await gateway.client.subscribeResource({ uri: 'note://kept' });
     await restartUpstream(gateway.client);
     gateway.updated.length = 0;
-    expect(await touch(gateway.client)).toBe(1);
+    expect(await touchSessionMemory(gateway.client)).toBe(1);
     await waitUntil(() => gateway.updated.includes('note://kept'), 'the update of note://kept');
     await gateway.client.unsubscribeResource({ uri: 'note://kept' });
-    expect(await touch(gateway.client)).toBe(0);
+    expect(await touchSessionMemory(gateway.client)).toBe(0);
   }, 60_000);
 
   it(`holds at most ${MAX_SUBSCRIPTIONS_PER_SESSION} subscriptions per session, even when sent at once`, async () => {
@@ -171,9 +167,9 @@ describe.each([
     const refused = results.flatMap((result) => (result.status === 'rejected' ? [String(result.reason)] : []));
     expect(refused).toHaveLength(1);
     expect(refused[0]).toContain(`already holds ${MAX_SUBSCRIPTIONS_PER_SESSION} resource subscriptions`);
-    expect(await touch(gateway.client)).toBe(MAX_SUBSCRIPTIONS_PER_SESSION);
+    expect(await touchSessionMemory(gateway.client)).toBe(MAX_SUBSCRIPTIONS_PER_SESSION);
     await Promise.all(uris.map((uri) => gateway.client.unsubscribeResource({ uri })));
-    expect(await touch(gateway.client)).toBe(0);
+    expect(await touchSessionMemory(gateway.client)).toBe(0);
   }, 60_000);
 
   // Only HTTP lets several clients share one gateway; over stdio the case does not exist (not registered, not skipped).
@@ -186,13 +182,16 @@ describe.each([
         await other.client.subscribeResource({ uri: 'note://shared' });
         await gateway.client.unsubscribeResource({ uri: 'note://shared' });
         // Still subscribed upstream for the other client, which alone gets the update.
-        expect(await touch(gateway.client)).toBe(1);
+        expect(await touchSessionMemory(gateway.client)).toBe(1);
         await waitUntil(() => other.updated.includes('note://shared'), 'the other client’s update');
         expect(gateway.updated).toEqual([]);
       } finally {
         await other.end();
       }
-      await waitUntil(async () => (await touch(gateway.client)) === 0, 'the ended session’s subscription to go');
+      await waitUntil(
+        async () => (await touchSessionMemory(gateway.client)) === 0,
+        'the ended session’s subscription to go',
+      );
     }, 60_000);
 
     it('does not advertise subscriptions to a profile whose servers offer none', async () => {
