@@ -2,15 +2,9 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { calculatorConfig } from '../helpers/calculator-config.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
-import { exampleServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
-
-async function calculatorConfig(extra: Record<string, unknown> = {}): Promise<string> {
-  return writeConfig({
-    mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')] } },
-    ...extra,
-  });
-}
+import { temporaryDirectory } from '../helpers/project.js';
 
 describe('mcp-host CLI', () => {
   it('exits 2 with the file, key path and expectation on a config error', async () => {

@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { packageBin } from '../client-features/helpers.js';
+import { calculatorConfig } from '../helpers/calculator-config.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { exampleServer, fixtureServer, runCli, temporaryDirectory, writeConfig } from '../helpers/project.js';
 
@@ -48,9 +49,7 @@ describe('prompt errors are usage errors, like an unknown tool', () => {
 
 describe('tool arguments the schema refuses are usage errors, like a missing prompt argument', () => {
   it('a missing or mistyped argument exits 2, the call not sent; a call the server fails exits 1', async () => {
-    const config = await writeConfig({
-      mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')] } },
-    });
+    const config = await calculatorConfig();
     const missing = await runCliInProcess(
       ['tools', 'call', 'calculator__add_numbers', 'a=1', '--config', config],
       TIMEOUT,

@@ -7,16 +7,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { descendantsOf } from '../../src/connections/process-tree.js';
+import { calculatorConfig } from '../helpers/calculator-config.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { exampleServer, fixtureServer, repoRoot, runCli, temporaryDirectory, writeConfig } from '../helpers/project.js';
 
 const PROBE = 'MCP_HOST_IN_PROCESS_PROBE';
-
-function calculatorConfig(): Promise<string> {
-  return writeConfig({
-    mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')] } },
-  });
-}
 
 /** The worker's descendants and signal listeners, which a run must leave as it found them. */
 function workerState() {

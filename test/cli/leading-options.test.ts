@@ -2,16 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/command-list.js';
 import { EXIT_USAGE } from '../../src/cli/exit-codes.js';
+import { calculatorConfig } from '../helpers/calculator-config.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
-import { exampleServer, runCli, writeConfig } from '../helpers/project.js';
+import { runCli } from '../helpers/project.js';
 
 const commandList = `(commands: ${COMMANDS.map((entry) => entry.name).join(', ')})`;
-
-async function calculatorConfig(): Promise<string> {
-  return writeConfig({
-    mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')] } },
-  });
-}
 
 describe('options before the command', () => {
   it('--config FILE before `tools list` is the config the command uses', async () => {

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { auditRecords } from '../helpers/audit-records.js';
+import { calculatorConfig } from '../helpers/calculator-config.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
-import { exampleServer, writeConfig } from '../helpers/project.js';
 
 // The CLI starts real processes on two shared cores: generous timeouts, no timing assertions.
 
@@ -28,9 +28,7 @@ describe('run without the key its model needs', () => {
   ])(
     '%s: exits 2 naming what to set, before any server starts',
     async (model, wording) => {
-      const config = await writeConfig({
-        mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')] } },
-      });
+      const config = await calculatorConfig();
       const stateDir = mkdtempSync(join(tmpdir(), 'mcp-host-state-'));
       const result = await runCliInProcess(['run', '--model', model, '--config', config, 'hello'], {
         stateDir,

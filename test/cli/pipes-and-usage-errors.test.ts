@@ -8,19 +8,14 @@ import { mkdtemp, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { calculatorConfig } from '../helpers/calculator-config.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
-import { cliPath, exampleServer, fixtureServer, repoRoot, runCli, writeConfig } from '../helpers/project.js';
+import { cliPath, fixtureServer, repoRoot, runCli, writeConfig } from '../helpers/project.js';
 
 // The CLI starts real processes on two shared cores: generous timeouts, no timing assertions.
 
 /** A stack trace line as Node prints it. */
 const STACK_LINE = /^\s+at /m;
-
-async function calculatorConfig(): Promise<string> {
-  return writeConfig({
-    mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')] } },
-  });
-}
 
 function expectOneLineUsageError(result: { code: number | null; stdout: string; stderr: string }, named: string) {
   expect(result.code).toBe(2);

@@ -6,7 +6,8 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_RUN_FAILED } from '../../src/cli/exit-codes.js';
-import { exampleServer, repoRoot, runCli, writeConfig } from '../helpers/project.js';
+import { calculatorConfig } from '../helpers/calculator-config.js';
+import { repoRoot, runCli } from '../helpers/project.js';
 
 let taken: Server;
 let port: number;
@@ -23,9 +24,7 @@ afterAll(async () => {
 
 describe('a port that is already in use', () => {
   it('is named with what to do, by every command that listens', async () => {
-    const config = await writeConfig({
-      mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')] } },
-    });
+    const config = await calculatorConfig();
     const script = join(repoRoot, 'examples', 'scripts', 'five-plus-seven.json');
     const results = await Promise.all([
       runCli(['serve', '--http', String(port), '--config', config], { timeoutMs: 60_000 }),
