@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRecords } from '../helpers/audit-records.js';
+import { goToUiPage } from '../helpers/go-to-ui-page.js';
 import { fixtureServer, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { type ScreenshotFolder, screenshotFolder } from '../helpers/screenshot-folder.js';
 import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
@@ -52,11 +53,6 @@ let loopbackProbe: Server | undefined;
 const loopbackRequests: string[] = [];
 /** A temporary folder, or docs/screenshots when MCP_HOST_UPDATE_SCREENSHOTS=1 (see screenshot-folder.ts). */
 let screenshots: ScreenshotFolder | undefined;
-
-async function goTo(label: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label }).click();
-  await page.getByRole('heading', { level: 1, name: label }).waitFor(WAIT);
-}
 
 /** The view's own document, inside the sandbox proxy's frame. */
 function viewFrame(tool: string, scope: Page | ReturnType<Page['locator']> = page): FrameLocator {
@@ -167,7 +163,7 @@ afterAll(async () => {
 
 describe('MCP Apps views in Chromium', () => {
   it("renders the basic example's view for a call by hand, with the call's input and result", async () => {
-    await goTo('Tools');
+    await goToUiPage(page, 'Tools', WAIT);
     await callByHand('basic__get-time');
     // The by-hand call is the user's own: no question; the view opens as the call starts.
     const view = viewFrame('basic__get-time');
@@ -213,7 +209,7 @@ describe('MCP Apps views in Chromium', () => {
 
   it('tears the view down before the page holding it goes', async () => {
     const closed = page.waitForRequest((request) => /\/api\/views\/[^/]+\/close$/.test(request.url()), WAIT);
-    await goTo('Servers');
+    await goToUiPage(page, 'Servers', WAIT);
     const request = await closed;
     expect(JSON.parse(request.postData() ?? '{}')).toEqual({ answered: true });
     await waitFor(
@@ -224,7 +220,7 @@ describe('MCP Apps views in Chromium', () => {
   });
 
   it('renders the view in a chat card, asks before the call, and never offers the app-only tool to the model', async () => {
-    await goTo('Chat');
+    await goToUiPage(page, 'Chat', WAIT);
     const stop = new AbortController();
     const events = readEvents(/"type":"turn-done"/, stop.signal);
     await page.getByLabel('Message').fill('What time is it?');
@@ -346,7 +342,7 @@ describe('MCP Apps views in Chromium', () => {
   });
 
   it("lets a view call its app-only tool, with the call's input and result shown in the view", async () => {
-    await goTo('Tools');
+    await goToUiPage(page, 'Tools', WAIT);
     await page.getByRole('button', { name: /^views__counter/ }).click();
     await page.getByRole('spinbutton', { name: /^start/ }).fill('5');
     await page.getByRole('button', { name: 'Call views__counter' }).click();
@@ -463,7 +459,7 @@ describe('MCP Apps views in Chromium', () => {
   });
 
   it('closes a view that leaves its document, and gives the new document no channel', async () => {
-    await goTo('Tools');
+    await goToUiPage(page, 'Tools', WAIT);
     const calls: string[] = [];
     const onRequest = (request: { url(): string }) => {
       if (/\/api\/views\/[^/]+\/call$/.test(request.url())) calls.push(request.url());
@@ -493,7 +489,7 @@ describe('MCP Apps views in Chromium', () => {
   });
 
   it('shows a view full screen or in picture in picture when it asks, saves its file only when the user says so, and reads its own resource', async () => {
-    await goTo('Tools');
+    await goToUiPage(page, 'Tools', WAIT);
     await callByHand('views__extras');
     const view = viewFrame('views__extras');
     const frame = page.locator('iframe[title="View of views__extras"]');
@@ -540,7 +536,7 @@ describe('MCP Apps views in Chromium', () => {
   });
 
   it('shows the text-direction controls in what a view says and in the type of a file it asks to save as escapes', async () => {
-    await goTo('Tools');
+    await goToUiPage(page, 'Tools', WAIT);
     await callByHand('views__extras');
     await viewFrame('views__extras').getByRole('button', { name: 'Say and save with direction controls' }).click();
     const ask = page.getByRole('dialog', { name: 'The app asks to save files' });

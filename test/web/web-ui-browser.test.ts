@@ -13,6 +13,7 @@ import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageBin } from '../client-features/helpers.js';
 import { rugPullServerPath } from '../consent/consent-helpers.js';
+import { goToUiPage } from '../helpers/go-to-ui-page.js';
 import { exampleServer, repoRoot, temporaryDirectory } from '../helpers/project.js';
 import { type ScreenshotFolder, screenshotFolder } from '../helpers/screenshot-folder.js';
 import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
@@ -69,16 +70,11 @@ async function neutralConfigFolder(): Promise<string> {
 
 /** A new conversation in Chat with the scripted model of `scriptFile`, once the status shows that model. */
 async function newConversationWith(scriptFile: string): Promise<void> {
-  await goTo('Chat');
+  await goToUiPage(page, 'Chat');
   await page.getByRole('button', { name: 'New conversation' }).click();
   await page.getByLabel('Switch model').fill(`scripted:${scriptFile}`);
   await page.getByRole('button', { name: 'Use this model' }).click();
   await page.getByRole('status').getByText(basename(scriptFile)).waitFor(WAIT);
-}
-
-async function goTo(label: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label }).click();
-  await page.getByRole('heading', { level: 1, name: label }).waitFor(WAIT);
 }
 
 beforeAll(async () => {
@@ -172,7 +168,7 @@ describe('the web UI in Chromium', () => {
   });
 
   it('shows every server with its state, protocol and instructions', async () => {
-    await goTo('Servers');
+    await goToUiPage(page, 'Servers');
     for (const name of ['calculator', 'inventory', 'everything', 'rug']) {
       await page.getByRole('heading', { level: 2, name: new RegExp(`^${name}`) }).waitFor(WAIT);
     }
@@ -184,7 +180,7 @@ describe('the web UI in Chromium', () => {
   });
 
   it('calls a tool through the form generated from its schema, and renders an image result', async () => {
-    await goTo('Tools');
+    await goToUiPage(page, 'Tools');
     await page.getByRole('button', { name: /^calculator__add_numbers/ }).click();
     await page.getByRole('spinbutton', { name: /^a/ }).fill('20');
     await page.getByRole('spinbutton', { name: /^b/ }).fill('22');
@@ -217,7 +213,7 @@ describe('the web UI in Chromium', () => {
     await dialog.getByRole('button', { name: 'Keep withheld' }).click();
     await dialog.waitFor({ state: 'hidden', ...WAIT });
 
-    await goTo('Trust');
+    await goToUiPage(page, 'Trust');
     const withheld = page.getByRole('article', { name: 'Withheld tool fetch_data' });
     await withheld.waitFor(WAIT);
     await withheld.getByText('Approved before').waitFor(WAIT);
@@ -226,7 +222,7 @@ describe('the web UI in Chromium', () => {
     await withheld.getByRole('button', { name: 'Approve fetch_data' }).click();
     await withheld.waitFor({ state: 'detached', ...WAIT });
 
-    await goTo('Tools');
+    await goToUiPage(page, 'Tools');
     await page.getByRole('button', { name: /^rug__fetch_data/ }).waitFor(WAIT);
   });
 
@@ -234,7 +230,7 @@ describe('the web UI in Chromium', () => {
     const audit = await otherTab('audit');
     await audit.getByRole('heading', { level: 1, name: 'Audit' }).waitFor(WAIT);
 
-    await goTo('Chat');
+    await goToUiPage(page, 'Chat');
     await page.getByLabel('Message').fill('Reserve 2 WIDGET-1');
     await page.getByRole('button', { name: 'Send' }).click();
     const dialog = page.getByRole('dialog', { name: 'A tool call needs your approval' });
@@ -314,7 +310,7 @@ describe('the web UI in Chromium', () => {
   it('keeps the model switched to while a new conversation is still opening: the page and the server end on the last choice', async () => {
     const scriptFile = join(await temporaryDirectory(), 'switched-model.json');
     await writeFile(scriptFile, JSON.stringify({ fallbackText: 'The model switched to answers.', scenarios: [] }));
-    await goTo('Chat');
+    await goToUiPage(page, 'Chat');
     // The new conversation's request is held until the model has been switched, so that its answer comes late.
     let held: Route | undefined;
     let holding: () => void = () => undefined;
@@ -354,7 +350,7 @@ describe('the web UI in Chromium', () => {
   });
 
   it('sends a message once however often Enter is pressed, and nothing from an empty box', async () => {
-    await goTo('Chat');
+    await goToUiPage(page, 'Chat');
     await page.getByRole('button', { name: 'New conversation' }).click();
     await page
       .locator('li.turn')
@@ -389,7 +385,7 @@ describe('the web UI in Chromium', () => {
   });
 
   it("fills in a server's form (elicitation) in a dialog, checked field by field as the terminal would", async () => {
-    await goTo('Tools');
+    await goToUiPage(page, 'Tools');
     await page.getByRole('button', { name: /^everything__trigger-elicitation-request/ }).click();
     await page.getByRole('button', { name: 'Call everything__trigger-elicitation-request' }).click();
     const dialog = page.getByRole('dialog', { name: 'A server asks you to fill in a form' });
@@ -439,7 +435,7 @@ describe('the web UI in Chromium', () => {
 
   it('follows the dark colour scheme', async () => {
     await page.emulateMedia({ colorScheme: 'dark' });
-    await goTo('Servers');
+    await goToUiPage(page, 'Servers');
     const background = await page.evaluate('getComputedStyle(document.body).backgroundColor');
     expect(background).toBe('rgb(15, 20, 25)');
     await screenshot('servers-dark');
@@ -447,7 +443,7 @@ describe('the web UI in Chromium', () => {
   });
 
   it('lists resources and prompts, and reads a resource', async () => {
-    await goTo('Resources & prompts');
+    await goToUiPage(page, 'Resources & prompts');
     await page.getByRole('heading', { name: 'Prompts', exact: true }).waitFor(WAIT);
     const first = page.getByRole('region', { name: 'Resources' }).getByRole('button').first();
     await first.waitFor(WAIT);
@@ -456,7 +452,7 @@ describe('the web UI in Chromium', () => {
   });
 
   it('lists the skills offered and withheld, with the command that reviews, and what the conversation loaded', async () => {
-    await goTo('Skills');
+    await goToUiPage(page, 'Skills');
     const offered = page.getByRole('article', { name: 'Offered skill stock-report' });
     await offered.getByText('Write a stock report from the inventory', { exact: false }).waitFor(WAIT);
     await offered.getByText('project: skills/stock-report').waitFor(WAIT);
@@ -476,7 +472,7 @@ describe('the web UI in Chromium', () => {
     await screenshot('skills');
   });
   it('restarts a server, disables it (its tools leave the Tools page) and enables it again from the Servers page', async () => {
-    await goTo('Servers');
+    await goToUiPage(page, 'Servers');
     const calculator = page.getByRole('region', { name: /^calculator/ });
     await calculator.getByRole('button', { name: 'Ping calculator' }).click();
     await calculator
@@ -489,24 +485,24 @@ describe('the web UI in Chromium', () => {
     await calculator.getByRole('button', { name: 'Enable calculator' }).waitFor(WAIT);
     await calculator.getByText('disabled', { exact: true }).waitFor(WAIT);
     expect(await calculator.getByRole('button', { name: 'Ping calculator' }).count()).toBe(0);
-    await goTo('Tools');
+    await goToUiPage(page, 'Tools');
     await page.getByRole('button', { name: /^inventory__list_skus/ }).waitFor(WAIT);
     expect(await page.getByRole('button', { name: /^calculator__/ }).count()).toBe(0);
-    await goTo('Servers');
+    await goToUiPage(page, 'Servers');
     await calculator.getByRole('button', { name: 'Enable calculator' }).click();
     await calculator.getByText('connected', { exact: true }).waitFor(WAIT);
-    await goTo('Tools');
+    await goToUiPage(page, 'Tools');
     await page.getByRole('button', { name: /^calculator__add_numbers/ }).waitFor(WAIT);
   });
   it("keeps a server's log messages across pages, filters them by level, and sets the level it sends (logging/setLevel)", async () => {
     const toggleLogging = async (said: RegExp) => {
-      await goTo('Tools');
+      await goToUiPage(page, 'Tools');
       await page.getByRole('button', { name: /^everything__toggle-simulated-logging/ }).click();
       await page.getByRole('button', { name: 'Call everything__toggle-simulated-logging' }).click();
       await page.getByRole('region', { name: 'Result' }).getByText(said).waitFor(WAIT);
     };
     await toggleLogging(/Started simulated/);
-    await goTo('Servers');
+    await goToUiPage(page, 'Servers');
     const everything = page.getByRole('region', { name: /^everything/ });
     const lines = everything.locator('ol.log li');
     await lines
@@ -526,14 +522,14 @@ describe('the web UI in Chromium', () => {
   });
   it("fills in a resource template from the server's suggestions, subscribes to the resource and follows its updates live", async () => {
     const callEverything = async (tool: string, said: RegExp) => {
-      await goTo('Tools');
+      await goToUiPage(page, 'Tools');
       await page.getByRole('button', { name: new RegExp(`^everything__${tool}`) }).click();
       await page.getByRole('button', { name: `Call everything__${tool}` }).click();
       await page.getByRole('region', { name: 'Result' }).getByText(said).waitFor(WAIT);
     };
     // At level error, the server does not log (info) the subscription below; at debug it logs the unsubscription.
     const setLevel = async (level: string) => {
-      await goTo('Servers');
+      await goToUiPage(page, 'Servers');
       const everything = page.getByRole('region', { name: /^everything/ });
       await everything.getByLabel('Server sends from').selectOption(level);
       await everything.getByRole('button', { name: 'Set the level of everything' }).click();
@@ -541,7 +537,7 @@ describe('the web UI in Chromium', () => {
       return everything;
     };
     await setLevel('error');
-    await goTo('Resources & prompts');
+    await goToUiPage(page, 'Resources & prompts');
     const template = page.getByRole('form', { name: 'Template Dynamic Text Resource' });
     await template.getByRole('combobox', { name: /^resourceId/ }).fill('7');
     // completion/complete answered: the server's suggestion is offered.
@@ -568,13 +564,13 @@ describe('the web UI in Chromium', () => {
     await callEverything('toggle-subscriber-updates', /Stopped simulated resource updates/);
 
     const everything = await setLevel('debug');
-    await goTo('Resources & prompts');
+    await goToUiPage(page, 'Resources & prompts');
     await page.getByRole('button', { name: `Unsubscribe from ${uri}` }).click();
     await page
       .getByRole('region', { name: 'Subscriptions' })
       .getByText(/^None\./)
       .waitFor(WAIT);
-    await goTo('Servers');
+    await goToUiPage(page, 'Servers');
     await everything.getByText(/Received Unsubscribe Resource request/).waitFor(WAIT);
     expect(await everything.getByText(/Received Subscribe Resource request/).count()).toBe(0);
   }, 90_000);

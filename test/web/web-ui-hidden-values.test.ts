@@ -11,6 +11,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureServerLaunch } from '../fixtures/servers/fixture-servers.js';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
+import { goToUiPage } from '../helpers/go-to-ui-page.js';
 import { repoRoot, writeConfig } from '../helpers/project.js';
 import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
 
@@ -24,11 +25,6 @@ const hiddenValuesServer = bundledFixture(join(repoRoot, 'test', 'fixtures', 'se
 
 let running: UiInChromium | undefined;
 let page: Page;
-
-async function goTo(label: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label }).click();
-  await page.getByRole('heading', { level: 1, name: label }).waitFor(WAIT);
-}
 
 /** The field's value exactly, and the notice that describes it (none when it reads as it is). */
 async function fieldShows(field: Locator): Promise<{ value: string; marked: boolean; notice: string | undefined }> {
@@ -67,7 +63,7 @@ describe('the web UI and values to send that hide characters', () => {
   it(
     "fills a tool's form with the schema's defaults exactly, shows what they hide, and the server receives them",
     async () => {
-      await goTo('Tools');
+      await goToUiPage(page, 'Tools');
       await page.getByRole('button', { name: /^hidden__echo/ }).click();
       const file = page.getByRole('textbox', { name: 'file', exact: true });
       expect(await fieldShows(file)).toEqual({
@@ -119,7 +115,7 @@ describe('the web UI and values to send that hide characters', () => {
   it(
     "offers completion's suggestions that hide characters with them as escapes, and sends the one chosen exactly",
     async () => {
-      await goTo('Resources & prompts');
+      await goToUiPage(page, 'Resources & prompts');
       const prompt = page.getByRole('form', { name: 'Prompt brief' });
       const topic = prompt.getByRole('combobox', { name: 'topic' });
       await topic.fill('s');
@@ -152,7 +148,7 @@ describe('the web UI and values to send that hide characters', () => {
   it(
     "fills a server's form with its default exactly, shows what it hides, and the server receives it",
     async () => {
-      await goTo('Tools');
+      await goToUiPage(page, 'Tools');
       await page.getByRole('button', { name: /^hidden__ask/ }).click();
       await page.getByRole('button', { name: 'Call hidden__ask' }).click();
       const dialog = page.getByRole('dialog', { name: 'A server asks you to fill in a form' });
@@ -181,7 +177,7 @@ describe('the web UI and values to send that hide characters', () => {
   it(
     "lists a server whose name hides characters among the Audit page's filters with them as escapes, and filters by the exact name",
     async () => {
-      await goTo('Audit');
+      await goToUiPage(page, 'Audit');
       const server = page.getByRole('combobox', { name: 'Server' });
       await server.locator('option', { hasText: 'spoof\\u202efdp.exe' }).waitFor({ state: 'attached', ...WAIT });
       expect(await listedChoices(server)).toContain('spoof\\u202efdp.exe');

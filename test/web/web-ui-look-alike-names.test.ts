@@ -9,8 +9,9 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isInvisibleCharacter } from '../../src/text/invisible-characters.js';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
+import { goToUiPage } from '../helpers/go-to-ui-page.js';
+import { invisibleIn } from '../helpers/invisible-in.js';
 import { repoRoot, writeConfig } from '../helpers/project.js';
 import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
 
@@ -24,16 +25,6 @@ const lookAlikeServer = bundledFixture(join(repoRoot, 'test', 'fixtures', 'secre
 
 let running: UiInChromium | undefined;
 let page: Page;
-
-async function goTo(label: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label }).click();
-  await page.getByRole('heading', { level: 1, name: label }).waitFor(WAIT);
-}
-
-/** The invisible characters in `text`, as code points: none where every name shows them as escapes. */
-function invisibleIn(text: string): string[] {
-  return [...text].filter(isInvisibleCharacter).map((character) => `U+${character.codePointAt(0)!.toString(16)}`);
-}
 
 /** An element's text and the names it and its descendants are read out by. */
 async function shownText(element: Locator): Promise<string> {
@@ -86,7 +77,7 @@ describe('the web UI and names that differ only by a zero-width space', () => {
   it(
     'lists the two tools apart, and shows their server and the name its server calls each by with the escape',
     async () => {
-      await goTo('Tools');
+      await goToUiPage(page, 'Tools');
       const list = page.getByRole('complementary', { name: 'Tool list' });
       await list.getByRole('button', { name: new RegExp(`^${HIDING_TOOL}`) }).waitFor(WAIT);
       expect(await list.getByRole('row', { name: /look/ }).locator('td').first().textContent()).toBe(
@@ -108,7 +99,7 @@ describe('the web UI and names that differ only by a zero-width space', () => {
   it(
     "asks about the model's call of each with the two told apart, and shows its cards and records with the escape",
     async () => {
-      await goTo('Chat');
+      await goToUiPage(page, 'Chat');
       await page.getByLabel('Message').fill('Delete it');
       await page.getByRole('button', { name: 'Send' }).click();
       const dialog = page.getByRole('dialog', { name: 'A tool call needs your approval' });
@@ -127,7 +118,7 @@ describe('the web UI and names that differ only by a zero-width space', () => {
       expect(asked[0]).not.toContain('delete\\u200b_file');
       expect(asked[1]).toContain('delete\\u200b_file');
 
-      await goTo('Audit');
+      await goToUiPage(page, 'Audit');
       const server = page.getByRole('combobox', { name: 'Server' });
       await server.locator('option', { hasText: 'look\\u200balike' }).waitFor({ state: 'attached', ...WAIT });
       await server.selectOption({ label: 'look\\u200balike' });
@@ -149,7 +140,7 @@ describe('the web UI and names that differ only by a zero-width space', () => {
   it(
     'lists the two prompts and resources apart, and gets the one picked by its exact name',
     async () => {
-      await goTo('Resources & prompts');
+      await goToUiPage(page, 'Resources & prompts');
       const resources = page.getByRole('region', { name: 'Resources' });
       await resources.getByRole('button', { name: /^no\\u200btes/ }).waitFor(WAIT);
       await resources.getByRole('button', { name: /^notes/ }).waitFor(WAIT);
@@ -160,7 +151,7 @@ describe('the web UI and names that differ only by a zero-width space', () => {
       expect(invisibleIn(await shownText(page.locator('main')))).toEqual([]);
 
       for (const label of ['Servers', 'Trust']) {
-        await goTo(label);
+        await goToUiPage(page, label);
         await page.getByRole('heading', { level: 2, name: /^look\\u200balike/ }).waitFor(WAIT);
       }
     },

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { goToUiPage } from '../helpers/go-to-ui-page.js';
 import { fixtureServer, temporaryDirectory } from '../helpers/project.js';
 import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
 
@@ -72,11 +73,6 @@ function timesIn(text: string, part: string): number {
   return text.split(part).length - 1;
 }
 
-async function goTo(page: Page, label: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label }).click();
-  await page.getByRole('heading', { level: 1, name: label }).waitFor(WAIT);
-}
-
 /**
  * The page shows `server`'s warning once (in `scope`), whole and as text; the terminal its exit report once, and no
  * warning.
@@ -99,7 +95,7 @@ async function expectToldOnceEach(page: Page, server: string, scope: Page | Loca
 describe('a call sent once more after its server went away', () => {
   it('is shown in the chat beside its call with how the server went, once, and the terminal has its report', async () => {
     const page = running!.page;
-    await goTo(page, 'Chat');
+    await goToUiPage(page, 'Chat');
     await page.getByRole('textbox', { name: 'Message', exact: true }).fill('read it');
     await page.getByRole('button', { name: 'Send' }).click();
     await page
@@ -114,14 +110,14 @@ describe('a call sent once more after its server went away', () => {
   it('is shown again with its call in the chat after a reload, once', async () => {
     const page = running!.page;
     await page.reload();
-    await goTo(page, 'Chat');
+    await goToUiPage(page, 'Chat');
     const call = page.getByRole('article', { name: 'Tool call chatted__read_once_exits [1]' });
     await expectToldOnceEach(page, 'chatted', call);
   }, 60_000);
 
   it('is shown with the result on the Tools page with how the server went, once, and the terminal has its report', async () => {
     const page = running!.page;
-    await goTo(page, 'Tools');
+    await goToUiPage(page, 'Tools');
     await page.getByRole('button', { name: /^called__read_once_exits/ }).click();
     await page.getByRole('button', { name: 'Call called__read_once_exits' }).click();
     await page
@@ -133,7 +129,7 @@ describe('a call sent once more after its server went away', () => {
 
   it('is shown beside a view whose own call it was, once, with how the server went, and not passed into the view', async () => {
     const page = running!.page;
-    await goTo(page, 'Tools');
+    await goToUiPage(page, 'Tools');
     await page.getByRole('button', { name: /^viewed__reader/ }).click();
     await page.getByRole('button', { name: 'Call viewed__reader' }).click();
     const view = page.getByRole('region', { name: 'View of viewed__reader' });

@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
+import { goToUiPage } from '../helpers/go-to-ui-page.js';
 import { repoRoot, writeConfig } from '../helpers/project.js';
 import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
 import { writeSkill } from '../skills/skill-fixtures.js';
@@ -69,13 +70,8 @@ function expectShownInOrder(text: string): void {
   expect(text).toContain('\\u200fmarked\\u200f \\u061carabic\\u061c \\u200eleft\\u200e');
 }
 
-async function goTo(label: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label }).click();
-  await page.getByRole('heading', { level: 1, name: label }).waitFor(WAIT);
-}
-
 async function callTool(name: string): Promise<void> {
-  await goTo('Tools');
+  await goToUiPage(page, 'Tools');
   await page.getByRole('button', { name: new RegExp(`^${name}`) }).click();
   await page.getByRole('button', { name: `Call ${name}` }).click();
 }
@@ -161,7 +157,7 @@ describe('the web UI and text-direction controls from a server', () => {
       await page.getByRole('button', { name: 'Cancel' }).click();
       await page.getByRole('region', { name: 'Result' }).getByText('cancelled', { exact: true }).waitFor(WAIT);
 
-      await goTo('Servers');
+      await goToUiPage(page, 'Servers');
       expectShownInOrder(await pageTextWith('name-marker'));
       expectShownInOrder(await pageTextWith('version-marker'));
       expectShownInOrder(await pageTextWith('log-marker'));
@@ -172,7 +168,7 @@ describe('the web UI and text-direction controls from a server', () => {
   it(
     "shows resources, a resource read, templates, prompts and completion's suggestions with the controls as escapes",
     async () => {
-      await goTo('Resources & prompts');
+      await goToUiPage(page, 'Resources & prompts');
       await page.getByRole('button', { name: /resource-name-marker/ }).click();
       await page
         .getByRole('region', { name: 'Result' })
@@ -227,7 +223,7 @@ describe('the web UI and text-direction controls from a server', () => {
   it(
     'shows a chat turn, its calls with their translations, the audit and the skills with the controls as escapes',
     async () => {
-      await goTo('Chat');
+      await goToUiPage(page, 'Chat');
       await page.getByLabel('Message').fill('Reverse it');
       await page.getByRole('button', { name: 'Send' }).click();
       const card = page.getByRole('article', { name: 'Tool call direction__reverse' });
@@ -237,11 +233,11 @@ describe('the web UI and text-direction controls from a server', () => {
       await page.getByRole('article', { name: /call-name-marker/ }).waitFor(WAIT);
       expectShownInOrder(await pageTextWith('answer-marker'));
 
-      await goTo('Audit');
+      await goToUiPage(page, 'Audit');
       const audit = await pageTextWith('direction__reverse');
       expect(audit).not.toMatch(DIRECTION_CONTROL);
 
-      await goTo('Skills');
+      await goToUiPage(page, 'Skills');
       expectShownInOrder(await pageTextWith('skill-marker'));
     },
     TEST_TIMEOUT_MS,
@@ -257,7 +253,7 @@ describe('the web UI and text-direction controls from a server', () => {
       await dialog.getByRole('button', { name: 'Keep withheld', disabled: false }).click();
       await dialog.waitFor({ state: 'hidden', ...WAIT });
 
-      await goTo('Trust');
+      await goToUiPage(page, 'Trust');
       await page.getByRole('article', { name: 'Withheld tool reverse' }).locator('.added').first().waitFor(WAIT);
       const trust = await pageTextWith('changed-marker');
       expectShownInOrder(asked);

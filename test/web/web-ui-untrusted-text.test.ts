@@ -13,7 +13,8 @@ import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRUST_STORE_FILE_NAME } from '../../src/policy/trust-store-file.js';
-import { isInvisibleCharacter } from '../../src/text/invisible-characters.js';
+import { goToUiPage } from '../helpers/go-to-ui-page.js';
+import { invisibleIn } from '../helpers/invisible-in.js';
 import { repoRoot, writeConfig } from '../helpers/project.js';
 import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
 import { writeSkill } from '../skills/skill-fixtures.js';
@@ -31,16 +32,6 @@ const APPROVED_BY = 'user\u200b\u202e';
 
 let running: UiInChromium | undefined;
 let page: Page;
-
-async function goTo(label: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label }).click();
-  await page.getByRole('heading', { level: 1, name: label }).waitFor(WAIT);
-}
-
-/** The invisible characters in `text`, as code points: none where everything shows them as escapes. */
-function invisibleIn(text: string): string[] {
-  return [...text].filter(isInvisibleCharacter).map((character) => `U+${character.codePointAt(0)!.toString(16)}`);
-}
 
 beforeAll(async () => {
   const config = await writeConfig({
@@ -71,7 +62,7 @@ describe('the web UI and what configs, servers and the trust store say', () => {
     'names the section of a server whose name holds a space, on the Servers and Trust pages',
     async () => {
       for (const label of ['Servers', 'Trust']) {
-        await goTo(label);
+        await goToUiPage(page, label);
         await page.getByRole('region', { name: new RegExp(`^${SPACED}`) }).waitFor(WAIT);
       }
     },
@@ -81,7 +72,7 @@ describe('the web UI and what configs, servers and the trust store say', () => {
   it(
     'shows the two servers whose names differ only by a doubled space apart, with the doubled space as escapes',
     async () => {
-      await goTo('Servers');
+      await goToUiPage(page, 'Servers');
       const headings = page.getByRole('heading', { level: 2, name: /^twin/ });
       await headings.nth(1).waitFor(WAIT);
       // As laid out: the browser collapses a run of spaces in what it shows.
@@ -94,7 +85,7 @@ describe('the web UI and what configs, servers and the trust store say', () => {
   it(
     "shows a result's structured content and a block it does not render with every hidden character as an escape",
     async () => {
-      await goTo('Tools');
+      await goToUiPage(page, 'Tools');
       const list = page.getByRole('complementary', { name: 'Tool list' });
       await list.getByRole('button', { name: /__echo_structured/ }).click();
       await page.getByRole('checkbox', { name: 'Raw JSON' }).check();
@@ -119,7 +110,7 @@ describe('the web UI and what configs, servers and the trust store say', () => {
   it(
     'shows a definition changed by a zero-width space, in the question and on the Trust page, with it as an escape',
     async () => {
-      await goTo('Tools');
+      await goToUiPage(page, 'Tools');
       await page
         .getByRole('complementary', { name: 'Tool list' })
         .getByRole('button', { name: /^unseen__change/ })
@@ -132,7 +123,7 @@ describe('the web UI and what configs, servers and the trust store say', () => {
       await dialog.getByRole('button', { name: 'Keep withheld', disabled: false }).click();
       await dialog.waitFor({ state: 'hidden', ...WAIT });
 
-      await goTo('Trust');
+      await goToUiPage(page, 'Trust');
       const withheld = page.getByRole('article', { name: 'Withheld tool notes' }).locator('.added');
       await withheld.first().waitFor(WAIT);
       const trust = (await withheld.allTextContents()).join('\n');
@@ -147,7 +138,7 @@ describe('the web UI and what configs, servers and the trust store say', () => {
   it(
     'shows who approved a tool, as an edited trust store says, with its hidden characters as escapes',
     async () => {
-      await goTo('Trust');
+      await goToUiPage(page, 'Trust');
       const section = page.getByRole('region', { name: new RegExp(`^${SPACED}`) });
       const approvedBy = section.locator('tbody tr', { hasText: 'echo_structured' }).locator('td:nth-child(4)');
       await approvedBy.filter({ hasText: /\S/ }).waitFor(WAIT);
@@ -155,8 +146,8 @@ describe('the web UI and what configs, servers and the trust store say', () => {
       const text = await readFile(file, 'utf8');
       await writeFile(file, text.replace(/"approvedBy": *"[^"]*"/g, `"approvedBy": ${JSON.stringify(APPROVED_BY)}`));
       // Shown again: the page reads the store anew.
-      await goTo('Servers');
-      await goTo('Trust');
+      await goToUiPage(page, 'Servers');
+      await goToUiPage(page, 'Trust');
       await expect.poll(() => approvedBy.textContent(), WAIT).toBe('user\\u200b\\u202e');
     },
     TEST_TIMEOUT_MS,
@@ -165,7 +156,7 @@ describe('the web UI and what configs, servers and the trust store say', () => {
   it(
     'shows the command that reviews a withheld skill with the blank letter of its state folder as an escape',
     async () => {
-      await goTo('Skills');
+      await goToUiPage(page, 'Skills');
       const withheld = page.getByRole('article', { name: 'Withheld skill deploy' });
       const command = withheld.locator('code');
       await command.waitFor(WAIT);
