@@ -1,5 +1,5 @@
 /** The options every command that opens a host takes, and the number parser several commands share. */
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 
 export interface CommonOptions {
   config?: string;
@@ -34,11 +34,15 @@ export function addCommonOptions(command: Command): Command {
     .option('--base-url <url>', "the provider's base URL (mock servers, proxies, local servers)")
     .option('--timeout <ms>', 'per tool call timeout in milliseconds (overrides every server)', parsePositiveInteger)
     .option('--state-dir <dir>', STATE_DIR_HELP)
-    .option(
-      '--root <dir>',
-      "offer this folder to servers as a root (repeatable; replaces the config's roots). Without roots, none are declared",
-      (value: string, previous: string[] = []) => [...previous, value],
-    );
+    .addOption(rootOption());
+}
+
+/** `--root DIR`, for every command that starts servers (`serve` and `ui` too, which take few of the options above). */
+export function rootOption(): Option {
+  return new Option(
+    '--root <dir>',
+    "offer this folder to servers as a root (repeatable; replaces the config's roots). Without roots, none are declared",
+  ).argParser((value: string, previous: string[] = []) => [...previous, value]);
 }
 
 export function parsePositiveInteger(value: string): number {

@@ -14,7 +14,7 @@ import { createGatewayHosts } from '../../gateway/gateway-hosts.js';
 import { startGatewayHttp } from '../../gateway/gateway-http.js';
 import { startGatewayStdio } from '../../gateway/gateway-stdio.js';
 import { announceAddress } from '../announce-address.js';
-import { parsePort, parsePositiveInteger, STATE_DIR_HELP } from '../common-options.js';
+import { parsePort, parsePositiveInteger, rootOption, STATE_DIR_HELP } from '../common-options.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
 import { handleInterruptions } from '../interrupt.js';
 import { noServersNote } from '../no-servers-note.js';
@@ -32,6 +32,7 @@ interface ServeOptions {
   profile?: string;
   timeout?: number;
   stateDir?: string;
+  root?: string[];
 }
 
 const LOOPBACK_ADDRESSES = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -46,6 +47,7 @@ export function createServeCommand(): Command {
     .option('--profile <name>', 'serve only this profile of the config (over HTTP: also at /mcp/NAME)')
     .option('--timeout <ms>', 'per tool call timeout in milliseconds (overrides every server)', parsePositiveInteger)
     .option('--state-dir <dir>', STATE_DIR_HELP)
+    .addOption(rootOption())
     .action(async (options: ServeOptions) => {
       if (options.stdio && options.http !== undefined)
         throw new CliError('choose one of --stdio and --http', EXIT_USAGE);
@@ -74,6 +76,7 @@ export function createServeCommand(): Command {
         cwd: process.cwd(),
         toolTimeoutMs: options.timeout,
         stateDir: options.stateDir,
+        ...(options.root === undefined ? {} : { roots: options.root }),
         onDiagnostic: (message) => writeError(`mcp-host: ${message}`),
       });
       const interruption = handleInterruptions();

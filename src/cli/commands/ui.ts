@@ -10,7 +10,7 @@ import { isLoopbackAddress } from '../../web/loopback.js';
 import { openUiInBrowser } from '../../web/open-ui-in-browser.js';
 import { startWebUi } from '../../web/start-web-ui.js';
 import { announceAddress } from '../announce-address.js';
-import { parsePort, parsePositiveInteger, STATE_DIR_HELP } from '../common-options.js';
+import { parsePort, parsePositiveInteger, rootOption, STATE_DIR_HELP } from '../common-options.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
 import { handleInterruptions } from '../interrupt.js';
 import { writeError } from '../output.js';
@@ -24,6 +24,7 @@ interface UiOptions {
   baseUrl?: string;
   timeout?: number;
   stateDir?: string;
+  root?: string[];
 }
 
 export function createUiCommand(): Command {
@@ -37,6 +38,7 @@ export function createUiCommand(): Command {
     .option('--base-url <url>', "the provider's base URL (mock servers, proxies, local servers)")
     .option('--timeout <ms>', 'per tool call timeout in milliseconds (overrides every server)', parsePositiveInteger)
     .option('--state-dir <dir>', STATE_DIR_HELP)
+    .addOption(rootOption())
     .action(async (options: UiOptions) => {
       const hostname = options.host ?? '127.0.0.1';
       if (!isLoopbackAddress(hostname)) {
@@ -57,6 +59,7 @@ export function createUiCommand(): Command {
           ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
           ...(options.timeout === undefined ? {} : { toolTimeoutMs: options.timeout }),
           ...(options.stateDir === undefined ? {} : { stateDir: options.stateDir }),
+          ...(options.root === undefined ? {} : { roots: options.root }),
           signal: interruption.signal,
           onDiagnostic: (message) => writeError(`mcp-host: ${message}`),
         },
