@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
+import { rssGrowthDuring } from '../helpers/rss-growth-during.js';
 import { closeHosts, faultFixture, openFaultHost, resultText } from './fault-helpers.js';
 
 const unhandled: unknown[] = [];
@@ -67,19 +68,16 @@ describe('a server that writes malformed frames', () => {
       { onDiagnostic: (message) => diagnostics.push(message) },
     );
     const pid = host.servers()[0]?.pid;
-    const rssBefore = process.memoryUsage().rss;
-    let rssPeak = rssBefore;
-    const sampler = setInterval(() => {
-      rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
-    }, 50);
     const started = performance.now();
     // Four spews at once, with echo calls in between: every call gets its own answer.
-    const calls = await Promise.all([
-      ...[11, 12, 13, 14].map((seed) => host.callTool('fuzz__spew', { count: 25_000, seed })),
-      ...Array.from({ length: 20 }, (_, index) => host.callTool('fuzz__echo', { text: `call ${index}` })),
-    ]).finally(() => clearInterval(sampler));
-    rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
-    const growthMb = (rssPeak - rssBefore) / (1024 * 1024);
+    const { value: calls, growthMb } = await rssGrowthDuring(
+      () =>
+        Promise.all([
+          ...[11, 12, 13, 14].map((seed) => host.callTool('fuzz__spew', { count: 25_000, seed })),
+          ...Array.from({ length: 20 }, (_, index) => host.callTool('fuzz__echo', { text: `call ${index}` })),
+        ]),
+      50,
+    );
     console.info(
       `100,000 malformed frames handled in ${Math.round(performance.now() - started)} ms; RSS growth ${growthMb.toFixed(1)} MB`,
     );

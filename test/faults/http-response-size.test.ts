@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Host } from '../../src/host/create-host.js';
 import { type OversizedServer, startOversizedServer } from '../fixtures/faults/oversized-http-server.js';
 import { hostConfig, httpServer } from '../helpers/configs.js';
+import { rssGrowthDuring } from '../helpers/rss-growth-during.js';
 import { closeHosts, openFaultHost, resultText } from './fault-helpers.js';
 
 const MEBIBYTE = 1024 * 1024;
@@ -30,16 +31,12 @@ afterAll(async () => {
 
 async function refusedCall(tool: string) {
   const writtenBefore = server.bytesWritten();
-  const rssBefore = process.memoryUsage().rss;
-  let rssPeak = rssBefore;
-  const sampler = setInterval(() => {
-    rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
-  }, 20);
   const started = performance.now();
-  const call = await host.callTool(`remote__${tool}`, { megabytes: RESPONSE_MB }).finally(() => clearInterval(sampler));
+  const { value: call, growthMb } = await rssGrowthDuring(() =>
+    host.callTool(`remote__${tool}`, { megabytes: RESPONSE_MB }),
+  );
   const elapsed = performance.now() - started;
   const writtenMb = (server.bytesWritten() - writtenBefore) / MEBIBYTE;
-  const growthMb = (rssPeak - rssBefore) / MEBIBYTE;
   console.info(
     `${tool}: refused after ${Math.round(elapsed)} ms; server wrote ${writtenMb.toFixed(1)} MB; peak RSS growth ${growthMb.toFixed(1)} MB`,
   );

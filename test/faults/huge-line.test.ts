@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureServerLaunch } from '../fixtures/servers/fixture-servers.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
+import { rssGrowthDuring } from '../helpers/rss-growth-during.js';
 import { closeHosts, openFaultHost, resultText } from './fault-helpers.js';
 
 afterEach(closeHosts);
@@ -29,15 +30,9 @@ describe('a line of hundreds of megabytes with no newline', () => {
       hostConfig([hugeLineServer('huge', {}), stdioServer('calm', [fixtureServerLaunch('counter').args[0]!])]),
       { onDiagnostic: (message) => diagnostics.push(message) },
     );
-    const rssBefore = process.memoryUsage().rss;
-    let rssPeak = rssBefore;
-    const sampler = setInterval(() => {
-      rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
-    }, 20);
     const started = performance.now();
-    const call = await host.callTool('huge__huge', {}).finally(() => clearInterval(sampler));
+    const { value: call, growthMb } = await rssGrowthDuring(() => host.callTool('huge__huge', {}));
     const elapsed = performance.now() - started;
-    const growthMb = (rssPeak - rssBefore) / MEBIBYTE;
     console.info(`huge line refused after ${Math.round(elapsed)} ms; peak RSS growth ${growthMb.toFixed(1)} MB`);
 
     expect(call.result.isError).toBe(true);
