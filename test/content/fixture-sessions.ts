@@ -11,6 +11,7 @@ import { basename } from 'node:path';
 import { Client, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { type FixtureServerName, fixtureServerLaunch } from '../fixtures/servers/fixture-servers.js';
+import { isAlive } from '../helpers/project.js';
 import { waitUntil as waitFor } from '../helpers/wait-until.js';
 
 export { waitFor };
@@ -20,15 +21,6 @@ const closers: Array<() => Promise<void>> = [];
 
 export function trackPid(pid: number | null | undefined): void {
   if (typeof pid === 'number') startedPids.add(pid);
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Closes every session and SIGKILLs, by pid, every process a test started that is still running. */

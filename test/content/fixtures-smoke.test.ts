@@ -5,16 +5,8 @@
 import { readlinkSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
-import { repoRoot } from '../helpers/project.js';
-import {
-  firstText,
-  isAlive,
-  startRawSession,
-  startSdkSession,
-  stopAll,
-  trackPid,
-  waitFor,
-} from './fixture-sessions.js';
+import { isAlive, repoRoot } from '../helpers/project.js';
+import { firstText, startRawSession, startSdkSession, stopAll, trackPid, waitFor } from './fixture-sessions.js';
 
 afterEach(stopAll);
 
