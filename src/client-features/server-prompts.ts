@@ -10,6 +10,7 @@ import type { ServerConnection } from '../connections/server-connection.js';
 import { mapContentBlock } from '../content/map-tool-result.js';
 import { restoreOwnKeys } from '../json/own-property.js';
 import type { Message, TextPart, UserPart } from '../providers/types.js';
+import { closeNames } from '../text/close-names.js';
 import type { ResultBudget } from './resource-host-tools.js';
 import { resourceContentsToParts } from './server-resources.js';
 
@@ -67,6 +68,16 @@ export async function getServerPrompt(
     const names = missing.map((argument) => argument.name);
     throw new PromptChoiceError(
       `prompt "${connection.name}:${name}" needs the argument${names.length > 1 ? 's' : ''} ${names.join(', ')}: pass ${names.map((argument) => `${argument}=VALUE`).join(' ')}`,
+    );
+  }
+  // A misspelt optional argument would be dropped by the server without a word, and the prompt given without it.
+  const declared = (prompt.arguments ?? []).map((argument) => argument.name);
+  const unknown = Object.keys(args).find((key) => !declared.includes(key));
+  if (unknown !== undefined) {
+    const close = closeNames(unknown, declared, 3);
+    const takes = declared.length > 0 ? `its arguments: ${declared.join(', ')}` : 'it takes no arguments';
+    throw new PromptChoiceError(
+      `prompt "${connection.name}:${name}" has no argument "${unknown}" (${close.length > 0 ? `did you mean ${close.join(', ')}? ` : ''}${takes})`,
     );
   }
   // Its `__proto__` keys were renamed so that the library's check kept them (see keep-prototype-keys.ts).

@@ -45,6 +45,18 @@ describe('prompt errors are usage errors, like an unknown tool', () => {
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toContain('needs the argument city: pass city=VALUE');
   }, 150_000);
+
+  it('an argument the prompt does not declare exits 2 naming it, a close one and those it takes', async () => {
+    // A real process: the misspelt optional `state` would reach the server and be dropped there without a word.
+    const result = await runCli(
+      ['prompts', 'get', 'everything:args-prompt', 'city=Paris', 'stat=Texas', '--config', twoServers],
+      TIMEOUT,
+    );
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(
+      'prompt "everything:args-prompt" has no argument "stat" (did you mean state? its arguments: city, state)',
+    );
+  }, 150_000);
 });
 
 describe('tool arguments the schema refuses are usage errors, like a missing prompt argument', () => {
