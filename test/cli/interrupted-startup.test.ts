@@ -2,12 +2,10 @@
  * Ctrl-C while servers are still starting: each one is reported as stopped, not as a server that "failed to
  * start (killed by SIGKILL)", and the CLI exits 130 with every server process gone.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cliPath, fixtureServer, isAlive, temporaryDirectory } from '../helpers/project.js';
+import { fixtureServer, isAlive, startCli, temporaryDirectory } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
 const started: number[] = [];
@@ -28,31 +26,15 @@ describe('Ctrl-C during start-up', () => {
     const config = join(directory, 'mcp-host.json');
     writeFileSync(config, JSON.stringify({ mcpServers: { first: server(markers[0]!), second: server(markers[1]!) } }));
 
-    const child = spawn(process.execPath, [cliPath, 'tools', 'list', '--config', config], {
-      cwd: directory,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        MCP_HOST_STATE_DIR: mkdtempSync(join(tmpdir(), 'mcp-host-state-')),
-      },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const cli = startCli(['tools', 'list', '--config', config], { cwd: directory });
+    const { child } = cli;
     started.push(child.pid!);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     try {
       await waitUntil(() => markers.every((marker) => existsSync(marker)), 'both servers to start', 60_000);
       const serverPids = markers.map((marker) => Number(readFileSync(marker, 'utf8').trim()));
       started.push(...serverPids);
       child.kill('SIGINT');
-      const code = await closed;
+      const { code, stdout, stderr } = await cli.closed;
 
       expect(code, stderr).toBe(130);
       expect(stdout).toBe('');
