@@ -22,6 +22,7 @@ import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
   inputRequired,
+  LOG_LEVEL_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
   type Server,
@@ -47,7 +48,7 @@ import {
 } from './gateway-approver.js';
 import type { ProfileHost } from './gateway-hosts.js';
 import { GatewayServer } from './gateway-server.js';
-import { acceptsLevel, type DownstreamSession } from './profile-sessions.js';
+import { acceptsLevel, atLeast, type DownstreamSession, loggingLevelOf } from './profile-sessions.js';
 import { gatewayPrompts, promptOf } from './prompt-names.js';
 import { contentPassedOn, promptPassedOn } from './server-content-blocks.js';
 import { structuredContentOf } from './structured-content.js';
@@ -223,6 +224,19 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
     session.callStreamsOnly = { client: options.session() ?? '' };
     if (options.requestLogging.level !== undefined) session.logLevel = options.requestLogging.level;
   }
+  // Nothing outside a request says what level this client wants: it hears log messages on its requests only.
+  if (options.era === 'modern') session.callStreamsOnly = { client: options.session() };
+
+  /**
+   * Whether the client of this request wants log messages of a level. A 2026-07-28 request says so in its own
+   * `_meta` (the SDK refuses one naming no level of the specification); one that names none wants none.
+   */
+  const acceptsOf = (ctx: ServerContext): ((level: LoggingLevel) => boolean) => {
+    if (options.era !== 'modern') return (level) => acceptsLevel(session, level);
+    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+    const threshold = loggingLevelOf(envelope?.[LOG_LEVEL_META_KEY]);
+    return (level) => threshold !== undefined && atLeast(level, threshold);
+  };
   profile.sessions.add(session);
   const previousOnClose = server.onclose;
   server.onclose = () => {
@@ -240,21 +254,23 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
   const asClientCall = async <T>(
     to: string,
     ctx: ServerContext,
-    work: (notify: (notification: ServerNotification) => void) => Promise<T>,
+    work: (notify: (notification: ServerNotification) => void, accepts: (level: LoggingLevel) => boolean) => Promise<T>,
   ): Promise<T> => {
     let notified = Promise.resolve();
     const notify = (notification: ServerNotification): void => {
       notified = notified.then(() => ctx.mcpReq.notify(notification)).catch(() => undefined);
     };
+    const accepts = acceptsOf(ctx);
     const inProgress = profile.sessions.callStarted(to, session, {
       sampling: (params, options) =>
         ctx.mcpReq.requestSampling(params, { ...options, relatedRequestId: ctx.mcpReq.id }),
       elicit: (params, options) => ctx.mcpReq.elicitInput(params, { ...options, relatedRequestId: ctx.mcpReq.id }),
       log: (params) => notify({ method: 'notifications/message', params }),
+      accepts,
     });
     try {
       // Made in the call's name, so that what a server sends with it is known to be this client's.
-      const answer = await asCallOf(inProgress.call, () => work(notify));
+      const answer = await asCallOf(inProgress.call, () => work(notify, accepts));
       // The answer closes the request's stream: messages still on their way would be dropped after it.
       await notified;
       return answer;
@@ -324,14 +340,14 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
     // not open and which would not tell a gateway in front of this one whose call they are.
     let executed: ExecutedToolCall;
     try {
-      executed = await asClientCall(entry.server, ctx, (notify) =>
+      executed = await asClientCall(entry.server, ctx, (notify, accepts) =>
         withDownstreamCall(downstream, () =>
           host.callTool(name, args, {
             signal: ctx.mcpReq.signal,
             client: client(ctx.mcpReq.envelope),
             // What `tools call` prints as it goes, this client hears on the call's stream, at the level it set.
             onWarning: (message) => {
-              if (acceptsLevel(session, 'warning')) notify(callWarning(message));
+              if (accepts('warning')) notify(callWarning(message));
             },
             ...(progressToken === undefined
               ? {}

@@ -14,7 +14,9 @@
  * `logging/setLevel` (they asked for the server's log), to the one client calling that server if only one is, and to
  * the only client connected; a stateless session, which has no stream of its own, hears it once, on its newest
  * call's stream, and only while no other client is calling that server. Each client gets only the levels it asked
- * for.
+ * for. A 2026-07-28 client asks request by request, in the request's `_meta`: it hears log messages only on its calls'
+ * streams, as a stateless session does, held to the level its call's request asked for, and none on a request that
+ * asked for none.
  *
  * What goes to a client as part of a call goes on that call's own response stream, which every client reads (over
  * Streamable HTTP a client need not open the standing GET stream): what the transport says came with the call, and
@@ -64,11 +66,13 @@ export interface DownstreamSession {
   /** Set by the client's `logging/setLevel`; until then every message is passed on. */
   logLevel?: LoggingLevel;
   /**
-   * Set for the server answering one request of a stateless HTTP session, which has no standing stream: a server's
-   * log message reaches it only on the stream of its own call to that server. `client` is the session's id, which
-   * tells its calls from other clients'.
+   * Set where the client has no stream of its own to hear log messages on: the server answering one request of a
+   * stateless HTTP session, and a 2026-07-28 client's (which has no session, and asks for log messages request by
+   * request). A server's log message reaches it only on the stream of its own call to that server. `client` is the
+   * session's id (`stdio` for a connection's), which tells its calls from other clients'; none where each request is
+   * a client of its own (a 2026-07-28 request over HTTP).
    */
-  callStreamsOnly?: { client: string };
+  callStreamsOnly?: { client: string | undefined };
   /**
    * Set for a stateful HTTP session: whether its client has ever had the standing stream (Streamable HTTP leaves it to
    * the client), open now or dropped and to be resumed. Unset, as over stdio, the session always has one.
@@ -80,7 +84,17 @@ type LogMessage = LoggingMessageNotification['params'];
 
 /** Whether a client wants log messages of `level`: it set no level, or one no more severe. */
 export function acceptsLevel(session: DownstreamSession, level: LoggingLevel): boolean {
-  return session.logLevel === undefined || LEVELS.indexOf(level) >= LEVELS.indexOf(session.logLevel);
+  return session.logLevel === undefined || atLeast(level, session.logLevel);
+}
+
+/** Whether `level` is `threshold` or more severe. */
+export function atLeast(level: LoggingLevel, threshold: LoggingLevel): boolean {
+  return LEVELS.indexOf(level) >= LEVELS.indexOf(threshold);
+}
+
+/** `value` when it names a log level of the specification. */
+export function loggingLevelOf(value: unknown): LoggingLevel | undefined {
+  return LEVELS.find((level) => level === value);
 }
 
 /** How to reach a client with a request: inside its call in progress, or on its own. */
@@ -93,6 +107,8 @@ interface Asker {
   elicit(params: ElicitRequestFormParams | ElicitRequestURLParams, options: RequestOptions): Promise<ElicitResult>;
   /** Sends a log message on the call's own stream. */
   log(params: LogMessage): void;
+  /** Whether the call's client wants log messages of `level` on it: the level its session or its request set. */
+  accepts(level: LoggingLevel): boolean;
 }
 
 /** A call of a client to a server, in progress: what its calls to servers are made in the name of, and its end. */
@@ -112,6 +128,7 @@ function onItsOwn(session: DownstreamSession): Asker {
     sampling: (params, options) => session.server.createMessage(params, options),
     elicit: (params, options) => session.server.elicitInput(params, options),
     log: (params) => void session.server.sendLoggingMessage(params).catch(() => undefined),
+    accepts: (level) => acceptsLevel(session, level),
   };
 }
 
@@ -125,7 +142,8 @@ function neverHadStandingStream(session: DownstreamSession): boolean {
 
 /** Which client a call is of: a stateless session's every request has a session object of its own. */
 function clientOf(asker: Asker): unknown {
-  return asker.session.callStreamsOnly?.client ?? asker.session;
+  const callStreamsOnly = asker.session.callStreamsOnly;
+  return callStreamsOnly?.client === undefined ? asker.session : callStreamsOnly.client;
 }
 
 /** URL elicitations forwarded and not yet said to be complete, kept at most; the oldest is let go past it. */
@@ -184,7 +202,7 @@ export class ProfileSessions implements ClientRequestForwarder {
   callStarted(
     server: string,
     session: DownstreamSession,
-    ask: Pick<Asker, 'sampling' | 'elicit' | 'log'>,
+    ask: Pick<Asker, 'sampling' | 'elicit' | 'log' | 'accepts'>,
   ): CallInProgress {
     const asker: Asker = { session, ...ask };
     this.callsMade.add(asker);
@@ -248,7 +266,7 @@ export class ProfileSessions implements ClientRequestForwarder {
     // What goes to a caller goes on its call's own stream, which it reads whether or not it opened a standing one.
     const related = this.namedCall(call);
     if (related !== undefined) {
-      if (!wants(related.session)) return;
+      if (!related.accepts(entry.level)) return;
       if (this.inProgress(entry.server, related)) related.log(message);
       // Its call answered, it is still that client's and no other's: it goes to it on its own.
       else if (related.session.callStreamsOnly === undefined) onItsOwn(related.session).log(message);
@@ -277,7 +295,7 @@ export class ProfileSessions implements ClientRequestForwarder {
       if (!onlySession && session.logLevel === undefined && session !== soleCaller) continue;
       void session.server.sendLoggingMessage(message).catch(() => undefined);
     }
-    if (onCallStream !== undefined && wants(onCallStream.session)) onCallStream.log(message);
+    if (onCallStream?.accepts(entry.level)) onCallStream.log(message);
   }
 
   changed(kind: 'resources' | 'prompts'): void {
