@@ -4,8 +4,9 @@
  * (the API rejects a fifth), the history only grows, and each request marks the block the previous
  * request marked last, so it reads the cache entry the previous one wrote.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockLlmServer, parseScript, startMockLlmServer } from '../../../src/testing/index.js';
+import { describe, expect, it } from 'vitest';
+import { parseScript } from '../../../src/testing/index.js';
+import { useMockLlmServer } from '../../helpers/mock-llm.js';
 import { PROVIDER_WIRES, SERVER_NAME, startFixtureHost } from './provider-wires.js';
 
 interface Block {
@@ -37,15 +38,7 @@ function withoutCacheControl(value: unknown): unknown {
 }
 
 describe('anthropic cache_control breakpoints over a 3-turn run', () => {
-  let mock: MockLlmServer;
-
-  beforeAll(async () => {
-    mock = await startMockLlmServer({ script });
-  });
-
-  afterAll(async () => {
-    await mock?.close();
-  });
+  const mock = useMockLlmServer({ script });
 
   it('keeps tools and system byte-identical, at most 4 breakpoints, rolling forward', async () => {
     const fixture = await startFixtureHost(PROVIDER_WIRES.anthropic, mock.url);

@@ -8,7 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../src/loop/events.js';
-import { type MockLlmServer, parseScript, startMockLlmServer } from '../../../src/testing/index.js';
+import { parseScript } from '../../../src/testing/index.js';
+import { useMockLlmServer } from '../../helpers/mock-llm.js';
 import {
   type HttpFixtureServer,
   PROVIDER_WIRES,
@@ -114,19 +115,10 @@ describe.each(Object.keys(PROVIDER_WIRES) as ProviderWireName[])(
   '%s: arguments reach the server as declared',
   (name) => {
     const wire = PROVIDER_WIRES[name];
-    let mock: MockLlmServer;
-
-    beforeAll(async () => {
-      mock = await startMockLlmServer({ script: script() });
-    });
-
-    afterAll(async () => {
-      await mock?.close();
-    });
+    const mock = useMockLlmServer({ script: script() });
 
     for (const stream of [true, false]) {
       it(stream ? 'streamed' : 'not streamed', async () => {
-        mock.requests.length = 0;
         const fixture = await startFixtureHost(wire, mock.url, { stream, serverUrl: server?.url });
         try {
           const events: AgentEvent[] = [];

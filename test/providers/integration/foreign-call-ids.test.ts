@@ -5,9 +5,10 @@
  * model wrote. The mock LLM server refuses what each API refuses (Anthropic: ids outside `^[a-zA-Z0-9_-]+$`; OpenAI:
  * ids over 40 characters in Chat, 64 in Responses). A real host, the official SDKs and the shuffled-tools server.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../src/loop/events.js';
-import { type MockLlmServer, parseScript, startMockLlmServer } from '../../../src/testing/index.js';
+import { parseScript } from '../../../src/testing/index.js';
+import { useMockLlmServer } from '../../helpers/mock-llm.js';
 import { PROVIDER_WIRES, SERVER_NAME, startFixtureHost } from './provider-wires.js';
 
 type Body = Record<string, unknown>;
@@ -51,15 +52,7 @@ describe.each([
   { target: 'anthropic:claude-test', wire: 'anthropic', valid: /^[a-zA-Z0-9_-]+$/ },
   { target: 'openai-responses:gpt-test', wire: 'openai-responses', valid: /^.{1,64}$/u },
 ])('a transcript with call ids another provider made up, switched to $target', ({ target, wire, valid }) => {
-  let mock: MockLlmServer;
-
-  beforeAll(async () => {
-    mock = await startMockLlmServer({ script: script() });
-  });
-
-  afterAll(async () => {
-    await mock?.close();
-  });
+  const mock = useMockLlmServer({ script: script() });
 
   it('is sent with ids the provider accepts, each result with its own call', async () => {
     const fixture = await startFixtureHost(PROVIDER_WIRES['openai-compatible'], mock.url, {

@@ -4,9 +4,10 @@
  * refuses what each API refuses (Anthropic: `tool_use` ids that repeat in a request; Responses: a `call_id` given to
  * two calls of its one flat input). A real host, the official SDKs and the shuffled-tools server over stdio.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../src/loop/events.js';
-import { type MockLlmServer, parseScript, startMockLlmServer } from '../../../src/testing/index.js';
+import { parseScript } from '../../../src/testing/index.js';
+import { useMockLlmServer } from '../../helpers/mock-llm.js';
 import { PROVIDER_WIRES, type ProviderWireName, SERVER_NAME, startFixtureHost } from './provider-wires.js';
 
 const echo = `${SERVER_NAME}__echo`;
@@ -27,15 +28,7 @@ function script() {
 
 describe.each(Object.keys(PROVIDER_WIRES) as ProviderWireName[])('%s: a call id repeated across turns', (name) => {
   const wire = PROVIDER_WIRES[name];
-  let mock: MockLlmServer;
-
-  beforeAll(async () => {
-    mock = await startMockLlmServer({ script: script() });
-  });
-
-  afterAll(async () => {
-    await mock?.close();
-  });
+  const mock = useMockLlmServer({ script: script() });
 
   it('is sent in a request the provider accepts, each result with its own turn’s call', async () => {
     const fixture = await startFixtureHost(wire, mock.url);
