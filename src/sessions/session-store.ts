@@ -4,15 +4,19 @@
  * its records.
  */
 import { readdirSync, rmSync, statSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { mapBounded } from '../loop/bounded-parallel.js';
 import { readSessionFile, type SavedSession } from './read-session-file.js';
-import { readSessionSummary } from './read-session-summary.js';
+import { readSessionSummary, readSessionSummaryAsync, type SessionFileSummary } from './read-session-summary.js';
 import { createSessionFileWriter, type SessionFileWriter } from './session-file-writer.js';
 import { isSessionId } from './session-id.js';
 import { holdSession, releaseSession } from './session-lock.js';
 import { boundModelName, boundSessionTitle } from './session-title.js';
 
 const SESSIONS_FOLDER = 'sessions';
+/** Session files an asynchronous listing reads at once: enough to keep the file system's threads busy. */
+const FILES_READ_AT_ONCE = 16;
 
 export interface SessionSummary {
   id: string;
@@ -48,6 +52,8 @@ export interface SessionStore {
   resultsFolderOf(id: string): string;
   /** Newest first. Files that cannot be read are left out and reported to `onWarning`. */
   list(onWarning?: (message: string) => void): SessionSummary[];
+  /** {@link list} without holding the event loop: a few files are read at a time, asynchronously. */
+  listAsync(onWarning?: (message: string) => void): Promise<SessionSummary[]>;
   read(id: string): SavedSession;
   /** The newest session held with this config (null: without a config file). */
   /** `onWarning` hears of the session files passed over because they could not be read. */
@@ -58,6 +64,40 @@ export interface SessionStore {
   /** Takes the session for this process (see session-lock.ts); `SessionInUseError` when another has it. */
   hold(id: string): void;
   release(id: string): void;
+}
+
+/** The ids of the session files among a folder's `names`. */
+function sessionIds(names: readonly string[]): string[] {
+  return names
+    .map((name) => (name.endsWith('.jsonl') ? name.slice(0, -'.jsonl'.length) : ''))
+    .filter((id) => isSessionId(id));
+}
+
+function summaryOf({ id, header, model, createdAt, updatedAt }: SessionFileSummary): SessionSummary {
+  return {
+    id,
+    title: boundSessionTitle(header.title),
+    config: header.config,
+    model: boundModelName(model),
+    createdAt,
+    updatedAt,
+  };
+}
+
+/** What reading one session file gave: its summary, or why it could not be read. */
+type FileRead = { summary: SessionSummary } | { error: unknown };
+
+/** The summaries read, newest first; each file that could not be read told to `onWarning`, in the folder's order. */
+function newestFirst(read: readonly FileRead[], onWarning?: (message: string) => void): SessionSummary[] {
+  const summaries: SessionSummary[] = [];
+  for (const each of read) {
+    // The reason names the file already.
+    if ('error' in each) onWarning?.(`skipped a session: ${(each.error as Error).message}`);
+    else summaries.push(each.summary);
+  }
+  return summaries.sort(
+    (left, right) => right.updatedAt.localeCompare(left.updatedAt) || right.id.localeCompare(left.id),
+  );
 }
 
 function sessionsFolder(stateDir: string): string {
@@ -82,28 +122,34 @@ export function openSessionStore(stateDir: string): SessionStore {
     } catch {
       return [];
     }
-    const summaries: SessionSummary[] = [];
-    for (const name of names) {
-      const id = name.endsWith('.jsonl') ? name.slice(0, -'.jsonl'.length) : '';
-      if (!isSessionId(id)) continue;
-      try {
-        const { header, model, createdAt, updatedAt } = readSessionSummary(fileOf(id));
-        summaries.push({
-          id,
-          title: boundSessionTitle(header.title),
-          config: header.config,
-          model: boundModelName(model),
-          createdAt,
-          updatedAt,
-        });
-      } catch (error) {
-        // The reason names the file already.
-        onWarning?.(`skipped a session: ${(error as Error).message}`);
-      }
-    }
-    return summaries.sort(
-      (left, right) => right.updatedAt.localeCompare(left.updatedAt) || right.id.localeCompare(left.id),
+    return newestFirst(
+      sessionIds(names).map((id): FileRead => {
+        try {
+          return { summary: summaryOf(readSessionSummary(fileOf(id))) };
+        } catch (error) {
+          return { error };
+        }
+      }),
+      onWarning,
     );
+  };
+  const listAsync = async (onWarning?: (message: string) => void): Promise<SessionSummary[]> => {
+    let names: string[];
+    try {
+      names = await readdir(directory);
+    } catch {
+      return [];
+    }
+    const read = await mapBounded(
+      sessionIds(names),
+      FILES_READ_AT_ONCE,
+      (id): Promise<FileRead> =>
+        readSessionSummaryAsync(fileOf(id)).then(
+          (summary) => ({ summary: summaryOf(summary) }),
+          (error: unknown) => ({ error }),
+        ),
+    );
+    return newestFirst(read, onWarning);
   };
   const resultsFolderOf = (id: string) => join(directory, `${id}.results`);
   return {
@@ -111,6 +157,7 @@ export function openSessionStore(stateDir: string): SessionStore {
     fileOf,
     resultsFolderOf,
     list,
+    listAsync,
     read(id) {
       if (!exists(id)) throw new UnknownSessionError(id, directory);
       return readSessionFile(fileOf(id));

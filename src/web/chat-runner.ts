@@ -5,6 +5,7 @@
  */
 
 import { randomUUID } from 'node:crypto';
+import { SingleFlight } from '../connections/single-flight.js';
 import type { Host } from '../host/create-host.js';
 import type { Conversation } from '../host/host-types.js';
 import { stringifyJsonWithinDepth } from '../json/json-depth.js';
@@ -37,7 +38,11 @@ const MAX_NOTES = 20;
 const MAX_LISTED_SESSIONS = 500;
 
 export interface ChatRunner {
-  sessions(host: Host): SessionsView;
+  /**
+   * The saved conversations of the host's config. The files are read asynchronously, one listing at a time: a request
+   * made while one runs shares the one after it, which sees what changed meanwhile.
+   */
+  sessions(host: Host): Promise<SessionsView>;
   /** How long the last listing of the saved sessions took, in milliseconds (0 before the first). */
   listingMs(): number;
   /** Starts a new conversation, or resumes a saved one. */
@@ -318,15 +323,24 @@ export function createChatRunner(events: LiveEvents, turnEnded: () => void = () 
   };
 
   let listingMs = 0;
+  // The host the latest request was made with, which the listing it waits for reads with.
+  let listedHost: Host | undefined;
+  const listing = new SingleFlight(async () => {
+    const host = listedHost!;
+    const started = performance.now();
+    const config = host.config.file ?? null;
+    // Files that cannot be read (saved by a newer version, damaged) are named, as `mcp-host sessions` names them.
+    const skipped: string[] = [];
+    const listed = (await openSessionStore(host.stateDir).listAsync((warning) => skipped.push(cut(warning)))).filter(
+      (session) => session.config === config,
+    );
+    listingMs = performance.now() - started;
+    return { listed, skipped: skipped.slice(0, MAX_NOTES) };
+  });
   return {
-    sessions(host) {
-      const started = performance.now();
-      const config = host.config.file ?? null;
-      // Files that cannot be read (saved by a newer version, damaged) are named, as `mcp-host sessions` names them.
-      const skipped: string[] = [];
-      const listed = openSessionStore(host.stateDir)
-        .list((warning) => skipped.push(cut(warning)))
-        .filter((session) => session.config === config);
+    async sessions(host) {
+      listedHost = host;
+      const { listed, skipped } = await listing.run();
       const sessions = listed.slice(0, MAX_LISTED_SESSIONS).map((session) => ({
         id: session.id,
         title: session.title,
@@ -334,8 +348,7 @@ export function createChatRunner(events: LiveEvents, turnEnded: () => void = () 
         updatedAt: session.updatedAt,
         current: session.id === conversation?.id,
       }));
-      listingMs = performance.now() - started;
-      return { sessions, omitted: listed.length - sessions.length, skipped: skipped.slice(0, MAX_NOTES) };
+      return { sessions, omitted: listed.length - sessions.length, skipped };
     },
     listingMs: () => listingMs,
     open: (host, sessionId) => inOrder(() => openConversation(host, sessionId)),

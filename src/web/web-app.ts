@@ -432,7 +432,7 @@ export function createWebApp(context: WebAppContext): Hono {
     );
   });
   app.get('/api/chat', (c) => c.json(context.chat.state(ready())));
-  app.get('/api/sessions', (c) => c.json(context.chat.sessions(ready())));
+  app.get('/api/sessions', async (c) => c.json(await context.chat.sessions(ready())));
   app.post('/api/sessions/new', async (c) => c.json(await context.chat.open(ready())));
   app.post('/api/sessions/resume', async (c) => {
     const body = await jsonBody<{ id?: string }>(c.req.raw);

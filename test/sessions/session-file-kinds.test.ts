@@ -1,13 +1,14 @@
 /**
  * The built CLI's `sessions` commands over a sessions folder where a session's or its lock's name is taken by
  * something that is not a file: a named pipe is passed over with a warning (the listing waited for a writer before),
- * the sessions beside it are listed; one under a lock's name is a damaged lock, taken over (the delete waited).
+ * the sessions beside it are listed (by the web UI's asynchronous listing too); one under a lock's name is a damaged lock, taken over (the delete waited).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EXIT_OK, EXIT_USAGE } from '../../src/cli/exit-codes.js';
+import { openSessionStore } from '../../src/sessions/session-store.js';
 import { runCli, temporaryDirectory } from '../helpers/project.js';
 
 let stateDir: string;
@@ -41,6 +42,11 @@ describe('sessions in a folder holding a named pipe', () => {
     expect(listed.code).toBe(EXIT_OK);
     expect((JSON.parse(listed.stdout) as { id: string }[]).map((session) => session.id)).toEqual([saved]);
     expect(listed.stderr).toContain(`skipped a session: ${pipe} is a device, pipe or socket, not a session file`);
+    // The web UI's listing, which reads the files asynchronously, passes it over the same way.
+    const warnings: string[] = [];
+    const listedAsync = await openSessionStore(stateDir).listAsync((warning) => warnings.push(warning));
+    expect(listedAsync.map((session) => session.id)).toEqual([saved]);
+    expect(warnings).toEqual([`skipped a session: ${pipe} is a device, pipe or socket, not a session file`]);
   });
 
   it("takes a named pipe under a session lock's name for a damaged lock: the session is deleted at once", async () => {

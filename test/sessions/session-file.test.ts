@@ -80,7 +80,7 @@ describe('a session file', () => {
     }
   });
 
-  it('skips unreadable lines in the middle and lists sessions from their headers alone', () => {
+  it('skips unreadable lines in the middle and lists sessions from their headers alone', async () => {
     const store = openSessionStore(stateDir);
     const id = '20260102-000000-0000bbbb';
     writeFileSync(
@@ -97,6 +97,10 @@ describe('a session file', () => {
     expect(listed.map((summary) => summary.id)).toContain(id);
     const broken = store.fileOf('20260103-000000-0000cccc');
     expect(warnings).toEqual([`skipped a session: ${broken} does not start with a session header`]);
+    // Read asynchronously, the list and its warnings are the same.
+    const warnedAsync: string[] = [];
+    expect(await store.listAsync((warning) => warnedAsync.push(warning))).toEqual(listed);
+    expect(warnedAsync).toEqual(warnings);
   });
 
   it('counts the calls each compaction replaced: as its record says, or as the replaced messages hold them', () => {
@@ -159,7 +163,7 @@ describe('a session file', () => {
     }
   });
 
-  it('lists a session with the times a full read gives, however long its lines and wherever its chunks end', () => {
+  it('lists a session with the times a full read gives, however long its lines and wherever its chunks end', async () => {
     const store = openSessionStore(stateDir);
     const message = (second: number, length: number) =>
       JSON.stringify({
@@ -193,9 +197,10 @@ describe('a session file', () => {
       createdAt: '2026-01-01T00:00:09.000Z',
       updatedAt: '2026-01-01T00:00:10.000Z',
     });
+    expect(await store.listAsync()).toEqual(store.list());
   });
 
-  it('lists the model in use as a full read has it: the last switch or the last answer that names its model', () => {
+  it('lists the model in use as a full read has it: the last switch or the last answer that names its model', async () => {
     const store = openSessionStore(stateDir);
     const user = { type: 'message', at, message: { role: 'user', content: [{ type: 'text', text: 'hi' }] } };
     const answer = (model?: unknown) => ({
@@ -222,6 +227,7 @@ describe('a session file', () => {
       expect({ index, model: listed?.model }).toEqual({ index, model });
       expect({ index, model: readSessionFile(store.fileOf(id)).model }).toEqual({ index, model });
     });
+    expect(await store.listAsync()).toEqual(store.list());
   });
 
   it('shortens a message that would exceed the record bound before writing it', async () => {
