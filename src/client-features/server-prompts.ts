@@ -61,16 +61,8 @@ export async function getServerPrompt(
     const known = prompts.map((candidate) => candidate.name).join(', ') || 'none';
     throw new PromptChoiceError(`server "${connection.name}" has no prompt "${name}" (its prompts: ${known})`);
   }
-  const missing = (prompt.arguments ?? []).filter(
-    (argument) => argument.required === true && !Object.hasOwn(args, argument.name),
-  );
-  if (missing.length > 0) {
-    const names = missing.map((argument) => argument.name);
-    throw new PromptChoiceError(
-      `prompt "${connection.name}:${name}" needs the argument${names.length > 1 ? 's' : ''} ${names.join(', ')}: pass ${names.map((argument) => `${argument}=VALUE`).join(' ')}`,
-    );
-  }
-  // A misspelt optional argument would be dropped by the server without a word, and the prompt given without it.
+  // Before the missing ones: a misspelt argument is named as such, and an optional one would be dropped by the
+  // server without a word.
   const declared = (prompt.arguments ?? []).map((argument) => argument.name);
   const unknown = Object.keys(args).find((key) => !declared.includes(key));
   if (unknown !== undefined) {
@@ -78,6 +70,15 @@ export async function getServerPrompt(
     const takes = declared.length > 0 ? `its arguments: ${declared.join(', ')}` : 'it takes no arguments';
     throw new PromptChoiceError(
       `prompt "${connection.name}:${name}" has no argument "${unknown}" (${close.length > 0 ? `did you mean ${close.join(', ')}? ` : ''}${takes})`,
+    );
+  }
+  const missing = (prompt.arguments ?? []).filter(
+    (argument) => argument.required === true && !Object.hasOwn(args, argument.name),
+  );
+  if (missing.length > 0) {
+    const names = missing.map((argument) => argument.name);
+    throw new PromptChoiceError(
+      `prompt "${connection.name}:${name}" needs the argument${names.length > 1 ? 's' : ''} ${names.join(', ')}: pass ${names.map((argument) => `${argument}=VALUE`).join(' ')}`,
     );
   }
   // Its `__proto__` keys were renamed so that the library's check kept them (see keep-prototype-keys.ts).

@@ -56,6 +56,14 @@ describe('prompt errors are usage errors, like an unknown tool', () => {
     expect(result.stderr).toContain(
       'prompt "everything:args-prompt" has no argument "stat" (did you mean state? its arguments: city, state)',
     );
+
+    // A misspelt required one is named as misspelt, not as the one missing.
+    const misspelt = await runCliInProcess(
+      ['prompts', 'get', 'everything:args-prompt', 'cty=Paris', '--config', twoServers],
+      TIMEOUT,
+    );
+    expect(misspelt.code, misspelt.stderr).toBe(2);
+    expect(misspelt.stderr).toContain('has no argument "cty" (did you mean city? its arguments: city, state)');
   }, 150_000);
 });
 
