@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parseModelSpec } from '../../host/model-choice.js';
 import { formatTranscriptMarkdown } from '../../sessions/format-transcript.js';
 import { openSessionStore } from '../../sessions/session-store.js';
+import { scriptFileProblem } from '../../testing/script-file.js';
 import { escapeJsonControlCodes } from '../../text/strip-control-codes.js';
 import { missingKeyOf } from '../check-model-key.js';
 import { modelLabel } from './model-label.js';
@@ -11,15 +12,33 @@ import { ChatCommandError, type SlashCommand } from './slash-command.js';
 
 const PROVIDERS = ['anthropic', 'openai', 'openai-responses', 'gemini', 'ollama', 'openai-compatible', 'scripted'];
 
-/** What `missingKeyOf` says of a model spec; nothing for one that does not parse, which `setModel` then refuses. */
-function missingKeyOfSpec(spec: string): string | undefined {
+/**
+ * What stands in the way of a model spec, as `run` and `chat` say it at start: a missing key, or a scripted model's
+ * missing script (a path here is from the current folder, as on the command line); nothing for a spec that does not
+ * parse, which `setModel` then refuses.
+ */
+function modelProblemOfSpec(spec: string): string | undefined {
   let parsed: ReturnType<typeof parseModelSpec>;
   try {
     parsed = parseModelSpec(spec);
   } catch {
     return undefined;
   }
-  return missingKeyOf(`${parsed.provider}:${parsed.model}`, parsed.provider, process.env);
+  const chosen = `${parsed.provider}:${parsed.model}`;
+  if (parsed.provider === 'scripted') {
+    const problem = scriptFileProblem(parsed.model);
+    return problem === undefined ? undefined : `the model ${chosen} needs its script, and ${problem}`;
+  }
+  return missingKeyOf(chosen, parsed.provider, process.env);
+}
+
+/** Why `/save` could not write `file`, in words rather than the system's error code. */
+function writeProblem(file: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return `the folder ${path.dirname(file)} does not exist`;
+  if (code === 'EISDIR') return 'it is a folder';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  return error instanceof Error ? error.message : String(error);
 }
 
 export const modelCommand: SlashCommand = {
@@ -33,8 +52,8 @@ export const modelCommand: SlashCommand = {
       return;
     }
     // Said as run and chat say it at start, before the provider's own words for its library's callers.
-    const missing = missingKeyOfSpec(spec);
-    if (missing !== undefined) throw new ChatCommandError(`${missing}, or choose another model with /model`);
+    const problem = modelProblemOfSpec(spec);
+    if (problem !== undefined) throw new ChatCommandError(`${problem}, or choose another model with /model`);
     await conversation.setModel(spec);
     output.line(`model: ${modelLabel(conversation.model())} (from the next turn)`);
   },
@@ -78,8 +97,11 @@ export const saveCommand: SlashCommand = {
       path.extname(file).toLowerCase() === '.json'
         ? `${escapeJsonControlCodes(JSON.stringify({ id, title, config, model: saved.model, createdAt, updatedAt: saved.updatedAt, messages: saved.messages }, null, 2))}\n`
         : formatTranscriptMarkdown(saved);
-    await writeFile(file, text, { mode: 0o600 });
-    output.line(`saved ${saved.messages.length} message(s) to ${path.resolve(file)}`);
+    const target = path.resolve(file);
+    await writeFile(target, text, { mode: 0o600 }).catch((error: unknown) => {
+      throw new ChatCommandError(`could not save to ${target}: ${writeProblem(target, error)}`);
+    });
+    output.line(`saved ${saved.messages.length} message(s) to ${target}`);
   },
 };
 
