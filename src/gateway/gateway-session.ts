@@ -77,7 +77,12 @@ interface GatewaySessionOptions {
    * Where a session lasts one request (stateless HTTP): the log level its client asked for before, and how a new one
    * is kept for its later requests. Its servers' log messages then reach it on its calls' own streams.
    */
-  requestLogging?: { level: LoggingLevel | undefined; remember(level: LoggingLevel): Promise<void> };
+  requestLogging?: {
+    level: LoggingLevel | undefined;
+    remember(level: LoggingLevel): Promise<void>;
+    /** How long the session lasts unused: its level counts that long for the level the servers are asked for. */
+    keptForMs: number;
+  };
 }
 
 /** The key of the approval in an `input_required` result and in the retry's `inputResponses`. */
@@ -226,6 +231,13 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
   }
   // Nothing outside a request says what level this client wants: it hears log messages on its requests only.
   if (options.era === 'modern') session.callStreamsOnly = { client: options.session() };
+  // A stateless client's level, set on an earlier request (here or at another replica), holds the servers to it.
+  const storedLevel = options.requestLogging?.level;
+  const serversLevel =
+    storedLevel === undefined || options.requestLogging === undefined
+      ? undefined
+      : profile.sessions.storedLevel(options.session() ?? '', storedLevel, options.requestLogging.keptForMs);
+  const serversReady = serversLevel === undefined ? undefined : setServersLogLevel(profile, serversLevel);
 
   /**
    * Whether the client of this request wants log messages of a level. A 2026-07-28 request says so in its own
@@ -261,6 +273,8 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
       notified = notified.then(() => ctx.mcpReq.notify(notification)).catch(() => undefined);
     };
     const accepts = acceptsOf(ctx);
+    // The servers first asked for this client's level, should they have been asked for a more severe one.
+    if (serversReady !== undefined) await serversReady;
     const inProgress = profile.sessions.callStarted(to, session, {
       sampling: (params, options) =>
         ctx.mcpReq.requestSampling(params, { ...options, relatedRequestId: ctx.mcpReq.id }),
@@ -431,7 +445,7 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
 
   // The level this client wants is kept for it; the servers are asked for the most verbose any client wants.
   server.setRequestHandler('logging/setLevel', async (request) => {
-    const level = profile.sessions.setLevel(session, request.params.level);
+    const level = profile.sessions.setLevel(session, request.params.level, options.requestLogging?.keptForMs);
     await options.requestLogging?.remember(request.params.level);
     await setServersLogLevel(profile, level);
     return {};

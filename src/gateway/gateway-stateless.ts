@@ -12,7 +12,8 @@
  * was thought stopped, or sent by a replica that read the record before the takeover) declines it rather than serve
  * it beside the new owner; the sender reads the record again and relays to the owner it names. There is no standing
  * GET stream: `list_changed` is not pushed, clients list again; a server's log messages during a call go on the call's
- * own stream, at the level the client set, which its session's record keeps.
+ * own stream, at the level the client set, which its session's record keeps; the servers behind this replica are asked
+ * for the most verbose level of the clients it knows, idle ones included (see profile-sessions.ts `setLevel`).
  */
 
 import { randomUUID } from 'node:crypto';
@@ -139,7 +140,11 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
       ...(session.clientId === undefined ? {} : { clientId: session.clientId }),
       session: () => sessionId,
       resourceSubscriptions: false,
-      requestLogging: { level: session.logLevel, remember: (level) => rememberLogLevel(sessionId, session, level) },
+      requestLogging: {
+        level: session.logLevel,
+        remember: (level) => rememberLogLevel(sessionId, session, level),
+        keptForMs: STATELESS_SESSION_TTL_MS,
+      },
     });
     // Registered in the profile from here on: closed however the request ends, failing included.
     const pending = new AbortController();

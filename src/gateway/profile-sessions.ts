@@ -146,6 +146,9 @@ function clientOf(asker: Asker): unknown {
   return callStreamsOnly?.client === undefined ? asker.session : callStreamsOnly.client;
 }
 
+/** Stateless clients' log levels kept at most (see `storedLevels`); the longest unseen is let go past it. */
+const MAX_STORED_LEVELS = 10_000;
+
 /** URL elicitations forwarded and not yet said to be complete, kept at most; the oldest is let go past it. */
 const MAX_OPEN_URL_ELICITATIONS = 1_000;
 
@@ -169,6 +172,14 @@ export class ProfileSessions implements ClientRequestForwarder {
   private readonly calls = new Map<string, Asker[]>();
   /** Every call `callStarted` made, for as long as anything holds it: what comes with one is its, even once answered. */
   private readonly callsMade = new WeakSet<object>();
+  /**
+   * The level each stateless client (by session id) set, as last seen on this replica, until its session may have
+   * been forgotten: between its requests it has no session object here, yet the servers must go on sending what it
+   * wants. Longest unseen first.
+   */
+  private readonly storedLevels = new Map<string, { level: LoggingLevel; until: number }>();
+  /** The level the servers were last asked for, if any. */
+  private asked: LoggingLevel | undefined;
   /** The session each open URL elicitation was forwarded to, by `urlElicitationKey`, oldest first. */
   private readonly urlElicitations = new Map<string, DownstreamSession>();
   private readonly listChanged = new KeyedThrottle((kind: 'resources' | 'prompts') => {
@@ -235,21 +246,52 @@ export class ProfileSessions implements ClientRequestForwarder {
 
   /**
    * Records the level a client asked for and answers the level the servers should now use: the most verbose any
-   * client of the profile asked for.
+   * client of the profile asked for, stateless clients with no request here now included. `keptForMs`: how long a
+   * stateless client's session lasts unused.
    */
-  setLevel(session: DownstreamSession, level: LoggingLevel): LoggingLevel {
+  setLevel(session: DownstreamSession, level: LoggingLevel, keptForMs?: number): LoggingLevel {
     session.logLevel = level;
     // A stateless client's requests in flight read its level before: each would hold a message it does not tell apart
     // from the others' (see `log`) to a level the client no longer wants.
     const client = session.callStreamsOnly?.client;
     if (client !== undefined) {
       for (const other of this.sessions) if (other.callStreamsOnly?.client === client) other.logLevel = level;
+      if (keptForMs !== undefined) this.keepStoredLevel(client, level, keptForMs);
     }
-    let lowest = LEVELS.indexOf(level);
-    for (const other of this.sessions) {
-      if (other.logLevel !== undefined) lowest = Math.min(lowest, LEVELS.indexOf(other.logLevel));
+    this.asked = this.mostVerboseWanted() ?? level;
+    return this.asked;
+  }
+
+  /**
+   * A stateless client's level, read from its session's record for a request served here (it may have set it on
+   * another replica): kept as `setLevel` keeps it. Answers the level to ask the servers for now when they were asked
+   * for none or for a more severe one, so that they send what it wants during its calls.
+   */
+  storedLevel(client: string, level: LoggingLevel, keptForMs: number): LoggingLevel | undefined {
+    this.keepStoredLevel(client, level, keptForMs);
+    if (this.asked !== undefined && atLeast(level, this.asked)) return undefined;
+    this.asked = this.mostVerboseWanted() ?? level;
+    return this.asked;
+  }
+
+  private keepStoredLevel(client: string, level: LoggingLevel, keptForMs: number): void {
+    this.storedLevels.delete(client);
+    this.storedLevels.set(client, { level, until: Date.now() + keptForMs });
+    if (this.storedLevels.size > MAX_STORED_LEVELS) this.storedLevels.delete(this.storedLevels.keys().next().value!);
+  }
+
+  /** The most verbose level a client of the profile wants: its sessions', and stateless clients' kept levels. */
+  private mostVerboseWanted(): LoggingLevel | undefined {
+    let lowest = LEVELS.length;
+    for (const session of this.sessions) {
+      if (session.logLevel !== undefined) lowest = Math.min(lowest, LEVELS.indexOf(session.logLevel));
     }
-    return LEVELS[lowest]!;
+    const now = Date.now();
+    for (const [client, stored] of this.storedLevels) {
+      if (stored.until <= now) this.storedLevels.delete(client);
+      else lowest = Math.min(lowest, LEVELS.indexOf(stored.level));
+    }
+    return LEVELS[lowest];
   }
 
   /**

@@ -34,7 +34,8 @@ function oneRequestSession(): Server {
     version: '0.0.0',
     session: () => 'one-request-session',
     resourceSubscriptions: false,
-    requestLogging: { level: 'debug', remember: async () => undefined },
+    // Its level counts no longer than the session is among the profile's: the level seen is the session's own.
+    requestLogging: { level: 'debug', remember: async () => undefined, keptForMs: 0 },
   });
 }
 

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory } from '../helpers/project.js';
+import { textOf } from '../helpers/text-of.js';
 
 const TOKEN = 'a-stateless-logging-test-token';
 
@@ -40,14 +41,14 @@ afterAll(async () => {
   await gateway?.stop();
 });
 
-async function connect(name: string, options: ClientOptions = {}): Promise<LoggingClient> {
+async function connect(name: string, options: ClientOptions = {}, to = gateway): Promise<LoggingClient> {
   const connected: LoggingClient = { client: new Client({ name, version: '1.0.0' }, options), logs: [] };
   connected.client.setNotificationHandler('notifications/message', (notification) => {
     connected.logs.push(notification.params);
   });
   clients.push(connected.client);
   await connected.client.connect(
-    new StreamableHTTPClientTransport(new URL(gateway.url), {
+    new StreamableHTTPClientTransport(new URL(to.url), {
       requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
     }),
   );
@@ -164,4 +165,35 @@ describe('mcp-host serve --http, stateless, passing on servers’ log messages',
     await second;
     expect(messages(changing)).toEqual(['at the level set last']);
   }, 60_000);
+
+  it('asks the servers for the most verbose level any client set, one with no request in flight included', async () => {
+    // A gateway of its own: no other client has set a level there.
+    const own = await startGatewayProcess(
+      [
+        '--config',
+        await writeFixtureServersConfig(
+          { forwarding: { file: 'forwarding.mjs' } },
+          { fields: { gateway: { stateless: true, requestsPerMinute: 10_000 } } },
+        ),
+        '--state-dir',
+        await temporaryDirectory('mcp-host-stateless-logging-'),
+      ],
+      { MCP_HOST_GATEWAY_TOKEN: TOKEN },
+    );
+    try {
+      const idle = await connect('idle-client', {}, own);
+      const strict = await connect('strict-client', {}, own);
+      await idle.client.setLoggingLevel('debug');
+      // The idle client has no request in flight while this one asks for errors only.
+      await strict.client.setLoggingLevel('error');
+      const asked = await strict.client.callTool({ name: 'forwarding__log_level', arguments: {} });
+      expect(textOf(asked)).toBe('debug');
+
+      await log(idle, 'debug', 'idle debug');
+      await waitUntil(() => messages(idle).includes('idle debug'), 'the idle client’s debug message');
+      expect(messages(strict)).toEqual([]);
+    } finally {
+      await own.stop();
+    }
+  }, 90_000);
 });
