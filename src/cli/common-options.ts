@@ -1,5 +1,6 @@
 /** The options every command that opens a host takes, and the number parser several commands share. */
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { rootFolderProblem } from './root-folder-problem.js';
 
 export interface CommonOptions {
   config?: string;
@@ -42,7 +43,12 @@ export function rootOption(): Option {
   return new Option(
     '--root <dir>',
     "offer this folder to servers as a root (repeatable; replaces the config's roots). Without roots, none are declared",
-  ).argParser((value: string, previous: string[] = []) => [...previous, value]);
+  ).argParser((value: string, previous: string[] = []) => {
+    // Commander reports this as a usage error naming the option and the value.
+    const problem = rootFolderProblem(value);
+    if (problem !== undefined) throw new InvalidArgumentError(problem);
+    return [...previous, value];
+  });
 }
 
 export function parsePositiveInteger(value: string): number {

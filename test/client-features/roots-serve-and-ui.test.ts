@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
-import { bundledCliPath, temporaryDirectory } from '../helpers/project.js';
+import { bundledCliPath, runCli, temporaryDirectory } from '../helpers/project.js';
 import { textOf } from '../helpers/text-of.js';
 import { callUiApi, startUi } from '../helpers/web-ui-process.js';
 import { packageBin } from './helpers.js';
@@ -83,4 +83,27 @@ describe('--root on serve and ui', () => {
       await ui.stop();
     }
   }, 120_000);
+});
+
+describe('a --root that is no folder', () => {
+  it('is a usage error naming the option, the value and what is there, before any server starts', async () => {
+    const { folder, config } = await setUp();
+    const missing = await runCli(['tools', 'list', '--config', config, '--root', 'notse'], { cwd: folder });
+    expect(missing.code, missing.stderr).toBe(2);
+    expect(missing.stderr).toBe(
+      `mcp-host: option '--root <dir>' argument 'notse' is invalid. There is no folder at ${join(folder, 'notse')}.\n`,
+    );
+
+    const file = await runCli(['serve', '--config', config, '--root', 'mcp-host.json'], { cwd: folder });
+    expect(file.code, file.stderr).toBe(2);
+    expect(file.stderr).toContain(
+      `argument 'mcp-host.json' is invalid. ${join(folder, 'mcp-host.json')} is not a folder.`,
+    );
+
+    const url = await runCli(['run', '--config', config, '--root', 'https://example.com/x', 'hi'], { cwd: folder });
+    expect(url.code, url.stderr).toBe(2);
+    expect(url.stderr).toContain(
+      "argument 'https://example.com/x' is invalid. It must be a folder path or a file:// URI.",
+    );
+  }, 60_000);
 });
