@@ -5,7 +5,7 @@
  */
 import { dirname } from 'node:path';
 import type { HostConfig } from '../config/types.js';
-import { chooseModel, type ProviderId, parseModelSpec } from '../host/model-choice.js';
+import { chooseModel, ModelChoiceError, type ProviderId, parseModelSpec } from '../host/model-choice.js';
 import { scriptFileProblem } from '../testing/script-file.js';
 import { CliError, EXIT_USAGE } from './exit-codes.js';
 
@@ -26,7 +26,7 @@ export function checkModelKey(options: {
 }): void {
   // An unknown or missing model throws ModelChoiceError, itself a usage error naming every way to choose one.
   const { spec, source } = chooseModel({ flag: options.model, config: options.config.model, env: options.env });
-  const { provider, model } = parseModelSpec(spec);
+  const { provider, model } = parseModelSpecFrom(spec, source === 'config' ? options.config.file : undefined);
   const chosen = `${provider}:${model}`;
   if (provider === 'scripted') {
     // As the host resolves it: a path on the command line from here, one in the config from the config's folder.
@@ -48,6 +48,16 @@ export function checkModelKey(options: {
   }
   const missing = missingKeyOf(chosen, provider, options.env);
   if (missing !== undefined) throw new CliError(`${missing}, or choose another model with --model`, EXIT_USAGE);
+}
+
+/** A model the config names that does not parse is a config error: named with the file and its key, as others are. */
+function parseModelSpecFrom(spec: string, configFile: string | undefined): ReturnType<typeof parseModelSpec> {
+  try {
+    return parseModelSpec(spec);
+  } catch (error) {
+    if (configFile === undefined || !(error instanceof ModelChoiceError)) throw error;
+    throw new CliError(`${configFile}: model: ${error.message}`, EXIT_USAGE);
+  }
 }
 
 /**

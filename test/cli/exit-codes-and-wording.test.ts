@@ -193,3 +193,17 @@ describe('wording', () => {
     for (const first of descriptions) expect(first).toBe(first.toLowerCase());
   }, 60_000);
 });
+
+describe('a model the config names that does not parse', () => {
+  it('is a config error naming the file and the key, before any server starts', async () => {
+    const config = await writeConfig({
+      model: 'sonnet',
+      mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')] } },
+    });
+    const result = await runCli(['run', '--config', config, 'hi'], TIMEOUT);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toBe(
+      `mcp-host: ${config}: model: model "sonnet" has no provider: write it as provider:model, e.g. anthropic:claude-sonnet-4-6 (providers: anthropic, openai, openai-responses, gemini, ollama, openai-compatible, scripted)\n`,
+    );
+  }, 60_000);
+});
