@@ -49,7 +49,8 @@ export interface ChatRunner {
   open(host: Host, sessionId?: string): Promise<ChatSessionView>;
   send(host: Host, text: string, turnId?: string): Promise<{ turnId: string; sessionId: string }>;
   setModel(host: Host, spec: string): Promise<ChatSessionView>;
-  cancel(): boolean;
+  /** Cancels the running turn; given `turnId`, only when that is the turn running. */
+  cancel(turnId?: string): boolean;
   /** The id of the turn running, if one is. */
   runningTurn(): string | undefined;
   /** The open conversation and the turn running in it, if any. */
@@ -381,8 +382,8 @@ export function createChatRunner(events: LiveEvents, turnEnded: () => void = () 
       return conversation === undefined ? {} : { session: view(conversation, host) };
     },
     runningTurn: () => current?.turnId,
-    cancel() {
-      if (current === undefined) return false;
+    cancel(turnId) {
+      if (current === undefined || (turnId !== undefined && turnId !== current.turnId)) return false;
       void current.conversation.cancel();
       return true;
     },

@@ -446,7 +446,15 @@ export function createWebApp(context: WebAppContext): Hono {
     return c.json(await context.chat.setModel(ready(), body.model.trim()));
   });
   app.get('/api/skills', (c) => c.json(skillsView(ready(), context.chat.history())));
-  app.post('/api/chat/cancel', (c) => c.json({ cancelled: context.chat.cancel() }));
+  // Given the turn meant (the approval dialog names the turn it offers to stop), no turn started since is stopped.
+  app.post('/api/chat/cancel', async (c) => {
+    const isJson = (c.req.header('content-type') ?? '').startsWith('application/json');
+    const body = isJson ? await jsonBody<{ turnId?: unknown }>(c.req.raw) : {};
+    if (body.turnId !== undefined && typeof body.turnId !== 'string') {
+      throw new BadRequest('"turnId", when given, must name a turn.');
+    }
+    return c.json({ cancelled: context.chat.cancel(body.turnId) });
+  });
   // Stop from a question the turn asked (its dialog covers the page's Stop): the question is refused, so what it asked
   // about never runs, and the turn is cancelled at once, before it goes on to the model with the refusal.
   app.post('/api/chat/stop', async (c) => {

@@ -7,7 +7,8 @@
  * title, not on an answer. A form's fields start with the server's defaults exactly, a field holding hidden characters
  * says so beneath it, and a choice is listed with them as escapes. A call whose arguments the view cuts offers them
  * whole on request (see WholeArguments). A question the chat's turn asked offers to stop that turn, since the dialog
- * covers the chat's Stop.
+ * covers the chat's Stop; one that is no turn's, shown while a turn runs, offers to stop that turn apart from the
+ * answers, leaving the question open.
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { showDirectionControls } from '../../../src/text/direction-controls';
@@ -15,6 +16,7 @@ import type { PendingApproval } from '../../../src/web/api-types';
 import { postJson, useLiveEvents } from '../api';
 import { errorMessage } from '../error-message';
 import { showHiddenCharacters, showName } from '../hidden-characters';
+import { useRunningTurn } from '../running-turn';
 import { HiddenCharactersNotice, hiddenCharactersMark } from './HiddenCharacters';
 import { SideBySide } from './SideBySide';
 import { WholeArguments } from './WholeArguments';
@@ -130,6 +132,10 @@ export function ApprovalDialog() {
   });
   const approval = pending[0];
   const answerable = approval !== undefined && armed === approval.id;
+  // A question no turn asked: stopping it would not answer it, but the turn running meanwhile may be stopped.
+  const runningTurn = useRunningTurn(approval !== undefined && approval.chatTurn === undefined);
+  /** What stopping the running turn from this question came to, shown until another question is. */
+  const [turnStopped, setTurnStopped] = useState<{ question: string; cancelled: boolean }>();
   useEffect(() => {
     const element = dialog.current;
     if (element === null) return;
@@ -144,6 +150,7 @@ export function ApprovalDialog() {
     }
     setValues(initial);
     setError(undefined);
+    setTurnStopped(undefined);
     if (approval === undefined) return;
     title.current?.focus();
     const timer = setTimeout(() => setArmed(approval.id), ANSWERS_ARM_MS);
@@ -173,6 +180,22 @@ export function ApprovalDialog() {
       setError(errorMessage(failure));
       setArmed(approval.id);
     }
+  };
+  // The dialog covers the chat's Stop, and a question no turn asked does not end with the turn: this stops the turn
+  // as the chat's Stop does, the one running when the button was pressed, and the question stays to be answered. The
+  // answers take no input for a moment after it, as after an answer, so a double click answers nothing.
+  const stopRunningTurn = async () => {
+    if (approval === undefined || !answerable || runningTurn === undefined) return;
+    const question = approval.id;
+    setArmed(undefined);
+    try {
+      const { cancelled } = await postJson<{ cancelled: boolean }>('/api/chat/cancel', { turnId: runningTurn });
+      setTurnStopped({ question, cancelled });
+      title.current?.focus();
+    } catch (failure) {
+      setError(errorMessage(failure));
+    }
+    setTimeout(() => setArmed((now) => now ?? question), ANSWERS_ARM_MS);
   };
   const titleId = 'approval-title';
   return (
@@ -247,6 +270,29 @@ export function ApprovalDialog() {
               </span>
             </p>
           )}
+          {approval.chatTurn === undefined && runningTurn !== undefined && (
+            <p className="stop-running-turn">
+              <button
+                type="button"
+                aria-disabled={answerable ? undefined : true}
+                aria-describedby="approval-stop-running-turn"
+                onClick={() => void stopRunningTurn()}
+              >
+                Stop the running turn — this question stays open
+              </button>{' '}
+              <span id="approval-stop-running-turn" className="muted">
+                Not an answer: the chat's turn running now did not ask this. It is stopped as the chat's Stop does, and
+                this question still waits for one of the answers above.
+              </span>
+            </p>
+          )}
+          <p className="muted" role="status">
+            {turnStopped?.question !== approval.id
+              ? ''
+              : turnStopped.cancelled
+                ? "The chat's turn is stopped; this question still waits for your answer."
+                : "The chat's turn had ended already; this question still waits for your answer."}
+          </p>
           {approval.argumentsCut && (
             <WholeArguments
               key={approval.id}
