@@ -1,9 +1,10 @@
 /**
  * What `mcp-host tools call` prints as it goes (here: a call sent once more after its server went away, as the tool is
- * read-only and idempotent on a trusted server) a client of `mcp-host serve` hears during its call as a log message of
- * level `warning` from the logger `mcp-host`, unless it set a more severe level with `logging/setLevel`. Over stdio,
- * stateful and stateless Streamable HTTP, the official v2 SDK client in front of the built CLI, a real fixture server
- * behind it that exits in the middle of a call while a marker file is missing.
+ * read-only and idempotent on a trusted server, or after it timed out) a client of `mcp-host serve` hears during its
+ * call as a log message of level `warning` from the logger `mcp-host`, unless it set a more severe level with
+ * `logging/setLevel`. Over stdio, stateful and stateless Streamable HTTP, the official v2 SDK client in front of the
+ * built CLI, real fixture servers behind it: one that exits in the middle of a call while a marker file is missing,
+ * one that never answers its first call.
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -22,6 +23,13 @@ const RETRY_WARNING = {
   data: 'crashy__read_once_exits lost its server; trying once more, as the tool is marked safe to retry',
 };
 
+const FLAKY_TIMEOUT_MS = 2_000;
+const TIMEOUT_WARNING = {
+  level: 'warning',
+  logger: 'mcp-host',
+  data: `flaky__lookup timed out; trying once more, as the tool is marked safe to retry (the tool did not answer within its timeout of ${FLAKY_TIMEOUT_MS} ms; the server was sent notifications/cancelled)`,
+};
+
 interface Served {
   client: Client;
   logs: LoggingMessageNotification['params'][];
@@ -34,6 +42,8 @@ async function configIn(directory: string, gateway: Record<string, unknown> = {}
     {
       crashy: { file: 'crash-mid-call.mjs', env: { EXITED_ONCE_FILE: join(directory, 'exited-once') } },
       forwarding: { file: 'forwarding.mjs' },
+      // Its `lookup` (read-only and idempotent) never answers its first call: it times out and is sent once more.
+      flaky: { file: 'idempotent-flaky.mjs', timeoutMs: FLAKY_TIMEOUT_MS },
     },
     { fields: { gateway: { requestsPerMinute: 10_000, ...gateway } } },
   );
@@ -111,5 +121,14 @@ describe.each([
     await served.client.callTool({ name: 'forwarding__log', arguments: { level: 'error', message: 'later' } });
     await waitUntil(() => served.logs.some((entry) => entry.data === 'later'), 'the later call’s log message');
     expect(served.logs.map((entry) => entry.data)).toEqual([RETRY_WARNING.data, 'later']);
+  }, 90_000);
+
+  it('hears that its call timed out and is sent once more, in the host’s words', async () => {
+    served.logs.length = 0;
+    await served.client.setLoggingLevel('warning');
+    const answer = await served.client.callTool({ name: 'flaky__lookup', arguments: { key: 'k' } });
+    expect(textOf(answer)).toBe('value of k (call 2)');
+    await waitUntil(() => served.logs.length > 0, 'the warning of the call that timed out');
+    expect(served.logs).toEqual([TIMEOUT_WARNING]);
   }, 90_000);
 });
