@@ -186,13 +186,17 @@ const SERVER_STATUS_WORDS: Record<TrustReportServer['status'], string> = {
   'not-in-config': 'in the trust store only (not in the config)',
 };
 
-function toolLine(tool: TrustReportTool, serverRevoked: boolean): string {
+function toolLine(tool: TrustReportTool, serverRevoked: boolean, offline: boolean): string {
   const name = showRaw(tool.namespacedName ?? tool.name);
   // A revoke of the server revokes every pin with it: say which, so the fix (approve the server) is clear.
   const revokedBy = serverRevoked && tool.storedState === 'revoked' ? 'server revoked' : undefined;
+  const stored = revokedBy ?? tool.storedState ?? 'unknown';
+  // Offline, no server was asked: "not listed now" would say a server left the tool out.
   const state =
     tool.availability === 'not-listed'
-      ? `not listed now (${revokedBy ?? tool.storedState ?? 'unknown'})`
+      ? offline
+        ? `${stored} (as remembered)`
+        : `not listed now (${stored})`
       : tool.availability === 'withheld'
         ? `WITHHELD (${revokedBy ?? tool.status})`
         : tool.availability === 'approved-on-next-start'
@@ -211,8 +215,8 @@ function toolLine(tool: TrustReportTool, serverRevoked: boolean): string {
   return lines.join('\n');
 }
 
-/** Plain text, one block per server. */
-export function formatTrustReport(report: readonly TrustReportServer[]): string {
+/** Plain text, one block per server; `offline` when no server was started to list its tools (`trust --offline`). */
+export function formatTrustReport(report: readonly TrustReportServer[], { offline = false } = {}): string {
   if (report.length === 0) return 'No servers in the config or the trust store.\n';
   const blocks = report.map((server) => {
     const trust = server.trust === undefined ? '' : `, ${server.trust}`;
@@ -224,8 +228,9 @@ export function formatTrustReport(report: readonly TrustReportServer[]): string 
     if (server.tools.length === 0) lines.push('    (no tools known)');
     const serverRevoked =
       server.status === 'revoked' || (server.status === 'not-in-config' && server.wasApprovedBy !== undefined);
-    for (const tool of server.tools) lines.push(toolLine(tool, serverRevoked));
+    for (const tool of server.tools) lines.push(toolLine(tool, serverRevoked, offline));
     return lines.join('\n');
   });
-  return `${blocks.join('\n\n')}\n`;
+  const note = offline ? '(--offline: no server was started; each tool as the trust store remembers it)\n\n' : '';
+  return `${note}${blocks.join('\n\n')}\n`;
 }

@@ -256,7 +256,9 @@ async function listTrust(
   const store = openStore(stateDir, loaded);
   const report = buildTrustReport(store, loaded.servers, { approvals: approvalsOf(options, loaded, dependencies) });
   stdout.write(
-    options.json === true ? `${escapeJsonControlCodes(JSON.stringify(report, null, 2))}\n` : formatTrustReport(report),
+    options.json === true
+      ? `${escapeJsonControlCodes(JSON.stringify(report, null, 2))}\n`
+      : formatTrustReport(report, { offline: options.offline === true }),
   );
   const failed = loaded.servers.filter((server) => server.error !== undefined);
   if (failed.length > 0) {

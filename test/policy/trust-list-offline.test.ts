@@ -1,0 +1,24 @@
+/**
+ * `mcp-host trust --offline` starts no server, so it shows each tool as the trust store remembers it, not as "not
+ * listed now", which would say the server left it out. The real CLI and the calculator example server.
+ */
+import { describe, expect, it } from 'vitest';
+import { exampleServer, runCli, temporaryDirectory, writeConfig } from '../helpers/project.js';
+
+describe('trust --offline', () => {
+  it('shows each tool as remembered, saying no server was started', async () => {
+    const config = await writeConfig({
+      mcpServers: { calc: { command: process.execPath, args: [exampleServer('calculator')] } },
+    });
+    const stateDir = await temporaryDirectory('mcp-host-trust-offline-');
+    // A listing pins the tools on first sight.
+    const listed = await runCli(['tools', 'list', '--config', config], { stateDir, timeoutMs: 60_000 });
+    expect(listed.code, listed.stderr).toBe(0);
+
+    const offline = await runCli(['trust', '--offline', '--config', config], { stateDir, timeoutMs: 60_000 });
+    expect(offline.code, offline.stderr).toBe(0);
+    expect(offline.stdout).toContain('(--offline: no server was started; each tool as the trust store remembers it)');
+    expect(offline.stdout).toMatch(/^ {4}add_numbers\s+approved \(as remembered\)/m);
+    expect(offline.stdout).not.toContain('not listed now');
+  }, 120_000);
+});
