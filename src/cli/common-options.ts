@@ -32,7 +32,7 @@ export function addCommonOptions(command: Command): Command {
   return command
     .option('-c, --config <file>', 'config file (default: mcp-host.json, then .mcp.json in the current folder)')
     .option('-m, --model <provider:model>', 'model, e.g. anthropic:claude-sonnet-4-6 or scripted:PATH')
-    .option('--base-url <url>', "the provider's base URL (mock servers, proxies, local servers)")
+    .option('--base-url <url>', "the provider's base URL (mock servers, proxies, local servers)", parseBaseUrl)
     .option('--timeout <ms>', 'per tool call timeout in milliseconds (overrides every server)', parsePositiveInteger)
     .option('--state-dir <dir>', STATE_DIR_HELP)
     .addOption(rootOption());
@@ -58,6 +58,20 @@ export function parsePositiveInteger(value: string): number {
     throw new InvalidArgumentError('It must be a whole number of 1 or more.');
   }
   return number;
+}
+
+/** `--base-url`: an http or https URL, said wrong as the option is read rather than by the provider's library later. */
+export function parseBaseUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError('It must be an http:// or https:// URL, e.g. http://127.0.0.1:8080/v1.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InvalidArgumentError('It must be an http:// or https:// URL, e.g. http://127.0.0.1:8080/v1.');
+  }
+  return value;
 }
 
 /** A port to listen on, for every command that serves one (`ui --port`, `serve --http`, `mock-llm --port`). */

@@ -207,3 +207,18 @@ describe('a model the config names that does not parse', () => {
     );
   }, 60_000);
 });
+
+describe('a --base-url that is no http or https URL', () => {
+  it('is a usage error naming the option and the value, before any server starts', async () => {
+    const config = await writeConfig({
+      mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')] } },
+    });
+    for (const value of ['notaurl', 'localhost:11434/v1']) {
+      const result = await runCli(['run', '--config', config, '-m', 'openai-compatible:x', '--base-url', value, 'hi']);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toBe(
+        `mcp-host: option '--base-url <url>' argument '${value}' is invalid. It must be an http:// or https:// URL, e.g. http://127.0.0.1:8080/v1.\n`,
+      );
+    }
+  }, 60_000);
+});

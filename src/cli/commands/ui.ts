@@ -10,7 +10,7 @@ import { isLoopbackAddress } from '../../web/loopback.js';
 import { openUiInBrowser } from '../../web/open-ui-in-browser.js';
 import { startWebUi } from '../../web/start-web-ui.js';
 import { announceAddress } from '../announce-address.js';
-import { parsePort, parsePositiveInteger, rootOption, STATE_DIR_HELP } from '../common-options.js';
+import { parseBaseUrl, parsePort, parsePositiveInteger, rootOption, STATE_DIR_HELP } from '../common-options.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
 import { handleInterruptions } from '../interrupt.js';
 import { writeError } from '../output.js';
@@ -35,7 +35,7 @@ export function createUiCommand(): Command {
     .option('--host <address>', 'loopback address to listen on (default 127.0.0.1)')
     .option('--open', 'open the address in the system browser')
     .option('-m, --model <provider:model>', 'model for the chat, e.g. anthropic:claude-sonnet-4-6 or scripted:PATH')
-    .option('--base-url <url>', "the provider's base URL (mock servers, proxies, local servers)")
+    .option('--base-url <url>', "the provider's base URL (mock servers, proxies, local servers)", parseBaseUrl)
     .option('--timeout <ms>', 'per tool call timeout in milliseconds (overrides every server)', parsePositiveInteger)
     .option('--state-dir <dir>', STATE_DIR_HELP)
     .addOption(rootOption())
