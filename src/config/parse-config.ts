@@ -254,12 +254,13 @@ function strictBody(text: string): string {
 }
 
 /**
- * The loader's error for a key written twice where the host reads, for a command about to edit `text`: the loader
- * reads the last of the two and an edit changes the first, so the edit would change what is not run. Text that is not
- * JSON is left to the caller.
+ * The loader's error, for a command about to edit `text`, for nesting no setting needs (the edit's walk of it would
+ * overflow the stack) and for a key written twice where the host reads (the loader reads the last of the two and an
+ * edit changes the first, so the edit would change what is not run). Text that is not JSON is left to the caller.
  */
-export function refuseDuplicateKeyIn(text: string, file: string): void {
+export function refuseBeforeEdit(text: string, file: string): void {
   const body = strictBody(text);
+  refuseTooDeep(body, file);
   let value: unknown;
   try {
     value = JSON.parse(body);

@@ -493,6 +493,25 @@ describe('mcp-host add / remove', { timeout: 120_000 }, () => {
     }
   });
 
+  it("refuses a file nested deeper than the config reads, with the config's error, and writes nothing", async () => {
+    const directory = await temporaryDirectory();
+    const file = join(directory, 'mcp-host.json');
+    // Deep enough that a walk of it, as an edit makes, would overflow the stack.
+    const text = `{\n  "mcpServers": { "calc": { "command": "node" } },\n  "x": ${'['.repeat(200_000)}${']'.repeat(200_000)}\n}\n`;
+    await writeFile(file, text);
+    const loaded = await runCliInProcess(['servers', '--config', file]);
+    expect(loaded.code).toBe(2);
+    expect(loaded.stderr).toContain('expected objects and arrays nested at most 128 levels deep, found one level more');
+    for (const args of [
+      ['add', '-c', file, 'new', '--', 'node'],
+      ['remove', '-c', file, 'calc'],
+    ]) {
+      const refused = await runCliInProcess(args);
+      expect({ args, code: refused.code, stderr: refused.stderr }).toEqual({ args, code: 2, stderr: loaded.stderr });
+    }
+    expect(await readFile(file, 'utf8')).toBe(text);
+  });
+
   it('keeps the approval of the file it edits in the state folder --state-dir names, as the other commands read it', async () => {
     const directory = await temporaryDirectory();
     const chosen = join(directory, 'chosen-state');

@@ -10,7 +10,7 @@ import { approveConfig, configApprovalState } from '../../config/config-approval
 import { removeServerEntry, serverSectionOf, setServerEntry } from '../../config/edit-config-text.js';
 import { describeValue, formatKeyPath, isPlainObject } from '../../config/key-path.js';
 import { CONFIG_FILE_NAMES } from '../../config/load-config.js';
-import { refuseDuplicateKeyIn } from '../../config/parse-config.js';
+import { refuseBeforeEdit } from '../../config/parse-config.js';
 import { PROTOTYPE_KEY } from '../../config/prototype-key.js';
 import { readConfigText } from '../../config/read-config-text.js';
 import { HOST_TOOL_NAMESPACE, isReservedServerName } from '../../config/reserved-names.js';
@@ -54,7 +54,7 @@ export function createAddCommand(): Command {
       const entry = buildEntry(commandOrUrl, args, options);
       const file = configFileToEdit(options.config, true);
       const text = (await readConfigText(file)) ?? '';
-      refuseDuplicateKeyIn(text, file);
+      refuseBeforeEdit(text, file);
       const { section, servers } = sectionOrFail(text, file);
       if (Object.hasOwn(servers, name)) {
         throw new CliError(
@@ -78,7 +78,7 @@ export function createRemoveCommand(): Command {
       const file = configFileToEdit(options.config, false);
       const text = await readConfigText(file);
       if (text === undefined) throw new CliError(`no config file at ${file}`, EXIT_USAGE);
-      refuseDuplicateKeyIn(text, file);
+      refuseBeforeEdit(text, file);
       const { section, servers } = sectionOrFail(text, file);
       if (!Object.hasOwn(servers, name)) {
         const names = Object.keys(servers);
