@@ -42,22 +42,25 @@ async function folderState(folder: string): Promise<string> {
   return digest.digest('hex');
 }
 
+/** Looks at `folder` until `signal` aborts (the UI closes), even when that was before it started. */
 export function watchSessionFiles(options: {
   folder: string;
   onChange: () => void;
   /** How long reading the list of sessions took last, in milliseconds. */
   listingMs: () => number;
-}): { stop(): void } {
-  let stopped = false;
+  signal: AbortSignal;
+}): void {
+  const { signal } = options;
   let timer: NodeJS.Timeout | undefined;
   let seen: string | undefined;
   let changed = false;
   let toldAt = 0;
   const look = async () => {
+    if (signal.aborted) return;
     const started = performance.now();
     const now = await folderState(options.folder);
     const tookMs = performance.now() - started;
-    if (stopped) return;
+    if (signal.aborted) return;
     if (seen !== undefined && now !== seen) changed = true;
     seen = now;
     const spacing = Math.max(TELL_AT_MOST_EVERY_MS, LISTING_COST_SHARE * options.listingMs());
@@ -69,11 +72,6 @@ export function watchSessionFiles(options: {
     timer = setTimeout(() => void look(), Math.max(LOOK_EVERY_MS, LOOK_COST_SHARE * tookMs));
     timer.unref();
   };
+  signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
   void look();
-  return {
-    stop() {
-      stopped = true;
-      clearTimeout(timer);
-    },
-  };
 }

@@ -72,8 +72,8 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
   const audit = createAuditTimeline(AUDIT_HISTORY_LIMIT);
   /** The log as it was when the host started, read into `audit`; following it goes on from its end. */
   let auditRead: Promise<{ endOffset: number }> | undefined;
+  /** Aborted when the UI closes: what follows files (the audit log, the sessions folder) stops, or never starts. */
   const stopFollowing = new AbortController();
-  let sessionFiles: { stop(): void } | undefined;
   const setState = (next: HostStateView) => {
     state = next;
     events.publish({ type: 'host', state });
@@ -183,10 +183,12 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
         return contents;
       });
       void followAudit(file, auditRead);
-      sessionFiles = watchSessionFiles({
+      watchSessionFiles({
         folder: openSessionStore(started.stateDir).directory,
         onChange: () => events.publish({ type: 'sessions' }),
         listingMs: chat.listingMs,
+        // The host may have started after the UI was closed: the watcher then never looks.
+        signal: stopFollowing.signal,
       });
     },
     (error: unknown) => setState({ phase: 'failed', error: error instanceof Error ? error.message : String(error) }),
@@ -211,7 +213,6 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
     close: () => {
       closing ??= (async () => {
         stopFollowing.abort();
-        sessionFiles?.stop();
         chat.cancel();
         approver.close();
         server.closeAllConnections?.();
