@@ -2,6 +2,7 @@
  * Builds the SDK client and the right transport for one server config, and runs the handshake.
  * Errors name the server, what went wrong and, for stdio servers, the tail of their stderr.
  */
+import { statSync } from 'node:fs';
 import {
   Client,
   type ClientCapabilities,
@@ -257,6 +258,9 @@ function startFailure(error: unknown, transport: ProcessGroupStdioTransport, con
 function describeStartError(error: unknown, config: StdioServerConfig): string {
   const message = messageOf(error);
   if ((error as NodeJS.ErrnoException)?.code === 'ENOENT') {
+    // The system says ENOENT for a working folder that is not there too: the command is not to blame then.
+    const folder = workingFolderProblem(config.cwd);
+    if (folder !== undefined) return `its working folder ${config.cwd} ${folder}: check \`cwd\` in its config entry`;
     return `command not found: ${config.command} (cwd ${config.cwd})`;
   }
   const unsupported = /protocol version is not supported: (\S+)/i.exec(message);
@@ -268,6 +272,16 @@ function describeStartError(error: unknown, config: StdioServerConfig): string {
     return `${message} (this client supports ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`;
   }
   return message;
+}
+
+/** What is wrong with the folder a local server is started in, if anything. */
+function workingFolderProblem(cwd: string | undefined): string | undefined {
+  if (cwd === undefined) return undefined;
+  try {
+    return statSync(cwd).isDirectory() ? undefined : 'is not a folder';
+  } catch {
+    return 'does not exist';
+  }
 }
 
 /** The client library refused the server's answer to initialize for its protocol version (it says so only in words). */

@@ -1,6 +1,6 @@
 /** Exit codes agree across commands, and the wording people meet is the same everywhere. */
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { packageBin } from '../client-features/helpers.js';
 import { calculatorConfig } from '../helpers/calculator-config.js';
@@ -132,6 +132,19 @@ describe('a server that fails to start', () => {
     }
     expect(results[0]!.stderr.startsWith(`mcp-host: ${said}\n`)).toBe(true);
   }, 150_000);
+
+  it('names a working folder that is not there, not the command, which is there', async () => {
+    const config = await writeConfig({
+      mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], cwd: 'no-such' } },
+    });
+    const missing = join(dirname(config), 'no-such');
+    const result = await runCli(['servers', '--config', config], TIMEOUT);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toContain(
+      `server "calculator" failed to start: its working folder ${missing} does not exist: check \`cwd\` in its config entry`,
+    );
+    expect(result.stderr).not.toContain('command not found');
+  }, 60_000);
 });
 
 describe('configs with no servers', () => {
