@@ -54,6 +54,12 @@ import { contentPassedOn, promptPassedOn } from './server-content-blocks.js';
 import { structuredContentOf } from './structured-content.js';
 
 const GATEWAY_SERVER_NAME = 'mcp-host-gateway';
+/**
+ * How long a 2026-07-28 client's level counts for the servers' after its last request asking for it. It names its
+ * level on every request, so this need only span the gaps between them: the servers are not asked up and down around
+ * each call of a client that calls now and then.
+ */
+const MODERN_LEVEL_KEPT_MS = 5 * 60_000;
 
 interface GatewaySessionOptions {
   profile: ProfileHost;
@@ -231,23 +237,44 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
   }
   // Nothing outside a request says what level this client wants: it hears log messages on its requests only.
   if (options.era === 'modern') session.callStreamsOnly = { client: options.session() };
+  /**
+   * Counts a client's level towards the one the servers are asked for, for `keptForMs` from now, as a stateless
+   * client's is kept between its requests (see profile-sessions.ts `storedLevel`): when they were asked for a more
+   * severe one, they are asked for it, and its calls wait for that.
+   */
+  const countLevel = (client: string, level: LoggingLevel, keptForMs: number): Promise<void> | undefined => {
+    const serversLevel = profile.sessions.storedLevel(client, level, keptForMs);
+    return serversLevel === undefined ? undefined : setServersLogLevel(profile, serversLevel);
+  };
   // A stateless client's level, set on an earlier request (here or at another replica), holds the servers to it.
   const storedLevel = options.requestLogging?.level;
-  const serversLevel =
+  const serversReady =
     storedLevel === undefined || options.requestLogging === undefined
       ? undefined
-      : profile.sessions.storedLevel(options.session() ?? '', storedLevel, options.requestLogging.keptForMs);
-  const serversReady = serversLevel === undefined ? undefined : setServersLogLevel(profile, serversLevel);
+      : countLevel(options.session() ?? '', storedLevel, options.requestLogging.keptForMs);
+  // A 2026-07-28 client names its level on each request, so its level counts as a stateless client's does, by who
+  // sends it (the connection over stdio).
+  const modernClient = `2026-07-28 ${options.session() ?? `${options.principal ?? ''} ${options.clientId ?? ''}`}`;
+
+  /** The level a 2026-07-28 request asks for in its `_meta` (the SDK refuses one naming no level of the specification). */
+  const requestLevel = (ctx: ServerContext): LoggingLevel | undefined =>
+    loggingLevelOf((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_META_KEY]);
 
   /**
    * Whether the client of this request wants log messages of a level. A 2026-07-28 request says so in its own
-   * `_meta` (the SDK refuses one naming no level of the specification); one that names none wants none.
+   * `_meta`; one that names none wants none.
    */
   const acceptsOf = (ctx: ServerContext): ((level: LoggingLevel) => boolean) => {
     if (options.era !== 'modern') return (level) => acceptsLevel(session, level);
-    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-    const threshold = loggingLevelOf(envelope?.[LOG_LEVEL_META_KEY]);
+    const threshold = requestLevel(ctx);
     return (level) => threshold !== undefined && atLeast(level, threshold);
+  };
+
+  /** What a call of this request waits for: the servers asked for its client's level, where they were not. */
+  const serversReadyFor = (ctx: ServerContext): Promise<void> | undefined => {
+    if (options.era !== 'modern') return serversReady;
+    const level = requestLevel(ctx);
+    return level === undefined ? undefined : countLevel(modernClient, level, MODERN_LEVEL_KEPT_MS);
   };
   profile.sessions.add(session);
   const previousOnClose = server.onclose;
@@ -274,7 +301,8 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
     };
     const accepts = acceptsOf(ctx);
     // The servers first asked for this client's level, should they have been asked for a more severe one.
-    if (serversReady !== undefined) await serversReady;
+    const ready = serversReadyFor(ctx);
+    if (ready !== undefined) await ready;
     const inProgress = profile.sessions.callStarted(to, session, {
       sampling: (params, options) =>
         ctx.mcpReq.requestSampling(params, { ...options, relatedRequestId: ctx.mcpReq.id }),
