@@ -257,8 +257,10 @@ function startFailure(error: unknown, transport: ProcessGroupStdioTransport, con
 
 function describeStartError(error: unknown, config: StdioServerConfig): string {
   const message = messageOf(error);
-  if ((error as NodeJS.ErrnoException)?.code === 'ENOENT') {
-    // The system says ENOENT for a working folder that is not there too: the command is not to blame then.
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') {
+    // The system says ENOENT for a working folder that is not there too, and ENOTDIR for a file in its place: the
+    // command is not to blame then.
     const folder = workingFolderProblem(config.cwd);
     if (folder !== undefined) return `its working folder ${config.cwd} ${folder}: check \`cwd\` in its config entry`;
     return `command not found: ${config.command} (cwd ${config.cwd})`;

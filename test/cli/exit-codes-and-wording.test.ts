@@ -144,6 +144,15 @@ describe('a server that fails to start', () => {
       `server "calculator" failed to start: its working folder ${missing} does not exist: check \`cwd\` in its config entry`,
     );
     expect(result.stderr).not.toContain('command not found');
+
+    const file = await writeConfig({
+      mcpServers: {
+        calculator: { command: process.execPath, args: [exampleServer('calculator')], cwd: 'mcp-host.json' },
+      },
+    });
+    const onFile = await runCli(['servers', '--config', file], TIMEOUT);
+    expect(onFile.code, onFile.stderr).toBe(1);
+    expect(onFile.stderr).toContain(`its working folder ${file} is not a folder: check \`cwd\` in its config entry`);
   }, 60_000);
 });
 
