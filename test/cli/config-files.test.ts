@@ -623,4 +623,12 @@ describe('mcp-host add / remove', { timeout: 120_000 }, () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('mcp-host:');
   });
+
+  it('exits 2 naming the folder when the file to create is in a folder that is not there', async () => {
+    const directory = await temporaryDirectory();
+    const file = join(directory, 'no-such', 'mcp-host.json');
+    const result = await runCli(['add', '-c', file, 'calc', '--', 'node', 'calc.js'], { cwd: directory });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toBe(`mcp-host: cannot write ${file}: there is no folder ${join(directory, 'no-such')}\n`);
+  });
 });

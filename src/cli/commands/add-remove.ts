@@ -230,7 +230,16 @@ function checkServerName(name: string): void {
 async function writeAtomically(file: string, text: string): Promise<string> {
   const temporary = `${file}.${process.pid}.tmp`;
   const written = text.endsWith('\n') ? text : `${text}\n`;
-  await writeFile(temporary, written);
+  await writeFile(temporary, written).catch((error: unknown) => {
+    // Said of the file asked for: the temporary name beside it means nothing to the person.
+    const code = (error as NodeJS.ErrnoException).code;
+    const folder = path.dirname(file);
+    if (code === 'ENOENT' || code === 'ENOTDIR')
+      throw new CliError(`cannot write ${file}: there is no folder ${folder}`, EXIT_USAGE);
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+      throw new CliError(`cannot write ${file}: the folder ${folder} may not be written to (${code})`, EXIT_USAGE);
+    throw error;
+  });
   await rename(temporary, file);
   return written;
 }
