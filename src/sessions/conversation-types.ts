@@ -41,8 +41,11 @@ export interface Conversation {
   model(): string;
   /** Switches provider/model; the next turn uses it (the neutral transcript is translated by its adapter). */
   setModel(spec: string): Promise<void>;
-  /** Summarises older turns with the model, keeping the system prompt, tools and last turns byte-stable. */
-  compact(): Promise<{ beforeTokens: number; afterTokens: number }>;
+  /**
+   * Summarises older turns with the model, keeping the system prompt, tools and last turns byte-stable. `compacted`
+   * is false when no turn is older than those kept: a summary may cost what the turns it replaced did.
+   */
+  compact(): Promise<{ compacted: boolean; beforeTokens: number; afterTokens: number }>;
   /** Forgets the transcript; a new session id starts. */
   clear(): void;
   /** Waits until everything is on disk (saving also happens after every message). */

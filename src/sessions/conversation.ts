@@ -150,7 +150,7 @@ export function createConversation(dependencies: ConversationDependencies): Conv
     const beforeTokens = requestTokens(session);
     const window = windowTokens();
     const plan = planCompaction(session.messages, Math.floor(window * KEEP_SHARE));
-    if (!plan) return { beforeTokens, afterTokens: beforeTokens };
+    if (!plan) return { compacted: false, beforeTokens, afterTokens: beforeTokens };
     const summary = await summarise({
       provider,
       older: session.messages.slice(0, plan.keepFrom),
@@ -171,7 +171,7 @@ export function createConversation(dependencies: ConversationDependencies): Conv
       keptFrom: plan.keepFrom,
       replacedToolCalls,
     });
-    return { beforeTokens, afterTokens: requestTokens(session) };
+    return { compacted: true, beforeTokens, afterTokens: requestTokens(session) };
   };
 
   /** Runs `work` as the conversation's one turn: `cancel()` aborts it and waits for it to stop. */

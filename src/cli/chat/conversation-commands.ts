@@ -76,9 +76,9 @@ export const compactCommand: SlashCommand = {
   name: 'compact',
   summary: 'summarise older turns now, to free context',
   async run({ conversation, output }) {
-    const { beforeTokens, afterTokens } = await conversation.compact();
+    const { compacted, beforeTokens, afterTokens } = await conversation.compact();
     // The newest whole turn is always kept: with nothing older than it there is nothing to summarise.
-    if (afterTokens === beforeTokens) {
+    if (!compacted) {
       output.line(`nothing to compact: about ${beforeTokens} tokens, all in the turns kept as they are`);
       return;
     }
