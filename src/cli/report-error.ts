@@ -19,6 +19,7 @@ const USER_FIXABLE_ERRORS = new Set([
   'SessionInUseError',
   'LockFileError',
   'UnsafePathError',
+  'StateDirError',
 ]);
 
 function debugEnabled(env: NodeJS.ProcessEnv = process.env): boolean {

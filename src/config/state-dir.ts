@@ -51,6 +51,11 @@ export function chosenStateDir(flag: string | undefined, cwd: string = process.c
   return flag === undefined || flag === '' ? undefined : path.resolve(cwd, flag);
 }
 
+/** A state folder that cannot be used as one (a file in its place, or no way to create it): the user can fix it. */
+export class StateDirError extends Error {
+  override readonly name = 'StateDirError';
+}
+
 /**
  * Creates the folder (and missing parents) with mode 0700 and returns it. A folder that already exists must be
  * private: owned by the user, not writable by group or others, not a symbolic link. Throws an error naming the
@@ -62,7 +67,7 @@ export function ensureStateDir(directory: string): string {
   try {
     existed = statSync(directory).isDirectory();
     if (!existed) {
-      throw new Error(
+      throw new StateDirError(
         `state folder ${directory} exists but is not a folder; move it away or choose another with --state-dir or ${STATE_DIR_ENV_VARIABLE}.`,
       );
     }
@@ -76,7 +81,7 @@ export function ensureStateDir(directory: string): string {
     chmodSync(directory, STATE_DIR_MODE);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new Error(
+    throw new StateDirError(
       `could not create the state folder ${directory} (${code}); choose a writable folder with --state-dir or ${STATE_DIR_ENV_VARIABLE}.`,
     );
   }

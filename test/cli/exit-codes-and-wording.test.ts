@@ -244,3 +244,16 @@ describe('a --base-url that is no http or https URL', () => {
     }
   }, 60_000);
 });
+
+describe('a state folder that is a file', () => {
+  it('exits 2 naming it and what to do, with no hint of an unexpected error', async () => {
+    const config = await calculatorConfig();
+    const stateFile = join(dirname(config), 'state');
+    await writeFile(stateFile, '');
+    const result = await runCli(['tools', 'list', '--config', config, '--state-dir', stateFile], TIMEOUT);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toBe(
+      `mcp-host: state folder ${stateFile} exists but is not a folder; move it away or choose another with --state-dir or MCP_HOST_STATE_DIR.\n`,
+    );
+  }, 60_000);
+});
