@@ -92,6 +92,9 @@ export function createGatewayHosts(
       ...hostOptions,
       config: profileConfig(config, profile),
       approver: createGatewayApprover(),
+      // A client hears its call's warnings; the exit reports of `onDiagnostic` go to the gateway's stderr, which the
+      // client does not see.
+      warningsSayServerExits: true,
       onToolsChanged: () => {
         for (const listener of listeners) listener(name);
       },

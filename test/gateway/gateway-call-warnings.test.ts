@@ -20,7 +20,8 @@ const TOKEN = 'a-call-warnings-test-token-of-enough-length';
 const RETRY_WARNING = {
   level: 'warning',
   logger: 'mcp-host',
-  data: 'crashy__read_once_exits lost its server; trying once more, as the tool is marked safe to retry',
+  // How the server went, which the gateway's stderr reports and its client does not read.
+  data: 'crashy__read_once_exits lost its server; trying once more, as the tool is marked safe to retry (server "crashy" exited with code 5; stderr tail:\nexiting once with code 5 in the middle of a call)',
 };
 
 const FLAKY_TIMEOUT_MS = 2_000;

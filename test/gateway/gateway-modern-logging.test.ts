@@ -22,7 +22,8 @@ import { bundledCliPath, temporaryDirectory } from '../helpers/project.js';
 import { textOf } from '../helpers/text-of.js';
 
 const TOKEN = 'a-modern-logging-test-token-of-enough-length';
-const RETRY_WARNING = 'crashy__read_once_exits lost its server; trying once more, as the tool is marked safe to retry';
+const RETRY_WARNING =
+  'crashy__read_once_exits lost its server; trying once more, as the tool is marked safe to retry (server "crashy" exited with code 5; stderr tail:\nexiting once with code 5 in the middle of a call)';
 
 interface Served {
   client: Client;
