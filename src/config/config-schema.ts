@@ -168,8 +168,10 @@ export const topLevelSchema = z.object(
 export const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set(Object.keys(topLevelSchema.shape));
 
 /** The first issue of a failed parse, as a path and the "expected" text the schema carries. */
-export function firstIssue(error: z.ZodError): { path: PropertyKey[]; expected: string } {
+export function firstIssue(error: z.ZodError): { path: PropertyKey[]; expected: string; unknownKey?: string } {
   const issue = error.issues[0];
   if (issue === undefined) return { path: [], expected: 'a valid value' };
-  return { path: [...issue.path], expected: issue.message };
+  // A closed object's message lists the keys it takes; the key it does not take is named beside it.
+  const unknownKey = issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
+  return { path: [...issue.path], expected: issue.message, ...(unknownKey === undefined ? {} : { unknownKey }) };
 }

@@ -90,7 +90,9 @@ const tokenSchema = z.union(
     }),
     z.strictObject({
       name: z.string({ error: 'a name as a string' }).min(1),
-      token: z.string().min(MIN_GATEWAY_TOKEN_CHARACTERS),
+      token: z.string({ error: 'the token as a string' }).min(MIN_GATEWAY_TOKEN_CHARACTERS, {
+        error: `a token of at least ${MIN_GATEWAY_TOKEN_CHARACTERS} characters, e.g. "\${env:GATEWAY_TOKEN}"`,
+      }),
     }),
   ],
   {

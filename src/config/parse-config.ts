@@ -92,7 +92,11 @@ export function validateConfig(input: unknown, options: ValidateConfigOptions = 
     const segments = issue.path.map((segment) => (typeof segment === 'number' ? segment : String(segment)));
     // An editor's servers were checked as `servers`; the message names where the file has them.
     if (editorFile && segments[0] === 'servers') segments.splice(0, 1, ...section);
-    throw invalid(formatKeyPath(segments), issue.expected, describeValue(valueAtPath(value, issue.path)));
+    const found =
+      issue.unknownKey === undefined
+        ? describeValue(valueAtPath(value, issue.path))
+        : `an object with the key ${JSON.stringify(issue.unknownKey)}, which is not one of them`;
+    throw invalid(formatKeyPath(segments), issue.expected, found);
   }
   const top = parsed.data;
   const raw = value as Record<string, unknown>;
