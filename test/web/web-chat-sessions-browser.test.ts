@@ -8,10 +8,11 @@
  * turn runs, which shows the calls the turn made before it came; and a turn stopped while a call waits for approval,
  * whose call the transcript answers; an earlier message of several lines shown as written, its first line starting where
  * the others do; and the list of conversations read again when the page comes back into view or its window is
- * focused, so it shows a session a terminal chat (another process) saved meanwhile, and followed while the page stays
- * in view: a session saved then shows, and a burst of thousands of files is listed after a few reads, its newest.
+ * focused, so it shows a session a terminal chat (another process) saved meanwhile, or when a page opened in the
+ * background is first shown; and followed while the page stays in view: a session saved then shows, and a burst of
+ * thousands of files is listed after a few reads, its newest.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -361,6 +362,80 @@ describe('the list of conversations', () => {
     await page.evaluate("window.dispatchEvent(new Event('blur'))");
     await page.evaluate("window.dispatchEvent(new Event('focus'))");
     await second.waitFor(WAIT);
+  }, 120_000);
+
+  it('shows a session saved while the page was opened in the background, once it is first shown', async () => {
+    const { context, page } = await openUiPage(started!);
+    try {
+      // The page is hidden from its start, as a tab opened in the background is, until the test shows it; the live
+      // events of the saved sessions it hears are counted.
+      await page.addInitScript(`
+      window.testShown = false;
+      Object.defineProperty(Document.prototype, 'visibilityState', { get: () => (window.testShown ? 'visible' : 'hidden') });
+      Object.defineProperty(Document.prototype, 'hidden', { get: () => !window.testShown });
+      window.testSessionsEvents = 0;
+      const Original = window.EventSource;
+      window.EventSource = class extends Original {
+        constructor(...args) {
+          super(...args);
+          this.addEventListener('sessions', () => { window.testSessionsEvents += 1; });
+        }
+      };
+    `);
+      await page.reload();
+      await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Chat' }).click();
+      const list = page.getByRole('complementary', { name: 'Conversations' });
+      await list.getByRole('button', { name: 'New conversation' }).waitFor(WAIT);
+      expect(await page.evaluate('document.visibilityState')).toBe('hidden');
+
+      // Saved whole at once, as one change of the folder: the page is told of it once, while it is hidden.
+      // Older than the burst of the next test, whose newest 500 are all its own.
+      const id = '20200101-000000-0000b9b9';
+      const at = '2020-01-01T00:00:00.000Z';
+      const staging = join(started!.ui.stateDir, `${id}.jsonl`);
+      await writeFile(
+        staging,
+        [
+          {
+            type: 'session',
+            version: 1,
+            id,
+            config: configFile,
+            model: 'scripted:script.json',
+            createdAt: at,
+            title: 'Saved in the background',
+          },
+          {
+            type: 'message',
+            at,
+            message: { role: 'user', content: [{ type: 'text', text: 'Saved in the background' }] },
+          },
+        ]
+          .map((line) => `${JSON.stringify(line)}\n`)
+          .join(''),
+      );
+      const eventsHeard = async () => Number(await page.evaluate('window.testSessionsEvents'));
+      const heardMoreThan = (count: number) =>
+        page.waitForFunction(
+          (before) => (globalThis as unknown as { testSessionsEvents: number }).testSessionsEvents > before,
+          count,
+          WAIT,
+        );
+      // A sessions folder made now is a change of its own, told before the file is saved.
+      if (!existsSync(dirname(sessionFile(id)))) {
+        const before = await eventsHeard();
+        await mkdir(dirname(sessionFile(id)));
+        await heardMoreThan(before);
+      }
+      const told = await eventsHeard();
+      await rename(staging, sessionFile(id));
+      await heardMoreThan(told);
+
+      await page.evaluate("window.testShown = true; document.dispatchEvent(new Event('visibilitychange'))");
+      await list.getByRole('button', { name: /Saved in the background/ }).waitFor(WAIT);
+    } finally {
+      await context.close();
+    }
   }, 120_000);
 
   it('follows the sessions saved while the page stays in view and focused, a burst of files with a few reads', async () => {

@@ -2,7 +2,7 @@
  * Runs `onReturn` when the person comes back to the page: its tab shown again, or its window focused. What another
  * process changed meanwhile (a terminal chat saving a session) reaches the page by no event; this is when it looks.
  * A return counts once after the page was left (tab hidden or window blurred): coming back to a tab fires both
- * `visibilitychange` and `focus`, and each would otherwise look again.
+ * `visibilitychange` and `focus`, and each would otherwise look again. A page opened hidden counts as left.
  */
 import { useEffect, useRef } from 'react';
 
@@ -10,7 +10,8 @@ export function usePageReturn(onReturn: () => void): void {
   const latest = useRef(onReturn);
   latest.current = onReturn;
   useEffect(() => {
-    let away = false;
+    // A page opened hidden (a tab opened in the background) was never seen: its first showing is a return too.
+    let away = document.visibilityState === 'hidden';
     const left = () => {
       away = true;
     };
