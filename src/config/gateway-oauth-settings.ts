@@ -34,7 +34,7 @@ export const gatewayOAuthSchema = z.strictObject(
     issuer: z.string({ error: 'the issuer URL as a string' }),
     jwksUri: z.string({ error: 'a URL as a string' }).optional(),
     resource: z.string({ error: 'a URL as a string' }).optional(),
-    audience: z.string({ error: 'a string' }).min(1).optional(),
+    audience: z.string({ error: 'a string' }).min(1, { error: 'a string that is not empty' }).optional(),
     requiredScopes: z
       .array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, { error: 'a scope (printable, no spaces or quotes)' }), {
         error: 'an array of scopes',

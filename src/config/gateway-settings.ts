@@ -85,11 +85,11 @@ export const MIN_GATEWAY_TOKEN_CHARACTERS = 16;
 const tokenSchema = z.union(
   [
     z.strictObject({
-      name: z.string({ error: 'a name as a string' }).min(1),
+      name: z.string({ error: 'a name as a string' }).min(1, { error: 'a name that is not empty' }),
       sha256: z.string().regex(/^[0-9a-fA-F]{64}$/, { error: '64 hexadecimal digits' }),
     }),
     z.strictObject({
-      name: z.string({ error: 'a name as a string' }).min(1),
+      name: z.string({ error: 'a name as a string' }).min(1, { error: 'a name that is not empty' }),
       token: z.string({ error: 'the token as a string' }).min(MIN_GATEWAY_TOKEN_CHARACTERS, {
         error: `a token of at least ${MIN_GATEWAY_TOKEN_CHARACTERS} characters, e.g. "\${env:GATEWAY_TOKEN}"`,
       }),

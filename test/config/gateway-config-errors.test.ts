@@ -17,6 +17,18 @@ describe('gateway section errors', () => {
     );
   });
 
+  it('a token with an empty name says the name is empty', async () => {
+    const config = await writeConfig({
+      gateway: { tokens: [{ name: '', token: '0123456789abcdefg' }] },
+      mcpServers: {},
+    });
+    const result = await runCli(['servers', '--config', config]);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toBe(
+      `mcp-host: ${config}: gateway.tokens[0].name: expected a name that is not empty, found the string "".\n`,
+    );
+  });
+
   it('a key the section does not take is named', async () => {
     const config = await writeConfig({ gateway: { tokns: [] }, mcpServers: {} });
     const result = await runCli(['servers', '--config', config]);
