@@ -1,19 +1,31 @@
+/**
+ * Longest name compared. A longer one is no misspelling, and comparing it costs its length times each name's: a
+ * gateway client's tool name of a few hundred kilobytes held the event loop for seconds against a hundred tools.
+ */
+export const MAX_COMPARED_NAME_LENGTH = 1_000;
+
 /** Suggests known names close to an unknown one (edit distance and shared suffix), best first. */
 export function closeNames(unknown: string, known: readonly string[], limit: number): string[] {
+  if (unknown.length > MAX_COMPARED_NAME_LENGTH) return [];
   const target = unknown.toLowerCase();
   const bare = target.includes('__') ? target.slice(target.lastIndexOf('__') + 2) : target;
   return known
-    .map((name) => {
+    .flatMap((name) => {
+      if (name.length > MAX_COMPARED_NAME_LENGTH) return [];
       const candidate = name.toLowerCase();
       // A name without `__` is compared whole (slicing after index -1 would drop its first letter).
       const toolPart = candidate.includes('__') ? candidate.slice(candidate.lastIndexOf('__') + 2) : candidate;
+      const part = isPartOf(bare, toolPart);
+      const within = editsAllowed(Math.min(bare.length, toolPart.length));
+      // Each edit changes the length by one at most: a name whose length is further off is not measured.
+      const lengthGap = Math.min(Math.abs(target.length - candidate.length), Math.abs(bare.length - toolPart.length));
+      if (!part && lengthGap > within) return [];
       const edits = Math.min(editDistance(target, candidate), editDistance(bare, toolPart));
       // A part counts as one edit, but the same name in another case (`timeoutMS`) is closer than a longer one
       // holding it (`maxTotalTimeoutMs`), and among equals the fewer edits win (`maxTurn` is `maxTurns`).
-      const score = isPartOf(bare, toolPart) ? Math.min(1, edits) : edits;
-      return { name, score, edits, within: editsAllowed(Math.min(bare.length, toolPart.length)) };
+      const score = part ? Math.min(1, edits) : edits;
+      return score <= within ? [{ name, score, edits }] : [];
     })
-    .filter(({ score, within }) => score <= within)
     .sort((left, right) => left.score - right.score || left.edits - right.edits || (left.name < right.name ? -1 : 1))
     .slice(0, limit)
     .map(({ name }) => name);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closeNames } from '../../src/text/close-names.js';
+import { closeNames, MAX_COMPARED_NAME_LENGTH } from '../../src/text/close-names.js';
 
 const tools = [
   'calculator__add_numbers',
@@ -44,6 +44,17 @@ describe('closeNames', () => {
     const keys = ['timeoutMs', 'maxTotalTimeoutMs', 'maxTurns', 'maxTurnResultTokens'];
     expect(closeNames('timeoutMS', keys, 1)).toEqual(['timeoutMs']);
     expect(closeNames('maxTurn', keys, 1)).toEqual(['maxTurns']);
+  });
+
+  it('compares no name longer than a name can be misspelt, however much of a known name it holds', () => {
+    // Over the bound, a gateway client's or a model's name would cost its length times each known name's to compare.
+    const padding = 'x'.repeat(MAX_COMPARED_NAME_LENGTH);
+    expect(closeNames(`${padding}calculator__add_numbers`, tools, 3)).toEqual([]);
+    expect(closeNames(`add${padding}`, tools, 3)).toEqual([]);
+    expect(closeNames('add', [...tools, `calculator__add${padding}`], 3)).toEqual(['calculator__add_numbers']);
+    // At the bound it is compared as ever.
+    const atBound = `${'x'.repeat(MAX_COMPARED_NAME_LENGTH - 'calculator__add_numbers'.length)}calculator__add_numbers`;
+    expect(closeNames(atBound, tools, 3)).toEqual(['calculator__add_numbers']);
   });
 
   it('keeps to the limit', () => {
