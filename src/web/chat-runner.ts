@@ -23,6 +23,8 @@ import { displayModel } from './views.js';
 
 /** A provider request body past this size is sent to the page cut (the tool definitions of big servers). */
 const MAX_EVENT_CHARS = 400_000;
+/** The longest text kept as it is in an event cut for being longer than that (an id, a name, an outcome). */
+const MAX_SMALL_FIELD_CHARS = 1_000;
 /** Longest message text sent back when a session is resumed. */
 const MAX_MESSAGE_CHARS = 50_000;
 /**
@@ -66,9 +68,26 @@ function eventForPage(event: AgentEvent): { type: string; [key: string]: unknown
   const text = stringifyJsonWithinDepth(event, 'the event') ?? '{}';
   if (text.length <= MAX_EVENT_CHARS) return JSON.parse(text) as { type: string };
   return {
+    ...smallFields(event),
     type: event.type,
     cut: `${text.slice(0, MAX_EVENT_CHARS)} … (${text.length - MAX_EVENT_CHARS} more characters)`,
   };
+}
+
+/**
+ * The fields of an event that a page pairs it by and shows at a glance (a call's id, the answer that made it, its
+ * outcome and duration): the numbers, true or false, and short texts. A call's end cut to text alone would leave its
+ * card running.
+ */
+function smallFields(event: AgentEvent): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(event).filter(
+      ([, value]) =>
+        typeof value === 'number' ||
+        typeof value === 'boolean' ||
+        (typeof value === 'string' && value.length <= MAX_SMALL_FIELD_CHARS),
+    ),
+  );
 }
 
 /** The text, or its start and how much was left out, as the terminal's `/expand` says it. */
