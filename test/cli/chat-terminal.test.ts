@@ -336,13 +336,17 @@ describe.concurrent('mcp-host chat in a terminal', () => {
       });
       const result = await runCli(['chat', '-c', 'mcp-host.json'], {
         cwd: directory,
-        input: 'What is 20 plus 22?\n/nonsense\n/cost\n',
+        input: 'What is 20 plus 22?\n/nonsense\n/calculatr:sum a=1\n/cost\n',
         timeoutMs: STEP,
       });
       expect(result.code).toBe(0);
       expect(result.stdout).toContain('**20 plus 22** is 42.');
       expect(result.stdout).toMatch(/⚙ calculator add_numbers \{"a":20,"b":22\} · \d+ ms · ok → 42/);
       expect(result.stdout).toContain('mcp-host: unknown command /nonsense');
+      // Written as a server's prompt, the unknown part is the server: it is named, with the servers there are.
+      expect(result.stdout).toContain(
+        'mcp-host: unknown command /calculatr:sum: no connected server is named "calculatr" (did you mean calculator? servers: calculator, hang; /prompts lists their prompts)',
+      );
       expect(result.stdout).toMatch(/tokens: \d+ in/);
       expect(result.stdout).not.toContain('\u001b');
     }, 600_000);

@@ -67,6 +67,18 @@ export async function runSlashCommand(context: ChatContext, line: string): Promi
   const command = findSlashCommand(name);
   if (command !== undefined) return command.run(context, argument);
   if (isServerPromptName(context, name)) return runServerPrompt(context, name, argument);
+  const colon = name.indexOf(':');
+  if (colon > 0) {
+    // Written as a server's prompt: what is unknown is the server, and the commands are no help.
+    const server = name.slice(0, colon);
+    const servers = context.host.servers().map((status) => status.name);
+    const closeServers = closeNames(server, servers, 2);
+    const names = closeServers.length > 0 ? `did you mean ${closeServers.join(' or ')}? ` : '';
+    context.output.line(
+      `mcp-host: unknown command /${name}: no connected server is named "${server}" (${names}servers: ${servers.join(', ') || 'none'}; /prompts lists their prompts)`,
+    );
+    return;
+  }
   const close = closeNames(
     name,
     SLASH_COMMANDS.map((candidate) => candidate.name),
