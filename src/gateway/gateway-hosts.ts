@@ -12,6 +12,7 @@ import { matchesGlob } from '../policy/glob.js';
 import { createGatewayApprover } from './gateway-approver.js';
 import { ProfileSessions } from './profile-sessions.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
+import { setServersLogLevel } from './servers-log-level.js';
 
 /** What a session needs of its profile. */
 export interface ProfileHost {
@@ -53,6 +54,8 @@ export interface GatewayHosts {
   settings: GatewaySettings;
   /** `undefined`: the whole config. Throws `UnknownProfileError`. */
   get(profile: string | undefined): Promise<ProfileHost>;
+  /** The profile's host if it was started (or is starting), without starting it. */
+  started(profile: string | undefined): Promise<ProfileHost> | undefined;
   onToolsChanged(listener: (profile: string | undefined) => void): void;
   close(): Promise<void>;
 }
@@ -75,8 +78,10 @@ export function createGatewayHosts(
       );
     }
     const events = new InMemoryServerEventBus();
-    const sessions = new ProfileSessions(settings.approvalTimeoutMs, events);
     let running: Host | undefined;
+    const sessions = new ProfileSessions(settings.approvalTimeoutMs, events, async (level) => {
+      if (running !== undefined) await setServersLogLevel(running, level);
+    });
     const subscriptions = new ResourceSubscriptions(
       {
         subscribe: async (server, uri) => {
@@ -139,6 +144,9 @@ export function createGatewayHosts(
         entry.catch(() => started.delete(key));
       }
       return entry;
+    },
+    started(name) {
+      return started.get(name ?? '');
     },
     onToolsChanged(listener) {
       listeners.push(listener);

@@ -56,6 +56,8 @@ interface GatewayHttpOptions {
    * still there. Default 2 s (RELAY_LIVENESS_INTERVAL_MS); not configurable from the CLI.
    */
   relayLivenessIntervalMs?: number;
+  /** With `gateway.stateless`: how long a session lasts unused. Default an hour; not configurable from the CLI. */
+  statelessSessionTtlMs?: number;
   /** Default CONNECTION_BOUNDS; not configurable from the CLI. */
   connectionBounds?: InboundConnectionBounds;
 }
@@ -207,6 +209,7 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
           ...(options.relayLivenessIntervalMs === undefined
             ? {}
             : { relayLivenessIntervalMs: options.relayLivenessIntervalMs }),
+          ...(options.statelessSessionTtlMs === undefined ? {} : { sessionTtlMs: options.statelessSessionTtlMs }),
         });
   const modern = createModernGateway({ settings, version: options.version, onDiagnostic: options.onDiagnostic });
   const listChanged = new KeyedThrottle((profile: string | undefined) => {

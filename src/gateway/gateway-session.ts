@@ -51,6 +51,7 @@ import { GatewayServer } from './gateway-server.js';
 import { acceptsLevel, atLeast, type DownstreamSession, loggingLevelOf } from './profile-sessions.js';
 import { gatewayPrompts, promptOf } from './prompt-names.js';
 import { contentPassedOn, promptPassedOn } from './server-content-blocks.js';
+import { setServersLogLevel } from './servers-log-level.js';
 import { structuredContentOf } from './structured-content.js';
 
 const GATEWAY_SERVER_NAME = 'mcp-host-gateway';
@@ -244,7 +245,7 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
    */
   const countLevel = (client: string, level: LoggingLevel, keptForMs: number): Promise<void> | undefined => {
     const serversLevel = profile.sessions.storedLevel(client, level, keptForMs);
-    return serversLevel === undefined ? undefined : setServersLogLevel(profile, serversLevel);
+    return serversLevel === undefined ? undefined : setServersLogLevel(profile.host, serversLevel);
   };
   // A stateless client's level, set on an earlier request (here or at another replica), holds the servers to it.
   const storedLevel = options.requestLogging?.level;
@@ -475,7 +476,7 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
   server.setRequestHandler('logging/setLevel', async (request) => {
     const level = profile.sessions.setLevel(session, request.params.level, options.requestLogging?.keptForMs);
     await options.requestLogging?.remember(request.params.level);
-    await setServersLogLevel(profile, level);
+    await setServersLogLevel(profile.host, level);
     return {};
   });
 
@@ -558,15 +559,4 @@ async function templateOwner(profile: ProfileHost, uriTemplate: string): Promise
     if (listing.templates.some((template) => template.uriTemplate === uriTemplate)) return listing.server;
   }
   return undefined;
-}
-
-/** Through the connection, which remembers the level and sets it again on a restarted server's new session. */
-async function setServersLogLevel(profile: ProfileHost, level: LoggingLevel): Promise<void> {
-  await Promise.all(
-    profile.host.config.servers.map(async (entry) => {
-      const connection = profile.host.connection(entry.name);
-      if (connection?.sdkClient?.getServerCapabilities()?.logging === undefined) return;
-      await connection.setLoggingLevel(level).catch(() => undefined);
-    }),
-  );
 }

@@ -78,6 +78,8 @@ interface StatelessOptions {
   onDiagnostic: (message: string) => void;
   /** How often a relayed request's owner is probed (default RELAY_LIVENESS_INTERVAL_MS). */
   relayLivenessIntervalMs?: number;
+  /** How long a session lasts unused (default STATELESS_SESSION_TTL_MS). */
+  sessionTtlMs?: number;
 }
 
 type Message = Record<string, unknown>;
@@ -120,6 +122,7 @@ function restoreClientIdentity(server: Server, session: StoredSession): void {
 
 export async function openStatelessGateway(options: StatelessOptions): Promise<StatelessGateway> {
   const { store, hosts, settings } = options;
+  const sessionTtlMs = options.sessionTtlMs ?? STATELESS_SESSION_TTL_MS;
   /** This replica's name in session records: stateful servers' requests of the sessions it opened come back here. */
   const replica = randomUUID();
 
@@ -143,7 +146,7 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
       requestLogging: {
         level: session.logLevel,
         remember: (level) => rememberLogLevel(sessionId, session, level),
-        keptForMs: STATELESS_SESSION_TTL_MS,
+        keptForMs: sessionTtlMs,
       },
     });
     // Registered in the profile from here on: closed however the request ends, failing included.
@@ -207,12 +210,7 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
   async function rememberLogLevel(sessionId: string, read: StoredSession, level: LoggingLevel): Promise<void> {
     let session: StoredSession | undefined = read;
     for (let tries = 0; session !== undefined && session.logLevel !== level && tries < MAX_LEVEL_WRITES; tries++) {
-      const replaced = await store.replaceSession(
-        sessionId,
-        session,
-        { ...session, logLevel: level },
-        STATELESS_SESSION_TTL_MS,
-      );
+      const replaced = await store.replaceSession(sessionId, session, { ...session, logLevel: level }, sessionTtlMs);
       session = replaced?.won === true ? undefined : replaced?.session;
     }
   }
@@ -245,7 +243,7 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
 
   /** The session's record after this replica claimed it from an owner that stopped, won or lost to another claim. */
   async function claimed(sessionId: string, read: StoredSession): Promise<StoredSession | undefined> {
-    const claim = await claimSession(store, sessionId, read, replica, STATELESS_SESSION_TTL_MS);
+    const claim = await claimSession(store, sessionId, read, replica, sessionTtlMs);
     if (claim?.won)
       options.onDiagnostic(`gateway: session ${sessionId} taken over by this replica (its owner stopped)`);
     return claim?.session;
@@ -288,9 +286,7 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
       // A replica that declined is alive and saw another take the session over: the record names the new owner.
       // Claiming instead could take the session from that live owner, should the record read back as it was.
       const next =
-        outcome === 'declined'
-          ? await store.getSession(sessionId, STATELESS_SESSION_TTL_MS)
-          : await claimed(sessionId, session);
+        outcome === 'declined' ? await store.getSession(sessionId, sessionTtlMs) : await claimed(sessionId, session);
       if (next === undefined) return { status: 404, message: `unknown session ${sessionId}: initialize a new session` };
       session = next;
     }
@@ -301,7 +297,7 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
     const relayed = JSON.parse(text) as RelayedRequest;
     // Looked up within answerRelayed, which listens for the sender's probes first: the lookups show this replica alive.
     void answerRelayed(store, relayed, async (request) => {
-      const session = await store.getSession(relayed.sessionId, STATELESS_SESSION_TTL_MS);
+      const session = await store.getSession(relayed.sessionId, sessionTtlMs);
       // Answering here for a session another replica took over would run its calls on two copies of a stateful
       // server, splitting its state: the sender is told to look the owner up again instead.
       if (session !== undefined && session.replica !== replica) return undefined;
@@ -346,17 +342,19 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
         const session = sessionOf(body as unknown as Message, identity, profile, replica);
         const profileHost = await profileOf(session);
         if ('status' in profileHost) return profileHost;
-        await store.putSession(id, session, STATELESS_SESSION_TTL_MS);
+        await store.putSession(id, session, sessionTtlMs);
         response.setHeader('mcp-session-id', id);
         return serveHere(request, response, body, id, session, profileHost, true);
       }
-      const session = await store.getSession(sessionId, STATELESS_SESSION_TTL_MS);
+      const session = await store.getSession(sessionId, sessionTtlMs);
       // A session belongs to whoever opened it and the path it was opened on.
       if (session === undefined || session.owner !== identity.key || session.profile !== profile) {
         return { status: 404, message: `unknown session ${sessionId}: initialize a new session` };
       }
       if (request.method === 'DELETE') {
         await store.deleteSession(sessionId);
+        // Its level no longer holds this replica's servers (others let it go when it lapses unused).
+        (await hosts.started(session.profile)?.catch(() => undefined))?.sessions.forgetStoredLevel(sessionId);
         response.writeHead(200).end();
         return undefined;
       }

@@ -16,7 +16,8 @@
  * call's stream, and only while no other client is calling that server. Each client gets only the levels it asked
  * for. A 2026-07-28 client asks request by request, in the request's `_meta`: it hears log messages only on its calls'
  * streams, as a stateless session does, held to the level its call's request asked for, and none on a request that
- * asked for none.
+ * asked for none. The servers are asked for the most verbose level the clients want, and asked again when a client
+ * whose level that was goes (see `lookAgain`).
  *
  * What goes to a client as part of a call goes on that call's own response stream, which every client reads (over
  * Streamable HTTP a client need not open the standing GET stream): what the transport says came with the call, and
@@ -149,6 +150,15 @@ function clientOf(asker: Asker): unknown {
 /** Stateless clients' log levels kept at most (see `storedLevels`); the longest unseen is let go past it. */
 const MAX_STORED_LEVELS = 10_000;
 
+/**
+ * What the servers are asked for once no client that asked for a level is left, unless they were asked for a more
+ * severe one: they cannot be told to go back to their own default, and debug traffic is what nobody then wants.
+ */
+const LEVEL_NOBODY_ASKED_FOR: LoggingLevel = 'info';
+
+/** Stored levels that lapse within this of one another are let go together, with one look at the servers' level. */
+const LAPSED_LEVELS_GATHERED_MS = 1_000;
+
 /** URL elicitations forwarded and not yet said to be complete, kept at most; the oldest is let go past it. */
 const MAX_OPEN_URL_ELICITATIONS = 1_000;
 
@@ -180,6 +190,8 @@ export class ProfileSessions implements ClientRequestForwarder {
   private readonly storedLevels = new Map<string, { level: LoggingLevel; until: number }>();
   /** The level the servers were last asked for, if any. */
   private asked: LoggingLevel | undefined;
+  /** Set while a stored level is kept: when the first of them lapses. */
+  private lapseTimer: { at: number; timer: NodeJS.Timeout } | undefined;
   /** The session each open URL elicitation was forwarded to, by `urlElicitationKey`, oldest first. */
   private readonly urlElicitations = new Map<string, DownstreamSession>();
   private readonly listChanged = new KeyedThrottle((kind: 'resources' | 'prompts') => {
@@ -194,10 +206,12 @@ export class ProfileSessions implements ClientRequestForwarder {
   /**
    * @param timeoutMs how long a forwarded request may wait for the client (its user may be answering).
    * @param events where the profile's `subscriptions/listen` streams (2026-07-28 revision) hear of changes.
+   * @param askServers asks the servers for a less verbose level once the client that wanted theirs has gone.
    */
   constructor(
     private readonly timeoutMs: number,
     private readonly events?: ServerEventBus,
+    private readonly askServers?: (level: LoggingLevel) => Promise<void>,
   ) {}
 
   add(session: DownstreamSession): void {
@@ -207,6 +221,38 @@ export class ProfileSessions implements ClientRequestForwarder {
   remove(session: DownstreamSession): void {
     this.sessions.delete(session);
     for (const [key, asked] of this.urlElicitations) if (asked === session) this.urlElicitations.delete(key);
+    // A stateless session's level stays kept for its client's later requests (see `storedLevels`) unless its client
+    // ended the session meanwhile.
+    const client = session.callStreamsOnly?.client;
+    const kept = client !== undefined && this.storedLevels.has(client);
+    if (!kept && this.mayHaveWantedAsked(session.logLevel)) this.lookAgain();
+  }
+
+  /** A stateless client's session ended (DELETE): its level no longer counts. */
+  forgetStoredLevel(client: string): void {
+    const stored = this.storedLevels.get(client);
+    if (stored === undefined) return;
+    this.storedLevels.delete(client);
+    if (this.mayHaveWantedAsked(stored.level)) this.lookAgain();
+  }
+
+  /** Whether a client that wanted `level` may have been the one the servers' level was asked for. */
+  private mayHaveWantedAsked(level: LoggingLevel | undefined): boolean {
+    return level !== undefined && this.asked !== undefined && atLeast(this.asked, level);
+  }
+
+  /**
+   * A client that counted went: the servers are asked for the most verbose level of those left, where it differs from
+   * the one they were asked for (no request when it does not), and for no more than `LEVEL_NOBODY_ASKED_FOR` when
+   * nobody is left.
+   */
+  private lookAgain(): void {
+    if (this.asked === undefined) return;
+    const wanted =
+      this.mostVerboseWanted() ?? (atLeast(this.asked, LEVEL_NOBODY_ASKED_FOR) ? this.asked : LEVEL_NOBODY_ASKED_FOR);
+    if (wanted === this.asked) return;
+    this.asked = wanted;
+    void this.askServers?.(wanted).catch(() => undefined);
   }
 
   /** A call of `session` to `server` began: a tool call, or a prompt, resource read or completion forwarded. */
@@ -276,8 +322,37 @@ export class ProfileSessions implements ClientRequestForwarder {
 
   private keepStoredLevel(client: string, level: LoggingLevel, keptForMs: number): void {
     this.storedLevels.delete(client);
-    this.storedLevels.set(client, { level, until: Date.now() + keptForMs });
+    const until = Date.now() + keptForMs;
+    this.storedLevels.set(client, { level, until });
     if (this.storedLevels.size > MAX_STORED_LEVELS) this.storedLevels.delete(this.storedLevels.keys().next().value!);
+    this.lookAgainAt(until);
+  }
+
+  /** Has the servers' level looked at again when a stored level lapses (its client's session expired unused). */
+  private lookAgainAt(until: number): void {
+    const at = until + LAPSED_LEVELS_GATHERED_MS;
+    if (this.lapseTimer !== undefined && this.lapseTimer.at <= at) return;
+    if (this.lapseTimer !== undefined) clearTimeout(this.lapseTimer.timer);
+    const timer = setTimeout(() => this.storedLevelsLapsed(), Math.max(0, at - Date.now()));
+    // Kept levels alone do not keep the process alive.
+    timer.unref();
+    this.lapseTimer = { at, timer };
+  }
+
+  private storedLevelsLapsed(): void {
+    this.lapseTimer = undefined;
+    const now = Date.now();
+    let lapsed: LoggingLevel | undefined;
+    let next = Number.POSITIVE_INFINITY;
+    for (const [client, stored] of this.storedLevels) {
+      if (stored.until > now) next = Math.min(next, stored.until);
+      else {
+        this.storedLevels.delete(client);
+        if (lapsed === undefined || !atLeast(stored.level, lapsed)) lapsed = stored.level;
+      }
+    }
+    if (this.mayHaveWantedAsked(lapsed)) this.lookAgain();
+    if (next !== Number.POSITIVE_INFINITY) this.lookAgainAt(next);
   }
 
   /** The most verbose level a client of the profile wants: its sessions', and stateless clients' kept levels. */
@@ -346,6 +421,8 @@ export class ProfileSessions implements ClientRequestForwarder {
 
   close(): void {
     this.listChanged.close();
+    if (this.lapseTimer !== undefined) clearTimeout(this.lapseTimer.timer);
+    this.lapseTimer = undefined;
   }
 
   private askerFor(server: string, what: string, call: object | undefined): Asker {

@@ -28,6 +28,8 @@ export async function startInProcessReplica(options: {
   env?: Environment;
   /** How often a relayed request's owner is probed (default: the gateway's). */
   relayLivenessIntervalMs?: number;
+  /** How long a session lasts unused (default: the gateway's). */
+  sessionTtlMs?: number;
 }): Promise<InProcessReplica> {
   const stateDir = await temporaryDirectory(options.stateDirPrefix);
   const env = options.env ?? process.env;
@@ -43,6 +45,7 @@ export async function startInProcessReplica(options: {
     ...(options.relayLivenessIntervalMs === undefined
       ? {}
       : { relayLivenessIntervalMs: options.relayLivenessIntervalMs }),
+    ...(options.sessionTtlMs === undefined ? {} : { statelessSessionTtlMs: options.sessionTtlMs }),
   });
   return { hosts, gateway, stateDir };
 }

@@ -1,0 +1,18 @@
+/** Asking a profile's servers for the log level its clients want. */
+
+import type { LoggingLevel } from '@modelcontextprotocol/server';
+import type { Host } from '../host/create-host.js';
+
+/**
+ * Asks each server that logs, through its connection, which remembers the level and sets it again on a restarted
+ * server's new session. A server that fails to take it keeps the one it had.
+ */
+export async function setServersLogLevel(host: Host, level: LoggingLevel): Promise<void> {
+  await Promise.all(
+    host.config.servers.map(async (entry) => {
+      const connection = host.connection(entry.name);
+      if (connection?.sdkClient?.getServerCapabilities()?.logging === undefined) return;
+      await connection.setLoggingLevel(level).catch(() => undefined);
+    }),
+  );
+}
