@@ -35,7 +35,7 @@ export function contentPassedOn(executed: ExecutedToolCall): CallToolResult['con
     executed.contentSources,
     executed.maxResultTokens ?? DEFAULT_RESULT_TOKEN_BUDGET,
     escapePrototypeKeys,
-  );
+  ).content;
 }
 
 /**
@@ -53,14 +53,25 @@ export function promptPassedOn(prompt: BudgetedPrompt): GetPromptResult {
     messageParts.length === 1 ? [index] : messageParts.map(() => undefined),
   );
   const blocks = prompt.result.messages.map((message) => message.content);
-  const content = passedOn(parts, blocks, sources, prompt.maxTokens, (block) => block);
-  return { ...prompt.result, messages: content.map((block, index) => ({ role: roles[index]!, content: block })) };
+  const { content, left } = passedOn(parts, blocks, sources, prompt.maxTokens, (block) => block);
+  const { description, ...result } = prompt.result;
+  // The server's text as much as its messages: passed on while it fits in what they left of the budget, else left out
+  // (the prompt's listing describes it).
+  const fits =
+    typeof description === 'string' &&
+    estimateTokens(description) <= (left ?? prompt.maxTokens - estimatePartsTokens(parts));
+  return {
+    ...result,
+    ...(fits ? { description } : {}),
+    messages: content.map((block, index) => ({ role: roles[index]!, content: block })),
+  };
 }
 
 /**
  * `parts`, fitted into `maxTokens` already, with the server's block each stands for (`sources`: its index in
  * `blocks`) in its place where the client can take it (audio, resource links, embedded resources), in order, while
  * what it costs beyond its part fits in what `parts` left of `maxTokens`. `take` readies a block to be passed on.
+ * `left`: what the content leaves of `maxTokens`, when it was measured (parts only of text and images are not).
  */
 function passedOn(
   parts: readonly ToolResultPart[],
@@ -68,15 +79,15 @@ function passedOn(
   sources: readonly (number | undefined)[] | undefined,
   maxTokens: number,
   take: (block: ContentBlock) => ContentBlock,
-): ContentBlock[] {
+): { content: ContentBlock[]; left: number | undefined } {
   // The common answer, text and images only, is not measured: nothing of it would change.
   const passable = (block: ContentBlock | undefined): block is ContentBlock =>
     block !== undefined && PASSED_ON_KINDS.has(block.type);
   if (blocks === undefined || sources === undefined || !sources.some((source) => passable(blockAt(blocks, source)))) {
-    return parts.map(asContent);
+    return { content: parts.map(asContent), left: undefined };
   }
   let left = maxTokens - estimatePartsTokens(parts);
-  return parts.map((part, index) => {
+  const content = parts.map((part, index) => {
     const block = blockAt(blocks, sources[index]);
     if (!passable(block)) return asContent(part);
     const partTokens = estimatePartTokens(part);
@@ -85,6 +96,7 @@ function passedOn(
     left -= extra;
     return take(block);
   });
+  return { content, left };
 }
 
 function blockAt(blocks: readonly ContentBlock[], source: number | undefined): ContentBlock | undefined {

@@ -3,8 +3,8 @@
  * call's answer is and as `run --prompt` holds it: all its messages together, each text over it cut with a notice
  * that names the prompt and the stored full text, which the client reads with the tool it is offered; an image that
  * does not fit is named instead; a prompt within it, an embedded resource included, is passed on as the server sent
- * it. Over stdio and Streamable HTTP, the official v2 SDK client in front of the built CLI, a real fixture server
- * behind it.
+ * it, and the description of its result while it fits in what the messages left. Over stdio and Streamable HTTP,
+ * the official v2 SDK client in front of the built CLI, a real fixture server behind it.
  */
 import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,6 +77,21 @@ describe.each(['stdio', 'http'] as const)('a server’s prompt through mcp-host 
     });
     expect(read.isError, JSON.stringify(read.content)).not.toBe(true);
     expect(textOf((read.content as Array<{ type: string; text?: string }>)[0]!)).toMatch(/line \d{7} \.{50}/);
+  }, 30_000);
+
+  it('passes on the description of its result while it fits in what the messages left of the budget', async () => {
+    const small = await client.getPrompt({
+      name: 'big__big_prompt',
+      arguments: { kilobytes: '0', descriptionKilobytes: '0' },
+    });
+    expect(small.description).toBe('BEGIN big description\n\nEND big description');
+    // The server's text as much as its messages: a client may give it to its model with them.
+    const large = await client.getPrompt({
+      name: 'big__big_prompt',
+      arguments: { kilobytes: '0', descriptionKilobytes: '100' },
+    });
+    expect(large.description).toBeUndefined();
+    expect(large.messages).toEqual(small.messages);
   }, 30_000);
 
   it('names an image that does not fit instead of passing it on', async () => {
