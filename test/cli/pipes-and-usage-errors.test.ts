@@ -91,6 +91,16 @@ describe('usage errors', () => {
     );
   }, 60_000);
 
+  it('refuses an empty prompt argument as it refuses empty input, before any server starts', async () => {
+    const config = await calculatorConfig();
+    for (const prompt of ['', '   ']) {
+      const run = await runCli(['run', '--config', config, prompt]);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe('mcp-host: the prompt is empty: say what to ask, as in mcp-host run "PROMPT"\n');
+    }
+  }, 60_000);
+
   it('says how to ask a question after a server prompt when it was written among the prompt arguments', async () => {
     const config = await calculatorConfig();
     const result = await runCliInProcess([

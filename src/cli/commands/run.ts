@@ -70,6 +70,10 @@ export function createRunCommand(): Command {
     const fromStdin = given === '-' || (given === undefined && options.prompt === undefined && !process.stdin.isTTY);
     // With no prompt argument, empty input means none was given at all: say how to give one.
     const prompt = fromStdin ? await readPromptFromStdin(process.stdin, given === '-') : given;
+    // An empty argument (`run ""`, an unset shell variable) is refused as empty input is: nothing would be asked.
+    if (prompt !== undefined && prompt.trim() === '' && options.prompt === undefined) {
+      throw new CliError('the prompt is empty: say what to ask, as in mcp-host run "PROMPT"', EXIT_USAGE);
+    }
     if (prompt === undefined && options.prompt === undefined) {
       throw new CliError(
         'say what to ask: mcp-host run "PROMPT", or start from a server prompt with --prompt server:NAME',
