@@ -2,7 +2,8 @@
  * Pages in real Chromium that load afresh when their event stream reconnects, at the moment something else happens:
  * what arrived live in the same millisecond as the last thing loaded stays shown (records and log messages are told
  * apart by the host's count of them, not by their time, and that count goes on when the audit log is rotated), and a
- * message being sent at that moment stays in the conversation. The page's first event stream ends at once and its next one waits for the test, so the
+ * message being sent at that moment stays in the conversation, and a running turn shows what it did while the page
+ * was cut off. The page's first event stream ends at once and its next one waits for the test, so the
  * test chooses when the page reconnects; what the page loads again is held where the test needs it.
  */
 import { appendFile, copyFile, truncate, writeFile } from 'node:fs/promises';
@@ -10,7 +11,7 @@ import { dirname, join } from 'node:path';
 import type { Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntryView, ServerLogView } from '../../src/web/api-types.js';
-import { fixtureServer, writeConfig } from '../helpers/project.js';
+import { exampleServer, fixtureServer, writeConfig } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { openUiPage, startUiAndChromium, type UiAndChromium } from '../helpers/web-ui-in-chromium.js';
 import { callUiApi, type RunningUi } from '../helpers/web-ui-process.js';
@@ -26,12 +27,27 @@ let started: UiAndChromium | undefined;
 beforeAll(async () => {
   const config = await writeConfig({
     model: 'scripted:script.json',
-    mcpServers: { burst: { command: process.execPath, args: [fixtureServer('log-burst.mjs')], trust: 'trusted' } },
-    permissions: { allow: ['burst__*'] },
+    mcpServers: {
+      burst: { command: process.execPath, args: [fixtureServer('log-burst.mjs')], trust: 'trusted' },
+      calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' },
+    },
+    permissions: { allow: ['burst__*', 'calculator__add_numbers'], ask: ['calculator__divide'] },
   });
   await writeFile(
     join(dirname(config), 'script.json'),
-    JSON.stringify({ scenarios: [], fallbackText: 'answer-marker' }),
+    JSON.stringify({
+      scenarios: [
+        {
+          match: 'Add, then divide',
+          turns: [
+            { toolCalls: [{ name: 'calculator__add_numbers', arguments: { a: 6, b: 6 } }] },
+            { toolCalls: [{ name: 'calculator__divide', arguments: { a: 12, b: 4 } }] },
+            { text: 'Divided: {{lastToolResult}}.' },
+          ],
+        },
+      ],
+      fallbackText: 'answer-marker',
+    }),
   );
   started = await startUiAndChromium(['--config', config]);
   ui = started.ui;
@@ -235,6 +251,36 @@ describe('a page that loads afresh as its event stream reconnects', () => {
       }
     } finally {
       await page.close();
+    }
+  }, 60_000);
+
+  it('shows what its running turn did while it was cut off, and every call of the turn once it ended', async () => {
+    const running = ui!;
+    const { page, reconnect } = await openWithHeldReconnect('Chat');
+    try {
+      await page.getByRole('button', { name: 'New conversation' }).click();
+      await page.getByLabel('Message').fill('Add, then divide');
+      await page.getByRole('button', { name: 'Send' }).click();
+      // The first call made and ended, and the second asked about, while the page hears nothing.
+      await waitUntil(
+        async () => (await callUiApi<unknown[]>(running, '/api/approvals')).body.length === 1,
+        'the second call to be asked about',
+      );
+      await reconnect();
+      const before = page.getByRole('list', { name: 'What the turn did before this page came' });
+      await before.getByRole('article', { name: 'Tool call calculator__add_numbers [1]' }).waitFor(WAIT);
+
+      const dialog = page.getByRole('dialog', { name: 'A tool call needs your approval' });
+      await dialog.getByRole('button', { name: 'Allow once', disabled: false }).waitFor(WAIT);
+      await dialog.getByRole('button', { name: 'Allow once' }).click();
+      const earlier = page.getByRole('list', { name: 'Earlier messages' });
+      await earlier.getByText('Divided: 3.').waitFor(WAIT);
+      await earlier.getByRole('article', { name: 'Tool call calculator__add_numbers [1]' }).waitFor(WAIT);
+      await earlier.getByRole('article', { name: 'Tool call calculator__divide [2]' }).waitFor(WAIT);
+    } finally {
+      await page.close();
+      // The next test starts on an empty conversation.
+      await callUiApi(running, '/api/sessions/new', {});
     }
   }, 60_000);
 

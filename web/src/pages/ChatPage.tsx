@@ -338,7 +338,15 @@ export function ChatPage() {
           done: false,
           joined: running.messages,
         };
-        setTurns((old) => (old.some((turn) => turn.id === running.turnId) ? old : [...old, joined]));
+        // After a reconnection the page's own copy of the running turn may lack what passed it by (a call made, its
+        // end): it is followed on as a turn the page came to, whose transcript is read again when it ends.
+        setTurns((old) =>
+          !old.some((turn) => turn.id === running.turnId)
+            ? [...old, joined]
+            : reason === 'opened'
+              ? old
+              : old.map((turn) => (turn.id === running.turnId ? joined : turn)),
+        );
       },
       () => undefined,
     );
