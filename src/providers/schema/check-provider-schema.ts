@@ -6,10 +6,9 @@
  * problem"; each entry names the path and what is wrong.
  */
 
-import { isPlainObject, type JsonObject } from './json-value.js';
+import { isPlainObject, type JsonObject, TYPE_NAMES } from './json-value.js';
 import { SCHEMA_RULES, type SchemaTarget } from './schema-rules.js';
 
-const TYPE_NAMES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 const ALWAYS_ALLOWED = new Set(['title', 'description']);
 
 export function checkProviderSchema(schema: unknown, target: SchemaTarget): string[] {

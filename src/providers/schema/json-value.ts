@@ -64,6 +64,9 @@ export function jsonEqual(left: unknown, right: unknown, visit?: () => void): bo
   return false;
 }
 
+/** The names JSON Schema's `type` keyword takes. */
+export const TYPE_NAMES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
+
 /** The JSON type name of a value, as JSON Schema's `type` keyword spells it. */
 export function jsonTypeOf(value: unknown): string {
   if (value === null) return 'null';

@@ -10,7 +10,7 @@
 import { setOwnProperty } from '../../json/own-property.js';
 import { DescriptionAdditions, formatDescribedValue } from './describe-constraints.js';
 import type { ExpansionBudget } from './expansion-budget.js';
-import { isPlainObject, type JsonObject, jsonEqual, typeList } from './json-value.js';
+import { isPlainObject, type JsonObject, jsonEqual, TYPE_NAMES, typeList } from './json-value.js';
 import { mergeAllOf } from './merge-all-of.js';
 import { tightenNumericBounds } from './numeric-bounds.js';
 import {
@@ -20,7 +20,6 @@ import {
   describeAnnotations,
   normaliseType,
   splitNullFromEnum,
-  TYPE_NAMES,
   tupleToPrefixItems,
   typeOfValues,
 } from './rewrite-keywords.js';

@@ -5,12 +5,11 @@
  */
 
 import { type DescriptionAdditions, formatDescribedValue } from './describe-constraints.js';
-import { isPlainObject, type JsonObject, jsonTypeOf, typeList } from './json-value.js';
+import { isPlainObject, type JsonObject, jsonTypeOf, TYPE_NAMES, typeList } from './json-value.js';
 import type { SchemaRules } from './schema-rules.js';
 
 /** Keywords that only annotate; a `$ref` beside them can be expanded by plain overriding. */
 export const ANNOTATION_KEYWORDS = new Set(['title', 'description', 'default', 'examples', 'example', 'deprecated']);
-export const TYPE_NAMES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 
 /** OpenAPI's `nullable: true` in JSON Schema terms. */
 export function acceptNull(node: JsonObject): JsonObject {
