@@ -336,7 +336,7 @@ describe.concurrent('mcp-host chat in a terminal', () => {
       });
       const result = await runCli(['chat', '-c', 'mcp-host.json'], {
         cwd: directory,
-        input: 'What is 20 plus 22?\n/nonsense\n/calculatr:sum a=1\n/cost\n',
+        input: 'What is 20 plus 22?\n/nonsense\n/calculatr:sum a=1\n/cost\n/help\n',
         timeoutMs: STEP,
       });
       expect(result.code).toBe(0);
@@ -348,6 +348,9 @@ describe.concurrent('mcp-host chat in a terminal', () => {
         'mcp-host: unknown command /calculatr:sum: no connected server is named "calculatr" (did you mean calculator? servers: calculator, hang; /prompts lists their prompts)',
       );
       expect(result.stdout).toMatch(/tokens: \d+ in/);
+      expect(result.stdout).toContain(
+        "Keys: Tab completes · Up and Down walk this chat's history · Ctrl-C cancels the turn",
+      );
       expect(result.stdout).not.toContain('\u001b');
     }, 600_000);
   });

@@ -28,7 +28,9 @@ const helpCommand: SlashCommand = {
     }
     output.line(`${'/server:prompt a=b'.padEnd(22)}send a server's prompt (see /prompts)`);
     output.line(`${'@server:uri'.padEnd(22)}in a message: attach that resource (see /resources)`);
-    output.line('Keys: Tab completes · Ctrl-C cancels the turn · Ctrl-C twice or Ctrl-D leaves');
+    output.line(
+      "Keys: Tab completes · Up and Down walk this chat's history · Ctrl-C cancels the turn · Ctrl-C twice or Ctrl-D leaves",
+    );
   },
 };
 
