@@ -2,15 +2,15 @@
  * Pages in real Chromium that load afresh when their event stream reconnects, at the moment something else happens:
  * what arrived live in the same millisecond as the last thing loaded stays shown (records and log messages are told
  * apart by the host's count of them, not by their time, and that count goes on when the audit log is rotated), and a
- * message being sent at that moment stays in the conversation, and a running turn shows what it did while the page
- * was cut off. The page's first event stream ends at once and its next one waits for the test, so the
+ * message being sent at that moment stays in the conversation, a running turn shows what it did while the page
+ * was cut off, and the chat's Stop stops only the turn the page shows running. The page's first event stream ends at once and its next one waits for the test, so the
  * test chooses when the page reconnects; what the page loads again is held where the test needs it.
  */
 import { appendFile, copyFile, truncate, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditEntryView, ServerLogView } from '../../src/web/api-types.js';
+import type { AuditEntryView, ChatStateView, ServerLogView } from '../../src/web/api-types.js';
 import { exampleServer, fixtureServer, writeConfig } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { openUiPage, startUiAndChromium, type UiAndChromium } from '../helpers/web-ui-in-chromium.js';
@@ -279,6 +279,41 @@ describe('a page that loads afresh as its event stream reconnects', () => {
       await earlier.getByRole('article', { name: 'Tool call calculator__divide [2]' }).waitFor(WAIT);
     } finally {
       await page.close();
+      // The next test starts on an empty conversation.
+      await callUiApi(running, '/api/sessions/new', {});
+    }
+  }, 60_000);
+
+  it('stops with its Stop the turn it shows running, not one another tab started after that one ended', async () => {
+    const running = ui!;
+    const { page } = await openWithHeldReconnect('Chat');
+    try {
+      await page.getByRole('button', { name: 'New conversation' }).click();
+      await page.getByLabel('Message', { exact: true }).fill('first-turn-marker');
+      await page.getByRole('button', { name: 'Send' }).click();
+      // The page's turn ends unheard, and another tab's turn starts and waits for approval.
+      await waitUntil(async () => {
+        const state = (await callUiApi<ChatStateView>(running, '/api/chat')).body;
+        return state.running === undefined && state.session?.messages.length === 2;
+      }, "the page's turn to end");
+      const other = await callUiApi<{ turnId: string }>(running, '/api/chat', { text: 'Add, then divide' });
+      expect(other.status, JSON.stringify(other.body)).toBe(200);
+      await waitUntil(
+        async () => (await callUiApi<unknown[]>(running, '/api/approvals')).body.length === 1,
+        "the other tab's turn to wait",
+      );
+
+      const stopped = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/chat/cancel');
+      await page.getByRole('button', { name: 'Stop' }).click();
+      expect(await (await stopped).json()).toEqual({ cancelled: false });
+      expect((await callUiApi<ChatStateView>(running, '/api/chat')).body.running?.turnId).toBe(other.body.turnId);
+    } finally {
+      await page.close();
+      await callUiApi(running, '/api/chat/cancel', {});
+      await waitUntil(
+        async () => (await callUiApi<ChatStateView>(running, '/api/chat')).body.running === undefined,
+        'the turn to stop',
+      );
       // The next test starts on an empty conversation.
       await callUiApi(running, '/api/sessions/new', {});
     }

@@ -516,7 +516,9 @@ export function ChatPage() {
       }
     });
   });
-  const running = turns.some((turn) => !turn.done);
+  // The turn this page shows running, the latest: its Stop stops that turn only, never one another tab started since.
+  const runningTurn = turns.findLast((turn) => !turn.done);
+  const running = runningTurn !== undefined;
   const act = async (work: () => Promise<void>) => {
     setError(undefined);
     try {
@@ -656,7 +658,7 @@ export function ChatPage() {
               Send
             </button>
             {running && (
-              <button type="button" onClick={() => void postJson('/api/chat/cancel')}>
+              <button type="button" onClick={() => void postJson('/api/chat/cancel', { turnId: runningTurn?.id })}>
                 Stop
               </button>
             )}
