@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, stat, writeFile } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -33,6 +34,22 @@ describe('usage errors', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('listening on 0.0.0.0 (not loopback) needs gateway.tokens');
     expect(result.stderr).not.toContain('gateway token for this run');
+  }, 60_000);
+
+  it('prints no token for the run when the port to listen on is taken', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      const result = await runCli(['serve', '--http', String(port), '--config', await calculatorConfig()], {
+        timeoutMs: 60_000,
+      });
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stderr).toContain(`cannot listen on 127.0.0.1:${port}: the port is already in use`);
+      expect(result.stderr).not.toContain('gateway token for this run');
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   }, 60_000);
 
   it.each([

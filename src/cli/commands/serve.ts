@@ -95,6 +95,7 @@ export function createServeCommand(): Command {
         }
         const hostname = options.host ?? '127.0.0.1';
         const tokens = [...(config.gateway?.tokens ?? [])];
+        let runToken: string | undefined;
         const oauth = config.gateway?.oauth !== undefined;
         // Before a token is made for the run: it would be printed and could not be used.
         if (!LOOPBACK_ADDRESSES.has(hostname) && tokens.length === 0 && !oauth) {
@@ -115,9 +116,7 @@ export function createServeCommand(): Command {
           }
           const token = given !== undefined && given !== '' ? given : randomBytes(24).toString('base64url');
           tokens.push({ name: 'default', sha256: sha256Hex(token) });
-          if (given === undefined || given === '') {
-            writeError(`mcp-host: gateway token for this run (send "Authorization: Bearer TOKEN"): ${token}`);
-          }
+          if (given === undefined || given === '') runToken = token;
         }
         // Start the default profile's servers now, so the first client does not wait and /ready means ready.
         if (options.profile === undefined) await hosts.get(undefined);
@@ -132,6 +131,9 @@ export function createServeCommand(): Command {
           onDiagnostic: (message) => writeError(`mcp-host: ${message}`),
         });
         interruption.serversOpened();
+        // Said once the gateway listens: a port it could not take would leave a token for nothing on the screen.
+        if (runToken !== undefined)
+          writeError(`mcp-host: gateway token for this run (send "Authorization: Bearer TOKEN"): ${runToken}`);
         announceAddress(`${gateway.url}${options.profile ? `/${options.profile}` : ''}`, 'the gateway');
         await abortedPromise(interruption.signal);
         await gateway.close();
