@@ -142,8 +142,11 @@ export function removeServerEntry(text: string, section: ServerSection, name: st
   const ownLines = entryLines(text, entry, previous);
   if (ownLines !== undefined) return applyEdits(text, ownLines);
   if (previous !== undefined) {
-    // With the comma before it, and the comments between: they were written about it.
-    const start = previous.offset + previous.length;
+    // With the comma before it, and the comments between: they were written about it. A comment on the line of the
+    // entry before, ahead of a comma written first on a line, is about that entry and stays.
+    const previousEnd = previous.offset + previous.length;
+    const comma = commaAfter(text, previousEnd);
+    const start = text[comma] === ',' && text.slice(previousEnd, comma).includes('\n') ? comma : previousEnd;
     return applyEdits(text, [{ offset: start, length: entryEnd - start, content: '' }]);
   }
   // The first entry, with the comma after it; its line too when it has one to itself. What follows stays.
@@ -203,14 +206,18 @@ const COMMENT_LINE = /^[ \t]*\/\/[^\r\n]*\r?\n$/;
 /**
  * The edits that take out an entry written on lines of its own, of several: those lines and the comments on them,
  * and, unless it is the first (`previous` is the entry before it), the line comments on lines of their own just above
- * it (written about it) and, when it was the last, the comma after the entry before it. A comment on another entry's
- * line stays with that entry. Undefined when the entry shares a line with another.
+ * it (written about it) and, when it was the last, the comma after the entry before it, or its own comma when written
+ * first on its line. A comment on another entry's line stays with that entry. Undefined when the entry shares a line
+ * with another.
  */
 function entryLines(text: string, entry: JsonNode, previous: JsonNode | undefined): Edit[] | undefined {
   const entryEnd = entry.offset + entry.length;
   const lineStart = text.lastIndexOf('\n', entry.offset - 1) + 1;
   const rest = restOfLine(text, entryEnd);
-  if (rest === undefined || !/^[ \t]*$/.test(text.slice(lineStart, entry.offset))) return undefined;
+  const before = text.slice(lineStart, entry.offset);
+  // Written comma first (`, "b": …`): the comma on its line is its own, and the line goes whole.
+  const commaFirst = previous !== undefined && /^[ \t]*,[ \t]*$/.test(before);
+  if (rest === undefined || !(commaFirst || /^[ \t]*$/.test(before))) return undefined;
   if (previous === undefined) {
     return rest.comma !== undefined ? [{ offset: lineStart, length: rest.end - lineStart, content: '' }] : undefined;
   }
@@ -223,14 +230,19 @@ function entryLines(text: string, entry: JsonNode, previous: JsonNode | undefine
     start = above;
   }
   const lines: Edit = { offset: start, length: rest.end - start, content: '' };
-  if (rest.comma !== undefined) return [lines];
+  if (commaFirst || rest.comma !== undefined) return [lines];
   // The last entry: the comma that separated it goes too.
-  const scanner = createScanner(text, true);
-  scanner.setPosition(previousEnd);
-  scanner.scan();
-  const comma = scanner.getTokenOffset();
+  const comma = commaAfter(text, previousEnd);
   if (text[comma] !== ',' || comma >= start) return undefined;
   return [{ offset: comma, length: 1, content: '' }, lines];
+}
+
+/** Where the first token after `offset`, past spaces and comments, starts: the comma after an entry. */
+function commaAfter(text: string, offset: number): number {
+  const scanner = createScanner(text, true);
+  scanner.setPosition(offset);
+  scanner.scan();
+  return scanner.getTokenOffset();
 }
 
 const emptyTree: JsonNode = { type: 'object', offset: 0, length: 0, children: [] };

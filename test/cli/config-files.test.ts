@@ -314,6 +314,33 @@ describe('mcp-host add / remove', { timeout: 120_000 }, () => {
     }
   });
 
+  it('remove takes an entry written comma first with its own comma and comment, and add and remove give the file back', async () => {
+    const directory = await temporaryDirectory();
+    const file = join(directory, 'mcp-host.json');
+    const wrap = (first: string, ...entries: string[]) =>
+      ['{', `  "mcpServers": { ${first}`, ...entries, '  }', '}', ''].join('\n');
+    const [a, b, c] = ['a', 'b', 'c'].map((name) => `"${name}": {"command": "node"} // about ${name}`) as [
+      string,
+      string,
+      string,
+    ];
+    const written = wrap(a, `  , ${b}`, `  , ${c}`);
+    for (const [name, left] of [
+      ['c', wrap(a, `  , ${b}`)],
+      ['b', wrap(a, `  , ${c}`)],
+      ['a', wrap(b, `  , ${c}`)],
+    ] as const) {
+      await writeFile(file, written);
+      expect((await runCliInProcess(['remove', '-c', file, name])).code).toBe(0);
+      expect(await readFile(file, 'utf8')).toBe(left);
+    }
+    await writeFile(file, written);
+    expect((await runCliInProcess(['add', '-c', file, 'calc', '--', 'node'])).code).toBe(0);
+    expect(await readFile(file, 'utf8')).not.toBe(written);
+    expect((await runCliInProcess(['remove', '-c', file, 'calc'])).code).toBe(0);
+    expect(await readFile(file, 'utf8')).toBe(written);
+  });
+
   it('takes the only entry out with its comma wherever the comma is, leaving a file the config reads', async () => {
     const directory = await temporaryDirectory();
     const file = join(directory, 'mcp-host.json');
