@@ -32,7 +32,12 @@ export async function loadScript(path: string): Promise<Script> {
 export function parseScript(value: unknown, source = 'script'): Script {
   const result = scriptSchema.safeParse(value);
   if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => `  ${formatPath(issue.path)}: ${issue.message}`);
+  const problems = result.error.issues.map((issue) =>
+    // A misspelt key is named where it is, not as the object around it being "Invalid input".
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => `  ${formatPath([...issue.path, key])}: not a key of the script format`).join('\n')
+      : `  ${formatPath(issue.path)}: ${issue.message}`,
+  );
   throw new Error(`Invalid script ${source}:\n${problems.join('\n')}`);
 }
 

@@ -257,3 +257,17 @@ describe('a state folder that is a file', () => {
     );
   }, 60_000);
 });
+
+describe('a scripted model whose script has a misspelt key', () => {
+  it('names the key where it is, before any server starts', async () => {
+    const directory = await temporaryDirectory('mcp-host-bad-script-');
+    const script = join(directory, 'script.json');
+    await writeFile(script, JSON.stringify({ scenarios: [{ match: 'x', turns: [{ txt: 'hi' }] }] }));
+    const config = await calculatorConfig();
+    const result = await runCli(['run', '--config', config, '--model', `scripted:${script}`, 'x'], TIMEOUT);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(
+      `Invalid script ${script}:\n  scenarios[0].turns[0].txt: not a key of the script format`,
+    );
+  }, 60_000);
+});
