@@ -42,7 +42,8 @@ export function contentPassedOn(executed: ExecutedToolCall): CallToolResult['con
  * A prompt as the gateway passes it on: its messages' parts, cut by the host as one tool result (`run --prompt`
  * opens a run with the same), in the place of the server's blocks, one message for each part. A message that is one
  * part has its server's block put back as a call's is; one the host made several parts of (an embedded image
- * resource: a line naming it and the image) is passed on as those parts.
+ * resource: a line naming it and the image) is passed on as those parts. The result's `_meta` is not passed on, as a
+ * call's is not.
  */
 export function promptPassedOn(prompt: BudgetedPrompt): GetPromptResult {
   const parts = prompt.parts.flat();
@@ -54,14 +55,14 @@ export function promptPassedOn(prompt: BudgetedPrompt): GetPromptResult {
   );
   const blocks = prompt.result.messages.map((message) => message.content);
   const { content, left } = passedOn(parts, blocks, sources, prompt.maxTokens, (block) => block);
-  const { description, ...result } = prompt.result;
+  const { description } = prompt.result;
   // The server's text as much as its messages: passed on while it fits in what they left of the budget, else left out
   // (the prompt's listing describes it).
   const fits =
     typeof description === 'string' &&
     estimateTokens(description) <= (left ?? prompt.maxTokens - estimatePartsTokens(parts));
+  // Only what was held to the budget, as a call's answer: the result's `_meta`, held to none, is left out.
   return {
-    ...result,
     ...(fits ? { description } : {}),
     messages: content.map((block, index) => ({ role: roles[index]!, content: block })),
   };

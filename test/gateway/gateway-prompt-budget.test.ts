@@ -3,8 +3,9 @@
  * call's answer is and as `run --prompt` holds it: all its messages together, each text over it cut with a notice
  * that names the prompt and the stored full text, which the client reads with the tool it is offered; an image that
  * does not fit is named instead; a prompt within it, an embedded resource included, is passed on as the server sent
- * it, and the description of its result while it fits in what the messages left. Over stdio and Streamable HTTP,
- * the official v2 SDK client in front of the built CLI, a real fixture server behind it.
+ * it, and the description of its result while it fits in what the messages left; the `_meta` of its result is not,
+ * as a call's is not. Over stdio and Streamable HTTP, the official v2 SDK client in front of the built CLI, a real
+ * fixture server behind it.
  */
 import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,6 +93,16 @@ describe.each(['stdio', 'http'] as const)('a server’s prompt through mcp-host 
     });
     expect(large.description).toBeUndefined();
     expect(large.messages).toEqual(small.messages);
+  }, 30_000);
+
+  it('leaves out the _meta of its result, as a call’s answer leaves out the _meta of its result', async () => {
+    const plain = await client.getPrompt({ name: 'big__big_prompt', arguments: { kilobytes: '0' } });
+    const got = await client.getPrompt({
+      name: 'big__big_prompt',
+      arguments: { kilobytes: '0', metaKilobytes: '100' },
+    });
+    expect(got._meta).toBeUndefined();
+    expect(got).toEqual(plain);
   }, 30_000);
 
   it('names an image that does not fit instead of passing it on', async () => {
