@@ -376,6 +376,12 @@ export interface ChatStateView {
 }
 
 /**
+ * `GET /api/chat/running`: whether a chat turn runs and which, without the conversation (which may be megabytes), for
+ * a page that needs only to know what a Stop would name.
+ */
+export type RunningTurnView = { running: true; turnId: string } | { running: false };
+
+/**
  * The conversation the chat is in now, after a page opened one (new or resumed) or switched its model: every tab
  * follows the one conversation the server holds, so a tab that did not make the change shows it too.
  */

@@ -24,6 +24,7 @@ import type {
   PromptView,
   ResourceTemplateView,
   ResourceView,
+  RunningTurnView,
   ServerLogView,
   TrustChangeBody,
   ViewCallBody,
@@ -432,6 +433,12 @@ export function createWebApp(context: WebAppContext): Hono {
     );
   });
   app.get('/api/chat', (c) => c.json(context.chat.state(ready())));
+  // No host needed: before it is ready no turn can run.
+  app.get('/api/chat/running', (c) => {
+    const turnId = context.chat.runningTurn();
+    const view: RunningTurnView = turnId === undefined ? { running: false } : { running: true, turnId };
+    return c.json(view);
+  });
   app.get('/api/sessions', async (c) => c.json(await context.chat.sessions(ready())));
   app.post('/api/sessions/new', async (c) => c.json(await context.chat.open(ready())));
   app.post('/api/sessions/resume', async (c) => {

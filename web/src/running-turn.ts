@@ -1,11 +1,11 @@
 /**
  * The chat's turn running on the server, if any, for what shows outside the Chat page (the approval dialog, which
- * covers the chat's Stop). Followed by the chat's events on every page; read from `GET /api/chat` only while `wanted`
- * (a question is shown that may offer to stop it), and again after the event stream reconnected, since events that
- * would have told of the turn may have passed the page by.
+ * covers the chat's Stop). Followed by the chat's events on every page; read from `GET /api/chat/running` (its id
+ * alone, not the conversation) only while `wanted` (a question is shown that may offer to stop it), and again after
+ * the event stream reconnected, since events that would have told of the turn may have passed the page by.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { ChatStateView } from '../../src/web/api-types';
+import type { RunningTurnView } from '../../src/web/api-types';
 import { getJson, useLiveEvents, useReconnects } from './api';
 
 export function useRunningTurn(wanted: boolean): string | undefined {
@@ -31,10 +31,10 @@ export function useRunningTurn(wanted: boolean): string | undefined {
     if (!wanted) return;
     let live = true;
     const eventsBefore = chatEvents.current;
-    getJson<ChatStateView>('/api/chat').then(
+    getJson<RunningTurnView>('/api/chat/running').then(
       (state) => {
         if (!live || chatEvents.current !== eventsBefore) return;
-        const running = state.running?.turnId;
+        const running = state.running ? state.turnId : undefined;
         setTurnId(running === lastEnded.current ? undefined : running);
       },
       () => undefined,
