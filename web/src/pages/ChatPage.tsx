@@ -519,6 +519,8 @@ export function ChatPage() {
   // The turn this page shows running, the latest: its Stop stops that turn only, never one another tab started since.
   const runningTurn = turns.findLast((turn) => !turn.done);
   const running = runningTurn !== undefined;
+  // What Stop answered when the turn this page showed had ended: another tab may have started one since, not stopped.
+  const [stopMissed, setStopMissed] = useState(false);
   const act = async (work: () => Promise<void>) => {
     setError(undefined);
     try {
@@ -554,6 +556,7 @@ export function ChatPage() {
   const send = () => {
     const prompt = text;
     if (running || sending.current || prompt.trim() === '') return;
+    setStopMissed(false);
     sending.current = true;
     setWaitingToSend(true);
     void inOrder(async () => {
@@ -570,6 +573,15 @@ export function ChatPage() {
     }).finally(() => {
       sending.current = false;
       setWaitingToSend(false);
+    });
+  };
+  const stop = () => {
+    if (runningTurn === undefined) return;
+    const turnId = runningTurn.id;
+    setStopMissed(false);
+    void act(async () => {
+      const { cancelled } = await postJson<{ cancelled: boolean }>('/api/chat/cancel', { turnId });
+      setStopMissed(!cancelled);
     });
   };
   return (
@@ -658,11 +670,12 @@ export function ChatPage() {
               Send
             </button>
             {running && (
-              <button type="button" onClick={() => void postJson('/api/chat/cancel', { turnId: runningTurn?.id })}>
+              <button type="button" onClick={stop}>
                 Stop
               </button>
             )}
           </div>
+          <p role="status">{stopMissed ? 'The turn you stopped had ended already; nothing else was stopped.' : ''}</p>
           {error !== undefined && (
             <p className="error" role="alert">
               {showDirectionControls(error)}
