@@ -57,24 +57,29 @@ export class StateDirError extends Error {
 }
 
 /**
+ * Whether the state folder is there, for the commands that only read it (and `ensureStateDir`); a file or anything
+ * else in its place is refused, naming it, where a reader would find nothing in it without a word.
+ */
+export function existingStateDir(directory: string): boolean {
+  try {
+    if (statSync(directory).isDirectory()) return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+  throw new StateDirError(
+    `state folder ${directory} exists but is not a folder; move it away or choose another with --state-dir or ${STATE_DIR_ENV_VARIABLE}.`,
+  );
+}
+
+/**
  * Creates the folder (and missing parents) with mode 0700 and returns it. A folder that already exists must be
  * private: owned by the user, not writable by group or others, not a symbolic link. Throws an error naming the
  * folder and what to do when it cannot be created, is not a folder or is not private.
  */
 export function ensureStateDir(directory: string): string {
   assertPrivatePath(directory, 'folder', 'state folder');
-  let existed = false;
-  try {
-    existed = statSync(directory).isDirectory();
-    if (!existed) {
-      throw new StateDirError(
-        `state folder ${directory} exists but is not a folder; move it away or choose another with --state-dir or ${STATE_DIR_ENV_VARIABLE}.`,
-      );
-    }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  if (existed) return directory;
+  if (existingStateDir(directory)) return directory;
   try {
     mkdirSync(directory, { recursive: true, mode: STATE_DIR_MODE });
     // The process umask may have removed bits from `mode`; it can only remove, so this is just in case it was odd.

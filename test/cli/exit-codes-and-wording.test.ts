@@ -255,6 +255,12 @@ describe('a state folder that is a file', () => {
     expect(result.stderr).toBe(
       `mcp-host: state folder ${stateFile} exists but is not a folder; move it away or choose another with --state-dir or MCP_HOST_STATE_DIR.\n`,
     );
+
+    // `sessions` only reads the folder, and found no sessions in it without a word.
+    const sessions = await runCli(['sessions', '--state-dir', stateFile], TIMEOUT);
+    expect(sessions.code, sessions.stderr).toBe(2);
+    expect(sessions.stdout).toBe('');
+    expect(sessions.stderr).toBe(result.stderr);
   }, 60_000);
 });
 

@@ -5,7 +5,7 @@
  */
 import { type Command, Option } from 'commander';
 import { readNamedConfigText } from '../../config/load-config.js';
-import { resolveStateDir } from '../../config/state-dir.js';
+import { existingStateDir, resolveStateDir } from '../../config/state-dir.js';
 import { formatTranscriptLines, formatTranscriptMarkdown } from '../../sessions/format-transcript.js';
 import { SessionFileError } from '../../sessions/read-session-file.js';
 import { SessionInUseError } from '../../sessions/session-lock.js';
@@ -24,7 +24,9 @@ interface SessionsOptions {
 }
 
 function storeFor(options: SessionsOptions): SessionStore {
-  return openSessionStore(resolveStateDir({ flag: options.stateDir }));
+  const stateDir = resolveStateDir({ flag: options.stateDir });
+  existingStateDir(stateDir);
+  return openSessionStore(stateDir);
 }
 
 /** An unknown id is the user's to fix (exit 2); a file that cannot be read is not (exit 1). */
