@@ -10,7 +10,7 @@ import { mapBounded } from '../loop/bounded-parallel.js';
 import { readSessionFile, type SavedSession } from './read-session-file.js';
 import { readSessionSummary, readSessionSummaryAsync, type SessionFileSummary } from './read-session-summary.js';
 import { createSessionFileWriter, type SessionFileWriter } from './session-file-writer.js';
-import { isSessionId } from './session-id.js';
+import { isSessionId, sessionIdOfFileName } from './session-id.js';
 import { holdSession, releaseSession } from './session-lock.js';
 import { boundModelName, boundSessionTitle } from './session-title.js';
 
@@ -68,9 +68,7 @@ export interface SessionStore {
 
 /** The ids of the session files among a folder's `names`. */
 function sessionIds(names: readonly string[]): string[] {
-  return names
-    .map((name) => (name.endsWith('.jsonl') ? name.slice(0, -'.jsonl'.length) : ''))
-    .filter((id) => isSessionId(id));
+  return names.flatMap((name) => sessionIdOfFileName(name) ?? []);
 }
 
 function summaryOf({ id, header, model, createdAt, updatedAt }: SessionFileSummary): SessionSummary {

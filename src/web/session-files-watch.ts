@@ -10,13 +10,12 @@
 import { createHash } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isSessionId } from '../sessions/session-id.js';
+import { sessionIdOfFileName } from '../sessions/session-id.js';
 
 const LOOK_EVERY_MS = 1_000;
 const TELL_AT_MOST_EVERY_MS = 1_000;
 const LOOK_COST_SHARE = 20;
 const LISTING_COST_SHARE = 10;
-const SESSION_FILE = /^(.+)\.jsonl$/;
 const STATS_AT_ONCE = 64;
 
 /** What the folder's session files are now, as one digest: names, sizes and modification times. */
@@ -27,7 +26,7 @@ async function folderState(folder: string): Promise<string> {
   } catch {
     return 'absent';
   }
-  const sessionFiles = names.filter((name) => isSessionId(SESSION_FILE.exec(name)?.[1] ?? '')).sort();
+  const sessionFiles = names.filter((name) => sessionIdOfFileName(name) !== undefined).sort();
   const digest = createHash('sha256');
   // A few at a time: the file system's threads work together, and the event loop stays free for the pages.
   for (let start = 0; start < sessionFiles.length; start += STATS_AT_ONCE) {
