@@ -6,9 +6,8 @@
  * by a note that says so.
  */
 import type { ToolCallPart } from '../providers/types.js';
+import { MAX_CALL_WARNINGS } from './call-warning-limit.js';
 
-/** Warnings kept with one call; a call warns of a few things at most. */
-export const MAX_CALL_WARNINGS = 10;
 /**
  * Characters of warnings kept across one conversation: half of what a page is sent of it at once, so the warnings
  * leave room for the messages. Some 20 calls' warnings that quote a long stderr line (cut to 50,000 characters).

@@ -60,6 +60,7 @@ const INTERFACES = ['cli', 'web', 'gateway'];
  */
 const BROWSER_APP_IMPORTS = [
   'web/api-types.ts',
+  'web/call-warning-limit.ts',
   'text/direction-controls.ts',
   'text/invisible-characters.ts',
   'json/own-property.ts',

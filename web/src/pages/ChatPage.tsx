@@ -13,6 +13,7 @@ import type {
   SessionsView,
   ToolsView,
 } from '../../../src/web/api-types';
+import { MAX_CALL_WARNINGS } from '../../../src/web/call-warning-limit';
 import { getJson, postJson, useJson, useLiveEvents, useReconnects } from '../api';
 import { teardownViews } from '../app-views/live-views';
 import { parsePartialArguments } from '../app-views/partial-json';
@@ -44,9 +45,6 @@ interface ToolCard {
   /** What the host warned of during the call (sent once more, and how its server went), each once. */
   warnings?: string[];
 }
-
-/** Warnings kept with one call, as the server keeps them with the call for a page that comes later. */
-const MAX_CALL_WARNINGS = 10;
 
 interface Turn {
   id: string;
