@@ -115,6 +115,8 @@ export class ServerConnection {
   // again.
   private readonly subscribedUris = new Set<string>();
   private loggingLevel?: LoggingLevel;
+  /** The level the current session took, if it took one: what a new session was not yet asked is not counted. */
+  private sessionLoggingLevel?: LoggingLevel;
   // A re-listing at once, then one more after a storm of `list_changed` has passed.
   private readonly toolRefresh = new SingleFlight(() => this.fetchTools(), {
     settleMs: LIST_CHANGED_SETTLE_MS,
@@ -214,6 +216,12 @@ export class ServerConnection {
     const client = await this.readyClient();
     await client.setLoggingLevel(level);
     this.loggingLevel = level;
+    if (client === this.client) this.sessionLoggingLevel = level;
+  }
+
+  /** The log level the server's current session was asked for and took, if any. */
+  get loggingLevelTaken(): LoggingLevel | undefined {
+    return this.sessionLoggingLevel;
   }
 
   /** Takes over what a previous connection to the same server asked (a restart creates a new connection). */
@@ -230,8 +238,15 @@ export class ServerConnection {
           `${what} again after reconnecting failed: ${error instanceof Error ? error.message : String(error)}`,
         ),
       );
-    if (this.loggingLevel !== undefined) {
-      await client.setLoggingLevel(this.loggingLevel).catch(failed(`setting the log level "${this.loggingLevel}"`));
+    this.sessionLoggingLevel = undefined;
+    const level = this.loggingLevel;
+    if (level !== undefined) {
+      try {
+        await client.setLoggingLevel(level);
+        if (client === this.client) this.sessionLoggingLevel = level;
+      } catch (error) {
+        failed(`setting the log level "${level}"`)(error);
+      }
     }
     for (const uri of this.subscribedUris) {
       await client.subscribeResource({ uri }).catch(failed(`subscribing to ${uri}`));

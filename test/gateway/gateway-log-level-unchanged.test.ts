@@ -1,0 +1,78 @@
+/**
+ * A client's `logging/setLevel` has the gateway's servers asked for a level only when the level asked of a server
+ * changes: clients setting the level the servers have, or one less verbose than another client's, ask them nothing.
+ * A server started again after it died is asked for the level again, once, by its connection. Official v2 SDK clients
+ * in front of the built CLI, the forwarding fixture server (which answers every level it was asked for) behind it.
+ */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
+import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { temporaryDirectory } from '../helpers/project.js';
+import { textOf } from '../helpers/text-of.js';
+
+const TOKEN = 'a-log-level-unchanged-test-token';
+
+describe('the log level a gateway asks its servers for when it does not change', () => {
+  let gateway: GatewayProcess;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    const stateDir = await temporaryDirectory('mcp-host-level-unchanged-');
+    const config = await writeFixtureServersConfig({ forwarding: { file: 'forwarding.mjs' } });
+    gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
+      MCP_HOST_GATEWAY_TOKEN: TOKEN,
+    });
+  }, 90_000);
+
+  afterAll(async () => {
+    for (const client of clients) await client.close().catch(() => undefined);
+    await gateway?.stop();
+  });
+
+  async function connect(name: string): Promise<Client> {
+    const client = new Client({ name, version: '1.0.0' });
+    clients.push(client);
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(gateway.url), {
+        requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+      }),
+    );
+    return client;
+  }
+
+  const call = async (client: Client, tool: string) =>
+    textOf(await client.callTool({ name: `forwarding__${tool}`, arguments: {} }));
+  const levelsAsked = async (client: Client) => (await call(client, 'levels_asked')).split(',');
+
+  it('asks a server only for a level it was not asked for, and a restarted one once again', async () => {
+    const first = await connect('first-client');
+    const second = await connect('second-client');
+    await first.setLoggingLevel('warning');
+    await second.setLoggingLevel('warning');
+    await first.setLoggingLevel('warning');
+    expect(await levelsAsked(first)).toEqual(['warning']);
+
+    await second.setLoggingLevel('debug');
+    // The second client still wants debug.
+    await first.setLoggingLevel('error');
+    await second.setLoggingLevel('debug');
+    expect(await levelsAsked(first)).toEqual(['warning', 'debug']);
+
+    // The server dies; the first call after the gateway noticed starts it again, and its new session is asked for
+    // the level the one before had.
+    const before = Number(await call(first, 'pid'));
+    process.kill(before, 'SIGKILL');
+    await waitUntil(async () => {
+      const after = await call(first, 'pid').catch(() => undefined);
+      return after !== undefined && Number(after) !== before;
+    }, 'the server to be started again');
+    expect(await levelsAsked(first)).toEqual(['debug']);
+    await second.setLoggingLevel('debug');
+    await first.setLoggingLevel('error');
+    expect(await levelsAsked(first)).toEqual(['debug']);
+
+    await second.setLoggingLevel('info');
+    expect(await levelsAsked(first)).toEqual(['debug', 'info']);
+  }, 90_000);
+});
