@@ -66,6 +66,11 @@ describe('a config found in the working folder', () => {
       expect(listed.stderr, listing.join(' ')).toBe(`${notes[0]}\n`);
       expect(listed.code, listing.join(' ')).toBe(2);
     }
+    // So does what a run would send: with none of the config's servers started, its tool count is not the config's.
+    const context = await cli(['context', '--json']);
+    expect(JSON.parse(context.stdout).tools.count).toBe(0);
+    expect(context.stderr).toBe(`${notes[0]}\n`);
+    expect(context.code).toBe(2);
     expect(starts()).toBe(0);
 
     // The trust listing cannot show a config it may not use: a config error (exit 2) saying how, no stack-trace hint.

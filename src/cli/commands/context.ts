@@ -9,6 +9,7 @@ import { estimateToolListTokens } from '../../providers/token-estimate/index.js'
 import { addCommonOptions, type CommonOptions } from '../common-options.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { withInterruptibleHost } from '../interrupt.js';
+import { listingExitCode } from '../listing-exit-code.js';
 import { openHost } from '../open-host.js';
 import { writeJson, writeLine } from '../output.js';
 
@@ -43,7 +44,7 @@ export function createContextCommand(): Command {
             tools: { count: tools.length, tokens: toolTokens },
             totalTokens: prompt.tokens + toolTokens,
           });
-          process.exitCode = EXIT_OK;
+          process.exitCode = listingExitCode(host, EXIT_OK);
           return;
         }
         writeLine('Sent with every request (tokens, offline o200k estimate):');
@@ -59,7 +60,7 @@ export function createContextCommand(): Command {
           writeLine('');
           writeLine(prompt.text);
         }
-        process.exitCode = EXIT_OK;
+        process.exitCode = listingExitCode(host, EXIT_OK);
       },
     );
   });
