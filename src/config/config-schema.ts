@@ -144,9 +144,15 @@ export const topLevelSchema = z.object(
     sampling: samplingSchema.optional(),
     /** Folders of Agent Skills (one skill, or a folder of skill folders), or `false` to use no skills. */
     skills: z
-      .union([z.literal(false), z.array(z.string({ error: 'a folder path as a string' }).min(1))], {
-        error: 'an array of folder paths, or false to use no skills',
-      })
+      .union(
+        [
+          z.literal(false),
+          z.array(z.string({ error: 'a folder path as a string' }).min(1, { error: 'a non-empty folder path' })),
+        ],
+        {
+          error: 'an array of folder paths, or false to use no skills',
+        },
+      )
       .optional(),
     /** `false`: no AGENTS.md / CLAUDE.md / memory in the system prompt. */
     instructions: z.boolean({ error: 'true or false' }).optional(),
@@ -171,7 +177,20 @@ export const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set(Object.keys(topLevelS
 export function firstIssue(error: z.ZodError): { path: PropertyKey[]; expected: string; unknownKey?: string } {
   const issue = error.issues[0];
   if (issue === undefined) return { path: [], expected: 'a valid value' };
+  // A value of one alternative's kind (an array where it takes false or an array) failed inside it: that alternative
+  // says where and what, as a value with no union around it would.
+  const inside = issue.code === 'invalid_union' ? failureInsideOneAlternative(issue.errors) : undefined;
+  if (inside !== undefined) {
+    const found = firstIssue(new z.ZodError(inside));
+    return { ...found, path: [...issue.path, ...found.path] };
+  }
   // A closed object's message lists the keys it takes; the key it does not take is named beside it.
   const unknownKey = issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
   return { path: [...issue.path], expected: issue.message, ...(unknownKey === undefined ? {} : { unknownKey }) };
+}
+
+/** The issues of the one alternative the value got into (an issue below its top); undefined unless exactly one. */
+function failureInsideOneAlternative(alternatives: z.core.$ZodIssue[][]): z.core.$ZodIssue[] | undefined {
+  const entered = alternatives.filter((issues) => issues.some((issue) => issue.path.length > 0));
+  return entered.length === 1 ? entered[0] : undefined;
 }

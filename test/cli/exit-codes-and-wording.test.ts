@@ -277,3 +277,18 @@ describe('a scripted model whose script has a misspelt key', () => {
     );
   }, 60_000);
 });
+
+describe('a config value wrong inside a setting that takes one of two kinds', () => {
+  it('names the item that is wrong and what it should be, as other config errors do', async () => {
+    const cases: Array<[unknown, string]> = [
+      [[5], 'skills[0]: expected a folder path as a string, found the number 5.'],
+      [['skills', ''], 'skills[1]: expected a non-empty folder path, found the string "".'],
+    ];
+    for (const [skills, said] of cases) {
+      const config = await writeConfig({ skills });
+      const result = await runCli(['skills', 'list', '--config', config], TIMEOUT);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toBe(`mcp-host: ${config}: ${said}\n`);
+    }
+  }, 120_000);
+});
