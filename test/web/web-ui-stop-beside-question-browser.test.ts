@@ -60,6 +60,13 @@ async function hangCalls(): Promise<unknown[]> {
     .map(({ tool, decision, outcome, error }) => ({ tool, decision, outcome, error }));
 }
 
+/** The hang call's audit records once there are `count`: a stopped call's record is written as the call settles,
+ * which may be after the turn has ended and the page shows Send again. */
+async function hangCallsOnce(count: number): Promise<unknown[]> {
+  await waitUntil(async () => (await hangCalls()).length >= count, `${count} audit records of the hang tool`);
+  return hangCalls();
+}
+
 /** Waits until the server of the tool that never answers has been sent `count` calls of it (its stderr says each). */
 async function waitForHangCalls(count: number): Promise<void> {
   await waitUntil(async () => {
@@ -120,7 +127,7 @@ describe('a question no chat turn asked, shown while a turn runs', () => {
     expect(pending.map(({ kind, tool }) => ({ kind, tool }))).toEqual([
       { kind: 'tool-definition', tool: 'changes__ping' },
     ]);
-    expect(await hangCalls()).toEqual([
+    expect(await hangCallsOnce(1)).toEqual([
       { tool: 'waits__hang', decision: 'allow', outcome: 'cancelled', error: expect.any(String) },
     ]);
     expect(await page.locator('.turn').getByText('The turn was not stopped.').count()).toBe(0);
@@ -146,7 +153,7 @@ describe('a question no chat turn asked, shown while a turn runs', () => {
     await waitForHangCalls(2);
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
     await page.getByRole('button', { name: 'Send' }).waitFor(WAIT);
-    const [fromDialog, fromPage] = await hangCalls();
+    const [fromDialog, fromPage] = await hangCallsOnce(2);
     expect(fromDialog).toEqual(fromPage);
     expect(await hangOf('wait')).toEqual(stoppedFromDialog);
   }, 90_000);
