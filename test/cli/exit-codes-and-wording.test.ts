@@ -261,6 +261,12 @@ describe('a state folder that is a file', () => {
     expect(sessions.code, sessions.stderr).toBe(2);
     expect(sessions.stdout).toBe('');
     expect(sessions.stderr).toBe(result.stderr);
+
+    // Nor is it an audit log not written yet.
+    const audit = await runCli(['audit', '--state-dir', stateFile], TIMEOUT);
+    expect(audit.code, audit.stderr).toBe(2);
+    expect(audit.stdout).toBe('');
+    expect(audit.stderr).toBe(result.stderr);
   }, 60_000);
 });
 

@@ -12,7 +12,7 @@ import { followAuditLog } from '../../audit/follow-audit-log.js';
 import { formatAuditHeader, formatAuditRow, formatAuditTable } from '../../audit/format-audit-record.js';
 import { type AuditLogFilter, readAuditLog } from '../../audit/read-audit-log.js';
 import { loadConfig } from '../../config/load-config.js';
-import { resolveStateDir } from '../../config/state-dir.js';
+import { existingStateDir, resolveStateDir } from '../../config/state-dir.js';
 import { escapeJsonControlCodes } from '../../text/strip-control-codes.js';
 import { STATE_DIR_HELP } from '../common-options.js';
 import { EXIT_RUN_FAILED, EXIT_SIGINT, EXIT_SIGTERM } from '../exit-codes.js';
@@ -109,6 +109,8 @@ async function runAudit(
   if (options.tool !== undefined) filter.tool = options.tool;
 
   const stateDir = resolveStateDir({ ...(options.stateDir === undefined ? {} : { flag: options.stateDir }), env, cwd });
+  // A file in the folder's place is refused as the other commands refuse it, not reported as a log not written yet.
+  existingStateDir(stateDir);
   // As a run decides: --audit-file, then the config's auditFile, then MCP_HOST_AUDIT_FILE, then the state folder.
   const configured =
     options.auditFile === undefined
