@@ -219,6 +219,19 @@ export class ServerConnection {
     if (client === this.client) this.sessionLoggingLevel = level;
   }
 
+  /**
+   * The level a server with no session now (starting, restarting, down) is to log from: asked of its next session
+   * once it connects, as a restarted server's session is asked the level the one before had.
+   */
+  setLoggingLevelWhenConnected(level: LoggingLevel): void {
+    this.loggingLevel = level;
+  }
+
+  /** Whether the server has a session now, which a request can be sent to without waiting for a start. */
+  get hasSession(): boolean {
+    return this.client !== undefined && this.currentState === 'connected';
+  }
+
   /** The log level the server's current session was asked for and took, if any. */
   get loggingLevelTaken(): LoggingLevel | undefined {
     return this.sessionLoggingLevel;
@@ -240,7 +253,8 @@ export class ServerConnection {
       );
     this.sessionLoggingLevel = undefined;
     const level = this.loggingLevel;
-    if (level !== undefined) {
+    // One kept while the server had no session is not asked of a server that does not log.
+    if (level !== undefined && client.getServerCapabilities()?.logging !== undefined) {
       try {
         await client.setLoggingLevel(level);
         if (client === this.client) this.sessionLoggingLevel = level;
