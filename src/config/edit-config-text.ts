@@ -142,11 +142,14 @@ export function removeServerEntry(text: string, section: ServerSection, name: st
   const ownLines = entryLines(text, entry, previous);
   if (ownLines !== undefined) return applyEdits(text, ownLines);
   if (previous !== undefined) {
-    // With the comma before it, and the comments between: they were written about it. A comment on the line of the
-    // entry before, ahead of a comma written first on a line, is about that entry and stays.
+    // With the comma before it, and the comments after that comma: they were written about it. A comment between the
+    // entry before and the comma (`"a": {…} /* c */, "b"`) is about that entry and stays, without the spaces after it.
     const previousEnd = previous.offset + previous.length;
     const comma = commaAfter(text, previousEnd);
-    const start = text[comma] === ',' && text.slice(previousEnd, comma).includes('\n') ? comma : previousEnd;
+    let start = text[comma] === ',' ? comma : previousEnd;
+    if (!text.slice(previousEnd, start).includes('\n')) {
+      while (start > previousEnd && (text[start - 1] === ' ' || text[start - 1] === '\t')) start -= 1;
+    }
     return applyEdits(text, [{ offset: start, length: entryEnd - start, content: '' }]);
   }
   // The first entry, with the comma after it; its line too when it has one to itself. What follows stays.

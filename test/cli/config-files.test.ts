@@ -341,6 +341,22 @@ describe('mcp-host add / remove', { timeout: 120_000 }, () => {
     expect(await readFile(file, 'utf8')).toBe(written);
   });
 
+  it('remove keeps a comment written between the entry before and the comma, which is about that entry', async () => {
+    const directory = await temporaryDirectory();
+    const file = join(directory, 'mcp-host.json');
+    const wrap = (entries: string) => `{ "mcpServers": { ${entries} } }\n`;
+    for (const [written, left] of [
+      [wrap('"a": {"command": "node"} /* c */, "b": {"command": "node"}'), wrap('"a": {"command": "node"} /* c */')],
+      [wrap('"a": {"command": "node"} /* c */ , "b": {"command": "node"}'), wrap('"a": {"command": "node"} /* c */')],
+      [wrap('"a": {"command": "node"}, /* about b */ "b": {"command": "node"}'), wrap('"a": {"command": "node"}')],
+    ] as const) {
+      await writeFile(file, written);
+      const removed = await runCli(['remove', '-c', file, 'b']);
+      expect(removed.code, removed.stderr).toBe(0);
+      expect(await readFile(file, 'utf8')).toBe(left);
+    }
+  });
+
   it('takes the only entry out with its comma wherever the comma is, leaving a file the config reads', async () => {
     const directory = await temporaryDirectory();
     const file = join(directory, 'mcp-host.json');
