@@ -4,6 +4,7 @@
  * so is the scripted model's missing script file.
  */
 import { dirname } from 'node:path';
+import { formatKeyPath } from '../config/key-path.js';
 import type { HostConfig } from '../config/types.js';
 import { chooseModel, ModelChoiceError, type ProviderId, parseModelSpec } from '../host/model-choice.js';
 import { scriptFileProblem } from '../testing/script-file.js';
@@ -24,6 +25,7 @@ export function checkModelKey(options: {
   config: HostConfig;
   env: Record<string, string | undefined>;
 }): void {
+  checkSamplingModels(options.config);
   // An unknown or missing model throws ModelChoiceError, itself a usage error naming every way to choose one.
   const { spec, source } = chooseModel({ flag: options.model, config: options.config.model, env: options.env });
   const { provider, model } = parseModelSpecFrom(spec, source === 'config' ? options.config.file : undefined);
@@ -57,6 +59,28 @@ function parseModelSpecFrom(spec: string, configFile: string | undefined): Retur
   } catch (error) {
     if (configFile === undefined || !(error instanceof ModelChoiceError)) throw error;
     throw new CliError(`${configFile}: model: ${error.message}`, EXIT_USAGE);
+  }
+}
+
+/** The models the config's `sampling` names are read as `model` is: one that does not parse is a config error too. */
+function checkSamplingModels(config: Pick<HostConfig, 'file' | 'sampling'>): void {
+  const sampling = config.sampling;
+  if (sampling === undefined || config.file === undefined) return;
+  const named: Array<[string[], string]> = [
+    ...(sampling.model === undefined ? [] : [[['sampling', 'model'], sampling.model] as [string[], string]]),
+    ...Object.entries(sampling.servers).map(([name, model]): [string[], string] => [
+      ['sampling', 'servers', name],
+      model,
+    ]),
+    ...Object.entries(sampling.hints).map(([hint, model]): [string[], string] => [['sampling', 'hints', hint], model]),
+  ];
+  for (const [keyPath, spec] of named) {
+    try {
+      parseModelSpec(spec);
+    } catch (error) {
+      if (!(error instanceof ModelChoiceError)) throw error;
+      throw new CliError(`${config.file}: ${formatKeyPath(keyPath)}: ${error.message}`, EXIT_USAGE);
+    }
   }
 }
 

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { packageBin } from '../client-features/helpers.js';
 import { calculatorConfig } from '../helpers/calculator-config.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
-import { exampleServer, fixtureServer, runCli, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { exampleServer, fixtureServer, repoRoot, runCli, temporaryDirectory, writeConfig } from '../helpers/project.js';
 
 // The CLI starts real processes on two shared cores: generous timeouts, no timing assertions.
 const TIMEOUT = { timeoutMs: 120_000 };
@@ -226,6 +226,21 @@ describe('a model the config names that does not parse', () => {
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toBe(
       `mcp-host: ${config}: model: model "sonnet" has no provider: write it as provider:model, e.g. anthropic:claude-sonnet-4-6 (providers: anthropic, openai, openai-responses, gemini, ollama, openai-compatible, scripted)\n`,
+    );
+  }, 60_000);
+});
+
+describe('a sampling model the config names that does not parse', () => {
+  it('is a config error naming the file and the key, as the model is, before any server starts', async () => {
+    const config = await writeConfig({
+      sampling: { model: 'foo' },
+      mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')] } },
+    });
+    const script = join(repoRoot, 'examples', 'scripts', 'five-plus-seven.json');
+    const result = await runCli(['run', '--config', config, '-m', `scripted:${script}`, 'hi'], TIMEOUT);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toBe(
+      `mcp-host: ${config}: sampling.model: model "foo" has no provider: write it as provider:model, e.g. anthropic:claude-sonnet-4-6 (providers: anthropic, openai, openai-responses, gemini, ollama, openai-compatible, scripted)\n`,
     );
   }, 60_000);
 });
