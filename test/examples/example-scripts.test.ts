@@ -127,12 +127,12 @@ describe('inventory script with the inventory server', () => {
     const reserved = await play(script, 'Reserve 2 WIDGET-1', { inventory });
     expect(reserved.calls).toEqual([{ name: 'inventory__reserve', arguments: { sku: 'WIDGET-1', quantity: 2 } }]);
     expect(reserved.text).toMatch(
-      /^The inventory server answered:\n\n> reserved 2 units of WIDGET-1: reservation \d+, 8 left in stock$/,
+      /^The reservation's result:\n\n> reserved 2 units of WIDGET-1: reservation \d+, 8 left in stock$/,
     );
 
     const refused = await play(script, 'Please reserve 9 units of WIDGET-1', { inventory });
     expect(refused.text).toMatch(
-      /^The inventory server answered:\n\n> insufficient stock: 8 left.*nothing was reserved$/,
+      /^The reservation's result:\n\n> insufficient stock: 8 left.*nothing was reserved$/,
     );
 
     const listed = await play(script, 'What is in stock?', { inventory });

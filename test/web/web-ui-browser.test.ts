@@ -242,7 +242,7 @@ describe('the web UI in Chromium', () => {
 
     const card = page.getByRole('article', { name: 'Tool call inventory__reserve' });
     await card.getByText('ok', { exact: true }).waitFor(WAIT);
-    await page.getByText(/The inventory server answered/).waitFor(WAIT);
+    await page.getByText(/The reservation's result/).waitFor(WAIT);
     await card.getByRole('button', { name: /Show the three translations/ }).click();
     await card.getByRole('heading', { name: '1. The tool as the provider got it' }).waitFor(WAIT);
     await card.getByText('"tools/call"').waitFor(WAIT);
@@ -274,7 +274,7 @@ describe('the web UI in Chromium', () => {
     await saved.click();
     const earlier = page.getByRole('list', { name: 'Earlier messages' });
     await earlier.getByText('Reserve 2 WIDGET-1').waitFor(WAIT);
-    await earlier.getByText(/The inventory server answered/).waitFor(WAIT);
+    await earlier.getByText(/The reservation's result/).waitFor(WAIT);
   });
 
   it('answers an approval with the keyboard alone: focus is in the dialog, Escape does not dismiss it, Deny denies', async () => {
