@@ -12,7 +12,6 @@ import { matchesGlob } from '../policy/glob.js';
 import { createGatewayApprover } from './gateway-approver.js';
 import { ProfileSessions } from './profile-sessions.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
-import { setServersLogLevel } from './servers-log-level.js';
 
 /** What a session needs of its profile. */
 export interface ProfileHost {
@@ -80,7 +79,7 @@ export function createGatewayHosts(
     const events = new InMemoryServerEventBus();
     let running: Host | undefined;
     const sessions = new ProfileSessions(settings.approvalTimeoutMs, events, async (level) => {
-      if (running !== undefined) await setServersLogLevel(running, level);
+      await running?.setServersLoggingLevel(level);
     });
     const subscriptions = new ResourceSubscriptions(
       {

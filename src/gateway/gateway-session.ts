@@ -51,7 +51,6 @@ import { GatewayServer } from './gateway-server.js';
 import { acceptsLevel, atLeast, type DownstreamSession, loggingLevelOf } from './profile-sessions.js';
 import { gatewayPrompts, promptOf } from './prompt-names.js';
 import { contentPassedOn, promptPassedOn } from './server-content-blocks.js';
-import { setServersLogLevel } from './servers-log-level.js';
 import { structuredContentOf } from './structured-content.js';
 
 const GATEWAY_SERVER_NAME = 'mcp-host-gateway';
@@ -245,7 +244,7 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
    */
   const countLevel = (client: string, level: LoggingLevel, keptForMs: number): Promise<void> | undefined => {
     const serversLevel = profile.sessions.storedLevel(client, level, keptForMs);
-    return serversLevel === undefined ? undefined : setServersLogLevel(profile.host, serversLevel);
+    return serversLevel === undefined ? undefined : profile.host.setServersLoggingLevel(serversLevel);
   };
   // A stateless client's level, set on an earlier request (here or at another replica), holds the servers to it.
   const storedLevel = options.requestLogging?.level;
@@ -476,7 +475,7 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
   server.setRequestHandler('logging/setLevel', async (request) => {
     const level = profile.sessions.setLevel(session, request.params.level, options.requestLogging?.keptForMs);
     await options.requestLogging?.remember(request.params.level);
-    await setServersLogLevel(profile.host, level);
+    await profile.host.setServersLoggingLevel(level);
     return {};
   });
 

@@ -36,6 +36,7 @@ import type { LiveCatalog } from './live-catalog.js';
 import { createOfferedTools } from './offered-tools.js';
 import { ruleWarnings } from './rule-warnings.js';
 import { serverEvents } from './server-events.js';
+import { createServersLoggingLevel } from './servers-logging-level.js';
 import { createRun } from './start-run.js';
 import { startServers } from './start-servers.js';
 import { streamRun } from './stream-run.js';
@@ -125,7 +126,8 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const catalog = live;
   // Every server's first-sight approvals in one save of the trust store (a save is an fsync), not one per server.
   await state.trustStore.batch(() => catalog.seed(connected.tools)).catch(abandon);
-  const serverControls = hostServerControls({ config, connections, connectionOptions, catalog, audit });
+  const loggingLevel = createServersLoggingLevel(config.servers, connections);
+  const serverControls = hostServerControls({ config, connections, connectionOptions, loggingLevel, catalog, audit });
   await stopIfInterrupted();
   const catalogNow = (): ToolCatalog => catalog.current();
   const failedServers = connected.failures.map((failure) => failure.server);
@@ -193,6 +195,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     skills: skills.overview,
     projectFolder: skills.projectFolder,
     connection: (server) => connections.get(server),
+    setServersLoggingLevel: (level) => loggingLevel.set(level),
     provider: model.provider,
     run,
     stream: (prompt, streamOptions) => streamRun(run, prompt, streamOptions),

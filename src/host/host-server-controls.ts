@@ -11,11 +11,13 @@ import type { Host } from './host-types.js';
 import type { LiveCatalog } from './live-catalog.js';
 import { createServerControls } from './server-controls.js';
 import { serverStatus } from './server-status.js';
+import type { ServersLoggingLevel } from './servers-logging-level.js';
 
 interface HostServerControlsSettings {
   config: HostConfig;
   connections: Map<string, ServerConnection>;
   connectionOptions: ServerConnectionOptions;
+  loggingLevel: ServersLoggingLevel;
   catalog: LiveCatalog;
   audit: AuditRecorder;
 }
@@ -29,6 +31,7 @@ export function hostServerControls(
     servers,
     connections,
     connectionOptions: settings.connectionOptions,
+    loggingLevel: settings.loggingLevel,
     relist: async (server) => {
       await catalog.relist(server);
     },

@@ -1,4 +1,5 @@
 /** The library's options and the host's shape: what `createHost` takes and gives back. */
+import type { LoggingLevel } from '@modelcontextprotocol/client';
 import type { CallingClient, CallOrigin } from '../audit/audit-record.js';
 import type { AuditSink } from '../audit/audit-sink.js';
 import type { ToolCatalog } from '../catalog/tool-catalog.js';
@@ -192,6 +193,11 @@ export interface Host {
   /** The config's folder (the working folder without a config): where `.mcp-host/memory.md` lives. */
   readonly projectFolder: string;
   connection(server: string): ServerConnection | undefined;
+  /**
+   * Asks every server that logs for this level (`logging/setLevel`), each only when its session did not take it
+   * already; a server started later (switched on again, or restarted after it was set) is asked once it is up.
+   */
+  setServersLoggingLevel(level: LoggingLevel): Promise<void>;
   /** The model, created on first use (listing tools needs none). */
   provider(): Promise<LlmProvider>;
   run(prompt: string, options?: RunOptions): Promise<RunResult>;

@@ -7,6 +7,7 @@
 import type { ServerConfig } from '../config/types.js';
 import { ServerConnection, type ServerConnectionOptions } from '../connections/server-connection.js';
 import type { HostServerStatus } from './host-types.js';
+import type { ServersLoggingLevel } from './servers-logging-level.js';
 
 export class ServerControlError extends Error {}
 
@@ -15,6 +16,8 @@ interface ServerControlsOptions {
   /** The host's live connections, changed in place: the catalog, resources and prompts read them at each use. */
   connections: Map<string, ServerConnection>;
   connectionOptions: ServerConnectionOptions;
+  /** The log level the host asks of its servers, given to the connections started here. */
+  loggingLevel: Pick<ServersLoggingLevel, 'giveTo'>;
   /** A fresh connection is up: re-list and review its tools (the catalog changes when this resolves). */
   relist(server: string): Promise<void>;
   /** Drop a server's tools from the catalog now. */
@@ -63,8 +66,10 @@ export function createServerControls(options: ServerControlsOptions): ServerCont
       throw new ServerControlError(`server "${config.name}" cannot be started: ${config.unavailable}`);
     }
     const connection = new ServerConnection(config, options.connectionOptions);
-    // A restart keeps the server's resource subscriptions and log level; switching it off and on does not.
+    // A restart keeps the server's resource subscriptions and log level; switching it off and on does not. The level
+    // the host asks of all its servers is given to one switched on, and to one that had no connection when it was set.
     if (previous !== undefined) connection.carryOver(previous);
+    options.loggingLevel.giveTo(connection, previous !== undefined);
     options.connections.set(config.name, connection);
     if (await connection.connect()) {
       await options.onStarted(connection);
