@@ -131,9 +131,7 @@ describe('inventory script with the inventory server', () => {
     );
 
     const refused = await play(script, 'Please reserve 9 units of WIDGET-1', { inventory });
-    expect(refused.text).toMatch(
-      /^The reservation's result:\n\n> insufficient stock: 8 left.*nothing was reserved$/,
-    );
+    expect(refused.text).toMatch(/^The reservation's result:\n\n> insufficient stock: 8 left.*nothing was reserved$/);
 
     const listed = await play(script, 'What is in stock?', { inventory });
     expect(listed.calls).toEqual([{ name: 'inventory__list_skus', arguments: {} }]);
