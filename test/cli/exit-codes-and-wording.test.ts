@@ -282,6 +282,12 @@ describe('a state folder that is a file', () => {
     expect(audit.code, audit.stderr).toBe(2);
     expect(audit.stdout).toBe('');
     expect(audit.stderr).toBe(result.stderr);
+
+    // An audit log named elsewhere is read without the folder.
+    const elsewhere = join(dirname(config), 'elsewhere.jsonl');
+    const named = await runCli(['audit', '--state-dir', stateFile, '--audit-file', elsewhere], TIMEOUT);
+    expect(named.code, named.stderr).toBe(0);
+    expect(named.stderr).toBe(`mcp-host: no audit log at ${elsewhere} yet; it is written when the host runs tools.\n`);
   }, 60_000);
 });
 

@@ -4,9 +4,10 @@
  * log could not be read, 2 a usage error.
  */
 
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { MAX_AUDIT_LINE_BYTES } from '../../audit/audit-line-splitter.js';
-import { resolveAuditLogPath } from '../../audit/audit-log-path.js';
+import { AUDIT_LOG_FILE_NAME, resolveAuditLogPath } from '../../audit/audit-log-path.js';
 import type { AuditRecord } from '../../audit/audit-record.js';
 import { followAuditLog } from '../../audit/follow-audit-log.js';
 import { formatAuditHeader, formatAuditRow, formatAuditTable } from '../../audit/format-audit-record.js';
@@ -109,8 +110,6 @@ async function runAudit(
   if (options.tool !== undefined) filter.tool = options.tool;
 
   const stateDir = resolveStateDir({ ...(options.stateDir === undefined ? {} : { flag: options.stateDir }), env, cwd });
-  // A file in the folder's place is refused as the other commands refuse it, not reported as a log not written yet.
-  existingStateDir(stateDir);
   // As a run decides: --audit-file, then the config's auditFile, then MCP_HOST_AUDIT_FILE, then the state folder.
   const configured =
     options.auditFile === undefined
@@ -124,6 +123,9 @@ async function runAudit(
     env,
     cwd,
   });
+  // A file in the folder's place is refused as the other commands refuse it, not reported as a log not written yet;
+  // a log named elsewhere does not need the folder.
+  if (file === join(stateDir, AUDIT_LOG_FILE_NAME)) existingStateDir(stateDir);
 
   let contents: Awaited<ReturnType<typeof readAuditLog>>;
   try {
