@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, type StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactArguments, redactValues } from '../../src/audit/redact.js';
@@ -30,6 +30,7 @@ import { MAX_REFERENCE_CHAIN, MAX_SCHEMA_EXPANSION_STEPS, SCHEMA_TARGETS } from 
 import { estimateToolTokens } from '../../src/providers/token-estimate/o200k-token-estimate.js';
 import { answerTo, type RawStdioGateway, rawStdioGateway, toolCallLine } from '../gateway/raw-stdio-gateway.js';
 import { auditRecords } from '../helpers/audit-records.js';
+import { bearerTransport } from '../helpers/bearer-transport.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
 import { startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { bundledCliPath, runCli, writeConfig } from '../helpers/project.js';
@@ -473,11 +474,7 @@ describe('a client of the gateway', () => {
       MCP_HOST_GATEWAY_TOKEN: token,
     });
     try {
-      const overHttp = await echoedThrough(
-        new StreamableHTTPClientTransport(new URL(gateway.url), {
-          requestInit: { headers: { authorization: `Bearer ${token}` } },
-        }),
-      );
+      const overHttp = await echoedThrough(bearerTransport(gateway.url, token));
       expect(overHttp).toBe(JSON.stringify(args));
     } finally {
       await gateway.stop();

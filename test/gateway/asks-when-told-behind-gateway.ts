@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import {
   Client,
   type ClientCapabilities,
-  StreamableHTTPClientTransport,
   type StreamableHTTPClientTransportOptions,
 } from '@modelcontextprotocol/client';
 import { expect } from 'vitest';
+import { bearerTransport } from '../helpers/bearer-transport.js';
 import { callWaitsAtGate } from '../helpers/call-waits-at-gate.js';
 import { type GatewayProcess, startGatewayProcess } from '../helpers/gateway-process.js';
 import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
@@ -73,12 +73,7 @@ export class AsksWhenToldBehindGateway {
     this.gateway = await startGatewayProcess(['--config', config, '--state-dir', this.stateDir], {
       MCP_HOST_GATEWAY_TOKEN: TOKEN,
     });
-    await this.client.connect(
-      new StreamableHTTPClientTransport(new URL(this.gateway.url), {
-        ...options.transport,
-        requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-      }),
-    );
+    await this.client.connect(bearerTransport(this.gateway.url, TOKEN, options.transport));
   }
 
   async stop(): Promise<void> {

@@ -10,7 +10,7 @@
  * gateways in one process share the memory store.
  */
 import { readFileSync } from 'node:fs';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayHosts } from '../../src/gateway/gateway-hosts.js';
 import type { GatewayHttp } from '../../src/gateway/gateway-http.js';
@@ -18,6 +18,7 @@ import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
 import { RedisGatewayStore } from '../../src/gateway/store/redis-store.js';
 import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
 import { auditRecords } from '../helpers/audit-records.js';
+import { bearerTransport } from '../helpers/bearer-transport.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
@@ -95,10 +96,7 @@ async function alternatingClient(origins: () => string[]): Promise<{
     asked.push(request.params.message);
     return { action: 'accept', content: { decision: 'allow-once' } };
   });
-  const transport = new StreamableHTTPClientTransport(new URL(`${origins()[0]}/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-    fetch: alternating,
-  });
+  const transport = bearerTransport(`${origins()[0]}/mcp`, TOKEN, { fetch: alternating });
   await client.connect(transport);
   toClose.push(client);
   return { client, sent, asked, nextReplica: () => next % origins().length, sessionId: () => transport.sessionId };

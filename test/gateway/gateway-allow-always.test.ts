@@ -5,8 +5,9 @@
  * SDK clients with different tokens against the built CLI.
  */
 import { createHash } from 'node:crypto';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { bearerTransport } from '../helpers/bearer-transport.js';
 import { startGatewayProcess } from '../helpers/gateway-process.js';
 import { exampleServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
 
@@ -33,9 +34,7 @@ async function connect(url: string, token: string, answers: string[]): Promise<{
     asked.offered.push(decision?.enum ?? []);
     return { action: 'accept', content: { decision: answers.shift() ?? 'deny' } };
   });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
-  );
+  await client.connect(bearerTransport(url, token));
   cleanups.push(() => client.close());
   return { client, asked };
 }

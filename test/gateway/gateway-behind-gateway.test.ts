@@ -9,8 +9,9 @@
  * processes of the built CLI.
  */
 import { join } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearerTransport } from '../helpers/bearer-transport.js';
 import { callWaitsAtGate } from '../helpers/call-waits-at-gate.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess } from '../helpers/gateway-process.js';
@@ -67,11 +68,7 @@ describe('a gateway behind a gateway, with two clients in front', () => {
       MCP_HOST_GATEWAY_TOKEN: OUTER_TOKEN,
     });
     for (const { client } of [a, b]) {
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(outer.url), {
-          requestInit: { headers: { authorization: `Bearer ${OUTER_TOKEN}` } },
-        }),
-      );
+      await client.connect(bearerTransport(outer.url, OUTER_TOKEN));
     }
   }, 120_000);
 

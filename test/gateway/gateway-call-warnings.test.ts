@@ -8,8 +8,9 @@
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client, type LoggingMessageNotification, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, type LoggingMessageNotification } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearerTransport } from '../helpers/bearer-transport.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory } from '../helpers/project.js';
@@ -80,11 +81,7 @@ function overHttp(gatewaySettings: Record<string, unknown>): () => Promise<Serve
       await gateway.stop();
     };
     try {
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(gateway.url), {
-          requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-        }),
-      );
+      await client.connect(bearerTransport(gateway.url, TOKEN));
     } catch (error) {
       await close();
       throw error;

@@ -4,9 +4,10 @@
  * tool through the host's own call path, so rules, argument checks and the audit apply to it.
  */
 import { join } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRecords } from '../helpers/audit-records.js';
+import { bearerTransport } from '../helpers/bearer-transport.js';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { type GatewayProcess, startGatewayProcess } from '../helpers/gateway-process.js';
 import { repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
@@ -107,11 +108,7 @@ describe('mcp-host serve --http with dynamic tool discovery', () => {
       MCP_HOST_GATEWAY_TOKEN: token,
     });
     httpClient = new Client({ name: 'discovery-http-client', version: '2.0.0' });
-    await httpClient.connect(
-      new StreamableHTTPClientTransport(new URL(gateway.url), {
-        requestInit: { headers: { authorization: `Bearer ${token}` } },
-      }),
-    );
+    await httpClient.connect(bearerTransport(gateway.url, token));
 
     const names = (await httpClient.listTools()).tools.map((tool) => tool.name);
     expect(names).toEqual(['search_tools', 'describe_tool', 'call_tool']);

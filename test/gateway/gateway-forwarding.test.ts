@@ -7,9 +7,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client, type LoggingMessageNotification, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, type LoggingMessageNotification } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRecords } from '../helpers/audit-records.js';
+import { bearerTransport } from '../helpers/bearer-transport.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory } from '../helpers/project.js';
@@ -82,11 +83,7 @@ async function startHttp(): Promise<Gateway> {
   try {
     const connect = async (client: Client) => {
       clients.push(client);
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(gatewayProcess.url), {
-          requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-        }),
-      );
+      await client.connect(bearerTransport(gatewayProcess.url, TOKEN));
       return client;
     };
     const gateway: Gateway = { stateDir, logs: [], changed: [], client: undefined as never, close: stop };

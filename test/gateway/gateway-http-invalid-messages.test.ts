@@ -4,8 +4,9 @@
  * with the request's id when it has a usable one, where the SDK would call each a parse error. The official v2 SDK
  * client's session goes on.
  */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { bearerTransport } from '../helpers/bearer-transport.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { startGatewayProcess } from '../helpers/gateway-process.js';
 import { temporaryDirectory } from '../helpers/project.js';
@@ -26,9 +27,7 @@ describe('mcp-host serve --http, given bodies that are not messages', () => {
     });
     cleanups.push(gateway.stop);
     const client = new Client({ name: 'invalid-messages-client', version: '1.0.0' });
-    const transport = new StreamableHTTPClientTransport(new URL(gateway.url), {
-      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-    });
+    const transport = bearerTransport(gateway.url, TOKEN);
     await client.connect(transport);
     cleanups.push(() => client.close());
 

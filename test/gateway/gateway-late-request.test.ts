@@ -6,8 +6,9 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearerTransport } from '../helpers/bearer-transport.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { textOf } from '../helpers/text-of.js';
@@ -141,11 +142,7 @@ describe('a sampling request on a call’s stream after its result', () => {
       MCP_HOST_GATEWAY_TOKEN: TOKEN,
     });
     for (const client of clients) {
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(gateway.url), {
-          requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-        }),
-      );
+      await client.connect(bearerTransport(gateway.url, TOKEN));
     }
   }, 90_000);
 

@@ -6,8 +6,9 @@
  * `gateway.maxSessions` (503), and a closed one frees its place. Official v2 SDK clients pinned to that revision,
  * with two tokens, in front of the built CLI and the session-memory fixture.
  */
-import { Client, type McpSubscription, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, type McpSubscription } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearerTransport } from '../helpers/bearer-transport.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory } from '../helpers/project.js';
@@ -46,11 +47,7 @@ async function modernClient(token: string): Promise<Client> {
     { name: 'listen-limits-client', version: '1.0.0' },
     { versionNegotiation: { mode: { pin: '2026-07-28' } } },
   );
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(gateway!.url), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
-  );
+  await client.connect(bearerTransport(gateway!.url, token));
   opened.push(client);
   return client;
 }

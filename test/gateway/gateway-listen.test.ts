@@ -5,8 +5,9 @@
  * names, subscribes the owning server while it is open, unsubscribes it when it closes, and is ended with its final
  * result when the gateway shuts down.
  */
-import { Client, type McpSubscription, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, type McpSubscription } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearerTransport } from '../helpers/bearer-transport.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory } from '../helpers/project.js';
@@ -61,11 +62,7 @@ async function modernClient(heard: Heard, path = ''): Promise<Client> {
   client.setNotificationHandler('notifications/resources/updated', (notification) => {
     heard.updated.push(notification.params.uri);
   });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${gateway.url}${path}`), {
-      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-    }),
-  );
+  await client.connect(bearerTransport(`${gateway.url}${path}`, TOKEN));
   opened.push(client);
   return client;
 }

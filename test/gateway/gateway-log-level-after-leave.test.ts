@@ -6,9 +6,10 @@
  * every level it was asked for) behind it; a stateless replica started in this process, its sessions lasting three
  * seconds unused, for a client whose session expires.
  */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, type StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
+import { bearerTransport } from '../helpers/bearer-transport.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory } from '../helpers/project.js';
@@ -48,9 +49,7 @@ describe.each([
   async function connectAt(level: string): Promise<Connected> {
     const client = new Client({ name: `client-at-${level}`, version: '1.0.0' });
     clients.push(client);
-    const transport = new StreamableHTTPClientTransport(new URL(gateway.url), {
-      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-    });
+    const transport = bearerTransport(gateway.url, TOKEN);
     await client.connect(transport);
     await client.setLoggingLevel(level as 'debug');
     return { client, transport };
@@ -107,11 +106,7 @@ describe('the log level a stateless gateway asks its servers for when a clientâ€
     const connectAt = async (level: 'debug' | 'error') => {
       const client = new Client({ name: `client-at-${level}`, version: '1.0.0' });
       clients.push(client);
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(replica!.gateway.url), {
-          requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-        }),
-      );
+      await client.connect(bearerTransport(replica!.gateway.url, TOKEN));
       await client.setLoggingLevel(level);
       return client;
     };

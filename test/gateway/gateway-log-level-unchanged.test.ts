@@ -4,8 +4,9 @@
  * A server started again after it died is asked for the level again, once, by its connection. Official v2 SDK clients
  * in front of the built CLI, the forwarding fixture server (which answers every level it was asked for) behind it.
  */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearerTransport } from '../helpers/bearer-transport.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory } from '../helpers/project.js';
@@ -33,11 +34,7 @@ describe('the log level a gateway asks its servers for when it does not change',
   async function connect(name: string): Promise<Client> {
     const client = new Client({ name, version: '1.0.0' });
     clients.push(client);
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(gateway.url), {
-        requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-      }),
-    );
+    await client.connect(bearerTransport(gateway.url, TOKEN));
     return client;
   }
 

@@ -10,9 +10,9 @@ import {
   type ClientOptions,
   LOG_LEVEL_META_KEY,
   type LoggingMessageNotification,
-  StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearerTransport } from '../helpers/bearer-transport.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory } from '../helpers/project.js';
@@ -48,11 +48,7 @@ async function connect(name: string, options: ClientOptions = {}): Promise<Loggi
     connected.logs.push(notification.params);
   });
   clients.push(connected.client);
-  await connected.client.connect(
-    new StreamableHTTPClientTransport(new URL(gateway.url), {
-      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-    }),
-  );
+  await connected.client.connect(bearerTransport(gateway.url, TOKEN));
   return connected;
 }
 

@@ -8,14 +8,10 @@
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  Client,
-  LOG_LEVEL_META_KEY,
-  type LoggingMessageNotification,
-  StreamableHTTPClientTransport,
-} from '@modelcontextprotocol/client';
+import { Client, LOG_LEVEL_META_KEY, type LoggingMessageNotification } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearerTransport } from '../helpers/bearer-transport.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { bundledCliPath, temporaryDirectory } from '../helpers/project.js';
@@ -80,11 +76,7 @@ async function overHttp(): Promise<Served> {
     await gateway.stop();
   };
   try {
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(gateway.url), {
-        requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-      }),
-    );
+    await client.connect(bearerTransport(gateway.url, TOKEN));
   } catch (error) {
     await close();
     throw error;

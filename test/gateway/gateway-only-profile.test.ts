@@ -3,9 +3,10 @@
  * its rules, while the whole config and other profiles are refused (404 naming the profile served), and `/ready`
  * waits on that profile alone. The official v2 SDK client against the built CLI.
  */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
+import { bearerTransport } from '../helpers/bearer-transport.js';
 import { startGatewayProcess } from '../helpers/gateway-process.js';
 import { exampleServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { textOf } from '../helpers/text-of.js';
@@ -39,11 +40,7 @@ describe('mcp-host serve --http --profile', () => {
     expect(root).toMatch(/\/mcp$/);
 
     const client = new Client({ name: 'only-profile-client', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(root), {
-        requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-      }),
-    );
+    await client.connect(bearerTransport(root, TOKEN));
     cleanups.push(() => client.close());
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).toContain('calculator__add_numbers');

@@ -5,12 +5,13 @@
  * holds in memory and in Redis; two `mcp-host serve` processes answer one client whose
  * requests alternate between them, and an approval asked on one replica is answered through the other.
  */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimSession, type GatewayStore } from '../../src/gateway/store/gateway-store.js';
 import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
 import { RedisGatewayStore } from '../../src/gateway/store/redis-store.js';
 import { auditRecords } from '../helpers/audit-records.js';
+import { bearerTransport } from '../helpers/bearer-transport.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { exampleServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { type RedisServer, startRedisServer, watchRedisCommands } from '../helpers/redis-server.js';
@@ -197,10 +198,7 @@ describe('two stateless replicas sharing Redis', () => {
       asked.push(request.params.message);
       return { action: 'accept', content: { decision: 'allow-once' } };
     });
-    const transport = new StreamableHTTPClientTransport(new URL(first.url), {
-      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-      fetch: alternating,
-    });
+    const transport = bearerTransport(first.url, TOKEN, { fetch: alternating });
     await client.connect(transport);
     opened.push(client);
 
@@ -275,10 +273,7 @@ describe('the 2026-07-28 revision through two replicas', () => {
       asked.push(request.params.message);
       return { action: 'accept', content: { decision: 'allow-once' } };
     });
-    const transport = new StreamableHTTPClientTransport(new URL(`${origins[0]}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-      fetch: alternating,
-    });
+    const transport = bearerTransport(`${origins[0]}/mcp`, TOKEN, { fetch: alternating });
     await client.connect(transport);
     opened.push(client);
 

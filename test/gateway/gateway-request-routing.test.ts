@@ -8,9 +8,10 @@
  * when nothing says so, the clients calling that server alone or that asked for the server's log with a level.
  */
 import { join } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAsksWhenToldOverHttp } from '../helpers/asks-when-told-over-http.js';
+import { bearerTransport } from '../helpers/bearer-transport.js';
 import { callWaitsAtGate } from '../helpers/call-waits-at-gate.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
@@ -78,11 +79,7 @@ describe.each(['stdio', 'Streamable HTTP'] as const)(
         MCP_HOST_GATEWAY_TOKEN: TOKEN,
       });
       for (const { client } of [a, b]) {
-        await client.connect(
-          new StreamableHTTPClientTransport(new URL(gateway.url), {
-            requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-          }),
-        );
+        await client.connect(bearerTransport(gateway.url, TOKEN));
       }
     }, 90_000);
 

@@ -5,8 +5,9 @@
  * next initialize and a `DELETE` frees a place; a session left without `DELETE` expires after
  * `gateway.sessionIdleTimeoutMs`, its upstream subscription is released and its id is answered 404.
  */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, type StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearerTransport } from '../helpers/bearer-transport.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory } from '../helpers/project.js';
@@ -29,9 +30,7 @@ const open: Connected[] = [];
 
 async function connect(token: string): Promise<Connected> {
   const client = new Client({ name: 'session-limits-test-client', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(gateway.url), {
-    requestInit: { headers: { authorization: `Bearer ${token}` } },
-  });
+  const transport = bearerTransport(gateway.url, token);
   await client.connect(transport);
   const connected: Connected = {
     client,
@@ -49,9 +48,7 @@ async function connect(token: string): Promise<Connected> {
 /** The HTTP status and message of an initialize the gateway refused. */
 async function refusal(token: string): Promise<string> {
   const client = new Client({ name: 'session-limits-test-client', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(gateway.url), {
-    requestInit: { headers: { authorization: `Bearer ${token}` } },
-  });
+  const transport = bearerTransport(gateway.url, token);
   try {
     await client.connect(transport);
   } catch (error) {

@@ -5,13 +5,9 @@
  * not known to be any one call's, while its client has several in flight, goes on one of their streams only.
  * Official v2 SDK clients in front of the built CLI, the forwarding fixture server behind it.
  */
-import {
-  Client,
-  type ClientOptions,
-  type LoggingMessageNotification,
-  StreamableHTTPClientTransport,
-} from '@modelcontextprotocol/client';
+import { Client, type ClientOptions, type LoggingMessageNotification } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearerTransport } from '../helpers/bearer-transport.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory } from '../helpers/project.js';
@@ -47,11 +43,7 @@ async function connect(name: string, options: ClientOptions = {}, to = gateway):
     connected.logs.push(notification.params);
   });
   clients.push(connected.client);
-  await connected.client.connect(
-    new StreamableHTTPClientTransport(new URL(to.url), {
-      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-    }),
-  );
+  await connected.client.connect(bearerTransport(to.url, TOKEN));
   return connected;
 }
 

@@ -5,9 +5,10 @@
  * asked them for a more severe one, so it hears what it asked for wherever its calls land. Two gateways in this
  * process share the memory store, the forwarding fixture server behind each; official v2 SDK clients in front.
  */
-import { Client, type LoggingMessageNotification, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, type LoggingMessageNotification } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
+import { bearerTransport } from '../helpers/bearer-transport.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { waitUntil } from '../helpers/gateway-process.js';
 import { textOf } from '../helpers/text-of.js';
@@ -59,12 +60,7 @@ async function routedClient(name: string, to: number): Promise<RoutedClient> {
     routed.logs.push(notification.params);
   });
   clients.push(routed.client);
-  await routed.client.connect(
-    new StreamableHTTPClientTransport(new URL(`${origins[to]}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-      fetch: routing,
-    }),
-  );
+  await routed.client.connect(bearerTransport(`${origins[to]}/mcp`, TOKEN, { fetch: routing }));
   return routed;
 }
 

@@ -6,9 +6,10 @@
  * the last one leaving (or closing) unsubscribes it, a restarted server is subscribed again and keeps its log level,
  * and a session's subscriptions are bounded.
  */
-import { Client, type LoggingMessageNotification, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, type LoggingMessageNotification } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SUBSCRIPTIONS_PER_SESSION } from '../../src/gateway/resource-subscriptions.js';
+import { bearerTransport } from '../helpers/bearer-transport.js';
 import { startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { connectStdioGateway } from '../helpers/stdio-gateway.js';
@@ -75,9 +76,7 @@ async function startHttp(): Promise<Gateway> {
   try {
     const connect = async (client: Client, path = '') => {
       clients.push(client);
-      const transport = new StreamableHTTPClientTransport(new URL(`${gatewayProcess.url}${path}`), {
-        requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-      });
+      const transport = bearerTransport(`${gatewayProcess.url}${path}`, TOKEN);
       await client.connect(transport);
       return transport;
     };

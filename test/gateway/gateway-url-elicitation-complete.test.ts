@@ -5,8 +5,9 @@
  * server names the same id (which would tell it a sign-in it is waiting on finished when it did not). Two v2 SDK
  * clients, both able to take URL elicitations, and two copies of a raw fixture server behind the built CLI.
  */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearerTransport } from '../helpers/bearer-transport.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
 
@@ -33,11 +34,7 @@ async function connect(name: string): Promise<Downstream> {
   client.setNotificationHandler('notifications/tools/list_changed', () => {
     downstream.toolChanges += 1;
   });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(gateway!.url), {
-      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-    }),
-  );
+  await client.connect(bearerTransport(gateway!.url, TOKEN));
   downstreams.push(downstream);
   return downstream;
 }

@@ -5,10 +5,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { auditRecords } from '../helpers/audit-records.js';
+import { bearerTransport } from '../helpers/bearer-transport.js';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
 import { cliPath, exampleServer, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
@@ -250,9 +251,7 @@ describe('mcp-host serve --http', () => {
     expect(unknownProfile.status).toBe(404);
 
     const client = new Client({ name: 'http-test-client', version: '1.0.0' });
-    const transport = new StreamableHTTPClientTransport(new URL(`${gateway.url}/maths`), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    });
+    const transport = bearerTransport(`${gateway.url}/maths`, token);
     await client.connect(transport);
     cleanups.push(() => client.close());
     const names = (await client.listTools()).tools.map((tool) => tool.name);

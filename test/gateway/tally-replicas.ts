@@ -3,11 +3,12 @@
  * stateful server `tally`, and clients whose requests the test sends to the replica it picks. A test starts them in
  * `beforeAll` and closes them in `afterAll`, which also stops the replicas and clients that started before a failure.
  */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, type StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { GatewayHosts } from '../../src/gateway/gateway-hosts.js';
 import type { GatewayHttp } from '../../src/gateway/gateway-http.js';
 import type { GatewayStore } from '../../src/gateway/store/gateway-store.js';
 import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
+import { bearerTransport } from '../helpers/bearer-transport.js';
 import { writeConfig } from '../helpers/project.js';
 import { startInProcessReplica } from './in-process-replica.js';
 
@@ -65,10 +66,7 @@ export class TallyReplicas {
     };
     const client = new Client({ name, version: '1.0.0' });
     this.clients.push(client);
-    const transport = new StreamableHTTPClientTransport(new URL(`${originOf('initialize')}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${this.token}` } },
-      fetch: routed,
-    });
+    const transport = bearerTransport(`${originOf('initialize')}/mcp`, this.token, { fetch: routed });
     await client.connect(transport);
     return { client, transport };
   }

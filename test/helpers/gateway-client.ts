@@ -3,7 +3,8 @@
  * process of its own, with a bearer token), for tests that check one behaviour over both. `close` closes the client
  * and stops what was started for it.
  */
-import { type Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
+import { bearerTransport } from './bearer-transport.js';
 import { startGatewayProcess } from './gateway-process.js';
 import { connectStdioGateway } from './stdio-gateway.js';
 
@@ -26,11 +27,7 @@ export async function connectGatewayClient(
     MCP_HOST_GATEWAY_TOKEN: TOKEN,
   });
   try {
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(gateway.url), {
-        requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-      }),
-    );
+    await client.connect(bearerTransport(gateway.url, TOKEN));
   } catch (error) {
     await gateway.stop();
     throw error;
