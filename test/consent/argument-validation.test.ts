@@ -126,7 +126,7 @@ describe('arguments are checked against the input schema', () => {
     );
     expect(await callsReceived(host)).toBe('0');
 
-    const [record] = recordsOfType(auditOf(host), 'tool-call');
+    const [record] = recordsOfType(await auditOf(host), 'tool-call');
     expect(record).toMatchObject({
       tool: 'x__write_file',
       decision: 'deny',

@@ -68,7 +68,7 @@ describe('every decision is audited with its reason', () => {
       approver,
     });
     await host.run('do things');
-    const records = auditOf(host);
+    const records = await auditOf(host);
 
     // Every record belongs to this host's run.
     for (const record of records) expect(record.runId).toBe(host.runId);
@@ -141,7 +141,7 @@ describe('every decision is audited with its reason', () => {
 
     // Closing the host ends each server it started, and says so.
     await host.close();
-    const exits = recordsOfType(auditOf(host), 'server-exit');
+    const exits = recordsOfType(await auditOf(host), 'server-exit');
     expect(exits.map((record) => [record.server, record.reason]).sort()).toEqual([
       ['docs', 'closed'],
       ['fs', 'closed'],
@@ -160,7 +160,7 @@ describe('every decision is audited with its reason', () => {
       provider,
     });
     await host.run('explode');
-    const records = auditOf(host);
+    const records = await auditOf(host);
     expect(recordsOfType(records, 'tool-call')[0]).toMatchObject({ callId: 'boom', outcome: 'crashed' });
     // It is restarted for later calls; only the crash is recorded (closing the host adds a `closed` exit later).
     const exits = recordsOfType(records, 'server-exit');
@@ -234,7 +234,7 @@ describe('secrets never reach the audit file', () => {
     const text = readFileSync(join(host.stateDir, AUDIT_LOG_FILE_NAME), 'utf8');
     expect(text).not.toContain(secret);
     expect(text).not.toContain(password);
-    const records = auditOf(host);
+    const records = await auditOf(host);
     const calls = new Map(recordsOfType(records, 'tool-call').map((record) => [record.callId, record]));
     expect(calls.get('store')?.arguments).toEqual({
       password: '[redacted]',

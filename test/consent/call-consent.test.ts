@@ -66,7 +66,7 @@ describe('permission rules through a run', () => {
     expect(results.get('call_write')?.isError).toBe(true);
     expect(resultText(results.get('call_write'))).toBe(ruleDenialMessage('x__write_*'));
 
-    const calls = recordsOfType(auditOf(host), 'tool-call');
+    const calls = recordsOfType(await auditOf(host), 'tool-call');
     const write = calls.find((record) => record.callId === 'call_write');
     expect(write).toMatchObject({
       server: 'x',
@@ -158,7 +158,7 @@ describe('annotations are hints', () => {
 
     // Allowed once: the call really ran, and the audit log says who allowed it and why it asked.
     expect(resultText(toolResultsIn(provider.requests[1]).get('call_1'))).toBe(`fs/read_file ${JSON.stringify(args)}`);
-    const records = auditOf(host);
+    const records = await auditOf(host);
     expect(recordsOfType(records, 'approval')).toEqual([
       expect.objectContaining({
         callId: 'call_1',
@@ -195,7 +195,7 @@ describe('annotations are hints', () => {
     });
     await host.run('read a');
     expect(approver.toolCalls).toEqual([]);
-    expect(recordsOfType(auditOf(host), 'tool-call')[0]).toMatchObject({
+    expect(recordsOfType(await auditOf(host), 'tool-call')[0]).toMatchObject({
       decision: 'allow',
       policy: 'allow',
       decidedBy: 'annotation',
@@ -236,7 +236,7 @@ describe('annotations are hints', () => {
     const denied = toolResultsIn(provider.requests[1]).get('c1');
     expect(denied?.isError).toBe(true);
     expect(resultText(denied)).toBe(USER_DENIED_MESSAGE);
-    expect(recordsOfType(auditOf(host), 'tool-call')[0]).toMatchObject({
+    expect(recordsOfType(await auditOf(host), 'tool-call')[0]).toMatchObject({
       decision: 'deny',
       policy: 'ask',
       decidedBy: 'approver',
@@ -257,7 +257,7 @@ describe('annotations are hints', () => {
     const host = await openHost({ config: hostConfig([servers.toolSet('fs', fileTools)]), provider, approver });
     await host.run('write twice');
     expect(approver.toolCalls.map((request) => request.arguments)).toEqual([{ path: 'a' }]);
-    const calls = recordsOfType(auditOf(host), 'tool-call');
+    const calls = recordsOfType(await auditOf(host), 'tool-call');
     expect(calls.map((record) => [record.callId, record.decidedBy, record.outcome])).toEqual([
       ['c1', 'approver', 'ok'],
       ['c2', 'remembered', 'ok'],
@@ -283,7 +283,7 @@ describe('with no one to ask', () => {
     expect(resultText(denied)).toBe(headlessDenialMessage('fs__write_file'));
     expect(resultText(denied)).toContain('permissions.allow');
     expect(resultText(denied)).toContain('--yes');
-    expect(recordsOfType(auditOf(host), 'tool-call')[0]).toMatchObject({
+    expect(recordsOfType(await auditOf(host), 'tool-call')[0]).toMatchObject({
       callId: 'call_w',
       decision: 'deny',
       policy: 'ask',
@@ -291,7 +291,7 @@ describe('with no one to ask', () => {
       approver: 'headless',
       outcome: 'denied',
     });
-    expect(recordsOfType(auditOf(host), 'approval')[0]).toMatchObject({ answer: 'deny', approver: 'headless' });
+    expect(recordsOfType(await auditOf(host), 'approval')[0]).toMatchObject({ answer: 'deny', approver: 'headless' });
   });
 });
 
@@ -315,7 +315,7 @@ describe('calls the user makes directly', () => {
     expect(deleted.result.isError).toBe(true);
     expect(resultText(deleted.result)).toBe(ruleDenialMessage('fs__delete_*'));
 
-    const calls = recordsOfType(auditOf(host), 'tool-call');
+    const calls = recordsOfType(await auditOf(host), 'tool-call');
     expect(calls).toEqual([
       expect.objectContaining({
         tool: 'fs__write_file',
@@ -388,7 +388,7 @@ describe('shadowing and injection', () => {
     const deleted = toolResultsIn(provider.requests[2]).get('delete');
     expect(deleted?.isError).toBe(true);
     expect(resultText(deleted)).toBe(USER_DENIED_MESSAGE);
-    expect(recordsOfType(auditOf(host), 'tool-call').map((record) => [record.tool, record.outcome])).toEqual([
+    expect(recordsOfType(await auditOf(host), 'tool-call').map((record) => [record.tool, record.outcome])).toEqual([
       ['web__fetch_page', 'ok'],
       ['github__delete_repo', 'denied'],
     ]);

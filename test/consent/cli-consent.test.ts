@@ -19,10 +19,11 @@ import { headlessDenialMessage } from '../../src/policy/headless-approver.js';
 import type { TrustReportServer } from '../../src/policy/trust-report.js';
 import { YES_MODE_NOTICE } from '../../src/policy/yes-approver.js';
 import type { ScriptTurn } from '../../src/testing/script-types.js';
+import { auditRecords } from '../helpers/audit-records.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { runCommandInProcess } from '../helpers/in-process-command.js';
 import { cliPath, isAlive, runCli, temporaryDirectory } from '../helpers/project.js';
-import { freshStateDir, readAuditFile, recordsOfType, type ToolSpec, toolSetServerEntry } from './consent-helpers.js';
+import { freshStateDir, recordsOfType, type ToolSpec, toolSetServerEntry } from './consent-helpers.js';
 import { type HttpFixtures, startHttpFixtures } from './http-fixtures.js';
 
 /** Each CLI run starts Node and a server; on a busy machine a test of many runs needs minutes. */
@@ -108,8 +109,8 @@ function trustInProcess(where: Project, args: string[]) {
   );
 }
 
-function auditOf(where: Project): AuditRecord[] {
-  return readAuditFile(join(where.stateDir, 'audit.jsonl'));
+function auditOf(where: Project): Promise<AuditRecord[]> {
+  return auditRecords<AuditRecord>(where.stateDir);
 }
 
 function jsonLines(text: string): AuditRecord[] {
@@ -138,7 +139,7 @@ describe('mcp-host run', () => {
       expect(transcript.toolCalls).toEqual([expect.objectContaining({ callId: 'w1', outcome: 'ok' })]);
       expect(transcript.text).toBe('Result: fs/write_file {"path":"a.txt","content":"hello"}');
 
-      const records = auditOf(where);
+      const records = await auditOf(where);
       expect(recordsOfType(records, 'tool-call')).toEqual([
         expect.objectContaining({
           callId: 'w1',
@@ -167,7 +168,7 @@ describe('mcp-host run', () => {
       const result = await cli(where, ['run', '--model', `scripted:${where.script}`, 'write a.txt']);
       expect(result.code).toBe(0);
       expect(result.stdout).toContain(`Result: ${headlessDenialMessage('fs__write_file')}`);
-      expect(recordsOfType(auditOf(where), 'tool-call')[0]).toMatchObject({
+      expect(recordsOfType(await auditOf(where), 'tool-call')[0]).toMatchObject({
         decision: 'deny',
         approver: 'headless',
         outcome: 'denied',
@@ -222,14 +223,14 @@ describe('mcp-host audit', () => {
       expect((await cliInProcess(where, ['tools', 'call', 'fs__read_file', 'path=one'])).code).toBe(0);
       expect((await cliInProcess(where, ['tools', 'call', 'web__fetch', 'url=http://127.0.0.1/'])).code).toBe(0);
       // Just after the last record of the first two calls: the third call's records all come later.
-      const between = new Date(Date.parse(auditOf(where).at(-1)!.time) + 1).toISOString();
+      const between = new Date(Date.parse((await auditOf(where)).at(-1)!.time) + 1).toISOString();
       expect((await cliInProcess(where, ['tools', 'call', 'fs__write_file', 'path=two'])).code).toBe(0);
 
       const all = await auditInProcess(where, ['--json']);
       expect(all.code).toBe(0);
       const records = jsonLines(all.stdout);
       // The same records as the file, in order.
-      expect(records).toEqual(auditOf(where));
+      expect(records).toEqual(await auditOf(where));
       expect(recordsOfType(records, 'tool-call').map((record) => record.tool)).toEqual([
         'fs__read_file',
         'web__fetch',
@@ -326,7 +327,9 @@ describe('mcp-host trust', () => {
       expect(unknown.code).toBe(2);
       expect(unknown.stderr).toContain('not in the trust store');
 
-      const changes = recordsOfType(auditOf(where), 'trust-change').filter((record) => record.by === 'command-line');
+      const changes = recordsOfType(await auditOf(where), 'trust-change').filter(
+        (record) => record.by === 'command-line',
+      );
       expect(changes.map((record) => [record.change, record.tool])).toEqual([
         ['tool-revoked', 'write_file'],
         ['tool-approved', 'write_file'],

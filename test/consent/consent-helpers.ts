@@ -3,10 +3,9 @@
  * it was shown and answers as told, fixture server configs, a scripted model, and reading the audit log back from its
  * file.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AUDIT_LOG_FILE_NAME } from '../../src/audit/audit-log-path.js';
 import type { AuditRecord } from '../../src/audit/audit-record.js';
 import type { StdioServerConfig } from '../../src/config/types.js';
 import { createHost, type Host, type HostOptions } from '../../src/host/create-host.js';
@@ -21,6 +20,7 @@ import type {
 import type { ModelRequest, ToolResult } from '../../src/providers/types.js';
 import type { ScriptTurn } from '../../src/testing/script-types.js';
 import { createScriptedProvider, type ScriptedProvider } from '../../src/testing/scripted-provider.js';
+import { auditRecords } from '../helpers/audit-records.js';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { stdioServer } from '../helpers/configs.js';
 import { repoRoot } from '../helpers/project.js';
@@ -111,17 +111,9 @@ export function resultText(result: ToolResult | undefined): string {
   return (result?.content ?? []).map((part) => (part.type === 'text' ? part.text : `[${part.mimeType}]`)).join('\n');
 }
 
-/** Every line of the audit file parsed; throws on a line that is not JSON (the file must stay whole). */
-export function readAuditFile(file: string): AuditRecord[] {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as AuditRecord);
-}
-
 /** The audit log a host wrote, from its file. */
-export function auditOf(host: Host): AuditRecord[] {
-  return readAuditFile(join(host.stateDir, AUDIT_LOG_FILE_NAME));
+export function auditOf(host: Host): Promise<AuditRecord[]> {
+  return auditRecords<AuditRecord>(host.stateDir);
 }
 
 export function recordsOfType<Type extends AuditRecord['type']>(

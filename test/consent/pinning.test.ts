@@ -75,7 +75,7 @@ describe('rug pulls', () => {
 
     expect(diagnostics.some((line) => line.includes('rug__fetch_data changed since it was approved'))).toBe(true);
     expect(diagnostics.some((line) => line.includes('mcp-host trust approve rug fetch_data'))).toBe(true);
-    expect(recordsOfType(auditOf(host), 'trust-change')).toContainEqual(
+    expect(recordsOfType(await auditOf(host), 'trust-change')).toContainEqual(
       expect.objectContaining({ server: 'rug', tool: 'fetch_data', change: 'tool-withheld', by: 'recording' }),
     );
     // The host's own view of the catalog agrees with what the model saw.
@@ -184,7 +184,7 @@ describe('a changed launch command', () => {
         (line) => line.includes('now runs a different command line') && line.includes('mcp-host trust approve fs'),
       ),
     ).toBe(true);
-    expect(recordsOfType(auditOf(second), 'trust-change')).toContainEqual(
+    expect(recordsOfType(await auditOf(second), 'trust-change')).toContainEqual(
       expect.objectContaining({ server: 'fs', change: 'server-withheld', by: 'recording' }),
     );
     await second.close();
@@ -198,7 +198,7 @@ describe('a changed launch command', () => {
     });
     expect(third.catalog().entries.map((entry) => entry.name)).toEqual(['fs__read_file']);
     expect(approving.definitions).toEqual([]);
-    expect(recordsOfType(auditOf(third), 'trust-change')).toContainEqual(
+    expect(recordsOfType(await auditOf(third), 'trust-change')).toContainEqual(
       expect.objectContaining({ server: 'fs', change: 'server-approved', by: 'recording' }),
     );
   });
@@ -291,7 +291,9 @@ describe('hidden content', () => {
     await host.run('hello');
     expect(offeredTools(provider.requests[0])).toEqual(['mail__send_email', 'tricky__clean']);
     expect(diagnostics.filter((line) => line.includes('has hidden content'))).toHaveLength(4);
-    const withheld = recordsOfType(auditOf(host), 'trust-change').filter((record) => record.change === 'tool-withheld');
+    const withheld = recordsOfType(await auditOf(host), 'trust-change').filter(
+      (record) => record.change === 'tool-withheld',
+    );
     expect(withheld.map((record) => record.tool).sort()).toEqual(['add', 'count_words', 'format_text', 'list_files']);
   });
 });

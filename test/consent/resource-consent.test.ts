@@ -51,7 +51,7 @@ describe('resource reads ask like any call of an untrusted server', () => {
     expect(resultText(result)).toBe(USER_DENIED_MESSAGE);
     expect(JSON.stringify(provider.requests)).not.toContain(PASSWD);
 
-    const [record] = recordsOfType(auditOf(host), 'tool-call');
+    const [record] = recordsOfType(await auditOf(host), 'tool-call');
     expect(record).toMatchObject({
       server: 'files',
       tool: READ,
@@ -80,7 +80,7 @@ describe('resource reads ask like any call of an untrusted server', () => {
     expect(resultText(results.get('r1'))).toBe(headlessDenialMessage(READ));
     expect(resultText(results.get('l1'))).toBe(headlessDenialMessage(LIST));
     expect(JSON.stringify(provider.requests)).not.toContain(PASSWD);
-    const records = recordsOfType(auditOf(host), 'tool-call');
+    const records = recordsOfType(await auditOf(host), 'tool-call');
     expect(records.map((record) => [record.tool, record.trust, record.decision])).toEqual(
       expect.arrayContaining([
         [READ, 'untrusted', 'deny'],
@@ -95,7 +95,7 @@ describe('resource reads ask like any call of an untrusted server', () => {
     const host = await openHost({ config: hostConfig([filesServer('untrusted')]), provider, approver });
     await host.run('show me the users');
     expect(resultText(toolResultsIn(provider.requests[1]).get('r1'))).toContain(PASSWD);
-    const [record] = recordsOfType(auditOf(host), 'tool-call');
+    const [record] = recordsOfType(await auditOf(host), 'tool-call');
     expect(record).toMatchObject({ tool: READ, trust: 'untrusted', decidedBy: 'approver', outcome: 'ok' });
   });
 
@@ -106,7 +106,7 @@ describe('resource reads ask like any call of an untrusted server', () => {
     await host.run('show me the users');
     expect(approver.toolCalls).toEqual([]);
     expect(resultText(toolResultsIn(provider.requests[1]).get('r1'))).toContain(PASSWD);
-    const [record] = recordsOfType(auditOf(host), 'tool-call');
+    const [record] = recordsOfType(await auditOf(host), 'tool-call');
     expect(record).toMatchObject({ tool: READ, trust: 'trusted', decidedBy: 'annotation', outcome: 'ok' });
   });
 });

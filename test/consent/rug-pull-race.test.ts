@@ -76,7 +76,7 @@ describe('rug pull race', () => {
     // The next turn does not offer the changed tool either: it waits for the user's approval.
     expect(offeredTools(scripted.requests[2])).toEqual(['race__first']);
 
-    const calls = recordsOfType(auditOf(host), 'tool-call');
+    const calls = recordsOfType(await auditOf(host), 'tool-call');
     expect(calls.find((record) => record.callId === 'two')).toMatchObject({
       tool: 'race__fetch_data',
       outcome: 'denied',

@@ -3,12 +3,12 @@
  * once / always / deny. Five parallel calls of one tool ask once; an ask rule still asks every time; nothing is
  * remembered past the host's life; the terminal offers both answers.
  */
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AUDIT_LOG_FILE_NAME } from '../../src/audit/audit-log-path.js';
+import type { AuditRecord } from '../../src/audit/audit-record.js';
 import type { ToolApprovalAnswer, ToolApprovalRequest } from '../../src/policy/approver.js';
 import { createTerminalApprover } from '../../src/policy/terminal-approver.js';
+import { auditRecords } from '../helpers/audit-records.js';
 import { hostConfig } from '../helpers/configs.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import {
@@ -17,7 +17,6 @@ import {
   freshStateDir,
   openHost,
   RecordingApprover,
-  readAuditFile,
   recordsOfType,
   resultText,
   scriptedModel,
@@ -74,7 +73,7 @@ describe('approvals for this run', () => {
     expect(resultText(second.get('again0'))).toBe('fs/write_file {"n":0}');
     expect(second.get('d0')?.isError).toBe(true);
 
-    const records = auditOf(host);
+    const records = await auditOf(host);
     expect(recordsOfType(records, 'approval').map((record) => [record.tool, record.answer])).toEqual([
       ['fs__write_file', 'allow-tool-for-run'],
       ['fs__delete_file', 'deny'],
@@ -106,7 +105,7 @@ describe('approvals for this run', () => {
     );
     await host.run('go');
     expect(approver.toolCalls.map((request) => request.toolName)).toEqual(['fs__write_file', 'web__fetch']);
-    const deletes = recordsOfType(readAuditFile(join(stateDir, AUDIT_LOG_FILE_NAME)), 'tool-call').filter(
+    const deletes = recordsOfType(await auditRecords<AuditRecord>(stateDir), 'tool-call').filter(
       (record) => record.tool === 'fs__delete_file',
     );
     expect(deletes.map((record) => [record.decidedBy, record.outcome])).toEqual([
