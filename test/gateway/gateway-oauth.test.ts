@@ -8,8 +8,9 @@ import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRecords } from '../helpers/audit-records.js';
 import { type AuthorizationServer, startAuthorizationServer } from '../helpers/authorization-server.js';
+import { trustedCalculatorConfig } from '../helpers/calculator-config.js';
 import { type GatewayProcess, startGatewayProcess } from '../helpers/gateway-process.js';
-import { exampleServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { temporaryDirectory } from '../helpers/project.js';
 
 let authorization: AuthorizationServer;
 let gateway: GatewayProcess;
@@ -27,8 +28,7 @@ const headers = { 'content-type': 'application/json', accept: 'application/json,
 beforeAll(async () => {
   authorization = await startAuthorizationServer({ 'ci-bot': 'a-client-secret' });
   stateDir = await temporaryDirectory('mcp-host-gateway-oauth-');
-  const config = await writeConfig({
-    mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
+  const config = await trustedCalculatorConfig({
     gateway: { oauth: { issuer: authorization.issuer, requiredScopes: ['mcp:tools'] } },
     profiles: { maths: { servers: ['calculator'] } },
   });

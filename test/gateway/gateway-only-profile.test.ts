@@ -7,8 +7,9 @@ import { Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
 import { bearerTransport } from '../helpers/bearer-transport.js';
+import { trustedCalculator } from '../helpers/calculator-config.js';
 import { startGatewayProcess } from '../helpers/gateway-process.js';
-import { exampleServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { textOf } from '../helpers/text-of.js';
 
 const TOKEN = 'a-test-token-of-enough-length';
@@ -23,7 +24,7 @@ describe('mcp-host serve --http --profile', () => {
     const stateDir = await temporaryDirectory('mcp-host-gateway-only-profile-');
     const config = await writeConfig({
       mcpServers: {
-        calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' },
+        calculator: trustedCalculator,
         counter: { command: process.execPath, args: [fixtureServerPath('counter')], trust: 'trusted' },
       },
       permissions: { allow: ['calculator__*', 'counter__*'] },

@@ -12,8 +12,9 @@ import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
 import { RedisGatewayStore } from '../../src/gateway/store/redis-store.js';
 import { auditRecords } from '../helpers/audit-records.js';
 import { bearerTransport } from '../helpers/bearer-transport.js';
+import { trustedCalculatorConfig } from '../helpers/calculator-config.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
-import { exampleServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { temporaryDirectory } from '../helpers/project.js';
 import { type RedisServer, startRedisServer, watchRedisCommands } from '../helpers/redis-server.js';
 
 const TOKEN = 'a-shared-replica-token';
@@ -27,8 +28,7 @@ beforeAll(async () => {
   redis = await startRedisServer();
   redisUrl = redis.url;
 
-  const config = await writeConfig({
-    mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
+  const config = await trustedCalculatorConfig({
     permissions: { ask: ['calculator__multiply'] },
     gateway: {
       tokens: [{ name: 'team', token: '${env:REPLICA_TOKEN}' }],

@@ -11,8 +11,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { auditRecords } from '../helpers/audit-records.js';
 import { bearerTransport } from '../helpers/bearer-transport.js';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
+import { trustedCalculator } from '../helpers/calculator-config.js';
 import { startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
-import { cliPath, exampleServer, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { cliPath, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { textOf } from '../helpers/text-of.js';
 
 const recorder = bundledFixture(join(repoRoot, 'test', 'fixtures', 'faults', 'recorder.mjs'));
@@ -31,7 +32,7 @@ async function baseConfig(extra: Record<string, unknown> = {}): Promise<{ config
   const stateDir = await temporaryDirectory('mcp-host-gateway-state-');
   const config = await writeConfig({
     mcpServers: {
-      calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' },
+      calculator: trustedCalculator,
       recorder: {
         command: process.execPath,
         args: [recorder],

@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PendingApproval, RunningTurnView } from '../../src/web/api-types.js';
-import { exampleServer, writeScriptedConfig } from '../helpers/project.js';
+import { trustedCalculator } from '../helpers/calculator-config.js';
+import { writeScriptedConfig } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { callUiApi, type RunningUi, startUi } from '../helpers/web-ui-process.js';
 
@@ -30,7 +31,7 @@ beforeAll(async () => {
       ],
     },
     {
-      mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
+      mcpServers: { calculator: trustedCalculator },
       permissions: { ask: ['calculator__add_numbers'] },
     },
   );

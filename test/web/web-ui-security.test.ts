@@ -5,7 +5,8 @@
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exampleServer, runCli, writeConfig } from '../helpers/project.js';
+import { trustedCalculatorConfig } from '../helpers/calculator-config.js';
+import { runCli } from '../helpers/project.js';
 import { type RunningUi, startUi } from '../helpers/web-ui-process.js';
 
 /** fetch() cannot set Host; node:http sends exactly the headers given. */
@@ -29,9 +30,7 @@ function send(
 let ui: RunningUi;
 
 beforeAll(async () => {
-  const config = await writeConfig({
-    mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
-  });
+  const config = await trustedCalculatorConfig();
   ui = await startUi(['--config', config]);
 }, 60_000);
 

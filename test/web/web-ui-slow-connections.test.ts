@@ -4,7 +4,7 @@
  * machine opens them by the hundred and sends a request a byte at a time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exampleServer, writeConfig } from '../helpers/project.js';
+import { trustedCalculatorConfig } from '../helpers/calculator-config.js';
 import { destroyAll, type HeldSocket, openHeldSockets, someClosed } from '../helpers/slow-sockets.js';
 import { callUiApi, type RunningUi, startUi } from '../helpers/web-ui-process.js';
 
@@ -19,9 +19,7 @@ let ui: RunningUi;
 const held: HeldSocket[] = [];
 
 beforeAll(async () => {
-  const config = await writeConfig({
-    mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
-  });
+  const config = await trustedCalculatorConfig();
   ui = await startUi(['--config', config]);
 }, 60_000);
 
