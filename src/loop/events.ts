@@ -17,19 +17,25 @@ export type AgentEvent =
   | { type: 'model-response'; turn: number; message: AssistantMessage; stopReason: StopReason; usage?: Usage }
   /** A piece of a tool call's arguments while the model streams them; `index` counts the turn's calls from 0. */
   | { type: 'tool-call-delta'; turn: number; index: number; name: string; argumentsDelta: string }
-  | { type: 'tool-call-start'; turn: number; callId: string; name: string; argumentsText: string }
-  /** Translation #2: the `tools/call` about to be sent. */
+  /**
+   * `index` is the call's place among its answer's calls, from 0: a model may give two calls of one answer the same
+   * id, and the events of a call say which of them it is by it.
+   */
+  | { type: 'tool-call-start'; turn: number; index: number; callId: string; name: string; argumentsText: string }
+  /** Translation #2: the `tools/call` about to be sent; `index` as above, absent for a call no model made. */
   | {
       type: 'tool-call-request';
       callId: string;
+      index?: number;
       server: string;
       tool: string;
       arguments: Record<string, unknown>;
     }
-  | { type: 'tool-call-warning'; callId: string; message: string }
+  | { type: 'tool-call-warning'; callId: string; index?: number; message: string }
   | {
       type: 'tool-call-end';
       turn: number;
+      index: number;
       callId: string;
       name: string;
       server?: string;

@@ -162,10 +162,11 @@ async function runTurns(options: RunAgentOptions, signal: AbortSignal): Promise<
       return finish(stop, turn);
     }
 
-    const executed = await mapBounded(calls, maxParallel, async (call) => {
+    const executed = await mapBounded(calls, maxParallel, async (call, index) => {
       options.emit({
         type: 'tool-call-start',
         turn,
+        index,
         callId: call.id,
         name: call.name,
         argumentsText: call.argumentsText,
@@ -176,11 +177,18 @@ async function runTurns(options: RunAgentOptions, signal: AbortSignal): Promise<
         turn,
         callsInTurn: calls.length,
         signal,
-        emit: options.emit,
+        // What the call says of itself names its place too: another call of this answer may have its id.
+        emit: (event) =>
+          options.emit(
+            (event.type === 'tool-call-request' || event.type === 'tool-call-warning') && event.callId === call.id
+              ? { ...event, index }
+              : event,
+          ),
       });
       options.emit({
         type: 'tool-call-end',
         turn,
+        index,
         callId: call.id,
         name: call.name,
         server: outcome.server,

@@ -21,6 +21,8 @@ import { asChatTurn } from './chat-turn-context.js';
 import type { LiveEvents } from './live-events.js';
 import { displayModel } from './views.js';
 
+type CallWarningEvent = Extract<AgentEvent, { type: 'tool-call-warning' }>;
+
 /** A provider request body past this size is sent to the page cut (the tool definitions of big servers). */
 const MAX_EVENT_CHARS = 400_000;
 /** The longest text kept as it is in an event cut for being longer than that (an id, a name, an outcome). */
@@ -171,14 +173,15 @@ function latestOf(views: ChatMessageView[]): { messages: ChatMessageView[]; omit
 }
 
 /**
- * The numbers of the calls an answer of the model makes, as the transcript will number them once they are answered:
- * after every call answered before that answer, and the `compacted` calls a compaction summarised.
+ * The numbers of the calls an answer of the model makes, by their place in it (two may share an id), as the
+ * transcript will number them once they are answered: after every call answered before that answer, and the
+ * `compacted` calls a compaction summarised.
  */
-function callNumbers(history: readonly Message[], answer: AssistantMessage, compacted: number): Map<string, number> {
+function callNumbers(history: readonly Message[], answer: AssistantMessage, compacted: number): number[] {
   const at = history.indexOf(answer);
   const before = compacted + answeredToolCalls(at === -1 ? history : history.slice(0, at)).length;
   const calls = answer.content.filter((part) => part.type === 'tool-call');
-  return new Map(calls.map((call, index) => [call.id, before + index + 1]));
+  return calls.map((_, index) => before + index + 1);
 }
 
 /**
@@ -242,10 +245,12 @@ export function createChatRunner(events: LiveEvents, turnEnded: () => void = () 
     }
     return warnings;
   };
-  const keepWarning = (open: Conversation, answer: AssistantMessage | undefined, callId: string, message: string) => {
-    const call = answer?.content.find((part) => part.type === 'tool-call' && part.id === callId);
-    if (call === undefined || call.type !== 'tool-call') return;
-    callWarnings(open).keep(call, cut(message));
+  // The call warned of is the answer's call at the warning's place among its calls: two of them may share an id.
+  const keepWarning = (open: Conversation, answer: AssistantMessage | undefined, warning: CallWarningEvent) => {
+    const calls = answer?.content.filter((part) => part.type === 'tool-call') ?? [];
+    const call = warning.index === undefined ? undefined : calls[warning.index];
+    if (call === undefined || call.id !== warning.callId) return;
+    callWarnings(open).keep(call, cut(warning.message));
   };
 
   const view = (open: Conversation, host: Host, messages = open.history.length): ChatSessionView => ({
@@ -297,7 +302,7 @@ export function createChatRunner(events: LiveEvents, turnEnded: () => void = () 
     const mark = { turnId, running: true };
     void asChatTurn(mark, async () => {
       // Each call is shown with its number in the conversation, the one it keeps once the transcript is read back.
-      let numbers = new Map<string, number>();
+      let numbers: number[] = [];
       let answer: AssistantMessage | undefined;
       try {
         for await (const event of open.send(text)) {
@@ -305,9 +310,9 @@ export function createChatRunner(events: LiveEvents, turnEnded: () => void = () 
             answer = event.message;
             numbers = callNumbers(open.history, event.message, open.compactedToolCalls);
           }
-          if (event.type === 'tool-call-warning') keepWarning(open, answer, event.callId, event.message);
+          if (event.type === 'tool-call-warning') keepWarning(open, answer, event);
           const number =
-            event.type === 'tool-call-start' || event.type === 'tool-call-end' ? numbers.get(event.callId) : undefined;
+            event.type === 'tool-call-start' || event.type === 'tool-call-end' ? numbers[event.index] : undefined;
           // A warning is sent as it is kept with its call, so the page shows the same text live and read back.
           const shown = event.type === 'tool-call-warning' ? { ...event, message: cut(event.message) } : event;
           publish({ ...eventForPage(shown), ...(number === undefined ? {} : { number }) });

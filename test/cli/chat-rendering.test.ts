@@ -96,7 +96,7 @@ describe('the chat renders a turn', () => {
   it('shows each tool call as one line with secrets redacted and the outcome', () => {
     const text = render(
       [
-        { type: 'tool-call-start', turn: 1, callId: 'c1', name: 'api__fetch', argumentsText: '{}' },
+        { type: 'tool-call-start', turn: 1, index: 0, callId: 'c1', name: 'api__fetch', argumentsText: '{}' },
         {
           type: 'tool-call-request',
           callId: 'c1',
@@ -107,6 +107,7 @@ describe('the chat renders a turn', () => {
         {
           type: 'tool-call-end',
           turn: 1,
+          index: 0,
           callId: 'c1',
           name: 'api__fetch',
           server: 'api',
@@ -130,10 +131,18 @@ describe('the chat renders a turn', () => {
   it('shows a call that never reached its server by its namespaced name alone', () => {
     const text = render(
       [
-        { type: 'tool-call-start', turn: 1, callId: 'c1', name: 'calculator__divide', argumentsText: '{"a":1,"b":0}' },
+        {
+          type: 'tool-call-start',
+          turn: 1,
+          index: 0,
+          callId: 'c1',
+          name: 'calculator__divide',
+          argumentsText: '{"a":1,"b":0}',
+        },
         {
           type: 'tool-call-end',
           turn: 1,
+          index: 0,
           callId: 'c1',
           name: 'calculator__divide',
           server: 'calculator',
@@ -160,6 +169,7 @@ describe('the chat renders a turn', () => {
       {
         type: 'tool-call-end',
         turn: 1,
+        index: 0,
         callId: id,
         name: 'api__fetch',
         server: 'api',
@@ -246,6 +256,7 @@ describe('the chat renders a turn', () => {
       {
         type: 'tool-call-end',
         turn: 1,
+        index: 0,
         callId: 'n1',
         name: 'calculator__add',
         outcome: 'ok',
@@ -310,6 +321,7 @@ describe('the chat renders a turn', () => {
         {
           type: 'tool-call-end',
           turn: 1,
+          index: 0,
           callId: 'a1',
           name: 'calculator__add',
           outcome: 'ok',

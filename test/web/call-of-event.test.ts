@@ -25,4 +25,15 @@ describe('callOfEvent', () => {
     const both = first.map((call, index) => (index === 3 ? { ...call, end: {} } : call));
     expect(callOfEvent(both, 'call_0', 2)).toBe(3);
   });
+
+  it('pairs an event that names its place with the call at that place, whichever of an id ended first', () => {
+    const placed = [
+      { callId: 'call_0', turn: 1, index: 0 },
+      { callId: 'call_0', turn: 1, index: 1 },
+    ];
+    expect(callOfEvent(placed, 'call_0', 1, 1)).toBe(1);
+    expect(callOfEvent(placed, 'call_0', undefined, 1)).toBe(1);
+    expect(callOfEvent(placed, 'call_0', 1, 0)).toBe(0);
+    expect(callOfEvent(placed, 'call_0', 1, 2)).toBe(-1);
+  });
 });

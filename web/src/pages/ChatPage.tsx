@@ -27,12 +27,19 @@ import { callOfEvent } from './call-of-event';
 
 type Event = { type: string; [key: string]: unknown };
 
+/** A call event's place among the calls of its answer, when it says. */
+function placeOf(event: Event): number | undefined {
+  return typeof event.index === 'number' ? event.index : undefined;
+}
+
 interface ToolCard {
   /** Stays the same from the first streamed piece of the call's arguments to its end. */
   key: string;
   callId: string;
   name: string;
   turn: number;
+  /** Its place among the calls of the answer that made it, from 0, once known (two may share an id). */
+  index?: number;
   /** Its number in the conversation, once the model's answer making it is whole (the transcript keeps it). */
   number?: number;
   /**
@@ -430,6 +437,7 @@ export function ChatPage() {
             callId: key,
             name: String(event.name),
             turn: Number(event.turn),
+            index,
             streaming: { index, argumentsText: String(event.argumentsDelta) },
           };
           return { ...turn, calls: [...turn.calls, card] };
@@ -441,15 +449,17 @@ export function ChatPage() {
               call.turn === Number(event.turn) &&
               call.streaming !== undefined &&
               call.streaming.started !== true &&
-              call.name === event.name,
+              call.name === event.name &&
+              (placeOf(event) === undefined || call.streaming.index === placeOf(event)),
           );
           const number = typeof event.number === 'number' ? { number: event.number } : {};
+          const place = typeof event.index === 'number' ? { index: event.index } : {};
           if (streamed?.streaming !== undefined) {
             const streaming = { ...streamed.streaming, argumentsText: String(event.argumentsText), started: true };
             return {
               ...turn,
               calls: turn.calls.map((call) =>
-                call === streamed ? { ...call, ...number, callId: String(event.callId), streaming } : call,
+                call === streamed ? { ...call, ...number, ...place, callId: String(event.callId), streaming } : call,
               ),
             };
           }
@@ -464,20 +474,21 @@ export function ChatPage() {
                 name: String(event.name),
                 turn: Number(event.turn),
                 ...number,
+                ...place,
               },
             ],
           };
         }
         case 'tool-call-request': {
           // Made while the latest answer's calls run: a call of that answer.
-          const at = callOfEvent(turn.calls, String(event.callId));
+          const at = callOfEvent(turn.calls, String(event.callId), undefined, placeOf(event));
           return {
             ...turn,
             calls: turn.calls.map((call, index) => (index === at ? { ...call, request: event } : call)),
           };
         }
         case 'tool-call-end': {
-          const at = callOfEvent(turn.calls, String(event.callId), Number(event.turn));
+          const at = callOfEvent(turn.calls, String(event.callId), Number(event.turn), placeOf(event));
           return {
             ...turn,
             calls: turn.calls.map((call, index) => (index === at ? { ...call, end: event } : call)),
@@ -491,7 +502,7 @@ export function ChatPage() {
           // Beside the call it belongs to, each once, as a page that comes later is sent it; a model that repeats
           // its call ids across its answers means the call of that id of the latest answer, the one running.
           const message = String(event.message);
-          const call = turn.calls[callOfEvent(turn.calls, String(event.callId))];
+          const call = turn.calls[callOfEvent(turn.calls, String(event.callId), undefined, placeOf(event))];
           if (call === undefined) {
             if (turn.warnings?.includes(message) === true) return turn;
             return { ...turn, warnings: [...(turn.warnings ?? []), message] };

@@ -9,16 +9,19 @@ export interface CallOfAnswer {
   callId: string;
   /** The model answer, counted in the run, that made the call. */
   turn: number;
+  /** Its place among that answer's calls, from 0, once known. */
+  index?: number;
   /** Set once the call's end (its result) is known. */
   end?: unknown;
 }
 
 /**
  * The index in `calls` of the call `callId` of answer `turn` (the latest answer that made a call of that id when the
- * event does not say): the first of that id not yet ended, as an id made twice in one answer is answered in order,
- * else the last of them; -1 when the answer made no call of that id.
+ * event does not say): the one at the event's `place` among the answer's calls when it says, as two calls of one
+ * answer may share an id; else the first of that id not yet ended, else the last of them; -1 when the answer made no
+ * call of that id.
  */
-export function callOfEvent(calls: readonly CallOfAnswer[], callId: string, turn?: number): number {
+export function callOfEvent(calls: readonly CallOfAnswer[], callId: string, turn?: number, place?: number): number {
   let answer = turn;
   if (answer === undefined) {
     for (const call of calls) {
@@ -28,6 +31,10 @@ export function callOfEvent(calls: readonly CallOfAnswer[], callId: string, turn
   let last = -1;
   for (const [index, call] of calls.entries()) {
     if (call.callId !== callId || call.turn !== answer) continue;
+    if (place !== undefined && call.index !== undefined) {
+      if (call.index === place) return index;
+      continue;
+    }
     if (call.end === undefined) return index;
     last = index;
   }
