@@ -7,7 +7,7 @@
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { assertPrivatePath } from '../json/private-path.js';
+import { assertPrivatePath, isNotThere } from '../json/private-path.js';
 
 /** Overrides the default state folder; `--state-dir` wins over it. */
 const STATE_DIR_ENV_VARIABLE = 'MCP_HOST_STATE_DIR';
@@ -64,7 +64,8 @@ export function existingStateDir(directory: string): boolean {
   try {
     if (statSync(directory).isDirectory()) return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    // Created by a command that writes it, where a file above it fails that as a folder that cannot be created.
+    if (isNotThere(error)) return false;
     throw error;
   }
   throw new StateDirError(

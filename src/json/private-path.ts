@@ -24,7 +24,8 @@ export function assertPrivatePath(path: string, kind: PrivatePathKind, what: str
   try {
     stats = lstatSync(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    // ENOTDIR: a file stands where a folder above it would be, so it is not there either.
+    if (isNotThere(error)) return;
     throw error;
   }
   const mode = kind === 'folder' ? '700' : '600';
@@ -53,4 +54,10 @@ function targetOf(path: string): string {
   } catch {
     return 'somewhere else';
   }
+}
+
+/** Whether a file system call failed because the path is not there: nothing at it, or a file in place of a folder above it. */
+export function isNotThere(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
 }

@@ -283,6 +283,14 @@ describe('a state folder that is a file', () => {
     expect(audit.stdout).toBe('');
     expect(audit.stderr).toBe(result.stderr);
 
+    // A state folder below the file cannot be created: said so, as a folder that cannot be created is.
+    const below = join(stateFile, 'below');
+    const writer = await runCli(['tools', 'list', '--config', config, '--state-dir', below], TIMEOUT);
+    expect(writer.code, writer.stderr).toBe(2);
+    expect(writer.stderr).toBe(
+      `mcp-host: could not create the state folder ${below} (ENOTDIR); choose a writable folder with --state-dir or MCP_HOST_STATE_DIR.\n`,
+    );
+
     // An audit log named elsewhere is read without the folder.
     const elsewhere = join(dirname(config), 'elsewhere.jsonl');
     const named = await runCli(['audit', '--state-dir', stateFile, '--audit-file', elsewhere], TIMEOUT);
