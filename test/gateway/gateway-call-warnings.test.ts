@@ -10,14 +10,13 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, type LoggingMessageNotification } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearerTransport } from '../helpers/bearer-transport.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
-import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { connectHttpGatewayClient } from '../helpers/gateway-client.js';
+import { waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory } from '../helpers/project.js';
 import { connectStdioGateway } from '../helpers/stdio-gateway.js';
 import { textOf } from '../helpers/text-of.js';
 
-const TOKEN = 'a-call-warnings-test-token-of-enough-length';
 const RETRY_WARNING = {
   level: 'warning',
   logger: 'mcp-host',
@@ -70,22 +69,9 @@ async function overStdio(): Promise<Served> {
 function overHttp(gatewaySettings: Record<string, unknown>): () => Promise<Served> {
   return async () => {
     const directory = await temporaryDirectory('mcp-host-call-warnings-');
-    const gateway: GatewayProcess = await startGatewayProcess(
-      ['--config', await configIn(directory, gatewaySettings), '--state-dir', directory],
-      { MCP_HOST_GATEWAY_TOKEN: TOKEN },
-    );
     const logs: Served['logs'] = [];
     const client = listeningClient(logs);
-    const close = async () => {
-      await client.close().catch(() => undefined);
-      await gateway.stop();
-    };
-    try {
-      await client.connect(bearerTransport(gateway.url, TOKEN));
-    } catch (error) {
-      await close();
-      throw error;
-    }
+    const { close } = await connectHttpGatewayClient(client, await configIn(directory, gatewaySettings), directory);
     return { client, logs, marker: join(directory, 'exited-once'), close };
   };
 }

@@ -11,13 +11,12 @@ import { join } from 'node:path';
 import { Client, LOG_LEVEL_META_KEY, type LoggingMessageNotification } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearerTransport } from '../helpers/bearer-transport.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
-import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { connectHttpGatewayClient } from '../helpers/gateway-client.js';
+import { waitUntil } from '../helpers/gateway-process.js';
 import { bundledCliPath, temporaryDirectory } from '../helpers/project.js';
 import { textOf } from '../helpers/text-of.js';
 
-const TOKEN = 'a-modern-logging-test-token-of-enough-length';
 const RETRY_WARNING =
   'crashy__read_once_exits lost its server; trying once more, as the tool is marked safe to retry (server "crashy" exited with code 5; stderr tail:\nexiting once with code 5 in the middle of a call)';
 
@@ -65,22 +64,9 @@ async function overStdio(): Promise<Served> {
 
 async function overHttp(): Promise<Served> {
   const directory = await temporaryDirectory('mcp-host-modern-logging-');
-  const gateway: GatewayProcess = await startGatewayProcess(
-    ['--config', await configIn(directory), '--state-dir', directory],
-    { MCP_HOST_GATEWAY_TOKEN: TOKEN },
-  );
   const logs: Served['logs'] = [];
   const client = modernClient(logs);
-  const close = async () => {
-    await client.close().catch(() => undefined);
-    await gateway.stop();
-  };
-  try {
-    await client.connect(bearerTransport(gateway.url, TOKEN));
-  } catch (error) {
-    await close();
-    throw error;
-  }
+  const { close } = await connectHttpGatewayClient(client, await configIn(directory), directory);
   return { client, logs, marker: join(directory, 'exited-once'), close };
 }
 

@@ -8,7 +8,7 @@ import { bearerTransport } from './bearer-transport.js';
 import { startGatewayProcess } from './gateway-process.js';
 import { connectStdioGateway } from './stdio-gateway.js';
 
-const TOKEN = 'a-gateway-client-test-token';
+const TOKEN = 'a-gateway-client-test-token-of-enough-length';
 
 export type GatewayTransportKind = 'stdio' | 'http';
 
@@ -23,19 +23,30 @@ export async function connectGatewayClient(
     await connectStdioGateway(client, config, stateDir);
     return { close: () => client.close() };
   }
+  return connectHttpGatewayClient(client, config, stateDir);
+}
+
+/**
+ * `client` connected over Streamable HTTP to a gateway process of its own serving `config`; `close` closes the client
+ * and stops the gateway, as does a failure to connect.
+ */
+export async function connectHttpGatewayClient(
+  client: Client,
+  config: string,
+  stateDir: string,
+): Promise<{ close: () => Promise<void> }> {
   const gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
     MCP_HOST_GATEWAY_TOKEN: TOKEN,
   });
+  const close = async () => {
+    await client.close().catch(() => undefined);
+    await gateway.stop();
+  };
   try {
     await client.connect(bearerTransport(gateway.url, TOKEN));
   } catch (error) {
-    await gateway.stop();
+    await close();
     throw error;
   }
-  return {
-    close: async () => {
-      await client.close();
-      await gateway.stop();
-    },
-  };
+  return { close };
 }
