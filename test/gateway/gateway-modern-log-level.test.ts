@@ -5,25 +5,16 @@
  * The official v2 SDK clients in front of the built CLI, one pinned to that revision and one in a session, the
  * forwarding fixture server (which answers the level it was last asked for) behind it.
  */
-import {
-  Client,
-  type ClientOptions,
-  LOG_LEVEL_META_KEY,
-  type LoggingMessageNotification,
-} from '@modelcontextprotocol/client';
+import { type Client, type ClientOptions, LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearerTransport } from '../helpers/bearer-transport.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { type LoggingClient, loggingClient } from '../helpers/logging-client.js';
 import { temporaryDirectory } from '../helpers/project.js';
 import { textOf } from '../helpers/text-of.js';
 
 const TOKEN = 'a-modern-log-level-test-token-of-enough-length';
-
-interface LoggingClient {
-  client: Client;
-  logs: LoggingMessageNotification['params'][];
-}
 
 let gateway: GatewayProcess;
 const clients: Client[] = [];
@@ -43,10 +34,7 @@ afterAll(async () => {
 });
 
 async function connect(name: string, options: ClientOptions = {}): Promise<LoggingClient> {
-  const connected: LoggingClient = { client: new Client({ name, version: '1.0.0' }, options), logs: [] };
-  connected.client.setNotificationHandler('notifications/message', (notification) => {
-    connected.logs.push(notification.params);
-  });
+  const connected = loggingClient(name, options);
   clients.push(connected.client);
   await connected.client.connect(bearerTransport(gateway.url, TOKEN));
   return connected;

@@ -5,20 +5,16 @@
  * not known to be any one call's, while its client has several in flight, goes on one of their streams only.
  * Official v2 SDK clients in front of the built CLI, the forwarding fixture server behind it.
  */
-import { Client, type ClientOptions, type LoggingMessageNotification } from '@modelcontextprotocol/client';
+import type { Client, ClientOptions } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearerTransport } from '../helpers/bearer-transport.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { type LoggingClient, loggingClient } from '../helpers/logging-client.js';
 import { temporaryDirectory } from '../helpers/project.js';
 import { textOf } from '../helpers/text-of.js';
 
 const TOKEN = 'a-stateless-logging-test-token';
-
-interface LoggingClient {
-  client: Client;
-  logs: LoggingMessageNotification['params'][];
-}
 
 let gateway: GatewayProcess;
 const clients: Client[] = [];
@@ -38,10 +34,7 @@ afterAll(async () => {
 });
 
 async function connect(name: string, options: ClientOptions = {}, to = gateway): Promise<LoggingClient> {
-  const connected: LoggingClient = { client: new Client({ name, version: '1.0.0' }, options), logs: [] };
-  connected.client.setNotificationHandler('notifications/message', (notification) => {
-    connected.logs.push(notification.params);
-  });
+  const connected = loggingClient(name, options);
   clients.push(connected.client);
   await connected.client.connect(bearerTransport(to.url, TOKEN));
   return connected;

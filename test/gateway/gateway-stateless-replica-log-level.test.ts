@@ -5,12 +5,13 @@
  * asked them for a more severe one, so it hears what it asked for wherever its calls land. Two gateways in this
  * process share the memory store, the forwarding fixture server behind each; official v2 SDK clients in front.
  */
-import { Client, type LoggingMessageNotification } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
 import { bearerTransport } from '../helpers/bearer-transport.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { waitUntil } from '../helpers/gateway-process.js';
+import { type LoggingClient, loggingClient } from '../helpers/logging-client.js';
 import { textOf } from '../helpers/text-of.js';
 import { type InProcessReplica, startInProcessReplica } from './in-process-replica.js';
 
@@ -42,23 +43,18 @@ afterAll(async () => {
   }
 });
 
-interface RoutedClient {
-  client: Client;
-  logs: LoggingMessageNotification['params'][];
+interface RoutedClient extends LoggingClient {
   /** The replica its next requests go to. */
   to: number;
 }
 
 /** A client behind a load balancer that sends its requests to the replica `to` names. */
 async function routedClient(name: string, to: number): Promise<RoutedClient> {
-  const routed: RoutedClient = { client: new Client({ name, version: '1.0.0' }), logs: [], to };
+  const routed: RoutedClient = { ...loggingClient(name), to };
   const routing: typeof fetch = async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     return fetch(`${origins[routed.to]}${url.pathname}${url.search}`, init);
   };
-  routed.client.setNotificationHandler('notifications/message', (notification) => {
-    routed.logs.push(notification.params);
-  });
   clients.push(routed.client);
   await routed.client.connect(bearerTransport(`${origins[to]}/mcp`, TOKEN, { fetch: routing }));
   return routed;
