@@ -52,13 +52,20 @@ export function checkModelKey(options: {
   if (missing !== undefined) throw new CliError(`${missing}, or choose another model with --model`, EXIT_USAGE);
 }
 
-/** A model the config names that does not parse is a config error: named with the file and its key, as others are. */
-function parseModelSpecFrom(spec: string, configFile: string | undefined): ReturnType<typeof parseModelSpec> {
+/**
+ * A model the config names at `keyPath` that does not parse is a config error: named with the file and its key, as
+ * others are.
+ */
+function parseModelSpecFrom(
+  spec: string,
+  configFile: string | undefined,
+  keyPath: readonly string[] = ['model'],
+): ReturnType<typeof parseModelSpec> {
   try {
     return parseModelSpec(spec);
   } catch (error) {
     if (configFile === undefined || !(error instanceof ModelChoiceError)) throw error;
-    throw new CliError(`${configFile}: model: ${error.message}`, EXIT_USAGE);
+    throw new CliError(`${configFile}: ${formatKeyPath(keyPath)}: ${error.message}`, EXIT_USAGE);
   }
 }
 
@@ -66,21 +73,12 @@ function parseModelSpecFrom(spec: string, configFile: string | undefined): Retur
 function checkSamplingModels(config: Pick<HostConfig, 'file' | 'sampling'>): void {
   const sampling = config.sampling;
   if (sampling === undefined || config.file === undefined) return;
-  const named: Array<[string[], string]> = [
-    ...(sampling.model === undefined ? [] : [[['sampling', 'model'], sampling.model] as [string[], string]]),
-    ...Object.entries(sampling.servers).map(([name, model]): [string[], string] => [
-      ['sampling', 'servers', name],
-      model,
-    ]),
-    ...Object.entries(sampling.hints).map(([hint, model]): [string[], string] => [['sampling', 'hints', hint], model]),
-  ];
-  for (const [keyPath, spec] of named) {
-    try {
-      parseModelSpec(spec);
-    } catch (error) {
-      if (!(error instanceof ModelChoiceError)) throw error;
-      throw new CliError(`${config.file}: ${formatKeyPath(keyPath)}: ${error.message}`, EXIT_USAGE);
-    }
+  if (sampling.model !== undefined) parseModelSpecFrom(sampling.model, config.file, ['sampling', 'model']);
+  for (const [name, model] of Object.entries(sampling.servers)) {
+    parseModelSpecFrom(model, config.file, ['sampling', 'servers', name]);
+  }
+  for (const [hint, model] of Object.entries(sampling.hints)) {
+    parseModelSpecFrom(model, config.file, ['sampling', 'hints', hint]);
   }
 }
 
