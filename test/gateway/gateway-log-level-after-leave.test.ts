@@ -11,9 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
 import { bearerTransport } from '../helpers/bearer-transport.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
-import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory } from '../helpers/project.js';
 import { textOf } from '../helpers/text-of.js';
+import { startTokenGateway, type TokenGateway } from '../helpers/token-gateway.js';
 import { type InProcessReplica, startInProcessReplica } from './in-process-replica.js';
 
 const TOKEN = 'a-log-level-after-leave-test-token';
@@ -27,8 +28,7 @@ describe.each([
   ['sessions', false],
   ['a stateless gateway', true],
 ] as const)('the log level a gateway asks its servers for when a client goes, in %s', (_mode, stateless) => {
-  let gateway: GatewayProcess;
-  const clients: Client[] = [];
+  let gateway: TokenGateway;
 
   beforeAll(async () => {
     const stateDir = await temporaryDirectory('mcp-host-level-after-leave-');
@@ -36,21 +36,16 @@ describe.each([
       { forwarding: { file: 'forwarding.mjs' } },
       { fields: { gateway: { stateless, requestsPerMinute: 10_000 } } },
     );
-    gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
-      MCP_HOST_GATEWAY_TOKEN: TOKEN,
-    });
+    gateway = await startTokenGateway(config, stateDir);
   }, 90_000);
 
   afterAll(async () => {
-    for (const client of clients) await client.close().catch(() => undefined);
     await gateway?.stop();
   });
 
   async function connectAt(level: string): Promise<Connected> {
     const client = new Client({ name: `client-at-${level}`, version: '1.0.0' });
-    clients.push(client);
-    const transport = bearerTransport(gateway.url, TOKEN);
-    await client.connect(transport);
+    const transport = await gateway.connect(client);
     await client.setLoggingLevel(level as 'debug');
     return { client, transport };
   }

@@ -8,19 +8,16 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearerTransport } from '../helpers/bearer-transport.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
-import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory } from '../helpers/project.js';
 import { textOf } from '../helpers/text-of.js';
-
-const TOKEN = 'a-log-level-late-server-test-token';
+import { startTokenGateway, type TokenGateway } from '../helpers/token-gateway.js';
 
 describe('the log level a gateway asks of a server that connects after it was set', () => {
-  let gateway: GatewayProcess;
+  let gateway: TokenGateway;
   let startGate: string;
   let startedFile: string;
-  const clients: Client[] = [];
 
   beforeAll(async () => {
     const folder = await temporaryDirectory('mcp-host-level-late-server-');
@@ -30,22 +27,18 @@ describe('the log level a gateway asks of a server that connects after it was se
     const config = await writeFixtureServersConfig({
       forwarding: { file: 'forwarding.mjs', env: { START_GATE: startGate, STARTED_FILE: startedFile } },
     });
-    gateway = await startGatewayProcess(['--config', config, '--state-dir', join(folder, 'state')], {
-      MCP_HOST_GATEWAY_TOKEN: TOKEN,
-    });
+    gateway = await startTokenGateway(config, join(folder, 'state'));
   }, 90_000);
 
   afterAll(async () => {
     // A server held at its start reads no stdin: let it go, so that it ends with the gateway.
     if (startGate !== undefined) await writeFile(startGate, '');
-    for (const client of clients) await client.close().catch(() => undefined);
     await gateway?.stop();
   });
 
   async function connect(name: string): Promise<Client> {
     const client = new Client({ name, version: '1.0.0' });
-    clients.push(client);
-    await client.connect(bearerTransport(gateway.url, TOKEN));
+    await gateway.connect(client);
     return client;
   }
 

@@ -6,35 +6,28 @@
  */
 import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearerTransport } from '../helpers/bearer-transport.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
-import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory } from '../helpers/project.js';
 import { textOf } from '../helpers/text-of.js';
-
-const TOKEN = 'a-log-level-unchanged-test-token';
+import { startTokenGateway, type TokenGateway } from '../helpers/token-gateway.js';
 
 describe('the log level a gateway asks its servers for when it does not change', () => {
-  let gateway: GatewayProcess;
-  const clients: Client[] = [];
+  let gateway: TokenGateway;
 
   beforeAll(async () => {
     const stateDir = await temporaryDirectory('mcp-host-level-unchanged-');
     const config = await writeFixtureServersConfig({ forwarding: { file: 'forwarding.mjs' } });
-    gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
-      MCP_HOST_GATEWAY_TOKEN: TOKEN,
-    });
+    gateway = await startTokenGateway(config, stateDir);
   }, 90_000);
 
   afterAll(async () => {
-    for (const client of clients) await client.close().catch(() => undefined);
     await gateway?.stop();
   });
 
   async function connect(name: string): Promise<Client> {
     const client = new Client({ name, version: '1.0.0' });
-    clients.push(client);
-    await client.connect(bearerTransport(gateway.url, TOKEN));
+    await gateway.connect(client);
     return client;
   }
 
