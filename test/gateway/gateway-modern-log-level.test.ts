@@ -5,19 +5,16 @@
  * The official v2 SDK clients in front of the built CLI, one pinned to that revision and one in a session, the
  * forwarding fixture server (which answers the level it was last asked for) behind it.
  */
-import { type Client, type ClientOptions, LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
+import { type ClientOptions, LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearerTransport } from '../helpers/bearer-transport.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
-import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { waitUntil } from '../helpers/gateway-process.js';
 import { type LoggingClient, loggingClient } from '../helpers/logging-client.js';
 import { temporaryDirectory } from '../helpers/project.js';
 import { textOf } from '../helpers/text-of.js';
+import { startTokenGateway, type TokenGateway } from '../helpers/token-gateway.js';
 
-const TOKEN = 'a-modern-log-level-test-token-of-enough-length';
-
-let gateway: GatewayProcess;
-const clients: Client[] = [];
+let gateway: TokenGateway;
 
 beforeAll(async () => {
   const stateDir = await temporaryDirectory('mcp-host-modern-log-level-');
@@ -25,18 +22,16 @@ beforeAll(async () => {
     { forwarding: { file: 'forwarding.mjs' } },
     { fields: { gateway: { requestsPerMinute: 10_000 } } },
   );
-  gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], { MCP_HOST_GATEWAY_TOKEN: TOKEN });
+  gateway = await startTokenGateway(config, stateDir);
 }, 90_000);
 
 afterAll(async () => {
-  for (const client of clients) await client.close().catch(() => undefined);
   await gateway?.stop();
 });
 
 async function connect(name: string, options: ClientOptions = {}): Promise<LoggingClient> {
   const connected = loggingClient(name, options);
-  clients.push(connected.client);
-  await connected.client.connect(bearerTransport(gateway.url, TOKEN));
+  await gateway.connect(connected.client);
   return connected;
 }
 

@@ -5,19 +5,16 @@
  * not known to be any one call's, while its client has several in flight, goes on one of their streams only.
  * Official v2 SDK clients in front of the built CLI, the forwarding fixture server behind it.
  */
-import type { Client, ClientOptions } from '@modelcontextprotocol/client';
+import type { ClientOptions } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearerTransport } from '../helpers/bearer-transport.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
-import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { waitUntil } from '../helpers/gateway-process.js';
 import { type LoggingClient, loggingClient } from '../helpers/logging-client.js';
 import { temporaryDirectory } from '../helpers/project.js';
 import { textOf } from '../helpers/text-of.js';
+import { startTokenGateway, type TokenGateway } from '../helpers/token-gateway.js';
 
-const TOKEN = 'a-stateless-logging-test-token';
-
-let gateway: GatewayProcess;
-const clients: Client[] = [];
+let gateway: TokenGateway;
 
 beforeAll(async () => {
   const stateDir = await temporaryDirectory('mcp-host-stateless-logging-');
@@ -25,18 +22,16 @@ beforeAll(async () => {
     { forwarding: { file: 'forwarding.mjs' } },
     { fields: { gateway: { stateless: true, requestsPerMinute: 10_000 } } },
   );
-  gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], { MCP_HOST_GATEWAY_TOKEN: TOKEN });
+  gateway = await startTokenGateway(config, stateDir);
 }, 90_000);
 
 afterAll(async () => {
-  for (const client of clients) await client.close().catch(() => undefined);
   await gateway?.stop();
 });
 
 async function connect(name: string, options: ClientOptions = {}, to = gateway): Promise<LoggingClient> {
   const connected = loggingClient(name, options);
-  clients.push(connected.client);
-  await connected.client.connect(bearerTransport(to.url, TOKEN));
+  await to.connect(connected.client);
   return connected;
 }
 
@@ -153,17 +148,12 @@ describe('mcp-host serve --http, stateless, passing on servers’ log messages',
 
   it('asks the servers for the most verbose level any client set, one with no request in flight included', async () => {
     // A gateway of its own: no other client has set a level there.
-    const own = await startGatewayProcess(
-      [
-        '--config',
-        await writeFixtureServersConfig(
-          { forwarding: { file: 'forwarding.mjs' } },
-          { fields: { gateway: { stateless: true, requestsPerMinute: 10_000 } } },
-        ),
-        '--state-dir',
-        await temporaryDirectory('mcp-host-stateless-logging-'),
-      ],
-      { MCP_HOST_GATEWAY_TOKEN: TOKEN },
+    const own = await startTokenGateway(
+      await writeFixtureServersConfig(
+        { forwarding: { file: 'forwarding.mjs' } },
+        { fields: { gateway: { stateless: true, requestsPerMinute: 10_000 } } },
+      ),
+      await temporaryDirectory('mcp-host-stateless-logging-'),
     );
     try {
       const idle = await connect('idle-client', {}, own);
