@@ -6,15 +6,9 @@
  * by a note that says so.
  */
 import type { ToolCallPart } from '../providers/types.js';
-import { MAX_CALL_WARNINGS } from './call-warning-limit.js';
+import { DROPPED_WARNINGS_NOTE, MAX_CALL_WARNINGS, MAX_CONVERSATION_WARNING_CHARS } from './call-warning-limit.js';
 
-/**
- * Characters of warnings kept across one conversation: half of what a page is sent of it at once, so the warnings
- * leave room for the messages. Some 20 calls' warnings that quote a long stderr line (cut to 50,000 characters).
- */
-export const MAX_CONVERSATION_WARNING_CHARS = 1_000_000;
-
-export const DROPPED_WARNINGS_NOTE = `Earlier warnings of this call were dropped: the UI keeps the latest ${MAX_CONVERSATION_WARNING_CHARS.toLocaleString('en-US')} characters of a conversation's warnings while it holds it.`;
+export { DROPPED_WARNINGS_NOTE, MAX_CONVERSATION_WARNING_CHARS };
 
 export interface CallWarnings {
   /** Keeps `message` (cut already) with `call`, unless it has it or its most. */

@@ -24,6 +24,7 @@ import { errorMessage } from '../error-message';
 import { showName } from '../hidden-characters';
 import { usePageReturn } from '../page-return';
 import { callOfEvent } from './call-of-event';
+import { callsOverWarningCap, capCallWarnings } from './call-warning-cap';
 
 type Event = { type: string; [key: string]: unknown };
 
@@ -51,6 +52,18 @@ interface ToolCard {
   end?: Event;
   /** What the host warned of during the call (sent once more, and how its server went), each once. */
   warnings?: string[];
+  /** When the call was last warned of, counted in the tab: the least recent lose theirs first (call-warning-cap.ts). */
+  warnedAt?: number;
+}
+
+/** `turns` with their calls' warnings within the tab's bound (call-warning-cap.ts); the same array when they are. */
+function capTurnWarnings(turns: Turn[]): Turn[] {
+  const over = callsOverWarningCap(turns.flatMap((turn) => turn.calls));
+  if (over.size === 0) return turns;
+  return turns.map((turn) => {
+    const calls = capCallWarnings(turn.calls, over);
+    return calls === turn.calls ? turn : { ...turn, calls };
+  });
 }
 
 interface Turn {
@@ -290,6 +303,8 @@ export function ChatPage() {
   // The turns as last rendered, for the event handler to look up.
   const turnsShown = useRef(turns);
   turnsShown.current = turns;
+  // Counts the warnings the page keeps with its calls, to tell which call was warned of last.
+  const warningsKept = useRef(0);
   const update = (id: string, change: (turn: Turn) => Turn) =>
     setTurns((old) => old.map((turn) => (turn.id === id ? change(turn) : turn)));
   // Turns seen to end while this page is open: one the server still reported running is not taken up after it ended.
@@ -509,10 +524,12 @@ export function ChatPage() {
           }
           const kept = call.warnings ?? [];
           if (kept.includes(message) || kept.length >= MAX_CALL_WARNINGS) return turn;
+          warningsKept.current += 1;
+          const warnedAt = warningsKept.current;
           return {
             ...turn,
             calls: turn.calls.map((candidate) =>
-              candidate === call ? { ...candidate, warnings: [...kept, message] } : candidate,
+              candidate === call ? { ...candidate, warnings: [...kept, message], warnedAt } : candidate,
             ),
           };
         }
@@ -524,6 +541,8 @@ export function ChatPage() {
           return turn;
       }
     });
+    // Across the tab, as the server across a conversation: the least recently warned calls' warnings go first.
+    if (event.type === 'tool-call-warning') setTurns(capTurnWarnings);
   });
   // The turn this page shows running, the latest: its Stop stops that turn only, never one another tab started since.
   const runningTurn = turns.findLast((turn) => !turn.done);

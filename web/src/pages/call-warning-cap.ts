@@ -1,0 +1,40 @@
+/**
+ * The page's bound on the warnings it keeps with its calls across the tab, the server's for a conversation
+ * (src/web/call-warnings.ts): beyond it the least recently warned calls' warnings are dropped, a note in their place,
+ * so a long-lived tab of a server that keeps warning holds no more of them than a page read back would.
+ */
+import { DROPPED_WARNINGS_NOTE, MAX_CONVERSATION_WARNING_CHARS } from '../../../src/web/call-warning-limit.js';
+
+export interface WarnedCall {
+  warnings?: string[];
+  /** When it was last warned of, counted in the tab: the latest the highest. */
+  warnedAt?: number;
+}
+
+const charsOf = (warnings: readonly string[]) =>
+  warnings.reduce((sum, warning) => sum + (warning === DROPPED_WARNINGS_NOTE ? 0 : warning.length), 0);
+
+/**
+ * The calls whose warnings to drop so that the rest are within the bound: the least recently warned first, never the
+ * latest (its newest warning was just kept).
+ */
+export function callsOverWarningCap<T extends WarnedCall>(calls: readonly T[]): Set<T> {
+  const warned = calls.filter((call) => call.warnedAt !== undefined && charsOf(call.warnings ?? []) > 0);
+  let chars = warned.reduce((sum, call) => sum + charsOf(call.warnings ?? []), 0);
+  const dropped = new Set<T>();
+  warned.sort((a, b) => (a.warnedAt ?? 0) - (b.warnedAt ?? 0));
+  for (const call of warned.slice(0, -1)) {
+    if (chars <= MAX_CONVERSATION_WARNING_CHARS) break;
+    chars -= charsOf(call.warnings ?? []);
+    dropped.add(call);
+  }
+  return dropped;
+}
+
+/** `calls` with the warnings of those over the bound replaced by the note; the same array when none is. */
+export function capCallWarnings<T extends WarnedCall>(calls: T[], over: ReadonlySet<T>): T[] {
+  if (!calls.some((call) => over.has(call))) return calls;
+  return calls.map((call) => (over.has(call) ? { ...call, warnings: [DROPPED_WARNINGS_NOTE] } : call));
+}
+
+export { DROPPED_WARNINGS_NOTE };
