@@ -10,14 +10,12 @@ import { join } from 'node:path';
 import { Client, type LoggingMessageNotification } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRecords } from '../helpers/audit-records.js';
-import { bearerTransport } from '../helpers/bearer-transport.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
-import { startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory } from '../helpers/project.js';
 import { connectStdioGateway } from '../helpers/stdio-gateway.js';
 import { textOf } from '../helpers/text-of.js';
-
-const TOKEN = 'a-forwarding-test-token-of-enough-length';
+import { startTokenGateway } from '../helpers/token-gateway.js';
 
 interface Gateway {
   /** Declares sampling and form elicitation, and answers them. */
@@ -72,26 +70,18 @@ async function startStdio(): Promise<Gateway> {
 
 async function startHttp(): Promise<Gateway> {
   const stateDir = await temporaryDirectory('mcp-host-forwarding-state-');
-  const gatewayProcess = await startGatewayProcess(['--config', await config(stateDir), '--state-dir', stateDir], {
-    MCP_HOST_GATEWAY_TOKEN: TOKEN,
-  });
-  const clients: Client[] = [];
-  const stop = async () => {
-    for (const client of clients) await client.close().catch(() => undefined);
-    await gatewayProcess.stop();
-  };
+  const served = await startTokenGateway(await config(stateDir), stateDir);
   try {
     const connect = async (client: Client) => {
-      clients.push(client);
-      await client.connect(bearerTransport(gatewayProcess.url, TOKEN));
+      await served.connect(client);
       return client;
     };
-    const gateway: Gateway = { stateDir, logs: [], changed: [], client: undefined as never, close: stop };
+    const gateway: Gateway = { stateDir, logs: [], changed: [], client: undefined as never, close: served.stop };
     gateway.client = await connect(capableClient(gateway));
     gateway.connectBare = () => connect(new Client({ name: 'bare-test-client', version: '1.0.0' }));
     return gateway;
   } catch (error) {
-    await stop();
+    await served.stop();
     throw error;
   }
 }

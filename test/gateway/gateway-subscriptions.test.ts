@@ -9,14 +9,12 @@
 import { Client, type LoggingMessageNotification } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SUBSCRIPTIONS_PER_SESSION } from '../../src/gateway/resource-subscriptions.js';
-import { bearerTransport } from '../helpers/bearer-transport.js';
-import { startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { waitUntil } from '../helpers/gateway-process.js';
 import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { connectStdioGateway } from '../helpers/stdio-gateway.js';
 import { textOf } from '../helpers/text-of.js';
+import { startTokenGateway } from '../helpers/token-gateway.js';
 import { touchSessionMemory } from '../helpers/touch-session-memory.js';
-
-const TOKEN = 'a-subscriptions-test-token-of-enough-length';
 
 interface Recorded {
   logs: LoggingMessageNotification['params'][];
@@ -65,28 +63,15 @@ async function startStdio(): Promise<Gateway> {
 
 async function startHttp(): Promise<Gateway> {
   const stateDir = await temporaryDirectory('mcp-host-subscriptions-state-');
-  const gatewayProcess = await startGatewayProcess(['--config', await config(), '--state-dir', stateDir], {
-    MCP_HOST_GATEWAY_TOKEN: TOKEN,
-  });
-  const clients: Client[] = [];
-  const stop = async () => {
-    for (const client of clients) await client.close().catch(() => undefined);
-    await gatewayProcess.stop();
-  };
+  const served = await startTokenGateway(await config(), stateDir);
   try {
-    const connect = async (client: Client, path = '') => {
-      clients.push(client);
-      const transport = bearerTransport(`${gatewayProcess.url}${path}`, TOKEN);
-      await client.connect(transport);
-      return transport;
-    };
-    const gateway: Gateway = { logs: [], updated: [], client: undefined as never, close: stop };
+    const gateway: Gateway = { logs: [], updated: [], client: undefined as never, close: served.stop };
     gateway.client = recordingClient(gateway);
-    await connect(gateway.client);
+    await served.connect(gateway.client);
     gateway.connectAnother = async (profile) => {
       const recorded: Recorded = { logs: [], updated: [] };
       const client = recordingClient(recorded, 'another-test-client');
-      const transport = await connect(client, profile === undefined ? '' : `/${profile}`);
+      const transport = await served.connect(client, profile === undefined ? '' : `/${profile}`);
       // Ends the session as a client that is done does (DELETE), then closes the connection.
       const end = async () => {
         await transport.terminateSession();
@@ -96,7 +81,7 @@ async function startHttp(): Promise<Gateway> {
     };
     return gateway;
   } catch (error) {
-    await stop();
+    await served.stop();
     throw error;
   }
 }

@@ -10,8 +10,11 @@ const TOKEN = 'a-token-gateway-test-token-of-enough-length';
  */
 export interface TokenGateway {
   process: GatewayProcess;
-  /** Connects `client` with the token, to be closed by `stop`; its transport, to end its session with. */
-  connect(client: Client): Promise<StreamableHTTPClientTransport>;
+  /**
+   * Connects `client` with the token, at `path` after the gateway's URL (a profile's `/NAME`), to be closed by `stop`;
+   * its transport, to end its session with.
+   */
+  connect(client: Client, path?: string): Promise<StreamableHTTPClientTransport>;
   stop(): Promise<void>;
 }
 
@@ -23,9 +26,9 @@ export async function startTokenGateway(config: string, stateDir: string): Promi
   const clients: Client[] = [];
   return {
     process,
-    async connect(client) {
+    async connect(client, path = '') {
       clients.push(client);
-      const transport = bearerTransport(process.url, TOKEN);
+      const transport = bearerTransport(`${process.url}${path}`, TOKEN);
       await client.connect(transport);
       return transport;
     },
