@@ -8,12 +8,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearerTransport } from '../helpers/bearer-transport.js';
-import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { textOf } from '../helpers/text-of.js';
-
-const TOKEN = 'a-late-request-test-token';
+import { startTokenGateway, type TokenGateway } from '../helpers/token-gateway.js';
 
 type Message = { jsonrpc: '2.0'; id?: string | number; method?: string; params?: Record<string, unknown> };
 
@@ -117,7 +115,7 @@ function lateAskingServer() {
 
 describe('a sampling request on a call’s stream after its result', () => {
   const upstream = lateAskingServer();
-  let gateway: GatewayProcess | undefined;
+  let gateway: TokenGateway | undefined;
   const asked: Record<'A' | 'B', string[]> = { A: [], B: [] };
   const clients = (['A', 'B'] as const).map((name) => {
     const client = new Client({ name: `client-${name}`, version: '1.0.0' }, { capabilities: { sampling: {} } });
@@ -138,16 +136,11 @@ describe('a sampling request on a call’s stream after its result', () => {
       mcpServers: { late: { url: `http://127.0.0.1:${port}/mcp`, trust: 'trusted' } },
       permissions: { allow: ['late__*'] },
     });
-    gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
-      MCP_HOST_GATEWAY_TOKEN: TOKEN,
-    });
-    for (const client of clients) {
-      await client.connect(bearerTransport(gateway.url, TOKEN));
-    }
+    gateway = await startTokenGateway(config, stateDir);
+    for (const client of clients) await gateway.connect(client);
   }, 90_000);
 
   afterAll(async () => {
-    for (const client of clients) await client.close().catch(() => undefined);
     await gateway?.stop();
     upstream.server.closeAllConnections();
     await new Promise((resolve) => upstream.server.close(resolve));

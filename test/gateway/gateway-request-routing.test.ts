@@ -11,14 +11,12 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAsksWhenToldOverHttp } from '../helpers/asks-when-told-over-http.js';
-import { bearerTransport } from '../helpers/bearer-transport.js';
 import { callWaitsAtGate } from '../helpers/call-waits-at-gate.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
-import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { textOf } from '../helpers/text-of.js';
-
-const TOKEN = 'a-request-routing-test-token';
+import { startTokenGateway, type TokenGateway } from '../helpers/token-gateway.js';
 
 interface TestClient {
   client: Client;
@@ -53,7 +51,7 @@ function testClient(name: string): TestClient {
 describe.each(['stdio', 'Streamable HTTP'] as const)(
   'an HTTP gateway with two clients and a server over %s',
   (upstream) => {
-    let gateway: GatewayProcess | undefined;
+    let gateway: TokenGateway | undefined;
     let stopUpstream: (() => Promise<void>) | undefined;
     let eventLog = '';
     const a = testClient('client-A');
@@ -75,16 +73,11 @@ describe.each(['stdio', 'Streamable HTTP'] as const)(
           permissions: { allow: ['asks__*'] },
         });
       }
-      gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
-        MCP_HOST_GATEWAY_TOKEN: TOKEN,
-      });
-      for (const { client } of [a, b]) {
-        await client.connect(bearerTransport(gateway.url, TOKEN));
-      }
+      gateway = await startTokenGateway(config, stateDir);
+      for (const { client } of [a, b]) await gateway.connect(client);
     }, 90_000);
 
     afterAll(async () => {
-      for (const { client } of [a, b]) await client.close().catch(() => undefined);
       await gateway?.stop();
       await stopUpstream?.();
     });
