@@ -58,6 +58,8 @@ interface GatewayHttpOptions {
   relayLivenessIntervalMs?: number;
   /** With `gateway.stateless`: how long a session lasts unused. Default an hour; not configurable from the CLI. */
   statelessSessionTtlMs?: number;
+  /** How long a 2026-07-28 client's log level counts after its last request asking for it. Not configurable from the CLI. */
+  modernLevelKeptMs?: number;
   /** Default CONNECTION_BOUNDS; not configurable from the CLI. */
   connectionBounds?: InboundConnectionBounds;
 }
@@ -211,7 +213,12 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
             : { relayLivenessIntervalMs: options.relayLivenessIntervalMs }),
           ...(options.statelessSessionTtlMs === undefined ? {} : { sessionTtlMs: options.statelessSessionTtlMs }),
         });
-  const modern = createModernGateway({ settings, version: options.version, onDiagnostic: options.onDiagnostic });
+  const modern = createModernGateway({
+    settings,
+    version: options.version,
+    onDiagnostic: options.onDiagnostic,
+    ...(options.modernLevelKeptMs === undefined ? {} : { levelKeptMs: options.modernLevelKeptMs }),
+  });
   const listChanged = new KeyedThrottle((profile: string | undefined) => {
     for (const session of sessions.values()) {
       if (session.profile === profile) void session.server.sendToolListChanged().catch(() => undefined);

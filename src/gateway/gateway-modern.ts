@@ -50,6 +50,8 @@ export function createModernGateway(options: {
   settings: GatewaySettings;
   version: string;
   onDiagnostic: (message: string) => void;
+  /** How long a client's log level counts for the servers' after its last request asking for it. */
+  levelKeptMs?: number;
 }): ModernGateway {
   const handlers = new Map<ProfileHost, { handler: McpHttpHandler; node: ReturnType<typeof toNodeHandler> }>();
   // A listen stream is open as long as its client keeps it, holding its subscriptions: bounded as sessions are.
@@ -69,6 +71,7 @@ export function createModernGateway(options: {
           ...(caller.identity.clientId === undefined ? {} : { clientId: caller.identity.clientId }),
           session: () => undefined,
           era: context.era,
+          ...(options.levelKeptMs === undefined ? {} : { modernLevelKeptMs: options.levelKeptMs }),
         });
       },
       {

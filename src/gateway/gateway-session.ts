@@ -79,6 +79,8 @@ interface GatewaySessionOptions {
   mayAlwaysAllow?: boolean;
   /** `modern`: serving one request of the 2026-07-28 revision, where an approval is asked by `input_required`. */
   era?: 'legacy' | 'modern';
+  /** How long a 2026-07-28 client's level counts after its last request asking for it (default MODERN_LEVEL_KEPT_MS). */
+  modernLevelKeptMs?: number;
   /**
    * Where a session lasts one request (stateless HTTP): the log level its client asked for before, and how a new one
    * is kept for its later requests. Its servers' log messages then reach it on its calls' own streams.
@@ -274,7 +276,9 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
   const serversReadyFor = (ctx: ServerContext): Promise<void> | undefined => {
     if (options.era !== 'modern') return serversReady;
     const level = requestLevel(ctx);
-    return level === undefined ? undefined : countLevel(modernClient, level, MODERN_LEVEL_KEPT_MS);
+    return level === undefined
+      ? undefined
+      : countLevel(modernClient, level, options.modernLevelKeptMs ?? MODERN_LEVEL_KEPT_MS);
   };
   profile.sessions.add(session);
   const previousOnClose = server.onclose;

@@ -314,6 +314,17 @@ export class ProfileSessions implements ClientRequestForwarder {
    * for none or for a more severe one, so that they send what it wants during its calls.
    */
   storedLevel(client: string, level: LoggingLevel, keptForMs: number): LoggingLevel | undefined {
+    // A more verbose level the client asked for before counts until it lapses, and its lapse has the servers asked
+    // again: replaced, it would hold them to it for as long as the client called, and asked again at once, they would
+    // be asked up and down by a client whose requests ask for different levels.
+    const before = this.storedLevels.get(client);
+    if (before !== undefined && !atLeast(before.level, level)) {
+      if (before.until > Date.now()) return undefined;
+      // Lapsed, and replaced before its lapse was seen: the servers are asked again as that would have them asked.
+      this.keepStoredLevel(client, level, keptForMs);
+      if (this.mayHaveWantedAsked(before.level)) this.lookAgain();
+      return undefined;
+    }
     this.keepStoredLevel(client, level, keptForMs);
     if (this.asked !== undefined && atLeast(level, this.asked)) return undefined;
     this.asked = this.mostVerboseWanted() ?? level;

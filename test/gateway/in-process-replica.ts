@@ -30,6 +30,8 @@ export async function startInProcessReplica(options: {
   relayLivenessIntervalMs?: number;
   /** How long a session lasts unused (default: the gateway's). */
   sessionTtlMs?: number;
+  /** How long a 2026-07-28 client's log level counts after its last request asking for it (default: the gateway's). */
+  modernLevelKeptMs?: number;
 }): Promise<InProcessReplica> {
   const stateDir = await temporaryDirectory(options.stateDirPrefix);
   const env = options.env ?? process.env;
@@ -46,6 +48,7 @@ export async function startInProcessReplica(options: {
       ? {}
       : { relayLivenessIntervalMs: options.relayLivenessIntervalMs }),
     ...(options.sessionTtlMs === undefined ? {} : { statelessSessionTtlMs: options.sessionTtlMs }),
+    ...(options.modernLevelKeptMs === undefined ? {} : { modernLevelKeptMs: options.modernLevelKeptMs }),
   });
   return { hosts, gateway, stateDir };
 }
