@@ -4,11 +4,10 @@
  * has each of them sent once more with that line in its warning; the page keeps the latest calls' warnings up to
  * 1,000,000 characters in all and, in the place of the older calls' ones, the note the server puts there.
  */
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DROPPED_WARNINGS_NOTE, MAX_CONVERSATION_WARNING_CHARS } from '../../src/web/call-warning-limit.js';
-import { fixtureServer, temporaryDirectory } from '../helpers/project.js';
+import { sendInChat } from '../helpers/chat-page.js';
+import { writeCrashingCallsConfig } from '../helpers/crashing-calls-config.js';
 import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
 
 /** Calls made together: each one's warning quotes the 60,000-character line (cut to 50,000), 2.25 million in all. */
@@ -18,43 +17,7 @@ const WAIT = { timeout: 60_000 };
 let started: UiInChromium | undefined;
 
 beforeAll(async () => {
-  const directory = await temporaryDirectory('mcp-host-ui-warnings-');
-  const config = join(directory, 'mcp-host.json');
-  await writeFile(
-    config,
-    JSON.stringify({
-      model: 'scripted:script.json',
-      maxParallelCalls: CALLS,
-      permissions: { allow: ['loud__*'] },
-      mcpServers: {
-        loud: {
-          command: process.execPath,
-          args: [fixtureServer('crash-mid-call.mjs')],
-          env: {
-            EXITED_ONCE_FILE: join(directory, 'exited-once'),
-            CALLS_IN_FLIGHT_TO_EXIT: String(CALLS),
-            STDERR_LINE_CHARS: '60000',
-          },
-          trust: 'trusted',
-        },
-      },
-    }),
-  );
-  await writeFile(
-    join(directory, 'script.json'),
-    JSON.stringify({
-      scenarios: [
-        {
-          match: 'read',
-          turns: [
-            { toolCalls: Array.from({ length: CALLS }, () => ({ name: 'loud__read_together_exits', arguments: {} })) },
-            { text: 'All read.' },
-          ],
-        },
-      ],
-    }),
-  );
-  started = await startUiInChromium(['--config', config]);
+  started = await startUiInChromium(['--config', await writeCrashingCallsConfig(CALLS)]);
 }, 90_000);
 
 afterAll(async () => {
@@ -64,11 +27,7 @@ afterAll(async () => {
 describe("the live chat page's call warnings", () => {
   it('keeps the latest calls’ within the bound and the note in place of the earlier ones', async () => {
     const page = started!.page;
-    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Chat' }).click();
-    await page.getByRole('textbox', { name: 'Message', exact: true }).fill('read them all');
-    await page.getByRole('button', { name: 'Send' }).click();
-    const live = page.locator('.turn');
-    await live.getByText('All read.').waitFor(WAIT);
+    const live = await sendInChat(page, 'read them all', 'All read.', WAIT);
 
     const warnings = await live
       .locator('.tool-card')

@@ -5,10 +5,8 @@
  * calls' ones, a note that says they were dropped. The warnings kept count toward the bound on what a page is sent
  * of a conversation.
  */
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureServer, temporaryDirectory } from '../helpers/project.js';
+import { writeCrashingCallsConfig } from '../helpers/crashing-calls-config.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { callUiApi, type RunningUi, startUi } from '../helpers/web-ui-process.js';
 
@@ -22,43 +20,7 @@ const DROPPED =
 let ui: RunningUi | undefined;
 
 beforeAll(async () => {
-  const directory = await temporaryDirectory('mcp-host-ui-warnings-');
-  const config = join(directory, 'mcp-host.json');
-  await writeFile(
-    config,
-    JSON.stringify({
-      model: 'scripted:script.json',
-      maxParallelCalls: CALLS,
-      permissions: { allow: ['loud__*'] },
-      mcpServers: {
-        loud: {
-          command: process.execPath,
-          args: [fixtureServer('crash-mid-call.mjs')],
-          env: {
-            EXITED_ONCE_FILE: join(directory, 'exited-once'),
-            CALLS_IN_FLIGHT_TO_EXIT: String(CALLS),
-            STDERR_LINE_CHARS: '60000',
-          },
-          trust: 'trusted',
-        },
-      },
-    }),
-  );
-  await writeFile(
-    join(directory, 'script.json'),
-    JSON.stringify({
-      scenarios: [
-        {
-          match: 'read',
-          turns: [
-            { toolCalls: Array.from({ length: CALLS }, () => ({ name: 'loud__read_together_exits', arguments: {} })) },
-            { text: 'All read.' },
-          ],
-        },
-      ],
-    }),
-  );
-  ui = await startUi(['--config', config]);
+  ui = await startUi(['--config', await writeCrashingCallsConfig(CALLS)]);
 }, 60_000);
 
 afterAll(async () => {

@@ -1,0 +1,29 @@
+/** What the browser tests of the web UI's chat page do on it: send a message, reload, open a tool card's translations. */
+import type { Locator, Page } from 'playwright-core';
+
+const WAIT = { timeout: 15_000 };
+
+/** Goes to the Chat page, sends `text` and waits until the live turn shows `reply`; returns the live turn. */
+export async function sendInChat(page: Page, text: string, reply: string, wait = WAIT): Promise<Locator> {
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Chat' }).click();
+  await page.getByRole('textbox', { name: 'Message', exact: true }).fill(text);
+  await page.getByRole('button', { name: 'Send' }).click();
+  const live = page.locator('.turn');
+  await live.getByText(reply).waitFor(wait);
+  return live;
+}
+
+/** Reloads the page and returns the list of the earlier messages, as the transcript shows them. */
+export async function reloadToEarlierMessages(page: Page): Promise<Locator> {
+  await page.reload();
+  await page.getByRole('navigation', { name: 'Pages' }).waitFor(WAIT);
+  return page.getByRole('list', { name: 'Earlier messages' });
+}
+
+/** The text of a tool card's translation headed `heading`, once its translations are open. */
+export async function callCardTranslation(card: Locator, heading: string): Promise<string> {
+  const button = card.getByRole('button', { name: /Show the three translations/ });
+  if ((await button.count()) > 0) await button.click();
+  const section = card.locator('section').filter({ has: card.page().getByRole('heading', { name: heading }) });
+  return (await section.textContent()) ?? '';
+}
