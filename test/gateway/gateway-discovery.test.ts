@@ -7,12 +7,11 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRecords } from '../helpers/audit-records.js';
-import { bearerTransport } from '../helpers/bearer-transport.js';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
-import { type GatewayProcess, startGatewayProcess } from '../helpers/gateway-process.js';
 import { repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { connectStdioGateway } from '../helpers/stdio-gateway.js';
 import { textOf } from '../helpers/text-of.js';
+import { startTokenGateway, type TokenGateway } from '../helpers/token-gateway.js';
 
 const catalogServer = bundledFixture(join(repoRoot, 'test', 'fixtures', 'discovery', 'catalog-server.mjs'));
 
@@ -90,12 +89,9 @@ describe('mcp-host serve with dynamic tool discovery', () => {
 });
 
 describe('mcp-host serve --http with dynamic tool discovery', () => {
-  const token = 'a-discovery-test-token-of-enough-length';
-  let gateway: GatewayProcess | undefined;
-  let httpClient: Client | undefined;
+  let gateway: TokenGateway | undefined;
 
   afterAll(async () => {
-    await httpClient?.close().catch(() => undefined);
     await gateway?.stop();
   });
 
@@ -104,11 +100,9 @@ describe('mcp-host serve --http with dynamic tool discovery', () => {
       mcpServers: { catalog: { command: process.execPath, args: [catalogServer], trust: 'trusted' } },
       permissions: { allow: ['catalog__github_*'] },
     });
-    gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
-      MCP_HOST_GATEWAY_TOKEN: token,
-    });
-    httpClient = new Client({ name: 'discovery-http-client', version: '2.0.0' });
-    await httpClient.connect(bearerTransport(gateway.url, token));
+    gateway = await startTokenGateway(config, stateDir);
+    const httpClient = new Client({ name: 'discovery-http-client', version: '2.0.0' });
+    await gateway.connect(httpClient);
 
     const names = (await httpClient.listTools()).tools.map((tool) => tool.name);
     expect(names).toEqual(['search_tools', 'describe_tool', 'call_tool']);

@@ -7,17 +7,14 @@
  */
 import { Client, type McpSubscription } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearerTransport } from '../helpers/bearer-transport.js';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
-import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
+import { waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory } from '../helpers/project.js';
 import { textOf } from '../helpers/text-of.js';
+import { startTokenGateway, type TokenGateway } from '../helpers/token-gateway.js';
 import { touchSessionMemory } from '../helpers/touch-session-memory.js';
 
-const TOKEN = 'a-listen-test-token-of-enough-length';
-
-let gateway: GatewayProcess;
-const opened: Client[] = [];
+let gateway: TokenGateway;
 
 beforeAll(async () => {
   const config = await writeFixtureServersConfig(
@@ -30,13 +27,10 @@ beforeAll(async () => {
     { fields: { profiles: { notes: { servers: ['memory'] } } } },
   );
   const stateDir = await temporaryDirectory('mcp-host-listen-state-');
-  gateway = await startGatewayProcess(['--config', config, '--state-dir', stateDir], {
-    MCP_HOST_GATEWAY_TOKEN: TOKEN,
-  });
+  gateway = await startTokenGateway(config, stateDir);
 }, 90_000);
 
 afterAll(async () => {
-  for (const client of opened) await client.close().catch(() => undefined);
   await gateway?.stop();
 });
 
@@ -62,8 +56,7 @@ async function modernClient(heard: Heard, path = ''): Promise<Client> {
   client.setNotificationHandler('notifications/resources/updated', (notification) => {
     heard.updated.push(notification.params.uri);
   });
-  await client.connect(bearerTransport(`${gateway.url}${path}`, TOKEN));
-  opened.push(client);
+  await gateway.connect(client, path);
   return client;
 }
 
@@ -116,7 +109,7 @@ describe('the end of a listen stream', () => {
   it('is the final result when the gateway shuts down', async () => {
     const client = await modernClient(nothingHeard());
     const subscription = await client.listen({ toolsListChanged: true });
-    await gateway.stop();
+    await gateway.process.stop();
     expect(await subscription.closed).toBe('graceful');
   }, 60_000);
 });
