@@ -192,6 +192,8 @@ export class ProfileSessions implements ClientRequestForwarder {
   private asked: LoggingLevel | undefined;
   /** Set while a stored level is kept: when the first of them lapses. */
   private lapseTimer: { at: number; timer: NodeJS.Timeout } | undefined;
+  /** Set by `close`: a request still finishing then stores no level, arms no timer and has no level asked. */
+  private closed = false;
   /** The session each open URL elicitation was forwarded to, by `urlElicitationKey`, oldest first. */
   private readonly urlElicitations = new Map<string, DownstreamSession>();
   private readonly listChanged = new KeyedThrottle((kind: 'resources' | 'prompts') => {
@@ -247,7 +249,7 @@ export class ProfileSessions implements ClientRequestForwarder {
    * nobody is left.
    */
   private lookAgain(): void {
-    if (this.asked === undefined) return;
+    if (this.closed || this.asked === undefined) return;
     const wanted =
       this.mostVerboseWanted() ?? (atLeast(this.asked, LEVEL_NOBODY_ASKED_FOR) ? this.asked : LEVEL_NOBODY_ASKED_FOR);
     if (wanted === this.asked) return;
@@ -317,6 +319,7 @@ export class ProfileSessions implements ClientRequestForwarder {
     // A more verbose level the client asked for before counts until it lapses, and its lapse has the servers asked
     // again: replaced, it would hold them to it for as long as the client called, and asked again at once, they would
     // be asked up and down by a client whose requests ask for different levels.
+    if (this.closed) return undefined;
     const before = this.storedLevels.get(client);
     if (before !== undefined && !atLeast(before.level, level)) {
       if (before.until > Date.now()) return undefined;
@@ -332,6 +335,7 @@ export class ProfileSessions implements ClientRequestForwarder {
   }
 
   private keepStoredLevel(client: string, level: LoggingLevel, keptForMs: number): void {
+    if (this.closed) return;
     this.storedLevels.delete(client);
     const until = Date.now() + keptForMs;
     this.storedLevels.set(client, { level, until });
@@ -341,6 +345,7 @@ export class ProfileSessions implements ClientRequestForwarder {
 
   /** Has the servers' level looked at again when a stored level lapses (its client's session expired unused). */
   private lookAgainAt(until: number): void {
+    if (this.closed) return;
     const at = until + LAPSED_LEVELS_GATHERED_MS;
     if (this.lapseTimer !== undefined && this.lapseTimer.at <= at) return;
     if (this.lapseTimer !== undefined) clearTimeout(this.lapseTimer.timer);
@@ -431,6 +436,8 @@ export class ProfileSessions implements ClientRequestForwarder {
   }
 
   close(): void {
+    this.closed = true;
+    this.storedLevels.clear();
     this.listChanged.close();
     if (this.lapseTimer !== undefined) clearTimeout(this.lapseTimer.timer);
     this.lapseTimer = undefined;
