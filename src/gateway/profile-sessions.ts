@@ -192,6 +192,8 @@ export class ProfileSessions implements ClientRequestForwarder {
   private asked: LoggingLevel | undefined;
   /** Set while a stored level is kept: when the first of them lapses. */
   private lapseTimer: { at: number; timer: NodeJS.Timeout } | undefined;
+  /** The most verbose stored level let go past `MAX_STORED_LEVELS` since the servers' level was last looked at. */
+  private evicted: LoggingLevel | undefined;
   /** Set by `close`: a request still finishing then stores no level, arms no timer and has no level asked. */
   private closed = false;
   /** The session each open URL elicitation was forwarded to, by `urlElicitationKey`, oldest first. */
@@ -339,8 +341,25 @@ export class ProfileSessions implements ClientRequestForwarder {
     this.storedLevels.delete(client);
     const until = Date.now() + keptForMs;
     this.storedLevels.set(client, { level, until });
-    if (this.storedLevels.size > MAX_STORED_LEVELS) this.storedLevels.delete(this.storedLevels.keys().next().value!);
+    if (this.storedLevels.size > MAX_STORED_LEVELS) this.evictLongestUnseen();
     this.lookAgainAt(until);
+  }
+
+  /**
+   * Lets the longest unseen stored level go, and has the servers' level looked at again: the client let go may be the
+   * one that held them to it. Once for the evictions of one turn, not once each, as a burst of new clients makes many.
+   */
+  private evictLongestUnseen(): void {
+    const [client, stored] = this.storedLevels.entries().next().value!;
+    this.storedLevels.delete(client);
+    const pending = this.evicted !== undefined;
+    if (!pending || !atLeast(stored.level, this.evicted!)) this.evicted = stored.level;
+    if (pending) return;
+    queueMicrotask(() => {
+      const evicted = this.evicted;
+      this.evicted = undefined;
+      if (this.mayHaveWantedAsked(evicted)) this.lookAgain();
+    });
   }
 
   /** Has the servers' level looked at again when a stored level lapses (its client's session expired unused). */
