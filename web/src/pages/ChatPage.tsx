@@ -13,7 +13,6 @@ import type {
   SessionsView,
   ToolsView,
 } from '../../../src/web/api-types';
-import { MAX_CALL_WARNINGS } from '../../../src/web/call-warning-limit';
 import { getJson, postJson, useJson, useLiveEvents, useReconnects } from '../api';
 import { teardownViews } from '../app-views/live-views';
 import { parsePartialArguments } from '../app-views/partial-json';
@@ -24,7 +23,7 @@ import { errorMessage } from '../error-message';
 import { showName } from '../hidden-characters';
 import { usePageReturn } from '../page-return';
 import { callOfEvent } from './call-of-event';
-import { callsOverWarningCap, capCallWarnings } from './call-warning-cap';
+import { capTurnWarnings, withWarning } from './call-warning-cap';
 
 type Event = { type: string; [key: string]: unknown };
 
@@ -56,16 +55,6 @@ interface ToolCard {
   warnedAt?: number;
 }
 
-/** `turns` with their calls' warnings within the tab's bound (call-warning-cap.ts); the same array when they are. */
-function capTurnWarnings(turns: Turn[]): Turn[] {
-  const over = callsOverWarningCap(turns.flatMap((turn) => turn.calls));
-  if (over.size === 0) return turns;
-  return turns.map((turn) => {
-    const calls = capCallWarnings(turn.calls, over);
-    return calls === turn.calls ? turn : { ...turn, calls };
-  });
-}
-
 interface Turn {
   id: string;
   prompt: string;
@@ -86,6 +75,8 @@ interface Turn {
    * turn did before), each once; a call on the page keeps its own.
    */
   warnings?: string[];
+  /** When those were last warned of, as a call's `warnedAt`: they are bounded as one call's are. */
+  warnedAt?: number;
   usage?: unknown;
 }
 
@@ -518,20 +509,16 @@ export function ChatPage() {
           // its call ids across its answers means the call of that id of the latest answer, the one running.
           const message = String(event.message);
           const call = turn.calls[callOfEvent(turn.calls, String(event.callId), undefined, placeOf(event))];
+          const warnedAt = warningsKept.current + 1;
           if (call === undefined) {
-            if (turn.warnings?.includes(message) === true) return turn;
-            return { ...turn, warnings: [...(turn.warnings ?? []), message] };
+            const warned = withWarning(turn, message, warnedAt);
+            if (warned !== turn) warningsKept.current = warnedAt;
+            return warned;
           }
-          const kept = call.warnings ?? [];
-          if (kept.includes(message) || kept.length >= MAX_CALL_WARNINGS) return turn;
-          warningsKept.current += 1;
-          const warnedAt = warningsKept.current;
-          return {
-            ...turn,
-            calls: turn.calls.map((candidate) =>
-              candidate === call ? { ...candidate, warnings: [...kept, message], warnedAt } : candidate,
-            ),
-          };
+          const warned = withWarning(call, message, warnedAt);
+          if (warned === call) return turn;
+          warningsKept.current = warnedAt;
+          return { ...turn, calls: turn.calls.map((candidate) => (candidate === call ? warned : candidate)) };
         }
         case 'run-error':
           return { ...turn, error: String(event.message) };
