@@ -479,7 +479,7 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
   server.setRequestHandler('logging/setLevel', async (request) => {
     const level = profile.sessions.setLevel(session, request.params.level, options.requestLogging?.keptForMs);
     await options.requestLogging?.remember(request.params.level);
-    await profile.host.setServersLoggingLevel(level);
+    if (level !== undefined) await profile.host.setServersLoggingLevel(level);
     return {};
   });
 

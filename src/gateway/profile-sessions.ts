@@ -297,10 +297,11 @@ export class ProfileSessions implements ClientRequestForwarder {
   /**
    * Records the level a client asked for and answers the level the servers should now use: the most verbose any
    * client of the profile asked for, stateless clients with no request here now included. `keptForMs`: how long a
-   * stateless client's session lasts unused.
+   * stateless client's session lasts unused. Once closed, none: a request still finishing asks the servers nothing.
    */
-  setLevel(session: DownstreamSession, level: LoggingLevel, keptForMs?: number): LoggingLevel {
+  setLevel(session: DownstreamSession, level: LoggingLevel, keptForMs?: number): LoggingLevel | undefined {
     session.logLevel = level;
+    if (this.closed) return undefined;
     // A stateless client's requests in flight read its level before: each would hold a message it does not tell apart
     // from the others' (see `log`) to a level the client no longer wants.
     const client = session.callStreamsOnly?.client;
