@@ -62,13 +62,8 @@ export function parsePositiveInteger(value: string): number {
 
 /** `--base-url`: an http or https URL, said wrong as the option is read rather than by the provider's library later. */
 export function parseBaseUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new InvalidArgumentError('It must be an http:// or https:// URL, e.g. http://127.0.0.1:8080/v1.');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+  const protocol = URL.canParse(value) ? new URL(value).protocol : undefined;
+  if (protocol !== 'http:' && protocol !== 'https:') {
     throw new InvalidArgumentError('It must be an http:// or https:// URL, e.g. http://127.0.0.1:8080/v1.');
   }
   return value;
