@@ -63,6 +63,13 @@ describe('a model that gives two calls of one answer the same id', () => {
     expect(await quick.locator('header .badge').textContent()).toBe('ok');
     expect(await callCardTranslation(slow, '2. The tools/call request')).toContain('after: "quick answer"');
     expect(await callCardTranslation(quick, '2. The tools/call request')).not.toContain('after');
+    // The request after the answer carries both results: each card shows its own.
+    const slowResult = await callCardTranslation(slow, '3. The result as the provider got it');
+    expect(slowResult).toContain('slow answer');
+    expect(slowResult).not.toContain('quick answer');
+    const quickResult = await callCardTranslation(quick, '3. The result as the provider got it');
+    expect(quickResult).toContain('quick answer');
+    expect(quickResult).not.toContain('slow answer');
 
     const earlier = await reloadToEarlierMessages(page);
     const slowSaved = earlier.getByRole('article', { name: 'Tool call told__in-turn [1]' });

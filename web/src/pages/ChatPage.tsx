@@ -24,6 +24,7 @@ import { showName } from '../hidden-characters';
 import { usePageReturn } from '../page-return';
 import { callOfEvent } from './call-of-event';
 import { capTurnWarnings, withWarning } from './call-warning-cap';
+import { resultOfCall } from './result-of-call';
 
 type Event = { type: string; [key: string]: unknown };
 
@@ -99,15 +100,6 @@ function findToolDefinition(body: unknown, name: string): unknown {
   return found;
 }
 
-/** The message of a later request that carries the result of `callId` back to the model. */
-function findToolResult(body: unknown, callId: string): unknown {
-  const record = (body ?? {}) as Record<string, unknown>;
-  const messages = (record.messages ?? record.input ?? record.contents) as unknown[] | undefined;
-  if (!Array.isArray(messages)) return undefined;
-  const carrying = messages.filter((message) => JSON.stringify(message).includes(JSON.stringify(callId)));
-  return carrying[carrying.length - 1];
-}
-
 function Translations({ card, turn }: { card: ToolCard; turn: Turn }) {
   const sent = turn.requests.find((request) => request.turn === card.turn);
   const next = turn.requests.find((request) => request.turn === card.turn + 1);
@@ -136,7 +128,11 @@ function Translations({ card, turn }: { card: ToolCard; turn: Turn }) {
       <section>
         <h4>3. The result as the provider got it</h4>
         <JsonTree
-          value={next === undefined ? '(no later request)' : (findToolResult(next.body, card.callId) ?? '(not found)')}
+          value={
+            next === undefined
+              ? '(no later request)'
+              : (resultOfCall(next.body, card.callId, card.index) ?? '(not found)')
+          }
         />
       </section>
     </div>
