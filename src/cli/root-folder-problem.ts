@@ -3,23 +3,18 @@
  * to the servers as a root that is not there, without a word, and a URL of another scheme failed later as a crash.
  */
 import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-const URI_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+import { rootUrl } from '../config/root-url.js';
 
 /** A sentence saying what is wrong with `value` as a root, or undefined for a folder that is there. */
 export function rootFolderProblem(value: string, folder = process.cwd()): string | undefined {
+  const url = rootUrl(value, folder);
+  if (url?.protocol !== 'file:') return 'It must be a folder path or a file:// URI.';
   let path: string;
-  if (URI_SCHEME.test(value)) {
-    if (!value.toLowerCase().startsWith('file://')) return 'It must be a folder path or a file:// URI.';
-    try {
-      path = fileURLToPath(value);
-    } catch (error) {
-      return `It is not a file:// URI of a folder on this machine (${(error as Error).message}).`;
-    }
-  } else {
-    path = resolve(folder, value);
+  try {
+    path = fileURLToPath(url);
+  } catch (error) {
+    return `It is not a file:// URI of a folder on this machine (${(error as Error).message}).`;
   }
   try {
     return statSync(path).isDirectory() ? undefined : `${path} is not a folder.`;

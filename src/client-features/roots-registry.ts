@@ -3,22 +3,16 @@
  * change, every connected server is sent `notifications/roots/list_changed` so it asks again.
  */
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import type { Client, Root } from '@modelcontextprotocol/client';
-
-const URI_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+import { rootUrl } from '../config/root-url.js';
 
 /** Paths (resolved against `baseDirectory`) and `file://` URIs → roots named after their last folder. */
 export function resolveRoots(entries: readonly string[], baseDirectory: string): Root[] {
   return entries.map((entry) => {
-    let uri: string;
-    if (URI_SCHEME.test(entry)) {
-      const url = new URL(entry);
-      if (url.protocol !== 'file:') throw new Error(`root "${entry}" is not a folder path or a file:// URI`);
-      uri = url.href;
-    } else {
-      uri = pathToFileURL(path.resolve(baseDirectory, entry)).href;
-    }
+    const url = rootUrl(entry, baseDirectory);
+    if (url?.protocol !== 'file:') throw new Error(`root "${entry}" is not a folder path or a file:// URI`);
+    const uri = url.href;
     const name = path.basename(fileURLToPath(uri)) || uri;
     return { uri, name };
   });

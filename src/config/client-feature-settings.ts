@@ -6,11 +6,11 @@
  */
 
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { setOwnProperty } from '../json/own-property.js';
 import { ConfigError, describeConfigFile } from './config-error.js';
 import { formatKeyPath } from './key-path.js';
+import { rootUrl } from './root-url.js';
 import type { SamplingSettings } from './types.js';
 
 const modelSpec = z
@@ -38,7 +38,6 @@ export const samplingSchema = z.object(
 
 const SAMPLING_KEYS: ReadonlySet<string> = new Set(Object.keys(samplingSchema.shape));
 
-const URI_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 const SCRIPTED_PREFIX = 'scripted:';
 
 interface BuildContext {
@@ -51,13 +50,7 @@ interface BuildContext {
 /** Each root as a `file://` URI: paths resolve against the config's folder; other URI schemes are refused. */
 export function buildRoots(roots: readonly string[], context: Pick<BuildContext, 'file' | 'baseDirectory'>): string[] {
   return roots.map((entry, index) => {
-    if (!URI_SCHEME.test(entry)) return pathToFileURL(path.resolve(context.baseDirectory, entry)).href;
-    let url: URL | undefined;
-    try {
-      url = new URL(entry);
-    } catch {
-      url = undefined;
-    }
+    const url = rootUrl(entry, context.baseDirectory);
     if (url?.protocol !== 'file:') {
       throw new ConfigError({
         code: 'config-invalid',
