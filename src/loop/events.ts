@@ -22,16 +22,20 @@ export type AgentEvent =
    * id, and the events of a call say which of them it is by it.
    */
   | { type: 'tool-call-start'; turn: number; index: number; callId: string; name: string; argumentsText: string }
-  /** Translation #2: the `tools/call` about to be sent; `index` as above, absent for a call no model made. */
+  /**
+   * Translation #2: the `tools/call` about to be sent; `turn` (the model answer that made the call) and `index` as
+   * above, both absent for a call no model made.
+   */
   | {
       type: 'tool-call-request';
       callId: string;
+      turn?: number;
       index?: number;
       server: string;
       tool: string;
       arguments: Record<string, unknown>;
     }
-  | { type: 'tool-call-warning'; callId: string; index?: number; message: string }
+  | { type: 'tool-call-warning'; callId: string; turn?: number; index?: number; message: string }
   | {
       type: 'tool-call-end';
       turn: number;

@@ -177,11 +177,12 @@ async function runTurns(options: RunAgentOptions, signal: AbortSignal): Promise<
         turn,
         callsInTurn: calls.length,
         signal,
-        // What the call says of itself names its place too: another call of this answer may have its id.
+        // What the call says of itself names its answer and place too: another call, of this answer or an earlier
+        // one, may have its id.
         emit: (event) =>
           options.emit(
             (event.type === 'tool-call-request' || event.type === 'tool-call-warning') && event.callId === call.id
-              ? { ...event, index }
+              ? { ...event, turn, index }
               : event,
           ),
       });

@@ -245,8 +245,15 @@ export function createChatRunner(events: LiveEvents, turnEnded: () => void = () 
     }
     return warnings;
   };
-  // The call warned of is the answer's call at the warning's place among its calls: two of them may share an id.
-  const keepWarning = (open: Conversation, answer: AssistantMessage | undefined, warning: CallWarningEvent) => {
+  // The call warned of is the call at the warning's place among the calls of the answer it names (the latest when
+  // it does not): two of them may share an id.
+  const keepWarning = (
+    open: Conversation,
+    answers: ReadonlyMap<number, AssistantMessage>,
+    latest: AssistantMessage | undefined,
+    warning: CallWarningEvent,
+  ) => {
+    const answer = warning.turn === undefined ? latest : answers.get(warning.turn);
     const calls = answer?.content.filter((part) => part.type === 'tool-call') ?? [];
     const call = warning.index === undefined ? undefined : calls[warning.index];
     if (call === undefined || call.id !== warning.callId) return;
@@ -304,13 +311,15 @@ export function createChatRunner(events: LiveEvents, turnEnded: () => void = () 
       // Each call is shown with its number in the conversation, the one it keeps once the transcript is read back.
       let numbers: number[] = [];
       let answer: AssistantMessage | undefined;
+      const answers = new Map<number, AssistantMessage>();
       try {
         for await (const event of open.send(text)) {
           if (event.type === 'model-response') {
             answer = event.message;
+            answers.set(event.turn, event.message);
             numbers = callNumbers(open.history, event.message, open.compactedToolCalls);
           }
-          if (event.type === 'tool-call-warning') keepWarning(open, answer, event);
+          if (event.type === 'tool-call-warning') keepWarning(open, answers, answer, event);
           const number =
             event.type === 'tool-call-start' || event.type === 'tool-call-end' ? numbers[event.index] : undefined;
           // A warning is sent as it is kept with its call, so the page shows the same text live and read back.

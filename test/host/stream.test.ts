@@ -87,6 +87,12 @@ describe('host.stream()', () => {
     ]);
     const end = events.find((event) => event.type === 'tool-call-end');
     expect(end).toMatchObject({ name: 'timer__answer', server: 'timer', outcome: 'ok' });
+    // What the call says of itself names the answer that made it and its place there, as its start and end do.
+    const start = events.find((event) => event.type === 'tool-call-start');
+    expect(start).toMatchObject({ turn: 1, index: 0 });
+    for (const type of ['tool-call-warning', 'tool-call-request']) {
+      expect(events.find((event) => event.type === type)).toMatchObject({ turn: 1, index: 0 });
+    }
     expect(events.at(-1)).toMatchObject({ type: 'run-end', stopReason: 'end', text: 'It said server/answer.' });
     const deltas = events.flatMap((event) => (event.type === 'text-delta' ? [event.text] : []));
     expect(deltas.join('')).toBe('Looking.It said server/answer.');

@@ -28,6 +28,11 @@ import { resultOfCall } from './result-of-call';
 
 type Event = { type: string; [key: string]: unknown };
 
+/** The model answer a call event's call belongs to, when it says. */
+function answerOf(event: Event): number | undefined {
+  return typeof event.turn === 'number' ? event.turn : undefined;
+}
+
 /** A call event's place among the calls of its answer, when it says. */
 function placeOf(event: Event): number | undefined {
   return typeof event.index === 'number' ? event.index : undefined;
@@ -482,8 +487,8 @@ export function ChatPage() {
           };
         }
         case 'tool-call-request': {
-          // Made while the latest answer's calls run: a call of that answer.
-          const at = callOfEvent(turn.calls, String(event.callId), undefined, placeOf(event));
+          // Of the answer it names (the latest with that id when it does not).
+          const at = callOfEvent(turn.calls, String(event.callId), answerOf(event), placeOf(event));
           return {
             ...turn,
             calls: turn.calls.map((call, index) => (index === at ? { ...call, request: event } : call)),
@@ -501,10 +506,10 @@ export function ChatPage() {
         case 'session-note':
           return { ...turn, notes: [...(turn.notes ?? []), String(event.message)] };
         case 'tool-call-warning': {
-          // Beside the call it belongs to, each once, as a page that comes later is sent it; a model that repeats
-          // its call ids across its answers means the call of that id of the latest answer, the one running.
+          // Beside the call it belongs to, each once, as a page that comes later is sent it: the call of the answer
+          // it names (of the latest with that id when it does not), as a model may repeat its ids across answers.
           const message = String(event.message);
-          const call = turn.calls[callOfEvent(turn.calls, String(event.callId), undefined, placeOf(event))];
+          const call = turn.calls[callOfEvent(turn.calls, String(event.callId), answerOf(event), placeOf(event))];
           const warnedAt = warningsKept.current + 1;
           if (call === undefined) {
             const warned = withWarning(turn, message, warnedAt);
