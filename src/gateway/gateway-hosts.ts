@@ -56,6 +56,11 @@ export interface GatewayHosts {
   /** The profile's host if it was started (or is starting), without starting it. */
   started(profile: string | undefined): Promise<ProfileHost> | undefined;
   onToolsChanged(listener: (profile: string | undefined) => void): void;
+  /**
+   * Closes the started profiles' sessions (`ProfileSessions.close`), as the gateway does before its clients'
+   * connections: a client leaving as the gateway shuts down has the servers asked for no level just before they stop.
+   */
+  closeSessions(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -131,6 +136,10 @@ export function createGatewayHosts(
         (toolGlobs.length === 0 || toolGlobs.some((pattern) => matchesGlob(pattern, tool))),
     };
   };
+  const closeSessions = async (): Promise<void> => {
+    const hosts = await Promise.allSettled(started.values());
+    for (const result of hosts) if (result.status === 'fulfilled') result.value.sessions.close();
+  };
   return {
     settings,
     get(name) {
@@ -150,9 +159,10 @@ export function createGatewayHosts(
     onToolsChanged(listener) {
       listeners.push(listener);
     },
+    closeSessions,
     async close() {
+      await closeSessions();
       const hosts = await Promise.allSettled(started.values());
-      for (const result of hosts) if (result.status === 'fulfilled') result.value.sessions.close();
       await Promise.all(hosts.flatMap((result) => (result.status === 'fulfilled' ? [result.value.host.close()] : [])));
     },
   };

@@ -432,6 +432,8 @@ export async function startGatewayHttp(options: GatewayHttpOptions): Promise<Gat
     url: listeningUrl(),
     async close() {
       listChanged.close();
+      // Before the clients' connections: each one closing would otherwise have the servers' level looked at again.
+      await options.hosts.closeSessions();
       await modern.close();
       await Promise.allSettled([...sessions.values()].map((session) => session.transport.close()));
       sessions.clear();

@@ -91,6 +91,8 @@ export async function startGatewayStdio(options: {
       listChanged.close();
       lineReports.close();
       stopForwardingUpdates();
+      // Before the client's connection: its closing would otherwise have the servers' level looked at again.
+      await options.hosts.closeSessions();
       await served.close();
     },
   };
