@@ -198,6 +198,11 @@ export interface Host {
    * already; a server started later (switched on again, or restarted after it was set) is asked once it is up.
    */
   setServersLoggingLevel(level: LoggingLevel): Promise<void>;
+  /**
+   * Asks one connected server for this level (`logging/setLevel`), kept for it: the server switched off and on, or
+   * restarted, is asked it again, until `setServersLoggingLevel` asks all servers for one.
+   */
+  setServerLoggingLevel(server: string, level: LoggingLevel): Promise<void>;
   /** The model, created on first use (listing tools needs none). */
   provider(): Promise<LlmProvider>;
   run(prompt: string, options?: RunOptions): Promise<RunResult>;

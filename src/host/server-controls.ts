@@ -67,7 +67,8 @@ export function createServerControls(options: ServerControlsOptions): ServerCont
     }
     const connection = new ServerConnection(config, options.connectionOptions);
     // A restart keeps the server's resource subscriptions and log level; switching it off and on does not. The level
-    // the host asks of all its servers is given to one switched on, and to one that had no connection when it was set.
+    // asked of the server alone, else the one the host asks of all its servers, is given to one switched on, and the
+    // latter to one that had no connection when it was set.
     if (previous !== undefined) connection.carryOver(previous);
     options.loggingLevel.giveTo(connection, previous !== undefined);
     options.connections.set(config.name, connection);

@@ -1,7 +1,8 @@
 /**
- * The log level the host asks of all its servers (`host.setServersLoggingLevel`, the gateway's clients' level),
- * kept for the connections it starts later: a server switched on again, or the new connection of a restart when the
- * level was set after the old one was taken away. Each connection asks its session as a crash restart's would.
+ * The log level the host asks of all its servers (`host.setServersLoggingLevel`, the gateway's clients' level), and
+ * the one asked of a single server (`host.setServerLoggingLevel`, the web UI's control of it), kept for the
+ * connections it starts later: a server switched on again, or the new connection of a restart when the level was set
+ * after the old one was taken away. Each connection asks its session as a crash restart's would.
  */
 import type { LoggingLevel } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/types.js';
@@ -16,6 +17,11 @@ export interface ServersLoggingLevel {
    */
   set(level: LoggingLevel): Promise<void>;
   /**
+   * Asks one server, through its connection, for a level of its own, which its later connections are given in place
+   * of the level of all servers until that is set again. Fails as the request does, keeping nothing.
+   */
+  setFor(name: string, level: LoggingLevel): Promise<void>;
+  /**
    * Gives a connection about to connect the level: always a fresh one (switched on); one that took over a
    * restarted server's connection only when the level was set while it had none, after what it carried over.
    */
@@ -27,11 +33,14 @@ export function createServersLoggingLevel(
   connections: ReadonlyMap<string, ServerConnection>,
 ): ServersLoggingLevel {
   let current: LoggingLevel | undefined;
+  // Servers asked for a level of their own since the level of all was last set.
+  const ownLevels = new Map<string, LoggingLevel>();
   // Servers that had no connection when the level was last set (switched off, or between a restart's two).
   const passedOver = new Set<string>();
   return {
     async set(level) {
       current = level;
+      ownLevels.clear();
       await Promise.all(
         servers.map(async ({ name }) => {
           const connection = connections.get(name);
@@ -44,9 +53,20 @@ export function createServersLoggingLevel(
         }),
       );
     },
+    async setFor(name, level) {
+      const connection = connections.get(name);
+      if (connection === undefined) throw new Error(`no connection to server "${name}"`);
+      await connection.setLoggingLevel(level);
+      ownLevels.set(name, level);
+    },
     giveTo(connection, tookOver) {
       const missed = passedOver.delete(connection.name);
-      if (current !== undefined && (!tookOver || missed)) connection.setLoggingLevelWhenConnected(current);
+      const own = ownLevels.get(connection.name);
+      // A restart's connection carries over the level its server's last connection was asked, its own among them.
+      if (own !== undefined && !tookOver) connection.setLoggingLevelWhenConnected(own);
+      else if (own === undefined && current !== undefined && (!tookOver || missed)) {
+        connection.setLoggingLevelWhenConnected(current);
+      }
     },
   };
 }

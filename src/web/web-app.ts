@@ -178,11 +178,12 @@ export function createWebApp(context: WebAppContext): Hono {
   app.post('/api/servers/:name/log-level', async (c) => {
     const { level } = await jsonBody<{ level?: string }>(c.req.raw);
     if (level === undefined || !LOG_LEVELS.has(level)) throw new BadRequest(`Unknown log level "${String(level)}".`);
-    const connection = ready().connection(c.req.param('name'));
-    if (connection?.sdkClient === undefined) {
+    const host = ready();
+    if (host.connection(c.req.param('name'))?.sdkClient === undefined) {
       return c.json({ error: `No connected server "${c.req.param('name')}".` }, 404);
     }
-    await connection.setLoggingLevel(level as 'info');
+    // Kept by the host for the server, so switched off and on, or restarted, it logs from this level again.
+    await host.setServerLoggingLevel(c.req.param('name'), level as 'info');
     askedLevels.set(c.req.param('name'), level);
     return c.json({ ok: true });
   });
