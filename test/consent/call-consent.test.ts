@@ -230,6 +230,8 @@ describe('annotations are hints', () => {
     expect(events).toContainEqual({
       type: 'tool-call-warning',
       callId: 'c1',
+      index: 0,
+      turn: 1,
       message: 'fs__remove may reach systems outside this machine (openWorldHint is true or unset).',
     });
     // A denial by the user is an error result for this call id, with the words the model needs.
