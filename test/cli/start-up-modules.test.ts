@@ -66,12 +66,16 @@ beforeAll(async () => {
 }, 240_000);
 
 describe('start-up loads only what the command uses', () => {
-  it('--help lists every command and loads commander alone: the command line and its text helpers, none of the host', () => {
+  it('--help lists every command and loads commander alone: the command line, its text helpers and where a --root points, none of the host', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('tools ');
     expect(help.stdout).toContain('serve [options]');
     expect(packages(help.modules)).toEqual(['commander']);
-    expect(sourceFolders(help.modules)).toEqual(['cli', 'text']);
+    expect(sourceFolders(help.modules)).toEqual(['cli', 'config', 'text']);
+    // Of the config, only where a --root points (its check runs as the option is parsed), not the loader.
+    expect(
+      help.modules.filter((url) => url.includes('/dist/src/config/')).map((url) => url.replace(/.*\/dist\/src\//, '')),
+    ).toEqual(['config/root-url.js']);
   });
 
   it('tools list loads no model provider SDK, no tokenizer, no gateway, no OAuth, no validator, no YAML, no search index', () => {
