@@ -13,3 +13,8 @@ export const MAX_CALL_WARNINGS = 10;
 export const MAX_CONVERSATION_WARNING_CHARS = 1_000_000;
 
 export const DROPPED_WARNINGS_NOTE = `Earlier warnings of this call were dropped: the UI keeps the latest ${MAX_CONVERSATION_WARNING_CHARS.toLocaleString('en-US')} characters of a conversation's warnings while it holds it.`;
+
+/** The characters of `warnings` counted against the bound (the note of dropped ones is not). */
+export function warningChars(warnings: readonly string[]): number {
+  return warnings.reduce((sum, warning) => sum + (warning === DROPPED_WARNINGS_NOTE ? 0 : warning.length), 0);
+}

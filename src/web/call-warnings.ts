@@ -6,9 +6,12 @@
  * by a note that says so.
  */
 import type { ToolCallPart } from '../providers/types.js';
-import { DROPPED_WARNINGS_NOTE, MAX_CALL_WARNINGS, MAX_CONVERSATION_WARNING_CHARS } from './call-warning-limit.js';
-
-export { DROPPED_WARNINGS_NOTE, MAX_CONVERSATION_WARNING_CHARS };
+import {
+  DROPPED_WARNINGS_NOTE,
+  MAX_CALL_WARNINGS,
+  MAX_CONVERSATION_WARNING_CHARS,
+  warningChars,
+} from './call-warning-limit.js';
 
 export interface CallWarnings {
   /** Keeps `message` (cut already) with `call`, unless it has it or its most. */
@@ -20,12 +23,10 @@ export function createCallWarnings(): CallWarnings {
   // The calls with warnings kept, the one warned of last at the end, and their warnings' characters in all.
   const kept = new Map<ToolCallPart, string[]>();
   let chars = 0;
-  const charsOf = (warnings: readonly string[]) =>
-    warnings.reduce((sum, warning) => sum + (warning === DROPPED_WARNINGS_NOTE ? 0 : warning.length), 0);
   // Calls whose warnings were dropped: the note in their place.
   const dropped = new WeakMap<ToolCallPart, string[]>();
   const drop = (call: ToolCallPart) => {
-    chars -= charsOf(kept.get(call) ?? []);
+    chars -= warningChars(kept.get(call) ?? []);
     kept.delete(call);
     dropped.set(call, [DROPPED_WARNINGS_NOTE]);
   };

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolCallPart } from '../../src/providers/types.js';
-import { MAX_CALL_WARNINGS } from '../../src/web/call-warning-limit.js';
 import {
-  createCallWarnings,
   DROPPED_WARNINGS_NOTE,
+  MAX_CALL_WARNINGS,
   MAX_CONVERSATION_WARNING_CHARS,
-} from '../../src/web/call-warnings.js';
+} from '../../src/web/call-warning-limit.js';
+import { createCallWarnings } from '../../src/web/call-warnings.js';
 
 const call = (id: string): ToolCallPart => ({ type: 'tool-call', id, name: 'server__tool', argumentsText: '{}' });
 /** A warning a quarter of the bound long. */

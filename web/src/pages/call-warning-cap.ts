@@ -7,6 +7,7 @@ import {
   DROPPED_WARNINGS_NOTE,
   MAX_CALL_WARNINGS,
   MAX_CONVERSATION_WARNING_CHARS,
+  warningChars,
 } from '../../../src/web/call-warning-limit.js';
 
 export interface WarnedCall {
@@ -14,9 +15,6 @@ export interface WarnedCall {
   /** When it was last warned of, counted in the tab: the latest the highest. */
   warnedAt?: number;
 }
-
-const charsOf = (warnings: readonly string[]) =>
-  warnings.reduce((sum, warning) => sum + (warning === DROPPED_WARNINGS_NOTE ? 0 : warning.length), 0);
 
 /**
  * `warned` with `message` kept among its warnings as last warned of at `warnedAt`: itself when it has the message or
@@ -33,13 +31,13 @@ export function withWarning<T extends WarnedCall>(warned: T, message: string, wa
  * latest (its newest warning was just kept).
  */
 export function callsOverWarningCap<T extends WarnedCall>(calls: readonly T[]): Set<T> {
-  const warned = calls.filter((call) => call.warnedAt !== undefined && charsOf(call.warnings ?? []) > 0);
-  let chars = warned.reduce((sum, call) => sum + charsOf(call.warnings ?? []), 0);
+  const warned = calls.filter((call) => call.warnedAt !== undefined && warningChars(call.warnings ?? []) > 0);
+  let chars = warned.reduce((sum, call) => sum + warningChars(call.warnings ?? []), 0);
   const dropped = new Set<T>();
   warned.sort((a, b) => (a.warnedAt ?? 0) - (b.warnedAt ?? 0));
   for (const call of warned.slice(0, -1)) {
     if (chars <= MAX_CONVERSATION_WARNING_CHARS) break;
-    chars -= charsOf(call.warnings ?? []);
+    chars -= warningChars(call.warnings ?? []);
     dropped.add(call);
   }
   return dropped;
@@ -64,5 +62,3 @@ export function capTurnWarnings<C extends WarnedCall, T extends WarnedCall & { c
     return calls === turn.calls && !over.has(turn) ? turn : { ...turn, ...own, calls };
   });
 }
-
-export { DROPPED_WARNINGS_NOTE };
