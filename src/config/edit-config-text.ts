@@ -13,7 +13,6 @@ import {
   type Node as JsonNode,
   modify,
   parseTree,
-  SyntaxKind,
 } from 'jsonc-parser';
 import { blankJsoncExtras } from './jsonc-text.js';
 import { isPlainObject } from './key-path.js';
@@ -172,9 +171,8 @@ export function removeServerEntry(text: string, section: ServerSection, name: st
 function withoutOnlyEntry(text: string, servers: JsonNode, entry: JsonNode): string {
   const entryEnd = entry.offset + entry.length;
   // The comma after it, past any comment between: a comma left alone in the object would make the file unreadable.
-  const scanner = createScanner(text, true);
-  scanner.setPosition(entryEnd);
-  const comma = scanner.scan() === SyntaxKind.CommaToken ? scanner.getTokenOffset() : undefined;
+  const next = commaAfter(text, entryEnd);
+  const comma = text[next] === ',' ? next : undefined;
   const lineStart = text.lastIndexOf('\n', entry.offset - 1) + 1;
   const rest = restOfLine(text, entryEnd);
   const ownLines =
