@@ -36,6 +36,19 @@ const header = (id: string) => ({
 });
 const at = '2026-01-01T00:00:01.000Z';
 
+/** One turn of a chat that made the call `callId`. */
+const sleepTurn = (callId: string): Message[] => [
+  { role: 'user', content: [{ type: 'text', text: 'sleep' }] },
+  { role: 'assistant', content: [{ type: 'tool-call', id: callId, name: 'counter__sleep', argumentsText: '{}' }] },
+  { role: 'tool', results: [{ callId, toolName: 'counter__sleep', isError: false, content: [] }] },
+];
+
+/** What a compaction put in place of the messages it replaced. */
+const compactionSummary: Message[] = [
+  { role: 'user', content: [{ type: 'text', text: 'summary' }] },
+  { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
+];
+
 describe('a session file', () => {
   it('gives calls the host was killed during an unknown outcome when resumed, and keeps that on file', async () => {
     const store = openSessionStore(stateDir);
@@ -106,49 +119,31 @@ describe('a session file', () => {
   it('counts the calls each compaction replaced: as its record says, or as the replaced messages hold them', () => {
     const store = openSessionStore(stateDir);
     const id = '20260102-000000-0000dddd';
-    const turn = (callId: string): Message[] => [
-      { role: 'user', content: [{ type: 'text', text: 'sleep' }] },
-      { role: 'assistant', content: [{ type: 'tool-call', id: callId, name: 'counter__sleep', argumentsText: '{}' }] },
-      { role: 'tool', results: [{ callId, toolName: 'counter__sleep', isError: false, content: [] }] },
-    ];
-    const summary: Message[] = [
-      { role: 'user', content: [{ type: 'text', text: 'summary' }] },
-      { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
-    ];
     const records = [
       header(id),
-      ...[...turn('call_0'), ...turn('call_0')].map((message) => ({ type: 'message', at, message })),
+      ...[...sleepTurn('call_0'), ...sleepTurn('call_0')].map((message) => ({ type: 'message', at, message })),
       // Written by an earlier version: the two replaced calls are counted from the messages it replaced.
-      { type: 'compaction', at, messages: summary, keptFrom: 6 },
-      ...turn('call_0').map((message) => ({ type: 'message', at, message })),
+      { type: 'compaction', at, messages: compactionSummary, keptFrom: 6 },
+      ...sleepTurn('call_0').map((message) => ({ type: 'message', at, message })),
       // Written now: it says how many calls it replaced, though the messages before it hold only one.
-      { type: 'compaction', at, messages: summary, keptFrom: 2, replacedToolCalls: 4 },
+      { type: 'compaction', at, messages: compactionSummary, keptFrom: 2, replacedToolCalls: 4 },
     ];
     writeFileSync(store.fileOf(id), records.map((record) => `${JSON.stringify(record)}\n`).join(''));
     const saved = readSessionFile(store.fileOf(id));
     expect(saved.warnings).toEqual([]);
-    expect(saved.messages).toEqual([...summary, ...turn('call_0')]);
+    expect(saved.messages).toEqual([...compactionSummary, ...sleepTurn('call_0')]);
     expect(saved.compactedToolCalls).toBe(6);
   });
 
   it('counts the replaced calls from the messages when a compaction says a count no file could hold, and says so', () => {
     const store = openSessionStore(stateDir);
     const id = '20260102-000000-0000dddf';
-    const turn = (callId: string): Message[] => [
-      { role: 'user', content: [{ type: 'text', text: 'sleep' }] },
-      { role: 'assistant', content: [{ type: 'tool-call', id: callId, name: 'counter__sleep', argumentsText: '{}' }] },
-      { role: 'tool', results: [{ callId, toolName: 'counter__sleep', isError: false, content: [] }] },
-    ];
-    const summary: Message[] = [
-      { role: 'user', content: [{ type: 'text', text: 'summary' }] },
-      { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
-    ];
     // Near 2^53 the numbers after it are no longer exact; the rest are no counts at all.
     for (const replacedToolCalls of [2 ** 53 - 1, 2 ** 40, 1e300, -3, 1.5, '2', null]) {
       const records = [
         header(id),
-        ...[...turn('call_0'), ...turn('call_1')].map((message) => ({ type: 'message', at, message })),
-        { type: 'compaction', at, messages: summary, keptFrom: 6, replacedToolCalls },
+        ...[...sleepTurn('call_0'), ...sleepTurn('call_1')].map((message) => ({ type: 'message', at, message })),
+        { type: 'compaction', at, messages: compactionSummary, keptFrom: 6, replacedToolCalls },
       ];
       writeFileSync(store.fileOf(id), records.map((record) => `${JSON.stringify(record)}\n`).join(''));
       const saved = readSessionFile(store.fileOf(id));
@@ -159,7 +154,7 @@ describe('a session file', () => {
           `${store.fileOf(id)} line 8: ignored its count of replaced tool calls, which is no count the lines before it could hold; counted them from the messages it replaced`,
         ],
       });
-      expect(saved.messages).toEqual(summary);
+      expect(saved.messages).toEqual(compactionSummary);
     }
   });
 
