@@ -6,11 +6,9 @@
  */
 import { Client, LOG_LEVEL_META_KEY, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, expect, it } from 'vitest';
-import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
-import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { waitUntil } from '../helpers/gateway-process.js';
 import { textOf } from '../helpers/text-of.js';
-import { type InProcessReplica, startInProcessReplica } from './in-process-replica.js';
+import { closeInProcessReplica, type InProcessReplica, startForwardingReplica } from './in-process-replica.js';
 
 const TOKEN = 'a-modern-log-level-lapse-test-token';
 
@@ -19,18 +17,11 @@ let client: Client | undefined;
 
 afterAll(async () => {
   await client?.close().catch(() => undefined);
-  await replica?.gateway.close();
-  await replica?.hosts.close();
+  await closeInProcessReplica(replica);
 });
 
 it('has the servers asked again once the verbose level lapses, while the client goes on asking for errors', async () => {
-  const configPath = await writeFixtureServersConfig(
-    { forwarding: { file: 'forwarding.mjs' } },
-    { fields: { gateway: { requestsPerMinute: 10_000 } } },
-  );
-  replica = await startInProcessReplica({
-    configPath,
-    store: new MemoryGatewayStore(),
+  replica = await startForwardingReplica({
     token: TOKEN,
     stateDirPrefix: 'mcp-host-modern-level-lapse-',
     modernLevelKeptMs: 2_000,

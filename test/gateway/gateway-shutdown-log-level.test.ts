@@ -6,11 +6,9 @@
  */
 import { Client } from '@modelcontextprotocol/client';
 import { afterEach, expect, it } from 'vitest';
-import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
 import { bearerTransport } from '../helpers/bearer-transport.js';
-import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { textOf } from '../helpers/text-of.js';
-import { type InProcessReplica, startInProcessReplica } from './in-process-replica.js';
+import { closeInProcessReplica, type InProcessReplica, startForwardingReplica } from './in-process-replica.js';
 
 const TOKEN = 'a-shutdown-log-level-test-token';
 
@@ -19,18 +17,11 @@ let client: Client | undefined;
 
 afterEach(async () => {
   await client?.close().catch(() => undefined);
-  await replica?.gateway.close();
-  await replica?.hosts.close();
+  await closeInProcessReplica(replica);
 });
 
 it('asks the servers for no level as a debug client leaves at shutdown', async () => {
-  const configPath = await writeFixtureServersConfig(
-    { forwarding: { file: 'forwarding.mjs' } },
-    { fields: { gateway: { requestsPerMinute: 10_000 } } },
-  );
-  replica = await startInProcessReplica({
-    configPath,
-    store: new MemoryGatewayStore(),
+  replica = await startForwardingReplica({
     token: TOKEN,
     stateDirPrefix: 'mcp-host-shutdown-level-',
   });

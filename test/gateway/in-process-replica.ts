@@ -9,6 +9,8 @@ import { loadConfig } from '../../src/config/load-config.js';
 import { createGatewayHosts, type GatewayHosts } from '../../src/gateway/gateway-hosts.js';
 import { type GatewayHttp, startGatewayHttp } from '../../src/gateway/gateway-http.js';
 import type { GatewayStore } from '../../src/gateway/store/gateway-store.js';
+import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
+import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { temporaryDirectory } from '../helpers/project.js';
 
 export interface InProcessReplica {
@@ -17,7 +19,7 @@ export interface InProcessReplica {
   stateDir: string;
 }
 
-export async function startInProcessReplica(options: {
+interface ReplicaOptions {
   configPath: string;
   store: GatewayStore;
   /** The bearer token clients use (its hash is the gateway's only token, named `team`). */
@@ -32,7 +34,9 @@ export async function startInProcessReplica(options: {
   sessionTtlMs?: number;
   /** How long a 2026-07-28 client's log level counts after its last request asking for it (default: the gateway's). */
   modernLevelKeptMs?: number;
-}): Promise<InProcessReplica> {
+}
+
+export async function startInProcessReplica(options: ReplicaOptions): Promise<InProcessReplica> {
   const stateDir = await temporaryDirectory(options.stateDirPrefix);
   const env = options.env ?? process.env;
   const config = await loadConfig({ configPath: options.configPath, cwd: stateDir, env, stateDir });
@@ -51,4 +55,24 @@ export async function startInProcessReplica(options: {
     ...(options.modernLevelKeptMs === undefined ? {} : { modernLevelKeptMs: options.modernLevelKeptMs }),
   });
   return { hosts, gateway, stateDir };
+}
+
+/**
+ * A replica of its own (stateful sessions, its own store) in front of the forwarding fixture server, which answers
+ * every level it was asked for: what the log level tests of one replica start.
+ */
+export async function startForwardingReplica(
+  options: Omit<ReplicaOptions, 'configPath' | 'store'>,
+): Promise<InProcessReplica> {
+  const configPath = await writeFixtureServersConfig(
+    { forwarding: { file: 'forwarding.mjs' } },
+    { fields: { gateway: { requestsPerMinute: 10_000 } } },
+  );
+  return startInProcessReplica({ ...options, configPath, store: new MemoryGatewayStore() });
+}
+
+/** Closes the replica's gateway, then its hosts (stopping their servers). */
+export async function closeInProcessReplica(replica: InProcessReplica | undefined): Promise<void> {
+  await replica?.gateway.close();
+  await replica?.hosts.close();
 }
