@@ -20,6 +20,16 @@ export async function reloadToEarlierMessages(page: Page): Promise<Locator> {
   return page.getByRole('list', { name: 'Earlier messages' });
 }
 
+/** The card of the call labelled `Tool call <label>` in `scope` (its tool's name and number: `calculator__add [1]`). */
+export function callCard(scope: Locator, label: string): Locator {
+  return scope.getByRole('article', { name: `Tool call ${label}` });
+}
+
+/** The outcome a call card's header shows (ok, error, …). */
+export async function callCardOutcome(card: Locator): Promise<string | null> {
+  return card.locator('header .badge').textContent();
+}
+
 /** The text of a tool card's translation headed `heading`, once its translations are open. */
 export async function callCardTranslation(card: Locator, heading: string): Promise<string> {
   const button = card.getByRole('button', { name: /Show the three translations/ });

@@ -4,7 +4,13 @@
  * runs, not the later call's, and after a reload as the transcript pairs them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callCardTranslation, reloadToEarlierMessages, sendInChat } from '../helpers/chat-page.js';
+import {
+  callCard,
+  callCardOutcome,
+  callCardTranslation,
+  reloadToEarlierMessages,
+  sendInChat,
+} from '../helpers/chat-page.js';
 import { exampleServer, writeScriptedConfig } from '../helpers/project.js';
 import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
 
@@ -45,11 +51,11 @@ describe('a model that repeats its call id across its answers', () => {
     const page = started!.page;
     const live = await sendInChat(page, 'One id twice', 'Both answered.', WAIT);
 
-    const added = live.getByRole('article', { name: 'Tool call calculator__add_numbers [1]' });
-    const divided = live.getByRole('article', { name: 'Tool call calculator__divide [2]' });
+    const added = callCard(live, 'calculator__add_numbers [1]');
+    const divided = callCard(live, 'calculator__divide [2]');
     // The later call of the same id ended in an error: the earlier one keeps its own outcome.
-    expect(await added.locator('header .badge').textContent()).toBe('ok');
-    expect(await divided.locator('header .badge').textContent()).toBe('error');
+    expect(await callCardOutcome(added)).toBe('ok');
+    expect(await callCardOutcome(divided)).toBe('error');
     expect(await callCardTranslation(added, '2. The tools/call request')).toContain('b: 7');
     expect(await callCardTranslation(divided, '2. The tools/call request')).toContain('b: 0');
     const addedResult = await callCardTranslation(added, '3. The result as the provider got it');
@@ -60,10 +66,10 @@ describe('a model that repeats its call id across its answers', () => {
     expect(dividedResult).toContain('isError: true');
 
     const earlier = await reloadToEarlierMessages(page);
-    const addedSaved = earlier.getByRole('article', { name: 'Tool call calculator__add_numbers [1]' });
+    const addedSaved = callCard(earlier, 'calculator__add_numbers [1]');
     await addedSaved.waitFor(WAIT);
     expect(await addedSaved.locator('.call-result').textContent()).toMatch(/^result\s+12$/);
-    const dividedSaved = earlier.getByRole('article', { name: 'Tool call calculator__divide [2]' });
+    const dividedSaved = callCard(earlier, 'calculator__divide [2]');
     expect(await dividedSaved.locator('.call-result').textContent()).toMatch(/^error\s+.*division by zero/);
   }, 120_000);
 });

@@ -4,7 +4,13 @@
  * the answer rather than by the id, and after a reload as the transcript pairs them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callCardTranslation, reloadToEarlierMessages, sendInChat } from '../helpers/chat-page.js';
+import {
+  callCard,
+  callCardOutcome,
+  callCardTranslation,
+  reloadToEarlierMessages,
+  sendInChat,
+} from '../helpers/chat-page.js';
 import { fixtureServer, writeScriptedConfig } from '../helpers/project.js';
 import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
 
@@ -56,11 +62,11 @@ describe('a model that gives two calls of one answer the same id', () => {
     const page = started!.page;
     const live = await sendInChat(page, 'One id in one answer', 'Both answered.', WAIT);
 
-    const slow = live.getByRole('article', { name: 'Tool call told__in-turn [1]' });
-    const quick = live.getByRole('article', { name: 'Tool call told__in-turn [2]' });
+    const slow = callCard(live, 'told__in-turn [1]');
+    const quick = callCard(live, 'told__in-turn [2]');
     // The second call ended first, and well: the first keeps its own outcome, an error.
-    expect(await slow.locator('header .badge').textContent()).toBe('error');
-    expect(await quick.locator('header .badge').textContent()).toBe('ok');
+    expect(await callCardOutcome(slow)).toBe('error');
+    expect(await callCardOutcome(quick)).toBe('ok');
     expect(await callCardTranslation(slow, '2. The tools/call request')).toContain('after: "quick answer"');
     expect(await callCardTranslation(quick, '2. The tools/call request')).not.toContain('after');
     // The request after the answer carries both results: each card shows its own.
@@ -72,10 +78,10 @@ describe('a model that gives two calls of one answer the same id', () => {
     expect(quickResult).not.toContain('slow answer');
 
     const earlier = await reloadToEarlierMessages(page);
-    const slowSaved = earlier.getByRole('article', { name: 'Tool call told__in-turn [1]' });
+    const slowSaved = callCard(earlier, 'told__in-turn [1]');
     await slowSaved.waitFor(WAIT);
     expect(await slowSaved.locator('.call-result').textContent()).toMatch(/^error\s+slow answer$/);
-    const quickSaved = earlier.getByRole('article', { name: 'Tool call told__in-turn [2]' });
+    const quickSaved = callCard(earlier, 'told__in-turn [2]');
     expect(await quickSaved.locator('.call-result').textContent()).toMatch(/^result\s+quick answer$/);
   }, 120_000);
 });
