@@ -8,14 +8,14 @@
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client, type LoggingMessageNotification } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
-import { connectHttpGatewayClient } from '../helpers/gateway-client.js';
 import { waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory } from '../helpers/project.js';
 import { connectStdioGateway } from '../helpers/stdio-gateway.js';
 import { textOf } from '../helpers/text-of.js';
+import { type ServedClient, servedOverHttp } from './served-client.js';
 
 const RETRY_WARNING = {
   level: 'warning',
@@ -31,13 +31,6 @@ const TIMEOUT_WARNING = {
   data: `flaky__lookup timed out; trying once more, as the tool is marked safe to retry (the tool did not answer within its timeout of ${FLAKY_TIMEOUT_MS} ms; the server was sent notifications/cancelled)`,
 };
 
-interface Served {
-  client: Client;
-  logs: LoggingMessageNotification['params'][];
-  marker: string;
-  close(): Promise<void>;
-}
-
 async function configIn(directory: string, gateway: Record<string, unknown> = {}): Promise<string> {
   return writeFixtureServersConfig(
     {
@@ -50,7 +43,7 @@ async function configIn(directory: string, gateway: Record<string, unknown> = {}
   );
 }
 
-function listeningClient(logs: Served['logs']): Client {
+function listeningClient(logs: ServedClient['logs']): Client {
   const client = new Client({ name: 'call-warnings-test', version: '1.0.0' });
   client.setNotificationHandler('notifications/message', (notification) => {
     logs.push(notification.params);
@@ -58,22 +51,17 @@ function listeningClient(logs: Served['logs']): Client {
   return client;
 }
 
-async function overStdio(): Promise<Served> {
+async function overStdio(): Promise<ServedClient> {
   const directory = await temporaryDirectory('mcp-host-call-warnings-');
-  const logs: Served['logs'] = [];
+  const logs: ServedClient['logs'] = [];
   const client = listeningClient(logs);
   await connectStdioGateway(client, await configIn(directory), directory);
   return { client, logs, marker: join(directory, 'exited-once'), close: () => client.close() };
 }
 
-function overHttp(gatewaySettings: Record<string, unknown>): () => Promise<Served> {
-  return async () => {
-    const directory = await temporaryDirectory('mcp-host-call-warnings-');
-    const logs: Served['logs'] = [];
-    const client = listeningClient(logs);
-    const { close } = await connectHttpGatewayClient(client, await configIn(directory, gatewaySettings), directory);
-    return { client, logs, marker: join(directory, 'exited-once'), close };
-  };
+function overHttp(gatewaySettings: Record<string, unknown>): () => Promise<ServedClient> {
+  return () =>
+    servedOverHttp('mcp-host-call-warnings-', listeningClient, (directory) => configIn(directory, gatewaySettings));
 }
 
 describe.each([
@@ -81,7 +69,7 @@ describe.each([
   ['stateful Streamable HTTP', overHttp({})],
   ['stateless Streamable HTTP', overHttp({ stateless: true })],
 ] as const)('a client of mcp-host serve over %s, whose call is sent once more', (_transport, serve) => {
-  let served: Served;
+  let served: ServedClient;
   beforeAll(async () => {
     served = await serve();
   }, 90_000);

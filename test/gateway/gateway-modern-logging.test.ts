@@ -8,26 +8,19 @@
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client, LOG_LEVEL_META_KEY, type LoggingMessageNotification } from '@modelcontextprotocol/client';
+import { Client, LOG_LEVEL_META_KEY } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
-import { connectHttpGatewayClient } from '../helpers/gateway-client.js';
 import { waitUntil } from '../helpers/gateway-process.js';
 import { bundledCliPath, temporaryDirectory } from '../helpers/project.js';
 import { textOf } from '../helpers/text-of.js';
+import { type ServedClient, servedOverHttp } from './served-client.js';
 
 const RETRY_WARNING =
   'crashy__read_once_exits lost its server; trying once more, as the tool is marked safe to retry (server "crashy" exited with code 5; stderr tail:\nexiting once with code 5 in the middle of a call)';
 
-interface Served {
-  client: Client;
-  logs: LoggingMessageNotification['params'][];
-  marker: string;
-  close(): Promise<void>;
-}
-
-function modernClient(logs: Served['logs']): Client {
+function modernClient(logs: ServedClient['logs']): Client {
   const client = new Client(
     { name: 'modern-logging-test', version: '1.0.0' },
     { versionNegotiation: { mode: { pin: '2026-07-28' } } },
@@ -48,9 +41,9 @@ async function configIn(directory: string): Promise<string> {
   );
 }
 
-async function overStdio(): Promise<Served> {
+async function overStdio(): Promise<ServedClient> {
   const directory = await temporaryDirectory('mcp-host-modern-logging-');
-  const logs: Served['logs'] = [];
+  const logs: ServedClient['logs'] = [];
   const client = modernClient(logs);
   await client.connect(
     new StdioClientTransport({
@@ -62,12 +55,8 @@ async function overStdio(): Promise<Served> {
   return { client, logs, marker: join(directory, 'exited-once'), close: () => client.close() };
 }
 
-async function overHttp(): Promise<Served> {
-  const directory = await temporaryDirectory('mcp-host-modern-logging-');
-  const logs: Served['logs'] = [];
-  const client = modernClient(logs);
-  const { close } = await connectHttpGatewayClient(client, await configIn(directory), directory);
-  return { client, logs, marker: join(directory, 'exited-once'), close };
+function overHttp(): Promise<ServedClient> {
+  return servedOverHttp('mcp-host-modern-logging-', modernClient, configIn);
 }
 
 /** The request's `_meta` asking for log messages of `level` and more severe; none without a level. */
@@ -77,7 +66,7 @@ describe.each([
   ['stdio', overStdio],
   ['Streamable HTTP', overHttp],
 ] as const)('a 2026-07-28 client of mcp-host serve over %s', (_transport, serve) => {
-  let served: Served;
+  let served: ServedClient;
   beforeAll(async () => {
     served = await serve();
   }, 90_000);
