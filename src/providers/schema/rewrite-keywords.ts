@@ -112,17 +112,18 @@ export function typeOfValues(values: unknown[]): JsonObject {
 
 export function describeAnnotations(node: JsonObject, rules: SchemaRules, additions: DescriptionAdditions): JsonObject {
   const result = { ...node };
-  // Lines of the form `Name: value`, like the constraints line: a closing full stop would say nothing more.
+  // Lines of the form `Name value`: the name is one word and its value fills the rest of the line, so a colon after
+  // the name, or a closing full stop, would cost a token each and say nothing more.
   if (rules.defaults === 'describe') {
-    if ('default' in result) additions.addSentence(`Default: ${formatDescribedDefault(result.default, result)}`);
+    if ('default' in result) additions.addSentence(`Default ${formatDescribedDefault(result.default, result)}`);
     if (Array.isArray(result.examples)) {
-      additions.addSentence(`Examples: ${result.examples.map(formatDescribedLiteral).join(', ')}`);
+      additions.addSentence(`Examples ${result.examples.map(formatDescribedLiteral).join(', ')}`);
     }
     delete result.default;
     delete result.examples;
   }
   // `example` is OpenAPI's spelling, not JSON Schema's: no target takes it as a keyword.
-  if ('example' in result) additions.addSentence(`Example: ${formatDescribedLiteral(result.example)}`);
+  if ('example' in result) additions.addSentence(`Example ${formatDescribedLiteral(result.example)}`);
   if (result.deprecated === true) additions.addSentence('Deprecated.');
   delete result.example;
   delete result.deprecated;

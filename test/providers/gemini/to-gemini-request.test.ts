@@ -112,7 +112,7 @@ describe('toGeminiRequest', () => {
         properties: {
           sku: { type: 'STRING', description: 'The stock-keeping unit.', minLength: 1 },
           quantity: { type: 'INTEGER', description: 'How many.', minimum: 1 },
-          note: { type: 'STRING', description: 'A note.\nDefault: none' },
+          note: { type: 'STRING', description: 'A note.\nDefault none' },
         },
         required: ['sku', 'quantity'],
       },

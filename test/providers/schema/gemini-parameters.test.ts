@@ -50,7 +50,7 @@ describe('geminiToolParameters', () => {
         title: 'Search',
         properties: {
           // `default` stays in the description: Gemini documents its `default` field as ignored.
-          query: { type: 'STRING', description: 'What to look for\nDefault: all' },
+          query: { type: 'STRING', description: 'What to look for\nDefault all' },
           since: { type: 'STRING', format: 'date-time' },
           order: { type: 'STRING', enum: ['newest', 'oldest'] },
           kind: { type: 'STRING', enum: ['issue'] },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type NormaliseTarget, normaliseToolSchema } from '../../../src/providers/schema/index.js';
+import { estimateTextTokens } from '../../../src/providers/token-estimate/index.js';
 
 /** The normalised schema of one property `p` (test convenience). */
 function property(schema: Record<string, unknown>, target: NormaliseTarget): Record<string, unknown> {
@@ -56,32 +57,41 @@ describe('numeric bounds', () => {
 });
 
 describe('described defaults', () => {
-  it('writes `Default: value` without a closing full stop, a text default unquoted where only text is allowed', () => {
+  it('writes `Default value`, without a colon or a closing full stop, a text default unquoted where only text is allowed', () => {
     expect(property({ type: 'number', description: 'Steps', default: 5 }, 'gemini').description).toBe(
-      'Steps\nDefault: 5',
+      'Steps\nDefault 5',
     );
     expect(property({ type: 'string', default: 'README.md.gz' }, 'openai-chat').description).toBe(
-      'Default: README.md.gz',
+      'Default README.md.gz',
     );
     expect(property({ type: 'array', items: { type: 'string' }, default: [] }, 'gemini').description).toBe(
-      'Default: []',
+      'Default []',
     );
+  });
+
+  it('spends on a described default no more tokens than `default` as a keyword would, where the property has a description', () => {
+    const tokens = (schema: unknown) => estimateTextTokens(JSON.stringify(schema));
+    for (const value of [5, false, 'README.md.gz']) {
+      const listed = { type: typeof value, description: 'Steps', default: value };
+      expect(tokens(property(listed, 'gemini'))).toBeLessThanOrEqual(tokens(listed));
+    }
   });
 
   it('quotes a text default that could be read another way', () => {
     const described = (schema: Record<string, unknown>) => property(schema, 'openai-chat').description;
     // Another type is allowed: "true" and true would read alike.
-    expect(described({ type: ['string', 'boolean'], default: 'true' })).toBe('Default: "true"');
-    expect(described({ enum: ['a', 'b'], default: 'a' })).toBe('Default: "a"');
+    expect(described({ type: ['string', 'boolean'], default: 'true' })).toBe('Default "true"');
+    expect(described({ enum: ['a', 'b'], default: 'a' })).toBe('Default "a"');
     // Empty, spaces at an end, or a line break: the quotes show where the text starts and stops.
-    expect(described({ type: 'string', default: '' })).toBe('Default: ""');
-    expect(described({ type: 'string', default: ' padded ' })).toBe('Default: " padded "');
-    expect(described({ type: 'string', default: 'two\nlines' })).toBe('Default: "two\\nlines"');
+    expect(described({ type: 'string', default: '' })).toBe('Default ""');
+    expect(described({ type: 'string', default: ' padded ' })).toBe('Default " padded "');
+    expect(described({ type: 'string', default: 'two\nlines' })).toBe('Default "two\\nlines"');
   });
 
-  it('lists examples quoted, without a closing full stop', () => {
+  it('lists examples quoted, and OpenAPI’s example, without a colon or a closing full stop', () => {
     expect(property({ type: 'string', examples: ['a, b', 'c'] }, 'openai-chat').description).toBe(
-      'Examples: "a, b", "c"',
+      'Examples "a, b", "c"',
     );
+    expect(property({ type: 'integer', example: 42 }, 'anthropic').description).toBe('Example 42');
   });
 });
