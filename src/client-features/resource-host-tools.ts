@@ -9,7 +9,8 @@ import type { CatalogEntry } from '../catalog/tool-catalog.js';
 import { assignToolNames, TOOL_NAME_SEPARATOR } from '../catalog/tool-naming.js';
 import { HOST_TOOL_NAMESPACE } from '../config/reserved-names.js';
 import type { ServerConnection } from '../connections/server-connection.js';
-import { applyOutputBudget, DEFAULT_RESULT_TOKEN_BUDGET } from '../content/output-budget.js';
+import { DEFAULT_RESULT_TOKEN_BUDGET } from '../content/default-result-budget.js';
+import { applyOutputBudget } from '../content/output-budget.js';
 import type { HostToolHandler, ShapedResult } from '../loop/execute-tool-call.js';
 import type { ToolResultPart } from '../providers/types.js';
 import {

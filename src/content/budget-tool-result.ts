@@ -6,14 +6,9 @@
  */
 import { claimSpilledText, type SpilledText } from '../connections/spilled-text.js';
 import type { ToolResultPart } from './content-parts.js';
+import { DEFAULT_RESULT_TOKEN_BUDGET } from './default-result-budget.js';
 import { estimatePartsTokens, quartersToTokens } from './linear-token-estimate.js';
-import {
-  applyOutputBudget,
-  type BudgetedResult,
-  DEFAULT_RESULT_TOKEN_BUDGET,
-  spilledQuarters,
-  storedTextOf,
-} from './output-budget.js';
+import { applyOutputBudget, type BudgetedResult, spilledQuarters, storedTextOf } from './output-budget.js';
 import type { ResultStore } from './result-store.js';
 
 export interface BudgetToolResultOptions {

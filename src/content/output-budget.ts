@@ -18,13 +18,6 @@ import {
 } from './linear-token-estimate.js';
 import { shareBudget } from './share-budget.js';
 
-/**
- * The default budget for one tool result, in estimated tokens. A widely used host caps tool results at
- * 25,000 tokens by default: enough for a long file or a large listing, while leaving most of a typical
- * 128K–200K context for the conversation and the other results of the turn.
- */
-export const DEFAULT_RESULT_TOKEN_BUDGET = 25_000;
-
 /** Put between the text parts of a result in its stored copy; notice offsets count it. */
 export const STORED_TEXT_SEPARATOR = '\n\n';
 

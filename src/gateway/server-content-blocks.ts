@@ -13,8 +13,8 @@
 import type { CallToolResult, GetPromptResult } from '@modelcontextprotocol/server';
 import type { BudgetedPrompt } from '../client-features/server-feature-access.js';
 import type { ToolResultPart } from '../content/content-parts.js';
+import { DEFAULT_RESULT_TOKEN_BUDGET } from '../content/default-result-budget.js';
 import { estimatePartsTokens, estimatePartTokens, estimateTokens } from '../content/linear-token-estimate.js';
-import { DEFAULT_RESULT_TOKEN_BUDGET } from '../content/output-budget.js';
 import { escapePrototypeKeys } from '../json/escape-prototype-keys.js';
 import { exceedsJsonDepth } from '../json/json-depth.js';
 import type { ExecutedToolCall } from '../loop/tool-call-types.js';

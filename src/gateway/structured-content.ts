@@ -4,9 +4,9 @@
  * given). Past it the answer is an error that says so: dropped silently, a client library would refuse the
  * answer of a tool that declares an outputSchema anyway, without saying why.
  */
+import { DEFAULT_RESULT_TOKEN_BUDGET } from '../content/default-result-budget.js';
 import { formatByteSize, formatCount } from '../content/describe-content.js';
 import { estimateTokens } from '../content/linear-token-estimate.js';
-import { DEFAULT_RESULT_TOKEN_BUDGET } from '../content/output-budget.js';
 import { escapePrototypeKeys } from '../json/escape-prototype-keys.js';
 import { isPlainObject } from '../json/is-plain-object.js';
 import { stringifyJsonWithinDepth } from '../json/json-depth.js';

@@ -15,7 +15,7 @@ import { storedResultBudget } from '../client-features/stored-result-budget.js';
 import { chosenStateDir } from '../config/state-dir.js';
 import { approvalsPlace } from '../config/trust-commands.js';
 import type { ServerConnection } from '../connections/server-connection.js';
-import { DEFAULT_RESULT_TOKEN_BUDGET } from '../content/output-budget.js';
+import { DEFAULT_RESULT_TOKEN_BUDGET } from '../content/default-result-budget.js';
 import { createHeadlessApprover } from '../policy/headless-approver.js';
 import { connectedServerInstructions } from '../skills/connected-server-instructions.js';
 import { hostClose, startUpStops } from './close-host.js';

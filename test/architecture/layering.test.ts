@@ -50,6 +50,7 @@ const DUTY_MODULES = [
   'policy/authorize-tool-call.ts',
   'policy/decide-tool-call.ts',
   'content/budget-tool-result.ts',
+  'content/output-budget.ts',
   'content/map-tool-result.ts',
   'audit/audit-recorder.ts',
 ];

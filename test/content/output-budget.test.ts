@@ -3,13 +3,9 @@
  * images never turned into text) and the shares of a result's texts, including 5 MB and 50 MB texts.
  */
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_RESULT_TOKEN_BUDGET } from '../../src/content/default-result-budget.js';
 import { DEFAULT_IMAGE_TOKEN_COST, estimateTokens } from '../../src/content/linear-token-estimate.js';
-import {
-  applyOutputBudget,
-  DEFAULT_RESULT_TOKEN_BUDGET,
-  STORED_TEXT_SEPARATOR,
-  storedTextOf,
-} from '../../src/content/output-budget.js';
+import { applyOutputBudget, STORED_TEXT_SEPARATOR, storedTextOf } from '../../src/content/output-budget.js';
 import { MAX_STORED_READ_LENGTH } from '../../src/content/result-store.js';
 import { shareBudget } from '../../src/content/share-budget.js';
 import type { ToolResultPart } from '../../src/providers/types.js';
