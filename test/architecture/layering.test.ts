@@ -8,7 +8,10 @@ import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/project.js';
 
-/** Lowest first. `testing` holds public stand-ins built on the layers below the host. */
+/**
+ * Lowest first, as the README's layer table lists their folders. `testing` holds public stand-ins built on the layers
+ * below the host.
+ */
 const LAYERS = [
   'text',
   'json',
@@ -76,20 +79,31 @@ function sourceFiles(directory: string, name = /\.ts$/): string[] {
 }
 
 const source = join(repoRoot, 'src');
+/** The library's exports (`src/index.ts`), in no layer: it re-exports from the highest, so no layer may import it. */
+const LIBRARY_EXPORTS = 'index.ts';
 const files = sourceFiles(source).map((path) => ({
   path: relative(repoRoot, path),
   layer: relative(source, path).split('/')[0]!,
-  imports: [...readFileSync(path, 'utf8').matchAll(/(?:from|import\()\s*'([^']+)'/g)].map((match) => match[1]!),
+  /** Every module named: `from '…'`, `import('…')` and an import for its effects alone (`import '…'`). */
+  imports: [...readFileSync(path, 'utf8').matchAll(/(?:from|import\(?)\s*'([^']+)'/g)].map((match) => match[1]!),
   /**
-   * Relative imports and re-exports of values (not `import type` / `export type`), static or dynamic (`import()`),
-   * resolved to paths under `src/` with a `.ts` ending.
+   * Relative imports and re-exports of values (not `import type` / `export type`), static, for effects alone or
+   * dynamic (`import()`), resolved to paths under `src/` with a `.ts` ending.
    */
   valueImports: [
     ...readFileSync(path, 'utf8').matchAll(
-      /^(?:import|export) (?!type )[^;]*? from '(\.[^']+)'|import\(\s*'(\.[^']+)'/gms,
+      /^(?:import|export) (?!type )[^;]*? from '(\.[^']+)'|^import '(\.[^']+)'|import\(\s*'(\.[^']+)'/gms,
     ),
-  ].map((match) => relative(source, normalize(join(dirname(path), (match[1] ?? match[2])!))).replace(/\.js$/, '.ts')),
+  ].map((match) =>
+    relative(source, normalize(join(dirname(path), (match[1] ?? match[2] ?? match[3])!))).replace(/\.js$/, '.ts'),
+  ),
 }));
+
+/** A module's place in the order: a layer's, above every layer for the library's exports, none for others. */
+function rankOf(pathUnderSource: string): number {
+  if (pathUnderSource.replace(/\.js$/, '.ts') === LIBRARY_EXPORTS) return LAYERS.length;
+  return LAYERS.indexOf(pathUnderSource.split('/')[0]!);
+}
 
 function architectureSection(): string {
   const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
@@ -105,11 +119,23 @@ describe('layering', () => {
       if (rank === -1) continue;
       for (const target of file.imports.filter((name) => name.startsWith('.'))) {
         const resolved = relative(source, normalize(join(dirname(join(repoRoot, file.path)), target)));
-        const targetRank = LAYERS.indexOf(resolved.split('/')[0]!);
-        if (targetRank > rank) violations.push(`${file.path} imports ${target}`);
+        if (rankOf(resolved) > rank) violations.push(`${file.path} imports ${target}`);
       }
     }
     expect(violations).toEqual([]);
+  });
+
+  it("orders the layers as the README's layer table lists their folders", () => {
+    const section = architectureSection();
+    const table = section.slice(
+      section.indexOf('\n| layer | folder |'),
+      section.indexOf('\n\n', section.indexOf('| layer |')),
+    );
+    const listed = table
+      .split('\n')
+      .slice(3)
+      .flatMap((row) => [...(row.split('|')[2] ?? '').matchAll(/`src\/([\w-]+)\/`/g)].map((match) => match[1]!));
+    expect(listed).toEqual(LAYERS);
   });
 
   it('imports vendor SDKs only under src/providers/<name>/', () => {
@@ -145,6 +171,14 @@ describe('layering', () => {
           .map((target) => `${file.path} imports ${target}`),
       );
     expect(violations).toEqual([]);
+    // The README names each: the steps in the table of a call, the rest in the rule itself.
+    const section = architectureSection();
+    const rule = section.slice(section.indexOf('\nBeyond the import order'));
+    const unnamed = DUTY_MODULES.filter((module) => {
+      const name = `${module.split('/').at(-1)}\``;
+      return CALL_STEPS.includes(module) ? !section.includes(name) : !rule.includes(name);
+    });
+    expect(unnamed).toEqual([]);
   });
 
   it('lets the browser app import from src/ only the self-contained modules the README names', () => {
