@@ -32,7 +32,8 @@ describe('mcp-host serve and a storm of resource updates', () => {
     const touched = await client.callTool({ name: 'memory__touch', arguments: { times: STORM } });
     expect(touched.isError).toBe(false);
     expect(updated.length).toBeGreaterThanOrEqual(1);
-    expect(updated.length).toBeLessThan(10);
+    // One each 200 ms while the burst lasts, which a busy machine stretches: far fewer than one per update.
+    expect(updated.length).toBeLessThan(STORM / 10);
     // The burst's last update comes once the interval is over.
     const before = updated.length;
     await waitUntil(() => updated.length > before || updated.length >= 2, 'the update that closes the burst');
