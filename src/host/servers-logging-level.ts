@@ -7,13 +7,15 @@
 import type { LoggingLevel } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/types.js';
 import type { ServerConnection } from '../connections/server-connection.js';
+import { SingleFlight } from '../connections/single-flight.js';
 
 export interface ServersLoggingLevel {
   /**
    * Asks each server that logs, through its connection, which remembers the level and sets it again on a restarted
    * server's new session. A server that fails to take it keeps the one it had. A server whose session took this
    * level already is not asked again (most calls ask for no change). A server with no session now (its new process
-   * still starting after a crash) is not waited for: its connection asks its next session, once.
+   * still starting after a crash) is not waited for: its connection asks its next session, once. A server still to
+   * answer a level asked before is asked once it has, for the level last set by then.
    */
   set(level: LoggingLevel): Promise<void>;
   /**
@@ -37,19 +39,33 @@ export function createServersLoggingLevel(
   const ownLevels = new Map<string, LoggingLevel>();
   // Servers that had no connection when the level was last set (switched off, or between a restart's two).
   const passedOver = new Set<string>();
+  // Per server, one level request at a time: whether its session took the level is known only once the one in flight
+  // is answered (another level then wanted would be passed over as taken), and a server over HTTP may take two requests
+  // in flight out of order. Those set meanwhile are asked as one, for the level last set.
+  const asking = new Map<string, SingleFlight<void>>();
+  const askCurrent = async (name: string): Promise<void> => {
+    const connection = connections.get(name);
+    const level = current;
+    if (connection === undefined || level === undefined) return;
+    if (!connection.hasSession) return connection.setLoggingLevelWhenConnected(level);
+    if (connection.sdkClient?.getServerCapabilities()?.logging === undefined) return;
+    if (connection.loggingLevelTaken === level) return;
+    await connection.setLoggingLevel(level).catch(() => undefined);
+  };
   return {
     async set(level) {
       current = level;
       ownLevels.clear();
       await Promise.all(
-        servers.map(async ({ name }) => {
-          const connection = connections.get(name);
-          if (connection === undefined) return void passedOver.add(name);
+        servers.map(({ name }) => {
+          if (!connections.has(name)) return void passedOver.add(name);
           passedOver.delete(name);
-          if (!connection.hasSession) return connection.setLoggingLevelWhenConnected(level);
-          if (connection.sdkClient?.getServerCapabilities()?.logging === undefined) return;
-          if (connection.loggingLevelTaken === level) return;
-          await connection.setLoggingLevel(level).catch(() => undefined);
+          let flight = asking.get(name);
+          if (flight === undefined) {
+            flight = new SingleFlight(() => askCurrent(name));
+            asking.set(name, flight);
+          }
+          return flight.run();
         }),
       );
     },
