@@ -132,6 +132,13 @@ export function ApprovalDialog() {
   });
   const approval = pending[0];
   const answerable = approval !== undefined && armed === approval.id;
+  // The question shown now, known at once to an answer that comes back: one refused after another tab answered its
+  // question concerns that question alone, so the one shown since neither shows the refusal nor is disarmed by it.
+  const shown = useRef<string | undefined>(undefined);
+  shown.current = approval?.id;
+  const ifStillShown = (question: string, work: () => void) => {
+    if (shown.current === question) work();
+  };
   // A question no turn asked: stopping it would not answer it, but the turn running meanwhile may be stopped.
   const runningTurn = useRunningTurn(approval !== undefined && approval.chatTurn === undefined);
   /** What stopping the running turn from this question came to, shown until another question is. */
@@ -159,26 +166,32 @@ export function ApprovalDialog() {
 
   const answer = async (value: string) => {
     if (approval === undefined || !answerable) return;
+    const question = approval.id;
     setArmed(undefined);
     try {
-      await postJson(`/api/approvals/${approval.id}`, {
+      await postJson(`/api/approvals/${question}`, {
         answer: value,
         ...(approval.kind === 'elicit-form' && value === 'accept' ? { content: values } : {}),
       });
     } catch (failure) {
-      setError(errorMessage(failure));
-      setArmed(approval.id);
+      ifStillShown(question, () => {
+        setError(errorMessage(failure));
+        setArmed(question);
+      });
     }
   };
   // The dialog covers the chat's Stop: a question the chat's turn asked can stop that turn, refusing what it asks.
   const stopTurn = async () => {
     if (approval === undefined || !answerable) return;
+    const question = approval.id;
     setArmed(undefined);
     try {
-      await postJson('/api/chat/stop', { approval: approval.id });
+      await postJson('/api/chat/stop', { approval: question });
     } catch (failure) {
-      setError(errorMessage(failure));
-      setArmed(approval.id);
+      ifStillShown(question, () => {
+        setError(errorMessage(failure));
+        setArmed(question);
+      });
     }
   };
   // The dialog covers the chat's Stop, and a question no turn asked does not end with the turn: this stops the turn
@@ -190,12 +203,14 @@ export function ApprovalDialog() {
     setArmed(undefined);
     try {
       const { cancelled } = await postJson<{ cancelled: boolean }>('/api/chat/cancel', { turnId: runningTurn });
-      setTurnStopped({ question, cancelled });
-      title.current?.focus();
+      ifStillShown(question, () => {
+        setTurnStopped({ question, cancelled });
+        title.current?.focus();
+      });
     } catch (failure) {
-      setError(errorMessage(failure));
+      ifStillShown(question, () => setError(errorMessage(failure)));
     }
-    setTimeout(() => setArmed((now) => now ?? question), ANSWERS_ARM_MS);
+    setTimeout(() => ifStillShown(question, () => setArmed((now) => now ?? question)), ANSWERS_ARM_MS);
   };
   const titleId = 'approval-title';
   return (
