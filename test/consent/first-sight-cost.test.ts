@@ -140,7 +140,8 @@ describe('first sight of a server with many tools', () => {
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
-    const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // Once its stderr is read to the end, not only once it has exited.
+    const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
 
     await waitForFile(listed, child);
     const signalledAt = performance.now();

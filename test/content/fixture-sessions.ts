@@ -89,6 +89,8 @@ export interface RawSession {
   stdoutEnded: () => boolean;
   stderr: StreamTail;
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** The exit, once stdout and stderr are read to their end too (never, while another process holds them). */
+  closed: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   send: (message: unknown) => void;
   /** Sends `initialize` and `notifications/initialized`; resolves with the initialize response. */
   initialize: () => Promise<Record<string, unknown>>;
@@ -152,6 +154,9 @@ export function startRawSession(
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on('exit', (code, signal) => resolve({ code, signal })),
   );
+  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal })),
+  );
 
   const send = (message: unknown): void => {
     child.stdin.write(`${JSON.stringify(message)}\n`);
@@ -197,6 +202,7 @@ export function startRawSession(
     stdoutEnded: () => ended,
     stderr,
     exit,
+    closed,
     send,
     initialize,
     response,

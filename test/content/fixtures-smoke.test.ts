@@ -69,7 +69,7 @@ describe('crash-mid-call', () => {
     const session = startRawSession('crash-mid-call');
     await session.initialize();
     session.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'exit_mid_call', arguments: {} } });
-    expect(await session.exit).toEqual({ code: 3, signal: null });
+    expect(await session.closed).toEqual({ code: 3, signal: null });
     expect(session.stderr.text).toContain('exiting with code 3 in the middle of a call');
     expect(session.lines.some((line) => line.includes('"id":1'))).toBe(false);
   });
@@ -78,7 +78,7 @@ describe('crash-mid-call', () => {
     const session = startRawSession('crash-mid-call');
     await session.initialize();
     session.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'sigkill_mid_call', arguments: {} } });
-    expect(await session.exit).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(await session.closed).toEqual({ code: null, signal: 'SIGKILL' });
     expect(session.stderr.text).toContain('killing myself with SIGKILL');
   });
 
@@ -266,7 +266,7 @@ describe('wrong-protocol', () => {
 describe('fails-to-start', () => {
   it('writes an error to stderr and exits with code 1 at once', async () => {
     const session = startRawSession('fails-to-start');
-    expect(await session.exit).toEqual({ code: 1, signal: null });
+    expect(await session.closed).toEqual({ code: 1, signal: null });
     expect(session.stderr.text).toContain('fatal: cannot open configuration file');
     expect(session.stdoutBytes()).toBe(0);
     await expect(startSdkSession('fails-to-start')).rejects.toThrow(/closed/i);

@@ -81,7 +81,8 @@ describe('calculator example stdout', () => {
       child.stdout.setEncoding('utf8').on('data', (text: string) => {
         stdout += text;
       });
-      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      // Once its stdout is read to the end, not only once it has exited.
+      const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
       const send = (message: object): void => {
         child.stdin.write(`${JSON.stringify(message)}\n`);
       };

@@ -53,8 +53,9 @@ function startCli(args: string[], directory: string): Cli {
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
+  // 'close', not 'exit': the process can be gone before what it wrote last is read.
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
+    child.on('close', (code, signal) => resolve({ code, signal })),
   );
   const cli = { child, output: () => ({ stdout, stderr }), exit };
   started.push(cli);
@@ -258,7 +259,7 @@ describe('a host program that crashes', () => {
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
-    const code = await new Promise<number | null>((resolve) => child.on('exit', (exitCode) => resolve(exitCode)));
+    const code = await new Promise<number | null>((resolve) => child.on('close', (exitCode) => resolve(exitCode)));
     expect(stdout).toContain('ready connected');
     expect(code).toBe(1);
     expect(stderr).toContain('a bug in the host program');
