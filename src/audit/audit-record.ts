@@ -95,7 +95,7 @@ export interface ServerExitRecord extends AuditRecordBase {
   stderrTail?: string;
 }
 
-interface TrustChangeRecord extends AuditRecordBase {
+export interface TrustChangeRecord extends AuditRecordBase {
   type: 'trust-change';
   server: string;
   /** The server's own tool name; absent for a change to the server itself. */
@@ -123,6 +123,34 @@ export interface ApprovalRecord extends AuditRecordBase {
 
 export type AuditRecord = ToolCallRecord | ServerStartRecord | ServerExitRecord | TrustChangeRecord | ApprovalRecord;
 type AuditRecordType = AuditRecord['type'];
+
+/**
+ * A trust change as the code that makes it describes it: a review's `TrustChange` (`policy/review-server-tools.ts`),
+ * or a revocation, a skill's pin or a config's approval made from the command line or the web UI.
+ */
+export interface TrustChangeFields {
+  serverName: string;
+  toolName?: string;
+  change: string;
+  by: string;
+  detail: string;
+  fingerprint?: string;
+}
+
+/** The one place a `trust-change` record is put together, whoever made the change: its keys in the log's order. */
+export function trustChangeRecord(change: TrustChangeFields, time: string, runId: string): TrustChangeRecord {
+  return {
+    type: 'trust-change',
+    time,
+    runId,
+    server: change.serverName,
+    ...(change.toolName === undefined ? {} : { tool: change.toolName }),
+    change: change.change,
+    by: change.by,
+    detail: change.detail,
+    ...(change.fingerprint === undefined ? {} : { fingerprint: change.fingerprint }),
+  };
+}
 
 /** A fresh id for one host run. */
 export function createRunId(): string {

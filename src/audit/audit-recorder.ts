@@ -6,15 +6,16 @@
 
 import type { ApproverAnswer, Authorization, ToolCallToAuthorize } from '../policy/authorize-tool-call.js';
 import type { TrustChange } from '../policy/review-server-tools.js';
-import type {
-  ApprovalRecord,
-  AuditRecord,
-  CallingClient,
-  CallOrigin,
-  ServerExitRecord,
-  ServerStartRecord,
-  ToolCallOutcome,
-  ToolCallRecord,
+import {
+  type ApprovalRecord,
+  type AuditRecord,
+  type CallingClient,
+  type CallOrigin,
+  type ServerExitRecord,
+  type ServerStartRecord,
+  type ToolCallOutcome,
+  type ToolCallRecord,
+  trustChangeRecord,
 } from './audit-record.js';
 import type { AuditSink } from './audit-sink.js';
 import { isoTime } from './iso-time.js';
@@ -106,16 +107,7 @@ export function createAuditRecorder(options: { sink: AuditSink; runId: string })
       await write({ type: 'server-exit', ...stamp(), ...fields });
     },
     async trustChange(change) {
-      await write({
-        type: 'trust-change',
-        ...stamp(),
-        server: change.serverName,
-        ...(change.toolName === undefined ? {} : { tool: change.toolName }),
-        change: change.change,
-        by: change.by,
-        detail: change.detail,
-        ...(change.fingerprint === undefined ? {} : { fingerprint: change.fingerprint }),
-      });
+      await write(trustChangeRecord(change, isoTime(Date.now()), runId));
     },
   };
 }

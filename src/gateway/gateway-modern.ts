@@ -1,10 +1,10 @@
 /**
- * Requests of the 2026-07-28 protocol revision. Each carries what initialize used to (protocol version, client info
- * and capabilities) in its own `_meta` and belongs to no session, so whichever replica gets one answers it, with a
- * fresh SDK server for that request running the same handlers as a session (rules, pinning, checks, budgets, audit
- * with the client's identity, progress and logging on the request's own stream, log messages only at the level the
- * request asks for in its `_meta`, none when it asks for none; that level counts for the one the servers are asked
- * for, as a stateless client's does: see gateway-session.ts). An approval is returned as an
+ * Requests of the 2026-07-28 protocol revision. Each carries in its own `_meta` what a session has from initialize
+ * (protocol version, client info and capabilities) and belongs to no session, so whichever replica gets one answers
+ * it, with a fresh SDK server for that request running the same handlers as a session (rules, pinning, checks,
+ * budgets, audit with the client's identity, progress and logging on the request's own stream, log messages only at
+ * the level the request asks for in its `_meta`, none when it asks for none; that level counts for the one the
+ * servers are asked for, as a stateless client's does: see gateway-session.ts). An approval is returned as an
  * `input_required` result; the client's retry, at any replica, carries the answer. Servers' sampling and elicitation
  * requests cannot reach such a client (the revision has no request from server to client) and are refused.
  * A client hears of changes on a `subscriptions/listen` stream, which the SDK serves from the profile's event bus

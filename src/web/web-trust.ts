@@ -5,8 +5,8 @@
  * instead, so the host's own review records the approval.
  */
 
-import { createRunId } from '../audit/audit-record.js';
-import { createJsonlAuditLog } from '../audit/jsonl-audit-log.js';
+import type { TrustChangeFields } from '../audit/audit-record.js';
+import { openTrustChangeLog } from '../audit/trust-change-log.js';
 import type { Host } from '../host/create-host.js';
 import { fingerprintDefinition } from '../policy/tool-definition.js';
 import { TrustStore } from '../policy/trust-store.js';
@@ -29,20 +29,10 @@ export function createWebTrust(options: { auditFile: () => string; approver: Web
     stores.set(host, store);
     return store;
   };
-  const record = (host: Host, server: string, change: string, detail: string, tool?: string, fingerprint?: string) => {
-    const log = createJsonlAuditLog(options.auditFile(), { secrets: host.config.secrets });
+  const record = (host: Host, change: Omit<TrustChangeFields, 'by'>) => {
+    const log = openTrustChangeLog(options.auditFile(), { secrets: host.config.secrets, by: 'web' });
     try {
-      log.write({
-        type: 'trust-change',
-        time: new Date().toISOString(),
-        runId: createRunId(),
-        server,
-        ...(tool === undefined ? {} : { tool }),
-        change,
-        by: 'web',
-        detail,
-        ...(fingerprint === undefined ? {} : { fingerprint }),
-      } as never);
+      log.record(change);
     } finally {
       log.close();
     }
@@ -77,21 +67,24 @@ export function createWebTrust(options: { auditFile: () => string; approver: Web
       const serverStatus = store.checkServer(config);
       if (serverStatus !== 'known' && (body.tool === undefined || serverStatus === 'new')) {
         store.approveServer(config, 'user');
-        record(host, body.server, 'server-approved', `Approved from the web UI (was ${serverStatus}).`);
+        record(host, {
+          serverName: body.server,
+          change: 'server-approved',
+          detail: `Approved from the web UI (was ${serverStatus}).`,
+        });
       }
       store.batch(() => {
         for (const entry of chosen) {
           const status = store.checkTool(body.server, entry.tool);
           if (status === 'approved') continue;
           store.approveTool(body.server, entry.tool, 'user');
-          record(
-            host,
-            body.server,
-            'tool-approved',
-            `Approved from the web UI (was ${status}).`,
-            entry.tool.name,
-            fingerprintDefinition(entry.tool),
-          );
+          record(host, {
+            serverName: body.server,
+            toolName: entry.tool.name,
+            change: 'tool-approved',
+            detail: `Approved from the web UI (was ${status}).`,
+            fingerprint: fingerprintDefinition(entry.tool),
+          });
         }
       });
       await host.reviewTools(body.server);
@@ -103,13 +96,12 @@ export function createWebTrust(options: { auditFile: () => string; approver: Web
       if (!store.revoke(body.server, body.tool)) {
         throw new TrustChangeError(`${body.tool ?? body.server} is not in the trust store.`);
       }
-      record(
-        host,
-        body.server,
-        body.tool === undefined ? 'server-revoked' : 'tool-revoked',
-        'Revoked from the web UI.',
-        body.tool,
-      );
+      record(host, {
+        serverName: body.server,
+        ...(body.tool === undefined ? {} : { toolName: body.tool }),
+        change: body.tool === undefined ? 'server-revoked' : 'tool-revoked',
+        detail: 'Revoked from the web UI.',
+      });
       // The user just said no: the review that follows must not ask them again.
       await options.approver.rejectDefinitionsWhile(body.server, () => host.reviewTools(body.server));
       return { ok: true, message: `Revoked ${body.tool ?? body.server}: withheld until approved again.` };

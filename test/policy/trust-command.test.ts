@@ -191,6 +191,37 @@ describe('mcp-host trust', () => {
     expect(missingArgument.exitCode).toBe(2);
   });
 
+  it('records every approval and revocation in the audit log, one run id a command, in the shape runs write', async () => {
+    await trust('approve', 'calc');
+    expect((await trust('revoke', 'calc', 'calc__echo')).exitCode).toBe(0);
+    expect((await trust('revoke', 'calc')).exitCode).toBe(0);
+    const log = path.join(directory, 'state', 'audit.jsonl');
+    const { records } = await readAuditLog(log);
+    expect(
+      records.map((record) =>
+        record.type === 'trust-change' ? [record.change, record.tool ?? '', record.by, record.detail] : [record.type],
+      ),
+    ).toEqual([
+      ['server-approved', '', 'command-line', 'Approved from the command line (was new).'],
+      ['tool-approved', 'add', 'command-line', 'Approved from the command line (was new).'],
+      ['tool-approved', 'echo', 'command-line', 'Approved from the command line (was new).'],
+      ['tool-revoked', 'echo', 'command-line', 'Revoked from the command line.'],
+      ['server-revoked', '', 'command-line', 'Revoked from the command line.'],
+    ]);
+    const keys = ['type', 'time', 'runId', 'server', 'tool', 'change', 'by', 'detail'];
+    expect(records.map((record) => Object.keys(record))).toEqual([
+      keys.filter((key) => key !== 'tool'),
+      [...keys, 'fingerprint'],
+      [...keys, 'fingerprint'],
+      keys,
+      keys.filter((key) => key !== 'tool'),
+    ]);
+    const runIds = records.map((record) => record.runId);
+    expect(new Set(runIds.slice(0, 3)).size).toBe(1);
+    expect(new Set(runIds).size).toBe(3);
+    expect(statSync(log).mode & 0o777).toBe(0o600);
+  });
+
   it("a revoked server's tools read as withheld by the revoke, never as approved, in the text and the JSON", async () => {
     await trust('approve', 'calc');
     await trust('revoke', 'calc');

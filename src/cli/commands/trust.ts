@@ -7,8 +7,7 @@
 
 import type { Command } from 'commander';
 import { resolveAuditLogPath } from '../../audit/audit-log-path.js';
-import { createRunId } from '../../audit/audit-record.js';
-import { createJsonlAuditLog } from '../../audit/jsonl-audit-log.js';
+import { openTrustChangeLog, type TrustChangeLog } from '../../audit/trust-change-log.js';
 import { chosenStateDir, ensureStateDir, resolveStateDir } from '../../config/state-dir.js';
 import { type ApprovalsPlace, approvalsPlace, FINGERPRINT_OPTION } from '../../config/trust-commands.js';
 import type { ServerConfig } from '../../config/types.js';
@@ -166,7 +165,7 @@ function skillContext(options: TrustOptions, dependencies: TrustCommandDependenc
     record: (stateDir, secrets, server, change, detail, fingerprint) => {
       const audit = openTrustAudit(options, dependencies, stateDir, secrets);
       try {
-        audit.record(server, change, detail, undefined, fingerprint);
+        audit.record({ serverName: server, change, detail, ...(fingerprint === undefined ? {} : { fingerprint }) });
       } finally {
         audit.close();
       }
@@ -203,14 +202,14 @@ function openStore(stateDir: string, loaded: LoadedServersAndTools): TrustStore 
   return store;
 }
 
-/** Writes one trust-change record per change made from the command line. */
+/** The audit log that records the changes made from the command line, one record per change. */
 function openTrustAudit(
   options: TrustOptions,
   dependencies: TrustCommandDependencies,
   stateDir: string,
   secrets: string[],
   configAuditFile?: string,
-) {
+): TrustChangeLog {
   const { env, cwd } = environment(dependencies);
   // As a run decides: --audit-file, then the config's auditFile, then MCP_HOST_AUDIT_FILE, then the state folder.
   const flag = options.auditFile ?? configAuditFile;
@@ -220,24 +219,7 @@ function openTrustAudit(
     env,
     cwd,
   });
-  const log = createJsonlAuditLog(file, { secrets });
-  const runId = createRunId();
-  return {
-    record(server: string, change: string, detail: string, tool?: string, fingerprint?: string): void {
-      log.write({
-        type: 'trust-change',
-        time: new Date().toISOString(),
-        runId,
-        server,
-        ...(tool === undefined ? {} : { tool }),
-        change,
-        by: 'command-line',
-        detail,
-        ...(fingerprint === undefined ? {} : { fingerprint }),
-      });
-    },
-    close: () => log.close(),
-  };
+  return openTrustChangeLog(file, { secrets, by: 'command-line' });
 }
 
 async function listTrust(
@@ -344,20 +326,14 @@ async function approve(
         if (change.change === 'server-approved' || change.change === 'tool-approved') {
           const tool = change.toolName;
           const was = tool === undefined ? serverWas : toolWas.get(tool);
-          audit.record(
-            serverName,
-            change.change,
-            `Approved from the command line (was ${was}).`,
-            tool,
-            change.fingerprint,
-          );
+          audit.record({ ...change, serverName, detail: `Approved from the command line (was ${was}).` });
           stdout.write(
             tool === undefined
               ? `Approved server ${serverName} (was ${was}).\n`
               : `Approved tool ${showRaw(namespaced.get(tool) ?? tool)} (was ${was}).\n`,
           );
         } else {
-          audit.record(serverName, change.change, change.detail, change.toolName, change.fingerprint);
+          audit.record({ ...change, serverName });
         }
       },
       approvals: approvalsOf(options, loaded, dependencies),
@@ -417,10 +393,10 @@ async function revoke(
   const audit = openTrustAudit(options, dependencies, stateDir, loaded.secrets, loaded.auditFile);
   try {
     if (target === undefined) {
-      audit.record(serverName, 'server-revoked', 'Revoked from the command line.');
+      audit.record({ serverName, change: 'server-revoked', detail: 'Revoked from the command line.' });
       stdout.write(`Revoked server ${serverName}: its tools are withheld until you approve it again.\n`);
     } else {
-      audit.record(serverName, 'tool-revoked', 'Revoked from the command line.', target);
+      audit.record({ serverName, toolName: target, change: 'tool-revoked', detail: 'Revoked from the command line.' });
       stdout.write(`Revoked ${serverName} tool ${showRaw(target)}: withheld until you approve it again.\n`);
     }
   } finally {
