@@ -66,7 +66,8 @@ interface Turn {
   prompt: string;
   text: string;
   calls: ToolCard[];
-  requests: Array<{ turn: number; body: unknown }>;
+  /** The requests to the provider, by the model answer they asked for; `cut` when sent without their body. */
+  requests: Array<{ turn: number; body: unknown; cut?: true }>;
   done: boolean;
   error?: string;
   /**
@@ -105,6 +106,9 @@ function findToolDefinition(body: unknown, name: string): unknown {
   return found;
 }
 
+/** What a translation read from a provider request shows when the page was sent that request without its body. */
+const REQUEST_CUT = '(the request was too large to send to the page)';
+
 function Translations({ card, turn }: { card: ToolCard; turn: Turn }) {
   const sent = turn.requests.find((request) => request.turn === card.turn);
   const next = turn.requests.find((request) => request.turn === card.turn + 1);
@@ -113,7 +117,13 @@ function Translations({ card, turn }: { card: ToolCard; turn: Turn }) {
       <section>
         <h4>1. The tool as the provider got it</h4>
         <JsonTree
-          value={sent === undefined ? '(not seen)' : (findToolDefinition(sent.body, card.name) ?? '(not found)')}
+          value={
+            sent === undefined
+              ? '(not seen)'
+              : sent.cut
+                ? REQUEST_CUT
+                : (findToolDefinition(sent.body, card.name) ?? '(not found)')
+          }
         />
       </section>
       <section>
@@ -136,7 +146,9 @@ function Translations({ card, turn }: { card: ToolCard; turn: Turn }) {
           value={
             next === undefined
               ? '(no later request)'
-              : (resultOfCall(next.body, card.callId, card.index) ?? '(not found)')
+              : next.cut
+                ? REQUEST_CUT
+                : (resultOfCall(next.body, card.callId, card.index) ?? '(not found)')
           }
         />
       </section>
@@ -422,7 +434,14 @@ export function ChatPage() {
         case 'text-delta':
           return { ...turn, text: turn.text + String(event.text) };
         case 'provider-request':
-          return { ...turn, requests: [...turn.requests, { turn: Number(event.turn), body: event.body }] };
+          // One past the bound of an event comes as its start in text, without the body the translations read.
+          return {
+            ...turn,
+            requests: [
+              ...turn.requests,
+              { turn: Number(event.turn), body: event.body, ...(typeof event.cut === 'string' ? { cut: true } : {}) },
+            ],
+          };
         case 'tool-call-delta': {
           const index = Number(event.index);
           const streaming = turn.calls.find(
