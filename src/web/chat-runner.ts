@@ -226,7 +226,10 @@ export function createChatRunner(events: LiveEvents, turnEnded: () => void = () 
         if (notes.length > MAX_NOTES) notes.shift();
         const running = current;
         if (running !== undefined && running.conversation === opened) {
-          events.publish({ type: 'chat', chat: { turnId: running.turnId, event: { type: 'session-note', message } } });
+          events.publish({
+            type: 'chat',
+            chat: { turnId: running.turnId, event: { type: 'session-note', message: cut(message) } },
+          });
         }
       },
     });
@@ -327,7 +330,8 @@ export function createChatRunner(events: LiveEvents, turnEnded: () => void = () 
           publish({ ...eventForPage(shown), ...(number === undefined ? {} : { number }) });
         }
       } catch (error) {
-        publish({ type: 'run-error', message: error instanceof Error ? error.message : String(error) });
+        // It may quote the model's service at any length: cut as every long text the page is sent.
+        publish({ type: 'run-error', message: cut(error instanceof Error ? error.message : String(error)) });
       } finally {
         current = undefined;
         mark.running = false;
