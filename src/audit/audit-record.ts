@@ -95,13 +95,25 @@ export interface ServerExitRecord extends AuditRecordBase {
   stderrTail?: string;
 }
 
+/** What happened to a pin: a server's, a tool's, a skill's (server `skill:NAME`) or the config file's (server `config`). */
+export type TrustChangeKind =
+  | 'server-approved'
+  | 'server-withheld'
+  | 'server-revoked'
+  | 'tool-approved'
+  | 'tool-withheld'
+  | 'tool-revoked'
+  | 'skill-approved'
+  | 'skill-withheld'
+  | 'skill-revoked'
+  | 'approved';
+
 export interface TrustChangeRecord extends AuditRecordBase {
   type: 'trust-change';
   server: string;
   /** The server's own tool name; absent for a change to the server itself. */
   tool?: string;
-  /** `server-approved`, `tool-approved`, `tool-withheld`, `server-withheld`, `server-revoked`, `tool-revoked`. */
-  change: string;
+  change: TrustChangeKind;
   /** `first-sight`, `trusted-server`, an approver kind, or `command-line`. */
   by: string;
   detail: string;
@@ -131,7 +143,7 @@ type AuditRecordType = AuditRecord['type'];
 export interface TrustChangeFields {
   serverName: string;
   toolName?: string;
-  change: string;
+  change: TrustChangeKind;
   by: string;
   detail: string;
   fingerprint?: string;

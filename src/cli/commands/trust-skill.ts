@@ -7,6 +7,7 @@
  */
 
 import type { Command } from 'commander';
+import type { TrustChangeKind } from '../../audit/audit-record.js';
 import { loadConfig } from '../../config/load-config.js';
 import { chosenStateDir, ensureStateDir, resolveStateDir } from '../../config/state-dir.js';
 import { approvalsPlace, FINGERPRINT_OPTION, skillsShowCommand } from '../../config/trust-commands.js';
@@ -33,7 +34,7 @@ export interface SkillTrustContext {
     stateDir: string,
     secrets: string[],
     server: string,
-    change: string,
+    change: TrustChangeKind,
     detail: string,
     fingerprint?: string,
   ) => void;
