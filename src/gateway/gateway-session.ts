@@ -280,7 +280,8 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
       ? undefined
       : countLevel(modernClient, level, options.modernLevelKeptMs ?? MODERN_LEVEL_KEPT_MS);
   };
-  profile.sessions.add(session);
+  // Only a server that serves a transport is closed by its transport, which takes the session out again.
+  server.onconnect = () => profile.sessions.add(session);
   const previousOnClose = server.onclose;
   server.onclose = () => {
     profile.sessions.remove(session);

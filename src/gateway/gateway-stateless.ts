@@ -149,13 +149,12 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
         keptForMs: sessionTtlMs,
       },
     });
-    // Registered in the profile from here on: closed however the request ends, failing included.
+    // Closed however the request ends, failing included: from its connecting, it is among the profile's sessions.
     const pending = new AbortController();
     return answerThenClose(
       request.signal,
       async () => {
         const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-        // Connected first: closing a server that has no transport yet would not take it out of the profile.
         await server.connect(transport);
         if (!initializing) restoreClientIdentity(server, session);
         answerRequestsThroughStore(transport, body, sessionId, pending.signal);

@@ -1,6 +1,6 @@
 /**
  * The stateless gateway answers each request with a server made for it, which is among its profile's sessions (where
- * servers' log messages and requests look for clients) until it is closed. It is closed however the request ends:
+ * servers' log messages and requests look for clients) from when it serves its transport until it is closed. It is closed however the request ends:
  * here the answering step fails, the request is abandoned while its answer is made, and the answer's reader cancels
  * it (the request itself not abandoned). A real profile and a real
  * gateway session in this process; the session is seen in the profile by the log level it holds, which the level the
@@ -56,12 +56,13 @@ const ping = (signal: AbortSignal): Request =>
 describe('a stateless request’s own server', () => {
   it('leaves the profile when answering the request fails', async () => {
     const server = oneRequestSession();
-    expect(debugSessionRegistered(server)).toBe(true);
+    let registered = false;
     let closed: Promise<void> | undefined;
     const answered = answerThenClose(
       new AbortController().signal,
       async () => {
         await server.connect(new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined }));
+        registered = debugSessionRegistered(server);
         throw new Error('the answering step failed');
       },
       () => {
@@ -70,12 +71,13 @@ describe('a stateless request’s own server', () => {
     );
     await expect(answered).rejects.toThrow('the answering step failed');
     await closed;
+    expect(registered).toBe(true);
     expect(debugSessionRegistered(server)).toBe(false);
   });
 
   it('leaves the profile when the request is abandoned before its answer is made, its body never read', async () => {
     const server = oneRequestSession();
-    expect(debugSessionRegistered(server)).toBe(true);
+    let registered = false;
     const abandoned = new AbortController();
     let closed: Promise<void> | undefined;
     const response = await answerThenClose(
@@ -83,6 +85,7 @@ describe('a stateless request’s own server', () => {
       async () => {
         const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
         await server.connect(transport);
+        registered = debugSessionRegistered(server);
         const answer = await transport.handleRequest(ping(abandoned.signal));
         abandoned.abort();
         return answer;
@@ -94,12 +97,13 @@ describe('a stateless request’s own server', () => {
     // The client went away: its answer is given up, not read.
     await response.body?.cancel();
     await closed;
+    expect(registered).toBe(true);
     expect(debugSessionRegistered(server)).toBe(false);
   });
 
   it('leaves the profile when the answer’s reader cancels it unread, the request not abandoned', async () => {
     const server = oneRequestSession();
-    expect(debugSessionRegistered(server)).toBe(true);
+    let registered = false;
     const request = new AbortController();
     let closed: Promise<void> | undefined;
     const response = await answerThenClose(
@@ -107,6 +111,7 @@ describe('a stateless request’s own server', () => {
       async () => {
         const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
         await server.connect(transport);
+        registered = debugSessionRegistered(server);
         return transport.handleRequest(ping(request.signal));
       },
       () => {
@@ -116,6 +121,7 @@ describe('a stateless request’s own server', () => {
     await response.body?.cancel();
     expect(request.signal.aborted).toBe(false);
     await closed;
+    expect(registered).toBe(true);
     expect(debugSessionRegistered(server)).toBe(false);
   });
 });
