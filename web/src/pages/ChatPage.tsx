@@ -24,7 +24,7 @@ import { showName } from '../hidden-characters';
 import { usePageReturn } from '../page-return';
 import { callOfEvent } from './call-of-event';
 import { capTurnWarnings, withWarning } from './call-warning-cap';
-import { resultOfCall } from './result-of-call';
+import { type ProviderRequest, resultAsReturned, toolAsSent } from './provider-translations';
 
 type Event = { type: string; [key: string]: unknown };
 
@@ -55,6 +55,10 @@ interface ToolCard {
   streaming?: { index: number; argumentsText: string; started?: boolean };
   request?: Event;
   end?: Event;
+  /** Translation 1, taken from the request of the call's answer as the card is made; undefined when not seen. */
+  toolAsSent?: unknown;
+  /** Translation 3, taken from the request after the call's answer as it arrives; undefined until then. */
+  resultAsReturned?: unknown;
   /** What the host warned of during the call (sent once more, and how its server went), each once. */
   warnings?: string[];
   /** When the call was last warned of, counted in the tab: the least recent lose theirs first (call-warning-cap.ts). */
@@ -66,8 +70,11 @@ interface Turn {
   prompt: string;
   text: string;
   calls: ToolCard[];
-  /** The requests to the provider, by the model answer they asked for; `cut` when sent without their body. */
-  requests: Array<{ turn: number; body: unknown; cut?: true }>;
+  /**
+   * The first request to the provider of the latest model answer, while the turn runs: the cards of that answer take
+   * their tool's definition from it, and the next one gives them their results (provider-translations.ts).
+   */
+  request?: ProviderRequest;
   done: boolean;
   error?: string;
   /**
@@ -87,44 +94,18 @@ interface Turn {
   usage?: unknown;
 }
 
-/** The object in a provider's tool list that defines `name` (the wrapper too, where the provider has one). */
-function findToolDefinition(body: unknown, name: string): unknown {
-  let found: unknown;
-  const walk = (value: unknown, parent: unknown): void => {
-    if (found !== undefined || typeof value !== 'object' || value === null) return;
-    const record = value as Record<string, unknown>;
-    if (
-      record.name === name &&
-      ('description' in record || 'parameters' in record || 'input_schema' in record || 'inputSchema' in record)
-    ) {
-      found = parent !== undefined && (parent as Record<string, unknown>).type === 'function' ? parent : value;
-      return;
-    }
-    for (const child of Object.values(record)) walk(child, value);
-  };
-  walk((body as Record<string, unknown>)?.tools ?? body, undefined);
-  return found;
+/** `card` with its tool's definition as the request of its answer sent it, when that request was seen. */
+function withToolAsSent(card: ToolCard, request: ProviderRequest | undefined): ToolCard {
+  const sent = toolAsSent(request, card);
+  return sent === undefined ? card : { ...card, toolAsSent: sent };
 }
 
-/** What a translation read from a provider request shows when the page was sent that request without its body. */
-const REQUEST_CUT = '(the request was too large to send to the page)';
-
-function Translations({ card, turn }: { card: ToolCard; turn: Turn }) {
-  const sent = turn.requests.find((request) => request.turn === card.turn);
-  const next = turn.requests.find((request) => request.turn === card.turn + 1);
+function Translations({ card }: { card: ToolCard }) {
   return (
     <div className="translations">
       <section>
         <h4>1. The tool as the provider got it</h4>
-        <JsonTree
-          value={
-            sent === undefined
-              ? '(not seen)'
-              : sent.cut
-                ? REQUEST_CUT
-                : (findToolDefinition(sent.body, card.name) ?? '(not found)')
-          }
-        />
+        <JsonTree value={card.toolAsSent ?? '(not seen)'} />
       </section>
       <section>
         <h4>2. The tools/call request</h4>
@@ -142,15 +123,7 @@ function Translations({ card, turn }: { card: ToolCard; turn: Turn }) {
       </section>
       <section>
         <h4>3. The result as the provider got it</h4>
-        <JsonTree
-          value={
-            next === undefined
-              ? '(no later request)'
-              : next.cut
-                ? REQUEST_CUT
-                : (resultOfCall(next.body, card.callId, card.index) ?? '(not found)')
-          }
-        />
+        <JsonTree value={card.resultAsReturned ?? '(no later request)'} />
       </section>
     </div>
   );
@@ -181,7 +154,7 @@ function Card({ card, turn, hasView }: { card: ToolCard; turn: Turn; hasView: bo
       <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
         {open ? 'Hide' : 'Show'} the three translations of {showName(card.name)}
       </button>
-      {open && <Translations card={card} turn={turn} />}
+      {open && <Translations card={card} />}
       {hasView && (card.end === undefined || card.end.outcome === 'ok' || card.end.outcome === 'cancelled') && (
         <AppView
           tool={card.name}
@@ -358,7 +331,6 @@ export function ChatPage() {
           prompt: running.prompt,
           text: '',
           calls: [],
-          requests: [],
           done: false,
           joined: running.messages,
         };
@@ -409,7 +381,7 @@ export function ChatPage() {
       setTurns((old) =>
         old.some((turn) => turn.id === turnId)
           ? old
-          : [...old, { id: turnId, prompt, text: '', calls: [], requests: [], done: false }],
+          : [...old, { id: turnId, prompt, text: '', calls: [], done: false }],
       );
     }
     if (event.type === 'turn-done') {
@@ -433,15 +405,24 @@ export function ChatPage() {
       switch (event.type) {
         case 'text-delta':
           return { ...turn, text: turn.text + String(event.text) };
-        case 'provider-request':
+        case 'provider-request': {
           // One past the bound of an event comes as its start in text, without the body the translations read.
+          const request: ProviderRequest = {
+            turn: Number(event.turn),
+            body: event.body,
+            ...(typeof event.cut === 'string' ? { cut: true } : {}),
+          };
+          // The first of an answer's requests is the one its calls were offered in and its results carried back in.
+          if (turn.request?.turn === request.turn) return turn;
           return {
             ...turn,
-            requests: [
-              ...turn.requests,
-              { turn: Number(event.turn), body: event.body, ...(typeof event.cut === 'string' ? { cut: true } : {}) },
-            ],
+            request,
+            calls: turn.calls.map((call) => {
+              const returned = call.resultAsReturned ?? resultAsReturned(request, call);
+              return returned === call.resultAsReturned ? call : { ...call, resultAsReturned: returned };
+            }),
           };
+        }
         case 'tool-call-delta': {
           const index = Number(event.index);
           const streaming = turn.calls.find(
@@ -466,7 +447,7 @@ export function ChatPage() {
             index,
             streaming: { index, argumentsText: String(event.argumentsDelta) },
           };
-          return { ...turn, calls: [...turn.calls, card] };
+          return { ...turn, calls: [...turn.calls, withToolAsSent(card, turn.request)] };
         }
         case 'tool-call-start': {
           // The call the model streamed, if it did: the first of this turn's still streaming with the same name.
@@ -493,15 +474,18 @@ export function ChatPage() {
             ...turn,
             calls: [
               ...turn.calls,
-              {
-                // Its place among the turn's cards: a model may repeat a call id across its answers.
-                key: `call:${turn.calls.length}`,
-                callId: String(event.callId),
-                name: String(event.name),
-                turn: Number(event.turn),
-                ...number,
-                ...place,
-              },
+              withToolAsSent(
+                {
+                  // Its place among the turn's cards: a model may repeat a call id across its answers.
+                  key: `call:${turn.calls.length}`,
+                  callId: String(event.callId),
+                  name: String(event.name),
+                  turn: Number(event.turn),
+                  ...number,
+                  ...place,
+                },
+                turn.request,
+              ),
             ],
           };
         }
@@ -542,8 +526,11 @@ export function ChatPage() {
         }
         case 'run-error':
           return { ...turn, error: String(event.message) };
-        case 'turn-done':
-          return { ...turn, done: true };
+        case 'turn-done': {
+          // No later request comes to take anything from.
+          const { request: _ended, ...ended } = turn;
+          return { ...ended, done: true };
+        }
         default:
           return turn;
       }
@@ -597,7 +584,7 @@ export function ChatPage() {
     void inOrder(async () => {
       // The turn exists before its first event can arrive.
       const turnId = crypto.randomUUID();
-      setTurns((old) => [...old, { id: turnId, prompt, text: '', calls: [], requests: [], done: false }]);
+      setTurns((old) => [...old, { id: turnId, prompt, text: '', calls: [], done: false }]);
       try {
         await postJson<{ turnId: string }>('/api/chat', { text: prompt, turnId });
         setText((typed) => (typed === prompt ? '' : typed));
