@@ -6,7 +6,8 @@
  * with the error the specification names (-32602, invalid params).
  */
 import type { ClientContext, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
-import { callBeingMade, callOfRequest } from '../connections/call-streams.js';
+import { callBeingMade } from '../connections/call-being-made.js';
+import { callOfRequest } from '../connections/call-streams.js';
 import { exceedsJsonDepth, JsonTooDeepError } from '../json/json-depth.js';
 import type { ClientRequestApprover } from './client-request-approver.js';
 import type { ClientRequestRecorder } from './client-request-audit.js';

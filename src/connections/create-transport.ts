@@ -16,7 +16,7 @@ import {
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../config/types.js';
 import { quoteCommandLine, quoteShellWord } from '../json/quote-shell-word.js';
-import { linkCallStreams } from './call-streams.js';
+import { linkCallStreams, readInNoCallersContext } from './call-streams.js';
 import type { HostWrittenAnswers } from './host-written-answers.js';
 import { limitResponseSize } from './limit-response-size.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './message-size-limit.js';
@@ -95,8 +95,8 @@ async function connectStdio(config: StdioServerConfig, options: CreateTransportO
     openSpill: options.openSpill,
     hostWritten: options.hostWritten,
   });
-  // Nothing a stdio server writes says which call it belongs to.
-  const transport = linkCallStreams(spawned, config.name, false);
+  // The transport keeps its own requests in flight, and nothing a stdio server writes says which call it belongs to.
+  const transport = readInNoCallersContext(spawned, config.name, spawned.pending);
   const client = createClient(options, config);
   try {
     await withTimeout(
@@ -162,7 +162,8 @@ async function connectRemoteOnce(
   const sessionOptions = session?.transportOptions();
   const baseFetch: FetchLike = sessionOptions?.fetch ?? ((input, init) => fetch(input, init));
   // What the host waits for on this connection, so that an answer on a stream no request of its own is behind (the
-  // standing GET stream, the legacy HTTP+SSE stream) can fail the request it names (see limit-response-size.ts).
+  // standing GET stream, the legacy HTTP+SSE stream) can fail the request it names (see limit-response-size.ts), and
+  // which call a server's request came with can be told (see call-streams.ts).
   const pending = new PendingRequests();
   const transportOptions = {
     requestInit,
@@ -172,8 +173,9 @@ async function connectRemoteOnce(
       strays: strayAnswerReporter(options.onDiagnostic),
     }),
   };
-  const wrap = <T extends Transport>(transport: T): T => {
-    const watched = handProgressOnLatest(pending.watch(transport), () =>
+  // `linked`: whether what belongs to a call comes on that call's own response stream (see call-streams.ts).
+  const wrap = <T extends Transport>(transport: T, linked: boolean): T => {
+    const watched = handProgressOnLatest(linkCallStreams(transport, config.name, pending, linked), () =>
       options.onDiagnostic(
         'sends progress notifications faster than they can be used; only the latest of each burst is passed on',
       ),
@@ -182,7 +184,7 @@ async function connectRemoteOnce(
   };
   if (config.transport === 'sse') {
     const client = createClient(options, config);
-    const transport = wrap(linkCallStreams(new SSEClientTransport(url, transportOptions), config.name, false));
+    const transport = wrap(new SSEClientTransport(url, transportOptions), false);
     await withTimeout(
       client.connect(transport),
       options.connectTimeoutMs,
@@ -198,8 +200,7 @@ async function connectRemoteOnce(
     return { client, transport };
   }
   const client = createClient(options, config);
-  // A server sends what belongs to a call on that call's own response stream.
-  const transport = wrap(linkCallStreams(new StreamableHTTPClientTransport(url, transportOptions), config.name, true));
+  const transport = wrap(new StreamableHTTPClientTransport(url, transportOptions), true);
   try {
     await withTimeout(
       client.connect(transport),
@@ -219,7 +220,7 @@ async function connectRemoteOnce(
       );
     }
     const sseClient = createClient(options, config);
-    const sseTransport = wrap(linkCallStreams(new SSEClientTransport(url, transportOptions), config.name, false));
+    const sseTransport = wrap(new SSEClientTransport(url, transportOptions), false);
     try {
       await withTimeout(
         sseClient.connect(sseTransport),

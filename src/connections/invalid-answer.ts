@@ -54,7 +54,6 @@ function problemOfAnswer(answer: Record<string, unknown>): string | undefined {
 export interface AnswerWaiters {
   get(id: string | number): string | undefined;
   delete(id: string | number): unknown;
-  readonly size: number;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
- * How those who follow the host's requests in flight (pending-requests.ts, call-streams.ts) learn that an answer came:
- * from the handler the client library sets on the transport, which each wraps in turn.
+ * How the wrapper that follows the host's requests in flight on a remote transport (call-streams.ts) learns that an
+ * answer reached the client: from the handler the client library sets on the transport, which it wraps.
  */
 import type { Transport } from '@modelcontextprotocol/client';
 

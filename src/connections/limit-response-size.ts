@@ -196,9 +196,6 @@ function ownThenConnection(own: Map<string | number, string>, connection: Answer
   return {
     get: (id) => own.get(id) ?? connection.get(id),
     delete: (id) => own.delete(id) || connection.delete(id),
-    get size() {
-      return own.size + connection.size;
-    },
   };
 }
 

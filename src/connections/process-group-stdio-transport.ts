@@ -95,16 +95,17 @@ export class ProcessGroupStdioTransport implements Transport {
   /** The wait for stdin to drain that the sends it pushed back on share, while there is one. */
   private drain?: Promise<void>;
   /**
-   * The requests in flight, to name the request a refused answer was for and to know an answer nobody waits for. An
-   * id is let go once answered or cancelled (a call that times out or is given up on is cancelled), so it holds no
-   * more than the client library holds a handler and a timer for.
+   * The requests in flight, to name the request a refused answer was for, to know an answer nobody waits for, and to
+   * tell which call a server's request came with (see call-streams.ts). An id is let go once answered or cancelled (a
+   * call that times out or is given up on is cancelled), so it holds no more than the client library holds a handler
+   * and a timer for.
    */
-  private readonly pending = new PendingRequests();
+  readonly pending = new PendingRequests();
   /** Where answers for an id nobody waits for are told, in the same words as for a remote server. */
   private readonly strays = strayAnswerReporter((message) => this.options.onDiagnostic?.(message));
   /** Hands messages to the client: an answer after the progress before it, the latest of a burst of progress. */
   private readonly progressHandOn = new ProgressHandOn(
-    (message) => this.onmessage?.(message),
+    (message) => this.handToClient(message),
     () =>
       this.options.onDiagnostic?.(
         'sends progress notifications faster than they can be used; only the latest of each burst is passed on',
@@ -284,8 +285,14 @@ export class ProcessGroupStdioTransport implements Transport {
     }
     if (verdict.kind === 'answer-replaced') {
       this.options.hostWritten?.note(verdict.replacement, verdict.words);
-      this.onmessage?.(verdict.replacement);
+      this.handToClient(verdict.replacement);
     } else if (verdict.kind === 'request-refused') this.send(verdict.reply).catch(() => undefined);
+  }
+
+  /** Hands `message` to the client: an answer's request is in flight no more. */
+  private handToClient(message: JSONRPCMessage): void {
+    if (!('method' in message) && 'id' in message && message.id !== undefined) this.pending.handedOn(message.id);
+    this.onmessage?.(message);
   }
 
   /**
@@ -357,7 +364,7 @@ export class ProcessGroupStdioTransport implements Transport {
       await this.drainOf(stdin);
     } catch (error) {
       // The request never reached the server: nothing waits for its answer, and its caller is told why at once.
-      if (id !== undefined) this.pending.delete(id);
+      if (id !== undefined) this.pending.unsent(id);
       throw new Error(inputFailureText(error), { cause: error });
     }
   }
@@ -413,6 +420,7 @@ export class ProcessGroupStdioTransport implements Transport {
       return;
     }
     this.closing = true;
+    this.pending.endCalls();
     const child = this.child;
     // Found while the server still runs: once it exits, its descendants' parent links lead nowhere.
     const descendants = this.escapedDescendants();

@@ -9,7 +9,7 @@ import { ProgressHandOn } from './progress-hand-on.js';
 
 /** Makes `transport` hand what it reads to its handler through a `ProgressHandOn`; returns it. */
 export function handProgressOnLatest<T extends Transport>(transport: T, onFlood: () => void): T {
-  // Whoever wrapped the transport before (pending-requests.ts) keeps wrapping each handler set.
+  // Whoever wrapped the transport before (call-streams.ts) keeps wrapping each handler set.
   const previous = Object.getOwnPropertyDescriptor(transport, 'onmessage');
   let handler = transport.onmessage;
   const inner = (): Transport['onmessage'] => (previous?.get ? previous.get.call(transport) : handler);

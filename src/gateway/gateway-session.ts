@@ -33,7 +33,7 @@ import { toolUiOf } from '../catalog/tool-ui.js';
 import { offersSubscriptions } from '../client-features/server-resources.js';
 import type { GatewaySettings } from '../config/gateway-settings.js';
 import type { ServerTrust } from '../config/types.js';
-import { asCallOf } from '../connections/call-streams.js';
+import { asCallOf } from '../connections/call-being-made.js';
 import { DiscoveryCatalog, discoveryApplies, isMetaTool, metaToolDefinitions } from '../host/tool-discovery.js';
 import { unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
 import type { ExecutedToolCall } from '../loop/tool-call-types.js';

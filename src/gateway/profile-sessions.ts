@@ -114,7 +114,7 @@ interface Asker {
 
 /** A call of a client to a server, in progress: what its calls to servers are made in the name of, and its end. */
 export interface CallInProgress {
-  /** Given to `asCallOf` (connections/call-streams.ts) around the call, so that what comes with it is known. */
+  /** Given to `asCallOf` (connections/call-being-made.ts) around the call, so that what comes with it is known. */
   readonly call: object;
   ended(): void;
 }

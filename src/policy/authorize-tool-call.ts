@@ -5,7 +5,7 @@
  */
 
 import type { PermissionRules, ServerTrust } from '../config/types.js';
-import { callBeingMade } from '../connections/call-streams.js';
+import { callBeingMade } from '../connections/call-being-made.js';
 import {
   type Approver,
   ruleDenialMessage,

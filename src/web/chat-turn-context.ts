@@ -4,7 +4,7 @@
  * with it, a refusal of it) is known to be that turn's, and the person can stop the turn from it. A question about
  * no call (a tool's changed definition, a changed server) is no turn's, whatever code raised it.
  */
-import { asCallOf } from '../connections/call-streams.js';
+import { asCallOf } from '../connections/call-being-made.js';
 
 /**
  * The turn, while it runs: a question of a turn that ended (a server's request the server never withdrew) is no

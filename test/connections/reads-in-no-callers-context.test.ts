@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../../src/config/types.js';
-import { asCallOf, callBeingMade } from '../../src/connections/call-streams.js';
+import { asCallOf, callBeingMade } from '../../src/connections/call-being-made.js';
 import { ServerConnection } from '../../src/connections/server-connection.js';
 import { startAsksWhenToldOverHttp } from '../helpers/asks-when-told-over-http.js';
 import { httpServer, stdioServer } from '../helpers/configs.js';
