@@ -12,6 +12,8 @@ import { createTurnProvider, toolCall } from './turn-provider.js';
 afterEach(closeHosts);
 
 const flaky = fixtureServerPath('idempotent-flaky');
+/** What ends the first call of each tool, which never answers; the calls that do answer must beat it on a busy machine. */
+const TIMEOUT_MS = 2_000;
 
 describe('retrying a call that timed out', () => {
   it('retries a trusted idempotent tool once, and never replays one that is not idempotent', async () => {
@@ -20,7 +22,7 @@ describe('retrying a call that timed out', () => {
       () => [{ type: 'text', text: 'done' }],
     ]);
     const host = await openFaultHost(
-      hostConfig([stdioServer('flaky', [flaky], { trust: 'trusted', timeoutMs: 500 })], {
+      hostConfig([stdioServer('flaky', [flaky], { trust: 'trusted', timeoutMs: TIMEOUT_MS })], {
         permissions: { allow: ['flaky__*'], ask: [], deny: [] },
       }),
       { provider },
@@ -44,7 +46,7 @@ describe('retrying a call that timed out', () => {
   });
 
   it('does not retry a read-only tool of an untrusted server', async () => {
-    const host = await openFaultHost(hostConfig([stdioServer('flaky', [flaky], { timeoutMs: 500 })]));
+    const host = await openFaultHost(hostConfig([stdioServer('flaky', [flaky], { timeoutMs: TIMEOUT_MS })]));
     const call = await host.callTool('flaky__lookup', { key: 'k' });
     expect(call.outcome).toBe('timeout');
     expect(JSON.parse(resultText((await host.callTool('flaky__call_count', {})).result))).toEqual({

@@ -65,7 +65,8 @@ describe('a server that never answers', () => {
     // Progress every 200 ms keeps a 500 ms timeout alive for 1.2 s.
     const kept = await host.callTool('hang__slow_progress', { seconds: 1.2, intervalMs: 200 });
     expect(kept.outcome).toBe('ok');
-    expect(resultText(kept.result)).toMatch(/^done after [4-6] progress notifications$/);
+    // Five at 200 ms; fewer when a busy machine runs the server's timer late, and lasting 1.2 s takes two at least.
+    expect(resultText(kept.result)).toMatch(/^done after [2-6] progress notifications$/);
 
     // …but not past the hard maximum of 2 s: the tool would run on past the test's limit.
     const started = performance.now();
