@@ -63,6 +63,9 @@ export async function startGatewayStdio(options: {
     new ClientStdioTransport(options.hosts.settings.maxRequestBytes),
     profile,
     () => current?.era !== 'legacy',
+    // The gateway ends with its one client's connection, also when the client closes it: the profile's sessions are
+    // closed first, as the gateway's closing does, so the session's end has the servers asked for no level as they stop.
+    () => profile.sessions.close(),
   );
   const served = serveStdio(
     ({ era }) => {

@@ -43,6 +43,8 @@ export class StdioListenTransport implements Transport {
     private readonly profile: ProfileHost,
     /** False once the connection is served as the 2025 revision: its listen requests are not this revision's. */
     private readonly modern: () => boolean,
+    /** Called as the connection closes, before the server it serves is told. */
+    private readonly closing?: () => void,
   ) {
     this.closed = new Promise((resolve) => {
       this.markClosed = resolve;
@@ -53,6 +55,7 @@ export class StdioListenTransport implements Transport {
     this.wire.onmessage = (message) => this.received(message);
     this.wire.onerror = (error) => this.onerror?.(error);
     this.wire.onclose = () => {
+      this.closing?.();
       this.releaseAll();
       this.onclose?.();
       this.markClosed();
