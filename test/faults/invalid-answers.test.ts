@@ -203,7 +203,8 @@ describe('an answer from a remote server that is not valid JSON-RPC', () => {
   it('takes an answer for a call that timed out, given up on, for one nobody waits for', {
     timeout: 30_000,
   }, async () => {
-    await withRemoteHost({ standingStream: true, timeoutMs: 1_000 }, async (host, _server, diagnostics) => {
+    // Long enough for the call that is answered, on a busy machine too.
+    await withRemoteHost({ standingStream: true, timeoutMs: 3_000 }, async (host, _server, diagnostics) => {
       const unanswered = await host.callTool('remote__raw_standing', { events: [] });
       expect(unanswered.outcome).toBe('timeout');
       const next = await host.callTool('remote__raw_standing', { events: [INVALID_FOR_PREVIOUS, ANSWERED] });

@@ -12,7 +12,7 @@ import { createTurnProvider, toolCall } from './turn-provider.js';
 afterEach(closeHosts);
 
 const flaky = fixtureServerPath('idempotent-flaky');
-/** What ends the first call of each tool, which never answers; the calls that do answer must beat it on a busy machine. */
+/** Ends the first call of each tool, which never answers; the calls that do answer must beat it on a busy machine. */
 const TIMEOUT_MS = 2_000;
 
 describe('retrying a call that timed out', () => {
