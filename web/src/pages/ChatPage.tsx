@@ -134,6 +134,8 @@ function Card({ card, turn, hasView }: { card: ToolCard; turn: Turn; hasView: bo
   const input = card.request?.arguments as Record<string, unknown> | undefined;
   const partialInput = card.streaming === undefined ? undefined : parsePartialArguments(card.streaming.argumentsText);
   const raw = card.end?.rawResult as Record<string, unknown> | undefined;
+  // An end past the bound of an event comes without the server's result: the view is told it will not come.
+  const resultCut = card.end?.outcome === 'ok' && raw === undefined && typeof card.end.cut === 'string';
   return (
     <article className="tool-card" aria-label={`Tool call ${showName(card.name)}${numberText(card.number)}`}>
       <header>
@@ -161,7 +163,11 @@ function Card({ card, turn, hasView }: { card: ToolCard; turn: Turn; hasView: bo
           {...(partialInput === undefined ? {} : { partialInput })}
           {...(input === undefined ? {} : { input })}
           {...(card.end?.outcome === 'ok' && raw !== undefined ? { result: raw } : {})}
-          {...(card.end?.outcome === 'cancelled' ? { cancelled: 'the call was cancelled' } : {})}
+          {...(card.end?.outcome === 'cancelled'
+            ? { cancelled: 'the call was cancelled' }
+            : resultCut
+              ? { cancelled: 'the result was too large to send to the page' }
+              : {})}
         />
       )}
       <Notes label="Warnings" notes={card.warnings ?? []} className="notes warnings" />
