@@ -479,8 +479,11 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
   // The level this client wants is kept for it; the servers are asked for the most verbose any client wants.
   server.setRequestHandler('logging/setLevel', async (request) => {
     const level = profile.sessions.setLevel(session, request.params.level, options.requestLogging?.keptForMs);
-    await options.requestLogging?.remember(request.params.level);
-    if (level !== undefined) await profile.host.setServersLoggingLevel(level);
+    // Asked even when keeping the level for the client's later requests fails: it counts on this replica already.
+    await Promise.all([
+      level === undefined ? undefined : profile.host.setServersLoggingLevel(level),
+      options.requestLogging?.remember(request.params.level),
+    ]);
     return {};
   });
 
