@@ -42,7 +42,8 @@ export function createToolReview(options: ReviewToolsOptions) {
       otherServerToolNames: options.otherToolNames(server),
       secrets: options.config.secrets,
       onNotice: options.onNotice,
-      onTrustChange: (change) => void options.audit().trustChange(change),
+      // Awaited: a change the audit log cannot take fails the review (start-up, or this re-listing, with its error).
+      onTrustChange: (change) => options.audit().trustChange(change),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       approvals: options.approvals,
     });

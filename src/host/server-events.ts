@@ -31,7 +31,14 @@ export function serverEvents(options: ServerEventsOptions): ServerEvents {
     },
     onExit: (server, { description, ...fields }) => {
       onDiagnostic(description);
-      void options.audit.serverExit({ server, ...fields });
+      // Nothing waits on an exit: a record that cannot be written is told, not left to end the process.
+      options.audit
+        .serverExit({ server, ...fields })
+        .catch((error: unknown) =>
+          onDiagnostic(
+            `the exit of server "${server}" was not recorded: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        );
     },
     onHostToolsChanged: () => {
       catalog()?.invalidate();

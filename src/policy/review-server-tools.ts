@@ -49,8 +49,11 @@ interface ReviewServerToolsOptions {
   secrets?: readonly string[];
   /** One line per tool withheld without approval, and per notable exposed tool: print these on stderr. */
   onNotice?: (message: string) => void;
-  /** Record these in the audit log. */
-  onTrustChange?: (change: TrustChange) => void;
+  /**
+   * Record these in the audit log. Awaited: a change that cannot be recorded ends the review with that error, rather
+   * than leaving a change the log does not show.
+   */
+  onTrustChange?: (change: TrustChange) => void | Promise<void>;
   signal?: AbortSignal;
   /** Where the approvals are kept (config file, chosen state folder), named in the approve commands suggested. */
   approvals?: ApprovalsPlace;
@@ -93,10 +96,10 @@ export async function reviewServerTools(options: ReviewServerToolsOptions): Prom
     };
     if ((await store.asking(() => approver.approveServer(request, signal))) === 'approve') {
       store.approveServer(server, approvedBy ?? 'user');
-      record({ serverName, change: 'server-approved', by: approver.kind, detail: request.reason });
+      await record({ serverName, change: 'server-approved', by: approver.kind, detail: request.reason });
       status = 'known';
     } else {
-      record({ serverName, change: 'server-withheld', by: approver.kind, detail: request.reason });
+      await record({ serverName, change: 'server-withheld', by: approver.kind, detail: request.reason });
     }
   }
 
@@ -127,7 +130,7 @@ export async function reviewServerTools(options: ReviewServerToolsOptions): Prom
   await store.batch(async () => {
     if (status === 'new') {
       store.approveServer(server, approvedBy ?? 'first-sight');
-      record({
+      await record({
         serverName,
         change: 'server-approved',
         by: approvedBy ?? 'first-sight',
@@ -138,7 +141,7 @@ export async function reviewServerTools(options: ReviewServerToolsOptions): Prom
       await breathe();
       const fingerprint = fingerprintDefinition(entry.tool);
       store.approveTool(serverName, entry.tool, approvedBy ?? origin, fingerprint);
-      record({
+      await record({
         serverName,
         toolName: entry.tool.name,
         change: 'tool-approved',
@@ -165,7 +168,7 @@ export async function reviewServerTools(options: ReviewServerToolsOptions): Prom
     if (answer === 'approve') {
       store.approveTool(serverName, entry.tool, approvedBy ?? 'user');
       exposed.add(entry.tool.name);
-      record({
+      await record({
         serverName,
         toolName: entry.tool.name,
         change: 'tool-approved',
@@ -184,7 +187,13 @@ export async function reviewServerTools(options: ReviewServerToolsOptions): Prom
     // A whole server withheld is said once, below; each tool's record still carries its own message.
     if (item.reason === 'server-changed' || item.reason === 'server-revoked') serverWithheld.push(entry.name);
     else notify(item.message);
-    record({ serverName, toolName: entry.tool.name, change: 'tool-withheld', by: approver.kind, detail: item.message });
+    await record({
+      serverName,
+      toolName: entry.tool.name,
+      change: 'tool-withheld',
+      by: approver.kind,
+      detail: item.message,
+    });
   }
   if (serverWithheld.length > 0) {
     notify(

@@ -53,7 +53,9 @@ async function review(store: TrustStore, server: StdioServerConfig, tools: Pinna
     tools: entries(server.name, tools),
     approver: createHeadlessApprover(),
     onNotice: (message) => notices.push(message),
-    onTrustChange: (change) => changes.push(change),
+    onTrustChange: (change) => {
+      changes.push(change);
+    },
   });
   return { ...result, notices, changes };
 }
