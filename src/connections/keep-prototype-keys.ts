@@ -11,7 +11,7 @@
  * connected to it. A request is followed until its answer comes, it is given up on (see given-up-requests.ts) or its
  * sending fails, however many are in flight.
  */
-import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { escapeParsedPrototypeKeys, unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
 import { restoreOwnKeys } from '../json/own-property.js';
 import { forgetWhenGivenUp } from './given-up-requests.js';
@@ -21,12 +21,10 @@ import type { RenamedAnswers } from './renamed-answers.js';
 /** The requests whose answers are renamed; every place that sends one names its answer back. */
 const KEPT_METHODS = new Set(['tools/list', 'tools/call', 'prompts/get', 'resources/read']);
 
-/** Who else hears every message sent and received (before its renaming), through this one wrapper. */
+/** Who else hears every message received (before its renaming), through this one wrapper. */
 export interface TrafficObserver {
-  noteSent(message: JSONRPCMessage, options: TransportSendOptions | undefined): void;
-  /** Sending the request `id` failed: no answer will come for it. */
-  noteUnsent(id: string | number): void;
-  noteReceived(message: JSONRPCMessage): void;
+  /** `answersCall`: whether it is the answer to a `tools/call` of the host's in flight, which it no longer is. */
+  noteReceived(message: JSONRPCMessage, answersCall: boolean): void;
 }
 
 export function keepPrototypeKeysOfAnswers(
@@ -34,11 +32,11 @@ export function keepPrototypeKeysOfAnswers(
   renamed: RenamedAnswers,
   observer?: TrafficObserver,
 ): void {
-  const pendingRequests = new Set<string | number>();
+  // The method of each request of those methods in flight, by id: kept once for the renaming and the observer.
+  const pendingRequests = new Map<string | number, string>();
   const send = transport.send.bind(transport);
   const forget = (id: string | number) => pendingRequests.delete(id);
   transport.send = (message, options) => {
-    observer?.noteSent(message, options);
     if (!('method' in message)) return send(message, options);
     if (!('id' in message)) {
       forgetWhenGivenUp(message, options, forget);
@@ -46,29 +44,32 @@ export function keepPrototypeKeysOfAnswers(
     }
     const id = message.id;
     if (KEPT_METHODS.has(message.method)) {
-      pendingRequests.add(id);
+      pendingRequests.set(id, message.method);
       forgetWhenGivenUp(message, options, forget);
     }
     return send(message, options).catch((error: unknown) => {
       forget(id);
-      observer?.noteUnsent(id);
       throw error;
     });
   };
   const receive = transport.onmessage;
   if (receive === undefined) return;
   transport.onmessage = (message, extra) => {
-    observer?.noteReceived(message);
-    if (!answersPending(message, pendingRequests)) return receive(message, extra);
+    const method = answeredMethod(message, pendingRequests);
+    observer?.noteReceived(message, method === 'tools/call');
+    if (method === undefined || !('result' in message)) return receive(message, extra);
     const escaped = escapeResult(message);
     if (escaped !== message) renamed.note();
     receive(escaped, extra);
   };
 }
 
-function answersPending(message: JSONRPCMessage, pendingRequests: Set<string | number>): boolean {
-  if ('method' in message || !('id' in message) || message.id === undefined) return false;
-  return pendingRequests.delete(message.id) && 'result' in message;
+/** The method of the request in flight `message` answers, which is in flight no more; undefined if none. */
+function answeredMethod(message: JSONRPCMessage, pendingRequests: Map<string | number, string>): string | undefined {
+  if ('method' in message || !('id' in message) || message.id === undefined) return undefined;
+  const method = pendingRequests.get(message.id);
+  if (method !== undefined) pendingRequests.delete(message.id);
+  return method;
 }
 
 function escapeResult(message: JSONRPCMessage): JSONRPCMessage {

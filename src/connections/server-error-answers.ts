@@ -10,8 +10,7 @@
  * are the host's, with the host's words. Each answer vouches for one error; calls fail a few microtasks after their
  * answer arrives, so the few answers kept are plenty.
  */
-import type { JSONRPCMessage, ProtocolError, TransportSendOptions } from '@modelcontextprotocol/client';
-import { forgetWhenGivenUp } from './given-up-requests.js';
+import type { JSONRPCMessage, ProtocolError } from '@modelcontextprotocol/client';
 import type { HostWrittenAnswers } from './host-written-answers.js';
 
 /** Answers never taken (their call was given up on) must not pile up: the oldest are let go past this many. */
@@ -21,13 +20,14 @@ const MAX_KEPT_ANSWERS = 1_000;
 export type ErrorAnswerOrigin = { by: 'server' } | { by: 'host'; words: string };
 
 export class ServerErrorAnswers {
-  private readonly pendingCalls = new Set<string | number>();
   /** The origin of each error answer of each code and message that arrived and was not taken yet, oldest first. */
   private readonly answers = new Map<string, ErrorAnswerOrigin[]>();
 
   /**
-   * `hostWritten`: where the transport layer notes the answers it writes itself. The traffic is handed in by the
-   * wrapper already on the transport (see keep-prototype-keys.ts), so a message passes one wrapper, not two.
+   * `hostWritten`: where the transport layer notes the answers it writes itself. The answers are handed in by the
+   * wrapper already on the transport (see keep-prototype-keys.ts), which follows the calls in flight until answered,
+   * given up on (a late answer to one fails nothing) or not sent: a message passes one wrapper, and a call is
+   * followed once.
    */
   constructor(private readonly hostWritten: HostWrittenAnswers) {}
 
@@ -40,21 +40,9 @@ export class ServerErrorAnswers {
     return first;
   }
 
-  /** A call is followed until it is answered, given up on (a late answer to it fails nothing) or not sent. */
-  noteSent(message: JSONRPCMessage, options: TransportSendOptions | undefined): void {
-    if (!('method' in message) || ('id' in message && message.method !== 'tools/call')) return;
-    forgetWhenGivenUp(message, options, (id) => this.pendingCalls.delete(id));
-    if ('id' in message) this.pendingCalls.add(message.id);
-  }
-
-  noteUnsent(id: string | number): void {
-    this.pendingCalls.delete(id);
-  }
-
-  noteReceived(message: JSONRPCMessage): void {
-    if ('method' in message || !('id' in message) || message.id === undefined) return;
-    const answersCall = this.pendingCalls.delete(message.id);
-    if (!('error' in message)) return;
+  /** `answersCall`: whether `message` answers one of the host's calls in flight. */
+  noteReceived(message: JSONRPCMessage, answersCall: boolean): void {
+    if ('method' in message || !('id' in message) || message.id === undefined || !('error' in message)) return;
     // Taken whatever request it answers, so that the notes of answers to other requests do not linger.
     const hostWords = this.hostWritten.take(message);
     if (!answersCall) return;
