@@ -242,18 +242,20 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
   /**
    * Counts a client's level towards the one the servers are asked for, for `keptForMs` from now, as a stateless
    * client's is kept between its requests (see profile-sessions.ts `storedLevel`): when they were asked for a more
-   * severe one, they are asked for it, and its calls wait for that.
+   * severe one, they are asked for it, and its calls wait for the server each goes to. Answers whether they were.
    */
-  const countLevel = (client: string, level: LoggingLevel, keptForMs: number): Promise<void> | undefined => {
+  const countLevel = (client: string, level: LoggingLevel, keptForMs: number): boolean => {
     const serversLevel = profile.sessions.storedLevel(client, level, keptForMs);
-    return serversLevel === undefined ? undefined : profile.host.setServersLoggingLevel(serversLevel);
+    if (serversLevel === undefined) return false;
+    void profile.host.setServersLoggingLevel(serversLevel).catch(() => undefined);
+    return true;
   };
   // A stateless client's level, set on an earlier request (here or at another replica), holds the servers to it.
   const storedLevel = options.requestLogging?.level;
-  const serversReady =
-    storedLevel === undefined || options.requestLogging === undefined
-      ? undefined
-      : countLevel(options.session() ?? '', storedLevel, options.requestLogging.keptForMs);
+  const levelRaised =
+    storedLevel !== undefined &&
+    options.requestLogging !== undefined &&
+    countLevel(options.session() ?? '', storedLevel, options.requestLogging.keptForMs);
   // A 2026-07-28 client names its level on each request, so its level counts as a stateless client's does, by who
   // sends it (the connection over stdio).
   const modernClient = `2026-07-28 ${options.session() ?? `${options.principal ?? ''} ${options.clientId ?? ''}`}`;
@@ -272,13 +274,17 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
     return (level) => threshold !== undefined && atLeast(level, threshold);
   };
 
-  /** What a call of this request waits for: the servers asked for its client's level, where they were not. */
-  const serversReadyFor = (ctx: ServerContext): Promise<void> | undefined => {
-    if (options.era !== 'modern') return serversReady;
-    const level = requestLevel(ctx);
-    return level === undefined
-      ? undefined
-      : countLevel(modernClient, level, options.modernLevelKeptMs ?? MODERN_LEVEL_KEPT_MS);
+  /**
+   * What a call of this request to `server` waits for: that server asked for its client's level, where the servers
+   * were not. Not the others: one slow to answer would hold back calls to the rest.
+   */
+  const serverReadyFor = (ctx: ServerContext, server: string): Promise<void> | undefined => {
+    const level = options.era === 'modern' ? requestLevel(ctx) : undefined;
+    const raised =
+      options.era === 'modern'
+        ? level !== undefined && countLevel(modernClient, level, options.modernLevelKeptMs ?? MODERN_LEVEL_KEPT_MS)
+        : levelRaised;
+    return raised ? profile.host.serverLoggingLevelAsked(server) : undefined;
   };
   // Only a server that serves a transport is closed by its transport, which takes the session out again.
   server.onconnect = () => profile.sessions.add(session);
@@ -305,8 +311,8 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
       notified = notified.then(() => ctx.mcpReq.notify(notification)).catch(() => undefined);
     };
     const accepts = acceptsOf(ctx);
-    // The servers first asked for this client's level, should they have been asked for a more severe one.
-    const ready = serversReadyFor(ctx);
+    // The server first asked for this client's level, should the servers have been asked for a more severe one.
+    const ready = serverReadyFor(ctx, to);
     if (ready !== undefined) await ready;
     const inProgress = profile.sessions.callStarted(to, session, {
       sampling: (params, options) =>

@@ -196,6 +196,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     projectFolder: skills.projectFolder,
     connection: (server) => connections.get(server),
     setServersLoggingLevel: (level) => loggingLevel.set(level),
+    serverLoggingLevelAsked: (server) => loggingLevel.askedOf(server),
     setServerLoggingLevel: (server, level) => loggingLevel.setFor(server, level),
     provider: model.provider,
     run,

@@ -199,6 +199,11 @@ export interface Host {
    */
   setServersLoggingLevel(level: LoggingLevel): Promise<void>;
   /**
+   * Resolves once this server was asked for the level last set with `setServersLoggingLevel`, where it is to be: a
+   * call to it waits for that, and not for servers slow to answer that it does not call.
+   */
+  serverLoggingLevelAsked(server: string): Promise<void>;
+  /**
    * Asks one connected server for this level (`logging/setLevel`), kept for it: the server switched off and on, or
    * restarted, is asked it again, until `setServersLoggingLevel` asks all servers for one.
    */

@@ -19,6 +19,11 @@ export interface ServersLoggingLevel {
    */
   set(level: LoggingLevel): Promise<void>;
   /**
+   * Resolves once the server was asked for the level last `set`, where it is to be asked (at once when its session
+   * took it, it has no session, or it does not log): what a call to it waits for, and not for the other servers.
+   */
+  askedOf(name: string): Promise<void>;
+  /**
    * Asks one server, through its connection, for a level of its own, which its later connections are given in place
    * of the level of all servers until that is set again. Fails as the request does, keeping nothing.
    */
@@ -68,6 +73,9 @@ export function createServersLoggingLevel(
           return flight.run();
         }),
       );
+    },
+    askedOf(name) {
+      return asking.get(name)?.run() ?? Promise.resolve();
     },
     async setFor(name, level) {
       const connection = connections.get(name);
