@@ -71,7 +71,7 @@ export interface AppViewProps {
   input?: Record<string, unknown>;
   /** The result as the server sent it, once the call ended. */
   result?: Record<string, unknown>;
-  /** Why the call was cancelled, when it was. */
+  /** Why the call's input or result will not come: it was cancelled, or they were too large to send the page. */
   cancelled?: string;
 }
 
@@ -100,10 +100,12 @@ export function AppView({ tool, partialInput, input, result, cancelled }: AppVie
     const state = sent.current;
     if (bridge === undefined || !state.initialized) return;
     const now = latest.current;
-    // Partial input only before the whole input, at most every PARTIAL_INPUT_EVERY_MS, and only when it changed.
+    // Partial input only before the whole input (none once told the call will not go on), at most every
+    // PARTIAL_INPUT_EVERY_MS, and only when it changed.
     if (
       !state.input &&
       now.input === undefined &&
+      now.cancelled === undefined &&
       now.partialInput !== undefined &&
       partialTimer.current === undefined
     ) {

@@ -55,6 +55,8 @@ interface ToolCard {
   streaming?: { index: number; argumentsText: string; started?: boolean };
   request?: Event;
   end?: Event;
+  /** The call's arguments reached the page cut away, past the bound of an event: its view is told they will not come. */
+  argumentsCut?: true;
   /** Translation 1, taken from the request of the call's answer as the card is made; undefined when not seen. */
   toolAsSent?: unknown;
   /** Translation 3, taken from the request after the call's answer as it arrives; undefined until then. */
@@ -94,6 +96,14 @@ interface Turn {
   usage?: unknown;
 }
 
+/** What shows for a call's arguments that reached the page cut away, past the bound of an event. */
+const ARGUMENTS_CUT = '(the arguments were too large to send to the page)';
+
+/** Whether `event` reached the page cut to its short fields, past the bound of an event (chat-runner.ts). */
+function isCut(event: Event): boolean {
+  return typeof event.cut === 'string';
+}
+
 /** `card` with its tool's definition as the request of its answer sent it, when that request was seen. */
 function withToolAsSent(card: ToolCard, request: ProviderRequest | undefined): ToolCard {
   const sent = toolAsSent(request, card);
@@ -116,7 +126,10 @@ function Translations({ card }: { card: ToolCard }) {
               : {
                   method: 'tools/call',
                   server: card.request.server,
-                  params: { name: card.request.tool, arguments: card.request.arguments },
+                  params: {
+                    name: card.request.tool,
+                    arguments: card.argumentsCut ? ARGUMENTS_CUT : card.request.arguments,
+                  },
                 }
           }
         />
@@ -135,7 +148,16 @@ function Card({ card, turn, hasView }: { card: ToolCard; turn: Turn; hasView: bo
   const partialInput = card.streaming === undefined ? undefined : parsePartialArguments(card.streaming.argumentsText);
   const raw = card.end?.rawResult as Record<string, unknown> | undefined;
   // An end past the bound of an event comes without the server's result: the view is told it will not come.
-  const resultCut = card.end?.outcome === 'ok' && raw === undefined && typeof card.end.cut === 'string';
+  const resultCut = card.end?.outcome === 'ok' && raw === undefined && isCut(card.end);
+  // A view is sent no result without its input (the extension's order): one whose input will not come is told so.
+  const cancelled =
+    card.end?.outcome === 'cancelled'
+      ? 'the call was cancelled'
+      : card.argumentsCut
+        ? 'the arguments were too large to send to the page'
+        : resultCut
+          ? 'the result was too large to send to the page'
+          : undefined;
   return (
     <article className="tool-card" aria-label={`Tool call ${showName(card.name)}${numberText(card.number)}`}>
       <header>
@@ -162,12 +184,8 @@ function Card({ card, turn, hasView }: { card: ToolCard; turn: Turn; hasView: bo
           tool={card.name}
           {...(partialInput === undefined ? {} : { partialInput })}
           {...(input === undefined ? {} : { input })}
-          {...(card.end?.outcome === 'ok' && raw !== undefined ? { result: raw } : {})}
-          {...(card.end?.outcome === 'cancelled'
-            ? { cancelled: 'the call was cancelled' }
-            : resultCut
-              ? { cancelled: 'the result was too large to send to the page' }
-              : {})}
+          {...(card.end?.outcome === 'ok' && raw !== undefined && card.argumentsCut !== true ? { result: raw } : {})}
+          {...(cancelled === undefined ? {} : { cancelled })}
         />
       )}
       <Notes label="Warnings" notes={card.warnings ?? []} className="notes warnings" />
@@ -468,7 +486,10 @@ export function ChatPage() {
           const number = typeof event.number === 'number' ? { number: event.number } : {};
           const place = typeof event.index === 'number' ? { index: event.index } : {};
           if (streamed?.streaming !== undefined) {
-            const streaming = { ...streamed.streaming, argumentsText: String(event.argumentsText), started: true };
+            // Cut past the bound of an event, the start comes without the arguments: what streamed stands.
+            const argumentsText =
+              typeof event.argumentsText === 'string' ? event.argumentsText : streamed.streaming.argumentsText;
+            const streaming = { ...streamed.streaming, argumentsText, started: true };
             return {
               ...turn,
               calls: turn.calls.map((call) =>
@@ -498,9 +519,11 @@ export function ChatPage() {
         case 'tool-call-request': {
           // Of the answer it names (the latest with that id when it does not).
           const at = callOfEvent(turn.calls, String(event.callId), answerOf(event), placeOf(event));
+          // Cut past the bound of an event, it comes without the arguments.
+          const cut = isCut(event) && typeof event.arguments !== 'object' ? { argumentsCut: true as const } : {};
           return {
             ...turn,
-            calls: turn.calls.map((call, index) => (index === at ? { ...call, request: event } : call)),
+            calls: turn.calls.map((call, index) => (index === at ? { ...call, request: event, ...cut } : call)),
           };
         }
         case 'tool-call-end': {
