@@ -51,7 +51,9 @@ export function createServersLoggingLevel(
   const askCurrent = async (name: string): Promise<void> => {
     const connection = connections.get(name);
     const level = current;
-    if (connection === undefined || level === undefined) return;
+    if (level === undefined) return;
+    // Asked after one in flight, in the middle of a restart: its next connection is given it.
+    if (connection === undefined) return void passedOver.add(name);
     if (!connection.hasSession) return connection.setLoggingLevelWhenConnected(level);
     if (connection.sdkClient?.getServerCapabilities()?.logging === undefined) return;
     if (connection.loggingLevelTaken === level) return;
