@@ -103,6 +103,8 @@ describe("two tabs on the chat, one's Stop on its way while the other starts a n
       (await auditRecords(started!.ui.stateDir))
         .filter((record) => record.type === 'tool-call' && record.tool === 'waits__hang')
         .map((record) => record.outcome);
+    // A stopped call's record is written as the call settles, which may be after its turn has ended.
+    await waitUntil(async () => (await hangOutcomes()).length > 0, 'the first call to be recorded');
     expect(await hangOutcomes()).toEqual(['cancelled']);
     // Pressed on the turn running now, the same Stop stops it, and no longer says the one before had ended.
     await second.getByRole('button', { name: 'Stop', exact: true }).click();

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRecords } from '../helpers/audit-records.js';
 import { exampleServer, writeScriptedConfig } from '../helpers/project.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
 import { callUiApi } from '../helpers/web-ui-process.js';
 
@@ -71,6 +72,11 @@ describe('the approval dialog of a call the chat turn asks about', () => {
     expect(await page.getByRole('button', { name: 'Stop', exact: true }).count()).toBe(0);
     expect(await page.locator('.turn').getByText('The model heard').count()).toBe(0);
 
+    // A stopped call's record is written as the call settles, which may be after the page shows Send again.
+    await waitUntil(
+      async () => (await auditRecords(running!.ui.stateDir)).some((record) => record.type === 'tool-call'),
+      'the stopped call to be recorded',
+    );
     const records = await auditRecords(running!.ui.stateDir);
     const calls = records.filter((record) => record.type === 'tool-call');
     // Denied, and ended by the cancel that came with the denial: the call never went to the server.
