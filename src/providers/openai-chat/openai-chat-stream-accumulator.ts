@@ -25,6 +25,13 @@ interface CallSlot {
   id: string | undefined;
   name: string;
   argumentsText: string;
+  /** Its place among the answer's calls, given as its arguments first stream. */
+  position?: number;
+}
+
+/** A slot with neither name nor arguments is no call: the answer leaves it out. */
+function isCall(slot: CallSlot): boolean {
+  return slot.name !== '' || slot.argumentsText !== '';
 }
 
 interface OpenAiChatStreamAccumulatorOptions {
@@ -67,7 +74,7 @@ export class OpenAiChatStreamAccumulator {
     if (this.refusal !== '') content.push({ type: 'text', text: this.refusal });
     const callId = callIdGiver();
     for (const [position, call] of this.calls.entries()) {
-      if (call.name === '' && call.argumentsText === '') continue;
+      if (!isCall(call)) continue;
       const id = callId(call.id, position);
       content.push({ type: 'tool-call', id, name: call.name, argumentsText: call.argumentsText });
     }
@@ -92,11 +99,21 @@ export class OpenAiChatStreamAccumulator {
     if (typeof fragment === 'string') {
       slot.argumentsText += fragment;
       if (fragment !== '' && slot.name !== '') {
-        this.options.onToolCallDelta?.({ index: this.calls.indexOf(slot), name: slot.name, argumentsDelta: fragment });
+        slot.position ??= this.positionOf(slot);
+        this.options.onToolCallDelta?.({ index: slot.position, name: slot.name, argumentsDelta: fragment });
       }
     } else if (fragment !== undefined && fragment !== null && slot.argumentsText === '') {
       slot.argumentsText = argumentsAsText(fragment);
     }
+  }
+
+  /**
+   * A slot's place among the calls of the answer, as `finish` gives them: the slots before it that are calls, where
+   * an empty one (a server's stray `{index}` delta) is left out. Told once, as its arguments first stream: the
+   * streamed pieces of one call keep one place.
+   */
+  private positionOf(slot: CallSlot): number {
+    return this.calls.slice(0, this.calls.indexOf(slot)).filter(isCall).length;
   }
 
   /**

@@ -254,6 +254,23 @@ describe('local-server stream quirks, each seen on the wire and survived by the 
     await survives(['stop-finish']);
   });
 
+  it('an empty call slot before the calls: left out, and each call streamed at its place in the answer', async () => {
+    const deltas = toolCallDeltas(await rawStream(['empty-slot']));
+    expect(deltas[0]).toEqual({ index: 0, function: { arguments: '' } });
+    expect(deltas.filter((delta) => delta.id !== undefined).map((delta) => delta.index)).toEqual([1, 2]);
+    await survives(['empty-slot']);
+    const streamed: { name: string; argumentsText: string }[] = [];
+    const response = await ollama(['empty-slot']).generate(question(prompts['parallel calls']), {
+      stream: true,
+      onToolCallDelta: ({ index, name, argumentsDelta }) => {
+        streamed[index] ??= { name, argumentsText: '' };
+        streamed[index].argumentsText += argumentsDelta;
+      },
+    });
+    const calls = response.message.content.flatMap((part) => (part.type === 'tool-call' ? [part] : []));
+    expect(streamed).toEqual(calls.map(({ name, argumentsText }) => ({ name, argumentsText })));
+  });
+
   it('all of them at once, also without streaming', async () => {
     const all = ['no-ids', 'no-type', 'no-done', 'whole-calls', 'stop-finish'];
     await survives(all);

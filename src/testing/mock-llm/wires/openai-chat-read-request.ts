@@ -19,6 +19,7 @@ import { checkFunctionTool, isRecord, looksLikeToolError, madeUpTokenCount } fro
  * - `arguments-object`: `arguments` is a JSON object, not JSON text
  * - `stop-finish`: `finish_reason: 'stop'` although the turn calls tools
  * - `no-done`: the stream ends without `data: [DONE]`
+ * - `empty-slot`: a stream's calls follow a call slot with neither name nor arguments (`index` 0), numbered after it
  */
 export const openAiChatQuirks = [
   'no-ids',
@@ -29,6 +30,7 @@ export const openAiChatQuirks = [
   'arguments-object',
   'stop-finish',
   'no-done',
+  'empty-slot',
 ] as const;
 export type OpenAiChatQuirk = (typeof openAiChatQuirks)[number];
 

@@ -81,8 +81,10 @@ function writeStream(res: ServerResponse, answer: TurnAnswer, view: OpenAiChatVi
   };
   chunk({ role: 'assistant', content: '', refusal: null });
   for (const piece of splitIntoChunks(answer.text ?? '')) chunk({ content: piece });
+  const emptySlot = view.quirks.has('empty-slot') && answer.toolCalls.length > 0;
+  if (emptySlot) chunk({ tool_calls: [{ ...callIndex(0, view), function: { arguments: '' } }] });
   for (const [position, call] of answer.toolCalls.entries()) {
-    const index = view.quirks.has('index-zero') ? 0 : position;
+    const index = view.quirks.has('index-zero') ? 0 : emptySlot ? position + 1 : position;
     // A server that sends arguments as an object (older Ollama) sends the call whole.
     if (view.quirks.has('whole-calls') || view.quirks.has('arguments-object')) {
       chunk({ tool_calls: [{ ...callIndex(index, view), ...wholeCall(call, view) }] });
