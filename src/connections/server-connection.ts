@@ -227,6 +227,11 @@ export class ServerConnection {
     this.loggingLevel = level;
   }
 
+  /** Tells the user something about this server, as its own diagnostics are told: with the known secrets redacted. */
+  diagnose(message: string): void {
+    this.options.onDiagnostic?.(this.name, this.redact(message));
+  }
+
   /** Whether the server has a session now, which a request can be sent to without waiting for a start. */
   get hasSession(): boolean {
     return this.client !== undefined && this.currentState === 'connected';

@@ -48,6 +48,7 @@ import {
 } from './gateway-approver.js';
 import type { ProfileHost } from './gateway-hosts.js';
 import { GatewayServer } from './gateway-server.js';
+import { modernClientKey } from './modern-client-key.js';
 import { acceptsLevel, atLeast, type DownstreamSession, loggingLevelOf } from './profile-sessions.js';
 import { gatewayPrompts, promptOf } from './prompt-names.js';
 import { contentPassedOn, promptPassedOn } from './server-content-blocks.js';
@@ -258,7 +259,7 @@ export function createGatewaySession(options: GatewaySessionOptions): Server {
     countLevel(options.session() ?? '', storedLevel, options.requestLogging.keptForMs);
   // A 2026-07-28 client names its level on each request, so its level counts as a stateless client's does, by who
   // sends it (the connection over stdio).
-  const modernClient = `2026-07-28 ${options.session() ?? `${options.principal ?? ''} ${options.clientId ?? ''}`}`;
+  const modernClient = modernClientKey(options.session(), options.principal, options.clientId);
 
   /** The level a 2026-07-28 request asks for in its `_meta` (the SDK refuses one naming no level of the specification). */
   const requestLevel = (ctx: ServerContext): LoggingLevel | undefined =>

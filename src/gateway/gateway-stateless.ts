@@ -28,12 +28,14 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import type { GatewaySettings } from '../config/gateway-settings.js';
+import { stripControlCodes } from '../text/strip-control-codes.js';
 import { answerThenClose } from './answer-then-close.js';
 import type { GatewayIdentity } from './gateway-auth.js';
 import { type GatewayHosts, type ProfileHost, UnknownProfileError } from './gateway-hosts.js';
 import { createGatewaySession } from './gateway-session.js';
 import type { Rejection } from './http-guard.js';
 import { isJsonRpcRequest, isJsonRpcResponse } from './json-rpc-shape.js';
+import { loggingLevelOf } from './profile-sessions.js';
 import {
   answerRelayed,
   ownerChannel,
@@ -48,6 +50,8 @@ import { claimSession, type GatewayStore, type StoredSession } from './store/gat
 /** A session unused this long is forgotten. */
 const STATELESS_SESSION_TTL_MS = 60 * 60_000;
 const MAX_CLIENT_NAME_CHARACTERS = 200;
+/** How much of a session id or a stored value a diagnostic shows. */
+const MAX_SHOWN_STORE_CHARACTERS = 100;
 /**
  * How often one request finds the session's owner gone (stopped, or no longer owning the session) and looks again,
  * each time finding a replica that then went too, before it gives up.
@@ -86,6 +90,15 @@ type Message = Record<string, unknown>;
 
 function bounded(text: unknown): string | undefined {
   return typeof text === 'string' ? text.slice(0, MAX_CLIENT_NAME_CHARACTERS) : undefined;
+}
+
+/** What the store holds, said on one bounded line of plain text. */
+function shownStoreText(value: unknown): string {
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  const clean = stripControlCodes(text);
+  return JSON.stringify(
+    clean.length > MAX_SHOWN_STORE_CHARACTERS ? `${clean.slice(0, MAX_SHOWN_STORE_CHARACTERS)}…` : clean,
+  );
 }
 
 /** The session record of an initialize request, as its client introduced itself. */
@@ -144,7 +157,7 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
       session: () => sessionId,
       resourceSubscriptions: false,
       requestLogging: {
-        level: session.logLevel,
+        level: keptLogLevel(sessionId, session),
         remember: (level) => rememberLogLevel(sessionId, session, level),
         keptForMs: sessionTtlMs,
       },
@@ -200,6 +213,21 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
           : { ...sendOptions, relatedRequestId: related },
       );
     };
+  }
+
+  /**
+   * The log level the session's record keeps, where it names one of MCP's: the store is shared by the replicas and
+   * may be written by others, and a level reaches the servers' `logging/setLevel`. Another is said and ignored.
+   */
+  function keptLogLevel(sessionId: string, session: StoredSession): LoggingLevel | undefined {
+    const kept: unknown = session.logLevel;
+    const level = loggingLevelOf(kept);
+    if (kept !== undefined && level === undefined) {
+      options.onDiagnostic(
+        `stateless session ${shownStoreText(sessionId)}: the log level its record keeps, ${shownStoreText(kept)}, is not one of MCP's; ignored`,
+      );
+    }
+    return level;
   }
 
   /**

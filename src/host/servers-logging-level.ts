@@ -8,14 +8,27 @@ import type { LoggingLevel } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/types.js';
 import type { ServerConnection } from '../connections/server-connection.js';
 import { SingleFlight } from '../connections/single-flight.js';
+import { stripControlCodes } from '../text/strip-control-codes.js';
+
+/** How much of a server's reason for not taking a level is told. */
+const MAX_REASON_CHARACTERS = 300;
+
+/** A server's error text as one bounded line of plain text. */
+function shownReason(error: unknown): string {
+  const text = stripControlCodes(error instanceof Error ? error.message : String(error))
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length > MAX_REASON_CHARACTERS ? `${text.slice(0, MAX_REASON_CHARACTERS)}…` : text;
+}
 
 export interface ServersLoggingLevel {
   /**
    * Asks each server that logs, through its connection, which remembers the level and sets it again on a restarted
-   * server's new session. A server that fails to take it keeps the one it had. A server whose session took this
-   * level already is not asked again (most calls ask for no change). A server with no session now (its new process
-   * still starting after a crash) is not waited for: its connection asks its next session, once. A server still to
-   * answer a level asked before is asked once it has, for the level last set by then.
+   * server's new session. A server that fails to take it keeps the one it had, which the host's diagnostics say once
+   * per server and level. A server whose session took this level already is not asked again (most calls ask for no
+   * change). A server with no session now (its new process still starting after a crash) is not waited for: its
+   * connection asks its next session, once. A server still to answer a level asked before is asked once it has, for
+   * the level last set by then.
    */
   set(level: LoggingLevel): Promise<void>;
   /**
@@ -48,6 +61,14 @@ export function createServersLoggingLevel(
   // is answered (another level then wanted would be passed over as taken), and a server over HTTP may take two requests
   // in flight out of order. Those set meanwhile are asked as one, for the level last set.
   const asking = new Map<string, SingleFlight<void>>();
+  // Told once per server and level: every client's request asks again, and a server that refuses once refuses each time.
+  const refusalsTold = new Set<string>();
+  const tellRefusal = (connection: ServerConnection, level: LoggingLevel, error: unknown): void => {
+    const key = JSON.stringify([connection.name, level]);
+    if (refusalsTold.has(key)) return;
+    refusalsTold.add(key);
+    connection.diagnose(`did not take the log level "${level}" and logs at the one it had: ${shownReason(error)}`);
+  };
   const askCurrent = async (name: string): Promise<void> => {
     const connection = connections.get(name);
     const level = current;
@@ -57,7 +78,7 @@ export function createServersLoggingLevel(
     if (!connection.hasSession) return connection.setLoggingLevelWhenConnected(level);
     if (connection.sdkClient?.getServerCapabilities()?.logging === undefined) return;
     if (connection.loggingLevelTaken === level) return;
-    await connection.setLoggingLevel(level).catch(() => undefined);
+    await connection.setLoggingLevel(level).catch((error: unknown) => tellRefusal(connection, level, error));
   };
   return {
     async set(level) {
