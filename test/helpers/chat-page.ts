@@ -1,13 +1,21 @@
-/** What the browser tests of the web UI's chat page do on it: send a message, reload, open a tool card's translations. */
+/**
+ * What the browser tests of the web UI's chat page do on it: send a message, reload, open a tool card's translations,
+ * answer a question's dialog over the page from the keyboard.
+ */
 import type { Locator, Page } from 'playwright-core';
 
 const WAIT = { timeout: 15_000 };
 
-/** Goes to the Chat page, sends `text` and waits until the live turn shows `reply`; returns the live turn. */
-export async function sendInChat(page: Page, text: string, reply: string, wait = WAIT): Promise<Locator> {
+/** Goes to the Chat page and sends `text`, waiting for nothing the turn shows. */
+export async function startChatTurn(page: Page, text: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Chat' }).click();
   await page.getByRole('textbox', { name: 'Message', exact: true }).fill(text);
   await page.getByRole('button', { name: 'Send' }).click();
+}
+
+/** Goes to the Chat page, sends `text` and waits until the live turn shows `reply`; returns the live turn. */
+export async function sendInChat(page: Page, text: string, reply: string, wait = WAIT): Promise<Locator> {
+  await startChatTurn(page, text);
   const live = page.locator('.turn');
   await live.getByText(reply).waitFor(wait);
   return live;
@@ -36,4 +44,22 @@ export async function callCardTranslation(card: Locator, heading: string): Promi
   if ((await button.count()) > 0) await button.click();
   const section = card.locator('section').filter({ has: card.page().getByRole('heading', { name: heading }) });
   return (await section.textContent()) ?? '';
+}
+
+/** Waits until the buttons of a question's `dialog` take input: they ignore it for a moment after it shows. */
+export async function waitForAnswersToTakeInput(dialog: Locator): Promise<void> {
+  await dialog
+    .locator('button[aria-disabled]')
+    .first()
+    .waitFor({ state: 'detached', ...WAIT });
+}
+
+/**
+ * Presses Tab until the focus is on the element whose text is `text`, 20 times at most, from where the focus is;
+ * returns the text of the element the focus ends on.
+ */
+export async function tabTo(page: Page, text: string): Promise<string | undefined> {
+  const focused = () => page.evaluate<string | undefined>('document.activeElement?.textContent');
+  for (let tabs = 0; tabs < 20 && (await focused()) !== text; tabs++) await page.keyboard.press('Tab');
+  return focused();
 }

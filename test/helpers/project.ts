@@ -41,6 +41,11 @@ export function fixtureServer(name: string): string {
   return bundledFixture(join(repoRoot, 'test', 'fixtures', 'servers', name));
 }
 
+/** A config's entry for the server `path` (an example or a fixture) run by Node, marked trusted: nothing asks first. */
+export function trustedServer(path: string): { command: string; args: string[]; trust: 'trusted' } {
+  return { command: process.execPath, args: [path], trust: 'trusted' };
+}
+
 export async function temporaryDirectory(prefix = 'mcp-host-test-'): Promise<string> {
   return mkdtemp(join(tmpdir(), prefix));
 }

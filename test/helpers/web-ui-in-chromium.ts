@@ -3,10 +3,12 @@
  * on the UI once the token page has moved on to the app; and what it tears down, the browser first (its pages hold
  * the UI's event streams open), then the UI. A start that fails part way stops what it did start before it throws, so
  * no browser or UI outlives a failed set-up; `stop` never throws, so an `afterAll` that calls it stops both whatever
- * the tests did.
+ * the tests did. `useScriptedUiInChromium` does both around a test file's tests, for a UI whose model is scripted.
  */
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { launchChromium } from './launch-chromium.js';
+import { writeScriptedConfig } from './project.js';
 import { type RunningUi, startUi } from './web-ui-process.js';
 
 type StartUiOptions = Parameters<typeof startUi>[1];
@@ -68,4 +70,27 @@ export async function startUiInChromium(
     await started.stop();
     throw error;
   }
+}
+
+/**
+ * The UI of a file's tests, on a config of `config` whose model is `script` (see `writeScriptedConfig`), with a page
+ * open on it in Chromium: started before the tests and stopped after them, whatever they did. Call it at the top
+ * level; the function it returns gives the running UI inside a test.
+ */
+export function useScriptedUiInChromium(
+  prefix: string,
+  script: unknown,
+  config: Record<string, unknown>,
+): () => UiInChromium {
+  let running: UiInChromium | undefined;
+  beforeAll(async () => {
+    running = await startUiInChromium(['--config', await writeScriptedConfig(prefix, script, config)]);
+  }, 90_000);
+  afterAll(async () => {
+    await running?.stop();
+  });
+  return () => {
+    if (running === undefined) throw new Error('the UI starts in beforeAll: use it inside a test');
+    return running;
+  };
 }

@@ -5,64 +5,46 @@
  * no error that is not its own.
  */
 import type { Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PendingApproval } from '../../src/web/api-types.js';
 import { auditRecords } from '../helpers/audit-records.js';
-import { exampleServer, writeScriptedConfig } from '../helpers/project.js';
+import { trustedCalculator } from '../helpers/calculator-config.js';
+import { startChatTurn, waitForAnswersToTakeInput } from '../helpers/chat-page.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
+import { useScriptedUiInChromium } from '../helpers/web-ui-in-chromium.js';
 import { callUiApi } from '../helpers/web-ui-process.js';
 
 const WAIT = { timeout: 15_000 };
 
-let running: UiInChromium | undefined;
-
-beforeAll(async () => {
-  const config = await writeScriptedConfig(
-    'mcp-host-ui-answered-elsewhere-',
-    {
-      scenarios: [
-        {
-          match: 'add',
-          turns: [
-            {
-              toolCalls: [
-                { name: 'calculator__add_numbers', arguments: { a: 1, b: 2 } },
-                { name: 'calculator__add_numbers', arguments: { a: 3, b: 4 } },
-              ],
-            },
-            { text: 'Both were answered.' },
-          ],
-        },
-      ],
-    },
-    {
-      mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
-      permissions: { ask: ['calculator__add_numbers'] },
-    },
-  );
-  running = await startUiInChromium(['--config', config]);
-}, 90_000);
-
-afterAll(async () => {
-  await running?.stop();
-});
+const running = useScriptedUiInChromium(
+  'mcp-host-ui-answered-elsewhere-',
+  {
+    scenarios: [
+      {
+        match: 'add',
+        turns: [
+          {
+            toolCalls: [
+              { name: 'calculator__add_numbers', arguments: { a: 1, b: 2 } },
+              { name: 'calculator__add_numbers', arguments: { a: 3, b: 4 } },
+            ],
+          },
+          { text: 'Both were answered.' },
+        ],
+      },
+    ],
+  },
+  { mcpServers: { calculator: trustedCalculator }, permissions: { ask: ['calculator__add_numbers'] } },
+);
 
 describe('a question answered in another tab while this tab’s answer to it is on its way', () => {
   it('leaves the next question answerable, without the refusal meant for the first', async () => {
-    const page = running!.page;
-    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Chat' }).click();
-    await page.getByRole('textbox', { name: 'Message', exact: true }).fill('add both');
-    await page.getByRole('button', { name: 'Send' }).click();
+    const { page, ui } = running();
+    await startChatTurn(page, 'add both');
     const dialog = page.getByRole('dialog', { name: 'A tool call needs your approval' });
     await dialog.getByText('1 more waiting after this one.').waitFor(WAIT);
-    const armed = () =>
-      dialog
-        .locator('.answers button[aria-disabled]')
-        .first()
-        .waitFor({ state: 'detached', ...WAIT });
-    await armed();
-    const [first, second] = (await callUiApi<PendingApproval[]>(running!.ui, '/api/approvals')).body;
+    await waitForAnswersToTakeInput(dialog);
+    const [first, second] = (await callUiApi<PendingApproval[]>(ui, '/api/approvals')).body;
     expect(second).toBeDefined();
 
     // This tab's answer to the first question is held on its way.
@@ -75,9 +57,9 @@ describe('a question answered in another tab while this tab’s answer to it is 
     const route = await reached;
 
     // Another tab answers it first; this one shows the next question, whose answers take input after a moment.
-    expect((await callUiApi(running!.ui, `/api/approvals/${first!.id}`, { answer: 'allow-once' })).status).toBe(200);
+    expect((await callUiApi(ui, `/api/approvals/${first!.id}`, { answer: 'allow-once' })).status).toBe(200);
     await dialog.getByText('1 more waiting after this one.').waitFor({ state: 'detached', ...WAIT });
-    await armed();
+    await waitForAnswersToTakeInput(dialog);
 
     // This tab's answer arrives now, to a question no longer waiting.
     const refused = page.waitForResponse((response) => response.url().endsWith(`/api/approvals/${first!.id}`));
@@ -95,10 +77,10 @@ describe('a question answered in another tab while this tab’s answer to it is 
     await dialog.waitFor({ state: 'hidden', ...WAIT });
     await page.locator('.turn').getByText('Both were answered.').waitFor(WAIT);
     await waitUntil(
-      async () => (await auditRecords(running!.ui.stateDir)).filter((record) => record.type === 'approval').length >= 2,
+      async () => (await auditRecords(ui.stateDir)).filter((record) => record.type === 'approval').length >= 2,
       'both approvals in the audit log',
     );
-    const answers = (await auditRecords(running!.ui.stateDir))
+    const answers = (await auditRecords(ui.stateDir))
       .filter((record) => record.type === 'approval')
       .map((record) => record.answer);
     expect(answers).toEqual(['allow-once', 'allow-once']);

@@ -4,57 +4,49 @@
  * from the answers, to stop the running turn: reached from the keyboard, it cancels the turn as the chat's Stop does
  * (the same audit record, the same transcript), and the question stays open and answerable.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatMessageView, ChatStateView, ServerView } from '../../src/web/api-types.js';
 import { auditRecords } from '../helpers/audit-records.js';
-import { fixtureServer, writeScriptedConfig } from '../helpers/project.js';
+import { startChatTurn, tabTo, waitForAnswersToTakeInput } from '../helpers/chat-page.js';
+import { fixtureServer, trustedServer } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
+import { useScriptedUiInChromium } from '../helpers/web-ui-in-chromium.js';
 import { callUiApi } from '../helpers/web-ui-process.js';
 
 const WAIT = { timeout: 15_000 };
 const STOP_BESIDE = 'Stop the running turn — this question stays open';
 
-let running: UiInChromium | undefined;
-
-beforeAll(async () => {
-  const config = await writeScriptedConfig(
-    'mcp-host-ui-stop-beside-',
-    {
-      scenarios: [
-        {
-          // change_ping changes ping and says so: the host asks about the changed definition, and the turn goes on.
-          match: '^change',
-          turns: [
-            { toolCalls: [{ name: 'changes__change_ping', arguments: {} }] },
-            { toolCalls: [{ name: 'waits__hang', arguments: {} }] },
-            { text: 'The turn was not stopped.' },
-          ],
-        },
-        {
-          match: '^wait',
-          turns: [{ toolCalls: [{ name: 'waits__hang', arguments: {} }] }, { text: 'The turn was not stopped.' }],
-        },
-      ],
-    },
-    {
-      mcpServers: {
-        changes: { command: process.execPath, args: [fixtureServer('crash-mid-call.mjs')], trust: 'trusted' },
-        waits: { command: process.execPath, args: [fixtureServer('hang.mjs')], trust: 'trusted' },
+const running = useScriptedUiInChromium(
+  'mcp-host-ui-stop-beside-',
+  {
+    scenarios: [
+      {
+        // change_ping changes ping and says so: the host asks about the changed definition, and the turn goes on.
+        match: '^change',
+        turns: [
+          { toolCalls: [{ name: 'changes__change_ping', arguments: {} }] },
+          { toolCalls: [{ name: 'waits__hang', arguments: {} }] },
+          { text: 'The turn was not stopped.' },
+        ],
       },
-      permissions: { allow: ['changes__*', 'waits__*'] },
+      {
+        match: '^wait',
+        turns: [{ toolCalls: [{ name: 'waits__hang', arguments: {} }] }, { text: 'The turn was not stopped.' }],
+      },
+    ],
+  },
+  {
+    mcpServers: {
+      changes: trustedServer(fixtureServer('crash-mid-call.mjs')),
+      waits: trustedServer(fixtureServer('hang.mjs')),
     },
-  );
-  running = await startUiInChromium(['--config', config]);
-}, 90_000);
-
-afterAll(async () => {
-  await running?.stop();
-});
+    permissions: { allow: ['changes__*', 'waits__*'] },
+  },
+);
 
 /** The hang call's audit records, as what tells a stopped call from another. */
 async function hangCalls(): Promise<unknown[]> {
-  const records = await auditRecords(running!.ui.stateDir);
+  const records = await auditRecords(running().ui.stateDir);
   return records
     .filter((record) => record.type === 'tool-call' && record.tool === 'waits__hang')
     .map(({ tool, decision, outcome, error }) => ({ tool, decision, outcome, error }));
@@ -70,7 +62,7 @@ async function hangCallsOnce(count: number): Promise<unknown[]> {
 /** Waits until the server of the tool that never answers has been sent `count` calls of it (its stderr says each). */
 async function waitForHangCalls(count: number): Promise<void> {
   await waitUntil(async () => {
-    const servers = (await callUiApi<ServerView[]>(running!.ui, '/api/servers')).body;
+    const servers = (await callUiApi<ServerView[]>(running().ui, '/api/servers')).body;
     const stderr = servers.find((server) => server.name === 'waits')?.stderrTail ?? '';
     return (stderr.match(/^call \S+ hang$/gm) ?? []).length >= count;
   }, `the server to be sent call ${count} of the tool that never answers`);
@@ -78,7 +70,7 @@ async function waitForHangCalls(count: number): Promise<void> {
 
 /** The open conversation's messages after the user's message `prompt`, up to the next. */
 async function turnMessages(prompt: string): Promise<ChatMessageView[]> {
-  const messages = (await callUiApi<ChatStateView>(running!.ui, '/api/chat')).body.session?.messages ?? [];
+  const messages = (await callUiApi<ChatStateView>(running().ui, '/api/chat')).body.session?.messages ?? [];
   const start = messages.findIndex((message) => message.role === 'user' && message.text === prompt);
   expect(start, `the transcript holds "${prompt}"`).not.toBe(-1);
   const next = messages.findIndex((message, index) => index > start && message.role === 'user');
@@ -87,10 +79,8 @@ async function turnMessages(prompt: string): Promise<ChatMessageView[]> {
 
 describe('a question no chat turn asked, shown while a turn runs', () => {
   it('stops the turn from the keyboard as the chat’s Stop does, and the question stays open', async () => {
-    const page = running!.page;
-    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Chat' }).click();
-    await page.getByRole('textbox', { name: 'Message', exact: true }).fill('change it');
-    await page.getByRole('button', { name: 'Send' }).click();
+    const { page, ui } = running();
+    await startChatTurn(page, 'change it');
     const dialog = page.getByRole('dialog', { name: 'A tool changed since you approved it' });
     await dialog.waitFor(WAIT);
     const stop = dialog.getByRole('button', { name: STOP_BESIDE });
@@ -102,19 +92,14 @@ describe('a question no chat turn asked, shown while a turn runs', () => {
     // The turn goes on to its call that never answers; it is stopped from the dialog, not by the call ending.
     await waitForHangCalls(1);
     // A cancel naming another turn stops nothing.
-    expect((await callUiApi(running!.ui, '/api/chat/cancel', { turnId: 'another-turn' })).body).toEqual({
+    expect((await callUiApi(ui, '/api/chat/cancel', { turnId: 'another-turn' })).body).toEqual({
       cancelled: false,
     });
 
     // From the question's title, where the focus starts, to the button by Tab alone, pressed with Enter once the
     // answers take input.
-    const focused = () => page.evaluate<string | undefined>('document.activeElement?.textContent');
-    await dialog
-      .locator('button[aria-disabled]')
-      .first()
-      .waitFor({ state: 'detached', ...WAIT });
-    for (let tabs = 0; tabs < 20 && (await focused()) !== STOP_BESIDE; tabs++) await page.keyboard.press('Tab');
-    expect(await focused()).toBe(STOP_BESIDE);
+    await waitForAnswersToTakeInput(dialog);
+    expect(await tabTo(page, STOP_BESIDE)).toBe(STOP_BESIDE);
     await page.keyboard.press('Enter');
 
     // The turn ends, stopped; the button goes with it, and the same question still waits.
@@ -123,7 +108,7 @@ describe('a question no chat turn asked, shown while a turn runs', () => {
     expect(await page.getByRole('button', { name: 'Stop', exact: true }).count()).toBe(0);
     await dialog.getByRole('status').getByText('this question still waits for your answer').waitFor(WAIT);
     expect(await dialog.isVisible()).toBe(true);
-    const pending = (await callUiApi<Array<{ kind: string; tool?: string }>>(running!.ui, '/api/approvals')).body;
+    const pending = (await callUiApi<Array<{ kind: string; tool?: string }>>(ui, '/api/approvals')).body;
     expect(pending.map(({ kind, tool }) => ({ kind, tool }))).toEqual([
       { kind: 'tool-definition', tool: 'changes__ping' },
     ]);
@@ -135,7 +120,7 @@ describe('a question no chat turn asked, shown while a turn runs', () => {
     // Still answerable, from the dialog.
     await dialog.getByRole('button', { name: 'Keep withheld', disabled: false }).click();
     await dialog.waitFor({ state: 'hidden', ...WAIT });
-    expect((await callUiApi(running!.ui, '/api/approvals')).body).toEqual([]);
+    expect((await callUiApi(ui, '/api/approvals')).body).toEqual([]);
 
     // The chat's own Stop, on a turn like it in a new conversation: the same audit record and the same transcript.
     // From the stopped call on, its number in the conversation aside: the call, its cancelled result, nothing after.

@@ -5,58 +5,45 @@
  * model hears of the call's result. The same question during a call made from the Tools page, with no turn running,
  * is no turn's and offers no such button.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PendingApproval } from '../../src/web/api-types.js';
 import { auditRecords } from '../helpers/audit-records.js';
-import { fixtureServer, writeScriptedConfig } from '../helpers/project.js';
+import { startChatTurn, waitForAnswersToTakeInput } from '../helpers/chat-page.js';
+import { fixtureServer, trustedServer } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
+import { useScriptedUiInChromium } from '../helpers/web-ui-in-chromium.js';
 import { callUiApi } from '../helpers/web-ui-process.js';
 
 const WAIT = { timeout: 15_000 };
 
-let running: UiInChromium | undefined;
-
-beforeAll(async () => {
-  const config = await writeScriptedConfig(
-    'mcp-host-ui-stop-server-request-',
-    {
-      scenarios: [
-        {
-          match: '^sample',
-          turns: [
-            { toolCalls: [{ name: 'asks__ask_model', arguments: { prompt: 'Say hello.' } }] },
-            { text: 'The model heard: {{lastToolResult}}' },
-          ],
-        },
-        {
-          match: '^form',
-          turns: [
-            { toolCalls: [{ name: 'asks__ask_user', arguments: { question: 'Your name?' } }] },
-            { text: 'The model heard: {{lastToolResult}}' },
-          ],
-        },
-      ],
-    },
-    {
-      mcpServers: {
-        asks: { command: process.execPath, args: [fixtureServer('asks-when-told.mjs')], trust: 'trusted' },
+const running = useScriptedUiInChromium(
+  'mcp-host-ui-stop-server-request-',
+  {
+    scenarios: [
+      {
+        match: '^sample',
+        turns: [
+          { toolCalls: [{ name: 'asks__ask_model', arguments: { prompt: 'Say hello.' } }] },
+          { text: 'The model heard: {{lastToolResult}}' },
+        ],
       },
-      permissions: { allow: ['asks__*'] },
-    },
-  );
-  running = await startUiInChromium(['--config', config]);
-}, 90_000);
-
-afterAll(async () => {
-  await running?.stop();
-});
+      {
+        match: '^form',
+        turns: [
+          { toolCalls: [{ name: 'asks__ask_user', arguments: { question: 'Your name?' } }] },
+          { text: 'The model heard: {{lastToolResult}}' },
+        ],
+      },
+    ],
+  },
+  { mcpServers: { asks: trustedServer(fixtureServer('asks-when-told.mjs')) }, permissions: { allow: ['asks__*'] } },
+);
 
 /** The audit's decisions on a server's requests of `method`, once there is one. */
 async function decisionsOn(method: string): Promise<unknown[]> {
   let decisions: unknown[] = [];
   await waitUntil(async () => {
-    decisions = (await auditRecords(running!.ui.stateDir))
+    decisions = (await auditRecords(running().ui.stateDir))
       .filter((record) => record.tool === method)
       .map((record) => record.decision);
     return decisions.length > 0;
@@ -65,16 +52,11 @@ async function decisionsOn(method: string): Promise<unknown[]> {
 }
 
 async function stopTheTurnFrom(prompt: string, title: string): Promise<void> {
-  const page = running!.page;
-  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Chat' }).click();
-  await page.getByRole('textbox', { name: 'Message', exact: true }).fill(prompt);
-  await page.getByRole('button', { name: 'Send' }).click();
+  const page = running().page;
+  await startChatTurn(page, prompt);
   const dialog = page.getByRole('dialog', { name: title });
   await dialog.waitFor(WAIT);
-  await dialog
-    .locator('button[aria-disabled]')
-    .first()
-    .waitFor({ state: 'detached', ...WAIT });
+  await waitForAnswersToTakeInput(dialog);
   await dialog.getByRole('button', { name: 'Stop the turn' }).click();
   await dialog.waitFor({ state: 'hidden', ...WAIT });
   await page.getByRole('button', { name: 'Send' }).waitFor(WAIT);
@@ -90,13 +72,13 @@ describe("the dialog of a server's question during a chat turn's call", () => {
 
   it('stops the turn from a form, declining it', async () => {
     // A conversation of its own: the one before stopped with its scenario's answer still to play.
-    expect((await callUiApi(running!.ui, '/api/sessions/new', {})).status).toBe(200);
+    expect((await callUiApi(running().ui, '/api/sessions/new', {})).status).toBe(200);
     await stopTheTurnFrom('form please', 'A server asks you to fill in a form');
     expect(await decisionsOn('elicitation/create')).toEqual(['deny']);
   }, 60_000);
 
   it('marks no turn for a question while no turn runs', async () => {
-    const ui = running!.ui;
+    const ui = running().ui;
     const call = callUiApi(ui, '/api/tools/call', { name: 'asks__ask_model', arguments: { prompt: 'Say hi.' } });
     let pending: PendingApproval[] = [];
     await waitUntil(async () => {
