@@ -1,8 +1,8 @@
 /**
- * What the browser tests of the web UI's chat page do on it: send a message, reload, open a tool card's translations,
- * answer a question's dialog over the page from the keyboard.
+ * What the browser tests of the web UI's chat page do on it: send a message, reload, open a tool card's translations
+ * and view, answer a question's dialog over the page from the keyboard.
  */
-import type { Locator, Page } from 'playwright-core';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
 
 const WAIT = { timeout: 15_000 };
 
@@ -44,6 +44,11 @@ export async function callCardTranslation(card: Locator, heading: string): Promi
   if ((await button.count()) > 0) await button.click();
   const section = card.locator('section').filter({ has: card.page().getByRole('heading', { name: heading }) });
   return (await section.textContent()) ?? '';
+}
+
+/** The MCP Apps view of the call to `tool` on `card`: the view's own document, inside the sandbox proxy's frame. */
+export function callCardView(card: Locator, tool: string): FrameLocator {
+  return card.frameLocator(`iframe[title="View of ${tool}"]`).frameLocator('iframe[title="MCP App view"]');
 }
 
 /** Waits until the buttons of a question's `dialog` take input: they ignore it for a moment after it shows. */

@@ -6,8 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockLlmServer, startMockLlmServer } from '../../src/testing/mock-llm/mock-llm-server.js';
+import { trustedCalculator } from '../helpers/calculator-config.js';
 import { callCard, callCardOutcome, sendInChat } from '../helpers/chat-page.js';
-import { exampleServer, writeConfig } from '../helpers/project.js';
+import { writeConfig } from '../helpers/project.js';
 import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
 
 const WAIT = { timeout: 15_000 };
@@ -31,7 +32,7 @@ beforeAll(async () => {
   });
   const config = await writeConfig({
     model: 'ollama:qwen2.5',
-    mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
+    mcpServers: { calculator: trustedCalculator },
     permissions: { allow: ['calculator__add_numbers'] },
   });
   running = await startUiInChromium(['--config', config], {

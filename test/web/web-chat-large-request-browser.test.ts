@@ -3,46 +3,34 @@
  * page without its body, in real Chromium: a call card's translations that would be read from it say so, where they
  * said the tool's definition and the call's result were not found in it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { trustedCalculator } from '../helpers/calculator-config.js';
 import { callCard, callCardTranslation, sendInChat } from '../helpers/chat-page.js';
-import { exampleServer, writeScriptedConfig } from '../helpers/project.js';
-import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
+import { useScriptedUiInChromium } from '../helpers/web-ui-in-chromium.js';
 
 const WAIT = { timeout: 15_000 };
 /** Past the 400,000 characters of one event the page is sent: every request of the turn carries the prompt. */
 const LONG_PROMPT = `add ${'x'.repeat(450_000)}`;
 
-let running: UiInChromium | undefined;
-
-beforeAll(async () => {
-  const config = await writeScriptedConfig(
-    'mcp-host-ui-large-request-',
-    {
-      scenarios: [
-        {
-          match: '^add',
-          turns: [
-            { toolCalls: [{ name: 'calculator__add_numbers', arguments: { a: 2, b: 3 } }] },
-            { text: 'Added them.' },
-          ],
-        },
-      ],
-    },
-    {
-      mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
-      permissions: { allow: ['calculator__add_numbers'] },
-    },
-  );
-  running = await startUiInChromium(['--config', config]);
-}, 90_000);
-
-afterAll(async () => {
-  await running?.stop();
-});
+const running = useScriptedUiInChromium(
+  'mcp-host-ui-large-request-',
+  {
+    scenarios: [
+      {
+        match: '^add',
+        turns: [
+          { toolCalls: [{ name: 'calculator__add_numbers', arguments: { a: 2, b: 3 } }] },
+          { text: 'Added them.' },
+        ],
+      },
+    ],
+  },
+  { mcpServers: { calculator: trustedCalculator }, permissions: { allow: ['calculator__add_numbers'] } },
+);
 
 describe('a call whose provider requests were too large to send the page', () => {
   it('says so in the translations read from them', async () => {
-    const live = await sendInChat(running!.page, LONG_PROMPT, 'Added them.', WAIT);
+    const live = await sendInChat(running().page, LONG_PROMPT, 'Added them.', WAIT);
     const card = callCard(live, 'calculator__add_numbers [1]');
     const definition = await callCardTranslation(card, '1. The tool as the provider got it');
     expect(definition).toContain('too large to send to the page');

@@ -5,10 +5,10 @@
  * a call's result as the provider got it), and none of the requests once the turn has ended.
  */
 import type { CDPSession } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { trustedCalculator } from '../helpers/calculator-config.js';
 import { callCard, callCardTranslation, sendInChat } from '../helpers/chat-page.js';
-import { exampleServer, writeScriptedConfig } from '../helpers/project.js';
-import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
+import { useScriptedUiInChromium } from '../helpers/web-ui-in-chromium.js';
 
 const WAIT = { timeout: 30_000 };
 /** Model answers of the turn that call a tool, as many as a turn makes: each request carries the prompt again. */
@@ -16,26 +16,14 @@ const ANSWERS = 19;
 /** Within the 400,000 characters of an event, so every request reaches the page whole. */
 const PROMPT = `add ${'x'.repeat(350_000)}`;
 
-let running: UiInChromium | undefined;
-
-beforeAll(async () => {
-  const turns = Array.from({ length: ANSWERS }, (_, index) => ({
-    toolCalls: [{ name: 'calculator__add_numbers', arguments: { a: index, b: 1 } }],
-  }));
-  const config = await writeScriptedConfig(
-    'mcp-host-ui-requests-memory-',
-    { scenarios: [{ match: '^add', turns: [...turns, { text: 'All added.' }] }] },
-    {
-      mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
-      permissions: { allow: ['calculator__add_numbers'] },
-    },
-  );
-  running = await startUiInChromium(['--config', config]);
-}, 90_000);
-
-afterAll(async () => {
-  await running?.stop();
-});
+const calls = Array.from({ length: ANSWERS }, (_, index) => ({
+  toolCalls: [{ name: 'calculator__add_numbers', arguments: { a: index, b: 1 } }],
+}));
+const running = useScriptedUiInChromium(
+  'mcp-host-ui-requests-memory-',
+  { scenarios: [{ match: '^add', turns: [...calls, { text: 'All added.' }] }] },
+  { mcpServers: { calculator: trustedCalculator }, permissions: { allow: ['calculator__add_numbers'] } },
+);
 
 /** The page's JavaScript heap in use once garbage is collected, in bytes. */
 async function heapInUse(session: CDPSession): Promise<number> {
@@ -45,7 +33,7 @@ async function heapInUse(session: CDPSession): Promise<number> {
 
 describe('a chat turn of many model answers, each request carrying a long prompt', () => {
   it('leaves the page holding what its cards show, not every request', async () => {
-    const page = running!.page;
+    const page = running().page;
     await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Chat' }).click();
     await page.getByRole('textbox', { name: 'Message', exact: true }).waitFor(WAIT);
     const session = await page.context().newCDPSession(page);

@@ -3,50 +3,36 @@
  * Chromium: the call's end reaches the page without the result, so the view is told the result will not come (the
  * extension's tool-cancelled notification, with the reason), where it waited for it as long as the page was open.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callCard, callCardOutcome, sendInChat } from '../helpers/chat-page.js';
-import { fixtureServer, writeScriptedConfig } from '../helpers/project.js';
-import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
+import { describe, expect, it } from 'vitest';
+import { callCard, callCardOutcome, callCardView, sendInChat } from '../helpers/chat-page.js';
+import { fixtureServer, trustedServer } from '../helpers/project.js';
+import { useScriptedUiInChromium } from '../helpers/web-ui-in-chromium.js';
 
 const WAIT = { timeout: 15_000 };
 
-let running: UiInChromium | undefined;
-
-beforeAll(async () => {
-  const config = await writeScriptedConfig(
-    'mcp-host-ui-view-large-result-',
-    {
-      scenarios: [
-        {
-          match: 'count',
-          // Past the 400,000 characters of one event.
-          turns: [
-            { toolCalls: [{ name: 'views__counter', arguments: { start: 3, pad: 450_000 } }] },
-            { text: 'Counted.' },
-          ],
-        },
-      ],
-    },
-    {
-      mcpServers: { views: { command: process.execPath, args: [fixtureServer('app-views.mjs')], trust: 'trusted' } },
-      permissions: { allow: ['views__counter'] },
-    },
-  );
-  running = await startUiInChromium(['--config', config]);
-}, 90_000);
-
-afterAll(async () => {
-  await running?.stop();
-});
+const running = useScriptedUiInChromium(
+  'mcp-host-ui-view-large-result-',
+  {
+    scenarios: [
+      {
+        match: 'count',
+        // Past the 400,000 characters of one event.
+        turns: [
+          { toolCalls: [{ name: 'views__counter', arguments: { start: 3, pad: 450_000 } }] },
+          { text: 'Counted.' },
+        ],
+      },
+    ],
+  },
+  { mcpServers: { views: trustedServer(fixtureServer('app-views.mjs')) }, permissions: { allow: ['views__counter'] } },
+);
 
 describe('a chat call whose view’s result is too large for the page', () => {
   it('tells the view the result will not come', async () => {
-    const live = await sendInChat(running!.page, 'count now', 'Counted.', WAIT);
+    const live = await sendInChat(running().page, 'count now', 'Counted.', WAIT);
     const card = callCard(live, 'views__counter [1]');
     expect(await callCardOutcome(card)).toBe('ok');
-    const view = card
-      .frameLocator('iframe[title="View of views__counter"]')
-      .frameLocator('iframe[title="MCP App view"]');
+    const view = callCardView(card, 'views__counter');
     await view.locator('#input').getByText('{"start":3,"pad":450000}').waitFor(WAIT);
     await view.locator('#result').getByText('cancelled: the result was too large to send to the page').waitFor(WAIT);
   }, 90_000);
