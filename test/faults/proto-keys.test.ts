@@ -201,8 +201,9 @@ describe('a real stdio server with __proto__ and constructor in its tools and pr
       hostConfig([stdioServer('hostile', [faultFixture('hostile-server.mjs'), 'proto-schema', 'wide-schema'])]),
       { onDiagnostic: (message) => diagnostics.push(message) },
     );
-    // Listing a schema of $defs without end is seconds of work; on a busy machine it passed the default 30 s.
-  }, 60_000);
+    // Listing a schema of $defs without end is seconds of work, several times that in a worker that ran other files
+    // first (a larger heap): on a busy machine it passed the default 30 s, and once 60 s.
+  }, 180_000);
   afterAll(closeHosts);
 
   it('lists a tool whose schema has __proto__ keys with nothing inherited; every provider gets the declared object', () => {
