@@ -52,6 +52,8 @@ const STATELESS_SESSION_TTL_MS = 60 * 60_000;
 const MAX_CLIENT_NAME_CHARACTERS = 200;
 /** How much of a session id or a stored value a diagnostic shows. */
 const MAX_SHOWN_STORE_CHARACTERS = 100;
+/** Bad stored levels already said, kept at most: the oldest is let go past it, and said again if read again. */
+const MAX_BAD_LEVELS_TOLD = 1_000;
 /**
  * How often one request finds the session's owner gone (stopped, or no longer owning the session) and looks again,
  * each time finding a replica that then went too, before it gives up.
@@ -138,6 +140,8 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
   const sessionTtlMs = options.sessionTtlMs ?? STATELESS_SESSION_TTL_MS;
   /** This replica's name in session records: stateful servers' requests of the sessions it opened come back here. */
   const replica = randomUUID();
+  /** The bad stored levels said, each once: every request of the session reads its record again. Oldest first. */
+  const badLevelsTold = new Set<string>();
 
   /** A fresh SDK server restored from the session's record answers one HTTP request. */
   async function respond(
@@ -217,17 +221,18 @@ export async function openStatelessGateway(options: StatelessOptions): Promise<S
 
   /**
    * The log level the session's record keeps, where it names one of MCP's: the store is shared by the replicas and
-   * may be written by others, and a level reaches the servers' `logging/setLevel`. Another is said and ignored.
+   * may be written by others, and a level reaches the servers' `logging/setLevel`. Another is ignored, and said once.
    */
   function keptLogLevel(sessionId: string, session: StoredSession): LoggingLevel | undefined {
     const kept: unknown = session.logLevel;
     const level = loggingLevelOf(kept);
-    if (kept !== undefined && level === undefined) {
-      options.onDiagnostic(
-        `stateless session ${shownStoreText(sessionId)}: the log level its record keeps, ${shownStoreText(kept)}, is not one of MCP's; ignored`,
-      );
-    }
-    return level;
+    if (kept === undefined || level !== undefined) return level;
+    const told = `stateless session ${shownStoreText(sessionId)}: the log level its record keeps, ${shownStoreText(kept)}, is not one of MCP's; ignored`;
+    if (badLevelsTold.has(told)) return undefined;
+    badLevelsTold.add(told);
+    if (badLevelsTold.size > MAX_BAD_LEVELS_TOLD) badLevelsTold.delete(badLevelsTold.values().next().value!);
+    options.onDiagnostic(told);
+    return undefined;
   }
 
   /**

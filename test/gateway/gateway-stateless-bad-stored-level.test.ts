@@ -1,7 +1,8 @@
 /**
  * A stateless session's record in the shared store that keeps something other than an MCP log level (a store other
  * replicas, or whoever reaches it, write to) has its level ignored: the servers are not asked for it, and the gateway
- * says so on its diagnostics, naming the session, on one bounded line without the control codes the value held. A
+ * says so on its diagnostics, naming the session, on one bounded line without the control codes the value held, once
+ * however many requests read the record. A
  * gateway started in this process on a store the test writes to, an official v2 SDK client, the forwarding fixture
  * server (which answers every level it was asked for).
  */
@@ -46,6 +47,8 @@ it('ignores a stored log level that is not one of MCP’s, and says so', async (
   const record = (await store.getSession(sessionId, SESSION_TTL_MS))!;
   await store.putSession(sessionId, { ...record, logLevel: BAD_LEVEL as LoggingLevel }, SESSION_TTL_MS);
 
+  expect(textOf(await client.callTool({ name: 'forwarding__levels_asked', arguments: {} }))).toBe('');
+  // Each request reads the record again: the same bad level is not said again for each.
   expect(textOf(await client.callTool({ name: 'forwarding__levels_asked', arguments: {} }))).toBe('');
   const told = diagnostics.filter((message) => message.includes(sessionId));
   expect(told).toHaveLength(1);
