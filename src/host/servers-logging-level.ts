@@ -61,6 +61,9 @@ export function createServersLoggingLevel(
   // is answered (another level then wanted would be passed over as taken), and a server over HTTP may take two requests
   // in flight out of order. Those set meanwhile are asked as one, for the level last set.
   const asking = new Map<string, SingleFlight<void>>();
+  // Per server, the asking the level last set joined: what a call waits for. Asking again for a call would ask a
+  // server that refuses the level, or never answers, a second time before the call goes.
+  const lastAsked = new Map<string, Promise<void>>();
   // Told once per server and level: every client's request asks again, and a server that refuses once refuses each time.
   const refusalsTold = new Set<string>();
   const tellRefusal = (connection: ServerConnection, level: LoggingLevel, error: unknown): void => {
@@ -86,19 +89,24 @@ export function createServersLoggingLevel(
       ownLevels.clear();
       await Promise.all(
         servers.map(({ name }) => {
-          if (!connections.has(name)) return void passedOver.add(name);
+          if (!connections.has(name)) {
+            lastAsked.delete(name);
+            return void passedOver.add(name);
+          }
           passedOver.delete(name);
           let flight = asking.get(name);
           if (flight === undefined) {
             flight = new SingleFlight(() => askCurrent(name));
             asking.set(name, flight);
           }
-          return flight.run();
+          const asked = flight.run();
+          lastAsked.set(name, asked);
+          return asked;
         }),
       );
     },
     askedOf(name) {
-      return asking.get(name)?.run() ?? Promise.resolve();
+      return lastAsked.get(name) ?? Promise.resolve();
     },
     async setFor(name, level) {
       const connection = connections.get(name);
