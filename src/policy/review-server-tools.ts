@@ -50,8 +50,8 @@ interface ReviewServerToolsOptions {
   /** One line per tool withheld without approval, and per notable exposed tool: print these on stderr. */
   onNotice?: (message: string) => void;
   /**
-   * Record these in the audit log. Awaited: a change that cannot be recorded ends the review with that error, rather
-   * than leaving a change the log does not show.
+   * Record these in the audit log. Awaited, before the change is made: a change that cannot be recorded ends the
+   * review with that error, and is not kept, rather than leaving a change the log does not show.
    */
   onTrustChange?: (change: TrustChange) => void | Promise<void>;
   signal?: AbortSignal;
@@ -95,8 +95,8 @@ export async function reviewServerTools(options: ReviewServerToolsOptions): Prom
       toolNames: options.tools.map((entry) => entry.name),
     };
     if ((await store.asking(() => approver.approveServer(request, signal))) === 'approve') {
-      store.approveServer(server, approvedBy ?? 'user');
       await record({ serverName, change: 'server-approved', by: approver.kind, detail: request.reason });
+      store.approveServer(server, approvedBy ?? 'user');
       status = 'known';
     } else {
       await record({ serverName, change: 'server-withheld', by: approver.kind, detail: request.reason });
@@ -129,18 +129,17 @@ export async function reviewServerTools(options: ReviewServerToolsOptions): Prom
   // Everything recorded without asking anyone is saved in one write.
   await store.batch(async () => {
     if (status === 'new') {
-      store.approveServer(server, approvedBy ?? 'first-sight');
       await record({
         serverName,
         change: 'server-approved',
         by: approvedBy ?? 'first-sight',
         detail: `First start of ${serverName}.`,
       });
+      store.approveServer(server, approvedBy ?? 'first-sight');
     }
     for (const { entry, origin } of partition.toRecord) {
       await breathe();
       const fingerprint = fingerprintDefinition(entry.tool);
-      store.approveTool(serverName, entry.tool, approvedBy ?? origin, fingerprint);
       await record({
         serverName,
         toolName: entry.tool.name,
@@ -152,6 +151,7 @@ export async function reviewServerTools(options: ReviewServerToolsOptions): Prom
             : `New tool ${entry.name} on trusted server ${serverName}.`,
         fingerprint,
       });
+      store.approveTool(serverName, entry.tool, approvedBy ?? origin, fingerprint);
     }
   });
   for (const notice of partition.notices) notify(notice);
@@ -166,8 +166,6 @@ export async function reviewServerTools(options: ReviewServerToolsOptions): Prom
         ? 'reject'
         : await store.asking(() => approver.approveToolDefinition(definitionRequest(options, item), signal));
     if (answer === 'approve') {
-      store.approveTool(serverName, entry.tool, approvedBy ?? 'user');
-      exposed.add(entry.tool.name);
       await record({
         serverName,
         toolName: entry.tool.name,
@@ -176,6 +174,8 @@ export async function reviewServerTools(options: ReviewServerToolsOptions): Prom
         detail: item.message,
         fingerprint: fingerprintDefinition(entry.tool),
       });
+      store.approveTool(serverName, entry.tool, approvedBy ?? 'user');
+      exposed.add(entry.tool.name);
       continue;
     }
     withheld.push({

@@ -276,6 +276,30 @@ describe('TrustStore and reviewServerTools', () => {
     expect(saved.servers.calc.tools.add.definition).toEqual(ADD);
   });
 
+  it('keeps no approval whose trust-change record could not be written', async () => {
+    const file = path.join(directory, 'trust.json');
+    const server = stdio('calc', 'untrusted');
+    const recorded: string[] = [];
+    const review = reviewServerTools({
+      store: TrustStore.open(file),
+      server,
+      tools: entries('calc', [ADD, ECHO]),
+      approver: createHeadlessApprover(),
+      // The audit log stops taking records at the second tool's.
+      onTrustChange: async (change) => {
+        if (change.toolName === 'echo') throw new Error('could not append to the audit log');
+        recorded.push(`${change.change}:${change.toolName ?? ''}`);
+      },
+    });
+    await expect(review).rejects.toThrow('could not append to the audit log');
+
+    const reopened = TrustStore.open(file);
+    expect(recorded).toEqual(['server-approved:', 'tool-approved:add']);
+    expect(reopened.checkServer(server)).toBe('known');
+    expect(reopened.checkTool('calc', ADD)).toBe('approved');
+    expect(reopened.checkTool('calc', ECHO)).toBe('new');
+  });
+
   it('inside a batch, saves what came before a question to a person and keeps what another process saved meanwhile', async () => {
     const file = path.join(directory, 'trust.json');
     const calc = stdio('calc', 'untrusted');
