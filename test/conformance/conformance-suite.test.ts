@@ -25,6 +25,18 @@ const PASSING = [
 /** Refused by design: no authorization server metadata, so PKCE support cannot be verified. */
 const EXPECTED_FAILURE = 'auth/2025-03-26-oauth-endpoint-fallback';
 
+/**
+ * The one scenario that measures time: how long the client waits to reconnect after a stream's `retry: 500`, warned
+ * of past 700 ms and failed past 1,000. A machine loaded past its two cores can hold a 500 ms timer that long, so a
+ * run where that timing check alone went wrong runs the scenario once more on its own, which must pass: a client that
+ * does not wait fails both runs.
+ */
+const TIMED_SCENARIO = 'sse-retry';
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the runner colours each check's status.
+const TIMING_CHECK_WRONG = /\[client-sse-retry-timing\s*\]\s*(?:\u001b\[\d+m)?(?:FAILURE|WARNING)/;
+
+const passedLine = (name: string) => new RegExp(`✓ passed\\s+${escapeRegExp(name)} \\(`);
+
 const running: ChildProcess[] = [];
 afterEach(() => {
   // The runner, the Node 22 suite runner and the drivers share one process group.
@@ -72,10 +84,22 @@ describe('MCP conformance (client scenarios)', () => {
   it('passes the scenarios without OAuth, the OAuth metadata ones and cross-app access, and fails only where expected', async () => {
     const scenarios = [...PASSING, EXPECTED_FAILURE].flatMap((name) => ['--scenario', name]);
     const { code, output } = await runConformance([...scenarios, '--jobs', '2']);
-    for (const name of PASSING) expect(output).toMatch(new RegExp(`✓ passed\\s+${escapeRegExp(name)} \\(`));
-    expect(output).toMatch(new RegExp(`~ expected failure\\s+${escapeRegExp(EXPECTED_FAILURE)} \\(`));
-    expect(output).toContain(`${PASSING.length} passed, 1 failed as expected, 0 unexpected`);
-    expect(code, output).toBe(0);
+    const failed = [...output.matchAll(/✗ FAILED\s+(\S+) \(/g)].map((match) => match[1]);
+    if (failed.length === 1 && failed[0] === TIMED_SCENARIO && TIMING_CHECK_WRONG.test(output)) {
+      const again = await runConformance(['--scenario', TIMED_SCENARIO, '--jobs', '1']);
+      expect(again.output, `${output}\n--- run again on its own ---\n${again.output}`).toMatch(
+        passedLine(TIMED_SCENARIO),
+      );
+      for (const name of PASSING.filter((name) => name !== TIMED_SCENARIO)) {
+        expect(output, output).toMatch(passedLine(name));
+      }
+      expect(output, output).toContain(`${PASSING.length - 1} passed, 1 failed as expected, 1 unexpected`);
+    } else {
+      for (const name of PASSING) expect(output, output).toMatch(passedLine(name));
+      expect(output, output).toContain(`${PASSING.length} passed, 1 failed as expected, 0 unexpected`);
+      expect(code, output).toBe(0);
+    }
+    expect(output, output).toMatch(new RegExp(`~ expected failure\\s+${escapeRegExp(EXPECTED_FAILURE)} \\(`));
   }, 240_000);
 });
 
