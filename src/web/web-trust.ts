@@ -66,18 +66,18 @@ export function createWebTrust(options: { auditFile: () => string; approver: Web
       }
       const serverStatus = store.checkServer(config);
       if (serverStatus !== 'known' && (body.tool === undefined || serverStatus === 'new')) {
-        store.approveServer(config, 'user');
+        // Recorded first: a change the audit log cannot take is not made.
         record(host, {
           serverName: body.server,
           change: 'server-approved',
           detail: `Approved from the web UI (was ${serverStatus}).`,
         });
+        store.approveServer(config, 'user');
       }
       store.batch(() => {
         for (const entry of chosen) {
           const status = store.checkTool(body.server, entry.tool);
           if (status === 'approved') continue;
-          store.approveTool(body.server, entry.tool, 'user');
           record(host, {
             serverName: body.server,
             toolName: entry.tool.name,
@@ -85,6 +85,7 @@ export function createWebTrust(options: { auditFile: () => string; approver: Web
             detail: `Approved from the web UI (was ${status}).`,
             fingerprint: fingerprintDefinition(entry.tool),
           });
+          store.approveTool(body.server, entry.tool, 'user');
         }
       });
       await host.reviewTools(body.server);

@@ -1,8 +1,9 @@
 /**
  * Approving and revoking from the Trust page reach the audit log the UI's config writes, one `trust-change` record
- * per change with `by: web`, in the shape a run's own records have, in a file only its owner can read.
+ * per change with `by: web`, in the shape a run's own records have, in a file only its owner can read. An approval
+ * the log cannot take is not made.
  */
-import { statSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_LOG_FILE_NAME } from '../../src/audit/audit-log-path.js';
@@ -64,5 +65,21 @@ describe('trust changes from the web UI', () => {
     expect(records[1]!.fingerprint).toMatch(/^[0-9a-f]{64}$/);
     expect(Object.keys(records[2]!)).toEqual(['type', 'time', 'runId', 'server', 'change', 'by', 'detail']);
     expect(statSync(join(ui.stateDir, AUDIT_LOG_FILE_NAME)).mode & 0o777).toBe(0o600);
+  });
+
+  it('are not made when the audit log cannot take their record', async () => {
+    // The server was revoked above, and its tools with it. The log's file becomes a folder: a record can no longer be
+    // appended to it.
+    const auditFile = join(ui.stateDir, AUDIT_LOG_FILE_NAME);
+    rmSync(auditFile);
+    mkdirSync(auditFile);
+
+    expect((await api('/api/trust/approve', { server: 'counter', tool: 'echo' })).status).not.toBe(200);
+    const servers = (await api('/api/trust')).body as Array<{
+      name: string;
+      tools: Array<{ name: string; storedState: string }>;
+    }>;
+    const echo = servers.find((server) => server.name === 'counter')?.tools.find((tool) => tool.name === 'echo');
+    expect(echo?.storedState).toBe('revoked');
   });
 });
