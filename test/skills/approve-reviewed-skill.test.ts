@@ -77,6 +77,20 @@ describe('trust approve skill:NAME --fingerprint', () => {
     expect(again.stdout).not.toMatch(/^approve: /m);
   });
 
+  it('approves nothing when the audit log cannot take the approval', async () => {
+    const { config, stateDir, fingerprint, pins } = await shownSkill();
+    // A folder where the log's file would be: nothing can be appended to it.
+    const auditFile = mkdtempSync(join(tmpdir(), 'mcp-host-audit-folder-'));
+
+    const approved = await runCliInProcess(
+      ['trust', 'approve', 'skill:deploy', '--config', config, '--fingerprint', fingerprint, '--audit-file', auditFile],
+      { stateDir },
+    );
+    expect(approved.stderr).toContain('audit log');
+    expect(approved.code).not.toBe(0);
+    expect(pins().pin('deploy')).toBeUndefined();
+  });
+
   it('refuses a changed skill even when it is approved already, leaving its pin as it was', async () => {
     const { config, folder, stateDir, fingerprint, pins } = await shownSkill();
     const approve = ['trust', 'approve', 'skill:deploy', '--config', config];

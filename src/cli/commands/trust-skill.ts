@@ -98,7 +98,7 @@ export async function approveSkill(
     context.stdout.write(`Skill ${name} is already approved (${skill.fingerprint}).\n`);
     return;
   }
-  pins.approve(skill.name, skill.fingerprint, skill.folder, 'command-line');
+  // Recorded first: an approval the audit log cannot take is not made.
   context.record(
     stateDir,
     config.secrets,
@@ -107,6 +107,7 @@ export async function approveSkill(
     `Approved from the command line (was ${status}).`,
     skill.fingerprint,
   );
+  pins.approve(skill.name, skill.fingerprint, skill.folder, 'command-line');
   context.stdout.write(`Approved skill ${name} (was ${status}; ${skill.folder}).\n`);
 }
 
