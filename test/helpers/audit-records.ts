@@ -12,7 +12,9 @@ export async function auditRecords<Entry extends AuditRecord | Record<string, un
   stateDir: string,
 ): Promise<Entry[]> {
   const text = await readFile(join(stateDir, AUDIT_LOG_FILE_NAME), 'utf8').catch(() => '');
+  // What follows the last line break is a record still being written: it is read once it is whole.
   return text
+    .slice(0, text.lastIndexOf('\n') + 1)
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as Entry);
