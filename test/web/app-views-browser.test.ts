@@ -61,7 +61,11 @@ function viewFrame(tool: string, scope: Page | ReturnType<Page['locator']> = pag
 
 async function callByHand(tool: string): Promise<void> {
   await page.getByRole('button', { name: new RegExp(`^${tool}`) }).click();
+  // The view of an earlier call of the tool is taken down as this call's view takes its place: waiting for that keeps
+  // the test from reaching into the earlier view as it goes (its frame closes under the click).
+  const earlierViews = await page.locator(`iframe[title="View of ${tool}"]`).elementHandles();
   await page.getByRole('button', { name: `Call ${tool}` }).click();
+  for (const view of earlierViews) await view.waitForElementState('hidden', WAIT);
 }
 
 /** Tells whoever waits that something they probe may have changed (a console line came, the state folder changed). */
