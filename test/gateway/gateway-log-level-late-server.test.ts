@@ -6,12 +6,11 @@
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
+import { callForwarding } from '../helpers/forwarding-fixture.js';
 import { waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory } from '../helpers/project.js';
-import { textOf } from '../helpers/text-of.js';
 import { startTokenGateway, type TokenGateway } from '../helpers/token-gateway.js';
 
 describe('the log level a gateway asks of a server that connects after it was set', () => {
@@ -36,14 +35,8 @@ describe('the log level a gateway asks of a server that connects after it was se
     await gateway?.stop();
   });
 
-  async function connect(name: string): Promise<Client> {
-    const client = new Client({ name, version: '1.0.0' });
-    await gateway.connect(client);
-    return client;
-  }
-
-  const call = async (client: Client, tool: string) =>
-    textOf(await client.callTool({ name: `forwarding__${tool}`, arguments: {} }));
+  const connect = (name: string) => gateway.connectNamed(name);
+  const call = callForwarding;
   const startedPid = async () => Number((await readFile(startedFile, 'utf8').catch(() => '')).trim());
 
   it('asks the server for the level once it is up, once', async () => {

@@ -4,12 +4,12 @@
  * A server started again after it died is asked for the level again, once, by its connection. Official v2 SDK clients
  * in front of the built CLI, the forwarding fixture server (which answers every level it was asked for) behind it.
  */
-import { Client } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
+import { callForwarding } from '../helpers/forwarding-fixture.js';
 import { waitUntil } from '../helpers/gateway-process.js';
 import { temporaryDirectory } from '../helpers/project.js';
-import { textOf } from '../helpers/text-of.js';
 import { startTokenGateway, type TokenGateway } from '../helpers/token-gateway.js';
 
 describe('the log level a gateway asks its servers for when it does not change', () => {
@@ -25,14 +25,8 @@ describe('the log level a gateway asks its servers for when it does not change',
     await gateway?.stop();
   });
 
-  async function connect(name: string): Promise<Client> {
-    const client = new Client({ name, version: '1.0.0' });
-    await gateway.connect(client);
-    return client;
-  }
-
-  const call = async (client: Client, tool: string) =>
-    textOf(await client.callTool({ name: `forwarding__${tool}`, arguments: {} }));
+  const connect = (name: string) => gateway.connectNamed(name);
+  const call = callForwarding;
   const levelsAsked = async (client: Client) => (await call(client, 'levels_asked')).split(',');
 
   it('asks a server only for a level it was not asked for, and a restarted one once again', async () => {

@@ -9,15 +9,14 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type DownstreamSession, ProfileSessions } from '../../src/gateway/profile-sessions.js';
 import { createHost, type Host } from '../../src/host/create-host.js';
 import { TrustStore } from '../../src/policy/trust-store.js';
-import { hostConfig, stdioServer } from '../helpers/configs.js';
-import { fixtureServer } from '../helpers/project.js';
+import { forwardingHostConfig } from '../helpers/forwarding-fixture.js';
 import { textOf } from '../helpers/text-of.js';
 
 let host: Host;
 
 beforeAll(async () => {
   host = await createHost({
-    config: hostConfig([stdioServer('forwarding', [fixtureServer('forwarding.mjs')], { trust: 'trusted' })]),
+    config: forwardingHostConfig(),
     trustStore: TrustStore.inMemory(),
   });
 }, 60_000);

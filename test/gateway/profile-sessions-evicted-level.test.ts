@@ -9,8 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ProfileSessions } from '../../src/gateway/profile-sessions.js';
 import { createHost, type Host } from '../../src/host/create-host.js';
 import { TrustStore } from '../../src/policy/trust-store.js';
-import { hostConfig, stdioServer } from '../helpers/configs.js';
-import { fixtureServer } from '../helpers/project.js';
+import { forwardingHostConfig } from '../helpers/forwarding-fixture.js';
 import { textOf } from '../helpers/text-of.js';
 
 /** The profile's bound of stored levels (profile-sessions.ts `MAX_STORED_LEVELS`). */
@@ -22,7 +21,7 @@ let sessions: ProfileSessions | undefined;
 
 beforeAll(async () => {
   host = await createHost({
-    config: hostConfig([stdioServer('forwarding', [fixtureServer('forwarding.mjs')], { trust: 'trusted' })]),
+    config: forwardingHostConfig(),
     trustStore: TrustStore.inMemory(),
   });
 }, 60_000);

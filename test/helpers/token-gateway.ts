@@ -1,4 +1,4 @@
-import type { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, type StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { bearerTransport } from './bearer-transport.js';
 import { type GatewayProcess, startGatewayProcess } from './gateway-process.js';
 
@@ -15,6 +15,8 @@ export interface TokenGateway {
    * its transport, to end its session with.
    */
   connect(client: Client, path?: string): Promise<StreamableHTTPClientTransport>;
+  /** A new SDK client named `name`, connected as `connect` does. */
+  connectNamed(name: string): Promise<Client>;
   stop(): Promise<void>;
 }
 
@@ -24,13 +26,19 @@ export async function startTokenGateway(config: string, stateDir: string): Promi
     MCP_HOST_GATEWAY_TOKEN: TOKEN,
   });
   const clients: Client[] = [];
+  const connect = async (client: Client, path = '') => {
+    clients.push(client);
+    const transport = bearerTransport(`${process.url}${path}`, TOKEN);
+    await client.connect(transport);
+    return transport;
+  };
   return {
     process,
-    async connect(client, path = '') {
-      clients.push(client);
-      const transport = bearerTransport(`${process.url}${path}`, TOKEN);
-      await client.connect(transport);
-      return transport;
+    connect,
+    async connectNamed(name) {
+      const client = new Client({ name, version: '1.0.0' });
+      await connect(client);
+      return client;
     },
     async stop() {
       for (const client of clients.splice(0)) await client.close().catch(() => undefined);

@@ -10,8 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../src/audit/audit-record.js';
 import { createHost, type Host } from '../../src/host/create-host.js';
 import { TrustStore } from '../../src/policy/trust-store.js';
-import { hostConfig, stdioServer } from '../helpers/configs.js';
-import { fixtureServer } from '../helpers/project.js';
+import { forwardingHostConfig } from '../helpers/forwarding-fixture.js';
 import { textOf } from '../helpers/text-of.js';
 
 let host: Host;
@@ -21,7 +20,7 @@ let connectionWhenSet: unknown = 'not set';
 
 beforeAll(async () => {
   host = await createHost({
-    config: hostConfig([stdioServer('forwarding', [fixtureServer('forwarding.mjs')], { trust: 'trusted' })]),
+    config: forwardingHostConfig(),
     auditSink: {
       write: async (record: AuditRecord) => {
         if (record.type !== 'server-exit' || record.reason !== 'restarted' || levelBetweenConnections === undefined) {
