@@ -3,7 +3,7 @@
  * OpenAI-compatible servers do (`call_0`): each call is shown with its own request and its own result while the turn
  * runs, not the later call's, and after a reload as the transcript pairs them.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   callCard,
   callCardOutcome,
@@ -11,44 +11,35 @@ import {
   reloadToEarlierMessages,
   sendInChat,
 } from '../helpers/chat-page.js';
-import { exampleServer, writeScriptedConfig } from '../helpers/project.js';
-import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
+import { exampleServer } from '../helpers/project.js';
+import { useScriptedUiInChromium } from '../helpers/web-ui-in-chromium.js';
 
 const WAIT = { timeout: 15_000 };
 
-let started: UiInChromium | undefined;
-
-beforeAll(async () => {
-  const config = await writeScriptedConfig(
-    'mcp-host-ui-chat-',
-    {
-      fallbackText: 'Noted.',
-      scenarios: [
-        {
-          match: 'One id twice',
-          turns: [
-            { toolCalls: [{ id: 'call_0', name: 'calculator__add_numbers', arguments: { a: 5, b: 7 } }] },
-            { toolCalls: [{ id: 'call_0', name: 'calculator__divide', arguments: { a: 1, b: 0 } }] },
-            { text: 'Both answered.' },
-          ],
-        },
-      ],
-    },
-    {
-      mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
-      permissions: { allow: ['calculator__add_numbers', 'calculator__divide'] },
-    },
-  );
-  started = await startUiInChromium(['--config', config]);
-}, 90_000);
-
-afterAll(async () => {
-  await started?.stop();
-});
+const started = useScriptedUiInChromium(
+  'mcp-host-ui-chat-',
+  {
+    fallbackText: 'Noted.',
+    scenarios: [
+      {
+        match: 'One id twice',
+        turns: [
+          { toolCalls: [{ id: 'call_0', name: 'calculator__add_numbers', arguments: { a: 5, b: 7 } }] },
+          { toolCalls: [{ id: 'call_0', name: 'calculator__divide', arguments: { a: 1, b: 0 } }] },
+          { text: 'Both answered.' },
+        ],
+      },
+    ],
+  },
+  {
+    mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
+    permissions: { allow: ['calculator__add_numbers', 'calculator__divide'] },
+  },
+);
 
 describe('a model that repeats its call id across its answers', () => {
   it('shows each call with its own request and result, live and after a reload', async () => {
-    const page = started!.page;
+    const page = started().page;
     const live = await sendInChat(page, 'One id twice', 'Both answered.', WAIT);
 
     const added = callCard(live, 'calculator__add_numbers [1]');

@@ -3,7 +3,7 @@
  * first answered (with a tool error) only after the second: each card shows its own result while the turn runs, paired by its place in
  * the answer rather than by the id, and after a reload as the transcript pairs them.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   callCard,
   callCardOutcome,
@@ -11,55 +11,46 @@ import {
   reloadToEarlierMessages,
   sendInChat,
 } from '../helpers/chat-page.js';
-import { fixtureServer, writeScriptedConfig } from '../helpers/project.js';
-import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
+import { fixtureServer } from '../helpers/project.js';
+import { useScriptedUiInChromium } from '../helpers/web-ui-in-chromium.js';
 
 const WAIT = { timeout: 15_000 };
 
-let started: UiInChromium | undefined;
-
-beforeAll(async () => {
-  const config = await writeScriptedConfig(
-    'mcp-host-ui-chat-',
-    {
-      fallbackText: 'Noted.',
-      scenarios: [
-        {
-          match: 'One id in one answer',
-          turns: [
-            {
-              toolCalls: [
-                // The first ends last: it waits for the second's answer.
-                {
-                  id: 'call_0',
-                  name: 'told__in-turn',
-                  arguments: { text: 'slow answer', after: 'quick answer', isError: true },
-                },
-                { id: 'call_0', name: 'told__in-turn', arguments: { text: 'quick answer' } },
-              ],
-            },
-            { text: 'Both answered.' },
-          ],
-        },
-      ],
-    },
-    {
-      mcpServers: {
-        told: { command: process.execPath, args: [fixtureServer('answers-as-told.mjs')], trust: 'trusted' },
+const started = useScriptedUiInChromium(
+  'mcp-host-ui-chat-',
+  {
+    fallbackText: 'Noted.',
+    scenarios: [
+      {
+        match: 'One id in one answer',
+        turns: [
+          {
+            toolCalls: [
+              // The first ends last: it waits for the second's answer.
+              {
+                id: 'call_0',
+                name: 'told__in-turn',
+                arguments: { text: 'slow answer', after: 'quick answer', isError: true },
+              },
+              { id: 'call_0', name: 'told__in-turn', arguments: { text: 'quick answer' } },
+            ],
+          },
+          { text: 'Both answered.' },
+        ],
       },
-      permissions: { allow: ['told__in-turn'] },
+    ],
+  },
+  {
+    mcpServers: {
+      told: { command: process.execPath, args: [fixtureServer('answers-as-told.mjs')], trust: 'trusted' },
     },
-  );
-  started = await startUiInChromium(['--config', config]);
-}, 90_000);
-
-afterAll(async () => {
-  await started?.stop();
-});
+    permissions: { allow: ['told__in-turn'] },
+  },
+);
 
 describe('a model that gives two calls of one answer the same id', () => {
   it('shows each call with its own result, live and after a reload', async () => {
-    const page = started!.page;
+    const page = started().page;
     const live = await sendInChat(page, 'One id in one answer', 'Both answered.', WAIT);
 
     const slow = callCard(live, 'told__in-turn [1]');
