@@ -248,17 +248,16 @@ export function createChatRunner(events: LiveEvents, turnEnded: () => void = () 
     }
     return warnings;
   };
-  // The call warned of is the call at the warning's place among the calls of the answer it names (the latest when
-  // it does not): two of them may share an id.
+  // The call warned of is the call at the warning's place among the calls of the answer it names: two of them may
+  // share an id. A warning naming no answer is of a call no model made, which the transcript does not hold.
   const keepWarning = (
     open: Conversation,
     answers: ReadonlyMap<number, AssistantMessage>,
-    latest: AssistantMessage | undefined,
     warning: CallWarningEvent,
   ) => {
-    const answer = warning.turn === undefined ? latest : answers.get(warning.turn);
-    const calls = answer?.content.filter((part) => part.type === 'tool-call') ?? [];
-    const call = warning.index === undefined ? undefined : calls[warning.index];
+    if (warning.turn === undefined || warning.index === undefined) return;
+    const calls = answers.get(warning.turn)?.content.filter((part) => part.type === 'tool-call') ?? [];
+    const call = calls[warning.index];
     if (call === undefined || call.id !== warning.callId) return;
     callWarnings(open).keep(call, cut(warning.message));
   };
@@ -313,16 +312,14 @@ export function createChatRunner(events: LiveEvents, turnEnded: () => void = () 
     void asChatTurn(mark, async () => {
       // Each call is shown with its number in the conversation, the one it keeps once the transcript is read back.
       let numbers: number[] = [];
-      let answer: AssistantMessage | undefined;
       const answers = new Map<number, AssistantMessage>();
       try {
         for await (const event of open.send(text)) {
           if (event.type === 'model-response') {
-            answer = event.message;
             answers.set(event.turn, event.message);
             numbers = callNumbers(open.history, event.message, open.compactedToolCalls);
           }
-          if (event.type === 'tool-call-warning') keepWarning(open, answers, answer, event);
+          if (event.type === 'tool-call-warning') keepWarning(open, answers, event);
           const number =
             event.type === 'tool-call-start' || event.type === 'tool-call-end' ? numbers[event.index] : undefined;
           // A warning is sent as it is kept with its call, so the page shows the same text live and read back.
