@@ -13,6 +13,7 @@ import {
   type Node as JsonNode,
   modify,
   parseTree,
+  SyntaxKind,
 } from 'jsonc-parser';
 import { blankJsoncExtras } from './jsonc-text.js';
 import { isPlainObject } from './key-path.js';
@@ -144,8 +145,7 @@ export function removeServerEntry(text: string, section: ServerSection, name: st
     // With the comma before it, and the comments after that comma: they were written about it. A comment between the
     // entry before and the comma (`"a": {…} /* c */, "b"`) is about that entry and stays, without the spaces after it.
     const previousEnd = previous.offset + previous.length;
-    const comma = commaAfter(text, previousEnd);
-    let start = text[comma] === ',' ? comma : previousEnd;
+    let start = commaAfter(text, previousEnd) ?? previousEnd;
     if (!text.slice(previousEnd, start).includes('\n')) {
       while (start > previousEnd && (text[start - 1] === ' ' || text[start - 1] === '\t')) start -= 1;
     }
@@ -171,8 +171,7 @@ export function removeServerEntry(text: string, section: ServerSection, name: st
 function withoutOnlyEntry(text: string, servers: JsonNode, entry: JsonNode): string {
   const entryEnd = entry.offset + entry.length;
   // The comma after it, past any comment between: a comma left alone in the object would make the file unreadable.
-  const next = commaAfter(text, entryEnd);
-  const comma = text[next] === ',' ? next : undefined;
+  const comma = commaAfter(text, entryEnd);
   const lineStart = text.lastIndexOf('\n', entry.offset - 1) + 1;
   const rest = restOfLine(text, entryEnd);
   const ownLines =
@@ -234,16 +233,15 @@ function entryLines(text: string, entry: JsonNode, previous: JsonNode | undefine
   if (commaFirst || rest.comma !== undefined) return [lines];
   // The last entry: the comma that separated it goes too.
   const comma = commaAfter(text, previousEnd);
-  if (text[comma] !== ',' || comma >= start) return undefined;
+  if (comma === undefined || comma >= start) return undefined;
   return [{ offset: comma, length: 1, content: '' }, lines];
 }
 
-/** Where the first token after `offset`, past spaces and comments, starts: the comma after an entry. */
-function commaAfter(text: string, offset: number): number {
+/** Where the comma after an entry ending at `offset` is, past spaces and comments; undefined when the next token is another. */
+function commaAfter(text: string, offset: number): number | undefined {
   const scanner = createScanner(text, true);
   scanner.setPosition(offset);
-  scanner.scan();
-  return scanner.getTokenOffset();
+  return scanner.scan() === SyntaxKind.CommaToken ? scanner.getTokenOffset() : undefined;
 }
 
 const emptyTree: JsonNode = { type: 'object', offset: 0, length: 0, children: [] };
