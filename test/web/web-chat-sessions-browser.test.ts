@@ -18,6 +18,7 @@ import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_OK } from '../../src/cli/exit-codes.js';
+import { goToUiPage } from '../helpers/go-to-ui-page.js';
 import { exampleServer, runCli, writeConfig } from '../helpers/project.js';
 import { openUiPage, startUiAndChromium, type UiAndChromium } from '../helpers/web-ui-in-chromium.js';
 import { callUiApi } from '../helpers/web-ui-process.js';
@@ -81,8 +82,7 @@ afterAll(async () => {
 
 async function chatTab(): Promise<Page> {
   const { page } = await openUiPage(started!);
-  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Chat' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor(WAIT);
+  await goToUiPage(page, 'Chat', WAIT);
   return page;
 }
 

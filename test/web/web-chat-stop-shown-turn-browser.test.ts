@@ -7,6 +7,7 @@ import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatStateView, ServerView } from '../../src/web/api-types.js';
 import { auditRecords } from '../helpers/audit-records.js';
+import { goToUiPage } from '../helpers/go-to-ui-page.js';
 import { fixtureServer, writeScriptedConfig } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { openUiPage, startUiAndChromium, type UiAndChromium } from '../helpers/web-ui-in-chromium.js';
@@ -39,8 +40,7 @@ afterAll(async () => {
 
 async function chatTab(): Promise<Page> {
   const { page } = await openUiPage(started!);
-  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Chat' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor(WAIT);
+  await goToUiPage(page, 'Chat', WAIT);
   return page;
 }
 
