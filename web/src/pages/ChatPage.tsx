@@ -475,16 +475,17 @@ export function ChatPage() {
         }
         case 'tool-call-start': {
           // The call the model streamed, if it did: the first of this turn's still streaming with the same name.
+          const index = placeOf(event);
           const streamed = turn.calls.find(
             (call) =>
               call.turn === Number(event.turn) &&
               call.streaming !== undefined &&
               call.streaming.started !== true &&
               call.name === event.name &&
-              (placeOf(event) === undefined || call.streaming.index === placeOf(event)),
+              (index === undefined || call.streaming.index === index),
           );
           const number = typeof event.number === 'number' ? { number: event.number } : {};
-          const place = typeof event.index === 'number' ? { index: event.index } : {};
+          const place = index === undefined ? {} : { index };
           if (streamed?.streaming !== undefined) {
             // Cut past the bound of an event, the start comes without the arguments: what streamed stands.
             const argumentsText =
