@@ -33,13 +33,20 @@ interface ModelSpec {
   model: string;
 }
 
+/** How much of a model spec a message quotes: a config's spec is untrusted and may be of any length. */
+const MAX_QUOTED_SPEC_CHARACTERS = 200;
+
+function quoted(text: string): string {
+  return `"${text.length > MAX_QUOTED_SPEC_CHARACTERS ? `${text.slice(0, MAX_QUOTED_SPEC_CHARACTERS)}…` : text}"`;
+}
+
 export function parseModelSpec(spec: string): ModelSpec {
   const colon = spec.indexOf(':');
   if (colon <= 0) {
     const inferred = inferProvider(spec);
     if (inferred) return { provider: inferred, model: spec };
     throw new ModelChoiceError(
-      `model "${spec}" has no provider: write it as provider:model, e.g. anthropic:claude-sonnet-4-6 (providers: ${KNOWN_PROVIDERS.join(', ')})`,
+      `model ${quoted(spec)} has no provider: write it as provider:model, e.g. anthropic:claude-sonnet-4-6 (providers: ${KNOWN_PROVIDERS.join(', ')})`,
     );
   }
   const provider = spec.slice(0, colon);
@@ -48,10 +55,10 @@ export function parseModelSpec(spec: string): ModelSpec {
     const close = closeNames(provider, KNOWN_PROVIDERS, 1);
     const guess = close.length > 0 ? `did you mean ${close[0]}? ` : '';
     throw new ModelChoiceError(
-      `unknown provider "${provider}" in model "${spec}" (${guess}known: ${KNOWN_PROVIDERS.join(', ')})`,
+      `unknown provider ${quoted(provider)} in model ${quoted(spec)} (${guess}known: ${KNOWN_PROVIDERS.join(', ')})`,
     );
   }
-  if (model === '') throw new ModelChoiceError(`model "${spec}" names no model after "${provider}:"`);
+  if (model === '') throw new ModelChoiceError(`model ${quoted(spec)} names no model after ${quoted(`${provider}:`)}`);
   return { provider: provider as ProviderId, model };
 }
 

@@ -2,6 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { chooseModel, ModelChoiceError, parseModelSpec } from '../../src/host/model-choice.js';
 
 describe('parseModelSpec', () => {
+  it('quotes at most 200 characters of a spec it refuses, whatever its length', () => {
+    for (const spec of [
+      'x'.repeat(100_000),
+      `${'p'.repeat(100_000)}:model`,
+      `anthropic${'\u001b[2J'.repeat(1)}${'y'.repeat(100_000)}:`,
+    ]) {
+      let message = '';
+      try {
+        parseModelSpec(spec);
+      } catch (error) {
+        expect(error).toBeInstanceOf(ModelChoiceError);
+        message = (error as Error).message;
+      }
+      expect(message).toContain('…"');
+      expect(message.length).toBeLessThan(1_000);
+    }
+  });
+
   it('splits provider and model', () => {
     expect(parseModelSpec('anthropic:claude-sonnet-4-6')).toEqual({
       provider: 'anthropic',
