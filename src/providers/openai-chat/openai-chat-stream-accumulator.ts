@@ -25,7 +25,7 @@ interface CallSlot {
   id: string | undefined;
   name: string;
   argumentsText: string;
-  /** Its place among the answer's calls, given as its arguments first stream. */
+  /** Its place among the answer's calls, given as it becomes a call. */
   position?: number;
 }
 
@@ -44,6 +44,13 @@ interface OpenAiChatStreamAccumulatorOptions {
 export class OpenAiChatStreamAccumulator {
   private text = '';
   private refusal = '';
+  /** Every slot a delta opened, to find a delta's slot in. */
+  private readonly slots: CallSlot[] = [];
+  /**
+   * The slots that are calls, in the order they became calls: the answer's calls in that order, each streamed at its
+   * place here. A slot that stays empty is no call; one that becomes a call only after a later slot did comes after
+   * that call in the answer too, whose pieces were already streamed at the place before it.
+   */
   private readonly calls: CallSlot[] = [];
   private finishReason: string | null | undefined;
   private usage: ChatCompletionChunk['usage'];
@@ -74,7 +81,6 @@ export class OpenAiChatStreamAccumulator {
     if (this.refusal !== '') content.push({ type: 'text', text: this.refusal });
     const callId = callIdGiver();
     for (const [position, call] of this.calls.entries()) {
-      if (!isCall(call)) continue;
       const id = callId(call.id, position);
       content.push({ type: 'tool-call', id, name: call.name, argumentsText: call.argumentsText });
     }
@@ -96,24 +102,14 @@ export class OpenAiChatStreamAccumulator {
     // Some servers repeat the name in every chunk: the first one stands.
     if (slot.name === '' && typeof name === 'string') slot.name = name;
     const fragment = delta.function?.arguments;
-    if (typeof fragment === 'string') {
-      slot.argumentsText += fragment;
-      if (fragment !== '' && slot.name !== '') {
-        slot.position ??= this.positionOf(slot);
-        this.options.onToolCallDelta?.({ index: slot.position, name: slot.name, argumentsDelta: fragment });
-      }
-    } else if (fragment !== undefined && fragment !== null && slot.argumentsText === '') {
+    if (typeof fragment === 'string') slot.argumentsText += fragment;
+    else if (fragment !== undefined && fragment !== null && slot.argumentsText === '') {
       slot.argumentsText = argumentsAsText(fragment);
     }
-  }
-
-  /**
-   * A slot's place among the calls of the answer, as `finish` gives them: the slots before it that are calls, where
-   * an empty one (a server's stray `{index}` delta) is left out. Told once, as its arguments first stream: the
-   * streamed pieces of one call keep one place.
-   */
-  private positionOf(slot: CallSlot): number {
-    return this.calls.slice(0, this.calls.indexOf(slot)).filter(isCall).length;
+    if (slot.position === undefined && isCall(slot)) slot.position = this.calls.push(slot) - 1;
+    if (typeof fragment === 'string' && fragment !== '' && slot.name !== '' && slot.position !== undefined) {
+      this.options.onToolCallDelta?.({ index: slot.position, name: slot.name, argumentsDelta: fragment });
+    }
   }
 
   /**
@@ -123,19 +119,19 @@ export class OpenAiChatStreamAccumulator {
   private slotFor(delta: LooseCallDelta): CallSlot {
     const id = typeof delta.id === 'string' && delta.id !== '' ? delta.id : undefined;
     if (typeof delta.index === 'number') {
-      const found = this.calls.findLast((call) => call.index === delta.index);
+      const found = this.slots.findLast((slot) => slot.index === delta.index);
       const isOtherCall = found?.id !== undefined && id !== undefined && found.id !== id;
       return found === undefined || isOtherCall ? this.openSlot(delta.index) : found;
     }
-    if (id !== undefined) return this.calls.find((call) => call.id === id) ?? this.openSlot(undefined);
-    const last = this.calls[this.calls.length - 1];
+    if (id !== undefined) return this.slots.find((slot) => slot.id === id) ?? this.openSlot(undefined);
+    const last = this.slots[this.slots.length - 1];
     const opensNewCall = typeof delta.function?.name === 'string' && delta.function.name !== '' && last?.name !== '';
     return last === undefined || opensNewCall ? this.openSlot(undefined) : last;
   }
 
   private openSlot(index: number | undefined): CallSlot {
     const slot: CallSlot = { index, id: undefined, name: '', argumentsText: '' };
-    this.calls.push(slot);
+    this.slots.push(slot);
     return slot;
   }
 }

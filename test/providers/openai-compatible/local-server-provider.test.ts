@@ -254,13 +254,13 @@ describe('local-server stream quirks, each seen on the wire and survived by the 
     await survives(['stop-finish']);
   });
 
-  it('an empty call slot before the calls: left out, and each call streamed at its place in the answer', async () => {
-    const deltas = toolCallDeltas(await rawStream(['empty-slot']));
-    expect(deltas[0]).toEqual({ index: 0, function: { arguments: '' } });
-    expect(deltas.filter((delta) => delta.id !== undefined).map((delta) => delta.index)).toEqual([1, 2]);
-    await survives(['empty-slot']);
+  /**
+   * The calls as their streamed pieces place them (each piece at the index its delta names) beside the calls of the
+   * answer, for the parallel-calls prompt with these quirks.
+   */
+  async function streamedBesideAnswer(quirks: string[]) {
     const streamed: { name: string; argumentsText: string }[] = [];
-    const response = await ollama(['empty-slot']).generate(question(prompts['parallel calls']), {
+    const response = await ollama(quirks).generate(question(prompts['parallel calls']), {
       stream: true,
       onToolCallDelta: ({ index, name, argumentsDelta }) => {
         streamed[index] ??= { name, argumentsText: '' };
@@ -268,7 +268,33 @@ describe('local-server stream quirks, each seen on the wire and survived by the 
       },
     });
     const calls = response.message.content.flatMap((part) => (part.type === 'tool-call' ? [part] : []));
-    expect(streamed).toEqual(calls.map(({ name, argumentsText }) => ({ name, argumentsText })));
+    return { streamed, answered: calls.map(({ name, argumentsText }) => ({ name, argumentsText })) };
+  }
+
+  it('an empty call slot before the calls: left out, and each call streamed at its place in the answer', async () => {
+    const deltas = toolCallDeltas(await rawStream(['empty-slot']));
+    expect(deltas[0]).toEqual({ index: 0, function: { arguments: '' } });
+    expect(deltas.filter((delta) => delta.id !== undefined).map((delta) => delta.index)).toEqual([1, 2]);
+    await survives(['empty-slot']);
+    const { streamed, answered } = await streamedBesideAnswer(['empty-slot']);
+    expect(streamed).toEqual(answered);
+  });
+
+  it('a first call that fills its empty slot after the other calls streamed: each call streamed at its place in the answer', async () => {
+    const deltas = toolCallDeltas(await rawStream(['late-first-call']));
+    expect(deltas[0]).toEqual({ index: 0, function: { arguments: '' } });
+    expect(deltas.filter((delta) => delta.id !== undefined).map((delta) => delta.index)).toEqual([1, 0]);
+    const { streamed, answered } = await streamedBesideAnswer(['late-first-call']);
+    // The answer lists its calls in the order they started, as their pieces were streamed.
+    expect(answered.map((call) => JSON.parse(call.argumentsText))).toEqual([{ city: 'Rome' }, { city: 'Paris' }]);
+    expect(streamed).toEqual(answered);
+    const { first, final } = await converse(ollama(['late-first-call']), 'parallel calls', true);
+    const calls = first.message.content.flatMap((part) => (part.type === 'tool-call' ? [part] : []));
+    const secondBody = server.requests.at(-1)?.body as ChatBody;
+    expect(
+      secondBody.messages.filter((message) => message.role === 'tool').map((message) => message.tool_call_id),
+    ).toEqual(calls.map((call) => call.id));
+    expect(finalText(final)).toBe('Both: Rome: rainy\nParis: sunny');
   });
 
   it('all of them at once, also without streaming', async () => {

@@ -20,6 +20,7 @@ import { checkFunctionTool, isRecord, looksLikeToolError, madeUpTokenCount } fro
  * - `stop-finish`: `finish_reason: 'stop'` although the turn calls tools
  * - `no-done`: the stream ends without `data: [DONE]`
  * - `empty-slot`: a stream's calls follow a call slot with neither name nor arguments (`index` 0), numbered after it
+ * - `late-first-call`: the first call's slot (`index` 0) opens empty, and the call streams into it after the others
  */
 export const openAiChatQuirks = [
   'no-ids',
@@ -31,6 +32,7 @@ export const openAiChatQuirks = [
   'stop-finish',
   'no-done',
   'empty-slot',
+  'late-first-call',
 ] as const;
 export type OpenAiChatQuirk = (typeof openAiChatQuirks)[number];
 

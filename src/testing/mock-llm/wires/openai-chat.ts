@@ -82,9 +82,15 @@ function writeStream(res: ServerResponse, answer: TurnAnswer, view: OpenAiChatVi
   chunk({ role: 'assistant', content: '', refusal: null });
   for (const piece of splitIntoChunks(answer.text ?? '')) chunk({ content: piece });
   const emptySlot = view.quirks.has('empty-slot') && answer.toolCalls.length > 0;
-  if (emptySlot) chunk({ tool_calls: [{ ...callIndex(0, view), function: { arguments: '' } }] });
-  for (const [position, call] of answer.toolCalls.entries()) {
+  const lateFirstCall = view.quirks.has('late-first-call') && answer.toolCalls.length > 0;
+  if (emptySlot || lateFirstCall) chunk({ tool_calls: [{ ...callIndex(0, view), function: { arguments: '' } }] });
+  const numbered = answer.toolCalls.map((call, position) => {
     const index = view.quirks.has('index-zero') ? 0 : emptySlot ? position + 1 : position;
+    return { call, index };
+  });
+  // The first call fills the slot opened for it once the others have streamed.
+  if (lateFirstCall) numbered.push(...numbered.splice(0, 1));
+  for (const { call, index } of numbered) {
     // A server that sends arguments as an object (older Ollama) sends the call whole.
     if (view.quirks.has('whole-calls') || view.quirks.has('arguments-object')) {
       chunk({ tool_calls: [{ ...callIndex(index, view), ...wholeCall(call, view) }] });
