@@ -2,8 +2,10 @@
  * The CLI's only writers: answers and data to stdout, everything else to stderr. A reader that stops reading
  * (`mcp-host tools list | head -1`) closes the pipe: that is a normal end, not a crash, so EPIPE only stops further
  * output to that stream. Text may carry what servers and models said, so it is printed without terminal control
- * codes; JSON keeps every character, escaped.
+ * codes; JSON keeps every character, escaped. An error or warning may quote what a config or a server said, at any
+ * length: each of its lines is cut to a length a person can read.
  */
+import { cutLine } from '../text/cut-line.js';
 import { escapeJsonControlCodes, stripControlCodes } from '../text/strip-control-codes.js';
 
 const closedStreams = new WeakSet<NodeJS.WriteStream>();
@@ -75,9 +77,27 @@ export function writeLine(text = ''): void {
   write(process.stdout, `${stripControlCodes(text)}\n`);
 }
 
+/** Longer than any line of the CLI's own messages; far shorter than a config key or a server's text can be. */
+const MAX_ERROR_LINE_CHARACTERS = 1_000;
+
+/** An error, warning or note for the person at the terminal: every line bounded, a newline at the end. */
 export function writeError(text: string): void {
-  const clean = stripControlCodes(text);
-  write(process.stderr, clean.endsWith('\n') ? clean : `${clean}\n`);
+  const lines = stripControlCodes(text)
+    .split('\n')
+    .map((line) => (line.length > MAX_ERROR_LINE_CHARACTERS ? cutLine(line, MAX_ERROR_LINE_CHARACTERS) : line));
+  endWithNewline(process.stderr, lines.join('\n'));
+}
+
+/**
+ * What a command prints to stderr as its output rather than as a message (a failed call's result, a trace): whole,
+ * without control codes, a newline at the end.
+ */
+export function writeStderrText(text: string): void {
+  endWithNewline(process.stderr, stripControlCodes(text));
+}
+
+function endWithNewline(stream: NodeJS.WriteStream, clean: string): void {
+  write(stream, clean.endsWith('\n') ? clean : `${clean}\n`);
 }
 
 /** Where a command handed a stream of its own (a test's, or the process's) writes text. */

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { redactText } from '../audit/redact.js';
 import { stripControlCodes } from '../text/strip-control-codes.js';
-import { writeCleaned, writeError, writeLine } from './output.js';
+import { writeCleaned, writeError, writeLine, writeStderrText } from './output.js';
 import { openWholeText, type WholeTextOf, wholeTextRuns } from './whole-text-runs.js';
 
 interface RawPart {
@@ -58,7 +58,7 @@ interface PrintCallResultOptions {
  * false when a text too long to hold in memory could not be read back whole: its two ends were printed instead.
  */
 export async function printCallResult(result: PrintableResult, options: PrintCallResultOptions): Promise<boolean> {
-  const write = options.isError ? writeError : writeLine;
+  const write = options.isError ? writeStderrText : writeLine;
   const secrets = options.secrets ?? [];
   const print = (text: string): void => write(redactText(text, secrets));
   let whole = true;
@@ -82,7 +82,7 @@ export async function printCallResult(result: PrintableResult, options: PrintCal
       if (cleaned !== '') last = cleaned;
       if (!(await writeCleaned(target, cleaned))) return;
     }
-    // stderr gets a newline only where the text has none at its end, as `writeError` adds it.
+    // stderr gets a newline only where the text has none at its end, as `writeStderrText` adds it.
     if (target === 'stdout' || !last.endsWith('\n')) await writeCleaned(target, '\n');
   };
   const parts = Array.isArray(result.content) ? (result.content as RawPart[]) : [];

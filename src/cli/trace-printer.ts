@@ -8,11 +8,11 @@ import type { Host } from '../host/create-host.js';
 import type { AgentEvent } from '../loop/events.js';
 import { showInvisibleCharacters } from '../text/invisible-characters.js';
 import { redactSecrets } from '../text/redact-secrets.js';
-import { writeError } from './output.js';
+import { writeStderrText } from './output.js';
 
 /** Every trace line goes out through this: with the run's known secrets replaced, whatever printed them. */
 function traceWriter(secrets: readonly string[]): (text: string) => void {
-  return (text) => writeError(redactSecrets(text, secrets));
+  return (text) => writeStderrText(redactSecrets(text, secrets));
 }
 
 export function traceDiscovery(host: Host, secrets: readonly string[] = []): void {

@@ -84,6 +84,19 @@ describe('tools call output', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('timeout of 300 ms');
   }, 90_000);
+
+  it("prints a failed call's long line whole, as it is the call's output, not one of the host's messages", async () => {
+    const missing = join(directory, ...Array.from({ length: 15 }, () => 'y'.repeat(200)));
+    const result = await runCliInProcess(
+      ['tools', 'call', 'fs__read_text_file', `path=${missing}`, '--config', config],
+      {
+        cwd: directory,
+        timeoutMs: 60_000,
+      },
+    );
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toContain(missing);
+  }, 90_000);
 });
 
 /** The text the big-result fixture answers (see its header): numbered 64-character lines between two markers. */

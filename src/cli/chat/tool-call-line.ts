@@ -8,8 +8,8 @@ import { redactArguments, redactArgumentText } from '../../audit/redact.js';
 import type { ServerExit } from '../../connections/server-exit.js';
 import type { CallOutcome } from '../../loop/events.js';
 import type { ToolResult } from '../../providers/types.js';
+import { cutLine } from '../../text/cut-line.js';
 import { showInvisibleCharacters } from '../../text/invisible-characters.js';
-import { stripControlCodes } from '../../text/strip-control-codes.js';
 import type { ChatStyles } from './chat-output.js';
 
 export interface ToolCallView {
@@ -24,15 +24,14 @@ const MAX_ARGUMENTS = 80;
 const MAX_RESULT = 60;
 const MIN_RESULT = 12;
 
-function cut(text: string, max: number, clean = stripControlCodes): string {
-  const flat = clean(text).replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
 function describeArguments(view: ToolCallView, secrets: readonly string[]): string {
   if (view.arguments !== undefined)
-    return cut(JSON.stringify(redactArguments(view.arguments, { secrets })), MAX_ARGUMENTS, showInvisibleCharacters);
-  return cut(redactArgumentText(view.argumentsText ?? '', secrets), MAX_ARGUMENTS, showInvisibleCharacters);
+    return cutLine(
+      JSON.stringify(redactArguments(view.arguments, { secrets })),
+      MAX_ARGUMENTS,
+      showInvisibleCharacters,
+    );
+  return cutLine(redactArgumentText(view.argumentsText ?? '', secrets), MAX_ARGUMENTS, showInvisibleCharacters);
 }
 
 /** `⚙ calculator add_numbers {"a":5,"b":7} · 4 ms · ok → 12`, within `width` columns when it can be. */
@@ -43,7 +42,11 @@ export function formatToolCallLine(
   styles: ChatStyles,
   width = 120,
 ): string {
-  const where = cut(view.server === undefined ? view.tool : `${view.server} ${view.tool}`, 60, showInvisibleCharacters);
+  const where = cutLine(
+    view.server === undefined ? view.tool : `${view.server} ${view.tool}`,
+    60,
+    showInvisibleCharacters,
+  );
   const args = describeArguments(view, secrets);
   const timing = `· ${end.durationMs} ms ·`;
   const used = `⚙ ${where} ${args} ${timing} ${end.outcome} → `.length;
@@ -53,7 +56,7 @@ export function formatToolCallLine(
       ? end.result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(' ')
       : '';
   const room = Math.max(MIN_RESULT, Math.min(MAX_RESULT, width - 1 - used));
-  const summary = text === '' ? '' : ` → ${cut(redactArgumentText(text, secrets), room)}`;
+  const summary = text === '' ? '' : ` → ${cutLine(redactArgumentText(text, secrets), room)}`;
   const outcome = end.outcome === 'ok' ? styles.good('ok') : styles.bad(end.outcome);
   return `${styles.dim('⚙')} ${styles.bold(where)} ${styles.dim(args)} ${styles.dim(timing)} ${outcome}${styles.dim(summary)}`;
 }

@@ -1,0 +1,42 @@
+/**
+ * An error or warning line quotes what a config said: a key 100,000 characters long, with a control sequence in it,
+ * comes out as a line a person can read that still names the file and the field, with nothing a terminal acts on.
+ */
+import { describe, expect, it } from 'vitest';
+import { exampleServer, runCli, writeConfig } from '../helpers/project.js';
+
+const HOSTILE_KEY = `\u001b[2J${'x'.repeat(100_000)}`;
+/** Longer than any line the CLI writes of its own, far shorter than the key. */
+const READABLE_LINE = 2_000;
+
+function linesOf(stderr: string): string[] {
+  return stderr.split('\n').filter((line) => line !== '');
+}
+
+describe('a hostile key in a config', { timeout: 120_000 }, () => {
+  it('names the file and the server in a short error line when the key is a server name', async () => {
+    const file = await writeConfig({ mcpServers: { [HOSTILE_KEY]: { command: 5 } } });
+    const result = await runCli(['servers', '--config', file], { timeoutMs: 60_000 });
+
+    expect(result.code, result.stderr.slice(0, 500)).toBe(2);
+    const [line, ...rest] = linesOf(result.stderr);
+    expect(rest).toEqual([]);
+    expect(line!.length).toBeLessThan(READABLE_LINE);
+    expect(line!.startsWith(`mcp-host: ${file}: mcpServers["\\u001b[2Jxxx`)).toBe(true);
+    expect(line!.endsWith('…')).toBe(true);
+    expect(result.stderr).not.toContain('\u001b');
+  });
+
+  it('names the file and the field in a short warning line when the key is a misspelt setting', async () => {
+    const file = await writeConfig({
+      mcpServers: { calc: { command: process.execPath, args: [exampleServer('calculator')], [HOSTILE_KEY]: true } },
+    });
+    const result = await runCli(['servers', '--config', file], { timeoutMs: 60_000 });
+
+    expect(result.code, result.stderr.slice(0, 500)).toBe(0);
+    const warning = linesOf(result.stderr).find((line) => line.startsWith(`mcp-host: ${file}:`));
+    expect(warning!.length).toBeLessThan(READABLE_LINE);
+    expect(warning!.startsWith(`mcp-host: ${file}: mcpServers.calc["\\u001b[2Jxxx`)).toBe(true);
+    expect(result.stderr).not.toContain('\u001b');
+  });
+});
