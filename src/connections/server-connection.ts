@@ -106,6 +106,13 @@ export class ServerConnection {
    * SDK's `callTool`, which checks `structuredContent` against it. */
   private toolsWithOutputSchema?: ReadonlySet<string>;
   private restarts = 0;
+  /**
+   * Restarts since the server last answered a call: the backoff's attempt, so a server that crashes at every start
+   * stops being restarted, while one that works between crashes (a long-running gateway's, days apart) is not left
+   * failed by crashes counted over its whole life. Only a call's answer counts: starting and listing happen with no
+   * one asking, so a server that crashes right after them would be restarted for ever.
+   */
+  private restartsSinceAnswer = 0;
   private restarting?: Promise<boolean>;
   private restartTimer?: NodeJS.Timeout;
   private readonly reportedRepeats = new Set<string>();
@@ -343,7 +350,9 @@ export class ServerConnection {
         );
       });
     try {
-      return await send(client);
+      const result = await send(client);
+      this.restartsSinceAnswer = 0;
+      return result;
     } catch (error) {
       if (!isSessionExpired(error) || options.signal?.aborted) throw this.toFailure(error, options, client);
       // The server forgot our session (restarted, expired): a new one, and the call again only if safe.
@@ -358,7 +367,9 @@ export class ServerConnection {
       }
       client = await this.readyClient();
       try {
-        return await send(client);
+        const result = await send(client);
+        this.restartsSinceAnswer = 0;
+        return result;
       } catch (retryError) {
         if (isSessionExpired(retryError)) {
           throw new CallFailure(
@@ -400,7 +411,7 @@ export class ServerConnection {
 
   /** A connected client, waiting for a restart in progress (or starting one a call needs now). */
   private async readyClient(): Promise<Client> {
-    if (this.currentState === 'crashed' && this.restartTimer && restartDelay(this.restarts) !== undefined) {
+    if (this.currentState === 'crashed' && this.restartTimer && restartDelay(this.restartsSinceAnswer) !== undefined) {
       // A call is waiting: restart now instead of at the end of the backoff.
       clearTimeout(this.restartTimer);
       this.restartTimer = undefined;
@@ -425,10 +436,10 @@ export class ServerConnection {
     this.lastError = exit.description;
     this.reportedExit = { client, exit };
     this.options.onExit?.(this.name, exit);
-    const delay = restartDelay(this.restarts);
+    const delay = restartDelay(this.restartsSinceAnswer);
     if (delay === undefined) {
       this.currentState = 'failed';
-      this.lastError = `${this.lastError}\n(not restarted: it already crashed ${this.restarts + 1} times)`;
+      this.lastError = `${this.lastError}\n(not restarted: it crashed ${this.restartsSinceAnswer + 1} times in a row without answering a call)`;
       return;
     }
     this.restartTimer = setTimeout(() => {
@@ -440,6 +451,7 @@ export class ServerConnection {
 
   private async restart(): Promise<boolean> {
     this.restarts += 1;
+    this.restartsSinceAnswer += 1;
     const ok = await this.reconnect(`restart ${this.restarts} after a crash`);
     this.restarting = undefined;
     return ok;

@@ -133,6 +133,22 @@ describe('a server that exits mid-call', () => {
     expect(eventLines(eventLog).filter((line) => line.startsWith('start '))).toHaveLength(2);
   });
 
+  it('keeps restarting a server that answers calls between its crashes, however many crashes it has had', async () => {
+    const eventLog = join(freshDirectory('mcp-host-crash-'), 'events.log');
+    const host = await crashHost(eventLog);
+    // One more crash than the bound on restarts in a row: the answers between them show the server works.
+    for (let crash = 1; crash <= 5; crash += 1) {
+      const crashed = await host.callTool('crashy__exit_mid_call', { code: 6 });
+      expect(crashed.outcome, resultText(crashed.result)).toBe('crashed');
+      const answered = await host.callTool('crashy__ping', {});
+      expect(answered.outcome, `after crash ${crash}: ${resultText(answered.result)}`).toBe('ok');
+    }
+    expect(host.servers().find((server) => server.name === 'crashy')).toMatchObject({
+      state: 'connected',
+      restarts: 5,
+    });
+  });
+
   it('gives up after the bounded number of restarts and says so', async () => {
     const eventLog = join(freshDirectory('mcp-host-crash-'), 'events.log');
     const host = await crashHost(eventLog);
