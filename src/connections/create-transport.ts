@@ -15,7 +15,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../config/types.js';
-import { quoteCommandLine, quoteShellWord } from '../json/quote-shell-word.js';
+import { quoteCommandLine } from '../json/quote-shell-word.js';
 import { linkCallStreams, readInNoCallersContext } from './call-streams.js';
 import type { HostWrittenAnswers } from './host-written-answers.js';
 import { limitResponseSize } from './limit-response-size.js';
@@ -54,7 +54,7 @@ interface CreateTransportOptions {
   hostWritten?: HostWrittenAnswers;
   /** Whether the transport's answers held renamed keys, for the client's `outputSchema` check (see renamed-answers.ts). */
   renamed?: RenamedAnswers;
-  /** Values a stdio server's command line is printed without (`HostConfig.secrets`). */
+  /** Values a stdio server's command line and working folder are printed without (`HostConfig.secrets`). */
   secrets?: readonly string[];
 }
 
@@ -132,9 +132,11 @@ async function connectStdio(config: StdioServerConfig, options: CreateTransportO
  */
 function neverAnswered(config: StdioServerConfig, pid: number, options: CreateTransportOptions, tail: string): string {
   const commandLine = quoteCommandLine([config.command, ...config.args], options.secrets);
+  // The folder can be written with `${env:…}` as the command can: its secrets are redacted the same way.
+  const folder = quoteCommandLine([config.cwd], options.secrets);
   return [
     `server "${config.name}" failed to start: it started (pid ${pid}) and was still running, but did not answer initialize within ${describeDuration(options.connectTimeoutMs)}, so the host stopped it; ${STARTUP_TIMEOUT_HINT}`,
-    `command: ${commandLine} (in ${quoteShellWord(config.cwd)})`,
+    `command: ${commandLine} (in ${folder})`,
     tail ? `stderr tail:\n${tail}` : 'stderr: nothing written',
   ].join('\n');
 }

@@ -1,5 +1,5 @@
 /** The real CLI with a server's own `startupTimeoutMs`: a slow server fails at its own limit, the others run. */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
@@ -67,6 +67,35 @@ describe('startupTimeoutMs', () => {
     );
     expect(result.stderr).toContain(
       `\ncommand: ${process.execPath} -e 'setInterval(() => {}, 1000)' [redacted] (in ${directory})\nstderr: nothing written`,
+    );
+    expect(result.stderr).not.toContain('secret');
+  }, 90_000);
+
+  it('names the working folder of a program that never answers with its secrets redacted, as its command line', async () => {
+    const directory = await temporaryDirectory();
+    mkdirSync(join(directory, "it's-secret"));
+    const config = join(directory, 'mcp-host.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          bare: {
+            command: process.execPath,
+            args: ['-e', 'setInterval(() => {}, 1000)'],
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own substitution syntax.
+            cwd: '${env:FOLDER_TOKEN}',
+            startupTimeoutMs: 1000,
+          },
+        },
+      }),
+    );
+    const result = await runCliInProcess(['servers', '--config', config], {
+      cwd: directory,
+      env: { FOLDER_TOKEN: "it's-secret" },
+      timeoutMs: 60_000,
+    });
+    expect(result.stderr).toContain(
+      `\ncommand: ${process.execPath} -e 'setInterval(() => {}, 1000)' (in ${directory}/[redacted])\nstderr: nothing written`,
     );
     expect(result.stderr).not.toContain('secret');
   }, 90_000);
