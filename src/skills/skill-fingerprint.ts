@@ -115,7 +115,7 @@ export function hashSkillFolder(folder: string, keep?: KeepFile): SkillFolderHas
       if (stat.isSymbolicLink()) {
         const target = readlinkSync(absolute);
         links.set(relativeName, target);
-        lines.push(`link ${relativeName} -> ${target}`);
+        lines.push(`link ${linkNameInLine(relativeName)} -> ${inLine(target)}`);
         entries.push({ path: relativeName, linkTarget: target });
       } else if (stat.isDirectory()) walk(absolute, relativeName, depth + 1);
       else if (stat.isFile()) {
@@ -127,7 +127,7 @@ export function hashSkillFolder(folder: string, keep?: KeepFile): SkillFolderHas
         const { hash, bytes } = hashed;
         bytesLeft -= bytes;
         files.set(relativeName, hash);
-        lines.push(`file ${relativeName} ${stat.size} ${hash}`);
+        lines.push(`file ${inLine(relativeName)} ${stat.size} ${hash}`);
         entries.push({ path: relativeName, bytes: stat.size });
         if (keepThis !== undefined) kept = hashed.kept;
       }
@@ -139,6 +139,22 @@ export function hashSkillFolder(folder: string, keep?: KeepFile): SkillFolderHas
   lines.push(`count ${count}`);
   const fingerprint = `sha256:${createHash('sha256').update(lines.join('\n')).digest('hex')}`;
   return { fingerprint, entries, files, links, ...(kept === undefined ? {} : { kept }) };
+}
+
+/**
+ * A name or link target as a fingerprint line writes it: as it is, unless it could be read as more than itself. The
+ * skill's author picks its file names, and one holding a line break could spell out the lines of other files, so
+ * that a folder with another SKILL.md hashed like the approved one. Such a text, and one that starts with a quote
+ * (which would pass for the quoted form), is written as a JSON string: one line, read back one way. Names without
+ * them, every usual one, are written as before, so the pins made of them still hold.
+ */
+function inLine(text: string): string {
+  return text.includes('\n') || text.startsWith('"') ? JSON.stringify(text) : text;
+}
+
+/** As {@link inLine}; a link's name holding ` -> ` is quoted too, or where it ends and its target begins is unclear. */
+function linkNameInLine(name: string): string {
+  return name.includes(' -> ') ? JSON.stringify(name) : inLine(name);
 }
 
 /**
