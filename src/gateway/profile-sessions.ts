@@ -48,6 +48,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ClientRequestForwarder } from '../client-features/forward-client-requests.js';
 import type { ServerLogEntry } from '../client-features/server-log.js';
+import { stripControlCodes } from '../text/strip-control-codes.js';
 import { KeyedThrottle } from './keyed-throttle.js';
 
 /** Most verbose first, as the MCP specification orders them. */
@@ -538,8 +539,9 @@ export class ProfileSessions implements ClientRequestForwarder {
       );
     }
     // The client sees every request as the gateway's: without the server's name, a server's form could pass for the
-    // gateway's own approval question (and a user's answer to it for an approval it is not).
-    const named = { ...params, message: `Server "${serverName}" asks: ${params.message}` };
+    // gateway's own approval question (and a user's answer to it for an approval it is not). Without control codes,
+    // as that question is: on a terminal, a carriage return or a cursor move in the message would write over the name.
+    const named = { ...params, message: `Server "${serverName}" asks: ${stripControlCodes(params.message)}` };
     const key = params.mode === 'url' ? urlElicitationKey(serverName, params.elicitationId) : undefined;
     if (key !== undefined) this.openUrlElicitation(key, asker.session);
     try {
