@@ -4,8 +4,9 @@
  * handles, so the exit code is decided once (2 for usage errors).
  */
 import type { Command, CommanderError } from 'commander';
-import { stripControlCodes } from '../text/strip-control-codes.js';
+import { cutLine } from '../text/cut-line.js';
 import { EXIT_OK, EXIT_USAGE } from './exit-codes.js';
+import { boundErrorLines } from './output.js';
 
 export function applyCommandConventions(command: Command): Command {
   command.exitOverride();
@@ -17,16 +18,27 @@ export function applyCommandConventions(command: Command): Command {
 /**
  * Commander writes `error: …`; the CLI's single prefix replaces it. Its suggestion comes on a line of its own,
  * `(Did you mean --server?)`, which joins the error in the words the CLI's own suggestions use, so a usage error stays
- * one line. A command's own error may name what a config or a server said, so it is printed without control codes,
- * as every other error.
+ * one line. A command's own error may name what a config or a server said, so it is printed as every other error is:
+ * without control codes, bounded.
  */
 function oneErrorLine(message: string): string {
   const joined = message
     .trim()
     .replace(/^error:\s*/i, '')
-    .replace(/\s*\n\(Did you mean (.+)\?\)$/, ' — did you mean $1?');
-  return `mcp-host: ${stripControlCodes(joined)}`;
+    .replace(/\s*\n\(Did you mean (.+)\?\)$/, ' — did you mean $1?')
+    .replace(INVALID_OPTION_VALUE, (_whole, before: string, value: string, after: string) => {
+      const shown = value.length > MAX_SHOWN_OPTION_VALUE ? cutLine(value, MAX_SHOWN_OPTION_VALUE) : value;
+      return `${before}${shown}${after}`;
+    });
+  return boundErrorLines(`mcp-host: ${joined}`);
 }
+
+/**
+ * How commander quotes an option's value it was told is invalid: whole. A value cut short still says which it was,
+ * and leaves room on the line for what is wrong with it.
+ */
+const INVALID_OPTION_VALUE = /^(option '[^']*' argument ')([\s\S]*?)(' is invalid\.)/;
+const MAX_SHOWN_OPTION_VALUE = 200;
 
 /**
  * The exit code for an error commander raised. Its own parse errors (unknown option, missing argument, invalid

@@ -82,10 +82,15 @@ const MAX_ERROR_LINE_CHARACTERS = 1_000;
 
 /** An error, warning or note for the person at the terminal: every line bounded, a newline at the end. */
 export function writeError(text: string): void {
-  const lines = stripControlCodes(text)
+  endWithNewline(process.stderr, boundErrorLines(text));
+}
+
+/** `text` without control codes, each of its lines longer than an error line may be cut short. */
+export function boundErrorLines(text: string): string {
+  return stripControlCodes(text)
     .split('\n')
-    .map((line) => (line.length > MAX_ERROR_LINE_CHARACTERS ? cutLine(line, MAX_ERROR_LINE_CHARACTERS) : line));
-  endWithNewline(process.stderr, lines.join('\n'));
+    .map((line) => (line.length > MAX_ERROR_LINE_CHARACTERS ? cutLine(line, MAX_ERROR_LINE_CHARACTERS) : line))
+    .join('\n');
 }
 
 /**

@@ -102,8 +102,35 @@ describe('a --root that is no folder', () => {
 
     const url = await runCli(['run', '--config', config, '--root', 'https://example.com/x', 'hi'], { cwd: folder });
     expect(url.code, url.stderr).toBe(2);
-    expect(url.stderr).toContain(
-      "argument 'https://example.com/x' is invalid. It must be a folder path or a file:// URI.",
+    expect(url.stderr).toContain(`argument 'https://example.com/x' is invalid. It must be ${EXPECTED_ROOT}.`);
+  }, 60_000);
+
+  it('names the option, the value cut short and what a root is, for a file: URI that names no folder', async () => {
+    const { folder, config } = await setUp();
+    const rootError = async (value: string): Promise<string> => {
+      const result = await runCli(['tools', 'list', '--config', config, '--root', value], { cwd: folder });
+      expect(result.code, result.stderr).toBe(2);
+      return result.stderr;
+    };
+
+    expect(await rootError('file://%zz')).toBe(
+      `mcp-host: option '--root <dir>' argument 'file://%zz' is invalid. It is not a valid file:// URI; a root must be ${EXPECTED_ROOT}.\n`,
+    );
+    expect(await rootError('file:notes')).toBe(
+      `mcp-host: option '--root <dir>' argument 'file:notes' is invalid. It is a file: URI without //, which names no folder; a root must be ${EXPECTED_ROOT}.\n`,
+    );
+    const elsewhere = await rootError('file://elsewhere/notes');
+    expect(elsewhere).toContain(
+      "mcp-host: option '--root <dir>' argument 'file://elsewhere/notes' is invalid. It is not a file:// URI of a folder on this machine (File URL host must be",
+    );
+    expect(elsewhere).toContain(`; a root must be ${EXPECTED_ROOT}.\n`);
+
+    const long = await rootError(`file://%zz/${'a'.repeat(100_000)}`);
+    expect(long.length).toBeLessThan(1_000);
+    expect(long).toMatch(
+      /^mcp-host: option '--root <dir>' argument 'file:\/\/%zz\/a+…' is invalid\. It is not a valid file:\/\/ URI/,
     );
   }, 60_000);
 });
+
+const EXPECTED_ROOT = 'a folder path, or a file:// URI of a folder on this machine (file:///path/to/folder)';
