@@ -15,6 +15,7 @@ import {
 import { expandCommand } from './expand-command.js';
 import { promptsCommand, resourcesCommand, serversCommand, skillsCommand, toolsCommand } from './listing-commands.js';
 import { auditCommand, rememberCommand, trustCommand } from './record-commands.js';
+import { restartCommand } from './server-commands.js';
 import { isServerPromptName, runServerPrompt } from './server-prompt.js';
 import type { SlashCommand } from './slash-command.js';
 
@@ -38,6 +39,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   helpCommand,
   toolsCommand,
   serversCommand,
+  restartCommand,
   resourcesCommand,
   promptsCommand,
   skillsCommand,
