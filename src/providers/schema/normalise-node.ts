@@ -18,6 +18,7 @@ import {
   acceptNull,
   constToEnum,
   describeAnnotations,
+  exclusiveBoundsAsNumbers,
   normaliseType,
   splitNullFromEnum,
   tupleToPrefixItems,
@@ -110,6 +111,9 @@ export function normaliseSchemaNode(
       context.notes.push(`${where(path)}: oneOf sent as anyOf (${context.rules.target} reads it that way)`);
     }
     node = 'anyOf' in rest ? rest : { ...rest, anyOf: oneOf };
+  }
+  if (typeof node.exclusiveMinimum === 'boolean' || typeof node.exclusiveMaximum === 'boolean') {
+    node = exclusiveBoundsAsNumbers(node);
   }
   if (Array.isArray(node.items)) node = tupleToPrefixItems(node);
   if ('const' in node && context.rules.const === 'enum') node = constToEnum(node);

@@ -1,6 +1,6 @@
 /**
- * Rewrites of single keywords that need no look at child schemas: OpenAPI's `nullable`, draft-07
- * tuples, `const`, enums holding `null`, unknown `type` names, and annotations a target does not
+ * Rewrites of single keywords that need no look at child schemas: OpenAPI's `nullable`, draft-04 exclusive bounds,
+ * draft-07 tuples, `const`, enums holding `null`, unknown `type` names, and annotations a target does not
  * take (`default`, `examples`, `deprecated`…), which become sentences in the description.
  */
 
@@ -29,6 +29,27 @@ export function acceptNull(node: JsonObject): JsonObject {
   const result: JsonObject = { anyOf: [inner, { type: 'null' }] };
   if (title !== undefined) result.title = title;
   if (description !== undefined) result.description = description;
+  return result;
+}
+
+/**
+ * Draft-04's exclusive bounds (`minimum: 0, exclusiveMinimum: true`) in 2020-12 terms (`exclusiveMinimum: 0`), so
+ * each target reads them as it reads the numeric form: kept, made inclusive on an integer, or described. `false`
+ * says the bound beside it is inclusive, which it is without it. A `true` with no bound beside it says nothing a
+ * target could take, and is left as it is, to be described.
+ */
+export function exclusiveBoundsAsNumbers(node: JsonObject): JsonObject {
+  const result = { ...node };
+  for (const [exclusive, inclusive] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
+    if (result[exclusive] === false) delete result[exclusive];
+    else if (result[exclusive] === true && typeof result[inclusive] === 'number') {
+      result[exclusive] = result[inclusive];
+      delete result[inclusive];
+    }
+  }
   return result;
 }
 

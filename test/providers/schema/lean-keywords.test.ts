@@ -39,6 +39,32 @@ describe('numeric bounds', () => {
     });
   });
 
+  it('reads draft-04’s boolean exclusive bounds as the numbers they make exclusive, as the 2020-12 form is read', () => {
+    for (const target of ['gemini', 'gemini-parameters'] as const) {
+      expect(property({ type: 'integer', minimum: 0, exclusiveMinimum: true }, target)).toEqual({
+        type: 'integer',
+        minimum: 1,
+      });
+      expect(property({ type: 'integer', maximum: 10, exclusiveMaximum: true }, target)).toEqual({
+        type: 'integer',
+        maximum: 9,
+      });
+      expect(property({ type: 'number', minimum: 0, exclusiveMinimum: true }, target)).toEqual(
+        property({ type: 'number', exclusiveMinimum: 0 }, target),
+      );
+      // `false` is draft-04's default: the bound beside it is inclusive.
+      expect(property({ type: 'number', minimum: 0, exclusiveMinimum: false }, target)).toEqual({
+        type: 'number',
+        minimum: 0,
+      });
+    }
+    // A target that takes the exclusive keywords gets them in the form its dialect, 2020-12, gives them.
+    expect(property({ type: 'number', minimum: 0, exclusiveMinimum: true }, 'anthropic')).toEqual({
+      type: 'number',
+      exclusiveMinimum: 0,
+    });
+  });
+
   it('leaves out zod’s safe-integer bounds for Gemini only', () => {
     const zodInteger = { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
     expect(property(zodInteger, 'gemini')).toEqual({ type: 'integer' });
