@@ -7,11 +7,14 @@ export type KeyPathSegment = string | number;
 
 /** Segments that read well bare; anything else (dots, spaces, empty) is written as `["…"]`. */
 const BARE_SEGMENT = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
+/** A key longer than this is cut in the path, which then still leaves room for what is wrong there. */
+const MAX_SHOWN_KEY = 100;
 
 export function formatKeyPath(segments: ReadonlyArray<KeyPathSegment>): string {
   let text = '';
   for (const segment of segments) {
     if (typeof segment === 'number') text += `[${segment}]`;
+    else if (segment.length > MAX_SHOWN_KEY) text += `[${JSON.stringify(`${segment.slice(0, MAX_SHOWN_KEY)}…`)}]`;
     else if (BARE_SEGMENT.test(segment)) text += text === '' ? segment : `.${segment}`;
     else text += `[${JSON.stringify(segment)}]`;
   }
