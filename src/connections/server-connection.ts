@@ -436,12 +436,18 @@ export class ServerConnection {
     this.lastError = exit.description;
     this.reportedExit = { client, exit };
     this.options.onExit?.(this.name, exit);
+    this.restartLater();
+  }
+
+  /** The next restart after the backoff, or none when the server went down too many times in a row. */
+  private restartLater(): void {
     const delay = restartDelay(this.restartsSinceAnswer);
     if (delay === undefined) {
       this.currentState = 'failed';
-      this.lastError = `${this.lastError}\n(not restarted: it crashed ${this.restartsSinceAnswer + 1} times in a row without answering a call)`;
+      this.lastError = `${this.lastError}\n(not restarted: it went down ${this.restartsSinceAnswer + 1} times in a row without answering a call)`;
       return;
     }
+    this.currentState = 'crashed';
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
       this.restarting ??= this.restart();
@@ -454,6 +460,9 @@ export class ServerConnection {
     this.restartsSinceAnswer += 1;
     const ok = await this.reconnect(`restart ${this.restarts} after a crash`);
     this.restarting = undefined;
+    // A restart that failed to start the server (its remote end still down, a start-up that timed out) is tried
+    // again as after a crash, within the same bound.
+    if (!ok && this.currentState === 'failed') this.restartLater();
     return ok;
   }
 

@@ -4,7 +4,9 @@
  * for its timeout (120 s here, far past each test's own limit); the other servers carry on; the server is restarted
  * for later calls; the failed call is never sent again.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
 import { hostConfig, stdioServer } from '../helpers/configs.js';
@@ -147,6 +149,39 @@ describe('a server that exits mid-call', () => {
       state: 'connected',
       restarts: 5,
     });
+  });
+
+  it('tries again, after the backoff, a restart that failed to start the server', async () => {
+    const directory = freshDirectory('mcp-host-crash-');
+    const eventLog = join(directory, 'events.log');
+    const starts = join(directory, 'starts');
+    // The recorder server, except that its second start (the first restart) exits before answering initialize.
+    const wrapper = join(directory, 'second-start-fails.mjs');
+    writeFileSync(
+      wrapper,
+      [
+        "import { appendFileSync, readFileSync } from 'node:fs';",
+        `appendFileSync(${JSON.stringify(starts)}, 'x');`,
+        `if (readFileSync(${JSON.stringify(starts)}, 'utf8').length === 2) process.exit(8);`,
+        `await import(${JSON.stringify(pathToFileURL(recorder).href)});`,
+      ].join('\n'),
+    );
+    const host = await openFaultHost(
+      hostConfig([
+        stdioServer('crashy', [wrapper], {
+          env: { EVENT_LOG: eventLog },
+          trust: 'trusted',
+          timeoutMs: LONG_TIMEOUT_MS,
+        }),
+      ]),
+    );
+    const crashed = await host.callTool('crashy__exit_mid_call', { code: 5 });
+    expect(crashed.outcome, resultText(crashed.result)).toBe('crashed');
+    const crashy = () => host.servers().find((server) => server.name === 'crashy');
+    await waitUntil(() => crashy()?.state === 'connected' && crashy()?.restarts === 2, 'the second restart');
+    const answered = await host.callTool('crashy__ping', {});
+    expect(answered.outcome, resultText(answered.result)).toBe('ok');
+    expect(readFileSync(starts, 'utf8')).toBe('xxx');
   });
 
   it('gives up after the bounded number of restarts and says so', async () => {
