@@ -3,7 +3,8 @@
  * on the UI once the token page has moved on to the app; and what it tears down, the browser first (its pages hold
  * the UI's event streams open), then the UI. A start that fails part way stops what it did start before it throws, so
  * no browser or UI outlives a failed set-up; `stop` never throws, so an `afterAll` that calls it stops both whatever
- * the tests did. `useScriptedUiInChromium` does both around a test file's tests, for a UI whose model is scripted.
+ * the tests did. `useAroundTests` does both around a test file's tests; `useScriptedUiInChromium` for a UI whose
+ * model is scripted.
  */
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
@@ -73,18 +74,15 @@ export async function startUiInChromium(
 }
 
 /**
- * The UI of a file's tests, on a config of `config` whose model is `script` (see `writeScriptedConfig`), with a page
- * open on it in Chromium: started before the tests and stopped after them, whatever they did. Call it at the top
- * level; the function it returns gives the running UI inside a test.
+ * What `start` starts (the UI and Chromium, with a page or without), started before a file's tests and stopped after
+ * them, whatever they did. Call it at the top level; the function it returns gives what was started inside a test.
  */
-export function useScriptedUiInChromium(
-  prefix: string,
-  script: unknown,
-  config: Record<string, unknown>,
-): () => UiInChromium {
-  let running: UiInChromium | undefined;
+export function useAroundTests<Started extends { stop: () => Promise<void> }>(
+  start: () => Promise<Started>,
+): () => Started {
+  let running: Started | undefined;
   beforeAll(async () => {
-    running = await startUiInChromium(['--config', await writeScriptedConfig(prefix, script, config)]);
+    running = await start();
   }, 90_000);
   afterAll(async () => {
     await running?.stop();
@@ -93,4 +91,16 @@ export function useScriptedUiInChromium(
     if (running === undefined) throw new Error('the UI starts in beforeAll: use it inside a test');
     return running;
   };
+}
+
+/**
+ * The UI of a file's tests, on a config of `config` whose model is `script` (see `writeScriptedConfig`), with a page
+ * open on it in Chromium, around the file's tests (see `useAroundTests`).
+ */
+export function useScriptedUiInChromium(
+  prefix: string,
+  script: unknown,
+  config: Record<string, unknown>,
+): () => UiInChromium {
+  return useAroundTests(async () => startUiInChromium(['--config', await writeScriptedConfig(prefix, script, config)]));
 }

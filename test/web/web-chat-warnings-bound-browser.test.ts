@@ -4,29 +4,21 @@
  * has each of them sent once more with that line in its warning; the page keeps the latest calls' warnings up to
  * 1,000,000 characters in all and, in the place of the older calls' ones, the note the server puts there.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DROPPED_WARNINGS_NOTE, MAX_CONVERSATION_WARNING_CHARS } from '../../src/web/call-warning-limit.js';
 import { sendInChat } from '../helpers/chat-page.js';
 import { writeCrashingCallsConfig } from '../helpers/crashing-calls-config.js';
-import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
+import { startUiInChromium, useAroundTests } from '../helpers/web-ui-in-chromium.js';
 
 /** Calls made together: each one's warning quotes the 60,000-character line (cut to 50,000), 2.25 million in all. */
 const CALLS = 45;
 const WAIT = { timeout: 60_000 };
 
-let started: UiInChromium | undefined;
-
-beforeAll(async () => {
-  started = await startUiInChromium(['--config', await writeCrashingCallsConfig(CALLS)]);
-}, 90_000);
-
-afterAll(async () => {
-  await started?.stop();
-});
+const started = useAroundTests(async () => startUiInChromium(['--config', await writeCrashingCallsConfig(CALLS)]));
 
 describe("the live chat page's call warnings", () => {
   it('keeps the latest calls’ within the bound and the note in place of the earlier ones', async () => {
-    const page = started!.page;
+    const page = started().page;
     const live = await sendInChat(page, 'read them all', 'All read.', WAIT);
 
     const warnings = await live

@@ -7,13 +7,13 @@
  * escapes; and the server receives exactly what it gave (it answers with every such character as `<U+XXXX>`).
  */
 import { join } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { fixtureServerLaunch } from '../fixtures/servers/fixture-servers.js';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
 import { goToUiPage } from '../helpers/go-to-ui-page.js';
 import { repoRoot, writeConfig } from '../helpers/project.js';
-import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
+import { startUiInChromium, useAroundTests } from '../helpers/web-ui-in-chromium.js';
 
 const WAIT = { timeout: 15_000 };
 const TEST_TIMEOUT_MS = 60_000;
@@ -23,16 +23,13 @@ const SPOOFED = 'safe\u202efdp.exe';
 const SPOOFED_SERVER = 'spoof\u202efdp.exe';
 const hiddenValuesServer = bundledFixture(join(repoRoot, 'test', 'fixtures', 'secrets', 'hidden-values-server.mjs'));
 
-let running: UiInChromium | undefined;
-let page: Page;
-
 /** The field's value exactly, and the notice that describes it (none when it reads as it is). */
 async function fieldShows(field: Locator): Promise<{ value: string; marked: boolean; notice: string | undefined }> {
   const noticeId = await field.getAttribute('aria-describedby');
   return {
     value: await field.inputValue(),
     marked: (await field.getAttribute('data-hidden-characters')) !== null,
-    notice: noticeId === null ? undefined : ((await page.locator(`[id="${noticeId}"]`).textContent()) ?? ''),
+    notice: noticeId === null ? undefined : ((await field.page().locator(`[id="${noticeId}"]`).textContent()) ?? ''),
   };
 }
 
@@ -43,7 +40,7 @@ async function listedChoices(select: Locator): Promise<string[]> {
   return labels;
 }
 
-beforeAll(async () => {
+const running = useAroundTests(async () => {
   const config = await writeConfig({
     mcpServers: {
       hidden: { command: process.execPath, args: [hiddenValuesServer], trust: 'trusted' },
@@ -51,18 +48,14 @@ beforeAll(async () => {
     },
     permissions: { allow: ['hidden__echo', 'hidden__ask'] },
   });
-  running = await startUiInChromium(['--config', config]);
-  page = running.page;
-}, 90_000);
-
-afterAll(async () => {
-  await running?.stop();
+  return startUiInChromium(['--config', config]);
 });
 
 describe('the web UI and values to send that hide characters', () => {
   it(
     "fills a tool's form with the schema's defaults exactly, shows what they hide, and the server receives them",
     async () => {
+      const { page } = running();
       await goToUiPage(page, 'Tools');
       await page.getByRole('button', { name: /^hidden__echo/ }).click();
       const file = page.getByRole('textbox', { name: 'file', exact: true });
@@ -115,6 +108,7 @@ describe('the web UI and values to send that hide characters', () => {
   it(
     "offers completion's suggestions that hide characters with them as escapes, and sends the one chosen exactly",
     async () => {
+      const { page } = running();
       await goToUiPage(page, 'Resources & prompts');
       const prompt = page.getByRole('form', { name: 'Prompt brief' });
       const topic = prompt.getByRole('combobox', { name: 'topic' });
@@ -148,6 +142,7 @@ describe('the web UI and values to send that hide characters', () => {
   it(
     "fills a server's form with its default exactly, shows what it hides, and the server receives it",
     async () => {
+      const { page } = running();
       await goToUiPage(page, 'Tools');
       await page.getByRole('button', { name: /^hidden__ask/ }).click();
       await page.getByRole('button', { name: 'Call hidden__ask' }).click();
@@ -177,6 +172,7 @@ describe('the web UI and values to send that hide characters', () => {
   it(
     "lists a server whose name hides characters among the Audit page's filters with them as escapes, and filters by the exact name",
     async () => {
+      const { page } = running();
       await goToUiPage(page, 'Audit');
       const server = page.getByRole('combobox', { name: 'Server' });
       await server.locator('option', { hasText: 'spoof\\u202efdp.exe' }).waitFor({ state: 'attached', ...WAIT });

@@ -3,38 +3,27 @@
  * the form generated from its schema fills in that parameter as the key it is (assigned, it would set the
  * arguments' prototype and vanish), so the server gets it, and a value past its rules is refused by the host.
  */
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { faultFixture } from '../faults/fault-helpers.js';
+import { goToUiPage } from '../helpers/go-to-ui-page.js';
 import { writeConfig } from '../helpers/project.js';
-import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
+import { startUiInChromium, useAroundTests } from '../helpers/web-ui-in-chromium.js';
 
 const WAIT = { timeout: 15_000 };
 const TOOL = 'hostile__proto_parameter';
 
-let running: UiInChromium | undefined;
-let page: Page;
-
-beforeAll(async () => {
-  const config = await writeConfig({
-    mcpServers: {
-      hostile: {
-        command: process.execPath,
-        args: [faultFixture('hostile-server.mjs'), 'proto-schema'],
-        trust: 'trusted',
-      },
-    },
-  });
-  running = await startUiInChromium(['--config', config]);
-  page = running.page;
-}, 90_000);
-
-afterAll(async () => {
-  await running?.stop();
+const running = useAroundTests(async () => {
+  const hostile = {
+    command: process.execPath,
+    args: [faultFixture('hostile-server.mjs'), 'proto-schema'],
+    trust: 'trusted',
+  };
+  return startUiInChromium(['--config', await writeConfig({ mcpServers: { hostile } })]);
 });
 
 /** Calls the tool with `value` typed into its `__proto__` field; the result's text once it shows `expected`. */
 async function callWith(value: string, expected: string): Promise<string> {
+  const { page } = running();
   await page.getByRole('textbox', { name: /^__proto__/ }).fill(value);
   await page.getByRole('button', { name: `Call ${TOOL}` }).click();
   const result = page.getByRole('region', { name: 'Result' });
@@ -44,7 +33,8 @@ async function callWith(value: string, expected: string): Promise<string> {
 
 describe('a tool parameter named __proto__ in the web form', () => {
   it('reaches the server as the key it is, and a value past its rules is refused', async () => {
-    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Tools' }).click();
+    const { page } = running();
+    await goToUiPage(page, 'Tools', WAIT);
     await page.getByRole('button', { name: new RegExp(`^${TOOL}`) }).click();
     await page.getByRole('heading', { level: 2, name: TOOL }).waitFor(WAIT);
 
