@@ -5,15 +5,15 @@
  * approval dialog, the Audit page's rows and filters and the chat's tool-call cards, and what is sent back is the
  * exact name. The tests run in order, on one page.
  */
-import { writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
+import { startChatTurn } from '../helpers/chat-page.js';
 import { goToUiPage } from '../helpers/go-to-ui-page.js';
 import { invisibleIn } from '../helpers/invisible-in.js';
-import { repoRoot, writeConfig } from '../helpers/project.js';
-import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
+import { repoRoot } from '../helpers/project.js';
+import { useScriptedUiInChromium } from '../helpers/web-ui-in-chromium.js';
 
 const WAIT = { timeout: 15_000 };
 const TEST_TIMEOUT_MS = 60_000;
@@ -22,9 +22,6 @@ const SERVER = 'look\u200balike';
 const PLAIN_TOOL = 'look_alike__delete_file';
 const HIDING_TOOL = 'look_alike__delete__file';
 const lookAlikeServer = bundledFixture(join(repoRoot, 'test', 'fixtures', 'secrets', 'look-alike-names-server.mjs'));
-
-let running: UiInChromium | undefined;
-let page: Page;
 
 /** An element's text and the names it and its descendants are read out by. */
 async function shownText(element: Locator): Promise<string> {
@@ -36,47 +33,39 @@ async function shownText(element: Locator): Promise<string> {
 }
 
 /** The server's own name of the tool on show, from its details. */
-async function shownOriginalName(): Promise<string> {
+async function shownOriginalName(page: Page): Promise<string> {
   const detail = page
     .locator('.tool-detail dt', { hasText: 'The server calls it' })
     .locator('xpath=following-sibling::dd[1]');
   return (await detail.textContent()) ?? '';
 }
 
-beforeAll(async () => {
-  const config = await writeConfig({
-    model: 'scripted:script.json',
+// A model that calls each tool in turn, then one by a name with the zero-width space.
+const running = useScriptedUiInChromium(
+  'mcp-host-ui-look-alike-',
+  {
+    scenarios: [
+      {
+        turns: [
+          { toolCalls: [{ id: 'c1', name: PLAIN_TOOL }] },
+          { toolCalls: [{ id: 'c2', name: HIDING_TOOL }] },
+          { toolCalls: [{ id: 'c3', name: 'look_alike__delete\u200b_file' }] },
+          { text: 'answer-marker' },
+        ],
+      },
+    ],
+  },
+  {
     mcpServers: { [SERVER]: { command: process.execPath, args: [lookAlikeServer], trust: 'trusted' } },
     permissions: { ask: [PLAIN_TOOL, HIDING_TOOL] },
-  });
-  // A model that calls each tool in turn, then one by a name with the zero-width space.
-  await writeFile(
-    join(dirname(config), 'script.json'),
-    JSON.stringify({
-      scenarios: [
-        {
-          turns: [
-            { toolCalls: [{ id: 'c1', name: PLAIN_TOOL }] },
-            { toolCalls: [{ id: 'c2', name: HIDING_TOOL }] },
-            { toolCalls: [{ id: 'c3', name: 'look_alike__delete\u200b_file' }] },
-            { text: 'answer-marker' },
-          ],
-        },
-      ],
-    }),
-  );
-  running = await startUiInChromium(['--config', config]);
-  page = running.page;
-}, 90_000);
-
-afterAll(async () => {
-  await running?.stop();
-});
+  },
+);
 
 describe('the web UI and names that differ only by a zero-width space', () => {
   it(
     'lists the two tools apart, and shows their server and the name its server calls each by with the escape',
     async () => {
+      const { page } = running();
       await goToUiPage(page, 'Tools');
       const list = page.getByRole('complementary', { name: 'Tool list' });
       await list.getByRole('button', { name: new RegExp(`^${HIDING_TOOL}`) }).waitFor(WAIT);
@@ -86,10 +75,10 @@ describe('the web UI and names that differ only by a zero-width space', () => {
 
       await list.getByRole('button', { name: new RegExp(`^${PLAIN_TOOL}`) }).click();
       await page.getByRole('heading', { level: 2, name: PLAIN_TOOL }).waitFor(WAIT);
-      const plain = await shownOriginalName();
+      const plain = await shownOriginalName(page);
       await list.getByRole('button', { name: new RegExp(`^${HIDING_TOOL}`) }).click();
       await page.getByRole('heading', { level: 2, name: HIDING_TOOL }).waitFor(WAIT);
-      const hiding = await shownOriginalName();
+      const hiding = await shownOriginalName(page);
       expect([plain, hiding]).toEqual(['delete_file', 'delete\\u200b_file']);
       expect(invisibleIn(await shownText(page.locator('main')))).toEqual([]);
     },
@@ -99,9 +88,8 @@ describe('the web UI and names that differ only by a zero-width space', () => {
   it(
     "asks about the model's call of each with the two told apart, and shows its cards and records with the escape",
     async () => {
-      await goToUiPage(page, 'Chat');
-      await page.getByLabel('Message').fill('Delete it');
-      await page.getByRole('button', { name: 'Send' }).click();
+      const { page } = running();
+      await startChatTurn(page, 'Delete it');
       const dialog = page.getByRole('dialog', { name: 'A tool call needs your approval' });
       const asked: string[] = [];
       for (const tool of [PLAIN_TOOL, HIDING_TOOL]) {
@@ -140,6 +128,7 @@ describe('the web UI and names that differ only by a zero-width space', () => {
   it(
     'lists the two prompts and resources apart, and gets the one picked by its exact name',
     async () => {
+      const { page } = running();
       await goToUiPage(page, 'Resources & prompts');
       const resources = page.getByRole('region', { name: 'Resources' });
       await resources.getByRole('button', { name: /^no\\u200btes/ }).waitFor(WAIT);

@@ -8,14 +8,13 @@
  * browser shows or reads out (labels, titles, alternative text), and in the suggestions completion offers. The tests
  * run in order, on one page.
  */
-import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bundledFixture } from '../helpers/bundled-fixture.js';
+import { startChatTurn } from '../helpers/chat-page.js';
 import { goToUiPage } from '../helpers/go-to-ui-page.js';
-import { repoRoot, writeConfig } from '../helpers/project.js';
-import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
+import { repoRoot, writeScriptedConfig } from '../helpers/project.js';
+import { startUiInChromium, useAroundTests } from '../helpers/web-ui-in-chromium.js';
 import { writeSkill } from '../skills/skill-fixtures.js';
 
 const WAIT = { timeout: 15_000 };
@@ -25,9 +24,6 @@ const DIRECTION_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 /** The three marks, as the server writes them after its other controls. */
 const MARKS = '\u200fmarked\u200f \u061carabic\u061c \u200eleft\u200e';
 const directionServer = bundledFixture(join(repoRoot, 'test', 'fixtures', 'secrets', 'text-direction-server.mjs'));
-
-let running: UiInChromium | undefined;
-let page: Page;
 
 /** Attributes a browser shows (a tooltip, an image's stand-in, a hint) or reads out as an element's name. */
 const SHOWN_ATTRIBUTES = [
@@ -55,6 +51,7 @@ async function pageTextWith(marker: string): Promise<string> {
     for (const option of document.querySelectorAll('datalist option')) texts.push(option.value);
     return texts.join('\\n');
   })()`;
+  const { page } = running();
   await expect.poll(async () => (await page.evaluate(shown)) as string, WAIT).toContain(marker);
   return (await page.evaluate(shown)) as string;
 }
@@ -71,22 +68,18 @@ function expectShownInOrder(text: string): void {
 }
 
 async function callTool(name: string): Promise<void> {
+  const { page } = running();
   await goToUiPage(page, 'Tools');
   await page.getByRole('button', { name: new RegExp(`^${name}`) }).click();
   await page.getByRole('button', { name: `Call ${name}` }).click();
 }
 
-beforeAll(async () => {
-  const config = await writeConfig({
-    model: 'scripted:script.json',
-    mcpServers: { direction: { command: process.execPath, args: [directionServer] } },
-    permissions: { allow: ['direction__reverse', 'direction__change', 'direction__ask', 'direction__progress'] },
-  });
+const running = useAroundTests(async () => {
   // A model that calls the tool, and one by a name with the controls, and answers with them; a skill beside the
   // config whose description has them.
-  await writeFile(
-    join(dirname(config), 'script.json'),
-    JSON.stringify({
+  const config = await writeScriptedConfig(
+    'mcp-host-ui-text-direction-',
+    {
       scenarios: [
         {
           turns: [
@@ -100,25 +93,25 @@ beforeAll(async () => {
           ],
         },
       ],
-    }),
+    },
+    {
+      mcpServers: { direction: { command: process.execPath, args: [directionServer] } },
+      permissions: { allow: ['direction__reverse', 'direction__change', 'direction__ask', 'direction__progress'] },
+    },
   );
   writeSkill(join(dirname(config), 'skills'), {
     name: 'sorter',
     description: `Sorts exe.\u202etxt\u202c \u2066files\u2069 ${MARKS} skill-marker`,
   });
   // The host starts once the first question is answered: the tool with the controls is withheld until approved.
-  running = await startUiInChromium(['--config', config], { ui: { waitForHost: false } });
-  page = running.page;
-}, 90_000);
-
-afterAll(async () => {
-  await running?.stop();
+  return startUiInChromium(['--config', config], { ui: { waitForHost: false } });
 });
 
 describe('the web UI and text-direction controls from a server', () => {
   it(
     'asks about the new tool that hides them with the controls as escapes',
     async () => {
+      const { page } = running();
       const dialog = page.getByRole('dialog', { name: 'A new tool is withheld until you approve it' });
       await dialog.waitFor(WAIT);
       const asked = await pageTextWith('description-marker');
@@ -133,6 +126,7 @@ describe('the web UI and text-direction controls from a server', () => {
   it(
     'shows its tools, a result, and the server with its log message, with the controls as escapes',
     async () => {
+      const { page } = running();
       await callTool('direction__reverse');
       await page
         .getByRole('region', { name: 'Result' })
@@ -168,6 +162,7 @@ describe('the web UI and text-direction controls from a server', () => {
   it(
     "shows resources, a resource read, templates, prompts and completion's suggestions with the controls as escapes",
     async () => {
+      const { page } = running();
       await goToUiPage(page, 'Resources & prompts');
       await page.getByRole('button', { name: /resource-name-marker/ }).click();
       await page
@@ -207,6 +202,7 @@ describe('the web UI and text-direction controls from a server', () => {
   it(
     "shows a server's form with the controls as escapes",
     async () => {
+      const { page } = running();
       await callTool('direction__ask');
       const dialog = page.getByRole('dialog', { name: 'A server asks you to fill in a form' });
       await dialog.waitFor(WAIT);
@@ -223,9 +219,8 @@ describe('the web UI and text-direction controls from a server', () => {
   it(
     'shows a chat turn, its calls with their translations, the audit and the skills with the controls as escapes',
     async () => {
-      await goToUiPage(page, 'Chat');
-      await page.getByLabel('Message').fill('Reverse it');
-      await page.getByRole('button', { name: 'Send' }).click();
+      const { page } = running();
+      await startChatTurn(page, 'Reverse it');
       const card = page.getByRole('article', { name: 'Tool call direction__reverse' });
       await card.getByText('ok', { exact: true }).waitFor(WAIT);
       await card.getByRole('button', { name: /Show the three translations/ }).click();
@@ -246,6 +241,7 @@ describe('the web UI and text-direction controls from a server', () => {
   it(
     'shows a changed definition, in the question and on the Trust page, with the controls as escapes',
     async () => {
+      const { page } = running();
       await callTool('direction__change');
       const dialog = page.getByRole('dialog', { name: 'A tool changed since you approved it' });
       await dialog.waitFor(WAIT);

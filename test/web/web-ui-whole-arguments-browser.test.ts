@@ -3,12 +3,10 @@
  * "Show the whole arguments" shows all of them (as text, in a block that scrolls) below the answers without moving
  * them or answering, and the call is then approved or denied as clicked.
  */
-import { writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureServer, writeConfig } from '../helpers/project.js';
-import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
+import { describe, expect, it } from 'vitest';
+import { startChatTurn } from '../helpers/chat-page.js';
+import { fixtureServer, trustedServer } from '../helpers/project.js';
+import { useScriptedUiInChromium } from '../helpers/web-ui-in-chromium.js';
 
 const WAIT = { timeout: 15_000 };
 const TOOL = 'counter__echo';
@@ -21,41 +19,25 @@ function longText(marker: string): string {
   return `${half}${marker}${half}`.padEnd(10_000, 'x');
 }
 
-let running: UiInChromium | undefined;
-let page: Page;
-
-beforeAll(async () => {
-  const config = await writeConfig({
-    model: 'scripted:script.json',
-    mcpServers: { counter: { command: process.execPath, args: [fixtureServer('counter.mjs')], trust: 'trusted' } },
-    permissions: { ask: [TOOL] },
-  });
-  await writeFile(
-    join(dirname(config), 'script.json'),
-    JSON.stringify({
-      scenarios: [
-        {
-          turns: [
-            ...MARKERS.map((marker) => ({ toolCalls: [{ name: TOOL, arguments: { text: longText(marker) } }] })),
-            { text: 'both-calls-answered' },
-          ],
-        },
-      ],
-    }),
-  );
-  running = await startUiInChromium(['--config', config]);
-  page = running.page;
-}, 90_000);
-
-afterAll(async () => {
-  await running?.stop();
-});
+const running = useScriptedUiInChromium(
+  'mcp-host-ui-whole-arguments-',
+  {
+    scenarios: [
+      {
+        turns: [
+          ...MARKERS.map((marker) => ({ toolCalls: [{ name: TOOL, arguments: { text: longText(marker) } }] })),
+          { text: 'both-calls-answered' },
+        ],
+      },
+    ],
+  },
+  { mcpServers: { counter: trustedServer(fixtureServer('counter.mjs')) }, permissions: { ask: [TOOL] } },
+);
 
 describe('the approval dialog and arguments its view cuts', () => {
   it('shows the whole arguments on request, as text, without moving or pressing an answer', async () => {
-    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Chat' }).click();
-    await page.getByLabel('Message').fill('Echo it');
-    await page.getByRole('button', { name: 'Send' }).click();
+    const { page } = running();
+    await startChatTurn(page, 'Echo it');
     const dialog = page.getByRole('dialog', { name: 'A tool call needs your approval' });
 
     for (const [index, marker] of MARKERS.entries()) {
