@@ -16,19 +16,18 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EXIT_OK } from '../../src/cli/exit-codes.js';
 import { goToUiPage } from '../helpers/go-to-ui-page.js';
 import { exampleServer, runCli, writeConfig } from '../helpers/project.js';
-import { openUiPage, startUiAndChromium, type UiAndChromium } from '../helpers/web-ui-in-chromium.js';
+import { openUiPage, startUiAndChromium, useAroundTests } from '../helpers/web-ui-in-chromium.js';
 import { callUiApi } from '../helpers/web-ui-process.js';
 
 const WAIT = { timeout: 15_000 };
 
-let started: UiAndChromium | undefined;
 let configFile: string;
 
-beforeAll(async () => {
+const started = useAroundTests(async () => {
   const config = await writeConfig({
     model: 'scripted:script.json',
     mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
@@ -73,15 +72,11 @@ beforeAll(async () => {
     }),
   );
   configFile = config;
-  started = await startUiAndChromium(['--config', config]);
-}, 90_000);
-
-afterAll(async () => {
-  await started?.stop();
+  return startUiAndChromium(['--config', config]);
 });
 
 async function chatTab(): Promise<Page> {
-  const { page } = await openUiPage(started!);
+  const { page } = await openUiPage(started());
   await goToUiPage(page, 'Chat', WAIT);
   return page;
 }
@@ -97,7 +92,7 @@ async function sessionIdShown(page: Page): Promise<string> {
   return /Session (\S+)/.exec(status ?? '')?.[1] ?? '';
 }
 
-const sessionFile = (id: string) => join(started!.ui.stateDir, 'sessions', `${id}.jsonl`);
+const sessionFile = (id: string) => join(started().ui.stateDir, 'sessions', `${id}.jsonl`);
 
 describe('two tabs on the chat', () => {
   it('each shows the message the other sent and the conversation the other opened, and sends into the one it shows', async () => {
@@ -196,7 +191,7 @@ describe('tool calls numbered in the conversation', () => {
 
 describe('session files the page cannot take as they are', () => {
   it("names a newer version's file it passes over, the lines of a damaged one it skipped, and a save that failed", async () => {
-    const folder = join(started!.ui.stateDir, 'sessions');
+    const folder = join(started().ui.stateDir, 'sessions');
     const record = (value: unknown) => `${JSON.stringify(value)}\n`;
     const header = (id: string, version: number, title: string) =>
       record({
@@ -285,7 +280,7 @@ describe('a turn stopped while a call waits for approval', () => {
     await send(page, 'Add, then divide');
     await page.getByRole('dialog', { name: 'A tool call needs your approval' }).waitFor(WAIT);
     // Stopped from elsewhere (another tab's Stop), as the dialog covers this one's.
-    expect((await callUiApi(started!.ui, '/api/chat/cancel', {})).body).toEqual({ cancelled: true });
+    expect((await callUiApi(started().ui, '/api/chat/cancel', {})).body).toEqual({ cancelled: true });
     const card = page.locator('.turn').getByRole('article', { name: 'Tool call calculator__divide [2]' });
     await card.getByText('not finished', { exact: true }).waitFor(WAIT);
 
@@ -343,7 +338,7 @@ describe('the list of conversations', () => {
     const chatInTerminal = async (question: string) => {
       const chat = await runCli(['chat', '--config', configFile], {
         cwd: dirname(configFile),
-        stateDir: started!.ui.stateDir,
+        stateDir: started().ui.stateDir,
         input: `${question}\n`,
       });
       expect(chat.code, chat.stderr).toBe(EXIT_OK);
@@ -365,7 +360,7 @@ describe('the list of conversations', () => {
   }, 120_000);
 
   it('shows a session saved while the page was opened in the background, once it is first shown', async () => {
-    const { context, page } = await openUiPage(started!);
+    const { context, page } = await openUiPage(started());
     try {
       // The page is hidden from its start, as a tab opened in the background is, until the test shows it; the live
       // events of the saved sessions it hears are counted.
@@ -383,7 +378,7 @@ describe('the list of conversations', () => {
       };
     `);
       await page.reload();
-      await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Chat' }).click();
+      await goToUiPage(page, 'Chat', WAIT);
       const list = page.getByRole('complementary', { name: 'Conversations' });
       await list.getByRole('button', { name: 'New conversation' }).waitFor(WAIT);
       expect(await page.evaluate('document.visibilityState')).toBe('hidden');
@@ -392,7 +387,7 @@ describe('the list of conversations', () => {
       // Older than the burst of the next test, whose newest 500 are all its own.
       const id = '20200101-000000-0000b9b9';
       const at = '2020-01-01T00:00:00.000Z';
-      const staging = join(started!.ui.stateDir, `${id}.jsonl`);
+      const staging = join(started().ui.stateDir, `${id}.jsonl`);
       await writeFile(
         staging,
         [
@@ -444,7 +439,7 @@ describe('the list of conversations', () => {
     await list.getByRole('button', { name: 'New conversation' }).waitFor(WAIT);
     const chat = await runCli(['chat', '--config', configFile], {
       cwd: dirname(configFile),
-      stateDir: started!.ui.stateDir,
+      stateDir: started().ui.stateDir,
       input: 'What is 70 plus 80?\n',
     });
     expect(chat.code, chat.stderr).toBe(EXIT_OK);
@@ -453,7 +448,7 @@ describe('the list of conversations', () => {
 
     // Thousands of session files at once, each of this config, all newer than those before.
     const count = 2_000;
-    const staging = join(started!.ui.stateDir, 'burst');
+    const staging = join(started().ui.stateDir, 'burst');
     await mkdir(staging);
     const names: string[] = [];
     for (let index = 0; index < count; index += 1) {
@@ -481,7 +476,7 @@ describe('the list of conversations', () => {
     for (const name of names) await rename(join(staging, name), sessionFile(name.slice(0, -'.jsonl'.length)));
     await list.getByRole('button', { name: new RegExp(`Burst ${count - 1} `) }).waitFor(WAIT);
     // The newest 500 are listed, and the rest counted.
-    const listed = (await callUiApi<{ omitted: number }>(started!.ui, '/api/sessions')).body;
+    const listed = (await callUiApi<{ omitted: number }>(started().ui, '/api/sessions')).body;
     await list.getByText(`${listed.omitted} older conversation(s) are not listed here`, { exact: false }).waitFor(WAIT);
     expect(listed.omitted).toBeGreaterThan(count - 500);
     expect(await list.getByRole('button', { name: /^Burst \d+ / }).count()).toBe(500);

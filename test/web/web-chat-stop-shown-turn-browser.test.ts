@@ -4,20 +4,18 @@
  * stop's request), the new turn goes on and the page says the turn it stopped had ended already.
  */
 import type { Page, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatStateView, ServerView } from '../../src/web/api-types.js';
 import { auditRecords } from '../helpers/audit-records.js';
 import { goToUiPage } from '../helpers/go-to-ui-page.js';
 import { fixtureServer, writeScriptedConfig } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { openUiPage, startUiAndChromium, type UiAndChromium } from '../helpers/web-ui-in-chromium.js';
+import { openUiPage, startUiAndChromium, useAroundTests } from '../helpers/web-ui-in-chromium.js';
 import { callUiApi } from '../helpers/web-ui-process.js';
 
 const WAIT = { timeout: 15_000 };
 
-let started: UiAndChromium | undefined;
-
-beforeAll(async () => {
+const started = useAroundTests(async () => {
   const config = await writeScriptedConfig(
     'mcp-host-ui-stop-shown-turn-',
     {
@@ -31,15 +29,11 @@ beforeAll(async () => {
       permissions: { allow: ['waits__*'] },
     },
   );
-  started = await startUiAndChromium(['--config', config]);
-}, 90_000);
-
-afterAll(async () => {
-  await started?.stop();
+  return startUiAndChromium(['--config', config]);
 });
 
 async function chatTab(): Promise<Page> {
-  const { page } = await openUiPage(started!);
+  const { page } = await openUiPage(started());
   await goToUiPage(page, 'Chat', WAIT);
   return page;
 }
@@ -47,14 +41,14 @@ async function chatTab(): Promise<Page> {
 /** Waits until the server of the tool that never answers has been sent `count` calls of it (its stderr says each). */
 async function waitForHangCalls(count: number): Promise<void> {
   await waitUntil(async () => {
-    const servers = (await callUiApi<ServerView[]>(started!.ui, '/api/servers')).body;
+    const servers = (await callUiApi<ServerView[]>(started().ui, '/api/servers')).body;
     const stderr = servers.find((server) => server.name === 'waits')?.stderrTail ?? '';
     return (stderr.match(/^call \S+ hang$/gm) ?? []).length >= count;
   }, `the server to be sent call ${count} of the tool that never answers`);
 }
 
 async function runningTurn(): Promise<{ turnId: string; prompt: string } | undefined> {
-  const running = (await callUiApi<ChatStateView>(started!.ui, '/api/chat')).body.running;
+  const running = (await callUiApi<ChatStateView>(started().ui, '/api/chat')).body.running;
   return running === undefined ? undefined : { turnId: running.turnId, prompt: running.prompt };
 }
 
@@ -100,7 +94,7 @@ describe("two tabs on the chat, one's Stop on its way while the other starts a n
     expect(await runningTurn()).toEqual(next);
     await second.getByRole('button', { name: 'Stop', exact: true }).waitFor(WAIT);
     const hangOutcomes = async () =>
-      (await auditRecords(started!.ui.stateDir))
+      (await auditRecords(started().ui.stateDir))
         .filter((record) => record.type === 'tool-call' && record.tool === 'waits__hang')
         .map((record) => record.outcome);
     // A stopped call's record is written as the call settles, which may be after its turn has ended.

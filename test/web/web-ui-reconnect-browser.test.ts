@@ -4,13 +4,13 @@
  * once the page runs again, and the page loads what it shows afresh, so a record written while it was cut off shows
  * without a reload by hand.
  */
-import { writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exampleServer, writeConfig } from '../helpers/project.js';
+import { describe, expect, it } from 'vitest';
+import { trustedCalculator } from '../helpers/calculator-config.js';
+import { goToUiPage } from '../helpers/go-to-ui-page.js';
+import { writeScriptedConfig } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { openUiPage, startUiAndChromium, type UiAndChromium } from '../helpers/web-ui-in-chromium.js';
-import { callUiApi, type RunningUi } from '../helpers/web-ui-process.js';
+import { openUiPage, startUiAndChromium, useAroundTests } from '../helpers/web-ui-in-chromium.js';
+import { callUiApi } from '../helpers/web-ui-process.js';
 
 /** The page's event stream, whatever its address's query (the token). */
 const isEventStream = (url: URL): boolean => url.pathname === '/api/events';
@@ -19,33 +19,20 @@ const isEventStream = (url: URL): boolean => url.pathname === '/api/events';
 const ANSWER_CHARS = 1_200_000;
 const TURNS = 30;
 
-let ui: RunningUi | undefined;
-let started: UiAndChromium | undefined;
-
-beforeAll(async () => {
-  const config = await writeConfig({
-    model: 'scripted:script.json',
-    mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' } },
-    permissions: { allow: ['calculator__*'] },
-  });
-  await writeFile(
-    join(dirname(config), 'script.json'),
-    JSON.stringify({ scenarios: [], fallbackText: 'x'.repeat(ANSWER_CHARS) }),
+const started = useAroundTests(async () => {
+  const config = await writeScriptedConfig(
+    'mcp-host-ui-reconnect-',
+    { scenarios: [], fallbackText: 'x'.repeat(ANSWER_CHARS) },
+    { mcpServers: { calculator: trustedCalculator }, permissions: { allow: ['calculator__*'] } },
   );
-  started = await startUiAndChromium(['--config', config]);
-  ui = started.ui;
-}, 90_000);
-
-afterAll(async () => {
-  await started?.stop();
+  return startUiAndChromium(['--config', config]);
 });
 
 describe('a page whose event stream the host closed because it stopped reading', () => {
   it('reconnects and loads the audit again, showing the call made while it was cut off', async () => {
-    const running = ui!;
-    const { context, page } = await openUiPage(started!);
-    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Audit' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Audit' }).waitFor({ timeout: 15_000 });
+    const running = started().ui;
+    const { context, page } = await openUiPage(started());
+    await goToUiPage(page, 'Audit');
 
     // The page reads nothing more while its JavaScript is paused, and the stream it may open again once the host closes
     // its first is refused until then: the call below is made while the page follows nothing, so only loading the

@@ -6,14 +6,16 @@
  * was cut off, and the chat's Stop stops only the turn the page shows running. The page's first event stream ends at once and its next one waits for the test, so the
  * test chooses when the page reconnects; what the page loads again is held where the test needs it.
  */
-import { appendFile, copyFile, truncate, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { appendFile, copyFile, truncate } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Page, Request, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AuditEntryView, ChatStateView, ServerLogView } from '../../src/web/api-types.js';
-import { exampleServer, fixtureServer, writeConfig } from '../helpers/project.js';
+import { trustedCalculator } from '../helpers/calculator-config.js';
+import { goToUiPage } from '../helpers/go-to-ui-page.js';
+import { fixtureServer, trustedServer, writeScriptedConfig } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { openUiPage, startUiAndChromium, type UiAndChromium } from '../helpers/web-ui-in-chromium.js';
+import { openUiPage, startUiAndChromium, useAroundTests } from '../helpers/web-ui-in-chromium.js';
 import { callUiApi, type RunningUi } from '../helpers/web-ui-process.js';
 
 /** The page's event stream, whatever its address's query (the token). */
@@ -21,21 +23,10 @@ const isEventStream = (url: URL): boolean => url.pathname === '/api/events';
 
 const WAIT = { timeout: 15_000 };
 
-let ui: RunningUi | undefined;
-let started: UiAndChromium | undefined;
-
-beforeAll(async () => {
-  const config = await writeConfig({
-    model: 'scripted:script.json',
-    mcpServers: {
-      burst: { command: process.execPath, args: [fixtureServer('log-burst.mjs')], trust: 'trusted' },
-      calculator: { command: process.execPath, args: [exampleServer('calculator')], trust: 'trusted' },
-    },
-    permissions: { allow: ['burst__*', 'calculator__add_numbers'], ask: ['calculator__divide'] },
-  });
-  await writeFile(
-    join(dirname(config), 'script.json'),
-    JSON.stringify({
+const started = useAroundTests(async () => {
+  const config = await writeScriptedConfig(
+    'mcp-host-ui-reconnect-merge-',
+    {
       scenarios: [
         {
           match: 'Add, then divide',
@@ -47,14 +38,13 @@ beforeAll(async () => {
         },
       ],
       fallbackText: 'answer-marker',
-    }),
+    },
+    {
+      mcpServers: { burst: trustedServer(fixtureServer('log-burst.mjs')), calculator: trustedCalculator },
+      permissions: { allow: ['burst__*', 'calculator__add_numbers'], ask: ['calculator__divide'] },
+    },
   );
-  started = await startUiAndChromium(['--config', config]);
-  ui = started.ui;
-}, 90_000);
-
-afterAll(async () => {
-  await started?.stop();
+  return startUiAndChromium(['--config', config]);
 });
 
 /** A request the page made, held unanswered until the test lets it go. */
@@ -84,7 +74,7 @@ async function holdRequest(page: Page, path: string, nth: number, method = 'GET'
  * (the page has had a stream, so its next is a reconnection), and the next waits for `reconnect`.
  */
 async function openWithHeldReconnect(pageName: string): Promise<{ page: Page; reconnect: () => Promise<void> }> {
-  const { page } = await openUiPage(started!);
+  const { page } = await openUiPage(started());
   // The app opens its event stream once its token is settled, which can be well after it shows: counted from here,
   // that stream would be the first, and the held one the first of the app loaded below, which is no reconnection.
   // Leaving the app before counting leaves only the streams of the app loaded below.
@@ -104,9 +94,8 @@ async function openWithHeldReconnect(pageName: string): Promise<{ page: Page; re
       await route.continue();
     }
   });
-  await page.goto(started!.ui.url);
-  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: pageName }).click();
-  await page.getByRole('heading', { level: 1, name: pageName }).waitFor(WAIT);
+  await page.goto(started().ui.url);
+  await goToUiPage(page, pageName, WAIT);
   const held = await secondArrived;
   return { page, reconnect: () => held.continue() };
 }
@@ -133,7 +122,7 @@ async function followUiEvents(running: RunningUi): Promise<{ until: (pattern: Re
 
 describe('a page that loads afresh as its event stream reconnects', () => {
   it('keeps an audit record that arrived live in the same millisecond as the last one it loaded', async () => {
-    const running = ui!;
+    const running = started().ui;
     const auditFile = join(running.stateDir, 'audit.jsonl');
     const record = (detail: string, time: string) =>
       `${JSON.stringify({ type: 'trust-change', time, runId: 'another-run', server: 'elsewhere', change: 'server-approved', by: 'command-line', detail })}\n`;
@@ -167,7 +156,7 @@ describe('a page that loads afresh as its event stream reconnects', () => {
   }, 60_000);
 
   it('keeps each audit record once across a rotation of the log, the ones before it too, each with its own number', async () => {
-    const running = ui!;
+    const running = started().ui;
     const auditFile = join(running.stateDir, 'audit.jsonl');
     const record = (detail: string, padding = '') =>
       `${JSON.stringify({ type: 'trust-change', time: new Date().toISOString(), runId: 'another-run', server: 'elsewhere', change: 'server-approved', by: 'command-line', detail, padding })}\n`;
@@ -213,7 +202,7 @@ describe('a page that loads afresh as its event stream reconnects', () => {
   }, 60_000);
 
   it('keeps the log messages that arrived live in the same millisecond as the last one it loaded', async () => {
-    const running = ui!;
+    const running = started().ui;
     const { page, reconnect } = await openWithHeldReconnect('Servers');
     const heldLogs = await holdRequest(page, '/api/server-logs', 1);
     try {
@@ -255,7 +244,7 @@ describe('a page that loads afresh as its event stream reconnects', () => {
   }, 60_000);
 
   it('shows what its running turn did while it was cut off, and every call of the turn once it ended', async () => {
-    const running = ui!;
+    const running = started().ui;
     const { page, reconnect } = await openWithHeldReconnect('Chat');
     try {
       await page.getByRole('button', { name: 'New conversation' }).click();
@@ -285,7 +274,7 @@ describe('a page that loads afresh as its event stream reconnects', () => {
   }, 60_000);
 
   it('stops with its Stop the turn it shows running, not one another tab started after that one ended', async () => {
-    const running = ui!;
+    const running = started().ui;
     const { page } = await openWithHeldReconnect('Chat');
     try {
       await page.getByRole('button', { name: 'New conversation' }).click();
@@ -320,7 +309,7 @@ describe('a page that loads afresh as its event stream reconnects', () => {
   }, 60_000);
 
   it('keeps a message being sent at that moment, and follows its turn', async () => {
-    const running = ui!;
+    const running = started().ui;
     const { page, reconnect } = await openWithHeldReconnect('Chat');
     const heldSend = await holdRequest(page, '/api/chat', 1, 'POST');
     const requests: Request[] = [];
