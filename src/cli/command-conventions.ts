@@ -3,14 +3,28 @@
  * are one `mcp-host:` line on stderr (no help dump, no stack trace) and end the process through the error main
  * handles, so the exit code is decided once (2 for usage errors).
  */
-import type { Command, CommanderError } from 'commander';
+import type { Command, CommanderError, Option } from 'commander';
 import { cutLine } from '../text/cut-line.js';
 import { EXIT_OK, EXIT_USAGE } from './exit-codes.js';
+import { missingArgumentMessage, missingOptionMessage } from './missing-input-message.js';
 import { boundErrorLines } from './output.js';
+
+/** Commander's reports of a missing argument or option, which it calls on the command and does not declare. */
+interface MissingInputReports {
+  missingArgument(name: string): never;
+  missingMandatoryOptionValue(option: Option): never;
+}
 
 export function applyCommandConventions(command: Command): Command {
   command.exitOverride();
   command.configureOutput({ outputError: (message, write) => write(`${oneErrorLine(message)}\n`) });
+  const reports: MissingInputReports = {
+    missingArgument: (name) =>
+      command.error(missingArgumentMessage(command, name), { code: 'commander.missingArgument' }),
+    missingMandatoryOptionValue: (option) =>
+      command.error(missingOptionMessage(command, option), { code: 'commander.missingMandatoryOptionValue' }),
+  };
+  Object.assign(command, reports);
   for (const child of command.commands) applyCommandConventions(child);
   return command;
 }
