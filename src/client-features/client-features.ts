@@ -29,6 +29,7 @@ import { createSystemUrlOpener, type UrlOpener } from './open-url.js';
 import { createResourceHostTools, type ResourceHostTools, type ResultBudget } from './resource-host-tools.js';
 import { RootsRegistry, resolveRoots } from './roots-registry.js';
 import { createServerLog, type ServerLog, type ServerLogEntry } from './server-log.js';
+import { createWaitingQuestions, declined, refusedSampling } from './waiting-questions.js';
 
 export interface ClientFeaturesOptions {
   config: HostConfig;
@@ -127,6 +128,8 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
   const serverLog = logDirectory ? createServerLog({ directory: logDirectory, onError: diagnostic }) : undefined;
 
   const record: ClientRequestRecorder | undefined = options.audit ? auditClientRequests(options.audit) : undefined;
+  // Shared by every server's handlers: each server's questions are counted on their own, whichever path answers them.
+  const bounded = createWaitingQuestions(record);
   const providers = new Map<string, Promise<LlmProvider>>();
   const logGates = new Set<LogRateGate>();
   const resolveProvider = (spec: string | undefined): Promise<LlmProvider> => {
@@ -154,29 +157,39 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
         );
         client.setNotificationHandler('notifications/prompts/list_changed', () => onListChanged(serverName, 'prompts'));
       }
-      if (options.forwarder) installForwardingHandlers(client, serverName, options.forwarder, record);
+      if (options.forwarder) installForwardingHandlers(client, serverName, options.forwarder, record, bounded);
       else
         client.setRequestHandler(
           'sampling/createMessage',
-          createSamplingHandler({
+          bounded(
             serverName,
-            approver,
-            resolveProvider,
-            settings: config.sampling,
-            toolsDeclared: samplingTools,
-            record,
-          }),
+            'sampling/createMessage',
+            createSamplingHandler({
+              serverName,
+              approver,
+              resolveProvider,
+              settings: config.sampling,
+              toolsDeclared: samplingTools,
+              record,
+            }),
+            refusedSampling,
+          ),
         );
       if ((form || url) && !options.forwarder) {
         client.setRequestHandler(
           'elicitation/create',
-          createElicitationHandler({
+          bounded(
             serverName,
-            approver,
-            openUrl,
-            record,
-            onDiagnostic: (message) => diagnostic(message),
-          }),
+            'elicitation/create',
+            createElicitationHandler({
+              serverName,
+              approver,
+              openUrl,
+              record,
+              onDiagnostic: (message) => diagnostic(message),
+            }),
+            declined,
+          ),
         );
         if (url) {
           client.setNotificationHandler('notifications/elicitation/complete', (notification) => {

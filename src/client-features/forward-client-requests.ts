@@ -16,6 +16,7 @@ import type {
 import { callOfStream } from '../connections/call-streams.js';
 import { exceedsJsonDepth, JsonTooDeepError } from '../json/json-depth.js';
 import { byteLength, type ClientRequestRecorder, withoutBinaryData } from './client-request-audit.js';
+import { type BoundQuestions, declined, refusedSampling } from './waiting-questions.js';
 
 export interface ClientRequestForwarder {
   /** Who answered, as the audit records it. */
@@ -50,6 +51,7 @@ export function installForwardingHandlers(
   serverName: string,
   forwarder: ClientRequestForwarder,
   record: ClientRequestRecorder | undefined,
+  bounded: BoundQuestions,
 ): void {
   const audited = async <T>(
     method: 'sampling/createMessage' | 'elicitation/create',
@@ -87,7 +89,14 @@ export function installForwardingHandlers(
     }
   };
 
-  client.setRequestHandler('sampling/createMessage', async (request, context) => {
+  client.setRequestHandler(
+    'sampling/createMessage',
+    bounded(serverName, 'sampling/createMessage', forwardSampling, refusedSampling),
+  );
+  async function forwardSampling(
+    request: CreateMessageRequest,
+    context: ClientContext,
+  ): Promise<CreateMessageResult | CreateMessageResultWithTools> {
     if (exceedsJsonDepth(request.params)) throw new JsonTooDeepError('the sampling request');
     const params = request.params;
     const call = callOfStream(serverName);
@@ -105,7 +114,7 @@ export function installForwardingHandlers(
       (signal) => forwarder.sampling(serverName, params, signal, call),
       () => 'allow',
     );
-  });
+  }
 
   const complete = forwarder.elicitationComplete?.bind(forwarder);
   if (complete) {
@@ -114,7 +123,11 @@ export function installForwardingHandlers(
     );
   }
 
-  client.setRequestHandler('elicitation/create', async (request, context) => {
+  client.setRequestHandler(
+    'elicitation/create',
+    bounded(serverName, 'elicitation/create', forwardElicitation, declined),
+  );
+  async function forwardElicitation(request: ElicitRequest, context: ClientContext): Promise<ElicitResult> {
     if (exceedsJsonDepth(request.params)) throw new JsonTooDeepError('the elicitation request');
     const params = request.params;
     const call = callOfStream(serverName);
@@ -130,5 +143,5 @@ export function installForwardingHandlers(
       (signal) => forwarder.elicitation(serverName, params, signal, call),
       (result) => result.action,
     );
-  });
+  }
 }
