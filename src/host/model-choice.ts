@@ -17,6 +17,17 @@ export const KNOWN_PROVIDERS = [
 ] as const;
 export type ProviderId = (typeof KNOWN_PROVIDERS)[number];
 
+/** A model of each provider, as the README's table of models names them, for a message that needs an example. */
+const EXAMPLE_MODELS: Record<ProviderId, string> = {
+  anthropic: 'claude-sonnet-4-6',
+  openai: 'gpt-5',
+  'openai-responses': 'gpt-5',
+  gemini: 'gemini-2.5-flash',
+  ollama: 'qwen2.5',
+  'openai-compatible': 'my-model',
+  scripted: 'examples/scripts/five-plus-seven.json',
+};
+
 /** Picked when no model is named, in this order, by the key found in the environment. */
 const DEFAULT_MODELS_BY_KEY: ReadonlyArray<{ variables: string[]; model: string }> = [
   { variables: ['ANTHROPIC_API_KEY'], model: 'anthropic:claude-sonnet-4-6' },
@@ -45,13 +56,14 @@ export function parseModelSpec(spec: string): ModelSpec {
   if (colon <= 0) {
     const inferred = inferProvider(spec);
     if (inferred) return { provider: inferred, model: spec };
+    if (isProvider(spec)) throw new ModelChoiceError(providerWithoutModel(spec));
     throw new ModelChoiceError(
       `model ${quoted(spec)} has no provider: write it as provider:model, e.g. anthropic:claude-sonnet-4-6 (providers: ${KNOWN_PROVIDERS.join(', ')})`,
     );
   }
   const provider = spec.slice(0, colon);
   const model = spec.slice(colon + 1);
-  if (!(KNOWN_PROVIDERS as readonly string[]).includes(provider)) {
+  if (!isProvider(provider)) {
     const close = closeNames(provider, KNOWN_PROVIDERS, 1);
     const guess = close.length > 0 ? `did you mean ${close[0]}? ` : '';
     throw new ModelChoiceError(
@@ -59,7 +71,18 @@ export function parseModelSpec(spec: string): ModelSpec {
     );
   }
   if (model === '') throw new ModelChoiceError(`model ${quoted(spec)} names no model after ${quoted(`${provider}:`)}`);
-  return { provider: provider as ProviderId, model };
+  return { provider, model };
+}
+
+function isProvider(name: string): name is ProviderId {
+  return (KNOWN_PROVIDERS as readonly string[]).includes(name);
+}
+
+/** `--model anthropic`: the provider is right and the model was left out. */
+function providerWithoutModel(provider: ProviderId): string {
+  const what =
+    provider === 'scripted' ? { noun: 'script', placeholder: 'PATH' } : { noun: 'model', placeholder: 'MODEL' };
+  return `model ${quoted(provider)} names the provider but no ${what.noun}: write it as ${provider}:${what.placeholder}, e.g. ${provider}:${EXAMPLE_MODELS[provider]}`;
 }
 
 function inferProvider(model: string): ProviderId | undefined {

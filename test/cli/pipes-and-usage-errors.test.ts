@@ -74,6 +74,7 @@ describe('usage errors', () => {
     [['servers', '--model', 'nonsense'], 'model "nonsense" has no provider'],
     [['context', '-m', 'antropic:claude-sonnet-4-6'], 'unknown provider "antropic"'],
     [['ui', '-m', 'nonsense'], 'model "nonsense" has no provider'],
+    [['servers', '-m', 'openai'], 'model "openai" names the provider but no model: write it as openai:MODEL'],
     [['no-such-command'], 'no-such-command'],
   ])(
     '%j exits 2 with one line naming %s',

@@ -40,6 +40,18 @@ describe('parseModelSpec', () => {
     expect(() => parseModelSpec('claude')).toThrow(/has no provider: write it as provider:model/);
     expect(() => parseModelSpec('gemini:')).toThrow(/names no model after "gemini:"/);
   });
+
+  it('says a provider named alone needs a model after it, with an example of that provider', () => {
+    expect(() => parseModelSpec('anthropic')).toThrow(
+      'model "anthropic" names the provider but no model: write it as anthropic:MODEL, e.g. anthropic:claude-sonnet-4-6',
+    );
+    expect(() => parseModelSpec('ollama')).toThrow(
+      'model "ollama" names the provider but no model: write it as ollama:MODEL, e.g. ollama:qwen2.5',
+    );
+    expect(() => parseModelSpec('scripted')).toThrow(
+      'model "scripted" names the provider but no script: write it as scripted:PATH, e.g. scripted:examples/scripts/five-plus-seven.json',
+    );
+  });
 });
 
 describe('chooseModel', () => {
