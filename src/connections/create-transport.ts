@@ -15,7 +15,6 @@ import {
 } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../config/types.js';
-import { quoteCommandLine } from '../json/quote-shell-word.js';
 import { linkCallStreams, readInNoCallersContext } from './call-streams.js';
 import type { HostWrittenAnswers } from './host-written-answers.js';
 import { limitResponseSize } from './limit-response-size.js';
@@ -30,6 +29,7 @@ import { handProgressOnLatest } from './progress-hand-on-transport.js';
 import type { RenamedAnswers } from './renamed-answers.js';
 import { exitWords, OUTPUT_CLOSED_WHILE_RUNNING } from './server-exit.js';
 import type { OpenSpill } from './spilled-text.js';
+import { describeStartCommand } from './start-command.js';
 import { strayAnswerReporter } from './stray-answers.js';
 
 /** What to do about a start-up timeout, in the config's words. */
@@ -119,7 +119,7 @@ async function connectStdio(config: StdioServerConfig, options: CreateTransportO
       throw new Error(neverAnswered(config, runningPid, options, tail), { cause: error });
     }
     throw new Error(
-      `server "${config.name}" failed to start${startFailure(error, transport, config)}${tail ? `\nstderr tail:\n${tail}` : ''}`,
+      `server "${config.name}" failed to start${startFailure(error, transport, config, options.secrets)}${tail ? `\nstderr tail:\n${tail}` : ''}`,
       { cause: error },
     );
   }
@@ -131,12 +131,9 @@ async function connectStdio(config: StdioServerConfig, options: CreateTransportO
  * can be told from a server that needs longer.
  */
 function neverAnswered(config: StdioServerConfig, pid: number, options: CreateTransportOptions, tail: string): string {
-  const commandLine = quoteCommandLine([config.command, ...config.args], options.secrets);
-  // The folder can be written with `${env:…}` as the command can: its secrets are redacted the same way.
-  const folder = quoteCommandLine([config.cwd], options.secrets);
   return [
     `server "${config.name}" failed to start: it started (pid ${pid}) and was still running, but did not answer initialize within ${describeDuration(options.connectTimeoutMs)}, so the host stopped it; ${STARTUP_TIMEOUT_HINT}`,
-    `command: ${commandLine} (in ${folder})`,
+    describeStartCommand(config, options.secrets),
     tail ? `stderr tail:\n${tail}` : 'stderr: nothing written',
   ].join('\n');
 }
@@ -244,8 +241,13 @@ async function connectRemoteOnce(
  * done so, with its exit code or signal, whatever the symptom the handshake met first (the connection closed, a write
  * to its closed input, an error answer put in place of the one it could not give): which one comes first is a race.
  */
-function startFailure(error: unknown, transport: ProcessGroupStdioTransport, config: StdioServerConfig): string {
-  const described = transport.closeReason ?? describeStartError(error, config);
+function startFailure(
+  error: unknown,
+  transport: ProcessGroupStdioTransport,
+  config: StdioServerConfig,
+  secrets: readonly string[] | undefined,
+): string {
+  const described = transport.closeReason ?? describeStartError(error, config, secrets);
   const gone = transport.endedOnItsOwn;
   // What the server answered (a protocol version the client does not know) says more than its leaving after it.
   if (gone !== undefined && transport.closeReason === undefined && !isProtocolVersionError(error)) {
@@ -258,16 +260,10 @@ function startFailure(error: unknown, transport: ProcessGroupStdioTransport, con
   return `${exit ? ` (${exit.signal ? `killed by ${exit.signal}` : `exited with code ${exit.code}`})` : ''}: ${described}`;
 }
 
-function describeStartError(error: unknown, config: StdioServerConfig): string {
+function describeStartError(error: unknown, config: StdioServerConfig, secrets: readonly string[] | undefined): string {
   const message = messageOf(error);
-  const code = (error as NodeJS.ErrnoException)?.code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') {
-    // The system says ENOENT for a working folder that is not there too, and ENOTDIR for a file in its place: the
-    // command is not to blame then.
-    const folder = workingFolderProblem(config.cwd);
-    if (folder !== undefined) return `its working folder ${config.cwd} ${folder}: check \`cwd\` in its config entry`;
-    return `command not found: ${config.command} (cwd ${config.cwd})`;
-  }
+  const spawnCode = spawnFailureCode(error);
+  if (spawnCode !== undefined) return `${notStarted(spawnCode, config)}\n${describeStartCommand(config, secrets)}`;
   const unsupported = /protocol version is not supported: (\S+)/i.exec(message);
   if (unsupported) {
     // The client offers the newest version it supports; the server must answer with one the client knows.
@@ -279,13 +275,44 @@ function describeStartError(error: unknown, config: StdioServerConfig): string {
   return message;
 }
 
+/** The system's code for a process that could not be started at all (`ENOENT`, `EACCES`…), else undefined. */
+function spawnFailureCode(error: unknown): string | undefined {
+  const syscall = (error as NodeJS.ErrnoException | undefined)?.syscall;
+  if (typeof syscall !== 'string' || !syscall.startsWith('spawn')) return undefined;
+  return systemCode(error);
+}
+
+/** An error's system code as it can be printed (`ENOENT`), else `unknown error`. */
+function systemCode(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' && /^E[A-Z0-9]+$/.test(code) ? code : 'unknown error';
+}
+
+/**
+ * Why nothing was started, and what to fix. Printed without the system's own message, which holds the command and
+ * its arguments as they are; the command line follows, quoted and redacted.
+ */
+function notStarted(code: string, config: StdioServerConfig): string {
+  // The system says ENOENT for a working folder that is not there too, ENOTDIR for a file in its place and
+  // ENAMETOOLONG for one too long: the command is not to blame then.
+  const folder = workingFolderProblem(config.cwd);
+  if (folder !== undefined) return `its working folder ${folder}: check \`cwd\` in its config entry`;
+  if (code === 'ENOENT') {
+    return 'command not found: check `command` in its config entry, a program on PATH or the path to one';
+  }
+  if (code === 'EACCES') {
+    return 'its command could not be run (EACCES): check `command` in its config entry, which must name an executable file';
+  }
+  return `its command could not be run (${code}): check \`command\` in its config entry`;
+}
+
 /** What is wrong with the folder a local server is started in, if anything. */
-function workingFolderProblem(cwd: string | undefined): string | undefined {
-  if (cwd === undefined) return undefined;
+function workingFolderProblem(cwd: string): string | undefined {
   try {
     return statSync(cwd).isDirectory() ? undefined : 'is not a folder';
-  } catch {
-    return 'does not exist';
+  } catch (error) {
+    const code = systemCode(error);
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'does not exist' : `cannot be used (${code})`;
   }
 }
 

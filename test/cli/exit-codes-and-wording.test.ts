@@ -141,7 +141,7 @@ describe('a server that fails to start', () => {
     const result = await runCli(['servers', '--config', config], TIMEOUT);
     expect(result.code, result.stderr).toBe(1);
     expect(result.stderr).toContain(
-      `server "calculator" failed to start: its working folder ${missing} does not exist: check \`cwd\` in its config entry`,
+      `server "calculator" failed to start: its working folder does not exist: check \`cwd\` in its config entry\ncommand: ${process.execPath} ${exampleServer('calculator')} (in ${missing})`,
     );
     expect(result.stderr).not.toContain('command not found');
 
@@ -152,7 +152,8 @@ describe('a server that fails to start', () => {
     });
     const onFile = await runCli(['servers', '--config', file], TIMEOUT);
     expect(onFile.code, onFile.stderr).toBe(1);
-    expect(onFile.stderr).toContain(`its working folder ${file} is not a folder: check \`cwd\` in its config entry`);
+    expect(onFile.stderr).toContain('its working folder is not a folder: check `cwd` in its config entry');
+    expect(onFile.stderr).toContain(`(in ${file})`);
   }, 60_000);
 });
 
