@@ -6,7 +6,7 @@
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { MAX_SKILL_FILE_BYTES, parseSkillFile, type SkillFrontMatter } from './parse-skill-file.js';
-import { SkillError } from './skill-error.js';
+import { pathInMessage, SkillError } from './skill-error.js';
 import { type HashedEntry, hashSkillFolder } from './skill-fingerprint.js';
 import type { SkillSource, SkillSourceKind } from './skill-sources.js';
 
@@ -55,11 +55,16 @@ export function discoverSkills(sources: readonly SkillSource[]): DiscoveredSkill
       // repository with thousands of skills costs their folder names, not reading and hashing every file in them.
       const earlier = byName.get(path.basename(folder));
       if (earlier !== undefined) {
-        warnings.push(`skill "${earlier.name}" in ${folder} is shadowed by the one in ${earlier.folder}`);
+        warnings.push(
+          `skill "${earlier.name}" in ${pathInMessage(folder)} is shadowed by the one in ${pathInMessage(earlier.folder)}`,
+        );
         continue;
       }
       if (byName.size >= MAX_SKILLS) {
-        problems.push({ file, message: `${file}: not used: more than ${MAX_SKILLS} skills are installed` });
+        problems.push({
+          file,
+          message: `${pathInMessage(file)}: not used: more than ${MAX_SKILLS} skills are installed`,
+        });
         continue;
       }
       try {

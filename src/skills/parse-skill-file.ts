@@ -8,7 +8,7 @@
 
 import { createRequire } from 'node:module';
 import { setOwnProperty } from '../json/own-property.js';
-import { SkillError } from './skill-error.js';
+import { pathInMessage, SkillError } from './skill-error.js';
 
 /** The YAML parser (CommonJS), required when a skill file is first read: without skills it is never loaded. */
 function loadYaml(): typeof import('yaml') {
@@ -77,7 +77,10 @@ export function parseSkillFile(text: string, file: string, folderName: string): 
   const warnings = Object.keys(fields)
     .filter((key) => !KNOWN_FIELDS.has(key))
     // Quoted as JSON: a key is the skill author's text, and a line break in it would forge a line of its own.
-    .map((key) => `${file}: front matter field ${JSON.stringify(key)} is not part of the skill format; ignored`);
+    .map(
+      (key) =>
+        `${pathInMessage(file)}: front matter field ${JSON.stringify(key)} is not part of the skill format; ignored`,
+    );
 
   const name = requiredString(fields, 'name', file);
   if (name.length > MAX_NAME_LENGTH || !NAME_PATTERN.test(name)) {
@@ -88,7 +91,11 @@ export function parseSkillFile(text: string, file: string, folderName: string): 
     );
   }
   if (name !== folderName) {
-    throw new SkillError(file, `expected the name of the skill's folder, "${folderName}", found "${name}"`, 'name');
+    throw new SkillError(
+      file,
+      `expected the name of the skill's folder, "${pathInMessage(folderName)}", found "${name}"`,
+      'name',
+    );
   }
   const description = requiredString(fields, 'description', file).trim();
   if (description.length > MAX_DESCRIPTION_LENGTH) {

@@ -11,6 +11,7 @@
 import { type ApprovalsPlace, skillsShowCommand, trustApproveCommand } from '../config/trust-commands.js';
 import { describeHiddenContent, findHiddenContent, type HiddenContentFlag } from '../policy/hidden-content.js';
 import type { Skill } from './discover-skills.js';
+import { pathInMessage } from './skill-error.js';
 import type { SkillCheck, SkillPins } from './skill-pins.js';
 
 export interface WithheldSkill {
@@ -78,7 +79,11 @@ export function reviewSkills(skills: readonly Skill[], pins: SkillPins, approval
         review.offered.push(skill);
       }
     } else {
-      withhold(status === 'changed' ? `its files changed since it was approved (${skill.folder})` : 'it was revoked');
+      withhold(
+        status === 'changed'
+          ? `its files changed since it was approved (${pathInMessage(skill.folder)})`
+          : 'it was revoked',
+      );
     }
   }
   return review;

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { OPEN_WITHOUT_WAITING } from '../json/read-bounded-file.js';
-import { SkillError } from './skill-error.js';
+import { pathInMessage, SkillError } from './skill-error.js';
 
 /**
  * Entries (files and folders) in one skill, and folder depth below the skill's folder. A skill beyond either is not
@@ -91,7 +91,7 @@ export function hashSkillFolder(folder: string, keep?: KeepFile): SkillFolderHas
     if (depth > MAX_FINGERPRINT_DEPTH) {
       throw new SkillError(
         directory,
-        `is nested more than ${MAX_FINGERPRINT_DEPTH} folders deep in the skill ${folder}; a skill is pinned by all its files, so it is not used`,
+        `is nested more than ${MAX_FINGERPRINT_DEPTH} folders deep in the skill ${pathInMessage(folder)}; a skill is pinned by all its files, so it is not used`,
       );
     }
     let names: string[];

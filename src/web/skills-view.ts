@@ -12,6 +12,7 @@ import type { Message } from '../providers/types.js';
 import { pairedToolCalls } from '../sessions/answered-tool-calls.js';
 import type { Skill } from '../skills/discover-skills.js';
 import { withheldSkillMessage } from '../skills/review-skills.js';
+import { pathInMessage } from '../skills/skill-error.js';
 import { LOAD_SKILL_TOOL } from '../skills/skill-tools.js';
 import { listedDescription } from '../skills/skills-listing.js';
 import type { SkillsView, SkillView } from './api-types.js';
@@ -29,7 +30,8 @@ export function skillsView(host: Host, history: readonly Message[]): SkillsView 
       : path.basename(folder);
   };
   /** Messages name the skill's folder and file; the page gets the shown folder instead. */
-  const withoutPaths = (text: string, folder: string): string => text.split(folder).join(shown(folder));
+  const withoutPaths = (text: string, folder: string): string =>
+    text.split(folder).join(shown(folder)).split(pathInMessage(folder)).join(shown(folder));
   const view = (skill: Skill): SkillView => ({
     name: skill.name,
     description: skill.description,

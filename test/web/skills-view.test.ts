@@ -74,3 +74,25 @@ describe('a withheld skill on the Skills page', () => {
     }
   });
 });
+
+describe('a skill that could not be read, on the Skills page', () => {
+  it('names its folder relative to the config, also when the folder’s name holds a line break', async () => {
+    const config = await writeConfig({ mcpServers: {} });
+    writeSkill(join(dirname(config), 'skills'), { name: 'bad\nname', description: 'Not named as its folder.' });
+    const host = await createHost({
+      config,
+      provider: createScriptedProvider({ scenarios: [] }),
+      stateDir: mkdtempSync(join(tmpdir(), 'mcp-host-state-')),
+      auditSink: false,
+      onDiagnostic: () => {},
+    });
+    try {
+      const { problems } = skillsView(host, []);
+      expect(problems.map((problem) => problem.folder)).toEqual(['skills/bad\nname']);
+      expect(problems[0]!.message.startsWith('skills/bad\nname/SKILL.md: ')).toBe(true);
+      expect(JSON.stringify(problems)).not.toContain(dirname(config));
+    } finally {
+      await host.close();
+    }
+  });
+});
