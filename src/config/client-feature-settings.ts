@@ -9,7 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { setOwnProperty } from '../json/own-property.js';
 import { ConfigError, describeConfigFile } from './config-error.js';
-import { formatKeyPath } from './key-path.js';
+import { formatKeyPath, quoteKey } from './key-path.js';
 import { rootUrl } from './root-url.js';
 import type { SamplingSettings } from './types.js';
 
@@ -80,7 +80,7 @@ export function buildSamplingSettings(
   for (const [name, model] of Object.entries(sampling.servers ?? {})) {
     if (!context.serverNames.has(name)) {
       context.warnings.push(
-        `${describeConfigFile(context.file)}: ${formatKeyPath(['sampling', 'servers', name])}: no server is named "${name}"; ignored`,
+        `${describeConfigFile(context.file)}: ${formatKeyPath(['sampling', 'servers', name])}: no server is named ${quoteKey(name)}; ignored`,
       );
       continue;
     }

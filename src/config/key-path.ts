@@ -14,11 +14,16 @@ export function formatKeyPath(segments: ReadonlyArray<KeyPathSegment>): string {
   let text = '';
   for (const segment of segments) {
     if (typeof segment === 'number') text += `[${segment}]`;
-    else if (segment.length > MAX_SHOWN_KEY) text += `[${JSON.stringify(`${segment.slice(0, MAX_SHOWN_KEY)}…`)}]`;
+    else if (segment.length > MAX_SHOWN_KEY) text += `[${quoteKey(segment)}]`;
     else if (BARE_SEGMENT.test(segment)) text += text === '' ? segment : `.${segment}`;
     else text += `[${JSON.stringify(segment)}]`;
   }
   return text;
+}
+
+/** A config key a message names on its own (a server name), as a JSON string cut as the key path cuts it. */
+export function quoteKey(key: string): string {
+  return JSON.stringify(key.length > MAX_SHOWN_KEY ? `${key.slice(0, MAX_SHOWN_KEY)}…` : key);
 }
 
 const MAX_SHOWN_STRING = 40;

@@ -50,4 +50,22 @@ describe('a hostile key in a config', { timeout: 120_000 }, () => {
     );
     expect(result.stderr).not.toContain('\u001b');
   });
+
+  it('names the file and the unknown server in a short warning line when the key is a sampling server', async () => {
+    const file = await writeConfig({
+      mcpServers: { calc: { command: process.execPath, args: [exampleServer('calculator')] } },
+      sampling: { servers: { [HOSTILE_KEY]: 'scripted:model.json' } },
+    });
+    const result = await runCli(['servers', '--config', file], { timeoutMs: 60_000 });
+
+    expect(result.code, result.stderr.slice(0, 500)).toBe(0);
+    const warning = linesOf(result.stderr).find((line) => line.startsWith(`mcp-host: ${file}:`));
+    expect(warning!.length).toBeLessThan(READABLE_LINE);
+    expect(warning).toMatch(
+      new RegExp(
+        `^mcp-host: ${escaped(file)}: sampling\\.servers\\["\\\\u001b\\[2Jx+…"\\]: no server is named "\\\\u001b\\[2Jx+…"; ignored$`,
+      ),
+    );
+    expect(result.stderr).not.toContain('\u001b');
+  });
 });
