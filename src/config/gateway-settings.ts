@@ -41,6 +41,11 @@ export interface GatewaySettings {
   maxSessionsPerClient: number;
   /** A stateful HTTP session with no request and no open stream for this long is closed. */
   sessionIdleTimeoutMs: number;
+  /**
+   * A server left failed (it failed to start, or went down more times in a row than it is restarted by itself) is
+   * started again after this long, the wait doubling after each attempt that fails, up to ten minutes; 0: never.
+   */
+  retryFailedServersMs: number;
   /** OAuth 2.1 resource-server mode: JWT access tokens from this issuer are accepted besides `tokens`. */
   oauth?: GatewayOAuthSettings;
   /** Sessions kept in the store, so that any replica answers any request. */
@@ -70,6 +75,7 @@ export const DEFAULT_GATEWAY_SETTINGS: GatewaySettings = {
   maxSessions: 200,
   maxSessionsPerClient: 20,
   sessionIdleTimeoutMs: 30 * 60_000,
+  retryFailedServersMs: 30_000,
   stateless: false,
   store: { type: 'memory' },
 };
@@ -114,13 +120,17 @@ export const gatewaySchema = z.strictObject(
     maxSessions: positive('sessions').optional(),
     maxSessionsPerClient: positive('sessions').optional(),
     sessionIdleTimeoutMs: positive('milliseconds').optional(),
+    retryFailedServersMs: z
+      .int({ error: 'a whole number of milliseconds, 0 or more (0: never)' })
+      .nonnegative({ error: 'a whole number of milliseconds, 0 or more (0: never)' })
+      .optional(),
     oauth: gatewayOAuthSchema.optional(),
     stateless: z.boolean({ error: 'true or false' }).optional(),
     store: gatewayStoreSchema.optional(),
   },
   {
     error:
-      'an object with `tokens`, `allowedOrigins`, `allowedHosts`, `maxRequestBytes`, `requestsPerMinute`, `consent`, `approvalTimeoutMs`, `maxSessions`, `maxSessionsPerClient`, `sessionIdleTimeoutMs`, `oauth`, `stateless` or `store`',
+      'an object with `tokens`, `allowedOrigins`, `allowedHosts`, `maxRequestBytes`, `requestsPerMinute`, `consent`, `approvalTimeoutMs`, `maxSessions`, `maxSessionsPerClient`, `sessionIdleTimeoutMs`, `retryFailedServersMs`, `oauth`, `stateless` or `store`',
   },
 );
 

@@ -12,6 +12,7 @@ import { matchesGlob } from '../policy/glob.js';
 import { createGatewayApprover } from './gateway-approver.js';
 import { ProfileSessions } from './profile-sessions.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
+import { retryFailedServers } from './retry-failed-servers.js';
 
 /** What a session needs of its profile. */
 export interface ProfileHost {
@@ -71,6 +72,7 @@ export function createGatewayHosts(
   const settings = config.gateway ?? DEFAULT_GATEWAY_SETTINGS;
   const started = new Map<string, Promise<ProfileHost>>();
   const listeners: Array<(profile: string | undefined) => void> = [];
+  const stopRetries: Array<() => Promise<void>> = [];
   const start = async (name: string | undefined): Promise<ProfileHost> => {
     // The name comes from the request path: `constructor` must not find Object's.
     const profiles = config.profiles ?? {};
@@ -122,6 +124,12 @@ export function createGatewayHosts(
       },
     });
     running = host;
+    if (settings.retryFailedServersMs > 0) {
+      const retries = retryFailedServers(host, settings.retryFailedServersMs, (message) =>
+        hostOptions.onDiagnostic?.(message),
+      );
+      stopRetries.push(retries.stop);
+    }
     const toolGlobs = profile?.tools ?? [];
     return {
       name,
@@ -161,6 +169,7 @@ export function createGatewayHosts(
     },
     closeSessions,
     async close() {
+      await Promise.all(stopRetries.map((stop) => stop()));
       await closeSessions();
       const hosts = await Promise.allSettled(started.values());
       await Promise.all(hosts.flatMap((result) => (result.status === 'fulfilled' ? [result.value.host.close()] : [])));

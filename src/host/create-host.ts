@@ -127,7 +127,15 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   // Every server's first-sight approvals in one save of the trust store (a save is an fsync), not one per server.
   await state.trustStore.batch(() => catalog.seed(connected.tools)).catch(abandon);
   const loggingLevel = createServersLoggingLevel(config.servers, connections);
-  const serverControls = hostServerControls({ config, connections, connectionOptions, loggingLevel, catalog, audit });
+  const serverControls = hostServerControls({
+    config,
+    connections,
+    connectionOptions,
+    loggingLevel,
+    catalog,
+    audit,
+    onToolsChanged: options.onToolsChanged,
+  });
   await stopIfInterrupted();
   const catalogNow = (): ToolCatalog => catalog.current();
   const failedServers = connected.failures.map((failure) => failure.server);

@@ -20,6 +20,8 @@ interface HostServerControlsSettings {
   loggingLevel: ServersLoggingLevel;
   catalog: LiveCatalog;
   audit: AuditRecorder;
+  /** `HostOptions.onToolsChanged`: a server started or stopped here changes the catalog as a listing change does. */
+  onToolsChanged: ((server: string) => void) | undefined;
 }
 
 export function hostServerControls(
@@ -34,8 +36,14 @@ export function hostServerControls(
     loggingLevel: settings.loggingLevel,
     relist: async (server) => {
       await catalog.relist(server);
+      settings.onToolsChanged?.(server);
     },
-    forget: (server) => catalog.forget(server),
+    forget: (server) => {
+      // A server that was down had no tools to take away: nothing changed to tell.
+      const had = catalog.current().entries.some((entry) => entry.server === server);
+      catalog.forget(server);
+      if (had) settings.onToolsChanged?.(server);
+    },
     onStarted: (connection) => recordServerStart(audit, connection),
     onStopped: (server, reason) => audit.serverExit({ server, reason }),
     status: (server) => statusOf(servers.find((candidate) => candidate.name === server)!),

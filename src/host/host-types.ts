@@ -106,8 +106,9 @@ export interface HostOptions {
   /** Progress a server reports for a running tool call. */
   onProgress?: (update: ToolProgressUpdate) => void;
   /**
-   * A server said its tools changed (`notifications/tools/list_changed`); `refreshCatalog()` re-reads them. The host's
-   * own tools changing is told as `mcp-host`'s (the first stored result adds the tool that reads stored results).
+   * A server said its tools changed (`notifications/tools/list_changed`; `refreshCatalog()` re-reads them), or its tools
+   * came or went as `restartServer`, `disableServer` or `enableServer` started or stopped it (already re-read). The
+   * host's own tools changing is told as `mcp-host`'s (the first stored result adds the tool that reads stored results).
    */
   onToolsChanged?: (server: string) => void;
   /** Elicitation modes, URL opener, server log folder, forwarding (see ClientFeaturesOptions). */

@@ -109,6 +109,21 @@ describe('gateway.maxSessions, gateway.maxSessionsPerClient and gateway.sessionI
   });
 });
 
+describe('gateway.retryFailedServersMs', () => {
+  const gateway = (value: unknown) => parseConfig(JSON.stringify({ mcpServers: {}, gateway: value }), FILE, {}).gateway;
+
+  it('defaults to 30 seconds, takes 0 (never) and other values, and names the key for anything else', () => {
+    expect(gateway({})?.retryFailedServersMs).toBe(30_000);
+    expect(gateway({ retryFailedServersMs: 0 })?.retryFailedServersMs).toBe(0);
+    expect(gateway({ retryFailedServersMs: 5_000 })?.retryFailedServersMs).toBe(5_000);
+    for (const value of [-1, 1.5, '30s']) {
+      const error = thrownConfigError(() => gateway({ retryFailedServersMs: value }));
+      expect(error.keyPath).toBe('gateway.retryFailedServersMs');
+      expect(error.message).toContain('0 or more (0: never)');
+    }
+  });
+});
+
 describe("a server's `stateful`", () => {
   const servers = (entry: Record<string, unknown>) =>
     parseConfig(JSON.stringify({ mcpServers: { browser: { command: 'node', ...entry } } }), FILE, {});

@@ -18,6 +18,8 @@ const sink = createMemoryAuditSink();
 const toolNames = () => host.toolDefinitions().map((tool) => tool.name);
 const statusOf = (name: string) => host.servers().find((server) => server.name === name)!;
 const records = (): AuditRecord[] => sink.records;
+/** The servers `onToolsChanged` named, in order. */
+const toolsChanged: string[] = [];
 
 beforeAll(async () => {
   host = await createHost({
@@ -27,6 +29,7 @@ beforeAll(async () => {
     ]),
     auditSink: sink,
     trustStore: TrustStore.inMemory(),
+    onToolsChanged: (server) => toolsChanged.push(server),
   });
 }, 60_000);
 
@@ -38,7 +41,10 @@ describe('server controls', () => {
   it('restarts a server: a new process, its tools offered and callable again, audited', async () => {
     const before = statusOf('calculator').pid!;
     expect(isAlive(before)).toBe(true);
+    toolsChanged.length = 0;
     const status = await host.restartServer('calculator');
+    // Its tools left as it stopped and came back as it started: a listener (the gateway's clients) hears both.
+    expect(toolsChanged).toEqual(['calculator', 'calculator']);
     expect(status.state).toBe('connected');
     expect(status.pid).toBeDefined();
     expect(status.pid).not.toBe(before);
@@ -55,7 +61,9 @@ describe('server controls', () => {
 
   it('switches a server off: closed, its tools leave the catalog at once and cannot be called, until it is switched on', async () => {
     const pid = statusOf('calculator').pid!;
+    toolsChanged.length = 0;
     const status = await host.disableServer('calculator');
+    expect(toolsChanged).toEqual(['calculator']);
     expect(status).toMatchObject({ name: 'calculator', state: 'idle', disabled: true });
     expect(isAlive(pid)).toBe(false);
     expect(toolNames().filter((name) => name.startsWith('calculator__'))).toEqual([]);
