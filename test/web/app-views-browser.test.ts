@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRecords } from '../helpers/audit-records.js';
+import { startChatTurn } from '../helpers/chat-page.js';
 import { goToUiPage } from '../helpers/go-to-ui-page.js';
 import { fixtureServer, repoRoot, temporaryDirectory, writeConfig } from '../helpers/project.js';
 import { type ScreenshotFolder, screenshotFolder } from '../helpers/screenshot-folder.js';
@@ -224,11 +225,9 @@ describe('MCP Apps views in Chromium', () => {
   });
 
   it('renders the view in a chat card, asks before the call, and never offers the app-only tool to the model', async () => {
-    await goToUiPage(page, 'Chat', WAIT);
     const stop = new AbortController();
     const events = readEvents(/"type":"turn-done"/, stop.signal);
-    await page.getByLabel('Message').fill('What time is it?');
-    await page.getByRole('button', { name: 'Send' }).click();
+    await startChatTurn(page, 'What time is it?');
     const dialog = page.getByRole('dialog', { name: 'A tool call needs your approval' });
     await dialog.waitFor(WAIT);
     await dialog.getByRole('button', { name: 'Allow once' }).click();

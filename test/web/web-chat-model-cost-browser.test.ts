@@ -6,18 +6,19 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
+import { sendInChat } from '../helpers/chat-page.js';
+import { goToUiPage } from '../helpers/go-to-ui-page.js';
 import { temporaryDirectory } from '../helpers/project.js';
-import { openUiPage, startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
+import { openUiPage, startUiInChromium, useAroundTests } from '../helpers/web-ui-in-chromium.js';
 
 const WAIT = { timeout: 15_000 };
 const SCRIPT = { scenarios: [{ match: '.*', turns: [{ text: 'Hello.' }] }] };
 
-let running: UiInChromium | undefined;
 /** The scripts' folder: a model is switched to by its script's path, and shown and priced by the file's name. */
 let directory: string;
 
-beforeAll(async () => {
+const running = useAroundTests(async () => {
   directory = await temporaryDirectory('mcp-host-ui-model-cost-');
   const config = join(directory, 'mcp-host.json');
   await writeFile(join(directory, 'priced.json'), JSON.stringify(SCRIPT));
@@ -30,17 +31,8 @@ beforeAll(async () => {
       modelPrices: { 'scripted:priced.json': { inputPerMillion: 3, outputPerMillion: 15 } },
     }),
   );
-  running = await startUiInChromium(['--config', config]);
-}, 90_000);
-
-afterAll(async () => {
-  await running?.stop();
+  return startUiInChromium(['--config', config]);
 });
-
-async function openChat(page: Page): Promise<void> {
-  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Chat' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor(WAIT);
-}
 
 async function switchModel(page: Page, script: string): Promise<void> {
   await page.getByLabel('Switch model').fill(`scripted:${join(directory, script)}`);
@@ -49,18 +41,15 @@ async function switchModel(page: Page, script: string): Promise<void> {
 
 describe('a model switch in another tab', () => {
   it("changes this tab's cost with its model", async () => {
-    const here = running!.page;
-    await openChat(here);
-    await here.getByRole('textbox', { name: 'Message', exact: true }).fill('hi');
-    await here.getByRole('button', { name: 'Send' }).click();
-    await here.locator('.turn').getByText('Hello.').waitFor(WAIT);
+    const here = running().page;
+    await sendInChat(here, 'hi', 'Hello.', WAIT);
     await here
       .getByRole('status')
       .getByText(/scripted:priced\.json .* cost \$[0-9.e-]+ \(price from the config\)$/)
       .waitFor(WAIT);
 
-    const { page: there } = await openUiPage(running!);
-    await openChat(there);
+    const { page: there } = await openUiPage(running());
+    await goToUiPage(there, 'Chat', WAIT);
     await switchModel(there, 'unpriced.json');
     await there
       .getByRole('status')

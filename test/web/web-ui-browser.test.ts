@@ -13,6 +13,7 @@ import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageBin } from '../client-features/helpers.js';
 import { rugPullServerPath } from '../consent/consent-helpers.js';
+import { startChatTurn } from '../helpers/chat-page.js';
 import { goToUiPage } from '../helpers/go-to-ui-page.js';
 import { exampleServer, repoRoot, temporaryDirectory } from '../helpers/project.js';
 import { type ScreenshotFolder, screenshotFolder } from '../helpers/screenshot-folder.js';
@@ -230,9 +231,7 @@ describe('the web UI in Chromium', () => {
     const audit = await otherTab('audit');
     await audit.getByRole('heading', { level: 1, name: 'Audit' }).waitFor(WAIT);
 
-    await goToUiPage(page, 'Chat');
-    await page.getByLabel('Message').fill('Reserve 2 WIDGET-1');
-    await page.getByRole('button', { name: 'Send' }).click();
+    await startChatTurn(page, 'Reserve 2 WIDGET-1');
     const dialog = page.getByRole('dialog', { name: 'A tool call needs your approval' });
     await dialog.waitFor(WAIT);
     await dialog.getByText(/"sku": "WIDGET-1"/).waitFor(WAIT);

@@ -5,14 +5,14 @@
  * running `mcp-host ui` reports the exit once, as before. Each way of calling has a server of its own, as the server
  * exits only during the first call it gets. A chat's warning is shown beside its call, as it goes and after a reload. A view's warning is shown beside the view and never passed into it.
  */
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { startChatTurn } from '../helpers/chat-page.js';
 import { goToUiPage } from '../helpers/go-to-ui-page.js';
-import { fixtureServer, temporaryDirectory } from '../helpers/project.js';
-import { startUiInChromium, type UiInChromium } from '../helpers/web-ui-in-chromium.js';
+import { fixtureServer, temporaryDirectory, writeScriptedConfig } from '../helpers/project.js';
+import { startUiInChromium, useAroundTests } from '../helpers/web-ui-in-chromium.js';
 
 const WAIT = { timeout: 15_000 };
 /** A line the server writes to stderr when it starts, as a page would run it if it took text for markup. */
@@ -22,11 +22,8 @@ const exitReport = (server: string) => `server "${server}" exited with code 5; s
 const warning = (server: string) =>
   `${server}__read_once_exits lost its server; trying once more, as the tool is marked safe to retry (${exitReport(server)})`;
 
-let running: UiInChromium | undefined;
-
-beforeAll(async () => {
+const running = useAroundTests(async () => {
   const directory = await temporaryDirectory('mcp-host-ui-retry-');
-  const config = join(directory, 'mcp-host.json');
   const fixture = pathToFileURL(fixtureServer('crash-mid-call.mjs')).href;
   const viewsFixture = pathToFileURL(fixtureServer('app-views.mjs')).href;
   const crashingServer = (name: string, server = fixture) => ({
@@ -36,21 +33,9 @@ beforeAll(async () => {
     env: { EXITED_ONCE_FILE: join(directory, `${name}-exited-once`) },
     trust: 'trusted',
   });
-  await writeFile(
-    config,
-    JSON.stringify({
-      model: 'scripted:script.json',
-      permissions: { allow: ['chatted__*', 'viewed__*'] },
-      mcpServers: {
-        chatted: crashingServer('chatted'),
-        called: crashingServer('called'),
-        viewed: crashingServer('viewed', viewsFixture),
-      },
-    }),
-  );
-  await writeFile(
-    join(directory, 'script.json'),
-    JSON.stringify({
+  const config = await writeScriptedConfig(
+    'mcp-host-ui-retry-',
+    {
       scenarios: [
         {
           match: 'read',
@@ -60,13 +45,17 @@ beforeAll(async () => {
           ],
         },
       ],
-    }),
+    },
+    {
+      permissions: { allow: ['chatted__*', 'viewed__*'] },
+      mcpServers: {
+        chatted: crashingServer('chatted'),
+        called: crashingServer('called'),
+        viewed: crashingServer('viewed', viewsFixture),
+      },
+    },
   );
-  running = await startUiInChromium(['--config', config]);
-}, 90_000);
-
-afterAll(async () => {
-  await running?.stop();
+  return startUiInChromium(['--config', config]);
 });
 
 function timesIn(text: string, part: string): number {
@@ -86,7 +75,7 @@ async function expectToldOnceEach(page: Page, server: string, scope: Page | Loca
   expect(await warnings.locator('img, b').count()).toBe(0);
   expect(await page.title()).not.toBe('ran');
 
-  const stderr = running!.ui.stderr();
+  const stderr = running().ui.stderr();
   expect(stderr).toContain(`mcp-host: ${exitReport(server)}\n`);
   expect(timesIn(stderr, `server "${server}" exited`), stderr).toBe(1);
   expect(stderr).not.toContain('trying once more');
@@ -94,10 +83,8 @@ async function expectToldOnceEach(page: Page, server: string, scope: Page | Loca
 
 describe('a call sent once more after its server went away', () => {
   it('is shown in the chat beside its call with how the server went, once, and the terminal has its report', async () => {
-    const page = running!.page;
-    await goToUiPage(page, 'Chat');
-    await page.getByRole('textbox', { name: 'Message', exact: true }).fill('read it');
-    await page.getByRole('button', { name: 'Send' }).click();
+    const page = running().page;
+    await startChatTurn(page, 'read it');
     await page
       .locator('.turn')
       .getByText(/The tool said: read \d+/)
@@ -108,7 +95,7 @@ describe('a call sent once more after its server went away', () => {
   }, 60_000);
 
   it('is shown again with its call in the chat after a reload, once', async () => {
-    const page = running!.page;
+    const page = running().page;
     await page.reload();
     await goToUiPage(page, 'Chat');
     const call = page.getByRole('article', { name: 'Tool call chatted__read_once_exits [1]' });
@@ -116,7 +103,7 @@ describe('a call sent once more after its server went away', () => {
   }, 60_000);
 
   it('is shown with the result on the Tools page with how the server went, once, and the terminal has its report', async () => {
-    const page = running!.page;
+    const page = running().page;
     await goToUiPage(page, 'Tools');
     await page.getByRole('button', { name: /^called__read_once_exits/ }).click();
     await page.getByRole('button', { name: 'Call called__read_once_exits' }).click();
@@ -128,7 +115,7 @@ describe('a call sent once more after its server went away', () => {
   }, 60_000);
 
   it('is shown beside a view whose own call it was, once, with how the server went, and not passed into the view', async () => {
-    const page = running!.page;
+    const page = running().page;
     await goToUiPage(page, 'Tools');
     await page.getByRole('button', { name: /^viewed__reader/ }).click();
     await page.getByRole('button', { name: 'Call viewed__reader' }).click();
