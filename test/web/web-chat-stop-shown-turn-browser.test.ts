@@ -5,9 +5,10 @@
  */
 import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { ChatStateView, ServerView } from '../../src/web/api-types.js';
+import type { ChatStateView } from '../../src/web/api-types.js';
 import { auditRecords } from '../helpers/audit-records.js';
 import { goToUiPage } from '../helpers/go-to-ui-page.js';
+import { waitForHangCalls } from '../helpers/hang-calls.js';
 import { fixtureServer, writeScriptedConfig } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { openUiPage, startUiAndChromium, useAroundTests } from '../helpers/web-ui-in-chromium.js';
@@ -38,15 +39,6 @@ async function chatTab(): Promise<Page> {
   return page;
 }
 
-/** Waits until the server of the tool that never answers has been sent `count` calls of it (its stderr says each). */
-async function waitForHangCalls(count: number): Promise<void> {
-  await waitUntil(async () => {
-    const servers = (await callUiApi<ServerView[]>(started().ui, '/api/servers')).body;
-    const stderr = servers.find((server) => server.name === 'waits')?.stderrTail ?? '';
-    return (stderr.match(/^call \S+ hang$/gm) ?? []).length >= count;
-  }, `the server to be sent call ${count} of the tool that never answers`);
-}
-
 async function runningTurn(): Promise<{ turnId: string; prompt: string } | undefined> {
   const running = (await callUiApi<ChatStateView>(started().ui, '/api/chat')).body.running;
   return running === undefined ? undefined : { turnId: running.turnId, prompt: running.prompt };
@@ -59,7 +51,7 @@ describe("two tabs on the chat, one's Stop on its way while the other starts a n
 
     await first.getByRole('textbox', { name: 'Message', exact: true }).fill('wait once');
     await first.getByRole('button', { name: 'Send' }).click();
-    await waitForHangCalls(1);
+    await waitForHangCalls(started().ui, 1);
     const shown = await runningTurn();
     expect(shown?.prompt).toBe('wait once');
     await second.locator('.turn').getByText('wait once').waitFor(WAIT);
@@ -79,7 +71,7 @@ describe("two tabs on the chat, one's Stop on its way while the other starts a n
     await first.getByRole('button', { name: 'Send' }).waitFor(WAIT);
     await first.getByRole('textbox', { name: 'Message', exact: true }).fill('wait twice');
     await first.getByRole('button', { name: 'Send' }).click();
-    await waitForHangCalls(2);
+    await waitForHangCalls(started().ui, 2);
     const next = await runningTurn();
     expect(next?.prompt).toBe('wait twice');
 

@@ -5,9 +5,10 @@
  * (the same audit record, the same transcript), and the question stays open and answerable.
  */
 import { describe, expect, it } from 'vitest';
-import type { ChatMessageView, ChatStateView, ServerView } from '../../src/web/api-types.js';
+import type { ChatMessageView, ChatStateView } from '../../src/web/api-types.js';
 import { auditRecords } from '../helpers/audit-records.js';
 import { startChatTurn, tabTo, waitForAnswersToTakeInput } from '../helpers/chat-page.js';
+import { waitForHangCalls } from '../helpers/hang-calls.js';
 import { fixtureServer, trustedServer } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { useScriptedUiInChromium } from '../helpers/web-ui-in-chromium.js';
@@ -59,15 +60,6 @@ async function hangCallsOnce(count: number): Promise<unknown[]> {
   return hangCalls();
 }
 
-/** Waits until the server of the tool that never answers has been sent `count` calls of it (its stderr says each). */
-async function waitForHangCalls(count: number): Promise<void> {
-  await waitUntil(async () => {
-    const servers = (await callUiApi<ServerView[]>(running().ui, '/api/servers')).body;
-    const stderr = servers.find((server) => server.name === 'waits')?.stderrTail ?? '';
-    return (stderr.match(/^call \S+ hang$/gm) ?? []).length >= count;
-  }, `the server to be sent call ${count} of the tool that never answers`);
-}
-
 /** The open conversation's messages after the user's message `prompt`, up to the next. */
 async function turnMessages(prompt: string): Promise<ChatMessageView[]> {
   const messages = (await callUiApi<ChatStateView>(running().ui, '/api/chat')).body.session?.messages ?? [];
@@ -90,7 +82,7 @@ describe('a question no chat turn asked, shown while a turn runs', () => {
     expect(await stop.getAttribute('aria-describedby')).not.toBeNull();
     await dialog.getByText('Not an answer').waitFor(WAIT);
     // The turn goes on to its call that never answers; it is stopped from the dialog, not by the call ending.
-    await waitForHangCalls(1);
+    await waitForHangCalls(ui, 1);
     // A cancel naming another turn stops nothing.
     expect((await callUiApi(ui, '/api/chat/cancel', { turnId: 'another-turn' })).body).toEqual({
       cancelled: false,
@@ -135,7 +127,7 @@ describe('a question no chat turn asked, shown while a turn runs', () => {
     await page.getByRole('button', { name: 'New conversation' }).click();
     await page.getByRole('textbox', { name: 'Message', exact: true }).fill('wait');
     await page.getByRole('button', { name: 'Send' }).click();
-    await waitForHangCalls(2);
+    await waitForHangCalls(ui, 2);
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
     await page.getByRole('button', { name: 'Send' }).waitFor(WAIT);
     const [fromDialog, fromPage] = await hangCallsOnce(2);
