@@ -3,8 +3,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ChatStateView } from '../../src/web/api-types.js';
 import { trackUntilExit } from './left-running.js';
 import { bundledCliPath } from './project.js';
+import { waitUntil } from './wait-until.js';
 
 export interface RunningUi {
   url: string;
@@ -102,6 +104,27 @@ export async function callUiApi<Answer = Record<string, unknown>>(
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: response.status, body: (await response.json()) as Answer };
+}
+
+/**
+ * Waits until the UI's chat says no turn runs. Only the chat's state says so: an error answer, which names no running
+ * turn either, is not taken for it.
+ */
+export async function waitForNoTurnRunning(
+  ui: RunningUi,
+  what = 'the turn to end',
+  timeoutMs?: number,
+  intervalMs?: number,
+): Promise<void> {
+  await waitUntil(
+    async () => {
+      const chat = await callUiApi<ChatStateView>(ui, '/api/chat');
+      return chat.status === 200 && chat.body.running === undefined;
+    },
+    what,
+    timeoutMs,
+    intervalMs,
+  );
 }
 
 /** Reads the UI's event stream until `pattern` shows. */

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatStateView, PendingApproval } from '../../src/web/api-types.js';
 import { exampleServer, writeScriptedConfig } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { callUiApi, type RunningUi, startUi } from '../helpers/web-ui-process.js';
+import { callUiApi, type RunningUi, startUi, waitForNoTurnRunning } from '../helpers/web-ui-process.js';
 
 let ui: RunningUi | undefined;
 
@@ -57,7 +57,7 @@ const api = <Answer = Record<string, unknown>>(path: string, body?: unknown) => 
 async function sendAndWait(text: string): Promise<void> {
   const sent = await api('/api/chat', { text });
   expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-  await waitUntil(async () => (await api<ChatStateView>('/api/chat')).body.running === undefined, 'the turn to end');
+  await waitForNoTurnRunning(ui!);
 }
 
 describe('a chat turn that compacts the conversation as it starts', () => {
@@ -87,7 +87,7 @@ describe('a chat turn that compacts the conversation as it starts', () => {
 
     const answered = await api(`/api/approvals/${pending[0]!.id}`, { answer: 'allow-once' });
     expect(answered.status, JSON.stringify(answered.body)).toBe(200);
-    await waitUntil(async () => (await api<ChatStateView>('/api/chat')).body.running === undefined, 'the turn to end');
+    await waitForNoTurnRunning(ui!);
     expect((await api<ChatStateView>('/api/chat')).body.session!.messages.at(-1)?.text).toContain('The sum is');
   }, 90_000);
 });

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PendingApproval } from '../../src/web/api-types.js';
 import { fixtureServer, temporaryDirectory, writeScriptedConfig } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { callUiApi, type RunningUi, startUi } from '../helpers/web-ui-process.js';
+import { callUiApi, type RunningUi, startUi, waitForNoTurnRunning } from '../helpers/web-ui-process.js';
 
 let ui: RunningUi | undefined;
 
@@ -65,7 +65,7 @@ afterAll(async () => {
 afterEach(async () => {
   const running = ui!;
   await callUiApi(running, '/api/chat/cancel', {});
-  await waitUntil(async () => (await callUiApi(running, '/api/chat')).body.running === undefined, 'the turn to end');
+  await waitForNoTurnRunning(running);
   for (const question of (await callUiApi<PendingApproval[]>(running, '/api/approvals')).body) {
     await callUiApi(running, `/api/approvals/${question.id}`, { answer: 'reject' });
   }

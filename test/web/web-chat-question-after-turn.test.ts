@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PendingApproval } from '../../src/web/api-types.js';
 import { fixtureServer, writeScriptedConfig } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { callUiApi, type RunningUi, startUi } from '../helpers/web-ui-process.js';
+import { callUiApi, type RunningUi, startUi, waitForNoTurnRunning } from '../helpers/web-ui-process.js';
 
 let ui: RunningUi | undefined;
 
@@ -89,10 +89,7 @@ describe("a server's question of a chat turn that was stopped", () => {
     const sentToPages = await followApprovalLists(running);
     try {
       expect((await callUiApi(running, '/api/chat/cancel', {})).body).toEqual({ cancelled: true });
-      await waitUntil(
-        async () => (await callUiApi(running, '/api/chat')).body.running === undefined,
-        'the turn to end',
-      );
+      await waitForNoTurnRunning(running);
       await waitUntil(
         () =>
           sentToPages.lists.some(

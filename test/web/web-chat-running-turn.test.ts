@@ -8,7 +8,7 @@ import type { PendingApproval, RunningTurnView } from '../../src/web/api-types.j
 import { trustedCalculator } from '../helpers/calculator-config.js';
 import { writeScriptedConfig } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { callUiApi, type RunningUi, startUi } from '../helpers/web-ui-process.js';
+import { callUiApi, type RunningUi, startUi, waitForNoTurnRunning } from '../helpers/web-ui-process.js';
 
 /** A message long enough that the conversation is far larger than anything the route should send. */
 const LONG_MESSAGE = `remember ${'x'.repeat(200_000)}`;
@@ -59,7 +59,7 @@ describe('GET /api/chat/running', () => {
 
     const remembered = await callUiApi<{ turnId: string }>(running, '/api/chat', { text: LONG_MESSAGE });
     expect(remembered.status, JSON.stringify(remembered.body)).toBe(200);
-    await waitUntil(async () => (await callUiApi(running, '/api/chat')).body.running === undefined, 'the turn to end');
+    await waitForNoTurnRunning(running);
 
     const sent = await callUiApi<{ turnId: string }>(running, '/api/chat', { text: 'add them', turnId: 'adding-1' });
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
@@ -79,7 +79,7 @@ describe('GET /api/chat/running', () => {
 
     const answered = await callUiApi(running, `/api/approvals/${pending[0]!.id}`, { answer: 'deny' });
     expect(answered.status, JSON.stringify(answered.body)).toBe(200);
-    await waitUntil(async () => (await callUiApi(running, '/api/chat')).body.running === undefined, 'the turn to end');
+    await waitForNoTurnRunning(running);
     expect((await readRunningTurn(running)).view).toEqual({ running: false });
   }, 60_000);
 

@@ -10,8 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeConfig } from '../helpers/project.js';
-import { waitUntil } from '../helpers/wait-until.js';
-import { callUiApi, type RunningUi, startUi } from '../helpers/web-ui-process.js';
+import { callUiApi, type RunningUi, startUi, waitForNoTurnRunning } from '../helpers/web-ui-process.js';
 
 let ui: RunningUi;
 let configFile: string;
@@ -52,7 +51,7 @@ describe('web chat sessions and their locks', () => {
     const sent = await api('/api/chat', { text: 'remember this' });
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     const first = sent.body.sessionId as string;
-    await waitUntil(async () => (await api('/api/chat')).body.running === undefined, 'the turn to end');
+    await waitForNoTurnRunning(ui);
     expect(existsSync(lockOf(first))).toBe(true);
 
     const opened = await api('/api/sessions/new', {});

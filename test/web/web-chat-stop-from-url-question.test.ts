@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PendingApproval } from '../../src/web/api-types.js';
 import { fixtureServer, repoRoot, writeConfig } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { callUiApi, type RunningUi, startUi } from '../helpers/web-ui-process.js';
+import { callUiApi, type RunningUi, startUi, waitForNoTurnRunning } from '../helpers/web-ui-process.js';
 
 let ui: RunningUi | undefined;
 
@@ -64,7 +64,7 @@ describe("a server's URL elicitation during a chat turn's call", () => {
     expect(pending[0]?.chatTurn).toBe(sent.body.turnId);
     const stopped = await callUiApi(running, '/api/chat/stop', { approval: pending[0]!.id });
     expect(stopped.status, JSON.stringify(stopped.body)).toBe(200);
-    await waitUntil(async () => (await callUiApi(running, '/api/chat')).body.running === undefined, 'the turn to end');
+    await waitForNoTurnRunning(running);
   }, 60_000);
 
   it('is the turn’s when the server refused the turn’s call for it (-32042), and no turn’s for a call by hand', async () => {
@@ -82,7 +82,7 @@ describe("a server's URL elicitation during a chat turn's call", () => {
     expect(pending[0]?.chatTurn).toBe(sent.body.turnId);
     const stopped = await callUiApi(running, '/api/chat/stop', { approval: pending[0]!.id });
     expect(stopped.status, JSON.stringify(stopped.body)).toBe(200);
-    await waitUntil(async () => (await callUiApi(running, '/api/chat')).body.running === undefined, 'the turn to end');
+    await waitForNoTurnRunning(running);
 
     const call = callUiApi(running, '/api/tools/call', { name: 'required__whoami', arguments: {} });
     await waitUntil(async () => {

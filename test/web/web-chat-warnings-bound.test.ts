@@ -7,8 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCrashingCallsConfig } from '../helpers/crashing-calls-config.js';
-import { waitUntil } from '../helpers/wait-until.js';
-import { callUiApi, type RunningUi, startUi } from '../helpers/web-ui-process.js';
+import { callUiApi, type RunningUi, startUi, waitForNoTurnRunning } from '../helpers/web-ui-process.js';
 
 /** Calls made together: each one's warning quotes the 60,000-character line (cut to 50,000), 2.25 million in all. */
 const CALLS = 45;
@@ -39,7 +38,7 @@ describe("a chat's call warnings", () => {
     const api = (path: string, body?: unknown) => callUiApi(ui!, path, body);
     const sent = await api('/api/chat', { text: 'read them all' });
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-    await waitUntil(async () => (await api('/api/chat')).body.running === undefined, 'the turn to end', 60_000, 250);
+    await waitForNoTurnRunning(ui!, 'the turn to end', 60_000, 250);
 
     const response = await fetch(`${ui!.base}/api/chat`, { headers: { authorization: `Bearer ${ui!.token}` } });
     const text = await response.text();

@@ -7,8 +7,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeConfig } from '../helpers/project.js';
 import { connectAndStopReading } from '../helpers/stalled-reader.js';
-import { waitUntil } from '../helpers/wait-until.js';
-import { callUiApi, type RunningUi, startUi } from '../helpers/web-ui-process.js';
+import { callUiApi, type RunningUi, startUi, waitForNoTurnRunning } from '../helpers/web-ui-process.js';
 
 // Each turn streams this much text (and the page's events carry it more than once: deltas, the run's end).
 const ANSWER_CHARS = 1_200_000;
@@ -43,7 +42,7 @@ describe('a page that stops reading its event stream', () => {
         expect((await callUiApi(ui, '/api/sessions/new', {})).status).toBe(200);
         const sent = await callUiApi(ui, '/api/chat', { text: 'talk', turnId: `turn-${turn}` });
         expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-        await waitUntil(async () => (await callUiApi(ui, '/api/chat')).body.running === undefined, 'the turn to end');
+        await waitForNoTurnRunning(ui);
       }
       const read = await reader.readAgain(new RegExp(`"turnId":"turn-${TURNS - 1}","event":\\{"type":"turn-done"`));
       expect(read.stopSeen, `the stream carried every event to its end (${read.bytes} bytes)`).toBe(false);

@@ -8,9 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { trustedCalculator } from '../helpers/calculator-config.js';
 import { goToUiPage } from '../helpers/go-to-ui-page.js';
 import { writeScriptedConfig } from '../helpers/project.js';
-import { waitUntil } from '../helpers/wait-until.js';
 import { openUiPage, startUiAndChromium, useAroundTests } from '../helpers/web-ui-in-chromium.js';
-import { callUiApi } from '../helpers/web-ui-process.js';
+import { callUiApi, waitForNoTurnRunning } from '../helpers/web-ui-process.js';
 
 /** The page's event stream, whatever its address's query (the token). */
 const isEventStream = (url: URL): boolean => url.pathname === '/api/events';
@@ -45,7 +44,7 @@ describe('a page whose event stream the host closed because it stopped reading',
       for (let turn = 0; turn < TURNS; turn += 1) {
         expect((await callUiApi(running, '/api/sessions/new', {})).status).toBe(200);
         expect((await callUiApi(running, '/api/chat', { text: 'talk' })).status).toBe(200);
-        await waitUntil(async () => (await callUiApi(running, '/api/chat')).body.running === undefined, 'the turn');
+        await waitForNoTurnRunning(running, 'the turn');
       }
       const called = await callUiApi(running, '/api/tools/call', {
         name: 'calculator__add_numbers',

@@ -16,7 +16,7 @@ import { goToUiPage } from '../helpers/go-to-ui-page.js';
 import { fixtureServer, trustedServer, writeScriptedConfig } from '../helpers/project.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { openUiPage, startUiAndChromium, useAroundTests } from '../helpers/web-ui-in-chromium.js';
-import { callUiApi, type RunningUi } from '../helpers/web-ui-process.js';
+import { callUiApi, type RunningUi, waitForNoTurnRunning } from '../helpers/web-ui-process.js';
 
 /** The page's event stream, whatever its address's query (the token). */
 const isEventStream = (url: URL): boolean => url.pathname === '/api/events';
@@ -299,10 +299,7 @@ describe('a page that loads afresh as its event stream reconnects', () => {
     } finally {
       await page.close();
       await callUiApi(running, '/api/chat/cancel', {});
-      await waitUntil(
-        async () => (await callUiApi<ChatStateView>(running, '/api/chat')).body.running === undefined,
-        'the turn to stop',
-      );
+      await waitForNoTurnRunning(running, 'the turn to stop');
       // The next test starts on an empty conversation.
       await callUiApi(running, '/api/sessions/new', {});
     }
@@ -330,7 +327,7 @@ describe('a page that loads afresh as its event stream reconnects', () => {
       await made(before, 'GET', '/api/tools')[0]!.response();
       for (const read of made(before, 'GET', '/api/chat')) await read.response();
       await send.continue();
-      await waitUntil(async () => (await callUiApi(running, '/api/chat')).body.running === undefined, 'the turn');
+      await waitForNoTurnRunning(running, 'the turn');
       // The turn as it ran, or the transcript it ended in: the message and its answer, once each.
       const answer = page.locator('.assistant-message').filter({ hasText: 'answer-marker' });
       await answer.waitFor(WAIT);
