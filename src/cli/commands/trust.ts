@@ -311,6 +311,7 @@ async function approve(
   const toolWas = new Map(entries.map((entry) => [entry.tool.name, store.checkTool(serverName, entry.tool)]));
   const namespaced = new Map(entries.map((entry) => [entry.tool.name, entry.name]));
   const audit = openTrustAudit(options, dependencies, stateDir, loaded.secrets, loaded.auditFile);
+  let approvedAny = false;
   try {
     // The review a run makes, with the person at the command line as the approver of what it would withhold.
     await reviewServerTools({
@@ -326,6 +327,7 @@ async function approve(
         if (change.change === 'server-approved' || change.change === 'tool-approved') {
           const tool = change.toolName;
           const was = tool === undefined ? serverWas : toolWas.get(tool);
+          approvedAny = true;
           audit.record({ ...change, serverName, detail: `Approved from the command line (was ${was}).` });
           stdout.write(
             tool === undefined
@@ -340,6 +342,17 @@ async function approve(
     });
   } finally {
     audit.close();
+  }
+  // A tool of a server whose command line or URL changed stays withheld, however its own pin stands.
+  const allApprovedBefore = serverWas === 'known' && [...toolWas.values()].every((was) => was === 'approved');
+  if (!approvedAny && allApprovedBefore && server.tools !== undefined) {
+    const what =
+      named !== undefined
+        ? `Tool ${showRaw(named.name)} is`
+        : entries.length === 0
+          ? `Server ${serverName}, which lists no tools, is`
+          : `Server ${serverName} and its ${entries.length === 1 ? 'one tool' : `${entries.length} tools`} are`;
+    stdout.write(`${what} approved already: nothing to approve.\n`);
   }
   if (toolName === undefined && server.tools === undefined) {
     const why = server.error === undefined ? '' : `: ${server.error}`;
