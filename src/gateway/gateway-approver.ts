@@ -9,6 +9,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { redactArguments } from '../audit/redact.js';
 import type { GatewayConsent } from '../config/gateway-settings.js';
 import type { Approver, ToolApprovalAnswer, ToolApprovalRequest } from '../policy/approver.js';
+import { showOnOneLine } from '../text/invisible-characters.js';
 import { stripControlCodes } from '../text/strip-control-codes.js';
 
 /** A form elicitation as the downstream client receives it. */
@@ -65,7 +66,7 @@ function describeCall(request: ToolApprovalRequest, secrets: readonly string[]):
   let shown = JSON.stringify(redactArguments(request.arguments, { secrets })) ?? '{}';
   if (shown.length > MAX_SHOWN_ARGUMENT_CHARACTERS) shown = `${shown.slice(0, MAX_SHOWN_ARGUMENT_CHARACTERS)}…`;
   const lines = [
-    `mcp-host: allow a call to ${request.originalToolName} on server "${request.serverName}" (${request.trust})?`,
+    `mcp-host: allow a call to ${showOnOneLine(request.originalToolName)} on server "${request.serverName}" (${request.trust})?`,
     `Why it asks: ${request.reason}`,
     ...request.warnings.map((warning) => `Warning: ${warning}`),
     `Arguments: ${shown}`,

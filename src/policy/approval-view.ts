@@ -4,6 +4,7 @@
  * from the very view meant to expose it.
  */
 
+import { showOnOneLine } from '../text/invisible-characters.js';
 import type { DefinitionApprovalRequest, ServerApprovalRequest, ToolApprovalRequest } from './approver.js';
 import { describeHiddenContent, type HiddenContentFlag, showRaw } from './hidden-content.js';
 import { describeAnnotations } from './tool-annotations.js';
@@ -83,7 +84,7 @@ export function formatToolCallApproval(request: ToolApprovalRequest): string {
     RULE,
     'A tool call needs your approval',
     field('Server', `${showRaw(request.serverName)} (${request.trust})`),
-    field('Tool', `${showRaw(request.toolName)}  (the server calls it ${showRaw(request.originalToolName)})`),
+    field('Tool', `${showRaw(request.toolName)}  (the server calls it ${showOnOneLine(request.originalToolName)})`),
     field('Why it asks', request.reason),
     field('Annotations', `${describeAnnotations(request.annotations)}${annotationNote}`),
     ...request.warnings.map((warning) => field('Warning', warning)),
@@ -102,7 +103,7 @@ export function formatDefinitionApproval(request: DefinitionApprovalRequest): st
       ? 'A new tool is withheld until you approve it'
       : 'A tool changed since you approved it; it is withheld until you approve it again',
     field('Server', `${showRaw(request.serverName)} (${request.trust})`),
-    field('Tool', `${showRaw(request.toolName)}  (the server calls it ${showRaw(request.originalToolName)})`),
+    field('Tool', `${showRaw(request.toolName)}  (the server calls it ${showOnOneLine(request.originalToolName)})`),
     field('Why', request.reason),
     field('Annotations', describeAnnotations(request.current.annotations)),
     ...hiddenContentLines(request.hiddenContent, request.current.description),

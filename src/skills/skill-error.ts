@@ -1,13 +1,11 @@
-import { escapeCodePoint, showInvisibleCharacters } from '../text/invisible-characters.js';
+import { showOnOneLine } from '../text/invisible-characters.js';
 
 /**
  * A path as a message names it, a line break, tab or other invisible character in it written as its escape: a skill
  * folder's name is whatever a cloned repository made it, and a line break in it would start a line of the message's
  * own that could pass for the host's (`mcp-host: skill "deploy" is approved`).
  */
-export function pathInMessage(file: string): string {
-  return showInvisibleCharacters(file).replace(/[\n\t]/g, (character) => escapeCodePoint(character.codePointAt(0)!));
-}
+export const pathInMessage = showOnOneLine;
 
 /**
  * The one error the skills layer reports for a skill it cannot use. Skills are written by hand (or installed from

@@ -80,6 +80,22 @@ export function showHiddenInProse(text: string): string {
   return shown;
 }
 
+/**
+ * A name or a path on one line: every invisible character written as its escape, tabs and line breaks included. A
+ * name a server or a repository chose could otherwise start a line of its own in the text that names it, passing for
+ * one of the host's.
+ */
+export function showOnOneLine(text: string): string {
+  let shown = '';
+  for (const character of text) {
+    shown +=
+      isInvisibleCharacter(character) || character === '\n' || character === '\t'
+        ? escapeCodePoint(character.codePointAt(0)!)
+        : character;
+  }
+  return shown;
+}
+
 /** The text with every invisible character written as its escape; tabs and newlines stay. */
 export function showInvisibleCharacters(text: string): string {
   let shown = '';
