@@ -42,6 +42,21 @@ describe('mcp-host connect', () => {
     expect(result.code).toBe(0);
   }, 90_000);
 
+  it('names the command a misspelt word was probably meant to be', async () => {
+    const config = await writeConfig({
+      mcpServers: { counter: { command: process.execPath, args: [fixtureServer('counter.mjs')], trust: 'trusted' } },
+    });
+    const result = await runCli(['connect', '--config', config], {
+      input: 'cal counter__echo text=first\nbogus\n',
+      timeoutMs: 60_000,
+    });
+    expect(result.stderr).toContain(
+      'mcp-host: unknown command "cal" — did you mean call? (type help for the commands)\n',
+    );
+    expect(result.stderr).toContain('mcp-host: unknown command "bogus" (type help for the commands)\n');
+    expect(result.code, result.stderr).toBe(0);
+  }, 90_000);
+
   it('starts only the servers --server names, as the listings do', async () => {
     const directory = await temporaryDirectory();
     const marker = join(directory, 'other-started');

@@ -7,6 +7,7 @@
 import { createInterface } from 'node:readline';
 import { Command } from 'commander';
 import type { Host } from '../../host/create-host.js';
+import { closeNames } from '../../text/close-names.js';
 import { callOutcomeSentence } from '../call-outcome-sentence.js';
 import { addCommonOptions, addServerFilterOption, type CommonOptions } from '../common-options.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
@@ -125,8 +126,17 @@ async function runLine(host: Host, line: string, signal: AbortSignal, failed: { 
       return true;
     }
     default:
-      throw new CliError(`unknown command "${word}" (type help)`, EXIT_USAGE);
+      throw new CliError(unknownCommandMessage(word), EXIT_USAGE);
   }
+}
+
+/** The words a line may start with, as `runLine` reads them. */
+const COMMAND_WORDS = ['tools', 'call', 'servers', 'resources', 'read', 'prompts', 'help', 'exit', 'quit'];
+
+function unknownCommandMessage(word: string): string {
+  const [close] = closeNames(word, COMMAND_WORDS, 1);
+  const hint = close === undefined ? '' : ` — did you mean ${close}?`;
+  return `unknown command "${word}"${hint} (type help for the commands)`;
 }
 
 export function createConnectCommand(): Command {
