@@ -6,7 +6,7 @@
 import { redactArguments, redactArgumentText, redactValues } from '../audit/redact.js';
 import type { Host } from '../host/create-host.js';
 import type { AgentEvent } from '../loop/events.js';
-import { showInvisibleCharacters } from '../text/invisible-characters.js';
+import { showInvisibleCharacters, showOnOneLine } from '../text/invisible-characters.js';
 import { redactSecrets } from '../text/redact-secrets.js';
 import { writeStderrText } from './output.js';
 
@@ -25,9 +25,10 @@ export function traceDiscovery(host: Host, secrets: readonly string[] = []): voi
       `  ${server.name}: ${server.state}${version}${server.toolCount !== undefined ? `, ${server.toolCount} tool(s)` : ''}`,
     );
   }
-  // The server's own name for a tool may hide characters; shown as escapes, as the approval view shows it.
+  // The server's own name for a tool may hide characters or break the line: shown as escapes, on one line, as the
+  // approval view shows it.
   for (const entry of host.catalog().entries) {
-    write(`  ${entry.name} → ${entry.server} / ${showInvisibleCharacters(entry.tool.name)}`);
+    write(`  ${entry.name} → ${entry.server} / ${showOnOneLine(entry.tool.name)}`);
   }
 }
 

@@ -56,3 +56,19 @@ describe('hidden characters in what run and tools call print', () => {
     expect(called.stdout).toBe(`a\\u200bb ${CODER}\n`);
   }, 120_000);
 });
+
+describe("the trace's discovery list", () => {
+  it("shows a server's own name for a tool on one line, a line break in it as its escape", async () => {
+    const config = await writeConfig({
+      mcpServers: { odd: { command: process.execPath, args: [fixtureServer('line-break-tool-name.mjs')] } },
+    });
+    const script = join(dirname(config), 'script.json');
+    writeFileSync(script, JSON.stringify({ scenarios: [{ turns: [{ text: 'nothing to do' }] }] }));
+    const run = await runCliInProcess(['run', 'Look', '--trace', '--config', config, '--model', `scripted:${script}`], {
+      timeoutMs: 60_000,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(' → odd / lookup\\x0a  Why it asks:  this tool only reads; the user allowed it\n');
+    expect(run.stderr.split('\n').filter((line) => line.trim().startsWith('Why it asks:'))).toEqual([]);
+  }, 120_000);
+});
