@@ -5,6 +5,7 @@
 
 import path from 'node:path';
 import { setOwnProperty } from '../json/own-property.js';
+import { closeNames } from '../text/close-names.js';
 import { SECRET_KEY_PATTERN } from '../text/redact-secrets.js';
 import { ConfigError, describeConfigFile } from './config-error.js';
 import {
@@ -18,7 +19,7 @@ import {
 } from './config-schema.js';
 import { readEnvFile } from './env-file.js';
 import { type Environment, type SubstitutionContext, substituteEnvironment } from './env-substitution.js';
-import { describeValue, formatKeyPath, isPlainObject, type KeyPathSegment, valueAtPath } from './key-path.js';
+import { describeValue, formatKeyPath, isPlainObject, type KeyPathSegment, quoteKey, valueAtPath } from './key-path.js';
 import { buildOAuthSettings } from './oauth-settings.js';
 import { isReservedServerName, RESERVED_SERVER_NAME_EXPECTED } from './reserved-names.js';
 import { DEFAULT_TOOL_TIMEOUT_MS, DEFAULT_VERSION_NEGOTIATION, type ServerConfig } from './types.js';
@@ -93,7 +94,14 @@ export function buildServerConfig(
   const transport =
     entry.type !== undefined ? TRANSPORT_TYPES[entry.type] : entry.command !== undefined ? 'stdio' : 'http';
   if (entry.command === undefined && entry.url === undefined) {
-    throw invalid([], '`command` (a local process) or `url` (a remote server)', 'neither');
+    throw new ConfigError({
+      code: 'config-invalid',
+      file: context.file,
+      keyPath: formatKeyPath(basePath),
+      expected: '`command` (a local process) or `url` (a remote server)',
+      found: 'neither',
+      ...misspeltStartKeyHint(entryObject),
+    });
   }
   if (transport === 'stdio' && entry.command === undefined) {
     throw invalid(['command'], `a command to run, since \`type\` is "${entry.type}"`, 'nothing');
@@ -229,4 +237,17 @@ function isHttpUrl(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * An entry with neither `command` nor `url` often has one of them misspelt (`comand`, `URL`): its warning would be
+ * lost with the error, so the error names it.
+ */
+function misspeltStartKeyHint(entry: Record<string, unknown>): { hint?: string } {
+  for (const key of Object.keys(entry)) {
+    if (SERVER_ENTRY_KEYS.has(key)) continue;
+    const [meant] = closeNames(key, ['command', 'url'], 1);
+    if (meant !== undefined) return { hint: `${quoteKey(key)} is no key mcp-host reads: did you mean "${meant}"?` };
+  }
+  return {};
 }

@@ -43,6 +43,17 @@ describe('config files as other tools write them', { timeout: 120_000 }, () => {
     expect(result.stderr).toContain(`${file}:3:37:`);
   });
 
+  it('names a misspelt command or url key in the error for an entry that has neither', async () => {
+    const directory = await temporaryDirectory();
+    const file = join(directory, 'mcp-host.json');
+    await writeFile(file, JSON.stringify({ mcpServers: { calc: { comand: 'node', args: ['calc.js'] } } }));
+    const calc = await runCli(['servers', '--config', file]);
+    expect(calc.code).toBe(2);
+    expect(calc.stderr).toBe(
+      `mcp-host: ${file}: mcpServers.calc: expected \`command\` (a local process) or \`url\` (a remote server), found neither. "comand" is no key mcp-host reads: did you mean "command"?\n`,
+    );
+  });
+
   it('reads a VS Code .vscode/mcp.json: `servers`, `type`, `envFile` and `${workspaceFolder}`', async () => {
     const workspace = await temporaryDirectory();
     await mkdir(join(workspace, '.vscode'));
