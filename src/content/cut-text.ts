@@ -6,6 +6,8 @@
  * `read_stored_result` host tool. Only the kept characters are scanned, so a 50 MB text costs no more to cut
  * than a 100 KB one once its size is known.
  */
+
+import { isHighSurrogate, isLowSurrogate } from '../text/surrogate-pairs.js';
 import { formatCount } from './describe-content.js';
 import { estimateQuarterTokens, prefixWithin, quartersToTokens, suffixWithin } from './linear-token-estimate.js';
 import { READ_STORED_RESULT_TOOL_NAME } from './read-stored-result-tool.js';
@@ -54,14 +56,6 @@ export interface CutTextOptions {
 
 /** What a cut text is part of, unless told otherwise. */
 export const DEFAULT_CUT_SUBJECT = 'this tool result';
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
-}
 
 /** Keeps the head and tail of `text` within `maxTokens`, half each, with a notice between them. */
 export function cutText(text: string, options: CutTextOptions): CutTextResult {

@@ -15,6 +15,7 @@ import { constants, type Stats } from 'node:fs';
 import { mkdir, open, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OPEN_WITHOUT_WAITING, openHandleAndExamine } from '../json/read-bounded-file.js';
+import { isHighSurrogate } from '../text/surrogate-pairs.js';
 
 /**
  * The most characters one read returns: 100,000 characters are about 25,000 tokens, the default per-result
@@ -111,10 +112,6 @@ export interface ResultStoreOptions {
    * character). Storing more deletes the oldest results first; a single text larger than this is not kept.
    */
   maxBytes?: number;
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
 }
 
 function checkId(id: string): void {

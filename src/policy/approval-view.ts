@@ -5,6 +5,7 @@
  */
 
 import { showOnOneLine } from '../text/invisible-characters.js';
+import { pairSafeIndex } from '../text/surrogate-pairs.js';
 import type { DefinitionApprovalRequest, ServerApprovalRequest, ToolApprovalRequest } from './approver.js';
 import { describeHiddenContent, type HiddenContentFlag, showRaw } from './hidden-content.js';
 import { describeAnnotations } from './tool-annotations.js';
@@ -66,16 +67,10 @@ export function formatWholeArguments(value: unknown): string {
 function prettyArguments(value: unknown): string {
   const text = argumentsText(value);
   if (value === undefined || text.length <= MAX_SHOWN_ARGUMENTS) return showRaw(text);
-  const headEnd = pairSafe(text, MAX_SHOWN_ARGUMENTS - SHOWN_ARGUMENTS_END);
-  const tailStart = pairSafe(text, text.length - SHOWN_ARGUMENTS_END);
+  const headEnd = pairSafeIndex(text, MAX_SHOWN_ARGUMENTS - SHOWN_ARGUMENTS_END);
+  const tailStart = pairSafeIndex(text, text.length - SHOWN_ARGUMENTS_END);
   const left = tailStart - headEnd;
   return `${showRaw(text.slice(0, headEnd))}\n… ${left} characters of the arguments not shown here; the call sends them all …\n${showRaw(text.slice(tailStart))}`;
-}
-
-/** `at`, moved back one where it would cut a surrogate pair in two. */
-function pairSafe(text: string, at: number): number {
-  const code = text.charCodeAt(at - 1);
-  return code >= 0xd800 && code <= 0xdbff ? at - 1 : at;
 }
 
 export function formatToolCallApproval(request: ToolApprovalRequest): string {

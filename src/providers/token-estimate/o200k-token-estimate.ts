@@ -7,6 +7,7 @@
  */
 
 import { createRequire } from 'node:module';
+import { isLowSurrogate } from '../../text/surrogate-pairs.js';
 import { geminiToolParameters, normaliseToolSchema, type SchemaTarget } from '../schema/index.js';
 import type { ToolDefinition } from '../types.js';
 
@@ -53,7 +54,7 @@ function segmentEnd(text: string, start: number): number {
   }
   const code = text.charCodeAt(limit);
   // The second half of a surrogate pair stays with its first.
-  return code >= 0xdc00 && code <= 0xdfff ? limit - 1 : limit;
+  return isLowSurrogate(code) ? limit - 1 : limit;
 }
 
 function isSpace(code: number): boolean {
