@@ -6,6 +6,7 @@
 
 import type { ApprovalsPlace } from '../config/trust-commands.js';
 import type { ServerConfig, ServerTrust } from '../config/types.js';
+import { showOnOneLine } from '../text/invisible-characters.js';
 import { describeHiddenContent, showRaw } from './hidden-content.js';
 import { partitionTools, type ToolUnderReview } from './partition-tools.js';
 import { crossReferenceNames } from './review-server-tools.js';
@@ -187,7 +188,8 @@ const SERVER_STATUS_WORDS: Record<TrustReportServer['status'], string> = {
 };
 
 function toolLine(tool: TrustReportTool, serverRevoked: boolean, offline: boolean): string {
-  const name = showRaw(tool.namespacedName ?? tool.name);
+  // On one line: the server chose its own name for the tool, and a line break in it would start a line of its own.
+  const name = showOnOneLine(tool.namespacedName ?? tool.name);
   // A revoke of the server revokes every pin with it: say which, so the fix (approve the server) is clear.
   const revokedBy = serverRevoked && tool.storedState === 'revoked' ? 'server revoked' : undefined;
   const stored = revokedBy ?? tool.storedState ?? 'unknown';
