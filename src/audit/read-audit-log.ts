@@ -44,7 +44,15 @@ interface AuditLogContents {
   tornLastLine: boolean;
   /** Bytes read up to the end of the last complete line: where `followAuditLog` should continue. */
   endOffset: number;
+  /**
+   * The servers any record names, whatever the filter, so a name in none can be told from one that matched nothing;
+   * undefined past `MAX_SERVER_NAMES_KEPT` distinct names.
+   */
+  serverNames: Set<string> | undefined;
 }
+
+/** Distinct server names kept while a log is read: a config names a handful, and a log is any size. */
+const MAX_SERVER_NAMES_KEPT = 10_000;
 
 /** The record, its arguments and their deepest nesting. */
 const MAX_RECORD_DEPTH = MAX_JSON_DEPTH + 1;
@@ -143,12 +151,22 @@ export async function readAuditLog(
     overlongLines: 0,
     tornLastLine: false,
     endOffset: 0,
+    serverNames: new Set(),
   };
   const onLine = (line: string): void => {
     if (line.trim() === '') return;
     const record = parseAuditLine(line);
     if (record === undefined) contents.skippedLines += 1;
-    else if (matchesAuditFilter(record, filter)) keep(record);
+    else consider(record);
+  };
+  const consider = (record: AuditRecord): void => {
+    noteServerName(record);
+    if (matchesAuditFilter(record, filter)) keep(record);
+  };
+  const noteServerName = (record: AuditRecord): void => {
+    if (!('server' in record) || typeof record.server !== 'string' || contents.serverNames === undefined) return;
+    contents.serverNames.add(record.server);
+    if (contents.serverNames.size > MAX_SERVER_NAMES_KEPT) contents.serverNames = undefined;
   };
   // Past twice the bound the oldest go at once, so each record is moved at most once.
   const keep = (record: AuditRecord): void => {
@@ -177,8 +195,8 @@ export async function readAuditLog(
     if (record === undefined) {
       contents.skippedLines += 1;
       contents.tornLastLine = true;
-    } else if (matchesAuditFilter(record, filter)) {
-      keep(record);
+    } else {
+      consider(record);
     }
   }
   if (keepLast !== undefined) contents.records.splice(0, Math.max(0, contents.records.length - keepLast));

@@ -14,6 +14,7 @@ import { formatAuditHeader, formatAuditRow, formatAuditTable } from '../../audit
 import { type AuditLogFilter, readAuditLog } from '../../audit/read-audit-log.js';
 import { loadConfig } from '../../config/load-config.js';
 import { existingStateDir, resolveStateDir } from '../../config/state-dir.js';
+import { closeNames } from '../../text/close-names.js';
 import { escapeJsonControlCodes } from '../../text/strip-control-codes.js';
 import { STATE_DIR_HELP } from '../common-options.js';
 import { EXIT_RUN_FAILED, EXIT_SIGINT, EXIT_SIGTERM } from '../exit-codes.js';
@@ -155,7 +156,8 @@ async function runAudit(
   if (options.follow !== true) {
     if (options.json === true) for (const record of contents.records) print(record);
     else if (contents.records.length > 0) stdout.write(formatAuditTable(contents.records));
-    else if (contents.exists) stderr.write('No records match.\n');
+    else if (contents.exists)
+      stderr.write(`No records match${unknownServerNote(options.server, contents.serverNames)}.\n`);
     return;
   }
 
@@ -204,4 +206,13 @@ function followSignal(given: AbortSignal | undefined): FollowSignal {
     },
     exitCode: () => stoppedBy,
   };
+}
+
+/** `--server` naming a server no record of the log names, most often a misspelling, as the note after the colon. */
+function unknownServerNote(server: string | undefined, serverNames: ReadonlySet<string> | undefined): string {
+  if (server === undefined || serverNames === undefined || serverNames.has(server)) return '';
+  const [close] = closeNames(server, [...serverNames], 1);
+  // The log's names are quoted as JSON strings: a control code in one would reach the terminal.
+  const hint = close === undefined ? '' : ` (did you mean ${JSON.stringify(close)}?)`;
+  return `: no record names a server ${JSON.stringify(server)}${hint}`;
 }
