@@ -30,15 +30,21 @@ export interface ProfileHost {
   events: ServerEventBus;
 }
 
-/** The config as a profile sees it: its servers only, its rules added to the config's own. */
+/**
+ * The config as a profile sees it: its servers only, its rules added to the config's own, and no skills. Skills are
+ * the operator's text for the host's own model, listed in a system prompt no client of the gateway is given; offered
+ * to clients, they would hand any of them every skill's body and files, and one client's `load_skill` would narrow
+ * every client's calls, as all their calls are made in one run.
+ */
 function profileConfig(config: HostConfig, profile: GatewayProfile | undefined): HostConfig {
-  if (profile === undefined) return config;
+  if (profile === undefined) return { ...config, skills: false };
   const servers =
     profile.servers.length === 0
       ? config.servers
       : config.servers.filter((server) => profile.servers.includes(server.name));
   return {
     ...config,
+    skills: false,
     servers,
     permissions: {
       allow: [...config.permissions.allow, ...profile.permissions.allow],
