@@ -100,16 +100,18 @@ export class OpenAiChatStreamAccumulator {
     if (slot.id === undefined && typeof delta.id === 'string' && delta.id !== '') slot.id = delta.id;
     const name = delta.function?.name;
     // Some servers repeat the name in every chunk: the first one stands.
-    if (slot.name === '' && typeof name === 'string') slot.name = name;
+    const named = slot.name === '' && typeof name === 'string' && name !== '';
+    if (named) slot.name = name;
     const fragment = delta.function?.arguments;
     if (typeof fragment === 'string') slot.argumentsText += fragment;
     else if (fragment !== undefined && fragment !== null && slot.argumentsText === '') {
       slot.argumentsText = argumentsAsText(fragment);
     }
     if (slot.position === undefined && isCall(slot)) slot.position = this.calls.push(slot) - 1;
-    if (typeof fragment === 'string' && fragment !== '' && slot.name !== '' && slot.position !== undefined) {
-      this.options.onToolCallDelta?.({ index: slot.position, name: slot.name, argumentsDelta: fragment });
-    }
+    if (slot.name === '' || slot.position === undefined) return;
+    // Pieces that came before the name could not be streamed as the call's: they go with it.
+    const piece = named ? slot.argumentsText : typeof fragment === 'string' ? fragment : '';
+    if (piece !== '') this.options.onToolCallDelta?.({ index: slot.position, name: slot.name, argumentsDelta: piece });
   }
 
   /**

@@ -297,6 +297,16 @@ describe('local-server stream quirks, each seen on the wire and survived by the 
     expect(finalText(final)).toBe('Both: Rome: rainy\nParis: sunny');
   });
 
+  it('a call whose first piece of arguments comes before its name: that piece is streamed with the name', async () => {
+    const deltas = toolCallDeltas(await rawStream(['name-after-arguments']));
+    const opening = deltas.find((delta) => delta.id !== undefined)?.function as Record<string, unknown> | undefined;
+    expect(opening?.name).toBeUndefined();
+    expect(opening?.arguments).not.toBe('');
+    const { streamed, answered } = await streamedBesideAnswer(['name-after-arguments']);
+    expect(answered.map((call) => JSON.parse(call.argumentsText))).toEqual([{ city: 'Paris' }, { city: 'Rome' }]);
+    expect(streamed).toEqual(answered);
+  });
+
   it('all of them at once, also without streaming', async () => {
     const all = ['no-ids', 'no-type', 'no-done', 'whole-calls', 'stop-finish'];
     await survives(all);

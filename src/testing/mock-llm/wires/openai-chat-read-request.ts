@@ -21,6 +21,7 @@ import { checkFunctionTool, isRecord, looksLikeToolError, madeUpTokenCount } fro
  * - `no-done`: the stream ends without `data: [DONE]`
  * - `empty-slot`: a stream's calls follow a call slot with neither name nor arguments (`index` 0), numbered after it
  * - `late-first-call`: the first call's slot (`index` 0) opens empty, and the call streams into it after the others
+ * - `name-after-arguments`: a streamed call opens with its first piece of arguments and no name; the name comes next
  */
 export const openAiChatQuirks = [
   'no-ids',
@@ -33,6 +34,7 @@ export const openAiChatQuirks = [
   'no-done',
   'empty-slot',
   'late-first-call',
+  'name-after-arguments',
 ] as const;
 export type OpenAiChatQuirk = (typeof openAiChatQuirks)[number];
 

@@ -97,10 +97,16 @@ function writeStream(res: ServerResponse, answer: TurnAnswer, view: OpenAiChatVi
       continue;
     }
     const opening = { ...callIndex(index, view), ...wholeCall(call, view) };
-    opening.function = { name: call.name, arguments: '' };
-    chunk({ tool_calls: [opening] });
-    const json = JSON.stringify(call.arguments);
-    for (const fragment of splitIntoChunks(json)) {
+    const fragments = splitIntoChunks(JSON.stringify(call.arguments));
+    if (view.quirks.has('name-after-arguments')) {
+      opening.function = { arguments: fragments.shift() ?? '' };
+      chunk({ tool_calls: [opening] });
+      chunk({ tool_calls: [{ ...callIndex(index, view), function: { name: call.name, arguments: '' } }] });
+    } else {
+      opening.function = { name: call.name, arguments: '' };
+      chunk({ tool_calls: [opening] });
+    }
+    for (const fragment of fragments) {
       chunk({ tool_calls: [{ ...callIndex(index, view), function: { arguments: fragment } }] });
     }
   }
