@@ -13,6 +13,7 @@ import { type ApprovalsPlace, approvalsPlace } from '../../config/trust-commands
 import { describeHiddenContent, showRaw } from '../../policy/hidden-content.js';
 import { type DiscoveredSkills, discoverSkills, type Skill } from '../../skills/discover-skills.js';
 import { approveSkillCommand, hiddenContentInSkill } from '../../skills/review-skills.js';
+import { pathInMessage } from '../../skills/skill-error.js';
 import { SkillPins } from '../../skills/skill-pins.js';
 import { PROJECT_SKILLS_FOLDER, skillSources } from '../../skills/skill-sources.js';
 import { skillStatus } from '../../skills/skill-status.js';
@@ -99,7 +100,7 @@ export function createSkillsCommand(): Command {
     }
     writeLine(`name: ${skill.name}`);
     writeLine(`description: ${shownField(skill.description)}`);
-    writeLine(`source: ${skill.source} (${skill.folder})`);
+    writeLine(`source: ${skill.source} (${pathInMessage(skill.folder)})`);
     if (skill.license !== undefined) writeLine(`license: ${shownField(skill.license)}`);
     if (skill.compatibility !== undefined) writeLine(`compatibility: ${shownField(skill.compatibility)}`);
     if (skill.allowedTools !== undefined) writeLine(`allowed-tools: ${shownField(skill.allowedTools.join(' '))}`);
