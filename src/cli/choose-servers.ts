@@ -8,8 +8,14 @@ import type { HostConfig } from '../config/types.js';
 import { closeNames } from '../text/close-names.js';
 import { CliError, EXIT_USAGE } from './exit-codes.js';
 
-/** `config` with only the named servers; an unknown name is a usage error with the names that exist. */
+/**
+ * `config` with only the named servers; an unknown name is a usage error with the names that exist. A config awaiting
+ * approval comes back as it is, with no server.
+ */
 export function onlyServers(config: HostConfig, names: readonly string[]): HostConfig {
+  // A config awaiting approval is used as none: the command says so, as it does without --server, and its servers'
+  // names are not looked up in it, which would call each one missing.
+  if (config.awaitingApproval !== undefined) return config;
   const known = config.servers.map((server) => server.name);
   for (const name of names) {
     if (known.includes(name)) continue;

@@ -107,4 +107,20 @@ describe('a config found in the working folder', () => {
     expect(named.stdout).toContain('planted__ping');
     expect(starts()).toBe(2);
   }, 120_000);
+
+  it('says it is not approved when a command names one of its servers, rather than that it has no such server', async () => {
+    const clone = mkdtempSync(join(tmpdir(), 'mcp-host-cloned-'));
+    const cloneConfig = join(clone, '.mcp.json');
+    writeFileSync(cloneConfig, readFileSync(configFile, 'utf8'));
+    const note = `mcp-host: ${cloneConfig} was found in the working folder and is not approved yet, so its servers were not started; review it, then approve it with: mcp-host trust config ${cloneConfig}\n`;
+    for (const args of [
+      ['servers', '--server', 'planted'],
+      ['tools', 'list', '--server', 'planted'],
+    ]) {
+      const result = await runCli(args, { cwd: clone, stateDir, timeoutMs: 60_000 });
+      expect(result.stderr, args.join(' ')).toContain(note);
+      expect(result.stderr, args.join(' ')).not.toContain('no server "planted"');
+      expect(result.code, args.join(' ')).toBe(2);
+    }
+  }, 120_000);
 });
