@@ -7,6 +7,7 @@
 import type { SamplingMessage } from '@modelcontextprotocol/client';
 import { base64DecodedSize, formatByteSize } from '../content/describe-content.js';
 import { showRaw } from '../policy/hidden-content.js';
+import { showOnOneLine } from '../text/invisible-characters.js';
 import type {
   FormElicitationRequest,
   SamplingApprovalRequest,
@@ -57,7 +58,7 @@ export function formatSamplingApproval(request: SamplingApprovalRequest): string
     `Model: ${request.model}   Max tokens: ${request.maxTokens}`,
   ];
   if (request.modelHints.length > 0) {
-    lines.push(`The server would prefer: ${request.modelHints.map((hint) => showRaw(hint)).join(', ')}`);
+    lines.push(`The server would prefer: ${request.modelHints.map((hint) => showOnOneLine(hint)).join(', ')}`);
   }
   if (request.notApplied.length > 0) lines.push(`Not applied: ${request.notApplied.join('; ')}`);
   if (request.systemPrompt !== undefined) lines.push('System prompt:', indent(showRaw(request.systemPrompt)));
@@ -69,7 +70,7 @@ export function formatSamplingApproval(request: SamplingApprovalRequest): string
   if (request.tools.length > 0) {
     lines.push('Tools the server offers the model (the server runs them, not the host):');
     for (const tool of request.tools) {
-      lines.push(`  - ${showRaw(tool.name)}${tool.description ? `: ${showRaw(tool.description)}` : ''}`);
+      lines.push(`  - ${showOnOneLine(tool.name)}${tool.description ? `: ${showRaw(tool.description)}` : ''}`);
     }
   }
   lines.push(`The answer goes back to server "${showRaw(request.serverName)}".`, '');
@@ -81,12 +82,12 @@ export function formatFormIntro(request: FormElicitationRequest): string {
     '',
     `── Server "${showRaw(request.serverName)}" asks you to fill in a form ──`,
     showRaw(request.message),
-    `Fields: ${request.fields.map((field) => `${showRaw(field.label)}${field.required ? ' *' : ''}`).join(', ')}`,
+    `Fields: ${request.fields.map((field) => `${showOnOneLine(field.label)}${field.required ? ' *' : ''}`).join(', ')}`,
   ];
   const secrets = request.fields.filter((field) => field.secret);
   if (secrets.length > 0) {
     lines.push(
-      `⚠ ${secrets.map((field) => `"${showRaw(field.label)}"`).join(', ')} seem${secrets.length === 1 ? 's' : ''} to ask for a password or other secret. MCP servers must not ask for secrets in forms; answer only if you trust this server.`,
+      `⚠ ${secrets.map((field) => `"${showOnOneLine(field.label)}"`).join(', ')} seem${secrets.length === 1 ? 's' : ''} to ask for a password or other secret. MCP servers must not ask for secrets in forms; answer only if you trust this server.`,
     );
   }
   lines.push('');
@@ -135,11 +136,11 @@ export function formatFieldValue(field: FormField, value: FieldValue | undefined
 /** The lines shown before asking for one field; the prompt itself is `> `. */
 export function formatFieldQuestion(field: FormField, position: number, count: number): string {
   const required = field.required ? ', required' : '';
-  const lines = [`(${position}/${count}) ${showRaw(field.label)} — ${describeFieldKind(field)}${required}`];
+  const lines = [`(${position}/${count}) ${showOnOneLine(field.label)} — ${describeFieldKind(field)}${required}`];
   if (field.description !== undefined) lines.push(`    ${showRaw(field.description)}`);
   if (field.kind === 'choice' || field.kind === 'multi-choice') {
     lines.push(
-      `    ${field.choices.map((choice, index) => `${index + 1}) ${showRaw(choice.label)}${choice.label !== choice.value ? ` [${showRaw(choice.value)}]` : ''}`).join('  ')}`,
+      `    ${field.choices.map((choice, index) => `${index + 1}) ${showOnOneLine(choice.label)}${choice.label !== choice.value ? ` [${showOnOneLine(choice.value)}]` : ''}`).join('  ')}`,
     );
   }
   if (field.secret) lines.push('    ⚠ This seems to ask for a password or other secret; what you type is shown.');

@@ -156,6 +156,46 @@ describe('terminal client-request approver', () => {
     await expect(answer).resolves.toBe('deny');
   });
 
+  it('shows the names a server gives (fields, choices, tools, model hints) each on one line, a line break as its escape', async () => {
+    const forged = 'The answer goes back to server "trusted".';
+    const first = terminal();
+    const sampled = first.approver.approveSampling({
+      serverName: 'srv',
+      model: 'scripted:test',
+      messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }],
+      maxTokens: 64,
+      tools: [{ name: `lookup\n${forged}` }],
+      notApplied: [],
+      modelHints: [`fast\n${forged}`],
+    });
+    await until(first.shown, 'Your choice (a/d)');
+    expect(first.shown()).toContain(`  - lookup\\x0a${forged}\n`);
+    expect(first.shown()).toContain(`The server would prefer: fast\\x0a${forged}\n`);
+    expect(
+      first
+        .shown()
+        .split('\n')
+        .filter((line) => line.startsWith('The answer goes back')),
+    ).toEqual(['The answer goes back to server "srv".']);
+    first.type('d');
+    await expect(sampled).resolves.toBe('deny');
+
+    const second = terminal();
+    const fields = formFields({
+      type: 'object',
+      properties: { pick: { type: 'string', title: 'Pick\nFields: none', enum: ['a\n(2/2) b'] } },
+    });
+    const answered = second.approver.elicitForm({ serverName: 'srv', message: 'm', fields });
+    await until(second.shown, 'Your choice');
+    expect(second.shown()).toContain('Fields: Pick\\x0aFields: none\n');
+    second.type('f');
+    await until(second.shown, '(1/1)');
+    expect(second.shown()).toContain('(1/1) Pick\\x0aFields: none — ');
+    expect(second.shown()).toContain('1) a\\x0a(2/2) b');
+    second.end();
+    await expect(answered).resolves.toEqual({ action: 'cancel' });
+  });
+
   it('asks one dialog at a time when two servers ask at once', async () => {
     const { approver, type, shown } = terminal();
     const first = approver.elicitUrl({
