@@ -108,6 +108,22 @@ describe('a config found in the working folder', () => {
     expect(starts()).toBe(2);
   }, 120_000);
 
+  it('says it is not approved before a chat says no model is configured, the model it names being unread', async () => {
+    const clone = mkdtempSync(join(tmpdir(), 'mcp-host-cloned-'));
+    const cloneConfig = join(clone, 'mcp-host.json');
+    writeFileSync(
+      cloneConfig,
+      JSON.stringify({ ...JSON.parse(readFileSync(configFile, 'utf8')), model: 'openai:gpt-5' }),
+    );
+    const result = await runCli(['chat'], { cwd: clone, stateDir, input: 'hi\n', timeoutMs: 60_000 });
+    expect(result.code, result.stderr).toBe(2);
+    const lines = result.stderr.split('\n');
+    expect(lines[0]).toBe(
+      `mcp-host: ${cloneConfig} was found in the working folder and is not approved yet, so none of it is used (its model, its servers); review it, then approve it with: mcp-host trust config ${cloneConfig}`,
+    );
+    expect(lines[1]).toBe('mcp-host: no model is configured. Configure one of these ways:');
+  }, 120_000);
+
   it('says it is not approved when a command names one of its servers, rather than that it has no such server', async () => {
     const clone = mkdtempSync(join(tmpdir(), 'mcp-host-cloned-'));
     const cloneConfig = join(clone, '.mcp.json');

@@ -4,6 +4,7 @@ import { PLAIN_HOSTNAME_MARK } from '../../client-features/client-request-views.
 import { formatServerLogLine } from '../../client-features/server-log.js';
 import { createTerminalClientRequestApprover } from '../../client-features/terminal-client-request-approver.js';
 import { loadConfig } from '../../config/load-config.js';
+import { chosenStateDir } from '../../config/state-dir.js';
 import type { Host } from '../../host/create-host.js';
 import { quoteShellWord } from '../../json/quote-shell-word.js';
 import type { ChatContext, ChatConversation } from '../chat/chat-context.js';
@@ -21,6 +22,7 @@ import { CliError, EXIT_OK, EXIT_SIGHUP, EXIT_SIGTERM, EXIT_USAGE } from '../exi
 import { handleInterruptions } from '../interrupt.js';
 import { openHost } from '../open-host.js';
 import { writeError } from '../output.js';
+import { unapprovedConfigNote } from '../unapproved-config-note.js';
 
 interface ChatCommandOptions extends CommonOptions {
   continue?: boolean;
@@ -67,7 +69,18 @@ async function chat(given: ChatCommandOptions): Promise<number> {
   const options: ChatCommandOptions =
     recorded === undefined ? given : { ...given, model: given.model ?? recorded.model };
   const config = recorded?.config ?? (await loadConfig({ configPath: options.config, stateDir: options.stateDir }));
-  checkModelKey({ model: options.model, baseUrl: options.baseUrl, config, env: process.env });
+  try {
+    checkModelKey({ model: options.model, baseUrl: options.baseUrl, config, env: process.env });
+  } catch (error) {
+    // A config awaiting approval is not read, its model neither: said first, the model error is not a puzzle.
+    const note = unapprovedConfigNote(
+      config,
+      { stateDir: chosenStateDir(options.stateDir) },
+      'none of it is used (its model, its servers)',
+    );
+    if (note !== undefined) writeError(`mcp-host: ${note}`);
+    throw error;
+  }
   const output = createChatOutput({ stream: process.stdout, env: process.env });
   const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
   let context: ChatContext | undefined;
