@@ -66,6 +66,8 @@ export interface ClientFeaturesOptions {
   audit?: { sink: AuditSink; runId: string; secrets?: readonly string[] };
   /** Output budget for what the resource tools return. Default: the config's `maxResultTokens` per result. */
   budget?: ResultBudget;
+  /** A server's calls in flight: it may have as many questions waiting as that, when more than the usual bound. */
+  callsInFlight?: (server: string) => number;
   env?: Readonly<Record<string, string | undefined>>;
   /**
    * Pass servers' sampling and elicitation requests on instead of answering them here (the gateway forwards them to
@@ -129,7 +131,7 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
 
   const record: ClientRequestRecorder | undefined = options.audit ? auditClientRequests(options.audit) : undefined;
   // Shared by every server's handlers: each server's questions are counted on their own, whichever path answers them.
-  const bounded = createWaitingQuestions(record);
+  const bounded = createWaitingQuestions(record, options.callsInFlight);
   const providers = new Map<string, Promise<LlmProvider>>();
   const logGates = new Set<LogRateGate>();
   const resolveProvider = (spec: string | undefined): Promise<LlmProvider> => {

@@ -8,7 +8,10 @@
 import { type ClientContext, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import type { ClientRequestRecorder } from './client-request-audit.js';
 
-/** One server's questions waiting at once, as the web UI holds them; a form or two is what servers really ask. */
+/**
+ * One server's questions waiting at once, as the web UI holds them; a form or two is what servers really ask. A server
+ * with more calls in flight may have one waiting for each (a client of the gateway can make many calls at once).
+ */
 export const MAX_WAITING_QUESTIONS = 8;
 
 type QuestionMethod = 'sampling/createMessage' | 'elicitation/create';
@@ -20,10 +23,10 @@ type Refusal<T> = (reason: string) => T;
 class WaitingCounts {
   private readonly counts = new Map<string, number>();
 
-  /** Counts one more for `server`, and returns how to count it out; undefined past the bound. */
-  enter(server: string): (() => void) | undefined {
+  /** Counts one more for `server`, and returns how to count it out; undefined at `limit` already. */
+  enter(server: string, limit: number): (() => void) | undefined {
     const waiting = this.counts.get(server) ?? 0;
-    if (waiting >= MAX_WAITING_QUESTIONS) return undefined;
+    if (waiting >= limit) return undefined;
     this.counts.set(server, waiting + 1);
     let released = false;
     return () => {
@@ -54,12 +57,16 @@ export type BoundQuestions = <R, T>(
  * One count for every server of a host, shared by the handlers installed on each server's client: each handler given
  * is refused with `refusal` (and audited) past the bound.
  */
-export function createWaitingQuestions(record: ClientRequestRecorder | undefined): BoundQuestions {
+export function createWaitingQuestions(
+  record: ClientRequestRecorder | undefined,
+  callsInFlight: (server: string) => number = () => 0,
+): BoundQuestions {
   const counts = new WaitingCounts();
   return (serverName, method, handler, refusal) => async (request, context) => {
-    const release = counts.enter(serverName);
+    const limit = Math.max(MAX_WAITING_QUESTIONS, callsInFlight(serverName));
+    const release = counts.enter(serverName, limit);
     if (release === undefined) {
-      const reason = `server "${serverName}" already has ${MAX_WAITING_QUESTIONS} questions waiting for an answer; this one was refused without being asked`;
+      const reason = `server "${serverName}" already has ${limit} questions waiting for an answer; this one was refused without being asked`;
       await record?.({
         server: serverName,
         method,

@@ -113,6 +113,7 @@ export class ServerConnection {
    * one asking, so a server that crashes right after them would be restarted for ever.
    */
   private restartsSinceAnswer = 0;
+  private callsBeingMade = 0;
   private restarting?: Promise<boolean>;
   private restartTimer?: NodeJS.Timeout;
   private readonly reportedRepeats = new Set<string>();
@@ -316,7 +317,27 @@ export class ServerConnection {
     return tools;
   }
 
-  async callTool(name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult> {
+  /** Calls made and not yet ended: a server may have as many of its questions waiting (see waiting-questions.ts). */
+  get callsInFlight(): number {
+    return this.callsBeingMade;
+  }
+
+  callTool(name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult> {
+    this.callsBeingMade += 1;
+    const made = this.makeCall(name, args, options);
+    made.then(this.callEnded, this.callEnded);
+    return made;
+  }
+
+  private readonly callEnded = (): void => {
+    this.callsBeingMade -= 1;
+  };
+
+  private async makeCall(
+    name: string,
+    args: Record<string, unknown>,
+    options: CallToolOptions,
+  ): Promise<CallToolResult> {
     let client = await this.readyClient();
     // Its structuredContent is checked as the call starts, with an engine loaded once (see output-schema-validator.ts).
     if (!jsonSchemaEnginesLoaded() && this.toolsWithOutputSchema?.has(name) === true) await loadJsonSchemaEngines();

@@ -94,6 +94,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     secrets,
     onDiagnostic,
     budget: resultBudget,
+    callsInFlight: (server) => connections.get(server)?.callsInFlight ?? 0,
   });
   const hostTools = createHostToolSet({
     results: state.results,

@@ -22,6 +22,7 @@ interface HostClientFeaturesSettings {
   onDiagnostic: (message: string) => void;
   /** What the resource tools read is fitted into this (see client-features/stored-result-budget.ts). */
   budget: ResultBudget;
+  callsInFlight: (server: string) => number;
 }
 
 export function openHostClientFeatures(options: HostOptions, settings: HostClientFeaturesSettings): ClientFeatures {
@@ -41,6 +42,7 @@ export function openHostClientFeatures(options: HostOptions, settings: HostClien
     audit: { sink: state.audit, runId: settings.runId, secrets: settings.secrets },
     serverLogDirectory: join(state.stateDir, 'logs'),
     budget: settings.budget,
+    callsInFlight: settings.callsInFlight,
     ...options.clientFeatures,
   });
 }
