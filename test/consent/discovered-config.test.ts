@@ -124,7 +124,7 @@ describe('a config found in the working folder', () => {
     expect(lines[1]).toBe('mcp-host: no model is configured. Configure one of these ways:');
   }, 120_000);
 
-  it('says it is not approved when a command names one of its servers, rather than that it has no such server', async () => {
+  it('says only that it is not approved when a command names one of its servers, tools, resources or prompts', async () => {
     const clone = mkdtempSync(join(tmpdir(), 'mcp-host-cloned-'));
     const cloneConfig = join(clone, '.mcp.json');
     writeFileSync(cloneConfig, readFileSync(configFile, 'utf8'));
@@ -132,10 +132,14 @@ describe('a config found in the working folder', () => {
     for (const args of [
       ['servers', '--server', 'planted'],
       ['tools', 'list', '--server', 'planted'],
+      ['tools', 'call', 'planted__ping'],
+      ['resources', 'read', 'test://x'],
+      ['resources', 'read', '-s', 'planted', 'test://x'],
+      ['prompts', 'get', 'planted:review'],
     ]) {
       const result = await runCli(args, { cwd: clone, stateDir, timeoutMs: 60_000 });
-      expect(result.stderr, args.join(' ')).toContain(note);
-      expect(result.stderr, args.join(' ')).not.toContain('no server "planted"');
+      // Nothing after it: "no server", "unknown tool" or "no connected server" would not be true.
+      expect(result.stderr, args.join(' ')).toBe(note);
       expect(result.code, args.join(' ')).toBe(2);
     }
   }, 120_000);

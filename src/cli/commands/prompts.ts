@@ -13,6 +13,7 @@ import { noneOfferedNote } from '../none-offered-note.js';
 import { openHost } from '../open-host.js';
 import { writeError, writeJson, writeLine } from '../output.js';
 import { summaryLine } from '../summary-line.js';
+import { stoppedForUnapprovedConfig } from '../unapproved-config-stop.js';
 
 export interface PromptInvocation {
   server?: string;
@@ -108,6 +109,7 @@ export function createPromptsCommand(): Command {
     const invocation = parsePromptArguments(name, pairs);
     const host = await openHost(options);
     try {
+      if (stoppedForUnapprovedConfig(host)) return;
       const { server, result } = await host.prompts.get(invocation, invocation.arguments);
       if (options.json) {
         writeJson({ server, name: invocation.name, ...result });

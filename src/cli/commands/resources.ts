@@ -15,6 +15,7 @@ import { listingExitCode } from '../listing-exit-code.js';
 import { noneOfferedNote } from '../none-offered-note.js';
 import { openHost } from '../open-host.js';
 import { writeError, writeJson, writeLine, writeOut } from '../output.js';
+import { stoppedForUnapprovedConfig } from '../unapproved-config-stop.js';
 
 /**
  * Whether `uri` could come from `template` (RFC 6570 variables as wildcards). The template is the server's: with
@@ -111,6 +112,7 @@ export function createResourcesCommand(): Command {
     // The server named is the only one needed.
     const host = await openHost({ ...options, server: options.server === undefined ? undefined : [options.server] });
     try {
+      if (stoppedForUnapprovedConfig(host)) return;
       const server = await serverFor(host, uri, options.server);
       const result = await host.resources.read(server, uri);
       if (options.json) writeJson({ server, ...result });

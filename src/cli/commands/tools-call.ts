@@ -23,6 +23,7 @@ import { writeError } from '../output.js';
 import { parseKeyValues } from '../parse-key-values.js';
 import { printCallJson } from '../print-call-json.js';
 import { printCallResult } from '../print-call-result.js';
+import { stoppedForUnapprovedConfig } from '../unapproved-config-stop.js';
 import { unknownToolMessage } from '../unknown-tool-message.js';
 import { viewNote } from '../view-note.js';
 import { createWarningPrinter } from '../warning-printer.js';
@@ -95,6 +96,7 @@ async function callOneTool(
       return opening;
     },
     async (host, signal) => {
+      if (stoppedForUnapprovedConfig(host)) return;
       const entry = host.catalog().resolve(name);
       const withheld = entry ? undefined : host.withheldReason(name);
       // The explanation is a whole sentence that ends by saying the tool cannot be called.
