@@ -17,6 +17,13 @@ export function onlyServers(config: HostConfig, names: readonly string[]): HostC
   // names are not looked up in it, which would call each one missing.
   if (config.awaitingApproval !== undefined) return config;
   const known = config.servers.map((server) => server.name);
+  const [first] = names;
+  if (config.file === undefined && known.length === 0 && first !== undefined) {
+    throw new CliError(
+      `no server "${first}": no config file was found (looked for mcp-host.json and .mcp.json in ${process.cwd()}); pass --config FILE`,
+      EXIT_USAGE,
+    );
+  }
   for (const name of names) {
     if (known.includes(name)) continue;
     const close = closeNames(name, known, 3);

@@ -122,4 +122,13 @@ describe('starting only the servers a command needs', { timeout: 120_000 }, () =
     expect(result.stderr).toContain('flex');
     expect(existsSync(marker)).toBe(false);
   });
+
+  it('says no config file was found, and where it looked, for a --server given without one', async () => {
+    const directory = await temporaryDirectory();
+    const result = await runCli(['servers', '--server', 'calc'], { cwd: directory });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `mcp-host: no server "calc": no config file was found (looked for mcp-host.json and .mcp.json in ${directory}); pass --config FILE\n`,
+    );
+  });
 });
