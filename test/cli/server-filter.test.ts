@@ -51,6 +51,19 @@ describe('starting only the servers a command needs', { timeout: 120_000 }, () =
     expect(result.stderr).not.toContain('"other"');
   });
 
+  it('tools call refuses --args that are no JSON object before it starts any server', async () => {
+    const { file, marker } = await twoServers();
+    const [broken, array] = await Promise.all([
+      runCli(['tools', 'call', 'other__x', '--args', '{"a":1', '--config', file]),
+      runCli(['tools', 'call', 'other__x', '--args', '[1]', '--config', file]),
+    ]);
+    expect(broken.code, broken.stderr).toBe(2);
+    expect(broken.stderr).toMatch(/^mcp-host: --args is not valid JSON: .+\n$/);
+    expect(array.code, array.stderr).toBe(2);
+    expect(array.stderr).toBe('mcp-host: --args must be a JSON object\n');
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it('does not warn that a rule for a server it left out matches no tool, but does for a misspelt one', async () => {
     const { file } = await twoServers();
     const config = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;

@@ -65,6 +65,24 @@ export async function callToolCommand(
   }
 }
 
+/** `--args JSON`: one JSON object, or none given. */
+function parseArgsOption(text: string | undefined): Record<string, unknown> {
+  if (text === undefined) return {};
+  let args: unknown;
+  try {
+    args = JSON.parse(text);
+  } catch (error) {
+    throw new CliError(
+      `--args is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+      EXIT_USAGE,
+    );
+  }
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) {
+    throw new CliError('--args must be a JSON object', EXIT_USAGE);
+  }
+  return args as Record<string, unknown>;
+}
+
 /** `--save DIR` names a folder, or nothing yet (it is created when there is something to save). */
 function checkSaveFolder(folder: string): void {
   let stats: Stats;
@@ -88,6 +106,8 @@ async function callOneTool(
   extra: Partial<HostOptions>,
   showWarning: (message: string) => void,
 ): Promise<void> {
+  // A mistake in them is the command line's to fix, told before any server starts.
+  const argsObject = parseArgsOption(options.args);
   await withInterruptibleHost(
     (signal) => {
       const opening = openHostForTool(name, options, signal, extra);
@@ -105,20 +125,7 @@ async function callOneTool(
         const close = host.catalog().suggest(name);
         throw new CliError(unknownToolMessage(name, close, '`mcp-host tools list`'), EXIT_USAGE);
       }
-      let args: Record<string, unknown> = {};
-      if (options.args !== undefined) {
-        try {
-          args = JSON.parse(options.args) as Record<string, unknown>;
-        } catch (error) {
-          throw new CliError(
-            `--args is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
-            EXIT_USAGE,
-          );
-        }
-        if (args === null || typeof args !== 'object' || Array.isArray(args)) {
-          throw new CliError('--args must be a JSON object', EXIT_USAGE);
-        }
-      }
+      const args = argsObject;
       assignOwnProperties(args, parseKeyValues(pairs, entry.tool.inputSchema));
       // As `run` says it: e.g. that the call is sent once more after its server went away.
       const executed = await host.callTool(name, args, { signal, onWarning: showWarning });
