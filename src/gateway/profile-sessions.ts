@@ -48,7 +48,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ClientRequestForwarder } from '../client-features/forward-client-requests.js';
 import type { ServerLogEntry } from '../client-features/server-log.js';
-import { stripControlCodes } from '../text/strip-control-codes.js';
+import { namedElicitation } from './forwarded-elicitation.js';
 import { KeyedThrottle } from './keyed-throttle.js';
 
 /** Most verbose first, as the MCP specification orders them. */
@@ -539,13 +539,12 @@ export class ProfileSessions implements ClientRequestForwarder {
       );
     }
     // The client sees every request as the gateway's: without the server's name, a server's form could pass for the
-    // gateway's own approval question (and a user's answer to it for an approval it is not). Without control codes,
-    // as that question is: on a terminal, a carriage return or a cursor move in the message would write over the name.
-    const named = { ...params, message: `Server "${serverName}" asks: ${stripControlCodes(params.message)}` };
+    // gateway's own approval question (and a user's answer to it for an approval it is not).
+    const named = namedElicitation(serverName, params as ElicitRequestFormParams | ElicitRequestURLParams);
     const key = params.mode === 'url' ? urlElicitationKey(serverName, params.elicitationId) : undefined;
     if (key !== undefined) this.openUrlElicitation(key, asker.session);
     try {
-      const result = await asker.elicit(named as ElicitRequestFormParams | ElicitRequestURLParams, {
+      const result = await asker.elicit(named, {
         signal,
         timeout: this.timeoutMs,
       });
