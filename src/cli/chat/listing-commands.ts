@@ -1,6 +1,7 @@
 /** What is there to use: `/tools [filter]`, `/servers`, `/resources`, `/prompts`, `/skills`. */
 import { describeServerResources } from '../../client-features/server-resources.js';
 import { stripControlCodes } from '../../text/strip-control-codes.js';
+import { serverInfoText } from '../server-info-text.js';
 import { summaryLine } from '../summary-line.js';
 import type { SlashCommand } from './slash-command.js';
 
@@ -36,7 +37,7 @@ export const serversCommand: SlashCommand = {
     for (const server of host.servers()) {
       const details = [
         server.transport,
-        server.serverInfo ? `${server.serverInfo.name} ${server.serverInfo.version}` : undefined,
+        server.serverInfo ? serverInfoText(server.serverInfo) : undefined,
         server.toolCount !== undefined ? `${server.toolCount} tool(s)` : undefined,
       ].filter(Boolean);
       output.line(`${server.name}: ${server.state} (${details.join(', ')})`);

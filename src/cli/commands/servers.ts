@@ -6,6 +6,7 @@ import { withInterruptibleHost } from '../interrupt.js';
 import { listingExitCode } from '../listing-exit-code.js';
 import { openHost } from '../open-host.js';
 import { writeJson, writeLine } from '../output.js';
+import { serverInfoText } from '../server-info-text.js';
 
 export function createServersCommand(): Command {
   const command = new Command('servers')
@@ -24,7 +25,7 @@ export function createServersCommand(): Command {
             const details = [
               server.transport,
               server.protocolVersion ? `protocol ${server.protocolVersion}` : undefined,
-              server.serverInfo ? `${server.serverInfo.name} ${server.serverInfo.version}` : undefined,
+              server.serverInfo ? serverInfoText(server.serverInfo) : undefined,
               server.toolCount !== undefined ? `${server.toolCount} tool(s)` : undefined,
               server.restarts ? `restarted ${server.restarts} time(s)` : undefined,
             ].filter(Boolean);
