@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
+import { findJsonSyntaxProblem } from '../config/json-syntax-error.js';
 import { scriptSchema } from './script-schema.js';
 import type { Script } from './script-types.js';
 
@@ -20,7 +21,13 @@ export async function loadScript(path: string): Promise<Script> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new Error(`Script file ${path} is not valid JSON: ${(error as Error).message}`, { cause: error });
+    // Where it goes wrong, as a config's JSON mistake is told: Node's own message may name no place at all.
+    const problem = findJsonSyntaxProblem(text);
+    const where =
+      problem === undefined
+        ? ` is not valid JSON: ${(error as Error).message}`
+        : `:${problem.line}:${problem.column}: expected ${problem.expected}, found ${problem.found}.${problem.hint === undefined ? '' : ` ${problem.hint}`}`;
+    throw new Error(`Script file ${path}${where}`, { cause: error });
   }
   return parseScript(value, path);
 }

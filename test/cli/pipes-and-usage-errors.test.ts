@@ -118,6 +118,21 @@ describe('usage errors', () => {
     );
   }, 60_000);
 
+  it('names the line and column of a JSON mistake in a script file, for mock-llm and for the scripted model', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'mcp-host-script-'));
+    const script = join(folder, 'script.json');
+    await writeFile(script, '{\n  "scenarios": [\n    { "turns": [] },\n  ]\n}\n');
+    const expected = `Script file ${script}:4:3: expected another item after \`,\`, found \`]\`. JSON does not allow a trailing comma.`;
+    const [mock, run] = await Promise.all([
+      runCli(['mock-llm', '--script', script]),
+      runCli(['run', '--config', await calculatorConfig(), '-m', `scripted:${script}`, 'hi']),
+    ]);
+    expect(mock.code, mock.stderr).toBe(2);
+    expect(mock.stderr).toContain(expected);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(expected);
+  }, 60_000);
+
   it('says to quote a prompt typed as several words, for run and for chat, before any server starts', async () => {
     const config = await calculatorConfig();
     const run = await runCliInProcess(['run', '--config', config, 'What', 'is', "Bob's", 'total']);

@@ -62,9 +62,11 @@ describe('loadScript', () => {
     expect(message).toContain('scenarios[0].turns[1]: a turn needs at least one of');
   });
 
-  it('names the file when it is not JSON or cannot be read', async () => {
+  it('names the file, and the line and column, when it is not JSON, and the file when it cannot be read', async () => {
     const path = await write('broken.json', '{ "scenarios": [');
-    await expect(loadScript(path)).rejects.toThrow(`Script file ${path} is not valid JSON`);
+    await expect(loadScript(path)).rejects.toThrow(
+      `Script file ${path}:1:17: expected a value (an object, array, string, number, true, false or null), found the end of the file.`,
+    );
     await expect(loadScript(join(directory, 'missing.json'))).rejects.toThrow('Cannot read script file');
   });
 
