@@ -14,6 +14,7 @@ import type { ServerConnection } from '../connections/server-connection.js';
 import { describeBlobResource, describeTextResource } from '../content/describe-content.js';
 import { restoreOwnKeys } from '../json/own-property.js';
 import type { ToolResultPart } from '../providers/types.js';
+import { showOnOneLine } from '../text/invisible-characters.js';
 
 export interface ServerResources {
   server: string;
@@ -123,12 +124,13 @@ function describeResourceLine(
   item: { name: string; title?: string; mimeType?: string; description?: string },
 ): string {
   const name = item.title ?? item.name;
-  const mime = item.mimeType ? ` (${item.mimeType})` : '';
+  const mime = item.mimeType ? ` (${showOnOneLine(item.mimeType)})` : '';
   // Descriptions often start with a newline: the first line with text in it.
   const firstLine = item.description
     ?.split('\n')
     .find((line) => line.trim() !== '')
     ?.trim();
   const description = firstLine ? ` — ${firstLine}` : '';
-  return `${uri}  ${JSON.stringify(name)}${mime}${description}`;
+  // The URI and the MIME type on one line: a line break in either would start a line passing for another resource's.
+  return `${showOnOneLine(uri)}  ${JSON.stringify(name)}${mime}${description}`;
 }
