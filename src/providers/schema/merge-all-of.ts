@@ -10,6 +10,7 @@
 import { setOwnProperty } from '../../json/own-property.js';
 import type { ExpansionBudget } from './expansion-budget.js';
 import { isPlainObject, type JsonObject, jsonEqual, typeList } from './json-value.js';
+import { exclusiveBoundsAsNumbers } from './rewrite-keywords.js';
 
 interface AllOfMerge {
   merged: JsonObject;
@@ -42,11 +43,13 @@ interface Merging {
 function mergeWithSeen(node: JsonObject, merging: Merging, seen: Set<string>): AllOfMerge {
   const { allOf, ...rest } = node;
   const conflicts: AllOfMerge['conflicts'] = [];
-  const merged: JsonObject = { ...rest };
+  // Draft-04's boolean bounds read with the bound beside them in their own part: merged first, a bound from another
+  // part would take their place (`minimum: 0, exclusiveMinimum: true` and `minimum: 5` is not above 5).
+  const merged: JsonObject = { ...exclusiveBoundsAsNumbers(rest) };
   if (!Array.isArray(allOf)) return { merged, conflicts };
   for (const branch of allOf) {
     const flat = flattenBranch(branch, merging, seen, conflicts);
-    if (flat) mergeInto(merged, flat, conflicts, merging.budget);
+    if (flat) mergeInto(merged, exclusiveBoundsAsNumbers(flat), conflicts, merging.budget);
   }
   return { merged, conflicts };
 }

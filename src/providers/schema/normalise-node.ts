@@ -112,9 +112,7 @@ export function normaliseSchemaNode(
     }
     node = 'anyOf' in rest ? rest : { ...rest, anyOf: oneOf };
   }
-  if (typeof node.exclusiveMinimum === 'boolean' || typeof node.exclusiveMaximum === 'boolean') {
-    node = exclusiveBoundsAsNumbers(node);
-  }
+  node = exclusiveBoundsAsNumbers(node);
   if (Array.isArray(node.items)) node = tupleToPrefixItems(node);
   if ('const' in node && context.rules.const === 'enum') node = constToEnum(node);
   if (Array.isArray(node.enum) && node.enum.length === 0) {

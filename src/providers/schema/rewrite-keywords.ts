@@ -35,20 +35,21 @@ export function acceptNull(node: JsonObject): JsonObject {
 /**
  * Draft-04's exclusive bounds (`minimum: 0, exclusiveMinimum: true`) in 2020-12 terms (`exclusiveMinimum: 0`), so
  * each target reads them as it reads the numeric form: kept, made inclusive on an integer, or described. `false`
- * says the bound beside it is inclusive, which it is without it. A `true` with no bound beside it says nothing a
- * target could take, and is left as it is, to be described.
+ * says the bound beside it is inclusive, which it is without it. A `true` with no bound beside it bounds nothing,
+ * and a target that takes the keyword would refuse it as no number: it goes too.
  */
 export function exclusiveBoundsAsNumbers(node: JsonObject): JsonObject {
+  if (typeof node.exclusiveMinimum !== 'boolean' && typeof node.exclusiveMaximum !== 'boolean') return node;
   const result = { ...node };
   for (const [exclusive, inclusive] of [
     ['exclusiveMinimum', 'minimum'],
     ['exclusiveMaximum', 'maximum'],
   ] as const) {
-    if (result[exclusive] === false) delete result[exclusive];
-    else if (result[exclusive] === true && typeof result[inclusive] === 'number') {
+    if (typeof result[exclusive] !== 'boolean') continue;
+    if (result[exclusive] === true && typeof result[inclusive] === 'number') {
       result[exclusive] = result[inclusive];
       delete result[inclusive];
-    }
+    } else delete result[exclusive];
   }
   return result;
 }

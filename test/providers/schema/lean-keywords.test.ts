@@ -65,6 +65,22 @@ describe('numeric bounds', () => {
     });
   });
 
+  it('reads draft-04’s boolean exclusive bounds in each allOf part before the parts are merged', () => {
+    // Above 0, and 5 or more: 5 is allowed. Merged first, `minimum: 5` would stand beside the other part's `true`.
+    const parts = { type: 'number', allOf: [{ minimum: 0, exclusiveMinimum: true }, { minimum: 5 }] };
+    for (const target of ['openai-chat', 'gemini'] as const) {
+      expect(property(parts, target)).toEqual(property({ type: 'number', exclusiveMinimum: 0, minimum: 5 }, target));
+    }
+  });
+
+  it('leaves out a draft-04 boolean exclusive bound with no bound beside it, which bounds nothing', () => {
+    for (const target of ['anthropic', 'openai-chat', 'gemini'] as const) {
+      expect(property({ type: 'number', exclusiveMinimum: true, exclusiveMaximum: false }, target)).toEqual({
+        type: 'number',
+      });
+    }
+  });
+
   it('leaves out zod’s safe-integer bounds for Gemini only', () => {
     const zodInteger = { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
     expect(property(zodInteger, 'gemini')).toEqual({ type: 'integer' });
