@@ -118,6 +118,15 @@ describe('usage errors', () => {
     );
   }, 60_000);
 
+  it('names the transport a misspelt add --transport was probably meant to be', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'mcp-host-add-'));
+    const result = await runCli(['add', '--transport', 'htp', 'web', 'https://example.test/mcp'], { cwd: folder });
+    expectOneLineUsageError(result, '--transport');
+    expect(result.stderr).toBe(
+      'mcp-host: --transport must be one of stdio, http, sse, got "htp" — did you mean http?\n',
+    );
+  }, 60_000);
+
   it('names the line and column of a JSON mistake in a script file, for mock-llm and for the scripted model', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'mcp-host-script-'));
     const script = join(folder, 'script.json');

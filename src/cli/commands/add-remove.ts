@@ -17,6 +17,7 @@ import { HOST_TOOL_NAMESPACE, isReservedServerName } from '../../config/reserved
 import { listSections, type ServerSection } from '../../config/server-sections.js';
 import { resolveStateDir } from '../../config/state-dir.js';
 import { setOwnProperty } from '../../json/own-property.js';
+import { closeNames } from '../../text/close-names.js';
 import { STATE_DIR_HELP } from '../common-options.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
 import { writeLine } from '../output.js';
@@ -109,7 +110,11 @@ function buildEntry(
 ): NewEntry {
   const transport = options.transport as Transport;
   if (!TRANSPORTS.includes(transport)) {
-    throw new CliError(`--transport must be one of ${TRANSPORTS.join(', ')}, got "${options.transport}"`, EXIT_USAGE);
+    const [close] = closeNames(options.transport, TRANSPORTS, 1);
+    throw new CliError(
+      `--transport must be one of ${TRANSPORTS.join(', ')}, got ${JSON.stringify(options.transport)}${close === undefined ? '' : ` — did you mean ${close}?`}`,
+      EXIT_USAGE,
+    );
   }
   if (commandOrUrl === undefined || commandOrUrl === '') {
     throw new CliError(
