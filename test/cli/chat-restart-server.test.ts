@@ -4,9 +4,9 @@
  */
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
-import { fixtureServer, runCli, temporaryDirectory } from '../helpers/project.js';
+import { writeFailsFirstStartServer } from '../helpers/fails-first-start.js';
+import { runCli, temporaryDirectory } from '../helpers/project.js';
 
 let directory: string | undefined;
 afterEach(async () => {
@@ -16,16 +16,7 @@ afterEach(async () => {
 
 it('starts a server that failed to start again, and refuses a name that is no server', async () => {
   directory = await temporaryDirectory('mcp-host-chat-restart-');
-  const marker = join(directory, 'started-once');
-  // Fails its first start (before answering initialize) and is the counter server from then on.
-  await writeFile(
-    join(directory, 'flaky.mjs'),
-    [
-      "import { existsSync, writeFileSync } from 'node:fs';",
-      `if (!existsSync(${JSON.stringify(marker)})) { writeFileSync(${JSON.stringify(marker)}, ''); process.exit(9); }`,
-      `await import(${JSON.stringify(pathToFileURL(fixtureServer('counter.mjs')).href)});`,
-    ].join('\n'),
-  );
+  await writeFailsFirstStartServer(directory);
   await writeFile(join(directory, 'script.json'), JSON.stringify({ scenarios: [] }));
   await writeFile(
     join(directory, 'mcp-host.json'),

@@ -5,11 +5,11 @@
  */
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, expect, it } from 'vitest';
-import { fixtureServer, temporaryDirectory } from '../helpers/project.js';
+import { writeFailsFirstStartServer } from '../helpers/fails-first-start.js';
+import { temporaryDirectory } from '../helpers/project.js';
 import { connectStdioGateway } from '../helpers/stdio-gateway.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
@@ -24,23 +24,17 @@ afterEach(async () => {
 
 it('starts a server that failed to start again, and its client hears of its tools', async () => {
   directory = await temporaryDirectory('mcp-host-gateway-retry-');
-  const marker = join(directory, 'started-once');
-  // Fails its first start (before answering initialize) and is the counter server from then on.
-  await writeFile(
-    join(directory, 'flaky.mjs'),
-    [
-      "import { existsSync, writeFileSync } from 'node:fs';",
-      `if (!existsSync(${JSON.stringify(marker)})) { writeFileSync(${JSON.stringify(marker)}, ''); process.exit(9); }`,
-      `await import(${JSON.stringify(pathToFileURL(fixtureServer('counter.mjs')).href)});`,
-    ].join('\n'),
-  );
+  // Its restarts wait for the gate until the test has seen the listing without its tools: a restart is tried within
+  // half a second here, which a busy machine could take to answer the first listing.
+  const gate = join(directory, 'come-back');
+  const server = await writeFailsFirstStartServer(directory, { gate });
   const config = join(directory, 'mcp-host.json');
   await writeFile(
     config,
     JSON.stringify({
       gateway: { retryFailedServersMs: 200 },
       mcpServers: {
-        flaky: { command: process.execPath, args: [join(directory, 'flaky.mjs')], trust: 'trusted' },
+        flaky: { command: process.execPath, args: [server], trust: 'trusted' },
       },
     }),
   );
@@ -56,6 +50,7 @@ it('starts a server that failed to start again, and its client hears of its tool
   });
   const connected = client;
   expect((await connected.listTools()).tools.map((tool) => tool.name)).not.toContain('flaky__sleep');
+  await writeFile(gate, '');
   await waitUntil(() => toolsChanged > 0, 'tools/list_changed');
   expect((await connected.listTools()).tools.map((tool) => tool.name)).toContain('flaky__sleep');
   const slept = await connected.callTool({ name: 'flaky__sleep', arguments: { ms: 1 } });
