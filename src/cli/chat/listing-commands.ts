@@ -87,6 +87,7 @@ export const skillsCommand: SlashCommand = {
     if (offered.length + withheld.length + problems.length === 0) output.line('No skills found.');
     for (const skill of offered) output.line(`${skill.name}  ${summaryLine(skill.description)}`);
     for (const skill of withheld) output.line(`${skill.skill.name}  withheld: ${skill.message}`);
-    for (const problem of problems) output.line(`${problem.file}: ${problem.message}`);
+    // The message names the file, on one line; the file as it is could hold a line break.
+    for (const problem of problems) output.line(`not used: ${problem.message}`);
   },
 };
