@@ -7,6 +7,7 @@
 import { ResultStoreError } from '../content/result-store.js';
 import { orderedSecrets } from '../text/redact-secrets.js';
 import { CONTROL_SEQUENCE_INTRODUCER } from '../text/strip-control-codes.js';
+import { isHighSurrogate } from '../text/surrogate-pairs.js';
 
 /** The pieces of the whole text a result's text stands in for, or undefined when it is an ordinary text. */
 export type WholeTextOf = (text: string) => AsyncIterable<string> | undefined;
@@ -14,10 +15,6 @@ export type WholeTextOf = (text: string) => AsyncIterable<string> | undefined;
 /** How far back from a run's end a control sequence's start moves the end before it. */
 const CONTROL_CARRY = 4_096;
 const INTRODUCER = new RegExp(CONTROL_SEQUENCE_INTRODUCER.source, 'gu');
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
 
 /** Where a run of `buffer` may end so that what follows needs nothing before it. */
 function safeEnd(buffer: string, secrets: readonly string[]): number {

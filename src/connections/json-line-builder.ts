@@ -13,6 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { setOwnProperty } from '../json/own-property.js';
+import { isHighSurrogate } from '../text/surrogate-pairs.js';
 import {
   type OpenSpill,
   rememberSpilledText,
@@ -229,8 +230,7 @@ export class JsonLineBuilder {
     spill.writer.write(part);
     spill.length += part.length;
     let counted = spill.unpairedEnd + part;
-    const last = counted.charCodeAt(counted.length - 1);
-    spill.unpairedEnd = last >= 0xd800 && last <= 0xdbff ? counted.slice(-1) : '';
+    spill.unpairedEnd = isHighSurrogate(counted.charCodeAt(counted.length - 1)) ? counted.slice(-1) : '';
     if (spill.unpairedEnd !== '') counted = counted.slice(0, -1);
     const bytes = Buffer.byteLength(counted, 'utf8');
     spill.utf8Bytes += bytes;
