@@ -118,6 +118,25 @@ describe('usage errors', () => {
     );
   }, 60_000);
 
+  it("tells the config's misspelt keys before the error they explain: no servers for run, no model for chat", async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'mcp-host-misspelt-'));
+    const noServers = join(folder, 'no-servers.json');
+    await writeFile(noServers, JSON.stringify({ mcpServer: { calc: { command: 'node' } } }));
+    const run = await runCli(['run', '--config', noServers, 'hi']);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toBe(
+      `mcp-host: ${noServers}: mcpServer: not a setting mcp-host uses; ignored (did you mean "mcpServers"?)\n` +
+        `mcp-host: ${noServers} configures no MCP servers (add them under "mcpServers"), so none are connected.\n`,
+    );
+    const noModel = join(folder, 'no-model.json');
+    await writeFile(noModel, JSON.stringify({ modle: 'openai:gpt-5', mcpServers: { calc: { command: 'node' } } }));
+    const chat = await runCli(['chat', '--config', noModel], { input: 'hi\n' });
+    expect(chat.code, chat.stderr).toBe(2);
+    const lines = chat.stderr.split('\n');
+    expect(lines[0]).toBe(`mcp-host: ${noModel}: modle: not a setting mcp-host uses; ignored (did you mean "model"?)`);
+    expect(lines[1]).toBe('mcp-host: no model is configured. Configure one of these ways:');
+  }, 60_000);
+
   it('names the transport a misspelt add --transport was probably meant to be', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'mcp-host-add-'));
     const result = await runCli(['add', '--transport', 'htp', 'web', 'https://example.test/mcp'], { cwd: folder });

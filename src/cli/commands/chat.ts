@@ -18,6 +18,7 @@ import { recordedSetting } from '../chat/recorded-session.js';
 import { checkModelKey } from '../check-model-key.js';
 import { chooseApprover } from '../choose-approver.js';
 import { addCommonOptions, type CommonOptions } from '../common-options.js';
+import { writeConfigWarnings } from '../config-warnings.js';
 import { CliError, EXIT_OK, EXIT_SIGHUP, EXIT_SIGTERM, EXIT_USAGE } from '../exit-codes.js';
 import { handleInterruptions } from '../interrupt.js';
 import { openHost } from '../open-host.js';
@@ -79,6 +80,7 @@ async function chat(given: ChatCommandOptions): Promise<number> {
       'none of it is used (its model, its servers)',
     );
     if (note !== undefined) writeError(`mcp-host: ${note}`);
+    writeConfigWarnings(config);
     throw error;
   }
   const output = createChatOutput({ stream: process.stdout, env: process.env });

@@ -6,6 +6,7 @@ import { chosenStateDir } from '../../config/state-dir.js';
 import { quoteShellWord } from '../../json/quote-shell-word.js';
 import { checkModelKey } from '../check-model-key.js';
 import { addCommonOptions, type CommonOptions, parsePositiveInteger } from '../common-options.js';
+import { writeConfigWarnings } from '../config-warnings.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
 import { noServersNote } from '../no-servers-note.js';
 import { readPromptFromStdin } from '../read-prompt.js';
@@ -101,8 +102,16 @@ async function runCommand(prompt: string, options: RunCommandOptions): Promise<n
   const config = await loadConfig({ configPath: options.config, stateDir: options.stateDir });
   const noServers = noServersNote(config, { stateDir: chosenStateDir(options.stateDir) });
   // A run with no tools at all is almost always a config in the wrong place; say so instead of running without them.
-  if (noServers !== undefined) throw new CliError(noServers, EXIT_USAGE);
-  checkModelKey({ model: options.model, baseUrl: options.baseUrl, config, env: process.env });
+  if (noServers !== undefined) {
+    writeConfigWarnings(config);
+    throw new CliError(noServers, EXIT_USAGE);
+  }
+  try {
+    checkModelKey({ model: options.model, baseUrl: options.baseUrl, config, env: process.env });
+  } catch (error) {
+    writeConfigWarnings(config);
+    throw error;
+  }
   const { runWithHost } = await import('./run-with-host.js');
   return runWithHost({ prompt, serverPrompt, config, options });
 }
