@@ -6,6 +6,27 @@ import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { temporaryDirectory } from '../helpers/project.js';
 
+/** Node's arguments for a program that runs and writes nothing, so never answers initialize. */
+const RUNS_AND_NEVER_ANSWERS = ['-e', 'setInterval(() => {}, 1000)'];
+
+/**
+ * `mcp-host servers` with one server, `bare`, given 1 s to start: Node with `entry`'s arguments and folder, the config
+ * in `directory` and `env` beside it. What the CLI wrote to stderr.
+ */
+async function neverAnswering(
+  directory: string,
+  entry: { args: string[]; cwd?: string },
+  env: Record<string, string>,
+): Promise<string> {
+  const config = join(directory, 'mcp-host.json');
+  writeFileSync(
+    config,
+    JSON.stringify({ mcpServers: { bare: { command: process.execPath, ...entry, startupTimeoutMs: 1000 } } }),
+  );
+  const result = await runCliInProcess(['servers', '--config', config], { cwd: directory, env, timeoutMs: 60_000 });
+  return result.stderr;
+}
+
 describe('startupTimeoutMs', () => {
   it('fails a server that does not finish initialize within its own startupTimeoutMs', async () => {
     const directory = await temporaryDirectory();
@@ -43,61 +64,34 @@ describe('startupTimeoutMs', () => {
 
   it('names the command line of a program that runs and never answers, with its secrets redacted, and its empty stderr', async () => {
     const directory = await temporaryDirectory();
-    const config = join(directory, 'mcp-host.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        mcpServers: {
-          bare: {
-            command: process.execPath,
-            // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own substitution syntax.
-            args: ['-e', 'setInterval(() => {}, 1000)', '${env:BARE_TOKEN}'],
-            startupTimeoutMs: 1000,
-          },
-        },
-      }),
+    const stderr = await neverAnswering(
+      directory,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own substitution syntax.
+      { args: [...RUNS_AND_NEVER_ANSWERS, '${env:BARE_TOKEN}'] },
+      { BARE_TOKEN: "it's-secret" },
     );
-    const result = await runCliInProcess(['servers', '--config', config], {
-      cwd: directory,
-      env: { BARE_TOKEN: "it's-secret" },
-      timeoutMs: 60_000,
-    });
-    expect(result.stderr).toMatch(
+    expect(stderr).toMatch(
       /server "bare" failed to start: it started \(pid \d+\) and was still running, but did not answer initialize within 1 s/,
     );
-    expect(result.stderr).toContain(
+    expect(stderr).toContain(
       `\ncommand: ${process.execPath} -e 'setInterval(() => {}, 1000)' [redacted] (in ${directory})\nstderr: nothing written`,
     );
-    expect(result.stderr).not.toContain('secret');
+    expect(stderr).not.toContain('secret');
   }, 90_000);
 
   it('names the working folder of a program that never answers with its secrets redacted, as its command line', async () => {
     const directory = await temporaryDirectory();
     mkdirSync(join(directory, "it's-secret"));
-    const config = join(directory, 'mcp-host.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        mcpServers: {
-          bare: {
-            command: process.execPath,
-            args: ['-e', 'setInterval(() => {}, 1000)'],
-            // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own substitution syntax.
-            cwd: '${env:FOLDER_TOKEN}',
-            startupTimeoutMs: 1000,
-          },
-        },
-      }),
+    const stderr = await neverAnswering(
+      directory,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own substitution syntax.
+      { args: RUNS_AND_NEVER_ANSWERS, cwd: '${env:FOLDER_TOKEN}' },
+      { FOLDER_TOKEN: "it's-secret" },
     );
-    const result = await runCliInProcess(['servers', '--config', config], {
-      cwd: directory,
-      env: { FOLDER_TOKEN: "it's-secret" },
-      timeoutMs: 60_000,
-    });
-    expect(result.stderr).toContain(
+    expect(stderr).toContain(
       `\ncommand: ${process.execPath} -e 'setInterval(() => {}, 1000)' (in ${directory}/[redacted])\nstderr: nothing written`,
     );
-    expect(result.stderr).not.toContain('secret');
+    expect(stderr).not.toContain('secret');
   }, 90_000);
 
   it('rejects a startupTimeoutMs that is not a positive number of milliseconds', async () => {
