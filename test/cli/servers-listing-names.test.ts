@@ -33,3 +33,15 @@ describe('mcp-host resources list, given a resource whose URI and MIME type hold
     expect(result.stdout.split('\n').filter((line) => line.startsWith('files'))).toEqual([]);
   }, 60_000);
 });
+
+describe('mcp-host prompts list, given a prompt whose name and argument name hold line breaks', () => {
+  it('shows them on the prompt’s one line', async () => {
+    const config = await writeConfig({
+      mcpServers: { odd: { command: process.execPath, args: [fixtureServer('line-break-tool-name.mjs')] } },
+    });
+    const result = await runCliInProcess(['prompts', 'list', '--config', config], { timeoutMs: 60_000 });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('odd:greet\\x0afiles:wipe (who\\x0afiles:steal*)\n');
+    expect(result.stdout.split('\n').filter((line) => line.startsWith('files'))).toEqual([]);
+  }, 60_000);
+});

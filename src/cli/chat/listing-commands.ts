@@ -1,5 +1,6 @@
 /** What is there to use: `/tools [filter]`, `/servers`, `/resources`, `/prompts`, `/skills`. */
 import { describeServerResources } from '../../client-features/server-resources.js';
+import { showOnOneLine } from '../../text/invisible-characters.js';
 import { stripControlCodes } from '../../text/strip-control-codes.js';
 import { serverInfoText } from '../server-info-text.js';
 import { summaryLine } from '../summary-line.js';
@@ -68,10 +69,13 @@ export const promptsCommand: SlashCommand = {
     for (const listing of listings) {
       for (const prompt of listing.prompts) {
         count += 1;
-        const args = (prompt.arguments ?? []).map((argument) => `${argument.name}=…${argument.required ? '' : '?'}`);
+        // The server's names on one line: a line break in one would start a line passing for another prompt's.
+        const args = (prompt.arguments ?? []).map(
+          (argument) => `${showOnOneLine(argument.name)}=…${argument.required ? '' : '?'}`,
+        );
         const description = summaryLine(prompt.description);
         output.line(
-          `/${listing.server}:${prompt.name}${args.length > 0 ? ` ${args.join(' ')}` : ''}${description ? `  ${description}` : ''}`,
+          `/${listing.server}:${showOnOneLine(prompt.name)}${args.length > 0 ? ` ${args.join(' ')}` : ''}${description ? `  ${description}` : ''}`,
         );
       }
     }

@@ -5,6 +5,7 @@ import { Command } from 'commander';
 import { parsePromptReference } from '../../client-features/server-prompts.js';
 import { base64DecodedSize, formatByteSize } from '../../content/describe-content.js';
 import { setOwnProperty } from '../../json/own-property.js';
+import { showOnOneLine } from '../../text/invisible-characters.js';
 import { CommandGroup } from '../command-group.js';
 import { addCommonOptions, addServerFilterOption, type CommonOptions } from '../common-options.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
@@ -80,10 +81,12 @@ export function createPromptsCommand(): Command {
       } else {
         for (const listing of listings) {
           for (const prompt of listing.prompts) {
-            const args = (prompt.arguments ?? []).map((argument) => `${argument.name}${argument.required ? '*' : ''}`);
+            const args = (prompt.arguments ?? []).map(
+              (argument) => `${showOnOneLine(argument.name)}${argument.required ? '*' : ''}`,
+            );
             const description = summaryLine(prompt.description ?? prompt.title);
             writeLine(
-              `${listing.server}:${prompt.name}${args.length > 0 ? ` (${args.join(', ')})` : ''}${description ? `  ${description}` : ''}`,
+              `${listing.server}:${showOnOneLine(prompt.name)}${args.length > 0 ? ` (${args.join(', ')})` : ''}${description ? `  ${description}` : ''}`,
             );
           }
         }
