@@ -113,6 +113,11 @@ export class ServerConnection {
    * one asking, so a server that crashes right after them would be restarted for ever.
    */
   private restartsSinceAnswer = 0;
+  /**
+   * The latest restart failed to start the server: the next waits out its backoff even when a call is waiting, or a
+   * model trying its call again would use up the restarts within a second (a remote end down a few seconds).
+   */
+  private restartFailedToStart = false;
   private callsBeingMade = 0;
   private restarting?: Promise<boolean>;
   private restartTimer?: NodeJS.Timeout;
@@ -432,8 +437,8 @@ export class ServerConnection {
 
   /** A connected client, waiting for a restart in progress (or starting one a call needs now). */
   private async readyClient(): Promise<Client> {
-    if (this.currentState === 'crashed' && this.restartTimer && restartDelay(this.restartsSinceAnswer) !== undefined) {
-      // A call is waiting: restart now instead of at the end of the backoff.
+    if (this.currentState === 'crashed' && this.restartTimer && !this.restartFailedToStart) {
+      // A call is waiting: restart a crashed server now instead of at the end of the backoff.
       clearTimeout(this.restartTimer);
       this.restartTimer = undefined;
       this.restarting ??= this.restart();
@@ -481,6 +486,7 @@ export class ServerConnection {
     this.restartsSinceAnswer += 1;
     const ok = await this.reconnect(`restart ${this.restarts} after a crash`);
     this.restarting = undefined;
+    this.restartFailedToStart = !ok;
     // A restart that failed to start the server (its remote end still down, a start-up that timed out) is tried
     // again as after a crash, within the same bound.
     if (!ok && this.currentState === 'failed') this.restartLater();

@@ -4,7 +4,7 @@
  * for its timeout (120 s here, far past each test's own limit); the other servers carry on; the server is restarted
  * for later calls; the failed call is never sent again.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -182,6 +182,48 @@ describe('a server that exits mid-call', () => {
     const answered = await host.callTool('crashy__ping', {});
     expect(answered.outcome, resultText(answered.result)).toBe('ok');
     expect(readFileSync(starts, 'utf8')).toBe('xxx');
+  });
+
+  it('waits out the backoff after a restart that failed to start the server: calls meanwhile do not use up the restarts', async () => {
+    const directory = freshDirectory('mcp-host-crash-');
+    const eventLog = join(directory, 'events.log');
+    const starts = join(directory, 'starts');
+    const down = join(directory, 'down');
+    // The recorder server, except that a restart exits before answering initialize while the file `down` is there.
+    const wrapper = join(directory, 'starts-while-up.mjs');
+    writeFileSync(
+      wrapper,
+      [
+        "import { appendFileSync, existsSync, readFileSync } from 'node:fs';",
+        `appendFileSync(${JSON.stringify(starts)}, 'x');`,
+        `if (readFileSync(${JSON.stringify(starts)}, 'utf8').length > 1 && existsSync(${JSON.stringify(down)})) process.exit(8);`,
+        `await import(${JSON.stringify(pathToFileURL(recorder).href)});`,
+      ].join('\n'),
+    );
+    const host = await openFaultHost(
+      hostConfig([
+        stdioServer('crashy', [wrapper], {
+          env: { EVENT_LOG: eventLog },
+          trust: 'trusted',
+          timeoutMs: LONG_TIMEOUT_MS,
+        }),
+      ]),
+    );
+    writeFileSync(down, '');
+    const crashed = await host.callTool('crashy__exit_mid_call', { code: 5 });
+    expect(crashed.outcome, resultText(crashed.result)).toBe('crashed');
+    // A model trying its call again: the first restarts the crashed server at once, which fails to start; the others
+    // fail without starting it, as many as there are restarts.
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      const refused = await host.callTool('crashy__ping', {});
+      expect(refused.result.isError).toBe(true);
+    }
+    const crashy = () => host.servers().find((server) => server.name === 'crashy');
+    expect(crashy()?.state).not.toBe('failed');
+    rmSync(down);
+    await waitUntil(() => crashy()?.state === 'connected', 'the restart after the backoff');
+    const answered = await host.callTool('crashy__ping', {});
+    expect(answered.outcome, resultText(answered.result)).toBe('ok');
   });
 
   it('gives up after the bounded number of restarts and says so', async () => {
