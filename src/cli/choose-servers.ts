@@ -7,6 +7,7 @@ import { sanitiseName, TOOL_NAME_SEPARATOR } from '../catalog/tool-naming.js';
 import type { HostConfig } from '../config/types.js';
 import { closeNames } from '../text/close-names.js';
 import { CliError, EXIT_USAGE } from './exit-codes.js';
+import { noConfigFound } from './no-config-found.js';
 
 /**
  * `config` with only the named servers; an unknown name is a usage error with the names that exist. A config awaiting
@@ -19,10 +20,7 @@ export function onlyServers(config: HostConfig, names: readonly string[]): HostC
   const known = config.servers.map((server) => server.name);
   const [first] = names;
   if (config.file === undefined && known.length === 0 && first !== undefined) {
-    throw new CliError(
-      `no server "${first}": no config file was found (looked for mcp-host.json and .mcp.json in ${process.cwd()}); pass --config FILE`,
-      EXIT_USAGE,
-    );
+    throw new CliError(`no server "${first}": ${noConfigFound(process.cwd())}; pass --config FILE`, EXIT_USAGE);
   }
   for (const name of names) {
     if (known.includes(name)) continue;

@@ -141,7 +141,7 @@ describe('starting only the servers a command needs', { timeout: 120_000 }, () =
     const result = await runCli(['servers', '--server', 'calc'], { cwd: directory });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      `mcp-host: no server "calc": no config file was found (looked for mcp-host.json and .mcp.json in ${directory}); pass --config FILE\n`,
+      `mcp-host: no server "calc": no config file found (looked for mcp-host.json and .mcp.json in ${directory}); pass --config FILE\n`,
     );
   });
 });

@@ -20,6 +20,7 @@ import { setOwnProperty } from '../../json/own-property.js';
 import { closeNames } from '../../text/close-names.js';
 import { STATE_DIR_HELP } from '../common-options.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
+import { noConfigFound } from '../no-config-found.js';
 import { writeLine } from '../output.js';
 
 const TRANSPORTS = ['stdio', 'http', 'sse'] as const;
@@ -177,10 +178,7 @@ function configFileToEdit(explicit: string | undefined, creating: boolean): stri
   const found = CONFIG_FILE_NAMES.map((name) => path.join(cwd, name)).find((file) => existsSync(file));
   if (found !== undefined) return found;
   if (creating) return path.join(cwd, CONFIG_FILE_NAMES[0]);
-  throw new CliError(
-    `no config file found (looked for ${CONFIG_FILE_NAMES.join(' and ')} in ${cwd}); pass --config FILE`,
-    EXIT_USAGE,
-  );
+  throw new CliError(`${noConfigFound(cwd)}; pass --config FILE`, EXIT_USAGE);
 }
 
 function sectionOrFail(text: string, file: string): { section: ServerSection; servers: Record<string, unknown> } {
