@@ -17,6 +17,21 @@ function linesOf(stderr: string): string[] {
   return stderr.split('\n').filter((line) => line !== '');
 }
 
+/**
+ * `mcp-host servers` on `config`, which starts its server and warns about a key: the config file and the warning line
+ * that names it, checked to be short, with nothing a terminal acts on anywhere on stderr.
+ */
+async function warningAbout(config: Record<string, unknown>): Promise<{ file: string; warning: string }> {
+  const file = await writeConfig(config);
+  const result = await runCli(['servers', '--config', file], { timeoutMs: 60_000 });
+  expect(result.code, result.stderr.slice(0, 500)).toBe(0);
+  expect(result.stderr).not.toContain('\u001b');
+  const warning = linesOf(result.stderr).find((line) => line.startsWith(`mcp-host: ${file}:`));
+  expect(warning, result.stderr.slice(0, 500)).toBeDefined();
+  expect(warning!.length).toBeLessThan(READABLE_LINE);
+  return { file, warning: warning! };
+}
+
 describe('a hostile key in a config', { timeout: 120_000 }, () => {
   it('names the file and the server in a short error line when the key is a server name', async () => {
     const file = await writeConfig({ mcpServers: { [HOSTILE_KEY]: { command: 5 } } });
@@ -35,37 +50,25 @@ describe('a hostile key in a config', { timeout: 120_000 }, () => {
   });
 
   it('names the file and the field in a short warning line when the key is a misspelt setting', async () => {
-    const file = await writeConfig({
+    const { file, warning } = await warningAbout({
       mcpServers: { calc: { command: process.execPath, args: [exampleServer('calculator')], [HOSTILE_KEY]: true } },
     });
-    const result = await runCli(['servers', '--config', file], { timeoutMs: 60_000 });
-
-    expect(result.code, result.stderr.slice(0, 500)).toBe(0);
-    const warning = linesOf(result.stderr).find((line) => line.startsWith(`mcp-host: ${file}:`));
-    expect(warning!.length).toBeLessThan(READABLE_LINE);
     expect(warning).toMatch(
       new RegExp(
         `^mcp-host: ${escaped(file)}: mcpServers\\.calc\\["\\\\u001b\\[2Jx+…"\\]: not a setting mcp-host uses`,
       ),
     );
-    expect(result.stderr).not.toContain('\u001b');
   });
 
   it('names the file and the unknown server in a short warning line when the key is a sampling server', async () => {
-    const file = await writeConfig({
+    const { file, warning } = await warningAbout({
       mcpServers: { calc: { command: process.execPath, args: [exampleServer('calculator')] } },
       sampling: { servers: { [HOSTILE_KEY]: 'scripted:model.json' } },
     });
-    const result = await runCli(['servers', '--config', file], { timeoutMs: 60_000 });
-
-    expect(result.code, result.stderr.slice(0, 500)).toBe(0);
-    const warning = linesOf(result.stderr).find((line) => line.startsWith(`mcp-host: ${file}:`));
-    expect(warning!.length).toBeLessThan(READABLE_LINE);
     expect(warning).toMatch(
       new RegExp(
         `^mcp-host: ${escaped(file)}: sampling\\.servers\\["\\\\u001b\\[2Jx+…"\\]: no server is named "\\\\u001b\\[2Jx+…"; ignored$`,
       ),
     );
-    expect(result.stderr).not.toContain('\u001b');
   });
 });

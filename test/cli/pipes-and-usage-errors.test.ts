@@ -94,28 +94,29 @@ describe('usage errors', () => {
   }, 60_000);
 
   it('names the command, the argument or option it is missing, what that is and the command usage', async () => {
-    const [toolsCall, sessionsShow, memoryAdd, mockLlm] = await Promise.all([
-      runCli(['tools', 'call']),
-      runCli(['sessions', 'show']),
-      runCli(['memory', 'add']),
-      runCli(['mock-llm']),
-    ]);
-    expectOneLineUsageError(toolsCall, 'tools call');
-    expect(toolsCall.stderr).toBe(
-      'mcp-host: tools call needs its NAME argument, namespaced tool name, as `tools list` shows it: mcp-host tools call [options] <name> [pairs...]\n',
-    );
-    expectOneLineUsageError(sessionsShow, 'sessions show');
-    expect(sessionsShow.stderr).toBe(
-      'mcp-host: sessions show needs its ID argument, the session id (as `sessions list` shows it): mcp-host sessions show [options] <id>\n',
-    );
-    expectOneLineUsageError(memoryAdd, 'memory add');
-    expect(memoryAdd.stderr).toBe(
-      'mcp-host: memory add needs its TEXT argument, the fact, in words: mcp-host memory add [options] <text...>\n',
-    );
-    expectOneLineUsageError(mockLlm, 'mock-llm');
-    expect(mockLlm.stderr).toBe(
-      'mcp-host: mock-llm needs the option --script <path>, the script to answer with (see examples/scripts/): mcp-host mock-llm [options]\n',
-    );
+    const expected: Array<[string[], string]> = [
+      [
+        ['tools', 'call'],
+        'mcp-host: tools call needs its NAME argument, namespaced tool name, as `tools list` shows it: mcp-host tools call [options] <name> [pairs...]',
+      ],
+      [
+        ['sessions', 'show'],
+        'mcp-host: sessions show needs its ID argument, the session id (as `sessions list` shows it): mcp-host sessions show [options] <id>',
+      ],
+      [
+        ['memory', 'add'],
+        'mcp-host: memory add needs its TEXT argument, the fact, in words: mcp-host memory add [options] <text...>',
+      ],
+      [
+        ['mock-llm'],
+        'mcp-host: mock-llm needs the option --script <path>, the script to answer with (see examples/scripts/): mcp-host mock-llm [options]',
+      ],
+    ];
+    const results = await Promise.all(expected.map(([args]) => runCli(args)));
+    for (const [index, [args, line]] of expected.entries()) {
+      expectOneLineUsageError(results[index]!, args.join(' '));
+      expect(results[index]!.stderr).toBe(`${line}\n`);
+    }
   }, 60_000);
 
   it("tells the config's misspelt keys before the error they explain: no servers for run, no model for chat", async () => {
