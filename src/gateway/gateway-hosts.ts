@@ -79,6 +79,8 @@ export function createGatewayHosts(
   const started = new Map<string, Promise<ProfileHost>>();
   const listeners: Array<(profile: string | undefined) => void> = [];
   const stopRetries: Array<() => Promise<void>> = [];
+  // A profile still starting as the gateway closes is closed once started: it must not begin retrying its servers.
+  let closing = false;
   const start = async (name: string | undefined): Promise<ProfileHost> => {
     // The name comes from the request path: `constructor` must not find Object's.
     const profiles = config.profiles ?? {};
@@ -130,7 +132,7 @@ export function createGatewayHosts(
       },
     });
     running = host;
-    if (settings.retryFailedServersMs > 0) {
+    if (settings.retryFailedServersMs > 0 && !closing) {
       const retries = retryFailedServers(host, settings.retryFailedServersMs, (message) =>
         hostOptions.onDiagnostic?.(message),
       );
@@ -175,6 +177,7 @@ export function createGatewayHosts(
     },
     closeSessions,
     async close() {
+      closing = true;
       await Promise.all(stopRetries.map((stop) => stop()));
       await closeSessions();
       const hosts = await Promise.allSettled(started.values());
