@@ -13,6 +13,7 @@ import { announceAddress } from '../announce-address.js';
 import { parseBaseUrl, parsePort, parsePositiveInteger, rootOption, STATE_DIR_HELP } from '../common-options.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
 import { handleInterruptions } from '../interrupt.js';
+import { noServersNote } from '../no-servers-note.js';
 import { writeError } from '../output.js';
 
 interface UiOptions {
@@ -76,7 +77,12 @@ export function createUiCommand(): Command {
           });
         }
         await ui.ready.then(
-          () => interruption.serversOpened(),
+          (host) => {
+            // As every command says it: no server, or a config found here that is not approved yet.
+            const note = noServersNote(host.config, host.approvals);
+            if (note !== undefined) writeError(`mcp-host: ${note}`);
+            interruption.serversOpened();
+          },
           (error: unknown) => writeError(`mcp-host: ${error instanceof Error ? error.message : String(error)}`),
         );
         await new Promise<void>((resolve) => {
