@@ -43,7 +43,8 @@ export interface GatewaySettings {
   sessionIdleTimeoutMs: number;
   /**
    * A server left failed (it failed to start, or went down more times in a row than it is restarted by itself) is
-   * started again after this long, the wait doubling after each attempt that fails, up to ten minutes; 0: never.
+   * started again after this long, the wait doubling after each attempt that fails, up to ten minutes (or this, when
+   * longer); 0: never.
    */
   retryFailedServersMs: number;
   /** OAuth 2.1 resource-server mode: JWT access tokens from this issuer are accepted besides `tokens`. */

@@ -29,12 +29,14 @@ export function retryFailedServers(
   firstWaitMs: number,
   say: (message: string) => void,
 ): FailedServerRetries {
+  // A first wait longer than ten minutes is kept as it is rather than shortened after an attempt fails.
+  const longestWaitMs = Math.max(LONGEST_WAIT_MS, firstWaitMs);
   const retries = new Map<string, Retry>();
   const underWay = new Set<Promise<void>>();
   const attempt = (name: string, retry: Retry) => {
     retry.trying = true;
     const failedAgain = (why: string | undefined) => {
-      retry.waitMs = Math.min(retry.waitMs * 2, LONGEST_WAIT_MS);
+      retry.waitMs = Math.min(retry.waitMs * 2, longestWaitMs);
       retry.dueAt = Date.now() + retry.waitMs;
       retry.trying = false;
       const reason = why === undefined ? '' : `: ${cutLine(why, 300)}`;
@@ -59,7 +61,7 @@ export function retryFailedServers(
       const retry = retries.get(status.name);
       if (status.state !== 'failed') {
         const upSince = retry?.upSince;
-        if (upSince !== undefined && now - upSince >= LONGEST_WAIT_MS) retries.delete(status.name);
+        if (upSince !== undefined && now - upSince >= longestWaitMs) retries.delete(status.name);
         continue;
       }
       // A server the config cannot start (a variable it needs is unset) stays as it is until the config changes.
@@ -69,7 +71,7 @@ export function retryFailedServers(
       } else if (retry.upSince !== undefined) {
         // Back, then failed again before it had stayed up long: the next wait is longer.
         retry.upSince = undefined;
-        retry.waitMs = Math.min(retry.waitMs * 2, LONGEST_WAIT_MS);
+        retry.waitMs = Math.min(retry.waitMs * 2, longestWaitMs);
         retry.dueAt = now + retry.waitMs;
       } else if (!retry.trying && now >= retry.dueAt) {
         attempt(status.name, retry);

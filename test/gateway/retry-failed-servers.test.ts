@@ -74,3 +74,13 @@ it('leaves alone a server the config cannot start', async () => {
   await retries.stop();
   expect(asked).toEqual([]);
 });
+
+it('keeps a first wait longer than ten minutes after an attempt fails, rather than shortening it', async () => {
+  const { host, asked } = standIn();
+  const start = Date.now();
+  const retries = retryFailedServers(host, 20 * 60_000, () => undefined);
+  await vi.advanceTimersByTimeAsync(2 * 60 * 60_000);
+  await retries.stop();
+  const waits = asked.map((at, index) => Math.round((at - (index === 0 ? start : asked[index - 1]!)) / 60_000));
+  expect(waits.slice(0, 3)).toEqual([20, 20, 20]);
+});
