@@ -1,7 +1,8 @@
 /**
  * Tab in `mcp-host chat`, in a real pseudo-terminal (tmux), against a server whose prompt names, resource URIs and
- * suggested values carry window-title escape sequences (the `hostile-completions` fixture): the line editor writes
- * completions to the terminal itself, so those candidates are left out and the terminal's title never changes.
+ * suggested values carry window-title escape sequences or line breaks (the `hostile-completions` fixture): the line
+ * editor writes completions to the terminal itself, so those candidates are left out and the terminal's title never
+ * changes.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -13,13 +13,14 @@ import { splitWords } from './split-words.js';
 /**
  * The line editor writes completions to the terminal as they are (the list of candidates, and the one put into the
  * line), past the chat's output and its cleaning. Prompt names, resource URIs and suggested values come from
- * servers: one carrying control codes or direction overrides is left out rather than printed or typed for the user.
+ * servers: one carrying control codes or direction overrides, or a line break or tab, is left out rather than printed
+ * or typed for the user.
  */
 export function createCompleter(context: () => ChatContext | undefined): (line: string) => Promise<[string[], string]> {
   const complete = createUncheckedCompleter(context);
   return async (line) => {
     const [candidates, word] = await complete(line);
-    return [candidates.filter((candidate) => !hasControlCodes(candidate)), word];
+    return [candidates.filter((candidate) => !hasControlCodes(candidate) && !/[\n\t]/.test(candidate)), word];
   };
 }
 
