@@ -30,12 +30,19 @@ const recorder = faultFixture('recorder.mjs');
 const LONG_TIMEOUT_MS = 120_000;
 const TEST_TIMEOUT_MS = 60_000;
 
-/** A host with the crashing server, and a second, well-behaved server (`counter`) for the tests that use one. */
-async function crashHost(eventLog: string, env: Record<string, string> = {}, { withCounter = false } = {}) {
+/**
+ * A host with the crashing server (the recorder, or `script` in front of it), and a second, well-behaved server
+ * (`counter`) for the tests that use one.
+ */
+async function crashHost(
+  eventLog: string,
+  env: Record<string, string> = {},
+  { withCounter = false, script = recorder } = {},
+) {
   return openFaultHost(
     hostConfig([
       // `trusted` on purpose: even from a trusted server, a tool that is not idempotent is never replayed.
-      stdioServer('crashy', [recorder], {
+      stdioServer('crashy', [script], {
         env: { EVENT_LOG: eventLog, ...env },
         trust: 'trusted',
         timeoutMs: LONG_TIMEOUT_MS,
@@ -43,6 +50,27 @@ async function crashHost(eventLog: string, env: Record<string, string> = {}, { w
       ...(withCounter ? [stdioServer('counter', [fixtureServerPath('counter')])] : []),
     ]),
   );
+}
+
+/**
+ * A host with the crashing server, which exits with code 8 before answering initialize at each start where `exitsIf`
+ * holds: JavaScript in which `starts` is how many times it has been started, this start included. Returns the host
+ * and the file that counts the starts, an `x` each.
+ */
+async function crashHostFailingToStart(directory: string, exitsIf: string) {
+  const starts = join(directory, 'starts');
+  const script = join(directory, 'fails-to-start.mjs');
+  writeFileSync(
+    script,
+    [
+      "import { appendFileSync, existsSync, readFileSync } from 'node:fs';",
+      `appendFileSync(${JSON.stringify(starts)}, 'x');`,
+      `const starts = readFileSync(${JSON.stringify(starts)}, 'utf8').length;`,
+      `if (${exitsIf}) process.exit(8);`,
+      `await import(${JSON.stringify(pathToFileURL(recorder).href)});`,
+    ].join('\n'),
+  );
+  return { host: await crashHost(join(directory, 'events.log'), {}, { script }), starts };
 }
 
 describe('a server that exits mid-call', () => {
@@ -152,29 +180,8 @@ describe('a server that exits mid-call', () => {
   });
 
   it('tries again, after the backoff, a restart that failed to start the server', async () => {
-    const directory = freshDirectory('mcp-host-crash-');
-    const eventLog = join(directory, 'events.log');
-    const starts = join(directory, 'starts');
-    // The recorder server, except that its second start (the first restart) exits before answering initialize.
-    const wrapper = join(directory, 'second-start-fails.mjs');
-    writeFileSync(
-      wrapper,
-      [
-        "import { appendFileSync, readFileSync } from 'node:fs';",
-        `appendFileSync(${JSON.stringify(starts)}, 'x');`,
-        `if (readFileSync(${JSON.stringify(starts)}, 'utf8').length === 2) process.exit(8);`,
-        `await import(${JSON.stringify(pathToFileURL(recorder).href)});`,
-      ].join('\n'),
-    );
-    const host = await openFaultHost(
-      hostConfig([
-        stdioServer('crashy', [wrapper], {
-          env: { EVENT_LOG: eventLog },
-          trust: 'trusted',
-          timeoutMs: LONG_TIMEOUT_MS,
-        }),
-      ]),
-    );
+    // Its second start, the first restart, fails.
+    const { host, starts } = await crashHostFailingToStart(freshDirectory('mcp-host-crash-'), 'starts === 2');
     const crashed = await host.callTool('crashy__exit_mid_call', { code: 5 });
     expect(crashed.outcome, resultText(crashed.result)).toBe('crashed');
     const crashy = () => host.servers().find((server) => server.name === 'crashy');
@@ -186,29 +193,9 @@ describe('a server that exits mid-call', () => {
 
   it('waits out the backoff after a restart that failed to start the server: calls meanwhile do not use up the restarts', async () => {
     const directory = freshDirectory('mcp-host-crash-');
-    const eventLog = join(directory, 'events.log');
-    const starts = join(directory, 'starts');
     const down = join(directory, 'down');
-    // The recorder server, except that a restart exits before answering initialize while the file `down` is there.
-    const wrapper = join(directory, 'starts-while-up.mjs');
-    writeFileSync(
-      wrapper,
-      [
-        "import { appendFileSync, existsSync, readFileSync } from 'node:fs';",
-        `appendFileSync(${JSON.stringify(starts)}, 'x');`,
-        `if (readFileSync(${JSON.stringify(starts)}, 'utf8').length > 1 && existsSync(${JSON.stringify(down)})) process.exit(8);`,
-        `await import(${JSON.stringify(pathToFileURL(recorder).href)});`,
-      ].join('\n'),
-    );
-    const host = await openFaultHost(
-      hostConfig([
-        stdioServer('crashy', [wrapper], {
-          env: { EVENT_LOG: eventLog },
-          trust: 'trusted',
-          timeoutMs: LONG_TIMEOUT_MS,
-        }),
-      ]),
-    );
+    // A restart fails while the file `down` is there.
+    const { host } = await crashHostFailingToStart(directory, `starts > 1 && existsSync(${JSON.stringify(down)})`);
     writeFileSync(down, '');
     const crashed = await host.callTool('crashy__exit_mid_call', { code: 5 });
     expect(crashed.outcome, resultText(crashed.result)).toBe('crashed');
