@@ -10,6 +10,8 @@ import { cutLine } from '../text/cut-line.js';
 const LONGEST_WAIT_MS = 10 * 60_000;
 /** How often the servers' states are looked at: often enough for a short first wait, cheap for many servers. */
 const LOOK_EVERY_MS = 1_000;
+/** A first wait of a few milliseconds would have them looked at all the time, at every server's status's cost. */
+const LOOK_AT_MOST_EVERY_MS = 100;
 
 interface Retry {
   dueAt: number;
@@ -78,7 +80,7 @@ export function retryFailedServers(
       }
     }
   };
-  const timer = setInterval(look, Math.min(LOOK_EVERY_MS, firstWaitMs));
+  const timer = setInterval(look, Math.max(LOOK_AT_MOST_EVERY_MS, Math.min(LOOK_EVERY_MS, firstWaitMs)));
   timer.unref();
   return {
     async stop() {

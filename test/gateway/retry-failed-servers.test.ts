@@ -84,3 +84,17 @@ it('keeps a first wait longer than ten minutes after an attempt fails, rather th
   const waits = asked.map((at, index) => Math.round((at - (index === 0 ? start : asked[index - 1]!)) / 60_000));
   expect(waits.slice(0, 3)).toEqual([20, 20, 20]);
 });
+
+it('looks at the servers no more often than every 100 ms, however short the first wait', async () => {
+  const { host } = standIn();
+  let looks = 0;
+  const servers = host.servers.bind(host);
+  host.servers = () => {
+    looks += 1;
+    return servers();
+  };
+  const retries = retryFailedServers(host, 1, () => undefined);
+  await vi.advanceTimersByTimeAsync(1_000);
+  await retries.stop();
+  expect(looks).toBeLessThanOrEqual(10);
+});
