@@ -124,7 +124,7 @@ describe('a config found in the working folder', () => {
     expect(lines[1]).toBe('mcp-host: no model is configured. Configure one of these ways:');
   }, 120_000);
 
-  it('says only that it is not approved when a command names one of its servers, tools, resources or prompts', async () => {
+  it('says only that it is not approved when a command names one of its servers, tools, resources or prompts, or connects', async () => {
     const clone = mkdtempSync(join(tmpdir(), 'mcp-host-cloned-'));
     const cloneConfig = join(clone, '.mcp.json');
     writeFileSync(cloneConfig, readFileSync(configFile, 'utf8'));
@@ -136,8 +136,9 @@ describe('a config found in the working folder', () => {
       ['resources', 'read', 'test://x'],
       ['resources', 'read', '-s', 'planted', 'test://x'],
       ['prompts', 'get', 'planted:review'],
+      ['connect'],
     ]) {
-      const result = await runCli(args, { cwd: clone, stateDir, timeoutMs: 60_000 });
+      const result = await runCli(args, { cwd: clone, stateDir, input: 'call planted__ping\n', timeoutMs: 60_000 });
       // Nothing after it: "no server", "unknown tool" or "no connected server" would not be true.
       expect(result.stderr, args.join(' ')).toBe(note);
       expect(result.code, args.join(' ')).toBe(2);

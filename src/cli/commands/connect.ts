@@ -16,6 +16,7 @@ import { noneOfferedNote } from '../none-offered-note.js';
 import { openHost } from '../open-host.js';
 import { writeError, writeJson, writeLine } from '../output.js';
 import { parseKeyValues } from '../parse-key-values.js';
+import { stoppedForUnapprovedConfig } from '../unapproved-config-stop.js';
 import { unknownToolMessage } from '../unknown-tool-message.js';
 
 const HELP = [
@@ -148,6 +149,7 @@ export function createConnectCommand(): Command {
     await withInterruptibleHost(
       () => openHost(options),
       async (host, signal) => {
+        if (stoppedForUnapprovedConfig(host)) return;
         const interactive = process.stdin.isTTY === true;
         const lines = createInterface({ input: process.stdin, terminal: false });
         const failed = { count: 0 };
