@@ -3,27 +3,45 @@
  * a location (`mcpServers.fs.args[0]`) and shows what was there without dumping a whole object.
  */
 
+import { escapeCodePoint, isInvisibleCharacter } from '../text/invisible-characters.js';
+
 export type KeyPathSegment = string | number;
 
 /** Segments that read well bare; anything else (dots, spaces, empty) is written as `["…"]`. */
 const BARE_SEGMENT = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
-/** A key longer than this is cut in the path, which then still leaves room for what is wrong there. */
+/**
+ * A key that shows longer than this is cut in the path, which then still leaves room for what is wrong there. What
+ * counts is what is shown: a character written as an escape (`\u200b`) is as long as its escape.
+ */
 const MAX_SHOWN_KEY = 100;
 
 export function formatKeyPath(segments: ReadonlyArray<KeyPathSegment>): string {
   let text = '';
   for (const segment of segments) {
     if (typeof segment === 'number') text += `[${segment}]`;
-    else if (segment.length > MAX_SHOWN_KEY) text += `[${quoteKey(segment)}]`;
-    else if (BARE_SEGMENT.test(segment)) text += text === '' ? segment : `.${segment}`;
-    else text += `[${JSON.stringify(segment)}]`;
+    else if (segment.length <= MAX_SHOWN_KEY && BARE_SEGMENT.test(segment))
+      text += text === '' ? segment : `.${segment}`;
+    else text += `[${quoteKey(segment)}]`;
   }
   return text;
 }
 
 /** A config key a message names on its own (a server name), as a JSON string cut as the key path cuts it. */
 export function quoteKey(key: string): string {
-  return JSON.stringify(key.length > MAX_SHOWN_KEY ? `${key.slice(0, MAX_SHOWN_KEY)}…` : key);
+  let shown = 0;
+  let end = 0;
+  for (const character of key) {
+    shown += shownLength(character);
+    if (shown > MAX_SHOWN_KEY) return JSON.stringify(`${key.slice(0, end)}…`);
+    end += character.length;
+  }
+  return JSON.stringify(key);
+}
+
+/** How long one character of a quoted key is on the terminal: as JSON escapes it, or as the message's escape. */
+function shownLength(character: string): number {
+  const quoted = JSON.stringify(character).length - 2;
+  return isInvisibleCharacter(character) ? Math.max(quoted, escapeCodePoint(character.codePointAt(0)!).length) : quoted;
 }
 
 const MAX_SHOWN_STRING = 40;

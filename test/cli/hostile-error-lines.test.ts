@@ -49,6 +49,21 @@ describe('a hostile key in a config', { timeout: 120_000 }, () => {
     expect(result.stderr).not.toContain('\u001b');
   });
 
+  it('says what is wrong in a short error line when two keys of its path are invisible characters, each shown as an escape', async () => {
+    // Each zero-width space is shown as `\u200b`, six characters: cut by its own length, a key filled the line.
+    const invisible = '\u200b'.repeat(1_000);
+    const file = await writeConfig({ mcpServers: { [invisible]: { command: 'node', env: { [invisible]: 5 } } } });
+    const result = await runCli(['servers', '--config', file], { timeoutMs: 60_000 });
+
+    expect(result.code, result.stderr.slice(0, 500)).toBe(2);
+    const [line, ...rest] = linesOf(result.stderr);
+    expect(rest).toEqual([]);
+    expect(line!.length).toBeLessThan(READABLE_LINE);
+    expect(line).toMatch(
+      new RegExp(`^mcp-host: ${escaped(file)}: mcpServers\\["(\\\\u200b)+…"\\]\\.env\\["(\\\\u200b)+…"\\]: expected `),
+    );
+  });
+
   it('names the file and the field in a short warning line when the key is a misspelt setting', async () => {
     const { file, warning } = await warningAbout({
       mcpServers: { calc: { command: process.execPath, args: [exampleServer('calculator')], [HOSTILE_KEY]: true } },
