@@ -45,3 +45,19 @@ describe('mcp-host prompts list, given a prompt whose name and argument name hol
     expect(result.stdout.split('\n').filter((line) => line.startsWith('files'))).toEqual([]);
   }, 60_000);
 });
+
+describe('mcp-host connect, listing resources and prompts whose names hold line breaks', () => {
+  it('shows each on its one line', async () => {
+    const config = await writeConfig({
+      mcpServers: { odd: { command: process.execPath, args: [fixtureServer('line-break-tool-name.mjs')] } },
+    });
+    const result = await runCliInProcess(['connect', '--config', config], {
+      input: 'resources\nprompts\n',
+      timeoutMs: 60_000,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('odd  notes://a\\x0afiles  notes://secrets  a\n');
+    expect(result.stdout).toContain('odd:greet\\x0afiles:wipe  \n');
+    expect(result.stdout.split('\n').filter((line) => line.startsWith('files'))).toEqual([]);
+  }, 60_000);
+});

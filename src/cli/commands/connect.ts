@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import { Command } from 'commander';
 import type { Host } from '../../host/create-host.js';
 import { closeNames } from '../../text/close-names.js';
+import { showOnOneLine } from '../../text/invisible-characters.js';
 import { callOutcomeSentence } from '../call-outcome-sentence.js';
 import { addCommonOptions, addServerFilterOption, type CommonOptions } from '../common-options.js';
 import { CliError, EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE } from '../exit-codes.js';
@@ -16,6 +17,7 @@ import { noneOfferedNote } from '../none-offered-note.js';
 import { openHost } from '../open-host.js';
 import { writeError, writeJson, writeLine } from '../output.js';
 import { parseKeyValues } from '../parse-key-values.js';
+import { summaryLine } from '../summary-line.js';
 import { stoppedForUnapprovedConfig } from '../unapproved-config-stop.js';
 import { unknownToolMessage } from '../unknown-tool-message.js';
 
@@ -83,7 +85,10 @@ async function runLine(host: Host, line: string, signal: AbortSignal, failed: { 
     case 'resources': {
       const listings = await host.resources.list();
       for (const listing of listings) {
-        for (const resource of listing.resources) writeLine(`${listing.server}  ${resource.uri}  ${resource.name}`);
+        // The server's names on one line: a line break in one would start a line passing for another resource's.
+        for (const resource of listing.resources) {
+          writeLine(`${listing.server}  ${showOnOneLine(resource.uri)}  ${showOnOneLine(resource.name)}`);
+        }
       }
       if (!listings.some((listing) => listing.resources.length + listing.templates.length > 0))
         noteNoneOffered('resources', host);
@@ -99,7 +104,7 @@ async function runLine(host: Host, line: string, signal: AbortSignal, failed: { 
       const listings = await host.prompts.list();
       for (const listing of listings) {
         for (const prompt of listing.prompts)
-          writeLine(`${listing.server}:${prompt.name}  ${prompt.description ?? ''}`);
+          writeLine(`${listing.server}:${showOnOneLine(prompt.name)}  ${summaryLine(prompt.description)}`);
       }
       if (!listings.some((listing) => listing.prompts.length > 0)) noteNoneOffered('prompts', host);
       return true;
