@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
+import { lineBreakNamesConfig } from '../helpers/line-break-names.js';
 import { fixtureServer, writeConfig } from '../helpers/project.js';
 
 const CODER = '👩\u200d💻';
@@ -59,9 +60,7 @@ describe('hidden characters in what run and tools call print', () => {
 
 describe("the trace's discovery list", () => {
   it("shows a server's own name for a tool on one line, a line break in it as its escape", async () => {
-    const config = await writeConfig({
-      mcpServers: { odd: { command: process.execPath, args: [fixtureServer('line-break-tool-name.mjs')] } },
-    });
+    const config = await lineBreakNamesConfig();
     const script = join(dirname(config), 'script.json');
     writeFileSync(script, JSON.stringify({ scenarios: [{ turns: [{ text: 'nothing to do' }] }] }));
     const run = await runCliInProcess(['run', 'Look', '--trace', '--config', config, '--model', `scripted:${script}`], {

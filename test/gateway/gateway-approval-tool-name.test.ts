@@ -5,7 +5,8 @@
  */
 import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureServer, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { lineBreakNamesConfig } from '../helpers/line-break-names.js';
+import { temporaryDirectory } from '../helpers/project.js';
 import { connectStdioGateway } from '../helpers/stdio-gateway.js';
 import { textOf } from '../helpers/text-of.js';
 
@@ -21,9 +22,7 @@ describe('a tool whose name holds a line break, called through mcp-host serve', 
   });
 
   beforeAll(async () => {
-    const config = await writeConfig({
-      mcpServers: { odd: { command: process.execPath, args: [fixtureServer('line-break-tool-name.mjs')] } },
-    });
+    const config = await lineBreakNamesConfig();
     await connectStdioGateway(client, config, await temporaryDirectory('mcp-host-approval-tool-name-'));
   }, 60_000);
   afterAll(async () => {

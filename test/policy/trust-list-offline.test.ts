@@ -3,7 +3,8 @@
  * listed now", which would say the server left it out. The real CLI and the calculator example server.
  */
 import { describe, expect, it } from 'vitest';
-import { exampleServer, fixtureServer, runCli, temporaryDirectory, writeConfig } from '../helpers/project.js';
+import { lineBreakNamesConfig } from '../helpers/line-break-names.js';
+import { exampleServer, runCli, temporaryDirectory, writeConfig } from '../helpers/project.js';
 
 describe('trust --offline', () => {
   it('shows each tool as remembered, saying no server was started', async () => {
@@ -23,9 +24,7 @@ describe('trust --offline', () => {
   }, 120_000);
 
   it("shows a server's own name for a tool on one line, a line break in it as its escape", async () => {
-    const config = await writeConfig({
-      mcpServers: { odd: { command: process.execPath, args: [fixtureServer('line-break-tool-name.mjs')] } },
-    });
+    const config = await lineBreakNamesConfig();
     const stateDir = await temporaryDirectory('mcp-host-trust-offline-');
     const listed = await runCli(['tools', 'list', '--config', config], { stateDir, timeoutMs: 60_000 });
     expect(listed.code, listed.stderr).toBe(0);
