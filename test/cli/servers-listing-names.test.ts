@@ -42,9 +42,7 @@ describe('mcp-host prompts list, given a prompt whose name and argument name hol
 
 describe('mcp-host connect, listing resources and prompts whose names hold line breaks', () => {
   it('shows each on its one line', async () => {
-    const config = await writeConfig({
-      mcpServers: { odd: { command: process.execPath, args: [fixtureServer('line-break-tool-name.mjs')] } },
-    });
+    const config = await lineBreakNamesConfig();
     const result = await runCliInProcess(['connect', '--config', config], {
       input: 'resources\nprompts\n',
       timeoutMs: 60_000,
