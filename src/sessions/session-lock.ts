@@ -43,8 +43,11 @@ export function sessionLockFile(directory: string, id: string): string {
   return join(directory, `${id}.lock`);
 }
 
-/** Takes the session for this process; throws `SessionInUseError` naming the other process and the lock file. */
-export function holdSession(directory: string, id: string): void {
+/**
+ * Takes the session for this process; throws `SessionInUseError` naming the other process and the lock file, and
+ * what to do meanwhile for `purpose`: a conversation can start anew, a deletion can only wait.
+ */
+export function holdSession(directory: string, id: string, purpose: 'converse' | 'delete' = 'converse'): void {
   const file = sessionLockFile(directory, id);
   const holders = held.get(file);
   if (holders !== undefined) {
@@ -60,7 +63,7 @@ export function holdSession(directory: string, id: string): void {
       removeLockLeftovers(file);
       return;
     }
-    if (outcome !== 'lost') throw inUse(id, file, outcome);
+    if (outcome !== 'lost') throw inUse(id, file, outcome, purpose);
   }
   throw new SessionInUseError(`session ${id} was taken by another mcp-host while this one opened it (${file})`);
 }
@@ -133,14 +136,15 @@ function markHeld(file: string): void {
   });
 }
 
-function inUse(id: string, file: string, holder: ProcessIdentity): SessionInUseError {
+function inUse(id: string, file: string, holder: ProcessIdentity, purpose: 'converse' | 'delete'): SessionInUseError {
+  const meanwhile = purpose === 'delete' ? 'then delete the session again' : 'or start a new conversation';
   if (onOtherHost(holder)) {
     return new SessionInUseError(
-      `session ${id} is open in an mcp-host on ${holder.host} (pid ${holder.pid}); leave that chat first, or start a new conversation (whether it still runs cannot be seen from this machine: if no chat on ${holder.host} has it open, delete ${file})`,
+      `session ${id} is open in an mcp-host on ${holder.host} (pid ${holder.pid}); leave that chat first, ${meanwhile} (whether it still runs cannot be seen from this machine: if no chat on ${holder.host} has it open, delete ${file})`,
     );
   }
   return new SessionInUseError(
-    `session ${id} is open in another mcp-host (pid ${holder.pid}); leave that chat first, or start a new conversation (if no such process is yours, delete ${file})`,
+    `session ${id} is open in another mcp-host (pid ${holder.pid}); leave that chat first, ${meanwhile} (if no such process is yours, delete ${file})`,
   );
 }
 

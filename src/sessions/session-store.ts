@@ -165,7 +165,7 @@ export function openSessionStore(stateDir: string): SessionStore {
     },
     remove(id) {
       if (!exists(id)) throw new UnknownSessionError(id, directory);
-      holdSession(directory, id);
+      holdSession(directory, id, 'delete');
       try {
         rmSync(fileOf(id));
         rmSync(resultsFolderOf(id), { recursive: true, force: true });

@@ -96,10 +96,14 @@ describe('a session open in one chat', () => {
       runCli(['sessions', 'delete', id], { stateDir }),
     ]);
     const refusal = `mcp-host: session ${id} is open in another mcp-host (pid ${holder}); leave that chat first, or start a new conversation (if no such process is yours, delete ${lock})\n`;
-    for (const result of [resumed, continued, deleted]) {
+    for (const result of [resumed, continued]) {
       expect(result.code).toBe(EXIT_USAGE);
       expect(result.stderr).toContain(refusal);
     }
+    expect(deleted.code).toBe(EXIT_USAGE);
+    expect(deleted.stderr).toContain(
+      `mcp-host: session ${id} is open in another mcp-host (pid ${holder}); leave that chat first, then delete the session again (if no such process is yours, delete ${lock})\n`,
+    );
     expect(resumed.stdout).not.toContain('Noted.');
     expect(existsSync(join(sessions, `${id}.jsonl`))).toBe(true);
 
@@ -175,10 +179,13 @@ describe('a session open in one chat', () => {
         chat(['--continue'], 'Mine too?\n'),
         runCli(['sessions', 'delete', id], { stateDir }),
       ]);
-      for (const result of [resumed, continued, deleted]) {
+      for (const result of [resumed, continued]) {
         expect(result.stderr).toContain(refusal);
         expect(result.code).toBe(EXIT_USAGE);
       }
+      // Deleting is said to wait for that chat, not to start another conversation.
+      expect(deleted.stderr).toContain(refusal.replace('or start a new conversation', 'then delete the session again'));
+      expect(deleted.code).toBe(EXIT_USAGE);
       expect(readFileSync(lock, 'utf8')).toBe(foreign);
     }
 
