@@ -40,16 +40,18 @@ function oneErrorLine(message: string): string {
     .trim()
     .replace(/^error:\s*/i, '')
     .replace(/\s*\n\(Did you mean (.+)\?\)$/, ' — did you mean $1?')
-    .replace(INVALID_OPTION_VALUE, (_whole, before: string, value: string, after: string) => {
-      const shown = value.length > MAX_SHOWN_OPTION_VALUE ? cutLine(value, MAX_SHOWN_OPTION_VALUE) : value;
-      return `${before}${shown}${after}`;
-    });
+    .replace(
+      INVALID_OPTION_VALUE,
+      (_whole, before: string, value: string, after: string) =>
+        `${before}${cutLine(value, MAX_SHOWN_OPTION_VALUE)}${after}`,
+    );
   return boundErrorLines(`mcp-host: ${joined}`);
 }
 
 /**
- * How commander quotes an option's value it was told is invalid: whole. A value cut short still says which it was,
- * and leaves room on the line for what is wrong with it.
+ * How commander quotes an option's value it was told is invalid: whole. A value on one line and cut short by how long
+ * it shows (an invisible character as its escape) still says which it was, and leaves room on the line for what is
+ * wrong with it.
  */
 const INVALID_OPTION_VALUE = /^(option '[^']*' argument ')([\s\S]*?)(' is invalid\.)/;
 const MAX_SHOWN_OPTION_VALUE = 200;

@@ -261,6 +261,21 @@ describe('a --base-url that is no http or https URL', () => {
   }, 60_000);
 });
 
+describe('an option value that shows longer than it is', () => {
+  it('is quoted cut by how long it shows, so the line still says it is invalid and why', async () => {
+    const config = await writeConfig({
+      mcpServers: { calculator: { command: process.execPath, args: [exampleServer('calculator')] } },
+    });
+    // 150 characters, each shown as a six-character escape; and a line break, which would start a line of its own.
+    const value = `${'\u200b'.repeat(150)}\nmcp-host: ok`;
+    const result = await runCli(['run', '--config', config, '-m', 'openai-compatible:x', '--base-url', value, 'hi']);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toMatch(
+      /^mcp-host: option '--base-url <url>' argument '(\\u200b)+\\?…' is invalid\. It must be an http:\/\/ or https:\/\/ URL, e\.g\. http:\/\/127\.0\.0\.1:8080\/v1\.\n$/,
+    );
+  }, 60_000);
+});
+
 describe('a state folder that is a file', () => {
   it('exits 2 naming it and what to do, with no hint of an unexpected error', async () => {
     const config = await calculatorConfig();
