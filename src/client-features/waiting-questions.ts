@@ -14,6 +14,11 @@ import type { ClientRequestRecorder } from './client-request-audit.js';
  */
 export const MAX_WAITING_QUESTIONS = 8;
 
+/** How many of a server's questions may wait at once, with `callsInFlight` of its calls made and not yet ended. */
+export function waitingQuestionsBound(callsInFlight: number): number {
+  return Math.max(MAX_WAITING_QUESTIONS, callsInFlight);
+}
+
 type QuestionMethod = 'sampling/createMessage' | 'elicitation/create';
 
 /** What the server is answered with, past the bound: a declined form, a refused sampling request. */
@@ -63,7 +68,7 @@ export function createWaitingQuestions(
 ): BoundQuestions {
   const counts = new WaitingCounts();
   return (serverName, method, handler, refusal) => async (request, context) => {
-    const limit = Math.max(MAX_WAITING_QUESTIONS, callsInFlight(serverName));
+    const limit = waitingQuestionsBound(callsInFlight(serverName));
     const release = counts.enter(serverName, limit);
     if (release === undefined) {
       const reason = `server "${serverName}" already has ${limit} questions waiting for an answer; this one was refused without being asked`;

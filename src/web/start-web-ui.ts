@@ -63,10 +63,13 @@ export async function startWebUi(options: WebUiOptions = {}): Promise<WebUi> {
   }
   const token = randomBytes(24).toString('base64url');
   const events = createLiveEvents();
-  const approver = createWebApprover((pending) => events.publish({ type: 'approvals', pending }));
+  let host: Host | undefined;
+  const approver = createWebApprover(
+    (pending) => events.publish({ type: 'approvals', pending }),
+    (server) => host?.connection(server)?.callsInFlight ?? 0,
+  );
   const chat = createChatRunner(events, () => approver.turnEnded());
   const subscriptions = createResourceSubscriptions(events);
-  let host: Host | undefined;
   let state: HostStateView = { phase: 'starting' };
   let auditFile: string | undefined;
   const audit = createAuditTimeline(AUDIT_HISTORY_LIMIT);

@@ -15,6 +15,7 @@ import {
   PLAIN_HOSTNAME_MARK,
 } from '../client-features/client-request-views.js';
 import { type FormField, parseFieldAnswer } from '../client-features/elicitation-form-fields.js';
+import { waitingQuestionsBound } from '../client-features/waiting-questions.js';
 import { abortableSignal } from '../connections/never-aborted.js';
 import { setOwnProperty } from '../json/own-property.js';
 import {
@@ -30,12 +31,6 @@ import type { ApprovalAnswerBody, PendingApproval } from './api-types.js';
 import { chatTurnOfCall } from './chat-turn-context.js';
 
 const WEB_APPROVER_KIND = 'web';
-/**
- * A server's own questions (sampling, forms, URLs) the UI holds at once: the first shown, the rest waiting their turn.
- * Past it a question is declined at once, so a server asking hundreds together neither buries the questions that
- * matter (a tool call's approval comes next, not after all of them) nor floods every page with the list.
- */
-const MAX_HELD_SERVER_QUESTIONS = 8;
 
 interface Waiting {
   /** The question as listed, but for the turn it is of: that is told from `call` each time it is listed. */
@@ -101,7 +96,16 @@ export function refusalOf(kind: PendingApproval['kind']): string {
       : 'decline';
 }
 
-export function createWebApprover(onChange: (pending: PendingApproval[]) => void): WebApprover {
+/**
+ * `callsInFlight`: a server's calls made and not yet ended. Its own questions (sampling, forms, URLs) the UI holds at
+ * once are bounded as the host bounds them (see waiting-questions.ts): the first shown, the rest waiting their turn.
+ * Past it a question is declined at once, so a server asking hundreds together neither buries the questions that
+ * matter (a tool call's approval comes next, not after all of them) nor floods every page with the list.
+ */
+export function createWebApprover(
+  onChange: (pending: PendingApproval[]) => void,
+  callsInFlight: (server: string) => number = () => 0,
+): WebApprover {
   const waiting = new Map<string, Waiting>();
   let closed = false;
   const quiet = new Map<string, number>();
@@ -121,7 +125,7 @@ export function createWebApprover(onChange: (pending: PendingApproval[]) => void
     question: () => Promise<T>,
   ): Promise<T> {
     const turn = serverTurns.get(server) ?? { held: 0, last: Promise.resolve() };
-    if (turn.held >= MAX_HELD_SERVER_QUESTIONS) return declined;
+    if (turn.held >= waitingQuestionsBound(callsInFlight(server))) return declined;
     turn.held += 1;
     serverTurns.set(server, turn);
     const before = turn.last;
