@@ -28,17 +28,22 @@ export function formatKeyPath(segments: ReadonlyArray<KeyPathSegment>): string {
 
 /** A config key a message names on its own (a server name), as a JSON string cut as the key path cuts it. */
 export function quoteKey(key: string): string {
-  let shown = 0;
-  let end = 0;
-  for (const character of key) {
-    shown += shownLength(character);
-    if (shown > MAX_SHOWN_KEY) return JSON.stringify(`${key.slice(0, end)}…`);
-    end += character.length;
-  }
-  return JSON.stringify(key);
+  return quoteShown(key, MAX_SHOWN_KEY);
 }
 
-/** How long one character of a quoted key is on the terminal: as JSON escapes it, or as the message's escape. */
+/** `text` as a JSON string, cut with an ellipsis where what a message shows of it passes `max` characters. */
+function quoteShown(text: string, max: number): string {
+  let shown = 0;
+  let end = 0;
+  for (const character of text) {
+    shown += shownLength(character);
+    if (shown > max) return JSON.stringify(`${text.slice(0, end)}…`);
+    end += character.length;
+  }
+  return JSON.stringify(text);
+}
+
+/** How long one character of a quoted text is on the terminal: as JSON escapes it, or as the message's escape. */
 function shownLength(character: string): number {
   const quoted = JSON.stringify(character).length - 2;
   return isInvisibleCharacter(character) ? Math.max(quoted, escapeCodePoint(character.codePointAt(0)!).length) : quoted;
@@ -51,10 +56,7 @@ export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return `an array of ${value.length} item${value.length === 1 ? '' : 's'}`;
-  if (typeof value === 'string') {
-    const shown = value.length > MAX_SHOWN_STRING ? `${value.slice(0, MAX_SHOWN_STRING)}…` : value;
-    return `the string ${JSON.stringify(shown)}`;
-  }
+  if (typeof value === 'string') return `the string ${quoteShown(value, MAX_SHOWN_STRING)}`;
   if (typeof value === 'number') return `the number ${value}`;
   if (typeof value === 'boolean') return `${value}`;
   if (typeof value === 'object') return 'an object';
