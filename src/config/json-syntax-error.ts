@@ -210,3 +210,14 @@ function describeOffending(text: string, offset: number): { found: string; hint?
 function hexCode(text: string, offset: number): string {
   return text.charCodeAt(offset).toString(16).toUpperCase().padStart(4, '0');
 }
+
+/**
+ * Where a state file's JSON goes wrong, for a message that goes on after it: `at line 1, column 3: expected …, found
+ * …`, or `JSON.parse`'s own words when the grammar holds (a number out of range, say).
+ */
+export function jsonSyntaxPlace(text: string, parseError: unknown): string {
+  const problem = findJsonSyntaxProblem(text);
+  if (problem === undefined) return parseError instanceof Error ? parseError.message : String(parseError);
+  const hint = problem.hint === undefined ? '' : `; ${problem.hint.replace(/\.$/, '')}`;
+  return `at line ${problem.line}, column ${problem.column}: expected ${problem.expected}, found ${problem.found}${hint}`;
+}

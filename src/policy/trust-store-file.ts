@@ -9,6 +9,7 @@
  * is read as the `''` scope, its entries marked `fromVersion1` so that other scopes can still accept them.
  */
 
+import { jsonSyntaxPlace } from '../config/json-syntax-error.js';
 import { assertPrivatePath, UnsafePathError } from '../json/private-path.js';
 import { readFailureText, readStateFile } from '../json/read-bounded-file.js';
 import { errorCodeOf, writeJsonFileAtomically } from '../json/write-json-file.js';
@@ -104,7 +105,7 @@ export function readTrustStoreFile(file: string): TrustStoreData {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw corrupt(file, `is not valid JSON (${(error as Error).message})`);
+    throw corrupt(file, `is not valid JSON (${jsonSyntaxPlace(text, error)})`);
   }
   if (!isRecord(data) || (data.version !== FORMAT_VERSION && data.version !== PREVIOUS_FORMAT_VERSION)) {
     throw corrupt(file, `is not a version ${FORMAT_VERSION} (or ${PREVIOUS_FORMAT_VERSION}) trust store`);

@@ -9,6 +9,7 @@
  */
 
 import path from 'node:path';
+import { jsonSyntaxPlace } from '../config/json-syntax-error.js';
 import { readFailureText, readStateFile } from '../json/read-bounded-file.js';
 import { errorCodeOf, writeJsonFileAtomically } from '../json/write-json-file.js';
 
@@ -109,7 +110,7 @@ function readPins(file: string): SkillPinsData {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw damaged(file, `is not valid JSON (${(error as Error).message})`);
+    throw damaged(file, `is not valid JSON (${jsonSyntaxPlace(text, error)})`);
   }
   const record = data as Partial<SkillPinsData> | null;
   if (typeof record !== 'object' || record === null || record.version !== FORMAT_VERSION) {

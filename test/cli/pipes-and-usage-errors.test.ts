@@ -228,6 +228,8 @@ describe('usage errors', () => {
     const lines = result.stderr.trimEnd().split('\n');
     expect(lines, result.stderr).toHaveLength(1);
     expect(lines[0]).toMatch(/^mcp-host: trust store .*trust\.json is not valid JSON.*delete it to start over/);
+    // Where it goes wrong, as a config file's mistake is named.
+    expect(lines[0]).toContain('is not valid JSON (at line 1, column 3: expected a property name in double quotes');
 
     const debug = await runCli(['tools', 'list', '--config', config], { stateDir, env: { MCP_HOST_DEBUG: '1' } });
     expect(debug.code).toBe(2);
