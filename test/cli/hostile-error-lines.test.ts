@@ -18,6 +18,21 @@ function linesOf(stderr: string): string[] {
 }
 
 /**
+ * `mcp-host servers` on `config`, which it refuses: the config file and the one error line, checked to be short, with
+ * nothing a terminal acts on.
+ */
+async function errorLineAbout(config: Record<string, unknown>): Promise<{ file: string; line: string }> {
+  const file = await writeConfig(config);
+  const result = await runCli(['servers', '--config', file], { timeoutMs: 60_000 });
+  expect(result.code, result.stderr.slice(0, 500)).toBe(2);
+  expect(result.stderr).not.toContain('\u001b');
+  const [line, ...rest] = linesOf(result.stderr);
+  expect(rest).toEqual([]);
+  expect(line!.length).toBeLessThan(READABLE_LINE);
+  return { file, line: line! };
+}
+
+/**
  * `mcp-host servers` on `config`, which starts its server and warns about a key: the config file and the warning line
  * that names it, checked to be short, with nothing a terminal acts on anywhere on stderr.
  */
@@ -34,31 +49,20 @@ async function warningAbout(config: Record<string, unknown>): Promise<{ file: st
 
 describe('a hostile key in a config', { timeout: 120_000 }, () => {
   it('names the file and the server in a short error line when the key is a server name', async () => {
-    const file = await writeConfig({ mcpServers: { [HOSTILE_KEY]: { command: 5 } } });
-    const result = await runCli(['servers', '--config', file], { timeoutMs: 60_000 });
-
-    expect(result.code, result.stderr.slice(0, 500)).toBe(2);
-    const [line, ...rest] = linesOf(result.stderr);
-    expect(rest).toEqual([]);
-    expect(line!.length).toBeLessThan(READABLE_LINE);
+    const { file, line } = await errorLineAbout({ mcpServers: { [HOSTILE_KEY]: { command: 5 } } });
     expect(line).toMatch(
       new RegExp(
         `^mcp-host: ${escaped(file)}: mcpServers\\["\\\\u001b\\[2Jx+…"\\]\\.command: expected a command to run`,
       ),
     );
-    expect(result.stderr).not.toContain('\u001b');
   });
 
   it('says what is wrong in a short error line when two keys of its path are invisible characters, each shown as an escape', async () => {
     // Each zero-width space is shown as `\u200b`, six characters: cut by its own length, a key filled the line.
     const invisible = '\u200b'.repeat(1_000);
-    const file = await writeConfig({ mcpServers: { [invisible]: { command: 'node', env: { [invisible]: 5 } } } });
-    const result = await runCli(['servers', '--config', file], { timeoutMs: 60_000 });
-
-    expect(result.code, result.stderr.slice(0, 500)).toBe(2);
-    const [line, ...rest] = linesOf(result.stderr);
-    expect(rest).toEqual([]);
-    expect(line!.length).toBeLessThan(READABLE_LINE);
+    const { file, line } = await errorLineAbout({
+      mcpServers: { [invisible]: { command: 'node', env: { [invisible]: 5 } } },
+    });
     expect(line).toMatch(
       new RegExp(`^mcp-host: ${escaped(file)}: mcpServers\\["(\\\\u200b)+…"\\]\\.env\\["(\\\\u200b)+…"\\]: expected `),
     );
