@@ -108,6 +108,19 @@ describe('a config found in the working folder', () => {
     expect(starts()).toBe(2);
   }, 120_000);
 
+  it('says a fact remembered beside it is not given to the model until it is approved', async () => {
+    const clone = mkdtempSync(join(tmpdir(), 'mcp-host-cloned-'));
+    const cloneConfig = join(clone, '.mcp.json');
+    writeFileSync(cloneConfig, readFileSync(configFile, 'utf8'));
+    const memory = join(clone, '.mcp-host', 'memory.md');
+    const result = await runCli(['memory', 'add', 'Prices are in euros'], { cwd: clone, stateDir, timeoutMs: 60_000 });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe(`Remembered in ${memory}: Prices are in euros\n`);
+    expect(result.stderr).toBe(
+      `mcp-host: ${cloneConfig} was found in the working folder and is not approved yet, so the project memory is not given to the model; review it, then approve it with: mcp-host trust config ${cloneConfig}\n`,
+    );
+  }, 120_000);
+
   it('says it is not approved before a chat says no model is configured, the model it names being unread', async () => {
     const clone = mkdtempSync(join(tmpdir(), 'mcp-host-cloned-'));
     const cloneConfig = join(clone, 'mcp-host.json');

@@ -9,7 +9,8 @@ import { loadConfig } from '../../config/load-config.js';
 import { addMemory, forgetMemory, memoryFile, readMemory } from '../../skills/project-memory.js';
 import { CommandGroup } from '../command-group.js';
 import { CliError, EXIT_USAGE } from '../exit-codes.js';
-import { writeJson, writeLine } from '../output.js';
+import { writeError, writeJson, writeLine } from '../output.js';
+import { unapprovedConfigNote } from '../unapproved-config-note.js';
 
 interface MemoryOptions {
   config?: string;
@@ -32,9 +33,13 @@ export function createMemoryCommand(): Command {
     .description('remember a fact in this project')
     .argument('<text...>', 'the fact, in words');
   add.action(async (words: string[], options: MemoryOptions) => {
-    const folder = await projectFolder(options);
+    const config = await loadConfig({ configPath: options.config });
+    const folder = config.file === undefined ? process.cwd() : path.dirname(config.file);
     const entry = usage(() => addMemory(folder, words.join(' ')));
     writeLine(`Remembered in ${memoryFile(folder)}: ${entry}`);
+    // Kept all the same: it is the user's own fact, and it is given to the model once the config is approved.
+    const note = unapprovedConfigNote(config, {}, 'the project memory is not given to the model');
+    if (note !== undefined) writeError(`mcp-host: ${note}`);
   });
 
   const list = withConfig(new Command('list'))
