@@ -1,7 +1,7 @@
 /**
- * The output budget of what the resource tools read and of what a server's prompt opens a run with, as the host
- * applies it: content over its budget is cut as a tool result is, its full text kept in the result store for
- * `read_stored_result` to return.
+ * The output budget of what the resource and skill tools return and of what a server's prompt opens a run with, as
+ * the host applies it: content over its budget is cut as a tool result is, its full text kept in the result store
+ * for `read_stored_result` to return.
  */
 import { budgetToolResult } from '../content/budget-tool-result.js';
 import type { ResultStore } from '../content/result-store.js';

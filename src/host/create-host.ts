@@ -62,6 +62,15 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const connections = new Map<string, ServerConnection>();
   let live: LiveCatalog | undefined;
   const events = serverEvents({ catalog: () => live, audit, onDiagnostic, onToolsChanged: options.onToolsChanged });
+  // What the skill and resource tools return and what a server's prompt opens a run with are cut as a tool result
+  // is, the rest kept in the result store: once something is, the model is offered the tool that reads it.
+  const maxTokensPerResult = options.maxResultTokens ?? config.maxResultTokens ?? DEFAULT_RESULT_TOKEN_BUDGET;
+  const resultBudget = storedResultBudget({
+    store: state.results,
+    maxTokensPerResult,
+    // Only calls and runs budget anything, and they come after the host tools below exist.
+    onStored: () => hostTools.resultStored(),
+  });
   const skills = openHostSkills({
     config,
     cwd,
@@ -73,17 +82,10 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     instructions: options.instructions,
     onDiagnostic,
     audit: () => audit,
+    budget: resultBudget,
   });
   await skills.recordReview();
 
-  // What the resource tools read and what a server's prompt opens a run with are cut as a tool result is, the rest
-  // kept in the result store: once something is, the model is offered the tool that reads it.
-  const maxTokensPerResult = options.maxResultTokens ?? config.maxResultTokens ?? DEFAULT_RESULT_TOKEN_BUDGET;
-  const resultBudget = storedResultBudget({
-    store: state.results,
-    maxTokensPerResult,
-    onStored: () => hostTools.resultStored(),
-  });
   const features = openHostClientFeatures(options, {
     config,
     cwd,

@@ -8,6 +8,7 @@
 import path from 'node:path';
 import type { AuditRecorder } from '../audit/audit-recorder.js';
 import type { CatalogEntry } from '../catalog/tool-catalog.js';
+import type { ResultBudget } from '../client-features/resource-host-tools.js';
 import type { ApprovalsPlace } from '../config/trust-commands.js';
 import type { HostConfig } from '../config/types.js';
 import { resolveUserConfigDir } from '../config/user-config-dir.js';
@@ -47,6 +48,8 @@ interface HostSkillsOptions {
   instructions?: boolean;
   onDiagnostic: (message: string) => void;
   audit: () => AuditRecorder;
+  /** What the skill tools return is fitted into this, as any tool result is (see client-features/stored-result-budget.ts). */
+  budget: ResultBudget;
 }
 
 export interface HostSkills {
@@ -119,9 +122,9 @@ export function openHostSkills(options: HostSkillsOptions): HostSkills {
         },
       });
       const handle = tools[definition.name as keyof typeof tools];
-      handlers.set(definition.name, (args, context) => {
+      handlers.set(definition.name, async (args, context) => {
         const result = handle(args, context.runId);
-        return { content: [{ type: 'text', text: result.text }], isError: result.isError };
+        return { content: await options.budget([{ type: 'text', text: result.text }]), isError: result.isError };
       });
     }
   }
