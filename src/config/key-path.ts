@@ -3,7 +3,7 @@
  * a location (`mcpServers.fs.args[0]`) and shows what was there without dumping a whole object.
  */
 
-import { escapeCodePoint, isInvisibleCharacter } from '../text/invisible-characters.js';
+import { quoteShown } from '../text/quote-shown.js';
 
 export type KeyPathSegment = string | number;
 
@@ -29,24 +29,6 @@ export function formatKeyPath(segments: ReadonlyArray<KeyPathSegment>): string {
 /** A config key a message names on its own (a server name), as a JSON string cut as the key path cuts it. */
 export function quoteKey(key: string): string {
   return quoteShown(key, MAX_SHOWN_KEY);
-}
-
-/** `text` as a JSON string, cut with an ellipsis where what a message shows of it passes `max` characters. */
-function quoteShown(text: string, max: number): string {
-  let shown = 0;
-  let end = 0;
-  for (const character of text) {
-    shown += shownLength(character);
-    if (shown > max) return JSON.stringify(`${text.slice(0, end)}…`);
-    end += character.length;
-  }
-  return JSON.stringify(text);
-}
-
-/** How long one character of a quoted text is on the terminal: as JSON escapes it, or as the message's escape. */
-function shownLength(character: string): number {
-  const quoted = JSON.stringify(character).length - 2;
-  return isInvisibleCharacter(character) ? Math.max(quoted, escapeCodePoint(character.codePointAt(0)!).length) : quoted;
 }
 
 const MAX_SHOWN_STRING = 40;

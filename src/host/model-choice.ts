@@ -5,6 +5,7 @@
  */
 
 import { closeNames } from '../text/close-names.js';
+import { quoteShown } from '../text/quote-shown.js';
 
 export const KNOWN_PROVIDERS = [
   'anthropic',
@@ -48,7 +49,7 @@ interface ModelSpec {
 const MAX_QUOTED_SPEC_CHARACTERS = 200;
 
 function quoted(text: string): string {
-  return `"${text.length > MAX_QUOTED_SPEC_CHARACTERS ? `${text.slice(0, MAX_QUOTED_SPEC_CHARACTERS)}…` : text}"`;
+  return quoteShown(text, MAX_QUOTED_SPEC_CHARACTERS);
 }
 
 export function parseModelSpec(spec: string): ModelSpec {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chooseModel, ModelChoiceError, parseModelSpec } from '../../src/host/model-choice.js';
+import { stripControlCodes } from '../../src/text/strip-control-codes.js';
 
 describe('parseModelSpec', () => {
   it('quotes at most 200 characters of a spec it refuses, whatever its length', () => {
@@ -18,6 +19,19 @@ describe('parseModelSpec', () => {
       expect(message).toContain('…"');
       expect(message.length).toBeLessThan(1_000);
     }
+  });
+
+  it('quotes a spec by how long it shows, on one line, so the message still says what is wrong', () => {
+    // Each zero-width space is shown as a six-character escape; a line break would start a line of its own.
+    let message = '';
+    try {
+      parseModelSpec(`${'\u200b'.repeat(150)}\nmcp-host ok`);
+    } catch (error) {
+      message = stripControlCodes((error as Error).message);
+    }
+    expect(message).not.toContain('\n');
+    expect(message).toMatch(/^model "(\\u200b)+…" has no provider: write it as provider:model/);
+    expect(message.length).toBeLessThan(500);
   });
 
   it('splits provider and model', () => {
