@@ -15,10 +15,11 @@ afterEach(() => {
   for (const cli of started.splice(0)) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
 });
 
-/** The UI's state as its pages read it. */
+/** The UI's phase as its pages read it; undefined for an answer that is no state (an error). */
 async function uiPhase(address: URL): Promise<string | undefined> {
   const token = address.searchParams.get('token') ?? '';
   const answer = await fetch(new URL('/api/state', address), { headers: { authorization: `Bearer ${token}` } });
+  if (answer.status !== 200) return undefined;
   return ((await answer.json()) as { phase?: string }).phase;
 }
 
@@ -38,7 +39,7 @@ describe('the web UI beside a config awaiting approval', () => {
     await waitUntil(
       async () => {
         phase = await uiPhase(address);
-        return phase !== 'starting';
+        return phase === 'ready' || phase === 'failed';
       },
       'the UI to finish starting',
       60_000,
