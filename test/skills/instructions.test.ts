@@ -260,6 +260,8 @@ describe('mcp-host memory and context', () => {
       const ends = rows.map((line) => /^ +[a-z -]+? +\d+/.exec(line)![0].length);
       expect(rows.some((line) => line.includes('user-instructions'))).toBe(true);
       expect(new Set(ends).size, table.stdout).toBe(1);
+      // A row with nothing after its number (system prompt, total) ends at the number.
+      expect(table.stdout).not.toMatch(/ +$/m);
 
       const none = await runCliInProcess(['context', '--json', '--no-instructions'], { cwd: folder, env, stateDir });
       expect((JSON.parse(none.stdout) as { systemPrompt: { tokens: number } }).systemPrompt.tokens).toBe(0);

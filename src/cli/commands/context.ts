@@ -50,7 +50,7 @@ export function createContextCommand(): Command {
         writeLine('Sent with every request (tokens, offline o200k estimate):');
         // As wide as the longest label, a part's indented kind ("  server-instructions"), so the numbers line up.
         const row = (label: string, source: string, tokens: number) =>
-          writeLine(`  ${label.padEnd(21)} ${String(tokens).padStart(7)}  ${source}`);
+          writeLine(`  ${label.padEnd(21)} ${String(tokens).padStart(7)}  ${source}`.trimEnd());
         row('system prompt', '', prompt.tokens);
         for (const part of prompt.parts) row(`  ${part.kind}`, part.source, part.tokens);
         row('tools', `${tools.length} tool definition${tools.length === 1 ? '' : 's'}`, toolTokens);
