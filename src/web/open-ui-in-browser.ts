@@ -15,21 +15,33 @@ function escapeAttribute(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-function spawnOpener(target: string, platform: NodeJS.Platform): Promise<void> {
+/**
+ * Runs the system's opener; `onFailed` hears of one that ran and then failed (xdg-open with no browser set up exits
+ * non-zero), which a failure to start it does not cover.
+ */
+function spawnOpener(target: string, platform: NodeJS.Platform, onFailed: (why: string) => void): Promise<void> {
   const { command, args } = browserCommand(target, platform);
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { shell: false, stdio: 'ignore', detached: true });
     child.once('error', (error) => reject(new Error(`could not run ${command}: ${error.message}`)));
     child.once('spawn', () => {
+      child.once('exit', (code, signal) => {
+        if (code !== 0)
+          onFailed(signal === null ? `${command} exited with code ${code}` : `${command} was killed by ${signal}`);
+      });
       child.unref();
       resolve();
     });
   });
 }
 
-/** Opens the UI at `url` (with its token) in the system browser; `remove` deletes the file it went through. */
+/**
+ * Opens the UI at `url` (with its token) in the system browser; `remove` deletes the file it went through.
+ * `onFailed` hears why when the opener ran but failed.
+ */
 export async function openUiInBrowser(
   url: string,
+  onFailed: (why: string) => void,
   platform: NodeJS.Platform = process.platform,
 ): Promise<{ remove(): Promise<void> }> {
   // mkdtemp makes the folder for this user alone (0700).
@@ -43,7 +55,7 @@ export async function openUiInBrowser(
       `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${address}"><title>mcp-host</title></head><body><a href="${address}">Open the mcp-host web UI</a></body></html>\n`,
       { mode: 0o600 },
     );
-    await spawnOpener(pathToFileURL(file).href, platform);
+    await spawnOpener(pathToFileURL(file).href, platform, onFailed);
   } catch (error) {
     await remove();
     throw error;

@@ -69,10 +69,10 @@ export function createUiCommand(): Command {
       try {
         announceAddress(ui.url, 'the web UI');
         if (options.open) {
-          opened = await openUiInBrowser(ui.url).catch((error: unknown) => {
-            writeError(
-              `mcp-host: could not open a browser (${error instanceof Error ? error.message : String(error)}); open the address above`,
-            );
+          const couldNotOpen = (why: string) =>
+            writeError(`mcp-host: could not open a browser (${why}); open the address above`);
+          opened = await openUiInBrowser(ui.url, couldNotOpen).catch((error: unknown) => {
+            couldNotOpen(error instanceof Error ? error.message : String(error));
             return undefined;
           });
         }
