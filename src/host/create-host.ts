@@ -217,6 +217,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     refreshCatalog: () => catalog.beginTurn(),
     reviewTools: (server) => catalog.relist(server),
     withheldReason: (name) => catalog.describeMissing(name),
+    withheldNotice: (name) => catalog.describeMissingToPerson(name),
     readStoredText: (id) => state.results.readWhole(id),
     ...access,
     close: hostClose(started, audit, conversations),

@@ -233,6 +233,8 @@ export interface Host {
   readStoredText(id: string): AsyncIterable<string>;
   /** Why a tool the servers list is not in the catalog (withheld until approved, and the command that approves it). */
   withheldReason(name: string): string | undefined;
+  /** The same told to the person who called the tool by name: what is withheld, why, and the command that approves it. */
+  withheldNotice(name: string): string | undefined;
   /** The catalog after re-reading every server whose tools changed since the last turn or refresh. */
   refreshCatalog(): Promise<ToolCatalog>;
   /** Lists one server's tools again and reviews them against the trust store (after an approval made elsewhere). */

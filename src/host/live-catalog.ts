@@ -21,7 +21,15 @@ export interface ReviewedTools {
   /** The tools the model may see. */
   exposed: Tool[];
   /** Listed but kept from the model: the catalog name, and what to tell a model that calls it anyway. */
-  withheld?: ReadonlyArray<{ name: string; explanation: string }>;
+  withheld?: ReadonlyArray<WithheldTool>;
+}
+
+interface WithheldTool {
+  name: string;
+  /** For the model, which follows "Unknown tool …". */
+  explanation: string;
+  /** For the person who calls it by name, when review said it in their words. */
+  forPerson?: string;
 }
 
 /** A listed tool the host cannot run at all, whatever the user approves: withheld, and why. */
@@ -63,12 +71,12 @@ export class LiveCatalog {
   private readonly toolsByServer = new Map<string, Tool[]>();
   /** Each server's latest listing as the server sent it, before review. */
   private readonly listings = new Map<string, Tool[]>();
-  private readonly withheldByServer = new Map<string, ReadonlyArray<{ name: string; explanation: string }>>();
+  private readonly withheldByServer = new Map<string, ReadonlyArray<WithheldTool>>();
   private readonly unsupportedByServer = new Map<string, UnsupportedTool[]>();
   /** What was last said on stderr about a server's unsupported tools, so a re-listing does not repeat it. */
   private readonly unsupportedSaid = new Map<string, string>();
   /** The withheld tools of the catalog in force, by catalog name. */
-  private activeWithheld = new Map<string, string>();
+  private activeWithheld = new Map<string, WithheldTool>();
   private readonly inFlight = new Map<string, Promise<void>>();
   /** Per server: how many `list_changed` (or restarts) arrived, and up to which one the listing was reviewed. */
   private readonly changesSeen = new Map<string, number>();
@@ -111,7 +119,14 @@ export class LiveCatalog {
    * this instead of a bare "unknown tool").
    */
   describeMissing(name: string): string | undefined {
-    return this.activeWithheld.get(name);
+    return this.activeWithheld.get(name)?.explanation;
+  }
+
+  /** The same told to the person who called the tool by name: a whole sentence naming the tool. */
+  describeMissingToPerson(name: string): string | undefined {
+    const withheld = this.activeWithheld.get(name);
+    if (withheld === undefined) return undefined;
+    return withheld.forPerson ?? `${name}: ${withheld.explanation}`;
   }
 
   /** The catalog names of every tool the servers other than `server` list now, withheld ones included. */
@@ -330,9 +345,7 @@ export class LiveCatalog {
     const extra = this.options.extraEntries?.() ?? [];
     if (extra.length > 0) catalog = catalog.withEntries(extra);
     this.active = catalog;
-    this.activeWithheld = new Map(
-      [...this.withheldByServer.values()].flat().map((item) => [item.name, item.explanation] as const),
-    );
+    this.activeWithheld = new Map([...this.withheldByServer.values()].flat().map((item) => [item.name, item] as const));
     this.revision += 1;
   }
 

@@ -52,6 +52,7 @@ export function createToolReview(options: ReviewToolsOptions) {
       withheld: review.withheld.map((item) => ({
         name: item.toolName,
         explanation: explainWithheld(server, item.originalToolName, item.reason, options.approvals),
+        forPerson: tellPersonWithheld(item.toolName, server, item.originalToolName, item.reason, options.approvals),
       })),
     };
   };
@@ -67,11 +68,39 @@ const WHY: Record<WithholdReason, (server: string) => string> = {
   'server-revoked': (server) => `the user revoked the server ${server}`,
 };
 
+/** The same reasons told to the person who approves and revokes. */
+const WHY_FOR_PERSON: Record<WithholdReason, (server: string) => string> = {
+  'definition-changed': () => 'its definition changed since you approved it',
+  'tool-revoked': () => 'you revoked it',
+  'new-tool-untrusted': (server) => `it appeared on the untrusted server ${server} after the server first started`,
+  'hidden-content': () =>
+    "its definition holds hidden or suspicious content (escape codes, invisible text, instructions or other servers' tool names)",
+  'server-changed': (server) =>
+    `the server ${server} now runs a different command line or URL than the one you approved`,
+  'server-revoked': (server) => `you revoked the server ${server}`,
+};
+
+/** A server's change or revocation is approved for the whole server; anything else, for the tool. */
+function approveCommandOf(server: string, toolName: string, reason: WithholdReason, approvals: ApprovalsPlace): string {
+  return reason === 'server-changed' || reason === 'server-revoked'
+    ? trustApproveCommand({ server }, approvals)
+    : trustApproveCommand({ server, tool: toolName }, approvals);
+}
+
 /** For the model (it follows "Unknown tool …"): why the tool is not offered, and what the user can do about it. */
 function explainWithheld(server: string, toolName: string, reason: WithholdReason, approvals: ApprovalsPlace): string {
-  const command =
-    reason === 'server-changed' || reason === 'server-revoked'
-      ? trustApproveCommand({ server }, approvals)
-      : trustApproveCommand({ server, tool: toolName }, approvals);
+  const command = approveCommandOf(server, toolName, reason, approvals);
   return `it is withheld until the user approves it, because ${WHY[reason](server)}. The user can approve it with \`${command}\`; until then it cannot be called.`;
+}
+
+/** For the person who called it by name (`tools call`): what is withheld, why, and the command that approves it. */
+function tellPersonWithheld(
+  catalogName: string,
+  server: string,
+  toolName: string,
+  reason: WithholdReason,
+  approvals: ApprovalsPlace,
+): string {
+  const command = approveCommandOf(server, toolName, reason, approvals);
+  return `${catalogName} is withheld because ${WHY_FOR_PERSON[reason](server)}; approve it with: ${command}`;
 }

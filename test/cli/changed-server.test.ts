@@ -33,9 +33,10 @@ describe('a server whose command line changed', () => {
       timeoutMs: 60_000,
     });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('counter__echo: it is withheld until the user approves it');
-    expect(refused.stderr.split('cannot be called')).toHaveLength(2);
-    expect(refused.stderr).toContain('different command line');
+    expect(refused.stderr).toContain(
+      'counter__echo is withheld because the server counter now runs a different command line or URL than the one you approved; approve it with: mcp-host trust approve counter',
+    );
+    expect(refused.stderr.split('counter__echo is withheld')).toHaveLength(2);
 
     const offline = await runCliInProcess(['trust', '-c', config, '--offline'], { stateDir, timeoutMs: 60_000 });
     expect(offline.code).toBe(0);

@@ -118,9 +118,9 @@ async function callOneTool(
     async (host, signal) => {
       if (stoppedForUnapprovedConfig(host)) return;
       const entry = host.catalog().resolve(name);
-      const withheld = entry ? undefined : host.withheldReason(name);
-      // The explanation is a whole sentence that ends by saying the tool cannot be called.
-      if (withheld !== undefined) throw new CliError(`${name}: ${withheld}`, EXIT_RUN_FAILED);
+      // Told to the person here: what is withheld, why, and the command that approves it.
+      const withheld = entry ? undefined : host.withheldNotice(name);
+      if (withheld !== undefined) throw new CliError(withheld, EXIT_RUN_FAILED);
       if (!entry) {
         const close = host.catalog().suggest(name);
         throw new CliError(unknownToolMessage(name, close, '`mcp-host tools list`'), EXIT_USAGE);

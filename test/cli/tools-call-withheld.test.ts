@@ -1,0 +1,42 @@
+/**
+ * `tools call` of a withheld tool tells the person at the command line what is withheld and the command that
+ * approves it, in words written for them: the sentence written for a model ("until the user approves it") is not
+ * theirs.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { calculatorConfig } from '../helpers/calculator-config.js';
+import { runCli, temporaryDirectory } from '../helpers/project.js';
+
+// The CLI starts real processes on two shared cores: generous timeouts, no timing assertions.
+const TIMEOUT = { timeoutMs: 60_000 };
+
+describe('tools call of a withheld tool', () => {
+  it('names what is withheld and the approve command, for the person, and exits 1', async () => {
+    const config = await calculatorConfig();
+    const stateDir = join(await temporaryDirectory('mcp-host-withheld-call-'), 'state');
+    const options = { ...TIMEOUT, env: { MCP_HOST_STATE_DIR: stateDir } };
+    const approved = await runCli(['trust', 'approve', 'calculator', '--config', config], options);
+    expect(approved.code, approved.stderr).toBe(0);
+
+    const revokeTool = await runCli(['trust', 'revoke', 'calculator', 'add_numbers', '--config', config], options);
+    expect(revokeTool.code, revokeTool.stderr).toBe(0);
+    const call = ['tools', 'call', 'calculator__add_numbers', 'a=1', 'b=2', '--config', config];
+    const tool = await runCli(call, options);
+    expect(tool.code).toBe(1);
+    expect(tool.stdout).toBe('');
+    expect(tool.stderr).not.toContain('the user');
+    expect(tool.stderr).toContain(
+      `mcp-host: calculator__add_numbers is withheld because you revoked it; approve it with: mcp-host trust approve calculator add_numbers --config ${config}\n`,
+    );
+
+    const revokeServer = await runCli(['trust', 'revoke', 'calculator', '--config', config], options);
+    expect(revokeServer.code, revokeServer.stderr).toBe(0);
+    const server = await runCli(call, options);
+    expect(server.code).toBe(1);
+    expect(server.stderr).not.toContain('the user');
+    expect(server.stderr).toContain(
+      `mcp-host: calculator__add_numbers is withheld because you revoked the server calculator; approve it with: mcp-host trust approve calculator --config ${config}\n`,
+    );
+  }, 180_000);
+});
