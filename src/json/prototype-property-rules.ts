@@ -13,65 +13,19 @@
  * `dependentSchemas`, `dependentRequired`, `required` and `propertyNames` are read by the engine as they are, the
  * name `__proto__` included. The maps themselves are left as they are, so a `$ref` into one still finds its target.
  *
- * Only subschemas are walked (`const`, `enum`, `default` and `examples` hold values, not schemas), down to
- * `MAX_JSON_DEPTH`. Nothing is changed in place: a schema is copied only where it gains a rule, so one without
- * such a key is handed back as it is. A map or list that is not one is left to fail the compile as it would have.
+ * Every subschema is given its rules (see map-subschemas.ts): a schema is copied only where it gains a rule, so one
+ * without such a key is handed back as it is.
  */
 import { isPlainObject } from './is-plain-object.js';
-import { MAX_JSON_DEPTH } from './json-depth.js';
-import { setOwnProperty } from './own-property.js';
+import { mapSubschemas } from './map-subschemas.js';
 
 /** Names the one property `__proto__`. */
 const PROTOTYPE_PROPERTY_PATTERN = '^__proto__$';
 /** The pattern `__proto__` as a key Ajv does not leave out: the same names match it. */
 const PROTOTYPE_PATTERN_REWRITTEN = '(?:__proto__)';
-/** Keywords whose value is one subschema (`items` may also be a list of them). */
-const ONE_SCHEMA = new Set([
-  'additionalProperties',
-  'unevaluatedProperties',
-  'items',
-  'additionalItems',
-  'unevaluatedItems',
-  'contains',
-  'not',
-  'if',
-  'then',
-  'else',
-  'propertyNames',
-  'contentSchema',
-]);
-/** Keywords whose value is a list of subschemas. */
-const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
-/** Keywords whose value maps names to subschemas (`dependencies` may also map a name to a list of names). */
-const SCHEMA_MAPS = new Set([
-  'properties',
-  'patternProperties',
-  '$defs',
-  'definitions',
-  'dependentSchemas',
-  'dependencies',
-]);
 
 export function withPrototypePropertyRules<Schema>(schema: Schema): Schema {
-  return walkSchema(schema, 0) as Schema;
-}
-
-function walkSchema(schema: unknown, depth: number): unknown {
-  if (!isPlainObject(schema) || depth > MAX_JSON_DEPTH) return schema;
-  let copy: Record<string, unknown> | undefined;
-  const set = (key: string, value: unknown) => {
-    copy ??= { ...schema };
-    setOwnProperty(copy, key, value);
-  };
-  for (const key of Object.keys(schema)) {
-    const value = schema[key];
-    let walked = value;
-    if (SCHEMA_MAPS.has(key)) walked = walkMap(value, depth + 1);
-    else if (SCHEMA_LISTS.has(key) || (key === 'items' && Array.isArray(value))) walked = walkList(value, depth + 1);
-    else if (ONE_SCHEMA.has(key)) walked = walkSchema(value, depth + 1);
-    if (walked !== value) set(key, walked);
-  }
-  return withDependencyRules(withPatternRules(withPropertyRules(copy ?? schema)));
+  return mapSubschemas(schema, (node) => withDependencyRules(withPatternRules(withPropertyRules(node))));
 }
 
 function withPropertyRules(schema: Record<string, unknown>): Record<string, unknown> {
@@ -106,29 +60,4 @@ function withPatternProperty(schema: Record<string, unknown>, pattern: string, r
 function prototypeKeyValue(map: unknown): { value: unknown } | undefined {
   if (!isPlainObject(map) || !Object.hasOwn(map, '__proto__')) return undefined;
   return { value: Object.getOwnPropertyDescriptor(map, '__proto__')?.value };
-}
-
-function walkMap(map: unknown, depth: number): unknown {
-  if (!isPlainObject(map) || depth > MAX_JSON_DEPTH) return map;
-  let copy: Record<string, unknown> | undefined;
-  for (const key of Object.keys(map)) {
-    const value = map[key];
-    const walked = walkSchema(value, depth + 1);
-    if (walked === value) continue;
-    copy ??= { ...map };
-    setOwnProperty(copy, key, walked);
-  }
-  return copy ?? map;
-}
-
-function walkList(list: unknown, depth: number): unknown {
-  if (!Array.isArray(list) || depth > MAX_JSON_DEPTH) return list;
-  let copy: unknown[] | undefined;
-  list.forEach((item: unknown, index) => {
-    const walked = walkSchema(item, depth + 1);
-    if (walked === item) return;
-    copy ??= [...list];
-    copy[index] = walked;
-  });
-  return copy ?? list;
 }
