@@ -1,7 +1,8 @@
 /**
  * Checks the model's arguments against the tool's `inputSchema` before the call is sent, with a real JSON Schema
- * validator (Ajv, the dialect the schema names; 2020-12 when it names none, as MCP says). Arguments that do not
- * fit never reach the server: the model gets an error result naming each failing field, so it can correct them.
+ * validator (Ajv, the dialect the schema names; 2020-12 when it names none, as MCP says; draft-04's boolean exclusive
+ * bounds read as the 2020-12 numbers, as the providers read them). Arguments that do not fit never reach the server:
+ * the model gets an error result naming each failing field, so it can correct them.
  *
  * Server-written `pattern`s run on a linear-time engine (RE2), so no pattern can stall the host on a long argument.
  *
@@ -12,6 +13,7 @@
  */
 
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { withExclusiveBoundsAsNumbers } from '../json/draft04-exclusive-bounds.js';
 import {
   createJsonSchemaEngine,
   dialectOf,
@@ -87,8 +89,10 @@ export function createArgumentValidator(): ArgumentValidator {
     try {
       // A dialect no engine reads is read as MCP's own.
       const { dialect, schema: usable } = dialectOf(schema);
+      // Draft-04's `exclusiveMinimum: true` beside a `minimum` is read as the providers read it: no engine here takes
+      // a boolean there (draft-04 is read as draft-07), so the schema would not compile and its calls go unchecked.
       // Rules for a parameter named `__proto__` are where the engine reads them (see prototype-property-rules.ts).
-      const checkable = withPrototypePropertyRules(usable);
+      const checkable = withPrototypePropertyRules(withExclusiveBoundsAsNumbers(usable));
       entry = { validate: validatorFor(dialect ?? '2020-12').compile(checkable), warned: false };
     } catch (error) {
       entry = { failure: error instanceof Error ? error.message : String(error), warned: false };

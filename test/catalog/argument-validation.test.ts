@@ -110,4 +110,26 @@ describe('the argument check', () => {
     expect(refusal(names, '{"__proto__":1}')).not.toBe('accepted');
     expect(refusal(names, '{"other":1}')).toBe('accepted');
   });
+
+  it("reads draft-04's boolean exclusive bounds in schemas only: a property or a value named like them is left alone", () => {
+    // Without a bound beside it, `true` bounds nothing.
+    expect(check({ type: 'object', properties: { n: { exclusiveMinimum: true } } }, '{"n":-5}')).toEqual({
+      valid: true,
+    });
+    const namedLikeBounds = {
+      type: 'object',
+      properties: { exclusiveMinimum: true, minimum: { type: 'number' }, pick: { enum: [{ exclusiveMaximum: true }] } },
+      required: ['exclusiveMinimum'],
+    };
+    expect(check(namedLikeBounds, '{"minimum":1,"pick":{"exclusiveMaximum":true}}')).toMatchObject({
+      valid: false,
+      problems: [{ field: 'exclusiveMinimum', problem: 'is required' }],
+    });
+    expect(check(namedLikeBounds, '{"exclusiveMinimum":0,"pick":{"exclusiveMaximum":true}}')).toEqual({
+      valid: true,
+    });
+    expect(check(namedLikeBounds, '{"exclusiveMinimum":0,"pick":{"exclusiveMaximum":1}}')).toMatchObject({
+      valid: false,
+    });
+  });
 });

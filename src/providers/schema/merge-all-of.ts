@@ -7,10 +7,10 @@
  * different `anyOf`s, contradicting values) is returned as a conflict, which the caller describes.
  */
 
+import { exclusiveBoundsAsNumbers } from '../../json/draft04-exclusive-bounds.js';
 import { setOwnProperty } from '../../json/own-property.js';
 import type { ExpansionBudget } from './expansion-budget.js';
 import { isPlainObject, type JsonObject, jsonEqual, typeList } from './json-value.js';
-import { exclusiveBoundsAsNumbers } from './rewrite-keywords.js';
 
 interface AllOfMerge {
   merged: JsonObject;

@@ -7,6 +7,7 @@
  * passed in is never modified: shared definitions may be visited many times.
  */
 
+import { exclusiveBoundsAsNumbers } from '../../json/draft04-exclusive-bounds.js';
 import { setOwnProperty } from '../../json/own-property.js';
 import { DescriptionAdditions, formatDescribedValue } from './describe-constraints.js';
 import type { ExpansionBudget } from './expansion-budget.js';
@@ -18,7 +19,6 @@ import {
   acceptNull,
   constToEnum,
   describeAnnotations,
-  exclusiveBoundsAsNumbers,
   normaliseType,
   splitNullFromEnum,
   tupleToPrefixItems,

@@ -1,7 +1,8 @@
 /**
- * Rewrites of single keywords that need no look at child schemas: OpenAPI's `nullable`, draft-04 exclusive bounds,
- * draft-07 tuples, `const`, enums holding `null`, unknown `type` names, and annotations a target does not
- * take (`default`, `examples`, `deprecated`…), which become sentences in the description.
+ * Rewrites of single keywords that need no look at child schemas: OpenAPI's `nullable`, draft-07 tuples, `const`,
+ * enums holding `null`, unknown `type` names, and annotations a target does not take (`default`, `examples`,
+ * `deprecated`…), which become sentences in the description. Draft-04's exclusive bounds are read as the host's
+ * argument check reads them (`json/draft04-exclusive-bounds.ts`).
  */
 
 import { type DescriptionAdditions, formatDescribedValue } from './describe-constraints.js';
@@ -29,28 +30,6 @@ export function acceptNull(node: JsonObject): JsonObject {
   const result: JsonObject = { anyOf: [inner, { type: 'null' }] };
   if (title !== undefined) result.title = title;
   if (description !== undefined) result.description = description;
-  return result;
-}
-
-/**
- * Draft-04's exclusive bounds (`minimum: 0, exclusiveMinimum: true`) in 2020-12 terms (`exclusiveMinimum: 0`), so
- * each target reads them as it reads the numeric form: kept, made inclusive on an integer, or described. `false`
- * says the bound beside it is inclusive, which it is without it. A `true` with no bound beside it bounds nothing,
- * and a target that takes the keyword would refuse it as no number: it goes too.
- */
-export function exclusiveBoundsAsNumbers(node: JsonObject): JsonObject {
-  if (typeof node.exclusiveMinimum !== 'boolean' && typeof node.exclusiveMaximum !== 'boolean') return node;
-  const result = { ...node };
-  for (const [exclusive, inclusive] of [
-    ['exclusiveMinimum', 'minimum'],
-    ['exclusiveMaximum', 'maximum'],
-  ] as const) {
-    if (typeof result[exclusive] !== 'boolean') continue;
-    if (result[exclusive] === true && typeof result[inclusive] === 'number') {
-      result[exclusive] = result[inclusive];
-      delete result[inclusive];
-    } else delete result[exclusive];
-  }
   return result;
 }
 
