@@ -74,10 +74,25 @@ function isTextJoiner(codePoint: number): boolean {
 export function showHiddenInProse(text: string): string {
   let shown = '';
   for (const character of text) {
-    const codePoint = character.codePointAt(0)!;
-    shown += isInvisibleCharacter(character) && !isTextJoiner(codePoint) ? escapeCodePoint(codePoint) : character;
+    shown += isHiddenInProse(character) ? escapeCodePoint(character.codePointAt(0)!) : character;
   }
   return shown;
+}
+
+/** Whether `character` (one code point) is one prose hides: invisible, and not a joiner or selector. */
+export function isHiddenInProse(character: string): boolean {
+  return isInvisibleCharacter(character) && !isTextJoiner(character.codePointAt(0)!);
+}
+
+/**
+ * The text without the characters {@link showHiddenInProse} escapes: for prose that goes to a model as the user reads
+ * it, where an escape would still spell out what tag characters hide, and a word split by a zero-width space reads
+ * whole again.
+ */
+export function removeHiddenFromProse(text: string): string {
+  let kept = '';
+  for (const character of text) if (!isHiddenInProse(character)) kept += character;
+  return kept;
 }
 
 /**

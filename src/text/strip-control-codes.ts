@@ -8,7 +8,7 @@
  * scripts are written with stay as they are (see invisible-characters.ts).
  */
 import { DIRECTION_CONTROL, stripDirectionControls } from './direction-controls.js';
-import { MAY_HOLD_HIDDEN, showHiddenInProse } from './invisible-characters.js';
+import { MAY_HOLD_HIDDEN, removeHiddenFromProse, showHiddenInProse } from './invisible-characters.js';
 
 // ESC-introduced sequences (ECMA-48): OSC/DCS/SOS/PM/APC strings up to BEL or ST (or the end, if never closed),
 // CSI with its parameters, and two-character escapes; the same with 8-bit C1 introducers.
@@ -31,8 +31,21 @@ const CONTROL_CHARACTER = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/gu;
  */
 export function stripControlCodes(text: string): string {
   if (!hasControlCodes(text)) return text;
-  return showHiddenInProse(
-    stripDirectionControls(text.replace(/\r\n/g, '\n').replace(CONTROL_SEQUENCE, '').replace(CONTROL_CHARACTER, '')),
+  return showHiddenInProse(withoutControls(text));
+}
+
+/**
+ * `text` as {@link stripControlCodes} leaves it, but with the other invisible characters removed rather than escaped:
+ * what a person reading the text sees, for a model to read (see {@link removeHiddenFromProse}).
+ */
+export function removeControlCodes(text: string): string {
+  if (!hasControlCodes(text)) return text;
+  return removeHiddenFromProse(withoutControls(text));
+}
+
+function withoutControls(text: string): string {
+  return stripDirectionControls(
+    text.replace(/\r\n/g, '\n').replace(CONTROL_SEQUENCE, '').replace(CONTROL_CHARACTER, ''),
   );
 }
 
