@@ -18,6 +18,7 @@ import type { Authorization } from '../policy/authorize-tool-call.js';
 import { ActiveSkills } from '../skills/active-skills.js';
 import { type ComposedSystemPrompt, composeSystemPrompt } from '../skills/compose-system-prompt.js';
 import { discoverSkills, type Skill } from '../skills/discover-skills.js';
+import { withoutHiddenCharacters } from '../skills/hidden-characters.js';
 import {
   DEFAULT_MAX_INSTRUCTION_TOKENS,
   loadInstructions,
@@ -26,6 +27,7 @@ import {
 } from '../skills/project-instructions.js';
 import { reviewSkills } from '../skills/review-skills.js';
 import type { ServerInstructions } from '../skills/server-instructions.js';
+import { pathInMessage } from '../skills/skill-error.js';
 import { type SkillCheck, SkillPins } from '../skills/skill-pins.js';
 import { skillSources, unapprovedProjectSkillsNote } from '../skills/skill-sources.js';
 import { createSkillToolHandlers, skillToolDefinitions } from '../skills/skill-tools.js';
@@ -85,6 +87,13 @@ export function openHostSkills(options: HostSkillsOptions): HostSkills {
   const pins = SkillPins.inStateDir(options.stateDir, { scope: config.file ?? '' });
   const review = reviewSkills(discovered.skills, pins, options.approvals);
   for (const withheld of review.withheld) options.onDiagnostic(withheld.message);
+  for (const skill of review.offered) {
+    const { removed } = withoutHiddenCharacters(skill.body);
+    if (removed === undefined) continue;
+    options.onDiagnostic(
+      `skill "${skill.name}": ${pathInMessage(skill.file)} holds characters no editor shows; load_skill gives the model its body without them (${removed})`,
+    );
+  }
 
   const active = new ActiveSkills();
   const offered = new Map<string, Skill>(review.offered.map((skill) => [skill.name, skill]));
@@ -136,6 +145,7 @@ export function openHostSkills(options: HostSkillsOptions): HostSkills {
     if (note !== undefined) options.onDiagnostic(note);
   }
 
+  const told = new Set<string>();
   return {
     overview: () => ({ offered: review.offered, withheld: review.withheld, problems: discovered.problems }),
     entries,
@@ -151,7 +161,12 @@ export function openHostSkills(options: HostSkillsOptions): HostSkills {
             { userOnly },
           )
         : { files: [], notes: [] };
-      for (const note of instructions.notes) options.onDiagnostic(note);
+      // Read again at each run, the files say the same again: each note is told once.
+      for (const note of instructions.notes) {
+        if (told.has(note)) continue;
+        told.add(note);
+        options.onDiagnostic(note);
+      }
       return composeSystemPrompt({
         ...(options.system === undefined ? {} : { system: options.system }),
         instructions: instructions.files,

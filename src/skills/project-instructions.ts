@@ -4,6 +4,7 @@
  * user config folder, and before the project memory (`.mcp-host/memory.md`). Outer files come first and nearer ones
  * later, so the most specific words are read last. The whole is bounded in tokens; a file that would cross the
  * bound is cut with a note saying so, and the files after it are left out (and reported).
+ * Characters no editor shows are removed, with a note naming the file (see hidden-characters.ts).
  *
  * The project's files come with the repository, as a config found in the working folder does: beside such a config
  * that is not approved yet, only the user's own file is read, until `mcp-host trust config` (as for its skills).
@@ -15,8 +16,10 @@ import { type ApprovalsPlace, trustConfigCommand } from '../config/trust-command
 import type { HostConfig } from '../config/types.js';
 import { estimateTextTokens } from '../providers/token-estimate/index.js';
 import { leadsOutside } from './discover-skills.js';
+import { withoutHiddenCharacters } from './hidden-characters.js';
 import { MEMORY_FILE } from './project-memory.js';
 import { readBoundedText } from './read-bounded-text.js';
+import { pathInMessage } from './skill-error.js';
 
 const INSTRUCTION_FILE_NAMES = ['AGENTS.md', 'CLAUDE.md'] as const;
 /** Instructions and memory together, in tokens (o200k estimate), unless `maxInstructionTokens` says otherwise. */
@@ -130,6 +133,13 @@ export function loadInstructions(
     } catch (error) {
       notes.push(`instructions: ${file} not used: ${error instanceof Error ? error.message : String(error)}`);
       continue;
+    }
+    const forModel = withoutHiddenCharacters(text);
+    text = forModel.text.trim();
+    if (forModel.removed !== undefined) {
+      notes.push(
+        `instructions: ${pathInMessage(file)} holds characters no editor shows; the model reads it without them (${forModel.removed})`,
+      );
     }
     if (text === '') continue;
     if (left <= 0) {

@@ -1,12 +1,14 @@
 /**
  * The host's own tools for skills, offered when at least one skill is: `load_skill(name)` returns a skill's
- * instructions (the SKILL.md body, nothing else, so loading costs the body only) and makes the skill active for
- * the rest of the run; `read_skill_file(name, path)` returns one of its files (see `readSkillFile`). Both only read;
- * like every call they are audited. A withheld skill is not loadable.
+ * instructions (the SKILL.md body, nothing else, so loading costs the body only; without the characters no editor
+ * shows, see hidden-characters.ts) and makes the skill active for the rest of the run; `read_skill_file(name, path)`
+ * returns one of its files (see `readSkillFile`). Both only read; like every call they are audited. A withheld skill
+ * is not loadable.
  */
 
 import type { ActiveSkills } from './active-skills.js';
 import type { Skill } from './discover-skills.js';
+import { withoutHiddenCharacters } from './hidden-characters.js';
 import { readSkillFile } from './read-skill-file.js';
 
 export const LOAD_SKILL_TOOL = 'load_skill';
@@ -81,7 +83,7 @@ export function createSkillToolHandlers(options: SkillToolsOptions) {
       const skill = find(args.name);
       if (typeof skill === 'string') return { text: skill, isError: true };
       options.active.activate(runId, skill);
-      return { text: skill.body, isError: false };
+      return { text: withoutHiddenCharacters(skill.body).text, isError: false };
     },
     [READ_SKILL_FILE_TOOL]: (args: Record<string, unknown>): SkillToolResult => {
       const skill = find(args.name);
