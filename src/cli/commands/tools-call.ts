@@ -153,12 +153,27 @@ async function callOneTool(
               ...(wholeTextOf === undefined ? {} : { wholeTextOf }),
               ...(options.save === undefined ? {} : { saveDirectory: options.save }),
             });
-      if (executed.result.isError) writeError(`mcp-host: ${callOutcomeSentence(executed.outcome, entry.server)}`);
+      if (executed.result.isError && !saysHowItEnded(executed)) {
+        writeError(`mcp-host: ${callOutcomeSentence(executed.outcome, entry.server)}`);
+      }
       // Arguments the tool's schema refuses are the command line's to fix, as a value of the wrong type is: the call
       // was not sent. Only part of what the tool gave was printed: a script must not take it for the whole.
       process.exitCode =
         executed.outcome === 'invalid' ? EXIT_USAGE : executed.result.isError || !printed ? EXIT_RUN_FAILED : EXIT_OK;
     },
+  );
+}
+
+/**
+ * The host's own text of a call it could not complete ("The tool call failed: …", printed above) says how it ended:
+ * a closing line would say it again. A denial or refused arguments say why, not how, and a server's text neither.
+ */
+function saysHowItEnded(executed: ExecutedToolCall): boolean {
+  return (
+    executed.rawResult === undefined &&
+    executed.serverExit === undefined &&
+    executed.outcome !== 'denied' &&
+    executed.outcome !== 'invalid'
   );
 }
 
