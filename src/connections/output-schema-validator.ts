@@ -4,14 +4,15 @@
  * hands it the schema of its listing and the answer as the transport renamed them (a `__proto__` key is `~__proto__`
  * there, see keep-prototype-keys.ts), so each is named back first, its `__proto__` keys own data keys, never a
  * prototype, and the rules of a property named `__proto__` are put where the engine reads them (see
- * prototype-property-rules.ts). And the library's engines read a property through
- * the prototype chain, so `required: ["__proto__"]` would find Object's prototype on every object: these look at
+ * prototype-property-rules.ts); draft-04's boolean exclusive bounds are read as the 2020-12 numbers, as the input check
+ * reads them. And the library's engines read a property through the prototype chain, so `required: ["__proto__"]` would find Object's prototype on every object: these look at
  * own keys only, and run the patterns a server wrote in linear time (one that cannot is skipped). The rest is as the
  * library's default: the engine by the schema's dialect, the same options and formats, each engine made when a
  * schema first needs it (`loadJsonSchemaEngines` imports the default dialect's ahead of a call that may need it).
  */
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/client';
 import { addFormats } from '@modelcontextprotocol/client/validators/ajv';
+import { withExclusiveBoundsAsNumbers } from '../json/draft04-exclusive-bounds.js';
 import { unescapePrototypeKeys } from '../json/escape-prototype-keys.js';
 import {
   createJsonSchemaEngine,
@@ -55,7 +56,8 @@ export function createOutputSchemaValidator(
         const { dialect, schema: usable } = dialectOf(unescapePrototypeKeys(schema) as object);
         if (dialect === undefined) throw new Error(unsupportedDialect((schema as { $schema?: unknown }).$schema));
         engine = engineFor(dialect);
-        validate = engine.compile(withPrototypePropertyRules(usable));
+        // Draft-04's `exclusiveMinimum: true` is read as the input check reads it: no engine here takes a boolean there.
+        validate = engine.compile(withPrototypePropertyRules(withExclusiveBoundsAsNumbers(usable)));
       } catch (error) {
         // As for an input schema: a schema that cannot be compiled leaves its tool usable, unchecked, and is said once
         // (thrown, it made the library refuse every call of the tool before sending it).

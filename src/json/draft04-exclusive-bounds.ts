@@ -1,8 +1,8 @@
 /**
  * Draft-04's exclusive bounds (`minimum: 0, exclusiveMinimum: true`) in 2020-12 terms (`exclusiveMinimum: 0`). Read
- * so by the host's check of a call's arguments, whose engine refuses a boolean there (MCP's 2020-12, and draft-04
- * read as draft-07), and by each provider's schema, which then reads them as it reads the numeric form. In every
- * later dialect those keywords are numbers, so a boolean can only mean what draft-04 says.
+ * so by the host's checks of a call's arguments and structured output, whose engines refuse a boolean there (MCP's
+ * 2020-12, and draft-04 read as draft-07), and by each provider's schema, which then reads them as it reads the
+ * numeric form. In every later dialect those keywords are numbers, so a boolean can only mean what draft-04 says.
  */
 import { mapSubschemas } from './map-subschemas.js';
 

@@ -114,6 +114,17 @@ describe("the check of a call's structuredContent against its tool's outputSchem
     ]);
   });
 
+  it("checks draft-04's boolean exclusive bounds, with the dialect named and not", async () => {
+    for (const tool of ['draft04_bounds', 'named_draft04_bounds']) {
+      const onBound = await answerWith(tool, '{"above":0,"below":1}');
+      expect(onBound.outcome, tool).toBe('error');
+      expect(text(onBound.result)).toContain('data/above must be > 0');
+      expect(text(onBound.result)).toContain('data/below must be < 1');
+      expect((await answerWith(tool, '{"above":0.001,"below":0.999}')).outcome, tool).toBe('ok');
+    }
+    expect(diagnostics.filter((line) => line.includes('cannot be compiled') && line.includes('exclusive'))).toEqual([]);
+  });
+
   it('leaves the calls of a tool whose outputSchema cannot be compiled unchecked, saying so once', async () => {
     for (const structured of ['{"word":"any"}', '{"word":5}']) {
       const answered = await answerWith('broken_output_schema', structured);
