@@ -402,6 +402,15 @@ async function revoke(
     }
     target = stripped;
   }
+  // As approving what is approved already: nothing changes, and a "Revoked" line would say something did.
+  if (revokedAlready(stored, target)) {
+    stdout.write(
+      target === undefined
+        ? `Server ${serverName} and its tools are revoked already: nothing to revoke.\n`
+        : `Tool ${showRaw(target)} of ${serverName} is revoked already: nothing to revoke.\n`,
+    );
+    return;
+  }
   store.revoke(serverName, target);
   const audit = openTrustAudit(options, dependencies, stateDir, loaded.secrets, loaded.auditFile);
   try {
@@ -415,4 +424,10 @@ async function revoke(
   } finally {
     audit.close();
   }
+}
+
+/** A server revoked with all its tools, or one tool revoked (itself, or with its server). */
+function revokedAlready(stored: ReturnType<TrustStore['list']>[number], tool: string | undefined): boolean {
+  if (tool === undefined) return stored.state === 'revoked' && stored.tools.every((entry) => entry.state === 'revoked');
+  return stored.state === 'revoked' || stored.tools.some((entry) => entry.name === tool && entry.state === 'revoked');
 }
