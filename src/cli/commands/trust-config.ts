@@ -1,7 +1,7 @@
 /**
  * `mcp-host trust config [FILE]`: approves the content of a config file found by discovery (`mcp-host.json` or
  * `.mcp.json` in the working folder), the command named when such a file is not used yet. What the file would
- * run and allow is printed first, so approving is not blind.
+ * run and the rules it sets are printed, so approving is not blind.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -38,7 +38,10 @@ export async function approveConfigFile(
     const runs = server.transport === 'stdio' ? [server.command, ...server.args].join(' ') : server.url;
     return `  ${show(server.name)}: ${show(runs)}${server.trust === 'trusted' ? ' (marked trusted)' : ''}`;
   });
-  for (const rule of config.permissions.allow) lines.push(`  allow rule: ${show(rule)}`);
+  // Every kind of rule: an approved file's deny and ask rules decide calls as its allow rules do.
+  for (const kind of ['allow', 'ask', 'deny'] as const) {
+    for (const rule of config.permissions[kind]) lines.push(`  ${kind} rule: ${show(rule)}`);
+  }
   const stateDir = resolveStateDir({
     ...(context.stateDir === undefined ? {} : { flag: context.stateDir }),
     env: context.env,
@@ -48,7 +51,7 @@ export async function approveConfigFile(
   context.record(stateDir, config.secrets, 'config', 'approved', `${file} sha256 ${sha256}`);
   context.stdout.write(
     `Approved ${file} (sha256 ${sha256.slice(0, 16)}…) as it is now; it is asked about again if it changes.\n${
-      lines.length > 0 ? `It runs and allows:\n${lines.join('\n')}\n` : 'It configures no servers.\n'
+      lines.length > 0 ? `It configures:\n${lines.join('\n')}\n` : 'It configures no servers.\n'
     }`,
   );
 }
