@@ -4,7 +4,9 @@
  * developers: only with MCP_HOST_DEBUG=1.
  */
 import { CommanderError } from 'commander';
+import { ConfigError } from '../config/config-error.js';
 import { exitCodeOfCommanderError } from './command-conventions.js';
+import { writeConfigWarnings } from './config-warnings.js';
 import { CliError, EXIT_RUN_FAILED, EXIT_USAGE } from './exit-codes.js';
 import { listenErrorMessage } from './listen-error-message.js';
 import { writeError } from './output.js';
@@ -42,6 +44,8 @@ export function reportError(error: unknown): number {
     writeError(`mcp-host: ${message}`);
     exitCode = error.exitCode;
   } else if (USER_FIXABLE_ERRORS.has(name)) {
+    // A config's warnings read before its error (a misspelt key) often explain it.
+    if (ConfigError.isInstance(error)) writeConfigWarnings(error);
     writeError(`mcp-host: ${message}`);
     exitCode = EXIT_USAGE;
   } else {

@@ -46,6 +46,8 @@ export class ConfigError extends Error {
   readonly line: number | undefined;
   readonly column: number | undefined;
   readonly variable: string | undefined;
+  /** The config's warnings gathered before the error, to be shown with it. */
+  warnings: readonly string[] = [];
 
   constructor(details: ConfigErrorDetails) {
     super(formatConfigErrorMessage(details));

@@ -50,8 +50,28 @@ export function parseConfig(
   return validateConfig(value, { ...options, env, ...(absoluteFile === undefined ? {} : { file: absoluteFile }) });
 }
 
-/** Validates an already-parsed config object (e.g. one passed to the library in code). Throws `ConfigError`. */
+/**
+ * Validates an already-parsed config object (e.g. one passed to the library in code). Throws `ConfigError`, with the
+ * warnings gathered before it (a misspelt key often explains the error) but those about keys inside what it names.
+ */
 export function validateConfig(input: unknown, options: ValidateConfigOptions = {}): HostConfig {
+  const warnings: string[] = [];
+  try {
+    return buildConfig(input, options, warnings);
+  } catch (error) {
+    if (ConfigError.isInstance(error)) error.warnings = warnings.filter((warning) => !isWarningWithin(warning, error));
+    throw error;
+  }
+}
+
+/** A warning about a key inside the part the error is about: the error names that part's keys itself. */
+function isWarningWithin(warning: string, error: ConfigError): boolean {
+  if (error.keyPath === '') return false;
+  const part = `${describeConfigFile(error.file)}: ${error.keyPath}`;
+  return warning.startsWith(`${part}.`) || warning.startsWith(`${part}[`);
+}
+
+function buildConfig(input: unknown, options: ValidateConfigOptions, warnings: string[]): HostConfig {
   const cwd = options.cwd ?? process.cwd();
   const file = options.file === undefined ? undefined : path.resolve(cwd, options.file);
   const baseDirectory = file === undefined ? path.resolve(cwd) : path.dirname(file);
@@ -86,6 +106,27 @@ export function validateConfig(input: unknown, options: ValidateConfigOptions = 
       hint: `No setting is called ${PROTOTYPE_KEY}, and it would be dropped without effect; remove or rename it.`,
     });
   }
+  const raw = (isPlainObject(value) ? value : {}) as Record<string, unknown>;
+  const warnUnknownKeys = (object: object, known: ReadonlySet<string>, parent: string[], why: string): void => {
+    for (const key of Object.keys(object)) {
+      if (!known.has(key)) {
+        warnings.push(
+          `${describeConfigFile(file)}: ${formatKeyPath([...parent, key])}: ${unknownKeyNote(key, known, why)}`,
+        );
+      }
+    }
+  };
+  // Before the shape is checked: a misspelt key said before an error often explains it.
+  warnUnknownKeys(raw, TOP_LEVEL_KEYS, [], 'not a setting mcp-host uses; ignored');
+  if (isPlainObject(raw.permissions)) {
+    warnUnknownKeys(
+      raw.permissions,
+      PERMISSION_KEYS,
+      ['permissions'],
+      'not a permission list (allow, ask, deny); ignored',
+    );
+  }
+
   const parsed = topLevelSchema.safeParse(value);
   if (!parsed.success) {
     const issue = firstIssue(parsed.error);
@@ -99,27 +140,6 @@ export function validateConfig(input: unknown, options: ValidateConfigOptions = 
     throw invalid(formatKeyPath(segments), issue.expected, found);
   }
   const top = parsed.data;
-  const raw = value as Record<string, unknown>;
-
-  const warnings: string[] = [];
-  const warnUnknownKeys = (object: object, known: ReadonlySet<string>, parent: string[], why: string): void => {
-    for (const key of Object.keys(object)) {
-      if (!known.has(key)) {
-        warnings.push(
-          `${describeConfigFile(file)}: ${formatKeyPath([...parent, key])}: ${unknownKeyNote(key, known, why)}`,
-        );
-      }
-    }
-  };
-  warnUnknownKeys(raw, TOP_LEVEL_KEYS, [], 'not a setting mcp-host uses; ignored');
-  if (top.permissions !== undefined) {
-    warnUnknownKeys(
-      raw.permissions as object,
-      PERMISSION_KEYS,
-      ['permissions'],
-      'not a permission list (allow, ask, deny); ignored',
-    );
-  }
 
   const entries = top.servers ?? top.mcpServers ?? {};
 
