@@ -3,26 +3,19 @@
  * approves it, in words written for them: the sentence written for a model ("until the user approves it") is not
  * theirs.
  */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { calculatorConfig } from '../helpers/calculator-config.js';
-import { runCli, temporaryDirectory } from '../helpers/project.js';
-
-// The CLI starts real processes on two shared cores: generous timeouts, no timing assertions.
-const TIMEOUT = { timeoutMs: 60_000 };
+import { calculatorCli } from '../helpers/calculator-config.js';
 
 describe('tools call of a withheld tool', () => {
   it('names what is withheld and the approve command, for the person, and exits 1', async () => {
-    const config = await calculatorConfig();
-    const stateDir = join(await temporaryDirectory('mcp-host-withheld-call-'), 'state');
-    const options = { ...TIMEOUT, env: { MCP_HOST_STATE_DIR: stateDir } };
-    const approved = await runCli(['trust', 'approve', 'calculator', '--config', config], options);
+    const { config, run } = await calculatorCli('mcp-host-withheld-call-');
+    const approved = await run(['trust', 'approve', 'calculator', '--config', config]);
     expect(approved.code, approved.stderr).toBe(0);
 
-    const revokeTool = await runCli(['trust', 'revoke', 'calculator', 'add_numbers', '--config', config], options);
+    const revokeTool = await run(['trust', 'revoke', 'calculator', 'add_numbers', '--config', config]);
     expect(revokeTool.code, revokeTool.stderr).toBe(0);
     const call = ['tools', 'call', 'calculator__add_numbers', 'a=1', 'b=2', '--config', config];
-    const tool = await runCli(call, options);
+    const tool = await run(call);
     expect(tool.code).toBe(1);
     expect(tool.stdout).toBe('');
     expect(tool.stderr).not.toContain('the user');
@@ -30,9 +23,9 @@ describe('tools call of a withheld tool', () => {
       `mcp-host: calculator__add_numbers is withheld because you revoked it; approve it with: mcp-host trust approve calculator add_numbers --config ${config}\n`,
     );
 
-    const revokeServer = await runCli(['trust', 'revoke', 'calculator', '--config', config], options);
+    const revokeServer = await run(['trust', 'revoke', 'calculator', '--config', config]);
     expect(revokeServer.code, revokeServer.stderr).toBe(0);
-    const server = await runCli(call, options);
+    const server = await run(call);
     expect(server.code).toBe(1);
     expect(server.stderr).not.toContain('the user');
     expect(server.stderr).toContain(
