@@ -4,7 +4,6 @@
  * developers: only with MCP_HOST_DEBUG=1.
  */
 import { CommanderError } from 'commander';
-import { ConfigError } from '../config/config-error.js';
 import { exitCodeOfCommanderError } from './command-conventions.js';
 import { writeConfigWarnings } from './config-warnings.js';
 import { CliError, EXIT_RUN_FAILED, EXIT_USAGE } from './exit-codes.js';
@@ -44,8 +43,9 @@ export function reportError(error: unknown): number {
     writeError(`mcp-host: ${message}`);
     exitCode = error.exitCode;
   } else if (USER_FIXABLE_ERRORS.has(name)) {
-    // A config's warnings read before its error (a misspelt key) often explain it.
-    if (ConfigError.isInstance(error)) writeConfigWarnings(error);
+    // A config's warnings read before its error (a misspelt key) often explain it. Told by the error's name, as the
+    // set above is: importing the config's error class would load the config layer for every command, --help too.
+    if (name === 'ConfigError') writeConfigWarnings(error as { warnings?: readonly string[] });
     writeError(`mcp-host: ${message}`);
     exitCode = EXIT_USAGE;
   } else {
