@@ -9,9 +9,8 @@ import { Client } from '@modelcontextprotocol/client';
 import { afterEach, expect, it } from 'vitest';
 import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
 import { bearerTransport } from '../helpers/bearer-transport.js';
-import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { textOf } from '../helpers/text-of.js';
-import { closeInProcessReplica, type InProcessReplica, startInProcessReplica } from './in-process-replica.js';
+import { closeInProcessReplica, type InProcessReplica, startStatelessReplica } from './in-process-replica.js';
 
 const TOKEN = 'a-level-asked-once-test-token';
 const SESSION_TTL_MS = 60 * 60_000;
@@ -25,12 +24,11 @@ afterEach(async () => {
 });
 
 it('asks the server a call goes to for the raised level once before the call', async () => {
-  const configPath = await writeFixtureServersConfig(
-    { refuser: { file: 'refuses-level.mjs' } },
-    { fields: { gateway: { stateless: true } } },
-  );
   const store = new MemoryGatewayStore();
-  replica = await startInProcessReplica({ configPath, store, token: TOKEN, stateDirPrefix: 'mcp-host-asked-once-' });
+  replica = await startStatelessReplica(
+    { refuser: { file: 'refuses-level.mjs' } },
+    { store, token: TOKEN, stateDirPrefix: 'mcp-host-asked-once-' },
+  );
   client = new Client({ name: 'client-of-a-kept-level', version: '1.0.0' });
   const transport = bearerTransport(replica.gateway.url, TOKEN);
   await client.connect(transport);

@@ -10,9 +10,8 @@ import { Client, type LoggingLevel } from '@modelcontextprotocol/client';
 import { afterEach, expect, it } from 'vitest';
 import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
 import { bearerTransport } from '../helpers/bearer-transport.js';
-import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { textOf } from '../helpers/text-of.js';
-import { closeInProcessReplica, type InProcessReplica, startInProcessReplica } from './in-process-replica.js';
+import { closeInProcessReplica, type InProcessReplica, startStatelessReplica } from './in-process-replica.js';
 
 const TOKEN = 'a-bad-stored-level-test-token';
 const SESSION_TTL_MS = 60 * 60_000;
@@ -27,19 +26,17 @@ afterEach(async () => {
 });
 
 it('ignores a stored log level that is not one of MCP’s, and says so', async () => {
-  const configPath = await writeFixtureServersConfig(
-    { forwarding: { file: 'forwarding.mjs' } },
-    { fields: { gateway: { stateless: true } } },
-  );
   const store = new MemoryGatewayStore();
   const diagnostics: string[] = [];
-  replica = await startInProcessReplica({
-    configPath,
-    store,
-    token: TOKEN,
-    stateDirPrefix: 'mcp-host-bad-stored-level-',
-    onDiagnostic: (message) => diagnostics.push(message),
-  });
+  replica = await startStatelessReplica(
+    { forwarding: { file: 'forwarding.mjs' } },
+    {
+      store,
+      token: TOKEN,
+      stateDirPrefix: 'mcp-host-bad-stored-level-',
+      onDiagnostic: (message) => diagnostics.push(message),
+    },
+  );
   client = new Client({ name: 'client-of-a-bad-record', version: '1.0.0' });
   const transport = bearerTransport(replica.gateway.url, TOKEN);
   await client.connect(transport);

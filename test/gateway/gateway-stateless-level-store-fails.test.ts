@@ -9,9 +9,8 @@ import { afterEach, expect, it } from 'vitest';
 import type { SessionClaim } from '../../src/gateway/store/gateway-store.js';
 import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
 import { bearerTransport } from '../helpers/bearer-transport.js';
-import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { textOf } from '../helpers/text-of.js';
-import { closeInProcessReplica, type InProcessReplica, startInProcessReplica } from './in-process-replica.js';
+import { closeInProcessReplica, type InProcessReplica, startStatelessReplica } from './in-process-replica.js';
 
 const TOKEN = 'a-level-store-fails-test-token';
 
@@ -31,16 +30,10 @@ afterEach(async () => {
 });
 
 it('asks the servers for a level it could not keep in the session record', async () => {
-  const configPath = await writeFixtureServersConfig(
+  replica = await startStatelessReplica(
     { forwarding: { file: 'forwarding.mjs' } },
-    { fields: { gateway: { stateless: true } } },
+    { store: new StoreThatCannotReplace(), token: TOKEN, stateDirPrefix: 'mcp-host-level-store-fails-' },
   );
-  replica = await startInProcessReplica({
-    configPath,
-    store: new StoreThatCannotReplace(),
-    token: TOKEN,
-    stateDirPrefix: 'mcp-host-level-store-fails-',
-  });
   client = new Client({ name: 'client-at-debug', version: '1.0.0' });
   await client.connect(bearerTransport(replica.gateway.url, TOKEN));
 

@@ -10,7 +10,7 @@ import { createGatewayHosts, type GatewayHosts } from '../../src/gateway/gateway
 import { type GatewayHttp, startGatewayHttp } from '../../src/gateway/gateway-http.js';
 import type { GatewayStore } from '../../src/gateway/store/gateway-store.js';
 import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
-import { writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
+import { type FixtureServerSpec, writeFixtureServersConfig } from '../helpers/fixture-servers-config.js';
 import { temporaryDirectory } from '../helpers/project.js';
 
 export interface InProcessReplica {
@@ -69,6 +69,18 @@ export async function startForwardingReplica(
     { fields: { gateway: { requestsPerMinute: 10_000 } } },
   );
   return startInProcessReplica({ ...options, configPath, store: new MemoryGatewayStore() });
+}
+
+/**
+ * A replica of stateless sessions in front of the given fixture servers, on the store given: what the tests of a
+ * session's record kept in the store start, writing to (or failing) that store themselves.
+ */
+export async function startStatelessReplica(
+  servers: Record<string, FixtureServerSpec>,
+  options: Omit<ReplicaOptions, 'configPath'>,
+): Promise<InProcessReplica> {
+  const configPath = await writeFixtureServersConfig(servers, { fields: { gateway: { stateless: true } } });
+  return startInProcessReplica({ ...options, configPath });
 }
 
 /** Closes the replica's gateway, then its hosts (stopping their servers). */
