@@ -72,11 +72,7 @@ function isTextJoiner(codePoint: number): boolean {
  * tag character (text no terminal shows) must not hide.
  */
 export function showHiddenInProse(text: string): string {
-  let shown = '';
-  for (const character of text) {
-    shown += isHiddenInProse(character) ? escapeCodePoint(character.codePointAt(0)!) : character;
-  }
-  return shown;
+  return escapeWhere(text, isHiddenInProse);
 }
 
 /** Whether `character` (one code point) is one prose hides: invisible, and not a joiner or selector. */
@@ -101,21 +97,17 @@ export function removeHiddenFromProse(text: string): string {
  * one of the host's.
  */
 export function showOnOneLine(text: string): string {
-  let shown = '';
-  for (const character of text) {
-    shown +=
-      isInvisibleCharacter(character) || character === '\n' || character === '\t'
-        ? escapeCodePoint(character.codePointAt(0)!)
-        : character;
-  }
-  return shown;
+  return escapeWhere(text, (character) => isInvisibleCharacter(character) || character === '\n' || character === '\t');
 }
 
 /** The text with every invisible character written as its escape; tabs and newlines stay. */
 export function showInvisibleCharacters(text: string): string {
+  return escapeWhere(text, isInvisibleCharacter);
+}
+
+/** `text` with each character (one code point) `isEscaped` picks written as its escape. */
+function escapeWhere(text: string, isEscaped: (character: string) => boolean): string {
   let shown = '';
-  for (const character of text) {
-    shown += isInvisibleCharacter(character) ? escapeCodePoint(character.codePointAt(0)!) : character;
-  }
+  for (const character of text) shown += isEscaped(character) ? escapeCodePoint(character.codePointAt(0)!) : character;
   return shown;
 }
