@@ -8,9 +8,9 @@ import type { Host } from '../host/create-host.js';
 import { cutLine } from '../text/cut-line.js';
 
 const LONGEST_WAIT_MS = 10 * 60_000;
-/** How often the servers' states are looked at: often enough for a short first wait, cheap for many servers. */
+/** How often the servers' states are looked at: often enough for a short first wait. */
 const LOOK_EVERY_MS = 1_000;
-/** A first wait of a few milliseconds would have them looked at all the time, at every server's status's cost. */
+/** A first wait of a few milliseconds would have them looked at all the time. */
 const LOOK_AT_MOST_EVERY_MS = 100;
 
 interface Retry {
@@ -59,24 +59,27 @@ export function retryFailedServers(
   };
   const look = () => {
     const now = Date.now();
-    for (const status of host.servers()) {
-      const retry = retries.get(status.name);
-      if (status.state !== 'failed') {
+    for (const { name, unavailable } of host.config.servers) {
+      // A server the config cannot start (a variable it needs is unset) stays as it is until the config changes.
+      if (unavailable !== undefined) continue;
+      // Its connection's state alone, not its whole status (stderr redacted and all), at every look. One switched off
+      // has no connection, as one being restarted has for a moment: neither is failed.
+      const state = host.connection(name)?.state;
+      const retry = retries.get(name);
+      if (state !== 'failed') {
         const upSince = retry?.upSince;
-        if (upSince !== undefined && now - upSince >= longestWaitMs) retries.delete(status.name);
+        if (upSince !== undefined && now - upSince >= longestWaitMs) retries.delete(name);
         continue;
       }
-      // A server the config cannot start (a variable it needs is unset) stays as it is until the config changes.
-      if (host.config.servers.find((server) => server.name === status.name)?.unavailable !== undefined) continue;
       if (retry === undefined) {
-        retries.set(status.name, { dueAt: now + firstWaitMs, waitMs: firstWaitMs, trying: false });
+        retries.set(name, { dueAt: now + firstWaitMs, waitMs: firstWaitMs, trying: false });
       } else if (retry.upSince !== undefined) {
         // Back, then failed again before it had stayed up long: the next wait is longer.
         retry.upSince = undefined;
         retry.waitMs = Math.min(retry.waitMs * 2, longestWaitMs);
         retry.dueAt = now + retry.waitMs;
       } else if (!retry.trying && now >= retry.dueAt) {
-        attempt(status.name, retry);
+        attempt(name, retry);
       }
     }
   };

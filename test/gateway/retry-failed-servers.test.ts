@@ -20,7 +20,7 @@ function standIn(options: { unavailable?: string } = {}) {
   const asked: number[] = [];
   const host = {
     config: { servers: [{ name: 'flaky', ...(options.unavailable ? { unavailable: options.unavailable } : {}) }] },
-    servers: () => [{ name: 'flaky', state: state.value, lastError: 'it exited with code 9' }],
+    connection: () => ({ state: state.value }),
     restartServer: async () => {
       asked.push(Date.now());
       state.value = state.startsOk ? 'connected' : 'failed';
@@ -88,10 +88,11 @@ it('keeps a first wait longer than ten minutes after an attempt fails, rather th
 it('looks at the servers no more often than every 100 ms, however short the first wait', async () => {
   const { host } = standIn();
   let looks = 0;
-  const servers = host.servers.bind(host);
-  host.servers = () => {
+  // One server: one look at its connection per look at the servers.
+  const connection = host.connection.bind(host);
+  host.connection = (server) => {
     looks += 1;
-    return servers();
+    return connection(server);
   };
   const retries = retryFailedServers(host, 1, () => undefined);
   await vi.advanceTimersByTimeAsync(1_000);
