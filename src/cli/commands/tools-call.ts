@@ -107,7 +107,7 @@ async function callOneTool(
   showWarning: (message: string) => void,
 ): Promise<void> {
   // A mistake in them is the command line's to fix, told before any server starts.
-  const argsObject = parseArgsOption(options.args);
+  const args = parseArgsOption(options.args);
   await withInterruptibleHost(
     (signal) => {
       const opening = openHostForTool(name, options, signal, extra);
@@ -125,7 +125,6 @@ async function callOneTool(
         const close = host.catalog().suggest(name);
         throw new CliError(unknownToolMessage(name, close, '`mcp-host tools list`'), EXIT_USAGE);
       }
-      const args = argsObject;
       assignOwnProperties(args, parseKeyValues(pairs, entry.tool.inputSchema));
       // As `run` says it: e.g. that the call is sent once more after its server went away.
       const executed = await host.callTool(name, args, { signal, onWarning: showWarning });
