@@ -8,18 +8,10 @@ import type { LoggingLevel } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../config/types.js';
 import type { ServerConnection } from '../connections/server-connection.js';
 import { SingleFlight } from '../connections/single-flight.js';
-import { stripControlCodes } from '../text/strip-control-codes.js';
+import { cutLine } from '../text/cut-line.js';
 
 /** How much of a server's reason for not taking a level is told. */
 const MAX_REASON_CHARACTERS = 300;
-
-/** A server's error text as one bounded line of plain text. */
-function shownReason(error: unknown): string {
-  const text = stripControlCodes(error instanceof Error ? error.message : String(error))
-    .replace(/\s+/g, ' ')
-    .trim();
-  return text.length > MAX_REASON_CHARACTERS ? `${text.slice(0, MAX_REASON_CHARACTERS)}…` : text;
-}
 
 export interface ServersLoggingLevel {
   /**
@@ -70,7 +62,9 @@ export function createServersLoggingLevel(
     const key = JSON.stringify([connection.name, level]);
     if (refusalsTold.has(key)) return;
     refusalsTold.add(key);
-    connection.diagnose(`did not take the log level "${level}" and logs at the one it had: ${shownReason(error)}`);
+    connection.diagnose(
+      `did not take the log level "${level}" and logs at the one it had: ${cutLine(error instanceof Error ? error.message : String(error), MAX_REASON_CHARACTERS)}`,
+    );
   };
   const askCurrent = async (name: string): Promise<void> => {
     const connection = connections.get(name);
