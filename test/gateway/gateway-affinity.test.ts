@@ -10,13 +10,14 @@
  * gateways in one process share the memory store.
  */
 import { readFileSync } from 'node:fs';
-import { Client } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayHosts } from '../../src/gateway/gateway-hosts.js';
 import type { GatewayHttp } from '../../src/gateway/gateway-http.js';
 import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
 import { RedisGatewayStore } from '../../src/gateway/store/redis-store.js';
 import { fixtureServerPath } from '../fixtures/servers/fixture-servers.js';
+import { approvingClient } from '../helpers/approving-client.js';
 import { auditRecords } from '../helpers/audit-records.js';
 import { bearerTransport } from '../helpers/bearer-transport.js';
 import { type GatewayProcess, startGatewayProcess, waitUntil } from '../helpers/gateway-process.js';
@@ -78,7 +79,6 @@ async function alternatingClient(origins: () => string[]): Promise<{
   sessionId: () => string | undefined;
 }> {
   const sent: Sent[] = [];
-  const asked: string[] = [];
   let next = 0;
   const alternating: typeof fetch = async (input, init) => {
     const targets = origins();
@@ -88,13 +88,9 @@ async function alternatingClient(origins: () => string[]): Promise<{
     sent.push({ replica, method: String(body?.method ?? (body && 'result' in body ? 'answer' : init?.method)) });
     return fetch(`${targets[replica]}${url.pathname}${url.search}`, init);
   };
-  const client = new Client(
-    { name: 'affinity-test-client', version: '1.0.0' },
-    { capabilities: { elicitation: { form: {} } } },
-  );
-  client.setRequestHandler('elicitation/create', async (request) => {
-    asked.push(request.params.message);
-    return { action: 'accept', content: { decision: 'allow-once' } };
+  const { client, asked } = approvingClient('affinity-test-client', {
+    action: 'accept',
+    content: { decision: 'allow-once' },
   });
   const transport = bearerTransport(`${origins()[0]}/mcp`, TOKEN, { fetch: alternating });
   await client.connect(transport);

@@ -3,23 +3,15 @@
  * a line break would start a line of its own in the question, passing for one of the gateway's (`Why it asks: …`).
  * The name is shown on its one line, the break as its escape.
  */
-import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { approvingClient } from '../helpers/approving-client.js';
 import { lineBreakNamesConfig } from '../helpers/line-break-names.js';
 import { temporaryDirectory } from '../helpers/project.js';
 import { connectStdioGateway } from '../helpers/stdio-gateway.js';
 import { textOf } from '../helpers/text-of.js';
 
 describe('a tool whose name holds a line break, called through mcp-host serve', () => {
-  const asked: string[] = [];
-  const client = new Client(
-    { name: 'approval-tool-name-client', version: '1.0.0' },
-    { capabilities: { elicitation: { form: {} } } },
-  );
-  client.setRequestHandler('elicitation/create', async (request) => {
-    asked.push(request.params.message);
-    return { action: 'decline' };
-  });
+  const { client, asked } = approvingClient('approval-tool-name-client', { action: 'decline' });
 
   beforeAll(async () => {
     const config = await lineBreakNamesConfig();

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimSession, type GatewayStore } from '../../src/gateway/store/gateway-store.js';
 import { MemoryGatewayStore } from '../../src/gateway/store/memory-store.js';
 import { RedisGatewayStore } from '../../src/gateway/store/redis-store.js';
+import { approvingClient } from '../helpers/approving-client.js';
 import { auditRecords } from '../helpers/audit-records.js';
 import { bearerTransport } from '../helpers/bearer-transport.js';
 import { trustedCalculatorConfig } from '../helpers/calculator-config.js';
@@ -189,14 +190,9 @@ describe('two stateless replicas sharing Redis', () => {
       });
       return fetch(`${origins[replica]}${url.pathname}${url.search}`, init);
     };
-    const asked: string[] = [];
-    const client = new Client(
-      { name: 'replica-test-client', version: '1.0.0' },
-      { capabilities: { elicitation: { form: {} } } },
-    );
-    client.setRequestHandler('elicitation/create', async (request) => {
-      asked.push(request.params.message);
-      return { action: 'accept', content: { decision: 'allow-once' } };
+    const { client, asked } = approvingClient('replica-test-client', {
+      action: 'accept',
+      content: { decision: 'allow-once' },
     });
     const transport = bearerTransport(first.url, TOKEN, { fetch: alternating });
     await client.connect(transport);
