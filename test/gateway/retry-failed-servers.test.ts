@@ -15,7 +15,8 @@ afterEach(() => {
 });
 
 /** A host of one server, `flaky`, whose state the test sets, and the times its restarts were asked for. */
-function standIn(options: { unavailable?: string } = {}) {
+function standIn(options: { unavailable?: string; lastError?: string } = {}) {
+  const lastError = options.lastError ?? 'it exited with code 9';
   const state = { value: 'failed', startsOk: false };
   const asked: number[] = [];
   const host = {
@@ -24,7 +25,7 @@ function standIn(options: { unavailable?: string } = {}) {
     restartServer: async () => {
       asked.push(Date.now());
       state.value = state.startsOk ? 'connected' : 'failed';
-      return { name: 'flaky', state: state.value, lastError: 'it exited with code 9' };
+      return { name: 'flaky', state: state.value, lastError };
     },
   } as unknown as Host;
   return { host, state, asked };
@@ -98,4 +99,18 @@ it('looks at the servers no more often than every 100 ms, however short the firs
   await vi.advanceTimersByTimeAsync(1_000);
   await retries.stop();
   expect(looks).toBeLessThanOrEqual(10);
+});
+
+it("says a server's failure on one short line, without its control codes, however long its error", async () => {
+  const { host } = standIn({ lastError: `\u001b[2J\u001b]52;c;bWFsaWNl\u0007${'x'.repeat(100_000)}\nforged line` });
+  const said: string[] = [];
+  const retries = retryFailedServers(host, 1_000, (message) => said.push(message));
+  await vi.advanceTimersByTimeAsync(3_000);
+  await retries.stop();
+  expect(said.length).toBeGreaterThan(0);
+  for (const message of said) {
+    expect([...message].some((character) => (character.codePointAt(0) ?? 0) < 0x20)).toBe(false);
+    expect(message).not.toContain('\u007f');
+    expect(message.length).toBeLessThan(400);
+  }
 });
